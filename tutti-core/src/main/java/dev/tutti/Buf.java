@@ -1,0 +1,282 @@
+package dev.tutti;
+
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+
+/**
+ * A typed buffer argument: a range of a primitive array, a {@link ByteBuffer} or a {@link MemorySegment}, with
+ * its element {@link Datatype} and count. Every buffer method of a communicator takes a {@code Buf}; the array or
+ * memory is resolved here, once, and never copied by the factory.
+ *
+ * <pre>{@code
+ * double[] a = new double[100];
+ * comm.send(Buf.of(a), 1, 0);             // all 100 doubles
+ * comm.send(Buf.of(a, 10, 5), 1, 0);      // a[10..14]
+ * comm.send(Buf.of(segment, Datatype.INT), 1, 0);
+ * }</pre>
+ *
+ * <p>For a send, the count is the number of elements sent; for a receive, it is the capacity. Offsets and counts
+ * are in elements; for a {@code ByteBuffer} the range is {@code position()..limit()}. Byte order on the wire is the
+ * platform's native order, which is little-endian on every platform Tutti supports.
+ *
+ * <p>A {@code Buf} is a view: it holds the array or memory, not a copy, so the caller must not change the data of
+ * a send (or read a receive) until the operation completes.
+ */
+public final class Buf {
+    private final Datatype datatype;
+    private final int count;
+    private final MemorySegment segment;
+    private final boolean[] booleans;
+    private final int booleanOffset;
+
+    private Buf(final Datatype datatype, final int count, final MemorySegment segment,
+        final boolean[] booleans, final int booleanOffset) {
+        this.datatype = datatype;
+        this.count = count;
+        this.segment = segment;
+        this.booleans = booleans;
+        this.booleanOffset = booleanOffset;
+    }
+
+    /** @return the element type */
+    public Datatype datatype() {
+        return datatype;
+    }
+
+    /** @return the number of elements (the capacity, for a receive) */
+    public int count() {
+        return count;
+    }
+
+    /** @return the size in bytes, {@code count * datatype.sizeBytes()} */
+    public long byteSize() {
+        return (long) count * datatype.sizeBytes();
+    }
+
+    /**
+     * Returns the memory this buffer spans. For a {@code boolean[]} buffer, which no segment can view, this is
+     * null: use {@link #booleans()}.
+     *
+     * @return the segment of exactly {@link #byteSize()} bytes, or null for boolean arrays
+     */
+    public MemorySegment segment() {
+        return segment;
+    }
+
+    /** @return the boolean array of a {@link Datatype#BOOLEAN} buffer, else null */
+    public boolean[] booleans() {
+        return booleans;
+    }
+
+    /** @return the offset into {@link #booleans()} */
+    public int booleanOffset() {
+        return booleanOffset;
+    }
+
+    /**
+     * Returns a buffer for elements {@code [from, from + n)} of this one, in the same memory.
+     *
+     * @param from the first element
+     * @param n    the number of elements
+     * @return the sub-buffer
+     * @throws TuttiException of class {@link ErrorClass#COUNT} if the range is outside this buffer
+     */
+    public Buf slice(final int from, final int n) {
+        checkRange("Buf.slice", from, n, count);
+        if (null != booleans) {
+            return new Buf(datatype, n, null, booleans, booleanOffset + from);
+        }
+        final long size = datatype.sizeBytes();
+        return new Buf(datatype, n, segment.asSlice(from * size, n * size), null, 0);
+    }
+
+    // ---------------------------------------------------------------------------------------------- factories
+
+    /** @param a the array, whole @return a buffer over it */
+    public static Buf of(final byte[] a) {
+        return of(a, 0, null == a ? 0 : a.length);
+    }
+
+    /** @param a array @param offset first element @param count elements @return a buffer over the range */
+    public static Buf of(final byte[] a, final int offset, final int count) {
+        checkArray(a, offset, count, null == a ? 0 : a.length);
+        return new Buf(Datatype.BYTE, count, MemorySegment.ofArray(a).asSlice(offset, count), null, 0);
+    }
+
+    /** @param a the array, whole @return a buffer over it */
+    public static Buf of(final short[] a) {
+        return of(a, 0, null == a ? 0 : a.length);
+    }
+
+    /** @param a array @param offset first element @param count elements @return a buffer over the range */
+    public static Buf of(final short[] a, final int offset, final int count) {
+        checkArray(a, offset, count, null == a ? 0 : a.length);
+        return new Buf(Datatype.SHORT, count, MemorySegment.ofArray(a).asSlice(offset * 2L, count * 2L), null, 0);
+    }
+
+    /** @param a the array, whole @return a buffer over it */
+    public static Buf of(final char[] a) {
+        return of(a, 0, null == a ? 0 : a.length);
+    }
+
+    /** @param a array @param offset first element @param count elements @return a buffer over the range */
+    public static Buf of(final char[] a, final int offset, final int count) {
+        checkArray(a, offset, count, null == a ? 0 : a.length);
+        return new Buf(Datatype.CHAR, count, MemorySegment.ofArray(a).asSlice(offset * 2L, count * 2L), null, 0);
+    }
+
+    /** @param a the array, whole @return a buffer over it */
+    public static Buf of(final int[] a) {
+        return of(a, 0, null == a ? 0 : a.length);
+    }
+
+    /** @param a array @param offset first element @param count elements @return a buffer over the range */
+    public static Buf of(final int[] a, final int offset, final int count) {
+        checkArray(a, offset, count, null == a ? 0 : a.length);
+        return new Buf(Datatype.INT, count, MemorySegment.ofArray(a).asSlice(offset * 4L, count * 4L), null, 0);
+    }
+
+    /** @param a the array, whole @return a buffer over it */
+    public static Buf of(final long[] a) {
+        return of(a, 0, null == a ? 0 : a.length);
+    }
+
+    /** @param a array @param offset first element @param count elements @return a buffer over the range */
+    public static Buf of(final long[] a, final int offset, final int count) {
+        checkArray(a, offset, count, null == a ? 0 : a.length);
+        return new Buf(Datatype.LONG, count, MemorySegment.ofArray(a).asSlice(offset * 8L, count * 8L), null, 0);
+    }
+
+    /** @param a the array, whole @return a buffer over it */
+    public static Buf of(final float[] a) {
+        return of(a, 0, null == a ? 0 : a.length);
+    }
+
+    /** @param a array @param offset first element @param count elements @return a buffer over the range */
+    public static Buf of(final float[] a, final int offset, final int count) {
+        checkArray(a, offset, count, null == a ? 0 : a.length);
+        return new Buf(Datatype.FLOAT, count, MemorySegment.ofArray(a).asSlice(offset * 4L, count * 4L), null, 0);
+    }
+
+    /** @param a the array, whole @return a buffer over it */
+    public static Buf of(final double[] a) {
+        return of(a, 0, null == a ? 0 : a.length);
+    }
+
+    /** @param a array @param offset first element @param count elements @return a buffer over the range */
+    public static Buf of(final double[] a, final int offset, final int count) {
+        checkArray(a, offset, count, null == a ? 0 : a.length);
+        return new Buf(Datatype.DOUBLE, count, MemorySegment.ofArray(a).asSlice(offset * 8L, count * 8L), null, 0);
+    }
+
+    /** @param a the array, whole @return a buffer over it */
+    public static Buf of(final boolean[] a) {
+        return of(a, 0, null == a ? 0 : a.length);
+    }
+
+    /** @param a array @param offset first element @param count elements @return a buffer over the range */
+    public static Buf of(final boolean[] a, final int offset, final int count) {
+        checkArray(a, offset, count, null == a ? 0 : a.length);
+        return new Buf(Datatype.BOOLEAN, count, null, a, offset);
+    }
+
+    /**
+     * Returns a byte buffer over {@code position()..limit()} of a heap or direct {@link ByteBuffer}.
+     *
+     * @param b the buffer
+     * @return a {@link Datatype#BYTE} buffer
+     */
+    public static Buf of(final ByteBuffer b) {
+        return of(b, Datatype.BYTE);
+    }
+
+    /**
+     * Returns a typed buffer over {@code position()..limit()} of a heap or direct {@link ByteBuffer}; the
+     * count is the remaining bytes divided by the element size.
+     *
+     * @param b    the buffer
+     * @param type the element type
+     * @return the buffer
+     * @throws TuttiException if {@code b} is null, or the remaining bytes are not a multiple of the element size
+     */
+    public static Buf of(final ByteBuffer b, final Datatype type) {
+        if (null == b) {
+            throw nullBuffer();
+        }
+        return of(MemorySegment.ofBuffer(b), type);
+    }
+
+    /**
+     * Returns a typed buffer over a whole {@link MemorySegment} (heap or native, including one from a shared
+     * arena). The count is the segment size divided by the element size.
+     *
+     * @param s    the segment
+     * @param type the element type
+     * @return the buffer
+     * @throws TuttiException if {@code s} is null, the type is {@link Datatype#BOOLEAN} or
+     *                        {@link Datatype#OBJECT}, or the size is not a multiple of the element size
+     */
+    public static Buf of(final MemorySegment s, final Datatype type) {
+        if (null == s) {
+            throw nullBuffer();
+        }
+        if (Datatype.BOOLEAN == type || Datatype.OBJECT == type || null == type) {
+            throw new TuttiException(ErrorClass.TYPE, "Buf.of: type=" + type
+                + " cannot describe raw memory, expected one of BYTE, CHAR, SHORT, INT, LONG, FLOAT, DOUBLE");
+        }
+        final long size = s.byteSize();
+        final long count = size / type.sizeBytes();
+        if (count * type.sizeBytes() != size || count > Integer.MAX_VALUE) {
+            throw new TuttiException(ErrorClass.COUNT, "Buf.of: segment bytes=" + size
+                + " is not a whole number of " + type + " elements (size " + type.sizeBytes()
+                + ") below count=" + Integer.MAX_VALUE);
+        }
+        return new Buf(type, (int) count, s, null, 0);
+    }
+
+    /**
+     * Returns a typed buffer over {@code count} elements of a segment starting at element {@code offset}.
+     *
+     * @param s      the segment
+     * @param type   the element type
+     * @param offset the first element
+     * @param count  the number of elements
+     * @return the buffer
+     * @throws TuttiException if the range is outside the segment
+     */
+    public static Buf of(final MemorySegment s, final Datatype type, final long offset, final int count) {
+        final Buf whole = of(s, type);
+        if (offset < 0 || offset > Integer.MAX_VALUE) {
+            throw new TuttiException(ErrorClass.COUNT, "Buf.of: offset=" + offset + " outside segment elements="
+                + whole.count);
+        }
+        return whole.slice((int) offset, count);
+    }
+
+    private static TuttiException nullBuffer() {
+        return new TuttiException(ErrorClass.BUFFER, "Buf.of: buffer=null, expected an array, ByteBuffer or "
+            + "MemorySegment");
+    }
+
+    private static void checkArray(final Object a, final int offset, final int count, final int length) {
+        if (null == a) {
+            throw nullBuffer();
+        }
+        checkRange("Buf.of", offset, count, length);
+    }
+
+    private static void checkRange(final String what, final int offset, final int count, final int length) {
+        if (count < 0) {
+            throw new TuttiException(ErrorClass.COUNT, what + ": count=" + count + ", expected count >= 0");
+        }
+        if (offset < 0 || (long) offset + count > length) {
+            throw new TuttiException(ErrorClass.COUNT, what + ": offset=" + offset + " count=" + count
+                + " exceeds length=" + length + ", expected 0 <= offset and offset + count <= length");
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Buf[" + datatype + " x " + count + "]";
+    }
+}

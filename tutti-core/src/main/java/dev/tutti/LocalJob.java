@@ -1,0 +1,138 @@
+package dev.tutti;
+
+import dev.tutti.p2p.P2pEngine;
+
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.IntFunction;
+
+/**
+ * Runs the ranks of an embedded job as threads and turns their outcome into one result.
+ *
+ * <p>Implementation notes. Each rank runs on its own daemon thread. The first rank to throw aborts every engine:
+ * all current and future waits on any rank then fail with a {@link ErrorClass#PROC_FAILED} exception naming that
+ * rank, so no rank hangs waiting for a dead one. The job's exception names the first failure (by time) and
+ * carries the rest as suppressed exceptions. On timeout the engines are aborted with the stacks of the ranks
+ * still running, and their threads are interrupted.
+ */
+final class LocalJob {
+    private static final long GRACE_MS = 5_000;
+
+    private final P2pEngine[] engines;
+    private final Tutti.Options options;
+    private final IntFunction<Communicator> worlds;
+    private final AtomicReferenceArray<Throwable> failures;
+    private final AtomicInteger firstFailed = new AtomicInteger(-1);
+
+    LocalJob(final P2pEngine[] engines, final Tutti.Options options, final IntFunction<Communicator> worlds) {
+        this.engines = engines;
+        this.options = options;
+        this.worlds = worlds;
+        this.failures = new AtomicReferenceArray<>(engines.length);
+    }
+
+    void run(final RankBody body) {
+        final int n = engines.length;
+        final Thread[] threads = new Thread[n];
+        for (int i = 0; i < n; i++) {
+            final int rank = i;
+            final Communicator world = worlds.apply(rank);
+            threads[i] = Thread.ofPlatform().name("tutti-rank-" + rank).daemon(true).unstarted(() -> {
+                try {
+                    body.run(world);
+                } catch (final Throwable t) {
+                    fail(rank, t);
+                }
+            });
+        }
+        for (final Thread t : threads) {
+            t.start();
+        }
+        final long timeoutMs = options.timeout().toMillis();
+        final long deadline = 0 == timeoutMs ? Long.MAX_VALUE : System.currentTimeMillis() + timeoutMs;
+        boolean timedOut = false;
+        for (final Thread t : threads) {
+            if (!join(t, deadline)) {
+                timedOut = true;
+                break;
+            }
+        }
+        if (timedOut) {
+            timeout(threads);
+        }
+        finish();
+    }
+
+    private static boolean join(final Thread t, final long deadline) {
+        try {
+            while (t.isAlive()) {
+                final long left = deadline - System.currentTimeMillis();
+                if (left <= 0) {
+                    return false;
+                }
+                t.join(Math.min(left, Long.MAX_VALUE / 2));
+            }
+            return true;
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new TuttiException(ErrorClass.INTERN, "runLocal: interrupted while waiting for the ranks", e);
+        }
+    }
+
+    private void fail(final int rank, final Throwable t) {
+        failures.set(rank, t);
+        if (firstFailed.compareAndSet(-1, rank)) {
+            final TuttiException cause = new TuttiException(ErrorClass.PROC_FAILED, "job aborted: rank " + rank
+                + " failed: " + t, t);
+            for (final P2pEngine e : engines) {
+                e.abort(cause);
+            }
+        }
+    }
+
+    private void timeout(final Thread[] threads) {
+        final StringBuilder stacks = new StringBuilder();
+        for (int i = 0; i < threads.length; i++) {
+            if (threads[i].isAlive()) {
+                stacks.append("\n  rank ").append(i).append(" still running:");
+                for (final StackTraceElement f : threads[i].getStackTrace()) {
+                    stacks.append("\n    at ").append(f);
+                }
+            }
+        }
+        final TuttiException cause = new TuttiException(ErrorClass.TIMEOUT, "runLocal: job exceeded timeout="
+            + options.timeout() + stacks);
+        if (firstFailed.compareAndSet(-1, -2)) {
+            for (final P2pEngine e : engines) {
+                e.abort(cause);
+            }
+        }
+        for (final Thread t : threads) {
+            t.interrupt();
+        }
+        final long deadline = System.currentTimeMillis() + GRACE_MS;
+        for (final Thread t : threads) {
+            join(t, deadline);
+        }
+        if (-2 == firstFailed.get()) {
+            throw cause;
+        }
+    }
+
+    private void finish() {
+        final int first = firstFailed.get();
+        if (first < 0) {
+            return;
+        }
+        final Throwable root = failures.get(first);
+        final TuttiException job = new TuttiException(root instanceof TuttiException te ? te.errorClass()
+            : ErrorClass.PROC_FAILED, "runLocal: rank " + first + " failed: " + root, root);
+        for (int i = 0; i < failures.length(); i++) {
+            final Throwable t = failures.get(i);
+            if (i != first && null != t) {
+                job.addSuppressed(t);
+            }
+        }
+        throw job;
+    }
+}

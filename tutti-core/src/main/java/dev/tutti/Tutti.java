@@ -1,0 +1,200 @@
+package dev.tutti;
+
+import dev.tutti.p2p.P2pEngine;
+import dev.tutti.runtime.Configuration;
+import dev.tutti.runtime.LaunchInfo;
+import dev.tutti.transport.InboundSink;
+import dev.tutti.transport.Transport;
+import dev.tutti.transport.inproc.InprocFabric;
+import dev.tutti.transport.inproc.InprocTransport;
+import dev.tutti.transport.tcp.TcpTransport;
+
+import java.time.Duration;
+import java.util.Arrays;
+
+/**
+ * The entry point: one {@code Tutti} per rank. In a program started by {@code tutti run}, {@link #init()} joins
+ * the job; started any other way it is a job of one rank. {@link #runLocal} runs a whole job as threads of this
+ * JVM (the embedded mode, for tests, notebooks and single-node work).
+ *
+ * <pre>{@code
+ * try (Tutti tutti = Tutti.init()) {
+ *     Communicator world = tutti.world();
+ *     System.out.println("rank " + world.rank() + " of " + world.size());
+ * }
+ * }</pre>
+ */
+public final class Tutti implements AutoCloseable {
+    /** Context id of the world communicator's point-to-point traffic. */
+    static final int WORLD_P2P_CONTEXT = 0;
+    /** Context id used by {@link #close()} to agree that every rank is done. */
+    static final int FINALIZE_CONTEXT = 2;
+
+    private final P2pEngine engine;
+    private final Communicator world;
+    private final boolean separateProcesses;
+    private volatile boolean closed;
+
+    private Tutti(final P2pEngine engine, final Options options, final boolean separateProcesses) {
+        this.engine = engine;
+        this.separateProcesses = separateProcesses;
+        this.world = new Communicator(engine, "WORLD", WORLD_P2P_CONTEXT, null, options.serializer());
+    }
+
+    /**
+     * Joins the job this process was launched into (by {@code tutti run}), or starts a job of one rank.
+     *
+     * @return this rank's handle; close it when done
+     * @throws TuttiException if the launch environment is inconsistent or the peers cannot be reached
+     */
+    public static Tutti init() {
+        return init(Options.defaults());
+    }
+
+    /**
+     * Joins the job with options.
+     *
+     * @param options the options
+     * @return this rank's handle
+     * @throws TuttiException if the launch environment is inconsistent or the peers cannot be reached
+     */
+    public static Tutti init(final Options options) {
+        final LaunchInfo info;
+        try {
+            info = LaunchInfo.fromEnvironment(System.getenv());
+        } catch (final IllegalStateException e) {
+            throw new TuttiException(ErrorClass.ARG, "init: " + e.getMessage(), e);
+        }
+        if (null == info) {
+            final P2pEngine engine = newEngine(0, 1);
+            engine.connect(new Transport[] {selfTransport(engine, 0, 1)});
+            return new Tutti(engine, options, false);
+        }
+        final P2pEngine engine = newEngine(info.rank(), info.size());
+        final Transport self = selfTransport(engine, info.rank(), info.size());
+        final Transport tcp = TcpTransport.connect(info, engine, Configuration.eagerLimit());
+        final Transport[] routes = new Transport[info.size()];
+        Arrays.fill(routes, tcp);
+        routes[info.rank()] = self;
+        engine.connect(routes);
+        return new Tutti(engine, options, true);
+    }
+
+    private static P2pEngine newEngine(final int rank, final int size) {
+        return new P2pEngine(rank, size, Configuration.idleStrategy());
+    }
+
+    private static Transport selfTransport(final P2pEngine engine, final int rank, final int size) {
+        final InboundSink[] sinks = new InboundSink[size];
+        sinks[rank] = engine;
+        return new InprocTransport(new InprocFabric(sinks), Configuration.eagerLimit());
+    }
+
+    /**
+     * Runs a job of {@code n} ranks as threads of this JVM and returns when every rank has returned.
+     *
+     * @param n    the number of ranks, at least 1
+     * @param body what each rank runs
+     * @throws TuttiException if a rank threw: the message names the first rank that failed and why, the cause
+     *                        is its exception, and other ranks' failures are suppressed
+     */
+    public static void runLocal(final int n, final RankBody body) {
+        runLocal(n, Options.defaults(), body);
+    }
+
+    /**
+     * Runs a job of {@code n} ranks as threads of this JVM with options (for example a timeout).
+     *
+     * @param n       the number of ranks, at least 1
+     * @param options the options
+     * @param body    what each rank runs
+     * @throws TuttiException if a rank threw, or of class {@link ErrorClass#TIMEOUT} if the job ran longer than
+     *                        the options' timeout (the message holds each unfinished rank's stack)
+     */
+    public static void runLocal(final int n, final Options options, final RankBody body) {
+        if (n < 1) {
+            throw new TuttiException(ErrorClass.ARG, "runLocal: n=" + n + ", expected n >= 1");
+        }
+        final P2pEngine[] engines = new P2pEngine[n];
+        for (int i = 0; i < n; i++) {
+            engines[i] = newEngine(i, n);
+        }
+        final InprocFabric fabric = new InprocFabric(engines);
+        for (final P2pEngine e : engines) {
+            final Transport[] routes = new Transport[n];
+            Arrays.fill(routes, new InprocTransport(fabric, Configuration.eagerLimit()));
+            e.connect(routes);
+        }
+        new LocalJob(engines, options, rank -> new Tutti(engines[rank], options, false).world).run(body);
+    }
+
+    /** @return the world communicator: every rank of the job */
+    public Communicator world() {
+        return world;
+    }
+
+    /**
+     * Leaves the job. In a multi-process job this waits until every rank has called {@code close} (as
+     * {@code MPI_Finalize} does), so that no rank's departure looks like a failure to the others.
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            if (separateProcesses && world.size() > 1) {
+                Finalizer.agree(world, FINALIZE_CONTEXT);
+            }
+        } finally {
+            engine.close();
+        }
+    }
+
+    /**
+     * Options of a job. Immutable; {@code with}-style methods return a copy.
+     *
+     * @param serializer the serializer of object messages
+     * @param timeout    for {@link #runLocal}: the longest the job may run, or {@link Duration#ZERO} for no limit
+     */
+    public record Options(ObjectSerializer serializer, Duration timeout) {
+
+        /** @return the defaults: Java serialization with the default allow-list, no timeout */
+        public static Options defaults() {
+            return new Options(ObjectSerializer.java(null), Duration.ZERO);
+        }
+
+        /**
+         * Returns a copy with another serializer.
+         *
+         * @param s the serializer
+         * @return the copy
+         */
+        public Options serializer(final ObjectSerializer s) {
+            return new Options(s, timeout);
+        }
+
+        /**
+         * Returns a copy with another timeout.
+         *
+         * @param t the timeout
+         * @return the copy
+         */
+        public Options timeout(final Duration t) {
+            return new Options(serializer, t);
+        }
+
+        /** @return the serializer */
+        @Override
+        public ObjectSerializer serializer() {
+            return serializer;
+        }
+
+        /** @return the timeout */
+        @Override
+        public Duration timeout() {
+            return timeout;
+        }
+    }
+}

@@ -1,0 +1,194 @@
+package dev.tutti.p2p;
+
+import dev.tutti.ErrorClass;
+import dev.tutti.Request;
+import dev.tutti.Status;
+import dev.tutti.TuttiException;
+import dev.tutti.runtime.IdleStrategy;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Base of every request: a one-shot completion with a status or an error, and the wait loop.
+ *
+ * <p>Implementation notes. {@code state} goes PENDING → DONE once ({@link #complete}); the plain fields
+ * {@code status} and {@code failure} are written before the release store of {@code state} and read after its
+ * acquire load, so a waiter that sees DONE sees them. Lost wake-ups are avoided Dekker-style: the completer stores
+ * {@code state} then loads {@code waiter}; the waiter stores {@code waiter} then loads {@code state} (both
+ * volatile), so at least one sees the other. Parks are bounded anyway, so a waiter also notices an engine failure
+ * (dead peer, aborted job), which completes nothing.
+ *
+ * <p>The waiting thread drives progress: each idle iteration first polls the engine's transports.
+ */
+public abstract class AbstractRequest implements Request {
+    private static final VarHandle STATE;
+    private static final int PENDING = 0;
+    private static final int DONE = 1;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(AbstractRequest.class, "state", int.class);
+        } catch (final ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** The engine whose failures and progress this request depends on. */
+    protected final P2pEngine engine;
+    private volatile int state;
+    private volatile Thread waiter;
+    private Status status;
+    private TuttiException failure;
+
+    /**
+     * Creates a pending request.
+     *
+     * @param engine the engine of the rank that owns the request
+     */
+    protected AbstractRequest(final P2pEngine engine) {
+        this.engine = engine;
+    }
+
+    /**
+     * Completes the request once; later calls are ignored.
+     *
+     * @param result the status on success
+     * @param error  the failure, or null on success
+     * @return true if this call completed the request
+     */
+    protected final boolean complete(final Status result, final TuttiException error) {
+        if (DONE == (int) STATE.getAcquire(this)) {
+            return false;
+        }
+        synchronized (this) {
+            if (DONE == state) {
+                return false;
+            }
+            this.status = result;
+            this.failure = error;
+            state = DONE; // volatile store: releases status/failure to the acquire in isDone()
+        }
+        final Thread w = waiter;
+        if (null != w) {
+            LockSupport.unpark(w);
+        }
+        return true;
+    }
+
+    /** @return whether the request completed (successfully or not) */
+    public final boolean isDone() {
+        return DONE == state;
+    }
+
+    /**
+     * Returns the failure that will prevent this request from ever completing (a dead peer, an aborted job), or
+     * null. Called by the wait loop.
+     *
+     * @return the failure or null
+     */
+    protected abstract TuttiException blockingFailure();
+
+    @Override
+    public final boolean test() {
+        if (!isDone()) {
+            engine.progress();
+            if (!isDone() && !failIfBlocked()) {
+                return false;
+            }
+        }
+        throwIfFailed();
+        return true;
+    }
+
+    @Override
+    public final Status waitFor() {
+        return await(Long.MAX_VALUE);
+    }
+
+    @Override
+    public final Status waitFor(final long timeout, final TimeUnit unit) {
+        final long ns = unit.toNanos(timeout);
+        return await(ns <= 0 ? 0 : ns);
+    }
+
+    private Status await(final long timeoutNs) {
+        if (!isDone()) {
+            awaitSlowPath(timeoutNs);
+            if (!isDone()) {
+                return null;
+            }
+        }
+        throwIfFailed();
+        return status;
+    }
+
+    /*
+     * The stored failure was created on the completing thread; rethrow a copy so that the stack trace shows the
+     * caller's wait, with the original as cause.
+     */
+    private void throwIfFailed() {
+        final TuttiException f = failure;
+        if (null != f) {
+            throw new TuttiException(f.errorClass(), f.getMessage(), f);
+        }
+    }
+
+    private void awaitSlowPath(final long timeoutNs) {
+        final IdleStrategy idle = engine.idleStrategy();
+        final long deadline = Long.MAX_VALUE == timeoutNs ? Long.MAX_VALUE : System.nanoTime() + timeoutNs;
+        int iteration = 0;
+        try {
+            while (!isDone()) {
+                if (engine.progress() > 0) {
+                    iteration = 0;
+                    continue;
+                }
+                if (failIfBlocked()) {
+                    return;
+                }
+                if (Long.MAX_VALUE != deadline && System.nanoTime() - deadline >= 0) {
+                    return;
+                }
+                if (idle.mayPark(iteration)) {
+                    waiter = Thread.currentThread();
+                    if (isDone()) {
+                        return;
+                    }
+                }
+                idle.idle(iteration++);
+                if (Thread.interrupted()) {
+                    Thread.currentThread().interrupt();
+                    throw new TuttiException(ErrorClass.INTERN, "wait interrupted (" + this + ")");
+                }
+            }
+        } finally {
+            waiter = null;
+        }
+    }
+
+    private boolean failIfBlocked() {
+        final TuttiException blocked = blockingFailure();
+        if (null != blocked) {
+            onBlockingFailure();
+            complete(null, blocked);
+            return true;
+        }
+        return false;
+    }
+
+    /** Called once before a request is failed by {@link #blockingFailure()}; removes it from queues. */
+    protected void onBlockingFailure() {
+    }
+
+    /**
+     * Returns the status, for subclasses that complete in steps.
+     *
+     * @return the status, valid once done
+     */
+    protected final Status status() {
+        return status;
+    }
+}

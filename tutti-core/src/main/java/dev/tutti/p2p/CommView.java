@@ -1,0 +1,23 @@
+package dev.tutti.p2p;
+
+/**
+ * What the point-to-point layer needs to know of a communicator: how to turn a world rank back into a rank of
+ * the communicator's group (for statuses), and how to name it in error messages.
+ */
+public interface CommView {
+
+    /**
+     * Translates a world rank to the communicator's rank.
+     *
+     * @param worldRank a world rank of a member
+     * @return its rank in the communicator
+     */
+    int toLocal(int worldRank);
+
+    /**
+     * Returns a short description for error messages, e.g. {@code comm=WORLD, rank=2}.
+     *
+     * @return the description
+     */
+    String describe();
+}

@@ -1,0 +1,280 @@
+package dev.tutti.p2p;
+
+import dev.tutti.Buf;
+import dev.tutti.Datatype;
+import dev.tutti.ErrorClass;
+import dev.tutti.Status;
+import dev.tutti.TuttiException;
+import dev.tutti.runtime.IdleStrategy;
+import dev.tutti.transport.Inbound;
+import dev.tutti.transport.InboundSink;
+import dev.tutti.transport.Transport;
+
+import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
+import java.util.IdentityHashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+
+/**
+ * The point-to-point engine of one rank: routes sends to transports, matches arrivals against receives, and
+ * records failures that make waits fail instead of hang.
+ *
+ * <p>Implementation notes. Thread-safe: any number of application threads may send and receive at once; matching
+ * is serialized by the {@link Matcher}'s lock, transports are thread-safe by contract. Ranks are world ranks here;
+ * communicators translate. Failures: {@code abortCause} (the whole job is going down) and {@code peerFailures}
+ * (one peer's connection is lost) are write-once volatiles that every wait loop reads, so a wait on a failed peer
+ * ends within one idle backoff period without any queue scan.
+ */
+public final class P2pEngine implements InboundSink {
+    /** Wildcard for source and tag inside the engine (world-rank space). */
+    public static final int ANY = -1;
+
+    private final int worldRank;
+    private final int worldSize;
+    private final IdleStrategy idle;
+    private final Matcher matcher = new Matcher();
+    private final AtomicReferenceArray<TuttiException> peerFailures;
+    private volatile TuttiException abortCause;
+    private volatile TuttiException anyPeerFailure;
+    private Transport[] routes;
+    private Transport[] polled = new Transport[0];
+
+    /**
+     * Creates the engine; {@link #connect} must follow before traffic.
+     *
+     * @param worldRank this rank
+     * @param worldSize number of ranks in the job
+     * @param idle      how waiting threads idle
+     */
+    public P2pEngine(final int worldRank, final int worldSize, final IdleStrategy idle) {
+        this.worldRank = worldRank;
+        this.worldSize = worldSize;
+        this.idle = idle;
+        this.peerFailures = new AtomicReferenceArray<>(worldSize);
+    }
+
+    /**
+     * Sets the transport for each destination (index = world rank). Transports listed more than once are polled
+     * once.
+     *
+     * @param routesByRank a transport per world rank
+     */
+    public void connect(final Transport[] routesByRank) {
+        if (routesByRank.length != worldSize) {
+            throw new IllegalArgumentException("routes=" + routesByRank.length + ", expected " + worldSize);
+        }
+        this.routes = routesByRank.clone();
+        final Map<Transport, Boolean> distinct = new IdentityHashMap<>();
+        for (final Transport t : routes) {
+            distinct.put(t, Boolean.TRUE);
+        }
+        this.polled = distinct.keySet().toArray(new Transport[0]);
+    }
+
+    /** @return this rank in the world */
+    public int worldRank() {
+        return worldRank;
+    }
+
+    /** @return the number of ranks in the world */
+    public int worldSize() {
+        return worldSize;
+    }
+
+    /** @return the idle strategy of waits on this engine */
+    public IdleStrategy idleStrategy() {
+        return idle;
+    }
+
+    Matcher matcher() {
+        return matcher;
+    }
+
+    /**
+     * Starts a send of a typed buffer. Arguments must already be validated by the caller.
+     *
+     * @param context   context id
+     * @param destWorld destination world rank
+     * @param tag       tag, non-negative
+     * @param buf       the data
+     * @return the request
+     */
+    public SendRequest isend(final int context, final int destWorld, final int tag, final Buf buf) {
+        final MemorySegment payload;
+        if (Datatype.BOOLEAN == buf.datatype()) {
+            final boolean[] src = buf.booleans();
+            final byte[] packed = new byte[buf.count()];
+            for (int i = 0; i < packed.length; i++) {
+                packed[i] = src[buf.booleanOffset() + i] ? (byte) 1 : (byte) 0;
+            }
+            payload = MemorySegment.ofArray(packed);
+        } else {
+            payload = buf.segment();
+        }
+        return isend(context, destWorld, tag, buf.datatype(), payload);
+    }
+
+    /**
+     * Starts a send of raw bytes labelled with a datatype.
+     *
+     * @param context   context id
+     * @param destWorld destination world rank
+     * @param tag       tag
+     * @param type      the datatype label carried for signature checks
+     * @param payload   the bytes
+     * @return the request
+     */
+    public SendRequest isend(final int context, final int destWorld, final int tag, final Datatype type,
+        final MemorySegment payload) {
+        final SendRequest r = new SendRequest(this, context, destWorld, tag, type.ordinal(), payload);
+        final TuttiException failed = failureAffecting(destWorld);
+        if (null != failed) {
+            r.sent(failed);
+            return r;
+        }
+        routes[destWorld].send(destWorld, r);
+        return r;
+    }
+
+    /**
+     * Posts a receive into a typed buffer.
+     *
+     * @param context     context id
+     * @param sourceWorld source world rank or {@link #ANY}
+     * @param tag         tag or {@link #ANY}
+     * @param buf         where the data goes (its count is the capacity)
+     * @param view        the communicator, for statuses and messages
+     * @return the request
+     */
+    public RecvRequest irecv(final int context, final int sourceWorld, final int tag, final Buf buf,
+        final CommView view) {
+        return post(new RecvRequest(this, context, sourceWorld, tag, buf, buf.datatype(), view));
+    }
+
+    /**
+     * Posts a receive whose buffer is allocated at match time with the message's exact size (object messages).
+     *
+     * @param context     context id
+     * @param sourceWorld source world rank or {@link #ANY}
+     * @param tag         tag or {@link #ANY}
+     * @param expected    the datatype the message must carry
+     * @param view        the communicator
+     * @return the request; {@link RecvRequest#receivedBytes()} holds the data once complete
+     */
+    public RecvRequest irecvAllocating(final int context, final int sourceWorld, final int tag,
+        final Datatype expected, final CommView view) {
+        return post(new RecvRequest(this, context, sourceWorld, tag, null, expected, view));
+    }
+
+    private RecvRequest post(final RecvRequest r) {
+        final Inbound m = matcher.post(r);
+        if (null != m) {
+            r.onMatch(m);
+        }
+        return r;
+    }
+
+    /**
+     * Looks for a matching message that has arrived but not been received.
+     *
+     * @param context     context id
+     * @param sourceWorld source world rank or {@link #ANY}
+     * @param tag         tag or {@link #ANY}
+     * @param view        the communicator
+     * @return its status, or null if none has arrived
+     */
+    public Status iprobe(final int context, final int sourceWorld, final int tag, final CommView view) {
+        final RecvRequest probe = new RecvRequest(this, context, sourceWorld, tag, null, Datatype.BYTE, view);
+        Inbound m = matcher.peek(probe);
+        if (null == m) {
+            progress();
+            m = matcher.peek(probe);
+        }
+        if (null == m) {
+            final TuttiException failed = failureAffecting(sourceWorld);
+            if (null != failed) {
+                throw new TuttiException(failed.errorClass(), failed.getMessage(), failed);
+            }
+            return null;
+        }
+        return new Status(view.toLocal(m.source), m.tag, m.lengthBytes, Datatype.fromCode(m.typeCode), false);
+    }
+
+    /**
+     * Polls the transports that need polling.
+     *
+     * @return the work done, 0 if none
+     */
+    public int progress() {
+        int work = 0;
+        for (final Transport t : polled) {
+            work += t.poll();
+        }
+        return work;
+    }
+
+    @Override
+    public void arrive(final Inbound message) {
+        final RecvRequest r = matcher.arrive(message);
+        if (null != r) {
+            r.onMatch(message);
+        }
+    }
+
+    @Override
+    public void peerFailed(final int peer, final Throwable cause) {
+        final TuttiException e = cause instanceof TuttiException te && ErrorClass.PROC_FAILED == te.errorClass()
+            ? te : new TuttiException(ErrorClass.PROC_FAILED, "rank " + peer + " failed: " + cause, cause);
+        if (peerFailures.compareAndSet(peer, null, e) && null == anyPeerFailure) {
+            anyPeerFailure = e;
+        }
+    }
+
+    /**
+     * Fails every current and future wait on this engine: the job is going down.
+     *
+     * @param cause what happened, naming the rank that failed
+     */
+    public void abort(final TuttiException cause) {
+        if (null == abortCause) {
+            abortCause = cause;
+        }
+    }
+
+    /**
+     * Returns the failure that prevents progress with the given peer, or null.
+     *
+     * @param peerWorld a world rank, or {@link #ANY} for any peer
+     * @return the abort cause, or the peer's (any peer's) failure, or null
+     */
+    public TuttiException failureAffecting(final int peerWorld) {
+        final TuttiException aborted = abortCause;
+        if (null != aborted) {
+            return aborted;
+        }
+        if (ANY == peerWorld) {
+            return anyPeerFailure;
+        }
+        return peerWorld >= 0 && peerWorld < worldSize ? peerFailures.get(peerWorld) : null;
+    }
+
+    /** @return receives posted plus messages unmatched, for leak checks */
+    public int pendingCount() {
+        return matcher.pendingCount();
+    }
+
+    /** Closes every transport once. */
+    public void close() {
+        final Transport[] ts = polled;
+        for (final Transport t : ts) {
+            t.close();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "P2pEngine(rank=" + worldRank + ", size=" + worldSize + ", transports=" + Arrays.toString(polled)
+            + ")";
+    }
+}

@@ -1,0 +1,88 @@
+package dev.tutti.p2p;
+
+import dev.tutti.ErrorClass;
+import dev.tutti.Status;
+import dev.tutti.TuttiException;
+import dev.tutti.transport.Outbound;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * A send in progress. Completes when the transport no longer needs the payload (at once for eager messages, after
+ * the receiver took the data for rendezvous). A send is never cancelled: {@link #cancel()} does nothing.
+ */
+public final class SendRequest extends AbstractRequest implements Outbound {
+    private final int context;
+    private final int destWorld;
+    private final int tag;
+    private final int typeCode;
+    private final MemorySegment payload;
+
+    SendRequest(final P2pEngine engine, final int context, final int destWorld, final int tag, final int typeCode,
+        final MemorySegment payload) {
+        super(engine);
+        this.context = context;
+        this.destWorld = destWorld;
+        this.tag = tag;
+        this.typeCode = typeCode;
+        this.payload = payload;
+    }
+
+    @Override
+    public int context() {
+        return context;
+    }
+
+    @Override
+    public int source() {
+        return engine.worldRank();
+    }
+
+    @Override
+    public int tag() {
+        return tag;
+    }
+
+    @Override
+    public int typeCode() {
+        return typeCode;
+    }
+
+    @Override
+    public MemorySegment payload() {
+        return payload;
+    }
+
+    @Override
+    public void sent(final Throwable failure) {
+        if (null == failure) {
+            complete(Status.EMPTY, null);
+        } else if (failure instanceof TuttiException te) {
+            complete(null, te);
+        } else {
+            complete(null, new TuttiException(ErrorClass.PROC_FAILED, "send to world rank=" + destWorld
+                + " tag=" + tag + " failed: " + failure, failure));
+        }
+    }
+
+    /** Completes a send whose destination is PROC_NULL. */
+    void completeNull() {
+        complete(Status.EMPTY, null);
+    }
+
+    @Override
+    protected TuttiException blockingFailure() {
+        return engine.failureAffecting(destWorld);
+    }
+
+    @Override
+    public void cancel() {
+        // MPI deprecates cancelling sends; a send here always completes (or fails) on its own.
+    }
+
+    @Override
+    public String toString() {
+        return "send(dest=" + destWorld + ", tag=" + tag + ", context=" + context + ", bytes=" + payload.byteSize()
+            + ")";
+    }
+}

@@ -1,0 +1,68 @@
+package dev.tutti.runtime;
+
+import java.util.Map;
+
+/**
+ * What a launched rank learns from its environment: its rank, the job size, where the rendezvous (the
+ * PMI-style key-value exchange of endpoints) listens, and the job secret that peers prove to each other.
+ *
+ * @param rank       this rank, 0..size-1
+ * @param size       the number of ranks
+ * @param rendezvous {@code host:port} of the launcher's rendezvous service
+ * @param secret     the per-job secret (hex), never sent in clear
+ * @param jobId      an identifier of the job (for names of shared resources and messages)
+ */
+public record LaunchInfo(int rank, int size, String rendezvous, String secret, String jobId) {
+    /** Environment variable: this rank. */
+    public static final String RANK_ENV = "TUTTI_RANK";
+    /** Environment variable: the number of ranks. */
+    public static final String SIZE_ENV = "TUTTI_SIZE";
+    /** Environment variable: {@code host:port} of the rendezvous. */
+    public static final String RENDEZVOUS_ENV = "TUTTI_RENDEZVOUS";
+    /** Environment variable: the job secret (hex). */
+    public static final String SECRET_ENV = "TUTTI_JOB_SECRET";
+    /** Environment variable: the job id. */
+    public static final String JOB_ID_ENV = "TUTTI_JOB_ID";
+
+    /**
+     * Reads the launch information from an environment.
+     *
+     * @param env the environment, usually {@link System#getenv()}
+     * @return the information, or null if this process was not started by a Tutti launcher
+     * @throws IllegalStateException if the variables are present but inconsistent
+     */
+    public static LaunchInfo fromEnvironment(final Map<String, String> env) {
+        final String rank = env.get(RANK_ENV);
+        if (null == rank) {
+            return null;
+        }
+        final String size = env.get(SIZE_ENV);
+        final String rendezvous = env.get(RENDEZVOUS_ENV);
+        final String secret = env.get(SECRET_ENV);
+        if (null == size || null == rendezvous || null == secret) {
+            throw new IllegalStateException(RANK_ENV + " is set but " + SIZE_ENV + "=" + size + ", "
+                + RENDEZVOUS_ENV + "=" + rendezvous + ", " + SECRET_ENV + (null == secret ? "=null" : " set")
+                + "; a Tutti launcher sets all of them");
+        }
+        final int r;
+        final int n;
+        try {
+            r = Integer.parseInt(rank.trim());
+            n = Integer.parseInt(size.trim());
+        } catch (final NumberFormatException e) {
+            throw new IllegalStateException(RANK_ENV + "=" + rank + ", " + SIZE_ENV + "=" + size
+                + " must be integers", e);
+        }
+        if (n < 1 || r < 0 || r >= n) {
+            throw new IllegalStateException(RANK_ENV + "=" + r + " " + SIZE_ENV + "=" + n
+                + ", expected 0 <= rank < size");
+        }
+        return new LaunchInfo(r, n, rendezvous, secret, env.getOrDefault(JOB_ID_ENV, "job"));
+    }
+
+    @Override
+    public String toString() {
+        return "LaunchInfo[rank=" + rank + ", size=" + size + ", rendezvous=" + rendezvous + ", jobId=" + jobId
+            + "]";
+    }
+}

@@ -1,0 +1,72 @@
+package dev.tutti.transport;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * A message that has arrived, or been announced (rendezvous), and waits to be matched. The point-to-point layer
+ * matches it to a receive and then calls {@link #deliver(MemorySegment, Delivery)} exactly once.
+ *
+ * <p>The envelope fields are immutable. {@code deliver} may complete synchronously (the data is here) or later
+ * (the transport fetches the data from the sender first).
+ */
+public abstract class Inbound {
+    /** Context id. */
+    public final int context;
+    /** Sender's world rank. */
+    public final int source;
+    /** Message tag. */
+    public final int tag;
+    /** {@link dev.tutti.Datatype} ordinal of the sender's data. */
+    public final int typeCode;
+    /** Full length of the message in bytes. */
+    public final long lengthBytes;
+
+    /**
+     * Creates the envelope.
+     *
+     * @param context     context id
+     * @param source      sender's world rank
+     * @param tag         tag
+     * @param typeCode    datatype ordinal
+     * @param lengthBytes length in bytes
+     */
+    protected Inbound(final int context, final int source, final int tag, final int typeCode,
+        final long lengthBytes) {
+        this.context = context;
+        this.source = source;
+        this.tag = tag;
+        this.typeCode = typeCode;
+        this.lengthBytes = lengthBytes;
+    }
+
+    /**
+     * Moves the payload into {@code destination} and then calls {@code done}. If the message is longer than the
+     * destination, only {@code destination.byteSize()} bytes are written and the rest is discarded; the caller
+     * reports the truncation. Called at most once, outside any matching lock.
+     *
+     * @param destination where the bytes go
+     * @param done        called once when the bytes are in place, or the transfer failed
+     */
+    public abstract void deliver(MemorySegment destination, Delivery done);
+
+    /**
+     * Discards the message without copying it anywhere (used when the matching receive was cancelled or failed);
+     * the sender's side still completes. The default delivers into an empty segment.
+     *
+     * @param done called once when the message is gone
+     */
+    public void discard(final Delivery done) {
+        deliver(MemorySegment.NULL, done);
+    }
+
+    /** Callback for {@link Inbound#deliver}. */
+    @FunctionalInterface
+    public interface Delivery {
+        /**
+         * Called once when the payload is in the destination or the transfer failed.
+         *
+         * @param failure null on success
+         */
+        void delivered(Throwable failure);
+    }
+}

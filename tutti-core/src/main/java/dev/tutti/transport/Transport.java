@@ -1,0 +1,37 @@
+package dev.tutti.transport;
+
+/**
+ * Moves messages reliably and in order between this rank and its peers. One instance per rank (and kind); the
+ * point-to-point engine routes each destination to one transport.
+ *
+ * <p>Ordering contract: two messages sent by one thread to one destination arrive at the destination's
+ * {@link InboundSink} in send order. A transport may deliver the data eagerly (copied out before
+ * {@link #send} returns) or by rendezvous (the payload is read when the receiver matches), but either way it
+ * never blocks {@code send} waiting for the receiver to post a receive.
+ *
+ * <p>Thread-safety: {@code send} may be called concurrently from several threads.
+ */
+public interface Transport extends AutoCloseable {
+
+    /**
+     * Starts sending a message; calls {@link Outbound#sent} when the payload buffer may be reused.
+     *
+     * @param destWorldRank the destination's world rank
+     * @param message       the message
+     */
+    void send(int destWorldRank, Outbound message);
+
+    /**
+     * Drives progress for transports that must be polled (shared memory); returns the amount of work done.
+     * Transports that progress on their own threads return 0.
+     *
+     * @return 0 if nothing was done
+     */
+    default int poll() {
+        return 0;
+    }
+
+    /** Releases the transport's resources. Pending sends fail. */
+    @Override
+    void close();
+}
