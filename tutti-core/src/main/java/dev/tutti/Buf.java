@@ -23,6 +23,12 @@ import java.nio.ByteBuffer;
  * a send (or read a receive) until the operation completes.
  */
 public final class Buf {
+    /**
+     * The in-place marker (MPI_IN_PLACE): passed as the send buffer of a collective, it means the input is already
+     * in the receive buffer (see each collective for where).
+     */
+    public static final Buf IN_PLACE = new Buf(Datatype.BYTE, 0, null, null, 0);
+
     private final Datatype datatype;
     private final int count;
     private final MemorySegment segment;

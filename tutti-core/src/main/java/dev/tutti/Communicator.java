@@ -1,391 +1,671 @@
 package dev.tutti;
 
-import dev.tutti.internal.Errors;
-import dev.tutti.p2p.CommView;
+import dev.tutti.coll.CollComm;
+import dev.tutti.coll.SelectionTable;
 import dev.tutti.p2p.P2pEngine;
-import dev.tutti.p2p.RecvRequest;
 
-import java.lang.foreign.MemorySegment;
-import java.util.concurrent.TimeUnit;
+import java.util.List;
+import java.util.function.BinaryOperator;
 
 /**
- * A group of ranks that communicate, with its own message space: messages sent on one communicator are never
- * received on another, and collective traffic never mixes with point-to-point traffic.
+ * An intracommunicator: a group of ranks with point-to-point messaging (see {@link Comm}) and every MPI
+ * collective, blocking and nonblocking ({@code i...}, returning a {@link Request}), over {@link Buf} buffers, plus
+ * object collectives in mpi4py's lowercase style ({@code bcastObject}, {@code allreduceObject}, ...).
  *
- * <p>Thread-safety: every method may be called from several threads of a rank at once (MPI_THREAD_MULTIPLE).
- * Point-to-point messages from one sender to one receiver on one communicator are received in the order they were
- * sent (MPI's non-overtaking rule) when they match the same receive.
+ * <p>Ordering rule (MPI): ordinary collectives are matched by call order, so every rank of the group must call
+ * the collectives of a communicator in the same order (nonblocking ones by their start). Several nonblocking
+ * collectives may be outstanding at once, and point-to-point traffic may be interleaved freely; it never matches
+ * collective traffic. When several threads of a rank start collectives on one communicator, the program must order
+ * them itself.
  *
- * <p>Arguments are checked before anything is sent; a bad argument throws {@link TuttiException} naming the
- * operation, the argument, its value and the allowed range, and the communicator stays usable.
+ * <p>The algorithm of each call is chosen by group size and message size (see
+ * {@code dev.tutti.coll.SelectionTable}); it can be forced with the setting {@code tutti.coll.<operation>}, e.g.
+ * {@code -Dtutti.coll.allreduce=ring}, or {@link Tutti.Options#algorithm}.
  */
-public final class Communicator {
-    /** Receive from any source. */
-    public static final int ANY_SOURCE = -1;
-    /** Receive with any tag. */
-    public static final int ANY_TAG = -1;
-    /** The null process: a send to it or a receive from it completes at once and moves nothing. */
-    public static final int PROC_NULL = -2;
-    /** The largest point-to-point tag. */
-    public static final int TAG_UB = Integer.MAX_VALUE;
-
-    private final P2pEngine engine;
-    private final int p2pContext;
-    private final int rank;
-    private final int size;
-    private final String name;
-    private final int[] worldRanks;
-    private final ObjectSerializer serializer;
-    private final View view = new View();
+public final class Communicator extends Comm {
+    private final Collectives coll;
+    private final ObjectCollectives objects;
 
     Communicator(final P2pEngine engine, final String name, final int p2pContext, final int[] worldRanks,
         final ObjectSerializer serializer) {
-        this.engine = engine;
-        this.name = name;
-        this.p2pContext = p2pContext;
-        this.worldRanks = worldRanks;
-        this.size = null == worldRanks ? engine.worldSize() : worldRanks.length;
-        this.rank = null == worldRanks ? engine.worldRank() : indexOf(worldRanks, engine.worldRank());
-        this.serializer = serializer;
+        this(engine, name, p2pContext, worldRanks, serializer, SelectionTable.fromConfiguration());
     }
 
-    private static int indexOf(final int[] ranks, final int r) {
-        for (int i = 0; i < ranks.length; i++) {
-            if (ranks[i] == r) {
-                return i;
-            }
-        }
-        throw new IllegalArgumentException("world rank " + r + " is not a member");
+    Communicator(final P2pEngine engine, final String name, final int p2pContext, final int[] worldRanks,
+        final ObjectSerializer serializer, final SelectionTable selection) {
+        super(engine, name, p2pContext, worldRanks, serializer);
+        final CollComm c = new CollComm(engine, p2pContext + 1, rank(), worldRanks, view(), selection);
+        this.coll = new Collectives(c, describe());
+        this.objects = new ObjectCollectives(this, serializer);
     }
-
-    /** @return this process's rank in the group, 0..size-1 */
-    public int rank() {
-        return rank;
-    }
-
-    /** @return the number of ranks in the group */
-    public int size() {
-        return size;
-    }
-
-    /** @return the communicator's name, shown in error messages */
-    public String name() {
-        return name;
-    }
-
-    // ------------------------------------------------------------------------------------------ point-to-point
 
     /**
-     * Sends a message and returns when the buffer may be reused. Small messages return at once (eager); large
-     * ones may wait until the receiver has posted a matching receive.
+     * Blocks until every rank of the group has entered the barrier.
      *
-     * @param buf  the data
-     * @param dest the destination rank, or {@link #PROC_NULL}
-     * @param tag  the tag, {@code 0..TAG_UB}
-     * @throws TuttiException for a bad argument, or if the destination failed
+     * @throws TuttiException for a bad argument (before anything is sent), a count or type that differs
+     *                        between ranks where detected, or a failed peer
      */
-    public void send(final Buf buf, final int dest, final int tag) {
-        isend(buf, dest, tag).waitFor();
+    public void barrier() {
+        coll.barrier(false).waitFor();
     }
 
     /**
-     * Starts a send.
+     * Blocks until every rank of the group has entered the barrier.
+     * Nonblocking: returns at once; the buffers must not be touched until the request completes.
      *
-     * @param buf  the data; not to be modified until the request completes
-     * @param dest the destination rank, or {@link #PROC_NULL}
-     * @param tag  the tag, {@code 0..TAG_UB}
      * @return the request
-     * @throws TuttiException for a bad argument
+     * @throws TuttiException for a bad argument (before anything is sent), a count or type that differs
+     *                        between ranks where detected, or a failed peer
      */
-    public Request isend(final Buf buf, final int dest, final int tag) {
-        checkBuf("isend", buf);
-        checkDest("isend", dest);
-        checkSendTag("isend", tag);
-        if (PROC_NULL == dest) {
-            return CompletedRequest.NULL_PEER;
-        }
-        return engine.isend(p2pContext, toWorld(dest), tag, buf);
+    public Request ibarrier() {
+        return coll.barrier(true);
     }
 
     /**
-     * Receives a message into {@code buf}, whose count is the capacity.
+     * Broadcasts {@code buf} from {@code root} to every rank; on the others it is overwritten.
      *
-     * @param buf    where the data goes
-     * @param source the source rank, {@link #ANY_SOURCE} or {@link #PROC_NULL}
-     * @param tag    the tag or {@link #ANY_TAG}
-     * @return the status: actual source, tag and size
-     * @throws TuttiException for a bad argument; of class {@link ErrorClass#TRUNCATE} if the message is longer
-     *                        than the buffer; of class {@link ErrorClass#TYPE} if its datatype differs
+     * @param buf the data at the root, where it arrives elsewhere; its count is the element count
+     * @param root the rank that sends
+     * @throws TuttiException for a bad argument (before anything is sent), a count or type that differs
+     *                        between ranks where detected, or a failed peer
      */
-    public Status recv(final Buf buf, final int source, final int tag) {
-        return irecv(buf, source, tag).waitFor();
+    public void bcast(final Buf buf, final int root) {
+        coll.bcast(false, buf, root).waitFor();
     }
 
     /**
-     * Starts a receive.
+     * Broadcasts {@code buf} from {@code root} to every rank; on the others it is overwritten.
+     * Nonblocking: returns at once; the buffers must not be touched until the request completes.
      *
-     * @param buf    where the data goes; not to be read until the request completes
-     * @param source the source rank, {@link #ANY_SOURCE} or {@link #PROC_NULL}
-     * @param tag    the tag or {@link #ANY_TAG}
-     * @return the request; its status names the actual source and tag
-     * @throws TuttiException for a bad argument
-     */
-    public Request irecv(final Buf buf, final int source, final int tag) {
-        checkBuf("irecv", buf);
-        checkSource("irecv", source);
-        checkRecvTag("irecv", tag);
-        if (PROC_NULL == source) {
-            return CompletedRequest.NULL_PEER;
-        }
-        return engine.irecv(p2pContext, toWorldOrAny(source), tag, buf, view);
-    }
-
-    /**
-     * Sends one message and receives another, without deadlock however the peers pair up.
-     *
-     * @param sendBuf the data to send
-     * @param dest    destination rank or {@link #PROC_NULL}
-     * @param sendTag tag of the sent message
-     * @param recvBuf where the received data goes
-     * @param source  source rank, {@link #ANY_SOURCE} or {@link #PROC_NULL}
-     * @param recvTag tag to receive or {@link #ANY_TAG}
-     * @return the status of the receive
-     * @throws TuttiException for a bad argument or a failed transfer
-     */
-    public Status sendrecv(final Buf sendBuf, final int dest, final int sendTag, final Buf recvBuf,
-        final int source, final int recvTag) {
-        checkBuf("sendrecv", sendBuf);
-        checkBuf("sendrecv", recvBuf);
-        checkDest("sendrecv", dest);
-        checkSendTag("sendrecv", sendTag);
-        checkSource("sendrecv", source);
-        checkRecvTag("sendrecv", recvTag);
-        final Request r = irecv(recvBuf, source, recvTag);
-        final Request s = isend(sendBuf, dest, sendTag);
-        return Request.waitAll(r, s)[0];
-    }
-
-    /**
-     * Waits until a matching message has arrived and returns its envelope without receiving it.
-     *
-     * @param source the source rank or {@link #ANY_SOURCE}
-     * @param tag    the tag or {@link #ANY_TAG}
-     * @return the status of the message
-     * @throws TuttiException for a bad argument, or if the peer fails while waiting
-     */
-    public Status probe(final int source, final int tag) {
-        checkSource("probe", source);
-        checkRecvTag("probe", tag);
-        if (PROC_NULL == source) {
-            return new Status(PROC_NULL, ANY_TAG, 0, Datatype.BYTE, false);
-        }
-        final dev.tutti.runtime.IdleStrategy idle = engine.idleStrategy();
-        for (int i = 0;; i++) {
-            final Status s = engine.iprobe(p2pContext, toWorldOrAny(source), tag, view);
-            if (null != s) {
-                return s;
-            }
-            idle.idle(i);
-        }
-    }
-
-    /**
-     * Returns the envelope of a matching message that has arrived, or null.
-     *
-     * @param source the source rank or {@link #ANY_SOURCE}
-     * @param tag    the tag or {@link #ANY_TAG}
-     * @return the status, or null if no matching message has arrived yet
-     * @throws TuttiException for a bad argument
-     */
-    public Status iprobe(final int source, final int tag) {
-        checkSource("iprobe", source);
-        checkRecvTag("iprobe", tag);
-        if (PROC_NULL == source) {
-            return new Status(PROC_NULL, ANY_TAG, 0, Datatype.BYTE, false);
-        }
-        return engine.iprobe(p2pContext, toWorldOrAny(source), tag, view);
-    }
-
-    // ----------------------------------------------------------------------------------------- object messages
-
-    /**
-     * Sends any serializable value. The receiver needs no size: {@link #recvObject} allocates exactly what
-     * arrives.
-     *
-     * @param value the value (may be null)
-     * @param dest  destination rank or {@link #PROC_NULL}
-     * @param tag   the tag
-     * @throws TuttiException for a bad argument or a value that cannot be serialized
-     */
-    public void sendObject(final Object value, final int dest, final int tag) {
-        isendObject(value, dest, tag).waitFor();
-    }
-
-    /**
-     * Starts sending a value; the value is serialized before this returns, so it may then be changed.
-     *
-     * @param value the value
-     * @param dest  destination rank or {@link #PROC_NULL}
-     * @param tag   the tag
+     * @param buf the data at the root, where it arrives elsewhere; its count is the element count
+     * @param root the rank that sends
      * @return the request
-     * @throws TuttiException for a bad argument or a value that cannot be serialized
+     * @throws TuttiException for a bad argument (before anything is sent), a count or type that differs
+     *                        between ranks where detected, or a failed peer
      */
-    public Request isendObject(final Object value, final int dest, final int tag) {
-        checkDest("isendObject", dest);
-        checkSendTag("isendObject", tag);
-        if (PROC_NULL == dest) {
-            return CompletedRequest.NULL_PEER;
-        }
-        final byte[] bytes = serializer.serialize(value);
-        return engine.isend(p2pContext, toWorld(dest), tag, Datatype.OBJECT, MemorySegment.ofArray(bytes));
+    public Request ibcast(final Buf buf, final int root) {
+        return coll.bcast(true, buf, root);
     }
 
     /**
-     * Receives a value sent with {@link #sendObject}.
+     * Gathers each rank's {@code send} into block {@code i} of {@code recv} at {@code root} (block size = send count).
+     * At the root, {@code send} may be {@link Buf#IN_PLACE}: its block is already in place (block size = recv count /
+     * size).
      *
-     * @param source source rank or {@link #ANY_SOURCE}
-     * @param tag    tag or {@link #ANY_TAG}
-     * @param <T>    the expected type
-     * @return the value
-     * @throws TuttiException for a bad argument, a failed transfer, or a class the allow-list rejects
+     * @param send this rank's block
+     * @param recv the result, significant only at the root (may be null elsewhere)
+     * @param root the rank that receives
+     * @throws TuttiException for a bad argument (before anything is sent), a count or type that differs
+     *                        between ranks where detected, or a failed peer
      */
-    public <T> T recvObject(final int source, final int tag) {
-        return this.<T>irecvObject(source, tag).get();
+    public void gather(final Buf send, final Buf recv, final int root) {
+        coll.gather(false, send, recv, root).waitFor();
     }
 
     /**
-     * Starts receiving a value sent with {@link #sendObject}.
+     * Gathers each rank's {@code send} into block {@code i} of {@code recv} at {@code root} (block size = send count).
+     * At the root, {@code send} may be {@link Buf#IN_PLACE}: its block is already in place (block size = recv count /
+     * size).
+     * Nonblocking: returns at once; the buffers must not be touched until the request completes.
      *
-     * @param source source rank or {@link #ANY_SOURCE}
-     * @param tag    tag or {@link #ANY_TAG}
-     * @param <T>    the expected type
-     * @return the request; {@link ObjectRequest#get()} returns the value
-     * @throws TuttiException for a bad argument
+     * @param send this rank's block
+     * @param recv the result, significant only at the root (may be null elsewhere)
+     * @param root the rank that receives
+     * @return the request
+     * @throws TuttiException for a bad argument (before anything is sent), a count or type that differs
+     *                        between ranks where detected, or a failed peer
      */
-    public <T> ObjectRequest<T> irecvObject(final int source, final int tag) {
-        checkSource("irecvObject", source);
-        checkRecvTag("irecvObject", tag);
-        if (PROC_NULL == source) {
-            return new ObjectReceive<>(null, serializer);
-        }
-        final RecvRequest r = engine.irecvAllocating(p2pContext, toWorldOrAny(source), tag, Datatype.OBJECT, view);
-        return new ObjectReceive<>(r, serializer);
+    public Request igather(final Buf send, final Buf recv, final int root) {
+        return coll.gather(true, send, recv, root);
     }
 
-    // ------------------------------------------------------------------------------------------------ internals
-
-    P2pEngine engine() {
-        return engine;
+    /**
+     * Gathers blocks of different sizes: rank {@code i}'s {@code send} lands at {@code displs[i]} of {@code recv} at
+     * the root, {@code recvCounts[i]} elements. At the root {@code send} may be {@link Buf#IN_PLACE}.
+     *
+     * @param send this rank's block
+     * @param recv the result at the root
+     * @param recvCounts elements from each rank (root only)
+     * @param displs element offset of each rank's block (root only)
+     * @param root the rank that receives
+     * @throws TuttiException for a bad argument (before anything is sent), a count or type that differs
+     *                        between ranks where detected, or a failed peer
+     */
+    public void gatherv(final Buf send, final Buf recv, final int[] recvCounts, final int[] displs, final int root) {
+        coll.gatherv(false, send, recv, recvCounts, displs, root).waitFor();
     }
 
-    int toWorld(final int commRank) {
-        return null == worldRanks ? commRank : worldRanks[commRank];
+    /**
+     * Gathers blocks of different sizes: rank {@code i}'s {@code send} lands at {@code displs[i]} of {@code recv} at
+     * the root, {@code recvCounts[i]} elements. At the root {@code send} may be {@link Buf#IN_PLACE}.
+     * Nonblocking: returns at once; the buffers must not be touched until the request completes.
+     *
+     * @param send this rank's block
+     * @param recv the result at the root
+     * @param recvCounts elements from each rank (root only)
+     * @param displs element offset of each rank's block (root only)
+     * @param root the rank that receives
+     * @return the request
+     * @throws TuttiException for a bad argument (before anything is sent), a count or type that differs
+     *                        between ranks where detected, or a failed peer
+     */
+    public Request igatherv(final Buf send, final Buf recv, final int[] recvCounts, final int[] displs, final int root) {
+        return coll.gatherv(true, send, recv, recvCounts, displs, root);
     }
 
-    private int toWorldOrAny(final int source) {
-        return ANY_SOURCE == source ? P2pEngine.ANY : toWorld(source);
+    /**
+     * Scatters block {@code i} of {@code send} at the root to rank {@code i}'s {@code recv} (block size = recv count).
+     * At the root {@code recv} may be {@link Buf#IN_PLACE} (block size = send count / size).
+     *
+     * @param send the blocks, significant only at the root
+     * @param recv this rank's block
+     * @param root the rank that sends
+     * @throws TuttiException for a bad argument (before anything is sent), a count or type that differs
+     *                        between ranks where detected, or a failed peer
+     */
+    public void scatter(final Buf send, final Buf recv, final int root) {
+        coll.scatter(false, send, recv, root).waitFor();
     }
 
-    String describe() {
-        return "comm=" + name + ", rank=" + rank;
+    /**
+     * Scatters block {@code i} of {@code send} at the root to rank {@code i}'s {@code recv} (block size = recv count).
+     * At the root {@code recv} may be {@link Buf#IN_PLACE} (block size = send count / size).
+     * Nonblocking: returns at once; the buffers must not be touched until the request completes.
+     *
+     * @param send the blocks, significant only at the root
+     * @param recv this rank's block
+     * @param root the rank that sends
+     * @return the request
+     * @throws TuttiException for a bad argument (before anything is sent), a count or type that differs
+     *                        between ranks where detected, or a failed peer
+     */
+    public Request iscatter(final Buf send, final Buf recv, final int root) {
+        return coll.scatter(true, send, recv, root);
     }
 
-    private void checkBuf(final String op, final Buf buf) {
-        if (null == buf) {
-            throw Errors.nullArg(op, describe(), "buf");
-        }
+    /**
+     * Scatters blocks of different sizes from the root. At the root {@code recv} may be {@link Buf#IN_PLACE}.
+     *
+     * @param send the blocks at the root
+     * @param sendCounts elements for each rank (root only)
+     * @param displs element offset of each rank's block (root only)
+     * @param recv this rank's block
+     * @param root the rank that sends
+     * @throws TuttiException for a bad argument (before anything is sent), a count or type that differs
+     *                        between ranks where detected, or a failed peer
+     */
+    public void scatterv(final Buf send, final int[] sendCounts, final int[] displs, final Buf recv, final int root) {
+        coll.scatterv(false, send, sendCounts, displs, recv, root).waitFor();
     }
 
-    private void checkDest(final String op, final int dest) {
-        if ((dest < 0 || dest >= size) && PROC_NULL != dest) {
-            throw Errors.rank(op, describe(), "dest", dest, size, " or PROC_NULL");
-        }
+    /**
+     * Scatters blocks of different sizes from the root. At the root {@code recv} may be {@link Buf#IN_PLACE}.
+     * Nonblocking: returns at once; the buffers must not be touched until the request completes.
+     *
+     * @param send the blocks at the root
+     * @param sendCounts elements for each rank (root only)
+     * @param displs element offset of each rank's block (root only)
+     * @param recv this rank's block
+     * @param root the rank that sends
+     * @return the request
+     * @throws TuttiException for a bad argument (before anything is sent), a count or type that differs
+     *                        between ranks where detected, or a failed peer
+     */
+    public Request iscatterv(final Buf send, final int[] sendCounts, final int[] displs, final Buf recv, final int root) {
+        return coll.scatterv(true, send, sendCounts, displs, recv, root);
     }
 
-    private void checkSource(final String op, final int source) {
-        if ((source < 0 || source >= size) && PROC_NULL != source && ANY_SOURCE != source) {
-            throw Errors.rank(op, describe(), "source", source, size, " or ANY_SOURCE or PROC_NULL");
-        }
+    /**
+     * Gathers every rank's {@code send} into block {@code i} of every rank's {@code recv}. {@code send} may be {@link
+     * Buf#IN_PLACE}: this rank's block is already in {@code recv}.
+     *
+     * @param send this rank's block
+     * @param recv size blocks
+     * @throws TuttiException for a bad argument (before anything is sent), a count or type that differs
+     *                        between ranks where detected, or a failed peer
+     */
+    public void allgather(final Buf send, final Buf recv) {
+        coll.allgather(false, send, recv).waitFor();
     }
 
-    private void checkSendTag(final String op, final int tag) {
-        if (tag < 0) {
-            throw Errors.tag(op, describe(), tag, TAG_UB, "");
-        }
+    /**
+     * Gathers every rank's {@code send} into block {@code i} of every rank's {@code recv}. {@code send} may be {@link
+     * Buf#IN_PLACE}: this rank's block is already in {@code recv}.
+     * Nonblocking: returns at once; the buffers must not be touched until the request completes.
+     *
+     * @param send this rank's block
+     * @param recv size blocks
+     * @return the request
+     * @throws TuttiException for a bad argument (before anything is sent), a count or type that differs
+     *                        between ranks where detected, or a failed peer
+     */
+    public Request iallgather(final Buf send, final Buf recv) {
+        return coll.allgather(true, send, recv);
     }
 
-    private void checkRecvTag(final String op, final int tag) {
-        if (tag < 0 && ANY_TAG != tag) {
-            throw Errors.tag(op, describe(), tag, TAG_UB, " or ANY_TAG");
-        }
+    /**
+     * Allgather with blocks of different sizes. {@code send} may be {@link Buf#IN_PLACE}.
+     *
+     * @param send this rank's block
+     * @param recv the result
+     * @param recvCounts elements from each rank
+     * @param displs element offset of each rank's block
+     * @throws TuttiException for a bad argument (before anything is sent), a count or type that differs
+     *                        between ranks where detected, or a failed peer
+     */
+    public void allgatherv(final Buf send, final Buf recv, final int[] recvCounts, final int[] displs) {
+        coll.allgatherv(false, send, recv, recvCounts, displs).waitFor();
     }
 
-    @Override
-    public String toString() {
-        return "Communicator(" + describe() + ", size=" + size + ")";
+    /**
+     * Allgather with blocks of different sizes. {@code send} may be {@link Buf#IN_PLACE}.
+     * Nonblocking: returns at once; the buffers must not be touched until the request completes.
+     *
+     * @param send this rank's block
+     * @param recv the result
+     * @param recvCounts elements from each rank
+     * @param displs element offset of each rank's block
+     * @return the request
+     * @throws TuttiException for a bad argument (before anything is sent), a count or type that differs
+     *                        between ranks where detected, or a failed peer
+     */
+    public Request iallgatherv(final Buf send, final Buf recv, final int[] recvCounts, final int[] displs) {
+        return coll.allgatherv(true, send, recv, recvCounts, displs);
     }
 
-    /** The communicator as the point-to-point layer sees it. */
-    private final class View implements CommView {
-        @Override
-        public int toLocal(final int worldRank) {
-            if (null == worldRanks) {
-                return worldRank;
-            }
-            for (int i = 0; i < worldRanks.length; i++) {
-                if (worldRanks[i] == worldRank) {
-                    return i;
-                }
-            }
-            return -1;
-        }
-
-        @Override
-        public String describe() {
-            return Communicator.this.describe();
-        }
+    /**
+     * Sends block {@code i} of {@code send} to rank {@code i}, which stores it as block {@code j} (this rank) of its
+     * {@code recv}. The send count must be a multiple of size. {@code send} may be {@link Buf#IN_PLACE} (the blocks
+     * are in {@code recv}).
+     *
+     * @param send size blocks
+     * @param recv size blocks
+     * @throws TuttiException for a bad argument (before anything is sent), a count or type that differs
+     *                        between ranks where detected, or a failed peer
+     */
+    public void alltoall(final Buf send, final Buf recv) {
+        coll.alltoall(false, send, recv).waitFor();
     }
 
-    /** An object receive: deserializes on first {@link #get()}. */
-    private static final class ObjectReceive<T> implements ObjectRequest<T> {
-        private final RecvRequest recv;
-        private final ObjectSerializer serializer;
+    /**
+     * Sends block {@code i} of {@code send} to rank {@code i}, which stores it as block {@code j} (this rank) of its
+     * {@code recv}. The send count must be a multiple of size. {@code send} may be {@link Buf#IN_PLACE} (the blocks
+     * are in {@code recv}).
+     * Nonblocking: returns at once; the buffers must not be touched until the request completes.
+     *
+     * @param send size blocks
+     * @param recv size blocks
+     * @return the request
+     * @throws TuttiException for a bad argument (before anything is sent), a count or type that differs
+     *                        between ranks where detected, or a failed peer
+     */
+    public Request ialltoall(final Buf send, final Buf recv) {
+        return coll.alltoall(true, send, recv);
+    }
 
-        ObjectReceive(final RecvRequest recv, final ObjectSerializer serializer) {
-            this.recv = recv;
-            this.serializer = serializer;
-        }
+    /**
+     * Alltoall with blocks of different sizes. {@code send} may be {@link Buf#IN_PLACE} (the send layout is then the
+     * receive layout).
+     *
+     * @param send the outgoing blocks
+     * @param sendCounts elements to each rank
+     * @param sendDispls offset of each outgoing block
+     * @param recv the incoming blocks
+     * @param recvCounts elements from each rank
+     * @param recvDispls offset of each incoming block
+     * @throws TuttiException for a bad argument (before anything is sent), a count or type that differs
+     *                        between ranks where detected, or a failed peer
+     */
+    public void alltoallv(final Buf send, final int[] sendCounts, final int[] sendDispls, final Buf recv, final int[] recvCounts, final int[] recvDispls) {
+        coll.alltoallv(false, send, sendCounts, sendDispls, recv, recvCounts, recvDispls).waitFor();
+    }
 
-        @Override
-        @SuppressWarnings("unchecked")
-        public T get() {
-            if (null == recv) {
-                return null;
-            }
-            recv.waitFor();
-            return (T) serializer.deserialize(recv.receivedBytes());
-        }
+    /**
+     * Alltoall with blocks of different sizes. {@code send} may be {@link Buf#IN_PLACE} (the send layout is then the
+     * receive layout).
+     * Nonblocking: returns at once; the buffers must not be touched until the request completes.
+     *
+     * @param send the outgoing blocks
+     * @param sendCounts elements to each rank
+     * @param sendDispls offset of each outgoing block
+     * @param recv the incoming blocks
+     * @param recvCounts elements from each rank
+     * @param recvDispls offset of each incoming block
+     * @return the request
+     * @throws TuttiException for a bad argument (before anything is sent), a count or type that differs
+     *                        between ranks where detected, or a failed peer
+     */
+    public Request ialltoallv(final Buf send, final int[] sendCounts, final int[] sendDispls, final Buf recv, final int[] recvCounts, final int[] recvDispls) {
+        return coll.alltoallv(true, send, sendCounts, sendDispls, recv, recvCounts, recvDispls);
+    }
 
-        @Override
-        public boolean test() {
-            return null == recv || recv.test();
-        }
+    /**
+     * Alltoall with a buffer, type and count per peer: {@code send[i]} goes to rank {@code i}, {@code recv[i]} comes
+     * from it.
+     *
+     * @param send one buffer per rank
+     * @param recv one buffer per rank
+     * @throws TuttiException for a bad argument (before anything is sent), a count or type that differs
+     *                        between ranks where detected, or a failed peer
+     */
+    public void alltoallw(final Buf[] send, final Buf[] recv) {
+        coll.alltoallw(false, send, recv).waitFor();
+    }
 
-        @Override
-        public Status waitFor() {
-            return null == recv ? CompletedRequest.NULL_PEER.waitFor() : recv.waitFor();
-        }
+    /**
+     * Alltoall with a buffer, type and count per peer: {@code send[i]} goes to rank {@code i}, {@code recv[i]} comes
+     * from it.
+     * Nonblocking: returns at once; the buffers must not be touched until the request completes.
+     *
+     * @param send one buffer per rank
+     * @param recv one buffer per rank
+     * @return the request
+     * @throws TuttiException for a bad argument (before anything is sent), a count or type that differs
+     *                        between ranks where detected, or a failed peer
+     */
+    public Request ialltoallw(final Buf[] send, final Buf[] recv) {
+        return coll.alltoallw(true, send, recv);
+    }
 
-        @Override
-        public Status waitFor(final long timeout, final TimeUnit unit) {
-            return null == recv ? CompletedRequest.NULL_PEER.waitFor() : recv.waitFor(timeout, unit);
-        }
+    /**
+     * Combines every rank's {@code send} element-wise with {@code op} into {@code recv} at the root, in rank order
+     * ({@code x0 op x1 op ...}). At the root {@code send} may be {@link Buf#IN_PLACE} (the input is in {@code recv}).
+     *
+     * @param send this rank's input
+     * @param recv the result, significant only at the root
+     * @param op the reduction
+     * @param root the rank that receives
+     * @throws TuttiException for a bad argument (before anything is sent), a count or type that differs
+     *                        between ranks where detected, or a failed peer
+     */
+    public void reduce(final Buf send, final Buf recv, final Op op, final int root) {
+        coll.reduce(false, send, recv, op, root).waitFor();
+    }
 
-        @Override
-        public void cancel() {
-            if (null != recv) {
-                recv.cancel();
-            }
-        }
+    /**
+     * Combines every rank's {@code send} element-wise with {@code op} into {@code recv} at the root, in rank order
+     * ({@code x0 op x1 op ...}). At the root {@code send} may be {@link Buf#IN_PLACE} (the input is in {@code recv}).
+     * Nonblocking: returns at once; the buffers must not be touched until the request completes.
+     *
+     * @param send this rank's input
+     * @param recv the result, significant only at the root
+     * @param op the reduction
+     * @param root the rank that receives
+     * @return the request
+     * @throws TuttiException for a bad argument (before anything is sent), a count or type that differs
+     *                        between ranks where detected, or a failed peer
+     */
+    public Request ireduce(final Buf send, final Buf recv, final Op op, final int root) {
+        return coll.reduce(true, send, recv, op, root);
+    }
+
+    /**
+     * Combines every rank's {@code send} element-wise with {@code op} into every rank's {@code recv}. {@code send} may
+     * be {@link Buf#IN_PLACE}.
+     *
+     * @param send this rank's input
+     * @param recv the result
+     * @param op the reduction
+     * @throws TuttiException for a bad argument (before anything is sent), a count or type that differs
+     *                        between ranks where detected, or a failed peer
+     */
+    public void allreduce(final Buf send, final Buf recv, final Op op) {
+        coll.allreduce(false, send, recv, op).waitFor();
+    }
+
+    /**
+     * Combines every rank's {@code send} element-wise with {@code op} into every rank's {@code recv}. {@code send} may
+     * be {@link Buf#IN_PLACE}.
+     * Nonblocking: returns at once; the buffers must not be touched until the request completes.
+     *
+     * @param send this rank's input
+     * @param recv the result
+     * @param op the reduction
+     * @return the request
+     * @throws TuttiException for a bad argument (before anything is sent), a count or type that differs
+     *                        between ranks where detected, or a failed peer
+     */
+    public Request iallreduce(final Buf send, final Buf recv, final Op op) {
+        return coll.allreduce(true, send, recv, op);
+    }
+
+    /**
+     * Reduces vectors of sum(recvCounts) elements and scatters the result: rank {@code i} gets {@code recvCounts[i]}
+     * elements. {@code send} may be {@link Buf#IN_PLACE} (the input is in {@code recv}).
+     *
+     * @param send this rank's input
+     * @param recv this rank's part of the result
+     * @param recvCounts elements for each rank
+     * @param op the reduction
+     * @throws TuttiException for a bad argument (before anything is sent), a count or type that differs
+     *                        between ranks where detected, or a failed peer
+     */
+    public void reduceScatter(final Buf send, final Buf recv, final int[] recvCounts, final Op op) {
+        coll.reduceScatter(false, send, recv, recvCounts, op).waitFor();
+    }
+
+    /**
+     * Reduces vectors of sum(recvCounts) elements and scatters the result: rank {@code i} gets {@code recvCounts[i]}
+     * elements. {@code send} may be {@link Buf#IN_PLACE} (the input is in {@code recv}).
+     * Nonblocking: returns at once; the buffers must not be touched until the request completes.
+     *
+     * @param send this rank's input
+     * @param recv this rank's part of the result
+     * @param recvCounts elements for each rank
+     * @param op the reduction
+     * @return the request
+     * @throws TuttiException for a bad argument (before anything is sent), a count or type that differs
+     *                        between ranks where detected, or a failed peer
+     */
+    public Request ireduceScatter(final Buf send, final Buf recv, final int[] recvCounts, final Op op) {
+        return coll.reduceScatter(true, send, recv, recvCounts, op);
+    }
+
+    /**
+     * Reduces vectors of size x n elements (n = recv count) and gives rank {@code i} block {@code i} of the result.
+     * {@code send} may be {@link Buf#IN_PLACE} (input in {@code recv}, result in its first block).
+     *
+     * @param send this rank's input
+     * @param recv this rank's block
+     * @param op the reduction
+     * @throws TuttiException for a bad argument (before anything is sent), a count or type that differs
+     *                        between ranks where detected, or a failed peer
+     */
+    public void reduceScatterBlock(final Buf send, final Buf recv, final Op op) {
+        coll.reduceScatterBlock(false, send, recv, op).waitFor();
+    }
+
+    /**
+     * Reduces vectors of size x n elements (n = recv count) and gives rank {@code i} block {@code i} of the result.
+     * {@code send} may be {@link Buf#IN_PLACE} (input in {@code recv}, result in its first block).
+     * Nonblocking: returns at once; the buffers must not be touched until the request completes.
+     *
+     * @param send this rank's input
+     * @param recv this rank's block
+     * @param op the reduction
+     * @return the request
+     * @throws TuttiException for a bad argument (before anything is sent), a count or type that differs
+     *                        between ranks where detected, or a failed peer
+     */
+    public Request ireduceScatterBlock(final Buf send, final Buf recv, final Op op) {
+        return coll.reduceScatterBlock(true, send, recv, op);
+    }
+
+    /**
+     * Inclusive prefix reduction: rank {@code i} gets {@code x0 op ... op xi}. {@code send} may be {@link
+     * Buf#IN_PLACE}.
+     *
+     * @param send this rank's input
+     * @param recv the prefix
+     * @param op the reduction
+     * @throws TuttiException for a bad argument (before anything is sent), a count or type that differs
+     *                        between ranks where detected, or a failed peer
+     */
+    public void scan(final Buf send, final Buf recv, final Op op) {
+        coll.scan(false, send, recv, op).waitFor();
+    }
+
+    /**
+     * Inclusive prefix reduction: rank {@code i} gets {@code x0 op ... op xi}. {@code send} may be {@link
+     * Buf#IN_PLACE}.
+     * Nonblocking: returns at once; the buffers must not be touched until the request completes.
+     *
+     * @param send this rank's input
+     * @param recv the prefix
+     * @param op the reduction
+     * @return the request
+     * @throws TuttiException for a bad argument (before anything is sent), a count or type that differs
+     *                        between ranks where detected, or a failed peer
+     */
+    public Request iscan(final Buf send, final Buf recv, final Op op) {
+        return coll.scan(true, send, recv, op);
+    }
+
+    /**
+     * Exclusive prefix reduction: rank {@code i > 0} gets {@code x0 op ... op x(i-1)}; rank 0's {@code recv} is left
+     * unchanged. {@code send} may be {@link Buf#IN_PLACE}.
+     *
+     * @param send this rank's input
+     * @param recv the prefix
+     * @param op the reduction
+     * @throws TuttiException for a bad argument (before anything is sent), a count or type that differs
+     *                        between ranks where detected, or a failed peer
+     */
+    public void exscan(final Buf send, final Buf recv, final Op op) {
+        coll.exscan(false, send, recv, op).waitFor();
+    }
+
+    /**
+     * Exclusive prefix reduction: rank {@code i > 0} gets {@code x0 op ... op x(i-1)}; rank 0's {@code recv} is left
+     * unchanged. {@code send} may be {@link Buf#IN_PLACE}.
+     * Nonblocking: returns at once; the buffers must not be touched until the request completes.
+     *
+     * @param send this rank's input
+     * @param recv the prefix
+     * @param op the reduction
+     * @return the request
+     * @throws TuttiException for a bad argument (before anything is sent), a count or type that differs
+     *                        between ranks where detected, or a failed peer
+     */
+    public Request iexscan(final Buf send, final Buf recv, final Op op) {
+        return coll.exscan(true, send, recv, op);
+    }
+
+    // ------------------------------------------------------------------------------------- object collectives
+
+    /**
+     * Broadcasts a value from the root; every rank returns it (the root returns its own argument).
+     *
+     * @param value the value at the root (ignored elsewhere)
+     * @param root  the rank that sends
+     * @param <T>   the type
+     * @return the root's value
+     * @throws TuttiException for a bad root, a serialization failure or a failed peer
+     */
+    public <T> T bcastObject(final T value, final int root) {
+        return objects.bcast(value, root);
+    }
+
+    /**
+     * Gathers one value from every rank at the root.
+     *
+     * @param value this rank's value
+     * @param root  the rank that receives
+     * @param <T>   the type
+     * @return at the root, the values in rank order; elsewhere null
+     * @throws TuttiException for a bad root, a serialization failure or a failed peer
+     */
+    public <T> List<T> gatherObject(final T value, final int root) {
+        return objects.gather(value, root);
+    }
+
+    /**
+     * Scatters one value to every rank from a list at the root.
+     *
+     * @param values at the root, exactly size values (ignored elsewhere)
+     * @param root   the rank that sends
+     * @param <T>    the type
+     * @return this rank's value
+     * @throws TuttiException if the root's list does not have size elements, or a peer fails
+     */
+    public <T> T scatterObject(final List<? extends T> values, final int root) {
+        return objects.scatter(values, root);
+    }
+
+    /**
+     * Gathers one value from every rank at every rank.
+     *
+     * @param value this rank's value
+     * @param <T>   the type
+     * @return the values in rank order
+     * @throws TuttiException for a serialization failure or a failed peer
+     */
+    public <T> List<T> allgatherObject(final T value) {
+        return objects.allgather(value);
+    }
+
+    /**
+     * Sends {@code values.get(i)} to rank {@code i} and returns what every rank sent to this one.
+     *
+     * @param values exactly size values
+     * @param <T>    the type
+     * @return the received values, by source rank
+     * @throws TuttiException if the list does not have size elements, or a peer fails
+     */
+    public <T> List<T> alltoallObject(final List<? extends T> values) {
+        return objects.alltoall(values);
+    }
+
+    /**
+     * Reduces one value per rank with {@code op} at the root, in rank order.
+     *
+     * @param value this rank's value
+     * @param op    an associative operation
+     * @param root  the rank that receives
+     * @param <T>   the type
+     * @return at the root, {@code v0 op v1 op ...}; elsewhere null
+     * @throws TuttiException for a bad root, a serialization failure or a failed peer
+     */
+    public <T> T reduceObject(final T value, final BinaryOperator<T> op, final int root) {
+        return objects.reduce(value, op, root);
+    }
+
+    /**
+     * Reduces one value per rank with {@code op}, in rank order, at every rank.
+     *
+     * @param value this rank's value
+     * @param op    an associative operation
+     * @param <T>   the type
+     * @return {@code v0 op v1 op ...}
+     * @throws TuttiException for a serialization failure or a failed peer
+     */
+    public <T> T allreduceObject(final T value, final BinaryOperator<T> op) {
+        return objects.allreduce(value, op);
+    }
+
+    /**
+     * Inclusive prefix reduction of one value per rank.
+     *
+     * @param value this rank's value
+     * @param op    an associative operation
+     * @param <T>   the type
+     * @return {@code v0 op ... op v(rank)}
+     * @throws TuttiException for a serialization failure or a failed peer
+     */
+    public <T> T scanObject(final T value, final BinaryOperator<T> op) {
+        return objects.scan(value, op, true);
+    }
+
+    /**
+     * Exclusive prefix reduction of one value per rank.
+     *
+     * @param value this rank's value
+     * @param op    an associative operation
+     * @param <T>   the type
+     * @return {@code v0 op ... op v(rank-1)}, or null at rank 0
+     * @throws TuttiException for a serialization failure or a failed peer
+     */
+    public <T> T exscanObject(final T value, final BinaryOperator<T> op) {
+        return objects.scan(value, op, false);
     }
 }

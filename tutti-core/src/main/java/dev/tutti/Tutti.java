@@ -2,6 +2,7 @@ package dev.tutti;
 
 import dev.tutti.p2p.P2pEngine;
 import dev.tutti.runtime.Configuration;
+import dev.tutti.runtime.IdleStrategy;
 import dev.tutti.runtime.LaunchInfo;
 import dev.tutti.transport.InboundSink;
 import dev.tutti.transport.Transport;
@@ -38,7 +39,8 @@ public final class Tutti implements AutoCloseable {
     private Tutti(final P2pEngine engine, final Options options, final boolean separateProcesses) {
         this.engine = engine;
         this.separateProcesses = separateProcesses;
-        this.world = new Communicator(engine, "WORLD", WORLD_P2P_CONTEXT, null, options.serializer());
+        this.world = new Communicator(engine, "WORLD", WORLD_P2P_CONTEXT, null, options.serializer(),
+            options.selection());
     }
 
     /**
@@ -116,8 +118,10 @@ public final class Tutti implements AutoCloseable {
             throw new TuttiException(ErrorClass.ARG, "runLocal: n=" + n + ", expected n >= 1");
         }
         final P2pEngine[] engines = new P2pEngine[n];
+        final IdleStrategy idle = n > Runtime.getRuntime().availableProcessors()
+            ? Configuration.oversubscribedIdleStrategy() : Configuration.idleStrategy();
         for (int i = 0; i < n; i++) {
-            engines[i] = newEngine(i, n);
+            engines[i] = new P2pEngine(i, n, idle);
         }
         final InprocFabric fabric = new InprocFabric(engines);
         for (final P2pEngine e : engines) {
@@ -157,12 +161,13 @@ public final class Tutti implements AutoCloseable {
      *
      * @param serializer the serializer of object messages
      * @param timeout    for {@link #runLocal}: the longest the job may run, or {@link Duration#ZERO} for no limit
+     * @param algorithms forced collective algorithms, operation name to algorithm name
      */
-    public record Options(ObjectSerializer serializer, Duration timeout) {
+    public record Options(ObjectSerializer serializer, Duration timeout, java.util.Map<String, String> algorithms) {
 
-        /** @return the defaults: Java serialization with the default allow-list, no timeout */
+        /** @return the defaults: Java serialization with the default allow-list, no timeout, automatic selection */
         public static Options defaults() {
-            return new Options(ObjectSerializer.java(null), Duration.ZERO);
+            return new Options(ObjectSerializer.java(null), Duration.ZERO, java.util.Map.of());
         }
 
         /**
@@ -172,7 +177,7 @@ public final class Tutti implements AutoCloseable {
          * @return the copy
          */
         public Options serializer(final ObjectSerializer s) {
-            return new Options(s, timeout);
+            return new Options(s, timeout, algorithms);
         }
 
         /**
@@ -182,7 +187,42 @@ public final class Tutti implements AutoCloseable {
          * @return the copy
          */
         public Options timeout(final Duration t) {
-            return new Options(serializer, t);
+            return new Options(serializer, t, algorithms);
+        }
+
+        /**
+         * Returns a copy that forces one algorithm for one collective on every communicator of the job, e.g.
+         * {@code algorithm("allreduce", "ring")}. Every rank must use the same options.
+         *
+         * @param operation the collective, as in MPI in lower case ({@code reduce_scatter_block})
+         * @param algorithm the algorithm's name ({@code ring}, {@code binomial}, ...; {@code auto} to select)
+         * @return the copy
+         * @throws TuttiException of class {@link ErrorClass#ARG} naming the valid names if either is unknown
+         */
+        public Options algorithm(final String operation, final String algorithm) {
+            try {
+                final dev.tutti.coll.CollKind kind = dev.tutti.coll.CollKind.fromMpiName(operation);
+                if (!"auto".equalsIgnoreCase(algorithm)) {
+                    dev.tutti.coll.AlgorithmId.parse(kind, algorithm);
+                }
+            } catch (final IllegalArgumentException e) {
+                throw new TuttiException(ErrorClass.ARG, "Options.algorithm: " + e.getMessage(), e);
+            }
+            final java.util.Map<String, String> next = new java.util.TreeMap<>(algorithms);
+            next.put(operation, algorithm);
+            return new Options(serializer, timeout, java.util.Collections.unmodifiableMap(next));
+        }
+
+        /** @return the selection table: configuration overrides, then these options' */
+        dev.tutti.coll.SelectionTable selection() {
+            dev.tutti.coll.SelectionTable t = dev.tutti.coll.SelectionTable.fromConfiguration();
+            for (final java.util.Map.Entry<String, String> e : algorithms.entrySet()) {
+                if (!"auto".equalsIgnoreCase(e.getValue())) {
+                    final dev.tutti.coll.CollKind kind = dev.tutti.coll.CollKind.fromMpiName(e.getKey());
+                    t = t.withOverride(dev.tutti.coll.AlgorithmId.parse(kind, e.getValue()));
+                }
+            }
+            return t;
         }
 
         /** @return the serializer */

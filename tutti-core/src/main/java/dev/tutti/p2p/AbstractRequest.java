@@ -40,6 +40,7 @@ public abstract class AbstractRequest implements Request {
     protected final P2pEngine engine;
     private volatile int state;
     private volatile Thread waiter;
+    private volatile AbstractRequest wakeTarget;
     private Status status;
     private TuttiException failure;
 
@@ -71,11 +72,43 @@ public abstract class AbstractRequest implements Request {
             this.failure = error;
             state = DONE; // volatile store: releases status/failure to the acquire in isDone()
         }
+        wake();
+        final AbstractRequest parent = wakeTarget;
+        if (null != parent) {
+            parent.wake();
+        }
+        return true;
+    }
+
+    /** Unparks the thread waiting on this request, if any. */
+    protected final void wake() {
         final Thread w = waiter;
         if (null != w) {
             LockSupport.unpark(w);
         }
-        return true;
+    }
+
+    /**
+     * Makes the completion of this request also wake the waiter of {@code parent} (a collective waiting for its
+     * parts).
+     *
+     * @param parent the request to wake
+     */
+    public final void wakeOnComplete(final AbstractRequest parent) {
+        wakeTarget = parent;
+        if (isDone()) {
+            parent.wake();
+        }
+    }
+
+    /**
+     * Work the waiting thread does for this request itself on every idle iteration, before the engine's agents;
+     * a collective advances its schedule here.
+     *
+     * @return the work done
+     */
+    protected int progressSelf() {
+        return 0;
     }
 
     /** @return whether the request completed (successfully or not) */
@@ -94,6 +127,7 @@ public abstract class AbstractRequest implements Request {
     @Override
     public final boolean test() {
         if (!isDone()) {
+            progressSelf();
             engine.progress();
             if (!isDone() && !failIfBlocked()) {
                 return false;
@@ -142,7 +176,7 @@ public abstract class AbstractRequest implements Request {
         int iteration = 0;
         try {
             while (!isDone()) {
-                if (engine.progress() > 0) {
+                if (progressSelf() + engine.progress() > 0) {
                     iteration = 0;
                     continue;
                 }

@@ -5,6 +5,7 @@ import dev.tutti.Datatype;
 import dev.tutti.ErrorClass;
 import dev.tutti.Status;
 import dev.tutti.TuttiException;
+import dev.tutti.runtime.Agent;
 import dev.tutti.runtime.IdleStrategy;
 import dev.tutti.transport.Inbound;
 import dev.tutti.transport.InboundSink;
@@ -39,6 +40,8 @@ public final class P2pEngine implements InboundSink {
     private volatile TuttiException anyPeerFailure;
     private Transport[] routes;
     private Transport[] polled = new Transport[0];
+    private volatile Agent[] agents = new Agent[0];
+    private Object collectiveState;
 
     /**
      * Creates the engine; {@link #connect} must follow before traffic.
@@ -149,7 +152,27 @@ public final class P2pEngine implements InboundSink {
      */
     public RecvRequest irecv(final int context, final int sourceWorld, final int tag, final Buf buf,
         final CommView view) {
-        return post(new RecvRequest(this, context, sourceWorld, tag, buf, buf.datatype(), view));
+        if (Datatype.BOOLEAN == buf.datatype()) {
+            return post(new RecvRequest(this, context, sourceWorld, tag, null, buf, Datatype.BOOLEAN, view));
+        }
+        return post(new RecvRequest(this, context, sourceWorld, tag, buf.segment(), null, buf.datatype(), view));
+    }
+
+    /**
+     * Posts a receive into raw memory labelled with a datatype (collective schedules use this; a
+     * {@link Datatype#BOOLEAN} label means bytes 0/1).
+     *
+     * @param context     context id
+     * @param sourceWorld source world rank (no wildcard)
+     * @param tag         tag
+     * @param type        the datatype the message must carry
+     * @param target      where the data goes; its size is the capacity
+     * @param view        the communicator
+     * @return the request
+     */
+    public RecvRequest irecv(final int context, final int sourceWorld, final int tag, final Datatype type,
+        final MemorySegment target, final CommView view) {
+        return post(new RecvRequest(this, context, sourceWorld, tag, target, null, type, view));
     }
 
     /**
@@ -164,7 +187,7 @@ public final class P2pEngine implements InboundSink {
      */
     public RecvRequest irecvAllocating(final int context, final int sourceWorld, final int tag,
         final Datatype expected, final CommView view) {
-        return post(new RecvRequest(this, context, sourceWorld, tag, null, expected, view));
+        return post(new RecvRequest(this, context, sourceWorld, tag, null, null, expected, view));
     }
 
     private RecvRequest post(final RecvRequest r) {
@@ -185,7 +208,7 @@ public final class P2pEngine implements InboundSink {
      * @return its status, or null if none has arrived
      */
     public Status iprobe(final int context, final int sourceWorld, final int tag, final CommView view) {
-        final RecvRequest probe = new RecvRequest(this, context, sourceWorld, tag, null, Datatype.BYTE, view);
+        final RecvRequest probe = new RecvRequest(this, context, sourceWorld, tag, null, null, Datatype.BYTE, view);
         Inbound m = matcher.peek(probe);
         if (null == m) {
             progress();
@@ -211,7 +234,21 @@ public final class P2pEngine implements InboundSink {
         for (final Transport t : polled) {
             work += t.poll();
         }
+        for (final Agent a : agents) {
+            work += a.doWork();
+        }
         return work;
+    }
+
+    /**
+     * Adds an agent that every wait on this engine runs (the collective layer's active schedules).
+     *
+     * @param agent the agent
+     */
+    public synchronized void addAgent(final Agent agent) {
+        final Agent[] next = Arrays.copyOf(agents, agents.length + 1);
+        next[next.length - 1] = agent;
+        agents = next; // volatile store: publishes the new array to progress()
     }
 
     @Override
@@ -257,6 +294,22 @@ public final class P2pEngine implements InboundSink {
             return anyPeerFailure;
         }
         return peerWorld >= 0 && peerWorld < worldSize ? peerFailures.get(peerWorld) : null;
+    }
+
+    /**
+     * Returns the collective layer's per-rank state, creating it on first use (the p2p layer does not know its
+     * type).
+     *
+     * @param init creates the state
+     * @param <T>  its type
+     * @return the state
+     */
+    @SuppressWarnings("unchecked")
+    public synchronized <T> T collectiveState(final java.util.function.Supplier<T> init) {
+        if (null == collectiveState) {
+            collectiveState = init.get();
+        }
+        return (T) collectiveState;
     }
 
     /** @return receives posted plus messages unmatched, for leak checks */

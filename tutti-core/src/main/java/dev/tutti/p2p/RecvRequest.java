@@ -21,21 +21,30 @@ public final class RecvRequest extends AbstractRequest implements Inbound.Delive
     final int context;
     final int sourceWorld;
     final int tag;
-    private final Buf buf;
+    private final MemorySegment target;
+    private final boolean allocate;
+    private final Buf booleans;
     private final Datatype expected;
     private final CommView view;
     private Inbound matched;
     private byte[] staging;
 
-    RecvRequest(final P2pEngine engine, final int context, final int sourceWorld, final int tag, final Buf buf,
-        final Datatype expected, final CommView view) {
+    RecvRequest(final P2pEngine engine, final int context, final int sourceWorld, final int tag,
+        final MemorySegment target, final Buf booleans, final Datatype expected, final CommView view) {
         super(engine);
         this.context = context;
         this.sourceWorld = sourceWorld;
         this.tag = tag;
-        this.buf = buf;
+        this.target = target;
+        this.allocate = null == target && null == booleans;
+        this.booleans = booleans;
         this.expected = expected;
         this.view = view;
+    }
+
+    /** @return the capacity of the receive buffer in bytes */
+    private long capacity() {
+        return null != booleans ? booleans.count() : target.byteSize();
     }
 
     boolean matches(final Inbound m) {
@@ -54,7 +63,7 @@ public final class RecvRequest extends AbstractRequest implements Inbound.Delive
             return;
         }
         final MemorySegment destination;
-        if (null == buf) {
+        if (allocate) {
             if (m.lengthBytes > Integer.MAX_VALUE - 16) {
                 m.discard(ignored -> complete(null, new TuttiException(ErrorClass.COUNT, "recvObject ("
                     + view.describe() + "): message from rank=" + view.toLocal(m.source) + " has bytes="
@@ -63,11 +72,11 @@ public final class RecvRequest extends AbstractRequest implements Inbound.Delive
             }
             staging = new byte[(int) m.lengthBytes];
             destination = MemorySegment.ofArray(staging);
-        } else if (Datatype.BOOLEAN == buf.datatype()) {
-            staging = new byte[(int) Math.min(m.lengthBytes, buf.byteSize())];
+        } else if (null != booleans) {
+            staging = new byte[(int) Math.min(m.lengthBytes, booleans.byteSize())];
             destination = MemorySegment.ofArray(staging);
         } else {
-            destination = buf.segment();
+            destination = target;
         }
         m.deliver(destination, this);
     }
@@ -81,21 +90,27 @@ public final class RecvRequest extends AbstractRequest implements Inbound.Delive
                     + " failed: " + failure, failure));
             return;
         }
-        if (null != buf && Datatype.BOOLEAN == buf.datatype()) {
-            final boolean[] out = buf.booleans();
-            final int off = buf.booleanOffset();
+        if (null != booleans) {
+            final boolean[] out = booleans.booleans();
+            final int off = booleans.booleanOffset();
             for (int i = 0; i < staging.length; i++) {
                 out[off + i] = 0 != staging[i];
             }
         }
-        if (null != buf && m.lengthBytes > buf.byteSize()) {
+        if (!allocate && m.lengthBytes > capacity()) {
             complete(null, new TuttiException(ErrorClass.TRUNCATE, "recv truncated (" + view.describe()
                 + "): message from rank=" + view.toLocal(m.source) + " tag=" + m.tag + " has bytes="
-                + m.lengthBytes + ", buffer holds bytes=" + buf.byteSize()));
+                + m.lengthBytes + ", buffer holds bytes=" + capacity()));
             return;
         }
         complete(new Status(view.toLocal(m.source), m.tag, m.lengthBytes, Datatype.fromCode(m.typeCode), false),
             null);
+    }
+
+    /** @return the length of the matched message in bytes, or -1 if not matched yet */
+    public long matchedLength() {
+        final Inbound m = matched;
+        return null == m ? -1 : m.lengthBytes;
     }
 
     /**

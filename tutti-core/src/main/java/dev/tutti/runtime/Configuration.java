@@ -39,6 +39,17 @@ public final class Configuration {
     }
 
     /**
+     * Returns the idle strategy for ranks that outnumber the cores (embedded jobs larger than the machine): it
+     * spins only briefly, because a spinning rank takes the core from the rank it waits for.
+     *
+     * @return the strategy
+     */
+    public static IdleStrategy oversubscribedIdleStrategy() {
+        return new BackoffIdleStrategy(20, 20, 1_000,
+            1_000L * intValue(IDLE_MAX_PARK_US_PROP_NAME, IDLE_MAX_PARK_US_DEFAULT));
+    }
+
+    /**
      * Reads a setting: the system property, else the environment variable derived from its name, else null.
      *
      * @param propName the property name

@@ -1,0 +1,63 @@
+package dev.tutti.coll;
+
+import java.util.Locale;
+
+/** The kinds of collective operation, named as in MPI. */
+public enum CollKind {
+    /** MPI_Barrier. */
+    BARRIER,
+    /** MPI_Bcast. */
+    BCAST,
+    /** MPI_Gather. */
+    GATHER,
+    /** MPI_Gatherv. */
+    GATHERV,
+    /** MPI_Scatter. */
+    SCATTER,
+    /** MPI_Scatterv. */
+    SCATTERV,
+    /** MPI_Allgather. */
+    ALLGATHER,
+    /** MPI_Allgatherv. */
+    ALLGATHERV,
+    /** MPI_Alltoall. */
+    ALLTOALL,
+    /** MPI_Alltoallv. */
+    ALLTOALLV,
+    /** MPI_Alltoallw. */
+    ALLTOALLW,
+    /** MPI_Reduce. */
+    REDUCE,
+    /** MPI_Allreduce. */
+    ALLREDUCE,
+    /** MPI_Reduce_scatter. */
+    REDUCE_SCATTER,
+    /** MPI_Reduce_scatter_block. */
+    REDUCE_SCATTER_BLOCK,
+    /** MPI_Scan. */
+    SCAN,
+    /** MPI_Exscan. */
+    EXSCAN;
+
+    /** @return the MPI name in lower case, e.g. {@code reduce_scatter_block} */
+    public String mpiName() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * Parses an MPI name in any case.
+     *
+     * @param name e.g. {@code allreduce}
+     * @return the kind
+     * @throws IllegalArgumentException naming the accepted names
+     */
+    public static CollKind fromMpiName(final String name) {
+        for (final CollKind k : values()) {
+            if (k.mpiName().equalsIgnoreCase(name.trim())) {
+                return k;
+            }
+        }
+        throw new IllegalArgumentException("unknown collective '" + name + "', expected one of "
+            + java.util.Arrays.stream(values()).map(CollKind::mpiName).toList());
+    }
+}

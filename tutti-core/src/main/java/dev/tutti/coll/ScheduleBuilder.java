@@ -1,0 +1,151 @@
+package dev.tutti.coll;
+
+import dev.tutti.Datatype;
+import dev.tutti.Op;
+import dev.tutti.type.kernel.Reductions;
+
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Builds a {@link Schedule}: add the messages of a round, the local steps that follow them, then
+ * {@link #endRound()}. Local steps added before any message of a round run right after the previous round.
+ *
+ * <pre>{@code
+ * b.recv(parent, buf, type).endRound();                // round 0: wait for the parent's data
+ * for (int child : children) b.send(child, buf, type);
+ * b.endRound();                                        // round 1: forward to children
+ * }</pre>
+ */
+public final class ScheduleBuilder {
+    private static final Schedule.CommStep[] NO_COMM = new Schedule.CommStep[0];
+    private static final Runnable[] NO_LOCAL = new Runnable[0];
+
+    private final String op;
+    private final List<Schedule.Round> rounds = new ArrayList<>();
+    private final List<Schedule.CommStep> comm = new ArrayList<>();
+    private final List<Runnable> local = new ArrayList<>();
+    private Runnable finish;
+
+    /**
+     * Starts a schedule.
+     *
+     * @param op the operation name, for messages
+     */
+    public ScheduleBuilder(final String op) {
+        this.op = op;
+    }
+
+    /**
+     * Adds a send to this round.
+     *
+     * @param peer    group rank
+     * @param segment the bytes
+     * @param type    the datatype label
+     * @return this
+     */
+    public ScheduleBuilder send(final int peer, final MemorySegment segment, final Datatype type) {
+        if (!local.isEmpty()) {
+            endRound();
+        }
+        comm.add(new Schedule.CommStep(true, peer, segment, type));
+        return this;
+    }
+
+    /**
+     * Adds a receive to this round; the message must have exactly {@code segment.byteSize()} bytes.
+     *
+     * @param peer    group rank
+     * @param segment where the bytes go
+     * @param type    the datatype label
+     * @return this
+     */
+    public ScheduleBuilder recv(final int peer, final MemorySegment segment, final Datatype type) {
+        if (!local.isEmpty()) {
+            endRound();
+        }
+        comm.add(new Schedule.CommStep(false, peer, segment, type));
+        return this;
+    }
+
+    /**
+     * Adds a local step that runs after this round's messages.
+     *
+     * @param step the step
+     * @return this
+     */
+    public ScheduleBuilder local(final Runnable step) {
+        local.add(step);
+        return this;
+    }
+
+    /**
+     * Adds {@code inout = in (op) inout} over {@code count} elements as a local step.
+     *
+     * @param o     the operation
+     * @param type  the element type
+     * @param in    the left operand (lower ranks' data)
+     * @param inout the right operand and result
+     * @param count elements
+     * @return this
+     */
+    public ScheduleBuilder reduce(final Op o, final Datatype type, final MemorySegment in,
+        final MemorySegment inout, final int count) {
+        if (count > 0) {
+            local.add(() -> Reductions.reduce(o, type, in, inout, count));
+        }
+        return this;
+    }
+
+    /**
+     * Adds a copy of {@code src} into the start of {@code dst} as a local step.
+     *
+     * @param src the source
+     * @param dst the destination, at least as large
+     * @return this
+     */
+    public ScheduleBuilder copy(final MemorySegment src, final MemorySegment dst) {
+        if (src.byteSize() > 0 && !sameRange(src, dst)) {
+            local.add(() -> MemorySegment.copy(src, 0, dst, 0, src.byteSize()));
+        }
+        return this;
+    }
+
+    private static boolean sameRange(final MemorySegment a, final MemorySegment b) {
+        return a.isNative() == b.isNative() && a.heapBase().equals(b.heapBase()) && a.address() == b.address();
+    }
+
+    /**
+     * Ends the current round (no-op if it is empty).
+     *
+     * @return this
+     */
+    public ScheduleBuilder endRound() {
+        if (comm.isEmpty() && local.isEmpty()) {
+            return this;
+        }
+        rounds.add(new Schedule.Round(comm.isEmpty() ? NO_COMM : comm.toArray(NO_COMM),
+            local.isEmpty() ? NO_LOCAL : local.toArray(NO_LOCAL)));
+        comm.clear();
+        local.clear();
+        return this;
+    }
+
+    /**
+     * Sets a step to run after everything else (e.g. copying staged data back to the user's buffer).
+     *
+     * @param step the step
+     * @return this
+     */
+    public ScheduleBuilder finish(final Runnable step) {
+        this.finish = step;
+        return this;
+    }
+
+    /** @return the schedule */
+    public Schedule build() {
+        endRound();
+        return new Schedule(op, rounds.toArray(new Schedule.Round[0]), finish);
+    }
+}

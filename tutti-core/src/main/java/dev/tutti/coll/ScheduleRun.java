@@ -1,0 +1,196 @@
+package dev.tutti.coll;
+
+import dev.tutti.ErrorClass;
+import dev.tutti.Status;
+import dev.tutti.TuttiException;
+import dev.tutti.p2p.AbstractRequest;
+import dev.tutti.p2p.P2pEngine;
+import dev.tutti.p2p.RecvRequest;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * One execution of a {@link Schedule}: the request returned by a nonblocking collective, and waited on by a
+ * blocking one.
+ *
+ * <p>Implementation notes. The run advances round by round: post the round's receives then sends, and once all
+ * are complete check them (exact sizes: a size difference means the ranks passed different counts or types), run
+ * the round's local steps, start the next round. Whoever waits advances it: the thread waiting on this request
+ * ({@link #progressSelf()}), or, for nonblocking runs, any thread of the rank waiting on anything (the run is an
+ * agent of the engine while active), so that a rank blocked in an unrelated receive still moves its outstanding
+ * collectives on, as MPI's progress rule requires. {@code busy} makes advancing single-threaded: the fields
+ * {@code round} and {@code pending} are only touched by the thread holding it (its CAS and release store order
+ * successive holders). Parts wake this run's waiter on completion ({@code wakeOnComplete}).
+ */
+public final class ScheduleRun extends AbstractRequest {
+    private static final AbstractRequest[] NONE = new AbstractRequest[0];
+
+    private final Schedule schedule;
+    private final CollComm comm;
+    private final int tag;
+    private final AtomicBoolean busy = new AtomicBoolean();
+    private final boolean registered;
+    private int round = -1;
+    private AbstractRequest[] pending = NONE;
+
+    private ScheduleRun(final Schedule schedule, final CollComm comm, final int tag, final boolean registered) {
+        super(comm.engine());
+        this.schedule = schedule;
+        this.comm = comm;
+        this.tag = tag;
+        this.registered = registered;
+    }
+
+    /**
+     * Starts a run of an ordinary (call-ordered) collective.
+     *
+     * @param schedule    the schedule
+     * @param comm        the communicator
+     * @param nonblocking true if the caller returns before completion (the run then progresses in any wait)
+     * @return the started run
+     */
+    public static ScheduleRun start(final Schedule schedule, final CollComm comm, final boolean nonblocking) {
+        final ScheduleRun run = new ScheduleRun(schedule, comm, comm.nextTag(), nonblocking);
+        if (nonblocking) {
+            ActiveRuns.of(comm.engine()).add(run);
+        }
+        run.advance();
+        return run;
+    }
+
+    @Override
+    protected int progressSelf() {
+        return advance();
+    }
+
+    /**
+     * Advances the run as far as completed messages allow.
+     *
+     * @return the work done, 0 if nothing could move
+     */
+    int advance() {
+        if (isDone() || !busy.compareAndSet(false, true)) {
+            return 0;
+        }
+        try {
+            return step();
+        } catch (final TuttiException e) {
+            finishWith(e);
+            return 1;
+        } catch (final RuntimeException e) {
+            finishWith(new TuttiException(ErrorClass.INTERN, schedule.op() + " (" + comm.describe()
+                + "): local step failed: " + e, e));
+            return 1;
+        } finally {
+            busy.set(false); // volatile store: hands round/pending to the next holder's CAS
+        }
+    }
+
+    private int step() {
+        int work = 0;
+        final Schedule.Round[] rounds = schedule.rounds();
+        while (true) {
+            if (round >= 0) {
+                final AbstractRequest[] parts = pending;
+                for (final AbstractRequest p : parts) {
+                    if (!p.isDone()) {
+                        return work;
+                    }
+                }
+                checkParts(rounds[round], parts);
+                pending = NONE;
+                for (final Runnable r : rounds[round].local()) {
+                    r.run();
+                }
+                work++;
+            }
+            round++;
+            if (round == rounds.length) {
+                if (null != schedule.finish()) {
+                    schedule.finish().run();
+                }
+                finishWith(null);
+                return work + 1;
+            }
+            pending = post(rounds[round]);
+        }
+    }
+
+    private AbstractRequest[] post(final Schedule.Round r) {
+        final Schedule.CommStep[] steps = r.comm();
+        if (0 == steps.length) {
+            return NONE;
+        }
+        final AbstractRequest[] parts = new AbstractRequest[steps.length];
+        final P2pEngine engine = comm.engine();
+        for (int i = 0; i < steps.length; i++) {
+            final Schedule.CommStep s = steps[i];
+            if (!s.send()) {
+                parts[i] = engine.irecv(comm.context(), comm.world(s.peer()), tag, s.type(), s.segment(),
+                    comm.view());
+                parts[i].wakeOnComplete(this);
+            }
+        }
+        for (int i = 0; i < steps.length; i++) {
+            final Schedule.CommStep s = steps[i];
+            if (s.send()) {
+                parts[i] = engine.isend(comm.context(), comm.world(s.peer()), tag, s.type(), s.segment());
+                parts[i].wakeOnComplete(this);
+            }
+        }
+        return parts;
+    }
+
+    private void checkParts(final Schedule.Round r, final AbstractRequest[] parts) {
+        for (int i = 0; i < parts.length; i++) {
+            final Schedule.CommStep s = r.comm()[i];
+            final Status st;
+            try {
+                st = parts[i].waitFor();
+            } catch (final TuttiException e) {
+                if (!s.send() && parts[i] instanceof RecvRequest rr && ErrorClass.TRUNCATE == e.errorClass()) {
+                    throw mismatch(s, rr.matchedLength());
+                }
+                throw new TuttiException(e.errorClass(), schedule.op() + " (" + comm.describe() + "): " + (s.send()
+                    ? "send to" : "receive from") + " rank=" + s.peer() + " failed: " + e.getMessage(), e);
+            }
+            if (!s.send() && st.bytes() != s.segment().byteSize()) {
+                throw mismatch(s, st.bytes());
+            }
+        }
+    }
+
+    private TuttiException mismatch(final Schedule.CommStep s, final long got) {
+        return new TuttiException(ErrorClass.COUNT, schedule.op() + " (" + comm.describe() + "): rank="
+            + s.peer() + " sent bytes=" + got + " but this rank expected bytes=" + s.segment().byteSize()
+            + " (type=" + s.type() + "): the ranks passed different counts or types");
+    }
+
+    private void finishWith(final TuttiException failure) {
+        if (null == failure) {
+            complete(Status.EMPTY, null);
+        } else {
+            complete(null, failure);
+        }
+        if (registered) {
+            ActiveRuns.of(comm.engine()).remove(this);
+        }
+    }
+
+    @Override
+    protected TuttiException blockingFailure() {
+        final TuttiException f = comm.engine().failureAffecting(P2pEngine.ANY);
+        return null == f ? null : new TuttiException(f.errorClass(), schedule.op() + " (" + comm.describe()
+            + ") cannot complete: " + f.getMessage(), f);
+    }
+
+    @Override
+    public void cancel() {
+        // MPI: collectives cannot be cancelled.
+    }
+
+    @Override
+    public String toString() {
+        return schedule.op() + "(" + comm.describe() + ", round=" + round + "/" + schedule.rounds().length + ")";
+    }
+}

@@ -1,0 +1,114 @@
+package dev.tutti.coll;
+
+import dev.tutti.runtime.Configuration;
+
+import java.util.EnumMap;
+import java.util.Map;
+
+/**
+ * Chooses the algorithm of each collective call from (operation, group size, bytes, commutativity), so every
+ * rank of a call makes the same choice. Overrides, for tests and benchmarks: the setting
+ * {@code tutti.coll.<operation>} (system property, or environment {@code TUTTI_COLL_<OPERATION>}), e.g.
+ * {@code -Dtutti.coll.allreduce=ring}, or {@link #withOverride}.
+ *
+ * <p>Implementation notes. Defaults follow MPICH's published thresholds (REFERENCE.md §1.3): small messages
+ * minimise rounds (trees, recursive doubling, Bruck, dissemination), large ones minimise bytes per rank
+ * (scatter+allgather, Rabenseifner, ring, pairwise). Immutable; thread-safe.
+ */
+public final class SelectionTable {
+    /** Prefix of the override settings. */
+    public static final String OVERRIDE_PROP_PREFIX = "tutti.coll.";
+
+    private final Map<CollKind, AlgorithmId> overrides;
+
+    private SelectionTable(final Map<CollKind, AlgorithmId> overrides) {
+        this.overrides = overrides;
+    }
+
+    /**
+     * Returns the default table with the overrides found in system properties and the environment.
+     *
+     * @return the table
+     * @throws IllegalArgumentException if an override names an unknown algorithm
+     */
+    public static SelectionTable fromConfiguration() {
+        final Map<CollKind, AlgorithmId> o = new EnumMap<>(CollKind.class);
+        for (final CollKind k : CollKind.values()) {
+            final String v = Configuration.value(OVERRIDE_PROP_PREFIX + k.mpiName());
+            if (null != v && !v.isBlank() && !"auto".equalsIgnoreCase(v.trim())) {
+                o.put(k, AlgorithmId.parse(k, v));
+            }
+        }
+        return new SelectionTable(o);
+    }
+
+    /**
+     * Returns a copy that always uses {@code algorithm} for its operation.
+     *
+     * @param algorithm the algorithm
+     * @return the new table
+     */
+    public SelectionTable withOverride(final AlgorithmId algorithm) {
+        final Map<CollKind, AlgorithmId> o = new EnumMap<>(CollKind.class);
+        o.putAll(overrides);
+        o.put(algorithm.kind(), algorithm);
+        return new SelectionTable(o);
+    }
+
+    /**
+     * Returns the forced algorithm of an operation, or null.
+     *
+     * @param kind the operation
+     * @return the override or null
+     */
+    public AlgorithmId override(final CollKind kind) {
+        return overrides.get(kind);
+    }
+
+    /**
+     * Chooses an algorithm.
+     *
+     * @param kind        the operation
+     * @param p           the group size
+     * @param bytes       bytes of the per-rank vector (reductions, bcast) or per-rank block (gather family)
+     * @param count       elements of the same
+     * @param commutative whether the reduction is commutative (true for non-reductions)
+     * @return the algorithm
+     */
+    public AlgorithmId select(final CollKind kind, final int p, final long bytes, final long count,
+        final boolean commutative) {
+        final AlgorithmId forced = overrides.get(kind);
+        if (null != forced) {
+            return forced;
+        }
+        final boolean pow2 = 0 == (p & (p - 1));
+        return switch (kind) {
+            case BARRIER -> AlgorithmId.BARRIER_DISSEMINATION;
+            case BCAST -> p < 8 || bytes <= 12_288 || count < p ? AlgorithmId.BCAST_BINOMIAL
+                : AlgorithmId.BCAST_SCATTER_ALLGATHER;
+            case GATHER -> bytes * p <= 512 * 1024 ? AlgorithmId.GATHER_BINOMIAL : AlgorithmId.GATHER_LINEAR;
+            case SCATTER -> bytes * p <= 512 * 1024 ? AlgorithmId.SCATTER_BINOMIAL : AlgorithmId.SCATTER_LINEAR;
+            case GATHERV -> AlgorithmId.GATHERV_LINEAR;
+            case SCATTERV -> AlgorithmId.SCATTERV_LINEAR;
+            case ALLGATHER -> bytes * p < (pow2 ? 512 * 1024 : 80 * 1024)
+                ? (pow2 ? AlgorithmId.ALLGATHER_RECURSIVE_DOUBLING : AlgorithmId.ALLGATHER_BRUCK)
+                : AlgorithmId.ALLGATHER_RING;
+            case ALLGATHERV -> AlgorithmId.ALLGATHERV_RING;
+            case ALLTOALL -> bytes <= 256 && p >= 8 ? AlgorithmId.ALLTOALL_BRUCK
+                : bytes <= 32 * 1024 ? AlgorithmId.ALLTOALL_LINEAR : AlgorithmId.ALLTOALL_PAIRWISE;
+            case ALLTOALLV -> AlgorithmId.ALLTOALLV_LINEAR;
+            case ALLTOALLW -> AlgorithmId.ALLTOALLW_LINEAR;
+            case REDUCE -> !commutative || bytes <= 2048 || count < Integer.highestOneBit(p)
+                ? AlgorithmId.REDUCE_BINOMIAL : AlgorithmId.REDUCE_RABENSEIFNER;
+            case ALLREDUCE -> !commutative || bytes <= 8192 || count < Integer.highestOneBit(p)
+                ? AlgorithmId.ALLREDUCE_RECURSIVE_DOUBLING : AlgorithmId.ALLREDUCE_RABENSEIFNER;
+            case REDUCE_SCATTER_BLOCK -> !commutative ? AlgorithmId.REDUCE_SCATTER_BLOCK_LINEAR
+                : bytes * p < 512 * 1024 ? AlgorithmId.REDUCE_SCATTER_BLOCK_RECURSIVE_HALVING
+                : AlgorithmId.REDUCE_SCATTER_BLOCK_PAIRWISE;
+            case REDUCE_SCATTER -> commutative ? AlgorithmId.REDUCE_SCATTER_PAIRWISE
+                : AlgorithmId.REDUCE_SCATTER_LINEAR;
+            case SCAN -> AlgorithmId.SCAN_RECURSIVE_DOUBLING;
+            case EXSCAN -> AlgorithmId.EXSCAN_RECURSIVE_DOUBLING;
+        };
+    }
+}
