@@ -223,7 +223,8 @@ public final class Launcher {
         }
         vars.remove(LaunchInfo.SECRET_ENV);
         return new ProcessBuilder(RemoteCommand.argv(remoteShell, placement.host(rank),
-            workingDirectory.toString(), vars, LaunchInfo.SECRET_ENV, javaCommandLine()));
+            workingDirectory.toString(), vars, LaunchInfo.SECRET_ENV, javaCommandLine(),
+            Math.max(1, (stopGrace.toMillis() + 999) / 1000)));
     }
 
     boolean tagOutput() {

@@ -14,9 +14,10 @@ import java.util.Map;
  *   <li>reads the job secret from the first line of its standard input, so that the secret never appears on a
  *       command line (where {@code ps} would show it to every user of the host),</li>
  *   <li>starts the JVM in the background with the rank's environment ({@code env VAR=value ... java ...}),</li>
- *   <li>keeps a watcher that kills the JVM when its standard input reaches end of file: ssh closes it when the
- *       launcher closes the pipe or the ssh client dies, because ssh without a terminal does not forward signals,
- *       and a remote JVM would otherwise outlive a stopped job,</li>
+ *   <li>keeps a watcher that stops the JVM when its standard input reaches end of file (SIGTERM, then SIGKILL
+ *       after the grace period): ssh closes it when the launcher closes the pipe or the ssh client dies, because
+ *       ssh without a terminal does not forward signals, and a remote JVM would otherwise outlive a stopped
+ *       job,</li>
  *   <li>kills the JVM on SIGHUP/SIGINT/SIGTERM, and exits with the JVM's status ({@code 128+signal} if killed).</li>
  * </ol>
  * The JVM itself gets {@code /dev/null} as standard input, as every rank does.
@@ -34,13 +35,14 @@ final class RemoteCommand {
      * @param env         the rank's environment variables, except the secret (sent on standard input)
      * @param secretVar   the name of the variable the secret is read into
      * @param command     the JVM's argv
+     * @param graceSecs   seconds between SIGTERM and SIGKILL when the watcher stops the JVM
      * @return the full argv: {@code remoteShell host 'sh -c ...'}
      */
     static List<String> argv(final List<String> remoteShell, final String host, final String cwd,
-        final Map<String, String> env, final String secretVar, final List<String> command) {
+        final Map<String, String> env, final String secretVar, final List<String> command, final long graceSecs) {
         final List<String> argv = new ArrayList<>(remoteShell);
         argv.add(host);
-        argv.add("sh -c " + quote(script(cwd, env, secretVar, command)));
+        argv.add("sh -c " + quote(script(cwd, env, secretVar, command, graceSecs)));
         return argv;
     }
 
@@ -51,10 +53,11 @@ final class RemoteCommand {
      * @param env       the environment variables to set (not the secret)
      * @param secretVar the variable the first line of standard input is read into
      * @param command   the JVM's argv
+     * @param graceSecs seconds between SIGTERM and SIGKILL when the watcher stops the JVM
      * @return the script
      */
     static String script(final String cwd, final Map<String, String> env, final String secretVar,
-        final List<String> command) {
+        final List<String> command, final long graceSecs) {
         final StringBuilder run = new StringBuilder("env");
         env.forEach((k, v) -> run.append(' ').append(quote(k + "=" + v)));
         command.forEach(a -> run.append(' ').append(quote(a)));
@@ -66,7 +69,8 @@ final class RemoteCommand {
             + run + " 3<&- </dev/null &\n"
             + "p=$!\n"
             + "trap 'kill $p 2>/dev/null' HUP INT TERM\n"
-            + "(cat <&3 >/dev/null 2>&1; kill $p 2>/dev/null) >/dev/null 2>&1 &\n"
+            + "(cat <&3 >/dev/null 2>&1; kill $p 2>/dev/null; sleep " + graceSecs + "; kill -9 $p 2>/dev/null)"
+            + " >/dev/null 2>&1 &\n"
             + "w=$!\n"
             + "exec 3<&-\n"
             + "wait $p; s=$?\n"

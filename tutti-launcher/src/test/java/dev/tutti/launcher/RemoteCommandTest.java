@@ -54,7 +54,7 @@ class RemoteCommandTest {
         assertTrue(remote.startsWith("sh -c '"), remote);
         assertFalse(remote.contains("s3cr3t"), remote);
         final String script = RemoteCommand.script("/srv/app", new LinkedHashMap<>(Map.of("A", "1")),
-            "TUTTI_JOB_SECRET", List.of("java"));
+            "TUTTI_JOB_SECRET", List.of("java"), 2);
         assertTrue(script.startsWith("cd '/srv/app' || exit 127\nIFS= read -r TUTTI_JOB_SECRET || exit 127\n"),
             script);
         assertTrue(script.contains("env 'A=1' 'java' 3<&- </dev/null &\n"), script);
@@ -64,7 +64,7 @@ class RemoteCommandTest {
         assertEquals("sh -c " + RemoteCommand.quote(RemoteCommand.script("/srv/app", launcher.rankEnvironment(1,
             "head:4000", "s3cr3t", "job-1").entrySet().stream().filter(e -> !e.getKey().equals("TUTTI_JOB_SECRET"))
             .collect(LinkedHashMap::new, (m, e) -> m.put(e.getKey(), e.getValue()), Map::putAll),
-            "TUTTI_JOB_SECRET", launcher.javaCommandLine())), remote);
+            "TUTTI_JOB_SECRET", launcher.javaCommandLine(), 2)), remote);
         assertTrue(remote.contains(expectedRun.replace("'", "'\\''")), remote);
     }
 
@@ -102,11 +102,22 @@ class RemoteCommandTest {
 
     @Test
     void shouldKillTheRemoteJvmWhenItsInputCloses() throws IOException, InterruptedException {
+        assertScriptStopsJvm("hang", 128 + 15);
+    }
+
+    @Test
+    void shouldKillARemoteJvmThatIgnoresSigtermAfterTheGracePeriod() throws IOException, InterruptedException {
+        assertScriptStopsJvm("stubborn", 128 + 9);
+    }
+
+    private static void assertScriptStopsJvm(final String action, final int expectedStatus)
+        throws IOException, InterruptedException {
         final List<String> java = new ArrayList<>(List.of(Launcher.currentJavaCommand()));
         java.addAll(TestJobs.SMALL_JVM);
-        java.addAll(List.of("-cp", TestJobs.testClasspath(), RankProgram.class.getName(), "*:env=SECRET", "*:hang"));
+        java.addAll(List.of("-cp", TestJobs.testClasspath(), RankProgram.class.getName(), "*:env=SECRET",
+            "*:" + action));
         final String script = RemoteCommand.script(System.getProperty("user.dir"), Map.of("TUTTI_RANK", "0"),
-            "SECRET", java);
+            "SECRET", java, 1);
         final Process shell = new ProcessBuilder("sh", "-c", script).redirectErrorStream(true).start();
         final OutputStream stdin = shell.getOutputStream();
         stdin.write("the secret\n".getBytes(StandardCharsets.UTF_8));
@@ -121,7 +132,7 @@ class RemoteCommandTest {
         stdin.close();
 
         assertTrue(shell.waitFor(5, TimeUnit.SECONDS), "the remote script did not end");
-        assertEquals(128 + 15, shell.exitValue());
+        assertEquals(expectedStatus, shell.exitValue());
         assertFalse(alive(jvm), "the JVM outlived its input");
     }
 }
