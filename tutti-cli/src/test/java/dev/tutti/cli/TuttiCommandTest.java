@@ -104,7 +104,7 @@ class TuttiCommandTest {
 
         assertEquals(124, run.status(), run.err());
         assertTrue(run.err().contains("tutti: thread stacks of rank 0"), run.err());
-        assertTrue(run.err().contains("tutti run: timed out after 1 s with ranks 0 still running"), run.err());
+        assertTrue(run.err().contains("tutti run: timed out after 1 s with rank 0 still running"), run.err());
     }
 
     @Test

@@ -113,13 +113,14 @@ final class Job {
         collectExits(started - done);
         if (timedOut) {
             return new JobResult(JobResult.TIMEOUT_STATUS, JobResult.Outcome.TIMED_OUT, -1,
-                "timed out after " + describe(launcher.timeout().toMillis()) + " with ranks "
-                    + String.join(", ", stillRunning.stream().map(rp -> Integer.toString(rp.rank())).toList())
+                "timed out after " + describe(launcher.timeout().toMillis()) + " with rank"
+                    + (stillRunning.size() == 1 ? " " : "s ") + String.join(", ", stillRunning.stream().map(rp -> Integer.toString(rp.rank())).toList())
                     + " still running; printed their thread stacks and stopped them");
         }
         if (null != failed && !stoppedByHook) {
             final RankProcess rp = ranks[failed.rank()];
-            return new JobResult(statusOf(failed.exitCode()), JobResult.Outcome.RANK_FAILED, failed.rank(), describeFailure(rp, failed.exitCode()));
+            return new JobResult(statusOf(failed.exitCode()), JobResult.Outcome.RANK_FAILED, failed.rank(),
+                describeFailure(rp, failed.exitCode()));
         }
         if (stoppedByHook) {
             return new JobResult(JobResult.INTERRUPTED_STATUS, JobResult.Outcome.INTERRUPTED, -1,

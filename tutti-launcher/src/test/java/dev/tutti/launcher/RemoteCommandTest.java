@@ -71,11 +71,17 @@ class RemoteCommandTest {
     @Test
     void shouldRunRemoteRanksThroughTheRemoteShellAndStopThemOnFailure(@TempDir final Path dir) {
         final TestJobs.Output output = new TestJobs.Output();
+        final List<String> bindHosts = new ArrayList<>();
         final JobResult ok = TestJobs.job(3, output, "*:info", "*:env=TUTTI_TEST_REMOTE")
             .hosts(Hosts.parseList(List.of("node-a:2,localhost:1"))).localHost(LocalHost.of("head", Set.of()))
-            .remoteShell(FAKE_SSH).export("TUTTI_TEST_REMOTE=x y").workingDirectory(dir).build().run();
+            .remoteShell(FAKE_SSH).export("TUTTI_TEST_REMOTE=x y").workingDirectory(dir)
+            .rendezvous((host, size, secret) -> {
+                bindHosts.add(host);
+                return TestJobs.FAKE_RENDEZVOUS.start(host, size, secret);
+            }).build().run();
 
         assertTrue(ok.succeeded(), ok.description() + output.err());
+        assertEquals(List.of("0.0.0.0"), bindHosts);
         final List<String> secrets = new ArrayList<>();
         for (final String line : output.outLines()) {
             if (line.startsWith("rank=")) {
