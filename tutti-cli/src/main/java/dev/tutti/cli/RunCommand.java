@@ -1,0 +1,191 @@
+package dev.tutti.cli;
+
+import dev.tutti.launcher.Host;
+import dev.tutti.launcher.Hosts;
+import dev.tutti.launcher.InvalidLaunchException;
+import dev.tutti.launcher.JobResult;
+import dev.tutti.launcher.Launcher;
+import dev.tutti.launcher.RendezvousService;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Stack;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.ArgSpec;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code tutti run}: starts a job with mpirun's flags,
+ * {@code tutti run -n N [-H h1,h2 | --hostfile F] [-x VAR[=v]] [--tag-output] [--timeout S] (-cp CP Main | -jar J)
+ * args...}, and exits with the job's status. Everything after the main class, or after {@code -jar J}, belongs to
+ * the program, even if it looks like one of these options.
+ */
+@Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
+    description = {"Runs a program on N ranks, one JVM each, on this machine or on other hosts over ssh. Each rank "
+        + "gets TUTTI_RANK, TUTTI_SIZE, TUTTI_RENDEZVOUS, TUTTI_JOB_SECRET and TUTTI_JOB_ID. If a rank fails, the "
+        + "others are stopped and the exit status is that rank's.", ""},
+    footer = {"", "Hosts: ranks fill each host's slots in order (-H a:2,b:2 puts ranks 0,1 on a and 2,3 on b), then "
+        + "start over. More ranks than slots are refused only when every host states its slots (unless "
+        + "--oversubscribe). Ranks on localhost or this machine start directly; others start over "
+        + "'ssh -o BatchMode=yes', in the same working directory, with the same java and class path, which must "
+        + "exist on every host.",
+        "", "Exit status: 0; the failed rank's status; 124 on timeout; 127 if a rank could not start; 130 if "
+        + "interrupted; 2 for a usage error."})
+public final class RunCommand implements Callable<Integer> {
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = {"-n", "-np", "--np"}, required = true, paramLabel = "N", description = "Number of ranks.")
+    private int ranks;
+
+    @Option(names = {"-H", "--host"}, paramLabel = "HOST[:SLOTS][,...]",
+        description = "Hosts to run on; SLOTS ranks per host per pass (default 1, oversubscribable).")
+    private List<String> hosts = new ArrayList<>();
+
+    @Option(names = "--hostfile", paramLabel = "FILE",
+        description = "File of hosts, one per line: HOST [slots=K]; # starts a comment.")
+    private Path hostfile;
+
+    @Option(names = "--oversubscribe", description = "Allow more ranks than the hosts' stated slots.")
+    private boolean oversubscribe;
+
+    @Option(names = "-x", paramLabel = "VAR[=VALUE]",
+        description = "Set VAR=VALUE for every rank, or pass this shell's VAR on (repeatable).")
+    private List<String> exports = new ArrayList<>();
+
+    @Option(names = "--tag-output", description = "Prefix each output line with [1,RANK]<stdout>: or <stderr>:.")
+    private boolean tagOutput;
+
+    @Option(names = "--timeout", paramLabel = "SECONDS",
+        description = "End the job after SECONDS, printing each rank's thread stacks first.")
+    private Integer timeoutSeconds;
+
+    @Option(names = {"-cp", "-classpath", "--class-path"}, paramLabel = "CLASSPATH",
+        description = "Class path of the program; the main class follows.")
+    private String classpath;
+
+    @Option(names = "-jar", paramLabel = "JAR", preprocessor = JarAndArgs.class,
+        description = "Run an executable jar; all later arguments are the program's.")
+    private String jar;
+
+    @Option(names = {"-J", "--jvm-option"}, paramLabel = "OPTION",
+        description = "Option for the ranks' JVMs, e.g. -J-Xmx2g (repeatable).")
+    private List<String> jvmOptions = new ArrayList<>();
+
+    @Option(names = "--java", paramLabel = "PATH",
+        description = "Java launcher of the ranks (default: the one running tutti).")
+    private String java;
+
+    @Option(names = "--rsh", paramLabel = "COMMAND",
+        description = "Remote shell for other hosts (default: ssh -o BatchMode=yes).")
+    private String remoteShell;
+
+    @Parameters(paramLabel = "MAIN_CLASS [ARGS...]", arity = "0..*",
+        description = "The main class and its arguments (or, after -jar JAR, the arguments).")
+    private List<String> program = new ArrayList<>();
+
+    private final RendezvousService.Factory rendezvous;
+    private final PrintStream out;
+    private final PrintStream err;
+
+    /** The command as installed: the real rendezvous, this process's standard streams. */
+    public RunCommand() {
+        this(RendezvousService.tutti(), System.out, System.err);
+    }
+
+    /**
+     * A command with another rendezvous and streams (tests).
+     *
+     * @param rendezvous the rendezvous factory
+     * @param out        where the ranks' stdout goes
+     * @param err        where the ranks' stderr and the failure line go
+     */
+    RunCommand(final RendezvousService.Factory rendezvous, final PrintStream out, final PrintStream err) {
+        this.rendezvous = rendezvous;
+        this.out = out;
+        this.err = err;
+    }
+
+    @Override
+    public Integer call() {
+        final Launcher launcher;
+        try {
+            launcher = launcher();
+        } catch (final InvalidLaunchException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
+        }
+        final JobResult result = launcher.run();
+        if (!result.succeeded()) {
+            synchronized (err) {
+                err.println("tutti run: " + result.description());
+                err.flush();
+            }
+        }
+        return result.exitStatus();
+    }
+
+    /**
+     * Builds the launcher from the options.
+     *
+     * @return the launcher
+     * @throws InvalidLaunchException if the options do not describe a runnable job
+     */
+    Launcher launcher() {
+        if (!hosts.isEmpty() && null != hostfile) {
+            throw new InvalidLaunchException("both -H and --hostfile were given, expected one of them");
+        }
+        final List<Host> hostList = null != hostfile ? Hosts.parseHostfile(hostfile) : Hosts.parseList(hosts);
+        final Launcher.Builder b = Launcher.builder().ranks(ranks).hosts(hostList).oversubscribe(oversubscribe)
+            .tagOutput(tagOutput).jvmOptions(jvmOptions).rendezvous(rendezvous).stdout(out).stderr(err);
+        exports.forEach(b::export);
+        if (null != timeoutSeconds) {
+            b.timeout(Duration.ofSeconds(timeoutSeconds));
+        }
+        if (null != java) {
+            b.javaCommand(java);
+        }
+        if (null != remoteShell) {
+            b.remoteShell(Arrays.asList(remoteShell.trim().split("\\s+")));
+        }
+        b.classpath(classpath);
+        if (null != jar) {
+            b.jar(jar).args(program);
+        } else {
+            if (!program.isEmpty()) {
+                b.mainClass(program.getFirst()).args(program.subList(1, program.size()));
+            }
+        }
+        return b.build();
+    }
+
+    /**
+     * Makes {@code -jar JAR} take every later argument as the program's, as {@code java -jar} and mpirun do, so
+     * that {@code tutti run -n 2 -jar app.jar -n 5} passes {@code -n 5} to the program.
+     */
+    static final class JarAndArgs implements CommandLine.IParameterPreprocessor {
+        @Override
+        public boolean preprocess(final Stack<String> args, final CommandSpec commandSpec, final ArgSpec argSpec,
+            final Map<String, Object> info) {
+            if (args.isEmpty()) {
+                throw new CommandLine.MissingParameterException(commandSpec.commandLine(), argSpec,
+                    "Missing required parameter for option '-jar' (JAR)");
+            }
+            final RunCommand cmd = (RunCommand) commandSpec.userObject();
+            cmd.jar = args.pop();
+            while (!args.isEmpty()) {
+                cmd.program.add(args.pop());
+            }
+            return true;
+        }
+    }
+}

@@ -1,0 +1,204 @@
+package dev.tutti.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tutti.cli.testranks.EchoRank;
+import dev.tutti.launcher.RendezvousService;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import picocli.CommandLine;
+
+@Timeout(30)
+class TuttiCommandTest {
+    private static final RendezvousService.Factory NO_RENDEZVOUS = (host, size, secret) -> new RendezvousService() {
+        @Override
+        public int port() {
+            return 1;
+        }
+
+        @Override
+        public void close() {
+        }
+    };
+
+    /** What one command printed and returned. */
+    private record Run(int status, String out, String err) {
+        List<String> outLines() {
+            return out.lines().toList();
+        }
+    }
+
+    /** Runs {@code tutti args...} in this JVM; ranks' output and picocli's output are both captured. */
+    private static Run tutti(final String... args) {
+        final ByteArrayOutputStream rankOut = new ByteArrayOutputStream();
+        final ByteArrayOutputStream rankErr = new ByteArrayOutputStream();
+        final StringWriter out = new StringWriter();
+        final StringWriter err = new StringWriter();
+        final CommandLine cl = TuttiCommand.newCommandLine(new RunCommand(NO_RENDEZVOUS,
+            new PrintStream(rankOut, true, StandardCharsets.UTF_8), new PrintStream(rankErr, true,
+                StandardCharsets.UTF_8)));
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        final int status = cl.execute(args);
+        return new Run(status, out + rankOut.toString(StandardCharsets.UTF_8),
+            err + rankErr.toString(StandardCharsets.UTF_8));
+    }
+
+    private static String testClasspath() {
+        try {
+            return Path.of(EchoRank.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+        } catch (final URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String[] runEcho(final String... options) {
+        final List<String> args = new ArrayList<>(List.of("run", "-J-Xmx64m", "-J-XX:+UseSerialGC",
+            "--jvm-option=-XX:TieredStopAtLevel=1"));
+        args.addAll(List.of(options));
+        return args.toArray(String[]::new);
+    }
+
+    @Test
+    void shouldRunTheRanksTagTheirOutputAndPassProgramArgumentsThrough() {
+        final Run run = tutti(runEcho("-n", "2", "--tag-output", "-x", "CLI_TEST=v", "-cp", testClasspath(),
+            EchoRank.class.getName(), "-n", "5", "--tag-output"));
+
+        assertEquals(0, run.status(), run.err());
+        assertEquals(Set.of("[1,0]<stdout>:rank 0 of 2 CLI_TEST=v args=[-n, 5, --tag-output]",
+            "[1,1]<stdout>:rank 1 of 2 CLI_TEST=v args=[-n, 5, --tag-output]"), new HashSet<>(run.outLines()));
+        assertEquals("", run.err());
+    }
+
+    @Test
+    void shouldExitWithTheFailedRanksStatusAndNameItsException() {
+        final Run run = tutti(runEcho("-n", "2", "-cp", testClasspath(), EchoRank.class.getName(), "throw=1"));
+
+        assertEquals(1, run.status());
+        assertTrue(run.err().contains("Exception in thread \"main\" java.lang.IllegalStateException: rank 1 was told "
+            + "to throw"), run.err());
+        assertTrue(run.err().endsWith("tutti run: rank 1 failed (exit 1): java.lang.IllegalStateException: rank 1 "
+            + "was told to throw" + System.lineSeparator()), run.err());
+    }
+
+    @Test
+    void shouldEndAHungJobAtTheTimeout() {
+        final Run run = tutti(runEcho("-n", "1", "--timeout", "1", "-cp", testClasspath(), EchoRank.class.getName(),
+            "hang"));
+
+        assertEquals(124, run.status(), run.err());
+        assertTrue(run.err().contains("tutti: thread stacks of rank 0"), run.err());
+        assertTrue(run.err().contains("tutti run: timed out after 1 s with rank 0 still running"), run.err());
+    }
+
+    @Test
+    void shouldGiveEverythingAfterTheJarToTheProgram() {
+        final RunCommand run = new RunCommand(NO_RENDEZVOUS, System.out, System.err);
+        final CommandLine cl = TuttiCommand.newCommandLine(run);
+        cl.parseArgs("run", "-n", "2", "-jar", "app.jar", "-n", "5", "--tag-output", "-jar", "x");
+        final List<String> cmd = run.launcher().javaCommandLine();
+        assertEquals(List.of("-jar", "app.jar", "-n", "5", "--tag-output", "-jar", "x"), cmd.subList(1, cmd.size()));
+        assertEquals(2, run.launcher().ranks());
+
+        final RunCommand attached = new RunCommand(NO_RENDEZVOUS, System.out, System.err);
+        TuttiCommand.newCommandLine(attached).parseArgs("run", "-n", "1", "-jar=app.jar", "a");
+        final List<String> cmd2 = attached.launcher().javaCommandLine();
+        assertEquals(List.of("-jar", "app.jar", "a"), cmd2.subList(1, cmd2.size()));
+    }
+
+    @Test
+    void shouldAcceptMpirunSpellingsAndRepeatedOptions() {
+        final RunCommand run = new RunCommand(NO_RENDEZVOUS, System.out, System.err);
+        TuttiCommand.newCommandLine(run).parseArgs("run", "-np", "3", "-H", "localhost:2", "-H", "127.0.0.1",
+            "-x", "A", "-x", "B=c", "--oversubscribe", "-classpath", "c", "M", "arg");
+        assertEquals(List.of("localhost", "localhost", "127.0.0.1"), run.launcher().placement().hosts());
+        assertFalse(run.launcher().placement().anyRemote());
+        final List<String> cmd = run.launcher().javaCommandLine();
+        assertEquals(List.of("-cp", "c", "M", "arg"), cmd.subList(1, cmd.size()));
+    }
+
+    static Stream<List<String>> usageErrors() {
+        return Stream.of(
+            List.of(),
+            List.of("nope"),
+            List.of("run"),
+            List.of("run", "-n", "x", "-cp", "c", "M"),
+            List.of("run", "-n", "0", "-cp", "c", "M"),
+            List.of("run", "-n", "2"),
+            List.of("run", "-n", "2", "-cp", "c"),
+            List.of("run", "-n", "2", "-cp", "c", "-jar", "j.jar"),
+            List.of("run", "-n", "2", "-jar"),
+            List.of("run", "-n", "2", "--bogus", "-cp", "c", "M"),
+            List.of("run", "-n", "1", "--hostfile", "/nonexistent/hosts", "-cp", "c", "M"),
+            List.of("run", "-n", "1", "-H", "a", "--hostfile", "/nonexistent/hosts", "-cp", "c", "M"),
+            List.of("run", "-n", "3", "-H", "a:1,b:1", "-cp", "c", "M"),
+            List.of("run", "-n", "1", "--timeout", "0", "-cp", "c", "M"),
+            List.of("run", "-n", "1", "-x", "TUTTI_SIZE=9", "-cp", "c", "M"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("usageErrors")
+    void shouldReportUsageErrorsInOneLineWithStatus2(final List<String> args) {
+        final Run run = tutti(args.toArray(String[]::new));
+
+        assertEquals(2, run.status(), run.err());
+        final List<String> lines = run.err().lines().toList();
+        assertEquals(2, lines.size(), run.err());
+        assertTrue(lines.get(0).startsWith("tutti"), lines.get(0));
+        assertTrue(lines.get(1).startsWith("Try 'tutti"), lines.get(1));
+        assertEquals("", run.out());
+    }
+
+    @Test
+    void shouldDescribeTheInstallation() {
+        final Run run = tutti("info");
+
+        assertEquals(0, run.status(), run.err());
+        assertTrue(run.out().startsWith("tutti " + TuttiCommand.version() + System.lineSeparator()), run.out());
+        assertTrue(run.out().contains("processors  " + Runtime.getRuntime().availableProcessors()), run.out());
+        assertTrue(run.out().contains("java.home   " + System.getProperty("java.home")), run.out());
+        assertTrue(run.out().contains("tutti.eager.limit"), run.out());
+        assertTrue(run.out().contains("TUTTI_IDLE_SPINS"), run.out());
+        assertTrue(run.out().lines().anyMatch(l -> l.startsWith("  inproc") && l.endsWith("available")), run.out());
+        assertFalse(TuttiCommand.version().startsWith("$"), TuttiCommand.version());
+    }
+
+    @Test
+    void shouldReportWhereASettingComesFrom() {
+        final String before = System.getProperty("tutti.idle.spins");
+        System.setProperty("tutti.idle.spins", "7");
+        try {
+            assertTrue(InfoCommand.settings().contains(new InfoCommand.Setting("tutti.idle.spins", "TUTTI_IDLE_SPINS",
+                "7", "system property")), InfoCommand.settings().toString());
+        } finally {
+            if (null == before) {
+                System.clearProperty("tutti.idle.spins");
+            } else {
+                System.setProperty("tutti.idle.spins", before);
+            }
+        }
+    }
+
+    @Test
+    void shouldPrintTheVersion() {
+        final Run run = tutti("--version");
+        assertEquals(0, run.status());
+        assertTrue(run.out().startsWith("tutti "), run.out());
+    }
+}

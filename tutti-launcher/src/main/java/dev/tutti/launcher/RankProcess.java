@@ -1,0 +1,204 @@
+package dev.tutti.launcher;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One started rank: its process (a JVM, or the remote shell that runs it), the two pumps forwarding its output, and
+ * a waiter that reports its exit.
+ *
+ * <p>Implementation notes. Three daemon threads per rank: the stdout pump, the stderr pump and the waiter. The
+ * waiter waits for the process, then for both pumps to reach end of file (at most {@link #DRAIN_MS}, in case a
+ * child of the rank keeps the pipes open), so that the last lines, including the exception a dying JVM prints,
+ * have been forwarded and seen before it posts the {@link Exit} to the job's queue; the queue hand-off publishes
+ * the stderr digest fields to the job's thread. The stderr pump alone writes the digest fields ({@code volatile},
+ * so a job thread reading them early sees a consistent line).
+ */
+final class RankProcess {
+    /** How long the waiter lets the pumps drain after the process exited. */
+    static final long DRAIN_MS = 1_000;
+    private static final int MAX_REPORTED_LINE_CHARS = 500;
+
+    /**
+     * A rank's process ended.
+     *
+     * @param rank     the rank
+     * @param exitCode its exit code ({@code 128 + signal} if a signal killed it)
+     */
+    record Exit(int rank, int exitCode) {
+    }
+
+    private final int rank;
+    private final String host;
+    private final boolean local;
+    private final Process process;
+    private final Thread stdoutPump;
+    private final Thread stderrPump;
+    private volatile String exceptionLine;
+    private volatile String errorLine;
+    private volatile String lastStderrLine;
+
+    private RankProcess(final int rank, final String host, final boolean local, final Process process,
+        final OutputStream out, final OutputStream err, final boolean tagOutput) {
+        this.rank = rank;
+        this.host = host;
+        this.local = local;
+        this.process = process;
+        this.stdoutPump = Thread.ofPlatform().daemon().name("tutti-rank-" + rank + "-stdout").unstarted(
+            new LinePump(process.getInputStream(), out, prefix(tagOutput, rank, "stdout"), null));
+        this.stderrPump = Thread.ofPlatform().daemon().name("tutti-rank-" + rank + "-stderr").unstarted(
+            new LinePump(process.getErrorStream(), err, prefix(tagOutput, rank, "stderr"), this::onStderrLine));
+    }
+
+    /**
+     * Starts a rank.
+     *
+     * @param rank      the rank
+     * @param host      the host it runs on
+     * @param local     whether it runs on this machine
+     * @param builder   the process to start
+     * @param stdinLine a line to write to its standard input, which then stays open until the process exits
+     *                  (remote ranks: the secret); null to close standard input at once (local ranks)
+     * @param out       where its standard output goes
+     * @param err       where its standard error goes
+     * @param tagOutput whether lines get mpirun's {@code [1,rank]<stream>:} tag
+     * @param exits     where the waiter posts the exit
+     * @return the running rank
+     * @throws IOException if the process cannot be started
+     */
+    static RankProcess start(final int rank, final String host, final boolean local, final ProcessBuilder builder,
+        final String stdinLine, final OutputStream out, final OutputStream err, final boolean tagOutput,
+        final BlockingQueue<Exit> exits) throws IOException {
+        final Process process = builder.start();
+        final RankProcess rp = new RankProcess(rank, host, local, process, out, err, tagOutput);
+        rp.stdoutPump.start();
+        rp.stderrPump.start();
+        if (null == stdinLine) {
+            process.getOutputStream().close();
+        } else {
+            try {
+                process.getOutputStream().write((stdinLine + "\n").getBytes(StandardCharsets.UTF_8));
+                process.getOutputStream().flush();
+            } catch (final IOException e) {
+                // The remote shell died before reading its input; its exit (reported by the waiter) and its
+                // stderr say why.
+                rp.closeStdin();
+            }
+        }
+        Thread.ofPlatform().daemon().name("tutti-rank-" + rank + "-waiter").start(() -> rp.awaitExit(exits));
+        return rp;
+    }
+
+    private void awaitExit(final BlockingQueue<Exit> exits) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                process.waitFor();
+                break;
+            } catch (final InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(DRAIN_MS);
+        for (final Thread pump : new Thread[] {stdoutPump, stderrPump}) {
+            try {
+                pump.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+            } catch (final InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        closeStdin();
+        exits.add(new Exit(rank, process.exitValue()));
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Asks the rank to stop: closes its input (a remote rank's watcher then kills it) and sends SIGTERM. */
+    void requestStop() {
+        closeStdin();
+        process.descendants().forEach(ProcessHandle::destroy);
+        process.destroy();
+    }
+
+    /** Kills the rank and its descendants (SIGKILL). */
+    void forceStop() {
+        closeStdin();
+        process.descendants().forEach(ProcessHandle::destroyForcibly);
+        process.destroyForcibly();
+    }
+
+    private void closeStdin() {
+        try {
+            process.getOutputStream().close();
+        } catch (final IOException e) {
+            // Closing a pipe whose reader is gone fails with EPIPE; the pipe is released either way.
+        }
+    }
+
+    /** @return the rank */
+    int rank() {
+        return rank;
+    }
+
+    /** @return the host it runs on */
+    String host() {
+        return host;
+    }
+
+    /** @return whether it runs on this machine */
+    boolean isLocal() {
+        return local;
+    }
+
+    /** @return the process (for a remote rank, the remote shell) */
+    Process process() {
+        return process;
+    }
+
+    /**
+     * The line that best explains a failure, from what the rank printed on stderr: the first
+     * {@code Exception in thread "..."} line (without that prefix), else the first line starting with
+     * {@code Error:} (the java launcher's own errors), else null.
+     *
+     * @return the line or null
+     */
+    String failureLine() {
+        final String ex = exceptionLine;
+        return null != ex ? ex : errorLine;
+    }
+
+    /** @return the last non-blank line the rank printed on stderr, or null */
+    String lastStderrLine() {
+        return lastStderrLine;
+    }
+
+    private void onStderrLine(final byte[] bytes, final int length) {
+        if (null != exceptionLine) {
+            return;
+        }
+        final String line = new String(bytes, 0, Math.min(length, 4 * MAX_REPORTED_LINE_CHARS),
+            Charset.defaultCharset()).strip();
+        if (line.isEmpty()) {
+            return;
+        }
+        final String shortLine = line.length() > MAX_REPORTED_LINE_CHARS
+            ? line.substring(0, MAX_REPORTED_LINE_CHARS) + "..." : line;
+        if (line.startsWith("Exception in thread \"")) {
+            final int endOfName = line.indexOf("\" ", "Exception in thread \"".length());
+            exceptionLine = endOfName > 0 ? shortLine.substring(Math.min(shortLine.length(), endOfName + 2))
+                : shortLine;
+        } else if (null == errorLine && line.startsWith("Error:")) {
+            errorLine = shortLine;
+        }
+        lastStderrLine = shortLine;
+    }
+
+    private static byte[] prefix(final boolean tagOutput, final int rank, final String stream) {
+        return tagOutput ? ("[1," + rank + "]<" + stream + ">:").getBytes(StandardCharsets.UTF_8) : new byte[0];
+    }
+}
