@@ -39,8 +39,9 @@ final class ByteKernels {
      * @param n     the number of {@code byte} values
      */
     static void reduce(final Op.Predefined op, final MemorySegment in, final MemorySegment inout, final int n) {
-        final byte[] a = array(in);
-        final byte[] b = array(inout);
+        // heapBase() allocates an Optional per call: only worth it when it saves copying more than one chunk
+        final byte[] a = n > CHUNK ? array(in) : null;
+        final byte[] b = n > CHUNK ? array(inout) : null;
         if (null != a && null != b) {
             apply(op, a, index(in), b, index(inout), n);
         } else {
@@ -49,8 +50,8 @@ final class ByteKernels {
     }
 
     /**
-     * Applies a user function: passes the backing arrays when both segments start a {@code byte[]}, else
-     * copies into per-thread arrays (reused; fresh ones when a user function reduces again on the same thread)
+     * Applies a user function: passes the backing arrays when both segments start a {@code byte[]} and the
+     * vector is longer than a chunk, else copies into per-thread arrays (reused; fresh ones when a user function reduces again on the same thread)
      * and copies the result back.
      *
      * @param f     the function
@@ -60,8 +61,8 @@ final class ByteKernels {
      */
     static void reduceUser(final Op.ByteFunction f, final MemorySegment in, final MemorySegment inout,
         final int n) {
-        final byte[] a = wholeArray(in);
-        final byte[] b = wholeArray(inout);
+        final byte[] a = n > CHUNK ? wholeArray(in) : null;
+        final byte[] b = n > CHUNK ? wholeArray(inout) : null;
         if (null != a && null != b) {
             f.apply(a, b, n);
             return;

@@ -39,8 +39,9 @@ final class CharKernels {
      * @param n     the number of {@code char} values
      */
     static void reduce(final Op.Predefined op, final MemorySegment in, final MemorySegment inout, final int n) {
-        final char[] a = array(in);
-        final char[] b = array(inout);
+        // heapBase() allocates an Optional per call: only worth it when it saves copying more than one chunk
+        final char[] a = n > CHUNK ? array(in) : null;
+        final char[] b = n > CHUNK ? array(inout) : null;
         if (null != a && null != b) {
             apply(op, a, index(in), b, index(inout), n);
         } else {
@@ -49,8 +50,8 @@ final class CharKernels {
     }
 
     /**
-     * Applies a user function: passes the backing arrays when both segments start a {@code char[]}, else
-     * copies into per-thread arrays (reused; fresh ones when a user function reduces again on the same thread)
+     * Applies a user function: passes the backing arrays when both segments start a {@code char[]} and the
+     * vector is longer than a chunk, else copies into per-thread arrays (reused; fresh ones when a user function reduces again on the same thread)
      * and copies the result back.
      *
      * @param f     the function
@@ -60,8 +61,8 @@ final class CharKernels {
      */
     static void reduceUser(final Op.CharFunction f, final MemorySegment in, final MemorySegment inout,
         final int n) {
-        final char[] a = wholeArray(in);
-        final char[] b = wholeArray(inout);
+        final char[] a = n > CHUNK ? wholeArray(in) : null;
+        final char[] b = n > CHUNK ? wholeArray(inout) : null;
         if (null != a && null != b) {
             f.apply(a, b, n);
             return;

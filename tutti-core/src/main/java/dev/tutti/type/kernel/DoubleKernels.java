@@ -39,8 +39,9 @@ final class DoubleKernels {
      * @param n     the number of {@code double} values
      */
     static void reduce(final Op.Predefined op, final MemorySegment in, final MemorySegment inout, final int n) {
-        final double[] a = array(in);
-        final double[] b = array(inout);
+        // heapBase() allocates an Optional per call: only worth it when it saves copying more than one chunk
+        final double[] a = n > CHUNK ? array(in) : null;
+        final double[] b = n > CHUNK ? array(inout) : null;
         if (null != a && null != b) {
             apply(op, a, index(in), b, index(inout), n);
         } else {
@@ -49,8 +50,8 @@ final class DoubleKernels {
     }
 
     /**
-     * Applies a user function: passes the backing arrays when both segments start a {@code double[]}, else
-     * copies into per-thread arrays (reused; fresh ones when a user function reduces again on the same thread)
+     * Applies a user function: passes the backing arrays when both segments start a {@code double[]} and the
+     * vector is longer than a chunk, else copies into per-thread arrays (reused; fresh ones when a user function reduces again on the same thread)
      * and copies the result back.
      *
      * @param f     the function
@@ -60,8 +61,8 @@ final class DoubleKernels {
      */
     static void reduceUser(final Op.DoubleFunction f, final MemorySegment in, final MemorySegment inout,
         final int n) {
-        final double[] a = wholeArray(in);
-        final double[] b = wholeArray(inout);
+        final double[] a = n > CHUNK ? wholeArray(in) : null;
+        final double[] b = n > CHUNK ? wholeArray(inout) : null;
         if (null != a && null != b) {
             f.apply(a, b, n);
             return;

@@ -39,8 +39,9 @@ final class LongKernels {
      * @param n     the number of {@code long} values
      */
     static void reduce(final Op.Predefined op, final MemorySegment in, final MemorySegment inout, final int n) {
-        final long[] a = array(in);
-        final long[] b = array(inout);
+        // heapBase() allocates an Optional per call: only worth it when it saves copying more than one chunk
+        final long[] a = n > CHUNK ? array(in) : null;
+        final long[] b = n > CHUNK ? array(inout) : null;
         if (null != a && null != b) {
             apply(op, a, index(in), b, index(inout), n);
         } else {
@@ -49,8 +50,8 @@ final class LongKernels {
     }
 
     /**
-     * Applies a user function: passes the backing arrays when both segments start a {@code long[]}, else
-     * copies into per-thread arrays (reused; fresh ones when a user function reduces again on the same thread)
+     * Applies a user function: passes the backing arrays when both segments start a {@code long[]} and the
+     * vector is longer than a chunk, else copies into per-thread arrays (reused; fresh ones when a user function reduces again on the same thread)
      * and copies the result back.
      *
      * @param f     the function
@@ -60,8 +61,8 @@ final class LongKernels {
      */
     static void reduceUser(final Op.LongFunction f, final MemorySegment in, final MemorySegment inout,
         final int n) {
-        final long[] a = wholeArray(in);
-        final long[] b = wholeArray(inout);
+        final long[] a = n > CHUNK ? wholeArray(in) : null;
+        final long[] b = n > CHUNK ? wholeArray(inout) : null;
         if (null != a && null != b) {
             f.apply(a, b, n);
             return;

@@ -39,8 +39,9 @@ final class ShortKernels {
      * @param n     the number of {@code short} values
      */
     static void reduce(final Op.Predefined op, final MemorySegment in, final MemorySegment inout, final int n) {
-        final short[] a = array(in);
-        final short[] b = array(inout);
+        // heapBase() allocates an Optional per call: only worth it when it saves copying more than one chunk
+        final short[] a = n > CHUNK ? array(in) : null;
+        final short[] b = n > CHUNK ? array(inout) : null;
         if (null != a && null != b) {
             apply(op, a, index(in), b, index(inout), n);
         } else {
@@ -49,8 +50,8 @@ final class ShortKernels {
     }
 
     /**
-     * Applies a user function: passes the backing arrays when both segments start a {@code short[]}, else
-     * copies into per-thread arrays (reused; fresh ones when a user function reduces again on the same thread)
+     * Applies a user function: passes the backing arrays when both segments start a {@code short[]} and the
+     * vector is longer than a chunk, else copies into per-thread arrays (reused; fresh ones when a user function reduces again on the same thread)
      * and copies the result back.
      *
      * @param f     the function
@@ -60,8 +61,8 @@ final class ShortKernels {
      */
     static void reduceUser(final Op.ShortFunction f, final MemorySegment in, final MemorySegment inout,
         final int n) {
-        final short[] a = wholeArray(in);
-        final short[] b = wholeArray(inout);
+        final short[] a = n > CHUNK ? wholeArray(in) : null;
+        final short[] b = n > CHUNK ? wholeArray(inout) : null;
         if (null != a && null != b) {
             f.apply(a, b, n);
             return;

@@ -24,6 +24,7 @@ import java.util.stream.Stream;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -117,20 +118,28 @@ class UserOpTest {
     }
 
     @Test
-    void shouldPassTheCallersArraysWhenBothStartAnArray() {
-        final int[] in = {1, 2, 3};
-        final int[] inout = {10, 20, 30, 40};
-        final Object[] seen = new Object[2];
-        final Op op = Op.user("spy", true, (int[] a, int[] b, int count) -> {
+    void shouldPassTheCallersArraysWhenBothStartAnArrayLongerThanAChunk() {
+        final int count = IntKernels.CHUNK + 1;
+        final int[] in = new int[count];
+        final int[] inout = new int[count + 1];
+        java.util.Arrays.fill(in, 1);
+        java.util.Arrays.fill(inout, 10);
+        final Object[] seen = new Object[3];
+        final Op op = Op.user("spy", true, (int[] a, int[] b, int n) -> {
             seen[0] = a;
             seen[1] = b;
-            assertEquals(3, count);
-            INT_SUM_FN.apply(a, b, count);
+            seen[2] = n;
+            INT_SUM_FN.apply(a, b, n);
         });
-        Reductions.reduce(op, Datatype.INT, MemorySegment.ofArray(in), MemorySegment.ofArray(inout), 3);
+        Reductions.reduce(op, Datatype.INT, MemorySegment.ofArray(in), MemorySegment.ofArray(inout), count);
         assertSame(in, seen[0]);
         assertSame(inout, seen[1]);
-        assertArrayEquals(new int[] {11, 22, 33, 40}, inout);
+        assertEquals(count, seen[2]);
+        assertEquals(11, inout[count - 1]);
+        assertEquals(10, inout[count]);
+        Reductions.reduce(op, Datatype.INT, MemorySegment.ofArray(in), MemorySegment.ofArray(inout), 3);
+        assertNotSame(in, seen[0], "short vectors are copied: heapBase() would allocate");
+        assertEquals(12, inout[2]);
     }
 
     private static final Op.IntFunction INT_SUM_FN = (a, b, count) -> {
@@ -219,7 +228,7 @@ class UserOpTest {
     }
 
     @Test
-    void shouldNotAllocatePerCallAfterWarmUpOnNativeSegments() {
+    void shouldNotAllocatePerCallAfterWarmUpUpToOneChunk() {
         final com.sun.management.ThreadMXBean threads =
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         try (Arena arena = Arena.ofConfined()) {
@@ -235,12 +244,17 @@ class UserOpTest {
                 reduceBoth(in, inout);
             }
             final long allocated = threads.getCurrentThreadAllocatedBytes() - before - (empty1 - empty0);
-            assertTrue(allocated < 1000, "allocated " + allocated + " bytes in 2000 reductions");
+            assertTrue(allocated < 1000, "allocated " + allocated + " bytes in 4000 reductions");
         }
     }
+
+    private static final MemorySegment HEAP_IN = MemorySegment.ofArray(new double[256]);
+    private static final MemorySegment HEAP_INOUT = MemorySegment.ofArray(new double[256]);
 
     private static void reduceBoth(final MemorySegment in, final MemorySegment inout) {
         Reductions.reduce(Op.SUM, Datatype.DOUBLE, in, inout, 1000);
         Reductions.reduce(MATMUL, Datatype.DOUBLE, in, inout, 1000);
+        Reductions.reduce(Op.SUM, Datatype.DOUBLE, HEAP_IN, HEAP_INOUT, 256);
+        Reductions.reduce(MATMUL, Datatype.DOUBLE, HEAP_IN, HEAP_INOUT, 256);
     }
 }
