@@ -491,42 +491,74 @@ public sealed interface Op permits Op.Predefined, Op.User {
             };
         }
 
-        /** @return the function over {@code byte[]}, or null if none was given */
+        /**
+         * Returns the function over {@code byte[]}, or null if none was given.
+         *
+         * @return the function over {@code byte[]}, or null if none was given
+         */
         public ByteFunction byteFunction() {
             return byteFunction;
         }
 
-        /** @return the function over {@code short[]}, or null if none was given */
+        /**
+         * Returns the function over {@code short[]}, or null if none was given.
+         *
+         * @return the function over {@code short[]}, or null if none was given
+         */
         public ShortFunction shortFunction() {
             return shortFunction;
         }
 
-        /** @return the function over {@code char[]}, or null if none was given */
+        /**
+         * Returns the function over {@code char[]}, or null if none was given.
+         *
+         * @return the function over {@code char[]}, or null if none was given
+         */
         public CharFunction charFunction() {
             return charFunction;
         }
 
-        /** @return the function over {@code int[]}, or null if none was given */
+        /**
+         * Returns the function over {@code int[]}, or null if none was given.
+         *
+         * @return the function over {@code int[]}, or null if none was given
+         */
         public IntFunction intFunction() {
             return intFunction;
         }
 
-        /** @return the function over {@code long[]}, or null if none was given */
+        /**
+         * Returns the function over {@code long[]}, or null if none was given.
+         *
+         * @return the function over {@code long[]}, or null if none was given
+         */
         public LongFunction longFunction() {
             return longFunction;
         }
 
-        /** @return the function over {@code float[]}, or null if none was given */
+        /**
+         * Returns the function over {@code float[]}, or null if none was given.
+         *
+         * @return the function over {@code float[]}, or null if none was given
+         */
         public FloatFunction floatFunction() {
             return floatFunction;
         }
 
-        /** @return the function over {@code double[]}, or null if none was given */
+        /**
+         * Returns the function over {@code double[]}, or null if none was given.
+         *
+         * @return the function over {@code double[]}, or null if none was given
+         */
         public DoubleFunction doubleFunction() {
             return doubleFunction;
         }
 
-        /** @return the function over raw memory, used for types without their own function, or null if none */
+        /**
+         * Returns the function over raw memory, used for types without their own function, or null if none.
+         *
+         * @return the function over raw memory, used for types without their own function, or null if none
+         */
         public SegmentFunction segmentFunction() {
             return segmentFunction;
         }

@@ -51,8 +51,8 @@ final class LongKernels {
 
     /**
      * Applies a user function: passes the backing arrays when both segments start a {@code long[]} and the
-     * vector is longer than a chunk, else copies into per-thread arrays (reused; fresh ones when a user function reduces again on the same thread)
-     * and copies the result back.
+     * vector is longer than a chunk, else copies into per-thread arrays (reused; fresh ones when a user function
+     * reduces again on the same thread) and copies the result back.
      *
      * @param f     the function
      * @param in    the left operand, at least {@code n} elements
