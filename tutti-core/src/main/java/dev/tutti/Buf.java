@@ -259,6 +259,137 @@ public final class Buf {
         return whole.slice((int) offset, count);
     }
 
+    /**
+     * Returns a {@link Datatype#INT_PAIR} buffer over a whole {@code int[]} that holds (value, index) pairs as
+     * value, index, value, index, ...: the argument form of {@link Op#MINLOC} and {@link Op#MAXLOC}.
+     *
+     * @param a the array; its length must be even
+     * @return a buffer of {@code a.length / 2} pairs
+     * @throws TuttiException of class {@link ErrorClass#BUFFER} if {@code a} is null, or {@link ErrorClass#COUNT}
+     *                        if its length is odd
+     */
+    public static Buf pairs(final int[] a) {
+        return pairs(a, 0, pairCount(a, null == a ? 0 : a.length));
+    }
+
+    /**
+     * Returns a {@link Datatype#INT_PAIR} buffer over pairs {@code [offsetPairs, offsetPairs + countPairs)} of a
+     * {@code int[]} that holds (value, index) pairs as value, index, value, index, ...
+     *
+     * @param a           the array
+     * @param offsetPairs the first pair (array index {@code 2 * offsetPairs})
+     * @param countPairs  the number of pairs
+     * @return the buffer, whose count is {@code countPairs}
+     * @throws TuttiException of class {@link ErrorClass#BUFFER} if {@code a} is null, or {@link ErrorClass#COUNT}
+     *                        if the range is outside the array's {@code a.length / 2} pairs
+     */
+    public static Buf pairs(final int[] a, final int offsetPairs, final int countPairs) {
+        checkArray(a, offsetPairs, countPairs, null == a ? 0 : a.length / 2);
+        return new Buf(Datatype.INT_PAIR, countPairs, MemorySegment.ofArray(a).asSlice(offsetPairs * 8L,
+            countPairs * 8L), null, 0);
+    }
+
+    /**
+     * Returns a {@link Datatype#LONG_PAIR} buffer over a whole {@code long[]} that holds (value, index) pairs as
+     * value, index, value, index, ...: the argument form of {@link Op#MINLOC} and {@link Op#MAXLOC}.
+     *
+     * @param a the array; its length must be even
+     * @return a buffer of {@code a.length / 2} pairs
+     * @throws TuttiException of class {@link ErrorClass#BUFFER} if {@code a} is null, or {@link ErrorClass#COUNT}
+     *                        if its length is odd
+     */
+    public static Buf pairs(final long[] a) {
+        return pairs(a, 0, pairCount(a, null == a ? 0 : a.length));
+    }
+
+    /**
+     * Returns a {@link Datatype#LONG_PAIR} buffer over pairs {@code [offsetPairs, offsetPairs + countPairs)} of a
+     * {@code long[]} that holds (value, index) pairs as value, index, value, index, ...
+     *
+     * @param a           the array
+     * @param offsetPairs the first pair (array index {@code 2 * offsetPairs})
+     * @param countPairs  the number of pairs
+     * @return the buffer, whose count is {@code countPairs}
+     * @throws TuttiException of class {@link ErrorClass#BUFFER} if {@code a} is null, or {@link ErrorClass#COUNT}
+     *                        if the range is outside the array's {@code a.length / 2} pairs
+     */
+    public static Buf pairs(final long[] a, final int offsetPairs, final int countPairs) {
+        checkArray(a, offsetPairs, countPairs, null == a ? 0 : a.length / 2);
+        return new Buf(Datatype.LONG_PAIR, countPairs, MemorySegment.ofArray(a).asSlice(offsetPairs * 16L,
+            countPairs * 16L), null, 0);
+    }
+
+    /**
+     * Returns a {@link Datatype#FLOAT_PAIR} buffer over a whole {@code float[]} that holds (value, index) pairs as
+     * value, index, value, index, ...: the argument form of {@link Op#MINLOC} and {@link Op#MAXLOC}.
+     *
+     * @param a the array; its length must be even
+     * @return a buffer of {@code a.length / 2} pairs
+     * @throws TuttiException of class {@link ErrorClass#BUFFER} if {@code a} is null, or {@link ErrorClass#COUNT}
+     *                        if its length is odd
+     */
+    public static Buf pairs(final float[] a) {
+        return pairs(a, 0, pairCount(a, null == a ? 0 : a.length));
+    }
+
+    /**
+     * Returns a {@link Datatype#FLOAT_PAIR} buffer over pairs {@code [offsetPairs, offsetPairs + countPairs)} of a
+     * {@code float[]} that holds (value, index) pairs as value, index, value, index, ...
+     *
+     * @param a           the array
+     * @param offsetPairs the first pair (array index {@code 2 * offsetPairs})
+     * @param countPairs  the number of pairs
+     * @return the buffer, whose count is {@code countPairs}
+     * @throws TuttiException of class {@link ErrorClass#BUFFER} if {@code a} is null, or {@link ErrorClass#COUNT}
+     *                        if the range is outside the array's {@code a.length / 2} pairs
+     */
+    public static Buf pairs(final float[] a, final int offsetPairs, final int countPairs) {
+        checkArray(a, offsetPairs, countPairs, null == a ? 0 : a.length / 2);
+        return new Buf(Datatype.FLOAT_PAIR, countPairs, MemorySegment.ofArray(a).asSlice(offsetPairs * 8L,
+            countPairs * 8L), null, 0);
+    }
+
+    /**
+     * Returns a {@link Datatype#DOUBLE_PAIR} buffer over a whole {@code double[]} that holds (value, index) pairs as
+     * value, index, value, index, ...: the argument form of {@link Op#MINLOC} and {@link Op#MAXLOC}.
+     *
+     * @param a the array; its length must be even
+     * @return a buffer of {@code a.length / 2} pairs
+     * @throws TuttiException of class {@link ErrorClass#BUFFER} if {@code a} is null, or {@link ErrorClass#COUNT}
+     *                        if its length is odd
+     */
+    public static Buf pairs(final double[] a) {
+        return pairs(a, 0, pairCount(a, null == a ? 0 : a.length));
+    }
+
+    /**
+     * Returns a {@link Datatype#DOUBLE_PAIR} buffer over pairs {@code [offsetPairs, offsetPairs + countPairs)} of a
+     * {@code double[]} that holds (value, index) pairs as value, index, value, index, ...
+     *
+     * @param a           the array
+     * @param offsetPairs the first pair (array index {@code 2 * offsetPairs})
+     * @param countPairs  the number of pairs
+     * @return the buffer, whose count is {@code countPairs}
+     * @throws TuttiException of class {@link ErrorClass#BUFFER} if {@code a} is null, or {@link ErrorClass#COUNT}
+     *                        if the range is outside the array's {@code a.length / 2} pairs
+     */
+    public static Buf pairs(final double[] a, final int offsetPairs, final int countPairs) {
+        checkArray(a, offsetPairs, countPairs, null == a ? 0 : a.length / 2);
+        return new Buf(Datatype.DOUBLE_PAIR, countPairs, MemorySegment.ofArray(a).asSlice(offsetPairs * 16L,
+            countPairs * 16L), null, 0);
+    }
+
+    private static int pairCount(final Object a, final int length) {
+        if (null == a) {
+            throw nullBuffer();
+        }
+        if (0 != (length & 1)) {
+            throw new TuttiException(ErrorClass.COUNT, "Buf.pairs: array length=" + length
+                + " is odd, expected an even length (value, index, value, index, ...)");
+        }
+        return length / 2;
+    }
+
     private static TuttiException nullBuffer() {
         return new TuttiException(ErrorClass.BUFFER, "Buf.of: buffer=null, expected an array, ByteBuffer or "
             + "MemorySegment");

@@ -22,7 +22,25 @@ public enum Datatype {
     /** 64-bit IEEE 754 float, {@code double}. */
     DOUBLE(8),
     /** A serialized Java object (object messages); never used with buffers. */
-    OBJECT(1);
+    OBJECT(1),
+    /**
+     * A pair of {@code int}s (value, index), 8 bytes, like {@code MPI_2INT}: the element type of
+     * {@link Op#MINLOC}/{@link Op#MAXLOC} over an {@code int[]} holding value, index, value, index, ...
+     * (see {@link Buf#pairs(int[])}).
+     */
+    INT_PAIR(8),
+    /** A pair of {@code long}s (value, index), 16 bytes; see {@link #INT_PAIR} and {@link Buf#pairs(long[])}. */
+    LONG_PAIR(16),
+    /**
+     * A pair of {@code float}s (value, index), 8 bytes, like {@code MPI_2REAL}: the index is stored as a float,
+     * exact up to 2^24; see {@link #INT_PAIR} and {@link Buf#pairs(float[])}.
+     */
+    FLOAT_PAIR(8),
+    /**
+     * A pair of {@code double}s (value, index), 16 bytes, like {@code MPI_2DOUBLE_PRECISION}: the index is stored
+     * as a double, exact up to 2^53; see {@link #INT_PAIR} and {@link Buf#pairs(double[])}.
+     */
+    DOUBLE_PAIR(16);
 
     private static final Datatype[] VALUES = values();
 
