@@ -20,14 +20,14 @@ final class LocalJob {
 
     private final P2pEngine[] engines;
     private final Tutti.Options options;
-    private final IntFunction<Communicator> worlds;
+    private final IntFunction<Tutti> ranks;
     private final AtomicReferenceArray<Throwable> failures;
     private final AtomicInteger firstFailed = new AtomicInteger(-1);
 
-    LocalJob(final P2pEngine[] engines, final Tutti.Options options, final IntFunction<Communicator> worlds) {
+    LocalJob(final P2pEngine[] engines, final Tutti.Options options, final IntFunction<Tutti> ranks) {
         this.engines = engines;
         this.options = options;
-        this.worlds = worlds;
+        this.ranks = ranks;
         this.failures = new AtomicReferenceArray<>(engines.length);
     }
 
@@ -36,10 +36,11 @@ final class LocalJob {
         final Thread[] threads = new Thread[n];
         for (int i = 0; i < n; i++) {
             final int rank = i;
-            final Communicator world = worlds.apply(rank);
+            final Tutti tutti = ranks.apply(rank);
             threads[i] = Thread.ofPlatform().name("tutti-rank-" + rank).daemon(true).unstarted(() -> {
                 try {
-                    body.run(world);
+                    tutti.bindToThread();
+                    body.run(tutti.world());
                 } catch (final Throwable t) {
                     fail(rank, t);
                 }

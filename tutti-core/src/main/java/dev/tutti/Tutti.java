@@ -31,14 +31,23 @@ public final class Tutti implements AutoCloseable {
     /** Context id used by {@link #close()} to agree that every rank is done. */
     static final int FINALIZE_CONTEXT = 2;
 
+    /**
+     * The rank an embedded job's thread belongs to, so that a program's own {@link #init()} inside
+     * {@link #runLocal} (or {@code tutti run --embedded}) joins that job. Inherited by threads the rank starts.
+     */
+    private static final InheritableThreadLocal<Tutti> EMBEDDED_RANK = new InheritableThreadLocal<>();
+
     private final P2pEngine engine;
     private final Communicator world;
     private final boolean separateProcesses;
+    private final boolean embedded;
     private volatile boolean closed;
 
-    private Tutti(final P2pEngine engine, final Options options, final boolean separateProcesses) {
+    private Tutti(final P2pEngine engine, final Options options, final boolean separateProcesses,
+        final boolean embedded) {
         this.engine = engine;
         this.separateProcesses = separateProcesses;
+        this.embedded = embedded;
         this.world = new Communicator(engine, "WORLD", WORLD_P2P_CONTEXT, null, options.serializer(),
             options.selection());
     }
@@ -61,6 +70,10 @@ public final class Tutti implements AutoCloseable {
      * @throws TuttiException if the launch environment is inconsistent or the peers cannot be reached
      */
     public static Tutti init(final Options options) {
+        final Tutti bound = EMBEDDED_RANK.get();
+        if (null != bound) {
+            return bound;
+        }
         final LaunchInfo info;
         try {
             info = LaunchInfo.fromEnvironment(System.getenv());
@@ -70,7 +83,7 @@ public final class Tutti implements AutoCloseable {
         if (null == info) {
             final P2pEngine engine = newEngine(0, 1);
             engine.connect(new Transport[] {selfTransport(engine, 0, 1)});
-            return new Tutti(engine, options, false);
+            return new Tutti(engine, options, false, false);
         }
         final P2pEngine engine = newEngine(info.rank(), info.size());
         final Transport self = selfTransport(engine, info.rank(), info.size());
@@ -79,7 +92,7 @@ public final class Tutti implements AutoCloseable {
         Arrays.fill(routes, tcp);
         routes[info.rank()] = self;
         engine.connect(routes);
-        return new Tutti(engine, options, true);
+        return new Tutti(engine, options, true, false);
     }
 
     private static P2pEngine newEngine(final int rank, final int size) {
@@ -129,7 +142,7 @@ public final class Tutti implements AutoCloseable {
             Arrays.fill(routes, new InprocTransport(fabric, Configuration.eagerLimit()));
             e.connect(routes);
         }
-        new LocalJob(engines, options, rank -> new Tutti(engines[rank], options, false).world).run(body);
+        new LocalJob(engines, options, rank -> new Tutti(engines[rank], options, false, true)).run(body);
     }
 
     /** @return the world communicator: every rank of the job */
@@ -138,12 +151,20 @@ public final class Tutti implements AutoCloseable {
     }
 
     /**
-     * Leaves the job. In a multi-process job this waits until every rank has called {@code close} (as
+     * Binds the calling thread (and threads it starts) to this rank of an embedded job.
+     */
+    void bindToThread() {
+        EMBEDDED_RANK.set(this);
+    }
+
+    /**
+     * Leaves the job. In a rank of an embedded job this does nothing (the job ends when its threads return). In a
+     * multi-process job this waits until every rank has called {@code close} (as
      * {@code MPI_Finalize} does), so that no rank's departure looks like a failure to the others.
      */
     @Override
     public void close() {
-        if (closed) {
+        if (closed || embedded) {
             return;
         }
         closed = true;

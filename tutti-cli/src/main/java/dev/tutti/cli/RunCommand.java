@@ -7,7 +7,10 @@ import dev.tutti.launcher.JobResult;
 import dev.tutti.launcher.Launcher;
 import dev.tutti.launcher.RendezvousService;
 
+import java.io.File;
 import java.io.PrintStream;
+import java.net.URISyntaxException;
+import java.security.CodeSource;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -78,6 +81,10 @@ public final class RunCommand implements Callable<Integer> {
         description = "Run an executable jar; all later arguments are the program's.")
     private String jar;
 
+    @Option(names = "--embedded", description = "Run the ranks as threads of this JVM (no processes, no network): "
+        + "the program's Tutti.init() joins the in-process job. Needs -cp and a main class.")
+    private boolean embedded;
+
     @Option(names = {"-J", "--jvm-option"}, paramLabel = "OPTION",
         description = "Option for the ranks' JVMs, e.g. -J-Xmx2g (repeatable).")
     private List<String> jvmOptions = new ArrayList<>();
@@ -118,6 +125,14 @@ public final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (embedded) {
+            if (null == classpath || null != jar || program.isEmpty() || !hosts.isEmpty() || null != hostfile) {
+                throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--embedded needs -cp CLASSPATH MAIN_CLASS and no -jar, -H or --hostfile");
+            }
+            return EmbeddedRun.run(ranks, classpath, program.getFirst(), program.subList(1, program.size()),
+                null == timeoutSeconds ? null : Duration.ofSeconds(timeoutSeconds), err);
+        }
         final Launcher launcher;
         try {
             launcher = launcher();
@@ -157,7 +172,7 @@ public final class RunCommand implements Callable<Integer> {
         if (null != remoteShell) {
             b.remoteShell(Arrays.asList(remoteShell.trim().split("\\s+")));
         }
-        b.classpath(classpath);
+        b.classpath(withTutti(classpath));
         if (null != jar) {
             b.jar(jar).args(program);
         } else {
@@ -166,6 +181,25 @@ public final class RunCommand implements Callable<Integer> {
             }
         }
         return b.build();
+    }
+
+    /**
+     * Appends the jar (or classes directory) that holds Tutti itself to a program's class path, so that programs
+     * need not list Tutti; a Tutti on the program's own class path comes first and wins.
+     */
+    private static String withTutti(final String cp) {
+        if (null == cp) {
+            return null;
+        }
+        final CodeSource src = dev.tutti.Tutti.class.getProtectionDomain().getCodeSource();
+        if (null == src || null == src.getLocation()) {
+            return cp;
+        }
+        try {
+            return cp + File.pathSeparator + Path.of(src.getLocation().toURI());
+        } catch (final URISyntaxException | IllegalArgumentException e) {
+            return cp;
+        }
     }
 
     /**
