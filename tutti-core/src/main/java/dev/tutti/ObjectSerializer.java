@@ -80,12 +80,20 @@ public interface ObjectSerializer {
 
             @Override
             public Object deserialize(final byte[] bytes) {
+                final String[] rejected = new String[1];
                 try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes))) {
-                    in.setObjectInputFilter(filter);
+                    in.setObjectInputFilter(info -> {
+                        final ObjectInputFilter.Status s = filter.checkInput(info);
+                        if (ObjectInputFilter.Status.REJECTED == s && null == rejected[0]) {
+                            rejected[0] = null == info.serialClass() ? "depth=" + info.depth()
+                                : "class=" + info.serialClass().getName();
+                        }
+                        return s;
+                    });
                     return in.readObject();
                 } catch (final InvalidClassException e) {
-                    throw new TuttiException(ErrorClass.SERIALIZATION, "deserialize: " + e.getMessage()
-                        + "; allowed=" + allow + " (add patterns with -D" + ALLOW_PROP_NAME
+                    throw new TuttiException(ErrorClass.SERIALIZATION, "deserialize: " + rejected[0]
+                        + " is not allowed (" + e.getMessage() + "); allowed=" + allow + " (add patterns with -D" + ALLOW_PROP_NAME
                         + "=com.example.** or Tutti.Options.serializer)", e);
                 } catch (final IOException | ClassNotFoundException e) {
                     throw new TuttiException(ErrorClass.SERIALIZATION, "deserialize: bytes=" + bytes.length
