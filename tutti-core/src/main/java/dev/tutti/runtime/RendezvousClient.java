@@ -122,10 +122,17 @@ public final class RendezvousClient {
 
         private void connect() {
             long pause = TimeUnit.MILLISECONDS.toNanos(10);
+            IOException last = null;
             while (true) {
+                final long leftMs = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                if (leftMs <= 0) {
+                    throw new TuttiException(ErrorClass.TIMEOUT, where() + ": cannot connect within timeoutMs="
+                        + timeoutMs + (null != last ? ": " + last : ""), last);
+                }
                 final Socket s = new Socket();
                 try {
-                    s.connect(new InetSocketAddress(address.host(), address.port()), timeoutLeftMs());
+                    s.connect(new InetSocketAddress(address.host(), address.port()),
+                        (int) Math.min(Integer.MAX_VALUE, leftMs));
                     s.setTcpNoDelay(true);
                     socket = s;
                     return;
@@ -134,11 +141,8 @@ public final class RendezvousClient {
                     throw new TuttiException(ErrorClass.ARG, where() + ": unknown host " + address.host(), e);
                 } catch (final IOException e) {
                     closeQuietly(s, e);
-                    if (System.nanoTime() + pause - deadline >= 0) {
-                        throw new TuttiException(ErrorClass.TIMEOUT, where() + ": cannot connect within timeoutMs="
-                            + timeoutMs + ": " + e, e);
-                    }
-                    LockSupport.parkNanos(pause);
+                    last = e;
+                    LockSupport.parkNanos(Math.min(pause, Math.max(0, deadline - System.nanoTime())));
                     pause = Math.min(2 * pause, MAX_RETRY_PAUSE_NS);
                 }
             }

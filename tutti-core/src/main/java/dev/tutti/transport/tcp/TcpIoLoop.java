@@ -10,6 +10,7 @@ import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * The one I/O thread of a process's tcp transport: a selector over every connection. It reads every readable
@@ -34,6 +35,7 @@ final class TcpIoLoop implements Runnable {
     private final MemorySegment inSeg = MemorySegment.ofBuffer(in);
     private final ConcurrentLinkedQueue<TcpConnection> cleanUps = new ConcurrentLinkedQueue<>();
     private final Thread thread;
+    private final Consumer<SelectionKey> onKey = this::onKey;
     private volatile boolean running = true;
 
     TcpIoLoop(final TcpTransport transport, final int rank) throws IOException {
@@ -102,7 +104,7 @@ final class TcpIoLoop implements Runnable {
     public void run() {
         try {
             while (running) {
-                selector.select(this::onKey);
+                selector.select(onKey);
                 for (TcpConnection c = cleanUps.poll(); null != c; c = cleanUps.poll()) {
                     c.cleanUp();
                 }

@@ -143,7 +143,7 @@ public final class TcpTransport implements Transport {
                 .toString();
             final String[] endpoints = RendezvousClient.exchange(info, endpoint);
             channels = TcpWireUp.wire(info, secret, server, endpoints, connectTimeoutMs);
-            final TcpTransport t = new TcpTransport(info, sink, eagerLimit, channels);
+            final TcpTransport t = over(info, sink, eagerLimit, channels);
             channels = null;
             return t;
         } catch (final IOException e) {
@@ -155,6 +155,21 @@ public final class TcpTransport implements Transport {
                 }
             }
         }
+    }
+
+    /**
+     * Builds the transport over connections already wired and authenticated (by {@link TcpWireUp}).
+     *
+     * @param info       the launch information
+     * @param sink       where arrivals go
+     * @param eagerLimit largest eager message in bytes
+     * @param channels   a connected channel per peer, null at this rank
+     * @return the running transport
+     * @throws IOException if a channel cannot be configured or registered
+     */
+    static TcpTransport over(final LaunchInfo info, final InboundSink sink, final int eagerLimit,
+        final SocketChannel[] channels) throws IOException {
+        return new TcpTransport(info, sink, eagerLimit, channels);
     }
 
     @Override
