@@ -91,6 +91,50 @@ class TcpP2pTest {
         });
     }
 
+    /** Four threads of rank 0 send at once on one connection, mixing eager and rendezvous sizes; per-thread order. */
+    @Test
+    void shouldKeepEachThreadsOrderWhenThreadsSendAtOnce() {
+        final int threads = 4;
+        final int perThread = 150;
+        TcpJob.run(2, 2048, (world, tcp) -> {
+            if (0 == world.rank()) {
+                final Thread[] ts = new Thread[threads];
+                final Throwable[] failed = new Throwable[threads];
+                for (int t = 0; t < threads; t++) {
+                    final int tag = t;
+                    ts[t] = Thread.ofPlatform().start(() -> {
+                        try {
+                            for (int seq = 0; seq < perThread; seq++) {
+                                final int[] msg = new int[seq % 5 == 0 ? 4096 : 8];
+                                msg[0] = seq;
+                                msg[msg.length - 1] = seq ^ tag;
+                                world.send(Buf.of(msg), 1, tag);
+                            }
+                        } catch (final Throwable e) {
+                            failed[tag] = e;
+                        }
+                    });
+                }
+                for (int t = 0; t < threads; t++) {
+                    ts[t].join();
+                    if (null != failed[t]) {
+                        throw new AssertionError("sending thread " + t, failed[t]);
+                    }
+                }
+            } else {
+                final int[] next = new int[threads];
+                final int[] buf = new int[4096];
+                for (int i = 0; i < threads * perThread; i++) {
+                    final Status s = world.recv(Buf.of(buf), 0, Communicator.ANY_TAG);
+                    final int seq = buf[0];
+                    assertEquals(next[s.tag()]++, seq, "thread " + s.tag());
+                    assertEquals(seq % 5 == 0 ? 4096 : 8, s.count());
+                    assertEquals(seq ^ s.tag(), buf[(int) s.count() - 1]);
+                }
+            }
+        });
+    }
+
     private static void checkMessage(final int[] buf, final Status s) {
         final int seq = buf[0];
         assertEquals(s.source(), buf[1]);

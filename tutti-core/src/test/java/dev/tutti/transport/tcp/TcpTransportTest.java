@@ -28,6 +28,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -234,6 +235,59 @@ class TcpTransportTest {
             rts.deliver(MemorySegment.ofArray(new byte[1 << 20]), delivered::complete);
             assertInstanceOf(TuttiException.class, delivered.get(10, TimeUnit.SECONDS));
         } finally {
+            closeAll(t);
+        }
+    }
+
+    /**
+     * Rank 1's I/O thread is stalled inside {@code arrive} while rank 0 sends 25 MiB of eager messages and a
+     * rendezvous message: far more than the socket buffers hold, yet every send returns (what the socket does not
+     * take is queued), and once rank 1 resumes everything arrives complete and in send order.
+     */
+    @Test
+    void shouldQueueWhatTheSocketDoesNotTakeAndKeepOrder() throws Exception {
+        final CountDownLatch stall = new CountDownLatch(1);
+        final BlockingQueue<Integer> arrivalOrder = new LinkedBlockingQueue<>();
+        final RecordingSink sink1 = new RecordingSink() {
+            @Override
+            public void arrive(final Inbound message) {
+                try {
+                    stall.await();
+                } catch (final InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                arrivalOrder.add(message.tag);
+                super.arrive(message);
+            }
+        };
+        final TcpTransport[] t = connectPair(new RecordingSink(), sink1, 64 << 10);
+        try {
+            final int count = 400;
+            final byte[][] sent = new byte[count + 1][];
+            final TestOutbound[] outs = new TestOutbound[count + 1];
+            for (int i = 0; i <= count; i++) {
+                sent[i] = new byte[i == count / 2 ? 3 << 20 : 64 << 10];
+                new SplittableRandom(i).nextBytes(sent[i]);
+                outs[i] = new TestOutbound(0, i, MemorySegment.ofArray(sent[i]));
+                t[0].send(1, outs[i]);
+            }
+            for (int i = 0; i <= count; i++) {
+                if (i != count / 2) {
+                    outs[i].done.get(10, TimeUnit.SECONDS); // eager: complete although nothing was read
+                }
+            }
+            stall.countDown();
+            for (int i = 0; i <= count; i++) {
+                assertEquals(i, arrivalOrder.poll(20, TimeUnit.SECONDS), "arrival order");
+                final RecordingSink.Arrival a = sink1.arrivals.poll(20, TimeUnit.SECONDS);
+                assertNotNull(a, "message " + i);
+                assertNull(a.failure());
+                final int tag = a.envelope().tag;
+                assertArrayEquals(sent[tag], a.data().toArray(ValueLayout.JAVA_BYTE), "message " + tag);
+            }
+            outs[count / 2].done.get(10, TimeUnit.SECONDS);
+        } finally {
+            stall.countDown();
             closeAll(t);
         }
     }
