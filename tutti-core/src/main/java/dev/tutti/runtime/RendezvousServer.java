@@ -128,7 +128,11 @@ public final class RendezvousServer implements AutoCloseable {
         return server;
     }
 
-    /** @return the port it listens on */
+    /**
+     * Returns the port it listens on.
+     *
+     * @return the port
+     */
     public int port() {
         return listener.getLocalPort();
     }
@@ -151,7 +155,11 @@ public final class RendezvousServer implements AutoCloseable {
         return new HostPort(host, port()).toString();
     }
 
-    /** @return the number of ranks the job has */
+    /**
+     * Returns the number of ranks that register.
+     *
+     * @return the job size
+     */
     public int size() {
         return size;
     }
