@@ -1,13 +1,98 @@
 package dev.tutti.transport.tcp;
 
+import dev.tutti.ErrorClass;
+import dev.tutti.TuttiException;
+import dev.tutti.runtime.Configuration;
+import dev.tutti.runtime.HostPort;
+import dev.tutti.runtime.JobSecret;
 import dev.tutti.runtime.LaunchInfo;
+import dev.tutti.runtime.RendezvousClient;
 import dev.tutti.transport.InboundSink;
 import dev.tutti.transport.Outbound;
 import dev.tutti.transport.Transport;
 
-/** TCP transport (placeholder until implemented). */
+import java.io.IOException;
+import java.net.DatagramSocket;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Transport between processes on any hosts: one authenticated TCP connection per pair of ranks, framed as in
+ * {@link FrameDescriptor}, with an eager protocol for messages up to the eager limit and a rendezvous protocol
+ * (RTS, CTS, DATA chunks) above it.
+ *
+ * <p>Wire-up ({@link #connect}): open a listening socket, publish its endpoint through the job's rendezvous
+ * ({@link RendezvousClient}), receive every rank's endpoint, then connect to every lower rank and accept every
+ * higher one, each connection authenticated both ways with the job secret ({@link TcpWireUp}).
+ *
+ * <p>Implementation notes (threading).
+ * <ul>
+ * <li>Sending threads write their frames to the socket themselves, under the connection's write lock, without
+ * blocking ({@link TcpConnection}); what the socket does not take is finished by the I/O thread.</li>
+ * <li>One I/O thread per transport ({@link TcpIoLoop}) reads every connection, calls the sink's
+ * {@code arrive} and the deliveries on it, answers RTS with CTS (queued like any frame, never a blocking write),
+ * and streams rendezvous data. It never blocks on anything but {@code select}, so every connection is always
+ * drained and two ranks sending large messages to each other cannot deadlock.</li>
+ * <li>Eager payloads are read straight into the receive buffer when the receive is posted (even if it is posted
+ * while the payload streams in), else into a byte[] of exactly the message's size ({@link EagerInbound}).
+ * Rendezvous payloads are read into the receive buffer chunk by chunk through the shared read buffer: a large
+ * message needs no second copy of its size on either side, and an unexpected one costs only its header.</li>
+ * <li>Failure: a connection that closes without BYE, or errors, makes the sink's {@code peerFailed} fire and fails
+ * every rendezvous send and receive outstanding with that peer, with {@link ErrorClass#PROC_FAILED} naming the
+ * rank. {@link #close()} sends BYE to every peer, waits (bounded) until every peer has said goodbye too and the
+ * output is flushed, then stops the I/O thread.</li>
+ * </ul>
+ */
 public final class TcpTransport implements Transport {
-    private TcpTransport() {
+    /** Address to listen on and publish; default: loopback if the rendezvous is on loopback, else this host's
+     *  address on the interface that reaches the rendezvous. */
+    public static final String HOST_PROP_NAME = "tutti.tcp.host";
+    /** Longest time the wiring after the rendezvous may take, in milliseconds. */
+    public static final String CONNECT_TIMEOUT_PROP_NAME = "tutti.tcp.connectTimeoutMs";
+    /** Default of {@link #CONNECT_TIMEOUT_PROP_NAME}: 60 s. */
+    public static final int CONNECT_TIMEOUT_DEFAULT_MS = 60_000;
+    /** Longest time {@link #close()} waits for the peers' goodbyes, in milliseconds. */
+    public static final String CLOSE_TIMEOUT_PROP_NAME = "tutti.tcp.closeTimeoutMs";
+    /** Default of {@link #CLOSE_TIMEOUT_PROP_NAME}: 10 s. */
+    public static final int CLOSE_TIMEOUT_DEFAULT_MS = 10_000;
+
+    /** Staging bytes per connection, at least (rendezvous chunks are built in it). */
+    static final int MIN_STAGING_BYTES = 128 * 1024;
+    /** Staging bytes per connection, at most (larger eager frames go through the heap backlog). */
+    static final int MAX_STAGING_BYTES = 1024 * 1024;
+
+    private static final System.Logger LOG = System.getLogger(TcpTransport.class.getName());
+
+    private final int rank;
+    private final int size;
+    private final int eagerLimit;
+    private final TcpConnection[] connections;
+    private final TcpIoLoop loop;
+    private final AtomicBoolean closeStarted = new AtomicBoolean();
+    private final Object settleLock = new Object();
+    private volatile boolean closing;
+
+    private TcpTransport(final LaunchInfo info, final InboundSink sink, final int eagerLimit,
+        final SocketChannel[] channels) throws IOException {
+        this.rank = info.rank();
+        this.size = info.size();
+        this.eagerLimit = eagerLimit;
+        this.loop = new TcpIoLoop(this, rank);
+        this.connections = new TcpConnection[size];
+        final int staging = FrameDescriptor.HEADER_LENGTH
+            + Math.min(MAX_STAGING_BYTES, Math.max(MIN_STAGING_BYTES, eagerLimit));
+        for (int r = 0; r < size; r++) {
+            if (r != rank) {
+                connections[r] = new TcpConnection(this, rank, r, channels[r], sink, loop, staging);
+                connections[r].register();
+            }
+        }
+        loop.start();
     }
 
     /**
@@ -17,17 +102,236 @@ public final class TcpTransport implements Transport {
      * @param sink       where arrivals go
      * @param eagerLimit largest eager message in bytes
      * @return the transport
+     * @throws TuttiException of class {@link ErrorClass#TIMEOUT} if the rendezvous or a peer cannot be reached in
+     *                        time (naming what is missing), {@link ErrorClass#ARG} for a bad launch environment,
+     *                        else as {@link RendezvousClient#exchange(LaunchInfo, String)}
      */
     public static TcpTransport connect(final LaunchInfo info, final InboundSink sink, final int eagerLimit) {
-        throw new UnsupportedOperationException("tcp transport not implemented yet");
+        return connect(info, sink, eagerLimit,
+            Configuration.intValue(CONNECT_TIMEOUT_PROP_NAME, CONNECT_TIMEOUT_DEFAULT_MS));
+    }
+
+    /**
+     * Like {@link #connect(LaunchInfo, InboundSink, int)} with an explicit wiring timeout (for tests).
+     *
+     * @param info             the launch information
+     * @param sink             where arrivals go
+     * @param eagerLimit       largest eager message in bytes
+     * @param connectTimeoutMs longest time the wiring after the rendezvous may take
+     * @return the transport
+     * @throws TuttiException as {@link #connect(LaunchInfo, InboundSink, int)}
+     */
+    static TcpTransport connect(final LaunchInfo info, final InboundSink sink, final int eagerLimit,
+        final long connectTimeoutMs) {
+        final String where = "tcp connect (rank=" + info.rank() + ", size=" + info.size() + ")";
+        if (eagerLimit < 0) {
+            throw new TuttiException(ErrorClass.ARG, where + ": eagerLimit=" + eagerLimit + ", expected >= 0");
+        }
+        final JobSecret secret;
+        final InetAddress bind;
+        try {
+            secret = JobSecret.of(info.secret());
+            bind = bindAddress(info);
+        } catch (final IllegalArgumentException | IOException e) {
+            throw new TuttiException(ErrorClass.ARG, where + ": " + e.getMessage(), e);
+        }
+        SocketChannel[] channels = null;
+        try (ServerSocketChannel server = ServerSocketChannel.open()) {
+            server.bind(new InetSocketAddress(bind, 0), Math.max(64, info.size()));
+            final InetAddress advertised = bind.isAnyLocalAddress() ? routeAddress(info) : bind;
+            final String endpoint = new HostPort(advertised.getHostAddress(), server.socket().getLocalPort())
+                .toString();
+            final String[] endpoints = RendezvousClient.exchange(info, endpoint);
+            channels = TcpWireUp.wire(info, secret, server, endpoints, connectTimeoutMs);
+            final TcpTransport t = over(info, sink, eagerLimit, channels);
+            channels = null;
+            return t;
+        } catch (final IOException e) {
+            throw new TuttiException(ErrorClass.INTERN, where + ": " + e, e);
+        } finally {
+            if (null != channels) {
+                for (final SocketChannel ch : channels) {
+                    closeAfterFailure(ch);
+                }
+            }
+        }
+    }
+
+    /**
+     * Builds the transport over connections already wired and authenticated (by {@link TcpWireUp}).
+     *
+     * @param info       the launch information
+     * @param sink       where arrivals go
+     * @param eagerLimit largest eager message in bytes
+     * @param channels   a connected channel per peer, null at this rank
+     * @return the running transport
+     * @throws IOException if a channel cannot be configured or registered
+     */
+    static TcpTransport over(final LaunchInfo info, final InboundSink sink, final int eagerLimit,
+        final SocketChannel[] channels) throws IOException {
+        return new TcpTransport(info, sink, eagerLimit, channels);
     }
 
     @Override
     public void send(final int destWorldRank, final Outbound message) {
-        throw new UnsupportedOperationException();
+        final TcpConnection c = destWorldRank >= 0 && destWorldRank < size ? connections[destWorldRank] : null;
+        if (null == c) {
+            throw new TuttiException(ErrorClass.INTERN, "tcp send (rank=" + rank + "): destWorldRank="
+                + destWorldRank + " is not a tcp peer, expected 0.." + (size - 1) + " other than " + rank);
+        }
+        if (message.payload().byteSize() <= eagerLimit) {
+            c.sendEager(message);
+        } else {
+            c.sendRendezvous(message);
+        }
+    }
+
+    /**
+     * Says goodbye to every peer, waits until every peer has said goodbye too and the output is flushed (at most
+     * {@value #CLOSE_TIMEOUT_PROP_NAME}), then stops the I/O thread and closes the connections. Sends and receives
+     * still pending fail. Call it once every rank is done (after the finalize agreement), or peers see a failure.
+     */
+    @Override
+    public void close() {
+        if (!closeStarted.compareAndSet(false, true)) {
+            return;
+        }
+        closing = true;
+        for (final TcpConnection c : connections) {
+            if (null != c) {
+                c.sendBye();
+            }
+        }
+        final long timeoutMs = Configuration.intValue(CLOSE_TIMEOUT_PROP_NAME, CLOSE_TIMEOUT_DEFAULT_MS);
+        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        try {
+            while (!allSettled()) {
+                final long leftMs = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                if (leftMs <= 0) {
+                    LOG.log(System.Logger.Level.WARNING, "tcp close (rank={0}): not every peer said goodbye within "
+                        + "{1} ms; closing anyway", rank, timeoutMs);
+                    break;
+                }
+                synchronized (settleLock) {
+                    settleLock.wait(Math.min(leftMs, 20)); // notified by settled(); bounded in case it raced
+                }
+            }
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            shutdown(new TuttiException(ErrorClass.PROC_FAILED, "tcp transport of rank=" + rank
+                + " closed while a transfer was pending"));
+        }
+    }
+
+    /**
+     * Closes every connection at once, without goodbye (the peers see this rank fail), and stops the I/O thread;
+     * pending sends and receives fail. For a process that is going down abnormally.
+     */
+    public void abort() {
+        closeStarted.set(true);
+        closing = true;
+        final TuttiException reason = new TuttiException(ErrorClass.PROC_FAILED, "tcp transport of rank=" + rank
+            + " was aborted");
+        for (final TcpConnection c : connections) {
+            if (null != c) {
+                c.abort(reason);
+            }
+        }
+        shutdown(reason);
+    }
+
+    private void shutdown(final TuttiException reason) {
+        if (!loop.stop(TimeUnit.SECONDS.toMillis(5))) {
+            LOG.log(System.Logger.Level.WARNING, "tcp close (rank={0}): the I/O thread did not stop", rank);
+            return;
+        }
+        for (final TcpConnection c : connections) {
+            if (null != c) {
+                c.cleanUp(reason);
+            }
+        }
+    }
+
+    private boolean allSettled() {
+        for (final TcpConnection c : connections) {
+            if (null != c && !c.isSettled()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** A connection may have settled: wake {@link #close()}. Never called with a write lock held. */
+    void settled() {
+        if (closing) {
+            synchronized (settleLock) {
+                settleLock.notifyAll();
+            }
+        }
+    }
+
+    boolean isClosing() {
+        return closing;
+    }
+
+    /** The I/O thread died: fail every connection so that no wait hangs. */
+    void loopFailed(final Throwable cause) {
+        for (final TcpConnection c : connections) {
+            if (null != c) {
+                c.fail("lost its I/O thread", cause);
+                c.cleanUp();
+            }
+        }
+    }
+
+    void closeProblem(final IOException e) {
+        LOG.log(System.Logger.Level.WARNING, "tcp close (rank={0}): {1}", rank, e);
+    }
+
+    /** @return the I/O thread (tests measure its allocations) */
+    Thread ioThread() {
+        return loop.thread();
+    }
+
+    static InetAddress bindAddress(final LaunchInfo info) throws IOException {
+        final String configured = Configuration.value(HOST_PROP_NAME);
+        if (null != configured && !configured.isBlank()) {
+            return InetAddress.getByName(configured.trim());
+        }
+        final InetAddress rendezvous = InetAddress.getByName(
+            HostPort.parse(LaunchInfo.RENDEZVOUS_ENV, info.rendezvous()).host());
+        if (rendezvous.isLoopbackAddress()) {
+            return InetAddress.getByName(rendezvous instanceof Inet6Address ? "::1" : "127.0.0.1");
+        }
+        return routeAddress(info);
+    }
+
+    /** This host's address on the interface that routes to the rendezvous (no packet is sent). */
+    private static InetAddress routeAddress(final LaunchInfo info) throws IOException {
+        final HostPort rv = HostPort.parse(LaunchInfo.RENDEZVOUS_ENV, info.rendezvous());
+        try (DatagramSocket probe = new DatagramSocket()) {
+            probe.connect(InetAddress.getByName(rv.host()), rv.port());
+            final InetAddress local = probe.getLocalAddress();
+            if (!local.isAnyLocalAddress()) {
+                return local;
+            }
+        }
+        return InetAddress.getLocalHost();
+    }
+
+    private static void closeAfterFailure(final SocketChannel ch) {
+        if (null != ch) {
+            try {
+                ch.close();
+            } catch (final IOException e) {
+                LOG.log(System.Logger.Level.DEBUG, "close failed: {0}", e);
+            }
+        }
     }
 
     @Override
-    public void close() {
+    public String toString() {
+        return "tcp(rank=" + rank + ", size=" + size + ", eagerLimit=" + eagerLimit + ")";
     }
 }

@@ -1,0 +1,305 @@
+package dev.tutti.runtime;
+
+import dev.tutti.ErrorClass;
+import dev.tutti.TuttiException;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A rank's side of the rendezvous ({@link RendezvousServer}, which describes the protocol): publish this rank's
+ * endpoint, wait for the fence, return every rank's endpoint.
+ *
+ * <p>The whole exchange is bounded by {@value #TIMEOUT_PROP_NAME} (default {@value #TIMEOUT_DEFAULT_MS} ms):
+ * connection attempts are retried until then (the launcher may start the server a moment after the ranks), and
+ * a timeout names the rendezvous address and the ranks still missing when last heard.
+ */
+public final class RendezvousClient {
+    /** Longest time {@link #exchange(LaunchInfo, String)} may take, in milliseconds. */
+    public static final String TIMEOUT_PROP_NAME = "tutti.rendezvous.timeoutMs";
+    /** Default of {@link #TIMEOUT_PROP_NAME}: 60 s. */
+    public static final int TIMEOUT_DEFAULT_MS = 60_000;
+
+    private static final long MAX_RETRY_PAUSE_NS = TimeUnit.MILLISECONDS.toNanos(500);
+
+    private RendezvousClient() {
+    }
+
+    /**
+     * Publishes this rank's endpoint and returns every rank's, once all have published.
+     *
+     * @param info       the launch information (rank, size, rendezvous address, secret)
+     * @param myEndpoint this rank's endpoint, {@code host:port}
+     * @return the endpoints indexed by rank
+     * @throws TuttiException of class {@link ErrorClass#TIMEOUT} if the rendezvous cannot be reached or the fence
+     *                        is not reached in time (naming the missing ranks); {@link ErrorClass#ARG} if the
+     *                        rendezvous refuses this rank (rank taken, wrong size, wrong secret) or the address is
+     *                        malformed; {@link ErrorClass#PROC_FAILED} if the job failed before the fence (a rank
+     *                        dropped out); {@link ErrorClass#INTERN} for a protocol or I/O error
+     */
+    public static String[] exchange(final LaunchInfo info, final String myEndpoint) {
+        return exchange(info, myEndpoint, Configuration.intValue(TIMEOUT_PROP_NAME, TIMEOUT_DEFAULT_MS));
+    }
+
+    /**
+     * Like {@link #exchange(LaunchInfo, String)} with an explicit timeout.
+     *
+     * @param info       the launch information
+     * @param myEndpoint this rank's endpoint
+     * @param timeoutMs  the longest the whole exchange may take
+     * @return the endpoints indexed by rank
+     * @throws TuttiException as for {@link #exchange(LaunchInfo, String)}
+     */
+    public static String[] exchange(final LaunchInfo info, final String myEndpoint, final long timeoutMs) {
+        try (Session s = Session.open(info, myEndpoint, timeoutMs)) {
+            return s.awaitTable();
+        }
+    }
+
+    /**
+     * One registration: open (connect, authenticate, publish), then {@link #awaitTable()}. Package-private so
+     * that tests can drop a registered connection.
+     */
+    static final class Session implements AutoCloseable {
+        private final LaunchInfo info;
+        private final HostPort address;
+        private final JobSecret secret;
+        private final long timeoutMs;
+        private final long deadline;
+        private final byte[] clientNonce = JobSecret.newNonce();
+        private Socket socket;
+        private DataInputStream in;
+        private int registered = -1;
+        private int missingCount = -1;
+        private int[] missingListed = new int[0];
+
+        private Session(final LaunchInfo info, final HostPort address, final JobSecret secret,
+            final long timeoutMs) {
+            this.info = info;
+            this.address = address;
+            this.secret = secret;
+            this.timeoutMs = timeoutMs;
+            this.deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        }
+
+        static Session open(final LaunchInfo info, final String myEndpoint, final long timeoutMs) {
+            final HostPort address;
+            final JobSecret secret;
+            try {
+                address = HostPort.parse(LaunchInfo.RENDEZVOUS_ENV, info.rendezvous());
+                secret = JobSecret.of(info.secret());
+            } catch (final IllegalArgumentException e) {
+                throw new TuttiException(ErrorClass.ARG, "rendezvous (rank=" + info.rank() + ", size=" + info.size()
+                    + "): " + e.getMessage(), e);
+            }
+            final byte[] endpoint = myEndpoint.getBytes(StandardCharsets.UTF_8);
+            if (endpoint.length > RendezvousServer.MAX_ENDPOINT_BYTES) {
+                throw new TuttiException(ErrorClass.ARG, "rendezvous (rank=" + info.rank() + "): endpoint of "
+                    + endpoint.length + " bytes, expected at most " + RendezvousServer.MAX_ENDPOINT_BYTES);
+            }
+            final Session s = new Session(info, address, secret, timeoutMs);
+            try {
+                s.connect();
+                s.register(endpoint);
+                return s;
+            } catch (final RuntimeException e) {
+                s.close();
+                throw e;
+            }
+        }
+
+        private void connect() {
+            long pause = TimeUnit.MILLISECONDS.toNanos(10);
+            IOException last = null;
+            while (true) {
+                final long leftMs = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                if (leftMs <= 0) {
+                    throw new TuttiException(ErrorClass.TIMEOUT, where() + ": cannot connect within timeoutMs="
+                        + timeoutMs + (null != last ? ": " + last : ""), last);
+                }
+                final Socket s = new Socket();
+                try {
+                    s.connect(new InetSocketAddress(address.host(), address.port()),
+                        (int) Math.min(Integer.MAX_VALUE, leftMs));
+                    s.setTcpNoDelay(true);
+                    socket = s;
+                    return;
+                } catch (final UnknownHostException e) {
+                    closeQuietly(s, e);
+                    throw new TuttiException(ErrorClass.ARG, where() + ": unknown host " + address.host(), e);
+                } catch (final IOException e) {
+                    closeQuietly(s, e);
+                    last = e;
+                    LockSupport.parkNanos(Math.min(pause, Math.max(0, deadline - System.nanoTime())));
+                    pause = Math.min(2 * pause, MAX_RETRY_PAUSE_NS);
+                }
+            }
+        }
+
+        private void register(final byte[] endpoint) {
+            try {
+                socket.setSoTimeout(timeoutLeftMs());
+                in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
+                final DataOutputStream out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream()));
+                final int magic = in.readInt();
+                final int version = in.readInt();
+                if (RendezvousServer.SERVER_MAGIC != magic || RendezvousServer.VERSION != version) {
+                    throw new TuttiException(ErrorClass.INTERN, where() + ": not a Tutti rendezvous (magic=0x"
+                        + Integer.toHexString(magic) + ", version=" + version + ")");
+                }
+                final byte[] serverNonce = RendezvousServer.readExactly(in, JobSecret.NONCE_BYTES);
+                out.writeInt(RendezvousServer.CLIENT_MAGIC);
+                out.writeInt(RendezvousServer.VERSION);
+                out.writeInt(info.rank());
+                out.writeInt(info.size());
+                out.write(clientNonce);
+                out.writeShort(endpoint.length);
+                out.write(endpoint);
+                out.write(secret.mac(RendezvousServer.CLIENT_LABEL, serverNonce, info.rank(), info.size(),
+                    endpoint));
+                out.flush();
+            } catch (final SocketTimeoutException e) {
+                throw timeout(e);
+            } catch (final IOException e) {
+                throw new TuttiException(ErrorClass.INTERN, where() + ": handshake failed: " + e, e);
+            }
+        }
+
+        /** Waits for the fence and returns the verified table. */
+        String[] awaitTable() {
+            try {
+                while (true) {
+                    socket.setSoTimeout(timeoutLeftMs());
+                    final int kind = in.readUnsignedByte();
+                    switch (kind) {
+                        case RendezvousServer.ACCEPTED -> {
+                            registered = in.readInt();
+                            in.readInt();
+                        }
+                        case RendezvousServer.STATUS -> readStatus();
+                        case RendezvousServer.ERROR -> throw refused();
+                        case RendezvousServer.TABLE -> {
+                            return readTable();
+                        }
+                        default -> throw new TuttiException(ErrorClass.INTERN, where() + ": unexpected message kind="
+                            + kind + " from the rendezvous");
+                    }
+                }
+            } catch (final SocketTimeoutException e) {
+                throw timeout(e);
+            } catch (final EOFException e) {
+                throw new TuttiException(-1 == registered ? ErrorClass.ARG : ErrorClass.PROC_FAILED, where()
+                    + (-1 == registered
+                    ? ": the rendezvous closed the connection without accepting this rank; the job secret ("
+                        + LaunchInfo.SECRET_ENV + ") is probably wrong"
+                    : ": the rendezvous closed the connection before the fence"), e);
+            } catch (final IOException e) {
+                throw new TuttiException(ErrorClass.INTERN, where() + ": " + e, e);
+            }
+        }
+
+        private void readStatus() throws IOException {
+            missingCount = in.readInt();
+            final int listed = in.readInt();
+            if (listed < 0 || listed > RendezvousServer.MAX_LISTED_MISSING) {
+                throw new IOException("status lists " + listed + " ranks");
+            }
+            final int[] ranks = new int[listed];
+            for (int i = 0; i < listed; i++) {
+                ranks[i] = in.readInt();
+            }
+            missingListed = ranks;
+        }
+
+        private TuttiException refused() throws IOException {
+            final int kind = in.readUnsignedByte();
+            final String message = readString();
+            return new TuttiException(RendezvousServer.ERROR_FAILED == kind ? ErrorClass.PROC_FAILED : ErrorClass.ARG,
+                where() + ": " + (RendezvousServer.ERROR_FAILED == kind ? "job failed before the fence: "
+                    : "refused: ") + message);
+        }
+
+        private String[] readTable() throws IOException {
+            final int n = in.readInt();
+            if (n != info.size()) {
+                throw new TuttiException(ErrorClass.INTERN, where() + ": table has " + n + " entries, expected size="
+                    + info.size());
+            }
+            final String[] table = new String[n];
+            for (int i = 0; i < n; i++) {
+                table[i] = readString();
+            }
+            final byte[] proof = RendezvousServer.readExactly(in, JobSecret.MAC_BYTES);
+            final byte[] expected = secret.mac(RendezvousServer.SERVER_LABEL, clientNonce, info.rank(), n,
+                RendezvousServer.tableBytes(table));
+            if (!JobSecret.matches(expected, proof)) {
+                throw new TuttiException(ErrorClass.ARG, where() + ": the rendezvous could not prove it knows the job "
+                    + "secret; endpoint table rejected");
+            }
+            return table;
+        }
+
+        private String readString() throws IOException {
+            return new String(RendezvousServer.readExactly(in, in.readUnsignedShort()), StandardCharsets.UTF_8);
+        }
+
+        private TuttiException timeout(final Throwable cause) {
+            final String heard;
+            if (missingCount >= 0) {
+                heard = "still missing ranks=" + Arrays.toString(missingListed)
+                    + (missingCount > missingListed.length ? " and " + (missingCount - missingListed.length)
+                    + " more" : "") + " (" + missingCount + " of " + info.size() + " not registered)";
+            } else if (registered >= 0) {
+                heard = registered + " of " + info.size() + " ranks had registered when this rank did";
+            } else {
+                heard = "this rank was not registered yet";
+            }
+            return new TuttiException(ErrorClass.TIMEOUT, where() + ": fence not reached within timeoutMs="
+                + timeoutMs + "; " + heard, cause);
+        }
+
+        private int timeoutLeftMs() {
+            final long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+            if (left <= 0) {
+                throw timeout(null);
+            }
+            return (int) Math.min(Integer.MAX_VALUE, left);
+        }
+
+        private String where() {
+            return "rendezvous (rank=" + info.rank() + ", size=" + info.size() + ", at=" + address + ")";
+        }
+
+        private static void closeQuietly(final Socket s, final Throwable primary) {
+            try {
+                s.close();
+            } catch (final IOException e) {
+                primary.addSuppressed(e);
+            }
+        }
+
+        @Override
+        public void close() {
+            final Socket s = socket;
+            if (null != s) {
+                try {
+                    s.close();
+                } catch (final IOException e) {
+                    throw new TuttiException(ErrorClass.INTERN, where() + ": close failed: " + e, e);
+                }
+            }
+        }
+    }
+}

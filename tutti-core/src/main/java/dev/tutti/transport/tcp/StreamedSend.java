@@ -1,0 +1,63 @@
+package dev.tutti.transport.tcp;
+
+import dev.tutti.transport.Outbound;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * A rendezvous send: registered when its RTS is written, started by the receiver's CTS, then appended to the
+ * staging buffer chunk by chunk (DATA frames) straight from the sender's payload, so it is never copied whole.
+ * Fields after {@link #start} are used by the I/O thread only.
+ */
+final class StreamedSend extends WriteJob {
+    /** Smallest chunk worth a frame header when the staging buffer is nearly full. */
+    static final int MIN_CHUNK = 4 * 1024;
+    /** Largest chunk. */
+    static final int MAX_CHUNK = 256 * 1024;
+
+    final long sendId;
+    final Outbound outbound;
+    private final int source;
+    private final MemorySegment payload;
+    private long receiveId;
+    private long length;
+    private long offset;
+
+    StreamedSend(final long sendId, final int source, final Outbound outbound) {
+        this.sendId = sendId;
+        this.source = source;
+        this.outbound = outbound;
+        this.payload = outbound.payload();
+    }
+
+    /** @return the full length of the message */
+    long messageLength() {
+        return payload.byteSize();
+    }
+
+    /** The CTS arrived: stream {@code bytes} (at most the message) to the receive {@code id}. */
+    void start(final long id, final long bytes) {
+        this.receiveId = id;
+        this.length = bytes;
+    }
+
+    @Override
+    boolean fill(final OutBuffer out) {
+        final long left = length - offset;
+        final long room = out.free() - FrameDescriptor.HEADER_LENGTH;
+        if (room < Math.min(left, MIN_CHUNK)) {
+            return false;
+        }
+        final int chunk = (int) Math.min(Math.min(left, room), MAX_CHUNK);
+        final int at = out.reserve(FrameDescriptor.HEADER_LENGTH + chunk);
+        FrameDescriptor.putHeader(out.buffer(), at, FrameDescriptor.DATA, 0, source, 0, 0, chunk, receiveId, offset);
+        MemorySegment.copy(payload, offset, out.segment(), at + FrameDescriptor.HEADER_LENGTH, chunk);
+        offset += chunk;
+        return offset == length;
+    }
+
+    @Override
+    boolean rotates() {
+        return true;
+    }
+}

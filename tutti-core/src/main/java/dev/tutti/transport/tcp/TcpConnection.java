@@ -1,0 +1,613 @@
+package dev.tutti.transport.tcp;
+
+import dev.tutti.ErrorClass;
+import dev.tutti.TuttiException;
+import dev.tutti.transport.Inbound;
+import dev.tutti.transport.InboundSink;
+import dev.tutti.transport.Outbound;
+
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.CancelledKeyException;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * One authenticated connection to one peer: frames out (any thread) and frames in (the I/O thread), the eager
+ * and rendezvous protocols, and failure.
+ *
+ * <p>Implementation notes.
+ * <ul>
+ * <li><b>Writing.</b> Every frame is appended whole to {@code out} (a direct staging buffer) under
+ * {@code writeLock}, so frames never interleave and the order of appends is the order on the wire. The caller's
+ * thread then writes to the non-blocking socket itself: no thread hop on the send path. Whatever the socket does
+ * not take stays in {@code out}, and the I/O thread finishes it on OP_WRITE. If {@code out} lacks room, or the
+ * {@code backlog} is not empty (order!), the frame is copied to the heap and appended to the backlog instead; an
+ * eager send completes as soon as its payload is copied, either way. Only the I/O thread moves backlog jobs into
+ * {@code out}. Invariant (under the lock): if {@code out} or the backlog is non-empty, {@code wantWrite} is set
+ * and OP_WRITE is in the key's interest set. Nothing ever blocks while holding the lock.</li>
+ * <li><b>Rendezvous.</b> The sender registers a {@link StreamedSend} in {@code sends} and writes an RTS. The
+ * receiver's {@link RendezvousInbound#deliver} registers a {@link StreamedReceive} in {@code receives} and writes a
+ * CTS saying how many bytes it takes ({@code min(message, destination)}: a truncated message is only sent as far
+ * as it fits). The sender's I/O thread then appends the stream to the backlog, where it yields to other frames
+ * after every chunk (round robin), so a huge message delays other traffic by at most one chunk. The payload is
+ * read from the sender's segment chunk by chunk and written chunk by chunk into the receiver's destination; the
+ * send completes when its last chunk has been copied out, the receive when its last byte arrived. Entries of both
+ * maps are completed by whoever removes them (success path or failure path), so exactly once.</li>
+ * <li><b>Reading</b> (I/O thread only): a small state machine over the I/O thread's shared read buffer; a partial
+ * header is carried over in {@code carry}, payload bytes are handed on as they come (see {@link EagerInbound}).
+ * Frames from this peer reach the sink in wire order, which is send order.</li>
+ * <li><b>Failure.</b> {@code failure} is set once (CAS); the channel is closed and the I/O thread runs
+ * {@link #cleanUp()}: it fails the partial eager message, every registered send and receive, drops the backlog and
+ * tells the sink the peer failed (unless the transport is closing or the peer said goodbye). Sends that start
+ * after {@code failure} is set fail at once; registrations re-check {@code failure} after inserting into their map
+ * (the volatile write of {@code failure} precedes the map scan of {@code cleanUp}, and the insert precedes the
+ * re-check, so every entry is failed by one side or the other).</li>
+ * </ul>
+ */
+final class TcpConnection {
+    private static final VarHandle FAILURE;
+    private static final int READ_HEADER = 0;
+    private static final int READ_EAGER = 1;
+    private static final int READ_DATA = 2;
+    /** Largest eager message accepted from a peer: what a byte[] can hold. */
+    private static final long MAX_EAGER_BYTES = Integer.MAX_VALUE - 16;
+
+    static {
+        try {
+            FAILURE = MethodHandles.lookup().findVarHandle(TcpConnection.class, "failure", TuttiException.class);
+        } catch (final ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    final int self;
+    final int peer;
+    private final SocketChannel channel;
+    private final String remote;
+    private final InboundSink sink;
+    private final TcpIoLoop loop;
+    private final TcpTransport transport;
+    private SelectionKey key;
+
+    private final ReentrantLock writeLock = new ReentrantLock();
+    private final OutBuffer out;
+    private final ArrayDeque<WriteJob> backlog = new ArrayDeque<>();
+    private boolean wantWrite;
+    private long lastSendId;
+    private volatile boolean byeQueued;
+
+    private final ConcurrentHashMap<Long, StreamedSend> sends = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Long, StreamedReceive> receives = new ConcurrentHashMap<>();
+    private final AtomicLong lastReceiveId = new AtomicLong();
+
+    private final byte[] carry = new byte[FrameDescriptor.HEADER_LENGTH];
+    private final ArrayList<Outbound> ioCompleted = new ArrayList<>();
+    private int carried;
+    private int readState = READ_HEADER;
+    private long payloadLeft;
+    private EagerInbound eager;
+    private StreamedReceive streaming;
+    private volatile boolean byeReceived;
+    private volatile boolean endOfStream;
+    private boolean cleanedUp;
+
+    private volatile TuttiException failure;
+
+    TcpConnection(final TcpTransport transport, final int self, final int peer, final SocketChannel channel,
+        final InboundSink sink, final TcpIoLoop loop, final int stagingBytes) throws IOException {
+        this.transport = transport;
+        this.self = self;
+        this.peer = peer;
+        this.channel = channel;
+        this.sink = sink;
+        this.loop = loop;
+        this.out = new OutBuffer(stagingBytes);
+        this.remote = String.valueOf(channel.getRemoteAddress());
+        channel.configureBlocking(false);
+        channel.setOption(StandardSocketOptions.TCP_NODELAY, Boolean.TRUE);
+    }
+
+    /** Registers with the I/O loop; called once before the loop starts. */
+    void register() throws IOException {
+        key = loop.register(channel, this);
+    }
+
+    // ------------------------------------------------------------------------------------------------ sending
+
+    /** Sends a message whole; completes {@code m} when its payload has been copied out, or fails it. */
+    void sendEager(final Outbound m) {
+        final MemorySegment payload = m.payload();
+        final long len = payload.byteSize();
+        TuttiException failed;
+        writeLock.lock();
+        try {
+            failed = refusalLocked();
+            if (null == failed) {
+                if (backlog.isEmpty() && out.free() >= FrameDescriptor.HEADER_LENGTH + len) {
+                    final int at = out.reserve(FrameDescriptor.HEADER_LENGTH + (int) len);
+                    FrameDescriptor.putHeader(out.buffer(), at, FrameDescriptor.EAGER, m.context(), self, m.tag(),
+                        m.typeCode(), len, 0, 0);
+                    if (len > 0) {
+                        MemorySegment.copy(payload, 0, out.segment(), at + FrameDescriptor.HEADER_LENGTH, len);
+                    }
+                    failed = flushLocked();
+                } else {
+                    backlog.addLast(QueuedFrame.of(FrameDescriptor.EAGER, m.context(), self, m.tag(), m.typeCode(),
+                        len, 0, 0, payload));
+                    wantWriteLocked();
+                }
+            }
+        } finally {
+            writeLock.unlock();
+        }
+        m.sent(failed);
+    }
+
+    /** Announces a large message (RTS); the payload is streamed when the receiver answers with a CTS. */
+    void sendRendezvous(final Outbound m) {
+        TuttiException failed;
+        long id = 0;
+        writeLock.lock();
+        try {
+            failed = refusalLocked();
+            if (null == failed) {
+                id = ++lastSendId;
+                sends.put(id, new StreamedSend(id, self, m));
+                failed = writeControlLocked(FrameDescriptor.RTS, m.context(), m.tag(), m.typeCode(),
+                    m.payload().byteSize(), id, 0);
+            }
+        } finally {
+            writeLock.unlock();
+        }
+        if (null == failed) {
+            failed = failure; // re-check after the insert: see the class notes
+        }
+        if (null != failed && (0 == id || null != sends.remove(id))) {
+            m.sent(failed);
+        }
+    }
+
+    /** The receiver's side of a rendezvous: {@code destination} is ready, ask the sender for the data. */
+    void clearToSend(final long sendId, final long messageLength, final MemorySegment destination,
+        final Inbound.Delivery done) {
+        final TuttiException failedBefore = failure;
+        if (null != failedBefore) {
+            done.delivered(failedBefore);
+            return;
+        }
+        final long take = Math.min(messageLength, destination.byteSize());
+        if (0 == take) {
+            // Nothing to move; the CTS only releases the sender. If it cannot be sent, the sender fails anyway.
+            sendControl(FrameDescriptor.CTS, 0, sendId, 0);
+            done.delivered(null);
+            return;
+        }
+        final long id = lastReceiveId.incrementAndGet();
+        receives.put(id, new StreamedReceive(id, destination, take, done));
+        TuttiException failed = sendControl(FrameDescriptor.CTS, take, sendId, id);
+        if (null == failed) {
+            failed = failure; // re-check after the insert: see the class notes
+        }
+        if (null != failed && null != receives.remove(id)) {
+            done.delivered(failed);
+        }
+    }
+
+    /** Queues BYE, the last frame; later sends are refused. */
+    void sendBye() {
+        writeLock.lock();
+        try {
+            if (null == failure && !endOfStream && !byeQueued) {
+                writeControlLocked(FrameDescriptor.BYE, 0, 0, 0, 0, 0, 0);
+                byeQueued = true;
+            }
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    private TuttiException sendControl(final byte type, final long length, final long id, final long id2) {
+        writeLock.lock();
+        try {
+            final TuttiException refused = refusalLocked();
+            return null != refused ? refused : writeControlLocked(type, 0, 0, 0, length, id, id2);
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    private TuttiException refusalLocked() {
+        final TuttiException f = failure;
+        if (null != f) {
+            return f;
+        }
+        if (byeQueued || byeReceived) {
+            return new TuttiException(ErrorClass.PROC_FAILED, "tcp send (rank=" + self + ") to rank=" + peer
+                + ": the connection is closing (" + (byeQueued ? "this rank" : "rank " + peer) + " said goodbye)");
+        }
+        return null;
+    }
+
+    private TuttiException writeControlLocked(final byte type, final int context, final int tag, final int typeCode,
+        final long length, final long id, final long id2) {
+        if (backlog.isEmpty() && out.free() >= FrameDescriptor.HEADER_LENGTH) {
+            FrameDescriptor.putHeader(out.buffer(), out.reserve(FrameDescriptor.HEADER_LENGTH), type, context, self,
+                tag, typeCode, length, id, id2);
+            return flushLocked();
+        }
+        backlog.addLast(QueuedFrame.of(type, context, self, tag, typeCode, length, id, id2, null));
+        wantWriteLocked();
+        return null;
+    }
+
+    /** Writes what the socket takes now; leaves the rest to the I/O thread. */
+    private TuttiException flushLocked() {
+        try {
+            if (!out.writeTo(channel)) {
+                wantWriteLocked();
+            }
+            return null;
+        } catch (final IOException e) {
+            return fail("failed while writing", e);
+        }
+    }
+
+    private void wantWriteLocked() {
+        if (!wantWrite) {
+            wantWrite = true;
+            try {
+                key.interestOpsOr(SelectionKey.OP_WRITE);
+            } catch (final CancelledKeyException e) {
+                fail("was closed while writing", e); // the clean-up fails what is queued
+                return;
+            }
+            if (!loop.inLoopThread()) {
+                loop.wakeup();
+            }
+        }
+    }
+
+    /** I/O thread: the socket can take more. */
+    void onWritable() throws IOException {
+        writeLock.lock();
+        try {
+            drainLocked();
+        } finally {
+            writeLock.unlock();
+        }
+        completeSends();
+        if (byeQueued) {
+            transport.settled();
+        }
+    }
+
+    /** I/O thread, under the lock: moves backlog jobs into {@code out} and writes until the socket is full. */
+    private void drainLocked() throws IOException {
+        while (true) {
+            fillLocked();
+            if (out.isEmpty()) {
+                if (backlog.isEmpty() && wantWrite) {
+                    wantWrite = false;
+                    key.interestOpsAnd(~SelectionKey.OP_WRITE);
+                }
+                return;
+            }
+            if (!out.writeTo(channel)) {
+                wantWriteLocked();
+                return;
+            }
+        }
+    }
+
+    private void fillLocked() {
+        while (!backlog.isEmpty()) {
+            final WriteJob job = backlog.peekFirst();
+            final int freeBefore = out.free();
+            if (job.fill(out)) {
+                backlog.pollFirst();
+                if (job instanceof StreamedSend s && null != sends.remove(s.sendId)) {
+                    ioCompleted.add(s.outbound);
+                }
+            } else if (freeBefore == out.free() || !job.rotates()) {
+                return; // no room for the next piece
+            } else {
+                backlog.addLast(backlog.pollFirst()); // a chunk went out: let other frames through
+            }
+        }
+    }
+
+    private void completeSends() {
+        final ArrayList<Outbound> done = ioCompleted;
+        for (int i = 0; i < done.size(); i++) {
+            done.get(i).sent(null);
+        }
+        done.clear();
+    }
+
+    // ------------------------------------------------------------------------------------------------ receiving
+
+    /**
+     * I/O thread: reads what the socket has and dispatches the frames it completes.
+     *
+     * @param in    the I/O thread's read buffer (little-endian)
+     * @param inSeg a segment over the whole of {@code in}
+     */
+    void onReadable(final ByteBuffer in, final MemorySegment inSeg) throws IOException {
+        in.clear();
+        if (carried > 0) {
+            in.put(carry, 0, carried);
+            carried = 0;
+        }
+        final int n = channel.read(in);
+        in.flip();
+        if (n < 0) {
+            onEndOfStream(in.remaining());
+            return;
+        }
+        parse(in, inSeg);
+        final int left = in.remaining();
+        if (left > 0) {
+            in.get(carry, 0, left);
+            carried = left;
+        }
+    }
+
+    private void parse(final ByteBuffer in, final MemorySegment inSeg) {
+        while (true) {
+            if (READ_HEADER == readState) {
+                if (in.remaining() < FrameDescriptor.HEADER_LENGTH) {
+                    return;
+                }
+                final int at = in.position();
+                in.position(at + FrameDescriptor.HEADER_LENGTH);
+                onHeader(in, at);
+            } else {
+                final int available = in.remaining();
+                if (0 == available) {
+                    return;
+                }
+                final int pos = in.position();
+                final long k = Math.min(available, payloadLeft);
+                if (READ_EAGER == readState) {
+                    eager.accept(inSeg, pos, k);
+                } else {
+                    streaming.accept(inSeg, pos, k);
+                }
+                in.position(pos + (int) k);
+                payloadLeft -= k;
+                if (0 == payloadLeft) {
+                    if (READ_DATA == readState) {
+                        endOfChunk();
+                    }
+                    eager = null;
+                    readState = READ_HEADER;
+                }
+            }
+        }
+    }
+
+    private void onHeader(final ByteBuffer in, final int at) {
+        final int type = in.get(at + FrameDescriptor.TYPE_OFFSET) & 0xFF;
+        final int source = in.getInt(at + FrameDescriptor.SOURCE_OFFSET);
+        final long length = in.getLong(at + FrameDescriptor.LENGTH_OFFSET);
+        final long id = in.getLong(at + FrameDescriptor.ID_OFFSET);
+        if (source != peer || byeReceived || length < 0) {
+            throw protocolError(type, source, length, byeReceived ? "frame after BYE" : "bad source or length");
+        }
+        switch (type) {
+            case FrameDescriptor.EAGER -> {
+                if (length > MAX_EAGER_BYTES) {
+                    throw protocolError(type, source, length, "eager frame larger than an array");
+                }
+                final EagerInbound m = new EagerInbound(in.getInt(at + FrameDescriptor.CONTEXT_OFFSET), peer,
+                    in.getInt(at + FrameDescriptor.TAG_OFFSET), in.getInt(at + FrameDescriptor.TYPE_CODE_OFFSET),
+                    length);
+                if (length > 0) {
+                    eager = m;
+                    payloadLeft = length;
+                    readState = READ_EAGER;
+                }
+                sink.arrive(m);
+            }
+            case FrameDescriptor.RTS -> sink.arrive(new RendezvousInbound(this,
+                in.getInt(at + FrameDescriptor.CONTEXT_OFFSET), peer, in.getInt(at + FrameDescriptor.TAG_OFFSET),
+                in.getInt(at + FrameDescriptor.TYPE_CODE_OFFSET), length, id));
+            case FrameDescriptor.CTS -> onClearToSend(id, in.getLong(at + FrameDescriptor.ID2_OFFSET), length, type);
+            case FrameDescriptor.DATA -> {
+                final StreamedReceive r = receives.get(id);
+                final long offset = in.getLong(at + FrameDescriptor.ID2_OFFSET);
+                if (null == r || offset != r.received() || 0 == length || offset + length > r.length) {
+                    throw protocolError(type, source, length, "DATA for receiveId=" + id + " offset=" + offset
+                        + " does not continue a registered receive");
+                }
+                streaming = r;
+                payloadLeft = length;
+                readState = READ_DATA;
+            }
+            case FrameDescriptor.BYE -> {
+                byeReceived = true;
+                transport.settled();
+            }
+            default -> throw protocolError(type, source, length, "unknown frame type");
+        }
+    }
+
+    private void onClearToSend(final long sendId, final long receiveId, final long length, final int type) {
+        final StreamedSend s = sends.get(sendId);
+        if (null == s || length > s.messageLength()) {
+            throw protocolError(type, peer, length, "CTS for sendId=" + sendId + " that is not waiting");
+        }
+        if (0 == length) {
+            if (null != sends.remove(sendId)) {
+                s.outbound.sent(null);
+            }
+            return;
+        }
+        s.start(receiveId, length);
+        writeLock.lock();
+        try {
+            backlog.addLast(s);
+            drainLocked();
+        } catch (final IOException e) {
+            fail("failed while writing", e);
+        } finally {
+            writeLock.unlock();
+        }
+        completeSends();
+    }
+
+    private void endOfChunk() {
+        final StreamedReceive r = streaming;
+        streaming = null;
+        if (r.received() == r.length && null != receives.remove(r.receiveId)) {
+            r.done.delivered(null);
+        }
+    }
+
+    private void onEndOfStream(final int partialBytes) {
+        if (byeReceived && 0 == partialBytes && READ_HEADER == readState) {
+            endOfStream = true;
+            key.cancel();
+            transport.settled();
+            return;
+        }
+        fail(byeReceived ? "was closed in the middle of a frame" : "was closed by the peer without goodbye (BYE)",
+            null);
+        cleanUp();
+    }
+
+    private IllegalStateException protocolError(final int type, final int source, final long length,
+        final String what) {
+        return new IllegalStateException("protocol error from rank=" + peer + ": " + what + " (frame type="
+            + FrameDescriptor.typeName(type) + ", source=" + source + ", length=" + length + ")");
+    }
+
+    // ------------------------------------------------------------------------------------------------ failure
+
+    /**
+     * Records that the connection failed (the first cause wins), closes it and has the I/O thread clean up.
+     * Any thread.
+     *
+     * @param what  what happened, e.g. {@code "failed while reading"}
+     * @param cause the underlying exception, or null
+     * @return the connection's failure
+     */
+    TuttiException fail(final String what, final Throwable cause) {
+        final TuttiException e = new TuttiException(ErrorClass.PROC_FAILED, "rank " + peer + " failed: the tcp "
+            + "connection from rank=" + self + " to rank=" + peer + " (" + remote + ") " + what
+            + (null == cause ? "" : ": " + cause), cause);
+        if (FAILURE.compareAndSet(this, null, e)) {
+            closeChannel(e);
+            loop.scheduleCleanUp(this);
+            return e;
+        }
+        return failure;
+    }
+
+    /** Closes the socket; a failure to close is attached to {@code reason}. */
+    void closeChannel(final Throwable reason) {
+        try {
+            channel.close();
+        } catch (final IOException e) {
+            reason.addSuppressed(e);
+        }
+    }
+
+    /** Closes at once with a reset, without goodbye: peers see this rank fail. */
+    void abort(final TuttiException reason) {
+        try {
+            channel.setOption(StandardSocketOptions.SO_LINGER, 0);
+        } catch (final IOException e) {
+            reason.addSuppressed(e);
+        }
+        if (FAILURE.compareAndSet(this, null, reason)) {
+            closeChannel(reason);
+        }
+    }
+
+    /**
+     * After a failure (I/O thread, or the closing thread once the I/O thread has stopped): fails everything that
+     * waits on this connection and tells the sink, once. With no failure recorded, records {@code closed}.
+     */
+    void cleanUp(final TuttiException closed) {
+        if (null == failure && FAILURE.compareAndSet(this, null, closed)) {
+            closeChannel(closed);
+        }
+        cleanUp();
+    }
+
+    void cleanUp() {
+        if (cleanedUp) {
+            return;
+        }
+        cleanedUp = true;
+        final TuttiException cause = failure;
+        key.cancel();
+        writeLock.lock();
+        try {
+            backlog.clear();
+            out.clear();
+            wantWrite = false;
+        } finally {
+            writeLock.unlock();
+        }
+        if (null != eager) {
+            eager.fail(cause);
+            eager = null;
+        }
+        streaming = null;
+        readState = READ_HEADER;
+        for (final Long id : sends.keySet()) {
+            final StreamedSend s = sends.remove(id);
+            if (null != s) {
+                s.outbound.sent(cause);
+            }
+        }
+        for (final Long id : receives.keySet()) {
+            final StreamedReceive r = receives.remove(id);
+            if (null != r) {
+                r.done.delivered(cause);
+            }
+        }
+        if (!transport.isClosing() && !byeReceived) {
+            sink.peerFailed(peer, cause);
+        }
+        transport.settled();
+    }
+
+    /** @return true once nothing more will happen on this connection: failed, or goodbyes exchanged and flushed */
+    boolean isSettled() {
+        if (null != failure || endOfStream) {
+            return true;
+        }
+        if (!byeReceived || !byeQueued) {
+            return false;
+        }
+        writeLock.lock();
+        try {
+            return out.isEmpty() && backlog.isEmpty();
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    /** @return the failure, or null */
+    TuttiException failure() {
+        return failure;
+    }
+
+    @Override
+    public String toString() {
+        return "TcpConnection(rank=" + self + " -> rank=" + peer + ", " + remote + ")";
+    }
+}
