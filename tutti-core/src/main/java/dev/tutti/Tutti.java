@@ -28,8 +28,6 @@ import java.util.Arrays;
 public final class Tutti implements AutoCloseable {
     /** Context id of the world communicator's point-to-point traffic. */
     static final int WORLD_P2P_CONTEXT = 0;
-    /** Context id used by {@link #close()} to agree that every rank is done. */
-    static final int FINALIZE_CONTEXT = 2;
 
     /**
      * The rank an embedded job's thread belongs to, so that a program's own {@link #init()} inside
@@ -39,14 +37,11 @@ public final class Tutti implements AutoCloseable {
 
     private final P2pEngine engine;
     private final Communicator world;
-    private final boolean separateProcesses;
     private final boolean embedded;
     private volatile boolean closed;
 
-    private Tutti(final P2pEngine engine, final Options options, final boolean separateProcesses,
-        final boolean embedded) {
+    private Tutti(final P2pEngine engine, final Options options, final boolean embedded) {
         this.engine = engine;
-        this.separateProcesses = separateProcesses;
         this.embedded = embedded;
         this.world = new Communicator(engine, "WORLD", WORLD_P2P_CONTEXT, null, options.serializer(),
             options.selection());
@@ -83,7 +78,7 @@ public final class Tutti implements AutoCloseable {
         if (null == info) {
             final P2pEngine engine = newEngine(0, 1);
             engine.connect(new Transport[] {selfTransport(engine, 0, 1)});
-            return new Tutti(engine, options, false, false);
+            return new Tutti(engine, options, false);
         }
         final P2pEngine engine = newEngine(info.rank(), info.size());
         final Transport self = selfTransport(engine, info.rank(), info.size());
@@ -92,7 +87,7 @@ public final class Tutti implements AutoCloseable {
         Arrays.fill(routes, tcp);
         routes[info.rank()] = self;
         engine.connect(routes);
-        return new Tutti(engine, options, true, false);
+        return new Tutti(engine, options, false);
     }
 
     private static P2pEngine newEngine(final int rank, final int size) {
@@ -142,7 +137,7 @@ public final class Tutti implements AutoCloseable {
             Arrays.fill(routes, new InprocTransport(fabric, Configuration.eagerLimit()));
             e.connect(routes);
         }
-        new LocalJob(engines, options, rank -> new Tutti(engines[rank], options, false, true)).run(body);
+        new LocalJob(engines, options, rank -> new Tutti(engines[rank], options, true)).run(body);
     }
 
     /** @return the world communicator: every rank of the job */
@@ -159,8 +154,11 @@ public final class Tutti implements AutoCloseable {
 
     /**
      * Leaves the job. In a rank of an embedded job this does nothing (the job ends when its threads return). In a
-     * multi-process job this waits until every rank has called {@code close} (as
-     * {@code MPI_Finalize} does), so that no rank's departure looks like a failure to the others.
+     * multi-process job it says goodbye to every peer and waits a bounded time (setting
+     * {@code tutti.tcp.closeTimeoutMs}, 10 s) for their goodbyes, so that a normal exit is never mistaken for a
+     * failure; operations of other ranks that wait specifically for this rank then fail with
+     * {@link ErrorClass#PROC_FAILED} instead of hanging. Unlike {@code MPI_Finalize} it does not block until every
+     * rank has finished, so a rank that failed (threw) still leaves promptly.
      */
     @Override
     public void close() {
@@ -168,13 +166,7 @@ public final class Tutti implements AutoCloseable {
             return;
         }
         closed = true;
-        try {
-            if (separateProcesses && world.size() > 1) {
-                Finalizer.agree(world, FINALIZE_CONTEXT);
-            }
-        } finally {
-            engine.close();
-        }
+        engine.close();
     }
 
     /**

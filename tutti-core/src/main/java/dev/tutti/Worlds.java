@@ -21,18 +21,12 @@ final class Worlds {
     }
 
     /**
-     * Leaves the job as {@link Tutti#close()} does for a multi-process job: the finalize agreement, then the
-     * engine's transports are closed.
+     * Leaves the job as {@link Tutti#close()} does for a multi-process job: the engine's transports say goodbye
+     * and close.
      *
      * @param world the world communicator built by {@link #world}
      */
     static void finish(final Communicator world) {
-        try {
-            if (world.size() > 1) {
-                Finalizer.agree(world, Tutti.FINALIZE_CONTEXT);
-            }
-        } finally {
-            world.engine().close();
-        }
+        world.engine().close();
     }
 }

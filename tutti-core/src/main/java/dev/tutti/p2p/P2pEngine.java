@@ -268,6 +268,12 @@ public final class P2pEngine implements InboundSink {
         }
     }
 
+    @Override
+    public void peerLeft(final int peer) {
+        peerFailures.compareAndSet(peer, null, new TuttiException(ErrorClass.PROC_FAILED, "rank " + peer
+            + " has left the job (closed normally), so nothing more can be received from or sent to it"));
+    }
+
     /**
      * Fails every current and future wait on this engine: the job is going down.
      *

@@ -21,4 +21,12 @@ public interface InboundSink {
      * @param cause     what happened
      */
     void peerFailed(int worldRank, Throwable cause);
+
+    /**
+     * A peer closed normally (said goodbye): nothing more will come from it, so operations that wait specifically
+     * for it must fail; operations that may be satisfied by other peers are unaffected.
+     *
+     * @param worldRank the peer
+     */
+    void peerLeft(int worldRank);
 }

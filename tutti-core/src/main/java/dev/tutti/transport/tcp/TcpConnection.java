@@ -436,6 +436,7 @@ final class TcpConnection {
             }
             case FrameDescriptor.BYE -> {
                 byeReceived = true;
+                sink.peerLeft(peer);
                 transport.settled();
             }
             default -> throw protocolError(type, source, length, "unknown frame type");
