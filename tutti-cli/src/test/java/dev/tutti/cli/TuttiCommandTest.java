@@ -130,7 +130,10 @@ class TuttiCommandTest {
         assertEquals(List.of("localhost", "localhost", "127.0.0.1"), run.launcher().placement().hosts());
         assertFalse(run.launcher().placement().anyRemote());
         final List<String> cmd = run.launcher().javaCommandLine();
-        assertEquals(List.of("-cp", "c", "M", "arg"), cmd.subList(1, cmd.size()));
+        // The program's class path comes first; Tutti's own jar or classes are appended after it.
+        assertEquals("-cp", cmd.get(1));
+        assertTrue(cmd.get(2).startsWith("c" + java.io.File.pathSeparator), cmd.get(2));
+        assertEquals(List.of("M", "arg"), cmd.subList(3, cmd.size()));
     }
 
     static Stream<List<String>> usageErrors() {
