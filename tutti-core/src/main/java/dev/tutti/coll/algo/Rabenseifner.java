@@ -32,9 +32,11 @@ import java.lang.foreign.MemorySegment;
  *     contiguous range. A root that was folded away (even, {@code < 2·rem}) is represented by its odd partner,
  *     which sends it the whole result at the end. Cost {@code 2 lg p'·α + 2((p'-1)/p')nβ + ((p'-1)/p')nγ};
  *     scratch {@code 2n} on non-root working ranks.</li>
- * <li>{@code count < p'}: no fallback is needed. Blocks may be empty and empty messages are still exchanged,
- *     so the pattern stays the same on every rank; such calls cost {@code 2 lg p'} latencies of tiny messages,
- *     like recursive doubling, and the selection table sends them to recursive doubling / binomial anyway.</li>
+ * <li>{@code count < p'} falls back to {@link Linear#allreduce} / {@link Linear#reduce} (every rank sees the same
+ *     count and group size, so all take the same branch). The blocked pattern would still be correct with empty
+ *     blocks, but such vectors are latency-bound and its {@code 2 lg p' + 2} rounds measured slower than the
+ *     two rounds of the linear algorithm (p = 8, 3 doubles, in one JVM). The selection table sends these calls
+ *     to recursive doubling / binomial anyway; the fallback only serves forced use.</li>
  * <li>Operands are combined in the order partners meet, not rank order: commutative operations only.</li>
  * </ul>
  */
@@ -65,6 +67,9 @@ public final class Rabenseifner {
             return b.build();
         }
         final int pof2 = Integer.highestOneBit(p);
+        if (n < pof2) {
+            return Linear.reduce(c, a);
+        }
         final int rem = p - pof2;
         if (me < 2 * rem && 0 == (me & 1)) {
             b.send(me + 1, mine, a.type()).endRound();
@@ -118,6 +123,9 @@ public final class Rabenseifner {
             return b.build();
         }
         final int pof2 = Integer.highestOneBit(p);
+        if (n < pof2) {
+            return Linear.allreduce(c, a);
+        }
         final int rem = p - pof2;
         if (me < 2 * rem && 0 == (me & 1)) {
             b.send(me + 1, mine, a.type()).endRound();
