@@ -3,14 +3,127 @@ package dev.tutti.coll.algo;
 import dev.tutti.coll.CollArgs;
 import dev.tutti.coll.CollComm;
 import dev.tutti.coll.Schedule;
+import dev.tutti.coll.ScheduleBuilder;
+import dev.tutti.coll.Scratch;
 
-/** Placeholder: delegates to {@link Linear} until the real algorithms land. */
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Reduce-scatter by recursive halving: MPICH {@code MPIR_Reduce_scatter_intra_recursive_halving}; Thakur,
+ * Rabenseifner &amp; Gropp, "Optimization of collective communication operations in MPICH", IJHPCA 2005.
+ *
+ * <p>Implementation notes.
+ * <ul>
+ * <li>Fold for any {@code p}: let {@code p'} be the largest power of two {@code <= p} and {@code rem = p - p'}.
+ *     Among the first {@code 2·rem} ranks each even rank sends its whole input to the odd rank above it, which
+ *     reduces it into its own copy, and then sits out until the end; the {@code p'} remaining ranks get new
+ *     ranks {@code 0..p'-1} (odd rank {@code r < 2·rem} becomes {@code r/2}, rank {@code r >= 2·rem} becomes
+ *     {@code r - rem}). New rank {@code i} is responsible for the blocks of the old ranks it stands for (both
+ *     ranks of a folded pair), which keeps every new rank's part contiguous and in rank order.</li>
+ * <li>Halving: {@code lg p'} rounds with distance {@code p'/2, p'/4, ..., 1}. A rank keeps the half of its
+ *     current range on its side of the partner (the lower half if its bit is clear), sends the other half,
+ *     receives the partner's copy of the kept half into scratch and reduces it in. After the last round new
+ *     rank {@code i} holds the reduced part {@code i}. Then each folded odd rank sends the even rank's block
+ *     back to it.</li>
+ * <li>Cost {@code lg p'·α + ((p'-1)/p')n(β+γ)}, plus {@code 2α + nβ + nγ} for the fold when {@code p} is not a
+ *     power of two. Scratch {@code 2n} on the working ranks (a copy of the input, since it must not be
+ *     modified, and a receive area). Operands are combined out of rank order: commutative operations
+ *     only.</li>
+ * <li>In place: the input is in {@code recv}; it is only read (sent, or copied to the working copy) before
+ *     the result is written into its first block, in a later round.</li>
+ * </ul>
+ */
 public final class RecursiveHalving {
     private RecursiveHalving() {
     }
 
-    /** @param c comm @param a args @return schedule */
+    /**
+     * Recursive-halving reduce_scatter_block. Commutative operations only.
+     *
+     * @param c the communicator
+     * @param a the arguments
+     * @return this rank's schedule
+     */
     public static Schedule reduceScatterBlock(final CollComm c, final CollArgs a) {
-        return Linear.reduceScatterBlock(c, a);
+        final ScheduleBuilder b = new ScheduleBuilder(a.op());
+        final int p = c.size();
+        final int me = c.rank();
+        final long n = a.count();
+        final long total = p * n;
+        final MemorySegment input = a.slice(a.inPlace() ? a.recv() : a.send(), 0, total);
+        final MemorySegment out = a.slice(a.recv(), 0, n);
+        if (1 == p || 0 == n) {
+            b.copy(a.slice(input, (long) me * n, n), out);
+            return b.build();
+        }
+        final int pof2 = Integer.highestOneBit(p);
+        final int rem = p - pof2;
+        if (me < 2 * rem && 0 == (me & 1)) {
+            b.send(me + 1, input, a.type()).endRound();
+            b.recv(me + 1, out, a.type());
+            return b.build();
+        }
+        final MemorySegment work = Scratch.allocate(total * a.elem());
+        final MemorySegment tmp = Scratch.allocate(total * a.elem());
+        b.copy(input, work);
+        final int newRank = me < 2 * rem ? me / 2 : me - rem;
+        if (me < 2 * rem) {
+            b.recv(me - 1, tmp, a.type());
+            b.reduce(a.reduceOp(), a.type(), tmp, work, (int) total);
+            b.endRound();
+        }
+        // New rank i stands for old ranks oldFirst(i) (and oldFirst(i) - 1 when folded): elements [d[i], d[i+1]).
+        final long[] d = new long[pof2 + 1];
+        for (int i = 0; i < pof2; i++) {
+            d[i + 1] = (long) (i < rem ? 2 * i + 2 : i + rem + 1) * n;
+        }
+        halve(b, a, work, tmp, d, newRank, rem);
+        b.copy(a.slice(work, (long) me * n, n), out);
+        if (me < 2 * rem) {
+            b.endRound();
+            b.send(me - 1, a.slice(work, (long) (me - 1) * n, n), a.type());
+        }
+        return b.build();
+    }
+
+    /** @return the old rank of new rank {@code i} after the fold of the first {@code 2·rem} ranks */
+    static int oldRank(final int i, final int rem) {
+        return i < rem ? 2 * i + 1 : i + rem;
+    }
+
+    /**
+     * Adds the recursive-halving rounds over {@code p' = d.length - 1} parts: afterwards {@code newRank}'s part
+     * {@code [d[newRank], d[newRank + 1])} of {@code work} holds the reduction over all {@code p'} ranks.
+     *
+     * @param b       the builder
+     * @param a       the arguments (type, op)
+     * @param work    this rank's working vector (the whole, element offsets as in {@code d})
+     * @param tmp     scratch at least as large as half of {@code work}, any layout
+     * @param d       element offsets of the parts, {@code p' + 1} entries
+     * @param newRank this rank among the {@code p'}
+     * @param rem     the number of folded pairs (maps new ranks to group ranks)
+     */
+    static void halve(final ScheduleBuilder b, final CollArgs a, final MemorySegment work, final MemorySegment tmp,
+        final long[] d, final int newRank, final int rem) {
+        final int pof2 = d.length - 1;
+        int lo = 0;
+        int hi = pof2;
+        for (int mask = pof2 >> 1; mask > 0; mask >>= 1) {
+            final int partner = newRank ^ mask;
+            final int mid = lo + mask;
+            final int keepLo = newRank < partner ? lo : mid;
+            final int keepHi = newRank < partner ? mid : hi;
+            final int sendLo = newRank < partner ? mid : lo;
+            final int sendHi = newRank < partner ? hi : mid;
+            final long keepElems = d[keepHi] - d[keepLo];
+            final MemorySegment got = a.slice(tmp, 0, keepElems);
+            final int peer = oldRank(partner, rem);
+            b.recv(peer, got, a.type());
+            b.send(peer, a.slice(work, d[sendLo], d[sendHi] - d[sendLo]), a.type());
+            b.reduce(a.reduceOp(), a.type(), got, a.slice(work, d[keepLo], keepElems), (int) keepElems);
+            b.endRound();
+            lo = keepLo;
+            hi = keepHi;
+        }
     }
 }
