@@ -37,9 +37,14 @@ public final class BenchOptions {
     Integer iterations;
 
     @Option(names = "-x", paramLabel = "WARMUP",
-        description = "Warm-up iterations per size, for every size; also skips the JIT warm-up (default: the "
-            + "operation's, e.g. pingpong 1000, or 100 above 8 KiB).")
+        description = "Warm-up iterations per size, for every size (default: the operation's, e.g. pingpong "
+            + "1000, or 100 above 8 KiB).")
     Integer warmup;
+
+    @Option(names = "--jit-warmup", paramLabel = "ITERS",
+        description = "Untimed iterations at the first size before anything is timed, so the JIT has compiled "
+            + "the loop; 0 for none (default: the operation's, e.g. pingpong 20000).")
+    Integer jitWarmup;
 
     @Option(names = "--percentiles", description = "Record every operation (HdrHistogram) and print percentiles.")
     boolean percentiles;
@@ -69,9 +74,15 @@ public final class BenchOptions {
         if (null != warmup && warmup < 0) {
             throw new IllegalArgumentException("-x " + warmup + ", expected WARMUP >= 0");
         }
+        if (null != jitWarmup && jitWarmup < 0) {
+            throw new IllegalArgumentException("--jit-warmup " + jitWarmup + ", expected ITERS >= 0");
+        }
         return new BenchSpec(op, ranks, BenchTransport.parse(transport), csv, SizeRange.parse(sizes),
-            null == iterations ? BenchSpec.DEFAULT : iterations, null == warmup ? BenchSpec.DEFAULT : warmup,
-            percentiles, algorithm, timeoutSeconds);
+            orDefault(iterations), orDefault(warmup), orDefault(jitWarmup), percentiles, algorithm, timeoutSeconds);
+    }
+
+    private static int orDefault(final Integer value) {
+        return null == value ? BenchSpec.DEFAULT : value;
     }
 
     /** The operation names, for the help text and shell completion. */

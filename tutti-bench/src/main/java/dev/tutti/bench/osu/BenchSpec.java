@@ -15,12 +15,13 @@ import java.util.List;
  * @param sizes          the message sizes
  * @param iterations     timed iterations per size for every size, or {@link #DEFAULT} for the benchmark's own
  * @param warmup         warm-up iterations per size for every size, or {@link #DEFAULT}
+ * @param jitWarmup      untimed iterations at the first size before anything is timed, or {@link #DEFAULT}
  * @param percentiles    whether to record per-operation times and print percentiles
  * @param algorithm      the collective algorithm to force, or null
  * @param timeoutSeconds the longest the whole run may take, or 0 for no limit
  */
 public record BenchSpec(String op, int ranks, BenchTransport transport, Path csv, SizeRange sizes, int iterations,
-    int warmup, boolean percentiles, String algorithm, int timeoutSeconds) {
+    int warmup, int jitWarmup, boolean percentiles, String algorithm, int timeoutSeconds) {
     /** Value of {@code iterations}/{@code warmup} meaning "the benchmark's default". */
     public static final int DEFAULT = -1;
 
@@ -41,6 +42,9 @@ public record BenchSpec(String op, int ranks, BenchTransport transport, Path csv
         }
         if (DEFAULT != warmup && warmup < 0) {
             throw new IllegalArgumentException("-x " + warmup + ", expected WARMUP >= 0");
+        }
+        if (DEFAULT != jitWarmup && jitWarmup < 0) {
+            throw new IllegalArgumentException("--jit-warmup " + jitWarmup + ", expected ITERS >= 0");
         }
         if (timeoutSeconds < 0) {
             throw new IllegalArgumentException("--timeout " + timeoutSeconds + ", expected SECONDS >= 0");
@@ -82,10 +86,10 @@ public record BenchSpec(String op, int ranks, BenchTransport transport, Path csv
      * Returns the JIT warm-up iterations before the first size.
      *
      * @param defaults the benchmark's defaults
-     * @return 0 if {@code -x} was given, else the default
+     * @return {@code --jit-warmup} if given, else the default
      */
     public int jitWarmup(final IterationDefaults defaults) {
-        return DEFAULT != warmup ? 0 : defaults.jitWarmup();
+        return DEFAULT != jitWarmup ? jitWarmup : defaults.jitWarmup();
     }
 
     /**
@@ -95,8 +99,8 @@ public record BenchSpec(String op, int ranks, BenchTransport transport, Path csv
      * @return the copy
      */
     public BenchSpec withCsv(final Path file) {
-        return new BenchSpec(op, ranks, transport, file, sizes, iterations, warmup, percentiles, algorithm,
-            timeoutSeconds);
+        return new BenchSpec(op, ranks, transport, file, sizes, iterations, warmup, jitWarmup, percentiles,
+            algorithm, timeoutSeconds);
     }
 
     /**
@@ -112,6 +116,9 @@ public record BenchSpec(String op, int ranks, BenchTransport transport, Path csv
         }
         if (DEFAULT != warmup) {
             a.addAll(List.of("-x", Integer.toString(warmup)));
+        }
+        if (DEFAULT != jitWarmup) {
+            a.addAll(List.of("--jit-warmup", Integer.toString(jitWarmup)));
         }
         if (null != csv) {
             a.addAll(List.of("--csv", csv.toString()));

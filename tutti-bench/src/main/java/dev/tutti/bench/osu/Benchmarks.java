@@ -1,5 +1,6 @@
 package dev.tutti.bench.osu;
 
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,14 +15,16 @@ public final class Benchmarks {
     private static final List<String> PLANNED = List.of("barrier", "bcast", "reduce", "allreduce", "allgather",
         "alltoall", "gather", "scatter", "reduce_scatter", "scan");
 
-    private static final Map<String, Supplier<OsuBenchmark>> REGISTRY = new LinkedHashMap<>();
-
-    static {
-        REGISTRY.put(PingPong.OP, PingPong::new);
-        REGISTRY.put(Bandwidth.OP, Bandwidth::new);
-    }
+    private static final Map<String, Supplier<OsuBenchmark>> REGISTRY = registry();
 
     private Benchmarks() {
+    }
+
+    private static Map<String, Supplier<OsuBenchmark>> registry() {
+        final Map<String, Supplier<OsuBenchmark>> m = new LinkedHashMap<>();
+        m.put(PingPong.OP, PingPong::new);
+        m.put(Bandwidth.OP, Bandwidth::new);
+        return Collections.unmodifiableMap(m);
     }
 
     /** @return the names of the available operations, in registration order */

@@ -57,13 +57,23 @@ public final class ProcessWorkerLauncher implements WorkerLauncher {
     public static ProcessWorkerLauncher forThisJvm() {
         final String java = ProcessHandle.current().info().command()
             .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        return new ProcessWorkerLauncher(java, System.getProperty("java.class.path"), jvmOptionsToPass());
+    }
+
+    /**
+     * Returns the options of this JVM that ranks should share: {@code -D} properties (Tutti's settings among
+     * them) and {@code -X} options (heap size), but not debugger or agent options, which would clash.
+     *
+     * @return the options, in the order this JVM got them
+     */
+    public static List<String> jvmOptionsToPass() {
         final List<String> pass = new ArrayList<>();
         for (final String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
             if (a.startsWith("-D") || (a.startsWith("-X") && !a.startsWith("-Xrunjdwp") && !a.startsWith("-Xdebug"))) {
                 pass.add(a);
             }
         }
-        return new ProcessWorkerLauncher(java, System.getProperty("java.class.path"), pass);
+        return pass;
     }
 
     @Override

@@ -37,26 +37,27 @@ class BenchOptionsTest {
         assertEquals(1_000, s.warmup(8192, d));
         assertEquals(1_000, s.iterations(8193, d));
         assertEquals(100, s.warmup(8193, d));
-        assertEquals(d.jitWarmup(), s.jitWarmup(d));
+        assertEquals(20_000, s.jitWarmup(d));
     }
 
     @Test
     void shouldParseEveryOption() {
         final BenchSpec s = parse("bandwidth", "-n", "4", "--transport", "TCP", "--csv", "out.csv", "-m", "1:4096",
-            "-i", "7", "-x", "3", "--percentiles", "--timeout", "30");
+            "-i", "7", "-x", "3", "--jit-warmup", "0", "--percentiles", "--timeout", "30");
         assertEquals(new BenchSpec("bandwidth", 4, BenchTransport.TCP, Path.of("out.csv"), new SizeRange(1, 4096), 7,
-            3, true, null, 30), s);
+            3, 0, true, null, 30), s);
         assertEquals("tutti-tcp", s.impl());
         final IterationDefaults d = new Bandwidth().defaults();
         assertEquals(7, s.iterations(1 << 20, d));
         assertEquals(3, s.warmup(1, d));
+        assertEquals(200, parse("bandwidth", "-x", "3").jitWarmup(d));
         assertEquals(0, s.jitWarmup(d));
     }
 
     @Test
     void shouldRoundTripThroughWorkerArguments() {
         final BenchSpec s = parse("pingpong", "-n", "3", "--transport", "tcp", "--csv", "/tmp/x.csv", "-m", "4:64",
-            "-i", "5", "-x", "0", "--percentiles", "--algorithm", "ring", "--timeout", "9");
+            "-i", "5", "-x", "0", "--jit-warmup", "11", "--percentiles", "--algorithm", "ring", "--timeout", "9");
         assertEquals(s, parse(s.toArgs().toArray(String[]::new)));
         final BenchSpec plain = parse("bandwidth");
         assertEquals(plain, parse(plain.toArgs().toArray(String[]::new)));
@@ -66,7 +67,7 @@ class BenchOptionsTest {
     void shouldExitWithUsageErrorForBadValues() {
         for (final List<String> args : List.<List<String>>of(List.of("pingpong", "--transport", "udp"),
             List.of("pingpong", "-m", "9:3"), List.of("pingpong", "-n", "1"), List.of("pingpong", "-i", "0"),
-            List.of("pingpong", "-x", "-1"), List.of("pingpong", "-i", "-1"), List.of("allreduce"), List.of("nosuchop"),
+            List.of("pingpong", "-x", "-1"), List.of("pingpong", "-i", "-1"), List.of("pingpong", "--jit-warmup", "-1"), List.of("allreduce"), List.of("nosuchop"),
             List.of("pingpong", "--algorithm", "ring"), List.of())) {
             final StringWriter err = new StringWriter();
             final CommandLine cl = new CommandLine(new BenchCommand());

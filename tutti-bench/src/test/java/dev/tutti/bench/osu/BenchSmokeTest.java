@@ -58,7 +58,7 @@ class BenchSmokeTest {
     void shouldPrintOsuTableAndCsv(final String op, final int ranks, final String header, @TempDir final Path dir)
         throws Exception {
         final Path csv = dir.resolve("out.csv");
-        final Run r = bench(op, "-n", Integer.toString(ranks), "-m", "1:16384", "-i", "3", "-x", "1", "--csv",
+        final Run r = bench(op, "-n", Integer.toString(ranks), "-m", "1:16384", "-i", "3", "-x", "1", "--jit-warmup", "0", "--csv",
             csv.toString());
         assertEquals(0, r.exitCode(), r.err());
         final String[] lines = r.out().split("\\R");
@@ -85,7 +85,7 @@ class BenchSmokeTest {
 
     @Test
     void shouldPrintPercentileColumns() {
-        final Run r = bench("pingpong", "-m", "0:8", "-i", "20", "-x", "2", "--percentiles");
+        final Run r = bench("pingpong", "-m", "0:8", "-i", "20", "-x", "2", "--jit-warmup", "5", "--percentiles");
         assertEquals(0, r.exitCode(), r.err());
         assertTrue(r.out().contains("P50 (us)") && r.out().contains("P99.9 (us)") && r.out().contains("Max (us)"),
             r.out());
@@ -131,7 +131,7 @@ class BenchSmokeTest {
     }
 
     private static BenchSpec spec(final String op, final int ranks) {
-        return new BenchSpec(op, ranks, BenchTransport.INPROC, null, new SizeRange(1, 8), 4, 1, false, null, 0);
+        return new BenchSpec(op, ranks, BenchTransport.INPROC, null, new SizeRange(1, 8), 4, 1, 2, false, null, 0);
     }
 
     /** A ping-pong whose rank 1 sends one wrong byte: rank 0's check must fail. */
