@@ -72,7 +72,7 @@ tutti_classpath() {
         return
     fi
     local jar
-    for jar in "$ROOT"/tutti-cli/target/tutti-cli-*.jar; do
+    for jar in "$ROOT"/tutti-cli/target/tutti.jar "$ROOT"/tutti-cli/target/tutti-cli-*.jar; do
         [[ -f "$jar" ]] || continue
         if python3 - "$jar" <<'PY'
 import sys, zipfile
@@ -155,6 +155,7 @@ done
 {
     echo "# $(date -u +%Y-%m-%dT%H:%M:%SZ) $(uname -n), $(nproc) cores; ranks=$RANKS; ${COMMON[*]:-OSU defaults}"
     echo "# java: $("$JAVA" -version 2>&1 | head -n 1); $(mpirun --version 2>&1 | head -n 1)"
+    echo "# load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
     python3 "$ROOT/bench/merge.py" --merged "$OUT/merged.csv" ${csvs[@]+"${csvs[@]}"}
     if ((${#FAILED[@]})); then
         echo
