@@ -67,7 +67,8 @@ class BenchOptionsTest {
     void shouldExitWithUsageErrorForBadValues() {
         for (final List<String> args : List.<List<String>>of(List.of("pingpong", "--transport", "udp"),
             List.of("pingpong", "-m", "9:3"), List.of("pingpong", "-n", "1"), List.of("pingpong", "-i", "0"),
-            List.of("pingpong", "-x", "-1"), List.of("pingpong", "-i", "-1"), List.of("pingpong", "--jit-warmup", "-1"), List.of("allreduce"), List.of("nosuchop"),
+            List.of("pingpong", "-x", "-1"), List.of("pingpong", "-i", "-1"), List.of("pingpong", "--jit-warmup", "-1"),
+            List.of("allreduce"), List.of("nosuchop"),
             List.of("pingpong", "--algorithm", "ring"), List.of())) {
             final StringWriter err = new StringWriter();
             final CommandLine cl = new CommandLine(new BenchCommand());

@@ -58,8 +58,8 @@ class BenchSmokeTest {
     void shouldPrintOsuTableAndCsv(final String op, final int ranks, final String header, @TempDir final Path dir)
         throws Exception {
         final Path csv = dir.resolve("out.csv");
-        final Run r = bench(op, "-n", Integer.toString(ranks), "-m", "1:16384", "-i", "3", "-x", "1", "--jit-warmup", "0", "--csv",
-            csv.toString());
+        final Run r = bench(op, "-n", Integer.toString(ranks), "-m", "1:16384", "-i", "3", "-x", "1", "--jit-warmup",
+            "0", "--csv", csv.toString());
         assertEquals(0, r.exitCode(), r.err());
         final String[] lines = r.out().split("\\R");
         assertEquals("# Tutti " + op, lines[0].substring(0, ("# Tutti " + op).length()));
