@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# Tutti vs Open MPI on this machine, in one go: builds the Open MPI programs (bench/openmpi) and the Tutti
+# benchmark (Maven), runs each op with Open MPI over shared memory (btl vader) and tcp, and with Tutti inproc and
+# tcp, merges the CSVs (impl,op,ranks,bytes,avg_us) and prints one table per op with the ratios tutti/openmpi
+# (inproc vs vader, tcp vs tcp).
+#
+#   bench/compare.sh [-n RANKS] [-m [MIN:]MAX] [-i ITERS] [-x WARMUP] [--out DIR] [--no-build] [OP...]
+#
+# OP: pingpong bandwidth (default), barrier bcast reduce allreduce allgather alltoall, or "coll" (the six
+# collectives) or "all". -m/-i/-x are passed to both sides (default: each benchmark's OSU defaults). Results go to
+# DIR (default bench/results/<date-time>): one CSV and one log per run, merged.csv and summary.txt. A run that
+# fails (e.g. a Tutti op or transport that does not exist yet) is reported and shows as "-" in the table.
+#
+# Needs: mpicc/mpirun (Debian openmpi-bin, libopenmpi-dev), Maven, python3, and a JDK >= 25 (found in JAVA_HOME,
+# /usr/lib/jvm or PATH; JAVA_HOME need not be set). Environment: TUTTI_CP overrides the Tutti class path,
+# MPIRUN_ARGS adds mpirun options, TUTTI_JAVA_OPTS adds JVM options.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+RANKS=2
+OUT=""
+BUILD=1
+COMMON=()
+OPS=()
+COLLECTIVES=(barrier bcast reduce allreduce allgather alltoall)
+
+usage() { sed -n '2,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
+
+while (($#)); do
+    case "$1" in
+        -n) RANKS="$2"; shift 2 ;;
+        -m|-i|-x) COMMON+=("$1" "$2"); shift 2 ;;
+        --out) OUT="$2"; shift 2 ;;
+        --no-build) BUILD=0; shift ;;
+        -h|--help) usage 0 ;;
+        coll) OPS+=("${COLLECTIVES[@]}"); shift ;;
+        all) OPS+=(pingpong bandwidth "${COLLECTIVES[@]}"); shift ;;
+        pingpong|bandwidth|barrier|bcast|reduce|allreduce|allgather|alltoall) OPS+=("$1"); shift ;;
+        *) echo "compare.sh: unknown argument '$1'" >&2; usage 2 ;;
+    esac
+done
+((${#OPS[@]})) || OPS=(pingpong bandwidth)
+OUT="${OUT:-$ROOT/bench/results/$(date +%Y%m%d-%H%M%S)}"
+mkdir -p "$OUT"
+OUT="$(cd "$OUT" && pwd)"
+BIN="$OUT/openmpi-bin"
+
+log() { printf '== %s\n' "$*" >&2; }
+
+# The newest java >= 25 among JAVA_HOME, /usr/lib/jvm/* and PATH (as the bin/tutti wrapper does).
+find_java() {
+    local best="" best_major=0 candidate version major
+    for candidate in ${JAVA_HOME:+"$JAVA_HOME/bin/java"} /usr/lib/jvm/*/bin/java "$(command -v java || true)"; do
+        [[ -n "$candidate" && -x "$candidate" ]] || continue
+        version="$("$candidate" -version 2>&1 | sed -n 's/.*version "\([^"]*\)".*/\1/p' | head -n 1)"
+        major="${version%%[.+-]*}"
+        [[ "$major" =~ ^[0-9]+$ ]] || continue
+        if ((major >= 25 && major > best_major)); then
+            best="$candidate"
+            best_major="$major"
+        fi
+    done
+    [[ -n "$best" ]] || { echo "compare.sh: no JDK >= 25 found (JAVA_HOME, /usr/lib/jvm, PATH)" >&2; exit 1; }
+    echo "$best"
+}
+
+# The class path of the Tutti benchmark: TUTTI_CP, else a shaded tutti-cli jar that holds BenchCommand, else the
+# tutti-bench jar plus its runtime dependencies as resolved by Maven in this reactor.
+tutti_classpath() {
+    if [[ -n "${TUTTI_CP:-}" ]]; then
+        echo "$TUTTI_CP"
+        return
+    fi
+    local jar
+    for jar in "$ROOT"/tutti-cli/target/tutti.jar "$ROOT"/tutti-cli/target/tutti-cli-*.jar; do
+        [[ -f "$jar" ]] || continue
+        if python3 - "$jar" <<'PY'
+import sys, zipfile
+names = set(zipfile.ZipFile(sys.argv[1]).namelist())
+sys.exit(0 if {"dev/tutti/bench/osu/BenchCommand.class", "picocli/CommandLine.class"} <= names else 1)
+PY
+        then
+            echo "$jar"
+            return
+        fi
+    done
+    local bench_jar
+    bench_jar="$(ls "$ROOT"/tutti-bench/target/tutti-bench-*.jar 2>/dev/null | grep -v -e sources -e javadoc \
+        | head -n 1)"
+    [[ -f "$bench_jar" && -f "$ROOT/tutti-bench/target/classpath.txt" ]] || {
+        echo "compare.sh: tutti-bench is not built; run without --no-build" >&2; exit 1; }
+    echo "$bench_jar:$(cat "$ROOT/tutti-bench/target/classpath.txt")"
+}
+
+build() {
+    log "building Open MPI programs into $BIN"
+    make -s -C "$ROOT/bench/openmpi" OUT="$BIN" >&2
+    log "building Tutti (mvn package, then the runtime class path of tutti-bench)"
+    local goals=(-B -q -DskipTests package org.apache.maven.plugins:maven-dependency-plugin:3.6.1:build-classpath
+        -Dmdep.outputFile=target/classpath.txt -DincludeScope=runtime)
+    (cd "$ROOT" && { mvn -o "${goals[@]}" >&2 || mvn "${goals[@]}" >&2; })
+}
+
+if ((BUILD)); then
+    build
+elif [[ ! -x "$BIN/pingpong" ]]; then
+    make -s -C "$ROOT/bench/openmpi" OUT="$BIN" >&2
+fi
+JAVA="$(find_java)"
+CP="$(tutti_classpath)"
+log "java: $JAVA"
+log "results: $OUT"
+
+FAILED=()
+# run NAME LOGFILE COMMAND...: runs one benchmark, keeps its output, notes a failure and goes on.
+run() {
+    local name="$1" logfile="$2"
+    shift 2
+    log "$name: $*"
+    local rc=0
+    "$@" >"$logfile" 2>&1 || rc=$?
+    cat "$logfile" >&2
+    if ((rc)); then
+        log "$name FAILED (exit $rc), see $logfile"
+        FAILED+=("$name")
+    fi
+}
+
+MPIRUN=(mpirun --allow-run-as-root --oversubscribe -n "$RANKS")
+# shellcheck disable=SC2206
+MPIRUN+=(${MPIRUN_ARGS:-})
+# shellcheck disable=SC2206
+JAVA_OPTS=(${TUTTI_JAVA_OPTS:-})
+
+for op in "${OPS[@]}"; do
+    case "$op" in
+        pingpong|bandwidth) prog=("$BIN/$op") ;;
+        *) prog=("$BIN/coll" "$op") ;;
+    esac
+    for btl in vader tcp; do
+        run "openmpi-$btl $op" "$OUT/openmpi-$btl-$op.log" "${MPIRUN[@]}" --mca btl "self,$btl" "${prog[@]}" \
+            ${COMMON[@]+"${COMMON[@]}"} --impl "openmpi-$btl" --csv "$OUT/openmpi-$btl-$op.csv"
+    done
+    for transport in inproc tcp; do
+        run "tutti-$transport $op" "$OUT/tutti-$transport-$op.log" "$JAVA" ${JAVA_OPTS[@]+"${JAVA_OPTS[@]}"} \
+            -cp "$CP" dev.tutti.bench.osu.BenchCommand "$op" -n "$RANKS" --transport "$transport" \
+            ${COMMON[@]+"${COMMON[@]}"} --csv "$OUT/tutti-$transport-$op.csv"
+    done
+done
+
+csvs=()
+for f in "$OUT"/*.csv; do
+    [[ -f "$f" && "$f" != "$OUT/merged.csv" ]] && csvs+=("$f")
+done
+{
+    echo "# $(date -u +%Y-%m-%dT%H:%M:%SZ) $(uname -n), $(nproc) cores; ranks=$RANKS; ${COMMON[*]:-OSU defaults}"
+    echo "# java: $("$JAVA" -version 2>&1 | head -n 1); $(mpirun --version 2>&1 | head -n 1)"
+    echo "# load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+    python3 "$ROOT/bench/merge.py" --merged "$OUT/merged.csv" ${csvs[@]+"${csvs[@]}"}
+    if ((${#FAILED[@]})); then
+        echo
+        echo "failed runs (shown as -): ${FAILED[*]}"
+    fi
+} | tee "$OUT/summary.txt"

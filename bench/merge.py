@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""Merges benchmark CSVs (impl,op,ranks,bytes,avg_us) and prints one table per (op, ranks) with the ratios
+Tutti / Open MPI: tutti-inproc vs openmpi-vader (shared memory) and tutti-tcp vs openmpi-tcp.
+
+    merge.py [--merged FILE] CSV...
+
+A ratio above 1 means Tutti takes longer per operation (for bandwidth, avg_us is the time per message, so the
+ratio is Open MPI's MB/s over Tutti's). Missing runs show as "-". Standard library only.
+"""
+import csv
+import math
+import sys
+from collections import defaultdict
+
+COLUMNS = ["impl", "op", "ranks", "bytes", "avg_us"]
+# (tutti impl, openmpi impl, ratio column title)
+PAIRS = [("tutti-inproc", "openmpi-vader", "inproc/vader"), ("tutti-tcp", "openmpi-tcp", "tcp/tcp")]
+IMPL_ORDER = ["openmpi-vader", "tutti-inproc", "openmpi-tcp", "tutti-tcp"]
+OP_ORDER = ["pingpong", "bandwidth", "barrier", "bcast", "reduce", "allreduce", "allgather", "alltoall"]
+LARGE_MESSAGE_BYTES = 8192
+
+
+def read_rows(paths):
+    rows = []
+    for path in paths:
+        with open(path, newline="") as f:
+            reader = csv.reader(f)
+            header = next(reader, None)
+            if header is None:
+                continue
+            if header != COLUMNS:
+                sys.exit(f"merge.py: {path}: header {header}, expected {COLUMNS}")
+            for line, r in enumerate(reader, start=2):
+                if len(r) != len(COLUMNS):
+                    sys.exit(f"merge.py: {path}:{line}: {r}, expected {len(COLUMNS)} columns")
+                rows.append({"impl": r[0], "op": r[1], "ranks": int(r[2]), "bytes": int(r[3]),
+                             "avg_us": float(r[4])})
+    return rows
+
+
+def geomean(values):
+    values = [v for v in values if v > 0]
+    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else None
+
+
+def fmt(v, width, digits=2):
+    return f"{v:>{width}.{digits}f}" if v is not None else f"{'-':>{width}}"
+
+
+def print_tables(rows, out=sys.stdout):
+    table = defaultdict(dict)  # (op, ranks) -> {(impl, bytes): avg_us}
+    for r in rows:
+        table[(r["op"], r["ranks"])][(r["impl"], r["bytes"])] = r["avg_us"]
+
+    def op_key(k):
+        return (OP_ORDER.index(k[0]) if k[0] in OP_ORDER else len(OP_ORDER), k[0], k[1])
+
+    for key in sorted(table, key=op_key):
+        op, ranks = key
+        cells = table[key]
+        impls = [i for i in IMPL_ORDER if any(i == c[0] for c in cells)]
+        impls += sorted({c[0] for c in cells} - set(impls))
+        pairs = [p for p in PAIRS if p[0] in impls or p[1] in impls]
+        sizes = sorted({c[1] for c in cells})
+        print(f"\n== {op}, ranks={ranks}: avg_us per operation"
+              + (" (per message; MB/s = bytes / avg_us)" if op == "bandwidth" else "")
+              + "; ratio = tutti / openmpi, > 1 means Tutti is slower", file=out)
+        head = f"{'bytes':>10}" + "".join(f"{i:>15}" for i in impls) + "".join(f"{p[2]:>14}" for p in pairs)
+        print(head, file=out)
+        ratios = {p[2]: {"small": [], "large": []} for p in pairs}
+        for b in sizes:
+            line = f"{b:>10}" + "".join(fmt(cells.get((i, b)), 15, 3) for i in impls)
+            for tutti, ompi, title in pairs:
+                t, o = cells.get((tutti, b)), cells.get((ompi, b))
+                ratio = t / o if t is not None and o else None
+                if ratio is not None:
+                    ratios[title]["large" if b > LARGE_MESSAGE_BYTES else "small"].append(ratio)
+                line += fmt(ratio, 14)
+            print(line, file=out)
+        for title, parts in ratios.items():
+            small, large = geomean(parts["small"]), geomean(parts["large"])
+            print(f"   {title}: geometric mean of ratios <= 8 KiB {fmt(small, 0)}, > 8 KiB {fmt(large, 0)}",
+                  file=out)
+
+
+def main(argv):
+    merged = None
+    paths = []
+    i = 0
+    while i < len(argv):
+        if argv[i] == "--merged" and i + 1 < len(argv):
+            merged = argv[i + 1]
+            i += 2
+        else:
+            paths.append(argv[i])
+            i += 1
+    if not paths:
+        sys.exit(__doc__)
+    rows = read_rows(paths)
+    if merged:
+        with open(merged, "w", newline="") as f:
+            w = csv.writer(f, lineterminator="\n")
+            w.writerow(COLUMNS)
+            for r in rows:
+                w.writerow([r["impl"], r["op"], r["ranks"], r["bytes"], f"{r['avg_us']:.3f}"])
+    print_tables(rows)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,181 @@
+/*
+ * Collective latency, as OSU's collective benchmarks and Tutti's `tutti bench <op>` (CollectiveBenchmark):
+ *   coll OP [-m [MIN:]MAX] [-i ITERS] [-x WARMUP] [--csv FILE] [--impl NAME]
+ * with OP one of barrier, bcast, reduce, allreduce, allgather, alltoall.
+ *
+ * Method: per size a barrier, then each call is timed on its own and followed by an untimed barrier (except for
+ * barrier itself, timed call after call); each rank averages its timed calls, and rank 0 gets the maximum over
+ * ranks (MPI_Reduce MAX). Defaults: 1000 iterations after 100 warm-up ones up to 8 KiB, 100 after 10 above.
+ * After timing each rank checks its result of the last call (the inputs do not change between calls).
+ *
+ * What "bytes" means, as in OSU: bcast the message (root 0); reduce/allreduce the vector of floats summed with
+ * MPI_SUM (count = bytes / 4; sizes below 4 bytes are skipped; reduce to root 0); allgather the block each rank
+ * contributes; alltoall the block each rank sends to each other rank; barrier runs one row, bytes = 0.
+ */
+#include "common.h"
+
+typedef enum { BARRIER, BCAST, REDUCE, ALLREDUCE, ALLGATHER, ALLTOALL } op_t;
+
+static const char *const OP_NAMES[] = {"barrier", "bcast", "reduce", "allreduce", "allgather", "alltoall"};
+
+static op_t parse_op(const char *name) {
+    for (int i = 0; i < (int) (sizeof OP_NAMES / sizeof OP_NAMES[0]); i++) {
+        if (NULL != name && 0 == strcmp(name, OP_NAMES[i])) {
+            return (op_t) i;
+        }
+    }
+    die("coll: expected OP barrier, bcast, reduce, allreduce, allgather or alltoall, got ", name ? name : "none");
+    return BARRIER;
+}
+
+/* Input element i of `rank` for reduce/allreduce; small integers, so float sums are exact. */
+static float reduce_input(int rank, long i) {
+    return (float) (i % 97 + rank + 1);
+}
+
+static void prepare(op_t op, int rank, int size, long bytes, unsigned char *sbuf, unsigned char *rbuf) {
+    switch (op) {
+    case BARRIER:
+        break;
+    case BCAST:
+        if (0 == rank) {
+            pattern_fill(sbuf, bytes, 0);
+        } else {
+            pattern_poison(sbuf, bytes, 0);
+        }
+        break;
+    case REDUCE:
+    case ALLREDUCE: {
+        float *in = (float *) sbuf;
+        float *out = (float *) rbuf;
+        for (long i = 0; i < bytes / 4; i++) {
+            in[i] = reduce_input(rank, i);
+            out[i] = -1.0f;
+        }
+        break;
+    }
+    case ALLGATHER:
+        pattern_fill(sbuf, bytes, rank);
+        for (int r = 0; r < size; r++) {
+            pattern_poison(rbuf + (long) r * bytes, bytes, r);
+        }
+        break;
+    case ALLTOALL:
+        for (int r = 0; r < size; r++) {
+            pattern_fill(sbuf + (long) r * bytes, bytes, rank * size + r);
+            pattern_poison(rbuf + (long) r * bytes, bytes, r * size + rank);
+        }
+        break;
+    }
+}
+
+static void invoke(op_t op, long bytes, unsigned char *sbuf, unsigned char *rbuf) {
+    switch (op) {
+    case BARRIER:
+        MPI_Barrier(MPI_COMM_WORLD);
+        break;
+    case BCAST:
+        MPI_Bcast(sbuf, (int) bytes, MPI_BYTE, 0, MPI_COMM_WORLD);
+        break;
+    case REDUCE:
+        MPI_Reduce(sbuf, rbuf, (int) (bytes / 4), MPI_FLOAT, MPI_SUM, 0, MPI_COMM_WORLD);
+        break;
+    case ALLREDUCE:
+        MPI_Allreduce(sbuf, rbuf, (int) (bytes / 4), MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+        break;
+    case ALLGATHER:
+        MPI_Allgather(sbuf, (int) bytes, MPI_BYTE, rbuf, (int) bytes, MPI_BYTE, MPI_COMM_WORLD);
+        break;
+    case ALLTOALL:
+        MPI_Alltoall(sbuf, (int) bytes, MPI_BYTE, rbuf, (int) bytes, MPI_BYTE, MPI_COMM_WORLD);
+        break;
+    }
+}
+
+static void verify(op_t op, int rank, int size, long bytes, const unsigned char *sbuf, const unsigned char *rbuf) {
+    const char *name = OP_NAMES[op];
+    switch (op) {
+    case BARRIER:
+        break;
+    case BCAST:
+        pattern_check(name, rank, sbuf, bytes, 0);
+        break;
+    case REDUCE:
+    case ALLREDUCE:
+        if (REDUCE == op && 0 != rank) {
+            break;
+        }
+        for (long i = 0; i < bytes / 4; i++) {
+            const float expected = (float) (size * (i % 97 + 1) + size * (size - 1) / 2);
+            if (((const float *) rbuf)[i] != expected) {
+                fprintf(stderr, "%s verify failed (rank=%d, bytes=%ld): element %ld is %g, expected %g\n", name,
+                        rank, bytes, i, ((const float *) rbuf)[i], expected);
+                MPI_Abort(MPI_COMM_WORLD, 1);
+            }
+        }
+        break;
+    case ALLGATHER:
+        for (int r = 0; r < size; r++) {
+            pattern_check(name, rank, rbuf + (long) r * bytes, bytes, r);
+        }
+        break;
+    case ALLTOALL:
+        for (int r = 0; r < size; r++) {
+            pattern_check(name, rank, rbuf + (long) r * bytes, bytes, r * size + rank);
+        }
+        break;
+    }
+}
+
+int main(int argc, char **argv) {
+    MPI_Init(&argc, &argv);
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    const options_t o = parse_options(argc, argv, 1);
+    const op_t op = parse_op(o.op);
+    const defaults_t d = {1000, 100, 100, 10};
+    const long per_rank = (ALLGATHER == op || ALLTOALL == op) ? size : 1;
+    unsigned char *sbuf = alloc_bytes(o.max_bytes * per_rank);
+    unsigned char *rbuf = alloc_bytes(o.max_bytes * size);
+    report_t report;
+    if (0 == rank) {
+        report = report_open(&o, OP_NAMES[op], "collective latency", size, 0);
+    }
+    for (long bytes = BARRIER == op ? 0 : o.min_bytes; bytes <= o.max_bytes; bytes = next_size(bytes)) {
+        if ((REDUCE == op || ALLREDUCE == op) && bytes < 4) {
+            continue;
+        }
+        const int iters = iterations_for(&o, &d, bytes);
+        const int warmup = warmup_for(&o, &d, bytes);
+        prepare(op, rank, size, bytes, sbuf, rbuf);
+        MPI_Barrier(MPI_COMM_WORLD);
+        double sum = 0;
+        for (int i = 0; i < warmup + iters; i++) {
+            const double t0 = MPI_Wtime();
+            invoke(op, bytes, sbuf, rbuf);
+            const double t = MPI_Wtime() - t0;
+            if (i >= warmup) {
+                sum += t;
+            }
+            if (BARRIER != op) {
+                MPI_Barrier(MPI_COMM_WORLD);
+            }
+        }
+        verify(op, rank, size, bytes, sbuf, rbuf);
+        const double max_us = max_to_root(sum * 1e6 / iters);
+        if (0 == rank) {
+            report_row(&report, bytes, max_us);
+        }
+        if (BARRIER == op) {
+            break;
+        }
+    }
+    if (0 == rank) {
+        report_close(&report);
+    }
+    free(sbuf);
+    free(rbuf);
+    MPI_Finalize();
+    return 0;
+}

@@ -1,0 +1,124 @@
+package dev.tutti.bench.osu;
+
+import dev.tutti.Tutti;
+import dev.tutti.TuttiException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code tutti bench OP}: an OSU-style benchmark of one operation over a range of message sizes, printed as OSU's
+ * table and optionally written as CSV ({@code impl,op,ranks,bytes,avg_us}).
+ *
+ * <pre>
+ * tutti bench pingpong                      # 2 ranks as threads, 1 B .. 4 MiB
+ * tutti bench bandwidth -m 1:65536 --csv bw.csv
+ * tutti bench pingpong --transport tcp -n 2 --percentiles
+ * java -cp ... dev.tutti.bench.osu.BenchCommand pingpong -n 2
+ * </pre>
+ *
+ * <p>Method (as OSU): per size a warm-up, a barrier, the timed iterations, each rank's mean, the maximum over
+ * ranks, and a check of the received data after timing (a wrong byte fails the run). Exit codes: 0 success,
+ * 1 the benchmark failed, 2 bad arguments.
+ */
+@Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
+    description = "OSU-style benchmark of one operation: OSU's table, optional CSV impl,op,ranks,bytes,avg_us.")
+public final class BenchCommand implements Callable<Integer> {
+    @Spec
+    private CommandSpec commandSpec;
+
+    @Mixin
+    private final BenchOptions options = new BenchOptions();
+
+    private final WorkerLauncher launcher;
+
+    /** Creates the command; {@code --transport tcp} starts ranks with {@link ProcessWorkerLauncher}. */
+    public BenchCommand() {
+        this(null);
+    }
+
+    /**
+     * Creates the command with a launcher for {@code --transport tcp}.
+     *
+     * @param launcher the launcher, or null for {@link ProcessWorkerLauncher#forThisJvm()} (created when needed)
+     */
+    public BenchCommand(final WorkerLauncher launcher) {
+        this.launcher = launcher;
+    }
+
+    /**
+     * Runs {@code tutti bench} standalone.
+     *
+     * @param args the arguments
+     */
+    public static void main(final String[] args) {
+        System.exit(new CommandLine(new BenchCommand()).execute(args));
+    }
+
+    @Override
+    public Integer call() {
+        final BenchSpec spec;
+        final OsuBenchmark bench;
+        try {
+            spec = options.toSpec();
+            bench = Benchmarks.create(spec.op());
+            spec.checkFits(bench);
+        } catch (final IllegalArgumentException e) {
+            throw new ParameterException(commandSpec.commandLine(), e.getMessage(), e);
+        }
+        final PrintWriter err = commandSpec.commandLine().getErr();
+        try {
+            return switch (spec.transport()) {
+                case INPROC -> runInproc(spec, bench);
+                case TCP -> runTcp(spec, err);
+            };
+        } catch (final TuttiException | BenchmarkException e) {
+            err.println("tutti bench " + spec.op() + " failed: " + describe(e));
+            err.flush();
+            return 1;
+        }
+    }
+
+    private int runInproc(final BenchSpec spec, final OsuBenchmark bench) {
+        final Tutti.Options opts = Tutti.Options.defaults().timeout(Duration.ofSeconds(spec.timeoutSeconds()));
+        try (Report report = Report.open(commandSpec.commandLine().getOut(), spec, bench)) {
+            Tutti.runLocal(spec.ranks(), opts, world -> BenchRunner.run(world, spec,
+                Benchmarks.create(spec.op()), 0 == world.rank() ? report : null));
+        }
+        return 0;
+    }
+
+    private int runTcp(final BenchSpec spec, final PrintWriter err) {
+        final WorkerLauncher l = null == launcher ? ProcessWorkerLauncher.forThisJvm() : launcher;
+        final BenchSpec forWorkers = null == spec.csv() ? spec : spec.withCsv(spec.csv().toAbsolutePath());
+        final int rc = l.launch(spec.ranks(), BenchWorker.class.getName(), forWorkers.toArgs(),
+            Duration.ofSeconds(spec.timeoutSeconds()));
+        if (0 != rc) {
+            err.println("tutti bench " + spec.op() + " failed: a rank exited with code " + rc);
+            err.flush();
+        }
+        return 0 == rc ? 0 : 1;
+    }
+
+    /**
+     * Describes a failure for the user: its message and the messages of its causes.
+     *
+     * @param e the failure
+     * @return one line per cause
+     */
+    static String describe(final Throwable e) {
+        final StringBuilder sb = new StringBuilder(String.valueOf(e.getMessage()));
+        for (Throwable c = e.getCause(); null != c && c != c.getCause(); c = c.getCause()) {
+            sb.append(System.lineSeparator()).append("  caused by ").append(c.getClass().getSimpleName())
+                .append(": ").append(c.getMessage());
+        }
+        return sb.toString();
+    }
+}

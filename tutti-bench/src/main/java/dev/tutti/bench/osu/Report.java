@@ -1,0 +1,79 @@
+package dev.tutti.bench.osu;
+
+import org.HdrHistogram.Histogram;
+
+import java.io.PrintWriter;
+
+/**
+ * Rank 0's output: the OSU table (title, {@code # Size   Latency (us)} header, one row per size, flushed as it
+ * comes) and the CSV rows. With percentiles, the row also shows P50, P90, P99, P99.9 and the maximum of the
+ * per-operation times of all ranks, in microseconds.
+ */
+final class Report implements AutoCloseable {
+    private static final double[] PERCENTILES = {50.0, 90.0, 99.0, 99.9};
+    private static final String[] PERCENTILE_HEADERS = {"P50 (us)", "P90 (us)", "P99 (us)", "P99.9 (us)",
+        "Max (us)"};
+    private static final int SIZE_WIDTH = 10;
+    private static final int FIELD_WIDTH = 18;
+    private static final int PERCENTILE_WIDTH = 13;
+
+    private final PrintWriter out;
+    private final CsvWriter csv;
+    private final BenchSpec spec;
+    private final OsuBenchmark bench;
+
+    Report(final PrintWriter out, final CsvWriter csv, final BenchSpec spec, final OsuBenchmark bench) {
+        this.out = out;
+        this.csv = csv;
+        this.spec = spec;
+        this.bench = bench;
+    }
+
+    /**
+     * Opens the report of a run: the table goes to {@code out}, the CSV to the spec's file if any.
+     *
+     * @param out   the table's destination
+     * @param spec  the run
+     * @param bench the benchmark (for its name, title and metric)
+     * @return the report
+     */
+    static Report open(final PrintWriter out, final BenchSpec spec, final OsuBenchmark bench) {
+        return new Report(out, null == spec.csv() ? null : CsvWriter.create(spec.csv()), spec, bench);
+    }
+
+    void begin() {
+        out.printf("# Tutti %s (%s): impl=%s ranks=%d%n", bench.op(), bench.title(), spec.impl(), spec.ranks());
+        out.printf("%-" + SIZE_WIDTH + "s%" + FIELD_WIDTH + "s", "# Size", bench.metric().header());
+        if (spec.percentiles()) {
+            for (final String h : PERCENTILE_HEADERS) {
+                out.printf("%" + PERCENTILE_WIDTH + "s", h);
+            }
+        }
+        out.println();
+        out.flush();
+    }
+
+    void row(final int bytes, final double avgUs, final Histogram histogram) {
+        out.printf("%-" + SIZE_WIDTH + "d%" + FIELD_WIDTH + ".2f", bytes, bench.metric().value(bytes, avgUs));
+        if (null != histogram) {
+            for (final double p : PERCENTILES) {
+                out.printf("%" + PERCENTILE_WIDTH + ".2f", histogram.getValueAtPercentile(p) / 1e3);
+            }
+            out.printf("%" + PERCENTILE_WIDTH + ".2f", histogram.getMaxValue() / 1e3);
+        }
+        out.println();
+        out.flush();
+        if (null != csv) {
+            csv.row(spec.impl(), bench.op(), spec.ranks(), bytes, avgUs);
+            csv.flush();
+        }
+    }
+
+    @Override
+    public void close() {
+        out.flush();
+        if (null != csv) {
+            csv.close();
+        }
+    }
+}

@@ -1,0 +1,28 @@
+package dev.tutti.bench.osu;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * Starts the ranks of a multi-process benchmark and waits for them: the one thing {@code --transport tcp} needs
+ * from a launcher. {@link ProcessWorkerLauncher} is the built-in implementation, until {@code tutti-launcher}
+ * provides one.
+ */
+@FunctionalInterface
+public interface WorkerLauncher {
+
+    /**
+     * Starts {@code ranks} processes, each running {@code mainClass} with {@code args} in a job environment
+     * ({@code TUTTI_RANK}, {@code TUTTI_SIZE}, rendezvous, secret) so that {@code Tutti.init()} joins the job, and
+     * waits until all have exited. Their output goes to this process's output. If one fails, the others are
+     * stopped.
+     *
+     * @param ranks     the number of ranks
+     * @param mainClass the main class of each rank
+     * @param args      its arguments
+     * @param timeout   the longest the job may run, or {@link Duration#ZERO} for no limit
+     * @return 0 if every rank exited with 0, else the exit code of the first rank that failed
+     * @throws BenchmarkException if the job cannot be started or exceeded the timeout
+     */
+    int launch(int ranks, String mainClass, List<String> args, Duration timeout);
+}

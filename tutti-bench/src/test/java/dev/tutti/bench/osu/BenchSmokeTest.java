@@ -1,0 +1,227 @@
+package dev.tutti.bench.osu;
+
+import dev.tutti.Buf;
+import dev.tutti.Communicator;
+import dev.tutti.Tutti;
+import dev.tutti.TuttiException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Runs the benchmarks in-process with tiny iteration counts; checks output shape and data checks, not timing. */
+@Timeout(60)
+class BenchSmokeTest {
+    private static final Tutti.Options OPTS = Tutti.Options.defaults().timeout(Duration.ofSeconds(30));
+
+    private record Run(int exitCode, String out, String err) {
+    }
+
+    private static Run bench(final String... args) {
+        final StringWriter out = new StringWriter();
+        final StringWriter err = new StringWriter();
+        final CommandLine cl = new CommandLine(new BenchCommand());
+        cl.setOut(new PrintWriter(out));
+        cl.setErr(new PrintWriter(err));
+        final int rc = cl.execute(args);
+        return new Run(rc, out.toString(), err.toString());
+    }
+
+    private static List<String> dataRows(final String table) {
+        final List<String> rows = new ArrayList<>();
+        for (final String line : table.split("\\R")) {
+            if (!line.isBlank() && !line.startsWith("#")) {
+                rows.add(line);
+            }
+        }
+        return rows;
+    }
+
+    @ParameterizedTest
+    @CsvSource({"pingpong, 2, Latency (us)", "bandwidth, 2, Bandwidth (MB/s)", "pingpong, 3, Latency (us)",
+        "bandwidth, 4, Bandwidth (MB/s)"})
+    void shouldPrintOsuTableAndCsv(final String op, final int ranks, final String header, @TempDir final Path dir)
+        throws Exception {
+        final Path csv = dir.resolve("out.csv");
+        final Run r = bench(op, "-n", Integer.toString(ranks), "-m", "1:16384", "-i", "3", "-x", "1", "--jit-warmup",
+            "0", "--csv", csv.toString());
+        assertEquals(0, r.exitCode(), r.err());
+        final String[] lines = r.out().split("\\R");
+        assertEquals("# Tutti " + op, lines[0].substring(0, ("# Tutti " + op).length()));
+        assertTrue(lines[1].startsWith("# Size") && lines[1].strip().endsWith(header), lines[1]);
+        final List<String> rows = dataRows(r.out());
+        assertEquals(15, rows.size(), r.out());
+        for (int i = 0; i < rows.size(); i++) {
+            final String[] f = rows.get(i).trim().split("\\s+");
+            assertEquals(2, f.length, rows.get(i));
+            assertEquals(1 << i, Integer.parseInt(f[0]));
+            assertTrue(Double.parseDouble(f[1]) > 0, rows.get(i));
+        }
+        final List<String> csvLines = Files.readAllLines(csv);
+        assertEquals(CsvWriter.HEADER, csvLines.get(0));
+        assertEquals(16, csvLines.size());
+        for (int i = 1; i < csvLines.size(); i++) {
+            final String[] f = csvLines.get(i).split(",");
+            assertEquals(List.of("tutti-inproc", op, Integer.toString(ranks), Integer.toString(1 << (i - 1))),
+                Arrays.asList(f).subList(0, 4));
+            assertTrue(Double.parseDouble(f[4]) > 0, csvLines.get(i));
+        }
+    }
+
+    @Test
+    void shouldPrintPercentileColumns() {
+        final Run r = bench("pingpong", "-m", "0:8", "-i", "20", "-x", "2", "--jit-warmup", "5", "--percentiles");
+        assertEquals(0, r.exitCode(), r.err());
+        assertTrue(r.out().contains("P50 (us)") && r.out().contains("P99.9 (us)") && r.out().contains("Max (us)"),
+            r.out());
+        final List<String> rows = dataRows(r.out());
+        assertEquals(5, rows.size(), r.out());
+        assertEquals("0", rows.get(0).trim().split("\\s+")[0]);
+        for (final String row : rows) {
+            assertEquals(7, row.trim().split("\\s+").length, row);
+        }
+    }
+
+    @Test
+    void shouldRunWithDefaultIterationsIncludingJitWarmup() {
+        final Run r = bench("pingpong", "-m", "8192:16384");
+        assertEquals(0, r.exitCode(), r.err());
+        assertEquals(2, dataRows(r.out()).size(), r.out());
+    }
+
+    @Test
+    void shouldFailLoudlyWhenReceivedDataIsWrong() {
+        final TuttiException e = assertThrows(TuttiException.class, () -> Tutti.runLocal(2, OPTS, world ->
+            BenchRunner.run(world, spec("corrupt", 2), new CorruptingPingPong(), null)));
+        Throwable c = e;
+        while (null != c && !(c instanceof BenchmarkException)) {
+            c = c.getCause();
+        }
+        assertTrue(null != c, BenchCommand.describe(e));
+        assertTrue(c.getMessage().startsWith("corrupt verify failed (rank=0, bytes=1): 1 of 1 bytes from rank 1 "
+            + "are wrong, first at index=0"), c.getMessage());
+    }
+
+    @Test
+    void shouldTimeOneCallPerIterationInCollectiveBase() {
+        final StringWriter out = new StringWriter();
+        final BenchSpec spec = spec(LinearBcast.OP, 3);
+        final OsuBenchmark probe = new LinearBcast();
+        try (Report report = new Report(new PrintWriter(out), null, spec, probe)) {
+            Tutti.runLocal(3, OPTS, world -> BenchRunner.run(world, spec, new LinearBcast(), 0 == world.rank()
+                ? report : null));
+        }
+        assertEquals(4, dataRows(out.toString()).size(), out.toString());
+        assertTrue(out.toString().startsWith("# Tutti linear-bcast (test bcast): impl=tutti-inproc ranks=3"));
+    }
+
+    private static BenchSpec spec(final String op, final int ranks) {
+        return new BenchSpec(op, ranks, BenchTransport.INPROC, null, new SizeRange(1, 8), 4, 1, 2, false, null, 0);
+    }
+
+    /** A ping-pong whose rank 1 sends one wrong byte: rank 0's check must fail. */
+    private static final class CorruptingPingPong extends PairedBenchmark {
+        @Override
+        public String op() {
+            return "corrupt";
+        }
+
+        @Override
+        public String title() {
+            return "test";
+        }
+
+        @Override
+        public IterationDefaults defaults() {
+            return new IterationDefaults(1, 0, 1, 0, 0);
+        }
+
+        @Override
+        boolean receives() {
+            return true;
+        }
+
+        @Override
+        public void prepare(final Communicator world, final int bytes) {
+            super.prepare(world, bytes);
+            if (1 == world.rank()) {
+                sendBytes[0] ^= 0x40;
+            }
+        }
+
+        @Override
+        public double measure(final Communicator world, final int bytes, final int iterations, final int warmup,
+            final org.HdrHistogram.Histogram histogram) {
+            if (initiator) {
+                world.send(Buf.of(sendBytes, 0, bytes), peer, DATA_TAG);
+                world.recv(Buf.of(recvBytes, 0, bytes), peer, DATA_TAG);
+            } else {
+                world.recv(Buf.of(recvBytes, 0, bytes), peer, DATA_TAG);
+                world.send(Buf.of(sendBytes, 0, bytes), peer, DATA_TAG);
+            }
+            return 1.0;
+        }
+    }
+
+    /** A collective written as the next milestone's will be: one class over {@link CollectiveBenchmark}. */
+    private static final class LinearBcast extends CollectiveBenchmark {
+        static final String OP = "linear-bcast";
+        private byte[] data;
+
+        @Override
+        public String op() {
+            return OP;
+        }
+
+        @Override
+        public String title() {
+            return "test bcast";
+        }
+
+        @Override
+        public void allocate(final Communicator world, final int maxBytes) {
+            data = new byte[maxBytes];
+        }
+
+        @Override
+        public void prepare(final Communicator world, final int bytes) {
+            if (0 == world.rank()) {
+                Patterns.fill(data, bytes, 0);
+            } else {
+                Patterns.poison(data, bytes, 0);
+            }
+        }
+
+        @Override
+        protected void invoke(final Communicator world, final int bytes) {
+            final Buf b = Buf.of(data, 0, bytes);
+            if (0 == world.rank()) {
+                for (int r = 1; r < world.size(); r++) {
+                    world.send(b, r, 5);
+                }
+            } else {
+                world.recv(b, 0, 5);
+            }
+        }
+
+        @Override
+        public void verify(final Communicator world, final int bytes) {
+            Patterns.check(OP, world.rank(), data, bytes, 0);
+        }
+    }
+}
