@@ -50,7 +50,7 @@ public final class TuttiCommand implements Runnable {
         final CommandLine cl = new CommandLine(new TuttiCommand());
         cl.addSubcommand("run", run);
         cl.addSubcommand("info", new InfoCommand());
-        // The benchmarks register here: cl.addSubcommand("bench", new dev.tutti.bench.osu.BenchCommand());
+        cl.addSubcommand("bench", new dev.tutti.bench.osu.BenchCommand());
         cl.getSubcommands().get("run").setStopAtPositional(true);
         cl.setParameterExceptionHandler(TuttiCommand::usageError);
         return cl;

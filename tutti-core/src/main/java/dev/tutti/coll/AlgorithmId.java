@@ -37,7 +37,7 @@ public enum AlgorithmId {
 
     /** Gather to rank 0, then broadcast. */
     ALLGATHER_LINEAR(CollKind.ALLGATHER, "linear", false),
-    /** Recursive doubling (non-powers of two fall back to Bruck's pattern for the remainder). */
+    /** Recursive doubling; non-powers of two fold (the first 2r ranks pair up), floor(lg p) + 2 rounds. */
     ALLGATHER_RECURSIVE_DOUBLING(CollKind.ALLGATHER, "recursive_doubling", false),
     /** Bruck et al.: ceil(lg p) rounds, any p. */
     ALLGATHER_BRUCK(CollKind.ALLGATHER, "bruck", false),

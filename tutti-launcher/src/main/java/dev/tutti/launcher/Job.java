@@ -24,6 +24,11 @@ import java.util.concurrent.TimeUnit;
 final class Job {
     /** Longest wait for a killed process to be reaped. */
     static final long KILL_WAIT_MS = 2_000;
+    /** How long after a first failure the job waits for the failures it causes, to blame the right rank. */
+    static final long ATTRIBUTION_MS = 500;
+    /** A Tutti exception that only reports that another rank failed or left. */
+    private static final java.util.regex.Pattern CONSEQUENCE = java.util.regex.Pattern.compile(
+        "TuttiException: .*?\\brank (\\d+) (?:failed|has left the job)");
 
     private final Launcher launcher;
     private final String rendezvous;
@@ -93,7 +98,9 @@ final class Job {
                 exited[e.rank()] = true;
                 done++;
                 if (0 != e.exitCode()) {
-                    failed = e;
+                    final List<RankProcess.Exit> failures = new java.util.ArrayList<>(List.of(e));
+                    done += collectConsequences(failures, exited);
+                    failed = rootCause(failures);
                     break;
                 }
             }
@@ -127,6 +134,59 @@ final class Job {
                 "this JVM is shutting down; stopped the ranks");
         }
         return new JobResult(0, JobResult.Outcome.SUCCEEDED, -1, "");
+    }
+
+    /**
+     * After a first failure, waits briefly for the failures it causes: a rank whose peer dies fails too (its
+     * operations on that peer end with an exception naming it), and it may exit first. Collecting them lets
+     * {@link #rootCause} blame the rank that failed on its own.
+     */
+    private int collectConsequences(final List<RankProcess.Exit> failures, final boolean[] exited)
+        throws InterruptedException {
+        int more = 0;
+        final long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ATTRIBUTION_MS);
+        for (long left = until - System.nanoTime(); left > 0; left = until - System.nanoTime()) {
+            final RankProcess.Exit e = exits.poll(left, TimeUnit.NANOSECONDS);
+            if (null == e) {
+                break;
+            }
+            exited[e.rank()] = true;
+            more++;
+            if (0 != e.exitCode()) {
+                failures.add(e);
+            }
+        }
+        return more;
+    }
+
+    /**
+     * Picks the failure to report: the first one whose exception does not merely report another failed rank
+     * ({@code TuttiException: ... rank N failed / has left the job}) that also failed.
+     */
+    private RankProcess.Exit rootCause(final List<RankProcess.Exit> failures) {
+        final java.util.Set<Integer> failedRanks = new java.util.HashSet<>();
+        failures.forEach(f -> failedRanks.add(f.rank()));
+        for (final RankProcess.Exit f : failures) {
+            final int blamed = blamedRank(ranks[f.rank()].failureLine());
+            if (blamed < 0 || blamed == f.rank() || !failedRanks.contains(blamed)) {
+                return f;
+            }
+        }
+        return failures.getFirst();
+    }
+
+    /**
+     * Returns the rank a failure line blames, or -1.
+     *
+     * @param line the exception line of a rank's stderr, or null
+     * @return the rank named by a Tutti peer-failure message, else -1
+     */
+    static int blamedRank(final String line) {
+        if (null == line) {
+            return -1;
+        }
+        final java.util.regex.Matcher m = CONSEQUENCE.matcher(line);
+        return m.find() ? Integer.parseInt(m.group(1)) : -1;
     }
 
     /** Starts rank r under the stop lock; returns null, or why it could not be started. */
