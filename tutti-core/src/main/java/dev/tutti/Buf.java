@@ -29,6 +29,9 @@ public final class Buf {
      */
     public static final Buf IN_PLACE = new Buf(Datatype.BYTE, 0, null, null, 0);
 
+    /** A thread that owns nothing: a segment it may access is accessible from any thread. */
+    private static final Thread OTHER_THREAD = Thread.ofPlatform().unstarted(() -> { });
+
     private final Datatype datatype;
     private final int count;
     private final MemorySegment segment;
@@ -214,17 +217,24 @@ public final class Buf {
 
     /**
      * Returns a typed buffer over a whole {@link MemorySegment} (heap or native, including one from a shared
-     * arena). The count is the segment size divided by the element size.
+     * arena). The count is the segment size divided by the element size. The segment must be accessible from any
+     * thread (heap, or an {@code ofShared}, {@code ofAuto} or {@code global} arena): transports and waiting
+     * threads of the rank read and write it.
      *
      * @param s    the segment
      * @param type the element type
      * @return the buffer
-     * @throws TuttiException if {@code s} is null, the type is {@link Datatype#BOOLEAN} or
-     *                        {@link Datatype#OBJECT}, or the size is not a multiple of the element size
+     * @throws TuttiException if {@code s} is null or confined to one thread, the type is {@link Datatype#BOOLEAN}
+     *                        or {@link Datatype#OBJECT}, or the size is not a multiple of the element size
      */
     public static Buf of(final MemorySegment s, final Datatype type) {
         if (null == s) {
             throw nullBuffer();
+        }
+        if (!s.isAccessibleBy(OTHER_THREAD)) {
+            throw new TuttiException(ErrorClass.BUFFER, "Buf.of: segment=" + s + " is confined to one thread, but "
+                + "Tutti's transports and waiting threads access buffers from other threads; expected a segment of "
+                + "Arena.ofShared(), Arena.ofAuto(), Arena.global() or the heap");
         }
         if (Datatype.BOOLEAN == type || Datatype.OBJECT == type || null == type) {
             throw new TuttiException(ErrorClass.TYPE, "Buf.of: type=" + type

@@ -36,6 +36,10 @@ class BadInputTest {
             refused(ErrorClass.COUNT, "count=-1", () -> Buf.of(a, 0, -1));
             refused(ErrorClass.COUNT, "offset=2 count=3 exceeds length=4", () -> Buf.of(a, 2, 3));
             refused(ErrorClass.BUFFER, "buffer=null", () -> Buf.of((int[]) null));
+            try (java.lang.foreign.Arena confined = java.lang.foreign.Arena.ofConfined()) {
+                refused(ErrorClass.BUFFER, "is confined to one thread",
+                    () -> Buf.of(confined.allocate(8), Datatype.LONG));
+            }
             // Still usable: a real exchange after all the refusals.
             final int peer = 1 - w.rank();
             final int[] in = new int[1];

@@ -61,7 +61,7 @@ class P2pBufferTest {
                 heap.position(8);
                 w.send(Buf.of(heap, Datatype.INT), 1, 0);
                 w.send(Buf.of(direct), 1, 1);
-                try (Arena arena = Arena.ofConfined()) {
+                try (Arena arena = Arena.ofShared()) {
                     final MemorySegment seg = arena.allocate(8 * 100);
                     for (int i = 0; i < 100; i++) {
                         seg.setAtIndex(ValueLayout.JAVA_LONG, i, i * 3L);

@@ -1,0 +1,6 @@
+/**
+ * Datatypes and reductions: {@code type.kernel} holds one reduction kernel per operation and primitive type.
+ *
+ * <p>Layer: leaf; any layer may use it. May import only the value types of {@code dev.tutti}.
+ */
+package dev.tutti.type;
