@@ -13,11 +13,11 @@ public final class Configuration {
     /** Idle strategy: iterations that spin. */
     public static final String IDLE_SPINS_PROP_NAME = "tutti.idle.spins";
     /** Default of {@link #IDLE_SPINS_PROP_NAME}. */
-    public static final int IDLE_SPINS_DEFAULT = 2_000;
+    public static final int IDLE_SPINS_DEFAULT = 1_000;
     /** Idle strategy: iterations that yield after spinning. */
     public static final String IDLE_YIELDS_PROP_NAME = "tutti.idle.yields";
     /** Default of {@link #IDLE_YIELDS_PROP_NAME}. */
-    public static final int IDLE_YIELDS_DEFAULT = 50;
+    public static final int IDLE_YIELDS_DEFAULT = 5_000;
     /** Idle strategy: longest park in microseconds. */
     public static final String IDLE_MAX_PARK_US_PROP_NAME = "tutti.idle.maxParkUs";
     /** Default of {@link #IDLE_MAX_PARK_US_PROP_NAME}. */

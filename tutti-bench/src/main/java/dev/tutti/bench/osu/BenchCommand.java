@@ -39,7 +39,7 @@ public final class BenchCommand implements Callable<Integer> {
 
     private final WorkerLauncher launcher;
 
-    /** Creates the command; {@code --transport tcp} starts ranks with {@link ProcessWorkerLauncher}. */
+    /** Creates the command; {@code --transport tcp} starts ranks with {@link LauncherWorkerLauncher}. */
     public BenchCommand() {
         this(null);
     }
@@ -47,7 +47,7 @@ public final class BenchCommand implements Callable<Integer> {
     /**
      * Creates the command with a launcher for {@code --transport tcp}.
      *
-     * @param launcher the launcher, or null for {@link ProcessWorkerLauncher#forThisJvm()} (created when needed)
+     * @param launcher the launcher, or null for {@link LauncherWorkerLauncher} (the job launcher of tutti run)
      */
     public BenchCommand(final WorkerLauncher launcher) {
         this.launcher = launcher;
@@ -96,7 +96,7 @@ public final class BenchCommand implements Callable<Integer> {
     }
 
     private int runTcp(final BenchSpec spec, final PrintWriter err) {
-        final WorkerLauncher l = null == launcher ? ProcessWorkerLauncher.forThisJvm() : launcher;
+        final WorkerLauncher l = null == launcher ? new LauncherWorkerLauncher() : launcher;
         final BenchSpec forWorkers = null == spec.csv() ? spec : spec.withCsv(spec.csv().toAbsolutePath());
         final int rc = l.launch(spec.ranks(), BenchWorker.class.getName(), forWorkers.toArgs(),
             Duration.ofSeconds(spec.timeoutSeconds()));

@@ -1,0 +1,33 @@
+package dev.tutti.bench.osu;
+
+import dev.tutti.launcher.JobResult;
+import dev.tutti.launcher.Launcher;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * Starts benchmark ranks with {@code tutti-launcher} ({@link Launcher}): same java, class path and {@code -D}/{@code
+ * -X} options as this JVM, every rank on this machine, output forwarded untagged (rank 0 prints the table).
+ */
+public final class LauncherWorkerLauncher implements WorkerLauncher {
+
+    /** Creates the launcher adapter. */
+    public LauncherWorkerLauncher() {
+    }
+
+    @Override
+    public int launch(final int ranks, final String mainClass, final List<String> args, final Duration timeout) {
+        final Launcher.Builder b = Launcher.builder().ranks(ranks).oversubscribe(true)
+            .jvmOptions(ProcessWorkerLauncher.jvmOptionsToPass()).classpath(System.getProperty("java.class.path"))
+            .mainClass(mainClass).args(args);
+        if (!timeout.isZero()) {
+            b.timeout(timeout);
+        }
+        final JobResult r = b.build().run();
+        if (JobResult.Outcome.START_FAILED == r.outcome() || JobResult.Outcome.TIMED_OUT == r.outcome()) {
+            throw new BenchmarkException("launch ranks=" + ranks + ": " + r.outcome() + ": " + r.description());
+        }
+        return r.exitStatus();
+    }
+}
