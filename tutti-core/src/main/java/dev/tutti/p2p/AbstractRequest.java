@@ -14,9 +14,9 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * Base of every request: a one-shot completion with a status or an error, and the wait loop.
  *
- * <p>Implementation notes. {@code state} goes PENDING → DONE once ({@link #complete}); the plain fields
- * {@code status} and {@code failure} are written before the release store of {@code state} and read after its
- * acquire load, so a waiter that sees DONE sees them. Lost wake-ups are avoided Dekker-style: the completer stores
+ * <p>Implementation notes. {@code state} goes PENDING → COMPLETING (a CAS: the one completer wins) → DONE
+ * ({@link #complete}); the plain fields {@code status} and {@code failure} are written between the two, before the
+ * volatile store of DONE, and read after a volatile load that sees DONE, so a waiter that sees DONE sees them. Lost wake-ups are avoided Dekker-style: the completer stores
  * {@code state} then loads {@code waiter}; the waiter stores {@code waiter} then loads {@code state} (both
  * volatile), so at least one sees the other. Parks are bounded anyway, so a waiter also notices an engine failure
  * (dead peer, aborted job), which completes nothing.
@@ -27,6 +27,7 @@ public abstract class AbstractRequest implements Request {
     private static final VarHandle STATE;
     private static final int PENDING = 0;
     private static final int DONE = 1;
+    private static final int COMPLETING = 2;
 
     static {
         try {
@@ -61,17 +62,12 @@ public abstract class AbstractRequest implements Request {
      * @return true if this call completed the request
      */
     protected final boolean complete(final Status result, final TuttiException error) {
-        if (DONE == (int) STATE.getAcquire(this)) {
+        if (!STATE.compareAndSet(this, PENDING, COMPLETING)) {
             return false;
         }
-        synchronized (this) {
-            if (DONE == state) {
-                return false;
-            }
-            this.status = result;
-            this.failure = error;
-            state = DONE; // volatile store: releases status/failure to the acquire in isDone()
-        }
+        this.status = result;
+        this.failure = error;
+        state = DONE; // volatile store: releases status/failure to the volatile load in isDone()
         wake();
         final AbstractRequest parent = wakeTarget;
         if (null != parent) {

@@ -4,6 +4,8 @@ import dev.tutti.transport.Inbound;
 import dev.tutti.transport.Outbound;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 
 /**
  * A message between two ranks of one JVM, handed over by reference.
@@ -13,53 +15,63 @@ import java.lang.foreign.MemorySegment;
  * one copy, no allocation beyond this object. If not, then after {@code arrive} returns the sender either
  * <em>detaches</em> (eager, length ≤ limit: copy the payload into a private array and complete the send) or
  * leaves it borrowed (rendezvous: the receiver copies from the sender's buffer when it matches, and that completes
- * the send; large messages are thus copied once and never buffered). {@code deliver} and {@code detach} race
- * when a receive is posted concurrently; the monitor of this object orders them, and {@code owned} tells
- * {@code deliver} whether the send is still waiting for it.
+ * the send; large messages are thus copied once and never buffered).
+ *
+ * <p>{@code deliver} (receiver side, or the sender inside {@code arrive}) and {@code detach} (sender) may race.
+ * {@code state} decides, by CAS, who completes the send: BORROWED → TAKEN by {@code deliver} (it copies from the
+ * sender's buffer, which stays valid because the sender has not returned from its send yet, and completes the
+ * send), or BORROWED → DETACHED by {@code detach} (it has already copied into {@code owned}, written before the CAS,
+ * and completes the send; a later {@code deliver} reads {@code owned} after seeing DETACHED). The CAS is the
+ * release/acquire pair for {@code owned}.
  */
 final class InprocMessage extends Inbound {
+    private static final int BORROWED = 0;
+    private static final int TAKEN = 1;
+    private static final int DETACHED = 2;
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(InprocMessage.class, "state", int.class);
+        } catch (final ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     private final Outbound out;
-    private MemorySegment data;
-    private boolean owned;
-    private boolean delivered;
+    private final MemorySegment borrowed;
+    private MemorySegment owned;
+    private volatile int state;
 
     InprocMessage(final Outbound out) {
         super(out.context(), out.source(), out.tag(), out.typeCode(), out.payload().byteSize());
         this.out = out;
-        this.data = out.payload();
+        this.borrowed = out.payload();
     }
 
     /** After queueing as unexpected: take a private copy so that the sender may go on (eager only). */
     void detach() {
-        final boolean detached;
-        synchronized (this) {
-            detached = !delivered;
-            if (detached) {
-                final byte[] copy = new byte[(int) lengthBytes];
-                final MemorySegment own = MemorySegment.ofArray(copy);
-                MemorySegment.copy(data, 0, own, 0, lengthBytes);
-                data = own;
-                owned = true;
-            }
+        if (BORROWED != state) {
+            return; // already delivered: deliver completed the send
         }
-        if (detached) {
+        final MemorySegment own = MemorySegment.ofArray(new byte[(int) lengthBytes]);
+        MemorySegment.copy(borrowed, 0, own, 0, lengthBytes);
+        owned = own;
+        if (STATE.compareAndSet(this, BORROWED, DETACHED)) {
             out.sent(null);
         }
     }
 
     @Override
     public void deliver(final MemorySegment destination, final Delivery done) {
-        final boolean senderWaiting;
-        synchronized (this) {
-            final long n = Math.min(lengthBytes, destination.byteSize());
-            if (n > 0) {
-                MemorySegment.copy(data, 0, destination, 0, n);
-            }
-            delivered = true;
-            senderWaiting = !owned;
-            data = null;
+        final boolean fromSender = STATE.compareAndSet(this, BORROWED, TAKEN);
+        final MemorySegment src = fromSender ? borrowed : owned;
+        final long n = Math.min(lengthBytes, destination.byteSize());
+        if (n > 0) {
+            MemorySegment.copy(src, 0, destination, 0, n);
         }
-        if (senderWaiting) {
+        owned = null;
+        if (fromSender) {
             out.sent(null);
         }
         done.delivered(null);
