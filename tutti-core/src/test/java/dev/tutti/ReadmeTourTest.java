@@ -1,0 +1,60 @@
+package dev.tutti;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.time.Duration;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * The README's API tour, verbatim (keep the two in step), run on 4 embedded ranks: {@code Tutti.init()} inside
+ * {@code runLocal} joins the embedded job.
+ */
+@Timeout(60)
+class ReadmeTourTest {
+    @Test
+    void shouldRunTheTourAsWritten() {
+        Tutti.runLocal(4, Tutti.Options.defaults().timeout(Duration.ofSeconds(50)), ignored -> tour());
+    }
+
+    @SuppressWarnings("unused")
+    private static void tour() {
+        try (Tutti tutti = Tutti.init()) {              // joins the job `tutti run` started (or a job of one rank)
+            Communicator world = tutti.world();
+            int rank = world.rank(), size = world.size();
+
+            // Point-to-point: a Buf is a typed view of an array range, a ByteBuffer or a MemorySegment.
+            double[] a = new double[1000];
+            if (rank == 0) {
+                world.send(Buf.of(a), 1, 7);                     // all 1000 doubles to rank 1, tag 7
+            } else if (rank == 1) {
+                Status s = world.recv(Buf.of(a, 0, 1000), 0, 7); // s.source(), s.tag(), s.count()
+            }
+            Request r = world.irecv(Buf.of(a), Communicator.ANY_SOURCE, Communicator.ANY_TAG);
+            // ... r.test(), r.waitFor(), Request.waitAll(...), Request.waitAny(...), r.cancel()
+            r.cancel(); // (not in the README: nothing is sent to it here)
+
+            // Collectives over buffers, blocking and nonblocking (i...).
+            double[] local = {rank}, total = new double[1];
+            world.allreduce(Buf.of(local), Buf.of(total), Op.SUM);
+            Request bar = world.ibarrier();
+            world.bcast(Buf.of(a), 0);
+            world.allreduce(Buf.IN_PLACE, Buf.of(a), Op.MAX);
+            bar.waitFor();
+
+            // Objects (mpi4py style): any serializable value; the receiver needs no size.
+            world.sendObject(java.util.List.of("x", "y"), (rank + 1) % size, 0);
+            java.util.List<String> got = world.recvObject(Communicator.ANY_SOURCE, 0);
+            String joined = world.allreduceObject("r" + rank, String::concat);   // "r0r1r2r3", in rank order
+            assertEquals("r0r1r2r3", joined);
+            assertEquals(6.0, total[0]);
+        }
+        Tutti.runLocal(4, world -> {
+            int[] x = {world.rank()};
+            world.allreduce(Buf.IN_PLACE, Buf.of(x), Op.SUM);   // x[0] == 6 on every rank
+            assertEquals(6, x[0]);
+        });
+        Op matmul = Op.user("matmul2x2", false, (Op.LongFunction) (in, inout, count) -> { /* inout = in x inout */ });
+    }
+}
