@@ -128,7 +128,8 @@ class BadInputTest {
             final int[] a = new int[0 == w.rank() ? 4 : 8];
             w.bcast(Buf.of(a), 0);
         }));
-        assertTrue(e.getMessage().contains("sent bytes=16 but this rank expected bytes=32"), e.getMessage());
+        assertTrue(e.getMessage().contains("rank=0 sent count=4 (bytes=16) but this rank expected count=8 (bytes=32)"),
+            e.getMessage());
         assertEquals(ErrorClass.COUNT, e.errorClass());
     }
 

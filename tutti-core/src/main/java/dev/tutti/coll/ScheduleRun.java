@@ -161,9 +161,11 @@ public final class ScheduleRun extends AbstractRequest {
     }
 
     private TuttiException mismatch(final Schedule.CommStep s, final long got) {
-        return new TuttiException(ErrorClass.COUNT, schedule.op() + " (" + comm.describe() + "): rank="
-            + s.peer() + " sent bytes=" + got + " but this rank expected bytes=" + s.segment().byteSize()
-            + " (type=" + s.type() + "): the ranks passed different counts or types");
+        final long size = s.type().sizeBytes();
+        return new TuttiException(ErrorClass.COUNT, schedule.op() + " (" + comm.describe() + "): rank=" + s.peer()
+            + " sent count=" + got / size + " (bytes=" + got + ") but this rank expected count="
+            + s.segment().byteSize() / size + " (bytes=" + s.segment().byteSize() + ") of type=" + s.type()
+            + ": the ranks passed different counts or types");
     }
 
     private void finishWith(final TuttiException failure) {
