@@ -20,12 +20,36 @@ import java.util.List;
  * starts the schedule. One instance per communicator.
  */
 final class Collectives {
+    /** The largest tag of a tagged two-phase collective. */
+    static final int TAG_UB = CollComm.TAGGED_TAG_UB;
+
     private final CollComm coll;
     private final String where;
+    private final int tag;
 
     Collectives(final CollComm coll, final String where) {
+        this(coll, where, -1);
+    }
+
+    private Collectives(final CollComm coll, final String where, final int tag) {
         this.coll = coll;
         this.where = where;
+        this.tag = tag;
+    }
+
+    /**
+     * Returns the view that starts tagged two-phase collectives: matched by (kind, tag) instead of call order.
+     *
+     * @param op     the begin method, for messages
+     * @param theTag the user tag
+     * @return the view
+     * @throws TuttiException of class {@link ErrorClass#TAG} for a wildcard or out-of-range tag
+     */
+    Collectives tagged(final String op, final int theTag) {
+        if (theTag < 0 || theTag > TAG_UB) {
+            throw Errors.tag(op, where, theTag, TAG_UB, " (wildcards are not allowed for collectives)");
+        }
+        return new Collectives(coll, where, theTag);
     }
 
     private int size() {
@@ -382,7 +406,7 @@ final class Collectives {
                 finish.forEach(Runnable::run);
             });
         }
-        return ScheduleRun.start(s, coll, nb);
+        return tag < 0 ? ScheduleRun.start(s, coll, nb) : ScheduleRun.startTagged(s, coll, kind, tag);
     }
 
     private static MemorySegment sendMemory(final Buf b) {

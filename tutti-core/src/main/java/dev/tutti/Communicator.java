@@ -551,6 +551,271 @@ public final class Communicator extends Comm {
         return coll.exscan(true, send, recv, op);
     }
 
+    // ------------------------------------------------------------------------- tagged two-phase collectives
+
+    /** @return the largest tag of a tagged two-phase collective ({@code ...Begin(..., tag)}); the smallest is 0 */
+    public int collectiveTagUpperBound() {
+        return Collectives.TAG_UB;
+    }
+
+    /**
+     * Begins a tagged two-phase {@link #barrier}: matched by kind and tag instead of call order (see
+     * {@link CollectiveHandle}); complete it with {@link CollectiveHandle#end()}.
+     *
+     * @param tag the tag, 0..{@link #collectiveTagUpperBound()}
+     * @return the handle
+     * @throws TuttiException for a bad argument or tag (before anything is sent)
+     */
+    public CollectiveHandle barrierBegin(final int tag) {
+        return (CollectiveHandle) coll.tagged("barrierBegin", tag).barrier(true);
+    }
+
+    /**
+     * Begins a tagged two-phase {@link #bcast}: matched by kind and tag instead of call order (see
+     * {@link CollectiveHandle}); complete it with {@link CollectiveHandle#end()}.
+     *
+     * @param buf as for {@link #bcast}
+     * @param root as for {@link #bcast}
+     * @param tag the tag, 0..{@link #collectiveTagUpperBound()}
+     * @return the handle
+     * @throws TuttiException for a bad argument or tag (before anything is sent)
+     */
+    public CollectiveHandle bcastBegin(final Buf buf, final int root, final int tag) {
+        return (CollectiveHandle) coll.tagged("bcastBegin", tag).bcast(true, buf, root);
+    }
+
+    /**
+     * Begins a tagged two-phase {@link #gather}: matched by kind and tag instead of call order (see
+     * {@link CollectiveHandle}); complete it with {@link CollectiveHandle#end()}.
+     *
+     * @param send as for {@link #gather}
+     * @param recv as for {@link #gather}
+     * @param root as for {@link #gather}
+     * @param tag the tag, 0..{@link #collectiveTagUpperBound()}
+     * @return the handle
+     * @throws TuttiException for a bad argument or tag (before anything is sent)
+     */
+    public CollectiveHandle gatherBegin(final Buf send, final Buf recv, final int root, final int tag) {
+        return (CollectiveHandle) coll.tagged("gatherBegin", tag).gather(true, send, recv, root);
+    }
+
+    /**
+     * Begins a tagged two-phase {@link #gatherv}: matched by kind and tag instead of call order (see
+     * {@link CollectiveHandle}); complete it with {@link CollectiveHandle#end()}.
+     *
+     * @param send as for {@link #gatherv}
+     * @param recv as for {@link #gatherv}
+     * @param recvCounts as for {@link #gatherv}
+     * @param displs as for {@link #gatherv}
+     * @param root as for {@link #gatherv}
+     * @param tag the tag, 0..{@link #collectiveTagUpperBound()}
+     * @return the handle
+     * @throws TuttiException for a bad argument or tag (before anything is sent)
+     */
+    public CollectiveHandle gathervBegin(final Buf send, final Buf recv, final int[] recvCounts, final int[] displs, final int root, final int tag) {
+        return (CollectiveHandle) coll.tagged("gathervBegin", tag).gatherv(true, send, recv, recvCounts, displs, root);
+    }
+
+    /**
+     * Begins a tagged two-phase {@link #scatter}: matched by kind and tag instead of call order (see
+     * {@link CollectiveHandle}); complete it with {@link CollectiveHandle#end()}.
+     *
+     * @param send as for {@link #scatter}
+     * @param recv as for {@link #scatter}
+     * @param root as for {@link #scatter}
+     * @param tag the tag, 0..{@link #collectiveTagUpperBound()}
+     * @return the handle
+     * @throws TuttiException for a bad argument or tag (before anything is sent)
+     */
+    public CollectiveHandle scatterBegin(final Buf send, final Buf recv, final int root, final int tag) {
+        return (CollectiveHandle) coll.tagged("scatterBegin", tag).scatter(true, send, recv, root);
+    }
+
+    /**
+     * Begins a tagged two-phase {@link #scatterv}: matched by kind and tag instead of call order (see
+     * {@link CollectiveHandle}); complete it with {@link CollectiveHandle#end()}.
+     *
+     * @param send as for {@link #scatterv}
+     * @param sendCounts as for {@link #scatterv}
+     * @param displs as for {@link #scatterv}
+     * @param recv as for {@link #scatterv}
+     * @param root as for {@link #scatterv}
+     * @param tag the tag, 0..{@link #collectiveTagUpperBound()}
+     * @return the handle
+     * @throws TuttiException for a bad argument or tag (before anything is sent)
+     */
+    public CollectiveHandle scattervBegin(final Buf send, final int[] sendCounts, final int[] displs, final Buf recv, final int root, final int tag) {
+        return (CollectiveHandle) coll.tagged("scattervBegin", tag).scatterv(true, send, sendCounts, displs, recv, root);
+    }
+
+    /**
+     * Begins a tagged two-phase {@link #allgather}: matched by kind and tag instead of call order (see
+     * {@link CollectiveHandle}); complete it with {@link CollectiveHandle#end()}.
+     *
+     * @param send as for {@link #allgather}
+     * @param recv as for {@link #allgather}
+     * @param tag the tag, 0..{@link #collectiveTagUpperBound()}
+     * @return the handle
+     * @throws TuttiException for a bad argument or tag (before anything is sent)
+     */
+    public CollectiveHandle allgatherBegin(final Buf send, final Buf recv, final int tag) {
+        return (CollectiveHandle) coll.tagged("allgatherBegin", tag).allgather(true, send, recv);
+    }
+
+    /**
+     * Begins a tagged two-phase {@link #allgatherv}: matched by kind and tag instead of call order (see
+     * {@link CollectiveHandle}); complete it with {@link CollectiveHandle#end()}.
+     *
+     * @param send as for {@link #allgatherv}
+     * @param recv as for {@link #allgatherv}
+     * @param recvCounts as for {@link #allgatherv}
+     * @param displs as for {@link #allgatherv}
+     * @param tag the tag, 0..{@link #collectiveTagUpperBound()}
+     * @return the handle
+     * @throws TuttiException for a bad argument or tag (before anything is sent)
+     */
+    public CollectiveHandle allgathervBegin(final Buf send, final Buf recv, final int[] recvCounts, final int[] displs, final int tag) {
+        return (CollectiveHandle) coll.tagged("allgathervBegin", tag).allgatherv(true, send, recv, recvCounts, displs);
+    }
+
+    /**
+     * Begins a tagged two-phase {@link #alltoall}: matched by kind and tag instead of call order (see
+     * {@link CollectiveHandle}); complete it with {@link CollectiveHandle#end()}.
+     *
+     * @param send as for {@link #alltoall}
+     * @param recv as for {@link #alltoall}
+     * @param tag the tag, 0..{@link #collectiveTagUpperBound()}
+     * @return the handle
+     * @throws TuttiException for a bad argument or tag (before anything is sent)
+     */
+    public CollectiveHandle alltoallBegin(final Buf send, final Buf recv, final int tag) {
+        return (CollectiveHandle) coll.tagged("alltoallBegin", tag).alltoall(true, send, recv);
+    }
+
+    /**
+     * Begins a tagged two-phase {@link #alltoallv}: matched by kind and tag instead of call order (see
+     * {@link CollectiveHandle}); complete it with {@link CollectiveHandle#end()}.
+     *
+     * @param send as for {@link #alltoallv}
+     * @param sendCounts as for {@link #alltoallv}
+     * @param sendDispls as for {@link #alltoallv}
+     * @param recv as for {@link #alltoallv}
+     * @param recvCounts as for {@link #alltoallv}
+     * @param recvDispls as for {@link #alltoallv}
+     * @param tag the tag, 0..{@link #collectiveTagUpperBound()}
+     * @return the handle
+     * @throws TuttiException for a bad argument or tag (before anything is sent)
+     */
+    public CollectiveHandle alltoallvBegin(final Buf send, final int[] sendCounts, final int[] sendDispls, final Buf recv, final int[] recvCounts, final int[] recvDispls, final int tag) {
+        return (CollectiveHandle) coll.tagged("alltoallvBegin", tag).alltoallv(true, send, sendCounts, sendDispls, recv, recvCounts, recvDispls);
+    }
+
+    /**
+     * Begins a tagged two-phase {@link #alltoallw}: matched by kind and tag instead of call order (see
+     * {@link CollectiveHandle}); complete it with {@link CollectiveHandle#end()}.
+     *
+     * @param send as for {@link #alltoallw}
+     * @param recv as for {@link #alltoallw}
+     * @param tag the tag, 0..{@link #collectiveTagUpperBound()}
+     * @return the handle
+     * @throws TuttiException for a bad argument or tag (before anything is sent)
+     */
+    public CollectiveHandle alltoallwBegin(final Buf[] send, final Buf[] recv, final int tag) {
+        return (CollectiveHandle) coll.tagged("alltoallwBegin", tag).alltoallw(true, send, recv);
+    }
+
+    /**
+     * Begins a tagged two-phase {@link #reduce}: matched by kind and tag instead of call order (see
+     * {@link CollectiveHandle}); complete it with {@link CollectiveHandle#end()}.
+     *
+     * @param send as for {@link #reduce}
+     * @param recv as for {@link #reduce}
+     * @param op as for {@link #reduce}
+     * @param root as for {@link #reduce}
+     * @param tag the tag, 0..{@link #collectiveTagUpperBound()}
+     * @return the handle
+     * @throws TuttiException for a bad argument or tag (before anything is sent)
+     */
+    public CollectiveHandle reduceBegin(final Buf send, final Buf recv, final Op op, final int root, final int tag) {
+        return (CollectiveHandle) coll.tagged("reduceBegin", tag).reduce(true, send, recv, op, root);
+    }
+
+    /**
+     * Begins a tagged two-phase {@link #allreduce}: matched by kind and tag instead of call order (see
+     * {@link CollectiveHandle}); complete it with {@link CollectiveHandle#end()}.
+     *
+     * @param send as for {@link #allreduce}
+     * @param recv as for {@link #allreduce}
+     * @param op as for {@link #allreduce}
+     * @param tag the tag, 0..{@link #collectiveTagUpperBound()}
+     * @return the handle
+     * @throws TuttiException for a bad argument or tag (before anything is sent)
+     */
+    public CollectiveHandle allreduceBegin(final Buf send, final Buf recv, final Op op, final int tag) {
+        return (CollectiveHandle) coll.tagged("allreduceBegin", tag).allreduce(true, send, recv, op);
+    }
+
+    /**
+     * Begins a tagged two-phase {@link #reduceScatter}: matched by kind and tag instead of call order (see
+     * {@link CollectiveHandle}); complete it with {@link CollectiveHandle#end()}.
+     *
+     * @param send as for {@link #reduceScatter}
+     * @param recv as for {@link #reduceScatter}
+     * @param recvCounts as for {@link #reduceScatter}
+     * @param op as for {@link #reduceScatter}
+     * @param tag the tag, 0..{@link #collectiveTagUpperBound()}
+     * @return the handle
+     * @throws TuttiException for a bad argument or tag (before anything is sent)
+     */
+    public CollectiveHandle reduceScatterBegin(final Buf send, final Buf recv, final int[] recvCounts, final Op op, final int tag) {
+        return (CollectiveHandle) coll.tagged("reduceScatterBegin", tag).reduceScatter(true, send, recv, recvCounts, op);
+    }
+
+    /**
+     * Begins a tagged two-phase {@link #reduceScatterBlock}: matched by kind and tag instead of call order (see
+     * {@link CollectiveHandle}); complete it with {@link CollectiveHandle#end()}.
+     *
+     * @param send as for {@link #reduceScatterBlock}
+     * @param recv as for {@link #reduceScatterBlock}
+     * @param op as for {@link #reduceScatterBlock}
+     * @param tag the tag, 0..{@link #collectiveTagUpperBound()}
+     * @return the handle
+     * @throws TuttiException for a bad argument or tag (before anything is sent)
+     */
+    public CollectiveHandle reduceScatterBlockBegin(final Buf send, final Buf recv, final Op op, final int tag) {
+        return (CollectiveHandle) coll.tagged("reduceScatterBlockBegin", tag).reduceScatterBlock(true, send, recv, op);
+    }
+
+    /**
+     * Begins a tagged two-phase {@link #scan}: matched by kind and tag instead of call order (see
+     * {@link CollectiveHandle}); complete it with {@link CollectiveHandle#end()}.
+     *
+     * @param send as for {@link #scan}
+     * @param recv as for {@link #scan}
+     * @param op as for {@link #scan}
+     * @param tag the tag, 0..{@link #collectiveTagUpperBound()}
+     * @return the handle
+     * @throws TuttiException for a bad argument or tag (before anything is sent)
+     */
+    public CollectiveHandle scanBegin(final Buf send, final Buf recv, final Op op, final int tag) {
+        return (CollectiveHandle) coll.tagged("scanBegin", tag).scan(true, send, recv, op);
+    }
+
+    /**
+     * Begins a tagged two-phase {@link #exscan}: matched by kind and tag instead of call order (see
+     * {@link CollectiveHandle}); complete it with {@link CollectiveHandle#end()}.
+     *
+     * @param send as for {@link #exscan}
+     * @param recv as for {@link #exscan}
+     * @param op as for {@link #exscan}
+     * @param tag the tag, 0..{@link #collectiveTagUpperBound()}
+     * @return the handle
+     * @throws TuttiException for a bad argument or tag (before anything is sent)
+     */
+    public CollectiveHandle exscanBegin(final Buf send, final Buf recv, final Op op, final int tag) {
+        return (CollectiveHandle) coll.tagged("exscanBegin", tag).exscan(true, send, recv, op);
+    }
+
     // ------------------------------------------------------------------------------------- object collectives
 
     /**

@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * (buffers, datatypes, ops, statuses, requests, exceptions) are leaves every layer may use.
  */
 class LayeringTest {
-    private static final List<String> VALUE_TYPES = List.of("Buf", "Datatype", "Op", "Status", "Request",
+    private static final List<String> VALUE_TYPES = List.of("Buf", "Datatype", "Op", "Status", "Request", "CollectiveHandle",
         "TuttiException", "ErrorClass");
 
     /** Layer name to the layers (package prefixes) it may import besides itself and the value types. */

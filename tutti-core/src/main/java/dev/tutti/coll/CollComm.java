@@ -16,9 +16,18 @@ import java.util.concurrent.atomic.AtomicInteger;
  * (non-overtaking), so every algorithm must send them in the order its peer receives them; no per-round tag is
  * needed, which lets asymmetric schedules (a tree's root has more rounds than its leaves) line up.
  * Wrap-around is harmless unless 2^31 calls are outstanding at once.
+ *
+ * <p>Tagged two-phase collectives use the next context id ({@link #taggedContext()}) and a key per
+ * (kind, user tag): the message tag packs the kind (5 bits), the user tag (16 bits) and the number of earlier uses
+ * of that key on this rank (10 bits), so the n-th reduce with tag 5 on each rank meet, whatever order the ranks
+ * begin other keys in; up to 1024 uses of one key may be outstanding at once.
  */
 public final class CollComm {
     private static final int SEQ_MASK = Integer.MAX_VALUE;
+    /** The largest user tag of a tagged two-phase collective (16 bits of the message tag). */
+    public static final int TAGGED_TAG_UB = 0xFFFF;
+    private static final int TAGGED_SEQ_BITS = 10;
+    private static final int TAGGED_TAG_BITS = 16;
 
     private final P2pEngine engine;
     private final int context;
@@ -27,6 +36,8 @@ public final class CollComm {
     private final int[] worldRanks;
     private final CommView view;
     private final AtomicInteger seq = new AtomicInteger();
+    private final java.util.concurrent.ConcurrentHashMap<Integer, AtomicInteger> taggedSeq =
+        new java.util.concurrent.ConcurrentHashMap<>();
     private final SelectionTable selection;
 
     /**
@@ -93,6 +104,30 @@ public final class CollComm {
     /** @return the tag of the next ordinary collective call */
     int nextTag() {
         return seq.getAndIncrement() & SEQ_MASK;
+    }
+
+    /**
+     * Returns the context of tagged two-phase collectives: the next id of the communicator's block, so tagged
+     * traffic never meets ordinary collectives or point-to-point messages.
+     *
+     * @return the context id
+     */
+    public int taggedContext() {
+        return context + 1;
+    }
+
+    /**
+     * Returns the message tag of the next tagged collective with this (kind, user tag) on this rank: the n-th use
+     * of a key on every rank gets the same tag, whatever else ran in between.
+     *
+     * @param kind    the operation
+     * @param userTag the user's tag, 0..{@link #TAGGED_TAG_UB}
+     * @return {@code kind << 26 | userTag << 10 | (n mod 1024)}
+     */
+    int nextTaggedTag(final CollKind kind, final int userTag) {
+        final int key = kind.ordinal() << TAGGED_TAG_BITS | userTag;
+        final int n = taggedSeq.computeIfAbsent(key, k -> new AtomicInteger()).getAndIncrement();
+        return key << TAGGED_SEQ_BITS | (n & ((1 << TAGGED_SEQ_BITS) - 1));
     }
 
     /** @return a description for messages */

@@ -1,11 +1,13 @@
 package dev.tutti.coll;
 
+import dev.tutti.CollectiveHandle;
 import dev.tutti.ErrorClass;
 import dev.tutti.Status;
 import dev.tutti.TuttiException;
 import dev.tutti.p2p.AbstractRequest;
 import dev.tutti.p2p.P2pEngine;
 import dev.tutti.p2p.RecvRequest;
+import dev.tutti.runtime.Configuration;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -22,22 +24,33 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * {@code round} and {@code pending} are only touched by the thread holding it (its CAS and release store order
  * successive holders). Parts wake this run's waiter on completion ({@code wakeOnComplete}).
  */
-public final class ScheduleRun extends AbstractRequest {
+public final class ScheduleRun extends AbstractRequest implements CollectiveHandle {
+    /** Longest a tagged collective may stay unmatched before it fails (milliseconds; 0 = forever). */
+    public static final String TAGGED_TIMEOUT_PROP_NAME = "tutti.coll.tagged.timeoutMs";
+    /** Default of {@link #TAGGED_TIMEOUT_PROP_NAME}: 5 minutes. */
+    public static final int TAGGED_TIMEOUT_DEFAULT_MS = 300_000;
     private static final AbstractRequest[] NONE = new AbstractRequest[0];
 
     private final Schedule schedule;
     private final CollComm comm;
+    private final int context;
     private final int tag;
+    private final String key;
+    private final long deadlineNs;
     private final AtomicBoolean busy = new AtomicBoolean();
     private final boolean registered;
     private int round = -1;
     private AbstractRequest[] pending = NONE;
 
-    private ScheduleRun(final Schedule schedule, final CollComm comm, final int tag, final boolean registered) {
+    private ScheduleRun(final Schedule schedule, final CollComm comm, final int context, final int tag,
+        final String key, final long timeoutNs, final boolean registered) {
         super(comm.engine());
         this.schedule = schedule;
         this.comm = comm;
+        this.context = context;
         this.tag = tag;
+        this.key = key;
+        this.deadlineNs = 0 == timeoutNs ? Long.MAX_VALUE : System.nanoTime() + timeoutNs;
         this.registered = registered;
     }
 
@@ -50,9 +63,31 @@ public final class ScheduleRun extends AbstractRequest {
      * @return the started run
      */
     public static ScheduleRun start(final Schedule schedule, final CollComm comm, final boolean nonblocking) {
-        final ScheduleRun run = new ScheduleRun(schedule, comm, comm.nextTag(), nonblocking);
-        if (nonblocking) {
-            ActiveRuns.of(comm.engine()).add(run);
+        return begin(new ScheduleRun(schedule, comm, comm.context(), comm.nextTag(), null, 0, nonblocking));
+    }
+
+    /**
+     * Starts a tagged two-phase collective: its messages are keyed by (kind, user tag, n-th use of that key) in the
+     * communicator's tagged context, so ranks may begin tagged collectives in any order. A run that has not
+     * completed within the setting {@link #TAGGED_TIMEOUT_PROP_NAME} fails with {@link ErrorClass#TIMEOUT} naming
+     * the kind, the tag and the ranks it still waits for (a begin that can never match).
+     *
+     * @param schedule the schedule
+     * @param comm     the communicator
+     * @param kind     the operation
+     * @param userTag  the user's tag
+     * @return the started run
+     */
+    public static ScheduleRun startTagged(final Schedule schedule, final CollComm comm, final CollKind kind,
+        final int userTag) {
+        final long timeoutMs = Configuration.intValue(TAGGED_TIMEOUT_PROP_NAME, TAGGED_TIMEOUT_DEFAULT_MS);
+        return begin(new ScheduleRun(schedule, comm, comm.taggedContext(), comm.nextTaggedTag(kind, userTag),
+            kind.mpiName() + " tag=" + userTag, timeoutMs * 1_000_000L, true));
+    }
+
+    private static ScheduleRun begin(final ScheduleRun run) {
+        if (run.registered) {
+            ActiveRuns.of(run.comm.engine()).add(run);
         }
         run.advance();
         return run;
@@ -126,7 +161,7 @@ public final class ScheduleRun extends AbstractRequest {
         for (int i = 0; i < steps.length; i++) {
             final Schedule.CommStep s = steps[i];
             if (!s.send()) {
-                parts[i] = engine.irecv(comm.context(), comm.world(s.peer()), tag, s.type(), s.segment(),
+                parts[i] = engine.irecv(context, comm.world(s.peer()), tag, s.type(), s.segment(),
                     comm.view());
                 parts[i].wakeOnComplete(this);
             }
@@ -134,7 +169,7 @@ public final class ScheduleRun extends AbstractRequest {
         for (int i = 0; i < steps.length; i++) {
             final Schedule.CommStep s = steps[i];
             if (s.send()) {
-                parts[i] = engine.isend(comm.context(), comm.world(s.peer()), tag, s.type(), s.segment());
+                parts[i] = engine.isend(context, comm.world(s.peer()), tag, s.type(), s.segment());
                 parts[i].wakeOnComplete(this);
             }
         }
@@ -182,8 +217,32 @@ public final class ScheduleRun extends AbstractRequest {
     @Override
     protected TuttiException blockingFailure() {
         final TuttiException f = comm.engine().failureAffecting(P2pEngine.ANY);
-        return null == f ? null : new TuttiException(f.errorClass(), schedule.op() + " (" + comm.describe()
-            + ") cannot complete: " + f.getMessage(), f);
+        if (null != f) {
+            return new TuttiException(f.errorClass(), schedule.op() + " (" + comm.describe() + ") cannot complete: "
+                + f.getMessage(), f);
+        }
+        if (Long.MAX_VALUE != deadlineNs && System.nanoTime() - deadlineNs > 0) {
+            return new TuttiException(ErrorClass.TIMEOUT, key + " (" + comm.describe() + ") was not matched within "
+                + Configuration.intValue(TAGGED_TIMEOUT_PROP_NAME, TAGGED_TIMEOUT_DEFAULT_MS) + " ms: still waiting "
+                + "for rank(s) " + waitingFor() + " in round " + round + " of " + schedule.rounds().length
+                + "; did they begin " + key + " with the same count? (setting " + TAGGED_TIMEOUT_PROP_NAME + ")");
+        }
+        return null;
+    }
+
+    /** The peers whose messages of the current round are still outstanding (read racily: for messages only). */
+    private String waitingFor() {
+        final AbstractRequest[] parts = pending;
+        final StringBuilder sb = new StringBuilder();
+        if (round >= 0 && round < schedule.rounds().length) {
+            final Schedule.CommStep[] steps = schedule.rounds()[round].comm();
+            for (int i = 0; i < parts.length && i < steps.length; i++) {
+                if (!parts[i].isDone()) {
+                    sb.append(sb.isEmpty() ? "" : ", ").append(steps[i].peer());
+                }
+            }
+        }
+        return sb.isEmpty() ? "(none)" : sb.toString();
     }
 
     @Override
@@ -193,6 +252,6 @@ public final class ScheduleRun extends AbstractRequest {
 
     @Override
     public String toString() {
-        return schedule.op() + "(" + comm.describe() + ", round=" + round + "/" + schedule.rounds().length + ")";
+        return (null == key ? schedule.op() : key) + "(" + comm.describe() + ", round=" + round + "/" + schedule.rounds().length + ")";
     }
 }
