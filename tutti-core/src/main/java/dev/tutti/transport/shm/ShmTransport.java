@@ -109,6 +109,7 @@ public final class ShmTransport implements Transport {
     private final ConcurrentHashMap<Long, Outgoing> awaitingCts = new ConcurrentHashMap<>();
     private final ConcurrentLinkedQueue<Incoming> newIncoming = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean closeStarted = new AtomicBoolean();
+    private final AtomicLong singleCopySends = new AtomicLong();
     private volatile boolean closed;
     private volatile boolean[] peers;
     private long[] peerPid;
@@ -237,7 +238,13 @@ public final class ShmTransport implements Transport {
         final long msgId = nextMsgId.getAndIncrement();
         final long shared = arena.offsetOf(payload);
         awaitingCts.put(msgId, new Outgoing(d, message, msgId));
-        final int type = shared >= 0 ? TYPE_RTS_SHARED : TYPE_RTS;
+        final int type;
+        if (shared >= 0) {
+            type = TYPE_RTS_SHARED;
+            singleCopySends.incrementAndGet();
+        } else {
+            type = TYPE_RTS;
+        }
         if (0 != pendingCount.get(d) || !writeRts(d, message, type, msgId, shared)) {
             enqueue(d, new Pending(type, message, msgId, shared));
         }
@@ -763,6 +770,11 @@ public final class ShmTransport implements Transport {
      */
     public static java.util.List<Path> removeStaleJobFiles(final Path dir) {
         return ShmFile.removeStale(dir);
+    }
+
+    /** @return how many sends took the single-copy path (payload in the shared arena) */
+    public long singleCopySends() {
+        return singleCopySends.get();
     }
 
     /** @return the job file */
