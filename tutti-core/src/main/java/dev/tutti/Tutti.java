@@ -162,7 +162,7 @@ public final class Tutti implements AutoCloseable {
                     shm.close();
                 }
             }
-            idle.choose(onHost > Runtime.getRuntime().availableProcessors());
+            idle.choose(onHost > Runtime.getRuntime().availableProcessors(), onHost > 1);
             ok = true;
             return routes;
         } finally {
@@ -173,15 +173,18 @@ public final class Tutti implements AutoCloseable {
     }
 
     /**
-     * The idle strategy of a launched rank, chosen once the number of ranks on this host is known: the configured
-     * one, or the oversubscribed one when this host has more ranks than cores (a spinning rank would take the core
-     * from the rank it waits for). Until then (during wiring) the configured one.
+     * The idle strategy of a launched rank, chosen once the ranks on this host are known: with shm peers the shm
+     * one (bounded parks, since no process can unpark another; short spins when this host has more ranks than
+     * cores), else the configured one, or the oversubscribed one when this host has more ranks than cores (a
+     * spinning rank would take the core from the rank it waits for). Until then (during wiring) the configured one.
      */
     private static final class HostIdle implements IdleStrategy {
         private volatile IdleStrategy delegate = Configuration.idleStrategy();
 
-        void choose(final boolean oversubscribed) {
-            if (oversubscribed) {
+        void choose(final boolean oversubscribed, final boolean shm) {
+            if (shm) {
+                delegate = Configuration.shmIdleStrategy(oversubscribed);
+            } else if (oversubscribed) {
                 delegate = Configuration.oversubscribedIdleStrategy();
             }
         }

@@ -57,6 +57,16 @@ public final class Configuration {
     /** Default of {@link #SHM_LIVENESS_MS_PROP_NAME}. */
     public static final int SHM_LIVENESS_MS_DEFAULT = 100;
 
+    /** Shared memory: yields before a waiting rank parks (a parked rank is woken by its timeout only, since no
+     *  process can unpark another; yielding keeps it responsive when ranks share cores). */
+    public static final String SHM_IDLE_YIELDS_PROP_NAME = "tutti.shm.idle.yields";
+    /** Default of {@link #SHM_IDLE_YIELDS_PROP_NAME}. */
+    public static final int SHM_IDLE_YIELDS_DEFAULT = 1_000;
+    /** Shared memory: longest park of a waiting rank in microseconds (bounds the latency after a long wait). */
+    public static final String SHM_IDLE_MAX_PARK_US_PROP_NAME = "tutti.shm.idle.maxParkUs";
+    /** Default of {@link #SHM_IDLE_MAX_PARK_US_PROP_NAME}. */
+    public static final int SHM_IDLE_MAX_PARK_US_DEFAULT = 50;
+
     /** Prefix of every shared-memory job file's name. */
     public static final String SHM_FILE_PREFIX = "tutti-";
     /** Suffix of every shared-memory job file's name. */
@@ -121,6 +131,20 @@ public final class Configuration {
     public static IdleStrategy oversubscribedIdleStrategy() {
         return new BackoffIdleStrategy(20, 20, 1_000,
             1_000L * intValue(IDLE_MAX_PARK_US_PROP_NAME, IDLE_MAX_PARK_US_DEFAULT));
+    }
+
+    /**
+     * Returns the idle strategy of a rank with peers over shared memory: spin (briefly if this host has more ranks
+     * than cores), then yield ({@value #SHM_IDLE_YIELDS_PROP_NAME}), then park at most
+     * {@value #SHM_IDLE_MAX_PARK_US_PROP_NAME} µs, because nothing can wake a rank parked on a ring.
+     *
+     * @param oversubscribed whether this host has more ranks than cores
+     * @return the strategy
+     */
+    public static IdleStrategy shmIdleStrategy(final boolean oversubscribed) {
+        return new BackoffIdleStrategy(oversubscribed ? 20 : intValue(IDLE_SPINS_PROP_NAME, IDLE_SPINS_DEFAULT),
+            intValue(SHM_IDLE_YIELDS_PROP_NAME, SHM_IDLE_YIELDS_DEFAULT), 1_000,
+            1_000L * Math.max(1, intValue(SHM_IDLE_MAX_PARK_US_PROP_NAME, SHM_IDLE_MAX_PARK_US_DEFAULT)));
     }
 
     /**
