@@ -4,10 +4,13 @@ import dev.tutti.p2p.P2pEngine;
 import dev.tutti.runtime.Configuration;
 import dev.tutti.runtime.IdleStrategy;
 import dev.tutti.runtime.LaunchInfo;
+import dev.tutti.runtime.RendezvousClient;
 import dev.tutti.transport.InboundSink;
 import dev.tutti.transport.Transport;
 import dev.tutti.transport.inproc.InprocFabric;
 import dev.tutti.transport.inproc.InprocTransport;
+import dev.tutti.transport.shm.ShmConfig;
+import dev.tutti.transport.shm.ShmTransport;
 import dev.tutti.transport.tcp.TcpTransport;
 
 import java.time.Duration;
@@ -80,14 +83,126 @@ public final class Tutti implements AutoCloseable {
             engine.connect(new Transport[] {selfTransport(engine, 0, 1)});
             return new Tutti(engine, options, false);
         }
-        final P2pEngine engine = newEngine(info.rank(), info.size());
-        final Transport self = selfTransport(engine, info.rank(), info.size());
-        final Transport tcp = TcpTransport.connect(info, engine, Configuration.eagerLimit());
-        final Transport[] routes = new Transport[info.size()];
-        Arrays.fill(routes, tcp);
-        routes[info.rank()] = self;
-        engine.connect(routes);
+        final HostIdle idle = new HostIdle();
+        final P2pEngine engine = new P2pEngine(info.rank(), info.size(), idle);
+        engine.connect(wire(info, engine, idle));
         return new Tutti(engine, options, false);
+    }
+
+    /*
+     * Transport selection (setting tutti.transport): "tcp" wires every peer over tcp. "auto" maps the job's shm file
+     * and registers in it first, then wires tcp, whose rendezvous is the job's fence: after it every rank of this
+     * host has registered, so the ranks found in the file are exactly this host's, and both ends of a pair agree to
+     * use shm; the others go over tcp (a hybrid job). A rank that cannot map the file stays out of it and uses tcp
+     * with everyone. "shm" needs every rank on this host and no tcp at all: the rendezvous is only the fence.
+     * When this host has more ranks than cores, waits spin only briefly (see HostIdle).
+     */
+    private static Transport[] wire(final LaunchInfo info, final P2pEngine engine, final HostIdle idle) {
+        final int rank = info.rank();
+        final int size = info.size();
+        final String mode;
+        try {
+            mode = Configuration.transport();
+        } catch (final IllegalArgumentException e) {
+            throw new TuttiException(ErrorClass.ARG, "init: " + e.getMessage(), e);
+        }
+        final Transport[] routes = new Transport[size];
+        routes[rank] = selfTransport(engine, rank, size);
+        ShmTransport shm = null;
+        if (!"tcp".equals(mode) && size > 1) {
+            try {
+                shm = ShmTransport.join(Configuration.shmFile(info.jobId(), info.secret()), info.jobId(), rank, size,
+                    engine, ShmConfig.fromConfiguration());
+            } catch (final TuttiException e) {
+                if ("shm".equals(mode)) {
+                    throw e;
+                }
+                System.getLogger(Tutti.class.getName()).log(System.Logger.Level.WARNING,
+                    "init (rank={0}): shared memory unavailable, using tcp with every peer: {1}", rank, e.getMessage());
+            }
+        }
+        boolean ok = false;
+        try {
+            final boolean[] local;
+            if ("shm".equals(mode) && size > 1) {
+                RendezvousClient.exchange(info, "shm"); // the fence
+                local = shm.ranksOnHost();
+                final java.util.List<Integer> away = new java.util.ArrayList<>();
+                for (int r = 0; r < size; r++) {
+                    if (!local[r]) {
+                        away.add(r);
+                    }
+                }
+                if (!away.isEmpty()) {
+                    throw new TuttiException(ErrorClass.ARG, "init (rank=" + rank + "): "
+                        + Configuration.TRANSPORT_PROP_NAME + "=shm but ranks " + away
+                        + " are not on this host; use auto or tcp");
+                }
+            } else {
+                final Transport tcp = size > 1 ? TcpTransport.connect(info, engine, Configuration.eagerLimit()) : null;
+                for (int r = 0; r < size; r++) {
+                    if (r != rank) {
+                        routes[r] = tcp;
+                    }
+                }
+                local = null != shm ? shm.ranksOnHost() : new boolean[size];
+            }
+            int onHost = 1;
+            if (null != shm) {
+                final boolean[] served = local.clone();
+                served[rank] = false;
+                for (int r = 0; r < size; r++) {
+                    if (served[r]) {
+                        routes[r] = shm;
+                        onHost++;
+                    }
+                }
+                shm.start(served);
+                if (1 == onHost) {
+                    shm.close();
+                }
+            }
+            idle.choose(onHost > Runtime.getRuntime().availableProcessors(), onHost > 1);
+            ok = true;
+            return routes;
+        } finally {
+            if (!ok && null != shm) {
+                shm.abort();
+            }
+        }
+    }
+
+    /**
+     * The idle strategy of a launched rank, chosen once the ranks on this host are known: with shm peers the shm
+     * one (bounded parks, since no process can unpark another; short spins when this host has more ranks than
+     * cores), else the configured one, or the oversubscribed one when this host has more ranks than cores (a
+     * spinning rank would take the core from the rank it waits for). Until then (during wiring) the configured one.
+     */
+    private static final class HostIdle implements IdleStrategy {
+        private volatile IdleStrategy delegate = Configuration.idleStrategy();
+
+        void choose(final boolean oversubscribed, final boolean shm) {
+            if (shm) {
+                delegate = Configuration.shmIdleStrategy(oversubscribed);
+            } else if (oversubscribed) {
+                delegate = Configuration.oversubscribedIdleStrategy();
+            }
+        }
+
+        @Override
+        public void idle(final int iteration) {
+            delegate.idle(iteration);
+        }
+
+        @Override
+        public boolean mayPark(final int iteration) {
+            return delegate.mayPark(iteration);
+        }
+
+        @Override
+        public String toString() {
+            return delegate.toString();
+        }
     }
 
     private static P2pEngine newEngine(final int rank, final int size) {

@@ -23,8 +23,92 @@ public final class Configuration {
     /** Default of {@link #IDLE_MAX_PARK_US_PROP_NAME}. */
     public static final int IDLE_MAX_PARK_US_DEFAULT = 1_000;
 
+    /** Transport between ranks of a multi-process job: {@code auto} (shm with ranks on this host, tcp with the
+     *  others), {@code shm} (every rank must be on this host) or {@code tcp}. */
+    public static final String TRANSPORT_PROP_NAME = "tutti.transport";
+    /** Default of {@link #TRANSPORT_PROP_NAME}. */
+    public static final String TRANSPORT_DEFAULT = "auto";
+    /** Directory of the shared-memory transport's job files (a tmpfs). */
+    public static final String SHM_DIR_PROP_NAME = "tutti.shm.dir";
+    /** Default of {@link #SHM_DIR_PROP_NAME}. */
+    public static final String SHM_DIR_DEFAULT = "/dev/shm";
+    /** Shared memory: inbox ring bytes per rank (a power of two). */
+    public static final String SHM_RING_BYTES_PROP_NAME = "tutti.shm.ringBytes";
+    /** Default of {@link #SHM_RING_BYTES_PROP_NAME}: 1 MiB. */
+    public static final int SHM_RING_BYTES_DEFAULT = 1 << 20;
+    /** Shared memory: largest message copied inline through the inbox ring; larger ones stream in chunks. */
+    public static final String SHM_EAGER_LIMIT_PROP_NAME = "tutti.shm.eagerLimit";
+    /** Default of {@link #SHM_EAGER_LIMIT_PROP_NAME}: 16 KiB. */
+    public static final int SHM_EAGER_LIMIT_DEFAULT = 16 * 1024;
+    /** Shared memory: bytes per chunk of a streamed message (a multiple of 64). */
+    public static final String SHM_CHUNK_BYTES_PROP_NAME = "tutti.shm.chunkBytes";
+    /** Default of {@link #SHM_CHUNK_BYTES_PROP_NAME}: 64 KiB. */
+    public static final int SHM_CHUNK_BYTES_DEFAULT = 64 * 1024;
+    /** Shared memory: chunk slots per ordered pair of ranks. */
+    public static final String SHM_CHUNKS_PROP_NAME = "tutti.shm.chunks";
+    /** Default of {@link #SHM_CHUNKS_PROP_NAME}. */
+    public static final int SHM_CHUNKS_DEFAULT = 8;
+    /** Shared memory: bytes of each rank's shared arena (single-copy buffers), in MiB. */
+    public static final String SHM_ARENA_MIB_PROP_NAME = "tutti.shm.arenaMiB";
+    /** Default of {@link #SHM_ARENA_MIB_PROP_NAME}: 64 MiB (sparse: costs memory only when used). */
+    public static final int SHM_ARENA_MIB_DEFAULT = 64;
+    /** Shared memory: how often a waiting rank checks that its peers' processes are alive, in milliseconds. */
+    public static final String SHM_LIVENESS_MS_PROP_NAME = "tutti.shm.livenessMs";
+    /** Default of {@link #SHM_LIVENESS_MS_PROP_NAME}. */
+    public static final int SHM_LIVENESS_MS_DEFAULT = 100;
+
+    /** Shared memory: yields before a waiting rank parks (a parked rank is woken by its timeout only, since no
+     *  process can unpark another; yielding keeps it responsive when ranks share cores). */
+    public static final String SHM_IDLE_YIELDS_PROP_NAME = "tutti.shm.idle.yields";
+    /** Default of {@link #SHM_IDLE_YIELDS_PROP_NAME}. */
+    public static final int SHM_IDLE_YIELDS_DEFAULT = 1_000;
+    /** Shared memory: longest park of a waiting rank in microseconds (bounds the latency after a long wait). */
+    public static final String SHM_IDLE_MAX_PARK_US_PROP_NAME = "tutti.shm.idle.maxParkUs";
+    /** Default of {@link #SHM_IDLE_MAX_PARK_US_PROP_NAME}. */
+    public static final int SHM_IDLE_MAX_PARK_US_DEFAULT = 50;
+
+    /** Prefix of every shared-memory job file's name. */
+    public static final String SHM_FILE_PREFIX = "tutti-";
+    /** Suffix of every shared-memory job file's name. */
+    public static final String SHM_FILE_SUFFIX = ".shm";
+
     private Configuration() {
     }
+
+    /** @return the transport setting, lower case: auto, shm or tcp */
+    public static String transport() {
+        final String v = value(TRANSPORT_PROP_NAME);
+        final String t = null == v || v.isBlank() ? TRANSPORT_DEFAULT : v.trim().toLowerCase(java.util.Locale.ROOT);
+        if (!"auto".equals(t) && !"shm".equals(t) && !"tcp".equals(t)) {
+            throw new IllegalArgumentException("setting " + TRANSPORT_PROP_NAME + "=" + v
+                + ", expected auto, shm or tcp");
+        }
+        return t;
+    }
+
+    /**
+     * Returns the shared-memory file of a job on this host. The launcher deletes it when the job ends; the name
+     * carries a digest of the job secret so that two jobs with the same id never share a file.
+     *
+     * @param jobId  the job id
+     * @param secret the job secret (hex)
+     * @return the path
+     */
+    public static java.nio.file.Path shmFile(final String jobId, final String secret) {
+        final String dir = value(SHM_DIR_PROP_NAME);
+        final String safeId = jobId.replaceAll("[^A-Za-z0-9._-]", "_");
+        final String digest;
+        try {
+            final byte[] d = java.security.MessageDigest.getInstance("SHA-256")
+                .digest(secret.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            digest = java.util.HexFormat.of().formatHex(d, 0, 6);
+        } catch (final java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+        }
+        return java.nio.file.Path.of(null == dir || dir.isBlank() ? SHM_DIR_DEFAULT : dir.trim(),
+            SHM_FILE_PREFIX + safeId.substring(0, Math.min(safeId.length(), 100)) + "-" + digest + SHM_FILE_SUFFIX);
+    }
+
 
     /** @return the eager limit in bytes */
     public static int eagerLimit() {
@@ -47,6 +131,20 @@ public final class Configuration {
     public static IdleStrategy oversubscribedIdleStrategy() {
         return new BackoffIdleStrategy(20, 20, 1_000,
             1_000L * intValue(IDLE_MAX_PARK_US_PROP_NAME, IDLE_MAX_PARK_US_DEFAULT));
+    }
+
+    /**
+     * Returns the idle strategy of a rank with peers over shared memory: spin (briefly if this host has more ranks
+     * than cores), then yield ({@value #SHM_IDLE_YIELDS_PROP_NAME}), then park at most
+     * {@value #SHM_IDLE_MAX_PARK_US_PROP_NAME} µs, because nothing can wake a rank parked on a ring.
+     *
+     * @param oversubscribed whether this host has more ranks than cores
+     * @return the strategy
+     */
+    public static IdleStrategy shmIdleStrategy(final boolean oversubscribed) {
+        return new BackoffIdleStrategy(oversubscribed ? 20 : intValue(IDLE_SPINS_PROP_NAME, IDLE_SPINS_DEFAULT),
+            intValue(SHM_IDLE_YIELDS_PROP_NAME, SHM_IDLE_YIELDS_DEFAULT), 1_000,
+            1_000L * Math.max(1, intValue(SHM_IDLE_MAX_PARK_US_PROP_NAME, SHM_IDLE_MAX_PARK_US_DEFAULT)));
     }
 
     /**

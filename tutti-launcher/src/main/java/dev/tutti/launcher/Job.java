@@ -58,6 +58,7 @@ final class Job {
             return supervise();
         } finally {
             stop();
+            removeShmFile();
             if (null != hook) {
                 try {
                     Runtime.getRuntime().removeShutdownHook(hook);
@@ -65,6 +66,21 @@ final class Job {
                     // The JVM is already shutting down and the hook is running or has run; nothing to remove.
                 }
             }
+        }
+    }
+
+    /*
+     * Deletes the job's shared-memory file on this host (Configuration.shmFile), which the last rank deletes itself
+     * when the job ends normally but which a crashed or killed rank leaves behind. Every rank has stopped by now.
+     * Files on remote hosts are removed by the next job that starts there (stale-file detection in the transport).
+     */
+    private void removeShmFile() {
+        final java.nio.file.Path file = dev.tutti.runtime.Configuration.shmFile(jobId, secret);
+        try {
+            java.nio.file.Files.deleteIfExists(file);
+        } catch (final IOException e) {
+            System.getLogger(Job.class.getName()).log(System.Logger.Level.WARNING,
+                "cannot delete the job''s shared-memory file {0}: {1}", file, e);
         }
     }
 

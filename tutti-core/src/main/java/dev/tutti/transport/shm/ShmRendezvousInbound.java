@@ -1,0 +1,32 @@
+package dev.tutti.transport.shm;
+
+import dev.tutti.transport.Inbound;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * A large message announced by its sender (RTS): only the envelope has arrived. When matched, {@code deliver}
+ * either copies the payload straight out of the sender's shared arena (single copy, then FIN to the sender), or
+ * registers the receive and sends CTS with the number of bytes wanted, after which the sender streams that many
+ * bytes through the pair's chunk channel ({@link ShmTransport}). A truncating receive asks only for what fits,
+ * so the rest never moves; a discarded message asks for 0 bytes and the sender completes at once.
+ */
+final class ShmRendezvousInbound extends Inbound {
+    private final ShmTransport transport;
+    private final long msgId;
+    private final long sharedOffset;
+
+    ShmRendezvousInbound(final ShmTransport transport, final int context, final int source, final int tag,
+        final int typeCode, final long lengthBytes, final long msgId, final long sharedOffset) {
+        super(context, source, tag, typeCode, lengthBytes);
+        this.transport = transport;
+        this.msgId = msgId;
+        this.sharedOffset = sharedOffset;
+    }
+
+    @Override
+    public void deliver(final MemorySegment destination, final Delivery done) {
+        transport.deliverRendezvous(source, msgId, sharedOffset, Math.min(lengthBytes, destination.byteSize()),
+            destination, done);
+    }
+}

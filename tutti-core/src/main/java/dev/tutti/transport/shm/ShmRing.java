@@ -1,0 +1,181 @@
+package dev.tutti.transport.shm;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+
+/**
+ * A many-producer, one-consumer ring of variable-length records in shared memory: the inbox of one rank. Any
+ * thread of any process may produce ({@link #tryClaim}, write the body, {@link #commit}); only the owning rank's
+ * poll-token holder consumes ({@link #peek}, {@link #consume}, {@link #publishHead}).
+ *
+ * <p>Implementation notes (after Agrona's {@code ManyToOneRingBuffer}).
+ * <ul>
+ * <li>{@code tail} and {@code head} are byte positions that only grow; the index is {@code position & mask}.
+ * Producers claim {@code [tail, tail + aligned)} by CAS on {@code tail}; a record that would cross the end is
+ * preceded by a padding record up to the end, claimed in the same CAS.</li>
+ * <li>A record's first word is its header {@code type << 32 | length}. The producer writes the body plainly, then
+ * <b>release</b>-stores the header ({@link #commit}); the consumer <b>acquire</b>-loads the header
+ * ({@link #peek}) and reads the body after it. A zero header means "claimed but not yet committed" (or free):
+ * the consumer stops there, so a producer's records are consumed in its claim order.</li>
+ * <li>The consumer zeroes every consumed record, then <b>release</b>-stores {@code head}
+ * ({@link #publishHead}); producers <b>acquire</b>-load {@code head} before deciding a range is free, so they
+ * never overwrite bytes the consumer still reads or zeroes, and a stale body word can never look like a
+ * header.</li>
+ * <li>Cost: one CAS per record for a producer, no allocation, no lock, no system call. Known limit: a producer
+ * process that dies between its claim and its commit leaves a zero header that blocks the ring (the job is
+ * failing anyway; the launcher takes it down).</li>
+ * </ul>
+ */
+final class ShmRing {
+    /** Coordinates (MemorySegment, long offset); every cross-process word goes through it. */
+    static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
+
+    /** Result of {@link #tryClaim} when the ring has no room. */
+    static final long FULL = -1;
+    /** Bytes of a record header. */
+    static final int HEADER_BYTES = 8;
+    /** Type of a padding record (skipped by the consumer). */
+    static final int TYPE_PAD = 0x7FFF;
+
+    private final MemorySegment file;
+    private final long tailAt;
+    private final long headAt;
+    private final long dataAt;
+    private final long capacity;
+    private final long mask;
+    /** Consumer-owned copy of head (only the token holder touches it). */
+    private long head;
+
+    /**
+     * Creates a view of one inbox.
+     *
+     * @param file     the whole mapping
+     * @param offset   the inbox's offset ({@link ShmLayoutDescriptor#inbox})
+     * @param capacity data bytes, a power of two
+     */
+    ShmRing(final MemorySegment file, final long offset, final long capacity) {
+        this.file = file;
+        this.tailAt = offset + ShmLayoutDescriptor.RING_TAIL;
+        this.headAt = offset + ShmLayoutDescriptor.RING_HEAD;
+        this.dataAt = offset + ShmLayoutDescriptor.RING_DATA;
+        this.capacity = capacity;
+        this.mask = capacity - 1;
+        this.head = (long) LONG.getAcquire(file, headAt);
+    }
+
+    /** @return the largest record (header included) this ring accepts */
+    long maxRecordBytes() {
+        return capacity / 4;
+    }
+
+    /**
+     * Claims room for a record.
+     *
+     * @param length record bytes including the 8-byte header, at most {@link #maxRecordBytes()}
+     * @return the file offset of the record (write the body at +8, then {@link #commit}), or {@link #FULL}
+     */
+    long tryClaim(final int length) {
+        final long aligned = align8(length);
+        final MemorySegment f = file;
+        while (true) {
+            // Acquire pairs with the consumer's release in publishHead(): the zeroed range is visible before reuse.
+            final long h = (long) LONG.getAcquire(f, headAt);
+            final long tail = (long) LONG.getVolatile(f, tailAt);
+            final long free = capacity - (tail - h);
+            final long index = tail & mask;
+            final long toEnd = capacity - index;
+            final long padding = aligned > toEnd ? toEnd : 0;
+            if (aligned + padding > free) {
+                return FULL;
+            }
+            if (LONG.compareAndSet(f, tailAt, tail, tail + aligned + padding)) {
+                if (0 != padding) {
+                    // Release pairs with the consumer's acquire in peek(): it skips to the start of the data.
+                    LONG.setRelease(f, dataAt + index, header(TYPE_PAD, (int) padding));
+                    return dataAt;
+                }
+                return dataAt + index;
+            }
+        }
+    }
+
+    /**
+     * Publishes a claimed record whose body is written.
+     *
+     * @param recordAt file offset from {@link #tryClaim}
+     * @param type     record type, 1..0x7FFE
+     * @param length   record bytes including the header, as claimed
+     */
+    void commit(final long recordAt, final int type, final int length) {
+        // Release pairs with the consumer's acquire in peek(): the body written before is visible to it.
+        LONG.setRelease(file, recordAt, header(type, length));
+    }
+
+    /**
+     * Returns the header of the next record if it is committed (padding records are consumed here).
+     *
+     * @return the header, or 0 if the ring is empty or the next record is not committed yet
+     */
+    long peek() {
+        while (true) {
+            final long at = dataAt + (head & mask);
+            // Acquire pairs with the producer's release in commit()/tryClaim(): the body is visible after it.
+            final long h = (long) LONG.getAcquire(file, at);
+            if (0 == h || TYPE_PAD != type(h)) {
+                return h;
+            }
+            consume(h);
+        }
+    }
+
+    /** @return the file offset of the record {@link #peek} returned */
+    long recordAt() {
+        return dataAt + (head & mask);
+    }
+
+    /**
+     * Zeroes the record {@link #peek} returned and moves past it (not yet visible to producers).
+     *
+     * @param header its header
+     */
+    void consume(final long header) {
+        final long at = dataAt + (head & mask);
+        final long aligned = align8(length(header));
+        if (aligned <= 256) {
+            for (long i = 0; i < aligned; i += 8) {
+                file.set(ValueLayout.JAVA_LONG, at + i, 0L);
+            }
+        } else {
+            file.asSlice(at, aligned).fill((byte) 0);
+        }
+        head += aligned;
+    }
+
+    /** Makes the consumed range available to producers. */
+    void publishHead() {
+        // Release pairs with the producers' acquire of head in tryClaim(): the zeroing above happens-before reuse.
+        LONG.setRelease(file, headAt, head);
+    }
+
+    /** @return the file */
+    MemorySegment file() {
+        return file;
+    }
+
+    static long header(final int type, final int length) {
+        return (long) type << 32 | (length & 0xFFFF_FFFFL);
+    }
+
+    static int type(final long header) {
+        return (int) (header >>> 32);
+    }
+
+    static int length(final long header) {
+        return (int) header;
+    }
+
+    static long align8(final long v) {
+        return (v + 7) & -8L;
+    }
+}

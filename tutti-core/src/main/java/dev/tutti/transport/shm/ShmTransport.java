@@ -1,0 +1,827 @@
+package dev.tutti.transport.shm;
+
+import dev.tutti.ErrorClass;
+import dev.tutti.TuttiException;
+import dev.tutti.transport.Inbound;
+import dev.tutti.transport.InboundSink;
+import dev.tutti.transport.Outbound;
+import dev.tutti.transport.Transport;
+
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Transport between processes on one host through a memory-mapped job file ({@link ShmLayoutDescriptor}): every
+ * rank has an inbox ring that all its peers write into ({@link ShmRing}), and every ordered pair a chunk channel
+ * for large messages ({@link ShmChannel}). Nothing runs on a thread of its own: waiting threads drive everything
+ * through {@link #poll()}.
+ *
+ * <p>Protocols. A message of at most {@code eagerLimit} bytes is one EAGER record: envelope and payload copied
+ * into the receiver's ring; the send completes at once. A larger message is an RTS record (envelope, length,
+ * message id); when the receiver matches it, it answers CTS (id, bytes wanted = min(length, receive buffer)) into
+ * the sender's ring, and the sender's poller streams the bytes in chunks through the pair's channel while the
+ * receiver's poller copies them out, so the two copies overlap; an unexpected large message costs only its RTS.
+ * A payload that lies in the sender's shared arena ({@link #allocShared}) is announced by its file offset
+ * (RTS_SHARED): the receiver copies it once, straight from its own mapping, and answers FIN. BYE says goodbye.
+ *
+ * <pre>
+ *  record   header (8)        body
+ *  EAGER    type=1 | len      +8 context, +12 source, +16 tag, +20 typeCode, +24 payload
+ *  RTS      type=2 | 48       +8 context, +12 source, +16 tag, +20 typeCode, +24 length, +32 msgId, +40 offset(-1)
+ *  RTS_SH   type=3 | 48       as RTS, offset = the payload's offset in the file
+ *  CTS      type=4 | 32       +8 source, +16 msgId, +24 bytes wanted
+ *  FIN      type=5 | 32       +8 source, +16 msgId
+ *  BYE      type=6 | 32       +8 source
+ * </pre>
+ *
+ * <p>Implementation notes (threading and ownership).
+ * <ul>
+ * <li>Sends (any thread): a record is written straight into the destination's ring (lock-free claim/commit) when
+ * nothing is queued for that destination; when the ring is full, or records are already queued, it joins the
+ * destination's pending queue (under that queue's lock) and {@code pending[d]} counts it. A thread's records to
+ * one destination therefore keep their order: once one of them is queued, the next ones queue behind it, and the
+ * poller decrements the count only after a queued record is in the ring. An eager send whose record is queued
+ * completes when the poller writes it (back-pressure: a receiver that does not poll stalls its senders, and
+ * nothing is copied to the heap meanwhile).</li>
+ * <li>Polling: one poller at a time, whoever wins the {@code token} (tryLock; the others return 0 and idle). The
+ * token holder owns the inbox's consumer side, both ends of the chunk channels, the stream and incoming tables,
+ * and the liveness check; fields it alone touches are plain. Work per poll is bounded (records and chunks), so a
+ * flood cannot starve the caller's own request.</li>
+ * <li>Failure: every {@code livenessMs} the poller checks the peers' slots and processes
+ * ({@link ShmFile#alive}); a peer whose process is gone without goodbye, or that aborted, fails with
+ * {@link ErrorClass#PROC_FAILED} naming its rank ({@link InboundSink#peerFailed}), and every transfer with it fails.
+ * A BYE record, read in order after the peer's last message, calls {@link InboundSink#peerLeft}.</li>
+ * <li>Hot path cost: an eager send is one CAS, two copies of the envelope and a copy of the payload; a receive
+ * is one acquire load, one {@link Inbound} object (plus a private copy if unexpected). No lock, no system call.
+ * </li>
+ * </ul>
+ */
+public final class ShmTransport implements Transport {
+    static final int TYPE_EAGER = 1;
+    static final int TYPE_RTS = 2;
+    static final int TYPE_RTS_SHARED = 3;
+    static final int TYPE_CTS = 4;
+    static final int TYPE_FIN = 5;
+    static final int TYPE_BYE = 6;
+    static final int EAGER_HEADER_BYTES = 24;
+    static final int RTS_BYTES = 48;
+    static final int CONTROL_BYTES = 32;
+
+    private static final int MAX_RECORDS_PER_POLL = 64;
+    private static final int MAX_CHUNKS_PER_POLL = 32;
+    private static final int ALIVE = 0;
+    private static final int LEFT = 1;
+    private static final int FAILED = 2;
+    private static final long CLOSE_TIMEOUT_MS = 10_000;
+
+    private final ShmFile file;
+    private final MemorySegment seg;
+    private final int rank;
+    private final int size;
+    private final InboundSink sink;
+    private final ShmConfig config;
+    private final long eagerLimit;
+    private final ShmRing[] rings;
+    private final ShmRing inbox;
+    private final ShmChannel[] outChannels;
+    private final ShmChannel[] inChannels;
+    private final SharedArena arena;
+    private final AtomicBoolean token = new AtomicBoolean();
+    private final AtomicIntegerArray peerState;
+    private final AtomicIntegerArray pendingCount;
+    private final AtomicInteger pendingTotal = new AtomicInteger();
+    private final ArrayDeque<Pending>[] pending;
+    private final AtomicLong nextMsgId = new AtomicLong(1);
+    private final ConcurrentHashMap<Long, Outgoing> awaitingCts = new ConcurrentHashMap<>();
+    private final ConcurrentLinkedQueue<Incoming> newIncoming = new ConcurrentLinkedQueue<>();
+    private final AtomicBoolean closeStarted = new AtomicBoolean();
+    private final AtomicLong singleCopySends = new AtomicLong();
+    private volatile boolean closed;
+    private volatile boolean[] peers;
+    private long[] peerPid;
+    private long[] peerStart;
+    /* Owned by the token holder. */
+    private final ArrayDeque<Outgoing>[] streams;
+    private final Map<Long, Incoming>[] incoming;
+    private int activeStreams;
+    private int activeIncoming;
+    private long nextLivenessNs;
+
+    @SuppressWarnings("unchecked")
+    private ShmTransport(final ShmFile file, final InboundSink sink, final ShmConfig config) {
+        this.file = file;
+        this.seg = file.segment;
+        this.rank = file.rank;
+        this.size = file.layout.ranks;
+        this.sink = sink;
+        this.config = config;
+        this.rings = new ShmRing[size];
+        this.outChannels = new ShmChannel[size];
+        this.inChannels = new ShmChannel[size];
+        for (int r = 0; r < size; r++) {
+            rings[r] = new ShmRing(seg, file.layout.inbox(r), file.layout.ringBytes);
+            if (r != rank) {
+                outChannels[r] = new ShmChannel(seg, file.layout, rank, r);
+                inChannels[r] = new ShmChannel(seg, file.layout, r, rank);
+            }
+        }
+        this.inbox = rings[rank];
+        this.eagerLimit = Math.min(config.eagerLimit(), inbox.maxRecordBytes() - EAGER_HEADER_BYTES);
+        this.arena = new SharedArena(seg, file.layout.arena(rank), file.layout.arenaBytes);
+        this.peerState = new AtomicIntegerArray(size);
+        this.pendingCount = new AtomicIntegerArray(size);
+        this.pending = new ArrayDeque[size];
+        this.streams = new ArrayDeque[size];
+        this.incoming = new Map[size];
+        for (int r = 0; r < size; r++) {
+            pending[r] = new ArrayDeque<>();
+            streams[r] = new ArrayDeque<>();
+            incoming[r] = new HashMap<>();
+        }
+        this.peers = new boolean[size];
+    }
+
+    /**
+     * Maps the job's file (creating it if this rank is the first on the host) and registers this rank. The job's
+     * fence (the rendezvous) must follow before {@link #ranksOnHost()} and {@link #start}.
+     *
+     * @param path   the job file ({@link dev.tutti.runtime.Configuration#shmFile})
+     * @param jobId  the job id
+     * @param rank   this rank
+     * @param size   the job's size
+     * @param sink   where arrivals go
+     * @param config the tunables
+     * @return the transport, not yet started
+     * @throws TuttiException of class {@link ErrorClass#INTERN} if the file cannot be created or mapped, or belongs
+     *                        to a job with other settings
+     */
+    public static ShmTransport join(final Path path, final String jobId, final int rank, final int size,
+        final InboundSink sink, final ShmConfig config) {
+        try {
+            return new ShmTransport(ShmFile.join(path, jobId, rank, size, config), sink, config);
+        } catch (final IOException | IllegalStateException | IllegalArgumentException e) {
+            throw new TuttiException(ErrorClass.INTERN, "shm join (rank=" + rank + ", size=" + size + ", file="
+                + path + "): " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Returns which ranks registered in the job file, i.e. run on this host. Valid after the job's fence.
+     *
+     * @return per world rank, true if on this host (this rank included)
+     */
+    public boolean[] ranksOnHost() {
+        return file.ranksOnHost();
+    }
+
+    /**
+     * Starts serving the given peers (every rank routed to this transport); their liveness is watched from now on.
+     *
+     * @param served per world rank, whether this transport carries the traffic with it (this rank must be false)
+     */
+    public void start(final boolean[] served) {
+        final long[] pids = new long[size];
+        final long[] starts = new long[size];
+        for (int r = 0; r < size; r++) {
+            if (served[r]) {
+                pids[r] = file.pid(r);
+                starts[r] = file.startMillis(r);
+            }
+        }
+        peerPid = pids;
+        peerStart = starts;
+        peers = served.clone(); // volatile store: publishes the pids above to every poller
+    }
+
+    /** @return the largest payload sent inline through the ring */
+    public long eagerLimit() {
+        return eagerLimit;
+    }
+
+    // ------------------------------------------------------------------------------------------------ sending
+
+    @Override
+    public void send(final int destWorldRank, final Outbound message) {
+        final int d = destWorldRank;
+        if (d < 0 || d >= size || !peers[d]) {
+            throw new TuttiException(ErrorClass.INTERN, "shm send (rank=" + rank + "): destWorldRank=" + d
+                + " is not a shm peer of this rank");
+        }
+        if (closed || ALIVE != peerState.get(d)) {
+            message.sent(gone(d, "send"));
+            return;
+        }
+        final MemorySegment payload = message.payload();
+        final long length = payload.byteSize();
+        if (length <= eagerLimit) {
+            if (0 == pendingCount.get(d) && writeEager(d, message)) {
+                message.sent(null);
+            } else {
+                enqueue(d, new Pending(TYPE_EAGER, message, 0, 0));
+            }
+            return;
+        }
+        final long msgId = nextMsgId.getAndIncrement();
+        final long shared = arena.offsetOf(payload);
+        awaitingCts.put(msgId, new Outgoing(d, message, msgId));
+        final int type;
+        if (shared >= 0) {
+            type = TYPE_RTS_SHARED;
+            singleCopySends.incrementAndGet();
+        } else {
+            type = TYPE_RTS;
+        }
+        if (0 != pendingCount.get(d) || !writeRts(d, message, type, msgId, shared)) {
+            enqueue(d, new Pending(type, message, msgId, shared));
+        }
+    }
+
+    /** Sends a control record (CTS, FIN, BYE) in order with the other records to {@code d}. */
+    private void sendControl(final int d, final int type, final long msgId, final long value) {
+        if (0 != pendingCount.get(d) || !writeControl(d, type, msgId, value)) {
+            enqueue(d, new Pending(type, null, msgId, value));
+        }
+    }
+
+    private void enqueue(final int d, final Pending p) {
+        synchronized (pending[d]) {
+            pending[d].addLast(p);
+            pendingCount.incrementAndGet(d);
+            pendingTotal.incrementAndGet();
+        }
+    }
+
+    private boolean write(final int d, final Pending p) {
+        return switch (p.type) {
+            case TYPE_EAGER -> writeEager(d, p.out);
+            case TYPE_RTS, TYPE_RTS_SHARED -> writeRts(d, p.out, p.type, p.msgId, p.value);
+            default -> writeControl(d, p.type, p.msgId, p.value);
+        };
+    }
+
+    private boolean writeEager(final int d, final Outbound m) {
+        final MemorySegment payload = m.payload();
+        final int length = (int) payload.byteSize();
+        final int recordBytes = EAGER_HEADER_BYTES + length;
+        final ShmRing ring = rings[d];
+        final long at = ring.tryClaim(recordBytes);
+        if (ShmRing.FULL == at) {
+            return false;
+        }
+        final MemorySegment f = seg;
+        try {
+            f.set(ValueLayout.JAVA_INT, at + 8, m.context());
+            f.set(ValueLayout.JAVA_INT, at + 12, rank);
+            f.set(ValueLayout.JAVA_INT, at + 16, m.tag());
+            f.set(ValueLayout.JAVA_INT, at + 20, m.typeCode());
+            if (0 != length) {
+                MemorySegment.copy(payload, 0, f, at + EAGER_HEADER_BYTES, length);
+            }
+        } catch (final RuntimeException e) {
+            ring.commit(at, ShmRing.TYPE_PAD, recordBytes);
+            throw e;
+        }
+        ring.commit(at, TYPE_EAGER, recordBytes);
+        return true;
+    }
+
+    private boolean writeRts(final int d, final Outbound m, final int type, final long msgId, final long shared) {
+        final ShmRing ring = rings[d];
+        final long at = ring.tryClaim(RTS_BYTES);
+        if (ShmRing.FULL == at) {
+            return false;
+        }
+        final MemorySegment f = seg;
+        f.set(ValueLayout.JAVA_INT, at + 8, m.context());
+        f.set(ValueLayout.JAVA_INT, at + 12, rank);
+        f.set(ValueLayout.JAVA_INT, at + 16, m.tag());
+        f.set(ValueLayout.JAVA_INT, at + 20, m.typeCode());
+        f.set(ValueLayout.JAVA_LONG, at + 24, m.payload().byteSize());
+        f.set(ValueLayout.JAVA_LONG, at + 32, msgId);
+        f.set(ValueLayout.JAVA_LONG, at + 40, shared);
+        ring.commit(at, type, RTS_BYTES);
+        return true;
+    }
+
+    private boolean writeControl(final int d, final int type, final long msgId, final long value) {
+        final ShmRing ring = rings[d];
+        final long at = ring.tryClaim(CONTROL_BYTES);
+        if (ShmRing.FULL == at) {
+            return false;
+        }
+        final MemorySegment f = seg;
+        f.set(ValueLayout.JAVA_INT, at + 8, rank);
+        f.set(ValueLayout.JAVA_LONG, at + 16, msgId);
+        f.set(ValueLayout.JAVA_LONG, at + 24, value);
+        ring.commit(at, type, CONTROL_BYTES);
+        return true;
+    }
+
+    // ------------------------------------------------------------------------------------------------ polling
+
+    @Override
+    public int poll() {
+        if (closed || !token.compareAndSet(false, true)) {
+            return 0;
+        }
+        try {
+            return pollOwned();
+        } finally {
+            token.set(false);
+        }
+    }
+
+    private int pollOwned() {
+        int work = drainInbox();
+        if (0 != pendingTotal.get()) {
+            work += flushPending();
+        }
+        if (!newIncoming.isEmpty()) {
+            takeNewIncoming();
+        }
+        if (0 != activeIncoming) {
+            work += pumpIncoming();
+        }
+        if (0 != activeStreams) {
+            work += pumpStreams();
+        }
+        final long now = System.nanoTime();
+        if (now - nextLivenessNs >= 0) {
+            nextLivenessNs = now + TimeUnit.MILLISECONDS.toNanos(config.livenessMs());
+            checkPeers();
+        }
+        return work;
+    }
+
+    private int drainInbox() {
+        final ShmRing ring = inbox;
+        final MemorySegment f = seg;
+        int n = 0;
+        while (n < MAX_RECORDS_PER_POLL) {
+            final long h = ring.peek();
+            if (0 == h) {
+                break;
+            }
+            final long at = ring.recordAt();
+            switch (ShmRing.type(h)) {
+                case TYPE_EAGER -> {
+                    final int length = ShmRing.length(h) - EAGER_HEADER_BYTES;
+                    final ShmEagerInbound m = new ShmEagerInbound(f.get(ValueLayout.JAVA_INT, at + 8),
+                        f.get(ValueLayout.JAVA_INT, at + 12), f.get(ValueLayout.JAVA_INT, at + 16),
+                        f.get(ValueLayout.JAVA_INT, at + 20), f.asSlice(at + EAGER_HEADER_BYTES, length));
+                    sink.arrive(m);
+                    m.detach();
+                }
+                case TYPE_RTS, TYPE_RTS_SHARED -> sink.arrive(new ShmRendezvousInbound(this,
+                    f.get(ValueLayout.JAVA_INT, at + 8), f.get(ValueLayout.JAVA_INT, at + 12),
+                    f.get(ValueLayout.JAVA_INT, at + 16), f.get(ValueLayout.JAVA_INT, at + 20),
+                    f.get(ValueLayout.JAVA_LONG, at + 24), f.get(ValueLayout.JAVA_LONG, at + 32),
+                    f.get(ValueLayout.JAVA_LONG, at + 40)));
+                case TYPE_CTS -> onCts(f.get(ValueLayout.JAVA_INT, at + 8), f.get(ValueLayout.JAVA_LONG, at + 16),
+                    f.get(ValueLayout.JAVA_LONG, at + 24));
+                case TYPE_FIN -> onFin(f.get(ValueLayout.JAVA_INT, at + 8), f.get(ValueLayout.JAVA_LONG, at + 16));
+                case TYPE_BYE -> onBye(f.get(ValueLayout.JAVA_INT, at + 8));
+                default -> throw new TuttiException(ErrorClass.INTERN, "shm poll (rank=" + rank
+                    + "): unknown record type=" + ShmRing.type(h) + " length=" + ShmRing.length(h)
+                    + " in the inbox of " + file.path);
+            }
+            ring.consume(h);
+            n++;
+        }
+        if (0 != n) {
+            ring.publishHead();
+        }
+        return n;
+    }
+
+    private int flushPending() {
+        int work = 0;
+        for (int d = 0; d < size; d++) {
+            if (0 == pendingCount.get(d)) {
+                continue;
+            }
+            synchronized (pending[d]) {
+                final ArrayDeque<Pending> q = pending[d];
+                Pending p;
+                while (null != (p = q.peekFirst())) {
+                    if (!write(d, p)) {
+                        break;
+                    }
+                    q.pollFirst();
+                    pendingCount.decrementAndGet(d);
+                    pendingTotal.decrementAndGet();
+                    work++;
+                    if (TYPE_EAGER == p.type) {
+                        p.out.sent(null);
+                    }
+                }
+            }
+        }
+        return work;
+    }
+
+    private void onCts(final int from, final long msgId, final long wanted) {
+        final Outgoing o = awaitingCts.remove(msgId);
+        if (null == o) {
+            return; // failed meanwhile (peer gone, transport closing)
+        }
+        if (0 == wanted) {
+            o.out.sent(null);
+            return;
+        }
+        o.wanted = wanted;
+        streams[from].addLast(o);
+        activeStreams++;
+    }
+
+    private void onFin(final int from, final long msgId) {
+        final Outgoing o = awaitingCts.remove(msgId);
+        if (null != o) {
+            o.out.sent(null);
+        }
+    }
+
+    private void onBye(final int from) {
+        // The peer finished its streams before saying goodbye, so every chunk it sent is in the channel (its
+        // release of produced happens-before its BYE): take them all before the peer counts as gone.
+        takeNewIncoming();
+        if (!incoming[from].isEmpty()) {
+            pumpFrom(from, Integer.MAX_VALUE);
+        }
+        if (peerState.compareAndSet(from, ALIVE, LEFT)) {
+            failTransfers(from, new TuttiException(ErrorClass.PROC_FAILED, "rank " + from
+                + " has left the job (closed normally), so nothing more can be received from or sent to it"));
+            sink.peerLeft(from);
+        }
+    }
+
+    private int pumpStreams() {
+        int chunks = 0;
+        for (int d = 0; d < size && chunks < MAX_CHUNKS_PER_POLL; d++) {
+            final ArrayDeque<Outgoing> q = streams[d];
+            Outgoing o;
+            while (chunks < MAX_CHUNKS_PER_POLL && null != (o = q.peekFirst())) {
+                final ShmChannel ch = outChannels[d];
+                final long n = Math.min(ch.chunkBytes(), o.wanted - o.done);
+                if (!ch.offer(o.msgId, o.out.payload(), o.done, n)) {
+                    break;
+                }
+                chunks++;
+                o.done += n;
+                if (o.done == o.wanted) {
+                    q.pollFirst();
+                    activeStreams--;
+                    o.out.sent(null);
+                }
+            }
+        }
+        return chunks;
+    }
+
+    /** Moves receives matched by any thread into the poller's table. */
+    private void takeNewIncoming() {
+        Incoming in;
+        while (null != (in = newIncoming.poll())) {
+            if (ALIVE != peerState.get(in.source)) {
+                in.done.delivered(gone(in.source, "recv"));
+                continue;
+            }
+            incoming[in.source].put(in.msgId, in);
+            activeIncoming++;
+        }
+    }
+
+    private int pumpIncoming() {
+        int chunks = 0;
+        for (int s = 0; s < size && chunks < MAX_CHUNKS_PER_POLL; s++) {
+            if (!incoming[s].isEmpty()) {
+                chunks += pumpFrom(s, MAX_CHUNKS_PER_POLL - chunks);
+            }
+        }
+        return chunks;
+    }
+
+    /** Copies out up to {@code budget} chunks that rank {@code s} has streamed to this rank. */
+    private int pumpFrom(final int s, final int budget) {
+        final MemorySegment f = seg;
+        final Map<Long, Incoming> table = incoming[s];
+        final ShmChannel ch = inChannels[s];
+        int chunks = 0;
+        long slot;
+        while (chunks < budget && (slot = ch.readySlot()) >= 0) {
+            final long msgId = ShmChannel.msgId(f, slot);
+            Incoming in = table.get(msgId);
+            if (null == in) {
+                takeNewIncoming();
+                in = table.get(msgId);
+                if (null == in) {
+                    throw new TuttiException(ErrorClass.INTERN, "shm poll (rank=" + rank + "): chunk of unknown "
+                        + "message id=" + msgId + " from rank " + s);
+                }
+            }
+            final long n = ShmChannel.bytes(f, slot);
+            MemorySegment.copy(f, ShmChannel.data(slot), in.destination, ShmChannel.offset(f, slot), n);
+            ch.release();
+            chunks++;
+            in.received += n;
+            if (in.received == in.wanted) {
+                table.remove(msgId);
+                activeIncoming--;
+                in.done.delivered(null);
+            }
+        }
+        return chunks;
+    }
+
+    /**
+     * Delivers a matched rendezvous message (called by {@link ShmRendezvousInbound#deliver} on any thread).
+     *
+     * @param source       the sender
+     * @param msgId        the sender's message id
+     * @param sharedOffset file offset of a single-copy payload, or -1
+     * @param wanted       bytes to move (the receive buffer's share)
+     * @param destination  the receive buffer
+     * @param done         the completion
+     */
+    void deliverRendezvous(final int source, final long msgId, final long sharedOffset, final long wanted,
+        final MemorySegment destination, final Inbound.Delivery done) {
+        if (closed || ALIVE != peerState.get(source)) {
+            done.delivered(gone(source, "recv"));
+            return;
+        }
+        if (sharedOffset >= 0) {
+            if (0 != wanted) {
+                MemorySegment.copy(seg, sharedOffset, destination, 0, wanted);
+            }
+            sendControl(source, TYPE_FIN, msgId, 0);
+            done.delivered(null);
+            return;
+        }
+        if (0 == wanted) {
+            sendControl(source, TYPE_CTS, msgId, 0);
+            done.delivered(null);
+            return;
+        }
+        newIncoming.add(new Incoming(source, msgId, destination, wanted, done));
+        sendControl(source, TYPE_CTS, msgId, wanted);
+    }
+
+    // ------------------------------------------------------------------------------------------------ failure
+
+    private void checkPeers() {
+        final boolean[] served = peers;
+        for (int r = 0; r < size; r++) {
+            if (!served[r] || ALIVE != peerState.get(r)) {
+                continue;
+            }
+            final long state = file.state(r);
+            if (ShmLayoutDescriptor.STATE_ABORTED == state) {
+                failPeer(r, "its shm transport was aborted (closed without goodbye)");
+            } else if (ShmLayoutDescriptor.STATE_LEFT != state && !ShmFile.alive(peerPid[r], peerStart[r])) {
+                failPeer(r, "its process (pid " + peerPid[r] + ") is gone");
+            }
+            // LEFT: its goodbye is in our inbox, after its last message (read in order by drainInbox).
+        }
+    }
+
+    private void failPeer(final int r, final String why) {
+        if (peerState.compareAndSet(r, ALIVE, FAILED)) {
+            final TuttiException e = new TuttiException(ErrorClass.PROC_FAILED, "rank " + r + " failed: " + why
+                + " (noticed by rank " + rank + " over shm)");
+            failTransfers(r, e);
+            sink.peerFailed(r, e);
+        }
+    }
+
+    /** Fails every send and receive in progress with peer {@code r}; the token holder calls it. */
+    private void failTransfers(final int r, final TuttiException e) {
+        synchronized (pending[r]) {
+            for (final Pending p : pending[r]) {
+                pendingTotal.decrementAndGet();
+                if (null != p.out && TYPE_EAGER == p.type) {
+                    p.out.sent(e);
+                }
+            }
+            pending[r].clear();
+            pendingCount.set(r, 0);
+        }
+        final Iterator<Outgoing> it = awaitingCts.values().iterator();
+        while (it.hasNext()) {
+            final Outgoing o = it.next();
+            if (o.dest == r) {
+                it.remove();
+                o.out.sent(e);
+            }
+        }
+        for (final Outgoing o : streams[r]) {
+            activeStreams--;
+            o.out.sent(e);
+        }
+        streams[r].clear();
+        takeNewIncoming();
+        for (final Incoming in : incoming[r].values()) {
+            activeIncoming--;
+            in.done.delivered(e);
+        }
+        incoming[r].clear();
+    }
+
+    private TuttiException gone(final int r, final String op) {
+        if (closed) {
+            return new TuttiException(ErrorClass.PROC_FAILED, "shm " + op + " (rank=" + rank + ") with rank " + r
+                + ": the transport is closed");
+        }
+        return new TuttiException(ErrorClass.PROC_FAILED, "shm " + op + " (rank=" + rank + "): rank " + r
+            + (LEFT == peerState.get(r) ? " has left the job" : " failed"));
+    }
+
+    // ------------------------------------------------------------------------------------------------ shared arena
+
+    /**
+     * Allocates a buffer in this rank's shared arena. A send whose payload lies in such a buffer is copied once, by
+     * the receiver, straight out of the shared file. Messages up to the eager limit are copied inline anyway.
+     *
+     * @param bytes the size
+     * @return a segment of this rank's mapping, valid until {@link #freeShared} or {@link #close}
+     * @throws TuttiException of class {@link ErrorClass#ARG} if the arena has no room (setting
+     *                        {@code tutti.shm.arenaMiB})
+     */
+    public MemorySegment allocShared(final long bytes) {
+        if (bytes < 0) {
+            throw new TuttiException(ErrorClass.ARG, "allocShared: bytes=" + bytes + ", expected >= 0");
+        }
+        final MemorySegment s = arena.allocate(bytes);
+        if (null == s) {
+            throw new TuttiException(ErrorClass.ARG, "allocShared (rank=" + rank + "): bytes=" + bytes
+                + " do not fit in the free part of the shared arena of " + file.layout.arenaBytes
+                + " bytes; raise " + dev.tutti.runtime.Configuration.SHM_ARENA_MIB_PROP_NAME);
+        }
+        return s;
+    }
+
+    /**
+     * Frees a buffer from {@link #allocShared}.
+     *
+     * @param segment the buffer
+     * @throws TuttiException of class {@link ErrorClass#ARG} if it was not allocated here
+     */
+    public void freeShared(final MemorySegment segment) {
+        if (!arena.free(segment)) {
+            throw new TuttiException(ErrorClass.ARG, "freeShared (rank=" + rank + "): the segment at address "
+                + segment.address() + " is not a live block of this rank's shared arena");
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------------ closing
+
+    /**
+     * Says goodbye to every peer (a BYE record after everything already queued), waits (at most 10 s) until
+     * queued records and streams in progress are written, marks this rank left, and unmaps; the last rank of the
+     * host deletes the file. Rendezvous sends not yet matched by their receivers, and receives in progress, fail.
+     */
+    @Override
+    public void close() {
+        if (!closeStarted.compareAndSet(false, true)) {
+            return;
+        }
+        final boolean[] served = peers;
+        for (int r = 0; r < size; r++) {
+            if (served[r] && ALIVE == peerState.get(r)) {
+                sendControl(r, TYPE_BYE, 0, 0);
+            }
+        }
+        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CLOSE_TIMEOUT_MS);
+        boolean clean = true;
+        while (0 != pendingTotal.get() || 0 != activeStreams) {
+            if (System.nanoTime() - deadline > 0) {
+                clean = false;
+                break;
+            }
+            if (0 == poll()) {
+                LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(50));
+            }
+        }
+        shutdown(clean);
+    }
+
+    /**
+     * Leaves at once without goodbye (peers see this rank fail), for a process going down abnormally and for
+     * tests; transfers in progress fail.
+     */
+    public void abort() {
+        closeStarted.set(true);
+        shutdown(false);
+    }
+
+    private void shutdown(final boolean clean) {
+        closed = true;
+        while (!token.compareAndSet(false, true)) {
+            Thread.onSpinWait(); // a poller is inside; it returns within one bounded poll
+        }
+        try {
+            final TuttiException e = new TuttiException(ErrorClass.PROC_FAILED, "shm transport of rank=" + rank
+                + " closed while a transfer was pending");
+            for (int r = 0; r < size; r++) {
+                if (r != rank) {
+                    failTransfers(r, e);
+                }
+            }
+            file.leave(clean);
+        } finally {
+            token.set(false);
+        }
+    }
+
+    /**
+     * Returns whether a job file belongs to a dead job: ranks registered in it, none of whose processes is alive and
+     * still attached (or, if no rank ever registered, the file is over a minute old).
+     *
+     * @param file a Tutti shm job file
+     * @return true if stale
+     * @throws TuttiException of class {@link ErrorClass#INTERN} if it cannot be read
+     */
+    public static boolean isStaleJobFile(final Path file) {
+        try {
+            return ShmFile.isStale(file);
+        } catch (final IOException e) {
+            throw new TuttiException(ErrorClass.INTERN, "shm: cannot read " + file + ": " + e, e);
+        }
+    }
+
+    /**
+     * Deletes the stale job files of a directory ({@link #isStaleJobFile}); every rank does this when it joins a job.
+     *
+     * @param dir the shm directory
+     * @return the files deleted
+     */
+    public static java.util.List<Path> removeStaleJobFiles(final Path dir) {
+        return ShmFile.removeStale(dir);
+    }
+
+    /** @return how many sends took the single-copy path (payload in the shared arena) */
+    public long singleCopySends() {
+        return singleCopySends.get();
+    }
+
+    /** @return the job file */
+    public Path path() {
+        return file.path;
+    }
+
+    @Override
+    public String toString() {
+        return "shm(rank=" + rank + ", size=" + size + ", eagerLimit=" + eagerLimit + ", file=" + file.path + ")";
+    }
+
+    /** A record that waits for room in a destination's ring. */
+    private record Pending(int type, Outbound out, long msgId, long value) {
+    }
+
+    /** A rendezvous send: waiting for CTS/FIN, then streaming. */
+    private static final class Outgoing {
+        final int dest;
+        final Outbound out;
+        final long msgId;
+        long wanted;
+        long done;
+
+        Outgoing(final int dest, final Outbound out, final long msgId) {
+            this.dest = dest;
+            this.out = out;
+            this.msgId = msgId;
+        }
+    }
+
+    /** A rendezvous receive: matched, CTS sent, chunks arriving. */
+    private static final class Incoming {
+        final int source;
+        final long msgId;
+        final MemorySegment destination;
+        final long wanted;
+        final Inbound.Delivery done;
+        long received;
+
+        Incoming(final int source, final long msgId, final MemorySegment destination, final long wanted,
+            final Inbound.Delivery done) {
+            this.source = source;
+            this.msgId = msgId;
+            this.destination = destination;
+            this.wanted = wanted;
+            this.done = done;
+        }
+    }
+}
