@@ -13,6 +13,8 @@ import dev.tutti.transport.shm.ShmConfig;
 import dev.tutti.transport.shm.ShmTransport;
 import dev.tutti.transport.tcp.TcpTransport;
 
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.Arrays;
 
@@ -253,6 +255,45 @@ public final class Tutti implements AutoCloseable {
             e.connect(routes);
         }
         new LocalJob(engines, options, rank -> new Tutti(engines[rank], options, true)).run(body);
+    }
+
+    /**
+     * Allocates a buffer in this rank's shared-memory arena when the job runs over the shm transport: a send from
+     * such a buffer ({@code Buf.of(segment, type)}) to a rank on this host is copied once, by the receiver, straight
+     * out of it (no pipelining through chunks). Without shm (embedded jobs, tcp only) it returns ordinary memory
+     * that any thread may access, and sends from it work as from any buffer.
+     *
+     * @param bytes the size
+     * @return the segment, zeroed; release it with {@link #freeShared}
+     * @throws TuttiException of class {@link ErrorClass#ARG} if bytes is negative or the arena is exhausted
+     */
+    public MemorySegment allocShared(final long bytes) {
+        for (final Transport t : engine.transports()) {
+            if (t instanceof ShmTransport shm) {
+                return shm.allocShared(bytes);
+            }
+        }
+        if (bytes < 0) {
+            throw new TuttiException(ErrorClass.ARG, "allocShared: bytes=" + bytes + ", expected >= 0");
+        }
+        return Arena.ofAuto().allocate(bytes, 64);
+    }
+
+    /**
+     * Returns a buffer from {@link #allocShared} to the arena (without shm, the memory is left to the garbage
+     * collector).
+     *
+     * @param segment the buffer
+     * @throws TuttiException of class {@link ErrorClass#ARG} if the job runs over shm and the segment is not a live
+     *                        block of this rank's arena
+     */
+    public void freeShared(final MemorySegment segment) {
+        for (final Transport t : engine.transports()) {
+            if (t instanceof ShmTransport shm) {
+                shm.freeShared(segment);
+                return;
+            }
+        }
     }
 
     /** @return the world communicator: every rank of the job */

@@ -85,6 +85,22 @@ class P2pBufferTest {
     }
 
     @Test
+    void shouldSendFromAllocSharedWithoutShm() {
+        Tutti.runLocal(2, OPTS, w -> {
+            final Tutti tutti = Tutti.init();
+            final MemorySegment seg = tutti.allocShared(8 * 1000);
+            if (0 == w.rank()) {
+                seg.setAtIndex(ValueLayout.JAVA_LONG, 999, 42L);
+                w.send(Buf.of(seg, Datatype.LONG), 1, 0);
+            } else {
+                w.recv(Buf.of(seg, Datatype.LONG), 0, 0);
+                assertEquals(42L, seg.getAtIndex(ValueLayout.JAVA_LONG, 999));
+            }
+            tutti.freeShared(seg);
+        });
+    }
+
+    @Test
     void shouldKeepNonOvertakingOrderAndMatchWildcards() {
         Tutti.runLocal(3, OPTS, w -> {
             final int n = 500;

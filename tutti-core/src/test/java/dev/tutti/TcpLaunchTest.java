@@ -42,6 +42,7 @@ class TcpLaunchTest {
                 env.put(LaunchInfo.RENDEZVOUS_ENV, "127.0.0.1:" + server.port());
                 env.put(LaunchInfo.SECRET_ENV, secret);
                 env.put(LaunchInfo.JOB_ID_ENV, "launch-test");
+                env.put("TUTTI_TRANSPORT", "tcp"); // same host: auto would pick shm
                 pb.redirectErrorStream(true).redirectOutput(outputs[r].toFile());
                 ranks[r] = pb.start();
             }

@@ -17,7 +17,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Whole jobs through {@code tutti run}: real JVMs, the real rendezvous, the tcp transport. */
+/**
+ * Whole jobs through {@code tutti run}: real JVMs, the real rendezvous; ranks of this host use the shm transport
+ * (the default, {@code tutti.transport=auto}) or, forced, tcp.
+ */
 @Tag("process")
 @Timeout(60)
 class ProcessJobTest {
@@ -53,6 +56,13 @@ class ProcessJobTest {
             assertEquals(0, r.status(), r.err());
             assertTrue(r.out().contains("collective subset OK on " + n + " ranks"), r.out() + r.err());
         }
+    }
+
+    @Test
+    void shouldRunCollectivesAcrossProcessesOverTcp() {
+        final Run r = tutti(job(4, List.of("-J-Dtutti.transport=tcp"), CollSubsetRank.class));
+        assertEquals(0, r.status(), r.err());
+        assertTrue(r.out().contains("collective subset OK on 4 ranks"), r.out() + r.err());
     }
 
     @Test

@@ -75,6 +75,11 @@ public final class P2pEngine implements InboundSink {
         this.polled = distinct.keySet().toArray(new Transport[0]);
     }
 
+    /** @return the distinct transports this engine routes to (a copy) */
+    public Transport[] transports() {
+        return polled.clone();
+    }
+
     /** @return this rank in the world */
     public int worldRank() {
         return worldRank;
