@@ -264,6 +264,32 @@ public final class Communicator extends Comm {
         return child("createGroup", block, group.members().clone());
     }
 
+    /**
+     * Creates an intercommunicator between this communicator's group and another, disjoint group
+     * (MPI_Intercomm_create). Collective over this communicator, whose ranks all pass the same
+     * {@code localLeader}; the two leaders talk through {@code peerComm}, a communicator that holds both of them
+     * (often the world), using {@code tag}. The context ids are agreed by every rank of both groups.
+     *
+     * <pre>{@code
+     * Communicator half = world.split(world.rank() % 2, 0);                  // evens and odds
+     * Intercommunicator inter = half.createIntercomm(0, world, 1 - world.rank() % 2, 99);
+     * }</pre>
+     *
+     * @param localLeader  the rank of this group's leader, here
+     * @param peerComm     at the local leader, a communicator holding both leaders; ignored elsewhere (may be
+     *                     null)
+     * @param remoteLeader at the local leader, the rank of the other group's leader in {@code peerComm}
+     * @param tag          the tag of the leaders' messages, {@code 0..TAG_UB}; distinguishes concurrent creations
+     * @return the intercommunicator; its local group is this communicator's group
+     * @throws TuttiException of class {@link ErrorClass#RANK} for a leader out of range; of class
+     *                        {@link ErrorClass#ARG} if the groups overlap; of class {@link ErrorClass#COMM} if
+     *                        no context ids are free at every rank of both groups
+     */
+    public Intercommunicator createIntercomm(final int localLeader, final Comm peerComm, final int remoteLeader,
+        final int tag) {
+        return Intercommunicator.create(this, localLeader, peerComm, remoteLeader, tag);
+    }
+
     private void checkSubgroup(final String op, final Group group) {
         if (null == group) {
             throw Errors.invalid(ErrorClass.ARG, op, describe(), "group=null, expected a group");
