@@ -69,7 +69,31 @@ public final class Intercommunicator extends Comm {
         final ContextIdAllocator contexts) {
         super(engine, name, p2pContext, local, remote, serializer, contexts);
         this.selection = selection;
-        this.ic = new InterComm(engine, p2pContext + ContextIdAllocator.COLL, local, remote, view(), selection);
+        this.ic = new InterComm(engine, p2pContext + ContextIdAllocator.COLL, local, remote, new UnionView(
+            InterComm.localFirst(local, remote), local.length, remote.length), selection);
+    }
+
+    /**
+     * How collective schedules (which run over the union of the groups) describe this intercommunicator in
+     * their messages: the peer ranks they name are union ranks, so the description says how to read them.
+     */
+    private final class UnionView implements dev.tutti.p2p.CommView {
+        private final String numbering;
+
+        UnionView(final boolean localFirst, final int localSize, final int remoteSize) {
+            this.numbering = localFirst ? "peer ranks: local 0.." + (localSize - 1) + ", remote j at " + localSize
+                + "+j" : "peer ranks: remote 0.." + (remoteSize - 1) + ", local i at " + remoteSize + "+i";
+        }
+
+        @Override
+        public int toLocal(final int worldRank) {
+            return view().toLocal(worldRank);
+        }
+
+        @Override
+        public String describe() {
+            return Intercommunicator.this.describe() + "; " + numbering;
+        }
     }
 
     /** @return true */
