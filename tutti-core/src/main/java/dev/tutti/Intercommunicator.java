@@ -441,8 +441,8 @@ public final class Intercommunicator extends Comm {
         return startGatherv(true, send, recv, recvCounts, displs, root);
     }
 
-    private Request startGatherv(final boolean nb, final Buf send, final Buf recv, final int[] recvCounts, final int[] displs,
-        final int root) {
+    private Request startGatherv(final boolean nb, final Buf send, final Buf recv, final int[] recvCounts,
+        final int[] displs, final int root) {
         final String op = "gatherv";
         checkOneWayRoot(op, root);
         final List<Runnable> fin = new ArrayList<>();
@@ -534,8 +534,8 @@ public final class Intercommunicator extends Comm {
         return startScatterv(true, send, sendCounts, displs, recv, root);
     }
 
-    private Request startScatterv(final boolean nb, final Buf send, final int[] sendCounts, final int[] displs, final Buf recv,
-        final int root) {
+    private Request startScatterv(final boolean nb, final Buf send, final int[] sendCounts, final int[] displs,
+        final Buf recv, final int root) {
         final String op = "scatterv";
         checkOneWayRoot(op, root);
         final List<Runnable> fin = new ArrayList<>();
@@ -665,7 +665,8 @@ public final class Intercommunicator extends Comm {
         return startAllgatherv(true, send, recv, recvCounts, displs);
     }
 
-    private Request startAllgatherv(final boolean nb, final Buf send, final Buf recv, final int[] recvCounts, final int[] displs) {
+    private Request startAllgatherv(final boolean nb, final Buf send, final Buf recv, final int[] recvCounts,
+        final int[] displs) {
         final String op = "allgatherv";
         checkLive(op);
         final Buf s = orNone(send);
@@ -752,8 +753,8 @@ public final class Intercommunicator extends Comm {
         return startAlltoallv(true, send, sendCounts, sendDispls, recv, recvCounts, recvDispls);
     }
 
-    private Request startAlltoallv(final boolean nb, final Buf send, final int[] sendCounts, final int[] sendDispls, final Buf recv,
-        final int[] recvCounts, final int[] recvDispls) {
+    private Request startAlltoallv(final boolean nb, final Buf send, final int[] sendCounts, final int[] sendDispls,
+        final Buf recv, final int[] recvCounts, final int[] recvDispls) {
         final String op = "alltoallv";
         checkLive(op);
         final Buf s = orNone(send);
@@ -889,7 +890,8 @@ public final class Intercommunicator extends Comm {
         return startReduceScatter(true, send, recv, recvCounts, op);
     }
 
-    private Request startReduceScatter(final boolean nb, final Buf send, final Buf recv, final int[] recvCounts, final Op op) {
+    private Request startReduceScatter(final boolean nb, final Buf send, final Buf recv, final int[] recvCounts,
+        final Op op) {
         final String name = "reduce_scatter";
         checkLive(name);
         needOp(name, op);
@@ -1034,7 +1036,8 @@ public final class Intercommunicator extends Comm {
         return startScatter(true, send, recv, root, remoteRoot);
     }
 
-    private Request startScatter(final boolean nb, final Buf send, final Buf recv, final int root, final int remoteRoot) {
+    private Request startScatter(final boolean nb, final Buf send, final Buf recv, final int root,
+        final int remoteRoot) {
         checkSymmetricRoots("scatter", root, remoteRoot);
         noInPlace("scatter", send, recv);
         return scatterSymmetric(nb, "scatter", orNone(send), orNone(recv), root, remoteRoot);
@@ -1075,7 +1078,8 @@ public final class Intercommunicator extends Comm {
         return startGather(true, send, recv, root, remoteRoot);
     }
 
-    private Request startGather(final boolean nb, final Buf send, final Buf recv, final int root, final int remoteRoot) {
+    private Request startGather(final boolean nb, final Buf send, final Buf recv, final int root,
+        final int remoteRoot) {
         checkSymmetricRoots("gather", root, remoteRoot);
         noInPlace("gather", send, recv);
         return gatherSymmetric(nb, "gather", orNone(send), orNone(recv), root, remoteRoot);
@@ -1118,7 +1122,8 @@ public final class Intercommunicator extends Comm {
         return startReduce(true, send, recv, op, root, remoteRoot);
     }
 
-    private Request startReduce(final boolean nb, final Buf send, final Buf recv, final Op op, final int root, final int remoteRoot) {
+    private Request startReduce(final boolean nb, final Buf send, final Buf recv, final Op op, final int root,
+        final int remoteRoot) {
         checkSymmetricRoots("reduce", root, remoteRoot);
         needOp("reduce", op);
         noInPlace("reduce", send, recv);
