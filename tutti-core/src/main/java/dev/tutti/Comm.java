@@ -1,5 +1,6 @@
 package dev.tutti;
 
+import dev.tutti.comm.ContextIdAllocator;
 import dev.tutti.internal.Errors;
 import dev.tutti.p2p.CommView;
 import dev.tutti.p2p.P2pEngine;
@@ -19,6 +20,16 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Arguments are checked before anything is sent; a bad argument throws {@link TuttiException} naming the
  * operation, the argument, its value and the allowed range, and the communicator stays usable.
+ *
+ * <p>Two kinds: an intracommunicator ({@link Communicator}) is one group whose ranks talk to each other; an
+ * intercommunicator ({@link Intercommunicator}) joins two disjoint groups, and its point-to-point operations
+ * address ranks of the <em>remote</em> group. Following Tutti's symmetric view, an intracommunicator is the case
+ * where the two groups are the same group: {@link #remoteGroup()} is then {@link #group()}, and the symmetric
+ * collectives declared here ({@link #bcast(Buf, Buf, int, int)}, ...) mean on it exactly the ordinary
+ * collectives, so code written against {@code Comm} runs on both kinds.
+ *
+ * <p>Every communicator owns a block of context ids agreed by its members when it was created (see
+ * {@link #free()}); traffic on one communicator never matches on another.
  */
 public abstract class Comm {
     /** Receive from any source. */
@@ -29,25 +40,46 @@ public abstract class Comm {
     public static final int PROC_NULL = -2;
     /** The largest point-to-point tag. */
     public static final int TAG_UB = Integer.MAX_VALUE;
+    /** A color that puts the calling rank in no new communicator ({@link Communicator#split}), MPI_UNDEFINED. */
+    public static final int UNDEFINED = Group.UNDEFINED;
 
     private final P2pEngine engine;
     private final int p2pContext;
+    private final int block;
     private final int rank;
     private final int size;
-    private final String name;
+    private volatile String name;
+    private volatile boolean freed;
     private final int[] worldRanks;
+    private final int[] peerRanks;
+    private final int peerSize;
     private final ObjectSerializer serializer;
+    private final ContextIdAllocator contexts;
     private final View view = new View();
 
+    /**
+     * @param engine     the rank's engine
+     * @param name       the name shown in messages
+     * @param p2pContext the point-to-point context: the first id of the communicator's context block
+     * @param worldRanks the local group as world ranks, or null for the world in order
+     * @param peerRanks  the group that point-to-point addresses (the local group, or the remote group of an
+     *                   intercommunicator) as world ranks, or null for the world in order
+     * @param serializer object serializer
+     * @param contexts   this rank's context ids, which children draw from and {@link #free()} returns to
+     */
     Comm(final P2pEngine engine, final String name, final int p2pContext, final int[] worldRanks,
-        final ObjectSerializer serializer) {
+        final int[] peerRanks, final ObjectSerializer serializer, final ContextIdAllocator contexts) {
         this.engine = engine;
         this.name = name;
         this.p2pContext = p2pContext;
+        this.block = p2pContext / ContextIdAllocator.IDS_PER_BLOCK;
         this.worldRanks = worldRanks;
+        this.peerRanks = peerRanks;
         this.size = null == worldRanks ? engine.worldSize() : worldRanks.length;
+        this.peerSize = null == peerRanks ? engine.worldSize() : peerRanks.length;
         this.rank = null == worldRanks ? engine.worldRank() : indexOf(worldRanks, engine.worldRank());
         this.serializer = serializer;
+        this.contexts = contexts;
     }
 
     private static int indexOf(final int[] ranks, final int r) {
@@ -74,6 +106,297 @@ public abstract class Comm {
         return name;
     }
 
+    /**
+     * Renames the communicator on this rank (MPI_Comm_set_name); later error messages show the new name.
+     *
+     * @param newName the name
+     * @throws TuttiException of class {@link ErrorClass#ARG} if the name is null or blank
+     */
+    public void setName(final String newName) {
+        if (null == newName || newName.isBlank()) {
+            throw Errors.invalid(ErrorClass.ARG, "setName", describe(), "name=" + (null == newName ? "null"
+                : "'" + newName + "'") + ", expected a non-blank name");
+        }
+        this.name = newName;
+        renamed();
+    }
+
+    /** Called after {@link #setName}; subclasses refresh what caches the description. */
+    void renamed() {
+    }
+
+    /** @return the local group: this rank's group, in rank order */
+    public Group group() {
+        return Group.of(engine.worldRank(), localWorldRanks());
+    }
+
+    /**
+     * Returns the group that point-to-point operations address: for an intercommunicator the remote group; for an
+     * intracommunicator the group itself (the two groups coincide).
+     *
+     * @return the remote group
+     */
+    public Group remoteGroup() {
+        return Group.of(engine.worldRank(), peerWorldRanks());
+    }
+
+    /** @return the size of the {@link #remoteGroup()}: the range of point-to-point destinations and sources */
+    public int remoteSize() {
+        return peerSize;
+    }
+
+    /** @return whether this is an intercommunicator */
+    public abstract boolean isInter();
+
+    /**
+     * Compares two communicators (MPI_Comm_compare).
+     *
+     * @param other the other communicator
+     * @return {@link Group.Comparison#IDENT} for the same communicator; {@link Group.Comparison#CONGRUENT} for
+     *         another communicator of the same kind whose groups (local, and remote for intercommunicators) have
+     *         the same members in the same order; {@link Group.Comparison#SIMILAR} if the members are the same
+     *         in another order; else {@link Group.Comparison#UNEQUAL}
+     */
+    public Group.Comparison compare(final Comm other) {
+        if (this == other) {
+            return Group.Comparison.IDENT;
+        }
+        if (null == other || isInter() != other.isInter()) {
+            return Group.Comparison.UNEQUAL;
+        }
+        final Group.Comparison local = group().compare(other.group());
+        final Group.Comparison remote = isInter() ? remoteGroup().compare(other.remoteGroup())
+            : Group.Comparison.IDENT;
+        if (Group.Comparison.UNEQUAL == local || Group.Comparison.UNEQUAL == remote) {
+            return Group.Comparison.UNEQUAL;
+        }
+        return Group.Comparison.IDENT == local && Group.Comparison.IDENT == remote ? Group.Comparison.CONGRUENT
+            : Group.Comparison.SIMILAR;
+    }
+
+    /**
+     * Frees the communicator on this rank (MPI_Comm_free): its context ids return to this rank's pool, from which
+     * later communicators draw, and any later call on it fails with {@link ErrorClass#COMM}. Every member frees
+     * it; operations started on it must be complete first (a message still in flight when the ids are reused by
+     * a new communicator could match there). Freeing the world communicator is refused.
+     *
+     * @throws TuttiException of class {@link ErrorClass#COMM} if the communicator is the world or is already freed
+     */
+    public void free() {
+        if (0 == block) {
+            throw Errors.invalid(ErrorClass.COMM, "free", describe(), "the world communicator cannot be freed");
+        }
+        synchronized (this) {
+            checkLive("free");
+            freed = true;
+        }
+        contexts.release(block);
+    }
+
+    /** @return whether {@link #free()} was called on this rank */
+    public boolean isFreed() {
+        return freed;
+    }
+
+    // ------------------------------------------------------------------------------------ symmetric collectives
+
+    /**
+     * Symmetric broadcast: the root of this rank's group sends {@code send} to every rank of the remote group, and
+     * every rank of this group receives into {@code recv} what the remote group's root sends. On an
+     * intercommunicator both directions move in one call; a direction may be empty (count 0), which gives MPI's
+     * one-way broadcast. On an intracommunicator the two groups coincide: {@code root} must equal
+     * {@code remoteRoot} and this is {@link Communicator#bcast(Buf, int)} from {@code send} at the root into
+     * {@code recv} at every rank (the root's included).
+     *
+     * <pre>{@code
+     * // A (producers) and B (consumers) swap a header: A's rank 0 to all of B, B's rank 2 to all of A
+     * inter.bcast(Buf.of(mine), Buf.of(theirs), inA ? 0 : 2, inA ? 2 : 0);
+     * }</pre>
+     *
+     * @param send       at this group's root, the data for every remote rank (its count is the element count);
+     *                   ignored elsewhere (may be null)
+     * @param recv       where the remote root's data arrives, at every rank of this group
+     * @param root       this group's root, a rank of this group
+     * @param remoteRoot the remote group's root, a rank of the remote group
+     * @throws TuttiException of class {@link ErrorClass#ROOT} if a root is outside its group (or, on an
+     *                        intracommunicator, the roots differ); of class {@link ErrorClass#COUNT} if the sizes
+     *                        the two sides of a direction passed differ (where detected); or a failed peer
+     */
+    public abstract void bcast(Buf send, Buf recv, int root, int remoteRoot);
+
+    /**
+     * Nonblocking {@link #bcast(Buf, Buf, int, int)}.
+     *
+     * @param send       at this group's root, the data for every remote rank
+     * @param recv       where the remote root's data arrives
+     * @param root       this group's root
+     * @param remoteRoot the remote group's root
+     * @return the request
+     * @throws TuttiException as the blocking form, for arguments checked before anything is sent
+     */
+    public abstract Request ibcast(Buf send, Buf recv, int root, int remoteRoot);
+
+    /**
+     * Symmetric scatter: this group's root sends block {@code j} of {@code send} (remoteSize equal blocks) to
+     * remote rank {@code j}, and every rank of this group receives its block of the remote root's data into
+     * {@code recv}. On an intracommunicator ({@code root == remoteRoot}) this is
+     * {@link Communicator#scatter(Buf, Buf, int)}.
+     *
+     * <pre>{@code
+     * inter.scatter(Buf.of(blocksForB), Buf.of(myBlockFromB), 0, 0);
+     * }</pre>
+     *
+     * @param send       at this group's root, remoteSize blocks; ignored elsewhere
+     * @param recv       this rank's block from the remote root
+     * @param root       this group's root
+     * @param remoteRoot the remote group's root
+     * @throws TuttiException as {@link #bcast(Buf, Buf, int, int)}, and of class {@link ErrorClass#COUNT} if the
+     *                        root's send count is not a multiple of the remote size
+     */
+    public abstract void scatter(Buf send, Buf recv, int root, int remoteRoot);
+
+    /**
+     * Nonblocking {@link #scatter(Buf, Buf, int, int)}.
+     *
+     * @param send       at this group's root, remoteSize blocks
+     * @param recv       this rank's block
+     * @param root       this group's root
+     * @param remoteRoot the remote group's root
+     * @return the request
+     * @throws TuttiException as the blocking form, for arguments checked before anything is sent
+     */
+    public abstract Request iscatter(Buf send, Buf recv, int root, int remoteRoot);
+
+    /**
+     * Symmetric gather: every rank of this group sends {@code send} to the remote group's root, and this group's
+     * root receives one block from each remote rank, in remote rank order, into {@code recv}. On an
+     * intracommunicator ({@code root == remoteRoot}) this is {@link Communicator#gather(Buf, Buf, int)}.
+     *
+     * <pre>{@code
+     * inter.gather(Buf.of(mine), Buf.of(allOfB), 0, 0);   // recv significant at this group's root only
+     * }</pre>
+     *
+     * @param send       this rank's block
+     * @param recv       at this group's root, remoteSize blocks; ignored elsewhere
+     * @param root       this group's root
+     * @param remoteRoot the remote group's root
+     * @throws TuttiException as {@link #bcast(Buf, Buf, int, int)}
+     */
+    public abstract void gather(Buf send, Buf recv, int root, int remoteRoot);
+
+    /**
+     * Nonblocking {@link #gather(Buf, Buf, int, int)}.
+     *
+     * @param send       this rank's block
+     * @param recv       at this group's root, remoteSize blocks
+     * @param root       this group's root
+     * @param remoteRoot the remote group's root
+     * @return the request
+     * @throws TuttiException as the blocking form, for arguments checked before anything is sent
+     */
+    public abstract Request igather(Buf send, Buf recv, int root, int remoteRoot);
+
+    /**
+     * Symmetric reduce: the {@code send} vectors of this group are combined with {@code op} (in rank order) at the
+     * remote group's root, and this group's root receives the combination of the remote group's vectors into
+     * {@code recv}. On an intracommunicator ({@code root == remoteRoot}) this is
+     * {@link Communicator#reduce(Buf, Buf, Op, int)}.
+     *
+     * <pre>{@code
+     * inter.reduce(Buf.of(partial), Buf.of(sumOfB), Op.SUM, 0, 0);
+     * }</pre>
+     *
+     * @param send       this rank's vector
+     * @param recv       at this group's root, the remote group's result; ignored elsewhere
+     * @param op         the reduction, the same at every rank of both groups
+     * @param root       this group's root
+     * @param remoteRoot the remote group's root
+     * @throws TuttiException as {@link #bcast(Buf, Buf, int, int)}, and of class {@link ErrorClass#OP} if the
+     *                        operation is not defined for the type
+     */
+    public abstract void reduce(Buf send, Buf recv, Op op, int root, int remoteRoot);
+
+    /**
+     * Nonblocking {@link #reduce(Buf, Buf, Op, int, int)}.
+     *
+     * @param send       this rank's vector
+     * @param recv       at this group's root, the remote group's result
+     * @param op         the reduction
+     * @param root       this group's root
+     * @param remoteRoot the remote group's root
+     * @return the request
+     * @throws TuttiException as the blocking form, for arguments checked before anything is sent
+     */
+    public abstract Request ireduce(Buf send, Buf recv, Op op, int root, int remoteRoot);
+
+    /**
+     * Allgather: every rank's {@code send} reaches every rank of the remote group, which stores the blocks in
+     * rank order in {@code recv} (remoteSize blocks). On an intercommunicator this is symmetric (both groups send
+     * and receive, counts may differ per direction); on an intracommunicator it is the ordinary allgather.
+     *
+     * @param send this rank's block
+     * @param recv remoteSize blocks
+     * @throws TuttiException for a bad argument (before anything is sent), a count that differs between the
+     *                        sides of a direction where detected, or a failed peer
+     */
+    public abstract void allgather(Buf send, Buf recv);
+
+    /**
+     * Nonblocking {@link #allgather(Buf, Buf)}.
+     *
+     * @param send this rank's block
+     * @param recv remoteSize blocks
+     * @return the request
+     * @throws TuttiException for a bad argument (before anything is sent)
+     */
+    public abstract Request iallgather(Buf send, Buf recv);
+
+    /**
+     * Alltoall: block {@code j} of {@code send} goes to rank {@code j} of the remote group, block {@code j} of
+     * {@code recv} comes from it. On an intercommunicator this is the bipartite (symmetric) alltoall; on an
+     * intracommunicator the ordinary one.
+     *
+     * @param send remoteSize blocks
+     * @param recv remoteSize blocks
+     * @throws TuttiException for a bad argument (before anything is sent), a count that differs between the
+     *                        sides of a direction where detected, or a failed peer
+     */
+    public abstract void alltoall(Buf send, Buf recv);
+
+    /**
+     * Nonblocking {@link #alltoall(Buf, Buf)}.
+     *
+     * @param send remoteSize blocks
+     * @param recv remoteSize blocks
+     * @return the request
+     * @throws TuttiException for a bad argument (before anything is sent)
+     */
+    public abstract Request ialltoall(Buf send, Buf recv);
+
+    /**
+     * Allreduce: every rank of this group receives in {@code recv} the element-wise combination with {@code op}
+     * of the remote group's {@code send} vectors (in rank order). On an intercommunicator both groups do so at
+     * once and the counts of the two directions may differ; on an intracommunicator it is the ordinary allreduce.
+     *
+     * @param send this rank's vector
+     * @param recv the remote group's result
+     * @param op   the reduction
+     * @throws TuttiException for a bad argument (before anything is sent), a count that differs between the
+     *                        sides of a direction where detected, or a failed peer
+     */
+    public abstract void allreduce(Buf send, Buf recv, Op op);
+
+    /**
+     * Nonblocking {@link #allreduce(Buf, Buf, Op)}.
+     *
+     * @param send this rank's vector
+     * @param recv the remote group's result
+     * @param op   the reduction
+     * @return the request
+     * @throws TuttiException for a bad argument (before anything is sent)
+     */
+    public abstract Request iallreduce(Buf send, Buf recv, Op op);
+
     // ------------------------------------------------------------------------------------------ point-to-point
 
     /**
@@ -99,6 +422,7 @@ public abstract class Comm {
      * @throws TuttiException for a bad argument
      */
     public Request isend(final Buf buf, final int dest, final int tag) {
+        checkLive("isend");
         checkBuf("isend", buf);
         checkDest("isend", dest);
         checkSendTag("isend", tag);
@@ -132,6 +456,7 @@ public abstract class Comm {
      * @throws TuttiException for a bad argument
      */
     public Request irecv(final Buf buf, final int source, final int tag) {
+        checkLive("irecv");
         checkBuf("irecv", buf);
         checkSource("irecv", source);
         checkRecvTag("irecv", tag);
@@ -175,6 +500,7 @@ public abstract class Comm {
      * @throws TuttiException for a bad argument, or if the peer fails while waiting
      */
     public Status probe(final int source, final int tag) {
+        checkLive("probe");
         checkSource("probe", source);
         checkRecvTag("probe", tag);
         if (PROC_NULL == source) {
@@ -199,6 +525,7 @@ public abstract class Comm {
      * @throws TuttiException for a bad argument
      */
     public Status iprobe(final int source, final int tag) {
+        checkLive("iprobe");
         checkSource("iprobe", source);
         checkRecvTag("iprobe", tag);
         if (PROC_NULL == source) {
@@ -232,6 +559,7 @@ public abstract class Comm {
      * @throws TuttiException for a bad argument or a value that cannot be serialized
      */
     public Request isendObject(final Object value, final int dest, final int tag) {
+        checkLive("isendObject");
         checkDest("isendObject", dest);
         checkSendTag("isendObject", tag);
         if (PROC_NULL == dest) {
@@ -264,6 +592,7 @@ public abstract class Comm {
      * @throws TuttiException for a bad argument
      */
     public <T> ObjectRequest<T> irecvObject(final int source, final int tag) {
+        checkLive("irecvObject");
         checkSource("irecvObject", source);
         checkRecvTag("irecvObject", tag);
         if (PROC_NULL == source) {
@@ -287,6 +616,45 @@ public abstract class Comm {
         return worldRanks;
     }
 
+    /** @return the local group as world ranks (never null) */
+    int[] localWorldRanks() {
+        return null == worldRanks ? identity(engine.worldSize()) : worldRanks.clone();
+    }
+
+    /** @return the addressed (remote) group as world ranks (never null) */
+    int[] peerWorldRanks() {
+        return null == peerRanks ? identity(engine.worldSize()) : peerRanks.clone();
+    }
+
+    private static int[] identity(final int n) {
+        final int[] r = new int[n];
+        for (int i = 0; i < n; i++) {
+            r[i] = i;
+        }
+        return r;
+    }
+
+    ContextIdAllocator contexts() {
+        return contexts;
+    }
+
+    /** @return the first context id of this communicator's block */
+    int contextBase() {
+        return p2pContext;
+    }
+
+    /**
+     * Throws if the communicator was freed.
+     *
+     * @param op the operation, for the message
+     */
+    void checkLive(final String op) {
+        if (freed) {
+            throw Errors.invalid(ErrorClass.COMM, op, describe(), "the communicator has been freed, expected a "
+                + "live communicator");
+        }
+    }
+
     ObjectSerializer serializer() {
         return serializer;
     }
@@ -296,7 +664,7 @@ public abstract class Comm {
     }
 
     int toWorld(final int commRank) {
-        return null == worldRanks ? commRank : worldRanks[commRank];
+        return null == peerRanks ? commRank : peerRanks[commRank];
     }
 
     private int toWorldOrAny(final int source) {
@@ -314,14 +682,14 @@ public abstract class Comm {
     }
 
     private void checkDest(final String op, final int dest) {
-        if ((dest < 0 || dest >= size) && PROC_NULL != dest) {
-            throw Errors.rank(op, describe(), "dest", dest, size, " or PROC_NULL");
+        if ((dest < 0 || dest >= peerSize) && PROC_NULL != dest) {
+            throw Errors.rank(op, describe(), "dest", dest, peerSize, " or PROC_NULL");
         }
     }
 
     private void checkSource(final String op, final int source) {
-        if ((source < 0 || source >= size) && PROC_NULL != source && ANY_SOURCE != source) {
-            throw Errors.rank(op, describe(), "source", source, size, " or ANY_SOURCE or PROC_NULL");
+        if ((source < 0 || source >= peerSize) && PROC_NULL != source && ANY_SOURCE != source) {
+            throw Errors.rank(op, describe(), "source", source, peerSize, " or ANY_SOURCE or PROC_NULL");
         }
     }
 
@@ -339,18 +707,19 @@ public abstract class Comm {
 
     @Override
     public String toString() {
-        return "Communicator(" + describe() + ", size=" + size + ")";
+        return (isInter() ? "Intercommunicator(" : "Communicator(") + describe() + ", size=" + size
+            + (isInter() ? ", remoteSize=" + peerSize : "") + ")";
     }
 
     /** The communicator as the point-to-point layer sees it. */
     private final class View implements CommView {
         @Override
         public int toLocal(final int worldRank) {
-            if (null == worldRanks) {
+            if (null == peerRanks) {
                 return worldRank;
             }
-            for (int i = 0; i < worldRanks.length; i++) {
-                if (worldRanks[i] == worldRank) {
+            for (int i = 0; i < peerRanks.length; i++) {
+                if (peerRanks[i] == worldRank) {
                     return i;
                 }
             }

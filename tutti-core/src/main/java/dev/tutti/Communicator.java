@@ -2,10 +2,20 @@ package dev.tutti;
 
 import dev.tutti.coll.CollComm;
 import dev.tutti.coll.SelectionTable;
+import dev.tutti.comm.Agreement;
+import dev.tutti.comm.ContextIdAllocator;
+import dev.tutti.internal.Errors;
 import dev.tutti.p2p.P2pEngine;
+import dev.tutti.runtime.Configuration;
 
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BinaryOperator;
+import java.util.function.IntFunction;
 
 /**
  * An intracommunicator: a group of ranks with point-to-point messaging (see {@link Comm}) and every MPI
@@ -21,9 +31,26 @@ import java.util.function.BinaryOperator;
  * <p>The algorithm of each call is chosen by group size and message size (see
  * {@code dev.tutti.coll.SelectionTable}); it can be forced with the setting {@code tutti.coll.<operation>}, e.g.
  * {@code -Dtutti.coll.allreduce=ring}, or {@link Tutti.Options#algorithm}.
+ *
+ * <p>Communicator management (MPI-4.1 §7.4): {@link #dup()}, {@link #idup()}, {@link #split}, {@link #splitType},
+ * {@link #create} and {@link #createGroup} build new communicators with their own context ids, agreed by their
+ * members (see {@code dev.tutti.comm.ContextIdAllocator}); {@link #createIntercomm} joins two groups;
+ * {@link #free()} returns the ids. Every creation except {@link #createGroup} is a collective call on this
+ * communicator and takes its place in the collective call order.
  */
 public final class Communicator extends Comm {
-    private final Collectives coll;
+    /** Process kinds for {@link #splitType}. */
+    public enum SplitType {
+        /** Ranks that can share memory: the same host (every rank of an embedded, in-JVM job is on one host). */
+        SHARED
+    }
+
+    /** Setting that overrides the host id used by {@link #splitType} (default: the host name). */
+    public static final String HOST_ID_PROP_NAME = "tutti.host.id";
+
+    private final CollComm collComm;
+    private final SelectionTable selection;
+    private volatile Collectives coll;
     private final ObjectCollectives objects;
 
     Communicator(final P2pEngine engine, final String name, final int p2pContext, final int[] worldRanks,
@@ -33,11 +60,460 @@ public final class Communicator extends Comm {
 
     Communicator(final P2pEngine engine, final String name, final int p2pContext, final int[] worldRanks,
         final ObjectSerializer serializer, final SelectionTable selection) {
-        super(engine, name, p2pContext, worldRanks, serializer);
-        final CollComm c = new CollComm(engine, p2pContext + 1, rank(), worldRanks, view(), selection);
-        this.coll = new Collectives(c, describe());
+        this(engine, name, p2pContext, worldRanks, serializer, selection, new ContextIdAllocator(engine));
+    }
+
+    Communicator(final P2pEngine engine, final String name, final int p2pContext, final int[] worldRanks,
+        final ObjectSerializer serializer, final SelectionTable selection, final ContextIdAllocator contexts) {
+        super(engine, name, p2pContext, worldRanks, worldRanks, serializer, contexts);
+        this.selection = selection;
+        this.collComm = new CollComm(engine, p2pContext + ContextIdAllocator.COLL, rank(), worldRanks, view(),
+            selection);
+        this.coll = new Collectives(collComm, describe());
         this.objects = new ObjectCollectives(this, serializer);
     }
+
+    private Collectives coll() {
+        if (isFreed()) {
+            checkLive("collective");
+        }
+        return coll;
+    }
+
+    @Override
+    void renamed() {
+        coll = new Collectives(collComm, describe());
+    }
+
+    /** @return false: this is an intracommunicator */
+    @Override
+    public boolean isInter() {
+        return false;
+    }
+
+    CollComm collComm() {
+        return collComm;
+    }
+
+    SelectionTable selection() {
+        return selection;
+    }
+
+    // ---------------------------------------------------------------------------------- communicator management
+
+    /**
+     * Duplicates the communicator (MPI_Comm_dup): the same group in the same order, with its own context ids, so
+     * that a library can talk on it without ever matching the caller's messages. Collective.
+     *
+     * @return the new communicator, named {@code <name>/dup#<block>}
+     * @throws TuttiException of class {@link ErrorClass#COMM} if no context ids are free at every member, or if a
+     *                        peer failed
+     */
+    public Communicator dup() {
+        checkLive("dup");
+        final int block = Agreement.run(contexts(), collComm, collComm.reserveTag(), "dup", true);
+        return child("dup", block, localWorldRanks());
+    }
+
+    /**
+     * Starts a duplication (MPI_Comm_idup) and returns at once. The call takes its place in the collective order
+     * when it starts; other collectives may follow before it completes.
+     *
+     * <pre>{@code
+     * ObjectRequest<Communicator> r = world.idup();
+     * world.allreduce(...);                 // overlaps with the duplication
+     * Communicator lib = r.get();
+     * }</pre>
+     *
+     * @return a request whose {@link ObjectRequest#get()} waits and returns the new communicator
+     * @throws TuttiException of class {@link ErrorClass#COMM} if this communicator is freed
+     */
+    public ObjectRequest<Communicator> idup() {
+        checkLive("idup");
+        final int[] members = localWorldRanks();
+        final Agreement a = Agreement.start(contexts(), collComm, collComm.reserveTag(), "idup", true);
+        return new Created<>(a, block -> child("dup", block, members));
+    }
+
+    /**
+     * Splits the communicator (MPI_Comm_split): ranks that pass the same {@code color} form a new communicator,
+     * ordered by {@code key} and then by their rank here. Collective.
+     *
+     * @param color a non-negative color, or {@link #UNDEFINED} to join no new communicator
+     * @param key   the ordering key
+     * @return the new communicator of this rank's color, or null for {@code UNDEFINED}
+     * @throws TuttiException of class {@link ErrorClass#ARG} for a negative color other than {@code UNDEFINED};
+     *                        of class {@link ErrorClass#COMM} if no context ids are free
+     */
+    public Communicator split(final int color, final int key) {
+        checkLive("split");
+        if (color < 0 && UNDEFINED != color) {
+            throw Errors.invalid(ErrorClass.ARG, "split", describe(), "color=" + color
+                + ", expected a color >= 0 or UNDEFINED");
+        }
+        final int p = size();
+        final int[] all = new int[2 * p];
+        allgather(Buf.of(new int[] {color, key}), Buf.of(all));
+        final boolean member = UNDEFINED != color;
+        final int block = Agreement.run(contexts(), collComm, collComm.reserveTag(), "split", member);
+        if (!member) {
+            return null;
+        }
+        final List<Integer> same = new ArrayList<>();
+        for (int r = 0; r < p; r++) {
+            if (all[2 * r] == color) {
+                same.add(r);
+            }
+        }
+        same.sort(Comparator.<Integer>comparingInt(r -> all[2 * r + 1]).thenComparingInt(r -> r));
+        final int[] members = new int[same.size()];
+        for (int i = 0; i < members.length; i++) {
+            members[i] = toWorld(same.get(i));
+        }
+        return child("split:" + color, block, members);
+    }
+
+    /**
+     * Splits by kind of process (MPI_Comm_split_type): with {@link SplitType#SHARED}, ranks on the same host form
+     * one communicator, ordered by {@code key} then rank. Every rank of an embedded (in-JVM) job is on one host;
+     * processes compare host ids: the host name, or the setting {@value #HOST_ID_PROP_NAME}. Collective.
+     *
+     * @param type the kind
+     * @param key  the ordering key
+     * @return the communicator of this rank's host
+     * @throws TuttiException of class {@link ErrorClass#ARG} for a null type
+     */
+    public Communicator splitType(final SplitType type, final int key) {
+        checkLive("splitType");
+        if (null == type) {
+            throw Errors.invalid(ErrorClass.ARG, "splitType", describe(), "type=null, expected SHARED");
+        }
+        final String host = hostId();
+        final List<String> hosts = allgatherObject(host);
+        return split(hosts.indexOf(host), key);
+    }
+
+    private static String hostId() {
+        final String configured = Configuration.value(HOST_ID_PROP_NAME);
+        if (null != configured && !configured.isBlank()) {
+            return configured.trim();
+        }
+        return HostName.NAME;
+    }
+
+    /** The host name, looked up once (the lookup may be slow). */
+    private static final class HostName {
+        static final String NAME = lookup();
+
+        private HostName() {
+        }
+
+        private static String lookup() {
+            try {
+                return InetAddress.getLocalHost().getHostName();
+            } catch (final UnknownHostException e) {
+                final String env = System.getenv("HOSTNAME");
+                return null == env ? "localhost" : env;
+            }
+        }
+    }
+
+    /**
+     * Creates a communicator of the ranks of {@code group} (MPI_Comm_create), in the group's order. Collective
+     * over this whole communicator: every rank passes the same group; ranks outside it get null.
+     *
+     * @param group a subgroup of this communicator's group
+     * @return the new communicator, or null on ranks outside the group
+     * @throws TuttiException of class {@link ErrorClass#RANK} if the group has a process that is not a member
+     *                        here; of class {@link ErrorClass#COMM} if no context ids are free
+     */
+    public Communicator create(final Group group) {
+        checkLive("create");
+        checkSubgroup("create", group);
+        final boolean member = group.contains(engine().worldRank());
+        final int block = Agreement.run(contexts(), collComm, collComm.reserveTag(), "create", member);
+        return member ? child("create", block, group.members().clone()) : null;
+    }
+
+    /**
+     * Creates a communicator of the ranks of {@code group}, collective over the group only (MPI-3
+     * MPI_Comm_create_group): only its members call, the others go on with their work. Concurrent calls on
+     * overlapping groups must use different tags.
+     *
+     * @param group a subgroup of this communicator's group that contains the calling rank
+     * @param tag   distinguishes concurrent calls, {@code 0..TAG_UB}
+     * @return the new communicator
+     * @throws TuttiException of class {@link ErrorClass#RANK} if the calling rank is not in the group or the
+     *                        group has a process that is not a member here; of class {@link ErrorClass#TAG} for
+     *                        a negative tag
+     */
+    public Communicator createGroup(final Group group, final int tag) {
+        checkLive("createGroup");
+        checkSubgroup("createGroup", group);
+        if (tag < 0) {
+            throw Errors.tag("createGroup", describe(), tag, TAG_UB, "");
+        }
+        final int me = group.indexOf(engine().worldRank());
+        if (me < 0) {
+            throw Errors.invalid(ErrorClass.RANK, "createGroup", describe(), "this rank is not in group=" + group
+                + ", expected only the group's members to call");
+        }
+        final CollComm among = new CollComm(engine(), contextBase() + ContextIdAllocator.MANAGE, me,
+            group.members().clone(), view(), selection);
+        final int block = Agreement.run(contexts(), among, tag, "createGroup", true);
+        return child("createGroup", block, group.members().clone());
+    }
+
+    /**
+     * Creates an intercommunicator between this communicator's group and another, disjoint group
+     * (MPI_Intercomm_create). Collective over this communicator, whose ranks all pass the same
+     * {@code localLeader}; the two leaders talk through {@code peerComm}, a communicator that holds both of them
+     * (often the world), using {@code tag}. The context ids are agreed by every rank of both groups.
+     *
+     * <pre>{@code
+     * Communicator half = world.split(world.rank() % 2, 0);                  // evens and odds
+     * Intercommunicator inter = half.createIntercomm(0, world, 1 - world.rank() % 2, 99);
+     * }</pre>
+     *
+     * @param localLeader  the rank of this group's leader, here
+     * @param peerComm     at the local leader, a communicator holding both leaders; ignored elsewhere (may be
+     *                     null)
+     * @param remoteLeader at the local leader, the rank of the other group's leader in {@code peerComm}
+     * @param tag          the tag of the leaders' messages, {@code 0..TAG_UB}; distinguishes concurrent creations
+     * @return the intercommunicator; its local group is this communicator's group
+     * @throws TuttiException of class {@link ErrorClass#RANK} for a leader out of range; of class
+     *                        {@link ErrorClass#ARG} if the groups overlap; of class {@link ErrorClass#COMM} if
+     *                        no context ids are free at every rank of both groups
+     */
+    public Intercommunicator createIntercomm(final int localLeader, final Comm peerComm, final int remoteLeader,
+        final int tag) {
+        return Intercommunicator.create(this, localLeader, peerComm, remoteLeader, tag);
+    }
+
+    private void checkSubgroup(final String op, final Group group) {
+        if (null == group) {
+            throw Errors.invalid(ErrorClass.ARG, op, describe(), "group=null, expected a group");
+        }
+        final Group mine = group();
+        for (final int w : group.members()) {
+            if (!mine.contains(w)) {
+                throw Errors.invalid(ErrorClass.RANK, op, describe(), "group has world rank=" + w + ", which is "
+                    + "not a member of this communicator; expected a subgroup of " + mine);
+            }
+        }
+    }
+
+    Communicator child(final String what, final int block, final int[] members) {
+        return new Communicator(engine(), name() + "/" + what + "#" + block, ContextIdAllocator.base(block),
+            members, serializer(), selection, contexts());
+    }
+
+    /**
+     * A communicator being created: completes with the agreement, builds the communicator once.
+     *
+     * @param <C> the communicator type
+     */
+    static final class Created<C extends Comm> implements ObjectRequest<C> {
+        private final Agreement agreement;
+        private final IntFunction<C> build;
+        private C result;
+
+        Created(final Agreement agreement, final IntFunction<C> build) {
+            this.agreement = agreement;
+            this.build = build;
+        }
+
+        @Override
+        public synchronized C get() {
+            agreement.waitFor();
+            if (null == result) {
+                result = build.apply(agreement.block());
+            }
+            return result;
+        }
+
+        @Override
+        public boolean test() {
+            return agreement.test();
+        }
+
+        @Override
+        public Status waitFor() {
+            return agreement.waitFor();
+        }
+
+        @Override
+        public Status waitFor(final long timeout, final TimeUnit unit) {
+            return agreement.waitFor(timeout, unit);
+        }
+
+        @Override
+        public void cancel() {
+            agreement.cancel();
+        }
+    }
+
+    // ------------------------------------------------------------------------------------- symmetric collectives
+
+    private void sameRoot(final String op, final int root, final int remoteRoot) {
+        if (root != remoteRoot) {
+            throw Errors.invalid(ErrorClass.ROOT, op, describe(), "root=" + root + " but remoteRoot=" + remoteRoot
+                + ": on an intracommunicator both groups are this group, expected the same root");
+        }
+    }
+
+    /**
+     * The symmetric broadcast on an intracommunicator: {@code send} at {@code root} reaches {@code recv} at every
+     * rank, the root's included (see {@link Comm#bcast(Buf, Buf, int, int)}).
+     *
+     * @param send       at the root, the data (count = recv's count); ignored elsewhere
+     * @param recv       where the data arrives
+     * @param root       the root
+     * @param remoteRoot must equal {@code root}
+     * @throws TuttiException of class {@link ErrorClass#ROOT} if the roots differ, or as
+     *                        {@link #bcast(Buf, int)}
+     */
+    @Override
+    public void bcast(final Buf send, final Buf recv, final int root, final int remoteRoot) {
+        bcastSymmetric(false, send, recv, root, remoteRoot).waitFor();
+    }
+
+    /**
+     * Nonblocking {@link #bcast(Buf, Buf, int, int)}.
+     *
+     * @param send       at the root, the data
+     * @param recv       where the data arrives
+     * @param root       the root
+     * @param remoteRoot must equal {@code root}
+     * @return the request
+     * @throws TuttiException as the blocking form, before anything is sent
+     */
+    @Override
+    public Request ibcast(final Buf send, final Buf recv, final int root, final int remoteRoot) {
+        return bcastSymmetric(true, send, recv, root, remoteRoot);
+    }
+
+    private Request bcastSymmetric(final boolean nb, final Buf send, final Buf recv, final int root,
+        final int remoteRoot) {
+        sameRoot("bcast", root, remoteRoot);
+        if (rank() == root && null != recv && Buf.IN_PLACE != recv && send != recv) {
+            if (null == send || Buf.IN_PLACE == send) {
+                throw Errors.invalid(ErrorClass.BUFFER, "bcast", describe(), "send=" + (null == send ? "null"
+                    : "IN_PLACE") + " at the root, expected a buffer");
+            }
+            if (send.datatype() != recv.datatype() || send.count() != recv.count()) {
+                throw Errors.invalid(ErrorClass.COUNT, "bcast", describe(), "send=" + send + " but recv=" + recv
+                    + " at the root, expected the same type and count");
+            }
+            copy(send, recv);
+        }
+        return coll().bcast(nb, recv, root);
+    }
+
+    private static void copy(final Buf from, final Buf to) {
+        if (Datatype.BOOLEAN == from.datatype()) {
+            System.arraycopy(from.booleans(), from.booleanOffset(), to.booleans(), to.booleanOffset(), from.count());
+        } else {
+            java.lang.foreign.MemorySegment.copy(from.segment(), 0, to.segment(), 0, from.byteSize());
+        }
+    }
+
+    /**
+     * The symmetric scatter on an intracommunicator: {@link #scatter(Buf, Buf, int)}.
+     *
+     * @param send       at the root, size blocks
+     * @param recv       this rank's block
+     * @param root       the root
+     * @param remoteRoot must equal {@code root}
+     * @throws TuttiException of class {@link ErrorClass#ROOT} if the roots differ, or as the ordinary scatter
+     */
+    @Override
+    public void scatter(final Buf send, final Buf recv, final int root, final int remoteRoot) {
+        sameRoot("scatter", root, remoteRoot);
+        scatter(send, recv, root);
+    }
+
+    /**
+     * Nonblocking {@link #scatter(Buf, Buf, int, int)}.
+     *
+     * @param send       at the root, size blocks
+     * @param recv       this rank's block
+     * @param root       the root
+     * @param remoteRoot must equal {@code root}
+     * @return the request
+     * @throws TuttiException as the blocking form, before anything is sent
+     */
+    @Override
+    public Request iscatter(final Buf send, final Buf recv, final int root, final int remoteRoot) {
+        sameRoot("scatter", root, remoteRoot);
+        return iscatter(send, recv, root);
+    }
+
+    /**
+     * The symmetric gather on an intracommunicator: {@link #gather(Buf, Buf, int)}.
+     *
+     * @param send       this rank's block
+     * @param recv       at the root, size blocks
+     * @param root       the root
+     * @param remoteRoot must equal {@code root}
+     * @throws TuttiException of class {@link ErrorClass#ROOT} if the roots differ, or as the ordinary gather
+     */
+    @Override
+    public void gather(final Buf send, final Buf recv, final int root, final int remoteRoot) {
+        sameRoot("gather", root, remoteRoot);
+        gather(send, recv, root);
+    }
+
+    /**
+     * Nonblocking {@link #gather(Buf, Buf, int, int)}.
+     *
+     * @param send       this rank's block
+     * @param recv       at the root, size blocks
+     * @param root       the root
+     * @param remoteRoot must equal {@code root}
+     * @return the request
+     * @throws TuttiException as the blocking form, before anything is sent
+     */
+    @Override
+    public Request igather(final Buf send, final Buf recv, final int root, final int remoteRoot) {
+        sameRoot("gather", root, remoteRoot);
+        return igather(send, recv, root);
+    }
+
+    /**
+     * The symmetric reduce on an intracommunicator: {@link #reduce(Buf, Buf, Op, int)}.
+     *
+     * @param send       this rank's vector
+     * @param recv       at the root, the result
+     * @param op         the reduction
+     * @param root       the root
+     * @param remoteRoot must equal {@code root}
+     * @throws TuttiException of class {@link ErrorClass#ROOT} if the roots differ, or as the ordinary reduce
+     */
+    @Override
+    public void reduce(final Buf send, final Buf recv, final Op op, final int root, final int remoteRoot) {
+        sameRoot("reduce", root, remoteRoot);
+        reduce(send, recv, op, root);
+    }
+
+    /**
+     * Nonblocking {@link #reduce(Buf, Buf, Op, int, int)}.
+     *
+     * @param send       this rank's vector
+     * @param recv       at the root, the result
+     * @param op         the reduction
+     * @param root       the root
+     * @param remoteRoot must equal {@code root}
+     * @return the request
+     * @throws TuttiException as the blocking form, before anything is sent
+     */
+    @Override
+    public Request ireduce(final Buf send, final Buf recv, final Op op, final int root, final int remoteRoot) {
+        sameRoot("reduce", root, remoteRoot);
+        return ireduce(send, recv, op, root);
+    }
+
+    // ------------------------------------------------------------------------------------- ordinary collectives
 
     /**
      * Blocks until every rank of the group has entered the barrier.
@@ -46,7 +522,7 @@ public final class Communicator extends Comm {
      *                        between ranks where detected, or a failed peer
      */
     public void barrier() {
-        coll.barrier(false).waitFor();
+        coll().barrier(false).waitFor();
     }
 
     /**
@@ -58,7 +534,7 @@ public final class Communicator extends Comm {
      *                        between ranks where detected, or a failed peer
      */
     public Request ibarrier() {
-        return coll.barrier(true);
+        return coll().barrier(true);
     }
 
     /**
@@ -70,7 +546,7 @@ public final class Communicator extends Comm {
      *                        between ranks where detected, or a failed peer
      */
     public void bcast(final Buf buf, final int root) {
-        coll.bcast(false, buf, root).waitFor();
+        coll().bcast(false, buf, root).waitFor();
     }
 
     /**
@@ -84,7 +560,7 @@ public final class Communicator extends Comm {
      *                        between ranks where detected, or a failed peer
      */
     public Request ibcast(final Buf buf, final int root) {
-        return coll.bcast(true, buf, root);
+        return coll().bcast(true, buf, root);
     }
 
     /**
@@ -99,7 +575,7 @@ public final class Communicator extends Comm {
      *                        between ranks where detected, or a failed peer
      */
     public void gather(final Buf send, final Buf recv, final int root) {
-        coll.gather(false, send, recv, root).waitFor();
+        coll().gather(false, send, recv, root).waitFor();
     }
 
     /**
@@ -116,7 +592,7 @@ public final class Communicator extends Comm {
      *                        between ranks where detected, or a failed peer
      */
     public Request igather(final Buf send, final Buf recv, final int root) {
-        return coll.gather(true, send, recv, root);
+        return coll().gather(true, send, recv, root);
     }
 
     /**
@@ -132,7 +608,7 @@ public final class Communicator extends Comm {
      *                        between ranks where detected, or a failed peer
      */
     public void gatherv(final Buf send, final Buf recv, final int[] recvCounts, final int[] displs, final int root) {
-        coll.gatherv(false, send, recv, recvCounts, displs, root).waitFor();
+        coll().gatherv(false, send, recv, recvCounts, displs, root).waitFor();
     }
 
     /**
@@ -150,7 +626,7 @@ public final class Communicator extends Comm {
      *                        between ranks where detected, or a failed peer
      */
     public Request igatherv(final Buf send, final Buf recv, final int[] recvCounts, final int[] displs, final int root) {
-        return coll.gatherv(true, send, recv, recvCounts, displs, root);
+        return coll().gatherv(true, send, recv, recvCounts, displs, root);
     }
 
     /**
@@ -164,7 +640,7 @@ public final class Communicator extends Comm {
      *                        between ranks where detected, or a failed peer
      */
     public void scatter(final Buf send, final Buf recv, final int root) {
-        coll.scatter(false, send, recv, root).waitFor();
+        coll().scatter(false, send, recv, root).waitFor();
     }
 
     /**
@@ -180,7 +656,7 @@ public final class Communicator extends Comm {
      *                        between ranks where detected, or a failed peer
      */
     public Request iscatter(final Buf send, final Buf recv, final int root) {
-        return coll.scatter(true, send, recv, root);
+        return coll().scatter(true, send, recv, root);
     }
 
     /**
@@ -195,7 +671,7 @@ public final class Communicator extends Comm {
      *                        between ranks where detected, or a failed peer
      */
     public void scatterv(final Buf send, final int[] sendCounts, final int[] displs, final Buf recv, final int root) {
-        coll.scatterv(false, send, sendCounts, displs, recv, root).waitFor();
+        coll().scatterv(false, send, sendCounts, displs, recv, root).waitFor();
     }
 
     /**
@@ -212,7 +688,7 @@ public final class Communicator extends Comm {
      *                        between ranks where detected, or a failed peer
      */
     public Request iscatterv(final Buf send, final int[] sendCounts, final int[] displs, final Buf recv, final int root) {
-        return coll.scatterv(true, send, sendCounts, displs, recv, root);
+        return coll().scatterv(true, send, sendCounts, displs, recv, root);
     }
 
     /**
@@ -225,7 +701,7 @@ public final class Communicator extends Comm {
      *                        between ranks where detected, or a failed peer
      */
     public void allgather(final Buf send, final Buf recv) {
-        coll.allgather(false, send, recv).waitFor();
+        coll().allgather(false, send, recv).waitFor();
     }
 
     /**
@@ -240,7 +716,7 @@ public final class Communicator extends Comm {
      *                        between ranks where detected, or a failed peer
      */
     public Request iallgather(final Buf send, final Buf recv) {
-        return coll.allgather(true, send, recv);
+        return coll().allgather(true, send, recv);
     }
 
     /**
@@ -254,7 +730,7 @@ public final class Communicator extends Comm {
      *                        between ranks where detected, or a failed peer
      */
     public void allgatherv(final Buf send, final Buf recv, final int[] recvCounts, final int[] displs) {
-        coll.allgatherv(false, send, recv, recvCounts, displs).waitFor();
+        coll().allgatherv(false, send, recv, recvCounts, displs).waitFor();
     }
 
     /**
@@ -270,7 +746,7 @@ public final class Communicator extends Comm {
      *                        between ranks where detected, or a failed peer
      */
     public Request iallgatherv(final Buf send, final Buf recv, final int[] recvCounts, final int[] displs) {
-        return coll.allgatherv(true, send, recv, recvCounts, displs);
+        return coll().allgatherv(true, send, recv, recvCounts, displs);
     }
 
     /**
@@ -284,7 +760,7 @@ public final class Communicator extends Comm {
      *                        between ranks where detected, or a failed peer
      */
     public void alltoall(final Buf send, final Buf recv) {
-        coll.alltoall(false, send, recv).waitFor();
+        coll().alltoall(false, send, recv).waitFor();
     }
 
     /**
@@ -300,7 +776,7 @@ public final class Communicator extends Comm {
      *                        between ranks where detected, or a failed peer
      */
     public Request ialltoall(final Buf send, final Buf recv) {
-        return coll.alltoall(true, send, recv);
+        return coll().alltoall(true, send, recv);
     }
 
     /**
@@ -317,7 +793,7 @@ public final class Communicator extends Comm {
      *                        between ranks where detected, or a failed peer
      */
     public void alltoallv(final Buf send, final int[] sendCounts, final int[] sendDispls, final Buf recv, final int[] recvCounts, final int[] recvDispls) {
-        coll.alltoallv(false, send, sendCounts, sendDispls, recv, recvCounts, recvDispls).waitFor();
+        coll().alltoallv(false, send, sendCounts, sendDispls, recv, recvCounts, recvDispls).waitFor();
     }
 
     /**
@@ -336,7 +812,7 @@ public final class Communicator extends Comm {
      *                        between ranks where detected, or a failed peer
      */
     public Request ialltoallv(final Buf send, final int[] sendCounts, final int[] sendDispls, final Buf recv, final int[] recvCounts, final int[] recvDispls) {
-        return coll.alltoallv(true, send, sendCounts, sendDispls, recv, recvCounts, recvDispls);
+        return coll().alltoallv(true, send, sendCounts, sendDispls, recv, recvCounts, recvDispls);
     }
 
     /**
@@ -349,7 +825,7 @@ public final class Communicator extends Comm {
      *                        between ranks where detected, or a failed peer
      */
     public void alltoallw(final Buf[] send, final Buf[] recv) {
-        coll.alltoallw(false, send, recv).waitFor();
+        coll().alltoallw(false, send, recv).waitFor();
     }
 
     /**
@@ -364,7 +840,7 @@ public final class Communicator extends Comm {
      *                        between ranks where detected, or a failed peer
      */
     public Request ialltoallw(final Buf[] send, final Buf[] recv) {
-        return coll.alltoallw(true, send, recv);
+        return coll().alltoallw(true, send, recv);
     }
 
     /**
@@ -379,7 +855,7 @@ public final class Communicator extends Comm {
      *                        between ranks where detected, or a failed peer
      */
     public void reduce(final Buf send, final Buf recv, final Op op, final int root) {
-        coll.reduce(false, send, recv, op, root).waitFor();
+        coll().reduce(false, send, recv, op, root).waitFor();
     }
 
     /**
@@ -396,7 +872,7 @@ public final class Communicator extends Comm {
      *                        between ranks where detected, or a failed peer
      */
     public Request ireduce(final Buf send, final Buf recv, final Op op, final int root) {
-        return coll.reduce(true, send, recv, op, root);
+        return coll().reduce(true, send, recv, op, root);
     }
 
     /**
@@ -410,7 +886,7 @@ public final class Communicator extends Comm {
      *                        between ranks where detected, or a failed peer
      */
     public void allreduce(final Buf send, final Buf recv, final Op op) {
-        coll.allreduce(false, send, recv, op).waitFor();
+        coll().allreduce(false, send, recv, op).waitFor();
     }
 
     /**
@@ -426,7 +902,7 @@ public final class Communicator extends Comm {
      *                        between ranks where detected, or a failed peer
      */
     public Request iallreduce(final Buf send, final Buf recv, final Op op) {
-        return coll.allreduce(true, send, recv, op);
+        return coll().allreduce(true, send, recv, op);
     }
 
     /**
@@ -441,7 +917,7 @@ public final class Communicator extends Comm {
      *                        between ranks where detected, or a failed peer
      */
     public void reduceScatter(final Buf send, final Buf recv, final int[] recvCounts, final Op op) {
-        coll.reduceScatter(false, send, recv, recvCounts, op).waitFor();
+        coll().reduceScatter(false, send, recv, recvCounts, op).waitFor();
     }
 
     /**
@@ -458,7 +934,7 @@ public final class Communicator extends Comm {
      *                        between ranks where detected, or a failed peer
      */
     public Request ireduceScatter(final Buf send, final Buf recv, final int[] recvCounts, final Op op) {
-        return coll.reduceScatter(true, send, recv, recvCounts, op);
+        return coll().reduceScatter(true, send, recv, recvCounts, op);
     }
 
     /**
@@ -472,7 +948,7 @@ public final class Communicator extends Comm {
      *                        between ranks where detected, or a failed peer
      */
     public void reduceScatterBlock(final Buf send, final Buf recv, final Op op) {
-        coll.reduceScatterBlock(false, send, recv, op).waitFor();
+        coll().reduceScatterBlock(false, send, recv, op).waitFor();
     }
 
     /**
@@ -488,7 +964,7 @@ public final class Communicator extends Comm {
      *                        between ranks where detected, or a failed peer
      */
     public Request ireduceScatterBlock(final Buf send, final Buf recv, final Op op) {
-        return coll.reduceScatterBlock(true, send, recv, op);
+        return coll().reduceScatterBlock(true, send, recv, op);
     }
 
     /**
@@ -502,7 +978,7 @@ public final class Communicator extends Comm {
      *                        between ranks where detected, or a failed peer
      */
     public void scan(final Buf send, final Buf recv, final Op op) {
-        coll.scan(false, send, recv, op).waitFor();
+        coll().scan(false, send, recv, op).waitFor();
     }
 
     /**
@@ -518,7 +994,7 @@ public final class Communicator extends Comm {
      *                        between ranks where detected, or a failed peer
      */
     public Request iscan(final Buf send, final Buf recv, final Op op) {
-        return coll.scan(true, send, recv, op);
+        return coll().scan(true, send, recv, op);
     }
 
     /**
@@ -532,7 +1008,7 @@ public final class Communicator extends Comm {
      *                        between ranks where detected, or a failed peer
      */
     public void exscan(final Buf send, final Buf recv, final Op op) {
-        coll.exscan(false, send, recv, op).waitFor();
+        coll().exscan(false, send, recv, op).waitFor();
     }
 
     /**
@@ -548,7 +1024,7 @@ public final class Communicator extends Comm {
      *                        between ranks where detected, or a failed peer
      */
     public Request iexscan(final Buf send, final Buf recv, final Op op) {
-        return coll.exscan(true, send, recv, op);
+        return coll().exscan(true, send, recv, op);
     }
 
     // ------------------------------------------------------------------------- tagged two-phase collectives

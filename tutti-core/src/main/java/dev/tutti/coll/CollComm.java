@@ -130,6 +130,17 @@ public final class CollComm {
         return key << TAGGED_SEQ_BITS | (n & ((1 << TAGGED_SEQ_BITS) - 1));
     }
 
+    /**
+     * Takes the key of the next ordinary collective call for an operation that runs several schedules one after
+     * another under that one key (communicator creation retries its context-id agreement this way). Like any
+     * ordinary collective, every rank of the group must reserve in the same call order.
+     *
+     * @return the tag to pass to {@link ScheduleRun#start(Schedule, CollComm, int, boolean)}
+     */
+    public int reserveTag() {
+        return nextTag();
+    }
+
     /** @return a description for messages */
     public String describe() {
         return view.describe();

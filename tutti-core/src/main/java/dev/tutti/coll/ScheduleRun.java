@@ -93,6 +93,27 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
         return run;
     }
 
+    /**
+     * Starts a run under a tag the caller chose: one reserved with {@link CollComm#reserveTag()} (several
+     * schedules run one after another under one key: the messages between two ranks still match in order), or a
+     * tag agreed otherwise on a context that ordinary collectives do not use.
+     *
+     * @param schedule    the schedule
+     * @param comm        the communicator
+     * @param tag         the tag of every message of the run
+     * @param nonblocking true if the caller returns before completion (the run then progresses in any wait)
+     * @return the started run
+     */
+    public static ScheduleRun start(final Schedule schedule, final CollComm comm, final int tag,
+        final boolean nonblocking) {
+        final ScheduleRun run = new ScheduleRun(schedule, comm, tag, nonblocking);
+        if (nonblocking) {
+            ActiveRuns.of(comm.engine()).add(run);
+        }
+        run.advance();
+        return run;
+    }
+
     @Override
     protected int progressSelf() {
         return advance();
