@@ -106,12 +106,7 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
      */
     public static ScheduleRun start(final Schedule schedule, final CollComm comm, final int tag,
         final boolean nonblocking) {
-        final ScheduleRun run = new ScheduleRun(schedule, comm, tag, nonblocking);
-        if (nonblocking) {
-            ActiveRuns.of(comm.engine()).add(run);
-        }
-        run.advance();
-        return run;
+        return begin(new ScheduleRun(schedule, comm, comm.context(), tag, null, 0, nonblocking));
     }
 
     @Override
