@@ -605,7 +605,7 @@ class CollIntercommTest {
                 x.c.bcast(0 == x.me ? Buf.of(new int[3]) : null, Buf.of(new int[0]), 0, 0);
             } else {
                 assertEquals(ErrorClass.COUNT, count.errorClass());
-                assertTrue(count.getMessage().contains("sent bytes=12 but this rank expected bytes=8"),
+                assertTrue(count.getMessage().contains("sent count=3 (bytes=12) but this rank expected count=2 (bytes=8)"),
                     count.getMessage());
             }
             // Mismatched directions: both groups claim the root of a one-way bcast (A's rank 0 and B's rank 0).
@@ -614,7 +614,7 @@ class CollIntercommTest {
                 final TuttiException dir = assertThrows(TuttiException.class,
                     () -> x.c.bcast(Buf.of(new int[4]), Intercommunicator.ROOT));
                 assertEquals(ErrorClass.COUNT, dir.errorClass());
-                assertTrue(dir.getMessage().contains("sent bytes=16 but this rank expected bytes=0"),
+                assertTrue(dir.getMessage().contains("(bytes=16) but this rank expected count=0 (bytes=0)"),
                     dir.getMessage());
             } else {
                 x.c.bcast(Buf.of(new int[4]), Comm.PROC_NULL);
