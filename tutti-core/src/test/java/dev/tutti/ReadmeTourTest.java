@@ -55,6 +55,21 @@ class ReadmeTourTest {
             world.allreduce(Buf.IN_PLACE, Buf.of(x), Op.SUM);   // x[0] == 6 on every rank
             assertEquals(6, x[0]);
         });
+        Tutti.runLocal(4, world -> {
+            final int[] mineToThem = {world.rank()};
+            final int[] theirsToMe = new int[1];
+            final int[] out = new int[2];
+            final int[] in = new int[2];
+            Communicator half = world.split(world.rank() % 2, world.rank());          // two halves: evens and odds
+            Communicator mine = world.dup();                                         // same group, its own message space
+            Intercommunicator pair = half.createIntercomm(0, world, 1 - world.rank() % 2, 99);  // evens <-> odds
+            // Symmetric bcast: my group's root 0 reaches every rank of the other group, and theirs (root 0) reaches mine.
+            pair.bcast(Buf.of(mineToThem), Buf.of(theirsToMe), 0, 0);
+            pair.alltoall(Buf.of(out), Buf.of(in));   // every rank of one group to every rank of the other, both ways
+            Communicator both = pair.merge(world.rank() % 2 == 1);
+            assertEquals(1 - world.rank() % 2, theirsToMe[0]);   // the other group's rank 0 is world rank 0 or 1
+            assertEquals(4, both.size());
+        });
         Op matmul = Op.user("matmul2x2", false, (Op.LongFunction) (in, inout, count) -> { /* inout = in x inout */ });
     }
 }
