@@ -2,6 +2,9 @@ package dev.tutti;
 
 import dev.tutti.coll.AlgorithmId;
 import dev.tutti.coll.CollArgs;
+import dev.tutti.coll.CollComm;
+import dev.tutti.coll.CollKind;
+import dev.tutti.coll.CollStart;
 import dev.tutti.coll.Schedule;
 import dev.tutti.coll.ScheduleRun;
 import dev.tutti.coll.SelectionTable;
@@ -312,7 +315,7 @@ public final class Intercommunicator extends Comm {
      * @throws TuttiException if a peer failed
      */
     public void barrier() {
-        startBarrier(false).waitFor();
+        startBarrier(CollStart.BLOCKING).waitFor();
     }
 
     /**
@@ -322,12 +325,12 @@ public final class Intercommunicator extends Comm {
      * @throws TuttiException if the intercommunicator is freed
      */
     public Request ibarrier() {
-        return startBarrier(true);
+        return startBarrier(CollStart.NONBLOCKING);
     }
 
-    private Request startBarrier(final boolean nb) {
+    private Request startBarrier(final CollStart nb) {
         checkLive("barrier");
-        return ScheduleRun.start(InterAlgorithms.barrier(ic, "barrier"), ic.union(), nb);
+        return nb.start(InterAlgorithms.barrier(ic, "barrier"), ic.union());
     }
 
     /**
@@ -341,7 +344,7 @@ public final class Intercommunicator extends Comm {
      *                        {@link #bcast(Buf, Buf, int, int)} otherwise
      */
     public void bcast(final Buf buf, final int root) {
-        startBcast(false, buf, root).waitFor();
+        startBcast(CollStart.BLOCKING, buf, root).waitFor();
     }
 
     /**
@@ -353,10 +356,10 @@ public final class Intercommunicator extends Comm {
      * @throws TuttiException for a bad argument, before anything is sent
      */
     public Request ibcast(final Buf buf, final int root) {
-        return startBcast(true, buf, root);
+        return startBcast(CollStart.NONBLOCKING, buf, root);
     }
 
-    private Request startBcast(final boolean nb, final Buf buf, final int root) {
+    private Request startBcast(final CollStart nb, final Buf buf, final int root) {
         final String op = "bcast";
         checkOneWayRoot(op, root);
         if (ROOT == root) {
@@ -380,7 +383,7 @@ public final class Intercommunicator extends Comm {
      * @throws TuttiException for a bad argument, a count mismatch where detected, or a failed peer
      */
     public void gather(final Buf send, final Buf recv, final int root) {
-        startGather(false, send, recv, root).waitFor();
+        startGather(CollStart.BLOCKING, send, recv, root).waitFor();
     }
 
     /**
@@ -393,10 +396,10 @@ public final class Intercommunicator extends Comm {
      * @throws TuttiException for a bad argument, before anything is sent
      */
     public Request igather(final Buf send, final Buf recv, final int root) {
-        return startGather(true, send, recv, root);
+        return startGather(CollStart.NONBLOCKING, send, recv, root);
     }
 
-    private Request startGather(final boolean nb, final Buf send, final Buf recv, final int root) {
+    private Request startGather(final CollStart nb, final Buf send, final Buf recv, final int root) {
         final String op = "gather";
         checkOneWayRoot(op, root);
         if (ROOT == root) {
@@ -422,7 +425,7 @@ public final class Intercommunicator extends Comm {
      * @throws TuttiException for a bad argument, a count mismatch where detected, or a failed peer
      */
     public void gatherv(final Buf send, final Buf recv, final int[] recvCounts, final int[] displs, final int root) {
-        startGatherv(false, send, recv, recvCounts, displs, root).waitFor();
+        startGatherv(CollStart.BLOCKING, send, recv, recvCounts, displs, root).waitFor();
     }
 
     /**
@@ -438,10 +441,10 @@ public final class Intercommunicator extends Comm {
      */
     public Request igatherv(final Buf send, final Buf recv, final int[] recvCounts, final int[] displs,
         final int root) {
-        return startGatherv(true, send, recv, recvCounts, displs, root);
+        return startGatherv(CollStart.NONBLOCKING, send, recv, recvCounts, displs, root);
     }
 
-    private Request startGatherv(final boolean nb, final Buf send, final Buf recv, final int[] recvCounts,
+    private Request startGatherv(final CollStart nb, final Buf send, final Buf recv, final int[] recvCounts,
         final int[] displs, final int root) {
         final String op = "gatherv";
         checkOneWayRoot(op, root);
@@ -459,7 +462,7 @@ public final class Intercommunicator extends Comm {
             a = InterArgs.of(op, send.datatype(), Datatype.BYTE, null, sendMemory(send), send.count(), null, 0, -1,
                 root);
         }
-        return ScheduleRun.start(InterAlgorithms.gatherv(ic, a, fin), ic.union(), nb);
+        return nb.start(InterAlgorithms.gatherv(ic, a, fin), ic.union());
     }
 
     /**
@@ -472,7 +475,7 @@ public final class Intercommunicator extends Comm {
      * @throws TuttiException for a bad argument, a count mismatch where detected, or a failed peer
      */
     public void scatter(final Buf send, final Buf recv, final int root) {
-        startScatter(false, send, recv, root).waitFor();
+        startScatter(CollStart.BLOCKING, send, recv, root).waitFor();
     }
 
     /**
@@ -485,10 +488,10 @@ public final class Intercommunicator extends Comm {
      * @throws TuttiException for a bad argument, before anything is sent
      */
     public Request iscatter(final Buf send, final Buf recv, final int root) {
-        return startScatter(true, send, recv, root);
+        return startScatter(CollStart.NONBLOCKING, send, recv, root);
     }
 
-    private Request startScatter(final boolean nb, final Buf send, final Buf recv, final int root) {
+    private Request startScatter(final CollStart nb, final Buf send, final Buf recv, final int root) {
         final String op = "scatter";
         checkOneWayRoot(op, root);
         if (ROOT == root) {
@@ -515,7 +518,7 @@ public final class Intercommunicator extends Comm {
      */
     public void scatterv(final Buf send, final int[] sendCounts, final int[] displs, final Buf recv,
         final int root) {
-        startScatterv(false, send, sendCounts, displs, recv, root).waitFor();
+        startScatterv(CollStart.BLOCKING, send, sendCounts, displs, recv, root).waitFor();
     }
 
     /**
@@ -531,10 +534,10 @@ public final class Intercommunicator extends Comm {
      */
     public Request iscatterv(final Buf send, final int[] sendCounts, final int[] displs, final Buf recv,
         final int root) {
-        return startScatterv(true, send, sendCounts, displs, recv, root);
+        return startScatterv(CollStart.NONBLOCKING, send, sendCounts, displs, recv, root);
     }
 
-    private Request startScatterv(final boolean nb, final Buf send, final int[] sendCounts, final int[] displs,
+    private Request startScatterv(final CollStart nb, final Buf send, final int[] sendCounts, final int[] displs,
         final Buf recv, final int root) {
         final String op = "scatterv";
         checkOneWayRoot(op, root);
@@ -552,7 +555,7 @@ public final class Intercommunicator extends Comm {
             a = InterArgs.of(op, Datatype.BYTE, recv.datatype(), null, null, 0, recvMemory(recv, fin), recv.count(),
                 -1, root);
         }
-        return ScheduleRun.start(InterAlgorithms.scatterv(ic, a, fin), ic.union(), nb);
+        return nb.start(InterAlgorithms.scatterv(ic, a, fin), ic.union());
     }
 
     /**
@@ -566,7 +569,7 @@ public final class Intercommunicator extends Comm {
      * @throws TuttiException for a bad argument, a count mismatch where detected, or a failed peer
      */
     public void reduce(final Buf send, final Buf recv, final Op op, final int root) {
-        startReduce(false, send, recv, op, root).waitFor();
+        startReduce(CollStart.BLOCKING, send, recv, op, root).waitFor();
     }
 
     /**
@@ -580,10 +583,10 @@ public final class Intercommunicator extends Comm {
      * @throws TuttiException for a bad argument, before anything is sent
      */
     public Request ireduce(final Buf send, final Buf recv, final Op op, final int root) {
-        return startReduce(true, send, recv, op, root);
+        return startReduce(CollStart.NONBLOCKING, send, recv, op, root);
     }
 
-    private Request startReduce(final boolean nb, final Buf send, final Buf recv, final Op op, final int root) {
+    private Request startReduce(final CollStart nb, final Buf send, final Buf recv, final Op op, final int root) {
         final String name = "reduce";
         checkOneWayRoot(name, root);
         needOp(name, op);
@@ -608,7 +611,7 @@ public final class Intercommunicator extends Comm {
      */
     @Override
     public void allgather(final Buf send, final Buf recv) {
-        startAllgather(false, send, recv).waitFor();
+        startAllgather(CollStart.BLOCKING, send, recv).waitFor();
     }
 
     /**
@@ -621,10 +624,10 @@ public final class Intercommunicator extends Comm {
      */
     @Override
     public Request iallgather(final Buf send, final Buf recv) {
-        return startAllgather(true, send, recv);
+        return startAllgather(CollStart.NONBLOCKING, send, recv);
     }
 
-    private Request startAllgather(final boolean nb, final Buf send, final Buf recv) {
+    private Request startAllgather(final CollStart nb, final Buf send, final Buf recv) {
         final String op = "allgather";
         checkLive(op);
         final Buf s = orNone(send);
@@ -634,7 +637,7 @@ public final class Intercommunicator extends Comm {
         final List<Runnable> fin = new ArrayList<>();
         final InterArgs a = InterArgs.of(op, s.datatype(), r.datatype(), null, sendMemory(s), s.count(),
             recvMemory(r, fin), r.count() / remoteSize(), -1, -1);
-        return ScheduleRun.start(InterAlgorithms.allgather(ic, a, fin), ic.union(), nb);
+        return nb.start(InterAlgorithms.allgather(ic, a, fin), ic.union());
     }
 
     /**
@@ -648,7 +651,7 @@ public final class Intercommunicator extends Comm {
      * @throws TuttiException for a bad argument, a count mismatch where detected, or a failed peer
      */
     public void allgatherv(final Buf send, final Buf recv, final int[] recvCounts, final int[] displs) {
-        startAllgatherv(false, send, recv, recvCounts, displs).waitFor();
+        startAllgatherv(CollStart.BLOCKING, send, recv, recvCounts, displs).waitFor();
     }
 
     /**
@@ -662,10 +665,10 @@ public final class Intercommunicator extends Comm {
      * @throws TuttiException for a bad argument, before anything is sent
      */
     public Request iallgatherv(final Buf send, final Buf recv, final int[] recvCounts, final int[] displs) {
-        return startAllgatherv(true, send, recv, recvCounts, displs);
+        return startAllgatherv(CollStart.NONBLOCKING, send, recv, recvCounts, displs);
     }
 
-    private Request startAllgatherv(final boolean nb, final Buf send, final Buf recv, final int[] recvCounts,
+    private Request startAllgatherv(final CollStart nb, final Buf send, final Buf recv, final int[] recvCounts,
         final int[] displs) {
         final String op = "allgatherv";
         checkLive(op);
@@ -676,7 +679,7 @@ public final class Intercommunicator extends Comm {
         final List<Runnable> fin = new ArrayList<>();
         final InterArgs a = new InterArgs(op, s.datatype(), r.datatype(), null, sendMemory(s), s.count(),
             recvMemory(r, fin), 0, -1, -1, null, null, recvCounts, displs, null, null, null, null);
-        return ScheduleRun.start(InterAlgorithms.allgatherv(ic, a, fin), ic.union(), nb);
+        return nb.start(InterAlgorithms.allgatherv(ic, a, fin), ic.union());
     }
 
     /**
@@ -689,7 +692,7 @@ public final class Intercommunicator extends Comm {
      */
     @Override
     public void alltoall(final Buf send, final Buf recv) {
-        startAlltoall(false, send, recv).waitFor();
+        startAlltoall(CollStart.BLOCKING, send, recv).waitFor();
     }
 
     /**
@@ -702,10 +705,10 @@ public final class Intercommunicator extends Comm {
      */
     @Override
     public Request ialltoall(final Buf send, final Buf recv) {
-        return startAlltoall(true, send, recv);
+        return startAlltoall(CollStart.NONBLOCKING, send, recv);
     }
 
-    private Request startAlltoall(final boolean nb, final Buf send, final Buf recv) {
+    private Request startAlltoall(final CollStart nb, final Buf send, final Buf recv) {
         final String op = "alltoall";
         checkLive(op);
         final Buf s = orNone(send);
@@ -716,7 +719,7 @@ public final class Intercommunicator extends Comm {
         final List<Runnable> fin = new ArrayList<>();
         final InterArgs a = InterArgs.of(op, s.datatype(), r.datatype(), null, sendMemory(s),
             s.count() / remoteSize(), recvMemory(r, fin), r.count() / remoteSize(), -1, -1);
-        return ScheduleRun.start(InterAlgorithms.alltoall(ic, a, fin), ic.union(), nb);
+        return nb.start(InterAlgorithms.alltoall(ic, a, fin), ic.union());
     }
 
     /**
@@ -733,7 +736,7 @@ public final class Intercommunicator extends Comm {
      */
     public void alltoallv(final Buf send, final int[] sendCounts, final int[] sendDispls, final Buf recv,
         final int[] recvCounts, final int[] recvDispls) {
-        startAlltoallv(false, send, sendCounts, sendDispls, recv, recvCounts, recvDispls).waitFor();
+        startAlltoallv(CollStart.BLOCKING, send, sendCounts, sendDispls, recv, recvCounts, recvDispls).waitFor();
     }
 
     /**
@@ -750,10 +753,10 @@ public final class Intercommunicator extends Comm {
      */
     public Request ialltoallv(final Buf send, final int[] sendCounts, final int[] sendDispls, final Buf recv,
         final int[] recvCounts, final int[] recvDispls) {
-        return startAlltoallv(true, send, sendCounts, sendDispls, recv, recvCounts, recvDispls);
+        return startAlltoallv(CollStart.NONBLOCKING, send, sendCounts, sendDispls, recv, recvCounts, recvDispls);
     }
 
-    private Request startAlltoallv(final boolean nb, final Buf send, final int[] sendCounts, final int[] sendDispls,
+    private Request startAlltoallv(final CollStart nb, final Buf send, final int[] sendCounts, final int[] sendDispls,
         final Buf recv, final int[] recvCounts, final int[] recvDispls) {
         final String op = "alltoallv";
         checkLive(op);
@@ -765,7 +768,7 @@ public final class Intercommunicator extends Comm {
         final List<Runnable> fin = new ArrayList<>();
         final InterArgs a = new InterArgs(op, s.datatype(), r.datatype(), null, sendMemory(s), 0,
             recvMemory(r, fin), 0, -1, -1, sendCounts, sendDispls, recvCounts, recvDispls, null, null, null, null);
-        return ScheduleRun.start(InterAlgorithms.alltoallv(ic, a, fin), ic.union(), nb);
+        return nb.start(InterAlgorithms.alltoallv(ic, a, fin), ic.union());
     }
 
     /**
@@ -777,7 +780,7 @@ public final class Intercommunicator extends Comm {
      * @throws TuttiException for a bad argument, a count or type mismatch where detected, or a failed peer
      */
     public void alltoallw(final Buf[] send, final Buf[] recv) {
-        startAlltoallw(false, send, recv).waitFor();
+        startAlltoallw(CollStart.BLOCKING, send, recv).waitFor();
     }
 
     /**
@@ -789,10 +792,10 @@ public final class Intercommunicator extends Comm {
      * @throws TuttiException for a bad argument, before anything is sent
      */
     public Request ialltoallw(final Buf[] send, final Buf[] recv) {
-        return startAlltoallw(true, send, recv);
+        return startAlltoallw(CollStart.NONBLOCKING, send, recv);
     }
 
-    private Request startAlltoallw(final boolean nb, final Buf[] send, final Buf[] recv) {
+    private Request startAlltoallw(final CollStart nb, final Buf[] send, final Buf[] recv) {
         final String op = "alltoallw";
         checkLive(op);
         final int b = remoteSize();
@@ -816,7 +819,7 @@ public final class Intercommunicator extends Comm {
         }
         final InterArgs a = new InterArgs(op, Datatype.BYTE, Datatype.BYTE, null, null, 0, null, 0, -1, -1, null,
             null, null, null, sb, st, rb, rt);
-        return ScheduleRun.start(InterAlgorithms.alltoallw(ic, a, fin), ic.union(), nb);
+        return nb.start(InterAlgorithms.alltoallw(ic, a, fin), ic.union());
     }
 
     /**
@@ -830,7 +833,7 @@ public final class Intercommunicator extends Comm {
      */
     @Override
     public void allreduce(final Buf send, final Buf recv, final Op op) {
-        startAllreduce(false, send, recv, op).waitFor();
+        startAllreduce(CollStart.BLOCKING, send, recv, op).waitFor();
     }
 
     /**
@@ -844,10 +847,10 @@ public final class Intercommunicator extends Comm {
      */
     @Override
     public Request iallreduce(final Buf send, final Buf recv, final Op op) {
-        return startAllreduce(true, send, recv, op);
+        return startAllreduce(CollStart.NONBLOCKING, send, recv, op);
     }
 
-    private Request startAllreduce(final boolean nb, final Buf send, final Buf recv, final Op op) {
+    private Request startAllreduce(final CollStart nb, final Buf send, final Buf recv, final Op op) {
         final String name = "allreduce";
         checkLive(name);
         needOp(name, op);
@@ -858,7 +861,7 @@ public final class Intercommunicator extends Comm {
         final List<Runnable> fin = new ArrayList<>();
         final InterArgs a = InterArgs.of(name, s.datatype(), r.datatype(), op, sendMemory(s), s.count(),
             recvMemory(r, fin), r.count(), -1, -1);
-        return ScheduleRun.start(InterAlgorithms.allreduce(ic, a, fin), ic.union(), nb);
+        return nb.start(InterAlgorithms.allreduce(ic, a, fin), ic.union());
     }
 
     /**
@@ -873,7 +876,7 @@ public final class Intercommunicator extends Comm {
      * @throws TuttiException for a bad argument, a count mismatch where detected, or a failed peer
      */
     public void reduceScatter(final Buf send, final Buf recv, final int[] recvCounts, final Op op) {
-        startReduceScatter(false, send, recv, recvCounts, op).waitFor();
+        startReduceScatter(CollStart.BLOCKING, send, recv, recvCounts, op).waitFor();
     }
 
     /**
@@ -887,10 +890,10 @@ public final class Intercommunicator extends Comm {
      * @throws TuttiException for a bad argument, before anything is sent
      */
     public Request ireduceScatter(final Buf send, final Buf recv, final int[] recvCounts, final Op op) {
-        return startReduceScatter(true, send, recv, recvCounts, op);
+        return startReduceScatter(CollStart.NONBLOCKING, send, recv, recvCounts, op);
     }
 
-    private Request startReduceScatter(final boolean nb, final Buf send, final Buf recv, final int[] recvCounts,
+    private Request startReduceScatter(final CollStart nb, final Buf send, final Buf recv, final int[] recvCounts,
         final Op op) {
         final String name = "reduce_scatter";
         checkLive(name);
@@ -914,7 +917,7 @@ public final class Intercommunicator extends Comm {
         final InterArgs a = new InterArgs(name, s.datatype(), r.datatype(), op, sendMemory(s), s.count(),
             recvMemory(r, fin), recvCounts[rank()], -1, -1, null, null, recvCounts.clone(), null, null, null, null,
             null);
-        return ScheduleRun.start(InterAlgorithms.reduceScatter(ic, a, fin), ic.union(), nb);
+        return nb.start(InterAlgorithms.reduceScatter(ic, a, fin), ic.union());
     }
 
     /**
@@ -928,7 +931,7 @@ public final class Intercommunicator extends Comm {
      * @throws TuttiException for a bad argument, a count mismatch where detected, or a failed peer
      */
     public void reduceScatterBlock(final Buf send, final Buf recv, final Op op) {
-        startReduceScatterBlock(false, send, recv, op).waitFor();
+        startReduceScatterBlock(CollStart.BLOCKING, send, recv, op).waitFor();
     }
 
     /**
@@ -941,10 +944,10 @@ public final class Intercommunicator extends Comm {
      * @throws TuttiException for a bad argument, before anything is sent
      */
     public Request ireduceScatterBlock(final Buf send, final Buf recv, final Op op) {
-        return startReduceScatterBlock(true, send, recv, op);
+        return startReduceScatterBlock(CollStart.NONBLOCKING, send, recv, op);
     }
 
-    private Request startReduceScatterBlock(final boolean nb, final Buf send, final Buf recv, final Op op) {
+    private Request startReduceScatterBlock(final CollStart nb, final Buf send, final Buf recv, final Op op) {
         final String name = "reduce_scatter_block";
         checkLive(name);
         needOp(name, op);
@@ -955,7 +958,7 @@ public final class Intercommunicator extends Comm {
         final List<Runnable> fin = new ArrayList<>();
         final InterArgs a = InterArgs.of(name, s.datatype(), r.datatype(), op, sendMemory(s), s.count(),
             recvMemory(r, fin), r.count(), -1, -1);
-        return ScheduleRun.start(InterAlgorithms.reduceScatter(ic, a, fin), ic.union(), nb);
+        return nb.start(InterAlgorithms.reduceScatter(ic, a, fin), ic.union());
     }
 
     // ----------------------------------------------------------------------------------- symmetric collectives
@@ -977,7 +980,7 @@ public final class Intercommunicator extends Comm {
      */
     @Override
     public void bcast(final Buf send, final Buf recv, final int root, final int remoteRoot) {
-        startBcast(false, send, recv, root, remoteRoot).waitFor();
+        startBcast(CollStart.BLOCKING, send, recv, root, remoteRoot).waitFor();
     }
 
     /**
@@ -992,10 +995,10 @@ public final class Intercommunicator extends Comm {
      */
     @Override
     public Request ibcast(final Buf send, final Buf recv, final int root, final int remoteRoot) {
-        return startBcast(true, send, recv, root, remoteRoot);
+        return startBcast(CollStart.NONBLOCKING, send, recv, root, remoteRoot);
     }
 
-    private Request startBcast(final boolean nb, final Buf send, final Buf recv, final int root, final int remoteRoot) {
+    private Request startBcast(final CollStart nb, final Buf send, final Buf recv, final int root, final int remoteRoot) {
         checkSymmetricRoots("bcast", root, remoteRoot);
         noInPlace("bcast", send, recv);
         return bcastSymmetric(nb, "bcast", orNone(send), orNone(recv), root, remoteRoot);
@@ -1018,7 +1021,7 @@ public final class Intercommunicator extends Comm {
      */
     @Override
     public void scatter(final Buf send, final Buf recv, final int root, final int remoteRoot) {
-        startScatter(false, send, recv, root, remoteRoot).waitFor();
+        startScatter(CollStart.BLOCKING, send, recv, root, remoteRoot).waitFor();
     }
 
     /**
@@ -1033,10 +1036,10 @@ public final class Intercommunicator extends Comm {
      */
     @Override
     public Request iscatter(final Buf send, final Buf recv, final int root, final int remoteRoot) {
-        return startScatter(true, send, recv, root, remoteRoot);
+        return startScatter(CollStart.NONBLOCKING, send, recv, root, remoteRoot);
     }
 
-    private Request startScatter(final boolean nb, final Buf send, final Buf recv, final int root,
+    private Request startScatter(final CollStart nb, final Buf send, final Buf recv, final int root,
         final int remoteRoot) {
         checkSymmetricRoots("scatter", root, remoteRoot);
         noInPlace("scatter", send, recv);
@@ -1060,7 +1063,7 @@ public final class Intercommunicator extends Comm {
      */
     @Override
     public void gather(final Buf send, final Buf recv, final int root, final int remoteRoot) {
-        startGather(false, send, recv, root, remoteRoot).waitFor();
+        startGather(CollStart.BLOCKING, send, recv, root, remoteRoot).waitFor();
     }
 
     /**
@@ -1075,10 +1078,10 @@ public final class Intercommunicator extends Comm {
      */
     @Override
     public Request igather(final Buf send, final Buf recv, final int root, final int remoteRoot) {
-        return startGather(true, send, recv, root, remoteRoot);
+        return startGather(CollStart.NONBLOCKING, send, recv, root, remoteRoot);
     }
 
-    private Request startGather(final boolean nb, final Buf send, final Buf recv, final int root,
+    private Request startGather(final CollStart nb, final Buf send, final Buf recv, final int root,
         final int remoteRoot) {
         checkSymmetricRoots("gather", root, remoteRoot);
         noInPlace("gather", send, recv);
@@ -1103,7 +1106,7 @@ public final class Intercommunicator extends Comm {
      */
     @Override
     public void reduce(final Buf send, final Buf recv, final Op op, final int root, final int remoteRoot) {
-        startReduce(false, send, recv, op, root, remoteRoot).waitFor();
+        startReduce(CollStart.BLOCKING, send, recv, op, root, remoteRoot).waitFor();
     }
 
     /**
@@ -1119,10 +1122,10 @@ public final class Intercommunicator extends Comm {
      */
     @Override
     public Request ireduce(final Buf send, final Buf recv, final Op op, final int root, final int remoteRoot) {
-        return startReduce(true, send, recv, op, root, remoteRoot);
+        return startReduce(CollStart.NONBLOCKING, send, recv, op, root, remoteRoot);
     }
 
-    private Request startReduce(final boolean nb, final Buf send, final Buf recv, final Op op, final int root,
+    private Request startReduce(final CollStart nb, final Buf send, final Buf recv, final Op op, final int root,
         final int remoteRoot) {
         checkSymmetricRoots("reduce", root, remoteRoot);
         needOp("reduce", op);
@@ -1130,9 +1133,319 @@ public final class Intercommunicator extends Comm {
         return reduceSymmetric(nb, "reduce", orNone(send), orNone(recv), op, root, remoteRoot);
     }
 
+    // ------------------------------------------------------------------------- tagged two-phase collectives
+
+    /** @return the largest tag of a tagged two-phase collective ({@code ...Begin(..., tag)}); the smallest is 0 */
+    public int collectiveTagUpperBound() {
+        return CollComm.TAGGED_TAG_UB;
+    }
+
+    private CollStart tagged(final String op, final CollKind kind, final int tag) {
+        if (tag < 0 || tag > CollComm.TAGGED_TAG_UB) {
+            throw Errors.tag(op, describe(), tag, CollComm.TAGGED_TAG_UB, " (wildcards are not allowed for collectives)");
+        }
+        return CollStart.tagged(kind, tag);
+    }
+
+    /**
+     * Begins a tagged two-phase {@code barrier}() on this intercommunicator: matched by kind and tag instead of
+     * call order (see {@link CollectiveHandle}); complete it with {@link CollectiveHandle#end()}.
+     *
+     * @param tag the tag, 0..{@link #collectiveTagUpperBound()}
+     * @return the handle
+     * @throws TuttiException for a bad argument or tag (before anything is sent)
+     */
+    public CollectiveHandle barrierBegin(final int tag) {
+        return (CollectiveHandle) startBarrier(tagged("barrierBegin", CollKind.BARRIER, tag));
+    }
+
+    /**
+     * Begins a tagged two-phase {@code bcast}(buf, root) on this intercommunicator: matched by kind and tag instead of
+     * call order (see {@link CollectiveHandle}); complete it with {@link CollectiveHandle#end()}.
+     *
+     * @param buf as for the blocking form
+     * @param root as for the blocking form
+     * @param tag the tag, 0..{@link #collectiveTagUpperBound()}
+     * @return the handle
+     * @throws TuttiException for a bad argument or tag (before anything is sent)
+     */
+    public CollectiveHandle bcastBegin(final Buf buf, final int root, final int tag) {
+        return (CollectiveHandle) startBcast(tagged("bcastBegin", CollKind.BCAST, tag), buf, root);
+    }
+
+    /**
+     * Begins a tagged two-phase {@code gather}(send, recv, root) on this intercommunicator: matched by kind and tag instead of
+     * call order (see {@link CollectiveHandle}); complete it with {@link CollectiveHandle#end()}.
+     *
+     * @param send as for the blocking form
+     * @param recv as for the blocking form
+     * @param root as for the blocking form
+     * @param tag the tag, 0..{@link #collectiveTagUpperBound()}
+     * @return the handle
+     * @throws TuttiException for a bad argument or tag (before anything is sent)
+     */
+    public CollectiveHandle gatherBegin(final Buf send, final Buf recv, final int root, final int tag) {
+        return (CollectiveHandle) startGather(tagged("gatherBegin", CollKind.GATHER, tag), send, recv, root);
+    }
+
+    /**
+     * Begins a tagged two-phase {@code gatherv}(send, recv, recvCounts, displs, root) on this intercommunicator: matched by kind and tag instead of
+     * call order (see {@link CollectiveHandle}); complete it with {@link CollectiveHandle#end()}.
+     *
+     * @param send as for the blocking form
+     * @param recv as for the blocking form
+     * @param recvCounts as for the blocking form
+     * @param displs as for the blocking form
+     * @param root as for the blocking form
+     * @param tag the tag, 0..{@link #collectiveTagUpperBound()}
+     * @return the handle
+     * @throws TuttiException for a bad argument or tag (before anything is sent)
+     */
+    public CollectiveHandle gathervBegin(final Buf send, final Buf recv, final int[] recvCounts, final int[] displs,
+        final int root, final int tag) {
+        return (CollectiveHandle) startGatherv(tagged("gathervBegin", CollKind.GATHERV, tag), send, recv, recvCounts, displs, root);
+    }
+
+    /**
+     * Begins a tagged two-phase {@code scatter}(send, recv, root) on this intercommunicator: matched by kind and tag instead of
+     * call order (see {@link CollectiveHandle}); complete it with {@link CollectiveHandle#end()}.
+     *
+     * @param send as for the blocking form
+     * @param recv as for the blocking form
+     * @param root as for the blocking form
+     * @param tag the tag, 0..{@link #collectiveTagUpperBound()}
+     * @return the handle
+     * @throws TuttiException for a bad argument or tag (before anything is sent)
+     */
+    public CollectiveHandle scatterBegin(final Buf send, final Buf recv, final int root, final int tag) {
+        return (CollectiveHandle) startScatter(tagged("scatterBegin", CollKind.SCATTER, tag), send, recv, root);
+    }
+
+    /**
+     * Begins a tagged two-phase {@code scatterv}(send, sendCounts, displs, recv, root) on this intercommunicator: matched by kind and tag instead of
+     * call order (see {@link CollectiveHandle}); complete it with {@link CollectiveHandle#end()}.
+     *
+     * @param send as for the blocking form
+     * @param sendCounts as for the blocking form
+     * @param displs as for the blocking form
+     * @param recv as for the blocking form
+     * @param root as for the blocking form
+     * @param tag the tag, 0..{@link #collectiveTagUpperBound()}
+     * @return the handle
+     * @throws TuttiException for a bad argument or tag (before anything is sent)
+     */
+    public CollectiveHandle scattervBegin(final Buf send, final int[] sendCounts, final int[] displs, final Buf recv,
+        final int root, final int tag) {
+        return (CollectiveHandle) startScatterv(tagged("scattervBegin", CollKind.SCATTERV, tag), send, sendCounts, displs, recv, root);
+    }
+
+    /**
+     * Begins a tagged two-phase {@code reduce}(send, recv, op, root) on this intercommunicator: matched by kind and tag instead of
+     * call order (see {@link CollectiveHandle}); complete it with {@link CollectiveHandle#end()}.
+     *
+     * @param send as for the blocking form
+     * @param recv as for the blocking form
+     * @param op as for the blocking form
+     * @param root as for the blocking form
+     * @param tag the tag, 0..{@link #collectiveTagUpperBound()}
+     * @return the handle
+     * @throws TuttiException for a bad argument or tag (before anything is sent)
+     */
+    public CollectiveHandle reduceBegin(final Buf send, final Buf recv, final Op op, final int root, final int tag) {
+        return (CollectiveHandle) startReduce(tagged("reduceBegin", CollKind.REDUCE, tag), send, recv, op, root);
+    }
+
+    /**
+     * Begins a tagged two-phase {@code allgather}(send, recv) on this intercommunicator: matched by kind and tag instead of
+     * call order (see {@link CollectiveHandle}); complete it with {@link CollectiveHandle#end()}.
+     *
+     * @param send as for the blocking form
+     * @param recv as for the blocking form
+     * @param tag the tag, 0..{@link #collectiveTagUpperBound()}
+     * @return the handle
+     * @throws TuttiException for a bad argument or tag (before anything is sent)
+     */
+    public CollectiveHandle allgatherBegin(final Buf send, final Buf recv, final int tag) {
+        return (CollectiveHandle) startAllgather(tagged("allgatherBegin", CollKind.ALLGATHER, tag), send, recv);
+    }
+
+    /**
+     * Begins a tagged two-phase {@code allgatherv}(send, recv, recvCounts, displs) on this intercommunicator: matched by kind and tag instead of
+     * call order (see {@link CollectiveHandle}); complete it with {@link CollectiveHandle#end()}.
+     *
+     * @param send as for the blocking form
+     * @param recv as for the blocking form
+     * @param recvCounts as for the blocking form
+     * @param displs as for the blocking form
+     * @param tag the tag, 0..{@link #collectiveTagUpperBound()}
+     * @return the handle
+     * @throws TuttiException for a bad argument or tag (before anything is sent)
+     */
+    public CollectiveHandle allgathervBegin(final Buf send, final Buf recv, final int[] recvCounts, final int[] displs, final int tag) {
+        return (CollectiveHandle) startAllgatherv(tagged("allgathervBegin", CollKind.ALLGATHERV, tag), send, recv, recvCounts, displs);
+    }
+
+    /**
+     * Begins a tagged two-phase {@code alltoall}(send, recv) on this intercommunicator: matched by kind and tag instead of
+     * call order (see {@link CollectiveHandle}); complete it with {@link CollectiveHandle#end()}.
+     *
+     * @param send as for the blocking form
+     * @param recv as for the blocking form
+     * @param tag the tag, 0..{@link #collectiveTagUpperBound()}
+     * @return the handle
+     * @throws TuttiException for a bad argument or tag (before anything is sent)
+     */
+    public CollectiveHandle alltoallBegin(final Buf send, final Buf recv, final int tag) {
+        return (CollectiveHandle) startAlltoall(tagged("alltoallBegin", CollKind.ALLTOALL, tag), send, recv);
+    }
+
+    /**
+     * Begins a tagged two-phase {@code alltoallv}(send, sendCounts, sendDispls, recv, recvCounts, recvDispls) on this intercommunicator: matched by kind and tag instead of
+     * call order (see {@link CollectiveHandle}); complete it with {@link CollectiveHandle#end()}.
+     *
+     * @param send as for the blocking form
+     * @param sendCounts as for the blocking form
+     * @param sendDispls as for the blocking form
+     * @param recv as for the blocking form
+     * @param recvCounts as for the blocking form
+     * @param recvDispls as for the blocking form
+     * @param tag the tag, 0..{@link #collectiveTagUpperBound()}
+     * @return the handle
+     * @throws TuttiException for a bad argument or tag (before anything is sent)
+     */
+    public CollectiveHandle alltoallvBegin(final Buf send, final int[] sendCounts, final int[] sendDispls, final Buf recv,
+        final int[] recvCounts, final int[] recvDispls, final int tag) {
+        return (CollectiveHandle) startAlltoallv(tagged("alltoallvBegin", CollKind.ALLTOALLV, tag), send, sendCounts, sendDispls, recv, recvCounts, recvDispls);
+    }
+
+    /**
+     * Begins a tagged two-phase {@code alltoallw}(send, recv) on this intercommunicator: matched by kind and tag instead of
+     * call order (see {@link CollectiveHandle}); complete it with {@link CollectiveHandle#end()}.
+     *
+     * @param send as for the blocking form
+     * @param recv as for the blocking form
+     * @param tag the tag, 0..{@link #collectiveTagUpperBound()}
+     * @return the handle
+     * @throws TuttiException for a bad argument or tag (before anything is sent)
+     */
+    public CollectiveHandle alltoallwBegin(final Buf[] send, final Buf[] recv, final int tag) {
+        return (CollectiveHandle) startAlltoallw(tagged("alltoallwBegin", CollKind.ALLTOALLW, tag), send, recv);
+    }
+
+    /**
+     * Begins a tagged two-phase {@code allreduce}(send, recv, op) on this intercommunicator: matched by kind and tag instead of
+     * call order (see {@link CollectiveHandle}); complete it with {@link CollectiveHandle#end()}.
+     *
+     * @param send as for the blocking form
+     * @param recv as for the blocking form
+     * @param op as for the blocking form
+     * @param tag the tag, 0..{@link #collectiveTagUpperBound()}
+     * @return the handle
+     * @throws TuttiException for a bad argument or tag (before anything is sent)
+     */
+    public CollectiveHandle allreduceBegin(final Buf send, final Buf recv, final Op op, final int tag) {
+        return (CollectiveHandle) startAllreduce(tagged("allreduceBegin", CollKind.ALLREDUCE, tag), send, recv, op);
+    }
+
+    /**
+     * Begins a tagged two-phase {@code reduceScatter}(send, recv, recvCounts, op) on this intercommunicator: matched by kind and tag instead of
+     * call order (see {@link CollectiveHandle}); complete it with {@link CollectiveHandle#end()}.
+     *
+     * @param send as for the blocking form
+     * @param recv as for the blocking form
+     * @param recvCounts as for the blocking form
+     * @param op as for the blocking form
+     * @param tag the tag, 0..{@link #collectiveTagUpperBound()}
+     * @return the handle
+     * @throws TuttiException for a bad argument or tag (before anything is sent)
+     */
+    public CollectiveHandle reduceScatterBegin(final Buf send, final Buf recv, final int[] recvCounts, final Op op, final int tag) {
+        return (CollectiveHandle) startReduceScatter(tagged("reduceScatterBegin", CollKind.REDUCE_SCATTER, tag), send, recv, recvCounts, op);
+    }
+
+    /**
+     * Begins a tagged two-phase {@code reduceScatterBlock}(send, recv, op) on this intercommunicator: matched by kind and tag instead of
+     * call order (see {@link CollectiveHandle}); complete it with {@link CollectiveHandle#end()}.
+     *
+     * @param send as for the blocking form
+     * @param recv as for the blocking form
+     * @param op as for the blocking form
+     * @param tag the tag, 0..{@link #collectiveTagUpperBound()}
+     * @return the handle
+     * @throws TuttiException for a bad argument or tag (before anything is sent)
+     */
+    public CollectiveHandle reduceScatterBlockBegin(final Buf send, final Buf recv, final Op op, final int tag) {
+        return (CollectiveHandle) startReduceScatterBlock(tagged("reduceScatterBlockBegin", CollKind.REDUCE_SCATTER_BLOCK, tag), send, recv, op);
+    }
+
+    /**
+     * Begins a tagged two-phase {@code bcast}(send, recv, root, remoteRoot) on this intercommunicator: matched by kind and tag instead of
+     * call order (see {@link CollectiveHandle}); complete it with {@link CollectiveHandle#end()}.
+     *
+     * @param send as for the blocking form
+     * @param recv as for the blocking form
+     * @param root as for the blocking form
+     * @param remoteRoot as for the blocking form
+     * @param tag the tag, 0..{@link #collectiveTagUpperBound()}
+     * @return the handle
+     * @throws TuttiException for a bad argument or tag (before anything is sent)
+     */
+    public CollectiveHandle bcastBegin(final Buf send, final Buf recv, final int root, final int remoteRoot, final int tag) {
+        return (CollectiveHandle) startBcast(tagged("bcastBegin", CollKind.BCAST, tag), send, recv, root, remoteRoot);
+    }
+
+    /**
+     * Begins a tagged two-phase {@code scatter}(send, recv, root, remoteRoot) on this intercommunicator: matched by kind and tag instead of
+     * call order (see {@link CollectiveHandle}); complete it with {@link CollectiveHandle#end()}.
+     *
+     * @param send as for the blocking form
+     * @param recv as for the blocking form
+     * @param root as for the blocking form
+     * @param remoteRoot as for the blocking form
+     * @param tag the tag, 0..{@link #collectiveTagUpperBound()}
+     * @return the handle
+     * @throws TuttiException for a bad argument or tag (before anything is sent)
+     */
+    public CollectiveHandle scatterBegin(final Buf send, final Buf recv, final int root, final int remoteRoot, final int tag) {
+        return (CollectiveHandle) startScatter(tagged("scatterBegin", CollKind.SCATTER, tag), send, recv, root, remoteRoot);
+    }
+
+    /**
+     * Begins a tagged two-phase {@code gather}(send, recv, root, remoteRoot) on this intercommunicator: matched by kind and tag instead of
+     * call order (see {@link CollectiveHandle}); complete it with {@link CollectiveHandle#end()}.
+     *
+     * @param send as for the blocking form
+     * @param recv as for the blocking form
+     * @param root as for the blocking form
+     * @param remoteRoot as for the blocking form
+     * @param tag the tag, 0..{@link #collectiveTagUpperBound()}
+     * @return the handle
+     * @throws TuttiException for a bad argument or tag (before anything is sent)
+     */
+    public CollectiveHandle gatherBegin(final Buf send, final Buf recv, final int root, final int remoteRoot, final int tag) {
+        return (CollectiveHandle) startGather(tagged("gatherBegin", CollKind.GATHER, tag), send, recv, root, remoteRoot);
+    }
+
+    /**
+     * Begins a tagged two-phase {@code reduce}(send, recv, op, root, remoteRoot) on this intercommunicator: matched by kind and tag instead of
+     * call order (see {@link CollectiveHandle}); complete it with {@link CollectiveHandle#end()}.
+     *
+     * @param send as for the blocking form
+     * @param recv as for the blocking form
+     * @param op as for the blocking form
+     * @param root as for the blocking form
+     * @param remoteRoot as for the blocking form
+     * @param tag the tag, 0..{@link #collectiveTagUpperBound()}
+     * @return the handle
+     * @throws TuttiException for a bad argument or tag (before anything is sent)
+     */
+    public CollectiveHandle reduceBegin(final Buf send, final Buf recv, final Op op, final int root, final int remoteRoot, final int tag) {
+        return (CollectiveHandle) startReduce(tagged("reduceBegin", CollKind.REDUCE, tag), send, recv, op, root, remoteRoot);
+    }
+
     // --------------------------------------------------------------------------------------------- machinery
 
-    private Request bcastSymmetric(final boolean nb, final String op, final Buf send, final Buf recv,
+    private Request bcastSymmetric(final CollStart nb, final String op, final Buf send, final Buf recv,
         final int root, final int remoteRoot) {
         checkLive(op);
         final boolean isRoot = rank() == root;
@@ -1140,10 +1453,10 @@ public final class Intercommunicator extends Comm {
         final InterArgs a = InterArgs.of(op, isRoot ? send.datatype() : Datatype.BYTE, recv.datatype(), null,
             isRoot ? sendMemory(send) : null, isRoot ? send.count() : 0, recvMemory(recv, fin), recv.count(), root,
             remoteRoot);
-        return ScheduleRun.start(InterAlgorithms.bcast(ic, a, fin), ic.union(), nb);
+        return nb.start(InterAlgorithms.bcast(ic, a, fin), ic.union());
     }
 
-    private Request scatterSymmetric(final boolean nb, final String op, final Buf send, final Buf recv,
+    private Request scatterSymmetric(final CollStart nb, final String op, final Buf send, final Buf recv,
         final int root, final int remoteRoot) {
         checkLive(op);
         final boolean isRoot = rank() == root;
@@ -1154,10 +1467,10 @@ public final class Intercommunicator extends Comm {
         final InterArgs a = InterArgs.of(op, isRoot ? send.datatype() : Datatype.BYTE, recv.datatype(), null,
             isRoot ? sendMemory(send) : null, isRoot ? send.count() / remoteSize() : 0, recvMemory(recv, fin),
             recv.count(), root, remoteRoot);
-        return ScheduleRun.start(InterAlgorithms.scatter(ic, a, fin), ic.union(), nb);
+        return nb.start(InterAlgorithms.scatter(ic, a, fin), ic.union());
     }
 
-    private Request gatherSymmetric(final boolean nb, final String op, final Buf send, final Buf recv,
+    private Request gatherSymmetric(final CollStart nb, final String op, final Buf send, final Buf recv,
         final int root, final int remoteRoot) {
         checkLive(op);
         final boolean isRoot = rank() == root;
@@ -1168,10 +1481,10 @@ public final class Intercommunicator extends Comm {
         final InterArgs a = InterArgs.of(op, send.datatype(), isRoot ? recv.datatype() : Datatype.BYTE, null,
             sendMemory(send), send.count(), isRoot ? recvMemory(recv, fin) : null,
             isRoot ? recv.count() / remoteSize() : 0, root, remoteRoot);
-        return ScheduleRun.start(InterAlgorithms.gather(ic, a, fin), ic.union(), nb);
+        return nb.start(InterAlgorithms.gather(ic, a, fin), ic.union());
     }
 
-    private Request reduceSymmetric(final boolean nb, final String name, final Buf send, final Buf recv,
+    private Request reduceSymmetric(final CollStart nb, final String name, final Buf send, final Buf recv,
         final Op op, final int root, final int remoteRoot) {
         checkLive(name);
         final boolean isRoot = rank() == root;
@@ -1180,7 +1493,7 @@ public final class Intercommunicator extends Comm {
         final InterArgs a = InterArgs.of(name, send.datatype(), isRoot ? recv.datatype() : Datatype.BYTE, op,
             sendMemory(send), send.count(), isRoot ? recvMemory(recv, fin) : null, isRoot ? recv.count() : 0, root,
             remoteRoot);
-        return ScheduleRun.start(InterAlgorithms.reduce(ic, a, fin), ic.union(), nb);
+        return nb.start(InterAlgorithms.reduce(ic, a, fin), ic.union());
     }
 
     private void checkOneWayRoot(final String op, final int root) {
