@@ -18,50 +18,97 @@ import java.util.Iterator;
 final class Matcher {
     private final ArrayDeque<RecvRequest> posted = new ArrayDeque<>();
     private final ArrayDeque<Inbound> unexpected = new ArrayDeque<>();
+    /*
+     * A test-and-test-and-set spin lock rather than a monitor: the critical sections are a few dozen instructions,
+     * and two threads (a sender matching and a receiver posting) contend constantly; a monitor inflates under that
+     * contention and hands over through the OS, which costs microseconds. Waiters spin briefly and then yield, so a
+     * preempted holder (more ranks than cores) gets the CPU back.
+     */
+    private final java.util.concurrent.atomic.AtomicBoolean locked = new java.util.concurrent.atomic.AtomicBoolean();
 
-    /** Matches an arrival to the oldest matching posted receive (removed), or queues it and returns null. */
-    synchronized RecvRequest arrive(final Inbound m) {
-        for (final Iterator<RecvRequest> it = posted.iterator(); it.hasNext();) {
-            final RecvRequest r = it.next();
-            if (r.matches(m)) {
-                it.remove();
-                return r;
+    private void lock() {
+        int spins = 0;
+        while (locked.get() || !locked.compareAndSet(false, true)) {
+            if (++spins < 64) {
+                Thread.onSpinWait();
+            } else {
+                Thread.yield();
             }
         }
-        unexpected.addLast(m);
-        return null;
+    }
+
+    private void unlock() {
+        locked.set(false); // volatile store: releases the queues to the next lock()'s CAS
+    }
+
+    /** Matches an arrival to the oldest matching posted receive (removed), or queues it and returns null. */
+    RecvRequest arrive(final Inbound m) {
+        lock();
+        try {
+            for (final Iterator<RecvRequest> it = posted.iterator(); it.hasNext();) {
+                final RecvRequest r = it.next();
+                if (r.matches(m)) {
+                    it.remove();
+                    return r;
+                }
+            }
+            unexpected.addLast(m);
+            return null;
+        } finally {
+            unlock();
+        }
     }
 
     /** Matches a receive to the oldest matching unexpected message (removed), or posts it and returns null. */
-    synchronized Inbound post(final RecvRequest r) {
-        for (final Iterator<Inbound> it = unexpected.iterator(); it.hasNext();) {
-            final Inbound m = it.next();
-            if (r.matches(m)) {
-                it.remove();
-                return m;
+    Inbound post(final RecvRequest r) {
+        lock();
+        try {
+            for (final Iterator<Inbound> it = unexpected.iterator(); it.hasNext();) {
+                final Inbound m = it.next();
+                if (r.matches(m)) {
+                    it.remove();
+                    return m;
+                }
             }
+            posted.addLast(r);
+            return null;
+        } finally {
+            unlock();
         }
-        posted.addLast(r);
-        return null;
     }
 
     /** Finds, without removing, the oldest unexpected message that {@code r} would match. */
-    synchronized Inbound peek(final RecvRequest r) {
-        for (final Inbound m : unexpected) {
-            if (r.matches(m)) {
-                return m;
+    Inbound peek(final RecvRequest r) {
+        lock();
+        try {
+            for (final Inbound m : unexpected) {
+                if (r.matches(m)) {
+                    return m;
+                }
             }
+            return null;
+        } finally {
+            unlock();
         }
-        return null;
     }
 
     /** Removes a posted receive that has not matched; returns whether it was still posted. */
-    synchronized boolean cancel(final RecvRequest r) {
-        return posted.removeFirstOccurrence(r);
+    boolean cancel(final RecvRequest r) {
+        lock();
+        try {
+            return posted.removeFirstOccurrence(r);
+        } finally {
+            unlock();
+        }
     }
 
     /** @return the number of posted receives plus unexpected messages (for leak checks in tests) */
-    synchronized int pendingCount() {
-        return posted.size() + unexpected.size();
+    int pendingCount() {
+        lock();
+        try {
+            return posted.size() + unexpected.size();
+        } finally {
+            unlock();
+        }
     }
 }
