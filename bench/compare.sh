@@ -5,15 +5,16 @@
 # (inproc vs vader, tcp vs tcp).
 #
 #   bench/compare.sh [-n RANKS] [-m [MIN:]MAX] [-i ITERS] [-x WARMUP] [--quick] [--repeat N]
-#                    [--wait-idle SECONDS] [--out DIR] [--no-build] [OP...]
+#                    [--wait-idle SECONDS] [--impls LIST] [--out DIR] [--no-build] [OP...]
 #
 # OP: pingpong bandwidth barrier bcast reduce allreduce allgather alltoall, "p2p" (the first two), "coll" (the six
 # collectives) or "all" (default). -m/-i/-x are passed to both sides (default: each benchmark's OSU defaults).
 # --quick: sizes 8 B .. 1 MiB with 200 iterations after 20 warm-up ones (unless -m/-i/-x say otherwise).
 # --repeat N: runs every (impl, op) N times, round-robin, and reports the median per size. With more ranks than
 # cores Open MPI gets --mca mpi_yield_when_idle 1 (as Tutti switches to its oversubscribed idle strategy).
-# --wait-idle S: before each run, wait up to S seconds for the CPUs to be >= 90% idle over 2 s (other jobs on a
-# shared machine ruin the numbers); each log notes the idle share it started with.
+# --wait-idle S: before each run, wait up to S seconds for the CPUs to be >= 90% idle over 2 s, and run again (at
+# most twice) if other processes took > 10% of the CPU during the run; each log notes both shares.
+# --impls: a comma-separated subset of openmpi-vader,openmpi-tcp,tutti-inproc,tutti-tcp (default: all four).
 # Results go to DIR (default bench/results/<date-time>): one CSV and one log per run, merged.csv and summary.txt.
 # A run that fails is reported and shows as "-" in the table.
 #
@@ -30,10 +31,11 @@ COMMON=()
 OPS=()
 COLLECTIVES=(barrier bcast reduce allreduce allgather alltoall)
 
-usage() { sed -n '2,22p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
+usage() { sed -n '2,23p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
 
 REPEAT=1
 WAIT_IDLE=0
+IMPLS=",openmpi-vader,openmpi-tcp,tutti-inproc,tutti-tcp,"
 QUICK=0
 SIZES=""
 ITERS=""
@@ -47,6 +49,7 @@ while (($#)); do
         --quick) QUICK=1; shift ;;
         --repeat) REPEAT="$2"; shift 2 ;;
         --wait-idle) WAIT_IDLE="$2"; shift 2 ;;
+        --impls) IMPLS=",$2,"; shift 2 ;;
         --out) OUT="$2"; shift 2 ;;
         --no-build) BUILD=0; shift ;;
         -h|--help) usage 0 ;;
@@ -163,19 +166,56 @@ wait_idle() {
     echo "$idle"
 }
 
+# CPU ticks: "BUSY TOTAL" of the whole machine (/proc/stat), and the CPU time of this shell's finished children.
+machine_ticks() {
+    local a
+    read -r -a a < <(head -n 1 /proc/stat)
+    local total=0 i
+    for ((i = 1; i < ${#a[@]}; i++)); do
+        total=$((total + a[i]))
+    done
+    echo "$((total - a[4] - a[5])) $total"
+}
+children_ticks() {
+    local f
+    read -r -a f < <(sed 's/.*) //' "/proc/$$/stat")
+    echo $((f[13] + f[14]))  # cutime + cstime (fields 16 and 17 of stat)
+}
+
 FAILED=()
-# run NAME LOGFILE COMMAND...: runs one benchmark, keeps its output, notes a failure and goes on.
+NOISY=()
+# run NAME LOGFILE COMMAND...: runs one benchmark, keeps its output, notes a failure and goes on. With
+# --wait-idle it starts on a quiet machine, measures the CPU share that other processes took during the run
+# (machine busy time minus this run's own CPU time) and runs again, up to twice, if that was above 10%.
 run() {
     local name="$1" logfile="$2"
     shift 2
-    local idle="not measured"
-    if ((WAIT_IDLE > 0)); then
-        idle="$(wait_idle)% idle"
+    local attempt rc others idle="not measured"
+    for attempt in 1 2 3; do
+        if ((WAIT_IDLE > 0)); then
+            idle="$(wait_idle)% idle"
+        fi
+        log "$name ($idle, load $(cut -d' ' -f1 /proc/loadavg)): $*"
+        local m0 c0 m1 c1
+        read -r -a m0 < <(machine_ticks)
+        c0="$(children_ticks)"
+        rc=0
+        { echo "# $(date -u +%H:%M:%SZ) $idle before, load $(cut -d' ' -f1-3 /proc/loadavg)"; "$@"; } \
+            >"$logfile" 2>&1 || rc=$?
+        read -r -a m1 < <(machine_ticks)
+        c1="$(children_ticks)"
+        others=$(((100 * (m1[0] - m0[0] - (c1 - c0))) / (m1[1] - m0[1] > 0 ? m1[1] - m0[1] : 1)))
+        ((others >= 0)) || others=0
+        echo "# other processes took ${others}% of the machine's CPU time during this run" >>"$logfile"
+        cat "$logfile" >&2
+        if ((rc || WAIT_IDLE == 0 || others <= 10)); then
+            break
+        fi
+        log "$name: other processes took ${others}% of the CPU during the run; running it again"
+    done
+    if ((others > 10)); then
+        NOISY+=("$name (${others}%)")
     fi
-    log "$name ($idle, load $(cut -d' ' -f1 /proc/loadavg)): $*"
-    local rc=0
-    { echo "# $(date -u +%H:%M:%SZ) $idle, load $(cut -d' ' -f1-3 /proc/loadavg)"; "$@"; } >"$logfile" 2>&1 || rc=$?
-    cat "$logfile" >&2
     if ((rc)); then
         log "$name FAILED (exit $rc), see $logfile"
         FAILED+=("$name")
@@ -203,11 +243,13 @@ for ((rep = 1; rep <= REPEAT; rep++)); do
             *) prog=("$BIN/coll" "$op") ;;
         esac
         for btl in vader tcp; do
+            [[ "$IMPLS" == *",openmpi-$btl,"* ]] || continue
             name="openmpi-$btl-$op$suffix"
             run "$name" "$OUT/$name.log" "${MPIRUN[@]}" --mca btl "self,$btl" "${prog[@]}" \
                 ${COMMON[@]+"${COMMON[@]}"} --impl "openmpi-$btl" --csv "$OUT/$name.csv"
         done
         for transport in inproc tcp; do
+            [[ "$IMPLS" == *",tutti-$transport,"* ]] || continue
             name="tutti-$transport-$op$suffix"
             run "$name" "$OUT/$name.log" "$JAVA" ${JAVA_OPTS[@]+"${JAVA_OPTS[@]}"} \
                 -cp "$CP" dev.tutti.bench.osu.BenchCommand "$op" -n "$RANKS" --transport "$transport" \
@@ -230,5 +272,9 @@ done
     if ((${#FAILED[@]})); then
         echo
         echo "failed runs (shown as -): ${FAILED[*]}"
+    fi
+    if ((${#NOISY[@]})); then
+        echo
+        echo "runs during which other processes took > 10% of the CPU: ${NOISY[*]}"
     fi
 } | tee "$OUT/summary.txt"
