@@ -4,16 +4,23 @@
 # tcp, merges the CSVs (impl,op,ranks,bytes,avg_us) and prints one table per op with the ratios tutti/openmpi
 # (inproc vs vader, tcp vs tcp).
 #
-#   bench/compare.sh [-n RANKS] [-m [MIN:]MAX] [-i ITERS] [-x WARMUP] [--out DIR] [--no-build] [OP...]
+#   bench/compare.sh [-n RANKS] [-m [MIN:]MAX] [-i ITERS] [-x WARMUP] [--quick] [--repeat N]
+#                    [--wait-idle SECONDS] [--impls LIST] [--out DIR] [--no-build] [OP...]
 #
-# OP: pingpong bandwidth (default), barrier bcast reduce allreduce allgather alltoall, or "coll" (the six
-# collectives) or "all". -m/-i/-x are passed to both sides (default: each benchmark's OSU defaults). Results go to
-# DIR (default bench/results/<date-time>): one CSV and one log per run, merged.csv and summary.txt. A run that
-# fails (e.g. a Tutti op or transport that does not exist yet) is reported and shows as "-" in the table.
+# OP: pingpong bandwidth barrier bcast reduce allreduce allgather alltoall, "p2p" (the first two), "coll" (the six
+# collectives) or "all" (default). -m/-i/-x are passed to both sides (default: each benchmark's OSU defaults).
+# --quick: sizes 8 B .. 1 MiB with 200 iterations after 20 warm-up ones (unless -m/-i/-x say otherwise).
+# --repeat N: runs every (impl, op) N times, round-robin, and reports the median per size. With more ranks than
+# cores Open MPI gets --mca mpi_yield_when_idle 1 (as Tutti switches to its oversubscribed idle strategy).
+# --wait-idle S: before each run, wait up to S seconds for the CPUs to be >= 90% idle over 2 s, and run again (at
+# most twice) if other processes took > 10% of the CPU during the run; each log notes both shares.
+# --impls: a comma-separated subset of openmpi-vader,openmpi-tcp,tutti-inproc,tutti-tcp (default: all four).
+# Results go to DIR (default bench/results/<date-time>): one CSV and one log per run, merged.csv and summary.txt.
+# A run that fails is reported and shows as "-" in the table.
 #
 # Needs: mpicc/mpirun (Debian openmpi-bin, libopenmpi-dev), Maven, python3, and a JDK >= 25 (found in JAVA_HOME,
 # /usr/lib/jvm or PATH; JAVA_HOME need not be set). Environment: TUTTI_CP overrides the Tutti class path,
-# MPIRUN_ARGS adds mpirun options, TUTTI_JAVA_OPTS adds JVM options.
+# MPIRUN_ARGS adds mpirun options, TUTTI_JAVA_OPTS adds JVM options (e.g. -Dtutti.idle.spins=100000).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -24,22 +31,46 @@ COMMON=()
 OPS=()
 COLLECTIVES=(barrier bcast reduce allreduce allgather alltoall)
 
-usage() { sed -n '2,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
+usage() { sed -n '2,23p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
 
+REPEAT=1
+WAIT_IDLE=0
+IMPLS=",openmpi-vader,openmpi-tcp,tutti-inproc,tutti-tcp,"
+QUICK=0
+SIZES=""
+ITERS=""
+WARMUP=""
 while (($#)); do
     case "$1" in
         -n) RANKS="$2"; shift 2 ;;
-        -m|-i|-x) COMMON+=("$1" "$2"); shift 2 ;;
+        -m) SIZES="$2"; shift 2 ;;
+        -i) ITERS="$2"; shift 2 ;;
+        -x) WARMUP="$2"; shift 2 ;;
+        --quick) QUICK=1; shift ;;
+        --repeat) REPEAT="$2"; shift 2 ;;
+        --wait-idle) WAIT_IDLE="$2"; shift 2 ;;
+        --impls) IMPLS=",$2,"; shift 2 ;;
         --out) OUT="$2"; shift 2 ;;
         --no-build) BUILD=0; shift ;;
         -h|--help) usage 0 ;;
+        p2p) OPS+=(pingpong bandwidth); shift ;;
         coll) OPS+=("${COLLECTIVES[@]}"); shift ;;
         all) OPS+=(pingpong bandwidth "${COLLECTIVES[@]}"); shift ;;
         pingpong|bandwidth|barrier|bcast|reduce|allreduce|allgather|alltoall) OPS+=("$1"); shift ;;
         *) echo "compare.sh: unknown argument '$1'" >&2; usage 2 ;;
     esac
 done
-((${#OPS[@]})) || OPS=(pingpong bandwidth)
+[[ "$REPEAT" =~ ^[1-9][0-9]*$ ]] || { echo "compare.sh: --repeat $REPEAT, expected N >= 1" >&2; exit 2; }
+[[ "$WAIT_IDLE" =~ ^[0-9]+$ ]] || { echo "compare.sh: --wait-idle $WAIT_IDLE, expected SECONDS >= 0" >&2; exit 2; }
+((${#OPS[@]})) || OPS=(pingpong bandwidth "${COLLECTIVES[@]}")
+if ((QUICK)); then
+    SIZES="${SIZES:-8:1048576}"
+    ITERS="${ITERS:-200}"
+    WARMUP="${WARMUP:-20}"
+fi
+[[ -z "$SIZES" ]] || COMMON+=(-m "$SIZES")
+[[ -z "$ITERS" ]] || COMMON+=(-i "$ITERS")
+[[ -z "$WARMUP" ]] || COMMON+=(-x "$WARMUP")
 OUT="${OUT:-$ROOT/bench/results/$(date +%Y%m%d-%H%M%S)}"
 mkdir -p "$OUT"
 OUT="$(cd "$OUT" && pwd)"
@@ -110,16 +141,81 @@ JAVA="$(find_java)"
 CP="$(tutti_classpath)"
 log "java: $JAVA"
 log "results: $OUT"
+LOAD_START="$(cut -d' ' -f1-3 /proc/loadavg)"
+
+# Percent of CPU time idle over the next 2 seconds, from /proc/stat.
+idle_percent() {
+    local a b
+    read -r -a a < <(head -n 1 /proc/stat)
+    sleep 2
+    read -r -a b < <(head -n 1 /proc/stat)
+    local total=0 i
+    for ((i = 1; i < ${#b[@]}; i++)); do
+        total=$((total + b[i] - a[i]))
+    done
+    echo $(((100 * (b[4] + b[5] - a[4] - a[5])) / (total > 0 ? total : 1)))
+}
+
+# Waits up to WAIT_IDLE seconds for the machine to be quiet; prints the idle share it ended with.
+wait_idle() {
+    local deadline=$((SECONDS + WAIT_IDLE)) idle
+    idle="$(idle_percent)"
+    while ((idle < 90 && SECONDS < deadline)); do
+        idle="$(idle_percent)"
+    done
+    echo "$idle"
+}
+
+# CPU ticks: "BUSY TOTAL" of the whole machine (/proc/stat), and the CPU time of this shell's finished children.
+machine_ticks() {
+    local a
+    read -r -a a < <(head -n 1 /proc/stat)
+    local total=0 i
+    for ((i = 1; i < ${#a[@]}; i++)); do
+        total=$((total + a[i]))
+    done
+    echo "$((total - a[4] - a[5])) $total"
+}
+children_ticks() {
+    local f
+    read -r -a f < <(sed 's/.*) //' "/proc/$$/stat")
+    echo $((f[13] + f[14]))  # cutime + cstime (fields 16 and 17 of stat)
+}
 
 FAILED=()
-# run NAME LOGFILE COMMAND...: runs one benchmark, keeps its output, notes a failure and goes on.
+NOISY=()
+# run NAME LOGFILE COMMAND...: runs one benchmark, keeps its output, notes a failure and goes on. With
+# --wait-idle it starts on a quiet machine, measures the CPU share that other processes took during the run
+# (machine busy time minus this run's own CPU time) and runs again, up to twice, if that was above 10%.
 run() {
     local name="$1" logfile="$2"
     shift 2
-    log "$name: $*"
-    local rc=0
-    "$@" >"$logfile" 2>&1 || rc=$?
-    cat "$logfile" >&2
+    local attempt rc others idle="not measured"
+    for attempt in 1 2 3; do
+        if ((WAIT_IDLE > 0)); then
+            idle="$(wait_idle)% idle"
+        fi
+        log "$name ($idle, load $(cut -d' ' -f1 /proc/loadavg)): $*"
+        local m0 c0 m1 c1
+        read -r -a m0 < <(machine_ticks)
+        c0="$(children_ticks)"
+        rc=0
+        { echo "# $(date -u +%H:%M:%SZ) $idle before, load $(cut -d' ' -f1-3 /proc/loadavg)"; "$@"; } \
+            >"$logfile" 2>&1 || rc=$?
+        read -r -a m1 < <(machine_ticks)
+        c1="$(children_ticks)"
+        others=$(((100 * (m1[0] - m0[0] - (c1 - c0))) / (m1[1] - m0[1] > 0 ? m1[1] - m0[1] : 1)))
+        ((others >= 0)) || others=0
+        echo "# other processes took ${others}% of the machine's CPU time during this run" >>"$logfile"
+        cat "$logfile" >&2
+        if ((rc || WAIT_IDLE == 0 || others <= 10)); then
+            break
+        fi
+        log "$name: other processes took ${others}% of the CPU during the run; running it again"
+    done
+    if ((others > 10)); then
+        NOISY+=("$name (${others}%)")
+    fi
     if ((rc)); then
         log "$name FAILED (exit $rc), see $logfile"
         FAILED+=("$name")
@@ -127,24 +223,38 @@ run() {
 }
 
 MPIRUN=(mpirun --allow-run-as-root --oversubscribe -n "$RANKS")
+if ((RANKS > $(nproc))); then
+    # Oversubscribed: a rank that busy-polls takes the core from the rank it waits for.
+    MPIRUN+=(--mca mpi_yield_when_idle 1)
+fi
 # shellcheck disable=SC2206
 MPIRUN+=(${MPIRUN_ARGS:-})
 # shellcheck disable=SC2206
 JAVA_OPTS=(${TUTTI_JAVA_OPTS:-})
 
-for op in "${OPS[@]}"; do
-    case "$op" in
-        pingpong|bandwidth) prog=("$BIN/$op") ;;
-        *) prog=("$BIN/coll" "$op") ;;
-    esac
-    for btl in vader tcp; do
-        run "openmpi-$btl $op" "$OUT/openmpi-$btl-$op.log" "${MPIRUN[@]}" --mca btl "self,$btl" "${prog[@]}" \
-            ${COMMON[@]+"${COMMON[@]}"} --impl "openmpi-$btl" --csv "$OUT/openmpi-$btl-$op.csv"
-    done
-    for transport in inproc tcp; do
-        run "tutti-$transport $op" "$OUT/tutti-$transport-$op.log" "$JAVA" ${JAVA_OPTS[@]+"${JAVA_OPTS[@]}"} \
-            -cp "$CP" dev.tutti.bench.osu.BenchCommand "$op" -n "$RANKS" --transport "$transport" \
-            ${COMMON[@]+"${COMMON[@]}"} --csv "$OUT/tutti-$transport-$op.csv"
+# One CSV and log per (impl, op, repetition); repetitions go round-robin so that a burst of load elsewhere
+# touches every implementation alike.
+for ((rep = 1; rep <= REPEAT; rep++)); do
+    suffix=""
+    ((REPEAT == 1)) || suffix="-r$rep"
+    for op in "${OPS[@]}"; do
+        case "$op" in
+            pingpong|bandwidth) prog=("$BIN/$op") ;;
+            *) prog=("$BIN/coll" "$op") ;;
+        esac
+        for btl in vader tcp; do
+            [[ "$IMPLS" == *",openmpi-$btl,"* ]] || continue
+            name="openmpi-$btl-$op$suffix"
+            run "$name" "$OUT/$name.log" "${MPIRUN[@]}" --mca btl "self,$btl" "${prog[@]}" \
+                ${COMMON[@]+"${COMMON[@]}"} --impl "openmpi-$btl" --csv "$OUT/$name.csv"
+        done
+        for transport in inproc tcp; do
+            [[ "$IMPLS" == *",tutti-$transport,"* ]] || continue
+            name="tutti-$transport-$op$suffix"
+            run "$name" "$OUT/$name.log" "$JAVA" ${JAVA_OPTS[@]+"${JAVA_OPTS[@]}"} \
+                -cp "$CP" dev.tutti.bench.osu.BenchCommand "$op" -n "$RANKS" --transport "$transport" \
+                ${COMMON[@]+"${COMMON[@]}"} --csv "$OUT/$name.csv"
+        done
     done
 done
 
@@ -153,12 +263,18 @@ for f in "$OUT"/*.csv; do
     [[ -f "$f" && "$f" != "$OUT/merged.csv" ]] && csvs+=("$f")
 done
 {
-    echo "# $(date -u +%Y-%m-%dT%H:%M:%SZ) $(uname -n), $(nproc) cores; ranks=$RANKS; ${COMMON[*]:-OSU defaults}"
+    echo "# $(date -u +%Y-%m-%dT%H:%M:%SZ) $(uname -n), $(nproc) cores; ranks=$RANKS; ${COMMON[*]:-OSU defaults};" \
+        "repeat=$REPEAT (median per size)"
+    echo "# mpirun: ${MPIRUN[*]}; java options: ${JAVA_OPTS[*]:-none}"
     echo "# java: $("$JAVA" -version 2>&1 | head -n 1); $(mpirun --version 2>&1 | head -n 1)"
-    echo "# load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+    echo "# load average (1, 5, 15 min) at the start: $LOAD_START; at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
     python3 "$ROOT/bench/merge.py" --merged "$OUT/merged.csv" ${csvs[@]+"${csvs[@]}"}
     if ((${#FAILED[@]})); then
         echo
         echo "failed runs (shown as -): ${FAILED[*]}"
+    fi
+    if ((${#NOISY[@]})); then
+        echo
+        echo "runs during which other processes took > 10% of the CPU: ${NOISY[*]}"
     fi
 } | tee "$OUT/summary.txt"

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Merges benchmark CSVs (impl,op,ranks,bytes,avg_us) and prints one table per (op, ranks) with the ratios
-Tutti / Open MPI: tutti-inproc vs openmpi-vader (shared memory) and tutti-tcp vs openmpi-tcp.
+Tutti / Open MPI: tutti-inproc vs openmpi-vader (shared memory) and tutti-tcp vs openmpi-tcp. When a cell has
+several rows (repeated runs), the table shows their median and notes the spread.
 
     merge.py [--merged FILE] CSV...
 
@@ -16,7 +17,9 @@ COLUMNS = ["impl", "op", "ranks", "bytes", "avg_us"]
 # (tutti impl, openmpi impl, ratio column title)
 PAIRS = [("tutti-inproc", "openmpi-vader", "inproc/vader"), ("tutti-tcp", "openmpi-tcp", "tcp/tcp")]
 IMPL_ORDER = ["openmpi-vader", "tutti-inproc", "openmpi-tcp", "tutti-tcp"]
-OP_ORDER = ["pingpong", "bandwidth", "barrier", "bcast", "reduce", "allreduce", "allgather", "alltoall"]
+OP_ORDER = ["pingpong", "bandwidth", "barrier", "bcast", "gather", "gatherv", "scatter", "scatterv", "allgather",
+            "allgatherv", "alltoall", "alltoallv", "alltoallw", "reduce", "allreduce", "reduce_scatter",
+            "reduce_scatter_block", "scan", "exscan"]
 LARGE_MESSAGE_BYTES = 8192
 
 
@@ -47,10 +50,17 @@ def fmt(v, width, digits=2):
     return f"{v:>{width}.{digits}f}" if v is not None else f"{'-':>{width}}"
 
 
+def median(values):
+    v = sorted(values)
+    n = len(v)
+    return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
+
+
 def print_tables(rows, out=sys.stdout):
-    table = defaultdict(dict)  # (op, ranks) -> {(impl, bytes): avg_us}
+    runs = defaultdict(lambda: defaultdict(list))  # (op, ranks) -> {(impl, bytes): [avg_us, ...]}
     for r in rows:
-        table[(r["op"], r["ranks"])][(r["impl"], r["bytes"])] = r["avg_us"]
+        runs[(r["op"], r["ranks"])][(r["impl"], r["bytes"])].append(r["avg_us"])
+    table = {k: {c: median(v) for c, v in cells.items()} for k, cells in runs.items()}
 
     def op_key(k):
         return (OP_ORDER.index(k[0]) if k[0] in OP_ORDER else len(OP_ORDER), k[0], k[1])
@@ -77,6 +87,14 @@ def print_tables(rows, out=sys.stdout):
                     ratios[title]["large" if b > LARGE_MESSAGE_BYTES else "small"].append(ratio)
                 line += fmt(ratio, 14)
             print(line, file=out)
+        repeats = max(len(v) for v in runs[key].values())
+        if repeats > 1:
+            spread = defaultdict(float)
+            for (impl, _), v in runs[key].items():
+                if len(v) > 1 and min(v) > 0:
+                    spread[impl] = max(spread[impl], max(v) / min(v) - 1)
+            print("   median of up to %d runs; largest spread (max/min - 1) per impl: %s" % (repeats, ", ".join(
+                f"{i} {100 * spread[i]:.0f}%" for i in impls if i in spread)), file=out)
         for title, parts in ratios.items():
             small, large = geomean(parts["small"]), geomean(parts["large"])
             print(f"   {title}: geometric mean of ratios <= 8 KiB {fmt(small, 0)}, > 8 KiB {fmt(large, 0)}",

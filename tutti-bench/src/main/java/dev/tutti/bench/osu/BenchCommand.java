@@ -21,12 +21,17 @@ import java.util.concurrent.Callable;
  * tutti bench pingpong                      # 2 ranks as threads, 1 B .. 4 MiB
  * tutti bench bandwidth -m 1:65536 --csv bw.csv
  * tutti bench pingpong --transport tcp -n 2 --percentiles
+ * tutti bench allreduce -n 4 -m 4:1048576 --algorithm ring
+ * tutti bench barrier --transport tcp -n 3
  * java -cp ... dev.tutti.bench.osu.BenchCommand pingpong -n 2
  * </pre>
  *
- * <p>Method (as OSU): per size a warm-up, a barrier, the timed iterations, each rank's mean, the maximum over
- * ranks, and a check of the received data after timing (a wrong byte fails the run). Exit codes: 0 success,
- * 1 the benchmark failed, 2 bad arguments.
+ * <p>Operations: {@code pingpong}, {@code bandwidth}, and every MPI collective by its MPI name in lower case
+ * ({@code barrier}, {@code bcast}, {@code gather}, ..., {@code reduce_scatter_block}, {@code scan}, {@code exscan});
+ * {@code --algorithm NAME} forces a collective's algorithm. Method (as OSU): per size a warm-up, a barrier, the
+ * timed iterations (for collectives each call timed alone, separated by a barrier), each rank's mean, the maximum
+ * over ranks, and a check of the received data after timing (a wrong byte fails the run). Exit codes: 0 success,
+ * 1 the benchmark failed, 2 bad arguments (an unknown algorithm among them: the message lists the valid ones).
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
     description = "OSU-style benchmark of one operation: OSU's table, optional CSV impl,op,ranks,bytes,avg_us.")
@@ -87,7 +92,7 @@ public final class BenchCommand implements Callable<Integer> {
     }
 
     private int runInproc(final BenchSpec spec, final OsuBenchmark bench) {
-        final Tutti.Options opts = Tutti.Options.defaults().timeout(Duration.ofSeconds(spec.timeoutSeconds()));
+        final Tutti.Options opts = spec.tuttiOptions();
         try (Report report = Report.open(commandSpec.commandLine().getOut(), spec, bench)) {
             Tutti.runLocal(spec.ranks(), opts, world -> BenchRunner.run(world, spec,
                 Benchmarks.create(spec.op()), 0 == world.rank() ? report : null));

@@ -50,7 +50,8 @@ public final class BenchOptions {
     boolean percentiles;
 
     @Option(names = "--algorithm", paramLabel = "NAME",
-        description = "Collectives only: force this algorithm instead of the library's choice.")
+        description = "Collectives only: force this algorithm instead of the library's choice (e.g. allreduce: "
+            + "linear, recursive_doubling, rabenseifner, ring); an unknown name is refused with the valid ones.")
     String algorithm;
 
     @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "0",

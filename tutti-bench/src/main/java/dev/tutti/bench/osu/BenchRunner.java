@@ -6,11 +6,11 @@ import org.HdrHistogram.Histogram;
 /**
  * What every rank runs: the benchmark over all sizes, with OSU's method.
  *
- * <p>Per size: {@link OsuBenchmark#prepare} (patterns into the buffers), a barrier, {@link OsuBenchmark#measure}
- * (warm-up, then the timed iterations: this rank's mean), {@link OsuBenchmark#verify} (the received data, checked
- * after timing so the check costs nothing in the loop), then the maximum of the means over ranks, and at rank 0
- * the row. Before the first size an untimed JIT warm-up runs, unless {@code -x} was given. A rank whose check
- * fails throws, which fails the job.
+ * <p>Per size: {@link OsuBenchmark#prepare} (patterns into the buffers), a barrier (the library's
+ * {@link Communicator#barrier()}), {@link OsuBenchmark#measure} (warm-up, then the timed iterations: this rank's
+ * mean), {@link OsuBenchmark#verify} (the received data, checked after timing so the check costs nothing in the
+ * loop), then the maximum of the means over ranks, and at rank 0 the row. Before the first size an untimed JIT
+ * warm-up runs, unless {@code --jit-warmup 0} was given. A rank whose check fails throws, which fails the job.
  */
 final class BenchRunner {
     private BenchRunner() {
@@ -26,16 +26,17 @@ final class BenchRunner {
      * @throws BenchmarkException if the data this rank received is wrong
      */
     static void run(final Communicator world, final BenchSpec spec, final OsuBenchmark bench, final Report report) {
-        final int[] sizes = bench.sizes(spec.sizes().sizes());
-        final IterationDefaults defaults = bench.defaults();
-        if (bench instanceof CollectiveBenchmark c) {
-            c.algorithm(spec.algorithm());
+        final int[] sizes = bench.sizes(spec.sizes().sizes(), world.size());
+        if (0 == sizes.length) {
+            throw new BenchmarkException(spec.op() + " (rank=" + world.rank() + "): none of the sizes -m "
+                + spec.sizes() + " applies, expected at least " + bench.op() + "'s smallest size");
         }
+        final IterationDefaults defaults = bench.defaults();
         bench.allocate(world, sizes[sizes.length - 1]);
         final int jit = spec.jitWarmup(defaults);
         if (jit > 0) {
             bench.prepare(world, sizes[0]);
-            Control.barrier(world);
+            world.barrier();
             bench.measure(world, sizes[0], jit, 0, null);
         }
         if (null != report) {
@@ -43,7 +44,7 @@ final class BenchRunner {
         }
         for (final int bytes : sizes) {
             bench.prepare(world, bytes);
-            Control.barrier(world);
+            world.barrier();
             final Histogram histogram = spec.percentiles() ? new Histogram(3) : null;
             final double meanUs = bench.measure(world, bytes, spec.iterations(bytes, defaults),
                 spec.warmup(bytes, defaults), histogram);

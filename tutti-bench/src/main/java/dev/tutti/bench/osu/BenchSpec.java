@@ -1,6 +1,10 @@
 package dev.tutti.bench.osu;
 
+import dev.tutti.Tutti;
+import dev.tutti.TuttiException;
+
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -139,16 +143,45 @@ public record BenchSpec(String op, int ranks, BenchTransport transport, Path csv
      * Checks that the spec suits the benchmark.
      *
      * @param bench the benchmark of {@link #op()}
-     * @throws IllegalArgumentException if there are too few ranks, or {@code --algorithm} is given for an
-     *                                  operation without algorithms
+     * @throws IllegalArgumentException if there are too few ranks, none of the sizes applies to the operation,
+     *                                  {@code --algorithm} is given for an operation without algorithms, or the
+     *                                  algorithm is unknown for the operation (the message lists the valid ones)
      */
     public void checkFits(final OsuBenchmark bench) {
         if (ranks < bench.minRanks()) {
             throw new IllegalArgumentException("-n " + ranks + ": " + op + " needs RANKS >= " + bench.minRanks());
         }
+        if (0 == bench.sizes(sizes.sizes(), ranks).length) {
+            throw new IllegalArgumentException("-m " + sizes + ": none of these sizes applies to " + op
+                + " with -n " + ranks + " (a float reduction needs at least 4 bytes, reduce_scatter_block 4 bytes "
+                + "per rank)");
+        }
         if (null != algorithm && !bench.acceptsAlgorithm()) {
             throw new IllegalArgumentException("--algorithm " + algorithm + ": " + op
                 + " has no algorithms, the option applies to collectives");
+        }
+        tuttiOptions();
+    }
+
+    /**
+     * Returns the options of the Tutti job: the timeout, and the forced algorithm of the operation if
+     * {@code --algorithm} was given ({@code Tutti.Options.algorithm(op, name)}, so every communicator of the job
+     * uses it).
+     *
+     * @return the options
+     * @throws IllegalArgumentException if the algorithm is unknown for the operation; the message lists the
+     *                                  valid names
+     */
+    public Tutti.Options tuttiOptions() {
+        final Tutti.Options base = Tutti.Options.defaults().timeout(Duration.ofSeconds(timeoutSeconds));
+        if (null == algorithm) {
+            return base;
+        }
+        try {
+            return base.algorithm(op, algorithm);
+        } catch (final TuttiException e) {
+            final String reason = null == e.getCause() ? e.getMessage() : e.getCause().getMessage();
+            throw new IllegalArgumentException("--algorithm " + algorithm + ": " + reason, e);
         }
     }
 }

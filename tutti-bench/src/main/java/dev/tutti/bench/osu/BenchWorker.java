@@ -58,7 +58,7 @@ public final class BenchWorker {
         try {
             bench = Benchmarks.create(spec.op());
             spec.checkFits(bench);
-            tutti = Tutti.init();
+            tutti = Tutti.init(spec.tuttiOptions());
         } catch (final RuntimeException e) {
             err.println("BenchWorker " + spec.op() + ": " + BenchCommand.describe(e));
             return 1;

@@ -2,19 +2,16 @@ package dev.tutti.bench.osu;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
 
 /**
- * The registry of benchmark operations by name. Adding an operation is one line here and one class.
+ * The registry of benchmark operations by name: the point-to-point ones and every MPI collective, named as in
+ * MPI in lower case. Adding an operation is one line here and one class (or one constant of a family's
+ * {@code Kind}).
  */
 public final class Benchmarks {
-    /** Collectives of the next milestone: named here so the error message can say they are not available yet. */
-    private static final List<String> PLANNED = List.of("barrier", "bcast", "reduce", "allreduce", "allgather",
-        "alltoall", "gather", "scatter", "reduce_scatter", "scan");
-
     private static final Map<String, Supplier<OsuBenchmark>> REGISTRY = registry();
 
     private Benchmarks() {
@@ -24,6 +21,19 @@ public final class Benchmarks {
         final Map<String, Supplier<OsuBenchmark>> m = new LinkedHashMap<>();
         m.put(PingPong.OP, PingPong::new);
         m.put(Bandwidth.OP, Bandwidth::new);
+        m.put(Barrier.OP, Barrier::new);
+        m.put(Bcast.OP, Bcast::new);
+        for (final GatherScatter.Kind k : GatherScatter.Kind.values()) {
+            m.put(k.op(), () -> new GatherScatter(k));
+        }
+        m.put(Allgather.OP, () -> new Allgather(false));
+        m.put(Allgather.OP_V, () -> new Allgather(true));
+        for (final Alltoall.Kind k : Alltoall.Kind.values()) {
+            m.put(k.op(), () -> new Alltoall(k));
+        }
+        for (final Reduction.Kind k : Reduction.Kind.values()) {
+            m.put(k.op(), () -> new Reduction(k));
+        }
         return Collections.unmodifiableMap(m);
     }
 
@@ -42,8 +52,7 @@ public final class Benchmarks {
     public static OsuBenchmark create(final String op) {
         final Supplier<OsuBenchmark> s = REGISTRY.get(op);
         if (null == s) {
-            final String planned = PLANNED.contains(op) ? " (" + op + " comes with the collectives)" : "";
-            throw new IllegalArgumentException("op=" + op + " is not a benchmark" + planned + ", expected one of "
+            throw new IllegalArgumentException("op=" + op + " is not a benchmark, expected one of "
                 + String.join(", ", REGISTRY.keySet()));
         }
         return s.get();

@@ -4,45 +4,42 @@ import dev.tutti.Communicator;
 import org.HdrHistogram.Histogram;
 
 /**
- * Base of the collective benchmarks ({@code barrier}, {@code bcast}, {@code reduce}, {@code allreduce},
- * {@code allgather}, {@code alltoall}, ...), with OSU's method: each call is timed on its own and followed by an
- * untimed barrier, so that no rank starts call {@code i + 1} while another is still in call {@code i}; each rank
- * averages its timed calls and the table shows the maximum over ranks. A subclass supplies the buffers, one call
- * ({@link #invoke}) and the check of the result.
+ * Base of the collective benchmarks ({@code barrier}, {@code bcast}, {@code allreduce}, ... : one per MPI
+ * collective), with OSU's method: each call is timed on its own and followed by an untimed
+ * {@link Communicator#barrier()}, so that no rank starts call {@code i + 1} while another is still in call
+ * {@code i}; each rank averages its timed calls and the table shows the maximum over ranks. A subclass supplies
+ * the buffers ({@link #allocate}, and in {@link #prepare} the patterns and the {@code Buf} views, so that the timed
+ * loop creates nothing), one call ({@link #invoke}) and the check of the last call's result ({@link #verify}).
  *
  * <p>Defaults as OSU's collectives: 1000 iterations after 100 warm-up ones up to 8 KiB, 100 after 10 above, and a
- * JIT warm-up of 2000 calls at the first size. {@code bytes} means what it means in OSU for that collective
- * (the message per rank for allgather/alltoall, the whole vector for bcast/reduce/allreduce).
+ * JIT warm-up of 2000 calls at the first size. {@code bytes} means what it means in OSU for that collective: the
+ * message for bcast, the block each rank contributes or receives for the gather, scatter, allgather and alltoall
+ * families, the whole vector for the reductions. The root of rooted collectives is rank 0.
+ *
+ * <p>The algorithm is the library's choice unless {@code --algorithm} forces one; the command does that through
+ * {@code Tutti.Options.algorithm(op, name)} for the whole job, so the benchmark itself does not see it.
  */
 public abstract class CollectiveBenchmark extends OsuBenchmark {
     private static final IterationDefaults DEFAULTS = new IterationDefaults(1_000, 100, 100, 10, 2_000);
 
-    private String algorithm;
+    /** The root of rooted collectives (bcast, gather, scatter, reduce and their variants). */
+    protected static final int ROOT = 0;
 
     /** Creates a collective benchmark. */
     protected CollectiveBenchmark() {
     }
 
     /**
-     * Runs the operation once at this size.
+     * Runs the operation once at this size, on the buffers {@link #prepare} set up.
      *
      * @param world the communicator
      * @param bytes the size
      */
     protected abstract void invoke(Communicator world, int bytes);
 
-    /**
-     * Sets the algorithm to force ({@code --algorithm}), or null for the library's choice.
-     *
-     * @param name the algorithm name, or null
-     */
-    public final void algorithm(final String name) {
-        this.algorithm = name;
-    }
-
-    /** @return the algorithm to force, or null for the library's choice */
-    protected final String algorithm() {
-        return algorithm;
+    @Override
+    public String title() {
+        return "collective latency";
     }
 
     @Override
@@ -81,11 +78,12 @@ public abstract class CollectiveBenchmark extends OsuBenchmark {
     }
 
     /**
-     * Separates two timed calls: the benchmark's point-to-point barrier until the library has a barrier.
+     * Separates two timed calls: the library's barrier, untimed. A barrier benchmark overrides this to do nothing
+     * (OSU's {@code osu_barrier} times barrier after barrier).
      *
      * @param world the communicator
      */
     protected void separate(final Communicator world) {
-        Control.barrier(world);
+        world.barrier();
     }
 }

@@ -8,47 +8,23 @@ import org.HdrHistogram.Histogram;
 import java.nio.ByteBuffer;
 
 /**
- * The benchmark's own synchronisation and result gathering, built on point-to-point messages until the
- * collectives exist: a barrier, the maximum of one value per rank at rank 0, and the merge of histograms at
- * rank 0.
+ * The benchmark's own result gathering, on point-to-point messages: the maximum of one value per rank at rank 0,
+ * and the merge of histograms at rank 0. (Synchronisation uses the library's {@code barrier()}.)
  *
  * <p>Implementation notes. Control messages use tags at the top of the tag space ({@link #TAG_BASE} and up), which
- * benchmarks never use for data (they use tags below 1000), so control and data never match each other.
- * <ul>
- * <li>{@link #barrier}: dissemination (Hensgen, Finkel and Manber 1988): in round {@code k} rank {@code r} sends
- * to {@code r + 2^k} and receives from {@code r - 2^k} (mod n), {@code ceil(log2 n)} rounds of zero-byte
- * messages. Each round has its own tag, and within one barrier the sources of the rounds are distinct, so a
- * message of the next barrier, sent by a rank that has already left this one, cannot be taken for one of this
- * barrier (same tag means same round means same source, and messages of one source arrive in order).</li>
- * <li>{@link #maxToRoot} and {@link #mergeToRoot}: every rank sends to rank 0, which receives from ranks 1..n-1
- * in order: linear, n - 1 messages. Used once per size, outside the timed loop.</li>
- * </ul>
- * Cost of the barrier: {@code ceil(log2 n)} latencies. It allocates a little (requests), which is fine because
- * it runs outside the timed loop, except in {@link CollectiveBenchmark}'s untimed gap between iterations.
+ * benchmarks never use for data (they use tags below 1000), so control and data never match each other. Every
+ * rank sends to rank 0, which receives from ranks 1..n-1 in order: linear, n - 1 messages, once per size and
+ * outside the timed loop. This stays point-to-point on purpose rather than {@code reduce(MAX)}: a rank without a
+ * value passes NaN, which must be ignored rather than propagated as {@code Op.MAX} would, and the result gathering
+ * must not depend on the collective algorithm that {@code --algorithm} forces for the operation under test.
  */
 public final class Control {
     /** First control tag; benchmarks use data tags below this. */
     public static final int TAG_BASE = Communicator.TAG_UB - 64;
-    private static final int BARRIER_TAG = TAG_BASE;
     private static final int MAX_TAG = TAG_BASE + 40;
     private static final int HISTOGRAM_TAG = TAG_BASE + 41;
-    private static final Buf EMPTY = Buf.of(new byte[0]);
 
     private Control() {
-    }
-
-    /**
-     * Returns when every rank of {@code world} has called it.
-     *
-     * @param world the communicator
-     */
-    public static void barrier(final Communicator world) {
-        final int n = world.size();
-        final int r = world.rank();
-        int round = 0;
-        for (int k = 1; k < n; k <<= 1, round++) {
-            world.sendrecv(EMPTY, (r + k) % n, BARRIER_TAG + round, EMPTY, (r - k + n) % n, BARRIER_TAG + round);
-        }
     }
 
     /**

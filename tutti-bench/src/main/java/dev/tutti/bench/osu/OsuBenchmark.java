@@ -43,12 +43,13 @@ public abstract class OsuBenchmark {
 
     /**
      * Returns the sizes to run given the requested ones; all of them unless overridden (a barrier moves no
-     * data and runs one size, 0).
+     * data and runs one size, 0; a reduction of floats skips sizes below one float per block).
      *
      * @param requested the sizes from {@code -m}
-     * @return the sizes to run, in increasing order
+     * @param ranks     the number of ranks of the run
+     * @return the sizes to run, in increasing order; empty if none of the requested sizes applies
      */
-    public int[] sizes(final int[] requested) {
+    public int[] sizes(final int[] requested, final int ranks) {
         return requested;
     }
 

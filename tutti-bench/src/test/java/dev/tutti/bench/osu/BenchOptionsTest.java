@@ -7,6 +7,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -68,8 +69,9 @@ class BenchOptionsTest {
         for (final List<String> args : List.<List<String>>of(List.of("pingpong", "--transport", "udp"),
             List.of("pingpong", "-m", "9:3"), List.of("pingpong", "-n", "1"), List.of("pingpong", "-i", "0"),
             List.of("pingpong", "-x", "-1"), List.of("pingpong", "-i", "-1"), List.of("pingpong", "--jit-warmup", "-1"),
-            List.of("allreduce"), List.of("nosuchop"),
-            List.of("pingpong", "--algorithm", "ring"), List.of())) {
+            List.of("nosuchop"), List.of("pingpong", "--algorithm", "ring"), List.of("allreduce", "--algorithm",
+                "nosuch"), List.of("allreduce", "-m", "1:2"), List.of("reduce_scatter_block", "-n", "4", "-m", "8"),
+            List.of("barrier", "-n", "0"), List.of())) {
             final StringWriter err = new StringWriter();
             final CommandLine cl = new CommandLine(new BenchCommand());
             cl.setErr(new PrintWriter(err));
@@ -81,11 +83,52 @@ class BenchOptionsTest {
 
     @Test
     void shouldNameTheProblemInTheMessage() {
+        assertTrue(usageError("allreduc").contains("op=allreduc is not a benchmark, expected one of pingpong, "
+            + "bandwidth, barrier, bcast, gather, gatherv, scatter, scatterv, allgather, allgatherv, alltoall, "
+            + "alltoallv, alltoallw, reduce, allreduce, reduce_scatter, reduce_scatter_block, scan, exscan"));
+    }
+
+    @Test
+    void shouldListTheValidAlgorithmsOfAnUnknownOne() {
+        final String err = usageError("allreduce", "--algorithm", "butterfly");
+        assertTrue(err.contains("--algorithm butterfly: unknown algorithm 'butterfly' for allreduce, expected one of "
+            + "[linear, recursive_doubling, rabenseifner, ring]"), err);
+        assertTrue(usageError("bcast", "--algorithm", "ring").contains("expected one of [linear, binomial, "
+            + "scatter_allgather]"));
+    }
+
+    @Test
+    void shouldAcceptKnownAlgorithmsInShortOrFullForm() {
+        for (final List<String> args : List.of(List.of("allreduce", "--algorithm", "ring"),
+            List.of("allreduce", "--algorithm", "ALLREDUCE_RABENSEIFNER"), List.of("barrier", "--algorithm", "auto"),
+            List.of("reduce_scatter_block", "--algorithm", "recursive_halving"))) {
+            final BenchSpec s = parse(args.toArray(String[]::new));
+            s.checkFits(Benchmarks.create(s.op()));
+            assertEquals(Map.of(s.op(), args.get(2)), s.tuttiOptions().algorithms(), args.toString());
+        }
+        assertEquals(Map.of(), parse("allreduce").tuttiOptions().algorithms());
+    }
+
+    @Test
+    void shouldRegisterEveryCollectiveUnderItsMpiName() {
+        final List<String> collectives = List.of("barrier", "bcast", "gather", "gatherv", "scatter", "scatterv",
+            "allgather", "allgatherv", "alltoall", "alltoallv", "alltoallw", "reduce", "allreduce", "reduce_scatter",
+            "reduce_scatter_block", "scan", "exscan");
+        for (final String op : collectives) {
+            final OsuBenchmark b = Benchmarks.create(op);
+            assertEquals(op, b.op());
+            assertTrue(b.acceptsAlgorithm(), op);
+            assertEquals(1, b.minRanks(), op);
+        }
+        assertEquals(2 + collectives.size(), Benchmarks.names().size());
+    }
+
+    private static String usageError(final String... args) {
         final StringWriter err = new StringWriter();
         final CommandLine cl = new CommandLine(new BenchCommand());
         cl.setErr(new PrintWriter(err));
-        cl.execute("allreduce");
-        assertTrue(err.toString().contains("op=allreduce is not a benchmark (allreduce comes with the collectives)"
-            + ", expected one of pingpong, bandwidth"), err.toString());
+        cl.setOut(new PrintWriter(new StringWriter()));
+        assertEquals(2, cl.execute(args), List.of(args) + ": " + err);
+        return err.toString();
     }
 }
