@@ -184,8 +184,13 @@ public abstract class AbstractRequest implements Request {
                 }
                 if (idle.mayPark(iteration)) {
                     waiter = Thread.currentThread();
+                    // Re-check after publishing the waiter: a part that completed just before (a collective's
+                    // message, which wakes this request's waiter) must not leave this thread parked.
                     if (isDone()) {
                         return;
+                    }
+                    if (progressSelf() + engine.progress() > 0) {
+                        continue;
                     }
                 }
                 idle.idle(iteration++);
