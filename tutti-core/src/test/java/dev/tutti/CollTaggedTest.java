@@ -96,23 +96,44 @@ class CollTaggedTest {
             }));
             final long[] gv = new long[p * n];
             ops.add(op(() -> w.gathervBegin(Buf.of(mine.get()), me == root ? Buf.of(gv) : null, counts, displs, root,
-                tag), () -> { }));
+                tag), () -> {
+                    for (int j = 0; me == root && j < p * n; j++) {
+                        assertEquals(j / n + salt, gv[j], "gatherv");
+                    }
+                }));
             final long[] sv = new long[n];
             ops.add(op(() -> w.scattervBegin(Buf.of(scIn), counts, displs, Buf.of(sv), root, tag),
                 () -> assertAll(sv, 7, "scatterv")));
             final long[] a2av = new long[p * n];
-            ops.add(op(() -> w.alltoallvBegin(Buf.of(new long[p * n]), counts, displs, Buf.of(a2av), counts, displs,
-                tag), () -> { }));
+            final long[] a2avOut = new long[p * n];
+            for (int j = 0; j < p * n; j++) {
+                a2avOut[j] = 1000L * me + j / n; // block j/n goes to rank j/n
+            }
+            ops.add(op(() -> w.alltoallvBegin(Buf.of(a2avOut), counts, displs, Buf.of(a2av), counts, displs,
+                tag), () -> {
+                    for (int j = 0; j < p * n; j++) {
+                        assertEquals(1000L * (j / n) + me, a2av[j], "alltoallv");
+                    }
+                }));
             final Buf[] ws = new Buf[p];
             final Buf[] wr = new Buf[p];
+            final long[][] wIn = new long[p][n];
             for (int j = 0; j < p; j++) {
-                ws[j] = Buf.of(new long[n]);
-                wr[j] = Buf.of(new long[n]);
+                final long[] out = new long[n];
+                Arrays.fill(out, 10L * me + j);
+                ws[j] = Buf.of(out);
+                wr[j] = Buf.of(wIn[j]);
             }
-            ops.add(op(() -> w.alltoallwBegin(ws, wr, tag), () -> { }));
+            ops.add(op(() -> w.alltoallwBegin(ws, wr, tag), () -> {
+                for (int j = 0; j < p; j++) {
+                    assertAll(wIn[j], 10L * j + me, "alltoallw from " + j);
+                }
+            }));
             final long[] rs = new long[n];
-            ops.add(op(() -> w.reduceScatterBegin(Buf.of(new long[p * n]), Buf.of(rs), counts, Op.SUM, tag),
-                () -> { }));
+            final long[] rsIn = new long[p * n];
+            Arrays.fill(rsIn, me + 1);
+            ops.add(op(() -> w.reduceScatterBegin(Buf.of(rsIn), Buf.of(rs), counts, Op.SUM, tag),
+                () -> assertAll(rs, (long) p * (p + 1) / 2, "reduce_scatter")));
         }
         return ops;
     }
