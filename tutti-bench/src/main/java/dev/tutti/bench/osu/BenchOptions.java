@@ -19,8 +19,9 @@ public final class BenchOptions {
         description = "Number of ranks (default: ${DEFAULT-VALUE}).")
     int ranks;
 
-    @Option(names = "--transport", paramLabel = "inproc|tcp", defaultValue = "inproc",
-        description = "inproc: ranks are threads of this JVM; tcp: one JVM per rank (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--transport", paramLabel = "inproc|shm|tcp", defaultValue = "inproc",
+        description = "inproc: ranks are threads of this JVM; shm: one JVM per rank, shared memory; tcp: one JVM per "
+            + "rank, TCP (default: ${DEFAULT-VALUE}).")
     String transport;
 
     @Option(names = "--csv", paramLabel = "FILE",

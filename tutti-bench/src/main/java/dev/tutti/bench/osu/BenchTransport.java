@@ -6,8 +6,15 @@ import java.util.Locale;
 public enum BenchTransport {
     /** Threads of this JVM over the inproc transport ({@code Tutti.runLocal}). */
     INPROC,
-    /** One JVM per rank, connected over TCP. */
-    TCP;
+    /** One JVM per rank, connected over TCP (even on one host: the workers force {@code tutti.transport=tcp}). */
+    TCP,
+    /** One JVM per rank on this host, over the shared-memory transport ({@code tutti.transport=shm}). */
+    SHM;
+
+    /** @return whether the ranks are separate processes (started by the job launcher) */
+    public boolean processes() {
+        return INPROC != this;
+    }
 
     /** @return the name used on the command line and in the CSV impl column, e.g. {@code inproc} */
     public String label() {
@@ -17,7 +24,7 @@ public enum BenchTransport {
     /**
      * Parses a command-line value.
      *
-     * @param text {@code inproc} or {@code tcp}, any case
+     * @param text {@code inproc}, {@code shm} or {@code tcp}, any case
      * @return the transport
      * @throws IllegalArgumentException for anything else
      */
@@ -27,6 +34,6 @@ public enum BenchTransport {
                 return t;
             }
         }
-        throw new IllegalArgumentException("--transport " + text + ", expected inproc or tcp");
+        throw new IllegalArgumentException("--transport " + text + ", expected inproc, shm or tcp");
     }
 }

@@ -58,6 +58,8 @@ public final class BenchWorker {
         try {
             bench = Benchmarks.create(spec.op());
             spec.checkFits(bench);
+            // The transport under test: tcp even between ranks of one host, or shm (auto would pick shm locally).
+            System.setProperty("tutti.transport", spec.transport().label());
             tutti = Tutti.init(spec.tuttiOptions());
         } catch (final RuntimeException e) {
             err.println("BenchWorker " + spec.op() + ": " + BenchCommand.describe(e));
