@@ -263,7 +263,7 @@ for f in "$OUT"/*.csv; do
     [[ -f "$f" && "$f" != "$OUT/merged.csv" ]] && csvs+=("$f")
 done
 {
-    echo "# $(date -u +%Y-%m-%dT%H:%M:%SZ) $(uname -n), $(nproc) cores; ranks=$RANKS; ${COMMON[*]:-OSU defaults};" \
+    echo "# finished $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(uname -n), $(nproc) cores; ranks=$RANKS; ${COMMON[*]:-OSU defaults};" \
         "repeat=$REPEAT (median per size)"
     echo "# mpirun: ${MPIRUN[*]}; java options: ${JAVA_OPTS[*]:-none}"
     echo "# java: $("$JAVA" -version 2>&1 | head -n 1); $(mpirun --version 2>&1 | head -n 1)"

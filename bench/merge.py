@@ -3,7 +3,9 @@
 Tutti / Open MPI: tutti-inproc vs openmpi-vader (shared memory) and tutti-tcp vs openmpi-tcp. When a cell has
 several rows (repeated runs), the table shows their median and notes the spread.
 
-    merge.py [--merged FILE] CSV...
+    merge.py [--merged FILE] [--sizes B1,B2,...] [--markdown] CSV...
+
+--sizes prints only those message sizes; --markdown prints Markdown tables (for RESULTS.md).
 
 A ratio above 1 means Tutti takes longer per operation (for bandwidth, avg_us is the time per message, so the
 ratio is Open MPI's MB/s over Tutti's). Missing runs show as "-". Standard library only.
@@ -56,7 +58,7 @@ def median(values):
     return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
 
 
-def print_tables(rows, out=sys.stdout):
+def print_tables(rows, out=sys.stdout, only_sizes=None, markdown=False):
     runs = defaultdict(lambda: defaultdict(list))  # (op, ranks) -> {(impl, bytes): [avg_us, ...]}
     for r in rows:
         runs[(r["op"], r["ranks"])][(r["impl"], r["bytes"])].append(r["avg_us"])
@@ -65,50 +67,70 @@ def print_tables(rows, out=sys.stdout):
     def op_key(k):
         return (OP_ORDER.index(k[0]) if k[0] in OP_ORDER else len(OP_ORDER), k[0], k[1])
 
+    def row(values, widths):
+        if markdown:
+            return "| " + " | ".join(v.strip() for v in values) + " |"
+        return "".join(f"{v:>{w}}" for v, w in zip(values, widths))
+
     for key in sorted(table, key=op_key):
         op, ranks = key
         cells = table[key]
         impls = [i for i in IMPL_ORDER if any(i == c[0] for c in cells)]
         impls += sorted({c[0] for c in cells} - set(impls))
         pairs = [p for p in PAIRS if p[0] in impls or p[1] in impls]
-        sizes = sorted({c[1] for c in cells})
-        print(f"\n== {op}, ranks={ranks}: avg_us per operation"
-              + (" (per message; MB/s = bytes / avg_us)" if op == "bandwidth" else "")
-              + "; ratio = tutti / openmpi, > 1 means Tutti is slower", file=out)
-        head = f"{'bytes':>10}" + "".join(f"{i:>15}" for i in impls) + "".join(f"{p[2]:>14}" for p in pairs)
-        print(head, file=out)
+        sizes = sorted({c[1] for c in cells if only_sizes is None or c[1] in only_sizes})
+        if not sizes:
+            continue
+        title = (f"{op}, ranks={ranks}: avg_us per operation"
+                 + (" (per message; MB/s = bytes / avg_us)" if op == "bandwidth" else "")
+                 + "; ratio = tutti / openmpi, > 1 means Tutti is slower")
+        print(f"\n#### {title}\n" if markdown else f"\n== {title}", file=out)
+        widths = [10] + [15] * len(impls) + [14] * len(pairs)
+        print(row(["bytes"] + impls + [p[2] for p in pairs], widths), file=out)
+        if markdown:
+            print("|" + "---:|" * len(widths), file=out)
         ratios = {p[2]: {"small": [], "large": []} for p in pairs}
         for b in sizes:
-            line = f"{b:>10}" + "".join(fmt(cells.get((i, b)), 15, 3) for i in impls)
-            for tutti, ompi, title in pairs:
+            values = [str(b)] + [fmt(cells.get((i, b)), 15, 3) for i in impls]
+            for tutti, ompi, name in pairs:
                 t, o = cells.get((tutti, b)), cells.get((ompi, b))
                 ratio = t / o if t is not None and o else None
                 if ratio is not None:
-                    ratios[title]["large" if b > LARGE_MESSAGE_BYTES else "small"].append(ratio)
-                line += fmt(ratio, 14)
-            print(line, file=out)
+                    ratios[name]["large" if b > LARGE_MESSAGE_BYTES else "small"].append(ratio)
+                values.append(fmt(ratio, 14))
+            print(row(values, widths), file=out)
+        if markdown:
+            print(file=out)
         repeats = max(len(v) for v in runs[key].values())
         if repeats > 1:
             spread = defaultdict(float)
-            for (impl, _), v in runs[key].items():
-                if len(v) > 1 and min(v) > 0:
+            for (impl, b), v in runs[key].items():
+                if len(v) > 1 and min(v) > 0 and b in sizes:
                     spread[impl] = max(spread[impl], max(v) / min(v) - 1)
             print("   median of up to %d runs; largest spread (max/min - 1) per impl: %s" % (repeats, ", ".join(
                 f"{i} {100 * spread[i]:.0f}%" for i in impls if i in spread)), file=out)
-        for title, parts in ratios.items():
+        for name, parts in ratios.items():
             small, large = geomean(parts["small"]), geomean(parts["large"])
-            print(f"   {title}: geometric mean of ratios <= 8 KiB {fmt(small, 0)}, > 8 KiB {fmt(large, 0)}",
+            print(f"   {name}: geometric mean of ratios <= 8 KiB {fmt(small, 0)}, > 8 KiB {fmt(large, 0)}",
                   file=out)
 
 
 def main(argv):
     merged = None
+    only_sizes = None
+    markdown = False
     paths = []
     i = 0
     while i < len(argv):
         if argv[i] == "--merged" and i + 1 < len(argv):
             merged = argv[i + 1]
             i += 2
+        elif argv[i] == "--sizes" and i + 1 < len(argv):
+            only_sizes = {int(x) for x in argv[i + 1].split(",") if x}
+            i += 2
+        elif argv[i] == "--markdown":
+            markdown = True
+            i += 1
         else:
             paths.append(argv[i])
             i += 1
@@ -121,7 +143,7 @@ def main(argv):
             w.writerow(COLUMNS)
             for r in rows:
                 w.writerow([r["impl"], r["op"], r["ranks"], r["bytes"], f"{r['avg_us']:.3f}"])
-    print_tables(rows)
+    print_tables(rows, only_sizes=only_sizes, markdown=markdown)
 
 
 if __name__ == "__main__":

@@ -12,7 +12,8 @@ import org.HdrHistogram.Histogram;
  * loop creates nothing), one call ({@link #invoke}) and the check of the last call's result ({@link #verify}).
  *
  * <p>Defaults as OSU's collectives: 1000 iterations after 100 warm-up ones up to 8 KiB, 100 after 10 above, and a
- * JIT warm-up of 2000 calls at the first size. {@code bytes} means what it means in OSU for that collective: the
+ * JIT warm-up of 20000 calls at the first size (as for pingpong: with fewer, C2 still compiles during the first
+ * sizes, and on a 2-core machine the compiler threads take a core from the ranks). {@code bytes} means what it means in OSU for that collective: the
  * message for bcast, the block each rank contributes or receives for the gather, scatter, allgather and alltoall
  * families, the whole vector for the reductions. The root of rooted collectives is rank 0.
  *
@@ -20,7 +21,7 @@ import org.HdrHistogram.Histogram;
  * {@code Tutti.Options.algorithm(op, name)} for the whole job, so the benchmark itself does not see it.
  */
 public abstract class CollectiveBenchmark extends OsuBenchmark {
-    private static final IterationDefaults DEFAULTS = new IterationDefaults(1_000, 100, 100, 10, 2_000);
+    private static final IterationDefaults DEFAULTS = new IterationDefaults(1_000, 100, 100, 10, 20_000);
 
     /** The root of rooted collectives (bcast, gather, scatter, reduce and their variants). */
     protected static final int ROOT = 0;
