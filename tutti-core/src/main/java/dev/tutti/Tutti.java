@@ -214,7 +214,7 @@ public final class Tutti implements AutoCloseable {
     private static Transport selfTransport(final P2pEngine engine, final int rank, final int size) {
         final InboundSink[] sinks = new InboundSink[size];
         sinks[rank] = engine;
-        return new InprocTransport(new InprocFabric(sinks), Configuration.eagerLimit());
+        return new InprocTransport(new InprocFabric(sinks), Configuration.inprocEagerLimit());
     }
 
     /**
@@ -251,7 +251,7 @@ public final class Tutti implements AutoCloseable {
         final InprocFabric fabric = new InprocFabric(engines);
         for (final P2pEngine e : engines) {
             final Transport[] routes = new Transport[n];
-            Arrays.fill(routes, new InprocTransport(fabric, Configuration.eagerLimit()));
+            Arrays.fill(routes, new InprocTransport(fabric, Configuration.inprocEagerLimit()));
             e.connect(routes);
         }
         new LocalJob(engines, options, rank -> new Tutti(engines[rank], options, true)).run(body);

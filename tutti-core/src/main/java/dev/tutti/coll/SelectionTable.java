@@ -98,7 +98,7 @@ public final class SelectionTable {
                 : bytes <= 32 * 1024 ? AlgorithmId.ALLTOALL_LINEAR : AlgorithmId.ALLTOALL_PAIRWISE;
             case ALLTOALLV -> AlgorithmId.ALLTOALLV_LINEAR;
             case ALLTOALLW -> AlgorithmId.ALLTOALLW_LINEAR;
-            case REDUCE -> !commutative || bytes <= 2048 || count < Integer.highestOneBit(p)
+            case REDUCE -> !commutative || p < 4 || bytes <= 2048 || count < Integer.highestOneBit(p)
                 ? AlgorithmId.REDUCE_BINOMIAL : AlgorithmId.REDUCE_RABENSEIFNER;
             case ALLREDUCE -> !commutative || bytes <= 8192 || count < Integer.highestOneBit(p)
                 ? AlgorithmId.ALLREDUCE_RECURSIVE_DOUBLING : AlgorithmId.ALLREDUCE_RABENSEIFNER;

@@ -10,6 +10,15 @@ public final class Configuration {
     /** Default of {@link #EAGER_LIMIT_PROP_NAME}: 64 KiB. */
     public static final int EAGER_LIMIT_DEFAULT = 64 * 1024;
 
+    /**
+     * Largest message the in-process transport copies eagerly when no receive is posted yet (bytes); larger ones
+     * wait for the receiver, which copies them once from the sender's buffer. Small, because an eager unexpected
+     * message costs a second copy through a new array.
+     */
+    public static final String INPROC_EAGER_LIMIT_PROP_NAME = "tutti.inproc.eagerLimit";
+    /** Default of {@link #INPROC_EAGER_LIMIT_PROP_NAME}: 8 KiB. */
+    public static final int INPROC_EAGER_LIMIT_DEFAULT = 8 * 1024;
+
     /** Idle strategy: iterations that spin. */
     public static final String IDLE_SPINS_PROP_NAME = "tutti.idle.spins";
     /** Default of {@link #IDLE_SPINS_PROP_NAME}. */
@@ -109,6 +118,11 @@ public final class Configuration {
             SHM_FILE_PREFIX + safeId.substring(0, Math.min(safeId.length(), 100)) + "-" + digest + SHM_FILE_SUFFIX);
     }
 
+
+    /** @return the in-process transport's eager limit in bytes */
+    public static int inprocEagerLimit() {
+        return intValue(INPROC_EAGER_LIMIT_PROP_NAME, INPROC_EAGER_LIMIT_DEFAULT);
+    }
 
     /** @return the eager limit in bytes */
     public static int eagerLimit() {
