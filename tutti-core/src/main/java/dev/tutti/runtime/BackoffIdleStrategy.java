@@ -11,6 +11,7 @@ import java.util.concurrent.locks.LockSupport;
  * wake a waiter ({@code LockSupport.unpark} on request completion) end the park early.
  */
 public final class BackoffIdleStrategy implements IdleStrategy {
+    private static final int YIELD_EVERY = 16;
     private final int spins;
     private final int yields;
     private final long minParkNs;
@@ -39,7 +40,13 @@ public final class BackoffIdleStrategy implements IdleStrategy {
     @Override
     public void idle(final int iteration) {
         if (iteration < spins) {
-            Thread.onSpinWait();
+            // Every 16th spin yields: if the rank we wait for shares our CPU (the scheduler put both ranks on one
+            // core), it runs at once instead of after the whole spin phase; on an idle core a yield returns at once.
+            if (YIELD_EVERY - 1 == (iteration & (YIELD_EVERY - 1))) {
+                Thread.yield();
+            } else {
+                Thread.onSpinWait();
+            }
         } else if (iteration < spins + yields) {
             Thread.yield();
         } else {
