@@ -17,7 +17,7 @@ import java.util.List;
  *
  * <pre>
  * mkdir -p /tmp/repro && javac -cp tutti-cli/target/tutti.jar -d /tmp/repro bench/repro/TcpLargeEagerCheck.java
- * java -Dtutti.eager.limit=8388608 -cp tutti-cli/target/tutti.jar:/tmp/repro TcpLargeEagerCheck
+ * java -Dtutti.transport=tcp -Dtutti.eager.limit=8388608 -cp tutti-cli/target/tutti.jar:/tmp/repro TcpLargeEagerCheck
  * </pre>
  * Prints one line per corrupted message and "rank R done, N bad messages"; exit status 0 either way.
  */
