@@ -26,7 +26,8 @@ import java.util.function.IntFunction;
  * the collectives of a communicator in the same order (nonblocking ones by their start). Several nonblocking
  * collectives may be outstanding at once, and point-to-point traffic may be interleaved freely; it never matches
  * collective traffic. When several threads of a rank start collectives on one communicator, the program must order
- * them itself.
+ * them itself — or use the tagged two-phase forms ({@code allreduceBegin(..., tag)} ... {@link CollectiveHandle#end()}),
+ * which are matched by (kind, tag) instead of call order and may be begun in any order from any thread.
  *
  * <p>The algorithm of each call is chosen by group size and message size (see
  * {@code dev.tutti.coll.SelectionTable}); it can be forced with the setting {@code tutti.coll.<operation>}, e.g.
