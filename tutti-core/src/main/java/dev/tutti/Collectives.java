@@ -14,6 +14,9 @@ import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 
+import static dev.tutti.type.BooleanStaging.recvMemory;
+import static dev.tutti.type.BooleanStaging.sendMemory;
+
 /**
  * The bridge from the collective API of {@link Communicator} to the engine: validates every argument before
  * anything is sent, resolves buffers to memory (staging {@code boolean[]} through bytes), picks the algorithm and
@@ -409,32 +412,6 @@ final class Collectives {
         return tag < 0 ? ScheduleRun.start(s, coll, nb) : ScheduleRun.startTagged(s, coll, kind, tag);
     }
 
-    private static MemorySegment sendMemory(final Buf b) {
-        if (Datatype.BOOLEAN != b.datatype()) {
-            return b.segment();
-        }
-        final boolean[] src = b.booleans();
-        final byte[] packed = new byte[b.count()];
-        for (int i = 0; i < packed.length; i++) {
-            packed[i] = src[b.booleanOffset() + i] ? (byte) 1 : (byte) 0;
-        }
-        return MemorySegment.ofArray(packed);
-    }
-
-    /** Receive memory; for booleans a staged byte copy (holding the current values, for in-place use). */
-    private static MemorySegment recvMemory(final Buf b, final List<Runnable> finish) {
-        if (Datatype.BOOLEAN != b.datatype()) {
-            return b.segment();
-        }
-        final MemorySegment staged = sendMemory(b);
-        finish.add(() -> {
-            final boolean[] out = b.booleans();
-            for (int i = 0; i < b.count(); i++) {
-                out[b.booleanOffset() + i] = 0 != staged.get(java.lang.foreign.ValueLayout.JAVA_BYTE, i);
-            }
-        });
-        return staged;
-    }
 
     private void need(final String op, final String arg, final Buf b) {
         if (null == b || Buf.IN_PLACE == b) {

@@ -26,8 +26,9 @@ import java.util.function.IntFunction;
  * the collectives of a communicator in the same order (nonblocking ones by their start). Several nonblocking
  * collectives may be outstanding at once, and point-to-point traffic may be interleaved freely; it never matches
  * collective traffic. When several threads of a rank start collectives on one communicator, the program must order
- * them itself — or use the tagged two-phase forms ({@code allreduceBegin(..., tag)} ... {@link CollectiveHandle#end()}),
- * which are matched by (kind, tag) instead of call order and may be begun in any order from any thread.
+ * them itself — or use the tagged two-phase forms ({@code allreduceBegin(..., tag)} ...
+ * {@link CollectiveHandle#end()}), which are matched by (kind, tag) instead of call order and may be begun in any
+ * order from any thread.
  *
  * <p>The algorithm of each call is chosen by group size and message size (see
  * {@code dev.tutti.coll.SelectionTable}); it can be forced with the setting {@code tutti.coll.<operation>}, e.g.
@@ -626,7 +627,8 @@ public final class Communicator extends Comm {
      * @throws TuttiException for a bad argument (before anything is sent), a count or type that differs
      *                        between ranks where detected, or a failed peer
      */
-    public Request igatherv(final Buf send, final Buf recv, final int[] recvCounts, final int[] displs, final int root) {
+    public Request igatherv(final Buf send, final Buf recv, final int[] recvCounts, final int[] displs,
+        final int root) {
         return coll().gatherv(true, send, recv, recvCounts, displs, root);
     }
 
@@ -688,7 +690,8 @@ public final class Communicator extends Comm {
      * @throws TuttiException for a bad argument (before anything is sent), a count or type that differs
      *                        between ranks where detected, or a failed peer
      */
-    public Request iscatterv(final Buf send, final int[] sendCounts, final int[] displs, final Buf recv, final int root) {
+    public Request iscatterv(final Buf send, final int[] sendCounts, final int[] displs, final Buf recv,
+        final int root) {
         return coll().scatterv(true, send, sendCounts, displs, recv, root);
     }
 
@@ -793,7 +796,8 @@ public final class Communicator extends Comm {
      * @throws TuttiException for a bad argument (before anything is sent), a count or type that differs
      *                        between ranks where detected, or a failed peer
      */
-    public void alltoallv(final Buf send, final int[] sendCounts, final int[] sendDispls, final Buf recv, final int[] recvCounts, final int[] recvDispls) {
+    public void alltoallv(final Buf send, final int[] sendCounts, final int[] sendDispls, final Buf recv,
+        final int[] recvCounts, final int[] recvDispls) {
         coll().alltoallv(false, send, sendCounts, sendDispls, recv, recvCounts, recvDispls).waitFor();
     }
 
@@ -812,7 +816,8 @@ public final class Communicator extends Comm {
      * @throws TuttiException for a bad argument (before anything is sent), a count or type that differs
      *                        between ranks where detected, or a failed peer
      */
-    public Request ialltoallv(final Buf send, final int[] sendCounts, final int[] sendDispls, final Buf recv, final int[] recvCounts, final int[] recvDispls) {
+    public Request ialltoallv(final Buf send, final int[] sendCounts, final int[] sendDispls, final Buf recv,
+        final int[] recvCounts, final int[] recvDispls) {
         return coll().alltoallv(true, send, sendCounts, sendDispls, recv, recvCounts, recvDispls);
     }
 
@@ -1089,7 +1094,8 @@ public final class Communicator extends Comm {
      * @return the handle
      * @throws TuttiException for a bad argument or tag (before anything is sent)
      */
-    public CollectiveHandle gathervBegin(final Buf send, final Buf recv, final int[] recvCounts, final int[] displs, final int root, final int tag) {
+    public CollectiveHandle gathervBegin(final Buf send, final Buf recv, final int[] recvCounts, final int[] displs,
+        final int root, final int tag) {
         return (CollectiveHandle) coll.tagged("gathervBegin", tag).gatherv(true, send, recv, recvCounts, displs, root);
     }
 
@@ -1121,8 +1127,10 @@ public final class Communicator extends Comm {
      * @return the handle
      * @throws TuttiException for a bad argument or tag (before anything is sent)
      */
-    public CollectiveHandle scattervBegin(final Buf send, final int[] sendCounts, final int[] displs, final Buf recv, final int root, final int tag) {
-        return (CollectiveHandle) coll.tagged("scattervBegin", tag).scatterv(true, send, sendCounts, displs, recv, root);
+    public CollectiveHandle scattervBegin(final Buf send, final int[] sendCounts, final int[] displs, final Buf recv,
+        final int root, final int tag) {
+        return (CollectiveHandle) coll.tagged("scattervBegin", tag).scatterv(true, send, sendCounts, displs, recv,
+            root);
     }
 
     /**
@@ -1151,7 +1159,8 @@ public final class Communicator extends Comm {
      * @return the handle
      * @throws TuttiException for a bad argument or tag (before anything is sent)
      */
-    public CollectiveHandle allgathervBegin(final Buf send, final Buf recv, final int[] recvCounts, final int[] displs, final int tag) {
+    public CollectiveHandle allgathervBegin(final Buf send, final Buf recv, final int[] recvCounts,
+        final int[] displs, final int tag) {
         return (CollectiveHandle) coll.tagged("allgathervBegin", tag).allgatherv(true, send, recv, recvCounts, displs);
     }
 
@@ -1183,8 +1192,10 @@ public final class Communicator extends Comm {
      * @return the handle
      * @throws TuttiException for a bad argument or tag (before anything is sent)
      */
-    public CollectiveHandle alltoallvBegin(final Buf send, final int[] sendCounts, final int[] sendDispls, final Buf recv, final int[] recvCounts, final int[] recvDispls, final int tag) {
-        return (CollectiveHandle) coll.tagged("alltoallvBegin", tag).alltoallv(true, send, sendCounts, sendDispls, recv, recvCounts, recvDispls);
+    public CollectiveHandle alltoallvBegin(final Buf send, final int[] sendCounts, final int[] sendDispls,
+        final Buf recv, final int[] recvCounts, final int[] recvDispls, final int tag) {
+        return (CollectiveHandle) coll.tagged("alltoallvBegin", tag).alltoallv(true, send, sendCounts, sendDispls,
+            recv, recvCounts, recvDispls);
     }
 
     /**
@@ -1244,8 +1255,10 @@ public final class Communicator extends Comm {
      * @return the handle
      * @throws TuttiException for a bad argument or tag (before anything is sent)
      */
-    public CollectiveHandle reduceScatterBegin(final Buf send, final Buf recv, final int[] recvCounts, final Op op, final int tag) {
-        return (CollectiveHandle) coll.tagged("reduceScatterBegin", tag).reduceScatter(true, send, recv, recvCounts, op);
+    public CollectiveHandle reduceScatterBegin(final Buf send, final Buf recv, final int[] recvCounts, final Op op,
+        final int tag) {
+        return (CollectiveHandle) coll.tagged("reduceScatterBegin", tag).reduceScatter(true, send, recv, recvCounts,
+            op);
     }
 
     /**

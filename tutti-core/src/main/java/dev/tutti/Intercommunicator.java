@@ -20,11 +20,13 @@ import dev.tutti.p2p.P2pEngine;
 import dev.tutti.type.kernel.Reductions;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+
+import static dev.tutti.type.BooleanStaging.recvMemory;
+import static dev.tutti.type.BooleanStaging.sendMemory;
 
 /**
  * An intercommunicator: two disjoint groups, the local one (this rank's) and the remote one. Point-to-point
@@ -998,7 +1000,8 @@ public final class Intercommunicator extends Comm {
         return startBcast(CollStart.NONBLOCKING, send, recv, root, remoteRoot);
     }
 
-    private Request startBcast(final CollStart nb, final Buf send, final Buf recv, final int root, final int remoteRoot) {
+    private Request startBcast(final CollStart nb, final Buf send, final Buf recv, final int root,
+        final int remoteRoot) {
         checkSymmetricRoots("bcast", root, remoteRoot);
         noInPlace("bcast", send, recv);
         return bcastSymmetric(nb, "bcast", orNone(send), orNone(recv), root, remoteRoot);
@@ -1142,13 +1145,14 @@ public final class Intercommunicator extends Comm {
 
     private CollStart tagged(final String op, final CollKind kind, final int tag) {
         if (tag < 0 || tag > CollComm.TAGGED_TAG_UB) {
-            throw Errors.tag(op, describe(), tag, CollComm.TAGGED_TAG_UB, " (wildcards are not allowed for collectives)");
+            throw Errors.tag(op, describe(), tag, CollComm.TAGGED_TAG_UB,
+                " (wildcards are not allowed for collectives)");
         }
         return CollStart.tagged(kind, tag);
     }
 
     /**
-     * Begins a tagged two-phase {@code barrier}() on this intercommunicator: matched by kind and tag instead of
+     * Begins a tagged two-phase {@code barrier} on this intercommunicator: matched by kind and tag instead of
      * call order (see {@link CollectiveHandle}); complete it with {@link CollectiveHandle#end()}.
      *
      * @param tag the tag, 0..{@link #collectiveTagUpperBound()}
@@ -1160,7 +1164,7 @@ public final class Intercommunicator extends Comm {
     }
 
     /**
-     * Begins a tagged two-phase {@code bcast}(buf, root) on this intercommunicator: matched by kind and tag instead of
+     * Begins a tagged two-phase {@code bcast} on this intercommunicator: matched by kind and tag instead of
      * call order (see {@link CollectiveHandle}); complete it with {@link CollectiveHandle#end()}.
      *
      * @param buf as for the blocking form
@@ -1174,7 +1178,7 @@ public final class Intercommunicator extends Comm {
     }
 
     /**
-     * Begins a tagged two-phase {@code gather}(send, recv, root) on this intercommunicator: matched by kind and tag instead of
+     * Begins a tagged two-phase {@code gather} on this intercommunicator: matched by kind and tag instead of
      * call order (see {@link CollectiveHandle}); complete it with {@link CollectiveHandle#end()}.
      *
      * @param send as for the blocking form
@@ -1189,7 +1193,7 @@ public final class Intercommunicator extends Comm {
     }
 
     /**
-     * Begins a tagged two-phase {@code gatherv}(send, recv, recvCounts, displs, root) on this intercommunicator: matched by kind and tag instead of
+     * Begins a tagged two-phase {@code gatherv} on this intercommunicator: matched by kind and tag instead of
      * call order (see {@link CollectiveHandle}); complete it with {@link CollectiveHandle#end()}.
      *
      * @param send as for the blocking form
@@ -1203,11 +1207,12 @@ public final class Intercommunicator extends Comm {
      */
     public CollectiveHandle gathervBegin(final Buf send, final Buf recv, final int[] recvCounts, final int[] displs,
         final int root, final int tag) {
-        return (CollectiveHandle) startGatherv(tagged("gathervBegin", CollKind.GATHERV, tag), send, recv, recvCounts, displs, root);
+        return (CollectiveHandle) startGatherv(tagged("gathervBegin", CollKind.GATHERV, tag), send, recv, recvCounts,
+            displs, root);
     }
 
     /**
-     * Begins a tagged two-phase {@code scatter}(send, recv, root) on this intercommunicator: matched by kind and tag instead of
+     * Begins a tagged two-phase {@code scatter} on this intercommunicator: matched by kind and tag instead of
      * call order (see {@link CollectiveHandle}); complete it with {@link CollectiveHandle#end()}.
      *
      * @param send as for the blocking form
@@ -1222,7 +1227,7 @@ public final class Intercommunicator extends Comm {
     }
 
     /**
-     * Begins a tagged two-phase {@code scatterv}(send, sendCounts, displs, recv, root) on this intercommunicator: matched by kind and tag instead of
+     * Begins a tagged two-phase {@code scatterv} on this intercommunicator: matched by kind and tag instead of
      * call order (see {@link CollectiveHandle}); complete it with {@link CollectiveHandle#end()}.
      *
      * @param send as for the blocking form
@@ -1236,11 +1241,12 @@ public final class Intercommunicator extends Comm {
      */
     public CollectiveHandle scattervBegin(final Buf send, final int[] sendCounts, final int[] displs, final Buf recv,
         final int root, final int tag) {
-        return (CollectiveHandle) startScatterv(tagged("scattervBegin", CollKind.SCATTERV, tag), send, sendCounts, displs, recv, root);
+        return (CollectiveHandle) startScatterv(tagged("scattervBegin", CollKind.SCATTERV, tag), send, sendCounts,
+            displs, recv, root);
     }
 
     /**
-     * Begins a tagged two-phase {@code reduce}(send, recv, op, root) on this intercommunicator: matched by kind and tag instead of
+     * Begins a tagged two-phase {@code reduce} on this intercommunicator: matched by kind and tag instead of
      * call order (see {@link CollectiveHandle}); complete it with {@link CollectiveHandle#end()}.
      *
      * @param send as for the blocking form
@@ -1256,7 +1262,7 @@ public final class Intercommunicator extends Comm {
     }
 
     /**
-     * Begins a tagged two-phase {@code allgather}(send, recv) on this intercommunicator: matched by kind and tag instead of
+     * Begins a tagged two-phase {@code allgather} on this intercommunicator: matched by kind and tag instead of
      * call order (see {@link CollectiveHandle}); complete it with {@link CollectiveHandle#end()}.
      *
      * @param send as for the blocking form
@@ -1270,7 +1276,7 @@ public final class Intercommunicator extends Comm {
     }
 
     /**
-     * Begins a tagged two-phase {@code allgatherv}(send, recv, recvCounts, displs) on this intercommunicator: matched by kind and tag instead of
+     * Begins a tagged two-phase {@code allgatherv} on this intercommunicator: matched by kind and tag instead of
      * call order (see {@link CollectiveHandle}); complete it with {@link CollectiveHandle#end()}.
      *
      * @param send as for the blocking form
@@ -1281,12 +1287,14 @@ public final class Intercommunicator extends Comm {
      * @return the handle
      * @throws TuttiException for a bad argument or tag (before anything is sent)
      */
-    public CollectiveHandle allgathervBegin(final Buf send, final Buf recv, final int[] recvCounts, final int[] displs, final int tag) {
-        return (CollectiveHandle) startAllgatherv(tagged("allgathervBegin", CollKind.ALLGATHERV, tag), send, recv, recvCounts, displs);
+    public CollectiveHandle allgathervBegin(final Buf send, final Buf recv, final int[] recvCounts,
+        final int[] displs, final int tag) {
+        return (CollectiveHandle) startAllgatherv(tagged("allgathervBegin", CollKind.ALLGATHERV, tag), send, recv,
+            recvCounts, displs);
     }
 
     /**
-     * Begins a tagged two-phase {@code alltoall}(send, recv) on this intercommunicator: matched by kind and tag instead of
+     * Begins a tagged two-phase {@code alltoall} on this intercommunicator: matched by kind and tag instead of
      * call order (see {@link CollectiveHandle}); complete it with {@link CollectiveHandle#end()}.
      *
      * @param send as for the blocking form
@@ -1300,7 +1308,7 @@ public final class Intercommunicator extends Comm {
     }
 
     /**
-     * Begins a tagged two-phase {@code alltoallv}(send, sendCounts, sendDispls, recv, recvCounts, recvDispls) on this intercommunicator: matched by kind and tag instead of
+     * Begins a tagged two-phase {@code alltoallv} on this intercommunicator: matched by kind and tag instead of
      * call order (see {@link CollectiveHandle}); complete it with {@link CollectiveHandle#end()}.
      *
      * @param send as for the blocking form
@@ -1313,13 +1321,15 @@ public final class Intercommunicator extends Comm {
      * @return the handle
      * @throws TuttiException for a bad argument or tag (before anything is sent)
      */
-    public CollectiveHandle alltoallvBegin(final Buf send, final int[] sendCounts, final int[] sendDispls, final Buf recv,
+    public CollectiveHandle alltoallvBegin(final Buf send, final int[] sendCounts, final int[] sendDispls,
+        final Buf recv,
         final int[] recvCounts, final int[] recvDispls, final int tag) {
-        return (CollectiveHandle) startAlltoallv(tagged("alltoallvBegin", CollKind.ALLTOALLV, tag), send, sendCounts, sendDispls, recv, recvCounts, recvDispls);
+        return (CollectiveHandle) startAlltoallv(tagged("alltoallvBegin", CollKind.ALLTOALLV, tag), send, sendCounts,
+            sendDispls, recv, recvCounts, recvDispls);
     }
 
     /**
-     * Begins a tagged two-phase {@code alltoallw}(send, recv) on this intercommunicator: matched by kind and tag instead of
+     * Begins a tagged two-phase {@code alltoallw} on this intercommunicator: matched by kind and tag instead of
      * call order (see {@link CollectiveHandle}); complete it with {@link CollectiveHandle#end()}.
      *
      * @param send as for the blocking form
@@ -1333,7 +1343,7 @@ public final class Intercommunicator extends Comm {
     }
 
     /**
-     * Begins a tagged two-phase {@code allreduce}(send, recv, op) on this intercommunicator: matched by kind and tag instead of
+     * Begins a tagged two-phase {@code allreduce} on this intercommunicator: matched by kind and tag instead of
      * call order (see {@link CollectiveHandle}); complete it with {@link CollectiveHandle#end()}.
      *
      * @param send as for the blocking form
@@ -1348,7 +1358,7 @@ public final class Intercommunicator extends Comm {
     }
 
     /**
-     * Begins a tagged two-phase {@code reduceScatter}(send, recv, recvCounts, op) on this intercommunicator: matched by kind and tag instead of
+     * Begins a tagged two-phase {@code reduceScatter} on this intercommunicator: matched by kind and tag instead of
      * call order (see {@link CollectiveHandle}); complete it with {@link CollectiveHandle#end()}.
      *
      * @param send as for the blocking form
@@ -1359,13 +1369,15 @@ public final class Intercommunicator extends Comm {
      * @return the handle
      * @throws TuttiException for a bad argument or tag (before anything is sent)
      */
-    public CollectiveHandle reduceScatterBegin(final Buf send, final Buf recv, final int[] recvCounts, final Op op, final int tag) {
-        return (CollectiveHandle) startReduceScatter(tagged("reduceScatterBegin", CollKind.REDUCE_SCATTER, tag), send, recv, recvCounts, op);
+    public CollectiveHandle reduceScatterBegin(final Buf send, final Buf recv, final int[] recvCounts, final Op op,
+        final int tag) {
+        return (CollectiveHandle) startReduceScatter(tagged("reduceScatterBegin", CollKind.REDUCE_SCATTER, tag),
+            send, recv, recvCounts, op);
     }
 
     /**
-     * Begins a tagged two-phase {@code reduceScatterBlock}(send, recv, op) on this intercommunicator: matched by kind and tag instead of
-     * call order (see {@link CollectiveHandle}); complete it with {@link CollectiveHandle#end()}.
+     * Begins a tagged two-phase {@code reduceScatterBlock} on this intercommunicator: matched by kind and tag
+     * instead of call order (see {@link CollectiveHandle}); complete it with {@link CollectiveHandle#end()}.
      *
      * @param send as for the blocking form
      * @param recv as for the blocking form
@@ -1375,11 +1387,12 @@ public final class Intercommunicator extends Comm {
      * @throws TuttiException for a bad argument or tag (before anything is sent)
      */
     public CollectiveHandle reduceScatterBlockBegin(final Buf send, final Buf recv, final Op op, final int tag) {
-        return (CollectiveHandle) startReduceScatterBlock(tagged("reduceScatterBlockBegin", CollKind.REDUCE_SCATTER_BLOCK, tag), send, recv, op);
+        return (CollectiveHandle) startReduceScatterBlock(tagged("reduceScatterBlockBegin",
+            CollKind.REDUCE_SCATTER_BLOCK, tag), send, recv, op);
     }
 
     /**
-     * Begins a tagged two-phase {@code bcast}(send, recv, root, remoteRoot) on this intercommunicator: matched by kind and tag instead of
+     * Begins a tagged two-phase {@code bcast} on this intercommunicator: matched by kind and tag instead of
      * call order (see {@link CollectiveHandle}); complete it with {@link CollectiveHandle#end()}.
      *
      * @param send as for the blocking form
@@ -1390,12 +1403,13 @@ public final class Intercommunicator extends Comm {
      * @return the handle
      * @throws TuttiException for a bad argument or tag (before anything is sent)
      */
-    public CollectiveHandle bcastBegin(final Buf send, final Buf recv, final int root, final int remoteRoot, final int tag) {
+    public CollectiveHandle bcastBegin(final Buf send, final Buf recv, final int root, final int remoteRoot,
+        final int tag) {
         return (CollectiveHandle) startBcast(tagged("bcastBegin", CollKind.BCAST, tag), send, recv, root, remoteRoot);
     }
 
     /**
-     * Begins a tagged two-phase {@code scatter}(send, recv, root, remoteRoot) on this intercommunicator: matched by kind and tag instead of
+     * Begins a tagged two-phase {@code scatter} on this intercommunicator: matched by kind and tag instead of
      * call order (see {@link CollectiveHandle}); complete it with {@link CollectiveHandle#end()}.
      *
      * @param send as for the blocking form
@@ -1406,12 +1420,14 @@ public final class Intercommunicator extends Comm {
      * @return the handle
      * @throws TuttiException for a bad argument or tag (before anything is sent)
      */
-    public CollectiveHandle scatterBegin(final Buf send, final Buf recv, final int root, final int remoteRoot, final int tag) {
-        return (CollectiveHandle) startScatter(tagged("scatterBegin", CollKind.SCATTER, tag), send, recv, root, remoteRoot);
+    public CollectiveHandle scatterBegin(final Buf send, final Buf recv, final int root, final int remoteRoot,
+        final int tag) {
+        return (CollectiveHandle) startScatter(tagged("scatterBegin", CollKind.SCATTER, tag), send, recv, root,
+            remoteRoot);
     }
 
     /**
-     * Begins a tagged two-phase {@code gather}(send, recv, root, remoteRoot) on this intercommunicator: matched by kind and tag instead of
+     * Begins a tagged two-phase {@code gather} on this intercommunicator: matched by kind and tag instead of
      * call order (see {@link CollectiveHandle}); complete it with {@link CollectiveHandle#end()}.
      *
      * @param send as for the blocking form
@@ -1422,12 +1438,14 @@ public final class Intercommunicator extends Comm {
      * @return the handle
      * @throws TuttiException for a bad argument or tag (before anything is sent)
      */
-    public CollectiveHandle gatherBegin(final Buf send, final Buf recv, final int root, final int remoteRoot, final int tag) {
-        return (CollectiveHandle) startGather(tagged("gatherBegin", CollKind.GATHER, tag), send, recv, root, remoteRoot);
+    public CollectiveHandle gatherBegin(final Buf send, final Buf recv, final int root, final int remoteRoot,
+        final int tag) {
+        return (CollectiveHandle) startGather(tagged("gatherBegin", CollKind.GATHER, tag), send, recv, root,
+            remoteRoot);
     }
 
     /**
-     * Begins a tagged two-phase {@code reduce}(send, recv, op, root, remoteRoot) on this intercommunicator: matched by kind and tag instead of
+     * Begins a tagged two-phase {@code reduce} on this intercommunicator: matched by kind and tag instead of
      * call order (see {@link CollectiveHandle}); complete it with {@link CollectiveHandle#end()}.
      *
      * @param send as for the blocking form
@@ -1439,8 +1457,10 @@ public final class Intercommunicator extends Comm {
      * @return the handle
      * @throws TuttiException for a bad argument or tag (before anything is sent)
      */
-    public CollectiveHandle reduceBegin(final Buf send, final Buf recv, final Op op, final int root, final int remoteRoot, final int tag) {
-        return (CollectiveHandle) startReduce(tagged("reduceBegin", CollKind.REDUCE, tag), send, recv, op, root, remoteRoot);
+    public CollectiveHandle reduceBegin(final Buf send, final Buf recv, final Op op, final int root,
+        final int remoteRoot, final int tag) {
+        return (CollectiveHandle) startReduce(tagged("reduceBegin", CollKind.REDUCE, tag), send, recv, op, root,
+            remoteRoot);
     }
 
     // --------------------------------------------------------------------------------------------- machinery
@@ -1580,30 +1600,4 @@ public final class Intercommunicator extends Comm {
         }
     }
 
-    private static MemorySegment sendMemory(final Buf b) {
-        if (Datatype.BOOLEAN != b.datatype()) {
-            return b.segment();
-        }
-        final boolean[] src = b.booleans();
-        final byte[] packed = new byte[b.count()];
-        for (int i = 0; i < packed.length; i++) {
-            packed[i] = src[b.booleanOffset() + i] ? (byte) 1 : (byte) 0;
-        }
-        return MemorySegment.ofArray(packed);
-    }
-
-    /** Receive memory; for booleans a staged byte copy, copied back by a finish step. */
-    private static MemorySegment recvMemory(final Buf b, final List<Runnable> finish) {
-        if (Datatype.BOOLEAN != b.datatype()) {
-            return b.segment();
-        }
-        final MemorySegment staged = sendMemory(b);
-        finish.add(() -> {
-            final boolean[] out = b.booleans();
-            for (int i = 0; i < b.count(); i++) {
-                out[b.booleanOffset() + i] = 0 != staged.get(ValueLayout.JAVA_BYTE, i);
-            }
-        });
-        return staged;
-    }
 }

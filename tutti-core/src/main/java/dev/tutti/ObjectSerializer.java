@@ -93,7 +93,8 @@ public interface ObjectSerializer {
                     return in.readObject();
                 } catch (final InvalidClassException e) {
                     throw new TuttiException(ErrorClass.SERIALIZATION, "deserialize: " + rejected[0]
-                        + " is not allowed (" + e.getMessage() + "); allowed=" + allow + " (add patterns with -D" + ALLOW_PROP_NAME
+                        + " is not allowed (" + e.getMessage() + "); allowed=" + allow + " (add patterns with -D"
+                        + ALLOW_PROP_NAME
                         + "=com.example.** or Tutti.Options.serializer)", e);
                 } catch (final IOException | ClassNotFoundException e) {
                     throw new TuttiException(ErrorClass.SERIALIZATION, "deserialize: bytes=" + bytes.length

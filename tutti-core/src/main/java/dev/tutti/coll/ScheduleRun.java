@@ -268,6 +268,7 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
 
     @Override
     public String toString() {
-        return (null == key ? schedule.op() : key) + "(" + comm.describe() + ", round=" + round + "/" + schedule.rounds().length + ")";
+        return (null == key ? schedule.op() : key) + "(" + comm.describe() + ", round=" + round + "/"
+            + schedule.rounds().length + ")";
     }
 }

@@ -16,10 +16,11 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Implementation notes. {@code state} goes PENDING → COMPLETING (a CAS: the one completer wins) → DONE
  * ({@link #complete}); the plain fields {@code status} and {@code failure} are written between the two, before the
- * volatile store of DONE, and read after a volatile load that sees DONE, so a waiter that sees DONE sees them. Lost wake-ups are avoided Dekker-style: the completer stores
- * {@code state} then loads {@code waiter}; the waiter stores {@code waiter} then loads {@code state} (both
- * volatile), so at least one sees the other. Parks are bounded anyway, so a waiter also notices an engine failure
- * (dead peer, aborted job), which completes nothing.
+ * volatile store of DONE, and read after a volatile load that sees DONE, so a waiter that sees DONE sees them.
+ * Lost wake-ups are avoided Dekker-style: the completer stores {@code state} then loads {@code waiter}; the
+ * waiter stores {@code waiter} then loads {@code state} (both volatile), so at least one sees the other.
+ * Parks are bounded anyway, so a waiter also notices an engine failure (dead peer, aborted job), which completes
+ * nothing.
  *
  * <p>The waiting thread drives progress: each idle iteration first polls the engine's transports.
  */

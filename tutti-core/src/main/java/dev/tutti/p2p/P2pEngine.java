@@ -6,6 +6,7 @@ import dev.tutti.ErrorClass;
 import dev.tutti.Status;
 import dev.tutti.TuttiException;
 import dev.tutti.runtime.Agent;
+import dev.tutti.type.BooleanStaging;
 import dev.tutti.runtime.IdleStrategy;
 import dev.tutti.transport.Inbound;
 import dev.tutti.transport.InboundSink;
@@ -109,18 +110,7 @@ public final class P2pEngine implements InboundSink {
      * @return the request
      */
     public SendRequest isend(final int context, final int destWorld, final int tag, final Buf buf) {
-        final MemorySegment payload;
-        if (Datatype.BOOLEAN == buf.datatype()) {
-            final boolean[] src = buf.booleans();
-            final byte[] packed = new byte[buf.count()];
-            for (int i = 0; i < packed.length; i++) {
-                packed[i] = src[buf.booleanOffset() + i] ? (byte) 1 : (byte) 0;
-            }
-            payload = MemorySegment.ofArray(packed);
-        } else {
-            payload = buf.segment();
-        }
-        return isend(context, destWorld, tag, buf.datatype(), payload);
+        return isend(context, destWorld, tag, buf.datatype(), BooleanStaging.sendMemory(buf));
     }
 
     /**

@@ -6,6 +6,7 @@ import dev.tutti.ErrorClass;
 import dev.tutti.Status;
 import dev.tutti.TuttiException;
 import dev.tutti.transport.Inbound;
+import dev.tutti.type.BooleanStaging;
 
 import java.lang.foreign.MemorySegment;
 
@@ -91,11 +92,7 @@ public final class RecvRequest extends AbstractRequest implements Inbound.Delive
             return;
         }
         if (null != booleans) {
-            final boolean[] out = booleans.booleans();
-            final int off = booleans.booleanOffset();
-            for (int i = 0; i < staging.length; i++) {
-                out[off + i] = 0 != staging[i];
-            }
+            BooleanStaging.unpack(MemorySegment.ofArray(staging), booleans);
         }
         if (!allocate && m.lengthBytes > capacity()) {
             complete(null, new TuttiException(ErrorClass.TRUNCATE, "recv truncated (" + view.describe()
