@@ -448,12 +448,33 @@ final class Collectives {
 
     private void checkVector(final String op, final String countsName, final String displsName, final int[] counts,
         final int[] displs, final Buf b) {
-        if (null == counts || null == displs || counts.length != size() || displs.length != size()) {
+        checkVector(op, where, "size", size(), countsName, displsName, counts, displs, b);
+    }
+
+    /**
+     * Checks the counts and displacements of a v-collective against the group and the buffer, before anything is
+     * sent (shared by intra- and intercommunicators).
+     *
+     * @param op         the operation
+     * @param where      the communicator description
+     * @param sizeName   what the arrays' length must equal ({@code size}, {@code remoteSize})
+     * @param n          that length
+     * @param countsName the counts argument's name
+     * @param displsName the displacements argument's name
+     * @param counts     the counts
+     * @param displs     the displacements
+     * @param b          the buffer they index
+     * @throws TuttiException of class {@link ErrorClass#ARG} for a wrong length, {@link ErrorClass#COUNT} for a
+     *                        negative or out-of-buffer block
+     */
+    static void checkVector(final String op, final String where, final String sizeName, final int n,
+        final String countsName, final String displsName, final int[] counts, final int[] displs, final Buf b) {
+        if (null == counts || null == displs || counts.length != n || displs.length != n) {
             throw Errors.invalid(ErrorClass.ARG, op, where, countsName + ".length=" + (null == counts ? "null"
                 : counts.length) + " " + displsName + ".length=" + (null == displs ? "null" : displs.length)
-                + ", expected size=" + size() + " each");
+                + ", expected " + sizeName + "=" + n + " each");
         }
-        for (int i = 0; i < counts.length; i++) {
+        for (int i = 0; i < n; i++) {
             if (counts[i] < 0 || displs[i] < 0 || (long) displs[i] + counts[i] > b.count()) {
                 throw Errors.invalid(ErrorClass.COUNT, op, where, countsName + "[" + i + "]=" + counts[i] + " "
                     + displsName + "[" + i + "]=" + displs[i] + " outside the buffer of count=" + b.count()

@@ -1586,18 +1586,7 @@ public final class Intercommunicator extends Comm {
 
     private void checkVector(final String op, final String countsName, final String displsName, final int[] counts,
         final int[] displs, final Buf b, final int n) {
-        if (null == counts || null == displs || counts.length != n || displs.length != n) {
-            throw Errors.invalid(ErrorClass.ARG, op, describe(), countsName + ".length=" + (null == counts ? "null"
-                : counts.length) + " " + displsName + ".length=" + (null == displs ? "null" : displs.length)
-                + ", expected remoteSize=" + n + " each");
-        }
-        for (int i = 0; i < n; i++) {
-            if (counts[i] < 0 || displs[i] < 0 || (long) displs[i] + counts[i] > b.count()) {
-                throw Errors.invalid(ErrorClass.COUNT, op, describe(), countsName + "[" + i + "]=" + counts[i] + " "
-                    + displsName + "[" + i + "]=" + displs[i] + " outside the buffer of count=" + b.count()
-                    + ", expected 0 <= displ and displ + count <= " + b.count());
-            }
-        }
+        Collectives.checkVector(op, describe(), "remoteSize", n, countsName, displsName, counts, displs, b);
     }
 
 }

@@ -112,6 +112,20 @@ public final class ScheduleBuilder {
         return this;
     }
 
+    /**
+     * Returns scratch memory that receives a copy of {@code src} as a local step of the current round, so the
+     * schedule takes its snapshot when it runs, not when it is built (schedules may be built once and run again).
+     * Call it before adding the messages that read the snapshot.
+     *
+     * @param src the data to snapshot
+     * @return the scratch copy
+     */
+    public MemorySegment snapshot(final MemorySegment src) {
+        final MemorySegment copy = Scratch.allocate(src.byteSize());
+        copy(src, copy);
+        return copy;
+    }
+
     private static boolean sameRange(final MemorySegment a, final MemorySegment b) {
         return a.isNative() == b.isNative() && a.heapBase().equals(b.heapBase()) && a.address() == b.address();
     }

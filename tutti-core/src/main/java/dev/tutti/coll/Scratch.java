@@ -22,16 +22,4 @@ public final class Scratch {
         }
         return Arena.ofAuto().allocate(bytes, 8);
     }
-
-    /**
-     * Allocates scratch memory holding a copy of {@code src}.
-     *
-     * @param src the data
-     * @return the copy
-     */
-    public static MemorySegment copyOf(final MemorySegment src) {
-        final MemorySegment s = allocate(src.byteSize());
-        MemorySegment.copy(src, 0, s, 0, src.byteSize());
-        return s;
-    }
 }

@@ -3,7 +3,9 @@ package dev.tutti.bench.osu;
 import dev.tutti.launcher.JobResult;
 import dev.tutti.launcher.Launcher;
 
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -19,7 +21,7 @@ public final class LauncherWorkerLauncher implements WorkerLauncher {
     @Override
     public int launch(final int ranks, final String mainClass, final List<String> args, final Duration timeout) {
         final Launcher.Builder b = Launcher.builder().ranks(ranks).oversubscribe(true)
-            .jvmOptions(ProcessWorkerLauncher.jvmOptionsToPass()).classpath(System.getProperty("java.class.path"))
+            .jvmOptions(jvmOptionsToPass()).classpath(System.getProperty("java.class.path"))
             .mainClass(mainClass).args(args);
         if (!timeout.isZero()) {
             b.timeout(timeout);
@@ -29,5 +31,21 @@ public final class LauncherWorkerLauncher implements WorkerLauncher {
             throw new BenchmarkException("launch ranks=" + ranks + ": " + r.outcome() + ": " + r.description());
         }
         return r.exitStatus();
+    }
+
+    /**
+     * Returns this JVM's {@code -D} and {@code -X} options (not debugger ones), so that the ranks run with the same
+     * settings (e.g. {@code -Dtutti.idle.spins=...}).
+     *
+     * @return the options to pass to every rank
+     */
+    static List<String> jvmOptionsToPass() {
+        final List<String> pass = new ArrayList<>();
+        for (final String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+            if (a.startsWith("-D") || (a.startsWith("-X") && !a.startsWith("-Xrunjdwp") && !a.startsWith("-Xdebug"))) {
+                pass.add(a);
+            }
+        }
+        return pass;
     }
 }

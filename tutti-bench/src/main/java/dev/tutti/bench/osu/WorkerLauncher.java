@@ -5,8 +5,8 @@ import java.util.List;
 
 /**
  * Starts the ranks of a multi-process benchmark and waits for them: the one thing {@code --transport tcp} needs
- * from a launcher. {@link ProcessWorkerLauncher} is the built-in implementation, until {@code tutti-launcher}
- * provides one.
+ * from a launcher. {@link LauncherWorkerLauncher} (the job launcher of {@code tutti run}) is the implementation;
+ * tests may supply another.
  */
 @FunctionalInterface
 public interface WorkerLauncher {

@@ -193,7 +193,7 @@ public final class Linear {
         final ScheduleBuilder b = new ScheduleBuilder(a.op());
         final int p = c.size();
         final int me = c.rank();
-        final MemorySegment send = a.inPlace() ? Scratch.copyOf(a.slice(a.recv(), 0, (long) p * a.count()))
+        final MemorySegment send = a.inPlace() ? b.snapshot(a.slice(a.recv(), 0, (long) p * a.count()))
             : a.send();
         for (int i = 0; i < p; i++) {
             if (i != me) {
@@ -212,7 +212,7 @@ public final class Linear {
         final int me = c.rank();
         final int[] sc = a.inPlace() ? a.recvCounts() : a.sendCounts();
         final int[] sd = a.inPlace() ? a.recvDispls() : a.sendDispls();
-        final MemorySegment send = a.inPlace() ? Scratch.copyOf(a.recv()) : a.send();
+        final MemorySegment send = a.inPlace() ? b.snapshot(a.recv()) : a.send();
         for (int i = 0; i < p; i++) {
             if (i != me) {
                 b.recv(i, a.slice(a.recv(), a.recvDispls()[i], a.recvCounts()[i]), a.type());
@@ -273,7 +273,7 @@ public final class Linear {
     public static Schedule reduce(final CollComm c, final CollArgs a) {
         final ScheduleBuilder b = new ScheduleBuilder(a.op());
         final boolean root = c.rank() == a.root();
-        final MemorySegment mine = a.inPlace() && root ? Scratch.copyOf(a.slice(a.recv(), 0, a.count()))
+        final MemorySegment mine = a.inPlace() && root ? b.snapshot(a.slice(a.recv(), 0, a.count()))
             : a.slice(a.send(), 0, a.count());
         reduceTo(b, c, a, a.root(), mine, root ? a.slice(a.recv(), 0, a.count()) : null, a.count());
         return b.build();
@@ -283,7 +283,7 @@ public final class Linear {
     public static Schedule allreduce(final CollComm c, final CollArgs a) {
         final ScheduleBuilder b = new ScheduleBuilder(a.op());
         final MemorySegment result = a.slice(a.recv(), 0, a.count());
-        final MemorySegment mine = a.inPlace() ? Scratch.copyOf(result) : a.slice(a.send(), 0, a.count());
+        final MemorySegment mine = a.inPlace() ? b.snapshot(result) : a.slice(a.send(), 0, a.count());
         reduceTo(b, c, a, 0, mine, result, a.count());
         b.endRound();
         if (0 == c.rank()) {
@@ -320,7 +320,7 @@ public final class Linear {
             total += counts[i];
         }
         final MemorySegment input = a.inPlace() ? a.slice(a.recv(), 0, total) : a.slice(a.send(), 0, total);
-        final MemorySegment mine = a.inPlace() ? Scratch.copyOf(input) : input;
+        final MemorySegment mine = a.inPlace() ? b.snapshot(input) : input;
         final MemorySegment reduced = 0 == me ? Scratch.allocate(total * a.elem()) : null;
         reduceTo(b, c, a, 0, mine, reduced, total);
         b.endRound();
@@ -362,7 +362,7 @@ public final class Linear {
         final int me = c.rank();
         final int p = c.size();
         final MemorySegment out = a.slice(a.recv(), 0, a.count());
-        final MemorySegment mine = Scratch.copyOf(a.inPlace() ? out : a.slice(a.send(), 0, a.count()));
+        final MemorySegment mine = b.snapshot(a.inPlace() ? out : a.slice(a.send(), 0, a.count()));
         if (me > 0) {
             b.recv(me - 1, out, a.type());
             if (me < p - 1) {

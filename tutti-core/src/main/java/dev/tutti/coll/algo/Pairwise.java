@@ -46,7 +46,7 @@ public final class Pairwise {
         final int p = c.size();
         final int me = c.rank();
         final MemorySegment input = a.inPlace() && p > 1 && a.count() > 0
-            ? Scratch.copyOf(a.slice(a.recv(), 0, (long) p * a.count())) : a.inPlace() ? a.recv() : a.send();
+            ? b.snapshot(a.slice(a.recv(), 0, (long) p * a.count())) : a.inPlace() ? a.recv() : a.send();
         b.copy(a.block(input, me), a.block(a.recv(), me));
         if (0 == a.count()) {
             return b.build();
@@ -76,7 +76,7 @@ public final class Pairwise {
         final int[] rd = a.recvDispls();
         final int[] sc = a.inPlace() ? rc : a.sendCounts();
         final int[] sd = a.inPlace() ? rd : a.sendDispls();
-        final MemorySegment input = a.inPlace() && p > 1 ? Scratch.copyOf(a.recv()) : a.inPlace() ? a.recv()
+        final MemorySegment input = a.inPlace() && p > 1 ? b.snapshot(a.recv()) : a.inPlace() ? a.recv()
             : a.send();
         b.copy(a.slice(input, sd[me], sc[me]), a.slice(a.recv(), rd[me], rc[me]));
         for (int i = 1; i < p; i++) {
