@@ -39,6 +39,8 @@ public final class CollComm {
     private final java.util.concurrent.ConcurrentHashMap<Integer, AtomicInteger> taggedSeq =
         new java.util.concurrent.ConcurrentHashMap<>();
     private final SelectionTable selection;
+    private final int taggedTimeoutMs = dev.tutti.runtime.Configuration.intValue(
+        ScheduleRun.TAGGED_TIMEOUT_PROP_NAME, ScheduleRun.TAGGED_TIMEOUT_DEFAULT_MS);
 
     /**
      * Creates the collective state of a communicator.
@@ -114,6 +116,11 @@ public final class CollComm {
      */
     public int taggedContext() {
         return context + 1;
+    }
+
+    /** @return how long a tagged collective may stay unmatched (ms, 0 = forever), read when this was created */
+    int taggedTimeoutMs() {
+        return taggedTimeoutMs;
     }
 
     /**

@@ -7,7 +7,6 @@ import dev.tutti.TuttiException;
 import dev.tutti.p2p.AbstractRequest;
 import dev.tutti.p2p.P2pEngine;
 import dev.tutti.p2p.RecvRequest;
-import dev.tutti.runtime.Configuration;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -80,9 +79,8 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
      */
     public static ScheduleRun startTagged(final Schedule schedule, final CollComm comm, final CollKind kind,
         final int userTag) {
-        final long timeoutMs = Configuration.intValue(TAGGED_TIMEOUT_PROP_NAME, TAGGED_TIMEOUT_DEFAULT_MS);
         return begin(new ScheduleRun(schedule, comm, comm.taggedContext(), comm.nextTaggedTag(kind, userTag),
-            kind.mpiName() + " tag=" + userTag, timeoutMs * 1_000_000L, true));
+            kind.mpiName() + " tag=" + userTag, comm.taggedTimeoutMs() * 1_000_000L, true));
     }
 
     private static ScheduleRun begin(final ScheduleRun run) {
@@ -239,7 +237,7 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
         }
         if (Long.MAX_VALUE != deadlineNs && System.nanoTime() - deadlineNs > 0) {
             return new TuttiException(ErrorClass.TIMEOUT, key + " (" + comm.describe() + ") was not matched within "
-                + Configuration.intValue(TAGGED_TIMEOUT_PROP_NAME, TAGGED_TIMEOUT_DEFAULT_MS) + " ms: still waiting "
+                + comm.taggedTimeoutMs() + " ms: still waiting "
                 + "for rank(s) " + waitingFor() + " in round " + round + " of " + schedule.rounds().length
                 + "; did they begin " + key + " with the same count? (setting " + TAGGED_TIMEOUT_PROP_NAME + ")");
         }
