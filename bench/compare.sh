@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Tutti vs Open MPI on this machine, in one go: builds the Open MPI programs (bench/openmpi) and the Tutti
-# benchmark (Maven), runs each op with Open MPI over shared memory (btl vader) and tcp, and with Tutti inproc and
-# tcp, merges the CSVs (impl,op,ranks,bytes,avg_us) and prints one table per op with the ratios tutti/openmpi
-# (inproc vs vader, tcp vs tcp).
+# benchmark (Maven), runs each op with Open MPI over shared memory (btl vader) and tcp, and with Tutti shm (ranks as
+# processes), inproc (ranks as threads of one JVM) and tcp, merges the CSVs (impl,op,ranks,bytes,avg_us) and prints
+# one table per op with the ratios tutti/openmpi (shm vs vader, inproc vs vader, tcp vs tcp).
 #
 #   bench/compare.sh [-n RANKS] [-m [MIN:]MAX] [-i ITERS] [-x WARMUP] [--quick] [--repeat N]
 #                    [--wait-idle SECONDS] [--impls LIST] [--out DIR] [--no-build] [OP...]
@@ -14,7 +14,7 @@
 # cores Open MPI gets --mca mpi_yield_when_idle 1 (as Tutti switches to its oversubscribed idle strategy).
 # --wait-idle S: before each run, wait up to S seconds for the CPUs to be >= 90% idle over 2 s, and run again (at
 # most twice) if other processes took > 10% of the CPU during the run; each log notes both shares.
-# --impls: a comma-separated subset of openmpi-vader,openmpi-tcp,tutti-inproc,tutti-tcp (default: all four).
+# --impls: a comma-separated subset of openmpi-vader,openmpi-tcp,tutti-shm,tutti-inproc,tutti-tcp (default: all).
 # Results go to DIR (default bench/results/<date-time>): one CSV and one log per run, merged.csv and summary.txt.
 # A run that fails is reported and shows as "-" in the table.
 #
@@ -35,7 +35,7 @@ usage() { sed -n '2,23p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit "${1:-
 
 REPEAT=1
 WAIT_IDLE=0
-IMPLS=",openmpi-vader,openmpi-tcp,tutti-inproc,tutti-tcp,"
+IMPLS=",openmpi-vader,openmpi-tcp,tutti-shm,tutti-inproc,tutti-tcp,"
 QUICK=0
 SIZES=""
 ITERS=""
@@ -248,7 +248,7 @@ for ((rep = 1; rep <= REPEAT; rep++)); do
             run "$name" "$OUT/$name.log" "${MPIRUN[@]}" --mca btl "self,$btl" "${prog[@]}" \
                 ${COMMON[@]+"${COMMON[@]}"} --impl "openmpi-$btl" --csv "$OUT/$name.csv"
         done
-        for transport in inproc tcp; do
+        for transport in shm inproc tcp; do
             [[ "$IMPLS" == *",tutti-$transport,"* ]] || continue
             name="tutti-$transport-$op$suffix"
             run "$name" "$OUT/$name.log" "$JAVA" ${JAVA_OPTS[@]+"${JAVA_OPTS[@]}"} \

@@ -409,7 +409,15 @@ public abstract class Comm {
      * @throws TuttiException for a bad argument, or if the destination failed
      */
     public void send(final Buf buf, final int dest, final int tag) {
-        isend(buf, dest, tag).waitFor();
+        checkLive("send");
+        checkBuf("send", buf);
+        checkDest("send", dest);
+        checkSendTag("send", tag);
+        if (PROC_NULL == dest || Datatype.BOOLEAN != buf.datatype()
+            && engine.trySendNow(p2pContext, toWorld(dest), tag, buf.datatype(), buf.segment())) {
+            return;
+        }
+        engine.isend(p2pContext, toWorld(dest), tag, buf).waitFor();
     }
 
     /**

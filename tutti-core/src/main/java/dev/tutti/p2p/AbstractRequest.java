@@ -195,7 +195,7 @@ public abstract class AbstractRequest implements Request {
                     }
                 }
                 idle.idle(iteration++);
-                if (Thread.interrupted()) {
+                if ((0 == (iteration & 255) || idle.mayPark(iteration)) && Thread.interrupted()) {
                     Thread.currentThread().interrupt();
                     throw new TuttiException(ErrorClass.INTERN, "wait interrupted (" + this + ")");
                 }

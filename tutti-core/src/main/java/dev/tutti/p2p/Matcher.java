@@ -38,7 +38,7 @@ final class Matcher {
     }
 
     private void unlock() {
-        locked.set(false); // volatile store: releases the queues to the next lock()'s CAS
+        locked.setRelease(false); // release store: the queues happen-before the next lock()'s winning CAS
     }
 
     /** Matches an arrival to the oldest matching posted receive (removed), or queues it and returns null. */
@@ -53,6 +53,27 @@ final class Matcher {
                 }
             }
             unexpected.addLast(m);
+            return null;
+        } finally {
+            unlock();
+        }
+    }
+
+    /**
+     * Takes the oldest posted receive that a message with this envelope matches, without queueing anything.
+     *
+     * @return the receive (removed), or null if none is posted (the caller then queues the message by {@link #arrive})
+     */
+    RecvRequest takePosted(final int context, final int source, final int tag) {
+        lock();
+        try {
+            for (final Iterator<RecvRequest> it = posted.iterator(); it.hasNext();) {
+                final RecvRequest r = it.next();
+                if (r.matches(context, source, tag)) {
+                    it.remove();
+                    return r;
+                }
+            }
             return null;
         } finally {
             unlock();

@@ -136,6 +136,23 @@ public final class P2pEngine implements InboundSink {
     }
 
     /**
+     * Sends at once if the route can copy the message out now ({@link Transport#trySendNow}); the blocking send's
+     * path that needs no request. Arguments must already be validated by the caller.
+     *
+     * @param context   context id
+     * @param destWorld destination world rank
+     * @param tag       tag, non-negative
+     * @param type      the datatype label
+     * @param payload   the bytes
+     * @return true if sent; false if nothing was done (use {@link #isend})
+     */
+    public boolean trySendNow(final int context, final int destWorld, final int tag, final Datatype type,
+        final MemorySegment payload) {
+        return null == failureAffecting(destWorld)
+            && routes[destWorld].trySendNow(destWorld, context, tag, type.ordinal(), payload);
+    }
+
+    /**
      * Posts a receive into a typed buffer.
      *
      * @param context     context id
@@ -252,6 +269,17 @@ public final class P2pEngine implements InboundSink {
         if (null != r) {
             r.onMatch(message);
         }
+    }
+
+    @Override
+    public boolean arriveNow(final int context, final int source, final int tag, final int typeCode,
+        final MemorySegment bytes, final long offset, final long length) {
+        final RecvRequest r = matcher.takePosted(context, source, tag);
+        if (null == r) {
+            return false;
+        }
+        r.receiveNow(source, tag, typeCode, bytes, offset, length);
+        return true;
     }
 
     @Override

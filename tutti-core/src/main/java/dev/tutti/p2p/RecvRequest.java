@@ -9,16 +9,31 @@ import dev.tutti.transport.Inbound;
 import dev.tutti.type.BooleanStaging;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 
 /**
  * A receive in progress: posted to the matcher, matched to an {@link Inbound}, then filled by the transport.
  *
- * <p>Implementation notes. The envelope fields are immutable. {@code matched} is written once by the thread that
- * matched (under the matcher lock) and read by {@link #delivered} on the thread that completes the transfer; the
+ * <p>Implementation notes. The envelope fields are immutable. The matched message's envelope ({@code msgSource},
+ * {@code msgTag}, {@code msgType}, {@code msgLength}) is written once by the thread that matched (under the matcher
+ * lock, or right after it) and read by {@link #delivered} on the thread that completes the transfer; the
  * transport's hand-off between the two is the happens-before edge. A receive posted with
- * {@link P2pEngine#ANY} source or tag matches any value of that field within its context.
+ * {@link P2pEngine#ANY} source or tag matches any value of that field within its context. A message may also be
+ * received without any {@link Inbound} object ({@link #receiveNow}): the transport offers bytes it holds for the
+ * duration of the call, and they are copied at once.
  */
 public final class RecvRequest extends AbstractRequest implements Inbound.Delivery {
+    private static final VarHandle MSG_LENGTH;
+
+    static {
+        try {
+            MSG_LENGTH = MethodHandles.lookup().findVarHandle(RecvRequest.class, "msgLength", long.class);
+        } catch (final ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     final int context;
     final int sourceWorld;
     final int tag;
@@ -27,8 +42,13 @@ public final class RecvRequest extends AbstractRequest implements Inbound.Delive
     private final Buf booleans;
     private final Datatype expected;
     private final CommView view;
-    private Inbound matched;
+    /** -1 until matched; stored with release after the other msg fields, read with acquire (blockingFailure). */
+    private long msgLength = -1;
+    private int msgSource;
+    private int msgTag;
+    private int msgType;
     private byte[] staging;
+    private TuttiException mismatch;
 
     RecvRequest(final P2pEngine engine, final int context, final int sourceWorld, final int tag,
         final MemorySegment target, final Buf booleans, final Datatype expected, final CommView view) {
@@ -49,65 +69,105 @@ public final class RecvRequest extends AbstractRequest implements Inbound.Delive
     }
 
     boolean matches(final Inbound m) {
-        return context == m.context && (P2pEngine.ANY == sourceWorld || sourceWorld == m.source)
-            && (P2pEngine.ANY == tag || tag == m.tag);
+        return matches(m.context, m.source, m.tag);
+    }
+
+    boolean matches(final int msgContext, final int source, final int msgTag) {
+        return context == msgContext && (P2pEngine.ANY == sourceWorld || sourceWorld == source)
+            && (P2pEngine.ANY == tag || tag == msgTag);
     }
 
     /** Called once, outside the matcher lock, by whichever thread matched this receive to {@code m}. */
     void onMatch(final Inbound m) {
-        matched = m;
-        final Datatype sent = Datatype.fromCode(m.typeCode);
-        if (sent != expected && Datatype.BYTE != expected && Datatype.BYTE != sent) {
-            m.discard(ignored -> complete(null, new TuttiException(ErrorClass.TYPE, "recv (" + view.describe()
-                + "): message from rank=" + view.toLocal(m.source) + " tag=" + m.tag + " has type=" + sent
-                + ", the receive expects type=" + expected)));
+        final MemorySegment destination = accept(m.source, m.tag, m.typeCode, m.lengthBytes);
+        if (null == destination) {
+            m.discard(ignored -> complete(null, mismatch));
             return;
-        }
-        final MemorySegment destination;
-        if (allocate) {
-            if (m.lengthBytes > Integer.MAX_VALUE - 16) {
-                m.discard(ignored -> complete(null, new TuttiException(ErrorClass.COUNT, "recvObject ("
-                    + view.describe() + "): message from rank=" + view.toLocal(m.source) + " has bytes="
-                    + m.lengthBytes + ", more than an array holds")));
-                return;
-            }
-            staging = new byte[(int) m.lengthBytes];
-            destination = MemorySegment.ofArray(staging);
-        } else if (null != booleans) {
-            staging = new byte[(int) Math.min(m.lengthBytes, booleans.byteSize())];
-            destination = MemorySegment.ofArray(staging);
-        } else {
-            destination = target;
         }
         m.deliver(destination, this);
     }
 
+    /**
+     * Receives a matched message whose bytes the caller holds: copies them now and completes. Called once, outside
+     * the matcher lock, by the thread that matched this receive.
+     *
+     * @param source   the sender's world rank
+     * @param theTag   the message's tag
+     * @param typeCode the message's datatype ordinal
+     * @param bytes    memory holding the payload
+     * @param offset   where the payload starts in {@code bytes}
+     * @param length   the payload's length
+     */
+    void receiveNow(final int source, final int theTag, final int typeCode, final MemorySegment bytes,
+        final long offset, final long length) {
+        final MemorySegment destination = accept(source, theTag, typeCode, length);
+        if (null == destination) {
+            complete(null, mismatch);
+            return;
+        }
+        final long n = Math.min(length, destination.byteSize());
+        if (n > 0) {
+            MemorySegment.copy(bytes, offset, destination, 0, n);
+        }
+        delivered(null);
+    }
+
+    /**
+     * Records the matched envelope and returns where its bytes go, or null if the message cannot be received
+     * here ({@code mismatch} says why).
+     */
+    private MemorySegment accept(final int source, final int theTag, final int typeCode, final long length) {
+        msgSource = source;
+        msgTag = theTag;
+        msgType = typeCode;
+        MSG_LENGTH.setRelease(this, length); // pairs with the acquire in blockingFailure(): msgSource is set
+        final Datatype sent = Datatype.fromCode(typeCode);
+        if (sent != expected && Datatype.BYTE != expected && Datatype.BYTE != sent) {
+            mismatch = new TuttiException(ErrorClass.TYPE, "recv (" + view.describe() + "): message from rank="
+                + view.toLocal(source) + " tag=" + theTag + " has type=" + sent + ", the receive expects type="
+                + expected);
+            return null;
+        }
+        if (allocate) {
+            if (length > Integer.MAX_VALUE - 16) {
+                mismatch = new TuttiException(ErrorClass.COUNT, "recvObject (" + view.describe()
+                    + "): message from rank=" + view.toLocal(source) + " has bytes=" + length
+                    + ", more than an array holds");
+                return null;
+            }
+            staging = new byte[(int) length];
+            return MemorySegment.ofArray(staging);
+        }
+        if (null != booleans) {
+            staging = new byte[(int) Math.min(length, booleans.byteSize())];
+            return MemorySegment.ofArray(staging);
+        }
+        return target;
+    }
+
     @Override
     public void delivered(final Throwable failure) {
-        final Inbound m = matched;
         if (null != failure) {
             complete(null, failure instanceof TuttiException te ? te : new TuttiException(ErrorClass.PROC_FAILED,
-                "recv (" + view.describe() + ") from rank=" + view.toLocal(m.source) + " tag=" + m.tag
+                "recv (" + view.describe() + ") from rank=" + view.toLocal(msgSource) + " tag=" + msgTag
                     + " failed: " + failure, failure));
             return;
         }
         if (null != booleans) {
             BooleanStaging.unpack(MemorySegment.ofArray(staging), booleans);
         }
-        if (!allocate && m.lengthBytes > capacity()) {
+        if (!allocate && msgLength > capacity()) {
             complete(null, new TuttiException(ErrorClass.TRUNCATE, "recv truncated (" + view.describe()
-                + "): message from rank=" + view.toLocal(m.source) + " tag=" + m.tag + " has bytes="
-                + m.lengthBytes + ", buffer holds bytes=" + capacity()));
+                + "): message from rank=" + view.toLocal(msgSource) + " tag=" + msgTag + " has bytes="
+                + msgLength + ", buffer holds bytes=" + capacity()));
             return;
         }
-        complete(new Status(view.toLocal(m.source), m.tag, m.lengthBytes, Datatype.fromCode(m.typeCode), false),
-            null);
+        complete(new Status(view.toLocal(msgSource), msgTag, msgLength, Datatype.fromCode(msgType), false), null);
     }
 
     /** @return the length of the matched message in bytes, or -1 if not matched yet */
     public long matchedLength() {
-        final Inbound m = matched;
-        return null == m ? -1 : m.lengthBytes;
+        return msgLength;
     }
 
     /**
@@ -128,8 +188,7 @@ public final class RecvRequest extends AbstractRequest implements Inbound.Delive
 
     @Override
     protected TuttiException blockingFailure() {
-        final Inbound m = matched;
-        return engine.failureAffecting(null != m ? m.source : sourceWorld);
+        return engine.failureAffecting((long) MSG_LENGTH.getAcquire(this) >= 0 ? msgSource : sourceWorld);
     }
 
     @Override

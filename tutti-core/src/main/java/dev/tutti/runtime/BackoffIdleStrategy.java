@@ -11,14 +11,16 @@ import java.util.concurrent.locks.LockSupport;
  * wake a waiter ({@code LockSupport.unpark} on request completion) end the park early.
  */
 public final class BackoffIdleStrategy implements IdleStrategy {
-    private static final int YIELD_EVERY = 16;
+    /** Default of {@code yieldEvery}: a yield among every 16 spins. */
+    public static final int YIELD_EVERY_DEFAULT = 16;
     private final int spins;
     private final int yields;
     private final long minParkNs;
     private final long maxParkNs;
+    private final int yieldMask;
 
     /**
-     * Creates the strategy.
+     * Creates the strategy with a yield among every {@value #YIELD_EVERY_DEFAULT} spins.
      *
      * @param spins     iterations that only spin ({@link Thread#onSpinWait()})
      * @param yields    further iterations that yield
@@ -26,23 +28,40 @@ public final class BackoffIdleStrategy implements IdleStrategy {
      * @param maxParkNs the longest park
      */
     public BackoffIdleStrategy(final int spins, final int yields, final long minParkNs, final long maxParkNs) {
-        if (spins < 0 || yields < 0 || minParkNs < 1 || maxParkNs < minParkNs) {
+        this(spins, yields, minParkNs, maxParkNs, YIELD_EVERY_DEFAULT);
+    }
+
+    /**
+     * Creates the strategy.
+     *
+     * @param spins      iterations that only spin ({@link Thread#onSpinWait()})
+     * @param yields     further iterations that yield
+     * @param minParkNs  the first park
+     * @param maxParkNs  the longest park
+     * @param yieldEvery during the spin phase, one iteration in this many yields instead (a power of two)
+     */
+    public BackoffIdleStrategy(final int spins, final int yields, final long minParkNs, final long maxParkNs,
+        final int yieldEvery) {
+        if (spins < 0 || yields < 0 || minParkNs < 1 || maxParkNs < minParkNs || yieldEvery < 1
+            || 0 != (yieldEvery & (yieldEvery - 1))) {
             throw new IllegalArgumentException("BackoffIdleStrategy: spins=" + spins + " yields=" + yields
-                + " minParkNs=" + minParkNs + " maxParkNs=" + maxParkNs
-                + ", expected spins >= 0, yields >= 0, 1 <= minParkNs <= maxParkNs");
+                + " minParkNs=" + minParkNs + " maxParkNs=" + maxParkNs + " yieldEvery=" + yieldEvery
+                + ", expected spins >= 0, yields >= 0, 1 <= minParkNs <= maxParkNs, yieldEvery a power of two");
         }
         this.spins = spins;
         this.yields = yields;
         this.minParkNs = minParkNs;
         this.maxParkNs = maxParkNs;
+        this.yieldMask = yieldEvery - 1;
     }
 
     @Override
     public void idle(final int iteration) {
         if (iteration < spins) {
-            // Every 16th spin yields: if the rank we wait for shares our CPU (the scheduler put both ranks on one
-            // core), it runs at once instead of after the whole spin phase; on an idle core a yield returns at once.
-            if (YIELD_EVERY - 1 == (iteration & (YIELD_EVERY - 1))) {
+            // One spin in yieldEvery yields: if the rank we wait for shares our CPU (the scheduler put both ranks on
+            // one core), it runs soon instead of after the whole spin phase; on an idle core a yield returns at once
+            // but still costs a system call, so ranks that own their cores yield rarely.
+            if (yieldMask == (iteration & yieldMask)) {
                 Thread.yield();
             } else {
                 Thread.onSpinWait();
@@ -63,6 +82,6 @@ public final class BackoffIdleStrategy implements IdleStrategy {
     @Override
     public String toString() {
         return "backoff(spins=" + spins + ",yields=" + yields + ",minParkNs=" + minParkNs + ",maxParkNs="
-            + maxParkNs + ")";
+            + maxParkNs + ",yieldEvery=" + (yieldMask + 1) + ")";
     }
 }

@@ -76,6 +76,13 @@ public final class Configuration {
     /** Default of {@link #SHM_IDLE_MAX_PARK_US_PROP_NAME}. */
     public static final int SHM_IDLE_MAX_PARK_US_DEFAULT = 50;
 
+    /** Shared memory: while spinning, one iteration in this many yields instead (a power of two). Every yield is a
+     *  system call, which a rank that owns its core only loses time to; rare yields still let a rank that the
+     *  scheduler placed on the core of the rank it waits for step aside within microseconds. */
+    public static final String SHM_IDLE_YIELD_EVERY_PROP_NAME = "tutti.shm.idle.yieldEvery";
+    /** Default of {@link #SHM_IDLE_YIELD_EVERY_PROP_NAME}. */
+    public static final int SHM_IDLE_YIELD_EVERY_DEFAULT = 256;
+
     /** Prefix of every shared-memory job file's name. */
     public static final String SHM_FILE_PREFIX = "tutti-";
     /** Suffix of every shared-memory job file's name. */
@@ -158,7 +165,8 @@ public final class Configuration {
     public static IdleStrategy shmIdleStrategy(final boolean oversubscribed) {
         return new BackoffIdleStrategy(oversubscribed ? 20 : intValue(IDLE_SPINS_PROP_NAME, IDLE_SPINS_DEFAULT),
             intValue(SHM_IDLE_YIELDS_PROP_NAME, SHM_IDLE_YIELDS_DEFAULT), 1_000,
-            1_000L * Math.max(1, intValue(SHM_IDLE_MAX_PARK_US_PROP_NAME, SHM_IDLE_MAX_PARK_US_DEFAULT)));
+            1_000L * Math.max(1, intValue(SHM_IDLE_MAX_PARK_US_PROP_NAME, SHM_IDLE_MAX_PARK_US_DEFAULT)),
+            intValue(SHM_IDLE_YIELD_EVERY_PROP_NAME, SHM_IDLE_YIELD_EVERY_DEFAULT));
     }
 
     /**

@@ -1,5 +1,7 @@
 package dev.tutti.transport;
 
+import java.lang.foreign.MemorySegment;
+
 /**
  * Moves messages reliably and in order between this rank and its peers. One instance per rank (and kind); the
  * point-to-point engine routes each destination to one transport.
@@ -20,6 +22,23 @@ public interface Transport extends AutoCloseable {
      * @param message       the message
      */
     void send(int destWorldRank, Outbound message);
+
+    /**
+     * Sends a message at once if the transport can copy it out before returning (a small message, nothing queued
+     * before it to that destination); the ordering contract of {@link #send} holds between both methods. Spares
+     * the caller a request object on the common path of a blocking send.
+     *
+     * @param destWorldRank the destination's world rank
+     * @param context       context id
+     * @param tag           tag
+     * @param typeCode      datatype ordinal
+     * @param payload       the bytes, reusable when this returns true
+     * @return true if sent; false if nothing was done (use {@link #send})
+     */
+    default boolean trySendNow(final int destWorldRank, final int context, final int tag, final int typeCode,
+        final MemorySegment payload) {
+        return false;
+    }
 
     /**
      * Drives progress for transports that must be polled (shared memory); returns the amount of work done.

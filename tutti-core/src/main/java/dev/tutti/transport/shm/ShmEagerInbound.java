@@ -5,49 +5,28 @@ import dev.tutti.transport.Inbound;
 import java.lang.foreign.MemorySegment;
 
 /**
- * A small message read from the inbox ring. It starts by <em>borrowing</em> its bytes in the ring: if the receive
- * is posted, the polling thread matches it inside {@code arrive} and copies straight from the ring into the receive
- * buffer (one copy end to end after the sender's copy-in). Otherwise, before the ring record is released, the
- * poller {@linkplain #detach() detaches} it into a private array.
+ * A small message read from the inbox ring while no receive matched it: its bytes are copied out of the ring into
+ * a private array at once (the ring record is released right after), and copied again into the receive buffer
+ * when a receive matches. Messages whose receive is already posted never take this path
+ * ({@link dev.tutti.transport.InboundSink#arriveNow}).
  *
- * <p>Implementation notes. {@code deliver} (any thread that matches it) and {@code detach} (the poller) race when a
- * receive is posted concurrently; this object's monitor orders them, and {@code delivered} tells {@code detach}
- * that there is nothing left to keep.
+ * <p>Implementation notes. Immutable after construction; {@code deliver} may run on any thread, once.
  */
 final class ShmEagerInbound extends Inbound {
-    private MemorySegment data;
-    private boolean delivered;
+    private final byte[] data;
 
     ShmEagerInbound(final int context, final int source, final int tag, final int typeCode,
-        final MemorySegment inRing) {
-        super(context, source, tag, typeCode, inRing.byteSize());
-        this.data = inRing;
-    }
-
-    /** Called by the poller after {@code arrive}: keeps a private copy unless already delivered. */
-    void detach() {
-        synchronized (this) {
-            if (!delivered) {
-                if (0 == lengthBytes) {
-                    data = MemorySegment.NULL;
-                } else {
-                    final byte[] copy = new byte[(int) lengthBytes];
-                    MemorySegment.copy(data, 0, MemorySegment.ofArray(copy), 0, lengthBytes);
-                    data = MemorySegment.ofArray(copy);
-                }
-            }
-        }
+        final MemorySegment ring, final long offset, final int length) {
+        super(context, source, tag, typeCode, length);
+        this.data = new byte[length];
+        MemorySegment.copy(ring, offset, MemorySegment.ofArray(data), 0, length);
     }
 
     @Override
     public void deliver(final MemorySegment destination, final Delivery done) {
-        synchronized (this) {
-            final long n = Math.min(lengthBytes, destination.byteSize());
-            if (n > 0) {
-                MemorySegment.copy(data, 0, destination, 0, n);
-            }
-            delivered = true;
-            data = null;
+        final long n = Math.min(lengthBytes, destination.byteSize());
+        if (n > 0) {
+            MemorySegment.copy(MemorySegment.ofArray(data), 0, destination, 0, n);
         }
         done.delivered(null);
     }

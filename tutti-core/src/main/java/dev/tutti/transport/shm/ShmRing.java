@@ -22,7 +22,8 @@ import java.lang.invoke.VarHandle;
  * ({@link #publishHead}); producers <b>acquire</b>-load {@code head} before deciding a range is free, so they
  * never overwrite bytes the consumer still reads or zeroes, and a stale body word can never look like a
  * header.</li>
- * <li>Cost: one CAS per record for a producer, no allocation, no lock, no system call. Known limit: a producer
+ * <li>Cost: one CAS per record for a producer, which reads the consumer-written head only when its cached bound
+ * ({@code headCache}) leaves too little room; no allocation, no lock, no system call. Known limit: a producer
  * process that dies between its claim and its commit leaves a zero header that blocks the ring (the job is
  * failing anyway; the launcher takes it down).</li>
  * </ul>
@@ -46,6 +47,12 @@ final class ShmRing {
     private final long mask;
     /** Consumer-owned copy of head (only the token holder touches it). */
     private long head;
+    /**
+     * Producers' last read of the shared head, a lower bound of it (head only grows): a producer reads the shared
+     * head, a line the consumer writes on every poll that took records, only when this bound leaves too little room.
+     * Racy between this process's producer threads on purpose: any value some thread read is a valid lower bound.
+     */
+    private volatile long headCache;
 
     /**
      * Creates a view of one inbox.
@@ -62,6 +69,7 @@ final class ShmRing {
         this.capacity = capacity;
         this.mask = capacity - 1;
         this.head = (long) LONG.getAcquire(file, headAt);
+        this.headCache = head;
     }
 
     /** @return the largest record (header included) this ring accepts */
@@ -79,15 +87,20 @@ final class ShmRing {
         final long aligned = align8(length);
         final MemorySegment f = file;
         while (true) {
-            // Acquire pairs with the consumer's release in publishHead(): the zeroed range is visible before reuse.
-            final long h = (long) LONG.getAcquire(f, headAt);
             final long tail = (long) LONG.getVolatile(f, tailAt);
-            final long free = capacity - (tail - h);
             final long index = tail & mask;
             final long toEnd = capacity - index;
             final long padding = aligned > toEnd ? toEnd : 0;
-            if (aligned + padding > free) {
-                return FULL;
+            long h = headCache;
+            if (aligned + padding > capacity - (tail - h)) {
+                // Acquire pairs with the consumer's release in publishHead(): the zeroed range is visible before
+                // reuse. A cached head was read the same way by some thread of this process, which then released
+                // it through the volatile headCache, so every range below it is zeroed for this thread too.
+                h = (long) LONG.getAcquire(f, headAt);
+                headCache = h;
+                if (aligned + padding > capacity - (tail - h)) {
+                    return FULL;
+                }
             }
             if (LONG.compareAndSet(f, tailAt, tail, tail + aligned + padding)) {
                 if (0 != padding) {
