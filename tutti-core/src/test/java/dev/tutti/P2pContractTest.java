@@ -297,6 +297,57 @@ abstract class P2pContractTest {
     }
 
     /**
+     * Small messages take two paths at the receiver: straight into a receive posted before they arrive, or through
+     * the unexpected queue. Both must check the datatype (a mismatch fails with TYPE and leaves the communicator
+     * usable), move booleans, and report wildcard statuses.
+     */
+    @Test
+    void shouldCheckTypesAndMoveBooleansWhetherTheReceiveIsPostedFirstOrNot() {
+        job(2, eager(), true, (world, abort) -> {
+            final int[] ints = {1, 2, 3};
+            final boolean[] flags = {true, false, true, true};
+            if (0 == world.rank()) {
+                for (final boolean postedFirst : new boolean[] {true, false}) {
+                    if (postedFirst) {
+                        world.recv(Buf.of(new byte[0]), 1, 99); // rank 1 has posted its receives
+                    }
+                    world.send(Buf.of(ints), 1, 5);
+                    world.send(Buf.of(flags), 1, 6);
+                    world.send(Buf.of(ints), 1, 7);
+                    if (!postedFirst) {
+                        world.send(Buf.of(new byte[0]), 1, 98); // after the three: they wait unexpected
+                    }
+                }
+            } else {
+                for (final boolean postedFirst : new boolean[] {true, false}) {
+                    final double[] wrong = new double[3];
+                    final boolean[] gotFlags = new boolean[4];
+                    final int[] gotInts = new int[3];
+                    if (!postedFirst) {
+                        world.recv(Buf.of(new byte[0]), 0, 98);
+                    }
+                    final Request typed = world.irecv(Buf.of(wrong), 0, 5);
+                    final Request bools = world.irecv(Buf.of(gotFlags), Communicator.ANY_SOURCE, 6);
+                    final Request any = world.irecv(Buf.of(gotInts), Communicator.ANY_SOURCE, Communicator.ANY_TAG);
+                    if (postedFirst) {
+                        world.send(Buf.of(new byte[0]), 0, 99);
+                    }
+                    final TuttiException e = assertThrows(TuttiException.class, typed::waitFor);
+                    assertEquals(ErrorClass.TYPE, e.errorClass(), e.getMessage());
+                    assertTrue(e.getMessage().contains("INT") && e.getMessage().contains("DOUBLE"), e.getMessage());
+                    assertEquals(0, bools.waitFor().source());
+                    assertArrayEquals(flags, gotFlags);
+                    final Status st = any.waitFor();
+                    assertEquals(0, st.source());
+                    assertEquals(7, st.tag());
+                    assertEquals(3, st.count());
+                    assertArrayEquals(ints, gotInts);
+                }
+            }
+        });
+    }
+
+    /**
      * Rank 1 aborts its transport without goodbye. Rank 0's receive from it and its pending rendezvous send to
      * it fail with PROC_FAILED naming rank 1; rank 0 and rank 2 go on talking.
      */

@@ -83,6 +83,9 @@ public final class Configuration {
     /** Default of {@link #SHM_IDLE_YIELD_EVERY_PROP_NAME}. */
     public static final int SHM_IDLE_YIELD_EVERY_DEFAULT = 256;
 
+    /** Fewest yields before a waiting rank parks when its host has more ranks than cores (shared memory). */
+    public static final int OVERSUBSCRIBED_SHM_YIELDS = 100_000;
+
     /** Prefix of every shared-memory job file's name. */
     public static final String SHM_FILE_PREFIX = "tutti-";
     /** Suffix of every shared-memory job file's name. */
@@ -157,14 +160,18 @@ public final class Configuration {
     /**
      * Returns the idle strategy of a rank with peers over shared memory: spin (briefly if this host has more ranks
      * than cores), then yield ({@value #SHM_IDLE_YIELDS_PROP_NAME}), then park at most
-     * {@value #SHM_IDLE_MAX_PARK_US_PROP_NAME} µs, because nothing can wake a rank parked on a ring.
+     * {@value #SHM_IDLE_MAX_PARK_US_PROP_NAME} µs, because nothing can wake a rank parked on a ring. With more
+     * ranks than cores a waiting rank yields at least {@value #OVERSUBSCRIBED_SHM_YIELDS} times before it parks,
+     * as Open MPI's {@code mpi_yield_when_idle}: a yield hands the core to a rank with work at once, while a park
+     * lasts at least the kernel's timer slack (50 µs) whatever is asked, and a collective waits once per round.
      *
      * @param oversubscribed whether this host has more ranks than cores
      * @return the strategy
      */
     public static IdleStrategy shmIdleStrategy(final boolean oversubscribed) {
+        final int yields = intValue(SHM_IDLE_YIELDS_PROP_NAME, SHM_IDLE_YIELDS_DEFAULT);
         return new BackoffIdleStrategy(oversubscribed ? 20 : intValue(IDLE_SPINS_PROP_NAME, IDLE_SPINS_DEFAULT),
-            intValue(SHM_IDLE_YIELDS_PROP_NAME, SHM_IDLE_YIELDS_DEFAULT), 1_000,
+            oversubscribed ? Math.max(yields, OVERSUBSCRIBED_SHM_YIELDS) : yields, 1_000,
             1_000L * Math.max(1, intValue(SHM_IDLE_MAX_PARK_US_PROP_NAME, SHM_IDLE_MAX_PARK_US_DEFAULT)),
             intValue(SHM_IDLE_YIELD_EVERY_PROP_NAME, SHM_IDLE_YIELD_EVERY_DEFAULT));
     }
