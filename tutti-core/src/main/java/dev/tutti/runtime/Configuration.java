@@ -170,7 +170,7 @@ public final class Configuration {
      */
     public static IdleStrategy shmIdleStrategy(final boolean oversubscribed) {
         final int yields = intValue(SHM_IDLE_YIELDS_PROP_NAME, SHM_IDLE_YIELDS_DEFAULT);
-        return new BackoffIdleStrategy(oversubscribed ? 20 : intValue(IDLE_SPINS_PROP_NAME, IDLE_SPINS_DEFAULT),
+        return new BackoffIdleStrategy(oversubscribed ? 0 : intValue(IDLE_SPINS_PROP_NAME, IDLE_SPINS_DEFAULT),
             oversubscribed ? Math.max(yields, OVERSUBSCRIBED_SHM_YIELDS) : yields, 1_000,
             1_000L * Math.max(1, intValue(SHM_IDLE_MAX_PARK_US_PROP_NAME, SHM_IDLE_MAX_PARK_US_DEFAULT)),
             intValue(SHM_IDLE_YIELD_EVERY_PROP_NAME, SHM_IDLE_YIELD_EVERY_DEFAULT));

@@ -34,8 +34,8 @@ class IdleStrategyTest {
     void shouldYieldLongBeforeParkingWhenRanksOutnumberCores() {
         final IdleStrategy shared = Configuration.shmIdleStrategy(false);
         final IdleStrategy crowded = Configuration.shmIdleStrategy(true);
-        assertFalse(crowded.mayPark(Configuration.OVERSUBSCRIBED_SHM_YIELDS));
-        assertTrue(crowded.mayPark(Configuration.OVERSUBSCRIBED_SHM_YIELDS + 20));
+        assertFalse(crowded.mayPark(Configuration.OVERSUBSCRIBED_SHM_YIELDS - 1));
+        assertTrue(crowded.mayPark(Configuration.OVERSUBSCRIBED_SHM_YIELDS));
         assertTrue(shared.mayPark(Configuration.OVERSUBSCRIBED_SHM_YIELDS + 20));
     }
 }
