@@ -44,7 +44,8 @@ public final class BenchOptions {
 
     @Option(names = "--jit-warmup", paramLabel = "ITERS",
         description = "Untimed iterations at the first size before anything is timed, so the JIT has compiled "
-            + "the loop; 0 for none (default: the operation's, e.g. pingpong 20000).")
+            + "the loop, and at most as many (at most 200 ms) before each later size; 0 for none (default: the "
+            + "operation's, e.g. pingpong 20000).")
     Integer jitWarmup;
 
     @Option(names = "--percentiles", description = "Record every operation (HdrHistogram) and print percentiles.")

@@ -10,9 +10,14 @@ import org.HdrHistogram.Histogram;
  * {@link Communicator#barrier()}), {@link OsuBenchmark#measure} (warm-up, then the timed iterations: this rank's
  * mean), {@link OsuBenchmark#verify} (the received data, checked after timing so the check costs nothing in the
  * loop), then the maximum of the means over ranks, and at rank 0 the row. Before the first size an untimed JIT
- * warm-up runs, unless {@code --jit-warmup 0} was given. A rank whose check fails throws, which fails the job.
+ * warm-up runs, and before every later size a shorter one (at most as many iterations, at most 200 ms), unless
+ * {@code --jit-warmup 0} was given: each size's own code paths are compiled before they are timed, as they would
+ * be in a long-running job. A rank whose check fails throws, which fails the job.
  */
 final class BenchRunner {
+    /** Longest untimed warm-up at each size after the first. */
+    static final long SIZE_WARMUP_NS = 200_000_000L;
+
     private BenchRunner() {
     }
 
@@ -45,6 +50,9 @@ final class BenchRunner {
         for (final int bytes : sizes) {
             bench.prepare(world, bytes);
             world.barrier();
+            if (jit > 0 && bytes != sizes[0]) {
+                warmUp(world, bench, bytes, jit, Math.max(1, spec.warmup(bytes, defaults)));
+            }
             final Histogram histogram = spec.percentiles() ? new Histogram(3) : null;
             final double meanUs = bench.measure(world, bytes, spec.iterations(bytes, defaults),
                 spec.warmup(bytes, defaults), histogram);
@@ -54,6 +62,24 @@ final class BenchRunner {
             if (null != report) {
                 report.row(bytes, maxUs, all);
             }
+        }
+    }
+
+    /**
+     * Untimed iterations at a size before it is measured, so that the code paths of this size (other algorithms,
+     * the rendezvous protocol, larger kernels) are compiled before timing: chunks of {@code chunk} iterations
+     * until {@code limit} iterations or {@link #SIZE_WARMUP_NS} have passed, as rank 0 decides after each chunk
+     * (every rank runs the same number of iterations).
+     */
+    private static void warmUp(final Communicator world, final OsuBenchmark bench, final int bytes, final int limit,
+        final int chunk) {
+        final long start = System.nanoTime();
+        int done = 0;
+        boolean more = true;
+        while (more) {
+            bench.measure(world, bytes, chunk, 0, null);
+            done += chunk;
+            more = Control.fromRoot(world, done < limit && System.nanoTime() - start < SIZE_WARMUP_NS);
         }
     }
 }

@@ -9,7 +9,7 @@ import java.nio.ByteBuffer;
 
 /**
  * The benchmark's own result gathering, on point-to-point messages: the maximum of one value per rank at rank 0,
- * and the merge of histograms at rank 0. (Synchronisation uses the library's {@code barrier()}.)
+ * the merge of histograms at rank 0, and rank 0's decisions sent to every rank. (Synchronisation uses the library's {@code barrier()}.)
  *
  * <p>Implementation notes. Control messages use tags at the top of the tag space ({@link #TAG_BASE} and up), which
  * benchmarks never use for data (they use tags below 1000), so control and data never match each other. Every
@@ -23,6 +23,7 @@ public final class Control {
     public static final int TAG_BASE = Communicator.TAG_UB - 64;
     private static final int MAX_TAG = TAG_BASE + 40;
     private static final int HISTOGRAM_TAG = TAG_BASE + 41;
+    private static final int DECIDE_TAG = TAG_BASE + 42;
 
     private Control() {
     }
@@ -48,6 +49,25 @@ public final class Control {
             }
         }
         return max;
+    }
+
+    /**
+     * Returns rank 0's decision at every rank (rank 0 sends it to each other rank in turn).
+     *
+     * @param world    the communicator
+     * @param decision rank 0's decision (ignored at other ranks)
+     * @return rank 0's decision
+     */
+    public static boolean fromRoot(final Communicator world, final boolean decision) {
+        final int[] one = {decision ? 1 : 0};
+        if (0 == world.rank()) {
+            for (int dest = 1; dest < world.size(); dest++) {
+                world.send(Buf.of(one), dest, DECIDE_TAG);
+            }
+        } else {
+            world.recv(Buf.of(one), 0, DECIDE_TAG);
+        }
+        return 1 == one[0];
     }
 
     /**

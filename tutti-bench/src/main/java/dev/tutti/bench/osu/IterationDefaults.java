@@ -6,8 +6,8 @@ package dev.tutti.bench.osu;
  *
  * <p>{@code jitWarmup} is a Java addition: before the first size, the benchmark body runs that many untimed
  * iterations at the first size so that the JIT has compiled the hot loop before anything is measured (C2 compiles
- * after some ten thousand invocations; OSU's warm-up of 100 to 1000 iterations is sized for C). {@code
- * --jit-warmup} overrides it.
+ * after some ten thousand invocations; OSU's warm-up of 100 to 1000 iterations is sized for C), and before each
+ * later size up to as many again, for at most 200 ms ({@code BenchRunner}). {@code --jit-warmup} overrides it.
  *
  * @param smallIterations timed iterations for sizes {@code <= LARGE_MESSAGE_BYTES}
  * @param smallWarmup     warm-up iterations for those sizes
