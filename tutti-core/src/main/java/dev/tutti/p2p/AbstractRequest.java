@@ -14,25 +14,25 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * Base of every request: a one-shot completion with a status or an error, and the wait loop.
  *
- * <p>Implementation notes. {@code state} goes PENDING → COMPLETING (a CAS: the one completer wins) → DONE
- * ({@link #complete}); the plain fields {@code status} and {@code failure} are written between the two, before the
- * volatile store of DONE, and read after a volatile load that sees DONE, so a waiter that sees DONE sees them.
- * Lost wake-ups are avoided Dekker-style: the completer stores {@code state} then loads {@code waiter}; the
- * waiter stores {@code waiter} then loads {@code state} (both volatile), so at least one sees the other.
+ * <p>Implementation notes. {@code result} goes from null to the status or the failure by one CAS
+ * ({@link #complete}): the one completer wins, and the CAS publishes the result and everything written before it
+ * to whoever reads {@code result} non-null. One atomic instruction per completion: a fence more would make the
+ * completing thread wait for its earlier stores (e.g. a ring record it just zeroed) to reach other cores.
+ * Lost wake-ups are avoided Dekker-style: the completer CASes {@code result} then loads {@code waiter}; the
+ * waiter stores {@code waiter} then loads {@code result} (all volatile), so at least one sees the other. The waiter
+ * publishes itself only before it parks, and clears the field only if it did, so a wait that never parks writes
+ * no volatile field.
  * Parks are bounded anyway, so a waiter also notices an engine failure (dead peer, aborted job), which completes
  * nothing.
  *
  * <p>The waiting thread drives progress: each idle iteration first polls the engine's transports.
  */
 public abstract class AbstractRequest implements Request {
-    private static final VarHandle STATE;
-    private static final int PENDING = 0;
-    private static final int DONE = 1;
-    private static final int COMPLETING = 2;
+    private static final VarHandle RESULT;
 
     static {
         try {
-            STATE = MethodHandles.lookup().findVarHandle(AbstractRequest.class, "state", int.class);
+            RESULT = MethodHandles.lookup().findVarHandle(AbstractRequest.class, "result", Object.class);
         } catch (final ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -40,11 +40,10 @@ public abstract class AbstractRequest implements Request {
 
     /** The engine whose failures and progress this request depends on. */
     protected final P2pEngine engine;
-    private volatile int state;
+    /** Null while pending, then the {@link Status} or the {@link TuttiException}. */
+    private volatile Object result;
     private volatile Thread waiter;
     private volatile AbstractRequest wakeTarget;
-    private Status status;
-    private TuttiException failure;
 
     /**
      * Creates a pending request.
@@ -63,13 +62,11 @@ public abstract class AbstractRequest implements Request {
      * @return true if this call completed the request
      */
     protected final boolean complete(final Status result, final TuttiException error) {
-        if (!STATE.compareAndSet(this, PENDING, COMPLETING)) {
+        final Object outcome = null != error ? error : null != result ? result : Status.EMPTY;
+        if (!RESULT.compareAndSet(this, null, outcome)) {
             return false;
         }
-        this.status = result;
-        this.failure = error;
-        state = DONE; // volatile store: releases status/failure to the volatile load in isDone()
-        wake();
+        wake(); // after the CAS: the Dekker pairing with the waiter's store of waiter then load of result
         final AbstractRequest parent = wakeTarget;
         if (null != parent) {
             parent.wake();
@@ -110,7 +107,7 @@ public abstract class AbstractRequest implements Request {
 
     /** @return whether the request completed (successfully or not) */
     public final boolean isDone() {
-        return DONE == state;
+        return null != result;
     }
 
     /**
@@ -153,7 +150,7 @@ public abstract class AbstractRequest implements Request {
             }
         }
         throwIfFailed();
-        return status;
+        return (Status) result;
     }
 
     /*
@@ -161,8 +158,7 @@ public abstract class AbstractRequest implements Request {
      * caller's wait, with the original as cause.
      */
     private void throwIfFailed() {
-        final TuttiException f = failure;
-        if (null != f) {
+        if (result instanceof TuttiException f) {
             throw new TuttiException(f.errorClass(), f.getMessage(), f);
         }
     }
@@ -171,6 +167,7 @@ public abstract class AbstractRequest implements Request {
         final IdleStrategy idle = engine.idleStrategy();
         final long deadline = Long.MAX_VALUE == timeoutNs ? Long.MAX_VALUE : System.nanoTime() + timeoutNs;
         int iteration = 0;
+        boolean published = false;
         try {
             while (!isDone()) {
                 if (progressSelf() + engine.progress() > 0) {
@@ -185,6 +182,7 @@ public abstract class AbstractRequest implements Request {
                 }
                 if (idle.mayPark(iteration)) {
                     waiter = Thread.currentThread();
+                    published = true;
                     // Re-check after publishing the waiter: a part that completed just before (a collective's
                     // message, which wakes this request's waiter) must not leave this thread parked.
                     if (isDone()) {
@@ -201,7 +199,9 @@ public abstract class AbstractRequest implements Request {
                 }
             }
         } finally {
-            waiter = null;
+            if (published) {
+                waiter = null;
+            }
         }
     }
 
@@ -225,6 +225,6 @@ public abstract class AbstractRequest implements Request {
      * @return the status, valid once done
      */
     protected final Status status() {
-        return status;
+        return result instanceof Status s ? s : null;
     }
 }
