@@ -7,7 +7,7 @@ import java.lang.invoke.VarHandle;
 /**
  * A many-producer, one-consumer ring of variable-length records in shared memory: the inbox of one rank. Any
  * thread of any process may produce ({@link #tryClaim}, write the body, {@link #commit}); only the owning rank's
- * poll-token holder consumes ({@link #peek}, {@link #consume}, {@link #publishHead}).
+ * poll-token holder consumes ({@link #peek}, {@link #consume}, {@link #releaseConsumed}).
  *
  * <p>Implementation notes (after Agrona's {@code ManyToOneRingBuffer}).
  * <ul>
@@ -19,7 +19,7 @@ import java.lang.invoke.VarHandle;
  * ({@link #peek}) and reads the body after it. A zero header means "claimed but not yet committed" (or free):
  * the consumer stops there, so a producer's records are consumed in its claim order.</li>
  * <li>The consumer zeroes every consumed record, then <b>release</b>-stores {@code head}
- * ({@link #publishHead}); producers <b>acquire</b>-load {@code head} before deciding a range is free, so they
+ * ({@link #releaseConsumed}, one poll later); producers <b>acquire</b>-load {@code head} before deciding a range is free, so they
  * never overwrite bytes the consumer still reads or zeroes, and a stale body word can never look like a
  * header.</li>
  * <li>Cost: one CAS per record for a producer, which reads the consumer-written head only when its cached bound
@@ -45,8 +45,10 @@ final class ShmRing {
     private final long dataAt;
     private final long capacity;
     private final long mask;
-    /** Consumer-owned copy of head (only the token holder touches it). */
+    /** Consumer-owned: the next record to read (only the token holder touches it). */
     private long head;
+    /** Consumer-owned: consumed records below this are zeroed and published as the shared head. */
+    private long released;
     /**
      * Producers' last read of the shared head, a lower bound of it (head only grows): a producer reads the shared
      * head, a line the consumer writes on every poll that took records, only when this bound leaves too little room.
@@ -69,6 +71,7 @@ final class ShmRing {
         this.capacity = capacity;
         this.mask = capacity - 1;
         this.head = (long) LONG.getAcquire(file, headAt);
+        this.released = head;
         this.headCache = head;
     }
 
@@ -93,7 +96,7 @@ final class ShmRing {
             final long padding = aligned > toEnd ? toEnd : 0;
             long h = headCache;
             if (aligned + padding > capacity - (tail - h)) {
-                // Acquire pairs with the consumer's release in publishHead(): the zeroed range is visible before
+                // Acquire pairs with the consumer's release in releaseConsumed(): the zeroed range is visible before
                 // reuse. A cached head was read the same way by some thread of this process, which then released
                 // it through the volatile headCache, so every range below it is zeroed for this thread too.
                 h = (long) LONG.getAcquire(f, headAt);
@@ -132,6 +135,11 @@ final class ShmRing {
      */
     long peek() {
         while (true) {
+            if (head - released >= capacity / 2) {
+                // Half a lap consumed in one poll: release it now, for the producers' sake and because a full
+                // lap would bring head back to records consumed but not yet zeroed (their headers look committed).
+                releaseConsumed();
+            }
             final long at = dataAt + (head & mask);
             // Acquire pairs with the producer's release in commit()/tryClaim(): the body is visible after it.
             final long h = (long) LONG.getAcquire(file, at);
@@ -148,27 +156,46 @@ final class ShmRing {
     }
 
     /**
-     * Zeroes the record {@link #peek} returned and moves past it (not yet visible to producers).
+     * Moves past the record {@link #peek} returned. Its bytes stay as they are, and producers cannot reuse them,
+     * until {@link #releaseConsumed}.
      *
      * @param header its header
      */
     void consume(final long header) {
-        final long at = dataAt + (head & mask);
-        final long aligned = align8(length(header));
-        if (aligned <= 256) {
-            for (long i = 0; i < aligned; i += 8) {
-                file.set(ValueLayout.JAVA_LONG, at + i, 0L);
-            }
-        } else {
-            file.asSlice(at, aligned).fill((byte) 0);
-        }
-        head += aligned;
+        head += align8(length(header));
     }
 
-    /** Makes the consumed range available to producers. */
-    void publishHead() {
+    /**
+     * Zeroes the records consumed since the last call and makes their room available to producers. The poller
+     * calls it at the start of its next poll rather than right after consuming: zeroing stores to lines the
+     * producer wrote must first take those lines back from the producer's core, and the next atomic instruction
+     * would wait for that; at the next poll the rank is usually idle.
+     *
+     * @return whether anything was released
+     */
+    boolean releaseConsumed() {
+        long from = released;
+        final long to = head;
+        if (from == to) {
+            return false;
+        }
+        while (from < to) {
+            final long index = from & mask;
+            final long n = Math.min(to - from, capacity - index);
+            final long at = dataAt + index;
+            if (n <= 256) {
+                for (long i = 0; i < n; i += 8) {
+                    file.set(ValueLayout.JAVA_LONG, at + i, 0L);
+                }
+            } else {
+                file.asSlice(at, n).fill((byte) 0);
+            }
+            from += n;
+        }
+        released = to;
         // Release pairs with the producers' acquire of head in tryClaim(): the zeroing above happens-before reuse.
-        LONG.setRelease(file, headAt, head);
+        LONG.setRelease(file, headAt, to);
+        return true;
     }
 
     /** @return the file */

@@ -391,6 +391,7 @@ public final class ShmTransport implements Transport {
     private int drainInbox() {
         final ShmRing ring = inbox;
         final MemorySegment f = seg;
+        ring.releaseConsumed(); // what the previous poll consumed: zeroed now, off the path of its replies
         int n = 0;
         while (n < MAX_RECORDS_PER_POLL) {
             final long h = ring.peek();
@@ -426,9 +427,6 @@ public final class ShmTransport implements Transport {
             }
             ring.consume(h);
             n++;
-        }
-        if (0 != n) {
-            ring.publishHead();
         }
         return n;
     }
