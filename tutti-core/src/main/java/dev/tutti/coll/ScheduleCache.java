@@ -32,6 +32,9 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  *     (messages may still land in its memory): the entry is dead and the next {@link #add} of that key replaces it.
  *     A lookup that finds its key leased builds a fresh, uncached schedule. The entry also lends its
  *     leaseholder the array of part requests, so a run of a cached schedule allocates no array.</li>
+ * <li>Admission. A key is cached the second time it misses within the last {@link #GHOSTS} misses: only a hash
+ *     of a missed key is remembered (no allocation, no reference to the memory), so calls on fresh buffers, each
+ *     a new key, pay a hash rather than an entry. A hash collision only admits a key early.</li>
  * <li>Bounds and memory. {@link #WAYS} entries per communicator, replaced by the clock rule (a hit sets an entry's
  *     {@code recent} bit; insertion clears bits until it finds an entry without one), so one-off calls on fresh
  *     buffers do not evict a loop's schedule. Entries are held through soft references: a cached schedule keeps
@@ -47,11 +50,15 @@ public final class ScheduleCache {
     static final int WAYS = 4;
     /** Largest per-rank message (bytes, as given to the selection table) whose schedule is cached. */
     static final long MAX_BYTES = 64 * 1024;
+    /** Hashes of recently missed keys remembered for admission. */
+    static final int GHOSTS = 8;
     /** The owner of an absent buffer (null segment): matches only another absent one. */
     private static final Object ABSENT = new Object();
 
     private final AtomicReferenceArray<SoftReference<Entry>> slots = new AtomicReferenceArray<>(WAYS);
+    private final long[] ghosts = new long[GHOSTS];
     private int hand;
+    private int ghostHand;
 
     /**
      * Returns whether collectives of this size are cached.
@@ -95,7 +102,7 @@ public final class ScheduleCache {
 
     /**
      * Caches a schedule just built for a call and leases it to the caller, replacing an entry of the same key (a
-     * dead one) or the clock's victim.
+     * dead one) or the clock's victim; or, the first time the key misses, only remembers it.
      *
      * @param id       the algorithm
      * @param type     the element type
@@ -105,13 +112,17 @@ public final class ScheduleCache {
      * @param send     the send memory, or null
      * @param recv     the receive memory, or null
      * @param schedule the schedule built for exactly these arguments
-     * @return the leased entry, or null if the call's memory cannot be named (then the schedule is not cached)
+     * @return the leased entry, or null if the schedule is not cached (a first miss, or memory that cannot be
+     *         named)
      */
     public Entry add(final AlgorithmId id, final Datatype type, final int count, final int root, final Op op,
         final MemorySegment send, final MemorySegment recv, final Schedule schedule) {
         final Object sendOwner = owner(send);
         final Object recvOwner = owner(recv);
         if (null == sendOwner || null == recvOwner) {
+            return null;
+        }
+        if (!admit(hash(id, type, count, root, op, sendOwner, send, recvOwner, recv))) {
             return null;
         }
         final Entry fresh = new Entry(id, type, count, root, op, sendOwner, send, recvOwner, recv, schedule);
@@ -139,6 +150,35 @@ public final class ScheduleCache {
             e.recent = false;
         }
         return hand;
+    }
+
+    /** @return whether {@code h} missed recently; if not, remembers it */
+    private boolean admit(final long h) {
+        for (int i = 0; i < GHOSTS; i++) {
+            if (ghosts[i] == h) {
+                return true;
+            }
+        }
+        final int i = ghostHand;
+        ghostHand = (i + 1) % GHOSTS;
+        ghosts[i] = h;
+        return false;
+    }
+
+    private static long hash(final AlgorithmId id, final Datatype type, final int count, final int root,
+        final Op op, final Object sendOwner, final MemorySegment send, final Object recvOwner,
+        final MemorySegment recv) {
+        long h = id.ordinal();
+        h = 31 * h + System.identityHashCode(type);
+        h = 31 * h + count;
+        h = 31 * h + root;
+        h = 31 * h + System.identityHashCode(op);
+        h = 31 * h + System.identityHashCode(sendOwner);
+        h = 31 * h + address(send);
+        h = 31 * h + size(send);
+        h = 31 * h + System.identityHashCode(recvOwner);
+        h = 31 * h + address(recv);
+        return 31 * h + size(recv);
     }
 
     /** @return what names the memory of a segment: ABSENT, the scope (native), the array (heap), or null */

@@ -24,9 +24,11 @@ class ScheduleCacheTest {
         return MemorySegment.ofArray(a).asSlice(off * 4L, n * 4L);
     }
 
+    /** Adds as a caller does after two misses of a key: the first only remembers it. */
     private static ScheduleCache.Entry add(final ScheduleCache c, final MemorySegment s, final MemorySegment r,
         final Schedule sch) {
-        return c.add(ID, Datatype.INT, (int) (r.byteSize() / 4), -1, Op.SUM, s, r, sch);
+        final ScheduleCache.Entry first = c.add(ID, Datatype.INT, (int) (r.byteSize() / 4), -1, Op.SUM, s, r, sch);
+        return null != first ? first : c.add(ID, Datatype.INT, (int) (r.byteSize() / 4), -1, Op.SUM, s, r, sch);
     }
 
     private static ScheduleCache.Entry claim(final ScheduleCache c, final MemorySegment s, final MemorySegment r) {
@@ -92,6 +94,18 @@ class ScheduleCacheTest {
             assertNull(claim(c, s.asSlice(0, 8), r.asSlice(16, 8)), "other address");
             assertNull(claim(c, s.asSlice(0, 8), b.allocate(64, 8).asSlice(8, 8)), "other scope");
         }
+    }
+
+    @Test
+    void shouldCacheAKeyTheSecondTimeItMisses() {
+        final ScheduleCache c = new ScheduleCache();
+        final int[] x = new int[4];
+        final int[] y = new int[4];
+        assertNull(c.add(ID, Datatype.INT, 2, -1, Op.SUM, ints(x, 0, 2), ints(y, 0, 2), schedule()), "first miss");
+        assertNull(c.add(ID, Datatype.INT, 2, -1, Op.SUM, ints(new int[4], 0, 2), ints(y, 0, 2), schedule()),
+            "another key's first miss");
+        assertNotNull(c.add(ID, Datatype.INT, 2, -1, Op.SUM, ints(x, 0, 2), ints(y, 0, 2), schedule()),
+            "second miss");
     }
 
     @Test
