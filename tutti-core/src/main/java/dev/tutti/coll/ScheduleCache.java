@@ -41,7 +41,8 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  *     the user's arrays and its scratch reachable only until the collector needs the memory.</li>
  * <li>Threads. Slots are an {@link AtomicReferenceArray} (volatile reads and writes); an entry's key fields are
  *     final, so any thread that reads an entry sees its key. Concurrent inserts may overwrite each other's slot:
- *     that only loses a cache entry. The lease's CAS and release store order successive runs' use of the
+ *     that only loses a cache entry; the clock hand, the clock bits and the remembered hashes are plain fields,
+ *     so racing updates only lose hints. The lease's CAS and release store order successive runs' use of the
  *     schedule's memory.</li>
  * </ul>
  */

@@ -21,15 +21,16 @@ import java.lang.invoke.VarHandle;
  * ({@link #progressSelf()}), or, for nonblocking runs, any thread of the rank waiting on anything (the run is an
  * agent of the engine while active), so that a rank blocked in an unrelated receive still moves its outstanding
  * collectives on, as MPI's progress rule requires. {@code busy} makes advancing single-threaded: the fields
- * {@code round} and {@code pending} are only touched by the thread holding it (its CAS and release store order
- * successive holders). Parts wake this run's waiter on completion ({@code wakeOnComplete}).
+ * {@code round}, {@code parts} and {@code pending} are only touched by the thread holding it (its CAS and release
+ * store order successive holders). Parts wake this run's waiter on completion ({@code wakeOnComplete}).
  *
  * <p>Cost per run: the run itself and one array of part requests (sized to the widest round, reused by every
- * round; lent by the cache entry for a cached schedule), besides the parts. A nonblocking run is added to the engine's {@link ActiveRuns} only if its first
- * advance did not complete it (see there for the add/remove race), and removed when it finishes or fails. A run of
- * a cached schedule ({@link ScheduleCache}) gives its lease back after its last step, before it completes, so the
- * caller's next identical call finds the schedule free; a failed run keeps the lease (its memory may still be
- * written by messages in flight).
+ * round; lent by the cache entry for a cached schedule), besides the parts. A nonblocking run is added to the
+ * engine's {@link ActiveRuns} only if its first advance did not complete it (see there for the add/remove race),
+ * and removed when it finishes or fails; a blocking run never is. A run of a cached schedule
+ * ({@link ScheduleCache}) gives its lease back after its last step, before it completes, so the caller's next
+ * identical call finds the schedule free; a failed run keeps the lease (its memory may still be written by
+ * messages in flight).
  */
 public final class ScheduleRun extends AbstractRequest implements CollectiveHandle {
     /** Longest a tagged collective may stay unmatched before it fails (milliseconds; 0 = forever). */
