@@ -5,6 +5,7 @@ import dev.tutti.coll.CollArgs;
 import dev.tutti.coll.CollComm;
 import dev.tutti.coll.CollKind;
 import dev.tutti.coll.Schedule;
+import dev.tutti.coll.ScheduleCache;
 import dev.tutti.coll.ScheduleRun;
 import dev.tutti.coll.algo.Algorithms;
 import dev.tutti.internal.Errors;
@@ -25,6 +26,9 @@ import static dev.tutti.type.BooleanStaging.sendMemory;
 final class Collectives {
     /** The largest tag of a tagged two-phase collective. */
     static final int TAG_UB = CollComm.TAGGED_TAG_UB;
+
+    /** The finish steps of a call without staging. */
+    private static final List<Runnable> NO_FINISH = List.of();
 
     private final CollComm coll;
     private final String where;
@@ -64,8 +68,7 @@ final class Collectives {
     }
 
     Request barrier(final boolean nb) {
-        return run(CollKind.BARRIER, nb, CollArgs.of("barrier", null, null, Datatype.BYTE, 0, -1, null), 0, 0,
-            null, new ArrayList<>());
+        return run(CollKind.BARRIER, nb, null, null, Datatype.BYTE, 0, -1, null, 0, 0, NO_FINISH);
     }
 
     Request bcast(final boolean nb, final Buf buf, final int root) {
@@ -74,8 +77,8 @@ final class Collectives {
         checkRoot(op, root);
         final List<Runnable> fin = new ArrayList<>();
         final MemorySegment m = recvMemory(buf, fin);
-        return run(CollKind.BCAST, nb, CollArgs.of(op, null, m, buf.datatype(), buf.count(), root, null),
-            buf.byteSize(), buf.count(), null, fin);
+        return run(CollKind.BCAST, nb, null, m, buf.datatype(), buf.count(), root, null, buf.byteSize(),
+            buf.count(), fin);
     }
 
     Request gather(final boolean nb, final Buf send, final Buf recv, final int root) {
@@ -102,8 +105,8 @@ final class Collectives {
             count = send.count();
             type = send.datatype();
         }
-        return run(CollKind.GATHER, nb, CollArgs.of(op, inPlace ? null : sendMemory(send), r, type, count, root,
-            null), (long) count * type.sizeBytes(), count, null, fin);
+        return run(CollKind.GATHER, nb, inPlace ? null : sendMemory(send), r, type, count, root, null,
+            (long) count * type.sizeBytes(), count, fin);
     }
 
     Request gatherv(final boolean nb, final Buf send, final Buf recv, final int[] counts, final int[] displs,
@@ -158,9 +161,8 @@ final class Collectives {
             count = recv.count();
             type = recv.datatype();
         }
-        return run(CollKind.SCATTER, nb, CollArgs.of(op, isRoot ? sendMemory(send) : null,
-            inPlace ? null : recvMemory(recv, fin), type, count, root, null), (long) count * type.sizeBytes(),
-            count, null, fin);
+        return run(CollKind.SCATTER, nb, isRoot ? sendMemory(send) : null, inPlace ? null : recvMemory(recv, fin),
+            type, count, root, null, (long) count * type.sizeBytes(), count, fin);
     }
 
     Request scatterv(final boolean nb, final Buf send, final int[] counts, final int[] displs, final Buf recv,
@@ -203,8 +205,8 @@ final class Collectives {
         final int count = inPlace ? recv.count() / size() : send.count();
         capacity(op, "recv", recv, (long) count * size());
         final List<Runnable> fin = new ArrayList<>();
-        return run(CollKind.ALLGATHER, nb, CollArgs.of(op, inPlace ? null : sendMemory(send), recvMemory(recv, fin),
-            recv.datatype(), count, -1, null), (long) count * recv.datatype().sizeBytes(), count, null, fin);
+        return run(CollKind.ALLGATHER, nb, inPlace ? null : sendMemory(send), recvMemory(recv, fin),
+            recv.datatype(), count, -1, null, (long) count * recv.datatype().sizeBytes(), count, fin);
     }
 
     Request allgatherv(final boolean nb, final Buf send, final Buf recv, final int[] counts, final int[] displs) {
@@ -239,8 +241,8 @@ final class Collectives {
         final int count = input.count() / size();
         capacity(op, "recv", recv, (long) count * size());
         final List<Runnable> fin = new ArrayList<>();
-        return run(CollKind.ALLTOALL, nb, CollArgs.of(op, inPlace ? null : sendMemory(send), recvMemory(recv, fin),
-            recv.datatype(), count, -1, null), (long) count * recv.datatype().sizeBytes(), count, null, fin);
+        return run(CollKind.ALLTOALL, nb, inPlace ? null : sendMemory(send), recvMemory(recv, fin),
+            recv.datatype(), count, -1, null, (long) count * recv.datatype().sizeBytes(), count, fin);
     }
 
     Request alltoallv(final boolean nb, final Buf send, final int[] sendCounts, final int[] sendDispls,
@@ -306,9 +308,8 @@ final class Collectives {
         }
         final int count = inPlace ? recv.count() : send.count();
         Reductions.check(op, o, typed.datatype());
-        return run(CollKind.REDUCE, nb, CollArgs.of(op, inPlace ? null : sendMemory(send),
-            isRoot ? recvMemory(recv, fin) : null, typed.datatype(), count, root, o),
-            (long) count * typed.datatype().sizeBytes(), count, o, fin);
+        return run(CollKind.REDUCE, nb, inPlace ? null : sendMemory(send), isRoot ? recvMemory(recv, fin) : null,
+            typed.datatype(), count, root, o, (long) count * typed.datatype().sizeBytes(), count, fin);
     }
 
     Request allreduce(final boolean nb, final Buf send, final Buf recv, final Op o) {
@@ -336,8 +337,8 @@ final class Collectives {
         final int count = inPlace ? recv.count() : send.count();
         Reductions.check(op, o, recv.datatype());
         final List<Runnable> fin = new ArrayList<>();
-        return run(kind, nb, CollArgs.of(op, inPlace ? null : sendMemory(send), recvMemory(recv, fin),
-            recv.datatype(), count, -1, o), (long) count * recv.datatype().sizeBytes(), count, o, fin);
+        return run(kind, nb, inPlace ? null : sendMemory(send), recvMemory(recv, fin), recv.datatype(), count, -1,
+            o, (long) count * recv.datatype().sizeBytes(), count, fin);
     }
 
     Request reduceScatterBlock(final boolean nb, final Buf send, final Buf recv, final Op o) {
@@ -353,9 +354,8 @@ final class Collectives {
         }
         Reductions.check(op, o, recv.datatype());
         final List<Runnable> fin = new ArrayList<>();
-        return run(CollKind.REDUCE_SCATTER_BLOCK, nb, CollArgs.of(op, inPlace ? null : sendMemory(send),
-            recvMemory(recv, fin), recv.datatype(), count, -1, o), (long) count * recv.datatype().sizeBytes(),
-            count, o, fin);
+        return run(CollKind.REDUCE_SCATTER_BLOCK, nb, inPlace ? null : sendMemory(send), recvMemory(recv, fin),
+            recv.datatype(), count, -1, o, (long) count * recv.datatype().sizeBytes(), count, fin);
     }
 
     Request reduceScatter(final boolean nb, final Buf send, final Buf recv, final int[] counts, final Op o) {
@@ -390,16 +390,53 @@ final class Collectives {
 
     // ----------------------------------------------------------------------------------------------- machinery
 
+    /**
+     * Runs a regular (non-v) collective: selects the algorithm, then takes its schedule from the communicator's
+     * cache when this call's memory and arguments match a recent call (small messages, no boolean staging), else
+     * builds it (and caches it if small).
+     */
+    private Request run(final CollKind kind, final boolean nb, final MemorySegment send, final MemorySegment recv,
+        final Datatype type, final int count, final int root, final Op o, final long bytes, final long selCount,
+        final List<Runnable> finish) {
+        final AlgorithmId id = select(kind, bytes, selCount, o);
+        final boolean cacheable = Datatype.BOOLEAN != type && finish.isEmpty() && ScheduleCache.covers(bytes);
+        final ScheduleCache cache = coll.schedules();
+        ScheduleCache.Entry lease = cacheable ? cache.claim(id, type, count, root, o, send, recv) : null;
+        final Schedule s;
+        if (null != lease) {
+            s = lease.schedule();
+        } else {
+            s = Algorithms.build(id, coll, CollArgs.of(kind.mpiName(), send, recv, type, count, root, o));
+            lease = cacheable ? cache.add(id, type, count, root, o, send, recv, s) : null;
+        }
+        return start(kind, nb, withFinish(s, finish), lease);
+    }
+
+    /** Runs a collective whose arguments the cache cannot key (v-collectives, alltoallw): built every call. */
     private Request run(final CollKind kind, final boolean nb, final CollArgs args, final long bytes,
         final long count, final Op o, final List<Runnable> finish) {
+        final AlgorithmId id = select(kind, bytes, count, o);
+        return start(kind, nb, withFinish(Algorithms.build(id, coll, args), finish), null);
+    }
+
+    private AlgorithmId select(final CollKind kind, final long bytes, final long count, final Op o) {
         final boolean commutative = null == o || o.isCommutative();
         final AlgorithmId id = coll.selection().select(kind, size(), bytes, count, commutative);
         if (id.commutativeOnly() && !commutative) {
-            throw Errors.invalid(ErrorClass.OP, args.op(), where, "algorithm=" + id.shortName() + " reorders "
+            throw Errors.invalid(ErrorClass.OP, kind.mpiName(), where, "algorithm=" + id.shortName() + " reorders "
                 + "operands but op=" + o.name() + " is not commutative; expected a commutative op or an "
                 + "order-preserving algorithm (e.g. linear, binomial, recursive_doubling)");
         }
-        Schedule s = Algorithms.build(id, coll, args);
+        return id;
+    }
+
+    private Request start(final CollKind kind, final boolean nb, final Schedule s, final ScheduleCache.Entry lease) {
+        return tag < 0 ? ScheduleRun.start(s, coll, nb, lease) : ScheduleRun.startTagged(s, coll, kind, tag, lease);
+    }
+
+    /** @return the schedule followed by the staging steps of {@code finish} (copying booleans back), if any */
+    private static Schedule withFinish(final Schedule schedule, final List<Runnable> finish) {
+        Schedule s = schedule;
         if (!finish.isEmpty()) {
             final Runnable own = s.finish();
             s = new Schedule(s.op(), s.rounds(), () -> {
@@ -409,7 +446,7 @@ final class Collectives {
                 finish.forEach(Runnable::run);
             });
         }
-        return tag < 0 ? ScheduleRun.start(s, coll, nb) : ScheduleRun.startTagged(s, coll, kind, tag);
+        return s;
     }
 
 

@@ -81,7 +81,8 @@ public record CollArgs(String op, MemorySegment send, MemorySegment recv, Dataty
     }
 
     /**
-     * Returns {@code n} elements of a segment starting at element {@code first}.
+     * Returns {@code n} elements of a segment starting at element {@code first} (the segment itself if that is all
+     * of it).
      *
      * @param s     the segment
      * @param first first element
@@ -89,7 +90,11 @@ public record CollArgs(String op, MemorySegment send, MemorySegment recv, Dataty
      * @return the slice
      */
     public MemorySegment slice(final MemorySegment s, final long first, final long n) {
-        return s.asSlice(first * type.sizeBytes(), n * type.sizeBytes());
+        final long size = type.sizeBytes();
+        if (0 == first && n * size == s.byteSize()) {
+            return s; // the whole segment: no new view
+        }
+        return s.asSlice(first * size, n * size);
     }
 
     /**

@@ -41,6 +41,8 @@ public final class CollComm {
     private final SelectionTable selection;
     private final int taggedTimeoutMs = dev.tutti.runtime.Configuration.intValue(
         ScheduleRun.TAGGED_TIMEOUT_PROP_NAME, ScheduleRun.TAGGED_TIMEOUT_DEFAULT_MS);
+    private volatile ActiveRuns activeRuns;
+    private final ScheduleCache schedules = new ScheduleCache();
 
     /**
      * Creates the collective state of a communicator.
@@ -146,6 +148,27 @@ public final class CollComm {
      */
     public int reserveTag() {
         return nextTag();
+    }
+
+    /**
+     * Returns the engine's nonblocking runs in flight, looked up once per communicator (the engine's lookup is
+     * synchronized; racing first calls get the same instance).
+     *
+     * @return the runs
+     */
+    ActiveRuns activeRuns() {
+        final ActiveRuns a = activeRuns;
+        if (null != a) {
+            return a;
+        }
+        final ActiveRuns created = ActiveRuns.of(engine);
+        activeRuns = created;
+        return created;
+    }
+
+    /** @return the schedules of recent small collectives on this communicator */
+    public ScheduleCache schedules() {
+        return schedules;
     }
 
     /** @return a description for messages */

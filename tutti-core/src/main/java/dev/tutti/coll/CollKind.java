@@ -39,9 +39,11 @@ public enum CollKind {
     /** MPI_Exscan. */
     EXSCAN;
 
-    /** @return the MPI name in lower case, e.g. {@code reduce_scatter_block} */
+    private final String mpiName = name().toLowerCase(Locale.ROOT);
+
+    /** @return the MPI name in lower case, e.g. {@code reduce_scatter_block} (computed once) */
     public String mpiName() {
-        return name().toLowerCase(Locale.ROOT);
+        return mpiName;
     }
 
     /**

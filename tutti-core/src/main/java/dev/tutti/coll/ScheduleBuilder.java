@@ -5,8 +5,7 @@ import dev.tutti.Op;
 import dev.tutti.type.kernel.Reductions;
 
 import java.lang.foreign.MemorySegment;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.Arrays;
 
 /**
  * Builds a {@link Schedule}: add the messages of a round, the local steps that follow them, then
@@ -17,15 +16,22 @@ import java.util.List;
  * for (int child : children) b.send(child, buf, type);
  * b.endRound();                                        // round 1: forward to children
  * }</pre>
+ *
+ * <p>Implementation notes. Steps collect in arrays that start small and double; a round copies exactly its steps
+ * ({@code Arrays.copyOf} of the same component type: no per-element type check), so building a small schedule
+ * allocates little more than the schedule itself.
  */
 public final class ScheduleBuilder {
     private static final Schedule.CommStep[] NO_COMM = new Schedule.CommStep[0];
     private static final Runnable[] NO_LOCAL = new Runnable[0];
 
     private final String op;
-    private final List<Schedule.Round> rounds = new ArrayList<>();
-    private final List<Schedule.CommStep> comm = new ArrayList<>();
-    private final List<Runnable> local = new ArrayList<>();
+    private Schedule.Round[] rounds = new Schedule.Round[4];
+    private int nRounds;
+    private Schedule.CommStep[] comm = new Schedule.CommStep[4];
+    private int nComm;
+    private Runnable[] local = new Runnable[4];
+    private int nLocal;
     private Runnable finish;
 
     /**
@@ -46,11 +52,7 @@ public final class ScheduleBuilder {
      * @return this
      */
     public ScheduleBuilder send(final int peer, final MemorySegment segment, final Datatype type) {
-        if (!local.isEmpty()) {
-            endRound();
-        }
-        comm.add(new Schedule.CommStep(true, peer, segment, type));
-        return this;
+        return message(new Schedule.CommStep(true, peer, segment, type));
     }
 
     /**
@@ -62,10 +64,17 @@ public final class ScheduleBuilder {
      * @return this
      */
     public ScheduleBuilder recv(final int peer, final MemorySegment segment, final Datatype type) {
-        if (!local.isEmpty()) {
+        return message(new Schedule.CommStep(false, peer, segment, type));
+    }
+
+    private ScheduleBuilder message(final Schedule.CommStep step) {
+        if (nLocal > 0) {
             endRound();
         }
-        comm.add(new Schedule.CommStep(false, peer, segment, type));
+        if (nComm == comm.length) {
+            comm = Arrays.copyOf(comm, 2 * nComm);
+        }
+        comm[nComm++] = step;
         return this;
     }
 
@@ -76,7 +85,10 @@ public final class ScheduleBuilder {
      * @return this
      */
     public ScheduleBuilder local(final Runnable step) {
-        local.add(step);
+        if (nLocal == local.length) {
+            local = Arrays.copyOf(local, 2 * nLocal);
+        }
+        local[nLocal++] = step;
         return this;
     }
 
@@ -93,7 +105,7 @@ public final class ScheduleBuilder {
     public ScheduleBuilder reduce(final Op o, final Datatype type, final MemorySegment in,
         final MemorySegment inout, final int count) {
         if (count > 0) {
-            local.add(() -> Reductions.reduce(o, type, in, inout, count));
+            local(() -> Reductions.reduce(o, type, in, inout, count));
         }
         return this;
     }
@@ -107,7 +119,7 @@ public final class ScheduleBuilder {
      */
     public ScheduleBuilder copy(final MemorySegment src, final MemorySegment dst) {
         if (src.byteSize() > 0 && !sameRange(src, dst)) {
-            local.add(() -> MemorySegment.copy(src, 0, dst, 0, src.byteSize()));
+            local(() -> MemorySegment.copy(src, 0, dst, 0, src.byteSize()));
         }
         return this;
     }
@@ -136,13 +148,16 @@ public final class ScheduleBuilder {
      * @return this
      */
     public ScheduleBuilder endRound() {
-        if (comm.isEmpty() && local.isEmpty()) {
+        if (0 == nComm && 0 == nLocal) {
             return this;
         }
-        rounds.add(new Schedule.Round(comm.isEmpty() ? NO_COMM : comm.toArray(NO_COMM),
-            local.isEmpty() ? NO_LOCAL : local.toArray(NO_LOCAL)));
-        comm.clear();
-        local.clear();
+        if (nRounds == rounds.length) {
+            rounds = Arrays.copyOf(rounds, 2 * nRounds);
+        }
+        rounds[nRounds++] = new Schedule.Round(0 == nComm ? NO_COMM : Arrays.copyOf(comm, nComm),
+            0 == nLocal ? NO_LOCAL : Arrays.copyOf(local, nLocal));
+        nComm = 0;
+        nLocal = 0;
         return this;
     }
 
@@ -160,6 +175,6 @@ public final class ScheduleBuilder {
     /** @return the schedule */
     public Schedule build() {
         endRound();
-        return new Schedule(op, rounds.toArray(new Schedule.Round[0]), finish);
+        return new Schedule(op, Arrays.copyOf(rounds, nRounds), finish);
     }
 }

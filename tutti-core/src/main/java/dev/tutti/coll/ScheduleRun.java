@@ -8,7 +8,8 @@ import dev.tutti.p2p.AbstractRequest;
 import dev.tutti.p2p.P2pEngine;
 import dev.tutti.p2p.RecvRequest;
 
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 
 /**
  * One execution of a {@link Schedule}: the request returned by a nonblocking collective, and waited on by a
@@ -20,8 +21,16 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * ({@link #progressSelf()}), or, for nonblocking runs, any thread of the rank waiting on anything (the run is an
  * agent of the engine while active), so that a rank blocked in an unrelated receive still moves its outstanding
  * collectives on, as MPI's progress rule requires. {@code busy} makes advancing single-threaded: the fields
- * {@code round} and {@code pending} are only touched by the thread holding it (its CAS and release store order
- * successive holders). Parts wake this run's waiter on completion ({@code wakeOnComplete}).
+ * {@code round}, {@code parts} and {@code pending} are only touched by the thread holding it (its CAS and release
+ * store order successive holders). Parts wake this run's waiter on completion ({@code wakeOnComplete}).
+ *
+ * <p>Cost per run: the run itself and one array of part requests (sized to the widest round, reused by every
+ * round; lent by the cache entry for a cached schedule), besides the parts. A nonblocking run is added to the
+ * engine's {@link ActiveRuns} only if its first advance did not complete it (see there for the add/remove race),
+ * and removed when it finishes or fails; a blocking run never is. A run of a cached schedule
+ * ({@link ScheduleCache}) gives its lease back after its last step, before it completes, so the caller's next
+ * identical call finds the schedule free; a failed run keeps the lease (its memory may still be written by
+ * messages in flight).
  */
 public final class ScheduleRun extends AbstractRequest implements CollectiveHandle {
     /** Longest a tagged collective may stay unmatched before it fails (milliseconds; 0 = forever). */
@@ -29,28 +38,44 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
     /** Default of {@link #TAGGED_TIMEOUT_PROP_NAME}: 5 minutes. */
     public static final int TAGGED_TIMEOUT_DEFAULT_MS = 300_000;
     private static final AbstractRequest[] NONE = new AbstractRequest[0];
+    private static final VarHandle BUSY;
+
+    static {
+        try {
+            BUSY = MethodHandles.lookup().findVarHandle(ScheduleRun.class, "busy", int.class);
+        } catch (final ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private final Schedule schedule;
     private final CollComm comm;
     private final int context;
     private final int tag;
-    private final String key;
+    private final CollKind taggedKind;
+    private final int userTag;
     private final long deadlineNs;
-    private final AtomicBoolean busy = new AtomicBoolean();
     private final boolean registered;
+    private final ScheduleCache.Entry lease;
+    @SuppressWarnings("unused") // accessed through BUSY
+    private volatile int busy;
     private int round = -1;
-    private AbstractRequest[] pending = NONE;
+    private AbstractRequest[] parts = NONE;
+    private int pending;
 
     private ScheduleRun(final Schedule schedule, final CollComm comm, final int context, final int tag,
-        final String key, final long timeoutNs, final boolean registered) {
+        final CollKind taggedKind, final int userTag, final long timeoutNs, final boolean registered,
+        final ScheduleCache.Entry lease) {
         super(comm.engine());
         this.schedule = schedule;
         this.comm = comm;
         this.context = context;
         this.tag = tag;
-        this.key = key;
+        this.taggedKind = taggedKind;
+        this.userTag = userTag;
         this.deadlineNs = 0 == timeoutNs ? Long.MAX_VALUE : System.nanoTime() + timeoutNs;
         this.registered = registered;
+        this.lease = lease;
     }
 
     /**
@@ -62,7 +87,23 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
      * @return the started run
      */
     public static ScheduleRun start(final Schedule schedule, final CollComm comm, final boolean nonblocking) {
-        return begin(new ScheduleRun(schedule, comm, comm.context(), comm.nextTag(), null, 0, nonblocking));
+        return start(schedule, comm, nonblocking, null);
+    }
+
+    /**
+     * Starts a run of an ordinary (call-ordered) collective whose schedule may be leased from the communicator's
+     * {@link ScheduleCache}.
+     *
+     * @param schedule    the schedule
+     * @param comm        the communicator
+     * @param nonblocking true if the caller returns before completion (the run then progresses in any wait)
+     * @param lease       the cache entry of {@code schedule} leased to this run, or null if it is not cached
+     * @return the started run
+     */
+    public static ScheduleRun start(final Schedule schedule, final CollComm comm, final boolean nonblocking,
+        final ScheduleCache.Entry lease) {
+        return begin(new ScheduleRun(schedule, comm, comm.context(), comm.nextTag(), null, -1, 0, nonblocking,
+            lease));
     }
 
     /**
@@ -79,15 +120,35 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
      */
     public static ScheduleRun startTagged(final Schedule schedule, final CollComm comm, final CollKind kind,
         final int userTag) {
-        return begin(new ScheduleRun(schedule, comm, comm.taggedContext(), comm.nextTaggedTag(kind, userTag),
-            kind.mpiName() + " tag=" + userTag, comm.taggedTimeoutMs() * 1_000_000L, true));
+        return startTagged(schedule, comm, kind, userTag, null);
+    }
+
+    /**
+     * Starts a tagged two-phase collective whose schedule may be leased from the communicator's
+     * {@link ScheduleCache}; see {@link #startTagged(Schedule, CollComm, CollKind, int)}.
+     *
+     * @param schedule the schedule
+     * @param comm     the communicator
+     * @param kind     the operation
+     * @param userTag  the user's tag
+     * @param lease    the cache entry of {@code schedule} leased to this run, or null if it is not cached
+     * @return the started run
+     */
+    public static ScheduleRun startTagged(final Schedule schedule, final CollComm comm, final CollKind kind,
+        final int userTag, final ScheduleCache.Entry lease) {
+        return begin(new ScheduleRun(schedule, comm, comm.taggedContext(), comm.nextTaggedTag(kind, userTag), kind,
+            userTag, comm.taggedTimeoutMs() * 1_000_000L, true, lease));
     }
 
     private static ScheduleRun begin(final ScheduleRun run) {
-        if (run.registered) {
-            ActiveRuns.of(run.comm.engine()).add(run);
-        }
         run.advance();
+        if (run.registered && !run.isDone()) {
+            final ActiveRuns active = run.comm.activeRuns();
+            active.add(run);
+            if (run.isDone()) { // finished by another thread before the add: its remove may have missed the run
+                active.remove(run);
+            }
+        }
         return run;
     }
 
@@ -104,7 +165,7 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
      */
     public static ScheduleRun start(final Schedule schedule, final CollComm comm, final int tag,
         final boolean nonblocking) {
-        return begin(new ScheduleRun(schedule, comm, comm.context(), tag, null, 0, nonblocking));
+        return begin(new ScheduleRun(schedule, comm, comm.context(), tag, null, -1, 0, nonblocking, null));
     }
 
     @Override
@@ -118,7 +179,7 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
      * @return the work done, 0 if nothing could move
      */
     int advance() {
-        if (isDone() || !busy.compareAndSet(false, true)) {
+        if (isDone() || !BUSY.compareAndSet(this, 0, 1)) {
             return 0;
         }
         try {
@@ -131,7 +192,7 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
                 + "): local step failed: " + e, e));
             return 1;
         } finally {
-            busy.set(false); // volatile store: hands round/pending to the next holder's CAS
+            busy = 0; // volatile store: hands round/parts/pending to the next holder's CAS
         }
     }
 
@@ -140,14 +201,15 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
         final Schedule.Round[] rounds = schedule.rounds();
         while (true) {
             if (round >= 0) {
-                final AbstractRequest[] parts = pending;
-                for (final AbstractRequest p : parts) {
-                    if (!p.isDone()) {
+                final AbstractRequest[] ps = parts;
+                final int n = pending;
+                for (int i = 0; i < n; i++) {
+                    if (!ps[i].isDone()) {
                         return work;
                     }
                 }
-                checkParts(rounds[round], parts);
-                pending = NONE;
+                checkParts(rounds[round], ps, n);
+                pending = 0;
                 for (final Runnable r : rounds[round].local()) {
                     r.run();
                 }
@@ -158,19 +220,26 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
                 if (null != schedule.finish()) {
                     schedule.finish().run();
                 }
+                if (null != lease) {
+                    lease.release();
+                }
                 finishWith(null);
                 return work + 1;
             }
-            pending = post(rounds[round]);
+            post(rounds[round]);
         }
     }
 
-    private AbstractRequest[] post(final Schedule.Round r) {
+    /** Posts a round's receives, then its sends, into {@link #parts}; sets {@link #pending}. */
+    private void post(final Schedule.Round r) {
         final Schedule.CommStep[] steps = r.comm();
         if (0 == steps.length) {
-            return NONE;
+            return;
         }
-        final AbstractRequest[] parts = new AbstractRequest[steps.length];
+        if (parts.length < steps.length) {
+            parts = null != lease ? lease.parts() : new AbstractRequest[widest(schedule)];
+        }
+        final AbstractRequest[] parts = this.parts;
         final P2pEngine engine = comm.engine();
         for (int i = 0; i < steps.length; i++) {
             final Schedule.CommStep s = steps[i];
@@ -187,11 +256,20 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
                 parts[i].wakeOnComplete(this);
             }
         }
-        return parts;
+        pending = steps.length;
     }
 
-    private void checkParts(final Schedule.Round r, final AbstractRequest[] parts) {
-        for (int i = 0; i < parts.length; i++) {
+    /** @return the most messages of any round of {@code s} */
+    static int widest(final Schedule s) {
+        int w = 0;
+        for (final Schedule.Round r : s.rounds()) {
+            w = Math.max(w, r.comm().length);
+        }
+        return w;
+    }
+
+    private void checkParts(final Schedule.Round r, final AbstractRequest[] parts, final int n) {
+        for (int i = 0; i < n; i++) {
             final Schedule.CommStep s = r.comm()[i];
             final Status st;
             try {
@@ -224,8 +302,20 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
             complete(null, failure);
         }
         if (registered) {
-            ActiveRuns.of(comm.engine()).remove(this);
+            comm.activeRuns().remove(this);
         }
+    }
+
+    @Override
+    protected void onBlockingFailure() {
+        if (registered) {
+            comm.activeRuns().remove(this);
+        }
+    }
+
+    /** @return the tagged key for messages ({@code allreduce tag=5}), or null for an ordinary collective */
+    private String key() {
+        return null == taggedKind ? null : taggedKind.mpiName() + " tag=" + userTag;
     }
 
     @Override
@@ -236,22 +326,23 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
                 + f.getMessage(), f);
         }
         if (Long.MAX_VALUE != deadlineNs && System.nanoTime() - deadlineNs > 0) {
-            return new TuttiException(ErrorClass.TIMEOUT, key + " (" + comm.describe() + ") was not matched within "
-                + comm.taggedTimeoutMs() + " ms: still waiting "
+            return new TuttiException(ErrorClass.TIMEOUT, key() + " (" + comm.describe() + ") was not matched "
+                + "within " + comm.taggedTimeoutMs() + " ms: still waiting "
                 + "for rank(s) " + waitingFor() + " in round " + round + " of " + schedule.rounds().length
-                + "; did they begin " + key + " with the same count? (setting " + TAGGED_TIMEOUT_PROP_NAME + ")");
+                + "; did they begin " + key() + " with the same count? (setting " + TAGGED_TIMEOUT_PROP_NAME + ")");
         }
         return null;
     }
 
     /** The peers whose messages of the current round are still outstanding (read racily: for messages only). */
     private String waitingFor() {
-        final AbstractRequest[] parts = pending;
+        final AbstractRequest[] ps = parts;
+        final int n = pending;
         final StringBuilder sb = new StringBuilder();
         if (round >= 0 && round < schedule.rounds().length) {
             final Schedule.CommStep[] steps = schedule.rounds()[round].comm();
-            for (int i = 0; i < parts.length && i < steps.length; i++) {
-                if (!parts[i].isDone()) {
+            for (int i = 0; i < n && i < ps.length && i < steps.length; i++) {
+                if (null != ps[i] && !ps[i].isDone()) {
                     sb.append(sb.isEmpty() ? "" : ", ").append(steps[i].peer());
                 }
             }
@@ -266,7 +357,7 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
 
     @Override
     public String toString() {
-        return (null == key ? schedule.op() : key) + "(" + comm.describe() + ", round=" + round + "/"
+        return (null == taggedKind ? schedule.op() : key()) + "(" + comm.describe() + ", round=" + round + "/"
             + schedule.rounds().length + ")";
     }
 }

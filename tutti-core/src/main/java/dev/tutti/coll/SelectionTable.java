@@ -13,16 +13,20 @@ import java.util.Map;
  *
  * <p>Implementation notes. Defaults follow MPICH's published thresholds (REFERENCE.md §1.3): small messages
  * minimise rounds (trees, recursive doubling, Bruck, dissemination), large ones minimise bytes per rank
- * (scatter+allgather, Rabenseifner, ring, pairwise). Immutable; thread-safe.
+ * (scatter+allgather, Rabenseifner, ring, pairwise). Immutable; thread-safe. Settings are read once, when the table
+ * is made ({@link #fromConfiguration()}, once per communicator), never per call.
  */
 public final class SelectionTable {
     /** Prefix of the override settings. */
     public static final String OVERRIDE_PROP_PREFIX = "tutti.coll.";
 
     private final Map<CollKind, AlgorithmId> overrides;
+    /** The overrides by {@link CollKind#ordinal()} (null: none), read on every call. */
+    private final AlgorithmId[] forced = new AlgorithmId[CollKind.values().length];
 
     private SelectionTable(final Map<CollKind, AlgorithmId> overrides) {
         this.overrides = overrides;
+        overrides.forEach((k, a) -> forced[k.ordinal()] = a);
     }
 
     /**
@@ -62,7 +66,7 @@ public final class SelectionTable {
      * @return the override or null
      */
     public AlgorithmId override(final CollKind kind) {
-        return overrides.get(kind);
+        return forced[kind.ordinal()];
     }
 
     /**
@@ -77,9 +81,9 @@ public final class SelectionTable {
      */
     public AlgorithmId select(final CollKind kind, final int p, final long bytes, final long count,
         final boolean commutative) {
-        final AlgorithmId forced = overrides.get(kind);
-        if (null != forced) {
-            return forced;
+        final AlgorithmId f = forced[kind.ordinal()];
+        if (null != f) {
+            return f;
         }
         final boolean pow2 = 0 == (p & (p - 1));
         return switch (kind) {

@@ -1,0 +1,285 @@
+package dev.tutti.coll;
+
+import dev.tutti.Datatype;
+import dev.tutti.Op;
+import dev.tutti.p2p.AbstractRequest;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.lang.ref.SoftReference;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+
+/**
+ * The schedules of a communicator's recent small regular collectives, so that a loop calling the same collective
+ * on the same buffers builds its schedule once: a hit costs a few comparisons, and only the run is new per call.
+ *
+ * <p>Implementation notes.
+ * <ul>
+ * <li>Key. A schedule depends on the algorithm (which implies the operation), the datatype, the count, the root,
+ *     the reduction and the memory of the send and receive buffers (this rank and the group size are fixed per
+ *     communicator). Memory is compared by identity, never by {@code MemorySegment} object (a new {@code Buf}
+ *     over the same array has a new segment): a heap segment by (array identity, offset, size), a native one by
+ *     (scope identity, address, size). Same scope and address is the same memory while the scope is alive, and the
+ *     cached schedule's own segments keep it alive. Segments whose memory cannot be named (read-only heap
+ *     segments hide their array) are not cached. Callers exclude what the key cannot describe: v-collectives
+ *     (their count arrays may change between calls), alltoallw, staged {@code boolean} buffers and large
+ *     messages ({@link #covers}).</li>
+ * <li>Reuse. Schedules are written to be run again: scratch is fully written by each run before it is read, and
+ *     in-place inputs are snapshot by a step ({@link ScheduleBuilder#snapshot}). But two runs must not share one
+ *     schedule's scratch at once, so an entry is leased: {@link #claim} takes it with a CAS and the run gives it
+ *     back ({@link Entry#release}) after its last step, before it completes. A run that fails never gives it back
+ *     (messages may still land in its memory): the entry is dead and the next {@link #add} of that key replaces it.
+ *     A lookup that finds its key leased builds a fresh, uncached schedule. The entry also lends its
+ *     leaseholder the array of part requests, so a run of a cached schedule allocates no array.</li>
+ * <li>Admission. A key is cached the second time it misses within the last {@link #GHOSTS} misses: only a hash
+ *     of a missed key is remembered (no allocation, no reference to the memory), so calls on fresh buffers, each
+ *     a new key, pay a hash rather than an entry. A hash collision only admits a key early.</li>
+ * <li>Bounds and memory. {@link #WAYS} entries per communicator, replaced by the clock rule (a hit sets an entry's
+ *     {@code recent} bit; insertion clears bits until it finds an entry without one), so one-off calls on fresh
+ *     buffers do not evict a loop's schedule. Entries are held through soft references: a cached schedule keeps
+ *     the user's arrays and its scratch reachable only until the collector needs the memory.</li>
+ * <li>Threads. Slots are an {@link AtomicReferenceArray} (volatile reads and writes); an entry's key fields are
+ *     final, so any thread that reads an entry sees its key. Concurrent inserts may overwrite each other's slot:
+ *     that only loses a cache entry; the clock hand, the clock bits and the remembered hashes are plain fields,
+ *     so racing updates only lose hints. The lease's CAS and release store order successive runs' use of the
+ *     schedule's memory.</li>
+ * </ul>
+ */
+public final class ScheduleCache {
+    /** Entries per communicator. */
+    static final int WAYS = 4;
+    /** Largest per-rank message (bytes, as given to the selection table) whose schedule is cached. */
+    static final long MAX_BYTES = 64 * 1024;
+    /** Hashes of recently missed keys remembered for admission. */
+    static final int GHOSTS = 8;
+    /** The owner of an absent buffer (null segment): matches only another absent one. */
+    private static final Object ABSENT = new Object();
+
+    private final AtomicReferenceArray<SoftReference<Entry>> slots = new AtomicReferenceArray<>(WAYS);
+    private final long[] ghosts = new long[GHOSTS];
+    private int hand;
+    private int ghostHand;
+
+    /**
+     * Returns whether collectives of this size are cached.
+     *
+     * @param bytes the per-rank bytes given to the selection table
+     * @return true if {@link #claim} and {@link #add} are worth calling
+     */
+    public static boolean covers(final long bytes) {
+        return bytes <= MAX_BYTES;
+    }
+
+    /**
+     * Finds the schedule of a call and leases it to the caller.
+     *
+     * @param id    the algorithm
+     * @param type  the element type
+     * @param count the count
+     * @param root  the root, or -1
+     * @param op    the reduction, or null
+     * @param send  the send memory, or null
+     * @param recv  the receive memory, or null
+     * @return the leased entry, or null if there is none or it is in use
+     */
+    public Entry claim(final AlgorithmId id, final Datatype type, final int count, final int root, final Op op,
+        final MemorySegment send, final MemorySegment recv) {
+        final Object sendOwner = owner(send);
+        final Object recvOwner = owner(recv);
+        if (null == sendOwner || null == recvOwner) {
+            return null;
+        }
+        for (int i = 0; i < WAYS; i++) {
+            final SoftReference<Entry> ref = slots.get(i);
+            final Entry e = null == ref ? null : ref.get();
+            if (null != e && e.matches(id, type, count, root, op, sendOwner, send, recvOwner, recv)) {
+                e.recent = true;
+                return e.tryClaim() ? e : null;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Caches a schedule just built for a call and leases it to the caller, replacing an entry of the same key (a
+     * dead one) or the clock's victim; or, the first time the key misses, only remembers it.
+     *
+     * @param id       the algorithm
+     * @param type     the element type
+     * @param count    the count
+     * @param root     the root, or -1
+     * @param op       the reduction, or null
+     * @param send     the send memory, or null
+     * @param recv     the receive memory, or null
+     * @param schedule the schedule built for exactly these arguments
+     * @return the leased entry, or null if the schedule is not cached (a first miss, or memory that cannot be
+     *         named)
+     */
+    public Entry add(final AlgorithmId id, final Datatype type, final int count, final int root, final Op op,
+        final MemorySegment send, final MemorySegment recv, final Schedule schedule) {
+        final Object sendOwner = owner(send);
+        final Object recvOwner = owner(recv);
+        if (null == sendOwner || null == recvOwner) {
+            return null;
+        }
+        if (!admit(hash(id, type, count, root, op, sendOwner, send, recvOwner, recv))) {
+            return null;
+        }
+        final Entry fresh = new Entry(id, type, count, root, op, sendOwner, send, recvOwner, recv, schedule);
+        fresh.tryClaim();
+        slots.set(victim(fresh), new SoftReference<>(fresh));
+        return fresh;
+    }
+
+    private int victim(final Entry fresh) {
+        for (int i = 0; i < WAYS; i++) {
+            final SoftReference<Entry> ref = slots.get(i);
+            final Entry e = null == ref ? null : ref.get();
+            if (null == e || e.sameKey(fresh)) {
+                return i;
+            }
+        }
+        for (int n = 0; n < 2 * WAYS; n++) {
+            final int i = hand;
+            hand = (i + 1) % WAYS;
+            final SoftReference<Entry> ref = slots.get(i);
+            final Entry e = null == ref ? null : ref.get();
+            if (null == e || !e.recent) {
+                return i;
+            }
+            e.recent = false;
+        }
+        return hand;
+    }
+
+    /** @return whether {@code h} missed recently; if not, remembers it */
+    private boolean admit(final long h) {
+        for (int i = 0; i < GHOSTS; i++) {
+            if (ghosts[i] == h) {
+                return true;
+            }
+        }
+        final int i = ghostHand;
+        ghostHand = (i + 1) % GHOSTS;
+        ghosts[i] = h;
+        return false;
+    }
+
+    private static long hash(final AlgorithmId id, final Datatype type, final int count, final int root,
+        final Op op, final Object sendOwner, final MemorySegment send, final Object recvOwner,
+        final MemorySegment recv) {
+        long h = id.ordinal();
+        h = 31 * h + System.identityHashCode(type);
+        h = 31 * h + count;
+        h = 31 * h + root;
+        h = 31 * h + System.identityHashCode(op);
+        h = 31 * h + System.identityHashCode(sendOwner);
+        h = 31 * h + address(send);
+        h = 31 * h + size(send);
+        h = 31 * h + System.identityHashCode(recvOwner);
+        h = 31 * h + address(recv);
+        return 31 * h + size(recv);
+    }
+
+    /** @return what names the memory of a segment: ABSENT, the scope (native), the array (heap), or null */
+    private static Object owner(final MemorySegment s) {
+        if (null == s) {
+            return ABSENT;
+        }
+        return s.isNative() ? s.scope() : s.heapBase().orElse(null);
+    }
+
+    private static long address(final MemorySegment s) {
+        return null == s ? 0 : s.address();
+    }
+
+    private static long size(final MemorySegment s) {
+        return null == s ? -1 : s.byteSize();
+    }
+
+    /** A cached schedule, its key and its lease. */
+    public static final class Entry {
+        private static final VarHandle STATE;
+        private static final int FREE = 0;
+        private static final int LEASED = 1;
+
+        static {
+            try {
+                STATE = MethodHandles.lookup().findVarHandle(Entry.class, "state", int.class);
+            } catch (final ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
+        private final AlgorithmId id;
+        private final Datatype type;
+        private final int count;
+        private final int root;
+        private final Op op;
+        private final Object sendOwner;
+        private final long sendAddress;
+        private final long sendSize;
+        private final Object recvOwner;
+        private final long recvAddress;
+        private final long recvSize;
+        private final Schedule schedule;
+        /** The part requests of the leaseholder's current round, sized to the widest round. */
+        private final AbstractRequest[] parts;
+        private volatile int state;
+        /** Clock bit: set by a hit, cleared by an insertion passing over it (racy: only a hint). */
+        private boolean recent;
+
+        private Entry(final AlgorithmId id, final Datatype type, final int count, final int root, final Op op,
+            final Object sendOwner, final MemorySegment send, final Object recvOwner, final MemorySegment recv,
+            final Schedule schedule) {
+            this.id = id;
+            this.type = type;
+            this.count = count;
+            this.root = root;
+            this.op = op;
+            this.sendOwner = sendOwner;
+            this.sendAddress = address(send);
+            this.sendSize = size(send);
+            this.recvOwner = recvOwner;
+            this.recvAddress = address(recv);
+            this.recvSize = size(recv);
+            this.schedule = schedule;
+            this.parts = new AbstractRequest[ScheduleRun.widest(schedule)];
+        }
+
+        /** @return the schedule */
+        public Schedule schedule() {
+            return schedule;
+        }
+
+        private boolean matches(final AlgorithmId theId, final Datatype theType, final int theCount,
+            final int theRoot, final Op theOp, final Object theSendOwner, final MemorySegment send,
+            final Object theRecvOwner, final MemorySegment recv) {
+            return id == theId && type == theType && count == theCount && root == theRoot && op == theOp
+                && sendOwner == theSendOwner && recvOwner == theRecvOwner
+                && sendAddress == address(send) && sendSize == size(send)
+                && recvAddress == address(recv) && recvSize == size(recv);
+        }
+
+        private boolean sameKey(final Entry o) {
+            return id == o.id && type == o.type && count == o.count && root == o.root && op == o.op
+                && sendOwner == o.sendOwner && recvOwner == o.recvOwner && sendAddress == o.sendAddress
+                && sendSize == o.sendSize && recvAddress == o.recvAddress && recvSize == o.recvSize;
+        }
+
+        private boolean tryClaim() {
+            return STATE.compareAndSet(this, FREE, LEASED);
+        }
+
+        /** @return the array of part requests, for the leaseholder only */
+        AbstractRequest[] parts() {
+            return parts;
+        }
+
+        /** Gives the lease back after a successful run: the schedule's memory is no longer in use. */
+        void release() {
+            state = FREE; // volatile store: orders this run's use of scratch before the next lease's CAS
+        }
+    }
+}
