@@ -451,7 +451,14 @@ public abstract class Comm {
      *                        than the buffer; of class {@link ErrorClass#TYPE} if its datatype differs
      */
     public Status recv(final Buf buf, final int source, final int tag) {
-        return irecv(buf, source, tag).waitFor();
+        checkLive("recv");
+        checkBuf("recv", buf);
+        checkSource("recv", source);
+        checkRecvTag("recv", tag);
+        if (PROC_NULL == source) {
+            return CompletedRequest.NULL_PEER.waitFor();
+        }
+        return engine.recv(p2pContext, toWorldOrAny(source), tag, buf, view);
     }
 
     /**

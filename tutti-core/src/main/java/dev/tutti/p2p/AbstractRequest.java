@@ -74,6 +74,15 @@ public abstract class AbstractRequest implements Request {
         return true;
     }
 
+    /**
+     * Makes a request that completed successfully pending again, for reuse by its owner thread (see
+     * {@link RecvRequest#reusable}); the plain store is published to other threads with the request itself (the
+     * matcher's lock).
+     */
+    final void rearm() {
+        RESULT.set(this, null);
+    }
+
     /** Unparks the thread waiting on this request, if any. */
     protected final void wake() {
         final Thread w = waiter;

@@ -43,6 +43,8 @@ public final class P2pEngine implements InboundSink {
     private Transport[] polled = new Transport[0];
     private volatile Agent[] agents = new Agent[0];
     private Object collectiveState;
+    /** Each thread's reusable blocking receive (see {@link #recv}). */
+    private final ThreadLocal<RecvRequest> blockingRecvs = new ThreadLocal<>();
 
     /**
      * Creates the engine; {@link #connect} must follow before traffic.
@@ -168,6 +170,39 @@ public final class P2pEngine implements InboundSink {
             return post(new RecvRequest(this, context, sourceWorld, tag, null, buf, Datatype.BOOLEAN, view));
         }
         return post(new RecvRequest(this, context, sourceWorld, tag, buf.segment(), null, buf.datatype(), view));
+    }
+
+    /**
+     * Receives into a typed buffer and returns when the message is there: the blocking receive. It posts this
+     * thread's reusable receive ({@link RecvRequest#reusable}) rather than a new one, so that it allocates nothing
+     * (boolean buffers, which need staging, take the ordinary path).
+     *
+     * @param context     context id
+     * @param sourceWorld source world rank or {@link #ANY}
+     * @param tag         tag or {@link #ANY}
+     * @param buf         where the data goes (its count is the capacity)
+     * @param view        the communicator, for statuses and messages
+     * @return the status
+     */
+    public Status recv(final int context, final int sourceWorld, final int tag, final Buf buf,
+        final CommView view) {
+        if (Datatype.BOOLEAN == buf.datatype()) {
+            return irecv(context, sourceWorld, tag, buf, view).waitFor();
+        }
+        RecvRequest r = blockingRecvs.get();
+        if (null == r) {
+            r = RecvRequest.reusable(this);
+            blockingRecvs.set(r);
+        }
+        r.prepare(context, sourceWorld, tag, buf.segment(), buf.datatype(), view);
+        post(r);
+        try {
+            r.waitFor();
+        } catch (final RuntimeException e) {
+            blockingRecvs.remove(); // failed or interrupted: it may still be referenced, never reuse it
+            throw e;
+        }
+        return r.receivedStatus();
     }
 
     /**

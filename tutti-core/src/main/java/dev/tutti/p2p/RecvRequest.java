@@ -34,14 +34,17 @@ public final class RecvRequest extends AbstractRequest implements Inbound.Delive
         }
     }
 
-    final int context;
-    final int sourceWorld;
-    final int tag;
-    private final MemorySegment target;
+    /* Set at construction, or by prepare() on a reusable request before it is posted (the matcher lock
+       publishes them). */
+    int context;
+    int sourceWorld;
+    int tag;
+    private MemorySegment target;
     private final boolean allocate;
     private final Buf booleans;
-    private final Datatype expected;
-    private final CommView view;
+    private Datatype expected;
+    private CommView view;
+    private final boolean reusable;
     /** -1 until matched; stored with release after the other msg fields, read with acquire (blockingFailure). */
     private long msgLength = -1;
     private int msgSource;
@@ -52,6 +55,12 @@ public final class RecvRequest extends AbstractRequest implements Inbound.Delive
 
     RecvRequest(final P2pEngine engine, final int context, final int sourceWorld, final int tag,
         final MemorySegment target, final Buf booleans, final Datatype expected, final CommView view) {
+        this(engine, context, sourceWorld, tag, target, booleans, expected, view, false);
+    }
+
+    private RecvRequest(final P2pEngine engine, final int context, final int sourceWorld, final int tag,
+        final MemorySegment target, final Buf booleans, final Datatype expected, final CommView view,
+        final boolean reusable) {
         super(engine);
         this.context = context;
         this.sourceWorld = sourceWorld;
@@ -61,6 +70,41 @@ public final class RecvRequest extends AbstractRequest implements Inbound.Delive
         this.booleans = booleans;
         this.expected = expected;
         this.view = view;
+        this.reusable = reusable;
+    }
+
+    /**
+     * Creates a receive that one thread reuses for its blocking receives into plain buffers
+     * ({@link P2pEngine#recv}): {@link #prepare} before each use; it completes with {@link Status#EMPTY} and
+     * {@link #receivedStatus} builds the real status, so that a blocking receive allocates nothing.
+     *
+     * <p>Reuse is safe only after a successful completion: every transport delivers a message exactly once and
+     * touches the receive no more after its {@code delivered} call, and the matcher removed it when it matched.
+     * A receive that failed may still be referenced (posted, or mid-transfer) and must be dropped.
+     */
+    static RecvRequest reusable(final P2pEngine engine) {
+        return new RecvRequest(engine, 0, P2pEngine.ANY, P2pEngine.ANY, MemorySegment.NULL, null, Datatype.BYTE,
+            null, true);
+    }
+
+    /** Arms a reusable receive (fresh, or completed successfully) for its next use; the owner thread only. */
+    void prepare(final int newContext, final int newSourceWorld, final int newTag, final MemorySegment newTarget,
+        final Datatype newExpected, final CommView newView) {
+        context = newContext;
+        sourceWorld = newSourceWorld;
+        tag = newTag;
+        target = newTarget;
+        expected = newExpected;
+        view = newView;
+        MSG_LENGTH.set(this, -1L);
+        staging = null;
+        mismatch = null;
+        rearm();
+    }
+
+    /** @return the status of the message a reusable receive completed with */
+    Status receivedStatus() {
+        return new Status(view.toLocal(msgSource), msgTag, msgLength, Datatype.fromCode(msgType), false);
     }
 
     /** @return the capacity of the receive buffer in bytes */
@@ -162,7 +206,8 @@ public final class RecvRequest extends AbstractRequest implements Inbound.Delive
                 + msgLength + ", buffer holds bytes=" + capacity()));
             return;
         }
-        complete(new Status(view.toLocal(msgSource), msgTag, msgLength, Datatype.fromCode(msgType), false), null);
+        complete(reusable ? Status.EMPTY : new Status(view.toLocal(msgSource), msgTag, msgLength,
+            Datatype.fromCode(msgType), false), null);
     }
 
     /** @return the length of the matched message in bytes, or -1 if not matched yet */
