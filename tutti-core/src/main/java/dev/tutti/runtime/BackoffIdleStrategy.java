@@ -8,16 +8,22 @@ import java.util.concurrent.locks.LockSupport;
  * <p>Implementation notes: spinning gives the lowest latency when every rank has a core; yielding lets another
  * runnable rank use the core when ranks outnumber cores; parking stops burning CPU in long waits. The park is
  * bounded ({@code maxParkNs}) because some events (a shared-memory ring filling) wake nobody; events that can
- * wake a waiter ({@code LockSupport.unpark} on request completion) end the park early.
+ * wake a waiter ({@code LockSupport.unpark} on request completion) end the park early. During the spin phase a
+ * timed yield now and then tells whether this CPU is shared with another runnable thread (the scheduler does put two
+ * spinning ranks on one core and leave the other idle for milliseconds: spinning threads look cache-hot to its
+ * load balancer); while it is, spins yield, so the thread we wait for runs at once.
  */
 public final class BackoffIdleStrategy implements IdleStrategy {
     /** Default of {@code yieldEvery}: a yield among every 16 spins. */
     public static final int YIELD_EVERY_DEFAULT = 16;
+    /** A yield that takes longer than this ran another thread: the CPU is shared. */
+    private static final long CROWDED_YIELD_NS = 2_000;
     private final int spins;
     private final int yields;
     private final long minParkNs;
     private final long maxParkNs;
     private final int yieldMask;
+    private volatile boolean crowded;
 
     /**
      * Creates the strategy with a yield among every {@value #YIELD_EVERY_DEFAULT} spins.
@@ -58,11 +64,12 @@ public final class BackoffIdleStrategy implements IdleStrategy {
     @Override
     public void idle(final int iteration) {
         if (iteration < spins) {
-            // One spin in yieldEvery yields: if the rank we wait for shares our CPU (the scheduler put both ranks on
-            // one core), it runs soon instead of after the whole spin phase; on an idle core a yield returns at once
-            // but still costs a system call, so ranks that own their cores yield rarely.
-            if (yieldMask == (iteration & yieldMask)) {
-                Thread.yield();
+            // One spin in yieldEvery yields, timed: a yield that returns at once found no other runnable thread on
+            // this CPU; one that takes long ran another (the rank we wait for, when the scheduler put both ranks
+            // on one core, or any other thread). Then spinning only delays that thread, so every spin yields until
+            // a yield is quick again (crowded is a hint shared by the rank's waits, racy on purpose).
+            if (crowded || yieldMask == (iteration & yieldMask)) {
+                timedYield();
             } else {
                 Thread.onSpinWait();
             }
@@ -72,6 +79,20 @@ public final class BackoffIdleStrategy implements IdleStrategy {
             final int shift = Math.min(iteration - spins - yields, 30);
             LockSupport.parkNanos(Math.min(minParkNs << shift, maxParkNs));
         }
+    }
+
+    private void timedYield() {
+        final long start = System.nanoTime();
+        Thread.yield();
+        final boolean slow = System.nanoTime() - start > CROWDED_YIELD_NS;
+        if (slow != crowded) {
+            crowded = slow;
+        }
+    }
+
+    /** @return whether the last timed yield found this CPU shared (so spins yield), for tests and diagnostics */
+    public boolean crowded() {
+        return crowded;
     }
 
     @Override

@@ -10,13 +10,17 @@ import org.HdrHistogram.Histogram;
  * {@link Communicator#barrier()}), {@link OsuBenchmark#measure} (warm-up, then the timed iterations: this rank's
  * mean), {@link OsuBenchmark#verify} (the received data, checked after timing so the check costs nothing in the
  * loop), then the maximum of the means over ranks, and at rank 0 the row. Before the first size an untimed JIT
- * warm-up runs, and before every later size a shorter one (at most as many iterations, at most 200 ms), unless
- * {@code --jit-warmup 0} was given: each size's own code paths are compiled before they are timed, as they would
- * be in a long-running job. A rank whose check fails throws, which fails the job.
+ * warm-up runs (its iterations, and at least 1 s), and before every later size a shorter one (at most as many
+ * iterations, at most 200 ms), unless {@code --jit-warmup 0} was given: each size's own code paths are compiled
+ * before they are timed, as they would be in a long-running job. A rank whose check fails throws, which fails the job.
  */
 final class BenchRunner {
     /** Longest untimed warm-up at each size after the first. */
     static final long SIZE_WARMUP_NS = 200_000_000L;
+    /** The warm-up before the first size lasts at least this long (and its iterations)... */
+    static final long FIRST_WARMUP_MIN_NS = 1_000_000_000L;
+    /** ...and at most this long. */
+    static final long FIRST_WARMUP_MAX_NS = 5_000_000_000L;
 
     private BenchRunner() {
     }
@@ -42,7 +46,8 @@ final class BenchRunner {
         if (jit > 0) {
             bench.prepare(world, sizes[0]);
             world.barrier();
-            bench.measure(world, sizes[0], jit, 0, null);
+            warmUp(world, bench, sizes[0], jit, Math.max(1, spec.warmup(sizes[0], defaults)), FIRST_WARMUP_MIN_NS,
+                FIRST_WARMUP_MAX_NS);
         }
         if (null != report) {
             report.begin();
@@ -51,7 +56,7 @@ final class BenchRunner {
             bench.prepare(world, bytes);
             world.barrier();
             if (jit > 0 && bytes != sizes[0]) {
-                warmUp(world, bench, bytes, jit, Math.max(1, spec.warmup(bytes, defaults)));
+                warmUp(world, bench, bytes, jit, Math.max(1, spec.warmup(bytes, defaults)), 0, SIZE_WARMUP_NS);
             }
             final Histogram histogram = spec.percentiles() ? new Histogram(3) : null;
             final double meanUs = bench.measure(world, bytes, spec.iterations(bytes, defaults),
@@ -68,18 +73,21 @@ final class BenchRunner {
     /**
      * Untimed iterations at a size before it is measured, so that the code paths of this size (other algorithms,
      * the rendezvous protocol, larger kernels) are compiled before timing: chunks of {@code chunk} iterations
-     * until {@code limit} iterations or {@link #SIZE_WARMUP_NS} have passed, as rank 0 decides after each chunk
-     * (every rank runs the same number of iterations).
+     * until {@code limit} iterations and {@code minNs} have passed, or {@code maxNs} has, as rank 0 decides after
+     * each chunk (every rank runs the same number of iterations). The JIT compiles on background threads: a
+     * warm-up that ends as soon as the loop has run often enough leaves those threads taking cores from the ranks
+     * during the first timed sizes.
      */
     private static void warmUp(final Communicator world, final OsuBenchmark bench, final int bytes, final int limit,
-        final int chunk) {
+        final int chunk, final long minNs, final long maxNs) {
         final long start = System.nanoTime();
         int done = 0;
         boolean more = true;
         while (more) {
             bench.measure(world, bytes, chunk, 0, null);
             done += chunk;
-            more = Control.fromRoot(world, done < limit && System.nanoTime() - start < SIZE_WARMUP_NS);
+            final long elapsed = System.nanoTime() - start;
+            more = Control.fromRoot(world, elapsed < maxNs && (done < limit || elapsed < minNs));
         }
     }
 }
