@@ -2,6 +2,7 @@ package dev.tutti;
 
 import dev.tutti.p2p.P2pEngine;
 import dev.tutti.runtime.Configuration;
+import dev.tutti.runtime.CpuBinding;
 import dev.tutti.runtime.IdleStrategy;
 import dev.tutti.runtime.LaunchInfo;
 import dev.tutti.runtime.RendezvousClient;
@@ -97,14 +98,17 @@ public final class Tutti implements AutoCloseable {
      * host has registered, so the ranks found in the file are exactly this host's, and both ends of a pair agree to
      * use shm; the others go over tcp (a hybrid job). A rank that cannot map the file stays out of it and uses tcp
      * with everyone. "shm" needs every rank on this host and no tcp at all: the rendezvous is only the fence.
-     * When this host has more ranks than cores, waits spin only briefly (see HostIdle).
+     * When this host has more ranks than cores, waits spin only briefly (see HostIdle); otherwise a rank with shm
+     * peers binds its init thread to one CPU (CpuBinding, setting tutti.bind), as Open MPI binds ranks to cores.
      */
     private static Transport[] wire(final LaunchInfo info, final P2pEngine engine, final HostIdle idle) {
         final int rank = info.rank();
         final int size = info.size();
         final String mode;
+        final boolean bind;
         try {
             mode = Configuration.transport();
+            bind = Configuration.bindToCore();
         } catch (final IllegalArgumentException e) {
             throw new TuttiException(ErrorClass.ARG, "init: " + e.getMessage(), e);
         }
@@ -164,7 +168,15 @@ public final class Tutti implements AutoCloseable {
                     shm.close();
                 }
             }
-            idle.choose(onHost > Runtime.getRuntime().availableProcessors(), onHost > 1);
+            final boolean oversubscribed = onHost > Runtime.getRuntime().availableProcessors();
+            idle.choose(oversubscribed, onHost > 1);
+            if (onHost > 1 && !oversubscribed && bind) {
+                int index = 0;
+                for (int r = 0; r < rank; r++) {
+                    index += local[r] ? 1 : 0;
+                }
+                CpuBinding.bind(index);
+            }
             ok = true;
             return routes;
         } finally {

@@ -113,13 +113,13 @@ class TuttiCommandTest {
         final CommandLine cl = TuttiCommand.newCommandLine(run);
         cl.parseArgs("run", "-n", "2", "-jar", "app.jar", "-n", "5", "--tag-output", "-jar", "x");
         final List<String> cmd = run.launcher().javaCommandLine();
-        assertEquals(List.of("-jar", "app.jar", "-n", "5", "--tag-output", "-jar", "x"), cmd.subList(1, cmd.size()));
+        assertEquals(List.of("-jar", "app.jar", "-n", "5", "--tag-output", "-jar", "x"), cmd.subList(2, cmd.size()));
         assertEquals(2, run.launcher().ranks());
 
         final RunCommand attached = new RunCommand(NO_RENDEZVOUS, System.out, System.err);
         TuttiCommand.newCommandLine(attached).parseArgs("run", "-n", "1", "-jar=app.jar", "a");
         final List<String> cmd2 = attached.launcher().javaCommandLine();
-        assertEquals(List.of("-jar", "app.jar", "a"), cmd2.subList(1, cmd2.size()));
+        assertEquals(List.of("-jar", "app.jar", "a"), cmd2.subList(2, cmd2.size()));
     }
 
     @Test
@@ -131,9 +131,10 @@ class TuttiCommandTest {
         assertFalse(run.launcher().placement().anyRemote());
         final List<String> cmd = run.launcher().javaCommandLine();
         // The program's class path comes first; Tutti's own jar or classes are appended after it.
-        assertEquals("-cp", cmd.get(1));
-        assertTrue(cmd.get(2).startsWith("c" + java.io.File.pathSeparator), cmd.get(2));
-        assertEquals(List.of("M", "arg"), cmd.subList(3, cmd.size()));
+        assertEquals("--enable-native-access=ALL-UNNAMED", cmd.get(1));
+        assertEquals("-cp", cmd.get(2));
+        assertTrue(cmd.get(3).startsWith("c" + java.io.File.pathSeparator), cmd.get(3));
+        assertEquals(List.of("M", "arg"), cmd.subList(4, cmd.size()));
     }
 
     static Stream<List<String>> usageErrors() {

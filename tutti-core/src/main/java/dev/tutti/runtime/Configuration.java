@@ -32,6 +32,13 @@ public final class Configuration {
     /** Default of {@link #IDLE_MAX_PARK_US_PROP_NAME}. */
     public static final int IDLE_MAX_PARK_US_DEFAULT = 1_000;
 
+    /** CPU binding of ranks that use shared memory: {@code core} binds the thread that calls {@code init} to one
+     *  CPU (the rank's index among its host's ranks), when the host has no more ranks than CPUs and native access is
+     *  enabled ({@code tutti run} enables it); {@code none} leaves scheduling to the system. */
+    public static final String BIND_PROP_NAME = "tutti.bind";
+    /** Default of {@link #BIND_PROP_NAME}. */
+    public static final String BIND_DEFAULT = "core";
+
     /** Transport between ranks of a multi-process job: {@code auto} (shm with ranks on this host, tcp with the
      *  others), {@code shm} (every rank must be on this host) or {@code tcp}. */
     public static final String TRANSPORT_PROP_NAME = "tutti.transport";
@@ -92,6 +99,16 @@ public final class Configuration {
     public static final String SHM_FILE_SUFFIX = ".shm";
 
     private Configuration() {
+    }
+
+    /** @return whether ranks bind to CPUs (setting {@value #BIND_PROP_NAME}: core or none) */
+    public static boolean bindToCore() {
+        final String v = value(BIND_PROP_NAME);
+        final String b = null == v || v.isBlank() ? BIND_DEFAULT : v.trim().toLowerCase(java.util.Locale.ROOT);
+        if (!"core".equals(b) && !"none".equals(b)) {
+            throw new IllegalArgumentException("setting " + BIND_PROP_NAME + "=" + v + ", expected core or none");
+        }
+        return "core".equals(b);
     }
 
     /** @return the transport setting, lower case: auto, shm or tcp */

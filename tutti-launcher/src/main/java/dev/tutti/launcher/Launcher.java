@@ -156,10 +156,20 @@ public final class Launcher {
         return ranks;
     }
 
-    /** @return the argv of each rank's JVM: java, JVM options, {@code -cp CP MAIN} or {@code -jar JAR}, args */
+    /**
+     * Returns the argv of each rank's JVM: java, {@code --enable-native-access=ALL-UNNAMED} (unless the JVM options
+     * set it; Tutti binds ranks to CPUs through the FFM linker), the JVM options, {@code -cp CP MAIN} or
+     * {@code -jar JAR}, args.
+     *
+     * @return the command line
+     */
     public List<String> javaCommandLine() {
         final List<String> cmd = new ArrayList<>();
         cmd.add(javaCommand);
+        if (jvmOptions.stream().noneMatch(o -> o.startsWith("--enable-native-access"))) {
+            // Lets Tutti bind each rank to a CPU (dev.tutti.runtime.CpuBinding) without the JDK's warning.
+            cmd.add("--enable-native-access=ALL-UNNAMED");
+        }
         cmd.addAll(jvmOptions);
         if (null != jar) {
             cmd.add("-jar");

@@ -49,13 +49,20 @@ class LauncherBuildTest {
             + "-x", refusal(program().export("TUTTI_RANK=3")));
     }
 
+    /** Added for CPU binding through the FFM linker. */
+    private static final String NATIVE = "--enable-native-access=ALL-UNNAMED";
+
     @Test
     void shouldBuildTheJavaCommandLineOfEachRank() {
-        assertEquals(List.of("/jdk/bin/java", "-Xmx1g", "-cp", "cp", "app.Main", "a", "-n"),
+        assertEquals(List.of("/jdk/bin/java", NATIVE, "-Xmx1g", "-cp", "cp", "app.Main", "a", "-n"),
             program().javaCommand("/jdk/bin/java").jvmOptions(List.of("-Xmx1g")).args(List.of("a", "-n")).build()
                 .javaCommandLine());
-        assertEquals(List.of("/jdk/bin/java", "-jar", "app.jar", "x"), Launcher.builder().javaCommand("/jdk/bin/java")
-            .jar("app.jar").args(List.of("x")).build().javaCommandLine());
+        assertEquals(List.of("/jdk/bin/java", NATIVE, "-jar", "app.jar", "x"), Launcher.builder()
+            .javaCommand("/jdk/bin/java").jar("app.jar").args(List.of("x")).build().javaCommandLine());
+        // A user's own native-access option wins.
+        assertEquals(List.of("/jdk/bin/java", "--enable-native-access=dev.tutti", "-jar", "app.jar"),
+            Launcher.builder().javaCommand("/jdk/bin/java").jvmOptions(List.of("--enable-native-access=dev.tutti"))
+                .jar("app.jar").build().javaCommandLine());
     }
 
     @Test
