@@ -74,10 +74,12 @@ public final class Configuration {
     public static final int SHM_LIVENESS_MS_DEFAULT = 100;
 
     /** Shared memory: yields before a waiting rank parks (a parked rank is woken by its timeout only, since no
-     *  process can unpark another; yielding keeps it responsive when ranks share cores). */
+     *  process can unpark another, and a park lasts at least the kernel's timer slack, 50 µs, however short it is
+     *  asked to be; yielding keeps the rank responsive, and gives its core away when ranks share cores). Some
+     *  milliseconds of yields: a collective's round often waits longer than the spin phase. */
     public static final String SHM_IDLE_YIELDS_PROP_NAME = "tutti.shm.idle.yields";
     /** Default of {@link #SHM_IDLE_YIELDS_PROP_NAME}. */
-    public static final int SHM_IDLE_YIELDS_DEFAULT = 1_000;
+    public static final int SHM_IDLE_YIELDS_DEFAULT = 20_000;
     /** Shared memory: longest park of a waiting rank in microseconds (bounds the latency after a long wait). */
     public static final String SHM_IDLE_MAX_PARK_US_PROP_NAME = "tutti.shm.idle.maxParkUs";
     /** Default of {@link #SHM_IDLE_MAX_PARK_US_PROP_NAME}. */

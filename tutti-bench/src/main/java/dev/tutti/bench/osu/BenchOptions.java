@@ -43,9 +43,9 @@ public final class BenchOptions {
     Integer warmup;
 
     @Option(names = "--jit-warmup", paramLabel = "ITERS",
-        description = "Untimed iterations at the first size (and at least 1 s) before anything is timed, so the "
-            + "JIT has compiled the loop, and at most as many (at most 200 ms) before each later size; 0 for none "
-            + "(default: the operation's, e.g. pingpong 20000).")
+        description = "Untimed iterations at the first size (and at least 2 s) before anything is timed, so the "
+            + "JIT has compiled the loop, and before each later size until its time per call is stable (at most "
+            + "1 s); 0 for none (default: the operation's, e.g. pingpong 20000).")
     Integer jitWarmup;
 
     @Option(names = "--percentiles", description = "Record every operation (HdrHistogram) and print percentiles.")

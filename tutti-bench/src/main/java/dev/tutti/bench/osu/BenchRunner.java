@@ -10,15 +10,17 @@ import org.HdrHistogram.Histogram;
  * {@link Communicator#barrier()}), {@link OsuBenchmark#measure} (warm-up, then the timed iterations: this rank's
  * mean), {@link OsuBenchmark#verify} (the received data, checked after timing so the check costs nothing in the
  * loop), then the maximum of the means over ranks, and at rank 0 the row. Before the first size an untimed JIT
- * warm-up runs (its iterations, and at least 1 s), and before every later size a shorter one (at most as many
- * iterations, at most 200 ms), unless {@code --jit-warmup 0} was given: each size's own code paths are compiled
- * before they are timed, as they would be in a long-running job. A rank whose check fails throws, which fails the job.
+ * warm-up runs (its iterations, and at least 2 s), and before every later size a shorter one (until two chunks
+ * of iterations take the same time, at most 1 s), unless {@code --jit-warmup 0} was given: each size's own code
+ * paths are compiled before they are timed, as they would be in a long-running job. A rank whose check fails throws, which fails the job.
  */
 final class BenchRunner {
     /** Longest untimed warm-up at each size after the first. */
-    static final long SIZE_WARMUP_NS = 200_000_000L;
+    static final long SIZE_WARMUP_NS = 1_000_000_000L;
+    /** Two warm-up chunks whose times differ by at most this share (percent) end the warm-up. */
+    static final int STABLE_PERCENT = 10;
     /** The warm-up before the first size lasts at least this long (and its iterations)... */
-    static final long FIRST_WARMUP_MIN_NS = 1_000_000_000L;
+    static final long FIRST_WARMUP_MIN_NS = 2_000_000_000L;
     /** ...and at most this long. */
     static final long FIRST_WARMUP_MAX_NS = 5_000_000_000L;
 
@@ -73,21 +75,25 @@ final class BenchRunner {
     /**
      * Untimed iterations at a size before it is measured, so that the code paths of this size (other algorithms,
      * the rendezvous protocol, larger kernels) are compiled before timing: chunks of {@code chunk} iterations
-     * until {@code limit} iterations and {@code minNs} have passed, or {@code maxNs} has, as rank 0 decides after
-     * each chunk (every rank runs the same number of iterations). The JIT compiles on background threads: a
-     * warm-up that ends as soon as the loop has run often enough leaves those threads taking cores from the ranks
-     * during the first timed sizes.
+     * until {@code limit} iterations and {@code minNs} have passed and two successive chunks took the same time
+     * within {@value #STABLE_PERCENT}% (at rank 0), or until {@code maxNs} has passed; rank 0 decides after each
+     * chunk, so every rank runs the same number of iterations. The JIT compiles on background threads, which
+     * compete with ranks that busy-poll: a warm-up that ends as soon as the loop has run often enough leaves the
+     * first timed iterations of each size to code that is still being compiled.
      */
     private static void warmUp(final Communicator world, final OsuBenchmark bench, final int bytes, final int limit,
         final int chunk, final long minNs, final long maxNs) {
         final long start = System.nanoTime();
         int done = 0;
+        double previous = Double.NaN;
         boolean more = true;
         while (more) {
-            bench.measure(world, bytes, chunk, 0, null);
+            final double mean = bench.measure(world, bytes, chunk, 0, null);
             done += chunk;
             final long elapsed = System.nanoTime() - start;
-            more = Control.fromRoot(world, elapsed < maxNs && (done < limit || elapsed < minNs));
+            final boolean stable = Math.abs(mean - previous) <= previous * STABLE_PERCENT / 100.0;
+            previous = mean;
+            more = Control.fromRoot(world, elapsed < maxNs && (done < limit || elapsed < minNs || !stable));
         }
     }
 }

@@ -5,9 +5,9 @@ package dev.tutti.bench.osu;
  * given. Sizes above {@link #LARGE_MESSAGE_BYTES} are "large" and run fewer iterations, as in OSU.
  *
  * <p>{@code jitWarmup} is a Java addition: before the first size, the benchmark body runs that many untimed
- * iterations (and for at least 1 s) at the first size so that the JIT has compiled the hot loop before anything is measured (C2 compiles
+ * iterations (and for at least 2 s) at the first size so that the JIT has compiled the hot loop before anything is measured (C2 compiles
  * after some ten thousand invocations; OSU's warm-up of 100 to 1000 iterations is sized for C), and before each
- * later size up to as many again, for at most 200 ms ({@code BenchRunner}). {@code --jit-warmup} overrides it.
+ * later size until the time per call is stable, for at most 1 s ({@code BenchRunner}). {@code --jit-warmup} overrides it.
  *
  * @param smallIterations timed iterations for sizes {@code <= LARGE_MESSAGE_BYTES}
  * @param smallWarmup     warm-up iterations for those sizes
