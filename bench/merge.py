@@ -78,7 +78,7 @@ def print_tables(rows, out=sys.stdout, only_sizes=None, markdown=False):
         cells = table[key]
         impls = [i for i in IMPL_ORDER if any(i == c[0] for c in cells)]
         impls += sorted({c[0] for c in cells} - set(impls))
-        pairs = [p for p in PAIRS if p[0] in impls or p[1] in impls]
+        pairs = [p for p in PAIRS if p[0] in impls]
         sizes = sorted({c[1] for c in cells if only_sizes is None or c[1] in only_sizes})
         if not sizes:
             continue
