@@ -392,8 +392,8 @@ final class Collectives {
 
     /**
      * Runs a regular (non-v) collective: selects the algorithm, then takes its schedule from the communicator's
-     * cache when this call's memory and arguments match a recent call (small messages, no boolean staging), else
-     * builds it (and caches it if small).
+     * cache when this call's memory and arguments match a recent call (messages up to 16 MiB per rank, no boolean
+     * staging), else builds it (and caches it if it may be).
      */
     private Request run(final CollKind kind, final boolean nb, final MemorySegment send, final MemorySegment recv,
         final Datatype type, final int count, final int root, final Op o, final long bytes, final long selCount,

@@ -11,7 +11,7 @@ import java.lang.ref.SoftReference;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
- * The schedules of a communicator's recent small regular collectives, so that a loop calling the same collective
+ * The schedules of a communicator's recent regular collectives (up to {@link #MAX_BYTES} per rank), so that a loop calling the same collective
  * on the same buffers builds its schedule once: a hit costs a few comparisons, and only the run is new per call.
  *
  * <p>Implementation notes.
@@ -49,8 +49,13 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 public final class ScheduleCache {
     /** Entries per communicator. */
     static final int WAYS = 4;
-    /** Largest per-rank message (bytes, as given to the selection table) whose schedule is cached. */
-    static final long MAX_BYTES = 64 * 1024;
+    /**
+     * Largest per-rank message (bytes, as given to the selection table) whose schedule is cached. Large ones too:
+     * their schedules hold scratch as large as the message, and building it anew on every call (an allocation
+     * the collector must then reclaim) cost a 256 KiB allreduce several times its transfer; entries are soft, so
+     * the collector may still take the scratch back.
+     */
+    static final long MAX_BYTES = 16L << 20;
     /** Hashes of recently missed keys remembered for admission. */
     static final int GHOSTS = 8;
     /** The owner of an absent buffer (null segment): matches only another absent one. */
