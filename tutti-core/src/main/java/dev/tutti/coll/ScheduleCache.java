@@ -11,8 +11,9 @@ import java.lang.ref.SoftReference;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
- * The schedules of a communicator's recent regular collectives (up to {@link #MAX_BYTES} per rank), so that a loop calling the same collective
- * on the same buffers builds its schedule once: a hit costs a few comparisons, and only the run is new per call.
+ * The schedules of a communicator's recent regular collectives (up to {@link #MAX_BYTES} per rank), so that a loop
+ * calling the same collective on the same buffers builds its schedule once: a hit costs a few comparisons, and only the
+ * run is new per call.
  *
  * <p>Implementation notes.
  * <ul>

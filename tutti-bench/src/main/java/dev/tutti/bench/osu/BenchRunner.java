@@ -10,9 +10,10 @@ import org.HdrHistogram.Histogram;
  * {@link Communicator#barrier()}), {@link OsuBenchmark#measure} (warm-up, then the timed iterations: this rank's
  * mean), {@link OsuBenchmark#verify} (the received data, checked after timing so the check costs nothing in the
  * loop), then the maximum of the means over ranks, and at rank 0 the row. Before the first size an untimed JIT
- * warm-up runs (its iterations, and at least 2 s), and before every later size a shorter one (until two chunks
- * of iterations take the same time, at most 1 s), unless {@code --jit-warmup 0} was given: each size's own code
- * paths are compiled before they are timed, as they would be in a long-running job. A rank whose check fails throws, which fails the job.
+ * warm-up runs (its iterations, and at least 2 s), and before every later size a shorter one (until two chunks of
+ * iterations take the same time, at most 1 s), unless {@code --jit-warmup 0} was given: each size's own code paths
+ * are compiled before they are timed, as they would be in a long-running job. A rank whose check fails throws,
+ * which fails the job.
  */
 final class BenchRunner {
     /** Longest untimed warm-up at each size after the first. */

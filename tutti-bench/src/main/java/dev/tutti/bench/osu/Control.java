@@ -8,8 +8,9 @@ import org.HdrHistogram.Histogram;
 import java.nio.ByteBuffer;
 
 /**
- * The benchmark's own result gathering, on point-to-point messages: the maximum of one value per rank at rank 0,
- * the merge of histograms at rank 0, and rank 0's decisions sent to every rank. (Synchronisation uses the library's {@code barrier()}.)
+ * The benchmark's own result gathering, on point-to-point messages: the maximum of one value per rank at rank 0, the
+ * merge of histograms at rank 0, and rank 0's decisions sent to every rank. (Synchronisation uses the library's
+ * {@code barrier()}.)
  *
  * <p>Implementation notes. Control messages use tags at the top of the tag space ({@link #TAG_BASE} and up), which
  * benchmarks never use for data (they use tags below 1000), so control and data never match each other. Every

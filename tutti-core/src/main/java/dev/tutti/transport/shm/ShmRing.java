@@ -19,8 +19,8 @@ import java.lang.invoke.VarHandle;
  * ({@link #peek}) and reads the body after it. A zero header means "claimed but not yet committed" (or free):
  * the consumer stops there, so a producer's records are consumed in its claim order.</li>
  * <li>The consumer zeroes every consumed record, then <b>release</b>-stores {@code head}
- * ({@link #releaseConsumed}, one poll later); producers <b>acquire</b>-load {@code head} before deciding a range is free, so they
- * never overwrite bytes the consumer still reads or zeroes, and a stale body word can never look like a
+ * ({@link #releaseConsumed}, one poll later); producers <b>acquire</b>-load {@code head} before deciding a range is
+ * free, so they never overwrite bytes the consumer still reads or zeroes, and a stale body word can never look like a
  * header.</li>
  * <li>Cost: one CAS per record for a producer, which reads the consumer-written head only when its cached bound
  * ({@code headCache}) leaves too little room; no allocation, no lock, no system call. Known limit: a producer
