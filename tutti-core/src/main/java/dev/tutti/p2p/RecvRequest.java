@@ -102,9 +102,17 @@ public final class RecvRequest extends AbstractRequest implements Inbound.Delive
         rearm();
     }
 
-    /** @return the status of the message a reusable receive completed with */
+    /**
+     * Returns the status of the message a reusable receive completed with, and lets go of the caller's buffer and
+     * communicator (the receive stays cached with its thread and must not keep them reachable).
+     *
+     * @return the status
+     */
     Status receivedStatus() {
-        return new Status(view.toLocal(msgSource), msgTag, msgLength, Datatype.fromCode(msgType), false);
+        final Status s = new Status(view.toLocal(msgSource), msgTag, msgLength, Datatype.fromCode(msgType), false);
+        target = MemorySegment.NULL;
+        view = null;
+        return s;
     }
 
     /** @return the capacity of the receive buffer in bytes */
