@@ -251,7 +251,8 @@ public final class RecvRequest extends AbstractRequest implements Inbound.Delive
 
     @Override
     public String toString() {
-        return "recv(source=" + sourceWorld + ", tag=" + tag + ", context=" + context + ", " + view.describe()
-            + ")";
+        final CommView v = view;
+        return "recv(source=" + sourceWorld + ", tag=" + tag + ", context=" + context + ", "
+            + (null == v ? "idle" : v.describe()) + ")";
     }
 }
