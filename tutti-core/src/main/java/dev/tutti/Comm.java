@@ -409,15 +409,10 @@ public abstract class Comm {
      * @throws TuttiException for a bad argument, or if the destination failed
      */
     public void send(final Buf buf, final int dest, final int tag) {
-        checkLive("send");
-        checkBuf("send", buf);
-        checkDest("send", dest);
-        checkSendTag("send", tag);
-        if (PROC_NULL == dest || Datatype.BOOLEAN != buf.datatype()
-            && engine.trySendNow(p2pContext, toWorld(dest), tag, buf.datatype(), buf.segment())) {
-            return;
+        checkSend("send", buf, dest, tag);
+        if (PROC_NULL != dest) {
+            engine.send(p2pContext, toWorld(dest), tag, buf);
         }
-        engine.isend(p2pContext, toWorld(dest), tag, buf).waitFor();
     }
 
     /**
@@ -430,10 +425,7 @@ public abstract class Comm {
      * @throws TuttiException for a bad argument
      */
     public Request isend(final Buf buf, final int dest, final int tag) {
-        checkLive("isend");
-        checkBuf("isend", buf);
-        checkDest("isend", dest);
-        checkSendTag("isend", tag);
+        checkSend("isend", buf, dest, tag);
         if (PROC_NULL == dest) {
             return CompletedRequest.NULL_PEER;
         }
@@ -451,10 +443,7 @@ public abstract class Comm {
      *                        than the buffer; of class {@link ErrorClass#TYPE} if its datatype differs
      */
     public Status recv(final Buf buf, final int source, final int tag) {
-        checkLive("recv");
-        checkBuf("recv", buf);
-        checkSource("recv", source);
-        checkRecvTag("recv", tag);
+        checkRecv("recv", buf, source, tag);
         if (PROC_NULL == source) {
             return CompletedRequest.NULL_PEER.waitFor();
         }
@@ -471,10 +460,7 @@ public abstract class Comm {
      * @throws TuttiException for a bad argument
      */
     public Request irecv(final Buf buf, final int source, final int tag) {
-        checkLive("irecv");
-        checkBuf("irecv", buf);
-        checkSource("irecv", source);
-        checkRecvTag("irecv", tag);
+        checkRecv("irecv", buf, source, tag);
         if (PROC_NULL == source) {
             return CompletedRequest.NULL_PEER;
         }
@@ -688,6 +674,22 @@ public abstract class Comm {
 
     String describe() {
         return "comm=" + name + ", rank=" + rank;
+    }
+
+    /** The argument checks of a send: live communicator, buffer, destination, tag. */
+    private void checkSend(final String op, final Buf buf, final int dest, final int tag) {
+        checkLive(op);
+        checkBuf(op, buf);
+        checkDest(op, dest);
+        checkSendTag(op, tag);
+    }
+
+    /** The argument checks of a receive: live communicator, buffer, source, tag. */
+    private void checkRecv(final String op, final Buf buf, final int source, final int tag) {
+        checkLive(op);
+        checkBuf(op, buf);
+        checkSource(op, source);
+        checkRecvTag(op, tag);
     }
 
     private void checkBuf(final String op, final Buf buf) {

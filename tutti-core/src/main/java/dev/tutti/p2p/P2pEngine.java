@@ -138,20 +138,20 @@ public final class P2pEngine implements InboundSink {
     }
 
     /**
-     * Sends at once if the route can copy the message out now ({@link Transport#trySendNow}); the blocking send's
-     * path that needs no request. Arguments must already be validated by the caller.
+     * Sends a typed buffer and returns when it may be reused: the blocking send. When the route can copy the
+     * message out at once ({@link Transport#trySendNow}) no request is made; otherwise, and for boolean buffers
+     * (which need staging), it is {@link #isend} and a wait. Arguments must already be validated by the caller.
      *
      * @param context   context id
      * @param destWorld destination world rank
      * @param tag       tag, non-negative
-     * @param type      the datatype label
-     * @param payload   the bytes
-     * @return true if sent; false if nothing was done (use {@link #isend})
+     * @param buf       the data
      */
-    public boolean trySendNow(final int context, final int destWorld, final int tag, final Datatype type,
-        final MemorySegment payload) {
-        return null == failureAffecting(destWorld)
-            && routes[destWorld].trySendNow(destWorld, context, tag, type.ordinal(), payload);
+    public void send(final int context, final int destWorld, final int tag, final Buf buf) {
+        if (Datatype.BOOLEAN == buf.datatype() || null != failureAffecting(destWorld)
+            || !routes[destWorld].trySendNow(destWorld, context, tag, buf.datatype().ordinal(), buf.segment())) {
+            isend(context, destWorld, tag, buf).waitFor();
+        }
     }
 
     /**
