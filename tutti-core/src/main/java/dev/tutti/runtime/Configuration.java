@@ -60,10 +60,14 @@ public final class Configuration {
     public static final String SHM_CHUNK_BYTES_PROP_NAME = "tutti.shm.chunkBytes";
     /** Default of {@link #SHM_CHUNK_BYTES_PROP_NAME}: 64 KiB. */
     public static final int SHM_CHUNK_BYTES_DEFAULT = 64 * 1024;
-    /** Shared memory: chunk slots per ordered pair of ranks. */
+    /**
+     * Shared memory: chunk slots per ordered pair of ranks; 0 (the default) chooses by job size, so that a job's
+     * chunk channels together stay within 256 MiB: 64 slots (a 4 MiB message in flight at once) per pair for jobs of
+     * up to 8 ranks, fewer for larger jobs, at least 8.
+     */
     public static final String SHM_CHUNKS_PROP_NAME = "tutti.shm.chunks";
-    /** Default of {@link #SHM_CHUNKS_PROP_NAME}. */
-    public static final int SHM_CHUNKS_DEFAULT = 8;
+    /** Default of {@link #SHM_CHUNKS_PROP_NAME}: 0, chosen by job size. */
+    public static final int SHM_CHUNKS_DEFAULT = 0;
     /** Shared memory: bytes of each rank's shared arena (single-copy buffers), in MiB. */
     public static final String SHM_ARENA_MIB_PROP_NAME = "tutti.shm.arenaMiB";
     /** Default of {@link #SHM_ARENA_MIB_PROP_NAME}: 64 MiB (sparse: costs memory only when used). */

@@ -75,7 +75,7 @@ final class ShmFile implements AutoCloseable {
     static ShmFile join(final Path path, final String jobId, final int rank, final int size, final ShmConfig config)
         throws IOException {
         final ShmLayoutDescriptor layout = new ShmLayoutDescriptor(size, config.ringBytes(), config.chunkBytes(),
-            config.chunks(), config.arenaBytes());
+            config.chunksPerChannel(size), config.arenaBytes());
         removeStale(path.getParent());
         final Arena arena = Arena.ofShared();
         boolean ok = false;
