@@ -431,6 +431,9 @@ final class Collectives {
     }
 
     private Request start(final CollKind kind, final boolean nb, final Schedule s, final ScheduleCache.Entry lease) {
+        if (tag < 0 && !nb && null != lease) {
+            return ScheduleRun.runBlocking(s, coll, lease); // waits here; every blocking caller waits at once
+        }
         return tag < 0 ? ScheduleRun.start(s, coll, nb, lease) : ScheduleRun.startTagged(s, coll, kind, tag, lease);
     }
 

@@ -3,6 +3,9 @@ package dev.tutti.coll;
 import dev.tutti.Datatype;
 import dev.tutti.Op;
 import dev.tutti.p2p.AbstractRequest;
+import dev.tutti.p2p.P2pEngine;
+import dev.tutti.p2p.RecvRequest;
+import dev.tutti.p2p.SendRequest;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
@@ -32,7 +35,10 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  *     back ({@link Entry#release}) after its last step, before it completes. A run that fails never gives it back
  *     (messages may still land in its memory): the entry is dead and the next {@link #add} of that key replaces it.
  *     A lookup that finds its key leased builds a fresh, uncached schedule. The entry also lends its
- *     leaseholder the array of part requests, so a run of a cached schedule allocates no array.</li>
+ *     leaseholder the array of part requests and the part requests themselves (one reusable receive and send
+ *     per step index, rearmed for each message), and keeps the last blocking run for the next blocking call, so
+ *     that a blocking collective on a cached schedule allocates nothing: no garbage, no collections, which on a
+ *     host whose cores all run busy-polling ranks stall every rank for milliseconds.</li>
  * <li>Admission. A key is cached the second time it misses within the last {@link #GHOSTS} misses: only a hash
  *     of a missed key is remembered (no allocation, no reference to the memory), so calls on fresh buffers, each
  *     a new key, pay a hash rather than an entry. A hash collision only admits a key early.</li>
@@ -207,12 +213,14 @@ public final class ScheduleCache {
     /** A cached schedule, its key and its lease. */
     public static final class Entry {
         private static final VarHandle STATE;
+        private static final VarHandle SPARE;
         private static final int FREE = 0;
         private static final int LEASED = 1;
 
         static {
             try {
                 STATE = MethodHandles.lookup().findVarHandle(Entry.class, "state", int.class);
+                SPARE = MethodHandles.lookup().findVarHandle(Entry.class, "spareRun", ScheduleRun.class);
             } catch (final ReflectiveOperationException e) {
                 throw new ExceptionInInitializerError(e);
             }
@@ -232,6 +240,12 @@ public final class ScheduleCache {
         private final Schedule schedule;
         /** The part requests of the leaseholder's current round, sized to the widest round. */
         private final AbstractRequest[] parts;
+        /** Reusable part requests by step index, created on first use; the leaseholder's only. */
+        private final RecvRequest[] recvParts;
+        private final SendRequest[] sendParts;
+        /** A finished blocking run of this schedule, reused by the next blocking call (taken by getAndSet). */
+        @SuppressWarnings("unused") // accessed through SPARE too
+        private volatile ScheduleRun spareRun;
         private volatile int state;
         /** Clock bit: set by a hit, cleared by an insertion passing over it (racy: only a hint). */
         private boolean recent;
@@ -252,6 +266,8 @@ public final class ScheduleCache {
             this.recvSize = size(recv);
             this.schedule = schedule;
             this.parts = new AbstractRequest[ScheduleRun.widest(schedule)];
+            this.recvParts = new RecvRequest[parts.length];
+            this.sendParts = new SendRequest[parts.length];
         }
 
         /** @return the schedule */
@@ -281,6 +297,51 @@ public final class ScheduleCache {
         /** @return the array of part requests, for the leaseholder only */
         AbstractRequest[] parts() {
             return parts;
+        }
+
+        /**
+         * Returns the reusable receive for the {@code i}-th step of a round, for the leaseholder only. Every part
+         * of the previous run completed successfully (a run gives the lease back only then), so no transport still
+         * holds it.
+         *
+         * @param i      the step's index in its round
+         * @param engine the engine, to create it on first use
+         * @return the idle receive
+         */
+        RecvRequest recvPart(final int i, final P2pEngine engine) {
+            RecvRequest r = recvParts[i];
+            if (null == r) {
+                r = engine.reusableRecv();
+                recvParts[i] = r;
+            }
+            return r;
+        }
+
+        /**
+         * Returns the reusable send for the {@code i}-th step of a round, for the leaseholder only; see
+         * {@link #recvPart}.
+         *
+         * @param i      the step's index in its round
+         * @param engine the engine, to create it on first use
+         * @return the idle send
+         */
+        SendRequest sendPart(final int i, final P2pEngine engine) {
+            SendRequest r = sendParts[i];
+            if (null == r) {
+                r = engine.reusableSend();
+                sendParts[i] = r;
+            }
+            return r;
+        }
+
+        /** @return the idle run kept for the next blocking call, taken (the entry keeps none until it is given back) */
+        ScheduleRun takeSpareRun() {
+            return (ScheduleRun) SPARE.getAndSet(this, null);
+        }
+
+        /** Keeps a run that has completed successfully, and that nobody references, for the next blocking call. */
+        void giveSpareRun(final ScheduleRun run) {
+            spareRun = run;
         }
 
         /** Gives the lease back after a successful run: the schedule's memory is no longer in use. */

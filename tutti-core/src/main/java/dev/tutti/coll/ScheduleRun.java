@@ -2,6 +2,7 @@ package dev.tutti.coll;
 
 import dev.tutti.CollectiveHandle;
 import dev.tutti.ErrorClass;
+import dev.tutti.Request;
 import dev.tutti.Status;
 import dev.tutti.TuttiException;
 import dev.tutti.p2p.AbstractRequest;
@@ -10,6 +11,7 @@ import dev.tutti.p2p.RecvRequest;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.concurrent.TimeUnit;
 
 /**
  * One execution of a {@link Schedule}: the request returned by a nonblocking collective, and waited on by a
@@ -25,7 +27,11 @@ import java.lang.invoke.VarHandle;
  * store order successive holders). Parts wake this run's waiter on completion ({@code wakeOnComplete}).
  *
  * <p>Cost per run: the run itself and one array of part requests (sized to the widest round, reused by every
- * round; lent by the cache entry for a cached schedule), besides the parts. A nonblocking run is added to the
+ * round; lent by the cache entry for a cached schedule), besides the parts. A run of a cached schedule rearms the
+ * entry's reusable part requests instead of making new ones (safe: the previous leaseholder gave the lease back
+ * only once every part had completed successfully, and within a run a round starts only when the previous one's
+ * parts have), and a blocking one ({@link #runBlocking}) is itself reused by the entry's next blocking call: such
+ * a call allocates nothing. A nonblocking run is added to the
  * engine's {@link ActiveRuns} only if its first advance did not complete it (see there for the add/remove race),
  * and removed when it finishes or fails; a blocking run never is. A run of a cached schedule
  * ({@link ScheduleCache}) gives its lease back after its last step, before it completes, so the caller's next
@@ -51,7 +57,7 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
     private final Schedule schedule;
     private final CollComm comm;
     private final int context;
-    private final int tag;
+    private int tag; // changes only when an idle run is restarted (restart), by its owner
     private final CollKind taggedKind;
     private final int userTag;
     private final long deadlineNs;
@@ -138,6 +144,40 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
         final int userTag, final ScheduleCache.Entry lease) {
         return begin(new ScheduleRun(schedule, comm, comm.taggedContext(), comm.nextTaggedTag(kind, userTag), kind,
             userTag, comm.taggedTimeoutMs() * 1_000_000L, true, lease));
+    }
+
+    /**
+     * Runs an ordinary (call-ordered) collective whose schedule is leased from the communicator's
+     * {@link ScheduleCache} and waits for it: the blocking call. The entry keeps the finished run for the next
+     * blocking call, and the run reuses the entry's part requests ({@link ScheduleCache.Entry#recvPart}), so that a
+     * repeated blocking collective allocates nothing. A run that fails is dropped with its lease.
+     *
+     * @param schedule the leased schedule
+     * @param comm     the communicator
+     * @param lease    the cache entry of {@code schedule}, leased to this call
+     * @return a completed request
+     * @throws TuttiException if the collective failed
+     */
+    public static Request runBlocking(final Schedule schedule, final CollComm comm, final ScheduleCache.Entry lease) {
+        ScheduleRun run = lease.takeSpareRun();
+        if (null == run || run.schedule != schedule || run.comm != comm) {
+            run = new ScheduleRun(schedule, comm, comm.context(), comm.nextTag(), null, -1, 0, false, lease);
+        } else {
+            run.restart(comm.nextTag());
+        }
+        begin(run);
+        run.waitFor();
+        // Only this thread advanced the run (it is not registered), and it is complete: nothing references it.
+        lease.giveSpareRun(run);
+        return DONE;
+    }
+
+    /** Makes a finished, successful blocking run pending again under a new tag (its owner only). */
+    private void restart(final int newTag) {
+        tag = newTag;
+        round = -1;
+        pending = 0;
+        rearm();
     }
 
     private static ScheduleRun begin(final ScheduleRun run) {
@@ -241,18 +281,24 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
         }
         final AbstractRequest[] parts = this.parts;
         final P2pEngine engine = comm.engine();
+        final ScheduleCache.Entry reuse = lease; // leased: its part requests are this run's, and idle
         for (int i = 0; i < steps.length; i++) {
             final Schedule.CommStep s = steps[i];
             if (!s.send()) {
-                parts[i] = engine.irecv(context, comm.world(s.peer()), tag, s.type(), s.segment(),
-                    comm.view());
+                parts[i] = null == reuse
+                    ? engine.irecv(context, comm.world(s.peer()), tag, s.type(), s.segment(), comm.view())
+                    : engine.irecv(reuse.recvPart(i, engine), context, comm.world(s.peer()), tag, s.type(),
+                        s.segment(), comm.view());
                 parts[i].wakeOnComplete(this);
             }
         }
         for (int i = 0; i < steps.length; i++) {
             final Schedule.CommStep s = steps[i];
             if (s.send()) {
-                parts[i] = engine.isend(context, comm.world(s.peer()), tag, s.type(), s.segment());
+                parts[i] = null == reuse
+                    ? engine.isend(context, comm.world(s.peer()), tag, s.type(), s.segment())
+                    : engine.isend(reuse.sendPart(i, engine), context, comm.world(s.peer()), tag, s.type(),
+                        s.segment());
                 parts[i].wakeOnComplete(this);
             }
         }
@@ -271,9 +317,8 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
     private void checkParts(final Schedule.Round r, final AbstractRequest[] parts, final int n) {
         for (int i = 0; i < n; i++) {
             final Schedule.CommStep s = r.comm()[i];
-            final Status st;
             try {
-                st = parts[i].waitFor();
+                parts[i].waitFor();
             } catch (final TuttiException e) {
                 if (!s.send() && parts[i] instanceof RecvRequest rr && ErrorClass.TRUNCATE == e.errorClass()) {
                     throw mismatch(s, rr.matchedLength());
@@ -281,8 +326,12 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
                 throw new TuttiException(e.errorClass(), schedule.op() + " (" + comm.describe() + "): " + (s.send()
                     ? "send to" : "receive from") + " rank=" + s.peer() + " failed: " + e.getMessage(), e);
             }
-            if (!s.send() && st.bytes() != s.segment().byteSize()) {
-                throw mismatch(s, st.bytes());
+            if (!s.send()) {
+                // The matched length, not the status: a reused receive completes with Status.EMPTY.
+                final long got = ((RecvRequest) parts[i]).matchedLength();
+                if (got != s.segment().byteSize()) {
+                    throw mismatch(s, got);
+                }
             }
         }
     }
@@ -354,6 +403,34 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
     public void cancel() {
         // MPI: collectives cannot be cancelled.
     }
+
+    /** What {@link #runBlocking} returns: the collective has completed. */
+    private static final Request DONE = new Request() {
+        @Override
+        public boolean test() {
+            return true;
+        }
+
+        @Override
+        public Status waitFor() {
+            return Status.EMPTY;
+        }
+
+        @Override
+        public Status waitFor(final long timeout, final TimeUnit unit) {
+            return Status.EMPTY;
+        }
+
+        @Override
+        public void cancel() {
+            // Complete already.
+        }
+
+        @Override
+        public String toString() {
+            return "collective(complete)";
+        }
+    };
 
     @Override
     public String toString() {

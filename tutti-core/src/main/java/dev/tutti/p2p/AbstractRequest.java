@@ -75,11 +75,13 @@ public abstract class AbstractRequest implements Request {
     }
 
     /**
-     * Makes a request that completed successfully pending again, for reuse by its owner thread (see
-     * {@link RecvRequest#reusable}); the plain store is published to other threads with the request itself (the
-     * matcher's lock).
+     * Makes a request that completed successfully pending again, for reuse by its owner (see
+     * {@link RecvRequest#reusable}, {@link SendRequest#reusable}, and collective runs); the plain store is published
+     * to other threads with the request itself (the matcher's lock, a transport's queue). Only a request that
+     * nothing references any more may be rearmed: every transport lets go of a message once it has called
+     * {@code delivered}/{@code sent}; a late {@link #wake()} of the old use is a harmless spurious unpark.
      */
-    final void rearm() {
+    protected final void rearm() {
         RESULT.set(this, null);
     }
 

@@ -84,6 +84,17 @@ final class Matcher {
     Inbound post(final RecvRequest r) {
         lock();
         try {
+            // The oldest unexpected message is the usual match (messages mostly arrive in the order they are
+            // received): take it without an iterator, which the compiler does not always keep off the heap.
+            final Inbound first = unexpected.peekFirst();
+            if (null == first) {
+                posted.addLast(r);
+                return null;
+            }
+            if (r.matches(first)) {
+                unexpected.pollFirst();
+                return first;
+            }
             for (final Iterator<Inbound> it = unexpected.iterator(); it.hasNext();) {
                 final Inbound m = it.next();
                 if (r.matches(m)) {

@@ -127,7 +127,38 @@ public final class P2pEngine implements InboundSink {
      */
     public SendRequest isend(final int context, final int destWorld, final int tag, final Datatype type,
         final MemorySegment payload) {
-        final SendRequest r = new SendRequest(this, context, destWorld, tag, type.ordinal(), payload);
+        return start(new SendRequest(this, context, destWorld, tag, type.ordinal(), payload), destWorld);
+    }
+
+    /**
+     * Starts a send of raw bytes with a send request the caller reuses (see {@link #reusableSend()}): the same as
+     * {@link #isend(int, int, int, Datatype, MemorySegment)} without allocating.
+     *
+     * @param reuse     an idle reusable send: fresh, or completed successfully and referenced by nothing else
+     * @param context   context id
+     * @param destWorld destination world rank
+     * @param tag       tag
+     * @param type      the datatype label carried for signature checks
+     * @param payload   the bytes
+     * @return {@code reuse}, started
+     */
+    public SendRequest isend(final SendRequest reuse, final int context, final int destWorld, final int tag,
+        final Datatype type, final MemorySegment payload) {
+        reuse.prepare(context, destWorld, tag, type.ordinal(), payload);
+        return start(reuse, destWorld);
+    }
+
+    /** @return a send request for {@link #isend(SendRequest, int, int, int, Datatype, MemorySegment)} */
+    public SendRequest reusableSend() {
+        return SendRequest.reusable(this);
+    }
+
+    /** @return a receive request for {@link #irecv(RecvRequest, int, int, int, Datatype, MemorySegment, CommView)} */
+    public RecvRequest reusableRecv() {
+        return RecvRequest.reusable(this);
+    }
+
+    private SendRequest start(final SendRequest r, final int destWorld) {
         final TuttiException failed = failureAffecting(destWorld);
         if (null != failed) {
             r.sent(failed);
@@ -220,6 +251,26 @@ public final class P2pEngine implements InboundSink {
     public RecvRequest irecv(final int context, final int sourceWorld, final int tag, final Datatype type,
         final MemorySegment target, final CommView view) {
         return post(new RecvRequest(this, context, sourceWorld, tag, target, null, type, view));
+    }
+
+    /**
+     * Posts a receive into raw memory with a receive request the caller reuses (see {@link #reusableRecv()}): the
+     * same as {@link #irecv(int, int, int, Datatype, MemorySegment, CommView)} without allocating. It completes
+     * with {@link Status#EMPTY}; {@link RecvRequest#matchedLength()} gives the received length.
+     *
+     * @param reuse       an idle reusable receive: fresh, or completed successfully and referenced by nothing else
+     * @param context     context id
+     * @param sourceWorld source world rank (no wildcard)
+     * @param tag         tag
+     * @param type        the datatype the message must carry
+     * @param target      where the data goes; its size is the capacity
+     * @param view        the communicator
+     * @return {@code reuse}, posted
+     */
+    public RecvRequest irecv(final RecvRequest reuse, final int context, final int sourceWorld, final int tag,
+        final Datatype type, final MemorySegment target, final CommView view) {
+        reuse.prepare(context, sourceWorld, tag, target, type, view);
+        return post(reuse);
     }
 
     /**

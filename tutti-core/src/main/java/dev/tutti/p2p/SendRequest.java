@@ -12,11 +12,13 @@ import java.lang.foreign.MemorySegment;
  * the receiver took the data for rendezvous). A send is never cancelled: {@link #cancel()} does nothing.
  */
 public final class SendRequest extends AbstractRequest implements Outbound {
-    private final int context;
-    private final int destWorld;
-    private final int tag;
-    private final int typeCode;
-    private final MemorySegment payload;
+    /* Set at construction, or by prepare() on a reusable send before it is handed to a transport (which
+       publishes them with the request). */
+    private int context;
+    private int destWorld;
+    private int tag;
+    private int typeCode;
+    private MemorySegment payload;
 
     SendRequest(final P2pEngine engine, final int context, final int destWorld, final int tag, final int typeCode,
         final MemorySegment payload) {
@@ -26,6 +28,29 @@ public final class SendRequest extends AbstractRequest implements Outbound {
         this.tag = tag;
         this.typeCode = typeCode;
         this.payload = payload;
+    }
+
+    /**
+     * Creates a send that its owner reuses (the part sends of a cached collective schedule): {@link #prepare} before
+     * each use. Reuse is safe only after a successful completion: every transport lets go of a message once it has
+     * called {@link #sent}. A send that failed may still be referenced and must be dropped.
+     *
+     * @param engine the engine
+     * @return an idle send
+     */
+    static SendRequest reusable(final P2pEngine engine) {
+        return new SendRequest(engine, 0, 0, 0, 0, MemorySegment.NULL);
+    }
+
+    /** Arms a reusable send (fresh, or completed successfully) for its next use; its owner only. */
+    void prepare(final int newContext, final int newDestWorld, final int newTag, final int newTypeCode,
+        final MemorySegment newPayload) {
+        context = newContext;
+        destWorld = newDestWorld;
+        tag = newTag;
+        typeCode = newTypeCode;
+        payload = newPayload;
+        rearm();
     }
 
     @Override
