@@ -33,8 +33,9 @@ public final class Configuration {
     public static final int IDLE_MAX_PARK_US_DEFAULT = 1_000;
 
     /** CPU binding of ranks that use shared memory: {@code core} binds the thread that calls {@code init} to one
-     *  CPU (the rank's index among its host's ranks), when the host has no more ranks than CPUs and native access is
-     *  enabled ({@code tutti run} enables it); {@code none} leaves scheduling to the system. */
+     *  CPU (the rank's index among its host's ranks, modulo the CPUs: round-robin when the host has more ranks than
+     *  CPUs), when native access is enabled ({@code tutti run} enables it); {@code none} leaves scheduling to the
+     *  system. */
     public static final String BIND_PROP_NAME = "tutti.bind";
     /** Default of {@link #BIND_PROP_NAME}. */
     public static final String BIND_DEFAULT = "core";
