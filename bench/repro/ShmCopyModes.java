@@ -18,8 +18,10 @@ import java.util.List;
  * the child over and over, alternating every 20 messages between ways of doing it, so that every way is measured
  * in the same seconds as the others:
  * <ul>
- * <li>{@code KxN}: a ring of N chunk slots of K KiB in a shared file on /dev/shm (what Tutti's shm transport does
+ * <li>{@code KxN}: a ring of N chunk slots of K KiB in a shared file on /dev/shm (what Tutti's shm transport did
  *     for large messages: the sender copies a chunk in, the receiver copies it out, release/acquire counters);</li>
+ * <li>{@code tKxN}: the same, and the receiver writes one word in every cache line it read before it frees the
+ *     slot (what Tutti's shm transport does now), {@code zKxN}: it zeroes the slot instead;</li>
  * <li>{@code cma}: the receiver reads the sender's (native, unchanged) buffer with {@code process_vm_readv} — one
  *     copy, by the kernel (what Open MPI's vader does by default);</li>
  * <li>{@code cmaw}: the same after the sender copies its heap array into its native buffer (a fresh source).</li>
@@ -27,11 +29,17 @@ import java.util.List;
  * Prints, every 800 messages, the mean µs per 4 MiB message of each way.
  *
  * <p>What it showed on the 2-vCPU Firecracker VM (2026-11-21): the machine has periods (seconds to minutes) in
- * which every chunk ring takes 1.4-2.3 ms per message while {@code cma} and {@code cmaw} keep their usual
+ * which every plain chunk ring takes 1.4-2.3 ms per message while {@code cma} and {@code cmaw} keep their usual
  * 0.37-0.65 and 0.7-1.2 ms; outside them a ring of 64 x 64 KiB takes 0.13-0.2 ms and 8 x 64 KiB 0.33-0.4 ms.
  * Open MPI with {@code --mca btl_vader_single_copy_mechanism none} (two copies, as a ring) slows down in the same
- * periods; with CMA it does not. Tutti's ring has 64 slots per pair since; CMA for native buffers is the known
- * remedy for those periods (not built yet).
+ * periods; with CMA it does not. What is slow in those periods is the sender's write to lines the receiver holds
+ * shared (read, not written): with the receiver's one write per line ({@code t64x64}) the ring took 0.26-0.33 ms
+ * in a slow period (plain {@code 64x64}: 1.4-1.6 ms) and 0.15-0.35 ms outside one; zeroing ({@code z}) works too,
+ * at a higher cost. Tutti's chunk channel does the {@code t} variant, with 64 slots per pair.
+ *
+ * <pre>
+ * java --enable-native-access=ALL-UNNAMED -cp /tmp/repro ShmCopyModes 64x64,t64x64,64x8,t64x8,cma 2400
+ * </pre>
  *
  * <pre>
  * mkdir -p /tmp/repro && javac -d /tmp/repro bench/repro/ShmCopyModes.java
@@ -133,7 +141,9 @@ public final class ShmCopyModes {
                     LONG.setRelease(shm, ACK, (long) m + 1);
                 }
             } else {
-                final String[] kn = way.split("x");
+                final boolean zero = way.startsWith("z");
+                final boolean touch = way.startsWith("t");
+                final String[] kn = (zero || touch ? way.substring(1) : way).split("x");
                 final int chunk = Integer.parseInt(kn[0]) << 10;
                 final int slots = Integer.parseInt(kn[1]);
                 final long stride = chunk + 64L;
@@ -148,7 +158,15 @@ public final class ShmCopyModes {
                         while ((long) LONG.getAcquire(shm, PRODUCED) == consumed) {
                             Thread.onSpinWait();
                         }
-                        MemorySegment.copy(shm, SLOTS + (consumed % slots) * stride + 64, heap, at, chunk);
+                        final long slot = SLOTS + (consumed % slots) * stride + 64;
+                        MemorySegment.copy(shm, slot, heap, at, chunk);
+                        if (zero) {
+                            shm.asSlice(slot, chunk).fill((byte) 0);
+                        } else if (touch) {
+                            for (long line = 0; line < chunk; line += 64) {
+                                shm.set(ValueLayout.JAVA_LONG, slot + line, 0L);
+                            }
+                        }
                         LONG.setRelease(shm, CONSUMED, ++consumed);
                     }
                 }

@@ -45,15 +45,18 @@ final class BenchRunner {
         }
         final IterationDefaults defaults = bench.defaults();
         bench.allocate(world, sizes[sizes.length - 1]);
+        // The header first, before any warm-up: the first line a rank prints wakes the launcher, which forwards it
+        // with code it has never run (class loading, compilation); printed between the warm-up and the first timed
+        // loop, that took a core from a busy-polling rank and cost the first size 10-30 times its steady time.
+        if (null != report) {
+            report.begin();
+        }
         final int jit = spec.jitWarmup(defaults);
         if (jit > 0) {
             bench.prepare(world, sizes[0]);
             world.barrier();
             warmUp(world, bench, sizes[0], jit, Math.max(1, spec.warmup(sizes[0], defaults)), FIRST_WARMUP_MIN_NS,
                 FIRST_WARMUP_MAX_NS);
-        }
-        if (null != report) {
-            report.begin();
         }
         for (final int bytes : sizes) {
             bench.prepare(world, bytes);

@@ -558,7 +558,7 @@ public final class ShmTransport implements Transport {
             }
             final long n = ShmChannel.bytes(f, slot);
             MemorySegment.copy(f, ShmChannel.data(slot), in.destination, ShmChannel.offset(f, slot), n);
-            ch.release();
+            ch.release(slot, n);
             chunks++;
             in.received += n;
             if (in.received == in.wanted) {

@@ -176,7 +176,7 @@ class ShmRingStressTest {
                     assertEquals(done, ShmChannel.offset(file, slot));
                     final long n = ShmChannel.bytes(file, slot);
                     MemorySegment.copy(file, ShmChannel.data(slot), MemorySegment.ofArray(got), done, n);
-                    ch.release();
+                    ch.release(slot, n);
                     done += n;
                 }
                 assertArrayEquals(expected, got, "message " + m);
