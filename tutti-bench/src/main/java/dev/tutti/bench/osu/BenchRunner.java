@@ -3,6 +3,9 @@ package dev.tutti.bench.osu;
 import dev.tutti.Communicator;
 import org.HdrHistogram.Histogram;
 
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
+
 /**
  * What every rank runs: the benchmark over all sizes, with OSU's method.
  *
@@ -13,9 +16,13 @@ import org.HdrHistogram.Histogram;
  * warm-up runs (its iterations, and at least 2 s), and before every later size a shorter one (until two chunks of
  * iterations take the same time, at most 1 s), unless {@code --jit-warmup 0} was given: each size's own code paths
  * are compiled before they are timed, as they would be in a long-running job. A rank whose check fails throws,
- * which fails the job.
+ * which fails the job. After each warm-up every rank sleeps until the JIT is quiet ({@link #awaitQuietCompiler}).
  */
 final class BenchRunner {
+    /** The JIT counts as quiet when it has compiled nothing for this long (ms)... */
+    static final long QUIET_COMPILER_MS = 100;
+    /** ...and a rank waits at most this long for it (ms). */
+    static final long QUIET_COMPILER_MAX_MS = 2_000;
     /** Longest untimed warm-up at each size after the first. */
     static final long SIZE_WARMUP_NS = 1_000_000_000L;
     /** Two warm-up chunks whose times differ by at most this share (percent) end the warm-up. */
@@ -56,23 +63,60 @@ final class BenchRunner {
             bench.prepare(world, sizes[0]);
             world.barrier();
             warmUp(world, bench, sizes[0], jit, Math.max(1, spec.warmup(sizes[0], defaults)), FIRST_WARMUP_MIN_NS,
-                FIRST_WARMUP_MAX_NS);
+                FIRST_WARMUP_MAX_NS, spec.percentiles());
         }
         for (final int bytes : sizes) {
             bench.prepare(world, bytes);
             world.barrier();
             if (jit > 0 && bytes != sizes[0]) {
-                warmUp(world, bench, bytes, jit, Math.max(1, spec.warmup(bytes, defaults)), 0, SIZE_WARMUP_NS);
+                warmUp(world, bench, bytes, jit, Math.max(1, spec.warmup(bytes, defaults)), 0, SIZE_WARMUP_NS,
+                    spec.percentiles());
+            }
+            final int iterations = spec.iterations(bytes, defaults);
+            final int warmup = spec.warmup(bytes, defaults);
+            if (jit > 0) {
+                // A rehearsal of the timed call, untimed: the same trip counts and branches, so that whatever the
+                // compiler does only for them (on-stack replacement, recompilation) happens now.
+                bench.measure(world, bytes, iterations, warmup, spec.percentiles() ? new Histogram(3) : null);
+                awaitQuietCompiler();
+                world.barrier();
             }
             final Histogram histogram = spec.percentiles() ? new Histogram(3) : null;
-            final double meanUs = bench.measure(world, bytes, spec.iterations(bytes, defaults),
-                spec.warmup(bytes, defaults), histogram);
+            final double meanUs = bench.measure(world, bytes, iterations, warmup, histogram);
             bench.verify(world, bytes);
             final double maxUs = Control.maxToRoot(world, meanUs);
             final Histogram all = null == histogram ? null : Control.mergeToRoot(world, histogram);
             if (null != report) {
                 report.row(bytes, maxUs, all);
             }
+        }
+    }
+
+    /**
+     * Waits (asleep) until the JIT has compiled nothing for {@value #QUIET_COMPILER_MS} ms, at most
+     * {@value #QUIET_COMPILER_MAX_MS} ms. Compilations queued by the warm-up otherwise run during the first timed
+     * loop: on a host whose cores all run busy-polling ranks, a compiler thread shares a rank's core and the rank
+     * stalls for scheduler slices (2-5 ms each, dozens of them), which made the first size of a run 10-30 times
+     * slower than the second. Asleep, the ranks leave the cores to the compiler.
+     */
+    private static void awaitQuietCompiler() {
+        final CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        if (null == jit || !jit.isCompilationTimeMonitoringSupported()) {
+            return;
+        }
+        final long deadline = System.nanoTime() + QUIET_COMPILER_MAX_MS * 1_000_000L;
+        long before = jit.getTotalCompilationTime();
+        try {
+            do {
+                Thread.sleep(QUIET_COMPILER_MS);
+                final long now = jit.getTotalCompilationTime();
+                if (now == before) {
+                    return;
+                }
+                before = now;
+            } while (System.nanoTime() - deadline < 0);
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -86,13 +130,16 @@ final class BenchRunner {
      * first timed iterations of each size to code that is still being compiled.
      */
     private static void warmUp(final Communicator world, final OsuBenchmark bench, final int bytes, final int limit,
-        final int chunk, final long minNs, final long maxNs) {
+        final int chunk, final long minNs, final long maxNs, final boolean percentiles) {
+        // One untimed iteration per chunk and, with percentiles, a histogram: the timed loop's branches are then
+        // taken during the warm-up too, so the compiled loop does not deoptimise at the first timed call.
+        final Histogram scratch = percentiles ? new Histogram(3) : null;
         final long start = System.nanoTime();
         int done = 0;
         double previous = Double.NaN;
         boolean more = true;
         while (more) {
-            final double mean = bench.measure(world, bytes, chunk, 0, null);
+            final double mean = bench.measure(world, bytes, chunk, 1, scratch);
             done += chunk;
             final long elapsed = System.nanoTime() - start;
             final boolean stable = Math.abs(mean - previous) <= previous * STABLE_PERCENT / 100.0;
