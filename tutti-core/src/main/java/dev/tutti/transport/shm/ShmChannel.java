@@ -10,13 +10,14 @@ import static dev.tutti.transport.shm.ShmRing.LONG;
  * receiver's copy-out of chunk k.
  *
  * <p>Implementation notes. {@code produced} and {@code consumed} count chunks and only grow; slot
- * {@code n % chunks} holds chunk {@code n}. The producer (the sending rank's poll-token holder, the only writer)
- * fills a slot's header and data plainly, then <b>release</b>-stores {@code produced}; the consumer (the receiving
- * rank's token holder) <b>acquire</b>-loads {@code produced} before reading the slot. The consumer copies the data
- * out, then <b>release</b>-stores {@code consumed}; the producer <b>acquire</b>-loads {@code consumed} before it
- * reuses a slot. Each side caches the other's counter and rereads it only when the cache says full/empty. Every
- * chunk carries the id of its message, so transfers interleave safely and the receiver finds the transfer
- * without ordering assumptions. No allocation, no lock, no system call.
+ * {@code n % chunks} holds chunk {@code n}. The producer (the sending rank's poll-token holder) fills a slot's
+ * header and data plainly, then <b>release</b>-stores {@code produced}; the consumer (the receiving rank's token
+ * holder) <b>acquire</b>-loads {@code produced} before reading the slot. The consumer copies the data out, writes a
+ * word into each cache line it read (see {@link #release}), then <b>release</b>-stores {@code consumed}; the
+ * producer <b>acquire</b>-loads {@code consumed} before it reuses a slot. So a slot belongs to one side at a time.
+ * Each side caches the other's counter and rereads it only when the cache says full/empty. Every chunk carries the
+ * id of its message, so transfers interleave safely and the receiver finds the transfer without ordering
+ * assumptions. No allocation, no lock, no system call.
  */
 final class ShmChannel {
     /** Bytes per cache line (x86-64, aarch64). */
