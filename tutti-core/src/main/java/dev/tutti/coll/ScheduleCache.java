@@ -240,7 +240,7 @@ public final class ScheduleCache {
         private final Schedule schedule;
         /** The part requests of the leaseholder's current round, sized to the widest round. */
         private final AbstractRequest[] parts;
-        /** Reusable part requests by step index, created on first use; the leaseholder's only. */
+        /** Reusable part requests by step index, created by the first run; the leaseholder's only. */
         private final RecvRequest[] recvParts;
         private final SendRequest[] sendParts;
         /** A finished blocking run of this schedule, reused by the next blocking call (taken by getAndSet). */
@@ -294,44 +294,43 @@ public final class ScheduleCache {
             return STATE.compareAndSet(this, FREE, LEASED);
         }
 
-        /** @return the array of part requests, for the leaseholder only */
-        AbstractRequest[] parts() {
+        /**
+         * Returns the array of part requests and, on the first run, creates the entry's reusable part requests: one
+         * receive and one send per step index. For the leaseholder only.
+         *
+         * @param engine the engine the requests belong to
+         * @return the array of part requests
+         */
+        AbstractRequest[] parts(final P2pEngine engine) {
+            if (parts.length > 0 && null == recvParts[0]) {
+                for (int i = 0; i < parts.length; i++) {
+                    recvParts[i] = engine.reusableRecv();
+                    sendParts[i] = engine.reusableSend();
+                }
+            }
             return parts;
         }
 
         /**
-         * Returns the reusable receive for the {@code i}-th step of a round, for the leaseholder only. Every part
-         * of the previous run completed successfully (a run gives the lease back only then), so no transport still
-         * holds it.
+         * Returns the reusable receive for the {@code i}-th step of a round, for the leaseholder only (after
+         * {@link #parts(P2pEngine)}). Every part of the previous run completed successfully (a run gives the lease
+         * back only then), so no transport still holds it.
          *
-         * @param i      the step's index in its round
-         * @param engine the engine, to create it on first use
+         * @param i the step's index in its round
          * @return the idle receive
          */
-        RecvRequest recvPart(final int i, final P2pEngine engine) {
-            RecvRequest r = recvParts[i];
-            if (null == r) {
-                r = engine.reusableRecv();
-                recvParts[i] = r;
-            }
-            return r;
+        RecvRequest recvPart(final int i) {
+            return recvParts[i];
         }
 
         /**
-         * Returns the reusable send for the {@code i}-th step of a round, for the leaseholder only; see
-         * {@link #recvPart}.
+         * Returns the reusable send for the {@code i}-th step of a round; see {@link #recvPart}.
          *
-         * @param i      the step's index in its round
-         * @param engine the engine, to create it on first use
+         * @param i the step's index in its round
          * @return the idle send
          */
-        SendRequest sendPart(final int i, final P2pEngine engine) {
-            SendRequest r = sendParts[i];
-            if (null == r) {
-                r = engine.reusableSend();
-                sendParts[i] = r;
-            }
-            return r;
+        SendRequest sendPart(final int i) {
+            return sendParts[i];
         }
 
         /** @return the idle run kept for the next blocking call, taken (the entry keeps none until it is given back) */

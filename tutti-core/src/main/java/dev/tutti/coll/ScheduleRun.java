@@ -160,7 +160,7 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
      */
     public static Request runBlocking(final Schedule schedule, final CollComm comm, final ScheduleCache.Entry lease) {
         ScheduleRun run = lease.takeSpareRun();
-        if (null == run || run.schedule != schedule || run.comm != comm) {
+        if (null == run) { // a spare is a run of this entry's schedule on this communicator
             run = new ScheduleRun(schedule, comm, comm.context(), comm.nextTag(), null, -1, 0, false, lease);
         } else {
             run.restart(comm.nextTag());
@@ -277,7 +277,7 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
             return;
         }
         if (parts.length < steps.length) {
-            parts = null != lease ? lease.parts() : new AbstractRequest[widest(schedule)];
+            parts = null != lease ? lease.parts(comm.engine()) : new AbstractRequest[widest(schedule)];
         }
         final AbstractRequest[] parts = this.parts;
         final P2pEngine engine = comm.engine();
@@ -287,7 +287,7 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
             if (!s.send()) {
                 parts[i] = null == reuse
                     ? engine.irecv(context, comm.world(s.peer()), tag, s.type(), s.segment(), comm.view())
-                    : engine.irecv(reuse.recvPart(i, engine), context, comm.world(s.peer()), tag, s.type(),
+                    : engine.irecv(reuse.recvPart(i), context, comm.world(s.peer()), tag, s.type(),
                         s.segment(), comm.view());
                 parts[i].wakeOnComplete(this);
             }
@@ -297,7 +297,7 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
             if (s.send()) {
                 parts[i] = null == reuse
                     ? engine.isend(context, comm.world(s.peer()), tag, s.type(), s.segment())
-                    : engine.isend(reuse.sendPart(i, engine), context, comm.world(s.peer()), tag, s.type(),
+                    : engine.isend(reuse.sendPart(i), context, comm.world(s.peer()), tag, s.type(),
                         s.segment());
                 parts[i].wakeOnComplete(this);
             }

@@ -108,7 +108,7 @@ final class BenchRunner {
         long before = jit.getTotalCompilationTime();
         try {
             do {
-                Thread.sleep(QUIET_COMPILER_MS);
+                Thread.sleep(QUIET_COMPILER_MS); // polls the JIT's counter: it offers nothing to wait on
                 final long now = jit.getTotalCompilationTime();
                 if (now == before) {
                     return;
