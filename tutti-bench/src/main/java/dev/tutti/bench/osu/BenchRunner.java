@@ -3,9 +3,6 @@ package dev.tutti.bench.osu;
 import dev.tutti.Communicator;
 import org.HdrHistogram.Histogram;
 
-import java.lang.management.CompilationMXBean;
-import java.lang.management.ManagementFactory;
-
 /**
  * What every rank runs: the benchmark over all sizes, with OSU's method.
  *
@@ -14,17 +11,20 @@ import java.lang.management.ManagementFactory;
  * mean), {@link OsuBenchmark#verify} (the received data, checked after timing so the check costs nothing in the
  * loop), then the maximum of the means over ranks, and at rank 0 the row. Before the first size an untimed JIT
  * warm-up runs (its iterations, and at least 2 s), and before every later size a shorter one (until two chunks of
- * iterations take the same time, at most 1 s), unless {@code --jit-warmup 0} was given: each size's own code paths
- * are compiled before they are timed, as they would be in a long-running job. A rank whose check fails throws,
- * which fails the job. After each warm-up every rank sleeps until the JIT is quiet ({@link #awaitQuietCompiler}).
+ * iterations take the same time and the JVM's own threads were quiet during the last one, at most 2 s), unless
+ * {@code --jit-warmup 0} was given: each size's own code paths are compiled before they are timed, as they would
+ * be in a long-running job. Then the timed call is rehearsed until a rehearsal leaves the JVM quiet
+ * ({@link #rehearse}, {@link JvmActivity}). A rank whose check fails throws, which fails the job.
  */
 final class BenchRunner {
-    /** The JIT counts as quiet when it has compiled nothing for this long (ms)... */
-    static final long QUIET_COMPILER_MS = 100;
-    /** ...and a rank waits at most this long for it (ms). */
-    static final long QUIET_COMPILER_MAX_MS = 2_000;
+    /** After a rehearsal the ranks sleep in steps of this long (ms) until a step was quiet ({@link JvmActivity})... */
+    static final long QUIET_MS = 50;
+    /** ...at most this long (ms). */
+    static final long QUIET_MAX_MS = 2_000;
+    /** No further rehearsal of the timed call starts after this long (ms). */
+    static final long REHEARSAL_MAX_MS = 3_000;
     /** Longest untimed warm-up at each size after the first. */
-    static final long SIZE_WARMUP_NS = 1_000_000_000L;
+    static final long SIZE_WARMUP_NS = 2_000_000_000L;
     /** Two warm-up chunks whose times differ by at most this share (percent) end the warm-up. */
     static final int STABLE_PERCENT = 10;
     /** The warm-up before the first size lasts at least this long (and its iterations)... */
@@ -59,27 +59,24 @@ final class BenchRunner {
             report.begin();
         }
         final int jit = spec.jitWarmup(defaults);
+        final JvmActivity jvm = new JvmActivity();
         if (jit > 0) {
             bench.prepare(world, sizes[0]);
             world.barrier();
-            warmUp(world, bench, sizes[0], jit, Math.max(1, spec.warmup(sizes[0], defaults)), FIRST_WARMUP_MIN_NS,
+            warmUp(world, bench, jvm, sizes[0], jit, Math.max(1, spec.warmup(sizes[0], defaults)), FIRST_WARMUP_MIN_NS,
                 FIRST_WARMUP_MAX_NS, spec.percentiles());
         }
         for (final int bytes : sizes) {
             bench.prepare(world, bytes);
             world.barrier();
             if (jit > 0 && bytes != sizes[0]) {
-                warmUp(world, bench, bytes, jit, Math.max(1, spec.warmup(bytes, defaults)), 0, SIZE_WARMUP_NS,
+                warmUp(world, bench, jvm, bytes, jit, Math.max(1, spec.warmup(bytes, defaults)), 0, SIZE_WARMUP_NS,
                     spec.percentiles());
             }
             final int iterations = spec.iterations(bytes, defaults);
             final int warmup = spec.warmup(bytes, defaults);
             if (jit > 0) {
-                // A rehearsal of the timed call, untimed: the same trip counts and branches, so that whatever the
-                // compiler does only for them (on-stack replacement, recompilation) happens now.
-                bench.measure(world, bytes, iterations, warmup, spec.percentiles() ? new Histogram(3) : null);
-                awaitQuietCompiler();
-                world.barrier();
+                rehearse(world, bench, jvm, bytes, iterations, warmup, spec.percentiles());
             }
             final Histogram histogram = spec.percentiles() ? new Histogram(3) : null;
             final double meanUs = bench.measure(world, bytes, iterations, warmup, histogram);
@@ -93,44 +90,43 @@ final class BenchRunner {
     }
 
     /**
-     * Waits (asleep) until the JIT has compiled nothing for {@value #QUIET_COMPILER_MS} ms, at most
-     * {@value #QUIET_COMPILER_MAX_MS} ms. Compilations queued by the warm-up otherwise run during the first timed
-     * loop: on a host whose cores all run busy-polling ranks, a compiler thread shares a rank's core and the rank
-     * stalls for scheduler slices (2-5 ms each, dozens of them), which made the first size of a run 10-30 times
-     * slower than the second. Asleep, the ranks leave the cores to the compiler.
+     * Rehearses the timed call, untimed, until a rehearsal in which the JVM's own threads were quiet at every rank
+     * ({@link JvmActivity}), at most for {@value #REHEARSAL_MAX_MS} ms; after each one every rank sleeps until
+     * they are. A rehearsal has the timed call's trip counts and branches, so that whatever the compiler does only
+     * for them (on-stack replacement, recompilation, methods that cross a compile threshold only now) happens
+     * before timing. One rehearsal was not enough with more ranks than cores: C2 compiler threads then ran 1-5 ms
+     * slices on the ranks' cores during the timed loop ({@code perf sched timehist}); 4 ranks' 32 KiB bcast
+     * measured 130-330 µs instead of 20-25. Every rank runs the same number of rehearsals (rank 0 decides).
      */
-    private static void awaitQuietCompiler() {
-        final CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
-        if (null == jit || !jit.isCompilationTimeMonitoringSupported()) {
-            return;
-        }
-        final long deadline = System.nanoTime() + QUIET_COMPILER_MAX_MS * 1_000_000L;
-        long before = jit.getTotalCompilationTime();
-        try {
-            do {
-                Thread.sleep(QUIET_COMPILER_MS); // polls the JIT's counter: it offers nothing to wait on
-                final long now = jit.getTotalCompilationTime();
-                if (now == before) {
-                    return;
-                }
-                before = now;
-            } while (System.nanoTime() - deadline < 0);
-        } catch (final InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+    private static void rehearse(final Communicator world, final OsuBenchmark bench, final JvmActivity jvm,
+        final int bytes, final int iterations, final int warmup, final boolean percentiles) {
+        final long start = System.nanoTime();
+        boolean again;
+        do {
+            final long compiledBefore = jvm.compileMs();
+            jvm.mark();
+            bench.measure(world, bytes, iterations, warmup, percentiles ? new Histogram(3) : null);
+            final boolean busy = !jvm.quiet();
+            jvm.awaitQuiet(QUIET_MS, QUIET_MAX_MS);
+            final double anyBusy = Control.maxToRoot(world, busy || jvm.compileMs() != compiledBefore ? 1 : 0);
+            again = Control.fromRoot(world, anyBusy > 0 && System.nanoTime() - start < REHEARSAL_MAX_MS * 1_000_000L);
+        } while (again);
+        world.barrier();
     }
 
     /**
      * Untimed iterations at a size before it is measured, so that the code paths of this size (other algorithms,
      * the rendezvous protocol, larger kernels) are compiled before timing: chunks of {@code chunk} iterations
-     * until {@code limit} iterations and {@code minNs} have passed and two successive chunks took the same time
-     * within {@value #STABLE_PERCENT}% (at rank 0), or until {@code maxNs} has passed; rank 0 decides after each
+     * until {@code limit} iterations and {@code minNs} have passed, two successive chunks took the same time
+     * within {@value #STABLE_PERCENT}% (at rank 0) and the JVM's own threads were quiet during the last chunk at
+     * every rank ({@link JvmActivity}), or until {@code maxNs} has passed; rank 0 decides after each
      * chunk, so every rank runs the same number of iterations. The JIT compiles on background threads, which
      * compete with ranks that busy-poll: a warm-up that ends as soon as the loop has run often enough leaves the
      * first timed iterations of each size to code that is still being compiled.
      */
-    private static void warmUp(final Communicator world, final OsuBenchmark bench, final int bytes, final int limit,
-        final int chunk, final long minNs, final long maxNs, final boolean percentiles) {
+    private static void warmUp(final Communicator world, final OsuBenchmark bench, final JvmActivity jvm,
+        final int bytes, final int limit, final int chunk, final long minNs, final long maxNs,
+        final boolean percentiles) {
         // One untimed iteration per chunk and, with percentiles, a histogram: the timed loop's branches are then
         // taken during the warm-up too, so the compiled loop does not deoptimise at the first timed call.
         final Histogram scratch = percentiles ? new Histogram(3) : null;
@@ -139,12 +135,15 @@ final class BenchRunner {
         double previous = Double.NaN;
         boolean more = true;
         while (more) {
+            jvm.mark();
             final double mean = bench.measure(world, bytes, chunk, 1, scratch);
+            final double anyBusy = Control.maxToRoot(world, jvm.quiet() ? 0 : 1);
             done += chunk;
             final long elapsed = System.nanoTime() - start;
             final boolean stable = Math.abs(mean - previous) <= previous * STABLE_PERCENT / 100.0;
             previous = mean;
-            more = Control.fromRoot(world, elapsed < maxNs && (done < limit || elapsed < minNs || !stable));
+            more = Control.fromRoot(world, elapsed < maxNs
+                && (done < limit || elapsed < minNs || !stable || anyBusy > 0));
         }
     }
 }
