@@ -1,0 +1,40 @@
+package dev.tutti.coll;
+
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** The default choices that were measured against Open MPI (see the comments in {@link SelectionTable}). */
+class SelectionTableTest {
+    private final SelectionTable table = SelectionTable.fromConfiguration();
+
+    private AlgorithmId bcast(final int p, final long bytes) {
+        return table.select(CollKind.BCAST, p, bytes, bytes, true);
+    }
+
+    @Test
+    void bcastUpToFourRanksSendsFromTheRootUpTo128KiB() {
+        for (int p = 2; p <= 4; p++) {
+            assertEquals(AlgorithmId.BCAST_LINEAR, bcast(p, 0));
+            assertEquals(AlgorithmId.BCAST_LINEAR, bcast(p, 8));
+            assertEquals(AlgorithmId.BCAST_LINEAR, bcast(p, 128 * 1024));
+            assertEquals(AlgorithmId.BCAST_BINOMIAL, bcast(p, 128 * 1024 + 1));
+        }
+    }
+
+    @Test
+    void bcastFromFiveRanksIsATreeOrScatterAllgather() {
+        assertEquals(AlgorithmId.BCAST_BINOMIAL, bcast(5, 8));
+        assertEquals(AlgorithmId.BCAST_BINOMIAL, bcast(7, 1 << 20));
+        assertEquals(AlgorithmId.BCAST_BINOMIAL, bcast(8, 12_288));
+        assertEquals(AlgorithmId.BCAST_SCATTER_ALLGATHER, bcast(8, 12_289));
+    }
+
+    @Test
+    void barrierFansInAndOutFromFourToEightRanks() {
+        assertEquals(AlgorithmId.BARRIER_DISSEMINATION, table.select(CollKind.BARRIER, 3, 0, 0, true));
+        assertEquals(AlgorithmId.BARRIER_LINEAR, table.select(CollKind.BARRIER, 4, 0, 0, true));
+        assertEquals(AlgorithmId.BARRIER_LINEAR, table.select(CollKind.BARRIER, 8, 0, 0, true));
+        assertEquals(AlgorithmId.BARRIER_DISSEMINATION, table.select(CollKind.BARRIER, 9, 0, 0, true));
+    }
+}
