@@ -357,7 +357,8 @@ abstract class P2pContractTest {
             switch (world.rank()) {
                 case 0 -> {
                     final Request recv = world.irecv(Buf.of(new byte[8]), 1, 0);
-                    final Request send = world.isend(Buf.of(new byte[1 << 20]), 1, 0); // RTS, never matched
+                    // RTS, never matched: larger than any size a transport sends without a handshake
+                    final Request send = world.isend(Buf.of(new byte[8 << 20]), 1, 0);
                     world.send(Buf.of(new byte[0]), 1, 99); // rank 1 may die now
                     final TuttiException r = assertThrows(TuttiException.class,
                         () -> recv.waitFor(20, TimeUnit.SECONDS));

@@ -174,6 +174,69 @@ class ShmTransportTest {
         });
     }
 
+    /**
+     * Pushed messages (chunks streamed before any receive matched) received in the reverse order of sending: the
+     * first ones fill the chunk channel (8 slots of 64 KiB here, 512 KiB) before the last one's chunks can follow,
+     * so the receiver must move them to the heap to get at the last one. Also a truncating receive of a pushed
+     * message, and one posted long after the chunks arrived.
+     */
+    @Test
+    void shouldReceivePushedMessagesInAnyOrder() {
+        final int count = 6;
+        final int bytes = 300_000;
+        ShmJob.run(2, ShmJob.config().withChunks(64 * 1024, 8).withPushLimit(512 * 1024), true, (world, shm) -> {
+            if (0 == world.rank()) {
+                final List<Request> sends = new ArrayList<>();
+                for (int tag = 0; tag < count; tag++) {
+                    sends.add(world.isend(Buf.of(P2pContractTest.pattern(bytes, tag)), 1, tag));
+                }
+                Request.waitAll(sends.toArray(new Request[0]));
+                world.send(Buf.of(P2pContractTest.pattern(bytes, 99)), 1, 99);
+                world.send(Buf.of(P2pContractTest.pattern(bytes, 100)), 1, 100);
+                world.barrier();
+            } else {
+                for (int tag = count - 1; tag >= 0; tag--) {
+                    final byte[] got = new byte[bytes];
+                    world.recv(Buf.of(got), 0, tag);
+                    assertArrayEquals(P2pContractTest.pattern(bytes, tag), got, "tag " + tag);
+                }
+                final byte[] head = new byte[1000];
+                final TuttiException t = assertThrows(TuttiException.class, () -> world.recv(Buf.of(head), 0, 99));
+                assertEquals(ErrorClass.TRUNCATE, t.errorClass());
+                assertArrayEquals(Arrays.copyOf(P2pContractTest.pattern(bytes, 99), head.length), head);
+                final byte[] late = new byte[bytes];
+                world.recv(Buf.of(late), 0, 100);
+                assertArrayEquals(P2pContractTest.pattern(bytes, 100), late);
+                world.barrier();
+            }
+        });
+    }
+
+    /**
+     * A pushed message whose send completed is still received after its sender closed: the goodbye makes the
+     * receiver move its chunks to the heap before the sender counts as gone.
+     */
+    @Test
+    void shouldReceiveAPushedMessageAfterItsSenderLeft() {
+        final int bytes = 200_000;
+        final CountDownLatch left = new CountDownLatch(1);
+        ShmJob.run(2, ShmJob.config(), false, (world, shm) -> {
+            if (0 == world.rank()) {
+                world.send(Buf.of(P2pContractTest.pattern(bytes, 5)), 1, 5);
+                shm.close();
+                left.countDown();
+            } else {
+                assertTrue(left.await(30, TimeUnit.SECONDS));
+                // Probing polls: the announcement and the goodbye are read before any receive is posted.
+                assertEquals(bytes, world.iprobe(0, 5).count(Datatype.BYTE));
+                final byte[] got = new byte[bytes];
+                world.recv(Buf.of(got), 0, 5);
+                assertArrayEquals(P2pContractTest.pattern(bytes, 5), got);
+                shm.close();
+            }
+        });
+    }
+
     /** Four ranks on two cores (oversubscribed idle strategy): allreduce, bcast and alltoall at several sizes. */
     @Test
     void shouldRunCollectivesWithMoreRanksThanCores() {

@@ -69,6 +69,15 @@ public final class Configuration {
     public static final String SHM_CHUNKS_PROP_NAME = "tutti.shm.chunks";
     /** Default of {@link #SHM_CHUNKS_PROP_NAME}: 0, chosen by job size. */
     public static final int SHM_CHUNKS_DEFAULT = 0;
+    /**
+     * Shared memory: largest message whose chunks the sender streams at once after its announcement, without
+     * waiting for the receiver's clear-to-send (one hand-off between the ranks instead of three; a message that
+     * arrives before its receive is posted is copied to the heap only if a later message from the same sender must
+     * pass it); 0 turns this off. At most the chunk channel's capacity is used.
+     */
+    public static final String SHM_PUSH_LIMIT_PROP_NAME = "tutti.shm.pushLimit";
+    /** Default of {@link #SHM_PUSH_LIMIT_PROP_NAME}: 1 MiB. */
+    public static final int SHM_PUSH_LIMIT_DEFAULT = 1 << 20;
     /** Shared memory: bytes of each rank's shared arena (single-copy buffers), in MiB. */
     public static final String SHM_ARENA_MIB_PROP_NAME = "tutti.shm.arenaMiB";
     /** Default of {@link #SHM_ARENA_MIB_PROP_NAME}: 64 MiB (sparse: costs memory only when used). */

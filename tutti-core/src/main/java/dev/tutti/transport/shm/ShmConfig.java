@@ -13,8 +13,10 @@ import dev.tutti.runtime.Configuration;
  * @param chunks       chunk slots per ordered pair, or 0 to choose by job size ({@link #chunksPerChannel})
  * @param arenaBytes   shared arena per rank, a multiple of 4096
  * @param livenessMs   how often a polling rank checks its peers' processes
+ * @param pushLimit    largest message streamed without waiting for clear-to-send (0: none); not part of the layout
  */
-public record ShmConfig(int ringBytes, int eagerLimit, int chunkBytes, int chunks, long arenaBytes, int livenessMs) {
+public record ShmConfig(int ringBytes, int eagerLimit, int chunkBytes, int chunks, long arenaBytes, int livenessMs,
+    int pushLimit) {
     /** What the chunk channels of a job may take together when {@link #chunks} is chosen by job size. */
     static final long CHANNEL_BUDGET_BYTES = 256L << 20;
     /** Most chunk slots per pair chosen by job size: a whole 4 MiB message (of 64 KiB chunks) in flight. */
@@ -50,7 +52,8 @@ public record ShmConfig(int ringBytes, int eagerLimit, int chunkBytes, int chunk
             Configuration.intValue(Configuration.SHM_CHUNKS_PROP_NAME, Configuration.SHM_CHUNKS_DEFAULT),
             (long) Configuration.intValue(Configuration.SHM_ARENA_MIB_PROP_NAME,
                 Configuration.SHM_ARENA_MIB_DEFAULT) << 20,
-            Configuration.intValue(Configuration.SHM_LIVENESS_MS_PROP_NAME, Configuration.SHM_LIVENESS_MS_DEFAULT));
+            Configuration.intValue(Configuration.SHM_LIVENESS_MS_PROP_NAME, Configuration.SHM_LIVENESS_MS_DEFAULT),
+            Configuration.intValue(Configuration.SHM_PUSH_LIMIT_PROP_NAME, Configuration.SHM_PUSH_LIMIT_DEFAULT));
     }
 
     /**
@@ -61,7 +64,7 @@ public record ShmConfig(int ringBytes, int eagerLimit, int chunkBytes, int chunk
      * @return the copy
      */
     public ShmConfig withRing(final int ring, final int eager) {
-        return new ShmConfig(ring, eager, chunkBytes, chunks, arenaBytes, livenessMs);
+        return new ShmConfig(ring, eager, chunkBytes, chunks, arenaBytes, livenessMs, pushLimit);
     }
 
     /**
@@ -72,7 +75,7 @@ public record ShmConfig(int ringBytes, int eagerLimit, int chunkBytes, int chunk
      * @return the copy
      */
     public ShmConfig withChunks(final int bytes, final int count) {
-        return new ShmConfig(ringBytes, eagerLimit, bytes, count, arenaBytes, livenessMs);
+        return new ShmConfig(ringBytes, eagerLimit, bytes, count, arenaBytes, livenessMs, pushLimit);
     }
 
     /**
@@ -82,6 +85,16 @@ public record ShmConfig(int ringBytes, int eagerLimit, int chunkBytes, int chunk
      * @return the copy
      */
     public ShmConfig withArena(final long bytes) {
-        return new ShmConfig(ringBytes, eagerLimit, chunkBytes, chunks, bytes, livenessMs);
+        return new ShmConfig(ringBytes, eagerLimit, chunkBytes, chunks, bytes, livenessMs, pushLimit);
+    }
+
+    /**
+     * Returns a copy with another push limit (tests: 0 exercises the clear-to-send protocol at every size).
+     *
+     * @param bytes largest message streamed without waiting for clear-to-send, 0 for none
+     * @return the copy
+     */
+    public ShmConfig withPushLimit(final int bytes) {
+        return new ShmConfig(ringBytes, eagerLimit, chunkBytes, chunks, arenaBytes, livenessMs, bytes);
     }
 }

@@ -35,7 +35,11 @@ import java.util.concurrent.locks.LockSupport;
  * message id); when the receiver matches it, it answers CTS (id, bytes wanted = min(length, receive buffer)) into
  * the sender's ring, and the sender's poller streams the bytes in chunks through the pair's channel while the
  * receiver's poller copies them out, so the two copies overlap; an unexpected large message costs only its RTS.
- * A payload that lies in the sender's shared arena ({@link #allocShared}) is announced by its file offset
+ * A message of at most {@code pushLimit} bytes skips the handshake (RTS_PUSH): the sender streams its chunks right
+ * after the announcement, so the ranks hand over once instead of three times (what matters when ranks outnumber
+ * cores and every hand-over waits for a scheduler slice). Its chunks wait in the channel until a receive matches;
+ * if a later message's chunks must get past them, or the sender says goodbye, the receiving poller moves them to the
+ * heap ({@link ShmPushedInbound}). A payload that lies in the sender's shared arena ({@link #allocShared}) is announced by its file offset
  * (RTS_SHARED): the receiver copies it once, straight from its own mapping, and answers FIN. BYE says goodbye.
  *
  * <pre>
@@ -46,6 +50,7 @@ import java.util.concurrent.locks.LockSupport;
  *  CTS      type=4 | 32       +8 source, +16 msgId, +24 bytes wanted
  *  FIN      type=5 | 32       +8 source, +16 msgId
  *  BYE      type=6 | 32       +8 source
+ *  RTS_PUSH type=7 | 48       as RTS; its chunks follow without CTS
  * </pre>
  *
  * <p>Implementation notes (threading and ownership).
@@ -79,6 +84,7 @@ public final class ShmTransport implements Transport {
     static final int TYPE_CTS = 4;
     static final int TYPE_FIN = 5;
     static final int TYPE_BYE = 6;
+    static final int TYPE_RTS_PUSH = 7;
     static final int EAGER_HEADER_BYTES = 24;
     static final int RTS_BYTES = 48;
     static final int CONTROL_BYTES = 32;
@@ -98,6 +104,7 @@ public final class ShmTransport implements Transport {
     private final InboundSink sink;
     private final ShmConfig config;
     private final long eagerLimit;
+    private final long pushLimit;
     private final ShmRing[] rings;
     private final ShmRing inbox;
     private final ShmChannel[] outChannels;
@@ -111,6 +118,7 @@ public final class ShmTransport implements Transport {
     private final AtomicLong nextMsgId = new AtomicLong(1);
     private final ConcurrentHashMap<Long, Outgoing> awaitingCts = new ConcurrentHashMap<>();
     private final ConcurrentLinkedQueue<Incoming> newIncoming = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<Outgoing> newStreams = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean closeStarted = new AtomicBoolean();
     private final AtomicLong singleCopySends = new AtomicLong();
     private volatile boolean closed;
@@ -120,6 +128,7 @@ public final class ShmTransport implements Transport {
     /* Owned by the token holder. */
     private final ArrayDeque<Outgoing>[] streams;
     private final Map<Long, Incoming>[] incoming;
+    private final Map<Long, ShmPushedInbound>[] pushed;
     private int activeStreams;
     private int activeIncoming;
     private long nextLivenessNs;
@@ -145,16 +154,19 @@ public final class ShmTransport implements Transport {
         }
         this.inbox = rings[rank];
         this.eagerLimit = Math.min(config.eagerLimit(), inbox.maxRecordBytes() - EAGER_HEADER_BYTES);
+        this.pushLimit = Math.min(config.pushLimit(), (long) file.layout.chunkBytes * file.layout.chunksPerChannel);
         this.arena = new SharedArena(seg, file.layout.arena(rank), file.layout.arenaBytes);
         this.peerState = new AtomicIntegerArray(size);
         this.pendingCount = new AtomicIntegerArray(size);
         this.pending = new ArrayDeque[size];
         this.streams = new ArrayDeque[size];
         this.incoming = new Map[size];
+        this.pushed = new Map[size];
         for (int r = 0; r < size; r++) {
             pending[r] = new ArrayDeque<>();
             streams[r] = new ArrayDeque<>();
             incoming[r] = new HashMap<>();
+            pushed[r] = new HashMap<>();
         }
         this.peers = new boolean[size];
     }
@@ -241,6 +253,14 @@ public final class ShmTransport implements Transport {
         }
         final long msgId = nextMsgId.getAndIncrement();
         final long shared = arena.offsetOf(payload);
+        // Pushed only if its announcement goes into the ring now: chunks must not overtake it.
+        if (shared < 0 && length <= pushLimit && 0 == pendingCount.get(d)
+            && writeRts(d, message, TYPE_RTS_PUSH, msgId, -1)) {
+            final Outgoing o = new Outgoing(d, message, msgId);
+            o.wanted = length;
+            newStreams.add(o);
+            return;
+        }
         awaitingCts.put(msgId, new Outgoing(d, message, msgId));
         final int type;
         if (shared >= 0) {
@@ -373,6 +393,9 @@ public final class ShmTransport implements Transport {
         if (0 != activeIncoming) {
             work += pumpIncoming();
         }
+        if (!newStreams.isEmpty()) {
+            takeNewStreams();
+        }
         if (0 != activeStreams) {
             work += pumpStreams();
         }
@@ -417,6 +440,14 @@ public final class ShmTransport implements Transport {
                     f.get(ValueLayout.JAVA_INT, at + 16), f.get(ValueLayout.JAVA_INT, at + 20),
                     f.get(ValueLayout.JAVA_LONG, at + 24), f.get(ValueLayout.JAVA_LONG, at + 32),
                     f.get(ValueLayout.JAVA_LONG, at + 40)));
+                case TYPE_RTS_PUSH -> {
+                    final ShmPushedInbound p = new ShmPushedInbound(this, f.get(ValueLayout.JAVA_INT, at + 8),
+                        f.get(ValueLayout.JAVA_INT, at + 12), f.get(ValueLayout.JAVA_INT, at + 16),
+                        f.get(ValueLayout.JAVA_INT, at + 20), f.get(ValueLayout.JAVA_LONG, at + 24),
+                        f.get(ValueLayout.JAVA_LONG, at + 32));
+                    pushed[p.source].put(p.msgId(), p);
+                    sink.arrive(p);
+                }
                 case TYPE_CTS -> onCts(f.get(ValueLayout.JAVA_INT, at + 8), f.get(ValueLayout.JAVA_LONG, at + 16),
                     f.get(ValueLayout.JAVA_LONG, at + 24));
                 case TYPE_FIN -> onFin(f.get(ValueLayout.JAVA_INT, at + 8), f.get(ValueLayout.JAVA_LONG, at + 16));
@@ -482,8 +513,8 @@ public final class ShmTransport implements Transport {
         // The peer finished its streams before saying goodbye, so every chunk it sent is in the channel (its
         // release of produced happens-before its BYE): take them all before the peer counts as gone.
         takeNewIncoming();
-        if (!incoming[from].isEmpty()) {
-            pumpFrom(from, Integer.MAX_VALUE);
+        if (!incoming[from].isEmpty() || !pushed[from].isEmpty()) {
+            pumpFrom(from, Integer.MAX_VALUE, true); // pushed messages not yet received move to the heap
         }
         if (peerState.compareAndSet(from, ALIVE, LEFT)) {
             failTransfers(from, new TuttiException(ErrorClass.PROC_FAILED, "rank " + from
@@ -515,6 +546,15 @@ public final class ShmTransport implements Transport {
         return chunks;
     }
 
+    /** Moves pushed sends (any thread) into the poller's stream queues, behind what streams already. */
+    private void takeNewStreams() {
+        Outgoing o;
+        while (null != (o = newStreams.poll())) {
+            streams[o.dest].addLast(o);
+            activeStreams++;
+        }
+    }
+
     /** Moves receives matched by any thread into the poller's table. */
     private void takeNewIncoming() {
         Incoming in;
@@ -525,6 +565,9 @@ public final class ShmTransport implements Transport {
             }
             incoming[in.source].put(in.msgId, in);
             activeIncoming++;
+            if (in.pushed) {
+                pushed[in.source].remove(in.msgId);
+            }
         }
     }
 
@@ -532,14 +575,20 @@ public final class ShmTransport implements Transport {
         int chunks = 0;
         for (int s = 0; s < size && chunks < MAX_CHUNKS_PER_POLL; s++) {
             if (!incoming[s].isEmpty()) {
-                chunks += pumpFrom(s, MAX_CHUNKS_PER_POLL - chunks);
+                chunks += pumpFrom(s, MAX_CHUNKS_PER_POLL - chunks, false);
             }
         }
         return chunks;
     }
 
-    /** Copies out up to {@code budget} chunks that rank {@code s} has streamed to this rank. */
-    private int pumpFrom(final int s, final int budget) {
+    /**
+     * Copies out up to {@code budget} chunks that rank {@code s} has streamed to this rank, in channel order. A chunk
+     * of a pushed message that no receive matched yet stays in the channel (and so does everything behind it),
+     * unless a matched message waits behind it or {@code drain} is set (the sender said goodbye): then it moves to
+     * the message's heap buffer. A chunk whose announcement this poller has not read yet (the inbox is drained a
+     * bounded number of records per poll) stops the pump until the next poll.
+     */
+    private int pumpFrom(final int s, final int budget, final boolean drain) {
         final MemorySegment f = seg;
         final Map<Long, Incoming> table = incoming[s];
         final ShmChannel ch = inChannels[s];
@@ -551,21 +600,46 @@ public final class ShmTransport implements Transport {
             if (null == in) {
                 takeNewIncoming();
                 in = table.get(msgId);
-                if (null == in) {
-                    throw new TuttiException(ErrorClass.INTERN, "shm poll (rank=" + rank + "): chunk of unknown "
-                        + "message id=" + msgId + " from rank " + s);
+            }
+            final long offset = ShmChannel.offset(f, slot);
+            final long n = ShmChannel.bytes(f, slot);
+            if (null != in) {
+                final long copy = Math.min(n, in.wanted - offset); // a truncating receive drops the rest
+                if (copy > 0) {
+                    MemorySegment.copy(f, ShmChannel.data(slot), in.destination, offset, copy);
+                }
+                in.received += n;
+                if (in.received == in.total) {
+                    table.remove(msgId);
+                    activeIncoming--;
+                    in.done.delivered(null);
+                }
+            } else {
+                final ShmPushedInbound p = pushed[s].get(msgId);
+                if (null == p) {
+                    if (0 == inbox.peek()) {
+                        throw new TuttiException(ErrorClass.INTERN, "shm poll (rank=" + rank + "): chunk of "
+                            + "unknown message id=" + msgId + " from rank " + s);
+                    }
+                    break; // its RTS_PUSH is still in the inbox
+                }
+                if (!drain && table.isEmpty() && !p.buffering()) {
+                    break; // nothing waits behind it: it stays in the channel until a receive matches
+                }
+                if (!p.startBuffering()) {
+                    takeNewIncoming(); // a receive matched it just now: its transfer is in newIncoming...
+                    if (!table.containsKey(msgId)) {
+                        break; // ...unless it failed at once (the transport is closing)
+                    }
+                    continue;
+                }
+                p.buffer(f, ShmChannel.data(slot), offset, n);
+                if (p.complete()) {
+                    pushed[s].remove(msgId);
                 }
             }
-            final long n = ShmChannel.bytes(f, slot);
-            MemorySegment.copy(f, ShmChannel.data(slot), in.destination, ShmChannel.offset(f, slot), n);
             ch.release(slot, n);
             chunks++;
-            in.received += n;
-            if (in.received == in.wanted) {
-                table.remove(msgId);
-                activeIncoming--;
-                in.done.delivered(null);
-            }
         }
         return chunks;
     }
@@ -599,8 +673,29 @@ public final class ShmTransport implements Transport {
             done.delivered(null);
             return;
         }
-        newIncoming.add(new Incoming(source, msgId, destination, wanted, done));
+        newIncoming.add(new Incoming(source, msgId, destination, wanted, wanted, false, done));
         sendControl(source, TYPE_CTS, msgId, wanted);
+    }
+
+    /**
+     * Delivers a matched pushed message whose chunks are still in the channel (called by
+     * {@link ShmPushedInbound#deliver} on any thread, under its lock): the poller copies them into the receive
+     * buffer as they come; a truncating receive takes the first {@code wanted} bytes and the rest is dropped.
+     *
+     * @param source      the sender
+     * @param msgId       the sender's message id
+     * @param length      the message's length (what the channel carries)
+     * @param wanted      bytes to keep (the receive buffer's share)
+     * @param destination the receive buffer
+     * @param done        the completion
+     */
+    void deliverPushed(final int source, final long msgId, final long length, final long wanted,
+        final MemorySegment destination, final Inbound.Delivery done) {
+        if (closed || ALIVE != peerState.get(source)) {
+            done.delivered(gone(source, "recv"));
+            return;
+        }
+        newIncoming.add(new Incoming(source, msgId, destination, wanted, length, true, done));
     }
 
     // ------------------------------------------------------------------------------------------------ failure
@@ -650,11 +745,16 @@ public final class ShmTransport implements Transport {
                 o.out.sent(e);
             }
         }
+        takeNewStreams();
         for (final Outgoing o : streams[r]) {
             activeStreams--;
             o.out.sent(e);
         }
         streams[r].clear();
+        for (final ShmPushedInbound p : pushed[r].values()) {
+            p.fail(e); // one wholly buffered stays deliverable
+        }
+        pushed[r].clear();
         takeNewIncoming();
         for (final Incoming in : incoming[r].values()) {
             activeIncoming--;
@@ -729,7 +829,7 @@ public final class ShmTransport implements Transport {
         }
         final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CLOSE_TIMEOUT_MS);
         boolean clean = true;
-        while (0 != pendingTotal.get() || 0 != activeStreams) {
+        while (0 != pendingTotal.get() || 0 != activeStreams || !newStreams.isEmpty()) {
             if (System.nanoTime() - deadline > 0) {
                 clean = false;
                 break;
@@ -829,21 +929,28 @@ public final class ShmTransport implements Transport {
         }
     }
 
-    /** A rendezvous receive: matched, CTS sent, chunks arriving. */
+    /**
+     * A matched streamed receive: chunks arriving. The channel carries {@code total} bytes (after CTS the bytes
+     * wanted; pushed, the whole message), of which the first {@code wanted} go to the destination.
+     */
     private static final class Incoming {
         final int source;
         final long msgId;
         final MemorySegment destination;
         final long wanted;
+        final long total;
+        final boolean pushed;
         final Inbound.Delivery done;
         long received;
 
         Incoming(final int source, final long msgId, final MemorySegment destination, final long wanted,
-            final Inbound.Delivery done) {
+            final long total, final boolean pushed, final Inbound.Delivery done) {
             this.source = source;
             this.msgId = msgId;
             this.destination = destination;
             this.wanted = wanted;
+            this.total = total;
+            this.pushed = pushed;
             this.done = done;
         }
     }
