@@ -38,9 +38,10 @@ import java.util.concurrent.locks.LockSupport;
  * A message of at most {@code pushLimit} bytes skips the handshake (RTS_PUSH): the sender streams its chunks right
  * after the announcement, so the ranks hand over once instead of three times (what matters when ranks outnumber
  * cores and every hand-over waits for a scheduler slice). Its chunks wait in the channel until a receive matches;
- * if a later message's chunks must get past them, or the sender says goodbye, the receiving poller moves them to the
- * heap ({@link ShmPushedInbound}). A payload that lies in the sender's shared arena ({@link #allocShared}) is announced by its file offset
- * (RTS_SHARED): the receiver copies it once, straight from its own mapping, and answers FIN. BYE says goodbye.
+ * if a later message's chunks must get past them, or the sender says goodbye, the receiving poller moves them to
+ * the heap ({@link ShmPushedInbound}). A payload that lies in the sender's shared arena ({@link #allocShared}) is
+ * announced by its file offset (RTS_SHARED): the receiver copies it once, straight from its own mapping, and
+ * answers FIN. BYE says goodbye.
  *
  * <pre>
  *  record   header (8)        body
