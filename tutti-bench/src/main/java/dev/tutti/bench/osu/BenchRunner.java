@@ -96,7 +96,8 @@ final class BenchRunner {
      * for them (on-stack replacement, recompilation, methods that cross a compile threshold only now) happens
      * before timing. One rehearsal was not enough with more ranks than cores: C2 compiler threads then ran 1-5 ms
      * slices on the ranks' cores during the timed loop ({@code perf sched timehist}); 4 ranks' 32 KiB bcast
-     * measured 130-330 µs instead of 20-25. Every rank runs the same number of rehearsals (rank 0 decides).
+     * measured 80-590 µs per call instead of 25-69 (Open MPI 17-25). Every rank runs the same number of rehearsals
+     * (rank 0 decides).
      */
     private static void rehearse(final Communicator world, final OsuBenchmark bench, final JvmActivity jvm,
         final int bytes, final int iterations, final int warmup, final boolean percentiles) {
