@@ -213,6 +213,58 @@ class ShmTransportTest {
     }
 
     /**
+     * Threads of one rank push messages to another at once: a message's chunks may arrive before its announcement
+     * can be read (another thread claimed an earlier inbox record and has not committed it yet), and the receiver
+     * must wait for the announcement rather than take the chunk for a stray. (With a receiver that took such a
+     * chunk for a stray when its inbox looked empty, this failed in about one run in three.)
+     */
+    @Test
+    void shouldReceivePushedMessagesFromManyThreadsAtOnce() {
+        final int threads = 4;
+        final int perThread = 500;
+        final int bytes = 20_000;
+        ShmJob.run(2, ShmJob.config().withRing(1 << 20, 16 * 1024), true, (world, shm) -> {
+            if (0 == world.rank()) {
+                final List<Thread> senders = new ArrayList<>();
+                final List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+                for (int t = 0; t < threads; t++) {
+                    final int tag = t;
+                    senders.add(Thread.ofPlatform().start(() -> {
+                        try {
+                            for (int i = 0; i < perThread; i++) {
+                                world.send(Buf.of(P2pContractTest.pattern(bytes, tag * 1000 + i)), 1, tag);
+                            }
+                        } catch (final RuntimeException e) {
+                            failures.add(e);
+                        }
+                    }));
+                }
+                for (final Thread t : senders) {
+                    t.join();
+                }
+                assertEquals(List.of(), failures);
+            } else {
+                final Request[] recvs = new Request[threads * perThread];
+                final byte[][] got = new byte[recvs.length][];
+                for (int t = 0; t < threads; t++) {
+                    for (int i = 0; i < perThread; i++) {
+                        got[t * perThread + i] = new byte[bytes];
+                        recvs[t * perThread + i] = world.irecv(Buf.of(got[t * perThread + i]), 0, t);
+                    }
+                }
+                Request.waitAll(recvs);
+                for (int t = 0; t < threads; t++) {
+                    for (int i = 0; i < perThread; i++) {
+                        assertArrayEquals(P2pContractTest.pattern(bytes, t * 1000 + i), got[t * perThread + i],
+                            "thread " + t + " message " + i);
+                    }
+                }
+            }
+            world.barrier();
+        });
+    }
+
+    /**
      * A pushed message whose send completed is still received after its sender closed: the goodbye makes the
      * receiver move its chunks to the heap before the sender counts as gone.
      */
