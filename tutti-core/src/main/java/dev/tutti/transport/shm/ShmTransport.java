@@ -64,9 +64,10 @@ import java.util.concurrent.locks.LockSupport;
  * completes when the poller writes it (back-pressure: a receiver that does not poll stalls its senders, and
  * nothing is copied to the heap meanwhile).</li>
  * <li>Polling: one poller at a time, whoever wins the {@code token} (tryLock; the others return 0 and idle). The
- * token holder owns the inbox's consumer side, both ends of the chunk channels, the stream and incoming tables,
- * and the liveness check; fields it alone touches are plain. Work per poll is bounded (records and chunks), so a
- * flood cannot starve the caller's own request.</li>
+ * token holder owns the inbox's consumer side, both ends of the chunk channels, the stream, incoming and pushed
+ * tables, and the liveness check; fields it alone touches are plain. Other threads hand it new work through
+ * concurrent queues ({@code newStreams}: pushed sends; {@code newIncoming}: matched streamed receives). Work per
+ * poll is bounded (records and chunks), so a flood cannot starve the caller's own request.</li>
  * <li>Failure: every {@code livenessMs} the poller checks the peers' slots and processes
  * ({@link ShmFile#alive}); a peer whose process is gone without goodbye, or that aborted, fails with
  * {@link ErrorClass#PROC_FAILED} naming its rank ({@link InboundSink#peerFailed}), and every transfer with it fails.
