@@ -101,29 +101,14 @@ abstract class P2pContractTest {
         final int perThread = 150;
         job(2, 2048, true, (world, abort) -> {
             if (0 == world.rank()) {
-                final Thread[] ts = new Thread[threads];
-                final Throwable[] failed = new Throwable[threads];
-                for (int t = 0; t < threads; t++) {
-                    final int tag = t;
-                    ts[t] = Thread.ofPlatform().start(() -> {
-                        try {
-                            for (int seq = 0; seq < perThread; seq++) {
-                                final int[] msg = new int[seq % 5 == 0 ? 4096 : 8];
-                                msg[0] = seq;
-                                msg[msg.length - 1] = seq ^ tag;
-                                world.send(Buf.of(msg), 1, tag);
-                            }
-                        } catch (final Throwable e) {
-                            failed[tag] = e;
-                        }
-                    });
-                }
-                for (int t = 0; t < threads; t++) {
-                    ts[t].join();
-                    if (null != failed[t]) {
-                        throw new AssertionError("sending thread " + t, failed[t]);
+                inThreads(threads, tag -> {
+                    for (int seq = 0; seq < perThread; seq++) {
+                        final int[] msg = new int[seq % 5 == 0 ? 4096 : 8];
+                        msg[0] = seq;
+                        msg[msg.length - 1] = seq ^ tag;
+                        world.send(Buf.of(msg), 1, tag);
                     }
-                }
+                });
             } else {
                 final int[] next = new int[threads];
                 final int[] buf = new int[4096];
@@ -136,6 +121,37 @@ abstract class P2pContractTest {
                 }
             }
         });
+    }
+
+    /** A sending thread's body, given its index. */
+    @FunctionalInterface
+    interface ThreadBody {
+        void run(int index) throws Exception;
+    }
+
+    /**
+     * Runs {@code body} on {@code threads} platform threads at once and waits for all; a thread's failure is thrown
+     * as "sending thread i".
+     */
+    static void inThreads(final int threads, final ThreadBody body) throws InterruptedException {
+        final Thread[] ts = new Thread[threads];
+        final Throwable[] failed = new Throwable[threads];
+        for (int t = 0; t < threads; t++) {
+            final int index = t;
+            ts[t] = Thread.ofPlatform().start(() -> {
+                try {
+                    body.run(index);
+                } catch (final Throwable e) {
+                    failed[index] = e;
+                }
+            });
+        }
+        for (int t = 0; t < threads; t++) {
+            ts[t].join();
+            if (null != failed[t]) {
+                throw new AssertionError("sending thread " + t, failed[t]);
+            }
+        }
     }
 
     private static void checkMessage(final int[] buf, final Status s) {

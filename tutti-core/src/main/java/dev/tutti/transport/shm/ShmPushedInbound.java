@@ -16,8 +16,8 @@ import java.lang.foreign.MemorySegment;
  * {@link #fail}). The lock on this object decides who comes first: a match before buffering began registers an
  * ordinary incoming transfer with the transport (the chunks go straight to the receive buffer); once buffering
  * began, the match only records the receive buffer, and whichever of the match and the last buffered chunk comes
- * second copies the buffer into it and completes. Cost: the lock is taken once per chunk only on the buffered
- * path; an expected message takes it once.
+ * second copies the buffer into it and completes. Cost: an expected message takes the lock once; on the buffered
+ * path it is taken two or three times per chunk (uncontended but for the one match).
  */
 final class ShmPushedInbound extends Inbound {
     private final ShmTransport transport;
@@ -82,11 +82,6 @@ final class ShmPushedInbound extends Inbound {
         return null != buffer;
     }
 
-    /** @return whether every byte is in the heap buffer */
-    synchronized boolean complete() {
-        return null != buffer && buffered == lengthBytes;
-    }
-
     /**
      * Poller: copies one chunk into the heap buffer; the last one completes a receive that matched meanwhile.
      *
@@ -94,21 +89,23 @@ final class ShmPushedInbound extends Inbound {
      * @param data   the chunk's data offset in the file
      * @param offset where in the message the chunk starts
      * @param bytes  the chunk's length
+     * @return whether every byte is in the heap buffer now
      */
-    void buffer(final MemorySegment file, final long data, final long offset, final long bytes) {
+    boolean buffer(final MemorySegment file, final long data, final long offset, final long bytes) {
         final MemorySegment d;
         final Delivery c;
         synchronized (this) {
             MemorySegment.copy(file, data, buffer, offset, bytes);
             buffered += bytes;
             if (buffered < lengthBytes || null == done) {
-                return;
+                return buffered == lengthBytes;
             }
             d = destination;
             c = done;
             done = null;
         }
         complete(d, Math.min(lengthBytes, d.byteSize()), c, null);
+        return true;
     }
 
     /**

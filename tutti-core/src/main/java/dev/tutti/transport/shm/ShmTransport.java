@@ -634,8 +634,7 @@ public final class ShmTransport implements Transport {
                     }
                     continue;
                 }
-                p.buffer(f, ShmChannel.data(slot), offset, n);
-                if (p.complete()) {
+                if (p.buffer(f, ShmChannel.data(slot), offset, n)) {
                     pushed[s].remove(msgId);
                 }
             }
