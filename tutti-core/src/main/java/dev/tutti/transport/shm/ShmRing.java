@@ -38,6 +38,8 @@ final class ShmRing {
     static final int HEADER_BYTES = 8;
     /** Type of a padding record (skipped by the consumer). */
     static final int TYPE_PAD = 0x7FFF;
+    /** Source of the zeroes written over consumed records longer than 256 bytes (never written). */
+    private static final byte[] ZEROS = new byte[4096];
 
     private final MemorySegment file;
     private final long tailAt;
@@ -188,7 +190,10 @@ final class ShmRing {
                     file.set(ValueLayout.JAVA_LONG, at + i, 0L);
                 }
             } else {
-                file.asSlice(at, n).fill((byte) 0);
+                for (long i = 0; i < n; i += ZEROS.length) { // not fill() on a slice: that slice is garbage
+                    MemorySegment.copy(ZEROS, 0, file, ValueLayout.JAVA_BYTE, at + i,
+                        (int) Math.min(ZEROS.length, n - i));
+                }
             }
             from += n;
         }

@@ -75,7 +75,8 @@ import java.util.concurrent.locks.LockSupport;
  * <li>Hot path cost: an eager send is one CAS, two copies of the envelope and a copy of the payload (no request
  * object for a blocking send, {@link #trySendNow}); a receive whose receive is posted is one acquire load and one
  * copy from the ring into the receive buffer ({@link InboundSink#arriveNow}), an unexpected one an
- * {@link Inbound} with a private copy. No lock, no system call, no allocation on the expected path.
+ * {@link Inbound} whose copy of the bytes lives in a pooled array ({@link EagerBufferPool}). No lock, no system
+ * call, no allocation on the expected path; one small object on the unexpected one.
  * </li>
  * </ul>
  */
@@ -123,6 +124,7 @@ public final class ShmTransport implements Transport {
     private final ConcurrentLinkedQueue<Outgoing> newStreams = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean closeStarted = new AtomicBoolean();
     private final AtomicLong singleCopySends = new AtomicLong();
+    private final EagerBufferPool eagerBuffers = new EagerBufferPool();
     private volatile boolean closed;
     private volatile boolean[] peers;
     private long[] peerPid;
@@ -434,7 +436,7 @@ public final class ShmTransport implements Transport {
                     // A posted receive takes the bytes straight from the ring; else they are copied out first.
                     if (!sink.arriveNow(context, source, tag, typeCode, f, at + EAGER_HEADER_BYTES, length)) {
                         sink.arrive(new ShmEagerInbound(context, source, tag, typeCode, f,
-                            at + EAGER_HEADER_BYTES, length));
+                            at + EAGER_HEADER_BYTES, length, eagerBuffers));
                     }
                 }
                 case TYPE_RTS, TYPE_RTS_SHARED -> sink.arrive(new ShmRendezvousInbound(this,
