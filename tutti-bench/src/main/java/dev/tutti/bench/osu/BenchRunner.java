@@ -14,7 +14,8 @@ import org.HdrHistogram.Histogram;
  * iterations take the same time and the JVM's own threads were quiet during the last one, at most 2 s), unless
  * {@code --jit-warmup 0} was given: each size's own code paths are compiled before they are timed, as they would
  * be in a long-running job. Then the timed call is rehearsed until a rehearsal leaves the JVM quiet
- * ({@link #rehearse}, {@link JvmActivity}). A rank whose check fails throws, which fails the job.
+ * ({@link #rehearse}, {@link JvmActivity}), after a garbage collection. A rank whose check fails throws, which
+ * fails the job.
  */
 final class BenchRunner {
     /** After a rehearsal the ranks sleep in steps of this long (ms) until a step was quiet ({@link JvmActivity})... */
@@ -98,9 +99,18 @@ final class BenchRunner {
      * slices on the ranks' cores during the timed loop ({@code perf sched timehist}); 4 ranks' 32 KiB bcast
      * measured 80-590 µs per call instead of 25-69 (Open MPI 17-25). Every rank runs the same number of rehearsals
      * (rank 0 decides).
+     *
+     * <p>First every rank collects its garbage ({@link System#gc()}): what the warm-up and the harness left in the
+     * young generation would otherwise fill it at some call of the timed loop, and a young collection stalls every
+     * rank (5-14 ms each with 4 ranks on 2 cores; 4-rank barrier means of 13-35 µs per call at OSU's count, against
+     * 4-6 µs at the median). What the timed calls allocate themselves still fills the young generation during the
+     * timed loop, and its collections are measured.
      */
     private static void rehearse(final Communicator world, final OsuBenchmark bench, final JvmActivity jvm,
         final int bytes, final int iterations, final int warmup, final boolean percentiles) {
+        System.gc();
+        jvm.awaitQuiet(QUIET_MS, QUIET_MAX_MS);
+        world.barrier();
         final long start = System.nanoTime();
         boolean again;
         do {
