@@ -14,7 +14,7 @@ import org.HdrHistogram.Histogram;
  * iterations take the same time and the JVM's own threads were quiet during the last one, at most 2 s), unless
  * {@code --jit-warmup 0} was given: each size's own code paths are compiled before they are timed, as they would
  * be in a long-running job. Then the timed call is rehearsed until a rehearsal leaves the JVM quiet
- * ({@link #rehearse}, {@link JvmActivity}), after a garbage collection. A rank whose check fails throws, which
+ * ({@link #rehearse}, {@link JvmActivity}), after a young collection. A rank whose check fails throws, which
  * fails the job.
  */
 final class BenchRunner {
@@ -22,6 +22,8 @@ final class BenchRunner {
     static final long QUIET_MS = 50;
     /** ...at most this long (ms). */
     static final long QUIET_MAX_MS = 2_000;
+    /** Longest time spent filling the young generation before a size's rehearsals (ms). */
+    static final long COLLECT_MAX_MS = 2_000;
     /** No further rehearsal of the timed call starts after this long (ms). */
     static final long REHEARSAL_MAX_MS = 3_000;
     /** Longest untimed warm-up at each size after the first. */
@@ -100,15 +102,15 @@ final class BenchRunner {
      * measured 80-590 µs per call instead of 25-69 (Open MPI 17-25). Every rank runs the same number of rehearsals
      * (rank 0 decides).
      *
-     * <p>First every rank collects its garbage ({@link System#gc()}): what the warm-up and the harness left in the
-     * young generation would otherwise fill it at some call of the timed loop, and a young collection stalls every
-     * rank (5-14 ms each with 4 ranks on 2 cores; 4-rank barrier means of 13-35 µs per call at OSU's count, against
-     * 4-6 µs at the median). What the timed calls allocate themselves still fills the young generation during the
-     * timed loop, and its collections are measured.
+     * <p>First every rank has its young generation collected ({@link JvmActivity#collectYoung}): what the warm-up
+     * and the harness left there would otherwise fill it at some call of the timed loop, and a young collection
+     * stalls every rank (5-14 ms each with 4 ranks on 2 cores, where the first one came 3-4 s into a run). What the
+     * timed calls allocate themselves still fills the young generation during the timed loop, and its collections
+     * are measured.
      */
     private static void rehearse(final Communicator world, final OsuBenchmark bench, final JvmActivity jvm,
         final int bytes, final int iterations, final int warmup, final boolean percentiles) {
-        System.gc();
+        jvm.collectYoung(COLLECT_MAX_MS);
         jvm.awaitQuiet(QUIET_MS, QUIET_MAX_MS);
         world.barrier();
         final long start = System.nanoTime();

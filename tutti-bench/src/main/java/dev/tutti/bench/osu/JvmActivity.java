@@ -1,6 +1,7 @@
 package dev.tutti.bench.osu;
 
 import java.lang.management.CompilationMXBean;
+import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 
 /**
@@ -18,6 +19,10 @@ final class JvmActivity {
     private static final int QUIET_PERCENT = 5;
     /** ...plus this much (ns), for the bookkeeping of the counters themselves. */
     private static final long QUIET_SLACK_NS = 200_000;
+    /** Arrays that {@link #collectYoung} allocates: below G1's humongous size for any region size. */
+    private static final int FILL_BYTES = 64 * 1024;
+    /** Where {@link #collectYoung} stores each array, so that the compiler cannot drop the allocation. */
+    private static volatile byte[] garbage;
     private final CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
     private final boolean jitTimed = null != jit && jit.isCompilationTimeMonitoringSupported();
     private final com.sun.management.OperatingSystemMXBean os = ManagementFactory.getPlatformMXBean(
@@ -73,6 +78,39 @@ final class JvmActivity {
 
     long compileMs() {
         return jitTimed ? jit.getTotalCompilationTime() : 0;
+    }
+
+    /**
+     * Fills the young generation with short-lived arrays until a collection has run (at most {@code maxMs}), so
+     * that a timed loop starts with it empty. Not {@link System#gc()}: that full collection shrinks the heap to a
+     * few tens of MB (G1, measured: 384 MB to 28 MB) and uncommits the rest on a background thread, so that the
+     * timed loop then ran with a small young generation whose pages fault in again. Filling also touches the young
+     * generation's pages once, which a JVM that has run for a while has done.
+     *
+     * @param maxMs the longest time spent filling
+     * @return whether a collection ran
+     */
+    boolean collectYoung(final long maxMs) {
+        final long before = collections();
+        final long deadline = System.nanoTime() + maxMs * 1_000_000L;
+        while (collections() == before) {
+            for (int i = 0; i < 256; i++) {
+                garbage = new byte[FILL_BYTES];
+            }
+            if (System.nanoTime() - deadline >= 0) {
+                return false;
+            }
+        }
+        garbage = null;
+        return true;
+    }
+
+    private static long collections() {
+        long n = 0;
+        for (final GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            n += Math.max(0, gc.getCollectionCount());
+        }
+        return n;
     }
 
     private long backgroundCpuNs() {
