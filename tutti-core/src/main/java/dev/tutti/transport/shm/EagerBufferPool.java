@@ -7,17 +7,18 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * for reuse so that such messages allocate (almost) nothing.
  *
  * <p>Why: when ranks outnumber cores, a rank often finds a collective's messages in its inbox before it has posted
- * the receives (its peers ran first). Copying each into a new array made the poller allocate ~100 MB/s in a 4-rank
- * 1 KiB alltoall on 2 cores. That garbage cost twice: a young collection stalls the rank for 3-10 ms, and until the
- * heap has been touched once, fresh eden pages fault in on first write (10-14 µs stalls seen inside
- * {@code sink.arrive}; none with the heap pre-touched).
+ * the receives (its peers ran first). Copying each into a new array made each rank allocate about 2 KB per call of
+ * a 4-rank 1 KiB alltoall on 2 cores (tens of MB/s). That garbage cost twice: a young collection stalls every rank
+ * for 3-18 ms, and until the heap has been touched once, fresh eden pages fault in on first write (10-14 µs stalls
+ * seen inside {@code sink.arrive}; none with the heap pre-touched).
  *
  * <p>Implementation notes. One bounded slot array per size class (powers of two from {@value #MIN_BYTES} bytes up
  * to {@value #MAX_BYTES}); larger arrays are not pooled. {@link #take} empties the lowest full slot it finds
  * ({@code getAndSet}), {@link #give} fills the lowest empty one ({@code compareAndSet}); both scan at most
  * {@value #SLOTS} slots, usually one or two since few messages wait at a time. Any thread may call either (the
- * poller takes, whoever delivers gives); an array is in at most one slot or one message at a time, so a reference
- * moving through a slot carries no data between threads that needs ordering beyond the atomic operations'. A full
+ * poller takes, whoever delivers gives); an array is in at most one slot or one message at a time. The giver's last
+ * reads of an array happen-before the next taker's writes: the giver's {@code compareAndSet} is a release, the
+ * taker's {@code getAndSet} of the same slot an acquire. A full
  * class drops the array it is given (memory stays bounded: {@value #SLOTS} arrays per class), an empty one
  * allocates.
  */
