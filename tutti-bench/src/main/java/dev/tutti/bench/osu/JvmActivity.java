@@ -93,16 +93,13 @@ final class JvmActivity {
     boolean collectYoung(final long maxMs) {
         final long before = collections();
         final long deadline = System.nanoTime() + maxMs * 1_000_000L;
-        while (collections() == before) {
+        while (collections() == before && System.nanoTime() - deadline < 0) {
             for (int i = 0; i < 256; i++) {
                 garbage = new byte[FILL_BYTES];
             }
-            if (System.nanoTime() - deadline >= 0) {
-                return false;
-            }
         }
-        garbage = null;
-        return true;
+        garbage = null; // also after a timeout: the last array is not kept alive
+        return collections() != before;
     }
 
     private static long collections() {
