@@ -128,7 +128,9 @@ public final class ShmTransport implements Transport {
     private volatile boolean closed;
     private volatile boolean[] peers;
     private long[] peerPid;
-    private long[] peerStart;
+    /* Per served peer, its process as seen at start (null if it was gone already); isAlive() on the handle is cheap
+       and tells a reused pid from the peer, as the handle compares the process's start time. */
+    private ProcessHandle[] peerProcess;
     /* Owned by the token holder. */
     private final ArrayDeque<Outgoing>[] streams;
     private final Map<Long, Incoming>[] incoming;
@@ -215,15 +217,15 @@ public final class ShmTransport implements Transport {
      */
     public void start(final boolean[] served) {
         final long[] pids = new long[size];
-        final long[] starts = new long[size];
+        final ProcessHandle[] processes = new ProcessHandle[size];
         for (int r = 0; r < size; r++) {
             if (served[r]) {
                 pids[r] = file.pid(r);
-                starts[r] = file.startMillis(r);
+                processes[r] = ShmFile.process(pids[r], file.startMillis(r));
             }
         }
         peerPid = pids;
-        peerStart = starts;
+        peerProcess = processes;
         peers = served.clone(); // volatile store: publishes the pids above to every poller
     }
 
@@ -711,7 +713,7 @@ public final class ShmTransport implements Transport {
             final long state = file.state(r);
             if (ShmLayoutDescriptor.STATE_ABORTED == state) {
                 failPeer(r, "its shm transport was aborted (closed without goodbye)");
-            } else if (ShmLayoutDescriptor.STATE_LEFT != state && !ShmFile.alive(peerPid[r], peerStart[r])) {
+            } else if (ShmLayoutDescriptor.STATE_LEFT != state && (null == peerProcess[r] || !peerProcess[r].isAlive())) {
                 failPeer(r, "its process (pid " + peerPid[r] + ") is gone");
             }
             // LEFT: its goodbye is in our inbox, after its last message (read in order by drainInbox).
