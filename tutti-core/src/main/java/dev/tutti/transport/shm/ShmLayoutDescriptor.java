@@ -25,6 +25,8 @@ package dev.tutti.transport.shm;
  *  channelsOffset (4096-aligned) ──── CHUNK CHANNEL per ordered pair (s → r) at index s·ranks + r ────────────
  *   +0   produced (sender release, receiver acquire)   +128 consumed (receiver release, sender acquire)
  *   +256 slot k at 256 + k·slotStride: +0 msgId, +8 offset in message, +16 bytes; data at +64 (chunkBytes)
+ *   channel r → r carries nothing (a rank's messages to itself never reach shm): its start is rank r's scratch
+ *   ring for {@link ShmRing#warmUp} (tail, head, 512 B of data)
  *  arenasOffset (4096-aligned) ────── SHARED ARENA per rank: ranks × arenaBytes (single-copy buffers) ─────────
  *  totalBytes
  * </pre>
@@ -129,6 +131,7 @@ final class ShmLayoutDescriptor {
         this.inboxStride = align(RING_DATA + ringBytes, PAGE);
         this.channelsOffset = align(inboxesOffset + ranks * inboxStride, PAGE);
         this.slotStride = SLOT_HEADER_BYTES + chunkBytes;
+        // At least a page, so also room for a scratch ring (ShmRing.WARM_UP_FOOTPRINT) in the channel to oneself.
         this.channelStride = align(CHANNEL_SLOTS + chunksPerChannel * slotStride, PAGE);
         this.arenasOffset = align(channelsOffset + (long) ranks * ranks * channelStride, PAGE);
         this.totalBytes = arenasOffset + ranks * arenaBytes;
@@ -147,6 +150,11 @@ final class ShmLayoutDescriptor {
     /** @return offset of the chunk channel from {@code sender} to {@code receiver} */
     long channel(final int sender, final int receiver) {
         return channelsOffset + ((long) sender * ranks + receiver) * channelStride;
+    }
+
+    /** @return offset of rank {@code r}'s scratch ring for {@link ShmRing#warmUp}: its unused channel to itself */
+    long warmUpRing(final int r) {
+        return channel(r, r);
     }
 
     /** @return offset of rank {@code r}'s shared arena */

@@ -38,6 +38,14 @@ final class ShmRing {
     static final int HEADER_BYTES = 8;
     /** Type of a padding record (skipped by the consumer). */
     static final int TYPE_PAD = 0x7FFF;
+    /** Data bytes of the scratch ring of {@link #warmUp}: small, so that it wraps every few records. */
+    static final int WARM_UP_BYTES = 512;
+    /** Bytes {@link #warmUp} uses at its offset: the counters and the data. */
+    static final long WARM_UP_FOOTPRINT = ShmLayoutDescriptor.RING_DATA + WARM_UP_BYTES;
+    /** Records {@link #warmUp} runs through the scratch ring: with 500, one of the paths still trapped once. */
+    static final int WARM_UP_RECORDS = 1_000;
+    /** Type of the records {@link #warmUp} writes (never seen by a transport). */
+    private static final int TYPE_WARM_UP = 0x7FFE;
     /** Source of the zeroes written over consumed records longer than 256 bytes (never written). */
     private static final byte[] ZEROS = new byte[4096];
 
@@ -201,6 +209,59 @@ final class ShmRing {
         // Release pairs with the producers' acquire of head in tryClaim(): the zeroing above happens-before reuse.
         LONG.setRelease(file, headAt, to);
         return true;
+    }
+
+    /**
+     * Runs records through a private scratch ring, so that the JIT's profile of this class has seen every path
+     * before a transport uses it: padding at the end of the ring, a stale cached head, a full ring, consuming half a
+     * lap in one poll, zeroing ranges short and long and across the end. Otherwise these paths are first taken
+     * when a 1 MiB inbox first wraps, often seconds into a job. C2 compiles a branch that its profile has never
+     * seen taken as a trap to the interpreter; each compiled method that inlines the branch then deoptimizes when
+     * it is first taken, and is compiled again. With 4 ranks on 2 cores those compilations take the cores from the
+     * ranks for the kernel's 4 ms tick, once or more: {@code -Xlog:deoptimization=debug} showed traps in
+     * {@code tryClaim} and {@code peek} inside 3 of 4 timed loops of a 4-rank barrier benchmark, and without this
+     * warm-up 2 of 5 runs stalled for 7.5 and 10.8 ms (mean 12.6 and 17.3 µs a barrier instead of 6-9), with it
+     * none of 5. Profiles belong to the method, not to the ring, so this ring's records count for every ring.
+     *
+     * <p>Cost: 20-70 ms at start with 4 ranks starting on 2 cores, most of it in the interpreter (part of it, linking
+     * the {@code VarHandle}s, the first messages would pay otherwise), and {@link #WARM_UP_FOOTPRINT} bytes of the
+     * file that nothing else uses. With {@value #WARM_UP_RECORDS} records no trap in these paths was left in a
+     * 4-rank barrier benchmark ({@code -Xlog:deoptimization=debug}), against 8-13 without. The producer's retry
+     * after a lost CAS is not exercised (it needs a second producer thread).
+     *
+     * @param file   the whole mapping (the same kind of segment as the inboxes', so that type profiles stay as
+     *               they will be)
+     * @param offset where the scratch ring lives, {@link #WARM_UP_FOOTPRINT} bytes of this process's own
+     * @param records how many records to run through it
+     */
+    static void warmUp(final MemorySegment file, final long offset, final int records) {
+        final ShmRing ring = new ShmRing(file, offset, WARM_UP_BYTES);
+        final int lengths = (int) ring.maxRecordBytes() - HEADER_BYTES;
+        int consumedUnreleased = 0;
+        for (int i = 0; i < records; i++) {
+            final int length = HEADER_BYTES + (i * 41) % lengths; // every length from 8 to the largest, unaligned
+            long at = ring.tryClaim(length);
+            if (FULL == at) {
+                ring.drainWarmUp();
+                at = ring.tryClaim(length);
+            }
+            ring.commit(at, TYPE_WARM_UP, length);
+            if (0 == i % 3) { // consume 1 record in 3 now, the rest when the ring is full: both short and long ranges
+                final long h = ring.peek();
+                ring.consume(h);
+                if (++consumedUnreleased % 5 == 0) {
+                    ring.releaseConsumed();
+                }
+            }
+        }
+        ring.drainWarmUp();
+    }
+
+    private void drainWarmUp() {
+        for (long h = peek(); 0 != h; h = peek()) {
+            consume(h);
+        }
+        releaseConsumed();
     }
 
     /** @return the file */

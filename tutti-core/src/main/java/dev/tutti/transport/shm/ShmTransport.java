@@ -159,6 +159,7 @@ public final class ShmTransport implements Transport {
             }
         }
         this.inbox = rings[rank];
+        ShmRing.warmUp(seg, file.layout.warmUpRing(rank), ShmRing.WARM_UP_RECORDS);
         this.eagerLimit = Math.min(config.eagerLimit(), inbox.maxRecordBytes() - EAGER_HEADER_BYTES);
         this.pushLimit = Math.min(config.pushLimit(), (long) file.layout.chunkBytes * file.layout.chunksPerChannel);
         this.arena = new SharedArena(seg, file.layout.arena(rank), file.layout.arenaBytes);
