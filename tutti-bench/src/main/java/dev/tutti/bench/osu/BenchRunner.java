@@ -30,6 +30,8 @@ final class BenchRunner {
     static final long SIZE_WARMUP_NS = 2_000_000_000L;
     /** Two warm-up chunks whose times differ by at most this share (percent) end the warm-up. */
     static final int STABLE_PERCENT = 10;
+    /** Calls of one iteration that get {@code measure} compiled at the top tier ({@link #compileMeasure}). */
+    static final int MEASURE_CALLS = 2_000;
     /** The warm-up before the first size lasts at least this long (and its iterations)... */
     static final long FIRST_WARMUP_MIN_NS = 2_000_000_000L;
     /** ...and at most this long. */
@@ -68,6 +70,7 @@ final class BenchRunner {
             world.barrier();
             warmUp(world, bench, jvm, sizes[0], jit, Math.max(1, spec.warmup(sizes[0], defaults)), FIRST_WARMUP_MIN_NS,
                 FIRST_WARMUP_MAX_NS, spec.percentiles());
+            compileMeasure(world, bench, sizes[0], spec.percentiles());
         }
         for (final int bytes : sizes) {
             bench.prepare(world, bytes);
@@ -100,7 +103,9 @@ final class BenchRunner {
      * before timing. One rehearsal was not enough with more ranks than cores: C2 compiler threads then ran 1-5 ms
      * slices on the ranks' cores during the timed loop ({@code perf sched timehist}); 4 ranks' 32 KiB bcast
      * measured 80-590 µs per call instead of 25-69 (Open MPI 17-25). Every rank runs the same number of rehearsals
-     * (rank 0 decides).
+     * (rank 0 decides). Each rehearsal ends with a call of one iteration: HotSpot compiles a method at the entry
+     * that follows an on-stack compilation of its loop, and that entry was the timed call's (a 20-64 ms C2 compile
+     * of {@code measure} inside 4 ranks' timed barrier loop, {@code -XX:+LogCompilation}).
      *
      * <p>First every rank has its young generation collected ({@link JvmActivity#collectYoung}): what the warm-up
      * and the harness left there would otherwise fill it at some call of the timed loop, and a young collection
@@ -119,11 +124,30 @@ final class BenchRunner {
             final long compiledBefore = jvm.compileMs();
             jvm.mark();
             bench.measure(world, bytes, iterations, warmup, percentiles ? new Histogram(3) : null);
+            // And a call of one iteration: once a loop of measure has been compiled on stack (OSR) at the top tier,
+            // HotSpot compiles the whole method at the next call's entry, which must not be the timed call.
+            bench.measure(world, bytes, 1, 0, percentiles ? new Histogram(3) : null);
             final boolean busy = !jvm.quiet();
             jvm.awaitQuiet(QUIET_MS, QUIET_MAX_MS);
             final double anyBusy = Control.maxToRoot(world, busy || jvm.compileMs() != compiledBefore ? 1 : 0);
             again = Control.fromRoot(world, anyBusy > 0 && System.nanoTime() - start < REHEARSAL_MAX_MS * 1_000_000L);
         } while (again);
+        world.barrier();
+    }
+
+    /**
+     * Calls {@link OsuBenchmark#measure} {@value #MEASURE_CALLS} times with one iteration, so that HotSpot compiles
+     * the method itself at the top tier now: it counts calls and loop iterations apart, and the warm-up's few long
+     * calls leave it at the profiling tier with a loop that crosses its on-stack compilation threshold at some
+     * later call, which was 4 ranks' timed barrier loop (a 15-38 ms C2 compile of {@code measure} there,
+     * {@code -XX:+LogCompilation}). One iteration at the smallest size costs little.
+     */
+    private static void compileMeasure(final Communicator world, final OsuBenchmark bench, final int bytes,
+        final boolean percentiles) {
+        final Histogram scratch = percentiles ? new Histogram(3) : null;
+        for (int i = 0; i < MEASURE_CALLS; i++) {
+            bench.measure(world, bytes, 1, 0, scratch);
+        }
         world.barrier();
     }
 
