@@ -227,7 +227,7 @@ public final class ShmTransport implements Transport {
         }
         peerPid = pids;
         peerProcess = processes;
-        peers = served.clone(); // volatile store: publishes the pids above to every poller
+        peers = served.clone(); // volatile store: publishes the pids and processes above to every poller
     }
 
     /** @return the largest payload sent inline through the ring */
@@ -714,7 +714,8 @@ public final class ShmTransport implements Transport {
             final long state = file.state(r);
             if (ShmLayoutDescriptor.STATE_ABORTED == state) {
                 failPeer(r, "its shm transport was aborted (closed without goodbye)");
-            } else if (ShmLayoutDescriptor.STATE_LEFT != state && (null == peerProcess[r] || !peerProcess[r].isAlive())) {
+            } else if (ShmLayoutDescriptor.STATE_LEFT != state
+                && (null == peerProcess[r] || !peerProcess[r].isAlive())) {
                 failPeer(r, "its process (pid " + peerPid[r] + ") is gone");
             }
             // LEFT: its goodbye is in our inbox, after its last message (read in order by drainInbox).
