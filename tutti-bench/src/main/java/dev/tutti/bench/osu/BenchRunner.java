@@ -24,6 +24,16 @@ final class BenchRunner {
     static final long QUIET_MAX_MS = 2_000;
     /** Longest time spent filling the young generation before a size's rehearsals (ms). */
     static final long COLLECT_MAX_MS = 2_000;
+    /**
+     * Rehearsals end once those since the last busy one ran this many iterations, HotSpot's count of calls after
+     * which a method still at the profiling tier is compiled at the top tier ({@code Tier4InvocationThreshold}):
+     * a method called once per iteration that some earlier deoptimisation left at that tier then gets compiled
+     * during a rehearsal, not during the timed loop that follows a rehearsal that happened to stay quiet (C2
+     * compiled {@code Collectives.run} for 6-10 ms inside 4 ranks' timed barrier loop, {@code -XX:+LogCompilation})...
+     */
+    static final long QUIET_STREAK_ITERATIONS = 5_000;
+    /** ...or once they have been quiet this long (ms), for large sizes' few iterations. */
+    static final long QUIET_STREAK_MS = 300;
     /** No further rehearsal of the timed call starts after this long (ms). */
     static final long REHEARSAL_MAX_MS = 3_000;
     /** Longest untimed warm-up at each size after the first. */
@@ -96,9 +106,9 @@ final class BenchRunner {
     }
 
     /**
-     * Rehearses the timed call, untimed, until a rehearsal in which the JVM's own threads were quiet at every rank
-     * ({@link JvmActivity}), at most for {@value #REHEARSAL_MAX_MS} ms; after each one every rank sleeps until
-     * they are. A rehearsal has the timed call's trip counts and branches, so that whatever the compiler does only
+     * Rehearses the timed call, untimed, until the JVM's own threads were quiet at every rank ({@link JvmActivity})
+     * for {@value #QUIET_STREAK_ITERATIONS} iterations or {@value #QUIET_STREAK_MS} ms of rehearsals in a row, at
+     * most for {@value #REHEARSAL_MAX_MS} ms; after each one every rank sleeps until they are. A rehearsal has the timed call's trip counts and branches, so that whatever the compiler does only
      * for them (on-stack replacement, recompilation, methods that cross a compile threshold only now) happens
      * before timing. One rehearsal was not enough with more ranks than cores: C2 compiler threads then ran 1-5 ms
      * slices on the ranks' cores during the timed loop ({@code perf sched timehist}); 4 ranks' 32 KiB bcast
@@ -119,6 +129,8 @@ final class BenchRunner {
         jvm.awaitQuiet(QUIET_MS, QUIET_MAX_MS);
         world.barrier();
         final long start = System.nanoTime();
+        long quietIterations = 0; // of the rehearsals since the last busy one (meaningful at rank 0)
+        long quietSince = start;
         boolean again;
         do {
             final long compiledBefore = jvm.compileMs();
@@ -130,7 +142,16 @@ final class BenchRunner {
             final boolean busy = !jvm.quiet();
             jvm.awaitQuiet(QUIET_MS, QUIET_MAX_MS);
             final double anyBusy = Control.maxToRoot(world, busy || jvm.compileMs() != compiledBefore ? 1 : 0);
-            again = Control.fromRoot(world, anyBusy > 0 && System.nanoTime() - start < REHEARSAL_MAX_MS * 1_000_000L);
+            final long now = System.nanoTime();
+            if (anyBusy > 0) {
+                quietIterations = 0;
+                quietSince = now;
+            } else {
+                quietIterations += iterations + warmup + 1;
+            }
+            final boolean settled = quietIterations >= QUIET_STREAK_ITERATIONS
+                || (quietIterations > 0 && now - quietSince >= QUIET_STREAK_MS * 1_000_000L);
+            again = Control.fromRoot(world, !settled && now - start < REHEARSAL_MAX_MS * 1_000_000L);
         } while (again);
         world.barrier();
     }

@@ -130,6 +130,41 @@ class BenchSmokeTest {
         assertTrue(out.toString().startsWith("# Tutti linear-bcast (test bcast): impl=tutti-inproc ranks=3"));
     }
 
+    @Test
+    void shouldCompileMeasureBeforeTimingAndEndEveryRehearsalWithACallOfOneIteration() {
+        final BenchSpec spec = new BenchSpec(LinearBcast.OP, 2, BenchTransport.INPROC, null, new SizeRange(1, 4), 4, 1,
+            2, false, null, 0);
+        final List<List<int[]>> calls = new ArrayList<>();
+        Tutti.runLocal(2, OPTS, world -> {
+            final RecordingBcast bench = new RecordingBcast();
+            BenchRunner.run(world, spec, bench, null);
+            if (0 == world.rank()) {
+                calls.add(bench.calls);
+            }
+        });
+        final List<int[]> c = calls.get(0);
+        int first = 0; // the first size's warm-up calls (1 iteration, 1 warm-up), then the one-iteration calls
+        while (first < c.size() && !isOneIteration(c.get(first))) {
+            first++;
+        }
+        assertTrue(first + BenchRunner.MEASURE_CALLS <= c.size(), "calls of one iteration after the warm-up");
+        for (int i = first; i < first + BenchRunner.MEASURE_CALLS; i++) {
+            assertTrue(isOneIteration(c.get(i)), "call " + i + " after the warm-up: " + Arrays.toString(c.get(i)));
+        }
+        int timed = 0; // a call of the spec's 4 iterations is a rehearsal if a call of one iteration follows it
+        for (int i = first + BenchRunner.MEASURE_CALLS; i < c.size(); i++) {
+            if (4 == c.get(i)[0] && !(i + 1 < c.size() && isOneIteration(c.get(i + 1)))) {
+                timed++;
+                assertTrue(isOneIteration(c.get(i - 1)), "the call before timed call " + i + " has one iteration");
+            }
+        }
+        assertEquals(3, timed, "one timed call per size (1, 2, 4 bytes)");
+    }
+
+    private static boolean isOneIteration(final int[] call) {
+        return 1 == call[0] && 0 == call[1];
+    }
+
     private static BenchSpec spec(final String op, final int ranks) {
         return new BenchSpec(op, ranks, BenchTransport.INPROC, null, new SizeRange(1, 8), 4, 1, 2, false, null, 0);
     }
@@ -179,7 +214,19 @@ class BenchSmokeTest {
     }
 
     /** A collective written as the next milestone's will be: one class over {@link CollectiveBenchmark}. */
-    private static final class LinearBcast extends CollectiveBenchmark {
+    /** A {@link LinearBcast} that records each {@code measure} call's iterations and warm-up iterations. */
+    private static final class RecordingBcast extends LinearBcast {
+        final List<int[]> calls = new ArrayList<>();
+
+        @Override
+        public double measure(final Communicator world, final int bytes, final int iterations, final int warmup,
+            final org.HdrHistogram.Histogram histogram) {
+            calls.add(new int[] {iterations, warmup});
+            return super.measure(world, bytes, iterations, warmup, histogram);
+        }
+    }
+
+    private static class LinearBcast extends CollectiveBenchmark {
         static final String OP = "linear-bcast";
         private byte[] data;
 
