@@ -96,6 +96,10 @@ final class BenchRunner {
             }
             final Histogram histogram = spec.percentiles() ? new Histogram(3) : null;
             final double meanUs = bench.measure(world, bytes, iterations, warmup, histogram);
+            // Every rank leaves the timed loop before any runs the code after it: that code (the check, the
+            // report) compiles anew, and with 4 ranks on 2 cores those compilations took the cores from a rank
+            // still in its last timed barrier for 4-23 ms (perf sched, -XX:+LogCompilation).
+            world.barrier();
             bench.verify(world, bytes);
             final double maxUs = Control.maxToRoot(world, meanUs);
             final Histogram all = null == histogram ? null : Control.mergeToRoot(world, histogram);
