@@ -8,8 +8,9 @@ import org.HdrHistogram.Histogram;
  *
  * <p>Per size: {@link OsuBenchmark#prepare} (patterns into the buffers), a barrier (the library's
  * {@link Communicator#barrier()}), {@link OsuBenchmark#measure} (warm-up, then the timed iterations: this rank's
- * mean), {@link OsuBenchmark#verify} (the received data, checked after timing so the check costs nothing in the
- * loop), then the maximum of the means over ranks, and at rank 0 the row. Before the first size an untimed JIT
+ * mean), a barrier (no rank runs new code while another is still timing), {@link OsuBenchmark#verify} (the
+ * received data, checked after timing so the check costs nothing in the loop), then the maximum of the means over
+ * ranks, and at rank 0 the row. Before the first size an untimed JIT
  * warm-up runs (its iterations, and at least 2 s), and before every later size a shorter one (until two chunks of
  * iterations take the same time and the JVM's own threads were quiet during the last one, at most 2 s), unless
  * {@code --jit-warmup 0} was given: each size's own code paths are compiled before they are timed, as they would
@@ -112,11 +113,12 @@ final class BenchRunner {
     /**
      * Rehearses the timed call, untimed, until the JVM's own threads were quiet at every rank ({@link JvmActivity})
      * for {@value #QUIET_STREAK_ITERATIONS} iterations or {@value #QUIET_STREAK_MS} ms of rehearsals in a row, at
-     * most for {@value #REHEARSAL_MAX_MS} ms; after each one every rank sleeps until they are. A rehearsal has the timed call's trip counts and branches, so that whatever the compiler does only
-     * for them (on-stack replacement, recompilation, methods that cross a compile threshold only now) happens
-     * before timing. One rehearsal was not enough with more ranks than cores: C2 compiler threads then ran 1-5 ms
-     * slices on the ranks' cores during the timed loop ({@code perf sched timehist}); 4 ranks' 32 KiB bcast
-     * measured 80-590 µs per call instead of 25-69 (Open MPI 17-25). Every rank runs the same number of rehearsals
+     * most for {@value #REHEARSAL_MAX_MS} ms; after each one every rank sleeps until they are. A rehearsal has the
+     * timed call's trip counts and branches, so that whatever the compiler does only for them (on-stack
+     * replacement, recompilation, methods that cross a compile threshold only now) happens before timing. One
+     * rehearsal was not enough with more ranks than cores: C2 compiler threads then ran 1-5 ms slices on the ranks'
+     * cores during the timed loop ({@code perf sched timehist}); 4 ranks' 32 KiB bcast measured 80-590 µs per call
+     * instead of 25-69 (Open MPI 17-25). Every rank runs the same number of rehearsals
      * (rank 0 decides). Each rehearsal ends with a call of one iteration: HotSpot compiles a method at the entry
      * that follows an on-stack compilation of its loop, and that entry was the timed call's (a 20-64 ms C2 compile
      * of {@code measure} inside 4 ranks' timed barrier loop, {@code -XX:+LogCompilation}).
