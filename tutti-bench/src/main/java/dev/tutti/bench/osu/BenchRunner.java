@@ -10,13 +10,12 @@ import org.HdrHistogram.Histogram;
  * {@link Communicator#barrier()}), {@link OsuBenchmark#measure} (warm-up, then the timed iterations: this rank's
  * mean), a barrier (no rank runs new code while another is still timing), {@link OsuBenchmark#verify} (the
  * received data, checked after timing so the check costs nothing in the loop), then the maximum of the means over
- * ranks, and at rank 0 the row. Before the first size an untimed JIT
- * warm-up runs (its iterations, and at least 2 s), and before every later size a shorter one (until two chunks of
- * iterations take the same time and the JVM's own threads were quiet during the last one, at most 2 s), unless
+ * ranks, and at rank 0 the row. Before the first size an untimed JIT warm-up runs (its iterations, and at least
+ * 2 s, then {@link #compileMeasure}), and before every later size a shorter one (until two chunks of iterations
+ * take the same time and the JVM's own threads were quiet during the last one, at most 2 s), unless
  * {@code --jit-warmup 0} was given: each size's own code paths are compiled before they are timed, as they would
- * be in a long-running job. Then the timed call is rehearsed until a rehearsal leaves the JVM quiet
- * ({@link #rehearse}, {@link JvmActivity}), after a young collection. A rank whose check fails throws, which
- * fails the job.
+ * be in a long-running job. Then the timed call is rehearsed until the JVM stays quiet ({@link #rehearse},
+ * {@link JvmActivity}), after a young collection. A rank whose check fails throws, which fails the job.
  */
 final class BenchRunner {
     /** After a rehearsal the ranks sleep in steps of this long (ms) until a step was quiet ({@link JvmActivity})... */
@@ -118,10 +117,10 @@ final class BenchRunner {
      * replacement, recompilation, methods that cross a compile threshold only now) happens before timing. One
      * rehearsal was not enough with more ranks than cores: C2 compiler threads then ran 1-5 ms slices on the ranks'
      * cores during the timed loop ({@code perf sched timehist}); 4 ranks' 32 KiB bcast measured 80-590 µs per call
-     * instead of 25-69 (Open MPI 17-25). Every rank runs the same number of rehearsals
-     * (rank 0 decides). Each rehearsal ends with a call of one iteration: HotSpot compiles a method at the entry
-     * that follows an on-stack compilation of its loop, and that entry was the timed call's (a 20-64 ms C2 compile
-     * of {@code measure} inside 4 ranks' timed barrier loop, {@code -XX:+LogCompilation}).
+     * instead of 25-69 (Open MPI 17-25). Every rank runs the same number of rehearsals (rank 0 decides). Each
+     * rehearsal ends with a call of one iteration: HotSpot compiles a method at the entry that follows an on-stack
+     * compilation of its loop, and that entry was the timed call's (a 20-64 ms C2 compile of {@code measure} inside
+     * 4 ranks' timed barrier loop, {@code -XX:+LogCompilation}).
      *
      * <p>First every rank has its young generation collected ({@link JvmActivity#collectYoung}): what the warm-up
      * and the harness left there would otherwise fill it at some call of the timed loop, and a young collection
@@ -166,7 +165,7 @@ final class BenchRunner {
      * Calls {@link OsuBenchmark#measure} {@value #MEASURE_CALLS} times with one iteration, so that HotSpot compiles
      * the method itself at the top tier now: it counts calls and loop iterations apart, and the warm-up's few long
      * calls leave it at the profiling tier with a loop that crosses its on-stack compilation threshold at some
-     * later call, which was 4 ranks' timed barrier loop (a 15-38 ms C2 compile of {@code measure} there,
+     * later call, which was 4 ranks' timed barrier loop (a 15-64 ms C2 compile of {@code measure} there,
      * {@code -XX:+LogCompilation}). One iteration at the smallest size costs little.
      */
     private static void compileMeasure(final Communicator world, final OsuBenchmark bench, final int bytes,
