@@ -213,7 +213,6 @@ class BenchSmokeTest {
         }
     }
 
-    /** A collective written as the next milestone's will be: one class over {@link CollectiveBenchmark}. */
     /** A {@link LinearBcast} that records each {@code measure} call's iterations and warm-up iterations. */
     private static final class RecordingBcast extends LinearBcast {
         final List<int[]> calls = new ArrayList<>();
@@ -226,6 +225,7 @@ class BenchSmokeTest {
         }
     }
 
+    /** A collective written as the next milestone's will be: one class over {@link CollectiveBenchmark}. */
     private static class LinearBcast extends CollectiveBenchmark {
         static final String OP = "linear-bcast";
         private byte[] data;
