@@ -31,16 +31,21 @@ final class EagerBufferPool {
     static final int SLOTS = 32;
     private static final int MIN_SHIFT = Integer.numberOfTrailingZeros(MIN_BYTES);
     private static final int CLASSES = Integer.numberOfTrailingZeros(MAX_BYTES) - MIN_SHIFT + 1;
+    /** What an empty message gets: nothing to copy, nothing to pool. */
+    private static final byte[] EMPTY = new byte[0];
 
     private final AtomicReferenceArray<byte[]> slots = new AtomicReferenceArray<>(CLASSES * SLOTS);
 
     /**
      * Returns an array of at least {@code length} bytes (its contents are stale).
      *
-     * @param length bytes needed, at least 1
-     * @return a pooled array, or a new one
+     * @param length bytes needed, at least 0
+     * @return a pooled array, or a new one; for 0 bytes a shared empty array ({@link #give} ignores it)
      */
     byte[] take(final int length) {
+        if (0 == length) {
+            return EMPTY;
+        }
         if (length > MAX_BYTES) {
             return new byte[length];
         }

@@ -17,7 +17,6 @@ import java.lang.foreign.ValueLayout;
  * collector).
  */
 final class ShmEagerInbound extends Inbound {
-    private static final byte[] NONE = new byte[0];
     private final EagerBufferPool pool;
     private final byte[] data;
 
@@ -25,7 +24,7 @@ final class ShmEagerInbound extends Inbound {
         final MemorySegment ring, final long offset, final int length, final EagerBufferPool pool) {
         super(context, source, tag, typeCode, length);
         this.pool = pool;
-        this.data = 0 == length ? NONE : pool.take(length);
+        this.data = pool.take(length);
         // The array forms of copy: no segment wraps the array (such wrappers were most of what remained allocated).
         MemorySegment.copy(ring, ValueLayout.JAVA_BYTE, offset, data, 0, length);
     }
@@ -36,9 +35,7 @@ final class ShmEagerInbound extends Inbound {
         if (n > 0) {
             MemorySegment.copy(data, 0, destination, ValueLayout.JAVA_BYTE, 0, (int) n);
         }
-        if (0 != lengthBytes) {
-            pool.give(data);
-        }
+        pool.give(data);
         done.delivered(null);
     }
 }

@@ -68,9 +68,10 @@ import java.util.concurrent.locks.LockSupport;
  * tables, and the liveness check; fields it alone touches are plain. Other threads hand it new work through
  * concurrent queues ({@code newStreams}: pushed sends; {@code newIncoming}: matched streamed receives). Work per
  * poll is bounded (records and chunks), so a flood cannot starve the caller's own request.</li>
- * <li>Failure: every {@code livenessMs} the poller checks the peers' slots and processes
- * ({@link ShmFile#alive}); a peer whose process is gone without goodbye, or that aborted, fails with
- * {@link ErrorClass#PROC_FAILED} naming its rank ({@link InboundSink#peerFailed}), and every transfer with it fails.
+ * <li>Failure: every {@code livenessMs} the poller checks the peers' slots and processes ({@code isAlive()} of
+ * the {@link ProcessHandle} that {@link ShmFile#process} found at {@link #start}); a peer whose process is gone
+ * without goodbye, or that aborted, fails with {@link ErrorClass#PROC_FAILED} naming its rank
+ * ({@link InboundSink#peerFailed}), and every transfer with it fails.
  * A BYE record, read in order after the peer's last message, calls {@link InboundSink#peerLeft}.</li>
  * <li>Hot path cost: an eager send is one CAS, two copies of the envelope and a copy of the payload (no request
  * object for a blocking send, {@link #trySendNow}); a receive whose receive is posted is one acquire load and one

@@ -54,6 +54,15 @@ class EagerBufferPoolTest {
         assertEquals(EagerBufferPool.SLOTS, pool.held());
     }
 
+    @Test
+    void shouldHandAnEmptyMessageAnEmptyArrayThatIsNeverPooled() {
+        final EagerBufferPool pool = new EagerBufferPool();
+        final byte[] b = pool.take(0);
+        assertEquals(0, b.length);
+        pool.give(b);
+        assertEquals(0, pool.held());
+    }
+
     /** Threads take and give back concurrently: no array is ever held by two of them at once. */
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
