@@ -481,15 +481,22 @@ public abstract class Comm {
      */
     public Status sendrecv(final Buf sendBuf, final int dest, final int sendTag, final Buf recvBuf,
         final int source, final int recvTag) {
-        checkBuf("sendrecv", sendBuf);
-        checkBuf("sendrecv", recvBuf);
+        checkLive("sendrecv");
+        checkBuf("sendrecv", "sendBuf", sendBuf);
+        checkBuf("sendrecv", "recvBuf", recvBuf);
         checkDest("sendrecv", dest);
         checkSendTag("sendrecv", sendTag);
         checkSource("sendrecv", source);
         checkRecvTag("sendrecv", recvTag);
         final Request r = irecv(recvBuf, source, recvTag);
-        final Request s = isend(sendBuf, dest, sendTag);
-        return Request.waitAll(r, s)[0];
+        try {
+            isend(sendBuf, dest, sendTag).waitFor();
+        } catch (final RuntimeException e) {
+            // The receive must not outlive the call: left posted, it would swallow the next matching message.
+            r.cancel();
+            throw e;
+        }
+        return r.waitFor();
     }
 
     /**
@@ -693,8 +700,16 @@ public abstract class Comm {
     }
 
     private void checkBuf(final String op, final Buf buf) {
+        checkBuf(op, "buf", buf);
+    }
+
+    /** A point-to-point buffer: neither null nor {@link Buf#IN_PLACE}, which only collectives understand. */
+    private void checkBuf(final String op, final String arg, final Buf buf) {
         if (null == buf) {
-            throw Errors.nullArg(op, describe(), "buf");
+            throw Errors.nullArg(op, describe(), arg);
+        }
+        if (Buf.IN_PLACE == buf) {
+            throw Errors.inPlace(op, describe(), arg, "only for collectives, where it names data already in place");
         }
     }
 

@@ -9,9 +9,10 @@ import java.util.function.IntFunction;
 /**
  * Runs the ranks of an embedded job as threads and turns their outcome into one result.
  *
- * <p>Implementation notes. Each rank runs on its own daemon thread. The first rank to throw aborts every engine:
- * all current and future waits on any rank then fail with a {@link ErrorClass#PROC_FAILED} exception naming that
- * rank, so no rank hangs waiting for a dead one. The job's exception names the first failure (by time) and
+ * <p>Implementation notes. Each rank runs on its own daemon thread. A rank that returns tells every other engine
+ * that it left ({@code peerLeft}), so operations still waiting for it fail. The first rank to throw aborts every
+ * engine: all current and future waits on any rank then fail with a {@link ErrorClass#PROC_FAILED} exception naming
+ * that rank, so no rank hangs waiting for a dead one. The job's exception names the first failure (by time) and
  * carries the rest as suppressed exceptions. On timeout the engines are aborted with the stacks of the ranks
  * still running, and their threads are interrupted.
  */
@@ -41,6 +42,7 @@ final class LocalJob {
                 try {
                     tutti.bindToThread();
                     body.run(tutti.world());
+                    left(rank);
                 } catch (final Throwable t) {
                     fail(rank, t);
                 }
@@ -77,6 +79,18 @@ final class LocalJob {
         } catch (final InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new TuttiException(ErrorClass.INTERN, "runLocal: interrupted while waiting for the ranks", e);
+        }
+    }
+
+    /**
+     * A rank returned: as a process that closes says goodbye, its peers learn that nothing more will come from it,
+     * so their operations that still wait for it fail instead of hanging.
+     */
+    private void left(final int rank) {
+        for (int i = 0; i < engines.length; i++) {
+            if (i != rank) {
+                engines[i].peerLeft(rank);
+            }
         }
     }
 

@@ -374,6 +374,10 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
             return new TuttiException(f.errorClass(), schedule.op() + " (" + comm.describe() + ") cannot complete: "
                 + f.getMessage(), f);
         }
+        final TuttiException departed = departedPeer();
+        if (null != departed) {
+            return departed;
+        }
         if (Long.MAX_VALUE != deadlineNs && System.nanoTime() - deadlineNs > 0) {
             return new TuttiException(ErrorClass.TIMEOUT, key() + " (" + comm.describe() + ") was not matched "
                 + "within " + comm.taggedTimeoutMs() + " ms: still waiting "
@@ -381,6 +385,37 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
                 + "; did they begin " + key() + " with the same count? (setting " + TAGGED_TIMEOUT_PROP_NAME + ")");
         }
         return null;
+    }
+
+    /**
+     * Returns why a part of the current round can never complete (its peer left the job or failed), or null. A peer
+     * that left after doing its part of this collective is no reason: only a part still pending with it is. The
+     * check holds {@code busy}, so that the parts and the steps it pairs them with are of the same round; when
+     * another thread is advancing the run it returns null and the wait loop asks again on its next idle iteration.
+     * Called only by waits that found no work, so the scan costs nothing on the fast path.
+     */
+    private TuttiException departedPeer() {
+        if (!BUSY.compareAndSet(this, 0, 1)) {
+            return null;
+        }
+        try {
+            final Schedule.Round[] rounds = schedule.rounds();
+            if (isDone() || round < 0 || round >= rounds.length) {
+                return null;
+            }
+            final Schedule.CommStep[] steps = rounds[round].comm();
+            for (int i = 0; i < pending; i++) {
+                final TuttiException f = parts[i].blockedBy();
+                if (null != f) {
+                    return new TuttiException(f.errorClass(), (null == taggedKind ? schedule.op() : key()) + " ("
+                        + comm.describe() + ") cannot complete: it waits for rank " + steps[i].peer() + " (round "
+                        + (round + 1) + " of " + rounds.length + "), but " + f.getMessage(), f);
+                }
+            }
+            return null;
+        } finally {
+            busy = 0; // volatile store, as in advance()
+        }
     }
 
     /** The peers whose messages of the current round are still outstanding (read racily: for messages only). */

@@ -72,6 +72,33 @@ public final class Errors {
     }
 
     /**
+     * A peer that closed (said goodbye): what every operation that still needed it fails with.
+     *
+     * @param worldRank the peer
+     * @return the exception, of class {@link ErrorClass#PROC_FAILED}
+     */
+    public static TuttiException peerLeft(final int worldRank) {
+        return new TuttiException(ErrorClass.PROC_FAILED, "rank " + worldRank + " closed (left the job), so nothing "
+            + "more can be received from or sent to it");
+    }
+
+    /**
+     * {@code Buf.IN_PLACE} where a real buffer is needed (every point-to-point buffer, and collective arguments
+     * that MPI does not let be in place).
+     *
+     * @param op    the operation
+     * @param where the communicator description
+     * @param arg   the argument name
+     * @param uses  where in-place is allowed instead, for the message (e.g. "only as the send buffer of a
+     *              collective")
+     * @return the exception
+     */
+    public static TuttiException inPlace(final String op, final String where, final String arg, final String uses) {
+        return new TuttiException(ErrorClass.BUFFER, op + " (" + where + "): " + arg + "=IN_PLACE, expected a "
+            + "buffer (IN_PLACE is " + uses + ")");
+    }
+
+    /**
      * A count argument that is negative or larger than its buffer.
      *
      * @param op       the operation

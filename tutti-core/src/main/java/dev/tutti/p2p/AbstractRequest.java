@@ -226,6 +226,16 @@ public abstract class AbstractRequest implements Request {
         return false;
     }
 
+    /**
+     * Returns the failure that will prevent this pending request from ever completing (its peer left or failed, the
+     * job was aborted), or null; a collective asks its pending parts this while it waits.
+     *
+     * @return the failure, or null
+     */
+    public final TuttiException blockedBy() {
+        return isDone() ? null : blockingFailure();
+    }
+
     /** Called once before a request is failed by {@link #blockingFailure()}; removes it from queues. */
     protected void onBlockingFailure() {
     }

@@ -5,6 +5,7 @@ import dev.tutti.Datatype;
 import dev.tutti.ErrorClass;
 import dev.tutti.Status;
 import dev.tutti.TuttiException;
+import dev.tutti.internal.Errors;
 import dev.tutti.runtime.Agent;
 import dev.tutti.type.BooleanStaging;
 import dev.tutti.runtime.IdleStrategy;
@@ -379,8 +380,7 @@ public final class P2pEngine implements InboundSink {
 
     @Override
     public void peerLeft(final int peer) {
-        peerFailures.compareAndSet(peer, null, new TuttiException(ErrorClass.PROC_FAILED, "rank " + peer
-            + " has left the job (closed normally), so nothing more can be received from or sent to it"));
+        peerFailures.compareAndSet(peer, null, Errors.peerLeft(peer));
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.tutti.transport.shm;
 
 import dev.tutti.ErrorClass;
 import dev.tutti.TuttiException;
+import dev.tutti.internal.Errors;
 import dev.tutti.transport.Inbound;
 import dev.tutti.transport.InboundSink;
 import dev.tutti.transport.Outbound;
@@ -525,8 +526,7 @@ public final class ShmTransport implements Transport {
             pumpFrom(from, Integer.MAX_VALUE, true); // pushed messages not yet received move to the heap
         }
         if (peerState.compareAndSet(from, ALIVE, LEFT)) {
-            failTransfers(from, new TuttiException(ErrorClass.PROC_FAILED, "rank " + from
-                + " has left the job (closed normally), so nothing more can be received from or sent to it"));
+            failTransfers(from, Errors.peerLeft(from));
             sink.peerLeft(from);
         }
     }
