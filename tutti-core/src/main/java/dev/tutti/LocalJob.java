@@ -94,8 +94,14 @@ final class LocalJob {
         }
     }
 
-    private void fail(final int rank, final Throwable t) {
-        failures.set(rank, t);
+    /**
+     * Fails the job with rank {@code rank}'s exception: the first failure aborts every engine.
+     *
+     * @param rank the rank
+     * @param t    what it threw (or passed to {@link Tutti#abort})
+     */
+    void fail(final int rank, final Throwable t) {
+        failures.compareAndSet(rank, null, t); // the first: an abort, then the exception it threw
         if (firstFailed.compareAndSet(-1, rank)) {
             final TuttiException cause = new TuttiException(ErrorClass.PROC_FAILED, "job aborted: rank " + rank
                 + " failed: " + t, t);

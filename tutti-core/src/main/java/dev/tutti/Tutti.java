@@ -43,12 +43,16 @@ public final class Tutti implements AutoCloseable {
 
     private final P2pEngine engine;
     private final Communicator world;
+    /** For a rank of an embedded job: how it fails the job ({@link #abort}); null for a process. */
+    private final java.util.function.Consumer<Throwable> embeddedAbort;
     private final boolean embedded;
     private volatile boolean closed;
 
-    private Tutti(final P2pEngine engine, final Options options, final boolean embedded) {
+    private Tutti(final P2pEngine engine, final Options options,
+        final java.util.function.Consumer<Throwable> embeddedAbort) {
         this.engine = engine;
-        this.embedded = embedded;
+        this.embeddedAbort = embeddedAbort;
+        this.embedded = null != embeddedAbort;
         this.world = new Communicator(engine, "WORLD", WORLD_P2P_CONTEXT, null, options.serializer(),
             options.selection());
     }
@@ -84,12 +88,12 @@ public final class Tutti implements AutoCloseable {
         if (null == info) {
             final P2pEngine engine = newEngine(0, 1);
             engine.connect(new Transport[] {selfTransport(engine, 0, 1)});
-            return new Tutti(engine, options, false);
+            return new Tutti(engine, options, null);
         }
         final HostIdle idle = new HostIdle();
         final P2pEngine engine = new P2pEngine(info.rank(), info.size(), idle);
         engine.connect(wire(info, engine, idle));
-        return new Tutti(engine, options, false);
+        return new Tutti(engine, options, null);
     }
 
     /*
@@ -270,7 +274,10 @@ public final class Tutti implements AutoCloseable {
             Arrays.fill(routes, new InprocTransport(fabric, Configuration.inprocEagerLimit()));
             e.connect(routes);
         }
-        new LocalJob(engines, options, rank -> new Tutti(engines[rank], options, true)).run(body);
+        final LocalJob[] job = new LocalJob[1];
+        job[0] = new LocalJob(engines, options, rank -> new Tutti(engines[rank], options,
+            cause -> job[0].fail(rank, cause)));
+        job[0].run(body);
     }
 
     /**
@@ -325,12 +332,15 @@ public final class Tutti implements AutoCloseable {
     }
 
     /**
-     * Leaves the job. In a rank of an embedded job this does nothing (the job ends when its threads return). In a
-     * multi-process job it says goodbye to every peer and waits a bounded time (setting
-     * {@code tutti.tcp.closeTimeoutMs}, 10 s) for their goodbyes, so that a normal exit is never mistaken for a
-     * failure; operations of other ranks that wait specifically for this rank then fail with
-     * {@link ErrorClass#PROC_FAILED} instead of hanging. Unlike {@code MPI_Finalize} it does not block until every
-     * rank has finished, so a rank that failed (threw) still leaves promptly.
+     * Leaves the job. In a rank of an embedded job this does nothing (the job ends when its threads return, and a
+     * rank that returns counts as closed). In a multi-process job it says goodbye to every peer after what this
+     * rank sent, and waits until the peers have read it (over tcp their I/O threads answer at once; bounded by the
+     * setting {@code tutti.tcp.closeTimeoutMs}, 10 s, for a peer that does not answer), so that a normal exit is
+     * never mistaken for a failure. From then on, every operation of another rank that can only complete with this
+     * rank (a receive from it, a send to it, a collective that still waits for it) fails with
+     * {@link ErrorClass#PROC_FAILED} naming it, within one idle period, instead of hanging. Unlike
+     * {@code MPI_Finalize} it does not block until every rank has finished, so a rank that failed (threw) still
+     * leaves promptly; {@link #abort(Throwable)} leaves without goodbye.
      */
     @Override
     public void close() {
@@ -339,6 +349,33 @@ public final class Tutti implements AutoCloseable {
         }
         closed = true;
         engine.close();
+    }
+
+    /**
+     * Leaves the job at once because this rank failed (like {@code MPI_Abort}, but the process goes on: end it
+     * yourself). Unlike {@link #close()} there is no goodbye: every peer learns at once that this rank failed, so
+     * its operations that need this rank fail with {@link ErrorClass#PROC_FAILED} naming it (over tcp an ABORT
+     * frame, over shared memory the rank's aborted state), and this rank's own pending and later operations fail
+     * with {@code cause}. In an embedded job the whole job fails with this rank's {@code cause}, as if the rank had
+     * thrown it. Does nothing after {@link #close()} or a first abort.
+     *
+     * <pre>{@code
+     * try { solve(world); } catch (final RuntimeException e) { tutti.abort(e); throw e; }
+     * }</pre>
+     *
+     * @param cause why this rank gives up
+     */
+    public void abort(final Throwable cause) {
+        if (embedded) {
+            embeddedAbort.accept(cause);
+            return;
+        }
+        if (closed) {
+            return;
+        }
+        closed = true;
+        engine.abortRank(new TuttiException(ErrorClass.PROC_FAILED, "rank " + engine.worldRank() + " aborted: "
+            + cause, cause));
     }
 
     /**

@@ -432,6 +432,19 @@ public final class P2pEngine implements InboundSink {
         return matcher.pendingCount();
     }
 
+    /**
+     * This rank failed: fails its own current and future waits with {@code cause} and leaves every transport at
+     * once, without goodbye ({@link Transport#abort()}), so that its peers fail it rather than wait for it.
+     *
+     * @param cause what happened
+     */
+    public void abortRank(final TuttiException cause) {
+        abort(cause);
+        for (final Transport t : polled) {
+            t.abort();
+        }
+    }
+
     /** Closes every transport once. */
     public void close() {
         final Transport[] ts = polled;

@@ -53,4 +53,13 @@ public interface Transport extends AutoCloseable {
     /** Releases the transport's resources. Pending sends fail. */
     @Override
     void close();
+
+    /**
+     * Leaves at once because this rank failed: no goodbye, so every peer fails this rank (and the operations that
+     * need it) at once instead of treating it as closed normally; pending sends and receives fail. The default, for
+     * transports without peers in other processes, is {@link #close()}.
+     */
+    default void abort() {
+        close();
+    }
 }

@@ -852,6 +852,7 @@ public final class ShmTransport implements Transport {
      * Leaves at once without goodbye (peers see this rank fail), for a process going down abnormally and for
      * tests; transfers in progress fail.
      */
+    @Override
     public void abort() {
         closeStarted.set(true);
         shutdown(false);

@@ -47,7 +47,9 @@ import java.nio.ByteBuffer;
  *       <td>receiver's receive id</td><td>none</td></tr>
  *   <tr><td>DATA</td><td>-</td><td>chunk bytes</td><td>receiver's receive id</td><td>offset of the chunk in the
  *       message</td><td>the chunk</td></tr>
- *   <tr><td>BYE</td><td>-</td><td>0</td><td>-</td><td>-</td><td>none: the last frame on the connection</td></tr>
+ *   <tr><td>BYE</td><td>-</td><td>0</td><td>-</td><td>-</td><td>none: the last frame on the connection; answered
+ *       by the peer's BYE</td></tr>
+ *   <tr><td>ABORT</td><td>-</td><td>0</td><td>-</td><td>-</td><td>none: the sender failed; the last frame</td></tr>
  * </table>
  *
  * <p>Source is checked against the connection's peer on every frame; unused fields are zero.
@@ -82,8 +84,14 @@ final class FrameDescriptor {
     static final byte CTS = 3;
     /** A chunk of a rendezvous message, addressed by the receiver's receive id. */
     static final byte DATA = 4;
-    /** Goodbye: the sender closes the connection after this frame; a close without it is a failure. */
+    /**
+     * Goodbye: the sender sends nothing after this frame; a close without it is a failure. The receiving I/O thread
+     * answers with its own BYE at once (if it has not said goodbye already), so a closing rank waits one round trip
+     * for its peers, not until their programs close too.
+     */
     static final byte BYE = 5;
+    /** Abort: the sender's program failed and it leaves without goodbye; the receiver fails the peer at once. */
+    static final byte ABORT = 6;
 
     private FrameDescriptor() {
     }
@@ -128,6 +136,7 @@ final class FrameDescriptor {
             case CTS -> "CTS";
             case DATA -> "DATA";
             case BYE -> "BYE";
+            case ABORT -> "ABORT";
             default -> "UNKNOWN(" + type + ")";
         };
     }

@@ -437,7 +437,13 @@ final class TcpConnection {
             case FrameDescriptor.BYE -> {
                 byeReceived = true;
                 sink.peerLeft(peer);
+                sendBye(); // the answer: the peer's close need not wait for this rank's program to close
                 transport.settled();
+            }
+            case FrameDescriptor.ABORT -> {
+                fail("was aborted by rank " + peer + " (its program failed)", null);
+                cleanUp();
+                in.position(in.limit()); // the last frame: nothing after it is read
             }
             default -> throw protocolError(type, source, length, "unknown frame type");
         }
@@ -524,12 +530,24 @@ final class TcpConnection {
         }
     }
 
-    /** Closes at once with a reset, without goodbye: peers see this rank fail. */
+    /**
+     * Leaves at once without goodbye: writes an ABORT frame if the socket takes it now (best effort: never waits),
+     * then closes, so the peer fails this rank with "aborted" rather than with a lost connection; either way it
+     * fails it.
+     */
     void abort(final TuttiException reason) {
+        writeLock.lock();
         try {
-            channel.setOption(StandardSocketOptions.SO_LINGER, 0);
+            if (null == failure && !endOfStream && !byeQueued && backlog.isEmpty()
+                && out.free() >= FrameDescriptor.HEADER_LENGTH) {
+                FrameDescriptor.putHeader(out.buffer(), out.reserve(FrameDescriptor.HEADER_LENGTH),
+                    FrameDescriptor.ABORT, 0, self, 0, 0, 0, 0, 0);
+                out.writeTo(channel);
+            }
         } catch (final IOException e) {
             reason.addSuppressed(e);
+        } finally {
+            writeLock.unlock();
         }
         if (FAILURE.compareAndSet(this, null, reason)) {
             closeChannel(reason);

@@ -45,7 +45,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <li>Failure: a connection that closes without BYE, or errors, makes the sink's {@code peerFailed} fire and fails
  * every rendezvous send and receive outstanding with that peer, with {@link ErrorClass#PROC_FAILED} naming the
  * rank. {@link #close()} sends BYE to every peer, waits (bounded) until every peer has said goodbye too and the
- * output is flushed, then stops the I/O thread.</li>
+ * output is flushed, then stops the I/O thread. A peer's I/O thread answers BYE with its own at once, so the wait
+ * is one round trip, whatever the peer's program is doing (before, it lasted until the peer's program closed too,
+ * and a rank that threw held its job for the whole timeout). {@link #abort()} sends ABORT instead (best effort)
+ * and closes: the peers fail this rank at once.</li>
  * </ul>
  */
 public final class TcpTransport implements Transport {
@@ -228,6 +231,7 @@ public final class TcpTransport implements Transport {
      * Closes every connection at once, without goodbye (the peers see this rank fail), and stops the I/O thread;
      * pending sends and receives fail. For a process that is going down abnormally.
      */
+    @Override
     public void abort() {
         closeStarted.set(true);
         closing = true;
