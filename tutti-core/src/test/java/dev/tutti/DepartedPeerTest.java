@@ -1,5 +1,6 @@
 package dev.tutti;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -68,5 +69,19 @@ class DepartedPeerTest {
             assertTrue(e.getMessage().contains("rank " + DEPARTED + " closed"), "rank " + r + ": " + e.getMessage());
             assertTrue(tookMs[r] < 2_000, "rank " + r + " took " + tookMs[r] + " ms to fail");
         }
+    }
+
+    @Test
+    void shouldFailTheJobWithTheCauseARankAbortsWith() {
+        final TuttiException job = assertThrows(TuttiException.class, () -> Tutti.runLocal(RANKS,
+            BadInputTest.OPTS, w -> {
+                if (DEPARTED == w.rank()) {
+                    Tutti.init().abort(new IllegalStateException("rank one gives up"));
+                    return;
+                }
+                w.barrier();
+            }));
+        assertTrue(job.getMessage().contains("rank " + DEPARTED + " failed: java.lang.IllegalStateException: rank one "
+            + "gives up"), job.getMessage());
     }
 }
