@@ -233,7 +233,7 @@ final class TcpConnection {
         }
         if (byeQueued || byeReceived) {
             return new TuttiException(ErrorClass.PROC_FAILED, "tcp send (rank=" + self + ") to rank=" + peer
-                + ": the connection is closing (" + (byeQueued ? "this rank" : "rank " + peer) + " said goodbye)");
+                + ": the connection is closing (" + (byeReceived ? "rank " + peer : "this rank") + " said goodbye)");
         }
         return null;
     }
