@@ -26,11 +26,13 @@ import java.util.regex.Pattern;
  *       {@link Builder#forwardEnv} or {@link Builder#export} (mpirun's {@code -x});</li>
  *   <li>each rank's stdout and stderr are forwarded line by line, optionally tagged {@code [1,rank]<stdout>:};</li>
  *   <li>if a rank exits non-zero, is killed, or dies of an exception, the others are stopped (SIGTERM, then SIGKILL
- *       after {@link Builder#stopGrace}, 2 s by default) and the result names that rank and the cause, including
- *       the {@code Exception in thread ...} line it printed;</li>
+ *       after {@link Builder#stopGrace}, 2 s by default) and the result names the rank that failed first on its own
+ *       (not one that failed because that peer died) and the exception it reported on stderr, e.g. from its
+ *       {@code Exception in thread ...} line, never a log record (see {@link JobResult#description()});</li>
  *   <li>a job running longer than its timeout gets its ranks' thread stacks printed ({@code jcmd Thread.print}),
  *       is stopped, and ends with {@link JobResult.Outcome#TIMED_OUT};</li>
- *   <li>while a job runs, a shutdown hook stops its ranks if this JVM exits (Ctrl-C, SIGTERM).</li>
+ *   <li>while a job runs, a shutdown hook stops its ranks and deletes the job's shared-memory file on this host if
+ *       this JVM exits (Ctrl-C, SIGTERM), as the launcher does when the job ends.</li>
  * </ul>
  *
  * <p>Ranks run {@code java [jvm options] (-cp CLASSPATH MAIN | -jar JAR) args...} with the same java command as
