@@ -78,12 +78,13 @@ final class Job {
     }
 
     /*
-     * Deletes the job's shared-memory file on this host (Configuration.shmFile), which the last rank deletes itself
-     * when the job ends normally but which a crashed or killed rank leaves behind. Every rank has stopped by now.
-     * Files on remote hosts are removed by the next job that starts there (stale-file detection in the transport).
+     * Deletes the job's shared-memory file on this host (in the directory the ranks were given, see
+     * Launcher.rankShmFile), which the last rank deletes itself when the job ends normally but which a crashed or
+     * killed rank leaves behind. Every rank has stopped by now. Files on remote hosts are removed by the next job
+     * that starts there (stale-file detection in the transport).
      */
     private void removeShmFile() {
-        final java.nio.file.Path file = dev.tutti.runtime.Configuration.shmFile(jobId, secret);
+        final java.nio.file.Path file = launcher.rankShmFile(jobId, secret);
         try {
             java.nio.file.Files.deleteIfExists(file);
         } catch (final IOException e) {

@@ -1,5 +1,6 @@
 package dev.tutti.launcher;
 
+import dev.tutti.runtime.Configuration;
 import dev.tutti.runtime.LaunchInfo;
 
 import java.io.OutputStream;
@@ -10,6 +11,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -237,6 +239,30 @@ public final class Launcher {
         return new ProcessBuilder(RemoteCommand.argv(remoteShell, placement.host(rank),
             workingDirectory.toString(), vars, LaunchInfo.SECRET_ENV, javaCommandLine(),
             Math.max(1, (stopGrace.toMillis() + 999) / 1000)));
+    }
+
+    /**
+     * The shared-memory file that the job's ranks on this host use: in the directory their settings name (a
+     * {@code -Dtutti.shm.dir=} JVM option, else {@code TUTTI_SHM_DIR} as given with {@link Builder#env} or inherited
+     * from this process), not this JVM's own setting.
+     *
+     * @param jobId  the job id
+     * @param secret the job secret
+     * @return the path ({@link Configuration#shmFile(String, String, String)})
+     */
+    Path rankShmFile(final String jobId, final String secret) {
+        final String option = "-D" + Configuration.SHM_DIR_PROP_NAME + "=";
+        String dir = null;
+        for (final String o : jvmOptions) {
+            if (o.startsWith(option)) {
+                dir = o.substring(option.length());
+            }
+        }
+        if (null == dir) {
+            final String envName = Configuration.SHM_DIR_PROP_NAME.toUpperCase(Locale.ROOT).replace('.', '_');
+            dir = env.containsKey(envName) ? env.get(envName) : System.getenv(envName);
+        }
+        return Configuration.shmFile(dir, jobId, secret);
     }
 
     boolean tagOutput() {

@@ -81,6 +81,20 @@ class JobShmFileTest {
     }
 
     @Test
+    void shouldRemoveTheJobsFileFromTheDirectoryTheRanksWereGiven(@TempDir final Path dir) throws IOException {
+        final TestJobs.Output output = new TestJobs.Output();
+
+        final JobResult result = job(2, output, "*:init", "0:hang", "1:exit=3").rendezvous(RendezvousService.tutti())
+            .env("TUTTI_SHM_DIR", dir.toString()).build().run();
+
+        assertEquals(new JobResult(3, JobResult.Outcome.RANK_FAILED, 1, "rank 1 failed (exit 3)"), result,
+            output.err());
+        try (var files = Files.list(dir)) {
+            assertEquals(List.of(), files.toList(), "left behind by a job whose ranks did not close");
+        }
+    }
+
+    @Test
     void shouldRemoveAStaleJobFileWithoutPrintingALogRecord(@TempDir final Path dir) throws IOException {
         final Path stale = dir.resolve(Configuration.SHM_FILE_PREFIX + "1-0badcafe-000000000000"
             + Configuration.SHM_FILE_SUFFIX);
