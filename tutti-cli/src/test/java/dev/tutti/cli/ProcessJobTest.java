@@ -1,5 +1,6 @@
 package dev.tutti.cli;
 
+import dev.tutti.cli.testranks.AssertingRank;
 import dev.tutti.cli.testranks.CollSubsetRank;
 import dev.tutti.cli.testranks.FailingRank;
 import dev.tutti.launcher.RendezvousService;
@@ -76,8 +77,21 @@ class ProcessJobTest {
     void shouldEndTheJobWhenARankThrows() {
         final Run r = tutti(job(3, List.of(), FailingRank.class));
         assertNotEquals(0, r.status());
-        assertTrue(r.err().contains("rank 1 failed"), r.err());
-        assertTrue(r.err().contains("rank one gives up"), r.err());
+        assertEquals(List.of("tutti run: rank 1 failed (exit 1): java.lang.IllegalStateException: rank one gives up"),
+            failureLines(r), r.err());
         assertTrue(r.millis() < 15_000, "took " + r.millis() + " ms");
+    }
+
+    /** The peers of the failed rank fail too (rank 1 has left the job); the line blames rank 1 and its error. */
+    @Test
+    void shouldNameTheAssertionErrorOfTheRankThatFailedFirst() {
+        final Run r = tutti(job(3, List.of(), AssertingRank.class));
+        assertEquals(1, r.status(), r.err());
+        assertEquals(List.of("tutti run: rank 1 failed (exit 1): java.lang.AssertionError: rank one asserts"),
+            failureLines(r), r.err());
+    }
+
+    private static List<String> failureLines(final Run r) {
+        return r.err().lines().filter(l -> l.startsWith("tutti run: ")).toList();
     }
 }

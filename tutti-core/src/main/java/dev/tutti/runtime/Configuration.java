@@ -147,7 +147,20 @@ public final class Configuration {
      * @return the path
      */
     public static java.nio.file.Path shmFile(final String jobId, final String secret) {
-        final String dir = value(SHM_DIR_PROP_NAME);
+        return shmFile(value(SHM_DIR_PROP_NAME), jobId, secret);
+    }
+
+    /**
+     * Returns the shared-memory file of a job in a given directory: what {@link #shmFile(String, String)} returns
+     * in a process whose {@value #SHM_DIR_PROP_NAME} setting is {@code dir} (the launcher, whose ranks may be given
+     * another setting than its own).
+     *
+     * @param dir    the directory; null or blank for {@value #SHM_DIR_DEFAULT}
+     * @param jobId  the job id
+     * @param secret the job secret (hex)
+     * @return the path
+     */
+    public static java.nio.file.Path shmFile(final String dir, final String jobId, final String secret) {
         final String safeId = jobId.replaceAll("[^A-Za-z0-9._-]", "_");
         final String digest;
         try {

@@ -26,9 +26,8 @@ final class Job {
     static final long KILL_WAIT_MS = 2_000;
     /** How long after a first failure the job waits for the failures it causes, to blame the right rank. */
     static final long ATTRIBUTION_MS = 500;
-    /** A Tutti exception that only reports that another rank failed or left. */
-    private static final java.util.regex.Pattern CONSEQUENCE = java.util.regex.Pattern.compile(
-        "TuttiException: .*?\\brank (\\d+) (?:failed|has left the job)");
+    /** How long after a first failure the job waits at most for the exit of a rank that a failure blames. */
+    static final long ATTRIBUTION_MAX_MS = 3_000;
 
     private final Launcher launcher;
     private final String rendezvous;
@@ -50,15 +49,14 @@ final class Job {
 
     JobResult run() {
         final Thread hook = launcher.stopOnShutdown()
-            ? Thread.ofPlatform().name("tutti-launcher-shutdown").unstarted(this::stop) : null;
+            ? Thread.ofPlatform().name("tutti-launcher-shutdown").unstarted(this::stopAndClean) : null;
         if (null != hook) {
             Runtime.getRuntime().addShutdownHook(hook);
         }
         try {
             return supervise();
         } finally {
-            stop();
-            removeShmFile();
+            stopAndClean();
             if (null != hook) {
                 try {
                     Runtime.getRuntime().removeShutdownHook(hook);
@@ -70,12 +68,23 @@ final class Job {
     }
 
     /*
-     * Deletes the job's shared-memory file on this host (Configuration.shmFile), which the last rank deletes itself
-     * when the job ends normally but which a crashed or killed rank leaves behind. Every rank has stopped by now.
-     * Files on remote hosts are removed by the next job that starts there (stale-file detection in the transport).
+     * What the supervisor does when it returns and what the shutdown hook does when this JVM is interrupted (Ctrl-C,
+     * SIGTERM): the JVM halts when its hooks end, whatever the supervisor is doing, so the hook cannot leave the
+     * clean-up to the supervisor's finally block. Both steps are idempotent; stop() is synchronized.
+     */
+    private void stopAndClean() {
+        stop();
+        removeShmFile();
+    }
+
+    /*
+     * Deletes the job's shared-memory file on this host (in the directory the ranks were given, see
+     * Launcher.rankShmFile), which the last rank deletes itself when the job ends normally but which a crashed or
+     * killed rank leaves behind. Every rank has stopped by now. Files on remote hosts are removed by the next job
+     * that starts there (stale-file detection in the transport).
      */
     private void removeShmFile() {
-        final java.nio.file.Path file = dev.tutti.runtime.Configuration.shmFile(jobId, secret);
+        final java.nio.file.Path file = launcher.rankShmFile(jobId, secret);
         try {
             java.nio.file.Files.deleteIfExists(file);
         } catch (final IOException e) {
@@ -115,8 +124,8 @@ final class Job {
                 done++;
                 if (0 != e.exitCode()) {
                     final List<RankProcess.Exit> failures = new java.util.ArrayList<>(List.of(e));
-                    done += collectConsequences(failures, exited);
-                    failed = rootCause(failures);
+                    done += collectConsequences(failures, exited, started - done);
+                    failed = FailureBlame.rootCause(failures, ranks);
                     break;
                 }
             }
@@ -137,7 +146,8 @@ final class Job {
         if (timedOut) {
             return new JobResult(JobResult.TIMEOUT_STATUS, JobResult.Outcome.TIMED_OUT, -1,
                 "timed out after " + describe(launcher.timeout().toMillis()) + " with rank"
-                    + (stillRunning.size() == 1 ? " " : "s ") + String.join(", ", stillRunning.stream().map(rp -> Integer.toString(rp.rank())).toList())
+                    + (stillRunning.size() == 1 ? " " : "s ")
+                    + String.join(", ", stillRunning.stream().map(rp -> Integer.toString(rp.rank())).toList())
                     + " still running; printed their thread stacks and stopped them");
         }
         if (null != failed && !stoppedByHook) {
@@ -154,55 +164,39 @@ final class Job {
 
     /**
      * After a first failure, waits briefly for the failures it causes: a rank whose peer dies fails too (its
-     * operations on that peer end with an exception naming it), and it may exit first. Collecting them lets
-     * {@link #rootCause} blame the rank that failed on its own.
+     * operations on that peer end with an exception naming it), and it may exit first. While a failure collected so
+     * far blames a rank that is still running, the wait goes on (up to {@link #ATTRIBUTION_MAX_MS}): that rank is
+     * going down, possibly slowly (shutdown hooks), and its exit and exception tell what happened. Collecting them
+     * lets {@link FailureBlame#rootCause} blame the rank that failed on its own.
+     *
+     * @param failures  the failures so far; more are added
+     * @param exited    which ranks have exited; updated
+     * @param remaining how many started ranks have not exited
+     * @return how many exits were collected
      */
-    private int collectConsequences(final List<RankProcess.Exit> failures, final boolean[] exited)
-        throws InterruptedException {
+    private int collectConsequences(final List<RankProcess.Exit> failures, final boolean[] exited,
+        final int remaining) throws InterruptedException {
         int more = 0;
-        final long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ATTRIBUTION_MS);
-        for (long left = until - System.nanoTime(); left > 0; left = until - System.nanoTime()) {
-            final RankProcess.Exit e = exits.poll(left, TimeUnit.NANOSECONDS);
-            if (null == e) {
+        final long start = System.nanoTime();
+        final long windowEnd = start + TimeUnit.MILLISECONDS.toNanos(ATTRIBUTION_MS);
+        final long hardEnd = start + TimeUnit.MILLISECONDS.toNanos(ATTRIBUTION_MAX_MS);
+        while (more < remaining) {
+            final long now = System.nanoTime();
+            final long until = now - windowEnd < 0 ? windowEnd
+                : FailureBlame.awaitsBlamedRank(failures, ranks, exited) ? hardEnd : now;
+            if (until - now <= 0) {
                 break;
             }
-            exited[e.rank()] = true;
-            more++;
-            if (0 != e.exitCode()) {
-                failures.add(e);
+            final RankProcess.Exit e = exits.poll(until - now, TimeUnit.NANOSECONDS);
+            if (null != e) {
+                exited[e.rank()] = true;
+                more++;
+                if (0 != e.exitCode()) {
+                    failures.add(e);
+                }
             }
         }
         return more;
-    }
-
-    /**
-     * Picks the failure to report: the first one whose exception does not merely report another failed rank
-     * ({@code TuttiException: ... rank N failed / has left the job}) that also failed.
-     */
-    private RankProcess.Exit rootCause(final List<RankProcess.Exit> failures) {
-        final java.util.Set<Integer> failedRanks = new java.util.HashSet<>();
-        failures.forEach(f -> failedRanks.add(f.rank()));
-        for (final RankProcess.Exit f : failures) {
-            final int blamed = blamedRank(ranks[f.rank()].failureLine());
-            if (blamed < 0 || blamed == f.rank() || !failedRanks.contains(blamed)) {
-                return f;
-            }
-        }
-        return failures.getFirst();
-    }
-
-    /**
-     * Returns the rank a failure line blames, or -1.
-     *
-     * @param line the exception line of a rank's stderr, or null
-     * @return the rank named by a Tutti peer-failure message, else -1
-     */
-    static int blamedRank(final String line) {
-        if (null == line) {
-            return -1;
-        }
-        final java.util.regex.Matcher m = CONSEQUENCE.matcher(line);
-        return m.find() ? Integer.parseInt(m.group(1)) : -1;
     }
 
     /** Starts rank r under the stop lock; returns null, or why it could not be started. */

@@ -9,7 +9,11 @@ package dev.tutti.launcher;
  * @param outcome     what happened
  * @param failedRank  the rank whose failure ended the job, or -1
  * @param description one line naming the rank and the cause, e.g.
- *                    {@code rank 2 failed (exit 1): java.lang.IllegalStateException: boom}; empty on success
+ *                    {@code rank 2 failed (exit 1): java.lang.IllegalStateException: boom}: the exception the rank
+ *                    reported on stderr (its first uncaught exception, else the last stack trace it printed; the top
+ *                    exception, followed by {@code (caused by ROOT)} when the root cause adds something), else the
+ *                    java launcher's {@code Error:} line, else {@code ; last line on its stderr: ...} with its last
+ *                    line that is not a log record; empty on success
  */
 public record JobResult(int exitStatus, Outcome outcome, int failedRank, String description) {
     /** Exit status of a job that ran longer than its timeout (as GNU {@code timeout}). */

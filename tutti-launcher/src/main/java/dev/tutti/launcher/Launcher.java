@@ -1,5 +1,6 @@
 package dev.tutti.launcher;
 
+import dev.tutti.runtime.Configuration;
 import dev.tutti.runtime.LaunchInfo;
 
 import java.io.OutputStream;
@@ -10,6 +11,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -26,11 +28,13 @@ import java.util.regex.Pattern;
  *       {@link Builder#forwardEnv} or {@link Builder#export} (mpirun's {@code -x});</li>
  *   <li>each rank's stdout and stderr are forwarded line by line, optionally tagged {@code [1,rank]<stdout>:};</li>
  *   <li>if a rank exits non-zero, is killed, or dies of an exception, the others are stopped (SIGTERM, then SIGKILL
- *       after {@link Builder#stopGrace}, 2 s by default) and the result names that rank and the cause, including
- *       the {@code Exception in thread ...} line it printed;</li>
+ *       after {@link Builder#stopGrace}, 2 s by default) and the result names the rank that failed first on its own
+ *       (not one that failed because that peer died) and the exception it reported on stderr, e.g. from its
+ *       {@code Exception in thread ...} line, never a log record (see {@link JobResult#description()});</li>
  *   <li>a job running longer than its timeout gets its ranks' thread stacks printed ({@code jcmd Thread.print}),
  *       is stopped, and ends with {@link JobResult.Outcome#TIMED_OUT};</li>
- *   <li>while a job runs, a shutdown hook stops its ranks if this JVM exits (Ctrl-C, SIGTERM).</li>
+ *   <li>while a job runs, a shutdown hook stops its ranks and deletes the job's shared-memory file on this host if
+ *       this JVM exits (Ctrl-C, SIGTERM), as the launcher does when the job ends.</li>
  * </ul>
  *
  * <p>Ranks run {@code java [jvm options] (-cp CLASSPATH MAIN | -jar JAR) args...} with the same java command as
@@ -235,6 +239,30 @@ public final class Launcher {
         return new ProcessBuilder(RemoteCommand.argv(remoteShell, placement.host(rank),
             workingDirectory.toString(), vars, LaunchInfo.SECRET_ENV, javaCommandLine(),
             Math.max(1, (stopGrace.toMillis() + 999) / 1000)));
+    }
+
+    /**
+     * The shared-memory file that the job's ranks on this host use: in the directory their settings name (a
+     * {@code -Dtutti.shm.dir=} JVM option, else {@code TUTTI_SHM_DIR} as given with {@link Builder#env} or inherited
+     * from this process), not this JVM's own setting.
+     *
+     * @param jobId  the job id
+     * @param secret the job secret
+     * @return the path ({@link Configuration#shmFile(String, String, String)})
+     */
+    Path rankShmFile(final String jobId, final String secret) {
+        final String option = "-D" + Configuration.SHM_DIR_PROP_NAME + "=";
+        String dir = null;
+        for (final String o : jvmOptions) {
+            if (o.startsWith(option)) {
+                dir = o.substring(option.length());
+            }
+        }
+        if (null == dir) {
+            final String envName = Configuration.SHM_DIR_PROP_NAME.toUpperCase(Locale.ROOT).replace('.', '_');
+            dir = env.containsKey(envName) ? env.get(envName) : System.getenv(envName);
+        }
+        return Configuration.shmFile(dir, jobId, secret);
     }
 
     boolean tagOutput() {

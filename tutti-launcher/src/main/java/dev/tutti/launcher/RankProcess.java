@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 
@@ -14,22 +15,21 @@ import java.util.concurrent.TimeUnit;
  * <p>Implementation notes. Three daemon threads per rank: the stdout pump, the stderr pump and the waiter. The
  * waiter waits for the process, then for both pumps to reach end of file (at most {@link #DRAIN_MS}, in case a
  * child of the rank keeps the pipes open), so that the last lines, including the exception a dying JVM prints,
- * have been forwarded and seen before it posts the {@link Exit} to the job's queue; the queue hand-off publishes
- * the stderr digest fields to the job's thread. The stderr pump alone writes the digest fields ({@code volatile},
- * so a job thread reading them early sees a consistent line).
+ * have been forwarded and seen before it posts the {@link Exit} to the job's queue. The stderr pump alone feeds the
+ * {@link StderrDigest} (synchronized, so a job thread reading it early sees a consistent state).
  */
 final class RankProcess {
     /** How long the waiter lets the pumps drain after the process exited. */
     static final long DRAIN_MS = 1_000;
-    private static final int MAX_REPORTED_LINE_CHARS = 500;
 
     /**
      * A rank's process ended.
      *
      * @param rank     the rank
      * @param exitCode its exit code ({@code 128 + signal} if a signal killed it)
+     * @param nanos    when the waiter saw the process end ({@link System#nanoTime})
      */
-    record Exit(int rank, int exitCode) {
+    record Exit(int rank, int exitCode, long nanos) {
     }
 
     private final int rank;
@@ -38,9 +38,7 @@ final class RankProcess {
     private final Process process;
     private final Thread stdoutPump;
     private final Thread stderrPump;
-    private volatile String exceptionLine;
-    private volatile String errorLine;
-    private volatile String lastStderrLine;
+    private final StderrDigest stderr = new StderrDigest();
 
     private RankProcess(final int rank, final String host, final boolean local, final Process process,
         final OutputStream out, final OutputStream err, final boolean tagOutput) {
@@ -103,7 +101,8 @@ final class RankProcess {
                 interrupted = true;
             }
         }
-        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(DRAIN_MS);
+        final long exitNanos = System.nanoTime();
+        final long deadline = exitNanos + TimeUnit.MILLISECONDS.toNanos(DRAIN_MS);
         for (final Thread pump : new Thread[] {stdoutPump, stderrPump}) {
             try {
                 pump.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
@@ -112,7 +111,7 @@ final class RankProcess {
             }
         }
         closeStdin();
-        exits.add(new Exit(rank, process.exitValue()));
+        exits.add(new Exit(rank, process.exitValue(), exitNanos));
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
@@ -161,41 +160,39 @@ final class RankProcess {
     }
 
     /**
-     * The line that best explains a failure, from what the rank printed on stderr: the first
-     * {@code Exception in thread "..."} line (without that prefix), else the first line starting with
-     * {@code Error:} (the java launcher's own errors), else null.
+     * The line that best explains a failure, from what the rank printed on stderr ({@link StderrDigest}): the
+     * exception it reported, else the java launcher's {@code Error:} line, else null.
      *
      * @return the line or null
      */
     String failureLine() {
-        final String ex = exceptionLine;
-        return null != ex ? ex : errorLine;
+        return stderr.failureLine();
     }
 
-    /** @return the last non-blank line the rank printed on stderr, or null */
+    /** @return the exception the rank reported and its causes, top first (empty if none) */
+    List<String> exceptionChain() {
+        return stderr.exceptionChain();
+    }
+
+    /**
+     * When the rank failed as far as the launcher can tell: when its exception report was read, else when its
+     * process ended.
+     *
+     * @param exit its exit
+     * @return a {@link System#nanoTime} value
+     */
+    long failedAtNanos(final Exit exit) {
+        return Math.min(stderr.exceptionNanos(), exit.nanos());
+    }
+
+    /** @return the last non-blank line the rank printed on stderr that is not part of a log record, or null */
     String lastStderrLine() {
-        return lastStderrLine;
+        return stderr.lastLine();
     }
 
     private void onStderrLine(final byte[] bytes, final int length) {
-        if (null != exceptionLine) {
-            return;
-        }
-        final String line = new String(bytes, 0, Math.min(length, 4 * MAX_REPORTED_LINE_CHARS),
-            Charset.defaultCharset()).strip();
-        if (line.isEmpty()) {
-            return;
-        }
-        final String shortLine = line.length() > MAX_REPORTED_LINE_CHARS
-            ? line.substring(0, MAX_REPORTED_LINE_CHARS) + "..." : line;
-        if (line.startsWith("Exception in thread \"")) {
-            final int endOfName = line.indexOf("\" ", "Exception in thread \"".length());
-            exceptionLine = endOfName > 0 ? shortLine.substring(Math.min(shortLine.length(), endOfName + 2))
-                : shortLine;
-        } else if (null == errorLine && line.startsWith("Error:")) {
-            errorLine = shortLine;
-        }
-        lastStderrLine = shortLine;
+        stderr.onLine(new String(bytes, 0, Math.min(length, 4 * StderrDigest.MAX_REPORTED_LINE_CHARS),
+            Charset.defaultCharset()));
     }
 
     private static byte[] prefix(final boolean tagOutput, final int rank, final String stream) {

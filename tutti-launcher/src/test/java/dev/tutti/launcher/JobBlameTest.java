@@ -1,5 +1,6 @@
 package dev.tutti.launcher;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -7,12 +8,20 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 class JobBlameTest {
     @Test
     void shouldBlameTheRankAPeerFailureNames() {
-        assertEquals(1, Job.blamedRank("Exception in thread \"main\" dev.tutti.TuttiException: rank 1 has left the "
-            + "job (closed normally), so nothing more can be received from or sent to it"));
-        assertEquals(3, Job.blamedRank("Exception in thread \"main\" dev.tutti.TuttiException: allreduce "
-            + "(comm=WORLD, rank=0) cannot complete: rank 3 failed: connection reset"));
-        assertEquals(-1, Job.blamedRank("Exception in thread \"main\" java.lang.IllegalStateException: rank 1 "
-            + "failed to converge"));
-        assertEquals(-1, Job.blamedRank(null));
+        assertEquals(1, FailureBlame.blamedRank("dev.tutti.TuttiException: rank 1 has left the job (closed "
+            + "normally), so nothing more can be received from or sent to it"));
+        assertEquals(3, FailureBlame.blamedRank("dev.tutti.TuttiException: allreduce (comm=WORLD, rank=0) cannot "
+            + "complete: rank 3 failed: connection reset"));
+        assertEquals(-1, FailureBlame.blamedRank("java.lang.IllegalStateException: rank 1 failed to converge"));
+        assertEquals(-1, FailureBlame.blamedRank((String) null));
+    }
+
+    @Test
+    void shouldBlameTheRankAPeerFailureAnywhereInTheChainNames() {
+        assertEquals(2, FailureBlame.blamedRank(List.of("java.lang.IllegalStateException: solver step failed",
+            "dev.tutti.TuttiException: recv (comm=WORLD, rank=0) from rank=2 tag=0 failed: rank 2 failed: reset")));
+        assertEquals(-1, FailureBlame.blamedRank(List.of("java.lang.IllegalStateException: rank 1 failed to "
+            + "converge", "java.lang.ArithmeticException: / by zero")));
+        assertEquals(-1, FailureBlame.blamedRank(List.of()));
     }
 }

@@ -98,6 +98,55 @@ class LauncherTest {
     }
 
     @Test
+    void shouldNotQuoteALogRecordAsTheLastStderrLineOfARankThatExitsWithoutAnException() {
+        final TestJobs.Output output = new TestJobs.Output();
+        final JobResult result = job(2, output, "0:hang", "1:lines=1", "1:log=shm: removed stale job file /x.shm",
+            "1:exit=3").build().run();
+
+        assertEquals(new JobResult(3, JobResult.Outcome.RANK_FAILED, 1,
+            "rank 1 failed (exit 3); last line on its stderr: err 0"), result, output.err());
+        assertTrue(output.err().contains("INFO: shm: removed stale job file /x.shm"), output.err());
+        assertHungRanksGone(output, 1);
+    }
+
+    @Test
+    void shouldNameTheExceptionARankPrintedBeforeItLoggedAndExited() {
+        final TestJobs.Output output = new TestJobs.Output();
+        final JobResult result = job(2, output, "0:hang", "1:trace", "1:log=shm: removed stale job file /x.shm",
+            "1:exit=1").build().run();
+
+        assertEquals(new JobResult(1, JobResult.Outcome.RANK_FAILED, 1, "rank 1 failed (exit 1): "
+            + "java.lang.IllegalStateException: step 5 failed (caused by java.lang.AssertionError: expected 4 but "
+            + "was 5)"), result, output.err());
+        assertHungRanksGone(output, 1);
+    }
+
+    @Test
+    void shouldBlameTheRankThatFailedOnItsOwnEvenIfItExitsLongAfterThePeerItTookDown() {
+        final TestJobs.Output output = new TestJobs.Output();
+        final long start = System.nanoTime();
+        final JobResult result = job(3, output, "2:hang", "1:slowExit=1500", "1:throw", "0:peerFailed=1")
+            .build().run();
+        final Duration took = Duration.ofNanos(System.nanoTime() - start);
+
+        assertEquals(new JobResult(1, JobResult.Outcome.RANK_FAILED, 1,
+            "rank 1 failed (exit 1): java.lang.IllegalStateException: boom from rank 1"), result, output.err());
+        assertTrue(took.toMillis() < 10_000, "took " + took);
+        assertHungRanksGone(output, 1);
+    }
+
+    @Test
+    void shouldBlameTheRankAPeerFailureWrappedInTheProgramsOwnExceptionNames() {
+        final TestJobs.Output output = new TestJobs.Output();
+        final JobResult result = job(3, output, "2:hang", "1:slowExit=300", "1:throw", "0:wrappedPeerFailed=1")
+            .build().run();
+
+        assertEquals(new JobResult(1, JobResult.Outcome.RANK_FAILED, 1,
+            "rank 1 failed (exit 1): java.lang.IllegalStateException: boom from rank 1"), result, output.err());
+        assertHungRanksGone(output, 1);
+    }
+
+    @Test
     void shouldExitWithTheStatusOfARankThatCallsSystemExit() {
         final TestJobs.Output output = new TestJobs.Output();
         final JobResult result = job(2, output, "0:hang", "1:exit=3").build().run();

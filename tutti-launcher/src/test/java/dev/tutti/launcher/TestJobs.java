@@ -1,8 +1,10 @@
 package dev.tutti.launcher;
 
+import dev.tutti.Tutti;
 import dev.tutti.launcher.testranks.RankProgram;
 
 import java.io.ByteArrayOutputStream;
+import java.io.File;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -31,10 +33,14 @@ final class TestJobs {
     private TestJobs() {
     }
 
-    /** @return the class path holding the test programs */
+    /** @return the class path holding the test programs and Tutti (which some of their actions use) */
     static String testClasspath() {
+        return location(RankProgram.class) + File.pathSeparator + location(Tutti.class);
+    }
+
+    private static String location(final Class<?> c) {
         try {
-            return Path.of(RankProgram.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+            return Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
         } catch (final URISyntaxException e) {
             throw new IllegalStateException(e);
         }

@@ -286,7 +286,9 @@ final class ShmFile implements AutoCloseable {
                     if (isStale(f)) {
                         Files.deleteIfExists(f);
                         removed.add(f);
-                        LOG.log(System.Logger.Level.INFO, "shm: removed stale job file {0}", f);
+                        // DEBUG: routine housekeeping, not news for the job's user; with the JDK's default
+                        // logging an INFO record is printed on every rank's stderr, as two lines.
+                        LOG.log(System.Logger.Level.DEBUG, "shm: removed stale job file {0}", f);
                     }
                 } catch (final NoSuchFileException e) {
                     // Deleted meanwhile by its job's last rank or another scanner.
