@@ -439,17 +439,7 @@ final class Collectives {
 
     /** @return the schedule followed by the staging steps of {@code finish} (copying booleans back), if any */
     private static Schedule withFinish(final Schedule schedule, final List<Runnable> finish) {
-        Schedule s = schedule;
-        if (!finish.isEmpty()) {
-            final Runnable own = s.finish();
-            s = new Schedule(s.op(), s.rounds(), () -> {
-                if (null != own) {
-                    own.run();
-                }
-                finish.forEach(Runnable::run);
-            });
-        }
-        return s;
+        return finish.isEmpty() ? schedule : schedule.thenFinally(() -> finish.forEach(Runnable::run));
     }
 
 

@@ -15,7 +15,7 @@ public enum ErrorClass {
     TAG,
     /** A rank is outside the communicator's group. */
     RANK,
-    /** A root is outside the group that must name it. */
+    /** A root is outside the group that must name it, or the ranks of a collective named different roots. */
     ROOT,
     /** A received message is longer than the receive buffer. */
     TRUNCATE,
@@ -23,7 +23,7 @@ public enum ErrorClass {
     OP,
     /** The communicator is closed, freed or of the wrong kind for the call. */
     COMM,
-    /** An argument other than the above is invalid. */
+    /** An argument other than the above is invalid (or the ranks called different collectives at one point). */
     ARG,
     /** A peer process failed, or the job was aborted because a rank failed. */
     PROC_FAILED,

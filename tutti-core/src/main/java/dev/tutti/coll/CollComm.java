@@ -105,6 +105,24 @@ public final class CollComm {
         return null == worldRanks ? groupRank : worldRanks[groupRank];
     }
 
+    /**
+     * Translates a world rank back to a rank of this group (for error messages: a linear search).
+     *
+     * @param worldRank a world rank
+     * @return its rank in this group, or -1 if it is not a member
+     */
+    public int groupRank(final int worldRank) {
+        if (null == worldRanks) {
+            return worldRank < size ? worldRank : -1;
+        }
+        for (int i = 0; i < worldRanks.length; i++) {
+            if (worldRanks[i] == worldRank) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
     /** @return the tag of the next ordinary collective call */
     int nextTag() {
         return seq.getAndIncrement() & SEQ_MASK;

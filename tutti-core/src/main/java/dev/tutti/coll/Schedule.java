@@ -12,8 +12,34 @@ import java.lang.foreign.MemorySegment;
  * @param op     the operation name, for error messages (e.g. {@code allreduce})
  * @param rounds the rounds in order
  * @param finish a local step after the last round (e.g. unstaging a boolean buffer), or null
+ * @param header the kind and root(s) every message of a run carries and every receive checks
+ *               ({@link CollHeader#NONE}: none)
  */
-public record Schedule(String op, Round[] rounds, Runnable finish) {
+public record Schedule(String op, Round[] rounds, Runnable finish, CollHeader header) {
+
+    /**
+     * Returns this schedule with another header (the header of the call it is built for).
+     *
+     * @param h the header
+     * @return the schedule
+     */
+    public Schedule withHeader(final CollHeader h) {
+        return new Schedule(op, rounds, finish, h);
+    }
+
+    /**
+     * Returns this schedule with {@code step} run after its own finish step, if any (same header).
+     *
+     * @param step the step
+     * @return the schedule
+     */
+    public Schedule thenFinally(final Runnable step) {
+        final Runnable own = finish;
+        return new Schedule(op, rounds, null == own ? step : () -> {
+            own.run();
+            step.run();
+        }, header);
+    }
 
     /**
      * One round: its messages (receives are posted before sends) and the local steps that follow them.

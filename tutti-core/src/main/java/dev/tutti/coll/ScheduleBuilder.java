@@ -172,9 +172,9 @@ public final class ScheduleBuilder {
         return this;
     }
 
-    /** @return the schedule */
+    /** @return the schedule, without a header ({@link dev.tutti.coll.algo.Algorithms#build} adds the call's) */
     public Schedule build() {
         endRound();
-        return new Schedule(op, Arrays.copyOf(rounds, nRounds), finish);
+        return new Schedule(op, Arrays.copyOf(rounds, nRounds), finish, CollHeader.NONE);
     }
 }

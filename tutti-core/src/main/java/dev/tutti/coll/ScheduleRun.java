@@ -37,6 +37,11 @@ import java.util.concurrent.TimeUnit;
  * ({@link ScheduleCache}) gives its lease back after its last step, before it completes, so the caller's next
  * identical call finds the schedule free; a failed run keeps the lease (its memory may still be written by
  * messages in flight).
+ *
+ * <p>Every message of a run carries the schedule's {@link CollHeader} (the call's kind and roots) in its type code,
+ * and every receive refuses a message whose header disagrees: a receive that met one (its own message, or another
+ * message of the same call from another source, see {@code Matcher}) fails the run at once, naming both calls,
+ * even while other parts of the round still wait (they may wait for messages the other call never sends).
  */
 public final class ScheduleRun extends AbstractRequest implements CollectiveHandle {
     /** Longest a tagged collective may stay unmatched before it fails (milliseconds; 0 = forever). */
@@ -245,6 +250,7 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
                 final int n = pending;
                 for (int i = 0; i < n; i++) {
                     if (!ps[i].isDone()) {
+                        failIfRefused(ps, n);
                         return work;
                     }
                 }
@@ -282,23 +288,20 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
         final AbstractRequest[] parts = this.parts;
         final P2pEngine engine = comm.engine();
         final ScheduleCache.Entry reuse = lease; // leased: its part requests are this run's, and idle
+        final int header = schedule.header().bits();
         for (int i = 0; i < steps.length; i++) {
             final Schedule.CommStep s = steps[i];
             if (!s.send()) {
-                parts[i] = null == reuse
-                    ? engine.irecv(context, comm.world(s.peer()), tag, s.type(), s.segment(), comm.view())
-                    : engine.irecv(reuse.recvPart(i), context, comm.world(s.peer()), tag, s.type(),
-                        s.segment(), comm.view());
+                parts[i] = engine.irecvCoded(null == reuse ? null : reuse.recvPart(i), context,
+                    comm.world(s.peer()), tag, header | s.type().ordinal(), s.segment(), comm.view());
                 parts[i].wakeOnComplete(this);
             }
         }
         for (int i = 0; i < steps.length; i++) {
             final Schedule.CommStep s = steps[i];
             if (s.send()) {
-                parts[i] = null == reuse
-                    ? engine.isend(context, comm.world(s.peer()), tag, s.type(), s.segment())
-                    : engine.isend(reuse.sendPart(i), context, comm.world(s.peer()), tag, s.type(),
-                        s.segment());
+                parts[i] = engine.isendCoded(null == reuse ? null : reuse.sendPart(i), context,
+                    comm.world(s.peer()), tag, header | s.type().ordinal(), s.segment());
                 parts[i].wakeOnComplete(this);
             }
         }
@@ -314,12 +317,32 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
         return w;
     }
 
+    /**
+     * Fails the run if a receive of the round refused a message of another call (see {@link CollHeader}), while
+     * other parts still wait. Reads a receive's conflict only once it is done (its completion publishes it).
+     */
+    private void failIfRefused(final AbstractRequest[] parts, final int n) {
+        for (int i = 0; i < n; i++) {
+            if (parts[i] instanceof RecvRequest rr && rr.isDone() && rr.conflictSource() >= 0) {
+                throw refused(rr);
+            }
+        }
+    }
+
+    private TuttiException refused(final RecvRequest rr) {
+        return schedule.header().mismatch(schedule.op(), comm, comm.groupRank(rr.conflictSource()),
+            rr.conflictCode());
+    }
+
     private void checkParts(final Schedule.Round r, final AbstractRequest[] parts, final int n) {
         for (int i = 0; i < n; i++) {
             final Schedule.CommStep s = r.comm()[i];
             try {
                 parts[i].waitFor();
             } catch (final TuttiException e) {
+                if (parts[i] instanceof RecvRequest rr && rr.conflictSource() >= 0) {
+                    throw refused(rr);
+                }
                 if (!s.send() && parts[i] instanceof RecvRequest rr && ErrorClass.TRUNCATE == e.errorClass()) {
                     throw mismatch(s, rr.matchedLength());
                 }

@@ -106,13 +106,7 @@ public final class Agreement extends AbstractRequest {
             final Schedule s = Algorithms.build(AlgorithmId.ALLREDUCE_RECURSIVE_DOUBLING, comm, CollArgs.of(op,
                 MemorySegment.ofArray(mine), MemorySegment.ofArray(common), Datatype.LONG, mine.length, -1,
                 Op.BAND));
-            final Runnable own = s.finish();
-            ScheduleRun.start(new Schedule(s.op(), s.rounds(), () -> {
-                if (null != own) {
-                    own.run();
-                }
-                decide(common);
-            }), comm, tag, true);
+            ScheduleRun.start(s.thenFinally(() -> decide(common)), comm, tag, true);
         } catch (final TuttiException e) {
             allocator.abandon(key);
             complete(null, e);

@@ -14,6 +14,12 @@ import java.util.Iterator;
  * the PRQ in posting order and receives against the UMQ in arrival order, which together with per-pair in-order
  * transports gives MPI's non-overtaking rule. The matched pair is returned and the data moved outside the lock.
  * Cost: O(queue length) per operation; collectives keep their own context, so their traffic is matched exactly.
+ *
+ * <p>While searching, both operations also look for a collective receive that a message of its own call refuses
+ * ({@link RecvRequest#refuses}: same context and tag, another source, a header that disagrees): such a message is
+ * never received by that receive, yet proves that the ranks called different collectives or roots, and the
+ * receive's real message may never come. The receive is then failed (outside the lock) instead of left waiting;
+ * the message stays queued. A matching receive or message, if any, wins over a refusing one.
  */
 final class Matcher {
     private final ArrayDeque<RecvRequest> posted = new ArrayDeque<>();
@@ -41,8 +47,12 @@ final class Matcher {
         locked.setRelease(false); // release store: the queues happen-before the next lock()'s winning CAS
     }
 
-    /** Matches an arrival to the oldest matching posted receive (removed), or queues it and returns null. */
+    /**
+     * Matches an arrival to the oldest matching posted receive (removed), or queues it and returns null (after
+     * failing the oldest posted receive it refuses, if any).
+     */
     RecvRequest arrive(final Inbound m) {
+        RecvRequest refused = null;
         lock();
         try {
             for (final Iterator<RecvRequest> it = posted.iterator(); it.hasNext();) {
@@ -51,12 +61,21 @@ final class Matcher {
                     it.remove();
                     return r;
                 }
+                if (null == refused && r.refuses(m)) {
+                    refused = r;
+                }
+            }
+            if (null != refused) {
+                posted.removeFirstOccurrence(refused);
             }
             unexpected.addLast(m);
-            return null;
         } finally {
             unlock();
         }
+        if (null != refused) {
+            refused.refuse(m);
+        }
+        return null;
     }
 
     /**
@@ -80,8 +99,12 @@ final class Matcher {
         }
     }
 
-    /** Matches a receive to the oldest matching unexpected message (removed), or posts it and returns null. */
+    /**
+     * Matches a receive to the oldest matching unexpected message (removed), or posts it and returns null; or, if
+     * no message matches and one refuses it, fails it without posting it and returns null.
+     */
     Inbound post(final RecvRequest r) {
+        Inbound refusal = null;
         lock();
         try {
             // The oldest unexpected message is the usual match (messages mostly arrive in the order they are
@@ -101,12 +124,19 @@ final class Matcher {
                     it.remove();
                     return m;
                 }
+                if (null == refusal && r.refuses(m)) {
+                    refusal = m;
+                }
             }
-            posted.addLast(r);
-            return null;
+            if (null == refusal) {
+                posted.addLast(r);
+                return null;
+            }
         } finally {
             unlock();
         }
+        r.refuse(refusal);
+        return null;
     }
 
     /** Finds, without removing, the oldest unexpected message that {@code r} would match. */

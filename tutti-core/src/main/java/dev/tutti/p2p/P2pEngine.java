@@ -8,6 +8,7 @@ import dev.tutti.TuttiException;
 import dev.tutti.internal.Errors;
 import dev.tutti.runtime.Agent;
 import dev.tutti.type.BooleanStaging;
+import dev.tutti.type.TypeCode;
 import dev.tutti.runtime.IdleStrategy;
 import dev.tutti.transport.Inbound;
 import dev.tutti.transport.InboundSink;
@@ -287,6 +288,52 @@ public final class P2pEngine implements InboundSink {
     public RecvRequest irecvAllocating(final int context, final int sourceWorld, final int tag,
         final Datatype expected, final CommView view) {
         return post(new RecvRequest(this, context, sourceWorld, tag, null, null, expected, view));
+    }
+
+    /**
+     * Starts a send of raw bytes with a whole type code ({@link TypeCode}): a collective schedule's message, whose
+     * code carries the header of its call besides the datatype. Otherwise as
+     * {@link #isend(SendRequest, int, int, int, Datatype, MemorySegment)}.
+     *
+     * @param reuse     an idle reusable send, or null for a new one
+     * @param context   context id
+     * @param destWorld destination world rank
+     * @param tag       tag
+     * @param typeCode  the datatype and header
+     * @param payload   the bytes
+     * @return the request, started
+     */
+    public SendRequest isendCoded(final SendRequest reuse, final int context, final int destWorld, final int tag,
+        final int typeCode, final MemorySegment payload) {
+        if (null == reuse) {
+            return start(new SendRequest(this, context, destWorld, tag, typeCode, payload), destWorld);
+        }
+        reuse.prepare(context, destWorld, tag, typeCode, payload);
+        return start(reuse, destWorld);
+    }
+
+    /**
+     * Posts a receive into raw memory that expects a whole type code ({@link TypeCode}): a collective schedule's
+     * receive, which refuses a message whose header disagrees (see {@link RecvRequest}). Otherwise as
+     * {@link #irecv(RecvRequest, int, int, int, Datatype, MemorySegment, CommView)}.
+     *
+     * @param reuse       an idle reusable receive, or null for a new one
+     * @param context     context id
+     * @param sourceWorld source world rank (no wildcard)
+     * @param tag         tag
+     * @param typeCode    the datatype and header the message must carry
+     * @param target      where the data goes; its size is the capacity
+     * @param view        the communicator
+     * @return the request, posted
+     */
+    public RecvRequest irecvCoded(final RecvRequest reuse, final int context, final int sourceWorld, final int tag,
+        final int typeCode, final MemorySegment target, final CommView view) {
+        if (null == reuse) {
+            return post(new RecvRequest(this, context, sourceWorld, tag, typeCode, target, view));
+        }
+        reuse.prepare(context, sourceWorld, tag, target, TypeCode.datatype(typeCode), TypeCode.header(typeCode),
+            view);
+        return post(reuse);
     }
 
     private RecvRequest post(final RecvRequest r) {

@@ -7,6 +7,7 @@ import dev.tutti.Status;
 import dev.tutti.TuttiException;
 import dev.tutti.transport.Inbound;
 import dev.tutti.type.BooleanStaging;
+import dev.tutti.type.TypeCode;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
@@ -22,6 +23,14 @@ import java.lang.invoke.VarHandle;
  * {@link P2pEngine#ANY} source or tag matches any value of that field within its context. A message may also be
  * received without any {@link Inbound} object ({@link #receiveNow}): the transport offers bytes it holds for the
  * duration of the call, and they are copied at once.
+ *
+ * <p>A receive of a collective schedule also expects a header in the message's type code (see {@link TypeCode}):
+ * the kind and root(s) of the call. It fails, without taking the bytes, when the message it matched carries a
+ * header that disagrees, and when another message of the same call (same context and tag, another source) does
+ * ({@link #refuses}, checked by the {@link Matcher}): every message of one collective call on one rank carries
+ * the same header, so either one proves that the ranks called different collectives or roots. The offending
+ * message's source and code are kept ({@link #conflictSource()}, {@link #conflictCode()}) for the collective
+ * layer, which names both calls.
  */
 public final class RecvRequest extends AbstractRequest implements Inbound.Delivery {
     private static final VarHandle MSG_LENGTH;
@@ -43,6 +52,8 @@ public final class RecvRequest extends AbstractRequest implements Inbound.Delive
     private final boolean allocate;
     private final Buf booleans;
     private Datatype expected;
+    /** The header the message must carry ({@link TypeCode}): 0 for point-to-point receives. */
+    private int expectedHeader;
     private CommView view;
     private final boolean reusable;
     /** -1 until matched; stored with release after the other msg fields, read with acquire (blockingFailure). */
@@ -52,10 +63,20 @@ public final class RecvRequest extends AbstractRequest implements Inbound.Delive
     private int msgType;
     private byte[] staging;
     private TuttiException mismatch;
+    /** The world rank whose message's header disagreed, or -1; written before the failing completion. */
+    private int conflictSource = -1;
+    private int conflictCode;
 
     RecvRequest(final P2pEngine engine, final int context, final int sourceWorld, final int tag,
         final MemorySegment target, final Buf booleans, final Datatype expected, final CommView view) {
         this(engine, context, sourceWorld, tag, target, booleans, expected, view, false);
+    }
+
+    /** A receive of a collective schedule: {@code code} holds the datatype and the header the message must carry. */
+    RecvRequest(final P2pEngine engine, final int context, final int sourceWorld, final int tag, final int code,
+        final MemorySegment target, final CommView view) {
+        this(engine, context, sourceWorld, tag, target, null, TypeCode.datatype(code), view, false);
+        this.expectedHeader = TypeCode.header(code);
     }
 
     private RecvRequest(final P2pEngine engine, final int context, final int sourceWorld, final int tag,
@@ -90,15 +111,23 @@ public final class RecvRequest extends AbstractRequest implements Inbound.Delive
     /** Arms a reusable receive (fresh, or completed successfully) for its next use; the owner thread only. */
     void prepare(final int newContext, final int newSourceWorld, final int newTag, final MemorySegment newTarget,
         final Datatype newExpected, final CommView newView) {
+        prepare(newContext, newSourceWorld, newTag, newTarget, newExpected, 0, newView);
+    }
+
+    /** Arms a reusable receive with the header the message must carry (0: none); the owner thread only. */
+    void prepare(final int newContext, final int newSourceWorld, final int newTag, final MemorySegment newTarget,
+        final Datatype newExpected, final int newHeader, final CommView newView) {
         context = newContext;
         sourceWorld = newSourceWorld;
         tag = newTag;
         target = newTarget;
         expected = newExpected;
+        expectedHeader = newHeader;
         view = newView;
         MSG_LENGTH.set(this, -1L);
         staging = null;
         mismatch = null;
+        conflictSource = -1;
         rearm();
     }
 
@@ -109,7 +138,7 @@ public final class RecvRequest extends AbstractRequest implements Inbound.Delive
      * @return the status
      */
     Status receivedStatus() {
-        final Status s = new Status(view.toLocal(msgSource), msgTag, msgLength, Datatype.fromCode(msgType), false);
+        final Status s = new Status(view.toLocal(msgSource), msgTag, msgLength, TypeCode.datatype(msgType), false);
         target = MemorySegment.NULL;
         view = null;
         return s;
@@ -129,6 +158,46 @@ public final class RecvRequest extends AbstractRequest implements Inbound.Delive
             && (P2pEngine.ANY == tag || tag == msgTag);
     }
 
+    /**
+     * Returns whether a message this receive does not match proves that its call went wrong: the receive expects
+     * a header, and the message, a collective one too, belongs to the same call (context and tag) but carries a
+     * header that disagrees. (A point-to-point message that shares the context, such as an intercommunicator
+     * leaders' exchange on the management context, proves nothing.) Called under the matcher lock; reads only
+     * fields fixed while the receive is posted.
+     */
+    boolean refuses(final Inbound m) {
+        return 0 != expectedHeader && context == m.context && tag == m.tag && 0 != TypeCode.header(m.typeCode)
+            && !TypeCode.headersAgree(m.typeCode, expectedHeader);
+    }
+
+    /**
+     * Fails this receive because of a message of its call from another source ({@link #refuses}); the message
+     * stays queued. Called once, outside the matcher lock, by the thread that found it, after removing this
+     * receive from the posted queue.
+     */
+    void refuse(final Inbound m) {
+        complete(null, conflict(m.source, m.tag, m.typeCode));
+    }
+
+    private TuttiException conflict(final int source, final int theTag, final int typeCode) {
+        conflictSource = source;
+        conflictCode = typeCode;
+        return new TuttiException(ErrorClass.ARG, "recv (" + view.describe() + "): message from rank="
+            + view.toLocal(source) + " tag=" + theTag + " has " + TypeCode.describe(typeCode)
+            + ", the receive expects " + TypeCode.describe(expectedHeader | expected.ordinal())
+            + ": the message belongs to another collective call");
+    }
+
+    /** @return the world rank whose message's collective header disagreed with this receive's, or -1 */
+    public int conflictSource() {
+        return conflictSource;
+    }
+
+    /** @return the type code of that message; valid if {@link #conflictSource()} is not -1 */
+    public int conflictCode() {
+        return conflictCode;
+    }
+
     /** Called once, outside the matcher lock, by whichever thread matched this receive to {@code m}. */
     void onMatch(final Inbound m) {
         final MemorySegment destination = accept(m.source, m.tag, m.typeCode, m.lengthBytes);
@@ -145,7 +214,7 @@ public final class RecvRequest extends AbstractRequest implements Inbound.Delive
      *
      * @param source   the sender's world rank
      * @param theTag   the message's tag
-     * @param typeCode the message's datatype ordinal
+     * @param typeCode the message's type code ({@link TypeCode})
      * @param bytes    memory holding the payload
      * @param offset   where the payload starts in {@code bytes}
      * @param length   the payload's length
@@ -173,7 +242,11 @@ public final class RecvRequest extends AbstractRequest implements Inbound.Delive
         msgTag = theTag;
         msgType = typeCode;
         MSG_LENGTH.setRelease(this, length); // pairs with the acquire in blockingFailure(): msgSource is set
-        final Datatype sent = Datatype.fromCode(typeCode);
+        if (!TypeCode.headersAgree(typeCode, expectedHeader)) {
+            mismatch = conflict(source, theTag, typeCode);
+            return null;
+        }
+        final Datatype sent = TypeCode.datatype(typeCode);
         if (sent != expected && Datatype.BYTE != expected && Datatype.BYTE != sent) {
             mismatch = new TuttiException(ErrorClass.TYPE, "recv (" + view.describe() + "): message from rank="
                 + view.toLocal(source) + " tag=" + theTag + " has type=" + sent + ", the receive expects type="
@@ -215,7 +288,7 @@ public final class RecvRequest extends AbstractRequest implements Inbound.Delive
             return;
         }
         complete(reusable ? Status.EMPTY : new Status(view.toLocal(msgSource), msgTag, msgLength,
-            Datatype.fromCode(msgType), false), null);
+            TypeCode.datatype(msgType), false), null);
     }
 
     /** @return the length of the matched message in bytes, or -1 if not matched yet */

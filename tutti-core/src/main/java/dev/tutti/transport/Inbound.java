@@ -16,7 +16,10 @@ public abstract class Inbound {
     public final int source;
     /** Message tag. */
     public final int tag;
-    /** {@link dev.tutti.Datatype} ordinal of the sender's data. */
+    /**
+     * Type code of the sender's data: the {@link dev.tutti.Datatype} ordinal, and for a collective message its call's
+     * header in the bits above (opaque to transports; the layout is {@code dev.tutti.type.TypeCode}'s).
+     */
     public final int typeCode;
     /** Full length of the message in bytes. */
     public final long lengthBytes;
@@ -27,7 +30,7 @@ public abstract class Inbound {
      * @param context     context id
      * @param source      sender's world rank
      * @param tag         tag
-     * @param typeCode    datatype ordinal
+     * @param typeCode    type code
      * @param lengthBytes length in bytes
      */
     protected Inbound(final int context, final int source, final int tag, final int typeCode,

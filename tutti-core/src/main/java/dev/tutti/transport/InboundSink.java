@@ -25,7 +25,7 @@ public interface InboundSink {
      * @param context  context id
      * @param source   sender's world rank
      * @param tag      tag
-     * @param typeCode datatype ordinal
+     * @param typeCode type code
      * @param bytes    memory holding the payload
      * @param offset   where the payload starts in {@code bytes}
      * @param length   payload bytes

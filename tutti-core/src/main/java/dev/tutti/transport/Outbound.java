@@ -17,7 +17,10 @@ public interface Outbound {
     /** @return the message tag */
     int tag();
 
-    /** @return the {@link dev.tutti.Datatype} ordinal of the payload, carried for type-signature checks */
+    /**
+     * @return the type code of the payload, carried for signature checks: the {@link dev.tutti.Datatype} ordinal,
+     *         and for a collective message its call's header (opaque here: see {@code dev.tutti.type.TypeCode})
+     */
     int typeCode();
 
     /**

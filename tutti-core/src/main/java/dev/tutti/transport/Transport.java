@@ -31,7 +31,7 @@ public interface Transport extends AutoCloseable {
      * @param destWorldRank the destination's world rank
      * @param context       context id
      * @param tag           tag
-     * @param typeCode      datatype ordinal
+     * @param typeCode      type code
      * @param payload       the bytes, reusable when this returns true
      * @return true if sent; false if nothing was done (use {@link #send})
      */

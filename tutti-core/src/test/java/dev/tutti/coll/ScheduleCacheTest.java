@@ -17,7 +17,7 @@ class ScheduleCacheTest {
     private static final AlgorithmId ID = AlgorithmId.ALLREDUCE_RECURSIVE_DOUBLING;
 
     private static Schedule schedule() {
-        return new Schedule("allreduce", new Schedule.Round[0], null);
+        return new Schedule("allreduce", new Schedule.Round[0], null, CollHeader.NONE);
     }
 
     private static MemorySegment ints(final int[] a, final int off, final int n) {

@@ -3,6 +3,7 @@ package dev.tutti.coll.algo;
 import dev.tutti.coll.AlgorithmId;
 import dev.tutti.coll.CollArgs;
 import dev.tutti.coll.CollComm;
+import dev.tutti.coll.CollHeader;
 import dev.tutti.coll.Schedule;
 
 /** Builds the schedule of an algorithm: the one place that maps {@link AlgorithmId} to code. */
@@ -11,7 +12,7 @@ public final class Algorithms {
     }
 
     /**
-     * Builds the schedule of one call.
+     * Builds the schedule of one call, with the call's header (kind and root: see {@link CollHeader}).
      *
      * @param id the algorithm
      * @param c  the communicator
@@ -19,6 +20,10 @@ public final class Algorithms {
      * @return the schedule for this rank
      */
     public static Schedule build(final AlgorithmId id, final CollComm c, final CollArgs a) {
+        return algorithm(id, c, a).withHeader(CollHeader.of(id.kind(), a.root()));
+    }
+
+    private static Schedule algorithm(final AlgorithmId id, final CollComm c, final CollArgs a) {
         return switch (id) {
             case BARRIER_LINEAR -> Linear.barrier(c, a);
             case BARRIER_DISSEMINATION -> Dissemination.barrier(c, a);

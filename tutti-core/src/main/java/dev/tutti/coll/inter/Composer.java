@@ -1,6 +1,8 @@
 package dev.tutti.coll.inter;
 
 import dev.tutti.Datatype;
+import dev.tutti.coll.CollHeader;
+import dev.tutti.coll.CollKind;
 import dev.tutti.coll.Schedule;
 
 import java.lang.foreign.MemorySegment;
@@ -20,7 +22,9 @@ import java.util.List;
  * across the groups only in remote rounds, which both sides add in the same order. Deadlock freedom: a remote
  * round depends only on the remote group's phases before its own matching round, never on a later phase, so as
  * long as both groups build matching remote rounds in the same order (every algorithm in
- * {@link InterAlgorithms} does) no cycle can form.
+ * {@link InterAlgorithms} does) no cycle can form. Every message, in-group or across, carries the call's one
+ * intercommunicator header ({@link CollHeader#inter}), which both groups compute alike; the intracommunicator
+ * schedules of the in-group phases lend their rounds only, not their own headers.
  */
 final class Composer {
     private static final Schedule.CommStep[] NO_COMM = new Schedule.CommStep[0];
@@ -28,13 +32,25 @@ final class Composer {
 
     private final InterComm ic;
     private final String op;
+    private final CollHeader header;
     private final List<Schedule.Round> rounds = new ArrayList<>();
     private final List<Schedule.CommStep> comm = new ArrayList<>();
     private final List<Runnable> local = new ArrayList<>();
 
-    Composer(final InterComm ic, final String op) {
+    /**
+     * Starts the schedule of one call.
+     *
+     * @param ic         the intercommunicator
+     * @param kind       the operation
+     * @param op         its name, for messages
+     * @param root       this group's root, or -1 (none, or not known to this rank)
+     * @param remoteRoot the remote group's root, or -1
+     */
+    Composer(final InterComm ic, final CollKind kind, final String op, final int root, final int remoteRoot) {
         this.ic = ic;
         this.op = op;
+        this.header = CollHeader.inter(kind, root, remoteRoot, ic.isLocalFirst(),
+            ic.isLocalFirst() ? ic.localSize() : ic.remoteSize());
     }
 
     Composer sendRemote(final int remoteRank, final MemorySegment segment, final Datatype type) {
@@ -91,6 +107,6 @@ final class Composer {
     Schedule build(final List<Runnable> finish) {
         endRound();
         final Runnable fin = null == finish || finish.isEmpty() ? null : () -> finish.forEach(Runnable::run);
-        return new Schedule(op, rounds.toArray(new Schedule.Round[0]), fin);
+        return new Schedule(op, rounds.toArray(new Schedule.Round[0]), fin, header);
     }
 }

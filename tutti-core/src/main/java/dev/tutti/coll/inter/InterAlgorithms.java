@@ -46,7 +46,7 @@ public final class InterAlgorithms {
 
     /** @param ic the intercommunicator @param op name @return barrier schedule */
     public static Schedule barrier(final InterComm ic, final String op) {
-        final Composer c = new Composer(ic, op);
+        final Composer c = new Composer(ic, CollKind.BARRIER, op, -1, -1);
         final CollArgs none = CollArgs.of(op, null, null, Datatype.BYTE, 0, -1, null);
         if (ic.localSize() > 1) {
             c.inGroup(local(ic, CollKind.BARRIER, none, 0, 0, null));
@@ -67,7 +67,7 @@ public final class InterAlgorithms {
      * @return bcast schedule
      */
     public static Schedule bcast(final InterComm ic, final InterArgs a, final List<Runnable> finish) {
-        final Composer c = new Composer(ic, a.op());
+        final Composer c = composer(ic, CollKind.BCAST, a);
         final int me = ic.rank();
         final MemorySegment in = a.in(0, a.recvCount());
         if (me == a.root()) {
@@ -91,7 +91,7 @@ public final class InterAlgorithms {
      * @return scatter schedule
      */
     public static Schedule scatter(final InterComm ic, final InterArgs a, final List<Runnable> finish) {
-        final Composer c = new Composer(ic, a.op());
+        final Composer c = composer(ic, CollKind.SCATTER, a);
         final int me = ic.rank();
         final int p = ic.localSize();
         final int n = a.recvCount();
@@ -119,7 +119,7 @@ public final class InterAlgorithms {
      * @return gather schedule
      */
     public static Schedule gather(final InterComm ic, final InterArgs a, final List<Runnable> finish) {
-        final Composer c = new Composer(ic, a.op());
+        final Composer c = composer(ic, CollKind.GATHER, a);
         final MemorySegment gathered = gatherToRelay(ic, c, a);
         if (0 == ic.rank()) {
             c.sendRemote(a.remoteRoot(), gathered, a.sendType());
@@ -137,7 +137,7 @@ public final class InterAlgorithms {
      * @return reduce schedule
      */
     public static Schedule reduce(final InterComm ic, final InterArgs a, final List<Runnable> finish) {
-        final Composer c = new Composer(ic, a.op());
+        final Composer c = composer(ic, CollKind.REDUCE, a);
         final MemorySegment reduced = reduceToRelay(ic, c, a);
         if (0 == ic.rank()) {
             c.sendRemote(a.remoteRoot(), reduced, a.sendType());
@@ -155,7 +155,7 @@ public final class InterAlgorithms {
      * @return allgather schedule
      */
     public static Schedule allgather(final InterComm ic, final InterArgs a, final List<Runnable> finish) {
-        final Composer c = new Composer(ic, a.op());
+        final Composer c = composer(ic, CollKind.ALLGATHER, a);
         final MemorySegment gathered = gatherToRelay(ic, c, a);
         final long n = (long) ic.remoteSize() * a.recvCount();
         final MemorySegment all = a.in(0, n);
@@ -177,7 +177,7 @@ public final class InterAlgorithms {
      * @return allreduce schedule
      */
     public static Schedule allreduce(final InterComm ic, final InterArgs a, final List<Runnable> finish) {
-        final Composer c = new Composer(ic, a.op());
+        final Composer c = composer(ic, CollKind.ALLREDUCE, a);
         final MemorySegment reduced = reduceToRelay(ic, c, a);
         final MemorySegment result = a.in(0, a.recvCount());
         if (0 == ic.rank()) {
@@ -198,7 +198,8 @@ public final class InterAlgorithms {
      * @return reduce_scatter(_block) schedule
      */
     public static Schedule reduceScatter(final InterComm ic, final InterArgs a, final List<Runnable> finish) {
-        final Composer c = new Composer(ic, a.op());
+        final Composer c = composer(ic, null == a.recvCounts() ? CollKind.REDUCE_SCATTER_BLOCK
+            : CollKind.REDUCE_SCATTER, a);
         final int p = ic.localSize();
         final int me = ic.rank();
         final MemorySegment reduced = reduceToRelay(ic, c, a);
@@ -236,7 +237,7 @@ public final class InterAlgorithms {
      * @return alltoall schedule: every pair across the groups at once
      */
     public static Schedule alltoall(final InterComm ic, final InterArgs a, final List<Runnable> finish) {
-        final Composer c = new Composer(ic, a.op());
+        final Composer c = composer(ic, CollKind.ALLTOALL, a);
         for (int j = 0; j < ic.remoteSize(); j++) {
             c.recvRemote(j, a.in((long) j * a.recvCount(), a.recvCount()), a.recvType());
             c.sendRemote(j, a.out((long) j * a.sendCount(), a.sendCount()), a.sendType());
@@ -251,7 +252,7 @@ public final class InterAlgorithms {
      * @return alltoallv schedule
      */
     public static Schedule alltoallv(final InterComm ic, final InterArgs a, final List<Runnable> finish) {
-        final Composer c = new Composer(ic, a.op());
+        final Composer c = composer(ic, CollKind.ALLTOALLV, a);
         for (int j = 0; j < ic.remoteSize(); j++) {
             c.recvRemote(j, a.in(a.recvDispls()[j], a.recvCounts()[j]), a.recvType());
             c.sendRemote(j, a.out(a.sendDispls()[j], a.sendCounts()[j]), a.sendType());
@@ -266,7 +267,7 @@ public final class InterAlgorithms {
      * @return alltoallw schedule
      */
     public static Schedule alltoallw(final InterComm ic, final InterArgs a, final List<Runnable> finish) {
-        final Composer c = new Composer(ic, a.op());
+        final Composer c = composer(ic, CollKind.ALLTOALLW, a);
         for (int j = 0; j < ic.remoteSize(); j++) {
             c.recvRemote(j, a.recvBlocks()[j], a.recvTypes()[j]);
             c.sendRemote(j, a.sendBlocks()[j], a.sendTypes()[j]);
@@ -281,7 +282,7 @@ public final class InterAlgorithms {
      * @return allgatherv schedule
      */
     public static Schedule allgatherv(final InterComm ic, final InterArgs a, final List<Runnable> finish) {
-        final Composer c = new Composer(ic, a.op());
+        final Composer c = composer(ic, CollKind.ALLGATHERV, a);
         final MemorySegment mine = a.out(0, a.sendCount());
         for (int j = 0; j < ic.remoteSize(); j++) {
             c.recvRemote(j, a.in(a.recvDispls()[j], a.recvCounts()[j]), a.recvType());
@@ -300,7 +301,7 @@ public final class InterAlgorithms {
      * @return gatherv schedule
      */
     public static Schedule gatherv(final InterComm ic, final InterArgs a, final List<Runnable> finish) {
-        final Composer c = new Composer(ic, a.op());
+        final Composer c = composer(ic, CollKind.GATHERV, a);
         if (ic.rank() == a.root()) {
             for (int j = 0; j < ic.remoteSize(); j++) {
                 c.recvRemote(j, a.in(a.recvDispls()[j], a.recvCounts()[j]), a.recvType());
@@ -321,7 +322,7 @@ public final class InterAlgorithms {
      * @return scatterv schedule
      */
     public static Schedule scatterv(final InterComm ic, final InterArgs a, final List<Runnable> finish) {
-        final Composer c = new Composer(ic, a.op());
+        final Composer c = composer(ic, CollKind.SCATTERV, a);
         if (ic.rank() == a.root()) {
             for (int j = 0; j < ic.remoteSize(); j++) {
                 c.sendRemote(j, a.out(a.sendDispls()[j], a.sendCounts()[j]), a.sendType());
@@ -359,6 +360,11 @@ public final class InterAlgorithms {
         c.inGroup(local(ic, CollKind.REDUCE, CollArgs.of(a.op(), mine, result, a.sendType(), n, 0, a.reduceOp()),
             mine.byteSize(), n, a.reduceOp()));
         return result;
+    }
+
+    /** Starts the schedule of a call with its header: the kind and the roots in {@code a}. */
+    private static Composer composer(final InterComm ic, final CollKind kind, final InterArgs a) {
+        return new Composer(ic, kind, a.op(), a.root(), a.remoteRoot());
     }
 
     private static MemorySegment scratch(final long n, final Datatype t) {

@@ -18,7 +18,7 @@ import java.nio.ByteBuffer;
  *  +---------------------------------------------------------------+
  *  |                              Tag                              | 12
  *  +---------------------------------------------------------------+
- *  |                   Type code (Datatype ordinal)                | 16
+ *  |        Type code (datatype ordinal + collective header)       | 16
  *  +---------------------------------------------------------------+
  *  |                            Reserved                           | 20
  *  +---------------------------------------------------------------+
@@ -65,7 +65,7 @@ final class FrameDescriptor {
     static final int SOURCE_OFFSET = 8;
     /** Offset of the tag (int). */
     static final int TAG_OFFSET = 12;
-    /** Offset of the datatype ordinal (int). */
+    /** Offset of the type code (int, opaque here: see dev.tutti.type.TypeCode). */
     static final int TYPE_CODE_OFFSET = 16;
     /** Offset of the length (long). */
     static final int LENGTH_OFFSET = 24;
@@ -105,7 +105,7 @@ final class FrameDescriptor {
      * @param context  context id
      * @param source   sender's world rank
      * @param tag      tag
-     * @param typeCode datatype ordinal
+     * @param typeCode type code
      * @param length   the length field
      * @param id       the id field
      * @param id2      the id2 field

@@ -20,7 +20,7 @@ final class QueuedFrame extends WriteJob {
      * @param context  context id
      * @param source   sender's world rank
      * @param tag      tag
-     * @param typeCode datatype ordinal
+     * @param typeCode type code
      * @param length   the length field
      * @param id       the id field
      * @param id2      the id2 field
