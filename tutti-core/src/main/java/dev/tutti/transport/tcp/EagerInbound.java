@@ -41,7 +41,7 @@ final class EagerInbound extends Inbound {
                 if (null == buffered) {
                     buffered = MemorySegment.ofArray(new byte[(int) lengthBytes]);
                 }
-                MemorySegment.copy(src, srcOffset, buffered, filled, n);
+                SegmentCopy.copy(src, srcOffset, buffered, filled, n);
             }
             filled += n;
             complete = filled == lengthBytes;
@@ -99,7 +99,7 @@ final class EagerInbound extends Inbound {
         final long dstOffset, final long n) {
         final long k = Math.min(n, dst.byteSize() - dstOffset);
         if (k > 0) {
-            MemorySegment.copy(src, srcOffset, dst, dstOffset, k);
+            SegmentCopy.copy(src, srcOffset, dst, dstOffset, k);
         }
     }
 

@@ -34,7 +34,7 @@ final class QueuedFrame extends WriteJob {
         FrameDescriptor.putHeader(ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN), 0, type, context, source, tag,
             typeCode, length, id, id2);
         if (payloadBytes > 0) {
-            MemorySegment.copy(payload, 0, MemorySegment.ofArray(b), FrameDescriptor.HEADER_LENGTH, payloadBytes);
+            SegmentCopy.copy(payload, 0, MemorySegment.ofArray(b), FrameDescriptor.HEADER_LENGTH, payloadBytes);
         }
         return new QueuedFrame(b);
     }

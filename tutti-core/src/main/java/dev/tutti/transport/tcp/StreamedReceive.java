@@ -31,7 +31,7 @@ final class StreamedReceive {
 
     /** I/O thread: the next {@code n} bytes of the message are at {@code src[srcOffset..]}. */
     void accept(final MemorySegment src, final long srcOffset, final long n) {
-        MemorySegment.copy(src, srcOffset, destination, received, n);
+        SegmentCopy.copy(src, srcOffset, destination, received, n);
         received += n;
     }
 }

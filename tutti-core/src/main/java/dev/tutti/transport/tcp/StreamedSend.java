@@ -51,7 +51,7 @@ final class StreamedSend extends WriteJob {
         final int chunk = (int) Math.min(Math.min(left, room), MAX_CHUNK);
         final int at = out.reserve(FrameDescriptor.HEADER_LENGTH + chunk);
         FrameDescriptor.putHeader(out.buffer(), at, FrameDescriptor.DATA, 0, source, 0, 0, chunk, receiveId, offset);
-        MemorySegment.copy(payload, offset, out.segment(), at + FrameDescriptor.HEADER_LENGTH, chunk);
+        SegmentCopy.copy(payload, offset, out.segment(), at + FrameDescriptor.HEADER_LENGTH, chunk);
         offset += chunk;
         return offset == length;
     }

@@ -138,7 +138,7 @@ final class TcpConnection {
                     FrameDescriptor.putHeader(out.buffer(), at, FrameDescriptor.EAGER, m.context(), self, m.tag(),
                         m.typeCode(), len, 0, 0);
                     if (len > 0) {
-                        MemorySegment.copy(payload, 0, out.segment(), at + FrameDescriptor.HEADER_LENGTH, len);
+                        SegmentCopy.copy(payload, 0, out.segment(), at + FrameDescriptor.HEADER_LENGTH, len);
                     }
                     failed = flushLocked();
                 } else {
