@@ -1,67 +1,86 @@
 package dev.tutti;
 
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.EvaluationResult;
+import com.tngtech.archunit.library.Architectures;
 import org.junit.jupiter.api.Test;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import java.util.stream.Stream;
+import java.util.Set;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The dependency rule of STYLE.md §3.1 (api → coll → p2p → transport → runtime → internal; type is a leaf), checked
- * on the imports of the main sources: a layer never imports one above it. The value types of {@code dev.tutti}
- * (buffers, datatypes, ops, statuses, requests, exceptions) are leaves every layer may use.
+ * The dependency rule of STYLE.md §3.1, checked on the compiled classes of the main sources (so fully-qualified
+ * references, lambdas and nested classes count as much as imports): api → comm → coll → p2p → transport → runtime
+ * → internal, each layer using only layers below it; {@code type} (datatypes, kernels, type codes) is a leaf every
+ * layer below the api may use; the value types of {@code dev.tutti} (buffers, datatypes, ops, statuses, requests,
+ * exceptions) may be used by every layer.
  */
 class LayeringTest {
-    private static final List<String> VALUE_TYPES = List.of("Buf", "Datatype", "Op", "Status", "Request", "CollectiveHandle",
-        "TuttiException", "ErrorClass");
+    /**
+     * The classes of {@code dev.tutti} that every layer may use (and nested classes of them); {@code Requests} is
+     * the package-private body of {@code Request}'s static waits.
+     */
+    private static final Set<String> VALUE_TYPES = Set.of("Buf", "Datatype", "Op", "Status", "Request", "Requests",
+        "CollectiveHandle", "TuttiException", "ErrorClass");
 
-    /** Layer name to the layers (package prefixes) it may import besides itself and the value types. */
-    private static final Map<String, List<String>> ALLOWED = Map.of(
-        "dev.tutti.internal", List.of(),
-        "dev.tutti.type", List.of(),
-        "dev.tutti.runtime", List.of("dev.tutti.internal"),
-        "dev.tutti.transport", List.of("dev.tutti.runtime", "dev.tutti.internal"),
-        "dev.tutti.p2p", List.of("dev.tutti.transport", "dev.tutti.runtime", "dev.tutti.internal", "dev.tutti.type"),
-        "dev.tutti.coll", List.of("dev.tutti.p2p", "dev.tutti.transport", "dev.tutti.runtime", "dev.tutti.internal",
-            "dev.tutti.type"));
+    private static final DescribedPredicate<JavaClass> VALUE = DescribedPredicate.describe(
+        "the value types of dev.tutti", c -> "dev.tutti".equals(c.getPackageName()) && VALUE_TYPES.contains(topLevel(c).getSimpleName()));
+    private static final DescribedPredicate<JavaClass> API = DescribedPredicate.describe(
+        "the api classes of dev.tutti", c -> "dev.tutti".equals(c.getPackageName()) && !VALUE_TYPES.contains(topLevel(c).getSimpleName()));
 
-    private static final Pattern IMPORT = Pattern.compile("^import (?:static )?(dev\\.tutti[\\w.]*)\\.(\\w+|\\*);",
-        Pattern.MULTILINE);
+    private static JavaClass topLevel(final JavaClass c) {
+        JavaClass t = c;
+        while (t.getEnclosingClass().isPresent()) {
+            t = t.getEnclosingClass().get();
+        }
+        return t;
+    }
+
+    /** The rule; {@code classes} are what it is checked on. */
+    static EvaluationResult evaluate(final JavaClasses classes) {
+        return Architectures.layeredArchitecture().consideringOnlyDependenciesInLayers()
+            .layer("api").definedBy(API)
+            .layer("comm").definedBy("dev.tutti.comm..")
+            .layer("coll").definedBy("dev.tutti.coll..")
+            .layer("p2p").definedBy("dev.tutti.p2p..")
+            .layer("transport").definedBy("dev.tutti.transport..")
+            .layer("runtime").definedBy("dev.tutti.runtime..")
+            .layer("internal").definedBy("dev.tutti.internal..")
+            .layer("type").definedBy("dev.tutti.type..")
+            .layer("values").definedBy(VALUE)
+            .whereLayer("api").mayNotBeAccessedByAnyLayer()
+            .whereLayer("comm").mayOnlyBeAccessedByLayers("api")
+            .whereLayer("coll").mayOnlyBeAccessedByLayers("api", "comm")
+            .whereLayer("p2p").mayOnlyBeAccessedByLayers("api", "comm", "coll")
+            .whereLayer("transport").mayOnlyBeAccessedByLayers("api", "comm", "coll", "p2p")
+            .whereLayer("runtime").mayOnlyBeAccessedByLayers("api", "comm", "coll", "p2p", "transport")
+            .whereLayer("internal").mayOnlyBeAccessedByLayers("api", "comm", "coll", "p2p", "transport", "runtime")
+            .whereLayer("type").mayOnlyBeAccessedByLayers("api", "comm", "coll", "p2p", "transport", "values")
+            .evaluate(classes);
+    }
 
     @Test
-    void shouldNeverImportALayerAbove() throws IOException {
-        final Path root = Path.of("src/main/java/dev/tutti");
-        final List<String> violations = new ArrayList<>();
-        try (Stream<Path> files = Files.walk(root)) {
-            for (final Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
-                final String pkg = "dev.tutti" + root.relativize(f.getParent()).toString().replace('/', '.')
-                    .replaceAll("^(?=.)", ".");
-                final String layer = ALLOWED.keySet().stream().filter(l -> pkg.equals(l) || pkg.startsWith(l + "."))
-                    .findFirst().orElse(null);
-                if (null == layer) {
-                    continue; // the api layer may import anything
-                }
-                final Matcher m = IMPORT.matcher(Files.readString(f));
-                while (m.find()) {
-                    final String target = m.group(1);
-                    final String cls = m.group(2);
-                    final boolean ok = target.equals(layer) || target.startsWith(layer + ".")
-                        || ("dev.tutti".equals(target) && VALUE_TYPES.contains(cls))
-                        || ALLOWED.get(layer).stream().anyMatch(a -> target.equals(a) || target.startsWith(a + "."));
-                    if (!ok) {
-                        violations.add(root.relativize(f) + " imports " + target + "." + cls);
-                    }
-                }
-            }
-        }
-        assertTrue(violations.isEmpty(), "layering violations:\n" + String.join("\n", violations));
+    void shouldNeverUseALayerAbove() {
+        final JavaClasses main = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS).importPackages("dev.tutti");
+        final EvaluationResult result = evaluate(main);
+        assertFalse(result.hasViolation(), result.getFailureReport().toString());
+    }
+
+    /** The rule catches what it is for: a lower layer that reaches up, by import or by a fully-qualified name. */
+    @Test
+    void shouldCatchAnUpwardDependency() throws ClassNotFoundException {
+        final JavaClasses planted = new ClassFileImporter().importClasses(Class.forName("dev.tutti.p2p.UpwardFromP2p"),
+            Communicator.class, dev.tutti.p2p.P2pEngine.class);
+        final EvaluationResult result = evaluate(planted);
+        assertTrue(result.hasViolation(), "a p2p class using the api layer went unnoticed");
+        final String report = result.getFailureReport().toString();
+        assertTrue(report.contains("UpwardFromP2p"), report);
     }
 }

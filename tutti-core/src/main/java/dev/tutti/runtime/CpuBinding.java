@@ -34,6 +34,7 @@ public final class CpuBinding {
      * @return the CPU bound to ({@code >= 0}), or -1 if nothing was bound (not Linux, native access not enabled,
      *         or the system refused)
      */
+    @SuppressWarnings("restricted") // native access is what this does; without it enabled, nothing is bound
     public static int bind(final int index) {
         if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("linux")
             || !CpuBinding.class.getModule().isNativeAccessEnabled()) {

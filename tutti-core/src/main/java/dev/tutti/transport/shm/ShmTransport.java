@@ -142,7 +142,7 @@ public final class ShmTransport implements Transport {
     private long nextLivenessNs;
     private long polls;
 
-    @SuppressWarnings("unchecked")
+    @SuppressWarnings({"rawtypes", "unchecked"}) // arrays of generic queues and maps, one per peer
     private ShmTransport(final ShmFile file, final InboundSink sink, final ShmConfig config) {
         this.file = file;
         this.seg = file.segment;
@@ -163,7 +163,7 @@ public final class ShmTransport implements Transport {
         this.inbox = rings[rank];
         ShmRing.warmUp(seg, file.layout.warmUpRing(rank), ShmRing.WARM_UP_RECORDS);
         this.eagerLimit = Math.min(config.eagerLimit(), inbox.maxRecordBytes() - EAGER_HEADER_BYTES);
-        this.pushLimit = Math.min(config.pushLimit(), (long) file.layout.chunkBytes * file.layout.chunksPerChannel);
+        this.pushLimit = Math.min(config.pushLimit(), file.layout.chunkBytes * file.layout.chunksPerChannel);
         this.arena = new SharedArena(seg, file.layout.arena(rank), file.layout.arenaBytes);
         this.peerState = new AtomicIntegerArray(size);
         this.pendingCount = new AtomicIntegerArray(size);
