@@ -175,10 +175,10 @@ public abstract class Comm {
     }
 
     /**
-     * Frees the communicator on this rank (MPI_Comm_free): its context ids return to this rank's pool, from which
-     * later communicators draw, and any later call on it fails with {@link ErrorClass#COMM}. Every member frees
-     * it; operations started on it must be complete first (a message still in flight when the ids are reused by
-     * a new communicator could match there). Freeing the world communicator is refused.
+     * Frees the communicator on this rank (MPI_Comm_free, collective): later calls on it fail with {@link
+     * ErrorClass#COMM}. Its context ids are reused once every member has freed it and its traffic here is drained;
+     * messages left unreceived on it are dropped and never reach a later one. Point-to-point operations started
+     * before complete normally; nonblocking collectives must be complete first. The world cannot be freed.
      *
      * @throws TuttiException of class {@link ErrorClass#COMM} if the communicator is the world or is already freed
      */
@@ -190,7 +190,7 @@ public abstract class Comm {
             checkLive("free");
             freed = true;
         }
-        contexts.release(block);
+        contexts.retire(block, localWorldRanks(), peerWorldRanks(), view);
     }
 
     /** @return whether {@link #free()} was called on this rank */

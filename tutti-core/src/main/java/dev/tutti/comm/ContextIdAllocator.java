@@ -2,11 +2,19 @@ package dev.tutti.comm;
 
 import dev.tutti.ErrorClass;
 import dev.tutti.TuttiException;
+import dev.tutti.p2p.CommView;
 import dev.tutti.p2p.P2pEngine;
 import dev.tutti.runtime.Agent;
+import dev.tutti.runtime.IdleStrategy;
 
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.stream.IntStream;
 
 /**
  * The context ids of one rank: which blocks of ids its communicators use, and the local half of the agreement
@@ -15,14 +23,38 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * <p>A communicator owns one block of {@link #IDS_PER_BLOCK} consecutive context ids starting at
  * {@link #base(int)}: point-to-point ({@link #P2P}), collective ({@link #COLL}), two reserved for later layers
  * (tagged collectives {@link #TAGGED}, the correctness checker {@link #CHECK}), communicator management
- * ({@link #MANAGE}: group-collective creation and intercommunicator construction, which cannot use call order)
- * and three spare. Block 0 is the world communicator's (contexts 0 and 1, as the engine always had).
+ * ({@link #MANAGE}: group-collective creation and intercommunicator construction, which cannot use call order),
+ * retirement ({@link #RETIRE}, below) and two spare. Block 0 is the world communicator's (contexts 0 and 1, as
+ * the engine always had).
  *
- * <p>Implementation notes (MPICH's mask algorithm). The state is a bit mask of blocks in use, {@link #BLOCKS}
- * bits. To create a communicator the members allreduce (bitwise and) a proposal: the mask of blocks free here;
- * the lowest bit set in the result is free at every member, and each member marks it used ({@link #claim}).
- * Freeing a communicator clears its bit at each member ({@link #release}), so the state returns exactly to where
- * it was and nothing leaks.
+ * <p>Implementation notes (MPICH's mask algorithm). The state is two bit masks of {@link #BLOCKS} bits: blocks
+ * in use by a live communicator of this rank, and blocks <em>retiring</em> (freed here, not yet reusable). To
+ * create a communicator the members allreduce (bitwise and) a proposal: the mask of blocks free here (neither in
+ * use nor retiring); the lowest bit set in the result is free at every member, and each member marks it used
+ * ({@link #claim}).
+ *
+ * <p>Retirement (safe reuse). A message sent on a communicator may still be unreceived in this rank's
+ * unexpected queue, or on the wire, when the communicator is freed; if its block went straight back to the pool,
+ * the next communicator to get the block would receive that message (MPICH holds the context id by reference
+ * counting for the same reason). So {@link #retire} (called by {@code Comm.free()}) only moves the block from
+ * in use to retiring, and sends the members the FINs of {@link Retirement}; the block returns to the pool
+ * ({@link #reap}) once (1) the FIN of every member has arrived, each after everything that member sent on the
+ * block before it freed the communicator, and (2) no receive on the block's contexts is posted here (a receive
+ * posted before the free completes normally, or is cancelled, first); then the messages on the block that
+ * arrived and were never received are dropped ({@link P2pEngine#retireContexts}). Invariants:
+ * <ul>
+ * <li>A rank proposes a block only if no communicator of it that used the block is live or retiring.</li>
+ * <li>Hence a member of a new communicator that gets block {@code b} holds no message and no posted receive of
+ *     an earlier communicator on {@code b}, and none will arrive: every member of the earlier one had freed it
+ *     (checked here by its FIN) and sends nothing on it after its free; a rank that was not a member of the
+ *     earlier one was never sent its messages.</li>
+ * <li>Freed blocks come back: once every member has freed the communicator and this rank's receives on it are
+ *     done, the next {@link #reap} (run by every progress loop of the rank and before every proposal) frees it.
+ *     A member that never frees keeps the block retiring at the others (MPI_Comm_free is collective).</li>
+ * </ul>
+ * Limits: a nonblocking collective still running on the communicator at this rank must complete before
+ * {@code free()} (its later rounds would send after this rank's FIN); point-to-point operations started before
+ * the free complete normally.
  *
  * <p>Concurrency. Several creations may be in flight on one rank at once (threads, or nonblocking
  * {@code idup}s). Two of them must never claim the same block, so a proposal is exclusive: the creation that
@@ -34,8 +66,11 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * smallest waiting key, or a first attempt smaller than all of them, may take the mask: the globally smallest
  * waiting creation therefore gets the mask at every member once the owners of the moment finish, and succeeds.
  * A result that is empty although every member proposed as owner means that no block is free at all members:
- * that is exhaustion, reported as an error, not retried. Each proposal also carries a flag word so that this is
- * told apart from contention. All state is guarded by this object's lock; each operation is O(BLOCKS/64).
+ * that is exhaustion, reported as an error, not retried, unless some member has blocks retiring (which will come
+ * free once the FINs are in): then the members retry, at most {@link #DRAIN_RETRIES} times. Each proposal also
+ * carries a flag word ({@code FLAG_OWNER}, {@code FLAG_SETTLED}: nothing retiring here) so that these cases are
+ * told apart from contention. All state is guarded by this object's lock; each operation is O(BLOCKS/64), a
+ * reap O(retiring blocks) plus a scan of the matcher's queues per block whose FINs are in.
  */
 public final class ContextIdAllocator {
     /** Context ids per communicator. */
@@ -50,21 +85,38 @@ public final class ContextIdAllocator {
     public static final int CHECK = 3;
     /** Offset of the communicator-management context (group-collective creation, intercommunicator wire-up). */
     public static final int MANAGE = 4;
+    /** Offset of the retirement context: the FINs by which the members of a freed communicator drain its block. */
+    public static final int RETIRE = 5;
     /** Blocks per rank, hence the most communicators a rank can be a member of at once (block 0 is the world). */
     public static final int BLOCKS = 2048;
     /** 64-bit words of the mask. */
     public static final int WORDS = BLOCKS / Long.SIZE;
-    /** Length in longs of a proposal: the mask words, then a flag word (all ones: proposed as the owner). */
+    /** Length in longs of a proposal: the mask words, then a flag word ({@code FLAG_OWNER}, {@code FLAG_SETTLED}). */
     public static final int PROPOSAL_WORDS = WORDS + 1;
     /** Returned by {@link #claim} when the members must try again. */
     public static final int RETRY = -1;
+    /**
+     * Attempts an agreement makes while no block is free at every member but some member has blocks retiring,
+     * before it reports exhaustion (a member that never frees a communicator keeps its block retiring elsewhere).
+     */
+    public static final int DRAIN_RETRIES = 10_000;
 
     private static final long NO_OWNER = Long.MIN_VALUE;
+    /** Flag word bit: the member proposed as the owner of the mask. */
+    private static final long FLAG_OWNER = 1L;
+    /** Flag word bit: no block is retiring at the member. */
+    private static final long FLAG_SETTLED = 2L;
+    private static final System.Logger LOG = System.getLogger(ContextIdAllocator.class.getName());
 
     private final P2pEngine engine;
     private final long[] used = new long[WORDS];
+    private final long[] retiringMask = new long[WORDS];
+    private final List<Retirement> retirements = new ArrayList<>();
+    private final Map<Long, Integer> drainRetries = new HashMap<>();
     private final TreeSet<Long> waiting = new TreeSet<>();
     private final ConcurrentLinkedQueue<Runnable> retries = new ConcurrentLinkedQueue<>();
+    /** Number of retiring blocks; volatile so that a reap with nothing to do takes no lock. */
+    private volatile int retiring;
     private long owner = NO_OWNER;
     private int inUse;
     private long retried;
@@ -99,20 +151,23 @@ public final class ContextIdAllocator {
      * @param member false for a rank that takes part in the agreement but will not be a member of the new
      *               communicator (a split's {@code UNDEFINED} color): it constrains nothing and claims nothing
      */
-    public synchronized void propose(final long key, final long[] out, final boolean member) {
+    public void propose(final long key, final long[] out, final boolean member) {
         if (!member) {
-            java.util.Arrays.fill(out, -1L);
+            Arrays.fill(out, -1L);
             return;
         }
-        final boolean mayOwn = NO_OWNER == owner && (waiting.isEmpty() || key <= waiting.first());
-        if (mayOwn) {
-            owner = key;
-            for (int i = 0; i < WORDS; i++) {
-                out[i] = ~used[i];
+        reap(); // blocks whose FINs are in: propose them already
+        synchronized (this) {
+            final boolean mayOwn = NO_OWNER == owner && (waiting.isEmpty() || key <= waiting.first());
+            if (mayOwn) {
+                owner = key;
+                for (int i = 0; i < WORDS; i++) {
+                    out[i] = ~(used[i] | retiringMask[i]);
+                }
+                out[WORDS] = FLAG_OWNER | (0 == retiring ? FLAG_SETTLED : 0L);
+            } else {
+                Arrays.fill(out, 0L);
             }
-            out[WORDS] = -1L;
-        } else {
-            java.util.Arrays.fill(out, 0L);
         }
     }
 
@@ -138,14 +193,22 @@ public final class ContextIdAllocator {
                     inUse++;
                     waiting.remove(key);
                 }
+                drainRetries.remove(key);
                 return i * Long.SIZE + bit;
             }
         }
-        if (-1L == common[WORDS]) {
-            waiting.remove(key);
-            throw new TuttiException(ErrorClass.COMM, where + ": no context id block is free at every member ("
-                + BLOCKS + " blocks per rank, " + inUse + " in use here), expected fewer live communicators; "
-                + "free communicators that are no longer needed");
+        if (0L != (common[WORDS] & FLAG_OWNER)) {
+            final boolean settled = 0L != (common[WORDS] & FLAG_SETTLED);
+            final int drains = drainRetries.merge(key, 1, Integer::sum);
+            if (settled || drains > DRAIN_RETRIES) {
+                waiting.remove(key);
+                drainRetries.remove(key);
+                throw new TuttiException(ErrorClass.COMM, where + ": no context id block is free at every member ("
+                    + BLOCKS + " blocks per rank, " + inUse + " in use here, " + retiring + " freed here and "
+                    + "waiting for every member to free them" + (settled ? "" : ", after " + DRAIN_RETRIES
+                    + " attempts") + "), expected fewer live communicators; free communicators that are no longer "
+                    + "needed, at every member");
+            }
         }
         if (member) {
             waiting.add(key);
@@ -164,27 +227,109 @@ public final class ContextIdAllocator {
             owner = NO_OWNER;
         }
         waiting.remove(key);
+        drainRetries.remove(key);
     }
 
     /**
-     * Returns a block when its communicator is freed on this rank.
+     * Retires the block of a communicator freed on this rank: it stops being in use, and returns to the pool once
+     * every member has freed the communicator and its traffic here is drained (see the class notes).
      *
-     * @param block the block
+     * @param block  the block
+     * @param local  the communicator's local group as world ranks
+     * @param remote its remote group as world ranks (the local group again for an intracommunicator)
+     * @param view   the communicator, for messages
      * @throws TuttiException of class {@link ErrorClass#INTERN} if the block is not in use (freed twice)
      */
-    public synchronized void release(final int block) {
-        final long bit = 1L << (block & (Long.SIZE - 1));
-        if (block <= 0 || block >= BLOCKS || 0L == (used[block / Long.SIZE] & bit)) {
-            throw new TuttiException(ErrorClass.INTERN, "release: block=" + block + " is not in use, expected a "
-                + "block claimed and not yet released");
+    public void retire(final int block, final int[] local, final int[] remote, final CommView view) {
+        synchronized (this) {
+            final long bit = 1L << (block & (Long.SIZE - 1));
+            if (block <= 0 || block >= BLOCKS || 0L == (used[block / Long.SIZE] & bit)) {
+                throw new TuttiException(ErrorClass.INTERN, "retire: block=" + block + " is not in use, expected a "
+                    + "block claimed and not yet freed");
+            }
+            used[block / Long.SIZE] &= ~bit;
+            retiringMask[block / Long.SIZE] |= bit;
+            inUse--;
         }
-        used[block / Long.SIZE] &= ~bit;
-        inUse--;
+        final Retirement r = Retirement.start(engine, block, IntStream.concat(IntStream.of(local),
+            IntStream.of(remote)).distinct().toArray(), view);
+        synchronized (this) {
+            retirements.add(r);
+            retiring++; // written under the lock only (here and in reap); read without it
+        }
+        addAgent();
+        reap();
     }
 
-    /** @return the number of blocks in use on this rank, the world's included */
+    /**
+     * Returns to the pool every retiring block whose members' FINs are in and on whose contexts no receive is
+     * posted here, dropping the messages on it that were never received. Runs in the rank's progress loop and
+     * before every proposal; a block held by a pending receive is looked at again after a growing number of reaps,
+     * so that a receive left pending for long does not make every progress loop scan the matcher's queues.
+     *
+     * @return the number of blocks returned to the pool
+     */
+    int reap() {
+        if (0 == retiring) {
+            return 0;
+        }
+        synchronized (this) {
+            int freed = 0;
+            for (int i = retirements.size() - 1; i >= 0; i--) {
+                final Retirement r = retirements.get(i);
+                if (!r.due()) {
+                    continue;
+                }
+                final int from = base(r.block());
+                final int dropped = engine.retireContexts(from, from + IDS_PER_BLOCK);
+                if (dropped < 0) {
+                    r.refused(); // a receive posted before the free is still pending
+                    continue;
+                }
+                if (dropped > 0) {
+                    LOG.log(System.Logger.Level.DEBUG, () -> "rank " + engine.worldRank() + ": dropped " + dropped
+                        + " never-received messages of freed block " + r.block());
+                }
+                retirements.remove(i);
+                retiringMask[r.block() / Long.SIZE] &= ~(1L << (r.block() & (Long.SIZE - 1)));
+                retiring--;
+                freed++;
+            }
+            return freed;
+        }
+    }
+
+    /**
+     * Waits, driving the rank's progress, until every block freed on this rank is back in the pool: for tests and
+     * orderly shutdown, once every member has freed its communicators (else it waits for them).
+     *
+     * @throws TuttiException if the job fails meanwhile
+     */
+    public void awaitRetired() {
+        final IdleStrategy idle = engine.idleStrategy();
+        int iteration = 0;
+        while (0 != retiring) {
+            final TuttiException failed = engine.failureAffecting(P2pEngine.ANY);
+            if (null != failed) {
+                throw new TuttiException(failed.errorClass(), "awaitRetired: " + failed.getMessage(), failed);
+            }
+            if (engine.progress() > 0) {
+                iteration = 0;
+            } else {
+                idle.idle(Math.min(iteration++, 64));
+            }
+            reap();
+        }
+    }
+
+    /** @return the number of blocks in use by live communicators of this rank, the world's included */
     public synchronized int inUse() {
         return inUse;
+    }
+
+    /** @return the number of blocks freed on this rank and not yet back in the pool */
+    public int retiring() {
+        return retiring;
     }
 
     /** @return how many agreement attempts on this rank ended in a retry (contention between creations) */
@@ -192,7 +337,7 @@ public final class ContextIdAllocator {
         return retried;
     }
 
-    /** @return a copy of the mask of blocks in use */
+    /** @return a copy of the mask of blocks in use by live communicators (retiring ones are not in it) */
     public synchronized long[] snapshot() {
         return used.clone();
     }
@@ -220,17 +365,21 @@ public final class ContextIdAllocator {
      * @param retry the next attempt
      */
     void scheduleRetry(final Runnable retry) {
-        synchronized (this) {
-            if (!agentAdded) {
-                agentAdded = true;
-                engine.addAgent(new RetryAgent());
-            }
-        }
+        addAgent();
         retries.add(retry);
     }
 
-    /** Starts queued retries; an agent of the engine, added on the first retry. */
-    private final class RetryAgent implements Agent {
+    private void addAgent() {
+        synchronized (this) {
+            if (!agentAdded) {
+                agentAdded = true;
+                engine.addAgent(new Housekeeper());
+            }
+        }
+    }
+
+    /** Starts queued retries and reaps retired blocks; an agent of the engine, added on the first need. */
+    private final class Housekeeper implements Agent {
         @Override
         public int doWork() {
             int work = 0;
@@ -238,7 +387,7 @@ public final class ContextIdAllocator {
                 r.run();
                 work++;
             }
-            return work;
+            return work + reap();
         }
     }
 }

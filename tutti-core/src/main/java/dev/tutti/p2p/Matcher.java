@@ -3,7 +3,9 @@ package dev.tutti.p2p;
 import dev.tutti.transport.Inbound;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.List;
 
 /**
  * MPI matching for one rank: the posted-receive queue (PRQ) and the unexpected-message queue (UMQ).
@@ -159,6 +161,37 @@ final class Matcher {
         lock();
         try {
             return posted.removeFirstOccurrence(r);
+        } finally {
+            unlock();
+        }
+    }
+
+    /**
+     * Takes every unexpected message with a context in {@code [from, to)}, unless a receive on one of those contexts
+     * is still posted (retirement of a freed communicator's contexts, see {@link P2pEngine#retireContexts}).
+     *
+     * @return the messages removed (possibly none), or null if a receive is posted and nothing was removed
+     */
+    List<Inbound> retire(final int from, final int to) {
+        lock();
+        try {
+            for (final RecvRequest r : posted) {
+                if (r.context >= from && r.context < to) {
+                    return null;
+                }
+            }
+            List<Inbound> taken = List.of();
+            for (final Iterator<Inbound> it = unexpected.iterator(); it.hasNext();) {
+                final Inbound m = it.next();
+                if (m.context >= from && m.context < to) {
+                    it.remove();
+                    if (taken.isEmpty()) {
+                        taken = new ArrayList<>();
+                    }
+                    taken.add(m);
+                }
+            }
+            return taken;
         } finally {
             unlock();
         }

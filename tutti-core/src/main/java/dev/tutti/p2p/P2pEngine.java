@@ -17,6 +17,7 @@ import dev.tutti.transport.Transport;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
@@ -33,6 +34,8 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 public final class P2pEngine implements InboundSink {
     /** Wildcard for source and tag inside the engine (world-rank space). */
     public static final int ANY = -1;
+
+    private static final System.Logger LOG = System.getLogger(P2pEngine.class.getName());
 
     private final int worldRank;
     private final int worldSize;
@@ -472,6 +475,31 @@ public final class P2pEngine implements InboundSink {
             collectiveState = init.get();
         }
         return (T) collectiveState;
+    }
+
+    /**
+     * Retires the contexts {@code [from, to)} of a freed communicator once no receive on them is posted: drops
+     * every message on them that arrived and was never received (each is discarded, so that its sender completes),
+     * and returns how many. Retiring again is harmless; the caller ensures that nothing more arrives on them.
+     *
+     * @param from the first context
+     * @param to   one past the last context
+     * @return the number of messages dropped, or -1 (nothing done) while a receive on one of the contexts is posted
+     */
+    public int retireContexts(final int from, final int to) {
+        final List<Inbound> dropped = matcher.retire(from, to);
+        if (null == dropped) {
+            return -1;
+        }
+        for (final Inbound m : dropped) {
+            m.discard(failure -> {
+                if (null != failure) {
+                    LOG.log(System.Logger.Level.DEBUG, () -> "discarding a message of retired context="
+                        + m.context + " from rank=" + m.source + " failed: " + failure);
+                }
+            });
+        }
+        return dropped.size();
     }
 
     /** @return receives posted plus messages unmatched, for leak checks */
