@@ -65,6 +65,9 @@ public final class InfoCommand implements Callable<Integer> {
         out.println("settings (system property -Dname=value, or environment variable; tutti info --settings "
             + "describes them):");
         for (final SettingsReport.Value v : SettingsReport.values()) {
+            if (!Settings.find(v.name()).isProperty()) {
+                continue; // the launch variables: see "launched" below
+            }
             out.printf("  %-27s %-12s %-16s %s%n", v.name(), v.value().isEmpty() ? "(none)" : v.value(), v.source(),
                 v.envName());
         }

@@ -22,6 +22,9 @@ final class SettingsReport {
     static final String MARKDOWN_HEADER = "| setting | environment variable | default | read at | meaning |\n"
         + "|---|---|---|---|---|\n";
 
+    /** Widest line of a meaning in {@link #print}, after its indent of 6. */
+    private static final int WIDTH = 108;
+
     private SettingsReport() {
     }
 
@@ -89,7 +92,9 @@ final class SettingsReport {
             out.println("      " + (s.isProperty() ? "environment " + s.envName() + "; " : "")
                 + "default " + (s.defaultValue().isEmpty() ? "(none)" : s.defaultValue()) + "; read at "
                 + s.readAt().label());
-            out.println("      " + s.meaning().replace("`", ""));
+            for (final String line : wrap(s.meaning().replace("`", ""), WIDTH)) {
+                out.println("      " + line);
+            }
             if (Setting.Kind.FAMILY == s.kind()) {
                 for (final String name : setNames(s.prefix())) {
                     printValue(out, valueOf(Settings.find(name)));
@@ -120,6 +125,29 @@ final class SettingsReport {
                 .append(s.meaning()).append(" |\n");
         }
         return b.toString();
+    }
+
+    /**
+     * Splits text into lines of at most {@code width} characters at spaces (a longer word gets a line of its own).
+     *
+     * @param text  the text
+     * @param width the widest line
+     * @return the lines
+     */
+    static List<String> wrap(final String text, final int width) {
+        final List<String> lines = new ArrayList<>();
+        final StringBuilder line = new StringBuilder();
+        for (final String word : text.split(" ")) {
+            if (!line.isEmpty() && line.length() + 1 + word.length() > width) {
+                lines.add(line.toString());
+                line.setLength(0);
+            }
+            line.append(line.isEmpty() ? "" : " ").append(word);
+        }
+        if (!line.isEmpty()) {
+            lines.add(line.toString());
+        }
+        return lines;
     }
 
     private static void printValue(final PrintWriter out, final Value v) {

@@ -207,7 +207,8 @@ class TuttiCommandTest {
                 + (s.defaultValue().isEmpty() ? "(none)" : s.defaultValue()) + " (default)"), s + "\n" + run.out());
             assertTrue(run.out().contains("default " + (s.defaultValue().isEmpty() ? "(none)" : s.defaultValue())
                 + "; read at " + s.readAt().label()), s.name() + "\n" + run.out());
-            assertTrue(run.out().contains(s.meaning().replace("`", "")), s.name() + "\n" + run.out());
+            assertTrue(run.out().contains(String.join("\n      ", SettingsReport.wrap(s.meaning().replace("`", ""),
+                108)).replace("\n", System.lineSeparator())), s.name() + "\n" + run.out());
             if (s.isProperty()) {
                 assertTrue(run.out().contains("environment " + s.envName() + "; "), s.name() + "\n" + run.out());
             }
@@ -231,6 +232,12 @@ class TuttiCommandTest {
             restore("tutti.coll.allreduce", member);
             restore("tutti.shm.ringbytes", typo);
         }
+    }
+
+    @Test
+    void shouldWrapAtSpaces() {
+        assertEquals(List.of("ab cd", "efghij", "k"), SettingsReport.wrap("ab cd efghij k", 5));
+        assertEquals(List.of("ab"), SettingsReport.wrap("ab", 5));
     }
 
     @Test

@@ -159,15 +159,15 @@ public final class Settings {
     }
 
     /**
-     * Finds the setting of a system property or an environment variable: a declared one, or a member of a family
-     * whose key is well formed (any key, so that a collective added later is readable before this list knows it).
+     * Finds the setting of a system property or an environment variable: a declared one (a family by its name with
+     * {@code <key>}), or a member of a family whose key is well formed (any key, so that a collective added later is readable before this list knows it).
      *
      * @param name e.g. {@code tutti.eager.limit}, {@code TUTTI_EAGER_LIMIT}, {@code tutti.coll.allreduce}
      * @return the setting, or null if none has that name
      */
     public static Setting find(final String name) {
         for (final Setting s : ALL) {
-            if (Kind.FAMILY != s.kind() && (s.name().equals(name) || s.envName().equals(name))) {
+            if (s.name().equals(name) || s.envName().equals(name)) {
                 return s;
             }
         }

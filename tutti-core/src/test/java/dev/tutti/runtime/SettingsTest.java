@@ -91,6 +91,7 @@ class SettingsTest {
         assertEquals(member, Settings.find("TUTTI_COLL_ALLREDUCE"));
         assertEquals(Setting.Kind.TUNABLE, member.kind());
         assertEquals("auto", member.text());
+        assertEquals(Settings.COLL_ALGORITHM, Settings.find("tutti.coll.<operation>"));
         assertNull(Settings.find("tutti.shm.ringbytes"));
         assertNull(Settings.find("tutti.coll.All-Reduce"));
         assertTrue(Settings.isDeclared("tutti.coll.reduce_scatter_block"));
