@@ -48,7 +48,7 @@ public final class Communicator extends Comm {
     }
 
     /** Setting that overrides the host id used by {@link #splitType} (default: the host name). */
-    public static final String HOST_ID_PROP_NAME = "tutti.host.id";
+    public static final String HOST_ID_PROP_NAME = dev.tutti.runtime.Settings.HOST_ID.name();
 
     private final CollComm collComm;
     private final SelectionTable selection;
@@ -178,7 +178,7 @@ public final class Communicator extends Comm {
     /**
      * Splits by kind of process (MPI_Comm_split_type): with {@link SplitType#SHARED}, ranks on the same host form
      * one communicator, ordered by {@code key} then rank. Every rank of an embedded (in-JVM) job is on one host;
-     * processes compare host ids: the host name, or the setting {@value #HOST_ID_PROP_NAME}. Collective.
+     * processes compare host ids: the host name, or the setting {@code tutti.host.id}. Collective.
      *
      * @param type the kind
      * @param key  the ordering key

@@ -1,23 +1,20 @@
 package dev.tutti.cli;
 
-import dev.tutti.runtime.Configuration;
 import dev.tutti.runtime.LaunchInfo;
+import dev.tutti.runtime.Settings;
 
 import java.io.PrintWriter;
-import java.lang.reflect.Field;
-import java.lang.reflect.Modifier;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code tutti info}: the Tutti version, the JVM, the processors, every configuration setting of
- * {@link Configuration} with its value and where the value comes from, the transports in this build, and whether
- * this process was started by a launcher.
+ * {@code tutti info}: the Tutti version, the JVM, the processors, every setting of {@link Settings} with its value
+ * and where the value comes from, the transports in this build, and whether this process was started by a launcher.
+ * {@code tutti info --settings} describes every setting (environment variable, default, when it is read, meaning);
+ * with {@code --markdown}, as the README's Configuration table.
  */
 @Command(name = "info", mixinStandardHelpOptions = true,
     description = "Describes this installation: version, Java, processors, settings and transports.")
@@ -32,6 +29,13 @@ public final class InfoCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
+    @Option(names = "--settings", description = "Describe every setting: name, environment variable, default, "
+        + "value in force, when it is read and what it means; and name tutti.*/TUTTI_* names that are no setting.")
+    private boolean settings;
+
+    @Option(names = "--markdown", description = "With --settings: print the README's Configuration table instead.")
+    private boolean markdown;
+
     /** Creates the command. */
     public InfoCommand() {
     }
@@ -39,6 +43,18 @@ public final class InfoCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         final PrintWriter out = spec.commandLine().getOut();
+        if (markdown && !settings) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--markdown needs --settings");
+        }
+        if (settings) {
+            if (markdown) {
+                out.print(SettingsReport.markdown());
+            } else {
+                SettingsReport.print(out);
+            }
+            out.flush();
+            return 0;
+        }
         out.println("tutti " + TuttiCommand.version());
         out.println("java        " + Runtime.version() + " (" + System.getProperty("java.vendor") + ")");
         out.println("java.home   " + System.getProperty("java.home"));
@@ -46,9 +62,17 @@ public final class InfoCommand implements Callable<Integer> {
             + System.getProperty("os.arch"));
         out.println("processors  " + Runtime.getRuntime().availableProcessors());
         out.println();
-        out.println("settings (system property -Dname=value, or environment variable):");
-        for (final Setting s : settings()) {
-            out.printf("  %-22s %-12s %-22s %s%n", s.property(), s.value(), s.source(), s.envName());
+        out.println("settings (system property -Dname=value, or environment variable; tutti info --settings "
+            + "describes them):");
+        for (final SettingsReport.Value v : SettingsReport.values()) {
+            if (!Settings.find(v.name()).isProperty()) {
+                continue; // the launch variables: see "launched" below
+            }
+            out.printf("  %-27s %-12s %-16s %s%n", v.name(), v.value().isEmpty() ? "(none)" : v.value(), v.source(),
+                v.envName());
+        }
+        if (!SettingsReport.unknown().isEmpty()) {
+            out.println("  not settings (misspelt?): " + String.join(", ", SettingsReport.unknown().keySet()));
         }
         out.println();
         out.println("transports:");
@@ -61,61 +85,6 @@ public final class InfoCommand implements Callable<Integer> {
             : "rank " + launched.rank() + " of " + launched.size() + ", rendezvous " + launched.rendezvous()));
         out.flush();
         return 0;
-    }
-
-    /**
-     * One setting.
-     *
-     * @param property the system property name
-     * @param envName  the environment variable name
-     * @param value    the value in force
-     * @param source   where it comes from: {@code default}, {@code system property} or {@code environment}
-     */
-    record Setting(String property, String envName, String value, String source) {
-    }
-
-    /**
-     * Every {@code *_PROP_NAME} constant of {@link Configuration} with its {@code *_DEFAULT}, so that new settings
-     * appear here without changes to this command.
-     *
-     * @return the settings in declaration order
-     */
-    static List<Setting> settings() {
-        final List<Setting> settings = new ArrayList<>();
-        for (final Field f : Configuration.class.getFields()) {
-            if (!Modifier.isStatic(f.getModifiers()) || !f.getName().endsWith("_PROP_NAME")
-                || String.class != f.getType()) {
-                continue;
-            }
-            final String property = (String) staticValue(f);
-            final String base = f.getName().substring(0, f.getName().length() - "_PROP_NAME".length());
-            Object defaultValue = null;
-            try {
-                defaultValue = staticValue(Configuration.class.getField(base + "_DEFAULT"));
-            } catch (final NoSuchFieldException e) {
-                defaultValue = "(none)";
-            }
-            // Configuration.value(...) derives the variable name this way: upper case, dots to underscores.
-            final String envName = property.toUpperCase(Locale.ROOT).replace('.', '_');
-            final String sysValue = System.getProperty(property);
-            final String envValue = System.getenv(envName);
-            if (null != sysValue) {
-                settings.add(new Setting(property, envName, sysValue, "system property"));
-            } else if (null != envValue) {
-                settings.add(new Setting(property, envName, envValue, "environment"));
-            } else {
-                settings.add(new Setting(property, envName, String.valueOf(defaultValue), "default"));
-            }
-        }
-        return settings;
-    }
-
-    private static Object staticValue(final Field f) {
-        try {
-            return f.get(null);
-        } catch (final IllegalAccessException e) {
-            throw new IllegalStateException("public constant " + f + " is not readable", e);
-        }
     }
 
     private static boolean present(final String className) {

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tutti.cli.testranks.EchoRank;
 import dev.tutti.launcher.RendezvousService;
+import dev.tutti.runtime.Setting;
+import dev.tutti.runtime.Settings;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -188,14 +190,69 @@ class TuttiCommandTest {
         final String before = System.getProperty("tutti.idle.spins");
         System.setProperty("tutti.idle.spins", "7");
         try {
-            assertTrue(InfoCommand.settings().contains(new InfoCommand.Setting("tutti.idle.spins", "TUTTI_IDLE_SPINS",
-                "7", "system property")), InfoCommand.settings().toString());
+            assertTrue(SettingsReport.values().contains(new SettingsReport.Value("tutti.idle.spins",
+                "TUTTI_IDLE_SPINS", "7", "system property")), SettingsReport.values().toString());
         } finally {
-            if (null == before) {
-                System.clearProperty("tutti.idle.spins");
-            } else {
-                System.setProperty("tutti.idle.spins", before);
+            restore("tutti.idle.spins", before);
+        }
+    }
+
+    @Test
+    void shouldDescribeEverySettingOfTheRegistry() {
+        final Run run = tutti("info", "--settings");
+
+        assertEquals(0, run.status(), run.err());
+        for (final Setting s : Settings.all()) {
+            assertTrue(run.outLines().contains("  " + s.name() + " = "
+                + (s.defaultValue().isEmpty() ? "(none)" : s.defaultValue()) + " (default)"), s + "\n" + run.out());
+            assertTrue(run.out().contains("default " + (s.defaultValue().isEmpty() ? "(none)" : s.defaultValue())
+                + "; read at " + s.readAt().label()), s.name() + "\n" + run.out());
+            assertTrue(run.out().contains(String.join("\n      ", SettingsReport.wrap(s.meaning().replace("`", ""),
+                108)).replace("\n", System.lineSeparator())), s.name() + "\n" + run.out());
+            if (s.isProperty()) {
+                assertTrue(run.out().contains("environment " + s.envName() + "; "), s.name() + "\n" + run.out());
             }
+        }
+    }
+
+    @Test
+    void shouldShowSetFamilyMembersAndNameWhatIsNoSetting() {
+        final String member = System.getProperty("tutti.coll.allreduce");
+        final String typo = System.getProperty("tutti.shm.ringbytes");
+        System.setProperty("tutti.coll.allreduce", "ring");
+        System.setProperty("tutti.shm.ringbytes", "4096");
+        try {
+            final Run run = tutti("info", "--settings");
+            assertEquals(0, run.status(), run.err());
+            assertTrue(run.outLines().contains("  tutti.coll.allreduce = ring (system property)"), run.out());
+            assertTrue(run.outLines().contains("  tutti.shm.ringbytes (system property)"), run.out());
+            assertFalse(run.out().contains("tutti.coll.allreduce (system property)"), run.out());
+            assertTrue(tutti("info").out().contains("not settings (misspelt?): tutti.shm.ringbytes"));
+        } finally {
+            restore("tutti.coll.allreduce", member);
+            restore("tutti.shm.ringbytes", typo);
+        }
+    }
+
+    @Test
+    void shouldWrapAtSpaces() {
+        assertEquals(List.of("ab cd", "efghij", "k"), SettingsReport.wrap("ab cd efghij k", 5));
+        assertEquals(List.of("ab"), SettingsReport.wrap("ab", 5));
+    }
+
+    @Test
+    void shouldPrintTheReadmeTableWithMarkdown() {
+        final Run run = tutti("info", "--settings", "--markdown");
+        assertEquals(0, run.status(), run.err());
+        assertEquals(SettingsReport.markdown(), run.out());
+        assertEquals(2, tutti("info", "--markdown").status());
+    }
+
+    private static void restore(final String property, final String before) {
+        if (null == before) {
+            System.clearProperty(property);
+        } else {
+            System.setProperty(property, before);
         }
     }
 

@@ -45,9 +45,9 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ScheduleRun extends AbstractRequest implements CollectiveHandle {
     /** Longest a tagged collective may stay unmatched before it fails (milliseconds; 0 = forever). */
-    public static final String TAGGED_TIMEOUT_PROP_NAME = "tutti.coll.tagged.timeoutMs";
+    public static final String TAGGED_TIMEOUT_PROP_NAME = dev.tutti.runtime.Settings.COLL_TAGGED_TIMEOUT_MS.name();
     /** Default of {@link #TAGGED_TIMEOUT_PROP_NAME}: 5 minutes. */
-    public static final int TAGGED_TIMEOUT_DEFAULT_MS = 300_000;
+    public static final int TAGGED_TIMEOUT_DEFAULT_MS = dev.tutti.runtime.Settings.COLL_TAGGED_TIMEOUT_MS.intDefault();
     private static final AbstractRequest[] NONE = new AbstractRequest[0];
     private static final VarHandle BUSY;
 

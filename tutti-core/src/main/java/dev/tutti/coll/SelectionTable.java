@@ -1,6 +1,6 @@
 package dev.tutti.coll;
 
-import dev.tutti.runtime.Configuration;
+import dev.tutti.runtime.Settings;
 
 import java.util.EnumMap;
 import java.util.Map;
@@ -18,7 +18,7 @@ import java.util.Map;
  */
 public final class SelectionTable {
     /** Prefix of the override settings. */
-    public static final String OVERRIDE_PROP_PREFIX = "tutti.coll.";
+    public static final String OVERRIDE_PROP_PREFIX = Settings.COLL_ALGORITHM.prefix();
 
     private final Map<CollKind, AlgorithmId> overrides;
     /** The overrides by {@link CollKind#ordinal()} (null: none), read on every call. */
@@ -38,7 +38,7 @@ public final class SelectionTable {
     public static SelectionTable fromConfiguration() {
         final Map<CollKind, AlgorithmId> o = new EnumMap<>(CollKind.class);
         for (final CollKind k : CollKind.values()) {
-            final String v = Configuration.value(OVERRIDE_PROP_PREFIX + k.mpiName());
+            final String v = Settings.COLL_ALGORITHM.member(k.mpiName()).raw();
             if (null != v && !v.isBlank() && !"auto".equalsIgnoreCase(v.trim())) {
                 o.put(k, AlgorithmId.parse(k, v));
             }

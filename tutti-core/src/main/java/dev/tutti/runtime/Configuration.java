@@ -1,110 +1,84 @@
 package dev.tutti.runtime;
 
 /**
- * Tunables, each a system property (or the environment variable of the same name upper-cased with dots as
- * underscores, e.g. {@code TUTTI_EAGER_LIMIT}) read once, with a documented default.
+ * The accessors of the settings declared in {@link Settings} (each a system property, or the environment variable
+ * of the same name upper-cased with dots as underscores, e.g. {@code TUTTI_EAGER_LIMIT}), and the
+ * {@code *_PROP_NAME}/{@code *_DEFAULT} constants of the older style, which are the registry's names and defaults.
+ * When each is read: {@link Setting#readAt()}.
  */
 public final class Configuration {
-    /** Largest message sent eagerly (bytes); larger ones use rendezvous. */
-    public static final String EAGER_LIMIT_PROP_NAME = "tutti.eager.limit";
-    /** Default of {@link #EAGER_LIMIT_PROP_NAME}: 64 KiB. */
-    public static final int EAGER_LIMIT_DEFAULT = 64 * 1024;
-
-    /**
-     * Largest message the in-process transport copies eagerly when no receive is posted yet (bytes); larger ones
-     * wait for the receiver, which copies them once from the sender's buffer. Small, because an eager unexpected
-     * message costs a second copy through a new array.
-     */
-    public static final String INPROC_EAGER_LIMIT_PROP_NAME = "tutti.inproc.eagerLimit";
-    /** Default of {@link #INPROC_EAGER_LIMIT_PROP_NAME}: 8 KiB. */
-    public static final int INPROC_EAGER_LIMIT_DEFAULT = 8 * 1024;
-
-    /** Idle strategy: iterations that spin. */
-    public static final String IDLE_SPINS_PROP_NAME = "tutti.idle.spins";
-    /** Default of {@link #IDLE_SPINS_PROP_NAME}. */
-    public static final int IDLE_SPINS_DEFAULT = 1_000;
-    /** Idle strategy: iterations that yield after spinning. */
-    public static final String IDLE_YIELDS_PROP_NAME = "tutti.idle.yields";
-    /** Default of {@link #IDLE_YIELDS_PROP_NAME}. */
-    public static final int IDLE_YIELDS_DEFAULT = 5_000;
-    /** Idle strategy: longest park in microseconds. */
-    public static final String IDLE_MAX_PARK_US_PROP_NAME = "tutti.idle.maxParkUs";
-    /** Default of {@link #IDLE_MAX_PARK_US_PROP_NAME}. */
-    public static final int IDLE_MAX_PARK_US_DEFAULT = 1_000;
-
-    /** CPU binding of ranks that use shared memory: {@code core} binds the thread that calls {@code init} to one
-     *  CPU (the rank's index among its host's ranks, modulo the CPUs: round-robin when the host has more ranks than
-     *  CPUs), when native access is enabled ({@code tutti run} enables it); {@code none} leaves scheduling to the
-     *  system. */
-    public static final String BIND_PROP_NAME = "tutti.bind";
-    /** Default of {@link #BIND_PROP_NAME}. */
-    public static final String BIND_DEFAULT = "core";
-
-    /** Transport between ranks of a multi-process job: {@code auto} (shm with ranks on this host, tcp with the
-     *  others), {@code shm} (every rank must be on this host) or {@code tcp}. */
-    public static final String TRANSPORT_PROP_NAME = "tutti.transport";
-    /** Default of {@link #TRANSPORT_PROP_NAME}. */
-    public static final String TRANSPORT_DEFAULT = "auto";
-    /** Directory of the shared-memory transport's job files (a tmpfs). */
-    public static final String SHM_DIR_PROP_NAME = "tutti.shm.dir";
-    /** Default of {@link #SHM_DIR_PROP_NAME}. */
-    public static final String SHM_DIR_DEFAULT = "/dev/shm";
-    /** Shared memory: inbox ring bytes per rank (a power of two). */
-    public static final String SHM_RING_BYTES_PROP_NAME = "tutti.shm.ringBytes";
-    /** Default of {@link #SHM_RING_BYTES_PROP_NAME}: 1 MiB. */
-    public static final int SHM_RING_BYTES_DEFAULT = 1 << 20;
-    /** Shared memory: largest message copied inline through the inbox ring; larger ones stream in chunks. */
-    public static final String SHM_EAGER_LIMIT_PROP_NAME = "tutti.shm.eagerLimit";
-    /** Default of {@link #SHM_EAGER_LIMIT_PROP_NAME}: 16 KiB. */
-    public static final int SHM_EAGER_LIMIT_DEFAULT = 16 * 1024;
-    /** Shared memory: bytes per chunk of a streamed message (a multiple of 64). */
-    public static final String SHM_CHUNK_BYTES_PROP_NAME = "tutti.shm.chunkBytes";
-    /** Default of {@link #SHM_CHUNK_BYTES_PROP_NAME}: 64 KiB. */
-    public static final int SHM_CHUNK_BYTES_DEFAULT = 64 * 1024;
-    /**
-     * Shared memory: chunk slots per ordered pair of ranks; 0 (the default) chooses by job size, so that a job's
-     * chunk channels together stay within 256 MiB: 64 slots (a 4 MiB message in flight at once) per pair for jobs of
-     * up to 8 ranks, fewer for larger jobs, at least 8.
-     */
-    public static final String SHM_CHUNKS_PROP_NAME = "tutti.shm.chunks";
-    /** Default of {@link #SHM_CHUNKS_PROP_NAME}: 0, chosen by job size. */
-    public static final int SHM_CHUNKS_DEFAULT = 0;
-    /**
-     * Shared memory: largest message whose chunks the sender streams at once after its announcement, without
-     * waiting for the receiver's clear-to-send (one hand-off between the ranks instead of three; a message that
-     * arrives before its receive is posted is copied to the heap only if a later message from the same sender must
-     * pass it); 0 turns this off. At most the chunk channel's capacity is used.
-     */
-    public static final String SHM_PUSH_LIMIT_PROP_NAME = "tutti.shm.pushLimit";
-    /** Default of {@link #SHM_PUSH_LIMIT_PROP_NAME}: 1 MiB. */
-    public static final int SHM_PUSH_LIMIT_DEFAULT = 1 << 20;
-    /** Shared memory: bytes of each rank's shared arena (single-copy buffers), in MiB. */
-    public static final String SHM_ARENA_MIB_PROP_NAME = "tutti.shm.arenaMiB";
-    /** Default of {@link #SHM_ARENA_MIB_PROP_NAME}: 64 MiB (sparse: costs memory only when used). */
-    public static final int SHM_ARENA_MIB_DEFAULT = 64;
-    /** Shared memory: how often a waiting rank checks that its peers' processes are alive, in milliseconds. */
-    public static final String SHM_LIVENESS_MS_PROP_NAME = "tutti.shm.livenessMs";
-    /** Default of {@link #SHM_LIVENESS_MS_PROP_NAME}. */
-    public static final int SHM_LIVENESS_MS_DEFAULT = 100;
-
-    /** Shared memory: yields before a waiting rank parks (a parked rank is woken by its timeout only, since no
-     *  process can unpark another, and a park lasts at least the kernel's timer slack, 50 µs, however short it is
-     *  asked to be; yielding keeps the rank responsive, and gives its core away when ranks share cores). Some
-     *  milliseconds of yields: a collective's round often waits longer than the spin phase. */
-    public static final String SHM_IDLE_YIELDS_PROP_NAME = "tutti.shm.idle.yields";
-    /** Default of {@link #SHM_IDLE_YIELDS_PROP_NAME}. */
-    public static final int SHM_IDLE_YIELDS_DEFAULT = 20_000;
-    /** Shared memory: longest park of a waiting rank in microseconds (bounds the latency after a long wait). */
-    public static final String SHM_IDLE_MAX_PARK_US_PROP_NAME = "tutti.shm.idle.maxParkUs";
-    /** Default of {@link #SHM_IDLE_MAX_PARK_US_PROP_NAME}. */
-    public static final int SHM_IDLE_MAX_PARK_US_DEFAULT = 50;
-
-    /** Shared memory: while spinning, one iteration in this many yields instead (a power of two). Every yield is a
-     *  system call, which a rank that owns its core only loses time to; rare yields still let a rank that the
-     *  scheduler placed on the core of the rank it waits for step aside within microseconds. */
-    public static final String SHM_IDLE_YIELD_EVERY_PROP_NAME = "tutti.shm.idle.yieldEvery";
-    /** Default of {@link #SHM_IDLE_YIELD_EVERY_PROP_NAME}. */
-    public static final int SHM_IDLE_YIELD_EVERY_DEFAULT = 256;
+    /** {@link Settings#EAGER_LIMIT}. */
+    public static final String EAGER_LIMIT_PROP_NAME = Settings.EAGER_LIMIT.name();
+    /** Default of {@link Settings#EAGER_LIMIT}. */
+    public static final int EAGER_LIMIT_DEFAULT = Settings.EAGER_LIMIT.intDefault();
+    /** {@link Settings#INPROC_EAGER_LIMIT}. */
+    public static final String INPROC_EAGER_LIMIT_PROP_NAME = Settings.INPROC_EAGER_LIMIT.name();
+    /** Default of {@link Settings#INPROC_EAGER_LIMIT}. */
+    public static final int INPROC_EAGER_LIMIT_DEFAULT = Settings.INPROC_EAGER_LIMIT.intDefault();
+    /** {@link Settings#IDLE_SPINS}. */
+    public static final String IDLE_SPINS_PROP_NAME = Settings.IDLE_SPINS.name();
+    /** Default of {@link Settings#IDLE_SPINS}. */
+    public static final int IDLE_SPINS_DEFAULT = Settings.IDLE_SPINS.intDefault();
+    /** {@link Settings#IDLE_YIELDS}. */
+    public static final String IDLE_YIELDS_PROP_NAME = Settings.IDLE_YIELDS.name();
+    /** Default of {@link Settings#IDLE_YIELDS}. */
+    public static final int IDLE_YIELDS_DEFAULT = Settings.IDLE_YIELDS.intDefault();
+    /** {@link Settings#IDLE_MAX_PARK_US}. */
+    public static final String IDLE_MAX_PARK_US_PROP_NAME = Settings.IDLE_MAX_PARK_US.name();
+    /** Default of {@link Settings#IDLE_MAX_PARK_US}. */
+    public static final int IDLE_MAX_PARK_US_DEFAULT = Settings.IDLE_MAX_PARK_US.intDefault();
+    /** {@link Settings#BIND}. */
+    public static final String BIND_PROP_NAME = Settings.BIND.name();
+    /** Default of {@link Settings#BIND}. */
+    public static final String BIND_DEFAULT = Settings.BIND.defaultValue();
+    /** {@link Settings#TRANSPORT}. */
+    public static final String TRANSPORT_PROP_NAME = Settings.TRANSPORT.name();
+    /** Default of {@link Settings#TRANSPORT}. */
+    public static final String TRANSPORT_DEFAULT = Settings.TRANSPORT.defaultValue();
+    /** {@link Settings#SHM_DIR}. */
+    public static final String SHM_DIR_PROP_NAME = Settings.SHM_DIR.name();
+    /** Default of {@link Settings#SHM_DIR}. */
+    public static final String SHM_DIR_DEFAULT = Settings.SHM_DIR.defaultValue();
+    /** {@link Settings#SHM_RING_BYTES}. */
+    public static final String SHM_RING_BYTES_PROP_NAME = Settings.SHM_RING_BYTES.name();
+    /** Default of {@link Settings#SHM_RING_BYTES}. */
+    public static final int SHM_RING_BYTES_DEFAULT = Settings.SHM_RING_BYTES.intDefault();
+    /** {@link Settings#SHM_EAGER_LIMIT}. */
+    public static final String SHM_EAGER_LIMIT_PROP_NAME = Settings.SHM_EAGER_LIMIT.name();
+    /** Default of {@link Settings#SHM_EAGER_LIMIT}. */
+    public static final int SHM_EAGER_LIMIT_DEFAULT = Settings.SHM_EAGER_LIMIT.intDefault();
+    /** {@link Settings#SHM_CHUNK_BYTES}. */
+    public static final String SHM_CHUNK_BYTES_PROP_NAME = Settings.SHM_CHUNK_BYTES.name();
+    /** Default of {@link Settings#SHM_CHUNK_BYTES}. */
+    public static final int SHM_CHUNK_BYTES_DEFAULT = Settings.SHM_CHUNK_BYTES.intDefault();
+    /** {@link Settings#SHM_CHUNKS}. */
+    public static final String SHM_CHUNKS_PROP_NAME = Settings.SHM_CHUNKS.name();
+    /** Default of {@link Settings#SHM_CHUNKS}. */
+    public static final int SHM_CHUNKS_DEFAULT = Settings.SHM_CHUNKS.intDefault();
+    /** {@link Settings#SHM_PUSH_LIMIT}. */
+    public static final String SHM_PUSH_LIMIT_PROP_NAME = Settings.SHM_PUSH_LIMIT.name();
+    /** Default of {@link Settings#SHM_PUSH_LIMIT}. */
+    public static final int SHM_PUSH_LIMIT_DEFAULT = Settings.SHM_PUSH_LIMIT.intDefault();
+    /** {@link Settings#SHM_ARENA_MIB}. */
+    public static final String SHM_ARENA_MIB_PROP_NAME = Settings.SHM_ARENA_MIB.name();
+    /** Default of {@link Settings#SHM_ARENA_MIB}. */
+    public static final int SHM_ARENA_MIB_DEFAULT = Settings.SHM_ARENA_MIB.intDefault();
+    /** {@link Settings#SHM_LIVENESS_MS}. */
+    public static final String SHM_LIVENESS_MS_PROP_NAME = Settings.SHM_LIVENESS_MS.name();
+    /** Default of {@link Settings#SHM_LIVENESS_MS}. */
+    public static final int SHM_LIVENESS_MS_DEFAULT = Settings.SHM_LIVENESS_MS.intDefault();
+    /** {@link Settings#SHM_IDLE_YIELDS}. */
+    public static final String SHM_IDLE_YIELDS_PROP_NAME = Settings.SHM_IDLE_YIELDS.name();
+    /** Default of {@link Settings#SHM_IDLE_YIELDS}. */
+    public static final int SHM_IDLE_YIELDS_DEFAULT = Settings.SHM_IDLE_YIELDS.intDefault();
+    /** {@link Settings#SHM_IDLE_MAX_PARK_US}. */
+    public static final String SHM_IDLE_MAX_PARK_US_PROP_NAME = Settings.SHM_IDLE_MAX_PARK_US.name();
+    /** Default of {@link Settings#SHM_IDLE_MAX_PARK_US}. */
+    public static final int SHM_IDLE_MAX_PARK_US_DEFAULT = Settings.SHM_IDLE_MAX_PARK_US.intDefault();
+    /** {@link Settings#SHM_IDLE_YIELD_EVERY}. */
+    public static final String SHM_IDLE_YIELD_EVERY_PROP_NAME = Settings.SHM_IDLE_YIELD_EVERY.name();
+    /** Default of {@link Settings#SHM_IDLE_YIELD_EVERY}. */
+    public static final int SHM_IDLE_YIELD_EVERY_DEFAULT = Settings.SHM_IDLE_YIELD_EVERY.intDefault();
 
     /** Fewest yields before a waiting rank parks when its host has more ranks than cores (shared memory). */
     public static final int OVERSUBSCRIBED_SHM_YIELDS = 100_000;
@@ -117,25 +91,14 @@ public final class Configuration {
     private Configuration() {
     }
 
-    /** @return whether ranks bind to CPUs (setting {@value #BIND_PROP_NAME}: core or none) */
+    /** @return whether ranks bind to CPUs ({@link Settings#BIND}: core or none) */
     public static boolean bindToCore() {
-        final String v = value(BIND_PROP_NAME);
-        final String b = null == v || v.isBlank() ? BIND_DEFAULT : v.trim().toLowerCase(java.util.Locale.ROOT);
-        if (!"core".equals(b) && !"none".equals(b)) {
-            throw new IllegalArgumentException("setting " + BIND_PROP_NAME + "=" + v + ", expected core or none");
-        }
-        return "core".equals(b);
+        return "core".equals(Settings.BIND.choice());
     }
 
-    /** @return the transport setting, lower case: auto, shm or tcp */
+    /** @return the transport setting ({@link Settings#TRANSPORT}), lower case: auto, shm or tcp */
     public static String transport() {
-        final String v = value(TRANSPORT_PROP_NAME);
-        final String t = null == v || v.isBlank() ? TRANSPORT_DEFAULT : v.trim().toLowerCase(java.util.Locale.ROOT);
-        if (!"auto".equals(t) && !"shm".equals(t) && !"tcp".equals(t)) {
-            throw new IllegalArgumentException("setting " + TRANSPORT_PROP_NAME + "=" + v
-                + ", expected auto, shm or tcp");
-        }
-        return t;
+        return Settings.TRANSPORT.choice();
     }
 
     /**
@@ -147,15 +110,15 @@ public final class Configuration {
      * @return the path
      */
     public static java.nio.file.Path shmFile(final String jobId, final String secret) {
-        return shmFile(value(SHM_DIR_PROP_NAME), jobId, secret);
+        return shmFile(Settings.SHM_DIR.raw(), jobId, secret);
     }
 
     /**
      * Returns the shared-memory file of a job in a given directory: what {@link #shmFile(String, String)} returns
-     * in a process whose {@value #SHM_DIR_PROP_NAME} setting is {@code dir} (the launcher, whose ranks may be given
+     * in a process whose {@link Settings#SHM_DIR} setting is {@code dir} (the launcher, whose ranks may be given
      * another setting than its own).
      *
-     * @param dir    the directory; null or blank for {@value #SHM_DIR_DEFAULT}
+     * @param dir    the directory; null or blank for the default ({@code /dev/shm})
      * @param jobId  the job id
      * @param secret the job secret (hex)
      * @return the path
@@ -170,26 +133,25 @@ public final class Configuration {
         } catch (final java.security.NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is missing from this JVM", e);
         }
-        return java.nio.file.Path.of(null == dir || dir.isBlank() ? SHM_DIR_DEFAULT : dir.trim(),
+        return java.nio.file.Path.of(null == dir || dir.isBlank() ? Settings.SHM_DIR.defaultValue() : dir.trim(),
             SHM_FILE_PREFIX + safeId.substring(0, Math.min(safeId.length(), 100)) + "-" + digest + SHM_FILE_SUFFIX);
     }
 
 
-    /** @return the in-process transport's eager limit in bytes */
+    /** @return the in-process transport's eager limit in bytes ({@link Settings#INPROC_EAGER_LIMIT}) */
     public static int inprocEagerLimit() {
-        return intValue(INPROC_EAGER_LIMIT_PROP_NAME, INPROC_EAGER_LIMIT_DEFAULT);
+        return Settings.INPROC_EAGER_LIMIT.intValue();
     }
 
-    /** @return the eager limit in bytes */
+    /** @return the eager limit in bytes ({@link Settings#EAGER_LIMIT}) */
     public static int eagerLimit() {
-        return intValue(EAGER_LIMIT_PROP_NAME, EAGER_LIMIT_DEFAULT);
+        return Settings.EAGER_LIMIT.intValue();
     }
 
-    /** @return the idle strategy built from the idle properties */
+    /** @return the idle strategy built from the idle settings ({@code tutti.idle.*}) */
     public static IdleStrategy idleStrategy() {
-        return new BackoffIdleStrategy(intValue(IDLE_SPINS_PROP_NAME, IDLE_SPINS_DEFAULT),
-            intValue(IDLE_YIELDS_PROP_NAME, IDLE_YIELDS_DEFAULT), 1_000,
-            1_000L * intValue(IDLE_MAX_PARK_US_PROP_NAME, IDLE_MAX_PARK_US_DEFAULT));
+        return new BackoffIdleStrategy(Settings.IDLE_SPINS.intValue(), Settings.IDLE_YIELDS.intValue(), 1_000,
+            1_000L * Settings.IDLE_MAX_PARK_US.intValue());
     }
 
     /**
@@ -199,14 +161,13 @@ public final class Configuration {
      * @return the strategy
      */
     public static IdleStrategy oversubscribedIdleStrategy() {
-        return new BackoffIdleStrategy(20, 20, 1_000,
-            1_000L * intValue(IDLE_MAX_PARK_US_PROP_NAME, IDLE_MAX_PARK_US_DEFAULT));
+        return new BackoffIdleStrategy(20, 20, 1_000, 1_000L * Settings.IDLE_MAX_PARK_US.intValue());
     }
 
     /**
      * Returns the idle strategy of a rank with peers over shared memory: spin (briefly if this host has more ranks
-     * than cores), then yield ({@value #SHM_IDLE_YIELDS_PROP_NAME}), then park at most
-     * {@value #SHM_IDLE_MAX_PARK_US_PROP_NAME} µs, because nothing can wake a rank parked on a ring. With more
+     * than cores), then yield ({@link Settings#SHM_IDLE_YIELDS}), then park at most
+     * {@link Settings#SHM_IDLE_MAX_PARK_US} µs, because nothing can wake a rank parked on a ring. With more
      * ranks than cores a waiting rank yields at least {@value #OVERSUBSCRIBED_SHM_YIELDS} times before it parks,
      * as Open MPI's {@code mpi_yield_when_idle}: a yield hands the core to a rank with work at once, while a park
      * lasts at least the kernel's timer slack (50 µs) whatever is asked, and a collective waits once per round.
@@ -215,44 +176,36 @@ public final class Configuration {
      * @return the strategy
      */
     public static IdleStrategy shmIdleStrategy(final boolean oversubscribed) {
-        final int yields = intValue(SHM_IDLE_YIELDS_PROP_NAME, SHM_IDLE_YIELDS_DEFAULT);
-        return new BackoffIdleStrategy(oversubscribed ? 0 : intValue(IDLE_SPINS_PROP_NAME, IDLE_SPINS_DEFAULT),
+        final int yields = Settings.SHM_IDLE_YIELDS.intValue();
+        return new BackoffIdleStrategy(oversubscribed ? 0 : Settings.IDLE_SPINS.intValue(),
             oversubscribed ? Math.max(yields, OVERSUBSCRIBED_SHM_YIELDS) : yields, 1_000,
-            1_000L * Math.max(1, intValue(SHM_IDLE_MAX_PARK_US_PROP_NAME, SHM_IDLE_MAX_PARK_US_DEFAULT)),
-            intValue(SHM_IDLE_YIELD_EVERY_PROP_NAME, SHM_IDLE_YIELD_EVERY_DEFAULT));
+            1_000L * Math.max(1, Settings.SHM_IDLE_MAX_PARK_US.intValue()),
+            Settings.SHM_IDLE_YIELD_EVERY.intValue());
     }
 
     /**
-     * Reads a setting: the system property, else the environment variable derived from its name, else null.
+     * Reads a setting declared in {@link Settings}: the system property, else the environment variable.
      *
-     * @param propName the property name
+     * @param propName the property name (or a family member, e.g. {@code tutti.coll.allreduce})
      * @return the value or null
+     * @throws IllegalArgumentException if {@link Settings} declares no such setting
      */
     public static String value(final String propName) {
-        final String p = System.getProperty(propName);
-        if (null != p) {
-            return p;
-        }
-        return System.getenv(propName.toUpperCase(java.util.Locale.ROOT).replace('.', '_'));
+        return Settings.require(propName).raw();
     }
 
     /**
-     * Reads an integer setting.
+     * Reads an integer setting declared in {@link Settings} (prefer {@link Setting#intValue()} on its constant).
      *
      * @param propName     the property name
-     * @param defaultValue the value if unset
+     * @param defaultValue the value if unset (the registry's default, which callers pass)
      * @return the value
-     * @throws IllegalArgumentException if set to something that is not an integer
+     * @throws IllegalArgumentException if set to something that is not an integer, or if {@link Settings}
+     *                                  declares no such setting
      */
     public static int intValue(final String propName, final int defaultValue) {
-        final String v = value(propName);
-        if (null == v || v.isBlank()) {
-            return defaultValue;
-        }
-        try {
-            return Integer.parseInt(v.trim());
-        } catch (final NumberFormatException e) {
-            throw new IllegalArgumentException("setting " + propName + "=" + v + " is not an integer", e);
-        }
+        final Setting s = Settings.require(propName);
+        final String v = s.raw();
+        return null == v || v.isBlank() ? defaultValue : s.intValue();
     }
 }

@@ -14,15 +14,15 @@ import java.util.Map;
  */
 public record LaunchInfo(int rank, int size, String rendezvous, String secret, String jobId) {
     /** Environment variable: this rank. */
-    public static final String RANK_ENV = "TUTTI_RANK";
+    public static final String RANK_ENV = Settings.RANK.envName();
     /** Environment variable: the number of ranks. */
-    public static final String SIZE_ENV = "TUTTI_SIZE";
+    public static final String SIZE_ENV = Settings.SIZE.envName();
     /** Environment variable: {@code host:port} of the rendezvous. */
-    public static final String RENDEZVOUS_ENV = "TUTTI_RENDEZVOUS";
+    public static final String RENDEZVOUS_ENV = Settings.RENDEZVOUS.envName();
     /** Environment variable: the job secret (hex). */
-    public static final String SECRET_ENV = "TUTTI_JOB_SECRET";
+    public static final String SECRET_ENV = Settings.JOB_SECRET.envName();
     /** Environment variable: the job id. */
-    public static final String JOB_ID_ENV = "TUTTI_JOB_ID";
+    public static final String JOB_ID_ENV = Settings.JOB_ID.envName();
 
     /**
      * Reads the launch information from an environment.

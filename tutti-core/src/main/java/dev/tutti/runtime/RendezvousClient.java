@@ -22,15 +22,15 @@ import java.util.concurrent.locks.LockSupport;
  * A rank's side of the rendezvous ({@link RendezvousServer}, which describes the protocol): publish this rank's
  * endpoint, wait for the fence, return every rank's endpoint.
  *
- * <p>The whole exchange is bounded by {@value #TIMEOUT_PROP_NAME} (default {@value #TIMEOUT_DEFAULT_MS} ms):
+ * <p>The whole exchange is bounded by {@link Settings#RENDEZVOUS_TIMEOUT_MS} (default 60 s):
  * connection attempts are retried until then (the launcher may start the server a moment after the ranks), and
  * a timeout names the rendezvous address and the ranks still missing when last heard.
  */
 public final class RendezvousClient {
     /** Longest time {@link #exchange(LaunchInfo, String)} may take, in milliseconds. */
-    public static final String TIMEOUT_PROP_NAME = "tutti.rendezvous.timeoutMs";
+    public static final String TIMEOUT_PROP_NAME = Settings.RENDEZVOUS_TIMEOUT_MS.name();
     /** Default of {@link #TIMEOUT_PROP_NAME}: 60 s. */
-    public static final int TIMEOUT_DEFAULT_MS = 60_000;
+    public static final int TIMEOUT_DEFAULT_MS = Settings.RENDEZVOUS_TIMEOUT_MS.intDefault();
 
     private static final long MAX_RETRY_PAUSE_NS = TimeUnit.MILLISECONDS.toNanos(500);
 
@@ -50,7 +50,7 @@ public final class RendezvousClient {
      *                        dropped out); {@link ErrorClass#INTERN} for a protocol or I/O error
      */
     public static String[] exchange(final LaunchInfo info, final String myEndpoint) {
-        return exchange(info, myEndpoint, Configuration.intValue(TIMEOUT_PROP_NAME, TIMEOUT_DEFAULT_MS));
+        return exchange(info, myEndpoint, Settings.RENDEZVOUS_TIMEOUT_MS.intValue());
     }
 
     /**

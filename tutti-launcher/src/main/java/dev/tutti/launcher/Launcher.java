@@ -2,6 +2,7 @@ package dev.tutti.launcher;
 
 import dev.tutti.runtime.Configuration;
 import dev.tutti.runtime.LaunchInfo;
+import dev.tutti.runtime.Settings;
 
 import java.io.OutputStream;
 import java.nio.file.Path;
@@ -11,7 +12,6 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -259,7 +259,7 @@ public final class Launcher {
             }
         }
         if (null == dir) {
-            final String envName = Configuration.SHM_DIR_PROP_NAME.toUpperCase(Locale.ROOT).replace('.', '_');
+            final String envName = Settings.SHM_DIR.envName();
             dir = env.containsKey(envName) ? env.get(envName) : System.getenv(envName);
         }
         return Configuration.shmFile(dir, jobId, secret);

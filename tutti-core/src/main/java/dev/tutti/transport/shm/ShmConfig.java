@@ -1,9 +1,9 @@
 package dev.tutti.transport.shm;
 
-import dev.tutti.runtime.Configuration;
+import dev.tutti.runtime.Settings;
 
 /**
- * The shared-memory transport's tunables (see the {@code tutti.shm.*} settings in {@link Configuration}). Every
+ * The shared-memory transport's tunables (see the {@code tutti.shm.*} settings in {@link Settings}). Every
  * rank of a job must use the same layout values; the file's header records them and a rank whose values differ
  * is refused.
  *
@@ -45,15 +45,10 @@ public record ShmConfig(int ringBytes, int eagerLimit, int chunkBytes, int chunk
 
     /** @return the values from the settings, with their defaults */
     public static ShmConfig fromConfiguration() {
-        return new ShmConfig(
-            Configuration.intValue(Configuration.SHM_RING_BYTES_PROP_NAME, Configuration.SHM_RING_BYTES_DEFAULT),
-            Configuration.intValue(Configuration.SHM_EAGER_LIMIT_PROP_NAME, Configuration.SHM_EAGER_LIMIT_DEFAULT),
-            Configuration.intValue(Configuration.SHM_CHUNK_BYTES_PROP_NAME, Configuration.SHM_CHUNK_BYTES_DEFAULT),
-            Configuration.intValue(Configuration.SHM_CHUNKS_PROP_NAME, Configuration.SHM_CHUNKS_DEFAULT),
-            (long) Configuration.intValue(Configuration.SHM_ARENA_MIB_PROP_NAME,
-                Configuration.SHM_ARENA_MIB_DEFAULT) << 20,
-            Configuration.intValue(Configuration.SHM_LIVENESS_MS_PROP_NAME, Configuration.SHM_LIVENESS_MS_DEFAULT),
-            Configuration.intValue(Configuration.SHM_PUSH_LIMIT_PROP_NAME, Configuration.SHM_PUSH_LIMIT_DEFAULT));
+        return new ShmConfig(Settings.SHM_RING_BYTES.intValue(), Settings.SHM_EAGER_LIMIT.intValue(),
+            Settings.SHM_CHUNK_BYTES.intValue(), Settings.SHM_CHUNKS.intValue(),
+            (long) Settings.SHM_ARENA_MIB.intValue() << 20, Settings.SHM_LIVENESS_MS.intValue(),
+            Settings.SHM_PUSH_LIMIT.intValue());
     }
 
     /**

@@ -2,7 +2,7 @@ package dev.tutti.transport.tcp;
 
 import dev.tutti.ErrorClass;
 import dev.tutti.TuttiException;
-import dev.tutti.runtime.Configuration;
+import dev.tutti.runtime.Settings;
 import dev.tutti.runtime.HostPort;
 import dev.tutti.runtime.JobSecret;
 import dev.tutti.runtime.LaunchInfo;
@@ -54,15 +54,15 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class TcpTransport implements Transport {
     /** Address to listen on and publish; default: loopback if the rendezvous is on loopback, else this host's
      *  address on the interface that reaches the rendezvous. */
-    public static final String HOST_PROP_NAME = "tutti.tcp.host";
+    public static final String HOST_PROP_NAME = Settings.TCP_HOST.name();
     /** Longest time the wiring after the rendezvous may take, in milliseconds. */
-    public static final String CONNECT_TIMEOUT_PROP_NAME = "tutti.tcp.connectTimeoutMs";
+    public static final String CONNECT_TIMEOUT_PROP_NAME = Settings.TCP_CONNECT_TIMEOUT_MS.name();
     /** Default of {@link #CONNECT_TIMEOUT_PROP_NAME}: 60 s. */
-    public static final int CONNECT_TIMEOUT_DEFAULT_MS = 60_000;
+    public static final int CONNECT_TIMEOUT_DEFAULT_MS = Settings.TCP_CONNECT_TIMEOUT_MS.intDefault();
     /** Longest time {@link #close()} waits for the peers' goodbyes, in milliseconds. */
-    public static final String CLOSE_TIMEOUT_PROP_NAME = "tutti.tcp.closeTimeoutMs";
+    public static final String CLOSE_TIMEOUT_PROP_NAME = Settings.TCP_CLOSE_TIMEOUT_MS.name();
     /** Default of {@link #CLOSE_TIMEOUT_PROP_NAME}: 10 s. */
-    public static final int CLOSE_TIMEOUT_DEFAULT_MS = 10_000;
+    public static final int CLOSE_TIMEOUT_DEFAULT_MS = Settings.TCP_CLOSE_TIMEOUT_MS.intDefault();
 
     /** Staging bytes per connection, at least (rendezvous chunks are built in it). */
     static final int MIN_STAGING_BYTES = 128 * 1024;
@@ -111,7 +111,7 @@ public final class TcpTransport implements Transport {
      */
     public static TcpTransport connect(final LaunchInfo info, final InboundSink sink, final int eagerLimit) {
         return connect(info, sink, eagerLimit,
-            Configuration.intValue(CONNECT_TIMEOUT_PROP_NAME, CONNECT_TIMEOUT_DEFAULT_MS));
+            Settings.TCP_CONNECT_TIMEOUT_MS.intValue());
     }
 
     /**
@@ -191,7 +191,7 @@ public final class TcpTransport implements Transport {
 
     /**
      * Says goodbye to every peer, waits until every peer has said goodbye too and the output is flushed (at most
-     * {@value #CLOSE_TIMEOUT_PROP_NAME}), then stops the I/O thread and closes the connections. Sends and receives
+     * {@link Settings#TCP_CLOSE_TIMEOUT_MS}), then stops the I/O thread and closes the connections. Sends and receives
      * still pending fail. Call it once every rank is done (after the finalize agreement), or peers see a failure.
      */
     @Override
@@ -205,7 +205,7 @@ public final class TcpTransport implements Transport {
                 c.sendBye();
             }
         }
-        final long timeoutMs = Configuration.intValue(CLOSE_TIMEOUT_PROP_NAME, CLOSE_TIMEOUT_DEFAULT_MS);
+        final long timeoutMs = Settings.TCP_CLOSE_TIMEOUT_MS.intValue();
         final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         try {
             while (!allSettled()) {
@@ -299,7 +299,7 @@ public final class TcpTransport implements Transport {
     }
 
     static InetAddress bindAddress(final LaunchInfo info) throws IOException {
-        final String configured = Configuration.value(HOST_PROP_NAME);
+        final String configured = Settings.TCP_HOST.raw();
         if (null != configured && !configured.isBlank()) {
             return InetAddress.getByName(configured.trim());
         }

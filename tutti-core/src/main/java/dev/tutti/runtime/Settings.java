@@ -1,0 +1,243 @@
+package dev.tutti.runtime;
+
+import dev.tutti.runtime.Setting.Kind;
+import dev.tutti.runtime.Setting.ReadAt;
+import dev.tutti.runtime.Setting.Type;
+
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * Every setting of Tutti, in one place: each {@code tutti.*} system property, its {@code TUTTI_*} environment
+ * variable, its default, when it is read and what it means, and the variables the launcher gives each rank.
+ * {@code tutti info --settings} lists them with their values, and the README's Configuration table is checked
+ * against {@link #all()} (a test fails if a row is missing, extra or different). Code reads a setting through its
+ * constant here ({@code Settings.EAGER_LIMIT.intValue()}); the {@code *_PROP_NAME} constants elsewhere are these
+ * names.
+ *
+ * <p>When a setting is read: see {@link Setting#readAt()}. Each is read when the thing it configures is made (a job,
+ * a communicator), never per message, and not cached across jobs: one JVM may run many jobs (tests, benchmarks,
+ * embedded programs), and a system property set before a job starts applies to that job.
+ */
+public final class Settings {
+    /** Transport between ranks of a multi-process job. */
+    public static final Setting TRANSPORT = choice("tutti.transport", "auto", List.of("auto", "shm", "tcp"),
+        ReadAt.JOB_START, "`auto`: shared memory between ranks of one host, TCP between hosts; `shm` (every rank on "
+            + "this host) or `tcp` forces one");
+    /** Largest message sent eagerly over tcp (bytes). */
+    public static final Setting EAGER_LIMIT = integer("tutti.eager.limit", 64 * 1024, ReadAt.JOB_START,
+        "largest message (bytes) sent eagerly over tcp; larger ones use rendezvous");
+    /** Largest message the in-process transport copies eagerly (bytes). */
+    public static final Setting INPROC_EAGER_LIMIT = integer("tutti.inproc.eagerLimit", 8 * 1024, ReadAt.JOB_START,
+        "the same between ranks that are threads of one JVM: a larger message that arrives before its receive is "
+            + "posted waits for it and is copied once, from the sender's buffer");
+    /** Idle strategy: iterations that spin. */
+    public static final Setting IDLE_SPINS = integer("tutti.idle.spins", 1_000, ReadAt.JOB_START,
+        "a waiting thread spins this many iterations, then yields, then parks");
+    /** Idle strategy: iterations that yield after spinning. */
+    public static final Setting IDLE_YIELDS = integer("tutti.idle.yields", 5_000, ReadAt.JOB_START,
+        "iterations a waiting thread yields after spinning, before it parks");
+    /** Idle strategy: longest park in microseconds. */
+    public static final Setting IDLE_MAX_PARK_US = integer("tutti.idle.maxParkUs", 1_000, ReadAt.JOB_START,
+        "longest park (µs) of a waiting thread");
+    /** CPU binding of ranks with shared-memory peers. */
+    public static final Setting BIND = choice("tutti.bind", "core", List.of("core", "none"), ReadAt.JOB_START,
+        "`core`: a rank with shared-memory peers binds the thread that called `init` to one CPU, as Open MPI binds "
+            + "ranks (the host's i-th rank to CPU i modulo the CPUs, so with more ranks than CPUs each CPU gets the "
+            + "same number), when native access is enabled (`tutti run` passes `--enable-native-access=ALL-UNNAMED`; "
+            + "under another launcher add it yourself, or nothing is bound); `none` leaves placement to the OS");
+    /** Directory of the shared-memory job files. */
+    public static final Setting SHM_DIR = text("tutti.shm.dir", "/dev/shm", ReadAt.JOB_START,
+        "directory (a tmpfs) of the shared-memory job files; the launcher removes a job's file from the directory "
+            + "its ranks were given");
+    /** Shared memory: inbox ring bytes per rank. */
+    public static final Setting SHM_RING_BYTES = integer("tutti.shm.ringBytes", 1 << 20, ReadAt.JOB_START,
+        "bytes of each rank's inbox ring (a power of two); every rank of a job must use the same");
+    /** Shared memory: largest message copied inline through the ring. */
+    public static final Setting SHM_EAGER_LIMIT = integer("tutti.shm.eagerLimit", 16 * 1024, ReadAt.JOB_START,
+        "largest message (bytes) copied inline through the inbox ring; larger ones stream in chunks");
+    /** Shared memory: bytes per chunk. */
+    public static final Setting SHM_CHUNK_BYTES = integer("tutti.shm.chunkBytes", 64 * 1024, ReadAt.JOB_START,
+        "bytes per chunk of a streamed message (a multiple of 64); every rank of a job must use the same");
+    /** Shared memory: chunk slots per ordered pair of ranks. */
+    public static final Setting SHM_CHUNKS = integer("tutti.shm.chunks", 0, ReadAt.JOB_START,
+        "chunk slots per ordered pair of ranks; 0 chooses by job size: 64 (a 4 MiB message in flight at once) in "
+            + "jobs of up to 8 ranks, fewer in larger jobs (all pairs together within 256 MiB of the job file, "
+            + "which is used only as pairs exchange large messages), at least 8");
+    /** Shared memory: largest message streamed without waiting for clear-to-send. */
+    public static final Setting SHM_PUSH_LIMIT = integer("tutti.shm.pushLimit", 1 << 20, ReadAt.JOB_START,
+        "largest message (bytes) whose chunks the sender streams right after announcing it, without waiting for "
+            + "the receiver's clear-to-send (one hand-off between ranks instead of three, which counts most when "
+            + "ranks outnumber cores); such a message is copied to the heap only if a later one from the same sender "
+            + "is received first; 0 turns it off. Larger messages wait for clear-to-send");
+    /** Shared memory: arena per rank, MiB. */
+    public static final Setting SHM_ARENA_MIB = integer("tutti.shm.arenaMiB", 64, ReadAt.JOB_START,
+        "MiB of each rank's shared arena (`tutti.allocShared` buffers, sent with a single copy); sparse, so it "
+            + "costs memory only when used");
+    /** Shared memory: how often a waiting rank checks its peers' processes. */
+    public static final Setting SHM_LIVENESS_MS = integer("tutti.shm.livenessMs", 100, ReadAt.JOB_START,
+        "how often (ms) a waiting rank checks that its shared-memory peers' processes are alive");
+    /** Shared memory: yields before a waiting rank parks. */
+    public static final Setting SHM_IDLE_YIELDS = integer("tutti.shm.idle.yields", 20_000, ReadAt.JOB_START,
+        "iterations a rank with shared-memory peers yields before it parks (no process can wake another, and a "
+            + "park lasts at least the kernel's timer slack of 50 µs). With more ranks on the host than cores, "
+            + "waits do not spin and yield at least 100000 times before they park, like Open MPI's "
+            + "`mpi_yield_when_idle`");
+    /** Shared memory: longest park of a waiting rank. */
+    public static final Setting SHM_IDLE_MAX_PARK_US = integer("tutti.shm.idle.maxParkUs", 50, ReadAt.JOB_START,
+        "longest park (µs) of a rank with shared-memory peers (bounds the latency after a long wait)");
+    /** Shared memory: one spin iteration in this many yields. */
+    public static final Setting SHM_IDLE_YIELD_EVERY = integer("tutti.shm.idle.yieldEvery", 256, ReadAt.JOB_START,
+        "while spinning, one iteration in this many (a power of two) yields, so that a rank placed on the core of "
+            + "the rank it waits for steps aside within microseconds");
+    /** Collective algorithm overrides, one per operation. */
+    public static final Setting COLL_ALGORITHM = new Setting("tutti.coll.<operation>", "TUTTI_COLL_<OPERATION>",
+        Kind.FAMILY, Type.TEXT, "auto", List.of(), ReadAt.COMMUNICATOR,
+        "force a collective algorithm, e.g. `-Dtutti.coll.allreduce=ring`; operations as in MPI in lower case "
+            + "(`bcast`, `reduce_scatter_block`, ...)");
+    /** Longest a tagged collective may stay unmatched. */
+    public static final Setting COLL_TAGGED_TIMEOUT_MS = integer("tutti.coll.tagged.timeoutMs", 300_000,
+        ReadAt.COMMUNICATOR, "a tagged collective not matched by then (ms) fails with `TIMEOUT` (0 = wait forever)");
+    /** Longest the rendezvous may take. */
+    public static final Setting RENDEZVOUS_TIMEOUT_MS = integer("tutti.rendezvous.timeoutMs", 60_000,
+        ReadAt.JOB_START, "how long (ms) a rank waits for all ranks to join the job");
+    /** Address of this rank's tcp endpoint. */
+    public static final Setting TCP_HOST = text("tutti.tcp.host", "", ReadAt.JOB_START,
+        "address this rank's TCP endpoint binds and advertises; unset: loopback if the rendezvous is on loopback, "
+            + "else this host's address on the interface that reaches the rendezvous");
+    /** Longest the tcp wiring may take. */
+    public static final Setting TCP_CONNECT_TIMEOUT_MS = integer("tutti.tcp.connectTimeoutMs", 60_000,
+        ReadAt.JOB_START, "how long (ms) wiring the TCP connections after the rendezvous may take");
+    /** Longest a tcp close waits for the peers' goodbyes. */
+    public static final Setting TCP_CLOSE_TIMEOUT_MS = integer("tutti.tcp.closeTimeoutMs", 10_000, ReadAt.JOB_END,
+        "how long (ms) closing waits for the TCP peers' goodbyes");
+    /** Host id of {@code splitType(SHARED)}. */
+    public static final Setting HOST_ID = text("tutti.host.id", "", ReadAt.EACH_CALL,
+        "the host id that `splitType(SHARED)` groups ranks by; unset: the host name");
+    /** Extra allow-list patterns of the default object serializer. */
+    public static final Setting SERIAL_ALLOW = text("tutti.serial.allow", "", ReadAt.JOB_START,
+        "extra allow-list patterns for object messages, separated by `;`, e.g. `com.example.**` (`java.base` is "
+            + "always allowed); read when the default options (`Tutti.Options.defaults()`) are made");
+    /** Launch variable: this rank. */
+    public static final Setting RANK = launch("TUTTI_RANK",
+        "this rank, 0 to size - 1; a process without it runs as a job of one rank");
+    /** Launch variable: the job size. */
+    public static final Setting SIZE = launch("TUTTI_SIZE", "the number of ranks");
+    /** Launch variable: the rendezvous address. */
+    public static final Setting RENDEZVOUS = launch("TUTTI_RENDEZVOUS",
+        "`host:port` of the job's rendezvous, where the ranks exchange their endpoints");
+    /** Launch variable: the job secret. */
+    public static final Setting JOB_SECRET = launch("TUTTI_JOB_SECRET",
+        "the job's secret (hex), which ranks prove to each other and never send in clear");
+    /** Launch variable: the job id. */
+    public static final Setting JOB_ID = launch("TUTTI_JOB_ID",
+        "the job's id, in names of its shared resources and in messages (default `job`)");
+
+    /**
+     * The collective operations of {@link #COLL_ALGORITHM}, as in MPI in lower case (a test keeps this list equal to
+     * the collectives that the selection table knows).
+     */
+    public static final List<String> COLL_OPERATIONS = List.of("barrier", "bcast", "gather", "gatherv", "scatter",
+        "scatterv", "allgather", "allgatherv", "alltoall", "alltoallv", "alltoallw", "reduce", "allreduce",
+        "reduce_scatter", "reduce_scatter_block", "scan", "exscan");
+
+    private static final List<Setting> ALL = List.of(TRANSPORT, EAGER_LIMIT, INPROC_EAGER_LIMIT, IDLE_SPINS,
+        IDLE_YIELDS, IDLE_MAX_PARK_US, BIND, SHM_DIR, SHM_RING_BYTES, SHM_EAGER_LIMIT, SHM_CHUNK_BYTES, SHM_CHUNKS,
+        SHM_PUSH_LIMIT, SHM_ARENA_MIB, SHM_LIVENESS_MS, SHM_IDLE_YIELDS, SHM_IDLE_MAX_PARK_US, SHM_IDLE_YIELD_EVERY,
+        COLL_ALGORITHM, COLL_TAGGED_TIMEOUT_MS, RENDEZVOUS_TIMEOUT_MS, TCP_HOST, TCP_CONNECT_TIMEOUT_MS,
+        TCP_CLOSE_TIMEOUT_MS, HOST_ID, SERIAL_ALLOW, RANK, SIZE, RENDEZVOUS, JOB_SECRET, JOB_ID);
+
+    /** A family member's key: lower case letters, digits and underscores. */
+    private static final Pattern KEY = Pattern.compile("[a-z0-9_]+");
+
+    private Settings() {
+    }
+
+    /** @return every setting, in the order of the README */
+    public static List<Setting> all() {
+        return ALL;
+    }
+
+    /**
+     * Finds the setting of a system property or an environment variable: a declared one (a family by its name with
+     * {@code <key>}), or a member of a family whose key is well formed (any key, so that a collective added later is readable before this list knows it).
+     *
+     * @param name e.g. {@code tutti.eager.limit}, {@code TUTTI_EAGER_LIMIT}, {@code tutti.coll.allreduce}
+     * @return the setting, or null if none has that name
+     */
+    public static Setting find(final String name) {
+        for (final Setting s : ALL) {
+            if (s.name().equals(name) || s.envName().equals(name)) {
+                return s;
+            }
+        }
+        for (final Setting s : ALL) {
+            if (Kind.FAMILY != s.kind()) {
+                continue;
+            }
+            if (name.startsWith(s.prefix()) && KEY.matcher(name.substring(s.prefix().length())).matches()) {
+                return s.member(name.substring(s.prefix().length()));
+            }
+            final String envPrefix = Setting.envNameOf(s.prefix());
+            if (name.startsWith(envPrefix)) {
+                final String key = name.substring(envPrefix.length()).toLowerCase(java.util.Locale.ROOT);
+                if (KEY.matcher(key).matches()) {
+                    return s.member(key);
+                }
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Returns whether a name is a declared setting: one of {@link #all()}, or a member of {@link #COLL_ALGORITHM}
+     * whose key is one of {@link #COLL_OPERATIONS} ({@code tutti info --settings} flags the others as unknown).
+     *
+     * @param name a system property or environment variable
+     * @return whether it is declared
+     */
+    public static boolean isDeclared(final String name) {
+        final Setting s = find(name);
+        // Not in ALL: a member of the one family, COLL_ALGORITHM.
+        return null != s && (ALL.contains(s)
+            || COLL_OPERATIONS.contains(s.name().substring(COLL_ALGORITHM.prefix().length())));
+    }
+
+    /**
+     * Finds a declared setting.
+     *
+     * @param name a system property or environment variable
+     * @return the setting
+     * @throws IllegalArgumentException if no setting has that name
+     */
+    public static Setting require(final String name) {
+        final Setting s = find(name);
+        if (null == s) {
+            throw new IllegalArgumentException("setting " + name + " is not declared in " + Settings.class.getName()
+                + ", which lists every setting");
+        }
+        return s;
+    }
+
+    private static Setting integer(final String name, final int defaultValue, final ReadAt readAt,
+        final String meaning) {
+        return new Setting(name, Setting.envNameOf(name), Kind.TUNABLE, Type.INT, Integer.toString(defaultValue),
+            List.of(), readAt, meaning);
+    }
+
+    private static Setting text(final String name, final String defaultValue, final ReadAt readAt,
+        final String meaning) {
+        return new Setting(name, Setting.envNameOf(name), Kind.TUNABLE, Type.TEXT, defaultValue, List.of(), readAt,
+            meaning);
+    }
+
+    private static Setting choice(final String name, final String defaultValue, final List<String> choices,
+        final ReadAt readAt, final String meaning) {
+        return new Setting(name, Setting.envNameOf(name), Kind.TUNABLE, Type.CHOICE, defaultValue, choices, readAt,
+            meaning);
+    }
+
+    private static Setting launch(final String envName, final String meaning) {
+        return new Setting(envName, envName, Kind.LAUNCH, Type.TEXT, "", List.of(), ReadAt.JOB_START, meaning);
+    }
+}
