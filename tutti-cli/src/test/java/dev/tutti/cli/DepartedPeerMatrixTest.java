@@ -78,10 +78,15 @@ class DepartedPeerMatrixTest {
                 + failed.group(2) + " ms to fail\n" + report);
             named |= failed.group(3).contains("rank 1 ");
         }
-        // A waiting rank either reports its own failure, or is stopped by the launcher first (it ends the job as
-        // soon as one rank fails): at least one reports, and names rank 1.
-        assertTrue(failures >= 1, "no waiting rank reported a failure\n" + report);
-        assertTrue(named, "no failure names rank 1\n" + report);
+        // A waiting rank either reports its own failure, or is stopped by the launcher first: the launcher ends the
+        // job as soon as a rank fails, and when rank 1 dies (throws, exits, is killed) that may come before the
+        // others notice. Then the launcher's line names rank 1. A rank that closes normally ends with exit 0, so
+        // the waiting ranks must notice it themselves.
+        final boolean blamed = err.toString(StandardCharsets.UTF_8).contains("rank 1 failed");
+        if ("close".equals(mode) || !blamed) {
+            assertTrue(failures >= 1, "no waiting rank reported a failure\n" + report);
+            assertTrue(named, "no failure names rank 1\n" + report);
+        }
         assertEquals(-1, stdout.indexOf("Exception in thread \"main\" java.lang.NullPointerException"), report);
     }
 }
