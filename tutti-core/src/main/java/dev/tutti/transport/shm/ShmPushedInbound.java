@@ -30,11 +30,25 @@ final class ShmPushedInbound extends Inbound {
     private Delivery done;
     private Throwable failure;
 
-    ShmPushedInbound(final ShmTransport transport, final int context, final int source, final int tag,
+    private ShmPushedInbound(final ShmTransport transport, final int context, final int source, final int tag,
         final int typeCode, final long lengthBytes, final long msgId) {
         super(context, source, tag, typeCode, lengthBytes);
         this.transport = transport;
         this.msgId = msgId;
+    }
+
+    /**
+     * Reads an RTS_PUSH record ({@link ShmRecordDescriptor}).
+     *
+     * @param transport the receiving transport
+     * @param f         the mapping
+     * @param at        the record's offset
+     * @return the announced message
+     */
+    static ShmPushedInbound read(final ShmTransport transport, final MemorySegment f, final long at) {
+        return new ShmPushedInbound(transport, ShmRecordDescriptor.context(f, at), ShmRecordDescriptor.source(f, at),
+            ShmRecordDescriptor.tag(f, at), ShmRecordDescriptor.typeCode(f, at), ShmRecordDescriptor.length(f, at),
+            ShmRecordDescriptor.msgId(f, at));
     }
 
     long msgId() {

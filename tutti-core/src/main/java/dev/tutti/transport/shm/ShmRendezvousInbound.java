@@ -16,12 +16,26 @@ final class ShmRendezvousInbound extends Inbound {
     private final long msgId;
     private final long sharedOffset;
 
-    ShmRendezvousInbound(final ShmTransport transport, final int context, final int source, final int tag,
+    private ShmRendezvousInbound(final ShmTransport transport, final int context, final int source, final int tag,
         final int typeCode, final long lengthBytes, final long msgId, final long sharedOffset) {
         super(context, source, tag, typeCode, lengthBytes);
         this.transport = transport;
         this.msgId = msgId;
         this.sharedOffset = sharedOffset;
+    }
+
+    /**
+     * Reads an RTS or RTS_SHARED record ({@link ShmRecordDescriptor}).
+     *
+     * @param transport the receiving transport
+     * @param f         the mapping
+     * @param at        the record's offset
+     * @return the announced message
+     */
+    static ShmRendezvousInbound read(final ShmTransport transport, final MemorySegment f, final long at) {
+        return new ShmRendezvousInbound(transport, ShmRecordDescriptor.context(f, at),
+            ShmRecordDescriptor.source(f, at), ShmRecordDescriptor.tag(f, at), ShmRecordDescriptor.typeCode(f, at),
+            ShmRecordDescriptor.length(f, at), ShmRecordDescriptor.msgId(f, at), ShmRecordDescriptor.sharedAt(f, at));
     }
 
     @Override

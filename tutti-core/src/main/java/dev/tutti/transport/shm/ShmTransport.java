@@ -10,7 +10,6 @@ import dev.tutti.transport.Transport;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.HashMap;
@@ -20,7 +19,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -42,28 +40,13 @@ import java.util.concurrent.locks.LockSupport;
  * if a later message's chunks must get past them, or the sender says goodbye, the receiving poller moves them to
  * the heap ({@link ShmPushedInbound}). A payload that lies in the sender's shared arena ({@link #allocShared}) is
  * announced by its file offset (RTS_SHARED): the receiver copies it once, straight from its own mapping, and
- * answers FIN. BYE says goodbye.
- *
- * <pre>
- *  record   header (8)        body
- *  EAGER    type=1 | len      +8 context, +12 source, +16 tag, +20 typeCode, +24 payload
- *  RTS      type=2 | 48       +8 context, +12 source, +16 tag, +20 typeCode, +24 length, +32 msgId, +40 offset(-1)
- *  RTS_SH   type=3 | 48       as RTS, offset = the payload's offset in the file
- *  CTS      type=4 | 32       +8 source, +16 msgId, +24 bytes wanted
- *  FIN      type=5 | 32       +8 source, +16 msgId
- *  BYE      type=6 | 32       +8 source
- *  RTS_PUSH type=7 | 48       as RTS; its chunks follow without CTS
- * </pre>
+ * answers FIN. BYE says goodbye. The records' layout: {@link ShmRecordDescriptor}.
  *
  * <p>Implementation notes (threading and ownership).
  * <ul>
- * <li>Sends (any thread): a record is written straight into the destination's ring (lock-free claim/commit) when
- * nothing is queued for that destination; when the ring is full, or records are already queued, it joins the
- * destination's pending queue (under that queue's lock) and {@code pending[d]} counts it. A thread's records to
- * one destination therefore keep their order: once one of them is queued, the next ones queue behind it, and the
- * poller decrements the count only after a queued record is in the ring. An eager send whose record is queued
- * completes when the poller writes it (back-pressure: a receiver that does not poll stalls its senders, and
- * nothing is copied to the heap meanwhile).</li>
+ * <li>Sends (any thread): records go into the destinations' rings in order per destination, or wait in the
+ * {@link ShmOutbox} while a ring is full; an eager send whose record waits completes when the poller writes it
+ * (back-pressure: a receiver that does not poll stalls its senders).</li>
  * <li>Polling: one poller at a time, whoever wins the {@code token} (tryLock; the others return 0 and idle). The
  * token holder owns the inbox's consumer side, both ends of the chunk channels, the stream, incoming and pushed
  * tables, and the liveness check; fields it alone touches are plain. Other threads hand it new work through
@@ -83,17 +66,6 @@ import java.util.concurrent.locks.LockSupport;
  * </ul>
  */
 public final class ShmTransport implements Transport {
-    static final int TYPE_EAGER = 1;
-    static final int TYPE_RTS = 2;
-    static final int TYPE_RTS_SHARED = 3;
-    static final int TYPE_CTS = 4;
-    static final int TYPE_FIN = 5;
-    static final int TYPE_BYE = 6;
-    static final int TYPE_RTS_PUSH = 7;
-    static final int EAGER_HEADER_BYTES = 24;
-    static final int RTS_BYTES = 48;
-    static final int CONTROL_BYTES = 32;
-
     private static final int MAX_RECORDS_PER_POLL = 64;
     private static final int MAX_CHUNKS_PER_POLL = 32;
     private static final int CLOCK_EVERY_POLLS = 64;
@@ -117,9 +89,7 @@ public final class ShmTransport implements Transport {
     private final SharedArena arena;
     private final AtomicBoolean token = new AtomicBoolean();
     private final AtomicIntegerArray peerState;
-    private final AtomicIntegerArray pendingCount;
-    private final AtomicInteger pendingTotal = new AtomicInteger();
-    private final ArrayDeque<Pending>[] pending;
+    private final ShmOutbox outbox;
     private final AtomicLong nextMsgId = new AtomicLong(1);
     private final ConcurrentHashMap<Long, Outgoing> awaitingCts = new ConcurrentHashMap<>();
     private final ConcurrentLinkedQueue<Incoming> newIncoming = new ConcurrentLinkedQueue<>();
@@ -162,17 +132,16 @@ public final class ShmTransport implements Transport {
         }
         this.inbox = rings[rank];
         ShmRing.warmUp(seg, file.layout.warmUpRing(rank), ShmRing.WARM_UP_RECORDS);
-        this.eagerLimit = Math.min(config.eagerLimit(), inbox.maxRecordBytes() - EAGER_HEADER_BYTES);
+        this.eagerLimit = Math.min(config.eagerLimit(),
+            inbox.maxRecordBytes() - ShmRecordDescriptor.EAGER_HEADER_BYTES);
         this.pushLimit = Math.min(config.pushLimit(), file.layout.chunkBytes * file.layout.chunksPerChannel);
         this.arena = new SharedArena(seg, file.layout.arena(rank), file.layout.arenaBytes);
         this.peerState = new AtomicIntegerArray(size);
-        this.pendingCount = new AtomicIntegerArray(size);
-        this.pending = new ArrayDeque[size];
+        this.outbox = new ShmOutbox(seg, rank, rings);
         this.streams = new ArrayDeque[size];
         this.incoming = new Map[size];
         this.pushed = new Map[size];
         for (int r = 0; r < size; r++) {
-            pending[r] = new ArrayDeque<>();
             streams[r] = new ArrayDeque<>();
             incoming[r] = new HashMap<>();
             pushed[r] = new HashMap<>();
@@ -253,18 +222,13 @@ public final class ShmTransport implements Transport {
         final MemorySegment payload = message.payload();
         final long length = payload.byteSize();
         if (length <= eagerLimit) {
-            if (0 == pendingCount.get(d) && writeEager(d, message)) {
-                message.sent(null);
-            } else {
-                enqueue(d, new Pending(TYPE_EAGER, message, 0, 0));
-            }
+            outbox.sendEager(d, message);
             return;
         }
         final long msgId = nextMsgId.getAndIncrement();
         final long shared = arena.offsetOf(payload);
         // Pushed only if its announcement goes into the ring now: chunks must not overtake it.
-        if (shared < 0 && length <= pushLimit && 0 == pendingCount.get(d)
-            && writeRts(d, message, TYPE_RTS_PUSH, msgId, -1)) {
+        if (shared < 0 && length <= pushLimit && outbox.tryRts(d, message, ShmRecordDescriptor.RTS_PUSH, msgId, -1)) {
             final Outgoing o = new Outgoing(d, message, msgId);
             o.wanted = length;
             newStreams.add(o);
@@ -273,14 +237,12 @@ public final class ShmTransport implements Transport {
         awaitingCts.put(msgId, new Outgoing(d, message, msgId));
         final int type;
         if (shared >= 0) {
-            type = TYPE_RTS_SHARED;
+            type = ShmRecordDescriptor.RTS_SHARED;
             singleCopySends.incrementAndGet();
         } else {
-            type = TYPE_RTS;
+            type = ShmRecordDescriptor.RTS;
         }
-        if (0 != pendingCount.get(d) || !writeRts(d, message, type, msgId, shared)) {
-            enqueue(d, new Pending(type, message, msgId, shared));
-        }
+        outbox.sendRts(d, message, type, msgId, shared);
     }
 
     @Override
@@ -288,93 +250,7 @@ public final class ShmTransport implements Transport {
         final MemorySegment payload) {
         final int d = destWorldRank;
         return d >= 0 && d < size && peers[d] && !closed && ALIVE == peerState.get(d)
-            && payload.byteSize() <= eagerLimit && 0 == pendingCount.get(d)
-            && writeEager(d, context, tag, typeCode, payload);
-    }
-
-    /** Sends a control record (CTS, FIN, BYE) in order with the other records to {@code d}. */
-    private void sendControl(final int d, final int type, final long msgId, final long value) {
-        if (0 != pendingCount.get(d) || !writeControl(d, type, msgId, value)) {
-            enqueue(d, new Pending(type, null, msgId, value));
-        }
-    }
-
-    private void enqueue(final int d, final Pending p) {
-        synchronized (pending[d]) {
-            pending[d].addLast(p);
-            pendingCount.incrementAndGet(d);
-            pendingTotal.incrementAndGet();
-        }
-    }
-
-    private boolean write(final int d, final Pending p) {
-        return switch (p.type) {
-            case TYPE_EAGER -> writeEager(d, p.out);
-            case TYPE_RTS, TYPE_RTS_SHARED -> writeRts(d, p.out, p.type, p.msgId, p.value);
-            default -> writeControl(d, p.type, p.msgId, p.value);
-        };
-    }
-
-    private boolean writeEager(final int d, final Outbound m) {
-        return writeEager(d, m.context(), m.tag(), m.typeCode(), m.payload());
-    }
-
-    private boolean writeEager(final int d, final int context, final int tag, final int typeCode,
-        final MemorySegment payload) {
-        final int length = (int) payload.byteSize();
-        final int recordBytes = EAGER_HEADER_BYTES + length;
-        final ShmRing ring = rings[d];
-        final long at = ring.tryClaim(recordBytes);
-        if (ShmRing.FULL == at) {
-            return false;
-        }
-        final MemorySegment f = seg;
-        try {
-            f.set(ValueLayout.JAVA_INT, at + 8, context);
-            f.set(ValueLayout.JAVA_INT, at + 12, rank);
-            f.set(ValueLayout.JAVA_INT, at + 16, tag);
-            f.set(ValueLayout.JAVA_INT, at + 20, typeCode);
-            if (0 != length) {
-                MemorySegment.copy(payload, 0, f, at + EAGER_HEADER_BYTES, length);
-            }
-        } catch (final RuntimeException e) {
-            ring.commit(at, ShmRing.TYPE_PAD, recordBytes);
-            throw e;
-        }
-        ring.commit(at, TYPE_EAGER, recordBytes);
-        return true;
-    }
-
-    private boolean writeRts(final int d, final Outbound m, final int type, final long msgId, final long shared) {
-        final ShmRing ring = rings[d];
-        final long at = ring.tryClaim(RTS_BYTES);
-        if (ShmRing.FULL == at) {
-            return false;
-        }
-        final MemorySegment f = seg;
-        f.set(ValueLayout.JAVA_INT, at + 8, m.context());
-        f.set(ValueLayout.JAVA_INT, at + 12, rank);
-        f.set(ValueLayout.JAVA_INT, at + 16, m.tag());
-        f.set(ValueLayout.JAVA_INT, at + 20, m.typeCode());
-        f.set(ValueLayout.JAVA_LONG, at + 24, m.payload().byteSize());
-        f.set(ValueLayout.JAVA_LONG, at + 32, msgId);
-        f.set(ValueLayout.JAVA_LONG, at + 40, shared);
-        ring.commit(at, type, RTS_BYTES);
-        return true;
-    }
-
-    private boolean writeControl(final int d, final int type, final long msgId, final long value) {
-        final ShmRing ring = rings[d];
-        final long at = ring.tryClaim(CONTROL_BYTES);
-        if (ShmRing.FULL == at) {
-            return false;
-        }
-        final MemorySegment f = seg;
-        f.set(ValueLayout.JAVA_INT, at + 8, rank);
-        f.set(ValueLayout.JAVA_LONG, at + 16, msgId);
-        f.set(ValueLayout.JAVA_LONG, at + 24, value);
-        ring.commit(at, type, CONTROL_BYTES);
-        return true;
+            && payload.byteSize() <= eagerLimit && outbox.tryEager(d, context, tag, typeCode, payload);
     }
 
     // ------------------------------------------------------------------------------------------------ polling
@@ -393,8 +269,8 @@ public final class ShmTransport implements Transport {
 
     private int pollOwned() {
         int work = drainInbox();
-        if (0 != pendingTotal.get()) {
-            work += flushPending();
+        if (outbox.anyQueued()) {
+            work += outbox.flush();
         }
         if (!newIncoming.isEmpty()) {
             takeNewIncoming();
@@ -432,35 +308,31 @@ public final class ShmTransport implements Transport {
             }
             final long at = ring.recordAt();
             switch (ShmRing.type(h)) {
-                case TYPE_EAGER -> {
-                    final int length = ShmRing.length(h) - EAGER_HEADER_BYTES;
-                    final int context = f.get(ValueLayout.JAVA_INT, at + 8);
-                    final int source = f.get(ValueLayout.JAVA_INT, at + 12);
-                    final int tag = f.get(ValueLayout.JAVA_INT, at + 16);
-                    final int typeCode = f.get(ValueLayout.JAVA_INT, at + 20);
+                case ShmRecordDescriptor.EAGER -> {
+                    final int length = ShmRing.length(h) - ShmRecordDescriptor.EAGER_HEADER_BYTES;
+                    final int context = ShmRecordDescriptor.context(f, at);
+                    final int source = ShmRecordDescriptor.source(f, at);
+                    final int tag = ShmRecordDescriptor.tag(f, at);
+                    final int typeCode = ShmRecordDescriptor.typeCode(f, at);
+                    final long payloadAt = at + ShmRecordDescriptor.PAYLOAD_OFFSET;
                     // A posted receive takes the bytes straight from the ring; else they are copied out first.
-                    if (!sink.arriveNow(context, source, tag, typeCode, f, at + EAGER_HEADER_BYTES, length)) {
-                        sink.arrive(new ShmEagerInbound(context, source, tag, typeCode, f,
-                            at + EAGER_HEADER_BYTES, length, eagerBuffers));
+                    if (!sink.arriveNow(context, source, tag, typeCode, f, payloadAt, length)) {
+                        sink.arrive(new ShmEagerInbound(context, source, tag, typeCode, f, payloadAt, length,
+                            eagerBuffers));
                     }
                 }
-                case TYPE_RTS, TYPE_RTS_SHARED -> sink.arrive(new ShmRendezvousInbound(this,
-                    f.get(ValueLayout.JAVA_INT, at + 8), f.get(ValueLayout.JAVA_INT, at + 12),
-                    f.get(ValueLayout.JAVA_INT, at + 16), f.get(ValueLayout.JAVA_INT, at + 20),
-                    f.get(ValueLayout.JAVA_LONG, at + 24), f.get(ValueLayout.JAVA_LONG, at + 32),
-                    f.get(ValueLayout.JAVA_LONG, at + 40)));
-                case TYPE_RTS_PUSH -> {
-                    final ShmPushedInbound p = new ShmPushedInbound(this, f.get(ValueLayout.JAVA_INT, at + 8),
-                        f.get(ValueLayout.JAVA_INT, at + 12), f.get(ValueLayout.JAVA_INT, at + 16),
-                        f.get(ValueLayout.JAVA_INT, at + 20), f.get(ValueLayout.JAVA_LONG, at + 24),
-                        f.get(ValueLayout.JAVA_LONG, at + 32));
+                case ShmRecordDescriptor.RTS, ShmRecordDescriptor.RTS_SHARED ->
+                    sink.arrive(ShmRendezvousInbound.read(this, f, at));
+                case ShmRecordDescriptor.RTS_PUSH -> {
+                    final ShmPushedInbound p = ShmPushedInbound.read(this, f, at);
                     pushed[p.source].put(p.msgId(), p);
                     sink.arrive(p);
                 }
-                case TYPE_CTS -> onCts(f.get(ValueLayout.JAVA_INT, at + 8), f.get(ValueLayout.JAVA_LONG, at + 16),
-                    f.get(ValueLayout.JAVA_LONG, at + 24));
-                case TYPE_FIN -> onFin(f.get(ValueLayout.JAVA_INT, at + 8), f.get(ValueLayout.JAVA_LONG, at + 16));
-                case TYPE_BYE -> onBye(f.get(ValueLayout.JAVA_INT, at + 8));
+                case ShmRecordDescriptor.CTS -> onCts(ShmRecordDescriptor.controlSource(f, at),
+                    ShmRecordDescriptor.controlMsgId(f, at), ShmRecordDescriptor.controlValue(f, at));
+                case ShmRecordDescriptor.FIN -> onFin(ShmRecordDescriptor.controlSource(f, at),
+                    ShmRecordDescriptor.controlMsgId(f, at));
+                case ShmRecordDescriptor.BYE -> onBye(ShmRecordDescriptor.controlSource(f, at));
                 default -> throw new TuttiException(ErrorClass.INTERN, "shm poll (rank=" + rank
                     + "): unknown record type=" + ShmRing.type(h) + " length=" + ShmRing.length(h)
                     + " in the inbox of " + file.path);
@@ -469,32 +341,6 @@ public final class ShmTransport implements Transport {
             n++;
         }
         return n;
-    }
-
-    private int flushPending() {
-        int work = 0;
-        for (int d = 0; d < size; d++) {
-            if (0 == pendingCount.get(d)) {
-                continue;
-            }
-            synchronized (pending[d]) {
-                final ArrayDeque<Pending> q = pending[d];
-                Pending p;
-                while (null != (p = q.peekFirst())) {
-                    if (!write(d, p)) {
-                        break;
-                    }
-                    q.pollFirst();
-                    pendingCount.decrementAndGet(d);
-                    pendingTotal.decrementAndGet();
-                    work++;
-                    if (TYPE_EAGER == p.type) {
-                        p.out.sent(null);
-                    }
-                }
-            }
-        }
-        return work;
     }
 
     private void onCts(final int from, final long msgId, final long wanted) {
@@ -670,17 +516,17 @@ public final class ShmTransport implements Transport {
             if (0 != wanted) {
                 MemorySegment.copy(seg, sharedOffset, destination, 0, wanted);
             }
-            sendControl(source, TYPE_FIN, msgId, 0);
+            outbox.sendControl(source, ShmRecordDescriptor.FIN, msgId, 0);
             done.delivered(null);
             return;
         }
         if (0 == wanted) {
-            sendControl(source, TYPE_CTS, msgId, 0);
+            outbox.sendControl(source, ShmRecordDescriptor.CTS, msgId, 0);
             done.delivered(null);
             return;
         }
         newIncoming.add(new Incoming(source, msgId, destination, wanted, wanted, false, done));
-        sendControl(source, TYPE_CTS, msgId, wanted);
+        outbox.sendControl(source, ShmRecordDescriptor.CTS, msgId, wanted);
     }
 
     /**
@@ -734,16 +580,7 @@ public final class ShmTransport implements Transport {
 
     /** Fails every send and receive in progress with peer {@code r}; the token holder calls it. */
     private void failTransfers(final int r, final TuttiException e) {
-        synchronized (pending[r]) {
-            for (final Pending p : pending[r]) {
-                pendingTotal.decrementAndGet();
-                if (null != p.out && TYPE_EAGER == p.type) {
-                    p.out.sent(e);
-                }
-            }
-            pending[r].clear();
-            pendingCount.set(r, 0);
-        }
+        outbox.fail(r, e);
         final Iterator<Outgoing> it = awaitingCts.values().iterator();
         while (it.hasNext()) {
             final Outgoing o = it.next();
@@ -831,12 +668,12 @@ public final class ShmTransport implements Transport {
         final boolean[] served = peers;
         for (int r = 0; r < size; r++) {
             if (served[r] && ALIVE == peerState.get(r)) {
-                sendControl(r, TYPE_BYE, 0, 0);
+                outbox.sendControl(r, ShmRecordDescriptor.BYE, 0, 0);
             }
         }
         final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CLOSE_TIMEOUT_MS);
         boolean clean = true;
-        while (0 != pendingTotal.get() || 0 != activeStreams || !newStreams.isEmpty()) {
+        while (outbox.anyQueued() || 0 != activeStreams || !newStreams.isEmpty()) {
             if (System.nanoTime() - deadline > 0) {
                 clean = false;
                 break;
@@ -916,10 +753,6 @@ public final class ShmTransport implements Transport {
     @Override
     public String toString() {
         return "shm(rank=" + rank + ", size=" + size + ", eagerLimit=" + eagerLimit + ", file=" + file.path + ")";
-    }
-
-    /** A record that waits for room in a destination's ring. */
-    private record Pending(int type, Outbound out, long msgId, long value) {
     }
 
     /** A rendezvous send: waiting for CTS/FIN, then streaming. */
