@@ -3,6 +3,7 @@ package dev.tutti.transport.shm;
 import dev.tutti.transport.Inbound;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 
 /**
  * A large message whose sender streams its chunks right after announcing it (RTS_PUSH), without waiting for
@@ -46,9 +47,12 @@ final class ShmPushedInbound extends Inbound {
      * @return the announced message
      */
     static ShmPushedInbound read(final ShmTransport transport, final MemorySegment f, final long at) {
-        return new ShmPushedInbound(transport, ShmRecordDescriptor.context(f, at), ShmRecordDescriptor.source(f, at),
-            ShmRecordDescriptor.tag(f, at), ShmRecordDescriptor.typeCode(f, at), ShmRecordDescriptor.length(f, at),
-            ShmRecordDescriptor.msgId(f, at));
+        return new ShmPushedInbound(transport, f.get(ValueLayout.JAVA_INT, at + ShmRecordDescriptor.CONTEXT_OFFSET),
+            f.get(ValueLayout.JAVA_INT, at + ShmRecordDescriptor.SOURCE_OFFSET),
+            f.get(ValueLayout.JAVA_INT, at + ShmRecordDescriptor.TAG_OFFSET),
+            f.get(ValueLayout.JAVA_INT, at + ShmRecordDescriptor.TYPE_CODE_OFFSET),
+            f.get(ValueLayout.JAVA_LONG, at + ShmRecordDescriptor.LENGTH_OFFSET),
+            f.get(ValueLayout.JAVA_LONG, at + ShmRecordDescriptor.MSG_ID_OFFSET));
     }
 
     long msgId() {

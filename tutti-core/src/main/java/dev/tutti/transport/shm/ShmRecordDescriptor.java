@@ -85,7 +85,10 @@ import java.lang.foreign.ValueLayout;
  * to 8 bytes (the header keeps the unrounded length, so EAGER's payload is its length less 24) and hands out only
  * zeroed room, so reserved bytes and rounding are zero. The chunks of RTS and RTS_PUSH messages travel through the
  * pair's chunk channel, not the ring ({@link ShmChannel}, slot layout in {@link ShmLayoutDescriptor}).
- * The accessors below are static and small: the JIT inlines them, so they cost what the bare accesses cost.
+ * Writers use the put helpers below (static and small: C2 inlines them into the hot write methods, "inline (hot)"
+ * in {@code -XX:+PrintInlining}). Readers read the fields in place at the named offsets, on purpose: the inbox is
+ * drained on every poll and a record arrives on few of them, so C2 refuses to inline an ordinary call on the
+ * record's branch ("low call site frequency"), while {@code MemorySegment.get} is inlined by force.
  */
 final class ShmRecordDescriptor {
     /** A message sent whole: envelope and payload. */
@@ -184,55 +187,5 @@ final class ShmRecordDescriptor {
         f.set(ValueLayout.JAVA_INT, at + CONTROL_SOURCE_OFFSET, source);
         f.set(ValueLayout.JAVA_LONG, at + CONTROL_MSG_ID_OFFSET, msgId);
         f.set(ValueLayout.JAVA_LONG, at + CONTROL_VALUE_OFFSET, value);
-    }
-
-    /** @return the context id of the envelope record at {@code at} */
-    static int context(final MemorySegment f, final long at) {
-        return f.get(ValueLayout.JAVA_INT, at + CONTEXT_OFFSET);
-    }
-
-    /** @return the sender of the envelope record at {@code at} */
-    static int source(final MemorySegment f, final long at) {
-        return f.get(ValueLayout.JAVA_INT, at + SOURCE_OFFSET);
-    }
-
-    /** @return the tag of the envelope record at {@code at} */
-    static int tag(final MemorySegment f, final long at) {
-        return f.get(ValueLayout.JAVA_INT, at + TAG_OFFSET);
-    }
-
-    /** @return the datatype ordinal of the envelope record at {@code at} */
-    static int typeCode(final MemorySegment f, final long at) {
-        return f.get(ValueLayout.JAVA_INT, at + TYPE_CODE_OFFSET);
-    }
-
-    /** @return the message length of the RTS* record at {@code at} */
-    static long length(final MemorySegment f, final long at) {
-        return f.get(ValueLayout.JAVA_LONG, at + LENGTH_OFFSET);
-    }
-
-    /** @return the message id of the RTS* record at {@code at} */
-    static long msgId(final MemorySegment f, final long at) {
-        return f.get(ValueLayout.JAVA_LONG, at + MSG_ID_OFFSET);
-    }
-
-    /** @return the payload's file offset of the RTS* record at {@code at}, -1 but for RTS_SHARED */
-    static long sharedAt(final MemorySegment f, final long at) {
-        return f.get(ValueLayout.JAVA_LONG, at + SHARED_AT_OFFSET);
-    }
-
-    /** @return the sender of the control record at {@code at} */
-    static int controlSource(final MemorySegment f, final long at) {
-        return f.get(ValueLayout.JAVA_INT, at + CONTROL_SOURCE_OFFSET);
-    }
-
-    /** @return the message id of the control record at {@code at} */
-    static long controlMsgId(final MemorySegment f, final long at) {
-        return f.get(ValueLayout.JAVA_LONG, at + CONTROL_MSG_ID_OFFSET);
-    }
-
-    /** @return the value of the control record at {@code at} */
-    static long controlValue(final MemorySegment f, final long at) {
-        return f.get(ValueLayout.JAVA_LONG, at + CONTROL_VALUE_OFFSET);
     }
 }

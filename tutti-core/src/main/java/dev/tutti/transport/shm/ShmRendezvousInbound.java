@@ -3,6 +3,7 @@ package dev.tutti.transport.shm;
 import dev.tutti.transport.Inbound;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 
 /**
  * A large message announced by its sender (RTS): only the envelope has arrived. When matched, {@code deliver}
@@ -33,9 +34,13 @@ final class ShmRendezvousInbound extends Inbound {
      * @return the announced message
      */
     static ShmRendezvousInbound read(final ShmTransport transport, final MemorySegment f, final long at) {
-        return new ShmRendezvousInbound(transport, ShmRecordDescriptor.context(f, at),
-            ShmRecordDescriptor.source(f, at), ShmRecordDescriptor.tag(f, at), ShmRecordDescriptor.typeCode(f, at),
-            ShmRecordDescriptor.length(f, at), ShmRecordDescriptor.msgId(f, at), ShmRecordDescriptor.sharedAt(f, at));
+        return new ShmRendezvousInbound(transport, f.get(ValueLayout.JAVA_INT, at + ShmRecordDescriptor.CONTEXT_OFFSET),
+            f.get(ValueLayout.JAVA_INT, at + ShmRecordDescriptor.SOURCE_OFFSET),
+            f.get(ValueLayout.JAVA_INT, at + ShmRecordDescriptor.TAG_OFFSET),
+            f.get(ValueLayout.JAVA_INT, at + ShmRecordDescriptor.TYPE_CODE_OFFSET),
+            f.get(ValueLayout.JAVA_LONG, at + ShmRecordDescriptor.LENGTH_OFFSET),
+            f.get(ValueLayout.JAVA_LONG, at + ShmRecordDescriptor.MSG_ID_OFFSET),
+            f.get(ValueLayout.JAVA_LONG, at + ShmRecordDescriptor.SHARED_AT_OFFSET));
     }
 
     @Override

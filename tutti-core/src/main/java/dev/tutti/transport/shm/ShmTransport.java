@@ -10,6 +10,7 @@ import dev.tutti.transport.Transport;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.HashMap;
@@ -52,10 +53,9 @@ import java.util.concurrent.locks.LockSupport;
  * tables, and the liveness check; fields it alone touches are plain. Other threads hand it new work through
  * concurrent queues ({@code newStreams}: pushed sends; {@code newIncoming}: matched streamed receives). Work per
  * poll is bounded (records and chunks), so a flood cannot starve the caller's own request.</li>
- * <li>Failure: every {@code livenessMs} the poller checks the peers' slots and processes ({@code isAlive()} of
- * the {@link ProcessHandle} that {@link ShmFile#process} found at {@link #start}); a peer whose process is gone
- * without goodbye, or that aborted, fails with {@link ErrorClass#PROC_FAILED} naming its rank
- * ({@link InboundSink#peerFailed}), and every transfer with it fails.
+ * <li>Failure: every {@code livenessMs} the poller checks the peers' slots and processes ({@link ShmLiveness},
+ * set up at {@link #start}); a peer whose process is gone without goodbye, or that aborted, fails with
+ * {@link ErrorClass#PROC_FAILED} naming its rank ({@link InboundSink#peerFailed}), and every transfer with it fails.
  * A BYE record, read in order after the peer's last message, calls {@link InboundSink#peerLeft}.</li>
  * <li>Hot path cost: an eager send is one CAS, two copies of the envelope and a copy of the payload (no request
  * object for a blocking send, {@link #trySendNow}); a receive whose receive is posted is one acquire load and one
@@ -99,10 +99,7 @@ public final class ShmTransport implements Transport {
     private final EagerBufferPool eagerBuffers = new EagerBufferPool();
     private volatile boolean closed;
     private volatile boolean[] peers;
-    private long[] peerPid;
-    /* Per served peer, its process as seen at start (null if it was gone already); isAlive() on the handle is cheap
-       and tells a reused pid from the peer, as the handle compares the process's start time. */
-    private ProcessHandle[] peerProcess;
+    private ShmLiveness liveness;
     /* Owned by the token holder. */
     private final ArrayDeque<Outgoing>[] streams;
     private final Map<Long, Incoming>[] incoming;
@@ -188,17 +185,8 @@ public final class ShmTransport implements Transport {
      * @param served per world rank, whether this transport carries the traffic with it (this rank must be false)
      */
     public void start(final boolean[] served) {
-        final long[] pids = new long[size];
-        final ProcessHandle[] processes = new ProcessHandle[size];
-        for (int r = 0; r < size; r++) {
-            if (served[r]) {
-                pids[r] = file.pid(r);
-                processes[r] = ShmFile.process(pids[r], file.startMillis(r));
-            }
-        }
-        peerPid = pids;
-        peerProcess = processes;
-        peers = served.clone(); // volatile store: publishes the pids and processes above to every poller
+        liveness = new ShmLiveness(file, served);
+        peers = served.clone(); // volatile store: publishes the liveness above to every poller
     }
 
     /** @return the largest payload sent inline through the ring */
@@ -310,10 +298,11 @@ public final class ShmTransport implements Transport {
             switch (ShmRing.type(h)) {
                 case ShmRecordDescriptor.EAGER -> {
                     final int length = ShmRing.length(h) - ShmRecordDescriptor.EAGER_HEADER_BYTES;
-                    final int context = ShmRecordDescriptor.context(f, at);
-                    final int source = ShmRecordDescriptor.source(f, at);
-                    final int tag = ShmRecordDescriptor.tag(f, at);
-                    final int typeCode = ShmRecordDescriptor.typeCode(f, at);
+                    // Read in place, not through calls: see ShmRecordDescriptor (C2 would not inline them here).
+                    final int context = f.get(ValueLayout.JAVA_INT, at + ShmRecordDescriptor.CONTEXT_OFFSET);
+                    final int source = f.get(ValueLayout.JAVA_INT, at + ShmRecordDescriptor.SOURCE_OFFSET);
+                    final int tag = f.get(ValueLayout.JAVA_INT, at + ShmRecordDescriptor.TAG_OFFSET);
+                    final int typeCode = f.get(ValueLayout.JAVA_INT, at + ShmRecordDescriptor.TYPE_CODE_OFFSET);
                     final long payloadAt = at + ShmRecordDescriptor.PAYLOAD_OFFSET;
                     // A posted receive takes the bytes straight from the ring; else they are copied out first.
                     if (!sink.arriveNow(context, source, tag, typeCode, f, payloadAt, length)) {
@@ -328,11 +317,15 @@ public final class ShmTransport implements Transport {
                     pushed[p.source].put(p.msgId(), p);
                     sink.arrive(p);
                 }
-                case ShmRecordDescriptor.CTS -> onCts(ShmRecordDescriptor.controlSource(f, at),
-                    ShmRecordDescriptor.controlMsgId(f, at), ShmRecordDescriptor.controlValue(f, at));
-                case ShmRecordDescriptor.FIN -> onFin(ShmRecordDescriptor.controlSource(f, at),
-                    ShmRecordDescriptor.controlMsgId(f, at));
-                case ShmRecordDescriptor.BYE -> onBye(ShmRecordDescriptor.controlSource(f, at));
+                case ShmRecordDescriptor.CTS -> onCts(
+                    f.get(ValueLayout.JAVA_INT, at + ShmRecordDescriptor.CONTROL_SOURCE_OFFSET),
+                    f.get(ValueLayout.JAVA_LONG, at + ShmRecordDescriptor.CONTROL_MSG_ID_OFFSET),
+                    f.get(ValueLayout.JAVA_LONG, at + ShmRecordDescriptor.CONTROL_VALUE_OFFSET));
+                case ShmRecordDescriptor.FIN -> onFin(
+                    f.get(ValueLayout.JAVA_INT, at + ShmRecordDescriptor.CONTROL_SOURCE_OFFSET),
+                    f.get(ValueLayout.JAVA_LONG, at + ShmRecordDescriptor.CONTROL_MSG_ID_OFFSET));
+                case ShmRecordDescriptor.BYE -> onBye(
+                    f.get(ValueLayout.JAVA_INT, at + ShmRecordDescriptor.CONTROL_SOURCE_OFFSET));
                 default -> throw new TuttiException(ErrorClass.INTERN, "shm poll (rank=" + rank
                     + "): unknown record type=" + ShmRing.type(h) + " length=" + ShmRing.length(h)
                     + " in the inbox of " + file.path);
@@ -558,14 +551,11 @@ public final class ShmTransport implements Transport {
             if (!served[r] || ALIVE != peerState.get(r)) {
                 continue;
             }
-            final long state = file.state(r);
-            if (ShmLayoutDescriptor.STATE_ABORTED == state) {
-                failPeer(r, "its shm transport was aborted (closed without goodbye)");
-            } else if (ShmLayoutDescriptor.STATE_LEFT != state
-                && (null == peerProcess[r] || !peerProcess[r].isAlive())) {
-                failPeer(r, "its process (pid " + peerPid[r] + ") is gone");
+            final String why = liveness.failure(r);
+            if (null != why) {
+                failPeer(r, why);
             }
-            // LEFT: its goodbye is in our inbox, after its last message (read in order by drainInbox).
+            // Left: its goodbye is in our inbox, after its last message (read in order by drainInbox).
         }
     }
 
