@@ -50,10 +50,12 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
     public static final int TAGGED_TIMEOUT_DEFAULT_MS = dev.tutti.runtime.Settings.COLL_TAGGED_TIMEOUT_MS.intDefault();
     private static final AbstractRequest[] NONE = new AbstractRequest[0];
     private static final VarHandle BUSY;
+    private static final VarHandle NOTIFIED;
 
     static {
         try {
             BUSY = MethodHandles.lookup().findVarHandle(ScheduleRun.class, "busy", int.class);
+            NOTIFIED = MethodHandles.lookup().findVarHandle(ScheduleRun.class, "notified", int.class);
         } catch (final ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -70,6 +72,10 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
     private final ScheduleCache.Entry lease;
     @SuppressWarnings("unused") // accessed through BUSY
     private volatile int busy;
+    private volatile CollHook afterHook;
+    private CollCall afterCall;
+    @SuppressWarnings("unused") // accessed through NOTIFIED
+    private volatile int notified;
     private int round = -1;
     private AbstractRequest[] parts = NONE;
     private int pending;
@@ -376,6 +382,35 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
         if (registered) {
             comm.activeRuns().remove(this);
         }
+        notifyHook();
+    }
+
+    /**
+     * Has {@code hook.after(call, ...)} called once this run has completed (at once if it already has): how a
+     * nonblocking or tagged call that passed a hook at the door ({@link CollDoor}) reports its completion. The
+     * first of the completing thread and this call to see both the hook and the completion calls it, once.
+     *
+     * @param hook the hook
+     * @param call the call's descriptor
+     */
+    void notifyOnCompletion(final CollHook hook, final CollCall call) {
+        afterCall = call;
+        afterHook = hook; // volatile store after the call: notifyHook reads the hook, then the call
+        if (isDone()) {
+            notifyHook();
+        }
+    }
+
+    private void notifyHook() {
+        final CollHook hook = afterHook;
+        if (null != hook && NOTIFIED.compareAndSet(this, 0, 1)) {
+            hook.after(afterCall, failureResult());
+        }
+    }
+
+    @Override
+    protected void onFailedByBlocking() {
+        notifyHook();
     }
 
     @Override
