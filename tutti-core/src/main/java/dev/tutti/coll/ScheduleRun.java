@@ -446,8 +446,10 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
     }
 
     /**
-     * Returns why a part of the current round can never complete (its peer left the job or failed), or null. A peer
-     * that left after doing its part of this collective is no reason: only a part still pending with it is. The
+     * Returns why a receive of the current round can never complete (its peer left the job or failed), or null. A
+     * peer that left after doing its part of this collective is no reason: only a receive still pending from it is
+     * (every transport delivers a peer's messages before its goodbye, so such a receive can only be one the peer
+     * never sent). Sends are not asked: the transport fails a send to a peer that is gone. The
      * check holds {@code busy}, so that the parts and the steps it pairs them with are of the same round; when
      * another thread is advancing the run it returns null and the wait loop asks again on its next idle iteration.
      * Called only by waits that found no work, so the scan costs nothing on the fast path.
@@ -463,6 +465,11 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
             }
             final Schedule.CommStep[] steps = rounds[round].comm();
             for (int i = 0; i < pending; i++) {
+                if (steps[i].send()) {
+                    // A send's completion may trail the receiver's (inproc: the sender's thread finishes a copy the
+                    // receiver already took), so a peer that did its part may leave while the send is pending.
+                    continue;
+                }
                 final TuttiException f = parts[i].blockedBy();
                 if (null != f) {
                     return new TuttiException(f.errorClass(), (null == taggedKind ? schedule.op() : key()) + " ("
