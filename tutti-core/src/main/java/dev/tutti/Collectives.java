@@ -1,13 +1,12 @@
 package dev.tutti;
 
-import dev.tutti.coll.AlgorithmId;
+import dev.tutti.coll.CallSlot;
 import dev.tutti.coll.CollArgs;
+import dev.tutti.coll.CollCall;
 import dev.tutti.coll.CollComm;
+import dev.tutti.coll.CollDoor;
 import dev.tutti.coll.CollKind;
-import dev.tutti.coll.Schedule;
-import dev.tutti.coll.ScheduleCache;
-import dev.tutti.coll.ScheduleRun;
-import dev.tutti.coll.algo.Algorithms;
+import dev.tutti.coll.CollStart;
 import dev.tutti.internal.Errors;
 import dev.tutti.type.kernel.Reductions;
 
@@ -21,7 +20,7 @@ import static dev.tutti.type.BooleanStaging.sendMemory;
 /**
  * The bridge from the collective API of {@link Communicator} to the engine: validates every argument before
  * anything is sent, resolves buffers to memory (staging {@code boolean[]} through bytes), picks the algorithm and
- * starts the schedule. One instance per communicator.
+ * hands the call to the engine's one door ({@link CollDoor}) as a {@link CollCall}. One instance per communicator.
  */
 final class Collectives {
     /** The largest tag of a tagged two-phase collective. */
@@ -31,6 +30,7 @@ final class Collectives {
     private static final List<Runnable> NO_FINISH = List.of();
 
     private final CollComm coll;
+    private final CallSlot blockingCalls = new CallSlot();
     private final String where;
     private final int tag;
 
@@ -136,7 +136,7 @@ final class Collectives {
             type = send.datatype();
         }
         return run(CollKind.GATHERV, nb, new CollArgs(op, inPlace ? null : sendMemory(send), r, type, count, root,
-            null, null, null, counts, displs, null, null, null, null), 0, 0, null, fin);
+            null, null, null, counts, displs, null, null, null, null), 0, 0, fin);
     }
 
     Request scatter(final boolean nb, final Buf send, final Buf recv, final int root) {
@@ -191,7 +191,7 @@ final class Collectives {
         }
         return run(CollKind.SCATTERV, nb, new CollArgs(op, isRoot ? sendMemory(send) : null,
             inPlace ? null : recvMemory(recv, fin), type, count, root, null, counts, displs, null, null, null, null,
-            null, null), 0, 0, null, fin);
+            null, null), 0, 0, fin);
     }
 
     Request allgather(final boolean nb, final Buf send, final Buf recv) {
@@ -222,7 +222,7 @@ final class Collectives {
         final List<Runnable> fin = new ArrayList<>();
         return run(CollKind.ALLGATHERV, nb, new CollArgs(op, inPlace ? null : sendMemory(send),
             recvMemory(recv, fin), recv.datatype(), counts[rank()], -1, null, null, null, counts, displs, null, null,
-            null, null), 0, 0, null, fin);
+            null, null), 0, 0, fin);
     }
 
     Request alltoall(final boolean nb, final Buf send, final Buf recv) {
@@ -259,7 +259,7 @@ final class Collectives {
         final List<Runnable> fin = new ArrayList<>();
         return run(CollKind.ALLTOALLV, nb, new CollArgs(op, inPlace ? null : sendMemory(send),
             recvMemory(recv, fin), recv.datatype(), 0, -1, null, sendCounts, sendDispls, recvCounts, recvDispls,
-            null, null, null, null), 0, 0, null, fin);
+            null, null, null, null), 0, 0, fin);
     }
 
     Request alltoallw(final boolean nb, final Buf[] send, final Buf[] recv) {
@@ -287,7 +287,7 @@ final class Collectives {
                 + rank() + "]=" + recv[rank()] + ", expected the same type and count for this rank's own block");
         }
         return run(CollKind.ALLTOALLW, nb, new CollArgs(op, null, null, Datatype.BYTE, 0, -1, null, null, null,
-            null, null, s, st, r, rt), 0, 0, null, fin);
+            null, null, s, st, r, rt), 0, 0, fin);
     }
 
     Request reduce(final boolean nb, final Buf send, final Buf recv, final Op o, final int root) {
@@ -385,63 +385,38 @@ final class Collectives {
         final List<Runnable> fin = new ArrayList<>();
         return run(CollKind.REDUCE_SCATTER, nb, new CollArgs(op, inPlace ? null : sendMemory(send),
             recvMemory(recv, fin), recv.datatype(), counts[rank()], -1, o, null, null, counts, null, null, null, null,
-            null), total * recv.datatype().sizeBytes(), total, o, fin);
+            null), total * recv.datatype().sizeBytes(), total, fin);
     }
 
     // ----------------------------------------------------------------------------------------------- machinery
 
     /**
-     * Runs a regular (non-v) collective: selects the algorithm, then takes its schedule from the communicator's
-     * cache when this call's memory and arguments match a recent call (messages up to 16 MiB per rank, no boolean
-     * staging), else builds it (and caches it if it may be).
+     * Hands a regular (non-v) collective to the engine's door ({@link CollDoor}), which selects the algorithm and
+     * takes its schedule from the communicator's cache or builds it. A blocking call reuses the thread's descriptor.
      */
     private Request run(final CollKind kind, final boolean nb, final MemorySegment send, final MemorySegment recv,
         final Datatype type, final int count, final int root, final Op o, final long bytes, final long selCount,
         final List<Runnable> finish) {
-        final AlgorithmId id = select(kind, bytes, selCount, o);
-        final boolean cacheable = Datatype.BOOLEAN != type && finish.isEmpty() && ScheduleCache.covers(bytes);
-        final ScheduleCache cache = coll.schedules();
-        ScheduleCache.Entry lease = cacheable ? cache.claim(id, type, count, root, o, send, recv) : null;
-        final Schedule s;
-        if (null != lease) {
-            s = lease.schedule();
-        } else {
-            s = Algorithms.build(id, coll, CollArgs.of(kind.mpiName(), send, recv, type, count, root, o));
-            lease = cacheable ? cache.add(id, type, count, root, o, send, recv, s) : null;
-        }
-        return start(kind, nb, withFinish(s, finish), lease);
+        final CollStart start = start(kind, nb);
+        return CollDoor.enter(call(start).intra(coll, where, kind, start, send, recv, type, count, root, o, bytes,
+            selCount, finish));
     }
 
-    /** Runs a collective whose arguments the cache cannot key (v-collectives, alltoallw): built every call. */
+    /** Hands a collective whose arguments the cache cannot key (v-collectives, alltoallw) to the door. */
     private Request run(final CollKind kind, final boolean nb, final CollArgs args, final long bytes,
-        final long count, final Op o, final List<Runnable> finish) {
-        final AlgorithmId id = select(kind, bytes, count, o);
-        return start(kind, nb, withFinish(Algorithms.build(id, coll, args), finish), null);
+        final long count, final List<Runnable> finish) {
+        final CollStart start = start(kind, nb);
+        return CollDoor.enter(call(start).intra(coll, where, kind, start, args, bytes, count, finish));
     }
 
-    private AlgorithmId select(final CollKind kind, final long bytes, final long count, final Op o) {
-        final boolean commutative = null == o || o.isCommutative();
-        final AlgorithmId id = coll.selection().select(kind, size(), bytes, count, commutative);
-        if (id.commutativeOnly() && !commutative) {
-            throw Errors.invalid(ErrorClass.OP, kind.mpiName(), where, "algorithm=" + id.shortName() + " reorders "
-                + "operands but op=" + o.name() + " is not commutative; expected a commutative op or an "
-                + "order-preserving algorithm (e.g. linear, binomial, recursive_doubling)");
-        }
-        return id;
+    private CollStart start(final CollKind kind, final boolean nb) {
+        return tag < 0 ? CollStart.of(nb) : CollStart.tagged(kind, tag);
     }
 
-    private Request start(final CollKind kind, final boolean nb, final Schedule s, final ScheduleCache.Entry lease) {
-        if (tag < 0 && !nb && null != lease) {
-            return ScheduleRun.runBlocking(s, coll, lease); // waits here; every blocking caller waits at once
-        }
-        return tag < 0 ? ScheduleRun.start(s, coll, nb, lease) : ScheduleRun.startTagged(s, coll, kind, tag, lease);
+    /** @return the thread's reused descriptor for a blocking call, a new one for a call that outlives this one */
+    private CollCall call(final CollStart start) {
+        return CollStart.BLOCKING == start ? blockingCalls.take() : new CollCall();
     }
-
-    /** @return the schedule followed by the staging steps of {@code finish} (copying booleans back), if any */
-    private static Schedule withFinish(final Schedule schedule, final List<Runnable> finish) {
-        return finish.isEmpty() ? schedule : schedule.thenFinally(() -> finish.forEach(Runnable::run));
-    }
-
 
     private void need(final String op, final String arg, final Buf b) {
         if (null == b || Buf.IN_PLACE == b) {

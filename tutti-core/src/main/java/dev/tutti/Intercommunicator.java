@@ -4,12 +4,13 @@ import dev.tutti.coll.AlgorithmId;
 import dev.tutti.coll.CollArgs;
 import dev.tutti.coll.CollComm;
 import dev.tutti.coll.CollKind;
+import dev.tutti.coll.CollCall;
+import dev.tutti.coll.CollDoor;
 import dev.tutti.coll.CollStart;
 import dev.tutti.coll.Schedule;
 import dev.tutti.coll.ScheduleRun;
 import dev.tutti.coll.SelectionTable;
 import dev.tutti.coll.algo.Algorithms;
-import dev.tutti.coll.inter.InterAlgorithms;
 import dev.tutti.coll.inter.InterArgs;
 import dev.tutti.coll.inter.InterComm;
 import dev.tutti.comm.Agreement;
@@ -332,7 +333,7 @@ public final class Intercommunicator extends Comm {
 
     private Request startBarrier(final CollStart nb) {
         checkLive("barrier");
-        return nb.start(InterAlgorithms.barrier(ic, "barrier"), ic.union());
+        return enter(nb, CollKind.BARRIER, null, NO_FINISH);
     }
 
     /**
@@ -464,7 +465,7 @@ public final class Intercommunicator extends Comm {
             a = InterArgs.of(op, send.datatype(), Datatype.BYTE, null, sendMemory(send), send.count(), null, 0, -1,
                 root);
         }
-        return nb.start(InterAlgorithms.gatherv(ic, a, fin), ic.union());
+        return enter(nb, CollKind.GATHERV, a, fin);
     }
 
     /**
@@ -557,7 +558,7 @@ public final class Intercommunicator extends Comm {
             a = InterArgs.of(op, Datatype.BYTE, recv.datatype(), null, null, 0, recvMemory(recv, fin), recv.count(),
                 -1, root);
         }
-        return nb.start(InterAlgorithms.scatterv(ic, a, fin), ic.union());
+        return enter(nb, CollKind.SCATTERV, a, fin);
     }
 
     /**
@@ -639,7 +640,7 @@ public final class Intercommunicator extends Comm {
         final List<Runnable> fin = new ArrayList<>();
         final InterArgs a = InterArgs.of(op, s.datatype(), r.datatype(), null, sendMemory(s), s.count(),
             recvMemory(r, fin), r.count() / remoteSize(), -1, -1);
-        return nb.start(InterAlgorithms.allgather(ic, a, fin), ic.union());
+        return enter(nb, CollKind.ALLGATHER, a, fin);
     }
 
     /**
@@ -681,7 +682,7 @@ public final class Intercommunicator extends Comm {
         final List<Runnable> fin = new ArrayList<>();
         final InterArgs a = new InterArgs(op, s.datatype(), r.datatype(), null, sendMemory(s), s.count(),
             recvMemory(r, fin), 0, -1, -1, null, null, recvCounts, displs, null, null, null, null);
-        return nb.start(InterAlgorithms.allgatherv(ic, a, fin), ic.union());
+        return enter(nb, CollKind.ALLGATHERV, a, fin);
     }
 
     /**
@@ -721,7 +722,7 @@ public final class Intercommunicator extends Comm {
         final List<Runnable> fin = new ArrayList<>();
         final InterArgs a = InterArgs.of(op, s.datatype(), r.datatype(), null, sendMemory(s),
             s.count() / remoteSize(), recvMemory(r, fin), r.count() / remoteSize(), -1, -1);
-        return nb.start(InterAlgorithms.alltoall(ic, a, fin), ic.union());
+        return enter(nb, CollKind.ALLTOALL, a, fin);
     }
 
     /**
@@ -770,7 +771,7 @@ public final class Intercommunicator extends Comm {
         final List<Runnable> fin = new ArrayList<>();
         final InterArgs a = new InterArgs(op, s.datatype(), r.datatype(), null, sendMemory(s), 0,
             recvMemory(r, fin), 0, -1, -1, sendCounts, sendDispls, recvCounts, recvDispls, null, null, null, null);
-        return nb.start(InterAlgorithms.alltoallv(ic, a, fin), ic.union());
+        return enter(nb, CollKind.ALLTOALLV, a, fin);
     }
 
     /**
@@ -821,7 +822,7 @@ public final class Intercommunicator extends Comm {
         }
         final InterArgs a = new InterArgs(op, Datatype.BYTE, Datatype.BYTE, null, null, 0, null, 0, -1, -1, null,
             null, null, null, sb, st, rb, rt);
-        return nb.start(InterAlgorithms.alltoallw(ic, a, fin), ic.union());
+        return enter(nb, CollKind.ALLTOALLW, a, fin);
     }
 
     /**
@@ -863,7 +864,7 @@ public final class Intercommunicator extends Comm {
         final List<Runnable> fin = new ArrayList<>();
         final InterArgs a = InterArgs.of(name, s.datatype(), r.datatype(), op, sendMemory(s), s.count(),
             recvMemory(r, fin), r.count(), -1, -1);
-        return nb.start(InterAlgorithms.allreduce(ic, a, fin), ic.union());
+        return enter(nb, CollKind.ALLREDUCE, a, fin);
     }
 
     /**
@@ -919,7 +920,7 @@ public final class Intercommunicator extends Comm {
         final InterArgs a = new InterArgs(name, s.datatype(), r.datatype(), op, sendMemory(s), s.count(),
             recvMemory(r, fin), recvCounts[rank()], -1, -1, null, null, recvCounts.clone(), null, null, null, null,
             null);
-        return nb.start(InterAlgorithms.reduceScatter(ic, a, fin), ic.union());
+        return enter(nb, CollKind.REDUCE_SCATTER, a, fin);
     }
 
     /**
@@ -960,7 +961,7 @@ public final class Intercommunicator extends Comm {
         final List<Runnable> fin = new ArrayList<>();
         final InterArgs a = InterArgs.of(name, s.datatype(), r.datatype(), op, sendMemory(s), s.count(),
             recvMemory(r, fin), r.count(), -1, -1);
-        return nb.start(InterAlgorithms.reduceScatter(ic, a, fin), ic.union());
+        return enter(nb, CollKind.REDUCE_SCATTER_BLOCK, a, fin);
     }
 
     // ----------------------------------------------------------------------------------- symmetric collectives
@@ -1465,6 +1466,14 @@ public final class Intercommunicator extends Comm {
 
     // --------------------------------------------------------------------------------------------- machinery
 
+    /** The finish steps of a call without staging. */
+    private static final List<Runnable> NO_FINISH = List.of();
+
+    /** Hands a validated call to the engine's one door ({@link CollDoor}). */
+    private Request enter(final CollStart nb, final CollKind kind, final InterArgs a, final List<Runnable> fin) {
+        return CollDoor.enter(new CollCall().inter(ic, describe(), kind, nb, a, fin));
+    }
+
     private Request bcastSymmetric(final CollStart nb, final String op, final Buf send, final Buf recv,
         final int root, final int remoteRoot) {
         checkLive(op);
@@ -1473,7 +1482,7 @@ public final class Intercommunicator extends Comm {
         final InterArgs a = InterArgs.of(op, isRoot ? send.datatype() : Datatype.BYTE, recv.datatype(), null,
             isRoot ? sendMemory(send) : null, isRoot ? send.count() : 0, recvMemory(recv, fin), recv.count(), root,
             remoteRoot);
-        return nb.start(InterAlgorithms.bcast(ic, a, fin), ic.union());
+        return enter(nb, CollKind.BCAST, a, fin);
     }
 
     private Request scatterSymmetric(final CollStart nb, final String op, final Buf send, final Buf recv,
@@ -1487,7 +1496,7 @@ public final class Intercommunicator extends Comm {
         final InterArgs a = InterArgs.of(op, isRoot ? send.datatype() : Datatype.BYTE, recv.datatype(), null,
             isRoot ? sendMemory(send) : null, isRoot ? send.count() / remoteSize() : 0, recvMemory(recv, fin),
             recv.count(), root, remoteRoot);
-        return nb.start(InterAlgorithms.scatter(ic, a, fin), ic.union());
+        return enter(nb, CollKind.SCATTER, a, fin);
     }
 
     private Request gatherSymmetric(final CollStart nb, final String op, final Buf send, final Buf recv,
@@ -1501,7 +1510,7 @@ public final class Intercommunicator extends Comm {
         final InterArgs a = InterArgs.of(op, send.datatype(), isRoot ? recv.datatype() : Datatype.BYTE, null,
             sendMemory(send), send.count(), isRoot ? recvMemory(recv, fin) : null,
             isRoot ? recv.count() / remoteSize() : 0, root, remoteRoot);
-        return nb.start(InterAlgorithms.gather(ic, a, fin), ic.union());
+        return enter(nb, CollKind.GATHER, a, fin);
     }
 
     private Request reduceSymmetric(final CollStart nb, final String name, final Buf send, final Buf recv,
@@ -1513,7 +1522,7 @@ public final class Intercommunicator extends Comm {
         final InterArgs a = InterArgs.of(name, send.datatype(), isRoot ? recv.datatype() : Datatype.BYTE, op,
             sendMemory(send), send.count(), isRoot ? recvMemory(recv, fin) : null, isRoot ? recv.count() : 0, root,
             remoteRoot);
-        return nb.start(InterAlgorithms.reduce(ic, a, fin), ic.union());
+        return enter(nb, CollKind.REDUCE, a, fin);
     }
 
     private void checkOneWayRoot(final String op, final int root) {

@@ -1,6 +1,5 @@
 package dev.tutti.coll;
 
-import dev.tutti.p2p.P2pEngine;
 import dev.tutti.runtime.Agent;
 
 import java.util.Arrays;
@@ -22,7 +21,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  *     reads its state (volatile) and the finisher stores the state then reads the slots and array, so at least one
  *     of them sees the other and removes the run; the slot CAS makes a double removal harmless.</li>
  * </ul>
- * One instance per engine ({@link #of}); communicators cache it ({@link CollComm}).
+ * One instance per engine, held by {@link CollHooks}; communicators cache it ({@link CollComm}).
  */
 final class ActiveRuns implements Agent {
     private static final int SLOTS = 4;
@@ -31,13 +30,6 @@ final class ActiveRuns implements Agent {
     private final AtomicReferenceArray<ScheduleRun> slots = new AtomicReferenceArray<>(SLOTS);
     private volatile ScheduleRun[] overflow = EMPTY;
 
-    static ActiveRuns of(final P2pEngine engine) {
-        return engine.collectiveState(() -> {
-            final ActiveRuns a = new ActiveRuns();
-            engine.addAgent(a);
-            return a;
-        });
-    }
 
     void add(final ScheduleRun run) {
         for (int i = 0; i < SLOTS; i++) {

@@ -41,7 +41,7 @@ public final class CollComm {
     private final SelectionTable selection;
     private final int taggedTimeoutMs = dev.tutti.runtime.Configuration.intValue(
         ScheduleRun.TAGGED_TIMEOUT_PROP_NAME, ScheduleRun.TAGGED_TIMEOUT_DEFAULT_MS);
-    private volatile ActiveRuns activeRuns;
+    private volatile CollHooks rankState;
     private final ScheduleCache schedules = new ScheduleCache();
 
     /**
@@ -175,12 +175,17 @@ public final class CollComm {
      * @return the runs
      */
     ActiveRuns activeRuns() {
-        final ActiveRuns a = activeRuns;
-        if (null != a) {
-            return a;
+        return rankState().runs();
+    }
+
+    /** @return the rank's collective state, looked up once per communicator (see {@link #activeRuns()}) */
+    CollHooks rankState() {
+        final CollHooks h = rankState;
+        if (null != h) {
+            return h;
         }
-        final ActiveRuns created = ActiveRuns.of(engine);
-        activeRuns = created;
+        final CollHooks created = CollHooks.of(engine);
+        rankState = created;
         return created;
     }
 

@@ -2,7 +2,8 @@ package dev.tutti.coll;
 
 /**
  * How a collective call starts its schedule: blocking, nonblocking, or as a tagged two-phase collective keyed by
- * (kind, tag). Immutable; the api layer threads one through its validation code down to the start.
+ * (kind, tag). Immutable; the api layer threads one through its validation code into the call's descriptor
+ * ({@link CollCall}), and the door ({@link CollDoor}) starts the schedule accordingly.
  */
 public final class CollStart {
     /** A blocking call: run, then the caller waits. */
@@ -32,14 +33,39 @@ public final class CollStart {
     }
 
     /**
+     * @param nonblocking whether the caller returns before completion
+     * @return {@link #NONBLOCKING} or {@link #BLOCKING}
+     */
+    public static CollStart of(final boolean nonblocking) {
+        return nonblocking ? NONBLOCKING : BLOCKING;
+    }
+
+    /** @return the variant this start gives a call */
+    public CollCall.Variant variant() {
+        return null != kind ? CollCall.Variant.TAGGED : nonblocking ? CollCall.Variant.NONBLOCKING
+            : CollCall.Variant.BLOCKING;
+    }
+
+    /** @return the user tag of a tagged start, else -1 */
+    public int tag() {
+        return tag;
+    }
+
+    /**
      * Starts a schedule this way.
      *
      * @param schedule the schedule
      * @param comm     the communicator (for an intercommunicator, the union of its groups)
-     * @return the run
+     * @param lease    the cache entry the schedule is leased from, or null
+     * @return the run, or for a blocking call of a leased schedule a completed request
      */
-    public ScheduleRun start(final Schedule schedule, final CollComm comm) {
-        return null == kind ? ScheduleRun.start(schedule, comm, nonblocking)
-            : ScheduleRun.startTagged(schedule, comm, kind, tag);
+    dev.tutti.Request start(final Schedule schedule, final CollComm comm, final ScheduleCache.Entry lease) {
+        if (null != kind) {
+            return ScheduleRun.startTagged(schedule, comm, kind, tag, lease);
+        }
+        if (!nonblocking && null != lease) {
+            return ScheduleRun.runBlocking(schedule, comm, lease); // waits here; every blocking caller waits at once
+        }
+        return ScheduleRun.start(schedule, comm, nonblocking, lease);
     }
 }

@@ -220,7 +220,9 @@ public abstract class AbstractRequest implements Request {
         final TuttiException blocked = blockingFailure();
         if (null != blocked) {
             onBlockingFailure();
-            complete(null, blocked);
+            if (complete(null, blocked)) {
+                onFailedByBlocking();
+            }
             return true;
         }
         return false;
@@ -236,8 +238,21 @@ public abstract class AbstractRequest implements Request {
         return isDone() ? null : blockingFailure();
     }
 
+    /** Called once after a request was failed by {@link #blockingFailure()} (it is complete then). */
+    protected void onFailedByBlocking() {
+    }
+
     /** Called once before a request is failed by {@link #blockingFailure()}; removes it from queues. */
     protected void onBlockingFailure() {
+    }
+
+    /**
+     * Returns the failure of a completed request, for subclasses that report it.
+     *
+     * @return the failure, or null if it succeeded (or is pending)
+     */
+    protected final TuttiException failureResult() {
+        return result instanceof TuttiException f ? f : null;
     }
 
     /**

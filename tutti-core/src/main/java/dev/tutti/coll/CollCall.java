@@ -1,0 +1,269 @@
+package dev.tutti.coll;
+
+import dev.tutti.Datatype;
+import dev.tutti.Op;
+import dev.tutti.coll.inter.InterArgs;
+import dev.tutti.coll.inter.InterComm;
+
+import java.lang.foreign.MemorySegment;
+import java.util.List;
+
+/**
+ * One collective call as it enters the engine through {@link CollDoor}: which operation, on which communicator,
+ * how it starts (blocking, nonblocking, tagged, persistent), its root(s), its buffers with their element types and
+ * counts, and its reduction. The API layer fills one in after validating the arguments; the door selects, builds
+ * (or takes from the cache) and starts the schedule from it; the hooks ({@link CollHook}) read it.
+ *
+ * <p>Shape. Identity: {@link #kind()}, {@link #variant()}, {@link #tag()}, {@link #isInter()},
+ * {@link #where()}. Arguments, for either communicator kind: {@link #root()}, {@link #remoteRoot()},
+ * {@link #op()}, {@link #sendType()}/{@link #sendCount()}, {@link #recvType()}/{@link #recvCount()}. Engine side:
+ * an intracommunicator call holds its memory and counts flat, in {@link CollArgs}' conventions (so that a cached
+ * schedule is found without building anything), or whole {@link CollArgs} for the v-collectives; an
+ * intercommunicator call holds its {@link InterArgs}.
+ *
+ * <p>Implementation note. Mutable and reused: a thread's blocking intracommunicator calls share one descriptor
+ * ({@link CallSlot}), so a repeated small blocking collective allocates nothing for it; every
+ * nonblocking, tagged or intercommunicator call gets its own, which lives as long as its run (a hook's
+ * {@code after} may read it then). Not thread-safe: one call, one thread at a time.
+ */
+public final class CollCall {
+    /** How a call runs its schedule. */
+    public enum Variant {
+        /** Started and waited for by the call. */
+        BLOCKING,
+        /** Started; the caller waits on the request. */
+        NONBLOCKING,
+        /** A two-phase {@code ...Begin(..., tag)}: matched by (kind, tag) instead of call order. */
+        TAGGED,
+        /** Built once, started many times ({@code ...Init}). */
+        PERSISTENT
+    }
+
+    private CollKind kind;
+    private CollStart start;
+    private CollComm comm;
+    private String where;
+    // intracommunicator, regular: CollArgs' conventions
+    private MemorySegment send;
+    private MemorySegment recv;
+    private Datatype type;
+    private int count;
+    private int root;
+    private Op op;
+    // intracommunicator, v-collectives and alltoallw
+    private CollArgs args;
+    private long selectBytes;
+    private long selectCount;
+    private List<Runnable> finish;
+    // intercommunicator
+    private InterComm inter;
+    private InterArgs interArgs;
+
+    /** A descriptor to fill in. */
+    public CollCall() {
+    }
+
+    /**
+     * Fills in a regular intracommunicator call (every collective but the v-forms and alltoallw), in
+     * {@link CollArgs}' conventions.
+     *
+     * @param comm        the communicator
+     * @param where       its description, for messages
+     * @param kind        the operation
+     * @param start       how it starts
+     * @param send        send memory, or null (in place, not significant)
+     * @param recv        receive memory, or null (not significant)
+     * @param type        element type
+     * @param count       element count (per block where the operation has blocks)
+     * @param root        the root, or -1
+     * @param op          the reduction, or null
+     * @param selectBytes bytes that select the algorithm
+     * @param selectCount elements that select the algorithm
+     * @param finish      steps after the schedule (boolean staging), empty if none
+     * @return this
+     */
+    public CollCall intra(final CollComm comm, final String where, final CollKind kind, final CollStart start,
+        final MemorySegment send, final MemorySegment recv, final Datatype type, final int count, final int root,
+        final Op op, final long selectBytes, final long selectCount, final List<Runnable> finish) {
+        this.comm = comm;
+        this.where = where;
+        this.kind = kind;
+        this.start = start;
+        this.send = send;
+        this.recv = recv;
+        this.type = type;
+        this.count = count;
+        this.root = root;
+        this.op = op;
+        this.args = null;
+        this.selectBytes = selectBytes;
+        this.selectCount = selectCount;
+        this.finish = finish;
+        this.inter = null;
+        this.interArgs = null;
+        return this;
+    }
+
+    /**
+     * Fills in an intracommunicator v-collective or alltoallw, whose arguments the schedule cache cannot key.
+     *
+     * @param comm        the communicator
+     * @param where       its description
+     * @param kind        the operation
+     * @param start       how it starts
+     * @param args        the arguments
+     * @param selectBytes bytes that select the algorithm
+     * @param selectCount elements that select the algorithm
+     * @param finish      steps after the schedule, empty if none
+     * @return this
+     */
+    public CollCall intra(final CollComm comm, final String where, final CollKind kind, final CollStart start,
+        final CollArgs args, final long selectBytes, final long selectCount, final List<Runnable> finish) {
+        intra(comm, where, kind, start, args.send(), args.recv(), args.type(), args.count(), args.root(),
+            args.reduceOp(), selectBytes, selectCount, finish);
+        this.args = args;
+        return this;
+    }
+
+    /**
+     * Fills in an intercommunicator call (standard or symmetric form).
+     *
+     * @param ic     the intercommunicator
+     * @param where  its description
+     * @param kind   the operation
+     * @param start  how it starts
+     * @param a      the arguments (roots as this rank's group sees them), or null for a barrier
+     * @param finish steps after the schedule, empty if none
+     * @return this
+     */
+    public CollCall inter(final InterComm ic, final String where, final CollKind kind, final CollStart start,
+        final InterArgs a, final List<Runnable> finish) {
+        this.comm = ic.union();
+        this.where = where;
+        this.kind = kind;
+        this.start = start;
+        this.inter = ic;
+        this.interArgs = a;
+        this.finish = finish;
+        this.send = null == a ? null : a.send();
+        this.recv = null == a ? null : a.recv();
+        this.type = null == a ? Datatype.BYTE : a.sendType();
+        this.count = null == a ? 0 : a.sendCount();
+        this.root = null == a ? -1 : a.root();
+        this.op = null == a ? null : a.reduceOp();
+        this.args = null;
+        this.selectBytes = 0;
+        this.selectCount = 0;
+        return this;
+    }
+
+    /** @return the operation */
+    public CollKind kind() {
+        return kind;
+    }
+
+    /** @return how the call runs */
+    public Variant variant() {
+        return start.variant();
+    }
+
+    /** @return the user tag of a tagged call, else -1 */
+    public int tag() {
+        return start.tag();
+    }
+
+    /** @return whether the call is on an intercommunicator */
+    public boolean isInter() {
+        return null != inter;
+    }
+
+    /** @return the communicator and rank, as error messages name them ({@code comm=WORLD, rank=2}) */
+    public String where() {
+        return where;
+    }
+
+    /** @return the root (for an intercommunicator: this rank's group's root as this rank names it), or -1 */
+    public int root() {
+        return root;
+    }
+
+    /** @return the remote group's root of an intercommunicator call, -1 if none; an intracommunicator's root */
+    public int remoteRoot() {
+        return null != inter ? (null == interArgs ? -1 : interArgs.remoteRoot()) : root;
+    }
+
+    /** @return the reduction, or null */
+    public Op op() {
+        return op;
+    }
+
+    /** @return the element type of what this rank sends */
+    public Datatype sendType() {
+        return type;
+    }
+
+    /** @return the element count this rank sends (per block, for operations with blocks; see {@link CollArgs}) */
+    public int sendCount() {
+        return count;
+    }
+
+    /** @return the element type of what this rank receives */
+    public Datatype recvType() {
+        return null != interArgs ? interArgs.recvType() : type;
+    }
+
+    /** @return the element count this rank receives (per block, as {@link #sendCount()}) */
+    public int recvCount() {
+        return null != interArgs ? interArgs.recvCount() : count;
+    }
+
+    // ---------------------------------------------------------------------------------------- engine side
+
+    CollStart start() {
+        return start;
+    }
+
+    CollComm comm() {
+        return comm;
+    }
+
+    MemorySegment send() {
+        return send;
+    }
+
+    MemorySegment recv() {
+        return recv;
+    }
+
+    CollArgs args() {
+        return args;
+    }
+
+    long selectBytes() {
+        return selectBytes;
+    }
+
+    long selectCount() {
+        return selectCount;
+    }
+
+    List<Runnable> finish() {
+        return finish;
+    }
+
+    InterComm interComm() {
+        return inter;
+    }
+
+    InterArgs interArgs() {
+        return interArgs;
+    }
+
+    @Override
+    public String toString() {
+        return kind.mpiName() + "(" + where + ", " + start.variant() + (start.tag() >= 0 ? " tag=" + start.tag() : "")
+            + (isInter() ? ", inter" : "") + ", root=" + root() + (isInter() ? ", remoteRoot=" + remoteRoot() : "")
+            + ", send=" + sendCount() + "x" + sendType() + ", recv=" + recvCount() + "x" + recvType()
+            + (null == op ? "" : ", op=" + op.name()) + ")";
+    }
+}

@@ -1,0 +1,48 @@
+package dev.tutti.coll;
+
+import dev.tutti.p2p.P2pEngine;
+
+/**
+ * The collective layer's per-rank state: the nonblocking runs in flight ({@link ActiveRuns}) and the hook of the
+ * one door ({@link CollHook}), if any. One instance per engine, kept in its collective-state slot; communicators
+ * cache it ({@link CollComm}).
+ *
+ * <p>Implementation note. The hook is a volatile field read once per collective call (on x86 a plain load); it is
+ * meant to be installed when a rank starts, before its first collective, and calls already past the door keep the
+ * hook they saw.
+ */
+public final class CollHooks {
+    private final ActiveRuns runs;
+    private volatile CollHook hook;
+
+    private CollHooks(final ActiveRuns runs) {
+        this.runs = runs;
+    }
+
+    static CollHooks of(final P2pEngine engine) {
+        return engine.collectiveState(() -> {
+            final ActiveRuns a = new ActiveRuns();
+            engine.addAgent(a);
+            return new CollHooks(a);
+        });
+    }
+
+    /**
+     * Installs the hook that every later collective call of this rank passes (the checker's, the tracer's, a
+     * test's), replacing any earlier one; null removes it.
+     *
+     * @param engine the rank's engine
+     * @param hook   the hook, or null
+     */
+    public static void install(final P2pEngine engine, final CollHook hook) {
+        of(engine).hook = hook;
+    }
+
+    ActiveRuns runs() {
+        return runs;
+    }
+
+    CollHook hook() {
+        return hook;
+    }
+}
