@@ -11,15 +11,16 @@ import java.util.regex.Pattern;
  * one that failed because a peer died or left.
  *
  * <p>A failure is a consequence when an exception of the chain its rank reported ({@link StderrDigest}) is a Tutti
- * exception that reports another rank's failure or departure ({@code TuttiException: ... rank N failed} or
- * {@code ... rank N has left the job}, the wording of the transports and the point-to-point engine), and that rank
+ * exception that reports another rank's failure or departure ({@code TuttiException: ... rank N failed},
+ * {@code ... rank N closed} or {@code ... rank N has left the job}, the wording of the transports, the
+ * point-to-point engine and the collectives, see {@code Errors.peerLeft}), and that rank
  * failed too. Among the other failures the one whose exception was read first (else whose process ended first)
  * wins; if every failure is a consequence (ranks blaming each other), the first of them does.
  */
 final class FailureBlame {
     /** A Tutti exception that only reports that another rank failed or left. */
     private static final Pattern CONSEQUENCE = Pattern.compile(
-        "TuttiException: .*?\\brank (\\d+) (?:failed|has left the job)");
+        "TuttiException: .*?\\brank (\\d+) (?:failed|closed|has left the job)");
 
     private FailureBlame() {
     }
