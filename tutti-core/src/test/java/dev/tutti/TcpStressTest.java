@@ -1,24 +1,15 @@
 package dev.tutti;
 
-import dev.tutti.runtime.LaunchInfo;
-import dev.tutti.runtime.RendezvousServer;
 
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -89,46 +80,13 @@ class TcpStressTest {
     @ValueSource(ints = {512 * 1024, 1 << 20, 8 << 20})
     @Tag("process")
     void shouldKeepEveryByteOfLargeEagerMessagesInAPingPongBetweenProcesses(final int eagerLimit) throws Exception {
-        final int n = 2;
-        final String secret = HexFormat.of().formatHex(TcpJob.randomBytes(16));
-        final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        final Process[] ranks = new Process[n];
-        final Path[] outputs = new Path[n];
-        try (RendezvousServer server = RendezvousServer.start("127.0.0.1", n, secret)) {
-            for (int r = 0; r < n; r++) {
-                outputs[r] = Files.createTempFile("tutti-stress-rank" + r + "-", ".log");
-                final ProcessBuilder pb = new ProcessBuilder(List.of(java, "-Dtutti.eager.limit=" + eagerLimit, "-cp",
-                    System.getProperty("java.class.path"), TcpPingPongStress.class.getName(), Long.toString(SEED),
-                    "3000"));
-                final Map<String, String> env = pb.environment();
-                env.put(LaunchInfo.RANK_ENV, Integer.toString(r));
-                env.put(LaunchInfo.SIZE_ENV, Integer.toString(n));
-                env.put(LaunchInfo.RENDEZVOUS_ENV, "127.0.0.1:" + server.port());
-                env.put(LaunchInfo.SECRET_ENV, secret);
-                env.put(LaunchInfo.JOB_ID_ENV, "tcp-stress");
-                env.put("TUTTI_TRANSPORT", "tcp"); // same host: auto would pick shm
-                pb.redirectErrorStream(true).redirectOutput(outputs[r].toFile());
-                ranks[r] = pb.start();
-            }
-            for (int r = 0; r < n; r++) {
-                final boolean ended = ranks[r].waitFor(100, TimeUnit.SECONDS);
-                final String out = Files.readString(outputs[r], StandardCharsets.UTF_8);
-                assertTrue(ended, "rank " + r + " did not finish, " + seedText() + ": " + out);
-                assertEquals(0, ranks[r].exitValue(), "rank " + r + " failed, " + seedText() + ": " + out);
-            }
-        } finally {
-            cleanUp(ranks, outputs);
-        }
-    }
-
-    private static void cleanUp(final Process[] ranks, final Path[] outputs) throws IOException {
-        for (int r = 0; r < ranks.length; r++) {
-            if (null != ranks[r]) {
-                ranks[r].destroyForcibly();
-            }
-            if (null != outputs[r]) {
-                Files.deleteIfExists(outputs[r]);
-            }
+        final List<TcpProcesses.Rank> ranks = TcpProcesses.run(2, "tcp-stress",
+            List.of("-Dtutti.eager.limit=" + eagerLimit), TcpPingPongStress.class, List.of(Long.toString(SEED), "3000"),
+            100);
+        for (int r = 0; r < ranks.size(); r++) {
+            final String out = ranks.get(r).output();
+            assertTrue(ranks.get(r).ended(), "rank " + r + " did not finish, " + seedText() + ": " + out);
+            assertEquals(0, ranks.get(r).exit(), "rank " + r + " failed, " + seedText() + ": " + out);
         }
     }
 
