@@ -45,14 +45,12 @@ public final class Tutti implements AutoCloseable {
     private final Communicator world;
     /** For a rank of an embedded job: how it fails the job ({@link #abort}); null for a process. */
     private final java.util.function.Consumer<Throwable> embeddedAbort;
-    private final boolean embedded;
     private volatile boolean closed;
 
     private Tutti(final P2pEngine engine, final Options options,
         final java.util.function.Consumer<Throwable> embeddedAbort) {
         this.engine = engine;
         this.embeddedAbort = embeddedAbort;
-        this.embedded = null != embeddedAbort;
         this.world = new Communicator(engine, "WORLD", WORLD_P2P_CONTEXT, null, options.serializer(),
             options.selection());
     }
@@ -338,13 +336,13 @@ public final class Tutti implements AutoCloseable {
      * setting {@code tutti.tcp.closeTimeoutMs}, 10 s, for a peer that does not answer), so that a normal exit is
      * never mistaken for a failure. From then on, every operation of another rank that can only complete with this
      * rank (a receive from it, a send to it, a collective that still waits for it) fails with
-     * {@link ErrorClass#PROC_FAILED} naming it, within one idle period, instead of hanging. Unlike
+     * {@link ErrorClass#PROC_FAILED} naming it, within about 100 ms, instead of hanging. Unlike
      * {@code MPI_Finalize} it does not block until every rank has finished, so a rank that failed (threw) still
      * leaves promptly; {@link #abort(Throwable)} leaves without goodbye.
      */
     @Override
     public void close() {
-        if (closed || embedded) {
+        if (closed || null != embeddedAbort) {
             return;
         }
         closed = true;
@@ -366,7 +364,7 @@ public final class Tutti implements AutoCloseable {
      * @param cause why this rank gives up
      */
     public void abort(final Throwable cause) {
-        if (embedded) {
+        if (null != embeddedAbort) {
             embeddedAbort.accept(cause);
             return;
         }
