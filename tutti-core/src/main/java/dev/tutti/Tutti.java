@@ -77,12 +77,7 @@ public final class Tutti implements AutoCloseable {
         if (null != bound) {
             return bound;
         }
-        final LaunchInfo info;
-        try {
-            info = LaunchInfo.fromEnvironment(System.getenv());
-        } catch (final IllegalStateException e) {
-            throw new TuttiException(ErrorClass.ARG, "init: " + e.getMessage(), e);
-        }
+        final LaunchInfo info = LaunchInfo.fromEnvironment(System.getenv());
         if (null == info) {
             final P2pEngine engine = newEngine(0, 1);
             engine.connect(new Transport[] {selfTransport(engine, 0, 1)});

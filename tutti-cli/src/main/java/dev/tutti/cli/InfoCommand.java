@@ -99,7 +99,7 @@ public final class InfoCommand implements Callable<Integer> {
     private static LaunchInfo launchInfo() {
         try {
             return LaunchInfo.fromEnvironment(System.getenv());
-        } catch (final IllegalStateException e) {
+        } catch (final dev.tutti.TuttiException e) {
             return null;
         }
     }

@@ -1,5 +1,8 @@
 package dev.tutti.runtime;
 
+import dev.tutti.ErrorClass;
+import dev.tutti.TuttiException;
+
 import java.util.Map;
 
 /**
@@ -29,7 +32,8 @@ public record LaunchInfo(int rank, int size, String rendezvous, String secret, S
      *
      * @param env the environment, usually {@link System#getenv()}
      * @return the information, or null if this process was not started by a Tutti launcher
-     * @throws IllegalStateException if the variables are present but inconsistent
+     * @throws TuttiException of class {@link ErrorClass#ARG} if the variables are present but inconsistent, naming
+     *                        them and what a launcher sets
      */
     public static LaunchInfo fromEnvironment(final Map<String, String> env) {
         final String rank = env.get(RANK_ENV);
@@ -40,9 +44,9 @@ public record LaunchInfo(int rank, int size, String rendezvous, String secret, S
         final String rendezvous = env.get(RENDEZVOUS_ENV);
         final String secret = env.get(SECRET_ENV);
         if (null == size || null == rendezvous || null == secret) {
-            throw new IllegalStateException(RANK_ENV + " is set but " + SIZE_ENV + "=" + size + ", "
-                + RENDEZVOUS_ENV + "=" + rendezvous + ", " + SECRET_ENV + (null == secret ? "=null" : " set")
-                + "; a Tutti launcher sets all of them");
+            throw invalid(RANK_ENV + " is set but " + SIZE_ENV + "=" + size + ", " + RENDEZVOUS_ENV + "="
+                + rendezvous + ", " + SECRET_ENV + (null == secret ? "=null" : " set")
+                + "; a Tutti launcher sets all of them", null);
         }
         final int r;
         final int n;
@@ -50,14 +54,17 @@ public record LaunchInfo(int rank, int size, String rendezvous, String secret, S
             r = Integer.parseInt(rank.trim());
             n = Integer.parseInt(size.trim());
         } catch (final NumberFormatException e) {
-            throw new IllegalStateException(RANK_ENV + "=" + rank + ", " + SIZE_ENV + "=" + size
-                + " must be integers", e);
+            throw invalid(RANK_ENV + "=" + rank + ", " + SIZE_ENV + "=" + size + ", expected integers", e);
         }
         if (n < 1 || r < 0 || r >= n) {
-            throw new IllegalStateException(RANK_ENV + "=" + r + " " + SIZE_ENV + "=" + n
-                + ", expected 0 <= rank < size");
+            throw invalid(RANK_ENV + "=" + r + " " + SIZE_ENV + "=" + n + ", expected 0 <= rank < size", null);
         }
         return new LaunchInfo(r, n, rendezvous, secret, env.getOrDefault(JOB_ID_ENV, "job"));
+    }
+
+    /** The launch environment is inconsistent: Tutti's exception, as {@code init} reports it. */
+    private static TuttiException invalid(final String detail, final Throwable cause) {
+        return new TuttiException(ErrorClass.ARG, "init (launch environment): " + detail, cause);
     }
 
     @Override
