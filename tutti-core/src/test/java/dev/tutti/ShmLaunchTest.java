@@ -1,7 +1,6 @@
 package dev.tutti;
 
 import dev.tutti.runtime.Configuration;
-import dev.tutti.runtime.LaunchInfo;
 import dev.tutti.runtime.RendezvousServer;
 import dev.tutti.transport.shm.ShmTransport;
 import org.junit.jupiter.api.Tag;
@@ -14,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -100,13 +98,7 @@ class ShmLaunchTest {
             outputs[r] = Files.createTempFile("tutti-shm-rank" + r + "-", ".log");
             final ProcessBuilder pb = new ProcessBuilder(List.of(java, "-Dtutti.shm.arenaMiB=4", "-cp",
                 System.getProperty("java.class.path"), ShmInitMain.class.getName(), scenario));
-            final Map<String, String> env = pb.environment();
-            env.put(LaunchInfo.RANK_ENV, Integer.toString(r));
-            env.put(LaunchInfo.SIZE_ENV, Integer.toString(n));
-            env.put(LaunchInfo.RENDEZVOUS_ENV, "127.0.0.1:" + server.port());
-            env.put(LaunchInfo.SECRET_ENV, secret);
-            env.put(LaunchInfo.JOB_ID_ENV, jobId);
-            env.put("TUTTI_TRANSPORT", transport);
+            TcpProcesses.launchEnvironment(pb.environment(), r, n, server.port(), secret, jobId, transport);
             pb.redirectErrorStream(true).redirectOutput(outputs[r].toFile());
             ranks[r] = pb.start();
         }

@@ -28,6 +28,27 @@ final class TcpProcesses {
     }
 
     /**
+     * Writes what a launcher gives a rank into a process's environment.
+     *
+     * @param env       the environment of the rank's process
+     * @param rank      the rank
+     * @param n         ranks
+     * @param port      the rendezvous port on loopback
+     * @param secret    the job secret
+     * @param jobId     the job id
+     * @param transport the transport setting
+     */
+    static void launchEnvironment(final Map<String, String> env, final int rank, final int n, final int port,
+        final String secret, final String jobId, final String transport) {
+        env.put(LaunchInfo.RANK_ENV, Integer.toString(rank));
+        env.put(LaunchInfo.SIZE_ENV, Integer.toString(n));
+        env.put(LaunchInfo.RENDEZVOUS_ENV, "127.0.0.1:" + port);
+        env.put(LaunchInfo.SECRET_ENV, secret);
+        env.put(LaunchInfo.JOB_ID_ENV, jobId);
+        env.put("TUTTI_TRANSPORT", transport);
+    }
+
+    /**
      * Starts {@code n} ranks of {@code main} and waits for them.
      *
      * @param n        ranks
@@ -54,13 +75,8 @@ final class TcpProcesses {
                 cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
                 cmd.addAll(args);
                 final ProcessBuilder pb = new ProcessBuilder(cmd);
-                final Map<String, String> env = pb.environment();
-                env.put(LaunchInfo.RANK_ENV, Integer.toString(r));
-                env.put(LaunchInfo.SIZE_ENV, Integer.toString(n));
-                env.put(LaunchInfo.RENDEZVOUS_ENV, "127.0.0.1:" + server.port());
-                env.put(LaunchInfo.SECRET_ENV, secret);
-                env.put(LaunchInfo.JOB_ID_ENV, jobId);
-                env.put("TUTTI_TRANSPORT", "tcp"); // same host: auto would pick shm
+                // tcp forced: on one host, auto would pick shm
+                launchEnvironment(pb.environment(), r, n, server.port(), secret, jobId, "tcp");
                 pb.redirectErrorStream(true).redirectOutput(outputs[r].toFile());
                 ranks[r] = pb.start();
             }
