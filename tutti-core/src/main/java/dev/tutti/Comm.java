@@ -1,5 +1,8 @@
 package dev.tutti;
 
+import dev.tutti.coll.CollComm;
+import dev.tutti.coll.CollDoor;
+import dev.tutti.coll.CollStart;
 import dev.tutti.comm.ContextIdAllocator;
 import dev.tutti.internal.Errors;
 import dev.tutti.p2p.CommView;
@@ -7,31 +10,37 @@ import dev.tutti.p2p.P2pEngine;
 import dev.tutti.p2p.RecvRequest;
 
 import java.lang.foreign.MemorySegment;
-import java.util.concurrent.TimeUnit;
 
 /**
- * The point-to-point part of every communicator (intra- and inter-): a group of ranks that communicate, with its
- * own message space: messages sent on one communicator are never
- * received on another, and collective traffic never mixes with point-to-point traffic.
+ * Every communicator (intra- and inter-): a group of ranks that communicate, with its own message space: messages
+ * sent on one communicator are never received on another, and collective traffic never mixes with point-to-point
+ * traffic. Its operations come in families, each its own type: {@link PointToPoint}, {@link BlockingCollectives},
+ * {@link NonblockingCollectives} and {@link TaggedCollectives}; this class adds the communicator's identity
+ * (rank, size, name, groups) and {@link #free()}. {@link Communicator} adds the prefix reductions
+ * ({@link ScanCollectives}), the object collectives ({@link ObjectCollectives}) and the creation of new
+ * communicators.
  *
  * <p>Thread-safety: every method may be called from several threads of a rank at once (MPI_THREAD_MULTIPLE).
- * Point-to-point messages from one sender to one receiver on one communicator are received in the order they were
- * sent (MPI's non-overtaking rule) when they match the same receive.
- *
- * <p>Arguments are checked before anything is sent; a bad argument throws {@link TuttiException} naming the
+ * Arguments are checked before anything is sent; a bad argument throws {@link TuttiException} naming the
  * operation, the argument, its value and the allowed range, and the communicator stays usable.
  *
  * <p>Two kinds: an intracommunicator ({@link Communicator}) is one group whose ranks talk to each other; an
  * intercommunicator ({@link Intercommunicator}) joins two disjoint groups, and its point-to-point operations
  * address ranks of the <em>remote</em> group. Following Tutti's symmetric view, an intracommunicator is the case
  * where the two groups are the same group: {@link #remoteGroup()} is then {@link #group()}, and the symmetric
- * collectives declared here ({@link #bcast(Buf, Buf, int, int)}, ...) mean on it exactly the ordinary
- * collectives, so code written against {@code Comm} runs on both kinds.
+ * collectives ({@link #bcast(Buf, Buf, int, int)}, ...) mean on it exactly the ordinary collectives, so code
+ * written against {@code Comm} runs on both kinds.
+ *
+ * <p>Implementation note. Each family's methods are one line here: point-to-point calls go to the rank's
+ * {@link dev.tutti.p2p.P2pEngine} after {@link P2pChecks}; a collective call asks the communicator kind's
+ * {@link CollBridge} to check its arguments and fill in its descriptor, and hands that to the engine's one door
+ * ({@code dev.tutti.coll.CollDoor}): {@code enter} for blocking and nonblocking calls, {@code begin} for tagged ones.
  *
  * <p>Every communicator owns a block of context ids agreed by its members when it was created (see
  * {@link #free()}); traffic on one communicator never matches on another.
  */
-public abstract class Comm {
+public abstract class Comm implements PointToPoint, BlockingCollectives, NonblockingCollectives,
+    TaggedCollectives {
     /** Receive from any source. */
     public static final int ANY_SOURCE = -1;
     /** Receive with any tag. */
@@ -56,6 +65,7 @@ public abstract class Comm {
     private final ObjectSerializer serializer;
     private final ContextIdAllocator contexts;
     private final View view = new View();
+    private final P2pChecks p2pChecks = new P2pChecks(this);
 
     /**
      * @param engine     the rank's engine
@@ -198,296 +208,384 @@ public abstract class Comm {
         return freed;
     }
 
-    // ------------------------------------------------------------------------------------ symmetric collectives
+    // ------------------------------------------------------------------------------------------- collectives
+
+    @Override
+    public void barrier() {
+        CollDoor.enter(bridge("barrier").barrier(CollStart.BLOCKING)).waitFor();
+    }
+
+    @Override
+    public void bcast(final Buf buf, final int root) {
+        CollDoor.enter(bridge("bcast").bcast(CollStart.BLOCKING, buf, root)).waitFor();
+    }
+
+    @Override
+    public void gather(final Buf send, final Buf recv, final int root) {
+        CollDoor.enter(bridge("gather").gather(CollStart.BLOCKING, send, recv, root)).waitFor();
+    }
+
+    @Override
+    public void gatherv(final Buf send, final Buf recv, final int[] recvCounts, final int[] displs, final int root) {
+        CollDoor.enter(bridge("gatherv").gatherv(CollStart.BLOCKING, send, recv, recvCounts, displs, root)).waitFor();
+    }
+
+    @Override
+    public void scatter(final Buf send, final Buf recv, final int root) {
+        CollDoor.enter(bridge("scatter").scatter(CollStart.BLOCKING, send, recv, root)).waitFor();
+    }
+
+    @Override
+    public void scatterv(final Buf send, final int[] sendCounts, final int[] displs, final Buf recv, final int root) {
+        CollDoor.enter(bridge("scatterv").scatterv(CollStart.BLOCKING, send, sendCounts, displs, recv, root)).waitFor();
+    }
+
+    @Override
+    public void allgather(final Buf send, final Buf recv) {
+        CollDoor.enter(bridge("allgather").allgather(CollStart.BLOCKING, send, recv)).waitFor();
+    }
+
+    @Override
+    public void allgatherv(final Buf send, final Buf recv, final int[] recvCounts, final int[] displs) {
+        CollDoor.enter(bridge("allgatherv").allgatherv(CollStart.BLOCKING, send, recv, recvCounts, displs)).waitFor();
+    }
+
+    @Override
+    public void alltoall(final Buf send, final Buf recv) {
+        CollDoor.enter(bridge("alltoall").alltoall(CollStart.BLOCKING, send, recv)).waitFor();
+    }
+
+    @Override
+    public void alltoallv(final Buf send, final int[] sendCounts, final int[] sendDispls, final Buf recv,
+        final int[] recvCounts, final int[] recvDispls) {
+        CollDoor.enter(bridge("alltoallv").alltoallv(CollStart.BLOCKING, send, sendCounts, sendDispls, recv,
+            recvCounts, recvDispls)).waitFor();
+    }
+
+    @Override
+    public void alltoallw(final Buf[] send, final Buf[] recv) {
+        CollDoor.enter(bridge("alltoallw").alltoallw(CollStart.BLOCKING, send, recv)).waitFor();
+    }
+
+    @Override
+    public void reduce(final Buf send, final Buf recv, final Op op, final int root) {
+        CollDoor.enter(bridge("reduce").reduce(CollStart.BLOCKING, send, recv, op, root)).waitFor();
+    }
+
+    @Override
+    public void allreduce(final Buf send, final Buf recv, final Op op) {
+        CollDoor.enter(bridge("allreduce").allreduce(CollStart.BLOCKING, send, recv, op)).waitFor();
+    }
+
+    @Override
+    public void reduceScatter(final Buf send, final Buf recv, final int[] recvCounts, final Op op) {
+        CollDoor.enter(bridge("reduceScatter").reduceScatter(CollStart.BLOCKING, send, recv, recvCounts, op)).waitFor();
+    }
+
+    @Override
+    public void reduceScatterBlock(final Buf send, final Buf recv, final Op op) {
+        CollDoor.enter(bridge("reduceScatterBlock").reduceScatterBlock(CollStart.BLOCKING, send, recv, op)).waitFor();
+    }
+
+    @Override
+    public void bcast(final Buf send, final Buf recv, final int root, final int remoteRoot) {
+        CollDoor.enter(bridge("bcast").bcast(CollStart.BLOCKING, send, recv, root, remoteRoot)).waitFor();
+    }
+
+    @Override
+    public void scatter(final Buf send, final Buf recv, final int root, final int remoteRoot) {
+        CollDoor.enter(bridge("scatter").scatter(CollStart.BLOCKING, send, recv, root, remoteRoot)).waitFor();
+    }
+
+    @Override
+    public void gather(final Buf send, final Buf recv, final int root, final int remoteRoot) {
+        CollDoor.enter(bridge("gather").gather(CollStart.BLOCKING, send, recv, root, remoteRoot)).waitFor();
+    }
+
+    @Override
+    public void reduce(final Buf send, final Buf recv, final Op op, final int root, final int remoteRoot) {
+        CollDoor.enter(bridge("reduce").reduce(CollStart.BLOCKING, send, recv, op, root, remoteRoot)).waitFor();
+    }
+
+    @Override
+    public Request ibarrier() {
+        return CollDoor.enter(bridge("ibarrier").barrier(CollStart.NONBLOCKING));
+    }
+
+    @Override
+    public Request ibcast(final Buf buf, final int root) {
+        return CollDoor.enter(bridge("ibcast").bcast(CollStart.NONBLOCKING, buf, root));
+    }
+
+    @Override
+    public Request igather(final Buf send, final Buf recv, final int root) {
+        return CollDoor.enter(bridge("igather").gather(CollStart.NONBLOCKING, send, recv, root));
+    }
+
+    @Override
+    public Request igatherv(final Buf send, final Buf recv, final int[] recvCounts, final int[] displs,
+        final int root) {
+        return CollDoor.enter(bridge("igatherv").gatherv(CollStart.NONBLOCKING, send, recv, recvCounts, displs, root));
+    }
+
+    @Override
+    public Request iscatter(final Buf send, final Buf recv, final int root) {
+        return CollDoor.enter(bridge("iscatter").scatter(CollStart.NONBLOCKING, send, recv, root));
+    }
+
+    @Override
+    public Request iscatterv(final Buf send, final int[] sendCounts, final int[] displs, final Buf recv,
+        final int root) {
+        return CollDoor.enter(bridge("iscatterv").scatterv(CollStart.NONBLOCKING, send, sendCounts, displs, recv,
+            root));
+    }
+
+    @Override
+    public Request iallgather(final Buf send, final Buf recv) {
+        return CollDoor.enter(bridge("iallgather").allgather(CollStart.NONBLOCKING, send, recv));
+    }
+
+    @Override
+    public Request iallgatherv(final Buf send, final Buf recv, final int[] recvCounts, final int[] displs) {
+        return CollDoor.enter(bridge("iallgatherv").allgatherv(CollStart.NONBLOCKING, send, recv, recvCounts, displs));
+    }
+
+    @Override
+    public Request ialltoall(final Buf send, final Buf recv) {
+        return CollDoor.enter(bridge("ialltoall").alltoall(CollStart.NONBLOCKING, send, recv));
+    }
+
+    @Override
+    public Request ialltoallv(final Buf send, final int[] sendCounts, final int[] sendDispls, final Buf recv,
+        final int[] recvCounts, final int[] recvDispls) {
+        return CollDoor.enter(bridge("ialltoallv").alltoallv(CollStart.NONBLOCKING, send, sendCounts, sendDispls,
+            recv, recvCounts, recvDispls));
+    }
+
+    @Override
+    public Request ialltoallw(final Buf[] send, final Buf[] recv) {
+        return CollDoor.enter(bridge("ialltoallw").alltoallw(CollStart.NONBLOCKING, send, recv));
+    }
+
+    @Override
+    public Request ireduce(final Buf send, final Buf recv, final Op op, final int root) {
+        return CollDoor.enter(bridge("ireduce").reduce(CollStart.NONBLOCKING, send, recv, op, root));
+    }
+
+    @Override
+    public Request iallreduce(final Buf send, final Buf recv, final Op op) {
+        return CollDoor.enter(bridge("iallreduce").allreduce(CollStart.NONBLOCKING, send, recv, op));
+    }
+
+    @Override
+    public Request ireduceScatter(final Buf send, final Buf recv, final int[] recvCounts, final Op op) {
+        return CollDoor.enter(bridge("ireduceScatter").reduceScatter(CollStart.NONBLOCKING, send, recv, recvCounts,
+            op));
+    }
+
+    @Override
+    public Request ireduceScatterBlock(final Buf send, final Buf recv, final Op op) {
+        return CollDoor.enter(bridge("ireduceScatterBlock").reduceScatterBlock(CollStart.NONBLOCKING, send, recv, op));
+    }
+
+    @Override
+    public Request ibcast(final Buf send, final Buf recv, final int root, final int remoteRoot) {
+        return CollDoor.enter(bridge("ibcast").bcast(CollStart.NONBLOCKING, send, recv, root, remoteRoot));
+    }
+
+    @Override
+    public Request iscatter(final Buf send, final Buf recv, final int root, final int remoteRoot) {
+        return CollDoor.enter(bridge("iscatter").scatter(CollStart.NONBLOCKING, send, recv, root, remoteRoot));
+    }
+
+    @Override
+    public Request igather(final Buf send, final Buf recv, final int root, final int remoteRoot) {
+        return CollDoor.enter(bridge("igather").gather(CollStart.NONBLOCKING, send, recv, root, remoteRoot));
+    }
+
+    @Override
+    public Request ireduce(final Buf send, final Buf recv, final Op op, final int root, final int remoteRoot) {
+        return CollDoor.enter(bridge("ireduce").reduce(CollStart.NONBLOCKING, send, recv, op, root, remoteRoot));
+    }
+
+    @Override
+    public int collectiveTagUpperBound() {
+        return CollComm.TAGGED_TAG_UB;
+    }
+
+    @Override
+    public CollectiveHandle barrierBegin(final int tag) {
+        return CollDoor.begin(bridge("barrierBegin").barrier(tagged("barrierBegin", tag)));
+    }
+
+    @Override
+    public CollectiveHandle bcastBegin(final Buf buf, final int root, final int tag) {
+        return CollDoor.begin(bridge("bcastBegin").bcast(tagged("bcastBegin", tag), buf, root));
+    }
+
+    @Override
+    public CollectiveHandle gatherBegin(final Buf send, final Buf recv, final int root, final int tag) {
+        return CollDoor.begin(bridge("gatherBegin").gather(tagged("gatherBegin", tag), send, recv, root));
+    }
+
+    @Override
+    public CollectiveHandle gathervBegin(final Buf send, final Buf recv, final int[] recvCounts, final int[] displs,
+        final int root, final int tag) {
+        return CollDoor.begin(bridge("gathervBegin").gatherv(tagged("gathervBegin", tag), send, recv, recvCounts,
+            displs, root));
+    }
+
+    @Override
+    public CollectiveHandle scatterBegin(final Buf send, final Buf recv, final int root, final int tag) {
+        return CollDoor.begin(bridge("scatterBegin").scatter(tagged("scatterBegin", tag), send, recv, root));
+    }
+
+    @Override
+    public CollectiveHandle scattervBegin(final Buf send, final int[] sendCounts, final int[] displs, final Buf recv,
+        final int root, final int tag) {
+        return CollDoor.begin(bridge("scattervBegin").scatterv(tagged("scattervBegin", tag), send, sendCounts,
+            displs, recv, root));
+    }
+
+    @Override
+    public CollectiveHandle allgatherBegin(final Buf send, final Buf recv, final int tag) {
+        return CollDoor.begin(bridge("allgatherBegin").allgather(tagged("allgatherBegin", tag), send, recv));
+    }
+
+    @Override
+    public CollectiveHandle allgathervBegin(final Buf send, final Buf recv, final int[] recvCounts, final int[] displs,
+        final int tag) {
+        return CollDoor.begin(bridge("allgathervBegin").allgatherv(tagged("allgathervBegin", tag), send, recv,
+            recvCounts, displs));
+    }
+
+    @Override
+    public CollectiveHandle alltoallBegin(final Buf send, final Buf recv, final int tag) {
+        return CollDoor.begin(bridge("alltoallBegin").alltoall(tagged("alltoallBegin", tag), send, recv));
+    }
+
+    @Override
+    public CollectiveHandle alltoallvBegin(final Buf send, final int[] sendCounts, final int[] sendDispls,
+        final Buf recv, final int[] recvCounts, final int[] recvDispls, final int tag) {
+        return CollDoor.begin(bridge("alltoallvBegin").alltoallv(tagged("alltoallvBegin", tag), send, sendCounts,
+            sendDispls, recv, recvCounts, recvDispls));
+    }
+
+    @Override
+    public CollectiveHandle alltoallwBegin(final Buf[] send, final Buf[] recv, final int tag) {
+        return CollDoor.begin(bridge("alltoallwBegin").alltoallw(tagged("alltoallwBegin", tag), send, recv));
+    }
+
+    @Override
+    public CollectiveHandle reduceBegin(final Buf send, final Buf recv, final Op op, final int root, final int tag) {
+        return CollDoor.begin(bridge("reduceBegin").reduce(tagged("reduceBegin", tag), send, recv, op, root));
+    }
+
+    @Override
+    public CollectiveHandle allreduceBegin(final Buf send, final Buf recv, final Op op, final int tag) {
+        return CollDoor.begin(bridge("allreduceBegin").allreduce(tagged("allreduceBegin", tag), send, recv, op));
+    }
+
+    @Override
+    public CollectiveHandle reduceScatterBegin(final Buf send, final Buf recv, final int[] recvCounts, final Op op,
+        final int tag) {
+        return CollDoor.begin(bridge("reduceScatterBegin").reduceScatter(tagged("reduceScatterBegin", tag), send,
+            recv, recvCounts, op));
+    }
+
+    @Override
+    public CollectiveHandle reduceScatterBlockBegin(final Buf send, final Buf recv, final Op op, final int tag) {
+        return CollDoor.begin(bridge("reduceScatterBlockBegin").reduceScatterBlock(tagged("reduceScatterBlockBegin",
+            tag), send, recv, op));
+    }
+
+    @Override
+    public CollectiveHandle bcastBegin(final Buf send, final Buf recv, final int root, final int remoteRoot,
+        final int tag) {
+        return CollDoor.begin(bridge("bcastBegin").bcast(tagged("bcastBegin", tag), send, recv, root, remoteRoot));
+    }
+
+    @Override
+    public CollectiveHandle scatterBegin(final Buf send, final Buf recv, final int root, final int remoteRoot,
+        final int tag) {
+        return CollDoor.begin(bridge("scatterBegin").scatter(tagged("scatterBegin", tag), send, recv, root,
+            remoteRoot));
+    }
+
+    @Override
+    public CollectiveHandle gatherBegin(final Buf send, final Buf recv, final int root, final int remoteRoot,
+        final int tag) {
+        return CollDoor.begin(bridge("gatherBegin").gather(tagged("gatherBegin", tag), send, recv, root, remoteRoot));
+    }
+
+    @Override
+    public CollectiveHandle reduceBegin(final Buf send, final Buf recv, final Op op, final int root,
+        final int remoteRoot, final int tag) {
+        return CollDoor.begin(bridge("reduceBegin").reduce(tagged("reduceBegin", tag), send, recv, op, root,
+            remoteRoot));
+    }
 
     /**
-     * Symmetric broadcast: the root of this rank's group sends {@code send} to every rank of the remote group, and
-     * every rank of this group receives into {@code recv} what the remote group's root sends. On an
-     * intercommunicator both directions move in one call; a direction may be empty (count 0), which gives MPI's
-     * one-way broadcast. On an intracommunicator the two groups coincide: {@code root} must equal
-     * {@code remoteRoot} and this is {@link Communicator#bcast(Buf, int)} from {@code send} at the root into
-     * {@code recv} at every rank (the root's included).
+     * Returns this communicator's bridge to the collective engine, after checking that it is live.
      *
-     * <pre>{@code
-     * // A (producers) and B (consumers) swap a header: A's rank 0 to all of B, B's rank 2 to all of A
-     * inter.bcast(Buf.of(mine), Buf.of(theirs), inA ? 0 : 2, inA ? 2 : 0);
-     * }</pre>
-     *
-     * @param send       at this group's root, the data for every remote rank (its count is the element count);
-     *                   ignored elsewhere (may be null)
-     * @param recv       where the remote root's data arrives, at every rank of this group
-     * @param root       this group's root, a rank of this group
-     * @param remoteRoot the remote group's root, a rank of the remote group
-     * @throws TuttiException of class {@link ErrorClass#ROOT} if a root is outside its group (or, on an
-     *                        intracommunicator, the roots differ); of class {@link ErrorClass#COUNT} if the sizes
-     *                        the two sides of a direction passed differ (where detected); or a failed peer
+     * @param op the operation, for the message if it is freed
+     * @return the bridge
      */
-    public abstract void bcast(Buf send, Buf recv, int root, int remoteRoot);
+    abstract CollBridge bridge(String op);
 
-    /**
-     * Nonblocking {@link #bcast(Buf, Buf, int, int)}.
-     *
-     * @param send       at this group's root, the data for every remote rank
-     * @param recv       where the remote root's data arrives
-     * @param root       this group's root
-     * @param remoteRoot the remote group's root
-     * @return the request
-     * @throws TuttiException as the blocking form, for arguments checked before anything is sent
-     */
-    public abstract Request ibcast(Buf send, Buf recv, int root, int remoteRoot);
-
-    /**
-     * Symmetric scatter: this group's root sends block {@code j} of {@code send} (remoteSize equal blocks) to
-     * remote rank {@code j}, and every rank of this group receives its block of the remote root's data into
-     * {@code recv}. On an intracommunicator ({@code root == remoteRoot}) this is
-     * {@link Communicator#scatter(Buf, Buf, int)}.
-     *
-     * <pre>{@code
-     * inter.scatter(Buf.of(blocksForB), Buf.of(myBlockFromB), 0, 0);
-     * }</pre>
-     *
-     * @param send       at this group's root, remoteSize blocks; ignored elsewhere
-     * @param recv       this rank's block from the remote root
-     * @param root       this group's root
-     * @param remoteRoot the remote group's root
-     * @throws TuttiException as {@link #bcast(Buf, Buf, int, int)}, and of class {@link ErrorClass#COUNT} if the
-     *                        root's send count is not a multiple of the remote size
-     */
-    public abstract void scatter(Buf send, Buf recv, int root, int remoteRoot);
-
-    /**
-     * Nonblocking {@link #scatter(Buf, Buf, int, int)}.
-     *
-     * @param send       at this group's root, remoteSize blocks
-     * @param recv       this rank's block
-     * @param root       this group's root
-     * @param remoteRoot the remote group's root
-     * @return the request
-     * @throws TuttiException as the blocking form, for arguments checked before anything is sent
-     */
-    public abstract Request iscatter(Buf send, Buf recv, int root, int remoteRoot);
-
-    /**
-     * Symmetric gather: every rank of this group sends {@code send} to the remote group's root, and this group's
-     * root receives one block from each remote rank, in remote rank order, into {@code recv}. On an
-     * intracommunicator ({@code root == remoteRoot}) this is {@link Communicator#gather(Buf, Buf, int)}.
-     *
-     * <pre>{@code
-     * inter.gather(Buf.of(mine), Buf.of(allOfB), 0, 0);   // recv significant at this group's root only
-     * }</pre>
-     *
-     * @param send       this rank's block
-     * @param recv       at this group's root, remoteSize blocks; ignored elsewhere
-     * @param root       this group's root
-     * @param remoteRoot the remote group's root
-     * @throws TuttiException as {@link #bcast(Buf, Buf, int, int)}
-     */
-    public abstract void gather(Buf send, Buf recv, int root, int remoteRoot);
-
-    /**
-     * Nonblocking {@link #gather(Buf, Buf, int, int)}.
-     *
-     * @param send       this rank's block
-     * @param recv       at this group's root, remoteSize blocks
-     * @param root       this group's root
-     * @param remoteRoot the remote group's root
-     * @return the request
-     * @throws TuttiException as the blocking form, for arguments checked before anything is sent
-     */
-    public abstract Request igather(Buf send, Buf recv, int root, int remoteRoot);
-
-    /**
-     * Symmetric reduce: the {@code send} vectors of this group are combined with {@code op} (in rank order) at the
-     * remote group's root, and this group's root receives the combination of the remote group's vectors into
-     * {@code recv}. On an intracommunicator ({@code root == remoteRoot}) this is
-     * {@link Communicator#reduce(Buf, Buf, Op, int)}.
-     *
-     * <pre>{@code
-     * inter.reduce(Buf.of(partial), Buf.of(sumOfB), Op.SUM, 0, 0);
-     * }</pre>
-     *
-     * @param send       this rank's vector
-     * @param recv       at this group's root, the remote group's result; ignored elsewhere
-     * @param op         the reduction, the same at every rank of both groups
-     * @param root       this group's root
-     * @param remoteRoot the remote group's root
-     * @throws TuttiException as {@link #bcast(Buf, Buf, int, int)}, and of class {@link ErrorClass#OP} if the
-     *                        operation is not defined for the type
-     */
-    public abstract void reduce(Buf send, Buf recv, Op op, int root, int remoteRoot);
-
-    /**
-     * Nonblocking {@link #reduce(Buf, Buf, Op, int, int)}.
-     *
-     * @param send       this rank's vector
-     * @param recv       at this group's root, the remote group's result
-     * @param op         the reduction
-     * @param root       this group's root
-     * @param remoteRoot the remote group's root
-     * @return the request
-     * @throws TuttiException as the blocking form, for arguments checked before anything is sent
-     */
-    public abstract Request ireduce(Buf send, Buf recv, Op op, int root, int remoteRoot);
-
-    /**
-     * Allgather: every rank's {@code send} reaches every rank of the remote group, which stores the blocks in
-     * rank order in {@code recv} (remoteSize blocks). On an intercommunicator this is symmetric (both groups send
-     * and receive, counts may differ per direction); on an intracommunicator it is the ordinary allgather.
-     *
-     * @param send this rank's block
-     * @param recv remoteSize blocks
-     * @throws TuttiException for a bad argument (before anything is sent), a count that differs between the
-     *                        sides of a direction where detected, or a failed peer
-     */
-    public abstract void allgather(Buf send, Buf recv);
-
-    /**
-     * Nonblocking {@link #allgather(Buf, Buf)}.
-     *
-     * @param send this rank's block
-     * @param recv remoteSize blocks
-     * @return the request
-     * @throws TuttiException for a bad argument (before anything is sent)
-     */
-    public abstract Request iallgather(Buf send, Buf recv);
-
-    /**
-     * Alltoall: block {@code j} of {@code send} goes to rank {@code j} of the remote group, block {@code j} of
-     * {@code recv} comes from it. On an intercommunicator this is the bipartite (symmetric) alltoall; on an
-     * intracommunicator the ordinary one.
-     *
-     * @param send remoteSize blocks
-     * @param recv remoteSize blocks
-     * @throws TuttiException for a bad argument (before anything is sent), a count that differs between the
-     *                        sides of a direction where detected, or a failed peer
-     */
-    public abstract void alltoall(Buf send, Buf recv);
-
-    /**
-     * Nonblocking {@link #alltoall(Buf, Buf)}.
-     *
-     * @param send remoteSize blocks
-     * @param recv remoteSize blocks
-     * @return the request
-     * @throws TuttiException for a bad argument (before anything is sent)
-     */
-    public abstract Request ialltoall(Buf send, Buf recv);
-
-    /**
-     * Allreduce: every rank of this group receives in {@code recv} the element-wise combination with {@code op}
-     * of the remote group's {@code send} vectors (in rank order). On an intercommunicator both groups do so at
-     * once and the counts of the two directions may differ; on an intracommunicator it is the ordinary allreduce.
-     *
-     * @param send this rank's vector
-     * @param recv the remote group's result
-     * @param op   the reduction
-     * @throws TuttiException for a bad argument (before anything is sent), a count that differs between the
-     *                        sides of a direction where detected, or a failed peer
-     */
-    public abstract void allreduce(Buf send, Buf recv, Op op);
-
-    /**
-     * Nonblocking {@link #allreduce(Buf, Buf, Op)}.
-     *
-     * @param send this rank's vector
-     * @param recv the remote group's result
-     * @param op   the reduction
-     * @return the request
-     * @throws TuttiException for a bad argument (before anything is sent)
-     */
-    public abstract Request iallreduce(Buf send, Buf recv, Op op);
+    /** @return the start of a tagged two-phase collective, after checking the tag */
+    final CollStart tagged(final String op, final int tag) {
+        CollChecks.tag(op, describe(), tag);
+        return CollStart.tagged(tag);
+    }
 
     // ------------------------------------------------------------------------------------------ point-to-point
 
-    /**
-     * Sends a message and returns when the buffer may be reused. Small messages return at once (eager); large
-     * ones may wait until the receiver has posted a matching receive.
-     *
-     * @param buf  the data
-     * @param dest the destination rank, or {@link #PROC_NULL}
-     * @param tag  the tag, {@code 0..TAG_UB}
-     * @throws TuttiException for a bad argument, or if the destination failed
-     */
+    @Override
     public void send(final Buf buf, final int dest, final int tag) {
-        checkSend("send", buf, dest, tag);
+        p2pChecks.send("send", buf, dest, tag);
         if (PROC_NULL != dest) {
             engine.send(p2pContext, toWorld(dest), tag, buf);
         }
     }
 
-    /**
-     * Starts a send.
-     *
-     * @param buf  the data; not to be modified until the request completes
-     * @param dest the destination rank, or {@link #PROC_NULL}
-     * @param tag  the tag, {@code 0..TAG_UB}
-     * @return the request
-     * @throws TuttiException for a bad argument
-     */
+    @Override
     public Request isend(final Buf buf, final int dest, final int tag) {
-        checkSend("isend", buf, dest, tag);
+        p2pChecks.send("isend", buf, dest, tag);
         if (PROC_NULL == dest) {
             return CompletedRequest.NULL_PEER;
         }
         return engine.isend(p2pContext, toWorld(dest), tag, buf);
     }
 
-    /**
-     * Receives a message into {@code buf}, whose count is the capacity.
-     *
-     * @param buf    where the data goes
-     * @param source the source rank, {@link #ANY_SOURCE} or {@link #PROC_NULL}
-     * @param tag    the tag or {@link #ANY_TAG}
-     * @return the status: actual source, tag and size
-     * @throws TuttiException for a bad argument; of class {@link ErrorClass#TRUNCATE} if the message is longer
-     *                        than the buffer; of class {@link ErrorClass#TYPE} if its datatype differs
-     */
+    @Override
     public Status recv(final Buf buf, final int source, final int tag) {
-        checkRecv("recv", buf, source, tag);
+        p2pChecks.recv("recv", buf, source, tag);
         if (PROC_NULL == source) {
             return CompletedRequest.NULL_PEER.waitFor();
         }
         return engine.recv(p2pContext, toWorldOrAny(source), tag, buf, view);
     }
 
-    /**
-     * Starts a receive.
-     *
-     * @param buf    where the data goes; not to be read until the request completes
-     * @param source the source rank, {@link #ANY_SOURCE} or {@link #PROC_NULL}
-     * @param tag    the tag or {@link #ANY_TAG}
-     * @return the request; its status names the actual source and tag
-     * @throws TuttiException for a bad argument
-     */
+    @Override
     public Request irecv(final Buf buf, final int source, final int tag) {
-        checkRecv("irecv", buf, source, tag);
+        p2pChecks.recv("irecv", buf, source, tag);
         if (PROC_NULL == source) {
             return CompletedRequest.NULL_PEER;
         }
         return engine.irecv(p2pContext, toWorldOrAny(source), tag, buf, view);
     }
 
-    /**
-     * Sends one message and receives another, without deadlock however the peers pair up.
-     *
-     * @param sendBuf the data to send
-     * @param dest    destination rank or {@link #PROC_NULL}
-     * @param sendTag tag of the sent message
-     * @param recvBuf where the received data goes
-     * @param source  source rank, {@link #ANY_SOURCE} or {@link #PROC_NULL}
-     * @param recvTag tag to receive or {@link #ANY_TAG}
-     * @return the status of the receive
-     * @throws TuttiException for a bad argument or a failed transfer
-     */
+    @Override
     public Status sendrecv(final Buf sendBuf, final int dest, final int sendTag, final Buf recvBuf,
         final int source, final int recvTag) {
         checkLive("sendrecv");
-        checkBuf("sendrecv", "sendBuf", sendBuf);
-        checkBuf("sendrecv", "recvBuf", recvBuf);
-        checkDest("sendrecv", dest);
-        checkSendTag("sendrecv", sendTag);
-        checkSource("sendrecv", source);
-        checkRecvTag("sendrecv", recvTag);
+        p2pChecks.buf("sendrecv", "sendBuf", sendBuf);
+        p2pChecks.buf("sendrecv", "recvBuf", recvBuf);
+        p2pChecks.dest("sendrecv", dest);
+        p2pChecks.sendTag("sendrecv", sendTag);
+        p2pChecks.source("sendrecv", source);
+        p2pChecks.recvTag("sendrecv", recvTag);
         final Request r = irecv(recvBuf, source, recvTag);
         try {
             isend(sendBuf, dest, sendTag).waitFor();
@@ -499,18 +597,11 @@ public abstract class Comm {
         return r.waitFor();
     }
 
-    /**
-     * Waits until a matching message has arrived and returns its envelope without receiving it.
-     *
-     * @param source the source rank or {@link #ANY_SOURCE}
-     * @param tag    the tag or {@link #ANY_TAG}
-     * @return the status of the message
-     * @throws TuttiException for a bad argument, or if the peer fails while waiting
-     */
+    @Override
     public Status probe(final int source, final int tag) {
         checkLive("probe");
-        checkSource("probe", source);
-        checkRecvTag("probe", tag);
+        p2pChecks.source("probe", source);
+        p2pChecks.recvTag("probe", tag);
         if (PROC_NULL == source) {
             return new Status(PROC_NULL, ANY_TAG, 0, Datatype.BYTE, false);
         }
@@ -524,18 +615,11 @@ public abstract class Comm {
         }
     }
 
-    /**
-     * Returns the envelope of a matching message that has arrived, or null.
-     *
-     * @param source the source rank or {@link #ANY_SOURCE}
-     * @param tag    the tag or {@link #ANY_TAG}
-     * @return the status, or null if no matching message has arrived yet
-     * @throws TuttiException for a bad argument
-     */
+    @Override
     public Status iprobe(final int source, final int tag) {
         checkLive("iprobe");
-        checkSource("iprobe", source);
-        checkRecvTag("iprobe", tag);
+        p2pChecks.source("iprobe", source);
+        p2pChecks.recvTag("iprobe", tag);
         if (PROC_NULL == source) {
             return new Status(PROC_NULL, ANY_TAG, 0, Datatype.BYTE, false);
         }
@@ -544,32 +628,16 @@ public abstract class Comm {
 
     // ----------------------------------------------------------------------------------------- object messages
 
-    /**
-     * Sends any serializable value. The receiver needs no size: {@link #recvObject} allocates exactly what
-     * arrives.
-     *
-     * @param value the value (may be null)
-     * @param dest  destination rank or {@link #PROC_NULL}
-     * @param tag   the tag
-     * @throws TuttiException for a bad argument or a value that cannot be serialized
-     */
+    @Override
     public void sendObject(final Object value, final int dest, final int tag) {
         isendObject(value, dest, tag).waitFor();
     }
 
-    /**
-     * Starts sending a value; the value is serialized before this returns, so it may then be changed.
-     *
-     * @param value the value
-     * @param dest  destination rank or {@link #PROC_NULL}
-     * @param tag   the tag
-     * @return the request
-     * @throws TuttiException for a bad argument or a value that cannot be serialized
-     */
+    @Override
     public Request isendObject(final Object value, final int dest, final int tag) {
         checkLive("isendObject");
-        checkDest("isendObject", dest);
-        checkSendTag("isendObject", tag);
+        p2pChecks.dest("isendObject", dest);
+        p2pChecks.sendTag("isendObject", tag);
         if (PROC_NULL == dest) {
             return CompletedRequest.NULL_PEER;
         }
@@ -577,32 +645,16 @@ public abstract class Comm {
         return engine.isend(p2pContext, toWorld(dest), tag, Datatype.OBJECT, MemorySegment.ofArray(bytes));
     }
 
-    /**
-     * Receives a value sent with {@link #sendObject}.
-     *
-     * @param source source rank or {@link #ANY_SOURCE}
-     * @param tag    tag or {@link #ANY_TAG}
-     * @param <T>    the expected type
-     * @return the value
-     * @throws TuttiException for a bad argument, a failed transfer, or a class the allow-list rejects
-     */
+    @Override
     public <T> T recvObject(final int source, final int tag) {
         return this.<T>irecvObject(source, tag).get();
     }
 
-    /**
-     * Starts receiving a value sent with {@link #sendObject}.
-     *
-     * @param source source rank or {@link #ANY_SOURCE}
-     * @param tag    tag or {@link #ANY_TAG}
-     * @param <T>    the expected type
-     * @return the request; {@link ObjectRequest#get()} returns the value
-     * @throws TuttiException for a bad argument
-     */
+    @Override
     public <T> ObjectRequest<T> irecvObject(final int source, final int tag) {
         checkLive("irecvObject");
-        checkSource("irecvObject", source);
-        checkRecvTag("irecvObject", tag);
+        p2pChecks.source("irecvObject", source);
+        p2pChecks.recvTag("irecvObject", tag);
         if (PROC_NULL == source) {
             return new ObjectReceive<>(null, serializer);
         }
@@ -684,59 +736,6 @@ public abstract class Comm {
     }
 
     /** The argument checks of a send: live communicator, buffer, destination, tag. */
-    private void checkSend(final String op, final Buf buf, final int dest, final int tag) {
-        checkLive(op);
-        checkBuf(op, buf);
-        checkDest(op, dest);
-        checkSendTag(op, tag);
-    }
-
-    /** The argument checks of a receive: live communicator, buffer, source, tag. */
-    private void checkRecv(final String op, final Buf buf, final int source, final int tag) {
-        checkLive(op);
-        checkBuf(op, buf);
-        checkSource(op, source);
-        checkRecvTag(op, tag);
-    }
-
-    private void checkBuf(final String op, final Buf buf) {
-        checkBuf(op, "buf", buf);
-    }
-
-    /** A point-to-point buffer: neither null nor {@link Buf#IN_PLACE}, which only collectives understand. */
-    private void checkBuf(final String op, final String arg, final Buf buf) {
-        if (null == buf) {
-            throw Errors.nullArg(op, describe(), arg);
-        }
-        if (Buf.IN_PLACE == buf) {
-            throw Errors.inPlace(op, describe(), arg, "only for collectives, where it names data already in place");
-        }
-    }
-
-    private void checkDest(final String op, final int dest) {
-        if ((dest < 0 || dest >= peerSize) && PROC_NULL != dest) {
-            throw Errors.rank(op, describe(), "dest", dest, peerSize, " or PROC_NULL");
-        }
-    }
-
-    private void checkSource(final String op, final int source) {
-        if ((source < 0 || source >= peerSize) && PROC_NULL != source && ANY_SOURCE != source) {
-            throw Errors.rank(op, describe(), "source", source, peerSize, " or ANY_SOURCE or PROC_NULL");
-        }
-    }
-
-    private void checkSendTag(final String op, final int tag) {
-        if (tag < 0) {
-            throw Errors.tag(op, describe(), tag, TAG_UB, "");
-        }
-    }
-
-    private void checkRecvTag(final String op, final int tag) {
-        if (tag < 0 && ANY_TAG != tag) {
-            throw Errors.tag(op, describe(), tag, TAG_UB, " or ANY_TAG");
-        }
-    }
-
     @Override
     public String toString() {
         return (isInter() ? "Intercommunicator(" : "Communicator(") + describe() + ", size=" + size
@@ -765,45 +764,4 @@ public abstract class Comm {
     }
 
     /** An object receive: deserializes on first {@link #get()}. */
-    private static final class ObjectReceive<T> implements ObjectRequest<T> {
-        private final RecvRequest recv;
-        private final ObjectSerializer serializer;
-
-        ObjectReceive(final RecvRequest recv, final ObjectSerializer serializer) {
-            this.recv = recv;
-            this.serializer = serializer;
-        }
-
-        @Override
-        @SuppressWarnings("unchecked")
-        public T get() {
-            if (null == recv) {
-                return null;
-            }
-            recv.waitFor();
-            return (T) serializer.deserialize(recv.receivedBytes());
-        }
-
-        @Override
-        public boolean test() {
-            return null == recv || recv.test();
-        }
-
-        @Override
-        public Status waitFor() {
-            return null == recv ? CompletedRequest.NULL_PEER.waitFor() : recv.waitFor();
-        }
-
-        @Override
-        public Status waitFor(final long timeout, final TimeUnit unit) {
-            return null == recv ? CompletedRequest.NULL_PEER.waitFor() : recv.waitFor(timeout, unit);
-        }
-
-        @Override
-        public void cancel() {
-            if (null != recv) {
-                recv.cancel();
-            }
-        }
-    }
 }

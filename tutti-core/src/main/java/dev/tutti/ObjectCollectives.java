@@ -1,171 +1,117 @@
 package dev.tutti;
 
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.function.BinaryOperator;
 
 /**
- * Object collectives on top of the buffer collectives: values are serialized, their sizes exchanged first, then
- * the bytes moved with the v-variant (mpi4py's approach). Reductions gather the values and fold them in rank
- * order, so any associative {@link BinaryOperator} works, commutative or not; this moves O(p) values per rank,
- * which is the right trade for objects (use the buffer collectives for numeric data).
+ * Collectives over Java objects in mpi4py's lowercase style ({@code bcastObject}, {@code allreduceObject}, ...),
+ * on an intracommunicator: values are serialized with the job's {@link ObjectSerializer}, so any serializable
+ * value travels; reductions take a {@link java.util.function.BinaryOperator} applied in rank order.
  */
-final class ObjectCollectives {
-    private final Communicator comm;
-    private final ObjectSerializer serializer;
+public interface ObjectCollectives {
+    /**
+     * Broadcasts a value from the root; every rank returns it (the root returns its own argument).
+     *
+     * @param value the value at the root (ignored elsewhere)
+     * @param root  the rank that sends
+     *             (on an intercommunicator {@link Intercommunicator#ROOT}, {@link Comm#PROC_NULL} or the remote
+     *             root: see {@link Intercommunicator})
+     * @param <T>   the type
+     * @return the root's value
+     * @throws TuttiException for a bad root, a serialization failure or a failed peer
+     */
+    <T> T bcastObject(T value, int root);
 
-    ObjectCollectives(final Communicator comm, final ObjectSerializer serializer) {
-        this.comm = comm;
-        this.serializer = serializer;
-    }
+    /**
+     * Gathers one value from every rank at the root.
+     *
+     * @param value this rank's value
+     * @param root  the rank that receives
+     *             (on an intercommunicator {@link Intercommunicator#ROOT}, {@link Comm#PROC_NULL} or the remote
+     *             root: see {@link Intercommunicator})
+     * @param <T>   the type
+     * @return at the root, the values in rank order; elsewhere null
+     * @throws TuttiException for a bad root, a serialization failure or a failed peer
+     */
+    <T> List<T> gatherObject(T value, int root);
 
-    <T> T bcast(final T value, final int root) {
-        final boolean isRoot = comm.rank() == root;
-        final byte[] mine = isRoot ? serializer.serialize(value) : null;
-        final int[] len = {isRoot ? mine.length : 0};
-        comm.bcast(Buf.of(len), root);
-        final byte[] bytes = isRoot ? mine : new byte[len[0]];
-        comm.bcast(Buf.of(bytes), root);
-        return isRoot ? value : cast(serializer.deserialize(bytes));
-    }
+    /**
+     * Scatters one value to every rank from a list at the root.
+     *
+     * @param values at the root, exactly size values (ignored elsewhere)
+     * @param root   the rank that sends
+     *             (on an intercommunicator {@link Intercommunicator#ROOT}, {@link Comm#PROC_NULL} or the remote
+     *             root: see {@link Intercommunicator})
+     * @param <T>    the type
+     * @return this rank's value
+     * @throws TuttiException if the root's list does not have size elements, or a peer fails
+     */
+    <T> T scatterObject(List<? extends T> values, int root);
 
-    <T> List<T> gather(final T value, final int root) {
-        final boolean isRoot = comm.rank() == root;
-        final int p = comm.size();
-        final byte[] mine = serializer.serialize(value);
-        final int[] lens = isRoot ? new int[p] : null;
-        comm.gather(Buf.of(new int[] {mine.length}), isRoot ? Buf.of(lens) : null, root);
-        final int[] displs = isRoot ? displacements(lens) : null;
-        final byte[] all = isRoot ? new byte[total(lens)] : null;
-        comm.gatherv(Buf.of(mine), isRoot ? Buf.of(all) : null, lens, displs, root);
-        return isRoot ? decode(all, lens, displs) : null;
-    }
+    /**
+     * Gathers one value from every rank at every rank.
+     *
+     * @param value this rank's value
+     * @param <T>   the type
+     * @return the values in rank order
+     * @throws TuttiException for a serialization failure or a failed peer
+     */
+    <T> List<T> allgatherObject(T value);
 
-    <T> T scatter(final List<? extends T> values, final int root) {
-        final boolean isRoot = comm.rank() == root;
-        final int p = comm.size();
-        int[] lens = null;
-        int[] displs = null;
-        byte[] all = null;
-        if (isRoot) {
-            if (null == values || values.size() != p) {
-                throw new TuttiException(ErrorClass.COUNT, "scatterObject (" + comm.describe() + "): values.size()="
-                    + (null == values ? "null" : values.size()) + ", expected size=" + p);
-            }
-            final byte[][] parts = new byte[p][];
-            lens = new int[p];
-            for (int i = 0; i < p; i++) {
-                parts[i] = serializer.serialize(values.get(i));
-                lens[i] = parts[i].length;
-            }
-            displs = displacements(lens);
-            all = new byte[total(lens)];
-            for (int i = 0; i < p; i++) {
-                System.arraycopy(parts[i], 0, all, displs[i], lens[i]);
-            }
-        }
-        final int[] myLen = new int[1];
-        comm.scatter(isRoot ? Buf.of(lens) : null, Buf.of(myLen), root);
-        final byte[] mine = new byte[myLen[0]];
-        comm.scatterv(isRoot ? Buf.of(all) : null, lens, displs, Buf.of(mine), root);
-        return cast(serializer.deserialize(mine));
-    }
+    /**
+     * Sends {@code values.get(i)} to rank {@code i} and returns what every rank sent to this one.
+     *
+     * @param values exactly size values
+     * @param <T>    the type
+     * @return the received values, by source rank
+     * @throws TuttiException if the list does not have size elements, or a peer fails
+     */
+    <T> List<T> alltoallObject(List<? extends T> values);
 
-    <T> List<T> allgather(final T value) {
-        final int p = comm.size();
-        final byte[] mine = serializer.serialize(value);
-        final int[] lens = new int[p];
-        comm.allgather(Buf.of(new int[] {mine.length}), Buf.of(lens));
-        final int[] displs = displacements(lens);
-        final byte[] all = new byte[total(lens)];
-        comm.allgatherv(Buf.of(mine), Buf.of(all), lens, displs);
-        return decode(all, lens, displs);
-    }
+    /**
+     * Reduces one value per rank with {@code op} at the root, in rank order.
+     *
+     * @param value this rank's value
+     * @param op    an associative operation
+     * @param root  the rank that receives
+     *             (on an intercommunicator {@link Intercommunicator#ROOT}, {@link Comm#PROC_NULL} or the remote
+     *             root: see {@link Intercommunicator})
+     * @param <T>   the type
+     * @return at the root, {@code v0 op v1 op ...}; elsewhere null
+     * @throws TuttiException for a bad root, a serialization failure or a failed peer
+     */
+    <T> T reduceObject(T value, BinaryOperator<T> op, int root);
 
-    <T> List<T> alltoall(final List<? extends T> values) {
-        final int p = comm.size();
-        if (null == values || values.size() != p) {
-            throw new TuttiException(ErrorClass.COUNT, "alltoallObject (" + comm.describe() + "): values.size()="
-                + (null == values ? "null" : values.size()) + ", expected size=" + p);
-        }
-        final byte[][] parts = new byte[p][];
-        final int[] sendLens = new int[p];
-        for (int i = 0; i < p; i++) {
-            parts[i] = serializer.serialize(values.get(i));
-            sendLens[i] = parts[i].length;
-        }
-        final int[] sendDispls = displacements(sendLens);
-        final byte[] out = new byte[total(sendLens)];
-        for (int i = 0; i < p; i++) {
-            System.arraycopy(parts[i], 0, out, sendDispls[i], sendLens[i]);
-        }
-        final int[] recvLens = new int[p];
-        comm.alltoall(Buf.of(sendLens), Buf.of(recvLens));
-        final int[] recvDispls = displacements(recvLens);
-        final byte[] in = new byte[total(recvLens)];
-        comm.alltoallv(Buf.of(out), sendLens, sendDispls, Buf.of(in), recvLens, recvDispls);
-        return decode(in, recvLens, recvDispls);
-    }
+    /**
+     * Reduces one value per rank with {@code op}, in rank order, at every rank.
+     *
+     * @param value this rank's value
+     * @param op    an associative operation
+     * @param <T>   the type
+     * @return {@code v0 op v1 op ...}
+     * @throws TuttiException for a serialization failure or a failed peer
+     */
+    <T> T allreduceObject(T value, BinaryOperator<T> op);
 
-    <T> T reduce(final T value, final BinaryOperator<T> op, final int root) {
-        final List<T> all = gather(value, root);
-        return null == all ? null : fold(all, op, all.size());
-    }
+    /**
+     * Inclusive prefix reduction of one value per rank.
+     *
+     * @param value this rank's value
+     * @param op    an associative operation
+     * @param <T>   the type
+     * @return {@code v0 op ... op v(rank)}
+     * @throws TuttiException for a serialization failure or a failed peer
+     */
+    <T> T scanObject(T value, BinaryOperator<T> op);
 
-    <T> T allreduce(final T value, final BinaryOperator<T> op) {
-        final List<T> all = allgather(value);
-        return fold(all, op, all.size());
-    }
-
-    <T> T scan(final T value, final BinaryOperator<T> op, final boolean inclusive) {
-        final List<T> all = allgather(value);
-        final int upTo = inclusive ? comm.rank() + 1 : comm.rank();
-        return 0 == upTo ? null : fold(all, op, upTo);
-    }
-
-    private static <T> T fold(final List<T> values, final BinaryOperator<T> op, final int n) {
-        T acc = values.get(0);
-        for (int i = 1; i < n; i++) {
-            acc = op.apply(acc, values.get(i));
-        }
-        return acc;
-    }
-
-    private <T> List<T> decode(final byte[] all, final int[] lens, final int[] displs) {
-        final List<T> out = new ArrayList<>(lens.length);
-        for (int i = 0; i < lens.length; i++) {
-            final byte[] part = new byte[lens[i]];
-            System.arraycopy(all, displs[i], part, 0, lens[i]);
-            out.add(cast(serializer.deserialize(part)));
-        }
-        return Collections.unmodifiableList(out);
-    }
-
-    private int[] displacements(final int[] lens) {
-        final int[] d = new int[lens.length];
-        long at = 0;
-        for (int i = 0; i < lens.length; i++) {
-            if (at > Integer.MAX_VALUE) {
-                throw new TuttiException(ErrorClass.COUNT, "object collective (" + comm.describe()
-                    + "): serialized values total more than " + Integer.MAX_VALUE + " bytes");
-            }
-            d[i] = (int) at;
-            at += lens[i];
-        }
-        return d;
-    }
-
-    private static int total(final int[] lens) {
-        long t = 0;
-        for (final int l : lens) {
-            t += l;
-        }
-        return (int) t;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static <T> T cast(final Object o) {
-        return (T) o;
-    }
+    /**
+     * Exclusive prefix reduction of one value per rank.
+     *
+     * @param value this rank's value
+     * @param op    an associative operation
+     * @param <T>   the type
+     * @return {@code v0 op ... op v(rank-1)}, or null at rank 0
+     * @throws TuttiException for a serialization failure or a failed peer
+     */
+    <T> T exscanObject(T value, BinaryOperator<T> op);
 }

@@ -58,6 +58,9 @@ public final class CollCall {
     // intercommunicator
     private InterComm inter;
     private InterArgs interArgs;
+    // what the door built for this call: the schedule, and the cache entry it is leased from (or null)
+    private Schedule schedule;
+    private ScheduleCache.Entry lease;
 
     /** A descriptor to fill in. */
     public CollCall() {
@@ -152,7 +155,8 @@ public final class CollCall {
         this.root = null == a ? -1 : a.root();
         this.op = null == a ? null : a.reduceOp();
         this.args = null;
-        this.selectBytes = 0;
+        this.selectBytes = null == a ? 0 : Math.max((long) a.sendCount() * a.sendType().sizeBytes(),
+            (long) a.recvCount() * a.recvType().sizeBytes());
         this.selectCount = 0;
         return this;
     }
@@ -257,6 +261,20 @@ public final class CollCall {
 
     InterArgs interArgs() {
         return interArgs;
+    }
+
+    /** Records what the door built for this call. */
+    void built(final Schedule theSchedule, final ScheduleCache.Entry theLease) {
+        this.schedule = theSchedule;
+        this.lease = theLease;
+    }
+
+    Schedule schedule() {
+        return schedule;
+    }
+
+    ScheduleCache.Entry lease() {
+        return lease;
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.tutti.coll;
 
+import dev.tutti.CollectiveHandle;
 import dev.tutti.Datatype;
 import dev.tutti.ErrorClass;
 import dev.tutti.Request;
@@ -23,7 +24,8 @@ import java.util.List;
  * Intracommunicator calls of the regular collectives reuse a schedule from {@link ScheduleCache} when the memory,
  * type, count, root and op repeat (up to 16 MiB per rank, no boolean staging): together with the thread's reused
  * descriptor ({@link CallSlot}) and the cache's reused runs, a repeated small blocking collective allocates
- * nothing. Intercommunicator schedules are built per call ({@link InterAlgorithms}). With a hook, a blocking call is
+ * nothing. Intercommunicator calls of the regular collectives are cached the same way, keyed also by the receive
+ * type and count and the remote root ({@link InterAlgorithms} builds them). With a hook, a blocking call is
  * waited for here (so {@code after} follows its completion on the calling thread); a nonblocking or tagged run
  * tells the hook itself when it completes ({@link ScheduleRun#notifyOnCompletion}).
  */
@@ -32,26 +34,29 @@ public final class CollDoor {
     }
 
     /**
-     * Runs a validated call: the hook's {@code before}, then the schedule, started as {@link CollCall#variant()}
-     * says.
+     * Runs a validated call-ordered call (blocking or nonblocking): the hook's {@code before}, then the schedule,
+     * started as {@link CollCall#variant()} says. A tagged call is passed on to {@link #begin}.
      *
      * @param call the call
      * @return the request (a blocking call's is complete, or completes when waited on)
      * @throws TuttiException if the hook refuses the call, or for an algorithm that cannot take the op (before
-     *                        anything is sent)
+     *                        anything is sent), or, for a blocking call with a hook, if the collective failed
      */
     public static Request enter(final CollCall call) {
+        if (CollCall.Variant.TAGGED == call.variant()) {
+            return begin(call);
+        }
         final CollHook hook = call.comm().rankState().hook();
         if (null == hook) {
-            return run(call, null);
+            return start(build(call));
         }
         hook.before(call);
         if (CollCall.Variant.BLOCKING != call.variant()) {
-            return run(call, hook);
+            return notify(start(build(call)), hook, call);
         }
         final Request r;
         try {
-            r = run(call, null);
+            r = start(build(call));
             r.waitFor();
         } catch (final TuttiException e) {
             hook.after(call, e);
@@ -61,44 +66,66 @@ public final class CollDoor {
         return r;
     }
 
-    private static Request run(final CollCall c, final CollHook after) {
-        final CollComm comm = c.comm();
-        final Request r;
-        if (c.isInter()) {
-            // The intercommunicator builders append the finish steps themselves.
-            r = c.start().start(buildInter(c.interComm(), c.kind(), c.interArgs(), c.finish()), comm, null);
-        } else if (null != c.args()) {
-            r = c.start().start(withFinish(Algorithms.build(select(c), comm, c.args()), c.finish()), comm, null);
-        } else {
-            r = runCached(c, select(c));
+    /**
+     * Begins a validated tagged two-phase call: the hook's {@code before}, then the schedule, keyed by the call's
+     * kind and tag instead of call order.
+     *
+     * @param call the call, of variant {@link CollCall.Variant#TAGGED}
+     * @return the handle that {@code end()} completes
+     * @throws TuttiException if the hook refuses the call, or for an algorithm that cannot take the op (before
+     *                        anything is sent)
+     */
+    public static CollectiveHandle begin(final CollCall call) {
+        final CollHook hook = call.comm().rankState().hook();
+        if (null != hook) {
+            hook.before(call);
         }
-        if (null != after && r instanceof ScheduleRun run) {
-            run.notifyOnCompletion(after, c);
+        build(call);
+        final ScheduleRun run = ScheduleRun.startTagged(call.schedule(), call.comm(), call.kind(), call.tag(),
+            call.lease());
+        return null == hook ? run : notify(run, hook, call);
+    }
+
+    private static Request start(final CollCall c) {
+        return c.start().start(c.schedule(), c.comm(), c.lease());
+    }
+
+    private static <R extends Request> R notify(final R r, final CollHook hook, final CollCall c) {
+        if (r instanceof ScheduleRun run) {
+            run.notifyOnCompletion(hook, c);
         }
         return r;
     }
 
     /**
-     * A regular intracommunicator collective: its schedule comes from the communicator's cache when this call's
-     * memory and arguments match a recent call, else it is built (and cached if it may be).
+     * Selects the algorithm and takes the call's schedule from its communicator's cache, or builds it (and caches
+     * it when the cache covers it); records both in the call.
      */
-    private static Request runCached(final CollCall c, final AlgorithmId id) {
-        final CollComm comm = c.comm();
-        final Datatype type = c.sendType();
-        final boolean cacheable = Datatype.BOOLEAN != type && c.finish().isEmpty()
+    private static CollCall build(final CollCall c) {
+        final AlgorithmId id = c.isInter() ? null : select(c);
+        final boolean cacheable = null == c.args() && c.finish().isEmpty() && Datatype.BOOLEAN != c.sendType()
+            && (!c.isInter() || null == c.interArgs() || c.interArgs().isRegular())
             && ScheduleCache.covers(c.selectBytes());
-        final ScheduleCache cache = comm.schedules();
-        ScheduleCache.Entry lease = cacheable
-            ? cache.claim(id, type, c.sendCount(), c.root(), c.op(), c.send(), c.recv()) : null;
+        final ScheduleCache cache = c.comm().schedules();
+        ScheduleCache.Entry lease = cacheable ? cache.claim(id, c) : null;
         final Schedule s;
         if (null != lease) {
             s = lease.schedule();
         } else {
-            s = Algorithms.build(id, comm, CollArgs.of(c.kind().mpiName(), c.send(), c.recv(), type, c.sendCount(),
-                c.root(), c.op()));
-            lease = cacheable ? cache.add(id, type, c.sendCount(), c.root(), c.op(), c.send(), c.recv(), s) : null;
+            s = withFinish(schedule(c, id), c);
+            lease = cacheable ? cache.add(id, c, s) : null;
         }
-        return c.start().start(withFinish(s, c.finish()), comm, lease);
+        c.built(s, lease);
+        return c;
+    }
+
+    private static Schedule schedule(final CollCall c, final AlgorithmId id) {
+        if (c.isInter()) {
+            return buildInter(c.interComm(), c.kind(), c.interArgs(), c.finish());
+        }
+        final CollComm comm = c.comm();
+        return Algorithms.build(id, comm, null != c.args() ? c.args() : CollArgs.of(c.kind().mpiName(), c.send(),
+            c.recv(), c.sendType(), c.sendCount(), c.root(), c.op()));
     }
 
     private static AlgorithmId select(final CollCall c) {
@@ -138,8 +165,13 @@ public final class CollDoor {
         };
     }
 
-    /** @return the schedule followed by the staging steps of {@code finish} (copying booleans back), if any */
-    private static Schedule withFinish(final Schedule schedule, final List<Runnable> finish) {
-        return finish.isEmpty() ? schedule : schedule.thenFinally(() -> finish.forEach(Runnable::run));
+    /**
+     * @return the schedule followed by the call's staging steps (copying booleans back), if any; the
+     *         intercommunicator builders append theirs themselves
+     */
+    private static Schedule withFinish(final Schedule schedule, final CollCall c) {
+        final List<Runnable> finish = c.finish();
+        return c.isInter() || finish.isEmpty() ? schedule
+            : schedule.thenFinally(() -> finish.forEach(Runnable::run));
     }
 }

@@ -3,33 +3,34 @@ package dev.tutti.coll;
 /**
  * How a collective call starts its schedule: blocking, nonblocking, or as a tagged two-phase collective keyed by
  * (kind, tag). Immutable; the api layer threads one through its validation code into the call's descriptor
- * ({@link CollCall}), and the door ({@link CollDoor}) starts the schedule accordingly.
+ * ({@link CollCall}), and the door ({@link CollDoor}) starts the schedule accordingly: {@link CollDoor#enter} for
+ * the call-ordered variants, {@link CollDoor#begin} for a tagged one.
  */
 public final class CollStart {
     /** A blocking call: run, then the caller waits. */
-    public static final CollStart BLOCKING = new CollStart(false, null, -1);
+    public static final CollStart BLOCKING = new CollStart(false, false, -1);
     /** A nonblocking call: the run progresses in any wait of the rank. */
-    public static final CollStart NONBLOCKING = new CollStart(true, null, -1);
+    public static final CollStart NONBLOCKING = new CollStart(true, false, -1);
 
     private final boolean nonblocking;
-    private final CollKind kind;
+    private final boolean tagged;
     private final int tag;
 
-    private CollStart(final boolean nonblocking, final CollKind kind, final int tag) {
+    private CollStart(final boolean nonblocking, final boolean tagged, final int tag) {
         this.nonblocking = nonblocking;
-        this.kind = kind;
+        this.tagged = tagged;
         this.tag = tag;
     }
 
     /**
-     * A tagged two-phase start (nonblocking, matched by kind and tag). The tag must already be validated.
+     * A tagged two-phase start (nonblocking, matched by the call's kind and this tag). The tag must already be
+     * validated.
      *
-     * @param kind the operation
-     * @param tag  the user tag, 0..{@link CollComm#TAGGED_TAG_UB}
+     * @param tag the user tag, 0..{@link CollComm#TAGGED_TAG_UB}
      * @return the start
      */
-    public static CollStart tagged(final CollKind kind, final int tag) {
-        return new CollStart(true, kind, tag);
+    public static CollStart tagged(final int tag) {
+        return new CollStart(true, true, tag);
     }
 
     /**
@@ -42,7 +43,7 @@ public final class CollStart {
 
     /** @return the variant this start gives a call */
     public CollCall.Variant variant() {
-        return null != kind ? CollCall.Variant.TAGGED : nonblocking ? CollCall.Variant.NONBLOCKING
+        return tagged ? CollCall.Variant.TAGGED : nonblocking ? CollCall.Variant.NONBLOCKING
             : CollCall.Variant.BLOCKING;
     }
 
@@ -52,7 +53,7 @@ public final class CollStart {
     }
 
     /**
-     * Starts a schedule this way.
+     * Starts a call-ordered schedule this way (a tagged call starts through {@link CollDoor#begin}).
      *
      * @param schedule the schedule
      * @param comm     the communicator (for an intercommunicator, the union of its groups)
@@ -60,9 +61,6 @@ public final class CollStart {
      * @return the run, or for a blocking call of a leased schedule a completed request
      */
     dev.tutti.Request start(final Schedule schedule, final CollComm comm, final ScheduleCache.Entry lease) {
-        if (null != kind) {
-            return ScheduleRun.startTagged(schedule, comm, kind, tag, lease);
-        }
         if (!nonblocking && null != lease) {
             return ScheduleRun.runBlocking(schedule, comm, lease); // waits here; every blocking caller waits at once
         }

@@ -20,8 +20,10 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  *
  * <p>Implementation notes.
  * <ul>
- * <li>Key. A schedule depends on the algorithm (which implies the operation), the datatype, the count, the root,
- *     the reduction and the memory of the send and receive buffers (this rank and the group size are fixed per
+ * <li>Key. A schedule depends on the algorithm (which implies the operation; for an intercommunicator, whose
+ *     operations have one schedule each, the operation), the datatypes and counts (send and receive, which differ
+ *     on an intercommunicator), the roots (local and remote), the reduction and the memory of the send and receive
+ *     buffers (this rank and the group size are fixed per
  *     communicator). Memory is compared by identity, never by {@code MemorySegment} object (a new {@code Buf}
  *     over the same array has a new segment): a heap segment by (array identity, offset, size), a native one by
  *     (scope identity, address, size). Same scope and address is the same memory while the scope is alive, and the
@@ -84,7 +86,7 @@ public final class ScheduleCache {
     }
 
     /**
-     * Finds the schedule of a call and leases it to the caller.
+     * Finds the schedule of an intracommunicator call and leases it to the caller.
      *
      * @param id    the algorithm
      * @param type  the element type
@@ -97,6 +99,25 @@ public final class ScheduleCache {
      */
     public Entry claim(final AlgorithmId id, final Datatype type, final int count, final int root, final Op op,
         final MemorySegment send, final MemorySegment recv) {
+        return claim(id, type, count, type, count, root, root, op, send, recv);
+    }
+
+    /**
+     * Finds the schedule of a call and leases it to the caller.
+     *
+     * @param id the algorithm of an intracommunicator call, or null for an intercommunicator one (its kind then
+     *           names the schedule)
+     * @param c  the call
+     * @return the leased entry, or null if there is none or it is in use
+     */
+    Entry claim(final AlgorithmId id, final CollCall c) {
+        return claim(null != id ? id : c.kind(), c.sendType(), c.sendCount(), c.recvType(), c.recvCount(), c.root(),
+            c.remoteRoot(), c.op(), c.send(), c.recv());
+    }
+
+    private Entry claim(final Object algorithm, final Datatype type, final int count, final Datatype recvType,
+        final int recvCount, final int root, final int remoteRoot, final Op op, final MemorySegment send,
+        final MemorySegment recv) {
         final Object sendOwner = owner(send);
         final Object recvOwner = owner(recv);
         if (null == sendOwner || null == recvOwner) {
@@ -105,7 +126,8 @@ public final class ScheduleCache {
         for (int i = 0; i < WAYS; i++) {
             final SoftReference<Entry> ref = slots.get(i);
             final Entry e = null == ref ? null : ref.get();
-            if (null != e && e.matches(id, type, count, root, op, sendOwner, send, recvOwner, recv)) {
+            if (null != e && e.matches(algorithm, type, count, recvType, recvCount, root, remoteRoot, op, sendOwner,
+                send, recvOwner, recv)) {
                 e.recent = true;
                 return e.tryClaim() ? e : null;
             }
@@ -114,8 +136,8 @@ public final class ScheduleCache {
     }
 
     /**
-     * Caches a schedule just built for a call and leases it to the caller, replacing an entry of the same key (a
-     * dead one) or the clock's victim; or, the first time the key misses, only remembers it.
+     * Caches a schedule just built for an intracommunicator call and leases it to the caller, replacing an entry of
+     * the same key (a dead one) or the clock's victim; or, the first time the key misses, only remembers it.
      *
      * @param id       the algorithm
      * @param type     the element type
@@ -130,15 +152,49 @@ public final class ScheduleCache {
      */
     public Entry add(final AlgorithmId id, final Datatype type, final int count, final int root, final Op op,
         final MemorySegment send, final MemorySegment recv, final Schedule schedule) {
+        return add(id, type, count, type, count, root, root, op, send, recv, schedule);
+    }
+
+    /**
+     * Caches a schedule just built for a call, as {@link #add(AlgorithmId, Datatype, int, int, Op, MemorySegment,
+     * MemorySegment, Schedule)} does.
+     *
+     * @param id       as for {@link #claim(AlgorithmId, CollCall)}
+     * @param c        the call
+     * @param schedule the schedule built for exactly this call
+     * @return the leased entry, or null if the schedule is not cached
+     */
+    Entry add(final AlgorithmId id, final CollCall c, final Schedule schedule) {
+        return add(null != id ? id : c.kind(), c.sendType(), c.sendCount(), c.recvType(), c.recvCount(), c.root(),
+            c.remoteRoot(), c.op(), c.send(), c.recv(), schedule);
+    }
+
+    private Entry add(final Object algorithm, final Datatype type, final int count, final Datatype recvType,
+        final int recvCount, final int root, final int remoteRoot, final Op op, final MemorySegment send,
+        final MemorySegment recv, final Schedule schedule) {
         final Object sendOwner = owner(send);
         final Object recvOwner = owner(recv);
         if (null == sendOwner || null == recvOwner) {
             return null;
         }
-        if (!admit(hash(id, type, count, root, op, sendOwner, send, recvOwner, recv))) {
+        long h = System.identityHashCode(algorithm);
+        h = 31 * h + System.identityHashCode(type);
+        h = 31 * h + count;
+        h = 31 * h + System.identityHashCode(recvType);
+        h = 31 * h + recvCount;
+        h = 31 * h + root;
+        h = 31 * h + remoteRoot;
+        h = 31 * h + System.identityHashCode(op);
+        h = 31 * h + System.identityHashCode(sendOwner);
+        h = 31 * h + address(send);
+        h = 31 * h + size(send);
+        h = 31 * h + System.identityHashCode(recvOwner);
+        h = 31 * h + address(recv);
+        if (!admit(31 * h + size(recv))) {
             return null;
         }
-        final Entry fresh = new Entry(id, type, count, root, op, sendOwner, send, recvOwner, recv, schedule);
+        final Entry fresh = new Entry(algorithm, type, count, recvType, recvCount, root, remoteRoot, op, sendOwner,
+            send, recvOwner, recv, schedule);
         fresh.tryClaim();
         slots.set(victim(fresh), new SoftReference<>(fresh));
         return fresh;
@@ -178,23 +234,6 @@ public final class ScheduleCache {
         return false;
     }
 
-    private static long hash(final AlgorithmId id, final Datatype type, final int count, final int root,
-        final Op op, final Object sendOwner, final MemorySegment send, final Object recvOwner,
-        final MemorySegment recv) {
-        long h = id.ordinal();
-        h = 31 * h + System.identityHashCode(type);
-        h = 31 * h + count;
-        h = 31 * h + root;
-        h = 31 * h + System.identityHashCode(op);
-        h = 31 * h + System.identityHashCode(sendOwner);
-        h = 31 * h + address(send);
-        h = 31 * h + size(send);
-        h = 31 * h + System.identityHashCode(recvOwner);
-        h = 31 * h + address(recv);
-        return 31 * h + size(recv);
-    }
-
-    /** @return what names the memory of a segment: ABSENT, the scope (native), the array (heap), or null */
     private static Object owner(final MemorySegment s) {
         if (null == s) {
             return ABSENT;
@@ -226,10 +265,14 @@ public final class ScheduleCache {
             }
         }
 
-        private final AlgorithmId id;
+        /** The algorithm of an intracommunicator call, the kind of an intercommunicator one. */
+        private final Object algorithm;
         private final Datatype type;
         private final int count;
+        private final Datatype recvType;
+        private final int recvCount;
         private final int root;
+        private final int remoteRoot;
         private final Op op;
         private final Object sendOwner;
         private final long sendAddress;
@@ -250,13 +293,16 @@ public final class ScheduleCache {
         /** Clock bit: set by a hit, cleared by an insertion passing over it (racy: only a hint). */
         private boolean recent;
 
-        private Entry(final AlgorithmId id, final Datatype type, final int count, final int root, final Op op,
-            final Object sendOwner, final MemorySegment send, final Object recvOwner, final MemorySegment recv,
-            final Schedule schedule) {
-            this.id = id;
+        private Entry(final Object algorithm, final Datatype type, final int count, final Datatype recvType,
+            final int recvCount, final int root, final int remoteRoot, final Op op, final Object sendOwner,
+            final MemorySegment send, final Object recvOwner, final MemorySegment recv, final Schedule schedule) {
+            this.algorithm = algorithm;
             this.type = type;
             this.count = count;
+            this.recvType = recvType;
+            this.recvCount = recvCount;
             this.root = root;
+            this.remoteRoot = remoteRoot;
             this.op = op;
             this.sendOwner = sendOwner;
             this.sendAddress = address(send);
@@ -275,17 +321,20 @@ public final class ScheduleCache {
             return schedule;
         }
 
-        private boolean matches(final AlgorithmId theId, final Datatype theType, final int theCount,
-            final int theRoot, final Op theOp, final Object theSendOwner, final MemorySegment send,
-            final Object theRecvOwner, final MemorySegment recv) {
-            return id == theId && type == theType && count == theCount && root == theRoot && op == theOp
+        private boolean matches(final Object theAlgorithm, final Datatype theType, final int theCount,
+            final Datatype theRecvType, final int theRecvCount, final int theRoot, final int theRemoteRoot,
+            final Op theOp, final Object theSendOwner, final MemorySegment send, final Object theRecvOwner,
+            final MemorySegment recv) {
+            return algorithm == theAlgorithm && type == theType && count == theCount && recvType == theRecvType
+                && recvCount == theRecvCount && root == theRoot && remoteRoot == theRemoteRoot && op == theOp
                 && sendOwner == theSendOwner && recvOwner == theRecvOwner
                 && sendAddress == address(send) && sendSize == size(send)
                 && recvAddress == address(recv) && recvSize == size(recv);
         }
 
         private boolean sameKey(final Entry o) {
-            return id == o.id && type == o.type && count == o.count && root == o.root && op == o.op
+            return algorithm == o.algorithm && type == o.type && count == o.count && recvType == o.recvType
+                && recvCount == o.recvCount && root == o.root && remoteRoot == o.remoteRoot && op == o.op
                 && sendOwner == o.sendOwner && recvOwner == o.recvOwner && sendAddress == o.sendAddress
                 && sendSize == o.sendSize && recvAddress == o.recvAddress && recvSize == o.recvSize;
         }

@@ -74,6 +74,15 @@ public record InterArgs(String op, Datatype sendType, Datatype recvType, Op redu
     }
 
     /**
+     * @return whether these are a regular operation's arguments ({@link #of}): no per-peer counts or blocks, so
+     *         that the roots, types, counts and memory describe the call completely (and can key a cached schedule)
+     */
+    public boolean isRegular() {
+        return null == sendCounts && null == sendDispls && null == recvCounts && null == recvDispls
+            && null == sendBlocks && null == recvBlocks;
+    }
+
+    /**
      * @param first element index
      * @param n     elements
      * @return {@code n} out elements from {@code first}, or an empty segment if {@code n} is 0
