@@ -1,5 +1,6 @@
 package dev.tutti;
 
+import dev.tutti.internal.Errors;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 
@@ -232,20 +233,20 @@ public final class Buf {
             throw nullBuffer();
         }
         if (!s.isAccessibleBy(OTHER_THREAD)) {
-            throw new TuttiException(ErrorClass.BUFFER, "Buf.of: segment=" + s + " is confined to one thread, but "
-                + "Tutti's transports and waiting threads access buffers from other threads; expected a segment of "
+            throw Errors.expected(ErrorClass.BUFFER, "Buf.of", null, "segment=" + s + " is confined to one thread, "
+                + "but Tutti's transports and waiting threads access buffers from other threads", "a segment of "
                 + "Arena.ofShared(), Arena.ofAuto(), Arena.global() or the heap");
         }
         if (Datatype.BOOLEAN == type || Datatype.OBJECT == type || null == type) {
-            throw new TuttiException(ErrorClass.TYPE, "Buf.of: type=" + type
-                + " cannot describe raw memory, expected one of BYTE, CHAR, SHORT, INT, LONG, FLOAT, DOUBLE");
+            throw Errors.expected(ErrorClass.TYPE, "Buf.of", null, "type=" + type + " cannot describe raw memory",
+                "one of BYTE, CHAR, SHORT, INT, LONG, FLOAT, DOUBLE");
         }
         final long size = s.byteSize();
         final long count = size / type.sizeBytes();
         if (count * type.sizeBytes() != size || count > Integer.MAX_VALUE) {
-            throw new TuttiException(ErrorClass.COUNT, "Buf.of: segment bytes=" + size
-                + " is not a whole number of " + type + " elements (size " + type.sizeBytes()
-                + ") below count=" + Integer.MAX_VALUE);
+            throw Errors.expected(ErrorClass.COUNT, "Buf.of", null, "segment bytes=" + size
+                + " is not a whole number of " + type + " elements (size " + type.sizeBytes() + ")",
+                "a multiple of " + type.sizeBytes() + " bytes, at most count=" + Integer.MAX_VALUE + " elements");
         }
         return new Buf(type, (int) count, s, null, 0);
     }
@@ -263,8 +264,8 @@ public final class Buf {
     public static Buf of(final MemorySegment s, final Datatype type, final long offset, final int count) {
         final Buf whole = of(s, type);
         if (offset < 0 || offset > Integer.MAX_VALUE) {
-            throw new TuttiException(ErrorClass.COUNT, "Buf.of: offset=" + offset + " outside segment elements="
-                + whole.count);
+            throw Errors.argument(ErrorClass.COUNT, "Buf.of", null, "offset", offset, "0.." + whole.count
+                + " (the segment's element count)");
         }
         return whole.slice((int) offset, count);
     }
@@ -394,14 +395,14 @@ public final class Buf {
             throw nullBuffer();
         }
         if (0 != (length & 1)) {
-            throw new TuttiException(ErrorClass.COUNT, "Buf.pairs: array length=" + length
-                + " is odd, expected an even length (value, index, value, index, ...)");
+            throw Errors.expected(ErrorClass.COUNT, "Buf.pairs", null, "array length=" + length + " is odd",
+                "an even length (value, index, value, index, ...)");
         }
         return length / 2;
     }
 
     private static TuttiException nullBuffer() {
-        return new TuttiException(ErrorClass.BUFFER, "Buf.of: buffer=null, expected an array, ByteBuffer or "
+        return Errors.argument(ErrorClass.BUFFER, "Buf.of", null, "buffer", null, "an array, ByteBuffer or "
             + "MemorySegment");
     }
 
@@ -414,11 +415,11 @@ public final class Buf {
 
     private static void checkRange(final String what, final int offset, final int count, final int length) {
         if (count < 0) {
-            throw new TuttiException(ErrorClass.COUNT, what + ": count=" + count + ", expected count >= 0");
+            throw Errors.argument(ErrorClass.COUNT, what, null, "count", count, "count >= 0");
         }
         if (offset < 0 || (long) offset + count > length) {
-            throw new TuttiException(ErrorClass.COUNT, what + ": offset=" + offset + " count=" + count
-                + " exceeds length=" + length + ", expected 0 <= offset and offset + count <= length");
+            throw Errors.expected(ErrorClass.COUNT, what, null, "offset=" + offset + " count=" + count
+                + " exceeds length=" + length, "0 <= offset and offset + count <= length");
         }
     }
 

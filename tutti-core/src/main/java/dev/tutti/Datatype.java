@@ -1,5 +1,7 @@
 package dev.tutti;
 
+import dev.tutti.internal.Failures;
+
 /**
  * The primitive element types Tutti moves and reduces. A message's type signature is its datatype and count;
  * sender and receiver must agree on it (a {@link #BYTE} receive accepts any typed message, as raw bytes).
@@ -68,8 +70,7 @@ public enum Datatype {
      */
     public static Datatype fromCode(final int code) {
         if (code < 0 || code >= VALUES.length) {
-            throw new TuttiException(ErrorClass.INTERN, "unknown datatype code=" + code + ", expected 0.."
-                + (VALUES.length - 1));
+            throw Failures.protocol("Datatype.fromCode", null, "code=" + code + ", expected 0.." + (VALUES.length - 1));
         }
         return VALUES[code];
     }

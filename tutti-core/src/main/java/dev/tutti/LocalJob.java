@@ -1,5 +1,6 @@
 package dev.tutti;
 
+import dev.tutti.internal.Failures;
 import dev.tutti.p2p.P2pEngine;
 
 import java.util.concurrent.atomic.AtomicInteger;
@@ -78,7 +79,7 @@ final class LocalJob {
             return true;
         } catch (final InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new TuttiException(ErrorClass.INTERN, "runLocal: interrupted while waiting for the ranks", e);
+            throw Failures.interrupted("runLocal", null, "waiting for the ranks", e);
         }
     }
 
@@ -103,8 +104,8 @@ final class LocalJob {
     void fail(final int rank, final Throwable t) {
         failures.compareAndSet(rank, null, t); // the first: an abort, then the exception it threw
         if (firstFailed.compareAndSet(-1, rank)) {
-            final TuttiException cause = new TuttiException(ErrorClass.PROC_FAILED, "job aborted: rank " + rank
-                + " failed: " + t, t);
+            final TuttiException cause = Failures.failed(ErrorClass.PROC_FAILED, "job aborted", null, "rank " + rank
+                + " failed", t);
             for (final P2pEngine e : engines) {
                 e.abort(cause);
             }
@@ -121,8 +122,8 @@ final class LocalJob {
                 }
             }
         }
-        final TuttiException cause = new TuttiException(ErrorClass.TIMEOUT, "runLocal: job exceeded timeout="
-            + options.timeout() + stacks);
+        final TuttiException cause = Failures.timeout("runLocal", null, "the job did not end",
+            options.timeout().toMillis(), stacks.isEmpty() ? "" : "the ranks still running:" + stacks, null);
         if (firstFailed.compareAndSet(-1, -2)) {
             for (final P2pEngine e : engines) {
                 e.abort(cause);
@@ -146,8 +147,8 @@ final class LocalJob {
             return;
         }
         final Throwable root = failures.get(first);
-        final TuttiException job = new TuttiException(root instanceof TuttiException te ? te.errorClass()
-            : ErrorClass.PROC_FAILED, "runLocal: rank " + first + " failed: " + root, root);
+        final TuttiException job = Failures.failed(root instanceof TuttiException te ? te.errorClass()
+            : ErrorClass.PROC_FAILED, "runLocal", null, "rank " + first + " failed", root);
         for (int i = 0; i < failures.length(); i++) {
             final Throwable t = failures.get(i);
             if (i != first && null != t) {

@@ -1,5 +1,6 @@
 package dev.tutti;
 
+import dev.tutti.internal.Failures;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -65,15 +66,14 @@ public interface ObjectSerializer {
             @Override
             public byte[] serialize(final Object value) {
                 if (null != value && !(value instanceof Serializable)) {
-                    throw new TuttiException(ErrorClass.SERIALIZATION, "serialize: class="
-                        + value.getClass().getName() + " does not implement java.io.Serializable");
+                    throw Failures.serialization("serialize", "class=" + value.getClass().getName()
+                        + " does not implement java.io.Serializable", null);
                 }
                 final ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
                 try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
                     out.writeObject(value);
                 } catch (final IOException e) {
-                    throw new TuttiException(ErrorClass.SERIALIZATION, "serialize: class="
-                        + value.getClass().getName() + " failed: " + e, e);
+                    throw Failures.serialization("serialize", "class=" + value.getClass().getName() + " failed", e);
                 }
                 return bytes.toByteArray();
             }
@@ -92,13 +92,11 @@ public interface ObjectSerializer {
                     });
                     return in.readObject();
                 } catch (final InvalidClassException e) {
-                    throw new TuttiException(ErrorClass.SERIALIZATION, "deserialize: " + rejected[0]
-                        + " is not allowed (" + e.getMessage() + "); allowed=" + allow + " (add patterns with -D"
-                        + ALLOW_PROP_NAME
-                        + "=com.example.** or Tutti.Options.serializer)", e);
+                    throw Failures.serialization("deserialize", rejected[0] + " is not allowed; allowed=" + allow
+                        + " (add patterns with -D" + ALLOW_PROP_NAME + "=com.example.** or Tutti.Options.serializer)",
+                        e);
                 } catch (final IOException | ClassNotFoundException e) {
-                    throw new TuttiException(ErrorClass.SERIALIZATION, "deserialize: bytes=" + bytes.length
-                        + " failed: " + e, e);
+                    throw Failures.serialization("deserialize", "bytes=" + bytes.length + " failed", e);
                 }
             }
 

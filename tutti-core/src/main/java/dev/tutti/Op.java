@@ -1,5 +1,6 @@
 package dev.tutti;
 
+import dev.tutti.internal.Errors;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -243,8 +244,8 @@ public sealed interface Op permits Op.Predefined, Op.User {
      */
     static Builder builder(final String name, final boolean commutative) {
         if (null == name || name.isBlank()) {
-            throw new TuttiException(ErrorClass.ARG, "Op.user: name=" + (null == name ? "null" : "\"" + name + "\"")
-                + ", expected a non-blank name");
+            throw Errors.argument(ErrorClass.ARG, "Op.user", null, "name", null == name ? "null" : "\"" + name + "\"",
+                "a non-blank name");
         }
         return new Builder(name, commutative);
     }
@@ -698,22 +699,26 @@ public sealed interface Op permits Op.Predefined, Op.User {
             if (null == byteFunction && null == shortFunction && null == charFunction && null == intFunction
                 && null == longFunction && null == floatFunction && null == doubleFunction
                 && null == segmentFunction) {
-                throw new TuttiException(ErrorClass.ARG, "Op.user(name=" + name + "): no function given, expected "
-                    + "at least one of bytes, shorts, chars, ints, longs, floats, doubles, segments");
+                throw Errors.expected(ErrorClass.ARG, head(), null, "no function given",
+                    "at least one of bytes, shorts, chars, ints, longs, floats, doubles, segments");
             }
             return new User(this);
         }
 
         private <F> F once(final F current, final F f, final String what) {
             if (null == f) {
-                throw new TuttiException(ErrorClass.ARG, "Op.user(name=" + name + "): " + what
-                    + " function=null, expected a function");
+                throw Errors.argument(ErrorClass.ARG, head(), null, what + " function", null, "a function");
             }
             if (null != current) {
-                throw new TuttiException(ErrorClass.ARG, "Op.user(name=" + name + "): " + what
-                    + " function given twice, expected at most one per type");
+                throw Errors.expected(ErrorClass.ARG, head(), null, what + " function given twice",
+                    "at most one per type");
             }
             return f;
+        }
+
+        /** The head of this builder's messages, {@code Op.user(name=...)}: the op is named by its call. */
+        private String head() {
+            return "Op.user(name=" + name + ")";
         }
     }
 }

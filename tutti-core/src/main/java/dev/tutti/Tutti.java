@@ -1,5 +1,7 @@
 package dev.tutti;
 
+import dev.tutti.internal.Errors;
+import dev.tutti.internal.Failures;
 import dev.tutti.p2p.P2pEngine;
 import dev.tutti.runtime.Configuration;
 import dev.tutti.runtime.CpuBinding;
@@ -108,7 +110,7 @@ public final class Tutti implements AutoCloseable {
             mode = Configuration.transport();
             bind = Configuration.bindToCore();
         } catch (final IllegalArgumentException e) {
-            throw new TuttiException(ErrorClass.ARG, "init: " + e.getMessage(), e);
+            throw Errors.argument("init", null, e);
         }
         final Transport[] routes = new Transport[size];
         routes[rank] = selfTransport(engine, rank, size);
@@ -138,9 +140,8 @@ public final class Tutti implements AutoCloseable {
                     }
                 }
                 if (!away.isEmpty()) {
-                    throw new TuttiException(ErrorClass.ARG, "init (rank=" + rank + "): "
-                        + Configuration.TRANSPORT_PROP_NAME + "=shm but ranks " + away
-                        + " are not on this host; use auto or tcp");
+                    throw Errors.expected(ErrorClass.ARG, "init", "rank=" + rank, Configuration.TRANSPORT_PROP_NAME
+                        + "=shm but ranks " + away + " are not on this host", "auto or tcp");
                 }
             } else {
                 final Transport tcp = size > 1 ? TcpTransport.connect(info, engine, Configuration.eagerLimit()) : null;
@@ -253,7 +254,7 @@ public final class Tutti implements AutoCloseable {
      */
     public static void runLocal(final int n, final Options options, final RankBody body) {
         if (n < 1) {
-            throw new TuttiException(ErrorClass.ARG, "runLocal: n=" + n + ", expected n >= 1");
+            throw Errors.argument(ErrorClass.ARG, "runLocal", null, "n", n, "n >= 1");
         }
         final P2pEngine[] engines = new P2pEngine[n];
         final IdleStrategy idle = n > Runtime.getRuntime().availableProcessors()
@@ -290,7 +291,7 @@ public final class Tutti implements AutoCloseable {
             }
         }
         if (bytes < 0) {
-            throw new TuttiException(ErrorClass.ARG, "allocShared: bytes=" + bytes + ", expected >= 0");
+            throw Errors.argument(ErrorClass.ARG, "allocShared", null, "bytes", bytes, ">= 0");
         }
         return Arena.ofAuto().allocate(bytes, 64);
     }
@@ -367,8 +368,7 @@ public final class Tutti implements AutoCloseable {
             return;
         }
         closed = true;
-        engine.abortRank(new TuttiException(ErrorClass.PROC_FAILED, "rank " + engine.worldRank() + " aborted: "
-            + cause, cause));
+        engine.abortRank(Failures.aborted(engine.worldRank(), cause));
     }
 
     /**
@@ -421,7 +421,7 @@ public final class Tutti implements AutoCloseable {
                     dev.tutti.coll.AlgorithmId.parse(kind, algorithm);
                 }
             } catch (final IllegalArgumentException e) {
-                throw new TuttiException(ErrorClass.ARG, "Options.algorithm: " + e.getMessage(), e);
+                throw Errors.argument("Options.algorithm", null, e);
             }
             final java.util.Map<String, String> next = new java.util.TreeMap<>(algorithms);
             next.put(operation, algorithm);

@@ -19,7 +19,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * references, lambdas and nested classes count as much as imports): api → comm → coll → p2p → transport → runtime
  * → internal, each layer using only layers below it; {@code type} (datatypes, kernels, type codes) is a leaf every
  * layer below the api may use; the value types of {@code dev.tutti} (buffers, datatypes, ops, statuses, requests,
- * exceptions) may be used by every layer.
+ * exceptions) may be used by every layer; {@code internal} (the error factories) is the bottom that every layer,
+ * {@code type} and the value types included, may use.
  */
 class LayeringTest {
     /**
@@ -60,7 +61,8 @@ class LayeringTest {
             .whereLayer("p2p").mayOnlyBeAccessedByLayers("api", "comm", "coll")
             .whereLayer("transport").mayOnlyBeAccessedByLayers("api", "comm", "coll", "p2p")
             .whereLayer("runtime").mayOnlyBeAccessedByLayers("api", "comm", "coll", "p2p", "transport")
-            .whereLayer("internal").mayOnlyBeAccessedByLayers("api", "comm", "coll", "p2p", "transport", "runtime")
+            .whereLayer("internal").mayOnlyBeAccessedByLayers("api", "comm", "coll", "p2p", "transport", "runtime",
+                "type", "values")
             .whereLayer("type").mayOnlyBeAccessedByLayers("api", "comm", "coll", "p2p", "transport", "values")
             .evaluate(classes);
     }

@@ -11,6 +11,7 @@ import dev.tutti.coll.inter.InterArgs;
 import dev.tutti.coll.inter.InterComm;
 import dev.tutti.internal.Errors;
 
+import dev.tutti.internal.Failures;
 import java.util.List;
 
 /**
@@ -160,8 +161,8 @@ public final class CollDoor {
             case ALLTOALL -> InterAlgorithms.alltoall(ic, a, fin);
             case ALLTOALLV -> InterAlgorithms.alltoallv(ic, a, fin);
             case ALLTOALLW -> InterAlgorithms.alltoallw(ic, a, fin);
-            default -> throw new TuttiException(ErrorClass.INTERN, kind.mpiName() + " (" + ic.union().view()
-                .describe() + "): no intercommunicator schedule for this operation");
+            default -> throw Failures.internal(kind.mpiName(), ic.union().view().describe(),
+                "no intercommunicator schedule for this operation");
         };
     }
 

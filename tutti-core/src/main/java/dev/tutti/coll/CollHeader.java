@@ -2,6 +2,7 @@ package dev.tutti.coll;
 
 import dev.tutti.ErrorClass;
 import dev.tutti.TuttiException;
+import dev.tutti.internal.Errors;
 import dev.tutti.type.TypeCode;
 
 /**
@@ -100,9 +101,9 @@ public final class CollHeader {
     TuttiException mismatch(final String op, final CollComm comm, final int peer, final int sentCode) {
         final int k = TypeCode.kind(sentCode);
         final boolean sameKind = null != kind && k == kind.ordinal() + 1 && TypeCode.isInter(sentCode) == inter;
-        return new TuttiException(sameKind ? ErrorClass.ROOT : ErrorClass.ARG, op + " (" + comm.describe()
-            + "): rank=" + peer + " sent as part of " + describe(sentCode, peer, comm) + " but this rank called "
-            + describe(bits, comm.rank(), comm) + ": the ranks called different collectives or roots");
+        return Errors.mismatch(sameKind ? ErrorClass.ROOT : ErrorClass.ARG, op, comm.describe(), peer, "as part of "
+            + describe(sentCode, peer, comm), "called " + describe(bits, comm.rank(), comm),
+            "the ranks called different collectives or roots");
     }
 
     /** Names the call a code belongs to as rank {@code sender} of {@code comm} made it, e.g. {@code reduce root=1}. */

@@ -5,6 +5,8 @@ import dev.tutti.ErrorClass;
 import dev.tutti.Request;
 import dev.tutti.Status;
 import dev.tutti.TuttiException;
+import dev.tutti.internal.Errors;
+import dev.tutti.internal.Failures;
 import dev.tutti.p2p.AbstractRequest;
 import dev.tutti.p2p.P2pEngine;
 import dev.tutti.p2p.RecvRequest;
@@ -244,8 +246,7 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
             finishWith(e);
             return 1;
         } catch (final RuntimeException e) {
-            finishWith(new TuttiException(ErrorClass.INTERN, schedule.op() + " (" + comm.describe()
-                + "): local step failed: " + e, e));
+            finishWith(Failures.failed(ErrorClass.INTERN, schedule.op(), comm.describe(), "local step failed", e));
             return 1;
         } finally {
             busy = 0; // volatile store: hands round/parts/pending to the next holder's CAS
@@ -357,8 +358,8 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
                 if (!s.send() && parts[i] instanceof RecvRequest rr && ErrorClass.TRUNCATE == e.errorClass()) {
                     throw mismatch(s, rr.matchedLength());
                 }
-                throw new TuttiException(e.errorClass(), schedule.op() + " (" + comm.describe() + "): " + (s.send()
-                    ? "send to" : "receive from") + " rank=" + s.peer() + " failed: " + e.getMessage(), e);
+                throw Failures.wrap(e, schedule.op(), comm.describe(), (s.send() ? "send to" : "receive from")
+                    + " rank=" + s.peer() + " failed");
             }
             if (!s.send()) {
                 // The matched length, not the status: a reused receive completes with Status.EMPTY.
@@ -372,10 +373,9 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
 
     private TuttiException mismatch(final Schedule.CommStep s, final long got) {
         final long size = s.type().sizeBytes();
-        return new TuttiException(ErrorClass.COUNT, schedule.op() + " (" + comm.describe() + "): rank=" + s.peer()
-            + " sent count=" + got / size + " (bytes=" + got + ") but this rank expected count="
-            + s.segment().byteSize() / size + " (bytes=" + s.segment().byteSize() + ") of type=" + s.type()
-            + ": the ranks passed different counts or types");
+        return Errors.mismatch(ErrorClass.COUNT, schedule.op(), comm.describe(), s.peer(), "count=" + got / size
+            + " (bytes=" + got + ")", "expected count=" + s.segment().byteSize() / size + " (bytes="
+            + s.segment().byteSize() + ") of type=" + s.type(), "the ranks passed different counts or types");
     }
 
     private void finishWith(final TuttiException failure) {
@@ -434,18 +434,17 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
     protected TuttiException blockingFailure() {
         final TuttiException f = comm.engine().failureAffecting(P2pEngine.ANY);
         if (null != f) {
-            return new TuttiException(f.errorClass(), schedule.op() + " (" + comm.describe() + ") cannot complete: "
-                + f.getMessage(), f);
+            return Failures.wrap(f, schedule.op(), comm.describe(), "cannot complete");
         }
         final TuttiException departed = departedPeer();
         if (null != departed) {
             return departed;
         }
         if (Long.MAX_VALUE != deadlineNs && System.nanoTime() - deadlineNs > 0) {
-            return new TuttiException(ErrorClass.TIMEOUT, key() + " (" + comm.describe() + ") was not matched "
-                + "within " + comm.taggedTimeoutMs() + " ms: still waiting "
+            return Failures.timeout(key(), comm.describe(), "not matched", comm.taggedTimeoutMs(), "still waiting "
                 + "for rank(s) " + waitingFor() + " in round " + round + " of " + schedule.rounds().length
-                + "; did they begin " + key() + " with the same count? (setting " + TAGGED_TIMEOUT_PROP_NAME + ")");
+                + "; did they begin " + key() + " with the same count? (setting " + TAGGED_TIMEOUT_PROP_NAME + ")",
+                null);
         }
         return null;
     }
@@ -480,9 +479,9 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
                     return null;
                 }
                 if (null != f) {
-                    return new TuttiException(f.errorClass(), (null == taggedKind ? schedule.op() : key()) + " ("
-                        + comm.describe() + ") cannot complete: it waits for rank " + steps[i].peer() + " (round "
-                        + (round + 1) + " of " + rounds.length + "), but " + f.getMessage(), f);
+                    return Failures.wrap(f, null == taggedKind ? schedule.op() : key(), comm.describe(),
+                        "cannot complete, it waits for rank " + steps[i].peer() + " (round " + (round + 1) + " of "
+                        + rounds.length + ")");
                 }
             }
             return null;

@@ -10,6 +10,7 @@ import dev.tutti.coll.CollComm;
 import dev.tutti.coll.Schedule;
 import dev.tutti.coll.ScheduleRun;
 import dev.tutti.coll.algo.Algorithms;
+import dev.tutti.internal.Failures;
 import dev.tutti.p2p.AbstractRequest;
 import dev.tutti.p2p.P2pEngine;
 
@@ -132,8 +133,7 @@ public final class Agreement extends AbstractRequest {
     @Override
     protected TuttiException blockingFailure() {
         final TuttiException f = engine.failureAffecting(P2pEngine.ANY);
-        return null == f ? null : new TuttiException(f.errorClass(), op + " (" + comm.describe()
-            + ") cannot agree on a context id: " + f.getMessage(), f);
+        return null == f ? null : Failures.wrap(f, op, comm.describe(), "cannot agree on a context id");
     }
 
     @Override

@@ -2,6 +2,8 @@ package dev.tutti.comm;
 
 import dev.tutti.ErrorClass;
 import dev.tutti.TuttiException;
+import dev.tutti.internal.Errors;
+import dev.tutti.internal.Failures;
 import dev.tutti.p2p.CommView;
 import dev.tutti.p2p.P2pEngine;
 import dev.tutti.runtime.Agent;
@@ -203,10 +205,11 @@ public final class ContextIdAllocator {
             if (settled || drains > DRAIN_RETRIES) {
                 waiting.remove(key);
                 drainRetries.remove(key);
-                throw new TuttiException(ErrorClass.COMM, where + ": no context id block is free at every member ("
+                // where is already "op (comm)": it is the head, with no where of its own
+                throw Errors.expected(ErrorClass.COMM, where, null, "no context id block is free at every member ("
                     + BLOCKS + " blocks per rank, " + inUse + " in use here, " + retiring + " freed here and "
                     + "waiting for every member to free them" + (settled ? "" : ", after " + DRAIN_RETRIES
-                    + " attempts") + "), expected fewer live communicators; free communicators that are no longer "
+                    + " attempts") + ")", "fewer live communicators; free communicators that are no longer "
                     + "needed, at every member");
             }
         }
@@ -244,7 +247,7 @@ public final class ContextIdAllocator {
         synchronized (this) {
             final long bit = 1L << (block & (Long.SIZE - 1));
             if (block <= 0 || block >= BLOCKS || 0L == (used[block / Long.SIZE] & bit)) {
-                throw new TuttiException(ErrorClass.INTERN, "retire: block=" + block + " is not in use, expected a "
+                throw Failures.internal("retire", view.describe(), "block=" + block + " is not in use, expected a "
                     + "block claimed and not yet freed");
             }
             used[block / Long.SIZE] &= ~bit;
@@ -311,7 +314,7 @@ public final class ContextIdAllocator {
         while (0 != retiring) {
             final TuttiException failed = engine.failureAffecting(P2pEngine.ANY);
             if (null != failed) {
-                throw new TuttiException(failed.errorClass(), "awaitRetired: " + failed.getMessage(), failed);
+                throw Failures.wrap(failed, "awaitRetired", null, "cannot complete");
             }
             if (engine.progress() > 0) {
                 iteration = 0;

@@ -4,11 +4,91 @@ import dev.tutti.ErrorClass;
 import dev.tutti.TuttiException;
 
 /**
- * Factories for error messages, so that every message names the operation, where it happened, the argument, its
- * value and what was expected, in one form ({@code op (comm=..., rank=...): arg=value, expected ...}).
+ * Factories for the errors of a caller: an argument refused before anything is sent, and ranks whose arguments
+ * disagree. Every message has one shape, decided here:
+ *
+ * <pre>
+ *   op (where): arg=value[ problem], expected allowed          an argument, e.g.
+ *   send (comm=WORLD, rank=0): dest=2 is out of range, expected 0..1 or PROC_NULL
+ *   op (where): rank=peer sent what-it-sent but this rank what-it-did: why     ranks that disagree
+ * </pre>
+ *
+ * <p>{@code where} names the communicator (its {@code describe()}) or whatever else locates the call; it is null
+ * when the operation alone locates it (a static factory such as {@code Buf.of}), and the message then begins
+ * {@code op: }. What goes wrong below the caller (peers, timeouts, I/O, protocol) is in {@link Failures}.
  */
 public final class Errors {
     private Errors() {
+    }
+
+    /**
+     * The head of every message: {@code op (where)}, or {@code op} when {@code where} is null.
+     *
+     * @param op    the operation
+     * @param where where it ran, or null
+     * @return the head, without the colon
+     */
+    public static String at(final String op, final String where) {
+        return null == where ? op : op + " (" + where + ")";
+    }
+
+    /**
+     * An argument whose value is refused: {@code op (where): arg=value, expected allowed}.
+     *
+     * @param errorClass the class
+     * @param op         the operation
+     * @param where      where it ran, or null
+     * @param arg        the argument name
+     * @param value      its value
+     * @param allowed    what is allowed, e.g. {@code ">= 0"}
+     * @return the exception
+     */
+    public static TuttiException argument(final ErrorClass errorClass, final String op, final String where,
+        final String arg, final Object value, final String allowed) {
+        return expected(errorClass, op, where, arg + "=" + value, allowed);
+    }
+
+    /**
+     * Something the caller passed that is refused, already worded ({@code arg=value is odd}), and what is allowed:
+     * {@code op (where): what, expected allowed}.
+     *
+     * @param errorClass the class
+     * @param op         the operation
+     * @param where      where it ran, or null
+     * @param what       the argument, its value and what is wrong with it
+     * @param allowed    what is allowed
+     * @return the exception
+     */
+    public static TuttiException expected(final ErrorClass errorClass, final String op, final String where,
+        final String what, final String allowed) {
+        return invalid(errorClass, op, where, what + ", expected " + allowed);
+    }
+
+    /**
+     * An argument a lower-level parser refused (a host:port, a secret, an algorithm name), whose message is already
+     * in {@code arg=value, expected ...} form: {@code op (where): message}.
+     *
+     * @param op    the operation
+     * @param where where it ran, or null
+     * @param e     the parser's refusal
+     * @return the exception, of class {@link ErrorClass#ARG}
+     */
+    public static TuttiException argument(final String op, final String where, final IllegalArgumentException e) {
+        return new TuttiException(ErrorClass.ARG, at(op, where) + ": " + e.getMessage(), e);
+    }
+
+    /**
+     * A generic invalid argument, or a call the communicator's state does not allow.
+     *
+     * @param errorClass the class
+     * @param op         the operation
+     * @param where      where it ran, or null
+     * @param detail     what is wrong, in {@code key=value, expected ...} form where there is a value
+     * @return the exception
+     */
+    public static TuttiException invalid(final ErrorClass errorClass, final String op, final String where,
+        final String detail) {
+        return new TuttiException(errorClass, at(op, where) + ": " + detail);
     }
 
     /**
@@ -24,8 +104,7 @@ public final class Errors {
      */
     public static TuttiException rank(final String op, final String where, final String arg, final int value,
         final int size, final String allowed) {
-        return new TuttiException(ErrorClass.RANK, op + " (" + where + "): " + arg + "=" + value
-            + " is out of range, expected 0.." + (size - 1) + allowed);
+        return outOfRange(ErrorClass.RANK, op, where, arg, value, size - 1, allowed);
     }
 
     /**
@@ -38,8 +117,7 @@ public final class Errors {
      * @return the exception
      */
     public static TuttiException root(final String op, final String where, final int value, final int size) {
-        return new TuttiException(ErrorClass.ROOT, op + " (" + where + "): root=" + value
-            + " is out of range, expected 0.." + (size - 1));
+        return outOfRange(ErrorClass.ROOT, op, where, "root", value, size - 1, "");
     }
 
     /**
@@ -54,12 +132,16 @@ public final class Errors {
      */
     public static TuttiException tag(final String op, final String where, final int value, final int upper,
         final String allowed) {
-        return new TuttiException(ErrorClass.TAG, op + " (" + where + "): tag=" + value
-            + " is out of range, expected 0.." + upper + allowed);
+        return outOfRange(ErrorClass.TAG, op, where, "tag", value, upper, allowed);
+    }
+
+    private static TuttiException outOfRange(final ErrorClass errorClass, final String op, final String where,
+        final String arg, final long value, final long upper, final String allowed) {
+        return expected(errorClass, op, where, arg + "=" + value + " is out of range", "0.." + upper + allowed);
     }
 
     /**
-     * A null argument.
+     * A null buffer argument.
      *
      * @param op    the operation
      * @param where the communicator description
@@ -67,19 +149,7 @@ public final class Errors {
      * @return the exception
      */
     public static TuttiException nullArg(final String op, final String where, final String arg) {
-        return new TuttiException(ErrorClass.BUFFER, op + " (" + where + "): " + arg + "=null, expected a "
-            + "buffer");
-    }
-
-    /**
-     * A peer that closed (said goodbye): what every operation that still needed it fails with.
-     *
-     * @param worldRank the peer
-     * @return the exception, of class {@link ErrorClass#PROC_FAILED}
-     */
-    public static TuttiException peerLeft(final int worldRank) {
-        return new TuttiException(ErrorClass.PROC_FAILED, "rank " + worldRank + " closed (left the job), so nothing "
-            + "more can be received from or sent to it");
+        return argument(ErrorClass.BUFFER, op, where, arg, null, "a buffer");
     }
 
     /**
@@ -94,8 +164,7 @@ public final class Errors {
      * @return the exception
      */
     public static TuttiException inPlace(final String op, final String where, final String arg, final String uses) {
-        return new TuttiException(ErrorClass.BUFFER, op + " (" + where + "): " + arg + "=IN_PLACE, expected a "
-            + "buffer (IN_PLACE is " + uses + ")");
+        return argument(ErrorClass.BUFFER, op, where, arg, "IN_PLACE", "a buffer (IN_PLACE is " + uses + ")");
     }
 
     /**
@@ -110,21 +179,45 @@ public final class Errors {
      */
     public static TuttiException count(final String op, final String where, final String arg, final long value,
         final long capacity) {
-        return new TuttiException(ErrorClass.COUNT, op + " (" + where + "): " + arg + "=" + value
-            + " does not fit, expected 0.." + capacity + " (the buffer's element count)");
+        return expected(ErrorClass.COUNT, op, where, arg + "=" + value + " does not fit",
+            "0.." + capacity + " (the buffer's element count)");
     }
 
     /**
-     * A generic invalid argument.
+     * Ranks of one collective call whose arguments disagree, noticed when a peer's message arrives:
+     * {@code op (where): rank=peer sent <sent> but this rank <here>: <why>}.
      *
      * @param errorClass the class
      * @param op         the operation
      * @param where      the communicator description
-     * @param detail     what is wrong, in {@code key=value, expected ...} form
+     * @param peer       the rank (in the communicator) whose message disagrees
+     * @param sent       what it sent, e.g. {@code "count=4 (bytes=16)"}
+     * @param here       what this rank did, e.g. {@code "expected count=8 (bytes=32) of type=INT"}
+     * @param why        the likely cause, e.g. {@code "the ranks passed different counts or types"}
      * @return the exception
      */
-    public static TuttiException invalid(final ErrorClass errorClass, final String op, final String where,
-        final String detail) {
-        return new TuttiException(errorClass, op + " (" + where + "): " + detail);
+    public static TuttiException mismatch(final ErrorClass errorClass, final String op, final String where,
+        final int peer, final String sent, final String here, final String why) {
+        return invalid(errorClass, op, where, "rank=" + peer + " sent " + sent + " but this rank " + here + ": "
+            + why);
+    }
+
+    /**
+     * A point-to-point message that does not fit the receive that matched it:
+     * {@code op (where): message from rank=source tag=tag has <has>, <clash>}.
+     *
+     * @param errorClass the class
+     * @param op         the operation
+     * @param where      the communicator description
+     * @param source     the sender's rank in the communicator
+     * @param tag        the message's tag
+     * @param has        what the message has, e.g. {@code "type=DOUBLE"}
+     * @param clash      what the receive has instead, e.g. {@code "the receive expects type=LONG"}
+     * @return the exception
+     */
+    public static TuttiException received(final ErrorClass errorClass, final String op, final String where,
+        final int source, final int tag, final String has, final String clash) {
+        return invalid(errorClass, op, where, "message from rank=" + source + " tag=" + tag + " has " + has + ", "
+            + clash);
     }
 }

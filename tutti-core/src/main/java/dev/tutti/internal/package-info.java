@@ -1,6 +1,8 @@
 /**
- * Shared internals with no dependencies on other Tutti layers: error message factories.
+ * Shared internals with no dependencies on other Tutti layers: the error message factories, {@code Errors} (what
+ * a caller passed) and {@code Failures} (what went wrong below the caller).
  *
- * <p>Layer: internal, the bottom. May import only the value types of {@code dev.tutti}.
+ * <p>Layer: internal, the bottom; every layer may use it, {@code type} and the value types of {@code dev.tutti}
+ * included. May import only the value types of {@code dev.tutti}.
  */
 package dev.tutti.internal;

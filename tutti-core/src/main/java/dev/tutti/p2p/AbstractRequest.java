@@ -1,9 +1,9 @@
 package dev.tutti.p2p;
 
-import dev.tutti.ErrorClass;
 import dev.tutti.Request;
 import dev.tutti.Status;
 import dev.tutti.TuttiException;
+import dev.tutti.internal.Failures;
 import dev.tutti.runtime.IdleStrategy;
 
 import java.lang.invoke.MethodHandles;
@@ -170,7 +170,7 @@ public abstract class AbstractRequest implements Request {
      */
     private void throwIfFailed() {
         if (result instanceof TuttiException f) {
-            throw new TuttiException(f.errorClass(), f.getMessage(), f);
+            throw Failures.rethrown(f);
         }
     }
 
@@ -206,7 +206,7 @@ public abstract class AbstractRequest implements Request {
                 idle.idle(iteration++);
                 if ((0 == (iteration & 255) || idle.mayPark(iteration)) && Thread.interrupted()) {
                     Thread.currentThread().interrupt();
-                    throw new TuttiException(ErrorClass.INTERN, "wait interrupted (" + this + ")");
+                    throw Failures.interrupted("wait", toString(), "waiting", null);
                 }
             }
         } finally {

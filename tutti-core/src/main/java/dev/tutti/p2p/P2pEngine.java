@@ -6,6 +6,7 @@ import dev.tutti.ErrorClass;
 import dev.tutti.Status;
 import dev.tutti.TuttiException;
 import dev.tutti.internal.Errors;
+import dev.tutti.internal.Failures;
 import dev.tutti.runtime.Agent;
 import dev.tutti.type.BooleanStaging;
 import dev.tutti.type.TypeCode;
@@ -366,7 +367,7 @@ public final class P2pEngine implements InboundSink {
         if (null == m) {
             final TuttiException failed = failureAffecting(sourceWorld);
             if (null != failed) {
-                throw new TuttiException(failed.errorClass(), failed.getMessage(), failed);
+                throw Failures.rethrown(failed);
             }
             return null;
         }
@@ -422,7 +423,7 @@ public final class P2pEngine implements InboundSink {
     @Override
     public void peerFailed(final int peer, final Throwable cause) {
         final TuttiException e = cause instanceof TuttiException te && ErrorClass.PROC_FAILED == te.errorClass()
-            ? te : new TuttiException(ErrorClass.PROC_FAILED, "rank " + peer + " failed: " + cause, cause);
+            ? te : Failures.peerFailed(peer, String.valueOf(cause), cause);
         if (peerFailures.compareAndSet(peer, null, e) && null == anyPeerFailure) {
             anyPeerFailure = e;
         }
@@ -430,7 +431,7 @@ public final class P2pEngine implements InboundSink {
 
     @Override
     public void peerLeft(final int peer) {
-        peerFailures.compareAndSet(peer, null, Errors.peerLeft(peer));
+        peerFailures.compareAndSet(peer, null, Failures.peerLeft(peer));
     }
 
     /**

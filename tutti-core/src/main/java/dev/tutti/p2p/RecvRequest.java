@@ -5,6 +5,8 @@ import dev.tutti.Datatype;
 import dev.tutti.ErrorClass;
 import dev.tutti.Status;
 import dev.tutti.TuttiException;
+import dev.tutti.internal.Errors;
+import dev.tutti.internal.Failures;
 import dev.tutti.transport.Inbound;
 import dev.tutti.type.BooleanStaging;
 import dev.tutti.type.TypeCode;
@@ -182,10 +184,9 @@ public final class RecvRequest extends AbstractRequest implements Inbound.Delive
     private TuttiException conflict(final int source, final int theTag, final int typeCode) {
         conflictSource = source;
         conflictCode = typeCode;
-        return new TuttiException(ErrorClass.ARG, "recv (" + view.describe() + "): message from rank="
-            + view.toLocal(source) + " tag=" + theTag + " has " + TypeCode.describe(typeCode)
-            + ", the receive expects " + TypeCode.describe(expectedHeader | expected.ordinal())
-            + ": the message belongs to another collective call");
+        return Errors.received(ErrorClass.ARG, "recv", view.describe(), view.toLocal(source), theTag,
+            TypeCode.describe(typeCode), "the receive expects " + TypeCode.describe(expectedHeader
+                | expected.ordinal()) + ": the message belongs to another collective call");
     }
 
     /** @return the world rank whose message's collective header disagreed with this receive's, or -1 */
@@ -248,16 +249,14 @@ public final class RecvRequest extends AbstractRequest implements Inbound.Delive
         }
         final Datatype sent = TypeCode.datatype(typeCode);
         if (sent != expected && Datatype.BYTE != expected && Datatype.BYTE != sent) {
-            mismatch = new TuttiException(ErrorClass.TYPE, "recv (" + view.describe() + "): message from rank="
-                + view.toLocal(source) + " tag=" + theTag + " has type=" + sent + ", the receive expects type="
-                + expected);
+            mismatch = Errors.received(ErrorClass.TYPE, "recv", view.describe(), view.toLocal(source), theTag,
+                "type=" + sent, "the receive expects type=" + expected);
             return null;
         }
         if (allocate) {
             if (length > Integer.MAX_VALUE - 16) {
-                mismatch = new TuttiException(ErrorClass.COUNT, "recvObject (" + view.describe()
-                    + "): message from rank=" + view.toLocal(source) + " has bytes=" + length
-                    + ", more than an array holds");
+                mismatch = Errors.received(ErrorClass.COUNT, "recvObject", view.describe(), view.toLocal(source),
+                    theTag, "bytes=" + length, "more than an array holds");
                 return null;
             }
             staging = new byte[(int) length];
@@ -273,18 +272,17 @@ public final class RecvRequest extends AbstractRequest implements Inbound.Delive
     @Override
     public void delivered(final Throwable failure) {
         if (null != failure) {
-            complete(null, failure instanceof TuttiException te ? te : new TuttiException(ErrorClass.PROC_FAILED,
-                "recv (" + view.describe() + ") from rank=" + view.toLocal(msgSource) + " tag=" + msgTag
-                    + " failed: " + failure, failure));
+            complete(null, failure instanceof TuttiException te ? te : Failures.failed(ErrorClass.PROC_FAILED,
+                "recv", view.describe(), "the message from rank=" + view.toLocal(msgSource) + " tag=" + msgTag
+                    + " failed", failure));
             return;
         }
         if (null != booleans) {
             BooleanStaging.unpack(MemorySegment.ofArray(staging), booleans);
         }
         if (!allocate && msgLength > capacity()) {
-            complete(null, new TuttiException(ErrorClass.TRUNCATE, "recv truncated (" + view.describe()
-                + "): message from rank=" + view.toLocal(msgSource) + " tag=" + msgTag + " has bytes="
-                + msgLength + ", buffer holds bytes=" + capacity()));
+            complete(null, Errors.received(ErrorClass.TRUNCATE, "recv", view.describe(), view.toLocal(msgSource),
+                msgTag, "bytes=" + msgLength, "buffer holds bytes=" + capacity() + " (truncated)"));
             return;
         }
         complete(reusable ? Status.EMPTY : new Status(view.toLocal(msgSource), msgTag, msgLength,

@@ -3,6 +3,7 @@ package dev.tutti.p2p;
 import dev.tutti.ErrorClass;
 import dev.tutti.Status;
 import dev.tutti.TuttiException;
+import dev.tutti.internal.Failures;
 import dev.tutti.transport.Outbound;
 
 import java.lang.foreign.MemorySegment;
@@ -85,8 +86,8 @@ public final class SendRequest extends AbstractRequest implements Outbound {
         } else if (failure instanceof TuttiException te) {
             complete(null, te);
         } else {
-            complete(null, new TuttiException(ErrorClass.PROC_FAILED, "send to world rank=" + destWorld
-                + " tag=" + tag + " failed: " + failure, failure));
+            complete(null, Failures.failed(ErrorClass.PROC_FAILED, "send", "world rank=" + destWorld + ", tag="
+                + tag, "the transport failed", failure));
         }
     }
 

@@ -3,6 +3,7 @@ package dev.tutti.runtime;
 import dev.tutti.ErrorClass;
 import dev.tutti.TuttiException;
 
+import dev.tutti.internal.Errors;
 import java.util.Map;
 
 /**
@@ -45,8 +46,8 @@ public record LaunchInfo(int rank, int size, String rendezvous, String secret, S
         final String secret = env.get(SECRET_ENV);
         if (null == size || null == rendezvous || null == secret) {
             throw invalid(RANK_ENV + " is set but " + SIZE_ENV + "=" + size + ", " + RENDEZVOUS_ENV + "="
-                + rendezvous + ", " + SECRET_ENV + (null == secret ? "=null" : " set")
-                + "; a Tutti launcher sets all of them", null);
+                + rendezvous + ", " + SECRET_ENV + (null == secret ? "=null" : " set"),
+                "all of them set, as a Tutti launcher sets them");
         }
         final int r;
         final int n;
@@ -54,17 +55,17 @@ public record LaunchInfo(int rank, int size, String rendezvous, String secret, S
             r = Integer.parseInt(rank.trim());
             n = Integer.parseInt(size.trim());
         } catch (final NumberFormatException e) {
-            throw invalid(RANK_ENV + "=" + rank + ", " + SIZE_ENV + "=" + size + ", expected integers", e);
+            throw invalid(RANK_ENV + "=" + rank + ", " + SIZE_ENV + "=" + size, "integers");
         }
         if (n < 1 || r < 0 || r >= n) {
-            throw invalid(RANK_ENV + "=" + r + " " + SIZE_ENV + "=" + n + ", expected 0 <= rank < size", null);
+            throw invalid(RANK_ENV + "=" + r + " " + SIZE_ENV + "=" + n, "0 <= rank < size");
         }
         return new LaunchInfo(r, n, rendezvous, secret, env.getOrDefault(JOB_ID_ENV, "job"));
     }
 
     /** The launch environment is inconsistent: Tutti's exception, as {@code init} reports it. */
-    private static TuttiException invalid(final String detail, final Throwable cause) {
-        return new TuttiException(ErrorClass.ARG, "init (launch environment): " + detail, cause);
+    private static TuttiException invalid(final String what, final String allowed) {
+        return Errors.expected(ErrorClass.ARG, "init", "launch environment", what, allowed);
     }
 
     @Override

@@ -2,6 +2,8 @@ package dev.tutti.runtime;
 
 import dev.tutti.ErrorClass;
 import dev.tutti.TuttiException;
+import dev.tutti.internal.Errors;
+import dev.tutti.internal.Failures;
 
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
@@ -31,6 +33,8 @@ public final class RendezvousClient {
     public static final String TIMEOUT_PROP_NAME = Settings.RENDEZVOUS_TIMEOUT_MS.name();
     /** Default of {@link #TIMEOUT_PROP_NAME}: 60 s. */
     public static final int TIMEOUT_DEFAULT_MS = Settings.RENDEZVOUS_TIMEOUT_MS.intDefault();
+
+    private static final String OP = "rendezvous";
 
     private static final long MAX_RETRY_PAUSE_NS = TimeUnit.MILLISECONDS.toNanos(500);
 
@@ -101,13 +105,12 @@ public final class RendezvousClient {
                 address = HostPort.parse(LaunchInfo.RENDEZVOUS_ENV, info.rendezvous());
                 secret = JobSecret.of(info.secret());
             } catch (final IllegalArgumentException e) {
-                throw new TuttiException(ErrorClass.ARG, "rendezvous (rank=" + info.rank() + ", size=" + info.size()
-                    + "): " + e.getMessage(), e);
+                throw Errors.argument(OP, "rank=" + info.rank() + ", size=" + info.size(), e);
             }
             final byte[] endpoint = myEndpoint.getBytes(StandardCharsets.UTF_8);
             if (endpoint.length > RendezvousServer.MAX_ENDPOINT_BYTES) {
-                throw new TuttiException(ErrorClass.ARG, "rendezvous (rank=" + info.rank() + "): endpoint of "
-                    + endpoint.length + " bytes, expected at most " + RendezvousServer.MAX_ENDPOINT_BYTES);
+                throw Errors.argument(ErrorClass.ARG, OP, "rank=" + info.rank(), "endpoint bytes", endpoint.length,
+                    "at most " + RendezvousServer.MAX_ENDPOINT_BYTES);
             }
             final Session s = new Session(info, address, secret, timeoutMs);
             try {
@@ -126,8 +129,8 @@ public final class RendezvousClient {
             while (true) {
                 final long leftMs = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
                 if (leftMs <= 0) {
-                    throw new TuttiException(ErrorClass.TIMEOUT, where() + ": cannot connect within timeoutMs="
-                        + timeoutMs + (null != last ? ": " + last : ""), last);
+                    throw Failures.timeout(OP, where(), "cannot connect", timeoutMs,
+                        null != last ? "last error: " + last : "", last);
                 }
                 final Socket s = new Socket();
                 try {
@@ -138,7 +141,7 @@ public final class RendezvousClient {
                     return;
                 } catch (final UnknownHostException e) {
                     closeQuietly(s, e);
-                    throw new TuttiException(ErrorClass.ARG, where() + ": unknown host " + address.host(), e);
+                    throw Failures.failed(ErrorClass.ARG, OP, where(), "host=" + address.host() + " is unknown", e);
                 } catch (final IOException e) {
                     closeQuietly(s, e);
                     last = e;
@@ -156,7 +159,7 @@ public final class RendezvousClient {
                 final int magic = in.readInt();
                 final int version = in.readInt();
                 if (RendezvousServer.SERVER_MAGIC != magic || RendezvousServer.VERSION != version) {
-                    throw new TuttiException(ErrorClass.INTERN, where() + ": not a Tutti rendezvous (magic=0x"
+                    throw Failures.protocol(OP, where(), "not a Tutti rendezvous (magic=0x"
                         + Integer.toHexString(magic) + ", version=" + version + ")");
                 }
                 final byte[] serverNonce = RendezvousServer.readExactly(in, JobSecret.NONCE_BYTES);
@@ -173,7 +176,7 @@ public final class RendezvousClient {
             } catch (final SocketTimeoutException e) {
                 throw timeout(e);
             } catch (final IOException e) {
-                throw new TuttiException(ErrorClass.INTERN, where() + ": handshake failed: " + e, e);
+                throw Failures.io(OP, where(), "handshake failed", e);
             }
         }
 
@@ -193,20 +196,20 @@ public final class RendezvousClient {
                         case RendezvousServer.TABLE -> {
                             return readTable();
                         }
-                        default -> throw new TuttiException(ErrorClass.INTERN, where() + ": unexpected message kind="
-                            + kind + " from the rendezvous");
+                        default -> throw Failures.protocol(OP, where(), "unexpected message kind=" + kind
+                            + " from the rendezvous");
                     }
                 }
             } catch (final SocketTimeoutException e) {
                 throw timeout(e);
             } catch (final EOFException e) {
-                throw new TuttiException(-1 == registered ? ErrorClass.ARG : ErrorClass.PROC_FAILED, where()
-                    + (-1 == registered
-                    ? ": the rendezvous closed the connection without accepting this rank; the job secret ("
-                        + LaunchInfo.SECRET_ENV + ") is probably wrong"
-                    : ": the rendezvous closed the connection before the fence"), e);
+                throw -1 == registered
+                    ? Failures.failed(ErrorClass.ARG, OP, where(), "the rendezvous closed the connection without "
+                        + "accepting this rank; the job secret (" + LaunchInfo.SECRET_ENV + ") is probably wrong", e)
+                    : Failures.failed(ErrorClass.PROC_FAILED, OP, where(), "the rendezvous closed the connection "
+                        + "before the fence", e);
             } catch (final IOException e) {
-                throw new TuttiException(ErrorClass.INTERN, where() + ": " + e, e);
+                throw Failures.io(OP, where(), "reading from the rendezvous failed", e);
             }
         }
 
@@ -226,16 +229,15 @@ public final class RendezvousClient {
         private TuttiException refused() throws IOException {
             final int kind = in.readUnsignedByte();
             final String message = readString();
-            return new TuttiException(RendezvousServer.ERROR_FAILED == kind ? ErrorClass.PROC_FAILED : ErrorClass.ARG,
-                where() + ": " + (RendezvousServer.ERROR_FAILED == kind ? "job failed before the fence: "
-                    : "refused: ") + message);
+            return RendezvousServer.ERROR_FAILED == kind
+                ? Failures.failed(ErrorClass.PROC_FAILED, OP, where(), "job failed before the fence: " + message, null)
+                : Errors.invalid(ErrorClass.ARG, OP, where(), "refused: " + message);
         }
 
         private String[] readTable() throws IOException {
             final int n = in.readInt();
             if (n != info.size()) {
-                throw new TuttiException(ErrorClass.INTERN, where() + ": table has " + n + " entries, expected size="
-                    + info.size());
+                throw Failures.protocol(OP, where(), "table has " + n + " entries, expected size=" + info.size());
             }
             final String[] table = new String[n];
             for (int i = 0; i < n; i++) {
@@ -245,7 +247,7 @@ public final class RendezvousClient {
             final byte[] expected = secret.mac(RendezvousServer.SERVER_LABEL, clientNonce, info.rank(), n,
                 RendezvousServer.tableBytes(table));
             if (!JobSecret.matches(expected, proof)) {
-                throw new TuttiException(ErrorClass.ARG, where() + ": the rendezvous could not prove it knows the job "
+                throw Errors.invalid(ErrorClass.ARG, OP, where(), "the rendezvous could not prove it knows the job "
                     + "secret; endpoint table rejected");
             }
             return table;
@@ -266,8 +268,7 @@ public final class RendezvousClient {
             } else {
                 heard = "this rank was not registered yet";
             }
-            return new TuttiException(ErrorClass.TIMEOUT, where() + ": fence not reached within timeoutMs="
-                + timeoutMs + "; " + heard, cause);
+            return Failures.timeout(OP, where(), "fence not reached", timeoutMs, heard, cause);
         }
 
         private int timeoutLeftMs() {
@@ -279,7 +280,7 @@ public final class RendezvousClient {
         }
 
         private String where() {
-            return "rendezvous (rank=" + info.rank() + ", size=" + info.size() + ", at=" + address + ")";
+            return "rank=" + info.rank() + ", size=" + info.size() + ", at=" + address;
         }
 
         private static void closeQuietly(final Socket s, final Throwable primary) {
@@ -297,7 +298,7 @@ public final class RendezvousClient {
                 try {
                     s.close();
                 } catch (final IOException e) {
-                    throw new TuttiException(ErrorClass.INTERN, where() + ": close failed: " + e, e);
+                    throw Failures.io(OP, where(), "close failed", e);
                 }
             }
         }

@@ -3,6 +3,8 @@ package dev.tutti.runtime;
 import dev.tutti.ErrorClass;
 import dev.tutti.TuttiException;
 
+import dev.tutti.internal.Errors;
+import dev.tutti.internal.Failures;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
@@ -108,20 +110,19 @@ public final class RendezvousServer implements AutoCloseable {
      */
     public static RendezvousServer start(final String bindHost, final int size, final String secret) {
         if (size < 1) {
-            throw new TuttiException(ErrorClass.ARG, "rendezvous start: size=" + size + ", expected size >= 1");
+            throw Errors.argument(ErrorClass.ARG, "rendezvous start", null, "size", size, "size >= 1");
         }
         final JobSecret key;
         try {
             key = JobSecret.of(secret);
         } catch (final IllegalArgumentException e) {
-            throw new TuttiException(ErrorClass.ARG, "rendezvous start: " + e.getMessage(), e);
+            throw Errors.argument("rendezvous start", null, e);
         }
         final ServerSocket listener;
         try {
             listener = new ServerSocket(0, Math.max(50, size), InetAddress.getByName(bindHost));
         } catch (final IOException e) {
-            throw new TuttiException(ErrorClass.INTERN, "rendezvous start: cannot listen on bindHost=" + bindHost
-                + ": " + e, e);
+            throw Failures.io("rendezvous start", null, "cannot listen on bindHost=" + bindHost, e);
         }
         final RendezvousServer server = new RendezvousServer(listener, bindHost, size, key);
         server.acceptor.start();

@@ -3,6 +3,7 @@ package dev.tutti.transport.shm;
 import dev.tutti.ErrorClass;
 import dev.tutti.TuttiException;
 import dev.tutti.internal.Errors;
+import dev.tutti.internal.Failures;
 import dev.tutti.transport.Inbound;
 import dev.tutti.transport.InboundSink;
 import dev.tutti.transport.Outbound;
@@ -165,8 +166,8 @@ public final class ShmTransport implements Transport {
         try {
             return new ShmTransport(ShmFile.join(path, jobId, rank, size, config), sink, config);
         } catch (final IOException | IllegalStateException | IllegalArgumentException e) {
-            throw new TuttiException(ErrorClass.INTERN, "shm join (rank=" + rank + ", size=" + size + ", file="
-                + path + "): " + e.getMessage(), e);
+            throw Failures.io("shm join", "rank=" + rank + ", size=" + size + ", file=" + path,
+                "cannot join the job file", e);
         }
     }
 
@@ -200,7 +201,7 @@ public final class ShmTransport implements Transport {
     public void send(final int destWorldRank, final Outbound message) {
         final int d = destWorldRank;
         if (d < 0 || d >= size || !peers[d]) {
-            throw new TuttiException(ErrorClass.INTERN, "shm send (rank=" + rank + "): destWorldRank=" + d
+            throw Failures.internal("shm send", "rank=" + rank, "destWorldRank=" + d
                 + " is not a shm peer of this rank");
         }
         if (closed || ALIVE != peerState.get(d)) {
@@ -326,9 +327,8 @@ public final class ShmTransport implements Transport {
                     f.get(ValueLayout.JAVA_LONG, at + ShmRecordDescriptor.CONTROL_MSG_ID_OFFSET));
                 case ShmRecordDescriptor.BYE -> onBye(
                     f.get(ValueLayout.JAVA_INT, at + ShmRecordDescriptor.CONTROL_SOURCE_OFFSET));
-                default -> throw new TuttiException(ErrorClass.INTERN, "shm poll (rank=" + rank
-                    + "): unknown record type=" + ShmRing.type(h) + " length=" + ShmRing.length(h)
-                    + " in the inbox of " + file.path);
+                default -> throw Failures.protocol("shm poll", "rank=" + rank, "unknown record type="
+                    + ShmRing.type(h) + " length=" + ShmRing.length(h) + " in the inbox of " + file.path);
             }
             ring.consume(h);
             n++;
@@ -365,7 +365,7 @@ public final class ShmTransport implements Transport {
             pumpFrom(from, Integer.MAX_VALUE, true); // pushed messages not yet received move to the heap
         }
         if (peerState.compareAndSet(from, ALIVE, LEFT)) {
-            failTransfers(from, Errors.peerLeft(from));
+            failTransfers(from, Failures.peerLeft(from));
             sink.peerLeft(from);
         }
     }
@@ -561,8 +561,7 @@ public final class ShmTransport implements Transport {
 
     private void failPeer(final int r, final String why) {
         if (peerState.compareAndSet(r, ALIVE, FAILED)) {
-            final TuttiException e = new TuttiException(ErrorClass.PROC_FAILED, "rank " + r + " failed: " + why
-                + " (noticed by rank " + rank + " over shm)");
+            final TuttiException e = Failures.peerFailed(r, why + " (noticed by rank " + rank + " over shm)", null);
             failTransfers(r, e);
             sink.peerFailed(r, e);
         }
@@ -599,10 +598,10 @@ public final class ShmTransport implements Transport {
 
     private TuttiException gone(final int r, final String op) {
         if (closed) {
-            return new TuttiException(ErrorClass.PROC_FAILED, "shm " + op + " (rank=" + rank + ") with rank " + r
-                + ": the transport is closed");
+            return Failures.unreachable("shm " + op, "rank=" + rank, "the transport is closed, so rank=" + r
+                + " cannot be reached");
         }
-        return new TuttiException(ErrorClass.PROC_FAILED, "shm " + op + " (rank=" + rank + "): rank " + r
+        return Failures.unreachable("shm " + op, "rank=" + rank, "rank " + r
             + (LEFT == peerState.get(r) ? " has left the job" : " failed"));
     }
 
@@ -619,13 +618,13 @@ public final class ShmTransport implements Transport {
      */
     public MemorySegment allocShared(final long bytes) {
         if (bytes < 0) {
-            throw new TuttiException(ErrorClass.ARG, "allocShared: bytes=" + bytes + ", expected >= 0");
+            throw Errors.argument(ErrorClass.ARG, "allocShared", "rank=" + rank, "bytes", bytes, ">= 0");
         }
         final MemorySegment s = arena.allocate(bytes);
         if (null == s) {
-            throw new TuttiException(ErrorClass.ARG, "allocShared (rank=" + rank + "): bytes=" + bytes
-                + " do not fit in the free part of the shared arena of " + file.layout.arenaBytes
-                + " bytes; raise " + dev.tutti.runtime.Configuration.SHM_ARENA_MIB_PROP_NAME);
+            throw Errors.expected(ErrorClass.ARG, "allocShared", "rank=" + rank, "bytes=" + bytes
+                + " do not fit in the free part of the shared arena of " + file.layout.arenaBytes + " bytes",
+                "less, or a larger " + dev.tutti.runtime.Configuration.SHM_ARENA_MIB_PROP_NAME);
         }
         return s;
     }
@@ -638,8 +637,9 @@ public final class ShmTransport implements Transport {
      */
     public void freeShared(final MemorySegment segment) {
         if (!arena.free(segment)) {
-            throw new TuttiException(ErrorClass.ARG, "freeShared (rank=" + rank + "): the segment at address "
-                + segment.address() + " is not a live block of this rank's shared arena");
+            throw Errors.expected(ErrorClass.ARG, "freeShared", "rank=" + rank, "segment at address="
+                + segment.address() + " is not a live block of this rank's shared arena",
+                "a segment from allocShared, freed once");
         }
     }
 
@@ -691,8 +691,8 @@ public final class ShmTransport implements Transport {
             Thread.onSpinWait(); // a poller is inside; it returns within one bounded poll
         }
         try {
-            final TuttiException e = new TuttiException(ErrorClass.PROC_FAILED, "shm transport of rank=" + rank
-                + " closed while a transfer was pending");
+            final TuttiException e = Failures.unreachable("shm transport", "rank=" + rank,
+                "closed while a transfer was pending");
             for (int r = 0; r < size; r++) {
                 if (r != rank) {
                     failTransfers(r, e);
@@ -716,7 +716,7 @@ public final class ShmTransport implements Transport {
         try {
             return ShmFile.isStale(file);
         } catch (final IOException e) {
-            throw new TuttiException(ErrorClass.INTERN, "shm: cannot read " + file + ": " + e, e);
+            throw Failures.io("shm", null, "cannot read " + file, e);
         }
     }
 

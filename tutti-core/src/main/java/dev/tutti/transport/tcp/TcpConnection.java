@@ -1,7 +1,7 @@
 package dev.tutti.transport.tcp;
 
-import dev.tutti.ErrorClass;
 import dev.tutti.TuttiException;
+import dev.tutti.internal.Failures;
 import dev.tutti.transport.Inbound;
 import dev.tutti.transport.InboundSink;
 import dev.tutti.transport.Outbound;
@@ -232,8 +232,8 @@ final class TcpConnection {
             return f;
         }
         if (byeQueued || byeReceived) {
-            return new TuttiException(ErrorClass.PROC_FAILED, "tcp send (rank=" + self + ") to rank=" + peer
-                + ": the connection is closing (" + (byeReceived ? "rank " + peer : "this rank") + " said goodbye)");
+            return Failures.unreachable("tcp send", "rank=" + self, "the connection to rank=" + peer
+                + " is closing (" + (byeReceived ? "rank " + peer : "this rank") + " said goodbye)");
         }
         return null;
     }
@@ -510,9 +510,8 @@ final class TcpConnection {
      * @return the connection's failure
      */
     TuttiException fail(final String what, final Throwable cause) {
-        final TuttiException e = new TuttiException(ErrorClass.PROC_FAILED, "rank " + peer + " failed: the tcp "
-            + "connection from rank=" + self + " to rank=" + peer + " (" + remote + ") " + what
-            + (null == cause ? "" : ": " + cause), cause);
+        final TuttiException e = Failures.peerFailed(peer, "the tcp connection from rank=" + self + " to rank="
+            + peer + " (" + remote + ") " + what + (null == cause ? "" : ": " + cause), cause);
         if (FAILURE.compareAndSet(this, null, e)) {
             closeChannel(e);
             loop.scheduleCleanUp(this);

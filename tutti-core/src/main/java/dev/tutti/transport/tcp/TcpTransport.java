@@ -2,6 +2,8 @@ package dev.tutti.transport.tcp;
 
 import dev.tutti.ErrorClass;
 import dev.tutti.TuttiException;
+import dev.tutti.internal.Errors;
+import dev.tutti.internal.Failures;
 import dev.tutti.runtime.Settings;
 import dev.tutti.runtime.HostPort;
 import dev.tutti.runtime.JobSecret;
@@ -52,6 +54,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * </ul>
  */
 public final class TcpTransport implements Transport {
+    private static final String OP = "tcp connect";
+
     /** Address to listen on and publish; default: loopback if the rendezvous is on loopback, else this host's
      *  address on the interface that reaches the rendezvous. */
     public static final String HOST_PROP_NAME = Settings.TCP_HOST.name();
@@ -126,17 +130,19 @@ public final class TcpTransport implements Transport {
      */
     static TcpTransport connect(final LaunchInfo info, final InboundSink sink, final int eagerLimit,
         final long connectTimeoutMs) {
-        final String where = "tcp connect (rank=" + info.rank() + ", size=" + info.size() + ")";
+        final String where = "rank=" + info.rank() + ", size=" + info.size();
         if (eagerLimit < 0) {
-            throw new TuttiException(ErrorClass.ARG, where + ": eagerLimit=" + eagerLimit + ", expected >= 0");
+            throw Errors.argument(ErrorClass.ARG, OP, where, "eagerLimit", eagerLimit, ">= 0");
         }
         final JobSecret secret;
         final InetAddress bind;
         try {
             secret = JobSecret.of(info.secret());
             bind = bindAddress(info);
-        } catch (final IllegalArgumentException | IOException e) {
-            throw new TuttiException(ErrorClass.ARG, where + ": " + e.getMessage(), e);
+        } catch (final IllegalArgumentException e) {
+            throw Errors.argument(OP, where, e);
+        } catch (final IOException e) {
+            throw Failures.failed(ErrorClass.ARG, OP, where, "cannot choose the address to bind", e);
         }
         SocketChannel[] channels = null;
         try (ServerSocketChannel server = ServerSocketChannel.open()) {
@@ -150,7 +156,7 @@ public final class TcpTransport implements Transport {
             channels = null;
             return t;
         } catch (final IOException e) {
-            throw new TuttiException(ErrorClass.INTERN, where + ": " + e, e);
+            throw Failures.io(OP, where, "cannot listen or connect", e);
         } finally {
             if (null != channels) {
                 for (final SocketChannel ch : channels) {
@@ -179,8 +185,8 @@ public final class TcpTransport implements Transport {
     public void send(final int destWorldRank, final Outbound message) {
         final TcpConnection c = destWorldRank >= 0 && destWorldRank < size ? connections[destWorldRank] : null;
         if (null == c) {
-            throw new TuttiException(ErrorClass.INTERN, "tcp send (rank=" + rank + "): destWorldRank="
-                + destWorldRank + " is not a tcp peer, expected 0.." + (size - 1) + " other than " + rank);
+            throw Failures.internal("tcp send", "rank=" + rank, "destWorldRank=" + destWorldRank
+                + " is not a tcp peer, expected 0.." + (size - 1) + " other than " + rank);
         }
         if (message.payload().byteSize() <= eagerLimit) {
             c.sendEager(message);
@@ -222,8 +228,7 @@ public final class TcpTransport implements Transport {
         } catch (final InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
-            shutdown(new TuttiException(ErrorClass.PROC_FAILED, "tcp transport of rank=" + rank
-                + " closed while a transfer was pending"));
+            shutdown(Failures.unreachable("tcp transport", "rank=" + rank, "closed while a transfer was pending"));
         }
     }
 
@@ -235,8 +240,7 @@ public final class TcpTransport implements Transport {
     public void abort() {
         closeStarted.set(true);
         closing = true;
-        final TuttiException reason = new TuttiException(ErrorClass.PROC_FAILED, "tcp transport of rank=" + rank
-            + " was aborted");
+        final TuttiException reason = Failures.unreachable("tcp transport", "rank=" + rank, "aborted");
         for (final TcpConnection c : connections) {
             if (null != c) {
                 c.abort(reason);

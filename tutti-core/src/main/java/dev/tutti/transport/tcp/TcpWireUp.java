@@ -2,6 +2,8 @@ package dev.tutti.transport.tcp;
 
 import dev.tutti.ErrorClass;
 import dev.tutti.TuttiException;
+import dev.tutti.internal.Errors;
+import dev.tutti.internal.Failures;
 import dev.tutti.runtime.HostPort;
 import dev.tutti.runtime.JobSecret;
 import dev.tutti.runtime.LaunchInfo;
@@ -42,6 +44,8 @@ import java.util.concurrent.locks.LockSupport;
  * this object's monitor. Connecting only to lower ranks while accepting concurrently cannot deadlock.
  */
 final class TcpWireUp {
+    private static final String OP = "tcp connect";
+
     static final int ACCEPTOR_MAGIC = 0x54555041;
     static final int CONNECTOR_MAGIC = 0x54555043;
     static final int VERSION = 1;
@@ -127,7 +131,7 @@ final class TcpWireUp {
             }
         } catch (final InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new TuttiException(ErrorClass.INTERN, where() + ": interrupted while connecting", e);
+            throw Failures.interrupted(OP, where(), "connecting", e);
         } finally {
             synchronized (this) {
                 finished = true;
@@ -153,7 +157,7 @@ final class TcpWireUp {
         try {
             hp = HostPort.parse("endpoint of rank " + rank, endpoints[rank]);
         } catch (final IllegalArgumentException e) {
-            throw new TuttiException(ErrorClass.INTERN, where() + ": " + e.getMessage(), e);
+            throw Failures.failed(ErrorClass.INTERN, OP, where(), "the rendezvous gave an unusable endpoint", e);
         }
         final InetSocketAddress address = new InetSocketAddress(hp.host(), hp.port());
         while (true) {
@@ -296,7 +300,8 @@ final class TcpWireUp {
         } catch (final IOException e) {
             from = e.toString();
         }
-        LOG.log(System.Logger.Level.WARNING, "{0}: refused connection from {1}: {2}", where(), from, why);
+        LOG.log(System.Logger.Level.WARNING, "{0}: refused connection from {1}: {2}", Errors.at(OP, where()), from,
+            why);
         closeQuietly(ch);
     }
 
@@ -315,11 +320,10 @@ final class TcpWireUp {
                 }
             }
         }
-        return new TuttiException(ErrorClass.TIMEOUT, where() + ": no authenticated connection with ranks="
-            + absent + " within timeoutMs=" + timeoutMs + (null != connecting ? " (connecting to rank "
-            + connecting + " at " + endpoints[connecting] + ")" : "") + "; refused " + refused
-            + " connection attempt(s)" + (null != acceptError ? "; accepting failed: " + acceptError : "")
-            + errors);
+        return Failures.timeout(OP, where(), "no authenticated connection with ranks=" + absent, timeoutMs,
+            (null != connecting ? "connecting to rank " + connecting + " at " + endpoints[connecting] + "; " : "")
+            + "refused " + refused + " connection attempt(s)"
+            + (null != acceptError ? "; accepting failed: " + acceptError : "") + errors, null);
     }
 
     private int leftMs() {
@@ -328,7 +332,7 @@ final class TcpWireUp {
     }
 
     private String where() {
-        return "tcp connect (rank=" + info.rank() + ", size=" + info.size() + ", job=" + info.jobId() + ")";
+        return "rank=" + info.rank() + ", size=" + info.size() + ", job=" + info.jobId();
     }
 
     private static ByteBuffer readExactly(final InputStream in, final int n) throws IOException {

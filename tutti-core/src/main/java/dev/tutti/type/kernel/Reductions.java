@@ -5,6 +5,8 @@ import dev.tutti.ErrorClass;
 import dev.tutti.Op;
 import dev.tutti.TuttiException;
 
+import dev.tutti.internal.Errors;
+import dev.tutti.internal.Failures;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -103,10 +105,10 @@ public final class Reductions {
      */
     public static void check(final String opName, final Op op, final Datatype type) {
         if (null == op) {
-            throw new TuttiException(ErrorClass.OP, opName + ": op=null, expected a predefined or user Op");
+            throw Errors.argument(ErrorClass.OP, opName, null, "op", null, "a predefined or user Op");
         }
         if (null == type) {
-            throw new TuttiException(ErrorClass.TYPE, opName + ": type=null, expected a Datatype (op=" + op + ")");
+            throw Errors.argument(ErrorClass.TYPE, opName, null, "type", null, "a Datatype (op=" + op + ")");
         }
         if (!op.isDefinedFor(type)) {
             throw notDefined(opName, op, type);
@@ -116,15 +118,15 @@ public final class Reductions {
     private static void checkSegments(final Datatype type, final MemorySegment in, final MemorySegment inout,
         final int count) {
         if (count < 0) {
-            throw new TuttiException(ErrorClass.COUNT, "reduce: count=" + count + ", expected count >= 0");
+            throw Errors.argument(ErrorClass.COUNT, "reduce", null, "count", count, "count >= 0");
         }
         final long bytes = (long) count * type.sizeBytes();
         if (null == in || null == inout || in.byteSize() < bytes || inout.byteSize() < bytes) {
-            throw new TuttiException(ErrorClass.BUFFER, "reduce: in bytes=" + size(in) + ", inout bytes="
-                + size(inout) + ", expected at least " + bytes + " each (count=" + count + " of type=" + type + ")");
+            throw Errors.expected(ErrorClass.BUFFER, "reduce", null, "in bytes=" + size(in) + ", inout bytes="
+                + size(inout), "at least " + bytes + " each (count=" + count + " of type=" + type + ")");
         }
         if (inout.isReadOnly()) {
-            throw new TuttiException(ErrorClass.BUFFER, "reduce: inout is read-only, expected a writable segment");
+            throw Errors.expected(ErrorClass.BUFFER, "reduce", null, "inout is read-only", "a writable segment");
         }
     }
 
@@ -216,8 +218,8 @@ public final class Reductions {
 
     private static int values(final int pairs) {
         if (pairs > Integer.MAX_VALUE / 2) {
-            throw new TuttiException(ErrorClass.COUNT, "reduce: count=" + pairs + " pairs, expected at most "
-                + Integer.MAX_VALUE / 2 + " pairs per call");
+            throw Errors.expected(ErrorClass.COUNT, "reduce", null, "count=" + pairs + " pairs",
+                "at most " + Integer.MAX_VALUE / 2 + " pairs per call");
         }
         return 2 * pairs;
     }
@@ -229,12 +231,14 @@ public final class Reductions {
                 accepted.append(accepted.isEmpty() ? "" : ", ").append(t.name());
             }
         }
-        final String expected = op.isPredefined()
-            ? (Op.MINLOC == op || Op.MAXLOC == op ? "expected a (value, index) pair type: " : "expected one of ")
-            : "it has functions for ";
-        return new TuttiException(ErrorClass.OP, opName + ": op=" + op + " is not defined for type=" + type + ", "
-            + expected + (accepted.isEmpty() ? "no type" : accepted)
-            + (op.isPredefined() ? "" : " (give a function for " + type + " or a SegmentFunction)"));
+        final String what = "op=" + op + " is not defined for type=" + type;
+        final String types = accepted.isEmpty() ? "no type" : accepted.toString();
+        if (!op.isPredefined()) {
+            return Errors.invalid(ErrorClass.OP, opName, null, what + ", it has functions for " + types
+                + " (give a function for " + type + " or a SegmentFunction)");
+        }
+        return Errors.expected(ErrorClass.OP, opName, null, what,
+            (Op.MINLOC == op || Op.MAXLOC == op ? "a (value, index) pair type: " : "one of ") + types);
     }
 
     /**
@@ -245,7 +249,7 @@ public final class Reductions {
      * @return the exception to throw
      */
     static TuttiException unreachable(final Op op, final String type) {
-        return new TuttiException(ErrorClass.INTERN, "reduce: no kernel for op=" + op + " on type=" + type
+        return Failures.internal("reduce", null, "no kernel for op=" + op + " on type=" + type
             + " after check() accepted it");
     }
 }
