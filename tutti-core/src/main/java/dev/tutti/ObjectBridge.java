@@ -1,5 +1,7 @@
 package dev.tutti;
 
+import dev.tutti.internal.Errors;
+
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -50,8 +52,8 @@ final class ObjectBridge {
         byte[] all = null;
         if (isRoot) {
             if (null == values || values.size() != p) {
-                throw new TuttiException(ErrorClass.COUNT, "scatterObject (" + comm.describe() + "): values.size()="
-                    + (null == values ? "null" : values.size()) + ", expected size=" + p);
+                throw Errors.argument(ErrorClass.COUNT, "scatterObject", comm.describe(), "values.size()",
+                    null == values ? "null" : values.size(), "size=" + p);
             }
             final byte[][] parts = new byte[p][];
             lens = new int[p];
@@ -86,8 +88,8 @@ final class ObjectBridge {
     <T> List<T> alltoall(final List<? extends T> values) {
         final int p = comm.size();
         if (null == values || values.size() != p) {
-            throw new TuttiException(ErrorClass.COUNT, "alltoallObject (" + comm.describe() + "): values.size()="
-                + (null == values ? "null" : values.size()) + ", expected size=" + p);
+            throw Errors.argument(ErrorClass.COUNT, "alltoallObject", comm.describe(), "values.size()",
+                null == values ? "null" : values.size(), "size=" + p);
         }
         final byte[][] parts = new byte[p][];
         final int[] sendLens = new int[p];
@@ -147,8 +149,8 @@ final class ObjectBridge {
         long at = 0;
         for (int i = 0; i < lens.length; i++) {
             if (at > Integer.MAX_VALUE) {
-                throw new TuttiException(ErrorClass.COUNT, "object collective (" + comm.describe()
-                    + "): serialized values total more than " + Integer.MAX_VALUE + " bytes");
+                throw Errors.invalid(ErrorClass.COUNT, "object collective", comm.describe(),
+                    "serialized values total more than " + Integer.MAX_VALUE + " bytes");
             }
             d[i] = (int) at;
             at += lens[i];

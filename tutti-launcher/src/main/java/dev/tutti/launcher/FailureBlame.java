@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
  * <p>A failure is a consequence when an exception of the chain its rank reported ({@link StderrDigest}) is a Tutti
  * exception that reports another rank's failure or departure ({@code TuttiException: ... rank N failed},
  * {@code ... rank N closed} or {@code ... rank N has left the job}, the wording of the transports, the
- * point-to-point engine and the collectives, see {@code Errors.peerLeft}), and that rank
+ * point-to-point engine and the collectives, see {@code Failures.peerLeft}), and that rank
  * failed too. Among the other failures the one whose exception was read first (else whose process ended first)
  * wins; if every failure is a consequence (ranks blaming each other), the first of them does.
  */
