@@ -177,8 +177,10 @@ final class Errors {
      */
     static MPIException handle(final Errhandler handler, final String call, final String on,
         final RuntimeException failure) {
-        if (failure instanceof AbortError a) {
-            throw a; // the job is already going down
+        for (Throwable t = failure; null != t; t = t.getCause()) {
+            if (t instanceof AbortError a) {
+                throw a; // the job is already going down because a rank aborted: report that abort only
+            }
         }
         final int cls = failure instanceof MpiError m ? m.errorClass()
             : failure instanceof TuttiException t ? mpiClass(t.errorClass()) : MPI.ERR_OTHER;
