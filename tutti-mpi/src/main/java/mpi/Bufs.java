@@ -76,23 +76,6 @@ final class Bufs {
     }
 
     /**
-     * Returns a Tutti buffer over items {@code [offset, offset + count)} of {@code type} in {@code buf}.
-     *
-     * @param what   the operation
-     * @param buf    the buffer
-     * @param offset the first item
-     * @param count  items
-     * @param type   the datatype
-     * @return the buffer
-     */
-    static Buf of(final String what, final Object buf, final int offset, final int count, final Datatype type) {
-        if (0 == offset) {
-            return of(what, buf, count, type);
-        }
-        return of(what, buf, offset + count, type).slice(offset * type.wirePerItem, count * type.wirePerItem);
-    }
-
-    /**
      * Returns a buffer spanning the blocks of a vector collective: up to the end of the farthest block.
      *
      * @param what   the operation
