@@ -1,0 +1,175 @@
+package mpi;
+
+import dev.tutti.Buf;
+
+import java.lang.foreign.MemorySegment;
+import java.nio.Buffer;
+
+/**
+ * Turns the buffer arguments of the mpi API into Tutti {@link Buf}s, with Open MPI's rules: a primitive array is
+ * used from element 0; a direct NIO buffer from its base address; a heap NIO buffer from its {@code arrayOffset()}
+ * (which is how {@code MPI.slice} passes an offset); position and limit are ignored; null is allowed when nothing
+ * moves. The memory is viewed, never copied. The datatype decides the Tutti element type; the data is taken as raw
+ * memory of the right length, as MPI does.
+ */
+final class Bufs {
+    private Bufs() {
+    }
+
+    /**
+     * Returns a Tutti buffer over {@code count} items of {@code type} at the start of {@code buf}.
+     *
+     * @param what  the operation, for messages
+     * @param buf   an array, an NIO buffer, or null when nothing moves
+     * @param count items
+     * @param type  the datatype
+     * @return the buffer
+     * @throws Errors.MpiError ERR_COUNT for a negative count, ERR_TYPE for a null type, ERR_BUFFER for an
+     *                         unsupported kind of object or a buffer shorter than {@code count} items
+     */
+    static Buf of(final String what, final Object buf, final int count, final Datatype type) {
+        return of(what, buf, count, type, null == type ? null : type.wire, null == type ? 1 : type.wirePerItem);
+    }
+
+    /**
+     * Returns a Tutti buffer over {@code count} items of {@code type}, moved as {@code perItem} elements of
+     * {@code unit} each (a reduction's unit, see {@link Reductions}).
+     *
+     * @param what    the operation, for messages
+     * @param buf     an array, an NIO buffer, or null when nothing moves
+     * @param count   items
+     * @param type    the datatype
+     * @param unit    the Tutti element type
+     * @param perItem units per item
+     * @return the buffer
+     */
+    static Buf of(final String what, final Object buf, final int count, final Datatype type,
+        final dev.tutti.Datatype unit, final int perItem) {
+        if (count < 0) {
+            throw Errors.error(MPI.ERR_COUNT, what + ": count=" + count + ", expected count >= 0");
+        }
+        if (null == type) {
+            throw Errors.error(MPI.ERR_TYPE, what + ": datatype=null, expected a datatype");
+        }
+        if (0 == count && (null == buf || type.isNull())) {
+            return empty(type.isNull() ? dev.tutti.Datatype.BYTE : unit);
+        }
+        type.live(what);
+        final int n = count * perItem;
+        if (buf instanceof boolean[] b) {
+            if (dev.tutti.Datatype.BOOLEAN != unit) {
+                throw Errors.error(MPI.ERR_TYPE, what + ": datatype=" + type + " used with a boolean[] buffer, "
+                    + "expected MPI.BOOLEAN");
+            }
+            if (b.length < n) {
+                throw tooSmall(what, b.length, n, type);
+            }
+            return Buf.of(b, 0, n);
+        }
+        final MemorySegment seg = segment(what, buf);
+        final long bytes = (long) count * type.extentBytes;
+        if (seg.byteSize() < bytes) {
+            throw tooSmall(what, seg.byteSize(), bytes, type);
+        }
+        final dev.tutti.Datatype wire = dev.tutti.Datatype.BOOLEAN == unit ? dev.tutti.Datatype.BYTE : unit;
+        return Buf.of(seg.asSlice(0, bytes), wire);
+    }
+
+    /**
+     * Returns a buffer spanning the blocks of a vector collective: up to the end of the farthest block.
+     *
+     * @param what   the operation
+     * @param buf    the buffer
+     * @param counts items per block
+     * @param displs item offset of each block
+     * @param type   the datatype
+     * @return the buffer
+     */
+    static Buf span(final String what, final Object buf, final int[] counts, final int[] displs,
+        final Datatype type) {
+        if (null == counts || null == displs || counts.length != displs.length) {
+            throw Errors.error(MPI.ERR_ARG, what + ": counts and displs must be non-null arrays of one length");
+        }
+        int end = 0;
+        for (int i = 0; i < counts.length; i++) {
+            if (counts[i] > 0) {
+                end = Math.max(end, displs[i] + counts[i]);
+            }
+        }
+        return of(what, buf, end, type);
+    }
+
+    /**
+     * Scales item counts or offsets to Tutti elements.
+     *
+     * @param a    counts or displacements in items, or null
+     * @param type the datatype
+     * @return the scaled copy (or {@code a} itself when one item is one element)
+     */
+    static int[] scale(final int[] a, final Datatype type) {
+        if (null == a || 1 == type.wirePerItem) {
+            return a;
+        }
+        final int[] s = new int[a.length];
+        for (int i = 0; i < a.length; i++) {
+            s[i] = a[i] * type.wirePerItem;
+        }
+        return s;
+    }
+
+    /**
+     * Checks that a buffer of a nonblocking call is direct, as Open MPI demands.
+     *
+     * @param buf     the buffer, or null
+     * @param message the exception's message
+     */
+    static void requireDirect(final Buffer buf, final String message) {
+        if (null != buf && !buf.isDirect()) {
+            throw new IllegalArgumentException(message);
+        }
+    }
+
+    /**
+     * Returns the memory of an array or NIO buffer from its start (see the class comment).
+     *
+     * @param what the operation
+     * @param buf  the object
+     * @return the segment
+     */
+    static MemorySegment segment(final String what, final Object buf) {
+        return switch (buf) {
+            case byte[] a -> MemorySegment.ofArray(a);
+            case char[] a -> MemorySegment.ofArray(a);
+            case short[] a -> MemorySegment.ofArray(a);
+            case int[] a -> MemorySegment.ofArray(a);
+            case long[] a -> MemorySegment.ofArray(a);
+            case float[] a -> MemorySegment.ofArray(a);
+            case double[] a -> MemorySegment.ofArray(a);
+            case Buffer b -> MemorySegment.ofBuffer(b.duplicate().clear());
+            case null -> throw Errors.error(MPI.ERR_BUFFER, what + ": buffer=null with a non-zero count, expected "
+                + "an array or a java.nio buffer");
+            default -> throw Errors.error(MPI.ERR_BUFFER, what + ": buffer of " + buf.getClass().getName()
+                + " is not supported, expected a primitive array or a java.nio buffer");
+        };
+    }
+
+    /**
+     * Returns an empty buffer of a Tutti type.
+     *
+     * @param wire the type
+     * @return a buffer of count 0
+     */
+    static Buf empty(final dev.tutti.Datatype wire) {
+        if (dev.tutti.Datatype.BOOLEAN == wire) {
+            return Buf.of(new boolean[0]);
+        }
+        return Buf.of(MemorySegment.ofArray(new long[0]), wire);
+    }
+
+    private static Errors.MpiError tooSmall(final String what, final long have, final long need,
+        final Datatype type) {
+        return Errors.error(MPI.ERR_BUFFER, what + ": buffer holds " + have + (type.wire
+            == dev.tutti.Datatype.BOOLEAN ? " booleans" : " bytes") + ", expected at least " + need
+            + " for the count of " + type);
+    }
+}

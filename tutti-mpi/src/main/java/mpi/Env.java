@@ -1,0 +1,177 @@
+package mpi;
+
+import dev.tutti.Communicator;
+import dev.tutti.Tutti;
+
+/**
+ * The MPI state of one rank: its phase (new, initialized, finalized), its Tutti handle, world and self
+ * communicators, thread level, buffered-mode buffer and the per-rank state of the predefined communicators.
+ *
+ * <p>Implementation note: how {@code MPI.COMM_WORLD}, one static object, finds the calling rank. A process has one
+ * rank, kept in {@link #process}. In an embedded job (ranks as threads of one JVM) each rank thread has its own
+ * state in an inheritable thread-local, so threads a rank starts see its state too. {@link MPI#Init} puts the state
+ * in the thread-local always, and in {@link #process} if that is still empty; a lookup tries the thread-local
+ * first. A test harness ({@link #bindTestRank()}) gives every rank thread a fresh state before the program runs, so
+ * that lookups in that thread never fall back to another job's process-wide state, and so that an abort fails the
+ * embedded job instead of exiting the JVM.
+ */
+final class Env {
+    private static final InheritableThreadLocal<Env> LOCAL = new InheritableThreadLocal<>();
+    private static volatile Env process;
+
+    private static final int NEW = 0;
+    private static final int INITIALIZED = 1;
+    private static final int FINALIZED = 2;
+
+    private final boolean testHarness;
+    private volatile int phase = NEW;
+    private volatile Tutti tutti;
+    private volatile Communicator world;
+    private volatile Communicator self;
+    private volatile int threadLevel;
+    private volatile Thread mainThread;
+    private byte[] attached;
+
+    /** State of {@code MPI.COMM_WORLD} in this rank. */
+    final CommState worldState = new CommState("MPI_COMM_WORLD");
+    /** State of {@code MPI.COMM_SELF} in this rank. */
+    final CommState selfState = new CommState("MPI_COMM_SELF");
+
+    private Env(final boolean testHarness) {
+        this.testHarness = testHarness;
+    }
+
+    /** @return the calling rank's state, or null if this thread has none and no process-wide one exists */
+    static Env current() {
+        final Env e = LOCAL.get();
+        return null != e ? e : process;
+    }
+
+    /**
+     * Gives the calling thread (a rank of an embedded test job) a fresh state, so that {@link MPI#Init} in it
+     * starts a new rank and an abort fails the job instead of exiting the JVM.
+     */
+    static void bindTestRank() {
+        LOCAL.set(new Env(true));
+    }
+
+    /** Removes the calling thread's state (the end of a test rank). */
+    static void unbindTestRank() {
+        LOCAL.remove();
+    }
+
+    /**
+     * Initializes the calling rank (MPI_Init): joins the Tutti job and builds the self communicator.
+     *
+     * @param level the thread level to record
+     * @throws MPIException if this rank is already initialized
+     */
+    static void init(final int level) throws MPIException {
+        Env e = LOCAL.get();
+        if (null == e) {
+            e = new Env(false);
+            LOCAL.set(e);
+            synchronized (Env.class) {
+                if (null == process) {
+                    process = e;
+                }
+            }
+        }
+        synchronized (e) {
+            if (NEW != e.phase) {
+                throw new MPIException("MPI is already initialized.");
+            }
+            final Tutti t = Tutti.init();
+            final Communicator w = t.world();
+            e.tutti = t;
+            e.world = w;
+            e.self = w.split(w.rank(), 0);
+            e.self.setName("MPI_COMM_SELF");
+            e.threadLevel = level;
+            e.mainThread = Thread.currentThread();
+            e.phase = INITIALIZED;
+        }
+    }
+
+    /**
+     * Returns the calling rank's state if it is initialized and not finalized.
+     *
+     * @return the state
+     * @throws MPIException "MPI is not initialized." or "MPI is finalized."
+     */
+    static Env check() throws MPIException {
+        final Env e = current();
+        if (null == e || NEW == e.phase) {
+            throw new MPIException("MPI is not initialized.");
+        }
+        if (FINALIZED == e.phase) {
+            throw new MPIException("MPI is finalized.");
+        }
+        return e;
+    }
+
+    /**
+     * Finalizes the rank (MPI_Finalize): waits for every rank of the world, then leaves the Tutti job.
+     */
+    void finish() {
+        synchronized (this) {
+            world.barrier();
+            phase = FINALIZED;
+        }
+        tutti.close();
+    }
+
+    /** @return whether Init has been called in this rank */
+    boolean initialized() {
+        return NEW != phase;
+    }
+
+    /** @return whether Finalize has been called in this rank */
+    boolean finalized() {
+        return FINALIZED == phase;
+    }
+
+    /** @return whether this rank belongs to an embedded test job (aborts fail the job, not the JVM) */
+    boolean isTestHarness() {
+        return testHarness;
+    }
+
+    /** @return the Tutti handle, or null before Init */
+    Tutti tutti() {
+        return tutti;
+    }
+
+    /** @return the world communicator, or null before Init */
+    Communicator world() {
+        return world;
+    }
+
+    /** @return the self communicator, or null before Init */
+    Communicator self() {
+        return self;
+    }
+
+    /** @return the thread level granted by Init */
+    int threadLevel() {
+        return threadLevel;
+    }
+
+    /** @return the thread that called Init */
+    Thread mainThread() {
+        return mainThread;
+    }
+
+    /** @return the buffer of buffered mode, or null */
+    synchronized byte[] attached() {
+        return attached;
+    }
+
+    /**
+     * Sets or clears the buffer of buffered mode.
+     *
+     * @param buffer the buffer, or null to detach
+     */
+    synchronized void attach(final byte[] buffer) {
+        attached = buffer;
+    }
+}

@@ -1,0 +1,8 @@
+package mpi;
+
+/** A topology communicator; not built yet ({@link Intracomm} refuses to create one). */
+public final class GraphComm extends Intracomm {
+    private GraphComm() {
+        super((dev.tutti.Comm) null, new CommState("MPI_COMM_NULL"));
+    }
+}

@@ -1,0 +1,278 @@
+package mpi;
+
+import dev.tutti.Communicator;
+import dev.tutti.ObjectRequest;
+
+import java.nio.Buffer;
+
+/**
+ * An intracommunicator: the type of {@code MPI.COMM_WORLD} and {@code MPI.COMM_SELF}. Adds split and create,
+ * scan and exScan. Topologies, ports and spawning are not built yet: those methods throw an {@link MPIException}
+ * of class {@link MPI#ERR_UNSUPPORTED_OPERATION}.
+ */
+public class Intracomm extends Comm {
+
+    Intracomm(final int predefined) {
+        super(predefined);
+    }
+
+    Intracomm(final dev.tutti.Comm handle, final CommState state) {
+        super(handle, state);
+    }
+
+    Intracomm(final ObjectRequest<? extends dev.tutti.Comm> pending, final CommState state) {
+        super(pending, state);
+    }
+
+    private Communicator intra() {
+        return (Communicator) tc();
+    }
+
+    private Intracomm wrapIntra(final Communicator c, final String name) {
+        return new Intracomm(c, state().copy(name));
+    }
+
+    private static MPIException unsupported(final String what) throws MPIException {
+        MPI.check();
+        return new MPIException(MPI.ERR_UNSUPPORTED_OPERATION, Errors.string(MPI.ERR_UNSUPPORTED_OPERATION),
+            Errors.unsupported(what));
+    }
+
+    /** @return a duplicate; failures are wrapped in a RuntimeException */
+    @Override
+    public Intracomm clone() {
+        return (Intracomm) super.clone();
+    }
+
+    /** @return a duplicate (MPI_Comm_dup) */
+    @Override
+    public Intracomm dup() throws MPIException {
+        return (Intracomm) super.dup();
+    }
+
+    /** @return a duplicate made in the background (MPI_Comm_idup) */
+    @Override
+    public Intracomm iDup() throws MPIException {
+        return (Intracomm) super.iDup();
+    }
+
+    /** @return a duplicate (MPI_Comm_dup_with_info) */
+    @Override
+    public Intracomm dupWithInfo(final Info info) throws MPIException {
+        return (Intracomm) super.dupWithInfo(info);
+    }
+
+    /**
+     * Splits by colour (MPI_Comm_split), ordered by key then rank.
+     *
+     * @param colour the colour, or {@code MPI.UNDEFINED} to get a null communicator
+     * @param key    the order key
+     * @return the new communicator (null handle for {@code UNDEFINED})
+     */
+    public final Intracomm split(final int colour, final int key) throws MPIException {
+        return get("MPI_Comm_split", () -> wrapIntra(intra().split(colour, key), state().name() + "/split"));
+    }
+
+    /**
+     * Splits by kind (MPI_Comm_split_type): {@link Comm#TYPE_SHARED} groups the processes of one host.
+     *
+     * @param splitType the kind, or {@code MPI.UNDEFINED}
+     * @param key       the order key
+     * @param info      hints (ignored)
+     * @return the new communicator
+     */
+    public final Intracomm splitType(final int splitType, final int key, final Info info) throws MPIException {
+        return get("MPI_Comm_split_type", () -> {
+            if (MPI.UNDEFINED == splitType) {
+                return wrapIntra(intra().split(MPI.UNDEFINED, key), "split_type");
+            }
+            if (TYPE_SHARED != splitType) {
+                throw Errors.error(MPI.ERR_ARG, "splitType: splitType=" + splitType + ", expected Comm.TYPE_SHARED "
+                    + "or MPI.UNDEFINED");
+            }
+            return wrapIntra(intra().splitType(Communicator.SplitType.SHARED, key), state().name() + "/shared");
+        });
+    }
+
+    /** @param group a subgroup @return the communicator of the group; a null one where not a member */
+    public final Intracomm create(final Group group) throws MPIException {
+        return get("MPI_Comm_create", () -> wrapIntra(intra().create(group.tutti("create")), "create"));
+    }
+
+    /** @param group a subgroup (only its members call) @param tag a tag @return its communicator */
+    public final Intracomm createGroup(final Group group, final int tag) throws MPIException {
+        return get("MPI_Comm_create_group", () -> wrapIntra(intra().createGroup(group.tutti("createGroup"), tag),
+            "create_group"));
+    }
+
+    /** Not supported yet. */
+    public final CartComm createCart(final int[] dims, final boolean[] periods, final boolean reorder)
+        throws MPIException {
+        throw unsupported("createCart");
+    }
+
+    /** Not supported yet. */
+    public final GraphComm createGraph(final int[] index, final int[] edges, final boolean reorder)
+        throws MPIException {
+        throw unsupported("createGraph");
+    }
+
+    /** Not supported yet. */
+    public final GraphComm createDistGraph(final int[] sources, final int[] degrees, final int[] destinations,
+        final int[] weights, final Info info, final boolean reorder) throws MPIException {
+        throw unsupported("createDistGraph");
+    }
+
+    /** Not supported yet. */
+    public final GraphComm createDistGraph(final int[] sources, final int[] degrees, final int[] destinations,
+        final Info info, final boolean reorder) throws MPIException {
+        throw unsupported("createDistGraph");
+    }
+
+    /** Not supported yet. */
+    public final GraphComm createDistGraphAdjacent(final int[] sources, final int[] sourceWeights,
+        final int[] destinations, final int[] destWeights, final Info info, final boolean reorder)
+        throws MPIException {
+        throw unsupported("createDistGraphAdjacent");
+    }
+
+    /** Not supported yet. */
+    public final GraphComm createDistGraphAdjacent(final int[] sources, final int[] destinations, final Info info,
+        final boolean reorder) throws MPIException {
+        throw unsupported("createDistGraphAdjacent");
+    }
+
+    /** Inclusive prefix reduction (MPI_Scan). */
+    public final void scan(final Object sendbuf, final Object recvbuf, final int count, final Datatype type,
+        final Op op) throws MPIException {
+        run("MPI_Scan", () -> Coll.scan(tc(), false, false, sendbuf, recvbuf, false, count, type, op));
+    }
+
+    /** In-place inclusive prefix reduction. */
+    public final void scan(final Object recvbuf, final int count, final Datatype type, final Op op)
+        throws MPIException {
+        run("MPI_Scan", () -> Coll.scan(tc(), false, false, null, recvbuf, true, count, type, op));
+    }
+
+    /** @return the request of a nonblocking scan (MPI_Iscan) */
+    public final Request iScan(final Buffer sendbuf, final Buffer recvbuf, final int count, final Datatype type,
+        final Op op) throws MPIException {
+        Bufs.requireDirect(sendbuf, "The send buffer must be direct.");
+        Bufs.requireDirect(recvbuf, "The recv. buffer must be direct.");
+        return start("MPI_Iscan", () -> Coll.scan(tc(), true, false, sendbuf, recvbuf, false, count, type, op),
+            new Object[] {sendbuf, recvbuf});
+    }
+
+    /** @return the request of a nonblocking in-place scan */
+    public final Request iScan(final Buffer buf, final int count, final Datatype type, final Op op)
+        throws MPIException {
+        Bufs.requireDirect(buf, "The buffer must be direct.");
+        return start("MPI_Iscan", () -> Coll.scan(tc(), true, false, null, buf, true, count, type, op), buf);
+    }
+
+    /** Exclusive prefix reduction (MPI_Exscan); rank 0's result is left unchanged. */
+    public final void exScan(final Object sendbuf, final Object recvbuf, final int count, final Datatype type,
+        final Op op) throws MPIException {
+        run("MPI_Exscan", () -> Coll.scan(tc(), false, true, sendbuf, recvbuf, false, count, type, op));
+    }
+
+    /** In-place exclusive prefix reduction. */
+    public final void exScan(final Object buf, final int count, final Datatype type, final Op op)
+        throws MPIException {
+        run("MPI_Exscan", () -> Coll.scan(tc(), false, true, null, buf, true, count, type, op));
+    }
+
+    /** @return the request of a nonblocking exclusive scan (MPI_Iexscan) */
+    public final Request iExScan(final Buffer sendbuf, final Buffer recvbuf, final int count, final Datatype type,
+        final Op op) throws MPIException {
+        Bufs.requireDirect(sendbuf, "The send buffer must be direct.");
+        Bufs.requireDirect(recvbuf, "The recv. buffer must be direct.");
+        return start("MPI_Iexscan", () -> Coll.scan(tc(), true, true, sendbuf, recvbuf, false, count, type, op),
+            new Object[] {sendbuf, recvbuf});
+    }
+
+    /** @return the request of a nonblocking in-place exclusive scan */
+    public final Request iExScan(final Buffer buf, final int count, final Datatype type, final Op op)
+        throws MPIException {
+        Bufs.requireDirect(buf, "The buffer must be direct.");
+        return start("MPI_Iexscan", () -> Coll.scan(tc(), true, true, null, buf, true, count, type, op), buf);
+    }
+
+    /** Not supported yet. */
+    public static String openPort() throws MPIException {
+        throw unsupported("openPort");
+    }
+
+    /** Not supported yet. */
+    public static String openPort(final Info info) throws MPIException {
+        throw unsupported("openPort");
+    }
+
+    /** Not supported yet. */
+    public static void closePort(final String name) throws MPIException {
+        throw unsupported("closePort");
+    }
+
+    /** Not supported yet. */
+    public final Intercomm accept(final String port, final int root) throws MPIException {
+        throw unsupported("accept");
+    }
+
+    /** Not supported yet. */
+    public final Intercomm accept(final String port, final Info info, final int root) throws MPIException {
+        throw unsupported("accept");
+    }
+
+    /** Not supported yet. */
+    public final Intercomm connect(final String port, final int root) throws MPIException {
+        throw unsupported("connect");
+    }
+
+    /** Not supported yet. */
+    public final Intercomm connect(final String port, final Info info, final int root) throws MPIException {
+        throw unsupported("connect");
+    }
+
+    /** Not supported yet. */
+    public static void publishName(final String service, final String port) throws MPIException {
+        throw unsupported("publishName");
+    }
+
+    /** Not supported yet. */
+    public static void publishName(final String service, final Info info, final String port) throws MPIException {
+        throw unsupported("publishName");
+    }
+
+    /** Not supported yet. */
+    public static void unpublishName(final String service, final String port) throws MPIException {
+        throw unsupported("unpublishName");
+    }
+
+    /** Not supported yet. */
+    public static void unpublishName(final String service, final Info info, final String port)
+        throws MPIException {
+        throw unsupported("unpublishName");
+    }
+
+    /** Not supported yet. */
+    public static String lookupName(final String service) throws MPIException {
+        throw unsupported("lookupName");
+    }
+
+    /** Not supported yet. */
+    public static String lookupName(final String service, final Info info) throws MPIException {
+        throw unsupported("lookupName");
+    }
+
+    /** Not supported: Tutti does not spawn processes into a running job. */
+    public final Intercomm spawn(final String command, final String[] argv, final int maxprocs, final Info info,
+        final int root, final int[] errcodes) throws MPIException {
+        throw unsupported("spawn");
+    }
+
+    /** Not supported: Tutti does not spawn processes into a running job. */
+    public final Intercomm spawnMultiple(final String[] commands, final String[][] argv, final int[] maxprocs,
+        final Info[] info, final int root, final int[] errcodes) throws MPIException {
+        throw unsupported("spawnMultiple");
+    }
+}

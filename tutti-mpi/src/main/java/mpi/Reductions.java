@@ -1,0 +1,257 @@
+package mpi;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+/**
+ * Chooses, for an mpi {@link Op} and {@link Datatype}, the Tutti operation and the Tutti element type ("unit") a
+ * reduction runs with. Most pairs map straight onto Tutti ({@code SUM} of {@code INT} is Tutti's {@code SUM} of
+ * {@code INT}). The rest run through kernels here over raw memory ({@link dev.tutti.Op.SegmentFunction}), with a
+ * unit of exactly one item so that no algorithm splits an item: MAX/MIN of {@code MPI.BYTE} (unsigned in Open MPI),
+ * the product of complex numbers, MINLOC/MAXLOC of {@code SHORT_INT}, {@code FLOAT_INT}, {@code LONG_INT} and
+ * {@code DOUBLE_INT}, and user functions. Memory is read with unaligned layouts: a {@code byte[]} holds pair types.
+ */
+final class Reductions {
+    private static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT_UNALIGNED;
+    private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
+    private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
+    private static final ValueLayout.OfFloat FLOAT = ValueLayout.JAVA_FLOAT_UNALIGNED;
+    private static final ValueLayout.OfDouble DOUBLE = ValueLayout.JAVA_DOUBLE_UNALIGNED;
+
+    private static final dev.tutti.Op UBYTE_MAX = dev.tutti.Op.user("MPI_MAX(unsigned byte)", true,
+        (final dev.tutti.Datatype t, final MemorySegment in, final MemorySegment io, final int n) -> ubyte(in, io,
+            n, true));
+    private static final dev.tutti.Op UBYTE_MIN = dev.tutti.Op.user("MPI_MIN(unsigned byte)", true,
+        (final dev.tutti.Datatype t, final MemorySegment in, final MemorySegment io, final int n) -> ubyte(in, io,
+            n, false));
+    private static final dev.tutti.Op FLOAT_COMPLEX_PROD = dev.tutti.Op.user("MPI_PROD(float complex)", true,
+        (final dev.tutti.Datatype t, final MemorySegment in, final MemorySegment io, final int n) -> {
+            for (int i = 0; i < n; i++) {
+                final long o = 8L * i;
+                final float a = in.get(FLOAT, o);
+                final float b = in.get(FLOAT, o + 4);
+                final float c = io.get(FLOAT, o);
+                final float d = io.get(FLOAT, o + 4);
+                io.set(FLOAT, o, a * c - b * d);
+                io.set(FLOAT, o + 4, a * d + b * c);
+            }
+        });
+    private static final dev.tutti.Op DOUBLE_COMPLEX_PROD = dev.tutti.Op.user("MPI_PROD(double complex)", true,
+        (final dev.tutti.Datatype t, final MemorySegment in, final MemorySegment io, final int n) -> {
+            for (int i = 0; i < n; i++) {
+                final long o = 16L * i;
+                final double a = in.get(DOUBLE, o);
+                final double b = in.get(DOUBLE, o + 8);
+                final double c = io.get(DOUBLE, o);
+                final double d = io.get(DOUBLE, o + 8);
+                io.set(DOUBLE, o, a * c - b * d);
+                io.set(DOUBLE, o + 8, a * d + b * c);
+            }
+        });
+    private static final dev.tutti.Op[] MINLOC = locOps(false);
+    private static final dev.tutti.Op[] MAXLOC = locOps(true);
+
+    /**
+     * A reduction as Tutti runs it.
+     *
+     * @param op      Tutti's operation
+     * @param unit    the element type of the buffers
+     * @param perItem units per item of the mpi datatype
+     */
+    record Plan(dev.tutti.Op op, dev.tutti.Datatype unit, int perItem) {
+    }
+
+    private Reductions() {
+    }
+
+    /**
+     * Returns how to run a reduction.
+     *
+     * @param what the operation, for messages
+     * @param op   the mpi operation
+     * @param type the mpi datatype
+     * @return the plan
+     * @throws Errors.MpiError of class ERR_OP for a null, freed or unsuitable operation
+     */
+    static Plan plan(final String what, final Op op, final Datatype type) {
+        if (null == op || op.isNull()) {
+            throw Errors.error(MPI.ERR_OP, what + ": op=" + (null == op ? "null" : "freed") + ", expected a valid op");
+        }
+        type.live(what);
+        if (null != op.function) {
+            return userPlan(op, type);
+        }
+        if (null == op.tutti) {
+            throw Errors.error(MPI.ERR_OP, what + ": op=" + op + " is for one-sided accumulate only");
+        }
+        final dev.tutti.Op t = op.tutti;
+        final boolean loc = dev.tutti.Op.MINLOC == t || dev.tutti.Op.MAXLOC == t;
+        switch (type.layout) {
+            case SHORT_INT, FLOAT_INT, LONG_INT, DOUBLE_INT -> {
+                if (!loc) {
+                    throw Errors.error(MPI.ERR_OP, what + ": op=" + op + " is not defined for " + type
+                        + ", expected MPI.MINLOC or MPI.MAXLOC");
+                }
+                final dev.tutti.Op k = (dev.tutti.Op.MAXLOC == t ? MAXLOC : MINLOC)[type.layout.ordinal()];
+                return new Plan(k, 8 == type.extentBytes ? dev.tutti.Datatype.LONG : dev.tutti.Datatype.LONG_PAIR, 1);
+            }
+            case FLOAT_COMPLEX, DOUBLE_COMPLEX -> {
+                if (dev.tutti.Op.PROD == t) {
+                    return type.layout == Datatype.Layout.FLOAT_COMPLEX
+                        ? new Plan(FLOAT_COMPLEX_PROD, dev.tutti.Datatype.LONG, 1)
+                        : new Plan(DOUBLE_COMPLEX_PROD, dev.tutti.Datatype.DOUBLE_PAIR, 1);
+                }
+                if (dev.tutti.Op.SUM != t) {
+                    throw Errors.error(MPI.ERR_OP, what + ": op=" + op + " is not defined for " + type
+                        + ", expected MPI.SUM or MPI.PROD");
+                }
+                return new Plan(t, type.wire, type.wirePerItem);
+            }
+            default -> {
+                if (Datatype.Base.BYTE == type.base && dev.tutti.Datatype.BYTE == type.wire
+                    && (dev.tutti.Op.MAX == t || dev.tutti.Op.MIN == t)) {
+                    return new Plan(dev.tutti.Op.MAX == t ? UBYTE_MAX : UBYTE_MIN, dev.tutti.Datatype.BYTE,
+                        type.wirePerItem);
+                }
+                if (!t.isDefinedFor(type.wire)) {
+                    throw Errors.error(MPI.ERR_OP, what + ": op=" + op + " is not defined for " + type);
+                }
+                return new Plan(t, type.wire, type.wirePerItem);
+            }
+        }
+    }
+
+    /**
+     * Applies a reduction locally, {@code inOut = in op inOut} (MPI_Reduce_local), where the plan's operation is
+     * one of this package's kernels or a user operation; Tutti has no public entry to its predefined kernels.
+     *
+     * @param what  the operation, for messages
+     * @param plan  the plan
+     * @param in    the left operand
+     * @param inOut the right operand and result
+     */
+    static void local(final String what, final Plan plan, final dev.tutti.Buf in, final dev.tutti.Buf inOut) {
+        if (!(plan.op() instanceof dev.tutti.Op.User u) || null == u.segmentFunction() || null == in.segment()
+            || null == inOut.segment()) {
+            throw Errors.unsupported(what + " with op " + plan.op().name());
+        }
+        u.segmentFunction().apply(plan.unit(), in.segment(), inOut.segment(), inOut.count());
+    }
+
+    private static Plan userPlan(final Op op, final Datatype type) {
+        final dev.tutti.Datatype unit;
+        final int per;
+        if (Datatype.Base.BOOLEAN == type.base) {
+            unit = type.wire;
+            per = type.wirePerItem;
+        } else {
+            switch (type.extentBytes) {
+                case 1 -> unit = dev.tutti.Datatype.BYTE;
+                case 2 -> unit = dev.tutti.Datatype.SHORT;
+                case 4 -> unit = dev.tutti.Datatype.INT;
+                case 8 -> unit = dev.tutti.Datatype.LONG;
+                case 16 -> unit = dev.tutti.Datatype.LONG_PAIR;
+                default -> unit = null;
+            }
+            per = null == unit ? type.wirePerItem : 1;
+        }
+        final dev.tutti.Datatype u = null == unit ? type.wire : unit;
+        final dev.tutti.Op t = op.perType.computeIfAbsent(type, k -> dev.tutti.Op.user("user op on " + k,
+            op.isCommutative(), (final dev.tutti.Datatype tt, final MemorySegment in, final MemorySegment io,
+                final int n) -> callUser(op.function, k, in, io, n / per)));
+        return new Plan(t, u, per);
+    }
+
+    /*
+     * A user function sees what Open MPI hands it: direct native-order ByteBuffers of the items (or boolean[] for
+     * MPI.BOOLEAN). Tutti's segments may be heap memory of any array type, so both operands are copied out and the
+     * result copied back.
+     */
+    private static void callUser(final UserFunction f, final Datatype type, final MemorySegment in,
+        final MemorySegment io, final int items) {
+        try {
+            if (Datatype.Base.BOOLEAN == type.base) {
+                final int n = (int) io.byteSize();
+                final boolean[] a = new boolean[n];
+                final boolean[] b = new boolean[n];
+                for (int i = 0; i < n; i++) {
+                    a[i] = 0 != in.get(ValueLayout.JAVA_BYTE, i);
+                    b[i] = 0 != io.get(ValueLayout.JAVA_BYTE, i);
+                }
+                f.call(a, b, items, type);
+                for (int i = 0; i < n; i++) {
+                    io.set(ValueLayout.JAVA_BYTE, i, (byte) (b[i] ? 1 : 0));
+                }
+                return;
+            }
+            final ByteBuffer a = ByteBuffer.allocateDirect((int) in.byteSize()).order(ByteOrder.nativeOrder());
+            final ByteBuffer b = ByteBuffer.allocateDirect((int) io.byteSize()).order(ByteOrder.nativeOrder());
+            MemorySegment.ofBuffer(a).copyFrom(in);
+            final MemorySegment bs = MemorySegment.ofBuffer(b);
+            bs.copyFrom(io);
+            f.call(a, b, items, type);
+            io.copyFrom(bs);
+        } catch (final MPIException e) {
+            throw new IllegalStateException("user reduction failed: " + e.getMessage(), e);
+        }
+    }
+
+    private static void ubyte(final MemorySegment in, final MemorySegment io, final int n, final boolean max) {
+        for (int i = 0; i < n; i++) {
+            final int a = Byte.toUnsignedInt(in.get(ValueLayout.JAVA_BYTE, i));
+            final int b = Byte.toUnsignedInt(io.get(ValueLayout.JAVA_BYTE, i));
+            if (max ? a > b : a < b) {
+                io.set(ValueLayout.JAVA_BYTE, i, (byte) a);
+            }
+        }
+    }
+
+    /** MINLOC or MAXLOC kernels indexed by {@link Datatype.Layout} ordinal (null where Tutti's own serves). */
+    private static dev.tutti.Op[] locOps(final boolean max) {
+        final dev.tutti.Op[] ops = new dev.tutti.Op[Datatype.Layout.values().length];
+        for (final Datatype.Layout l : Datatype.Layout.values()) {
+            final int size;
+            final int indexAt;
+            switch (l) {
+                case SHORT_INT, FLOAT_INT -> {
+                    size = 8;
+                    indexAt = 4;
+                }
+                case LONG_INT, DOUBLE_INT -> {
+                    size = 16;
+                    indexAt = 8;
+                }
+                default -> {
+                    continue;
+                }
+            }
+            ops[l.ordinal()] = dev.tutti.Op.user((max ? "MPI_MAXLOC(" : "MPI_MINLOC(") + l + ")", true,
+                (final dev.tutti.Datatype t, final MemorySegment in, final MemorySegment io, final int n) -> {
+                    for (int i = 0; i < n; i++) {
+                        final long o = (long) size * i;
+                        final int c = compare(l, in, io, o);
+                        final int ia = in.get(INT, o + indexAt);
+                        final int ib = io.get(INT, o + indexAt);
+                        if (max ? c > 0 : c < 0) {
+                            MemorySegment.copy(in, o, io, o, size);
+                        } else if (0 == c && ia < ib) {
+                            io.set(INT, o + indexAt, ia);
+                        }
+                    }
+                });
+        }
+        return ops;
+    }
+
+    private static int compare(final Datatype.Layout l, final MemorySegment a, final MemorySegment b, final long o) {
+        return switch (l) {
+            case SHORT_INT -> Short.compare(a.get(SHORT, o), b.get(SHORT, o));
+            case FLOAT_INT -> Float.compare(a.get(FLOAT, o), b.get(FLOAT, o));
+            case LONG_INT -> Long.compare(a.get(LONG, o), b.get(LONG, o));
+            case DOUBLE_INT -> Double.compare(a.get(DOUBLE, o), b.get(DOUBLE, o));
+            default -> throw new IllegalArgumentException(l.toString());
+        };
+    }
+}
