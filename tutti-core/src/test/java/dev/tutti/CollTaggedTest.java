@@ -260,6 +260,42 @@ class CollTaggedTest {
 
     @Timeout(30)
     @Test
+    void shouldRunTheSymmetricTaggedFormsOnAnIntracommunicatorAsTheOrdinaryOnes() {
+        Tutti.runLocal(3, OPTS, w -> {
+            final int me = w.rank();
+            final int[] got = new int[2];
+            // Begun in opposite orders on different ranks: matched by (kind, tag), not by call order.
+            final CollectiveHandle b;
+            final CollectiveHandle r;
+            final int[] sum = new int[2];
+            if (0 == me % 2) {
+                b = w.bcastBegin(Buf.of(new int[] {7, 8}), Buf.of(got), 1, 1, 4);
+                r = w.reduceBegin(Buf.of(new int[] {me, 1}), Buf.of(sum), Op.SUM, 2, 2, 4);
+            } else {
+                r = w.reduceBegin(Buf.of(new int[] {me, 1}), Buf.of(sum), Op.SUM, 2, 2, 4);
+                b = w.bcastBegin(Buf.of(new int[] {7, 8}), Buf.of(got), 1, 1, 4);
+            }
+            b.end();
+            r.end();
+            assertArrayEquals(new int[] {7, 8}, got, "bcast rank " + me);
+            if (2 == me) {
+                assertArrayEquals(new int[] {3, 3}, sum, "reduce");
+            }
+            final int[] block = new int[1];
+            w.scatterBegin(Buf.of(new int[] {10, 11, 12}), Buf.of(block), 0, 0, 5).end();
+            assertEquals(10 + me, block[0], "scatter rank " + me);
+            final int[] all = new int[3];
+            w.gatherBegin(Buf.of(new int[] {me * me}), Buf.of(all), 1, 1, 5).end();
+            if (1 == me) {
+                assertArrayEquals(new int[] {0, 1, 4}, all, "gather");
+            }
+            final TuttiException e = assertThrows(TuttiException.class,
+                () -> w.bcastBegin(Buf.of(new int[1]), Buf.of(new int[1]), 0, 1, 6));
+            assertTrue(e.getMessage().contains("root=0 but remoteRoot=1"), e.getMessage());
+        });
+    }
+
+    @Test
     void shouldRefuseWildcardAndOutOfRangeTags() {
         Tutti.runLocal(2, OPTS, w -> {
             final int[] a = new int[1];
