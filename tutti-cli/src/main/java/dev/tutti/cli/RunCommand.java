@@ -5,12 +5,14 @@ import dev.tutti.launcher.Hosts;
 import dev.tutti.launcher.InvalidLaunchException;
 import dev.tutti.launcher.JobResult;
 import dev.tutti.launcher.Launcher;
+import dev.tutti.launcher.Placement;
 import dev.tutti.launcher.RendezvousService;
 
 import java.io.File;
 import java.io.PrintStream;
 import java.net.URISyntaxException;
 import java.security.CodeSource;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Stack;
 import java.util.concurrent.Callable;
+import java.util.stream.IntStream;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.ArgSpec;
@@ -42,8 +45,9 @@ import picocli.CommandLine.Spec;
         + "--oversubscribe). Ranks on localhost or this machine start directly; others start over "
         + "'ssh -o BatchMode=yes', in the same working directory, with the same java and class path, which must "
         + "exist on every host.",
-        "", "Exit status: 0; the failed rank's status; 124 on timeout; 127 if a rank could not start; 130 if "
-        + "interrupted; 2 for a usage error."})
+        "", "Exit status: 0; the failed rank's status; 124 on timeout; 127 if the program cannot be started (main "
+        + "class not found on the class path, no such jar) or a rank could not start; 130 if interrupted; 2 for a "
+        + "usage error."})
 public final class RunCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
@@ -139,6 +143,10 @@ public final class RunCommand implements Callable<Integer> {
         } catch (final InvalidLaunchException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
         }
+        final Integer refused = checkProgram(launcher);
+        if (null != refused) {
+            return refused;
+        }
         final JobResult result = launcher.run();
         if (!result.succeeded()) {
             synchronized (err) {
@@ -147,6 +155,37 @@ public final class RunCommand implements Callable<Integer> {
             }
         }
         return result.exitStatus();
+    }
+
+    /**
+     * Checks the program where its ranks' JVMs will look for it, when some rank runs on this machine: warns of each
+     * class path entry that does not exist (java ignores it), and refuses a main class that cannot be started or a
+     * jar that does not exist in one line, before any rank starts.
+     *
+     * @param launcher the job
+     * @return null to go on, else the exit status ({@link JobResult#START_FAILED_STATUS})
+     */
+    private Integer checkProgram(final Launcher launcher) {
+        final Placement placement = launcher.placement();
+        if (IntStream.range(0, placement.size()).noneMatch(placement::isLocal)) {
+            return null;
+        }
+        String problem = null;
+        if (null != jar) {
+            problem = Files.isRegularFile(Path.of(jar)) ? null : "-jar " + jar + " does not exist";
+        } else if (null != classpath) {
+            for (final String entry : ProgramCheck.missingEntries(classpath)) {
+                err.println("tutti run: warning: class path entry " + entry + " does not exist");
+            }
+            problem = ProgramCheck.mainClassProblem(withTutti(classpath), program.getFirst()).map(p ->
+                "cannot start " + program.getFirst() + " from -cp " + classpath + ": " + p).orElse(null);
+        }
+        if (null == problem) {
+            return null;
+        }
+        err.println("tutti run: " + problem);
+        err.flush();
+        return JobResult.START_FAILED_STATUS;
     }
 
     /**

@@ -2,9 +2,11 @@ package dev.tutti.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tutti.cli.testranks.EchoRank;
+import dev.tutti.cli.testranks.NoMain;
 import dev.tutti.launcher.RendezvousService;
 import dev.tutti.runtime.Setting;
 import dev.tutti.runtime.Settings;
@@ -107,6 +109,41 @@ class TuttiCommandTest {
         assertEquals(124, run.status(), run.err());
         assertTrue(run.err().contains("tutti: thread stacks of rank 0"), run.err());
         assertTrue(run.err().contains("tutti run: timed out after 1 s with rank 0 still running"), run.err());
+    }
+
+    @Test
+    void shouldRefuseAMainClassThatIsNotOnTheClassPathInOneLineWith127() {
+        // The examples are not bundled with the launcher, so a wrong -cp cannot run them by accident.
+        assertThrows(ClassNotFoundException.class, () -> Class.forName("dev.tutti.examples.Pi"));
+        final Run run = tutti("run", "-n", "4", "-cp", "/nonexistent", "dev.tutti.examples.Pi");
+
+        assertEquals(127, run.status(), run.err());
+        assertEquals(List.of("tutti run: warning: class path entry /nonexistent does not exist",
+            "tutti run: cannot start dev.tutti.examples.Pi from -cp /nonexistent: class dev.tutti.examples.Pi not "
+                + "found"), run.err().lines().toList());
+        assertEquals("", run.out());
+    }
+
+    @Test
+    void shouldRefuseAClassWithoutMainAndAMissingJar() {
+        final Run noMain = tutti("run", "-n", "2", "-cp", testClasspath(), NoMain.class.getName());
+        assertEquals(127, noMain.status(), noMain.err());
+        assertEquals(List.of("tutti run: cannot start " + NoMain.class.getName() + " from -cp " + testClasspath()
+            + ": " + NoMain.class.getName() + " has no main(String[]) or main() method"), noMain.err().lines().toList());
+
+        final Run noJar = tutti("run", "-n", "2", "-jar", "/nonexistent/app.jar", "x");
+        assertEquals(127, noJar.status(), noJar.err());
+        assertEquals(List.of("tutti run: -jar /nonexistent/app.jar does not exist"), noJar.err().lines().toList());
+    }
+
+    @Test
+    void shouldWarnOfAMissingClassPathEntryAndStillRunTheJob() {
+        final String cp = testClasspath() + java.io.File.pathSeparator + "/nonexistent/lib.jar";
+        final Run run = tutti(runEcho("-n", "1", "-cp", cp, EchoRank.class.getName()));
+
+        assertEquals(0, run.status(), run.err());
+        assertEquals("tutti run: warning: class path entry /nonexistent/lib.jar does not exist", run.err().strip());
+        assertTrue(run.out().startsWith("rank 0 of 1"), run.out());
     }
 
     @Test
