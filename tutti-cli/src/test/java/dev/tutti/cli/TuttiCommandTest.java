@@ -223,6 +223,35 @@ class TuttiCommandTest {
     }
 
     @Test
+    void shouldListEveryDeclaredSettingInAlignedColumns() {
+        final Run run = tutti("info");
+        assertEquals(0, run.status(), run.err());
+        final Set<Integer> envColumns = new HashSet<>();
+        for (final Setting s : Settings.all()) {
+            if (!s.isProperty()) {
+                continue;
+            }
+            final String line = run.outLines().stream().filter(l -> l.startsWith("  " + s.name() + " "))
+                .findFirst().orElseThrow(() -> new AssertionError("tutti info lacks " + s.name() + "\n" + run.out()));
+            assertTrue(line.endsWith(" " + s.envName()), line);
+            envColumns.add(line.length() - s.envName().length());
+        }
+        assertEquals(1, envColumns.size(), "environment variables start in columns " + envColumns + "\n" + run.out());
+    }
+
+    @Test
+    void shouldShowHelpForTheHelpCommand() {
+        final Run top = tutti("help");
+        assertEquals(0, top.status(), top.err());
+        assertTrue(top.out().startsWith("Usage: tutti"), top.out());
+        assertTrue(top.out().contains("run") && top.out().contains("bench") && top.out().contains("info"), top.out());
+
+        final Run run = tutti("help", "run");
+        assertEquals(0, run.status(), run.err());
+        assertTrue(run.out().startsWith("Usage: tutti run"), run.out());
+    }
+
+    @Test
     void shouldReportWhereASettingComesFrom() {
         final String before = System.getProperty("tutti.idle.spins");
         System.setProperty("tutti.idle.spins", "7");
