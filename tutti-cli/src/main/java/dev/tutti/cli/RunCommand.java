@@ -7,6 +7,7 @@ import dev.tutti.launcher.JobResult;
 import dev.tutti.launcher.Launcher;
 import dev.tutti.launcher.Placement;
 import dev.tutti.launcher.RendezvousService;
+import dev.tutti.runtime.Settings;
 
 import java.io.File;
 import java.io.PrintStream;
@@ -17,7 +18,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Stack;
 import java.util.concurrent.Callable;
@@ -32,8 +36,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code tutti run}: starts a job with mpirun's flags,
- * {@code tutti run -n N [-H h1,h2 | --hostfile F] [-x VAR[=v]] [--tag-output] [--timeout S] (-cp CP Main | -jar J)
- * args...}, and exits with the job's status. Everything after the main class, or after {@code -jar J}, belongs to
+ * {@code tutti run -n N [-H h1,h2 | --hostfile F] [-x VAR[=v]] [--transport auto|shm|tcp] [-v] [--tag-output]
+ * [--timeout S] (-cp CP Main | -jar J) args...}, and exits with the job's status. Everything after the main class, or after {@code -jar J}, belongs to
  * the program, even if it looks like one of these options.
  */
 @Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
@@ -89,6 +93,15 @@ public final class RunCommand implements Callable<Integer> {
         + "the program's Tutti.init() joins the in-process job. Needs -cp and a main class.")
     private boolean embedded;
 
+    @Option(names = "--transport", paramLabel = "auto|shm|tcp", description = "How the ranks talk: auto (shared "
+        + "memory between ranks of one host, TCP between hosts; the default), shm (every rank on this host) or tcp. "
+        + "Sets -Dtutti.transport for every rank.")
+    private String transport;
+
+    @Option(names = {"-v", "--verbose"}, description = "Before the job starts, print its wiring on stderr: ranks, "
+        + "hosts, the transport of each pair of ranks, eager limits and the collective algorithms forced.")
+    private boolean verbose;
+
     @Option(names = {"-J", "--jvm-option"}, paramLabel = "OPTION",
         description = "Option for the ranks' JVMs, e.g. -J-Xmx2g (repeatable).")
     private List<String> jvmOptions = new ArrayList<>();
@@ -130,6 +143,10 @@ public final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         if (embedded) {
+            if (null != transport) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--transport " + transport + " with "
+                    + "--embedded, expected one of them (embedded ranks are threads of this JVM and talk in memory)");
+            }
             if (null == classpath || null != jar || program.isEmpty() || !hosts.isEmpty() || null != hostfile) {
                 throw new CommandLine.ParameterException(spec.commandLine(),
                     "--embedded needs -cp CLASSPATH MAIN_CLASS and no -jar, -H or --hostfile");
@@ -142,6 +159,19 @@ public final class RunCommand implements Callable<Integer> {
             launcher = launcher();
         } catch (final InvalidLaunchException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
+        }
+        if (verbose) {
+            final Map<String, String> env = new HashMap<>(System.getenv());
+            for (final String x : exports) {
+                final int eq = x.indexOf('=');
+                if (eq > 0) {
+                    env.put(x.substring(0, eq), x.substring(eq + 1));
+                }
+            }
+            for (final String line : new Wiring(launcher.placement(), rankJvmOptions(), env).describe()) {
+                err.println(line);
+            }
+            err.flush();
         }
         final Integer refused = checkProgram(launcher);
         if (null != refused) {
@@ -200,7 +230,7 @@ public final class RunCommand implements Callable<Integer> {
         }
         final List<Host> hostList = null != hostfile ? Hosts.parseHostfile(hostfile) : Hosts.parseList(hosts);
         final Launcher.Builder b = Launcher.builder().ranks(ranks).hosts(hostList).oversubscribe(oversubscribe)
-            .tagOutput(tagOutput).jvmOptions(jvmOptions).rendezvous(rendezvous).stdout(out).stderr(err);
+            .tagOutput(tagOutput).jvmOptions(rankJvmOptions()).rendezvous(rendezvous).stdout(out).stderr(err);
         exports.forEach(b::export);
         if (null != timeoutSeconds) {
             b.timeout(Duration.ofSeconds(timeoutSeconds));
@@ -212,6 +242,10 @@ public final class RunCommand implements Callable<Integer> {
             b.remoteShell(Arrays.asList(remoteShell.trim().split("\\s+")));
         }
         b.classpath(withTutti(classpath));
+        if (null != transport && !Settings.TRANSPORT.choices().contains(transport.toLowerCase(Locale.ROOT))) {
+            throw new InvalidLaunchException("--transport " + transport + ", expected one of "
+                + String.join(", ", Settings.TRANSPORT.choices()) + " (--embedded runs the ranks as threads)");
+        }
         if (null != jar) {
             b.jar(jar).args(program);
         } else {
@@ -219,7 +253,22 @@ public final class RunCommand implements Callable<Integer> {
                 b.mainClass(program.getFirst()).args(program.subList(1, program.size()));
             }
         }
-        return b.build();
+        final Launcher launcher = b.build();
+        if ("shm".equalsIgnoreCase(transport) && launcher.placement().anyRemote()) {
+            throw new InvalidLaunchException("--transport shm with ranks on other hosts ("
+                + String.join(",", new LinkedHashSet<>(launcher.placement().hosts())) + "), expected every rank on "
+                + "this host, or --transport auto or tcp");
+        }
+        return launcher;
+    }
+
+    /** The ranks' JVM options: those given, then {@code --transport}'s system property. */
+    private List<String> rankJvmOptions() {
+        final List<String> options = new ArrayList<>(jvmOptions);
+        if (null != transport) {
+            options.add("-D" + Settings.TRANSPORT.name() + "=" + transport);
+        }
+        return options;
     }
 
     /**

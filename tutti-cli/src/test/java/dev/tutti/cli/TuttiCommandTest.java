@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tutti.cli.testranks.EchoRank;
 import dev.tutti.cli.testranks.NoMain;
+import dev.tutti.cli.testranks.TransportRank;
 import dev.tutti.launcher.RendezvousService;
 import dev.tutti.runtime.Setting;
 import dev.tutti.runtime.Settings;
@@ -50,11 +51,20 @@ class TuttiCommandTest {
 
     /** Runs {@code tutti args...} in this JVM; ranks' output and picocli's output are both captured. */
     private static Run tutti(final String... args) {
+        return tutti(NO_RENDEZVOUS, args);
+    }
+
+    /** As {@link #tutti(String...)}, with the real rendezvous, for ranks that join the job. */
+    private static Run tuttiWithRendezvous(final String... args) {
+        return tutti(RendezvousService.tutti(), args);
+    }
+
+    private static Run tutti(final RendezvousService.Factory rendezvous, final String... args) {
         final ByteArrayOutputStream rankOut = new ByteArrayOutputStream();
         final ByteArrayOutputStream rankErr = new ByteArrayOutputStream();
         final StringWriter out = new StringWriter();
         final StringWriter err = new StringWriter();
-        final CommandLine cl = TuttiCommand.newCommandLine(new RunCommand(NO_RENDEZVOUS,
+        final CommandLine cl = TuttiCommand.newCommandLine(new RunCommand(rendezvous,
             new PrintStream(rankOut, true, StandardCharsets.UTF_8), new PrintStream(rankErr, true,
                 StandardCharsets.UTF_8)));
         cl.setOut(new PrintWriter(out, true));
@@ -147,6 +157,38 @@ class TuttiCommandTest {
     }
 
     @Test
+    void shouldRunOverTheTransportAskedForAndPrintTheWiringWithVerbose() {
+        final Run run = tuttiWithRendezvous(runEcho("-n", "2", "--transport", "tcp", "-v",
+            "-J-D" + Settings.COLL_ALGORITHM.prefix() + "allreduce=ring", "-x", Settings.EAGER_LIMIT.envName()
+                + "=4096", "-cp", testClasspath(), TransportRank.class.getName()));
+
+        assertEquals(0, run.status(), run.err());
+        assertEquals(Set.of("rank 0 transport=tcp sum=1", "rank 1 transport=tcp sum=1"), new HashSet<>(run.outLines()));
+        assertEquals(List.of("tutti run: 2 ranks, transport tcp", "  host localhost (this machine): ranks 0-1",
+            "  tcp between 0-1", "  eager limits: tcp 4096 B, shm " + Settings.SHM_EAGER_LIMIT.defaultValue()
+                + " B (ring " + Settings.SHM_RING_BYTES.defaultValue() + " B, chunk "
+                + Settings.SHM_CHUNK_BYTES.defaultValue() + " B, push limit " + Settings.SHM_PUSH_LIMIT.defaultValue()
+                + " B)", "  algorithms forced: allreduce=ring"), run.err().lines().toList());
+    }
+
+    @Test
+    void shouldWireRanksOfOneHostOverShmAndOfTwoHostsOverTcpWhenAuto() {
+        final RunCommand run = new RunCommand(NO_RENDEZVOUS, System.out, System.err);
+        TuttiCommand.newCommandLine(run).parseArgs("run", "-n", "4", "-H", "localhost:2,far:2", "-cp", "c", "M");
+        final Wiring wiring = new Wiring(run.launcher().placement(), List.of(), java.util.Map.of());
+        assertEquals("shm", wiring.transport(0, 1));
+        assertEquals("tcp", wiring.transport(1, 2));
+        assertEquals("shm", wiring.transport(2, 3));
+        assertEquals(List.of("tutti run: 4 ranks, transport auto", "  host localhost (this machine): ranks 0-1",
+            "  host far: ranks 2-3", "  shm between 0-1 2-3", "  tcp between 0-2 0-3 1-2 1-3"),
+            wiring.describe().subList(0, 5));
+        assertEquals("tcp", new Wiring(run.launcher().placement(), List.of("-D" + Settings.TRANSPORT.name() + "=tcp"),
+            java.util.Map.of()).transport(0, 1));
+        assertEquals("shm", new Wiring(run.launcher().placement(), List.of(), java.util.Map.of(
+            Settings.TRANSPORT.envName(), "shm")).transport(1, 2));
+    }
+
+    @Test
     void shouldGiveEverythingAfterTheJarToTheProgram() {
         final RunCommand run = new RunCommand(NO_RENDEZVOUS, System.out, System.err);
         final CommandLine cl = TuttiCommand.newCommandLine(run);
@@ -192,7 +234,10 @@ class TuttiCommandTest {
             List.of("run", "-n", "1", "-H", "a", "--hostfile", "/nonexistent/hosts", "-cp", "c", "M"),
             List.of("run", "-n", "3", "-H", "a:1,b:1", "-cp", "c", "M"),
             List.of("run", "-n", "1", "--timeout", "0", "-cp", "c", "M"),
-            List.of("run", "-n", "1", "-x", "TUTTI_SIZE=9", "-cp", "c", "M"));
+            List.of("run", "-n", "1", "-x", "TUTTI_SIZE=9", "-cp", "c", "M"),
+            List.of("run", "-n", "1", "--transport", "udp", "-cp", "c", "M"),
+            List.of("run", "-n", "2", "-H", "localhost,far", "--transport", "shm", "-cp", "c", "M"),
+            List.of("run", "-n", "1", "--embedded", "--transport", "tcp", "-cp", "c", "M"));
     }
 
     @ParameterizedTest
