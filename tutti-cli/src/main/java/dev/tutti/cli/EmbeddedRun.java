@@ -3,18 +3,12 @@ package dev.tutti.cli;
 import dev.tutti.Tutti;
 import dev.tutti.TuttiException;
 
-import java.io.File;
 import java.io.PrintStream;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
-import java.lang.reflect.Modifier;
 import java.lang.reflect.UndeclaredThrowableException;
 import java.net.MalformedURLException;
-import java.net.URL;
-import java.net.URLClassLoader;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -33,7 +27,7 @@ final class EmbeddedRun {
         final Duration timeout, final PrintStream err) {
         final Method main;
         try {
-            main = findMain(classpath, mainClass);
+            main = ProgramCheck.staticMain(classpath, mainClass);
         } catch (final ReflectiveOperationException | MalformedURLException e) {
             err.println("tutti run: cannot load " + mainClass + " from -cp " + classpath + ": " + e);
             return 127;
@@ -80,21 +74,5 @@ final class EmbeddedRun {
     @SuppressWarnings("unchecked")
     private static <T extends Throwable> RuntimeException rethrow(final Throwable t) throws T {
         throw (T) t;
-    }
-
-    private static Method findMain(final String classpath, final String mainClass)
-        throws ReflectiveOperationException, MalformedURLException {
-        final List<URL> urls = new ArrayList<>();
-        for (final String entry : classpath.split(File.pathSeparator)) {
-            if (!entry.isBlank()) {
-                urls.add(Path.of(entry).toAbsolutePath().toUri().toURL());
-            }
-        }
-        final ClassLoader loader = new URLClassLoader(urls.toArray(new URL[0]), EmbeddedRun.class.getClassLoader());
-        final Method m = Class.forName(mainClass, true, loader).getMethod("main", String[].class);
-        if (!Modifier.isStatic(m.getModifiers())) {
-            throw new NoSuchMethodException(mainClass + ".main(String[]) is not static");
-        }
-        return m;
     }
 }

@@ -4,6 +4,8 @@ import dev.tutti.runtime.LaunchInfo;
 import dev.tutti.runtime.Settings;
 
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -64,12 +66,21 @@ public final class InfoCommand implements Callable<Integer> {
         out.println();
         out.println("settings (system property -Dname=value, or environment variable; tutti info --settings "
             + "describes them):");
+        final List<String[]> rows = new ArrayList<>();
         for (final SettingsReport.Value v : SettingsReport.values()) {
-            if (!Settings.find(v.name()).isProperty()) {
-                continue; // the launch variables: see "launched" below
+            if (Settings.find(v.name()).isProperty()) { // the launch variables: see "launched" below
+                rows.add(new String[] {v.name(), v.value().isEmpty() ? "(none)" : v.value(), v.source(), v.envName()});
             }
-            out.printf("  %-27s %-12s %-16s %s%n", v.name(), v.value().isEmpty() ? "(none)" : v.value(), v.source(),
-                v.envName());
+        }
+        final int[] width = new int[3];
+        for (final String[] r : rows) {
+            for (int c = 0; c < width.length; c++) {
+                width[c] = Math.max(width[c], r[c].length());
+            }
+        }
+        for (final String[] r : rows) {
+            out.println(("  %-" + width[0] + "s  %-" + width[1] + "s  %-" + width[2] + "s  %s").formatted(
+                (Object[]) r));
         }
         if (!SettingsReport.unknown().isEmpty()) {
             out.println("  not settings (misspelt?): " + String.join(", ", SettingsReport.unknown().keySet()));

@@ -5,20 +5,27 @@ import dev.tutti.launcher.Hosts;
 import dev.tutti.launcher.InvalidLaunchException;
 import dev.tutti.launcher.JobResult;
 import dev.tutti.launcher.Launcher;
+import dev.tutti.launcher.Placement;
 import dev.tutti.launcher.RendezvousService;
+import dev.tutti.runtime.Settings;
 
 import java.io.File;
 import java.io.PrintStream;
 import java.net.URISyntaxException;
 import java.security.CodeSource;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Stack;
 import java.util.concurrent.Callable;
+import java.util.stream.IntStream;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.ArgSpec;
@@ -29,8 +36,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code tutti run}: starts a job with mpirun's flags,
- * {@code tutti run -n N [-H h1,h2 | --hostfile F] [-x VAR[=v]] [--tag-output] [--timeout S] (-cp CP Main | -jar J)
- * args...}, and exits with the job's status. Everything after the main class, or after {@code -jar J}, belongs to
+ * {@code tutti run -n N [-H h1,h2 | --hostfile F] [-x VAR[=v]] [--transport auto|shm|tcp] [-v] [--tag-output]
+ * [--timeout S] (-cp CP Main | -jar J) args...}, and exits with the job's status. Everything after the main class, or after {@code -jar J}, belongs to
  * the program, even if it looks like one of these options.
  */
 @Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
@@ -42,8 +49,9 @@ import picocli.CommandLine.Spec;
         + "--oversubscribe). Ranks on localhost or this machine start directly; others start over "
         + "'ssh -o BatchMode=yes', in the same working directory, with the same java and class path, which must "
         + "exist on every host.",
-        "", "Exit status: 0; the failed rank's status; 124 on timeout; 127 if a rank could not start; 130 if "
-        + "interrupted; 2 for a usage error."})
+        "", "Exit status: 0; the failed rank's status; 124 on timeout; 127 if the program cannot be started (main "
+        + "class not found on the class path, no such jar) or a rank could not start; 130 if interrupted; 2 for a "
+        + "usage error."})
 public final class RunCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
@@ -84,6 +92,15 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--embedded", description = "Run the ranks as threads of this JVM (no processes, no network): "
         + "the program's Tutti.init() joins the in-process job. Needs -cp and a main class.")
     private boolean embedded;
+
+    @Option(names = "--transport", paramLabel = "auto|shm|tcp", description = "How the ranks talk: auto (shared "
+        + "memory between ranks of one host, TCP between hosts; the default), shm (every rank on this host) or tcp. "
+        + "Sets -Dtutti.transport for every rank.")
+    private String transport;
+
+    @Option(names = {"-v", "--verbose"}, description = "Before the job starts, print its wiring on stderr: ranks, "
+        + "hosts, the transport of each pair of ranks, eager limits and the collective algorithms forced.")
+    private boolean verbose;
 
     @Option(names = {"-J", "--jvm-option"}, paramLabel = "OPTION",
         description = "Option for the ranks' JVMs, e.g. -J-Xmx2g (repeatable).")
@@ -126,6 +143,10 @@ public final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         if (embedded) {
+            if (null != transport) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--transport " + transport + " with "
+                    + "--embedded, expected one of them (embedded ranks are threads of this JVM and talk in memory)");
+            }
             if (null == classpath || null != jar || program.isEmpty() || !hosts.isEmpty() || null != hostfile) {
                 throw new CommandLine.ParameterException(spec.commandLine(),
                     "--embedded needs -cp CLASSPATH MAIN_CLASS and no -jar, -H or --hostfile");
@@ -139,6 +160,23 @@ public final class RunCommand implements Callable<Integer> {
         } catch (final InvalidLaunchException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
         }
+        if (verbose) {
+            final Map<String, String> env = new HashMap<>(System.getenv());
+            for (final String x : exports) {
+                final int eq = x.indexOf('=');
+                if (eq > 0) {
+                    env.put(x.substring(0, eq), x.substring(eq + 1));
+                }
+            }
+            for (final String line : new Wiring(launcher.placement(), rankJvmOptions(), env).describe()) {
+                err.println(line);
+            }
+            err.flush();
+        }
+        final Integer refused = checkProgram(launcher);
+        if (null != refused) {
+            return refused;
+        }
         final JobResult result = launcher.run();
         if (!result.succeeded()) {
             synchronized (err) {
@@ -147,6 +185,37 @@ public final class RunCommand implements Callable<Integer> {
             }
         }
         return result.exitStatus();
+    }
+
+    /**
+     * Checks the program where its ranks' JVMs will look for it, when some rank runs on this machine: warns of each
+     * class path entry that does not exist (java ignores it), and refuses a main class that cannot be started or a
+     * jar that does not exist in one line, before any rank starts.
+     *
+     * @param launcher the job
+     * @return null to go on, else the exit status ({@link JobResult#START_FAILED_STATUS})
+     */
+    private Integer checkProgram(final Launcher launcher) {
+        final Placement placement = launcher.placement();
+        if (IntStream.range(0, placement.size()).noneMatch(placement::isLocal)) {
+            return null;
+        }
+        String problem = null;
+        if (null != jar) {
+            problem = Files.isRegularFile(Path.of(jar)) ? null : "-jar " + jar + " does not exist";
+        } else if (null != classpath) {
+            for (final String entry : ProgramCheck.missingEntries(classpath)) {
+                err.println("tutti run: warning: class path entry " + entry + " does not exist");
+            }
+            problem = ProgramCheck.mainClassProblem(withTutti(classpath), program.getFirst()).map(p ->
+                "cannot start " + program.getFirst() + " from -cp " + classpath + ": " + p).orElse(null);
+        }
+        if (null == problem) {
+            return null;
+        }
+        err.println("tutti run: " + problem);
+        err.flush();
+        return JobResult.START_FAILED_STATUS;
     }
 
     /**
@@ -161,7 +230,7 @@ public final class RunCommand implements Callable<Integer> {
         }
         final List<Host> hostList = null != hostfile ? Hosts.parseHostfile(hostfile) : Hosts.parseList(hosts);
         final Launcher.Builder b = Launcher.builder().ranks(ranks).hosts(hostList).oversubscribe(oversubscribe)
-            .tagOutput(tagOutput).jvmOptions(jvmOptions).rendezvous(rendezvous).stdout(out).stderr(err);
+            .tagOutput(tagOutput).jvmOptions(rankJvmOptions()).rendezvous(rendezvous).stdout(out).stderr(err);
         exports.forEach(b::export);
         if (null != timeoutSeconds) {
             b.timeout(Duration.ofSeconds(timeoutSeconds));
@@ -173,6 +242,10 @@ public final class RunCommand implements Callable<Integer> {
             b.remoteShell(Arrays.asList(remoteShell.trim().split("\\s+")));
         }
         b.classpath(withTutti(classpath));
+        if (null != transport && !Settings.TRANSPORT.choices().contains(transport.toLowerCase(Locale.ROOT))) {
+            throw new InvalidLaunchException("--transport " + transport + ", expected one of "
+                + String.join(", ", Settings.TRANSPORT.choices()) + " (--embedded runs the ranks as threads)");
+        }
         if (null != jar) {
             b.jar(jar).args(program);
         } else {
@@ -180,7 +253,22 @@ public final class RunCommand implements Callable<Integer> {
                 b.mainClass(program.getFirst()).args(program.subList(1, program.size()));
             }
         }
-        return b.build();
+        final Launcher launcher = b.build();
+        if ("shm".equalsIgnoreCase(transport) && launcher.placement().anyRemote()) {
+            throw new InvalidLaunchException("--transport shm with ranks on other hosts ("
+                + String.join(",", new LinkedHashSet<>(launcher.placement().hosts())) + "), expected every rank on "
+                + "this host, or --transport auto or tcp");
+        }
+        return launcher;
+    }
+
+    /** The ranks' JVM options: those given, then {@code --transport}'s system property. */
+    private List<String> rankJvmOptions() {
+        final List<String> options = new ArrayList<>(jvmOptions);
+        if (null != transport) {
+            options.add("-D" + Settings.TRANSPORT.name() + "=" + transport);
+        }
+        return options;
     }
 
     /**

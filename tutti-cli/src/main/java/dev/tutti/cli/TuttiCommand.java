@@ -10,7 +10,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /**
- * The {@code tutti} command and the main class of {@code tutti.jar}: {@code tutti run|info|bench ...}.
+ * The {@code tutti} command and the main class of {@code tutti.jar}: {@code tutti run|info|bench|help ...}.
  *
  * <p>Exit status: that of the subcommand; 2 for a usage error (unknown option, missing or invalid argument), with
  * one line naming the problem and a pointer to {@code --help}.
@@ -51,6 +51,7 @@ public final class TuttiCommand implements Runnable {
         cl.addSubcommand("run", run);
         cl.addSubcommand("info", new InfoCommand());
         cl.addSubcommand("bench", new dev.tutti.bench.osu.BenchCommand());
+        cl.addSubcommand("help", new CommandLine.HelpCommand());
         cl.getSubcommands().get("run").setStopAtPositional(true);
         cl.setParameterExceptionHandler(TuttiCommand::usageError);
         return cl;
@@ -58,7 +59,7 @@ public final class TuttiCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "a command is required (run, info, bench)");
+        throw new CommandLine.ParameterException(spec.commandLine(), "a command is required (run, info, bench, help)");
     }
 
     /**

@@ -2,9 +2,12 @@ package dev.tutti.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tutti.cli.testranks.EchoRank;
+import dev.tutti.cli.testranks.NoMain;
+import dev.tutti.cli.testranks.TransportRank;
 import dev.tutti.launcher.RendezvousService;
 import dev.tutti.runtime.Setting;
 import dev.tutti.runtime.Settings;
@@ -48,11 +51,20 @@ class TuttiCommandTest {
 
     /** Runs {@code tutti args...} in this JVM; ranks' output and picocli's output are both captured. */
     private static Run tutti(final String... args) {
+        return tutti(NO_RENDEZVOUS, args);
+    }
+
+    /** As {@link #tutti(String...)}, with the real rendezvous, for ranks that join the job. */
+    private static Run tuttiWithRendezvous(final String... args) {
+        return tutti(RendezvousService.tutti(), args);
+    }
+
+    private static Run tutti(final RendezvousService.Factory rendezvous, final String... args) {
         final ByteArrayOutputStream rankOut = new ByteArrayOutputStream();
         final ByteArrayOutputStream rankErr = new ByteArrayOutputStream();
         final StringWriter out = new StringWriter();
         final StringWriter err = new StringWriter();
-        final CommandLine cl = TuttiCommand.newCommandLine(new RunCommand(NO_RENDEZVOUS,
+        final CommandLine cl = TuttiCommand.newCommandLine(new RunCommand(rendezvous,
             new PrintStream(rankOut, true, StandardCharsets.UTF_8), new PrintStream(rankErr, true,
                 StandardCharsets.UTF_8)));
         cl.setOut(new PrintWriter(out, true));
@@ -110,6 +122,73 @@ class TuttiCommandTest {
     }
 
     @Test
+    void shouldRefuseAMainClassThatIsNotOnTheClassPathInOneLineWith127() {
+        // The examples are not bundled with the launcher, so a wrong -cp cannot run them by accident.
+        assertThrows(ClassNotFoundException.class, () -> Class.forName("dev.tutti.examples.Pi"));
+        final Run run = tutti("run", "-n", "4", "-cp", "/nonexistent", "dev.tutti.examples.Pi");
+
+        assertEquals(127, run.status(), run.err());
+        assertEquals(List.of("tutti run: warning: class path entry /nonexistent does not exist",
+            "tutti run: cannot start dev.tutti.examples.Pi from -cp /nonexistent: class dev.tutti.examples.Pi not "
+                + "found"), run.err().lines().toList());
+        assertEquals("", run.out());
+    }
+
+    @Test
+    void shouldRefuseAClassWithoutMainAndAMissingJar() {
+        final Run noMain = tutti("run", "-n", "2", "-cp", testClasspath(), NoMain.class.getName());
+        assertEquals(127, noMain.status(), noMain.err());
+        assertEquals(List.of("tutti run: cannot start " + NoMain.class.getName() + " from -cp " + testClasspath()
+            + ": " + NoMain.class.getName() + " has no main(String[]) or main() method"), noMain.err().lines().toList());
+
+        final Run noJar = tutti("run", "-n", "2", "-jar", "/nonexistent/app.jar", "x");
+        assertEquals(127, noJar.status(), noJar.err());
+        assertEquals(List.of("tutti run: -jar /nonexistent/app.jar does not exist"), noJar.err().lines().toList());
+    }
+
+    @Test
+    void shouldWarnOfAMissingClassPathEntryAndStillRunTheJob() {
+        final String cp = testClasspath() + java.io.File.pathSeparator + "/nonexistent/lib.jar";
+        final Run run = tutti(runEcho("-n", "1", "-cp", cp, EchoRank.class.getName()));
+
+        assertEquals(0, run.status(), run.err());
+        assertEquals("tutti run: warning: class path entry /nonexistent/lib.jar does not exist", run.err().strip());
+        assertTrue(run.out().startsWith("rank 0 of 1"), run.out());
+    }
+
+    @Test
+    void shouldRunOverTheTransportAskedForAndPrintTheWiringWithVerbose() {
+        final Run run = tuttiWithRendezvous(runEcho("-n", "2", "--transport", "tcp", "-v",
+            "-J-D" + Settings.COLL_ALGORITHM.prefix() + "allreduce=ring", "-x", Settings.EAGER_LIMIT.envName()
+                + "=4096", "-cp", testClasspath(), TransportRank.class.getName()));
+
+        assertEquals(0, run.status(), run.err());
+        assertEquals(Set.of("rank 0 transport=tcp sum=1", "rank 1 transport=tcp sum=1"), new HashSet<>(run.outLines()));
+        assertEquals(List.of("tutti run: 2 ranks, transport tcp", "  host localhost (this machine): ranks 0-1",
+            "  tcp between 0-1", "  eager limits: tcp 4096 B, shm " + Settings.SHM_EAGER_LIMIT.defaultValue()
+                + " B (ring " + Settings.SHM_RING_BYTES.defaultValue() + " B, chunk "
+                + Settings.SHM_CHUNK_BYTES.defaultValue() + " B, push limit " + Settings.SHM_PUSH_LIMIT.defaultValue()
+                + " B)", "  algorithms forced: allreduce=ring"), run.err().lines().toList());
+    }
+
+    @Test
+    void shouldWireRanksOfOneHostOverShmAndOfTwoHostsOverTcpWhenAuto() {
+        final RunCommand run = new RunCommand(NO_RENDEZVOUS, System.out, System.err);
+        TuttiCommand.newCommandLine(run).parseArgs("run", "-n", "4", "-H", "localhost:2,far:2", "-cp", "c", "M");
+        final Wiring wiring = new Wiring(run.launcher().placement(), List.of(), java.util.Map.of());
+        assertEquals("shm", wiring.transport(0, 1));
+        assertEquals("tcp", wiring.transport(1, 2));
+        assertEquals("shm", wiring.transport(2, 3));
+        assertEquals(List.of("tutti run: 4 ranks, transport auto", "  host localhost (this machine): ranks 0-1",
+            "  host far: ranks 2-3", "  shm between 0-1 2-3", "  tcp between 0-2 0-3 1-2 1-3"),
+            wiring.describe().subList(0, 5));
+        assertEquals("tcp", new Wiring(run.launcher().placement(), List.of("-D" + Settings.TRANSPORT.name() + "=tcp"),
+            java.util.Map.of()).transport(0, 1));
+        assertEquals("shm", new Wiring(run.launcher().placement(), List.of(), java.util.Map.of(
+            Settings.TRANSPORT.envName(), "shm")).transport(1, 2));
+    }
+
+    @Test
     void shouldGiveEverythingAfterTheJarToTheProgram() {
         final RunCommand run = new RunCommand(NO_RENDEZVOUS, System.out, System.err);
         final CommandLine cl = TuttiCommand.newCommandLine(run);
@@ -155,7 +234,10 @@ class TuttiCommandTest {
             List.of("run", "-n", "1", "-H", "a", "--hostfile", "/nonexistent/hosts", "-cp", "c", "M"),
             List.of("run", "-n", "3", "-H", "a:1,b:1", "-cp", "c", "M"),
             List.of("run", "-n", "1", "--timeout", "0", "-cp", "c", "M"),
-            List.of("run", "-n", "1", "-x", "TUTTI_SIZE=9", "-cp", "c", "M"));
+            List.of("run", "-n", "1", "-x", "TUTTI_SIZE=9", "-cp", "c", "M"),
+            List.of("run", "-n", "1", "--transport", "udp", "-cp", "c", "M"),
+            List.of("run", "-n", "2", "-H", "localhost,far", "--transport", "shm", "-cp", "c", "M"),
+            List.of("run", "-n", "1", "--embedded", "--transport", "tcp", "-cp", "c", "M"));
     }
 
     @ParameterizedTest
@@ -183,6 +265,35 @@ class TuttiCommandTest {
         assertTrue(run.out().contains("TUTTI_IDLE_SPINS"), run.out());
         assertTrue(run.out().lines().anyMatch(l -> l.startsWith("  inproc") && l.endsWith("available")), run.out());
         assertFalse(TuttiCommand.version().startsWith("$"), TuttiCommand.version());
+    }
+
+    @Test
+    void shouldListEveryDeclaredSettingInAlignedColumns() {
+        final Run run = tutti("info");
+        assertEquals(0, run.status(), run.err());
+        final Set<Integer> envColumns = new HashSet<>();
+        for (final Setting s : Settings.all()) {
+            if (!s.isProperty()) {
+                continue;
+            }
+            final String line = run.outLines().stream().filter(l -> l.startsWith("  " + s.name() + " "))
+                .findFirst().orElseThrow(() -> new AssertionError("tutti info lacks " + s.name() + "\n" + run.out()));
+            assertTrue(line.endsWith(" " + s.envName()), line);
+            envColumns.add(line.length() - s.envName().length());
+        }
+        assertEquals(1, envColumns.size(), "environment variables start in columns " + envColumns + "\n" + run.out());
+    }
+
+    @Test
+    void shouldShowHelpForTheHelpCommand() {
+        final Run top = tutti("help");
+        assertEquals(0, top.status(), top.err());
+        assertTrue(top.out().startsWith("Usage: tutti"), top.out());
+        assertTrue(top.out().contains("run") && top.out().contains("bench") && top.out().contains("info"), top.out());
+
+        final Run run = tutti("help", "run");
+        assertEquals(0, run.status(), run.err());
+        assertTrue(run.out().startsWith("Usage: tutti run"), run.out());
     }
 
     @Test

@@ -23,11 +23,14 @@ import java.util.concurrent.Callable;
  * tutti bench pingpong --transport tcp -n 2 --percentiles
  * tutti bench allreduce -n 4 -m 4:1048576 --algorithm ring
  * tutti bench barrier --transport tcp -n 3
+ * tutti bench allreduce --quick             # 8 B .. 1 MiB, 200 iterations: seconds
+ * tutti bench tagged-overlap -n 4           # k tagged allreduces overlapped against k in a row
  * java -cp ... dev.tutti.bench.osu.BenchCommand pingpong -n 2
  * </pre>
  *
  * <p>Operations: {@code pingpong}, {@code bandwidth}, and every MPI collective by its MPI name in lower case
- * ({@code barrier}, {@code bcast}, {@code gather}, ..., {@code reduce_scatter_block}, {@code scan}, {@code exscan});
+ * ({@code barrier}, {@code bcast}, {@code gather}, ..., {@code reduce_scatter_block}, {@code scan}, {@code exscan}),
+ * and {@code tagged-overlap} ({@link TaggedOverlap}, ranks as threads);
  * {@code --algorithm NAME} forces a collective's algorithm. Method (as OSU): per size a warm-up, a barrier, the
  * timed iterations (for collectives each call timed alone, separated by a barrier), each rank's mean, the maximum
  * over ranks, and a check of the received data after timing (a wrong byte fails the run). Exit codes: 0 success,
@@ -69,6 +72,9 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (TaggedOverlap.NAME.equals(options.op)) {
+            return taggedOverlap();
+        }
         final BenchSpec spec;
         final OsuBenchmark bench;
         try {
@@ -91,9 +97,33 @@ public final class BenchCommand implements Callable<Integer> {
         }
     }
 
+    /** {@code tutti bench tagged-overlap [-n RANKS] [-i BATCHES] [--quick]}: ranks as threads only. */
+    private int taggedOverlap() {
+        if (!BenchTransport.INPROC.label().equals(options.transport)) {
+            throw new ParameterException(commandSpec.commandLine(), TaggedOverlap.NAME + " --transport "
+                + options.transport + ", expected inproc (it runs its ranks as threads of this JVM)");
+        }
+        if (options.ranks < 1 || null != options.iterations && options.iterations < 1) {
+            throw new ParameterException(commandSpec.commandLine(), TaggedOverlap.NAME + " -n " + options.ranks
+                + " -i " + options.iterations + ", expected RANKS >= 1 and BATCHES >= 1");
+        }
+        final int batches = null != options.iterations ? options.iterations
+            : options.quick ? BenchOptions.QUICK_ITERATIONS : TaggedOverlap.BATCHES;
+        try {
+            TaggedOverlap.run(options.ranks, batches, commandSpec.commandLine().getOut(),
+                Progress.onTerminal(commandSpec.commandLine().getErr()));
+            return 0;
+        } catch (final TuttiException e) {
+            commandSpec.commandLine().getErr().println("tutti bench " + TaggedOverlap.NAME + " failed: "
+                + describe(e));
+            return 1;
+        }
+    }
+
     private int runInproc(final BenchSpec spec, final OsuBenchmark bench) {
         final Tutti.Options opts = spec.tuttiOptions();
-        try (Report report = Report.open(commandSpec.commandLine().getOut(), spec, bench)) {
+        try (Report report = Report.open(commandSpec.commandLine().getOut(), spec, bench,
+            Progress.onTerminal(commandSpec.commandLine().getErr()))) {
             Tutti.runLocal(spec.ranks(), opts, world -> BenchRunner.run(world, spec,
                 Benchmarks.create(spec.op()), 0 == world.rank() ? report : null));
         }

@@ -11,8 +11,18 @@ import java.util.Iterator;
  * {@link #toSpec()} validates them into a {@link BenchSpec}.
  */
 public final class BenchOptions {
+    /** Default sizes, {@code -m}. */
+    static final String SIZES = "1:4194304";
+    /** Sizes with {@code --quick} (those of {@code bench/compare.sh --quick}). */
+    static final String QUICK_SIZES = "8:1048576";
+    /** Timed iterations per size with {@code --quick}. */
+    static final int QUICK_ITERATIONS = 200;
+    /** Warm-up iterations per size with {@code --quick}. */
+    static final int QUICK_WARMUP = 20;
+
     @Parameters(index = "0", paramLabel = "OP", completionCandidates = OpNames.class,
-        description = "The operation: ${COMPLETION-CANDIDATES}.")
+        description = "The operation: ${COMPLETION-CANDIDATES}, or tagged-overlap (k tagged allreduces "
+            + "overlapped against k in a row; -i sets its batches).")
     String op;
 
     @Option(names = "-n", paramLabel = "RANKS", defaultValue = "2",
@@ -28,19 +38,26 @@ public final class BenchOptions {
         description = "Also write rows impl,op,ranks,bytes,avg_us to FILE (overwritten).")
     Path csv;
 
-    @Option(names = "-m", paramLabel = "[MIN:]MAX", defaultValue = "1:4194304",
-        description = "Message sizes in bytes, powers of two from MIN to MAX (default: ${DEFAULT-VALUE}).")
+    @Option(names = "-m", paramLabel = "[MIN:]MAX",
+        description = "Message sizes in bytes, powers of two from MIN to MAX (default: " + SIZES + "; with --quick "
+            + QUICK_SIZES + ").")
     String sizes;
 
     @Option(names = "-i", paramLabel = "ITERS",
         description = "Timed iterations per size, for every size (default: the operation's, as OSU: e.g. "
-            + "pingpong 10000, or 1000 above 8 KiB).")
+            + "pingpong 10000, or 1000 above 8 KiB; with --quick " + QUICK_ITERATIONS + ").")
     Integer iterations;
 
     @Option(names = "-x", paramLabel = "WARMUP",
         description = "Warm-up iterations per size, for every size (default: the operation's, e.g. pingpong "
-            + "1000, or 100 above 8 KiB).")
+            + "1000, or 100 above 8 KiB; with --quick " + QUICK_WARMUP + ").")
     Integer warmup;
+
+    @Option(names = "--quick", description = "A run of seconds rather than a minute: sizes " + QUICK_SIZES + ", "
+        + QUICK_ITERATIONS + " iterations after " + QUICK_WARMUP + " warm-up ones (as bench/compare.sh --quick) and "
+        + "no JIT warm-up, unless -m, -i, -x or --jit-warmup say otherwise. The first sizes then include "
+        + "compilation: compare numbers of runs without it.")
+    boolean quick;
 
     @Option(names = "--jit-warmup", paramLabel = "ITERS",
         description = "Untimed iterations at the first size (and at least 2 s) before anything is timed, so the "
@@ -80,12 +97,18 @@ public final class BenchOptions {
         if (null != jitWarmup && jitWarmup < 0) {
             throw new IllegalArgumentException("--jit-warmup " + jitWarmup + ", expected ITERS >= 0");
         }
-        return new BenchSpec(op, ranks, BenchTransport.parse(transport), csv, SizeRange.parse(sizes),
-            orDefault(iterations), orDefault(warmup), orDefault(jitWarmup), percentiles, algorithm, timeoutSeconds);
+        return new BenchSpec(op, ranks, BenchTransport.parse(transport), csv,
+            SizeRange.parse(null != sizes ? sizes : quick ? QUICK_SIZES : SIZES),
+            orDefault(iterations, QUICK_ITERATIONS), orDefault(warmup, QUICK_WARMUP), orDefault(jitWarmup, 0),
+            percentiles, algorithm, timeoutSeconds);
     }
 
-    private static int orDefault(final Integer value) {
-        return null == value ? BenchSpec.DEFAULT : value;
+    /** The value given, else {@code quickValue} with {@code --quick}, else the benchmark's default. */
+    private int orDefault(final Integer value, final int quickValue) {
+        if (null != value) {
+            return value;
+        }
+        return quick ? quickValue : BenchSpec.DEFAULT;
     }
 
     /** The operation names, for the help text and shell completion. */

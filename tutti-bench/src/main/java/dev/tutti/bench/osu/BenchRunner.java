@@ -82,7 +82,11 @@ final class BenchRunner {
                 FIRST_WARMUP_MAX_NS, spec.percentiles());
             compileMeasure(world, bench, sizes[0], spec.percentiles());
         }
-        for (final int bytes : sizes) {
+        for (int i = 0; i < sizes.length; i++) {
+            final int bytes = sizes[i];
+            if (null != report) {
+                report.measuring(bytes, i, sizes.length);
+            }
             bench.prepare(world, bytes);
             world.barrier();
             if (jit > 0 && bytes != sizes[0]) {

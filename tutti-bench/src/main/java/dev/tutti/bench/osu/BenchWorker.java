@@ -73,7 +73,7 @@ public final class BenchWorker {
                     + "--transport tcp or tutti run -n " + spec.ranks() + ")");
             }
             final PrintWriter table = new PrintWriter(out, true, StandardCharsets.UTF_8);
-            try (Report report = 0 == world.rank() ? Report.open(table, spec, bench) : null) {
+            try (Report report = 0 == world.rank() ? Report.open(table, spec, bench, Progress.none()) : null) {
                 BenchRunner.run(world, spec, bench, report);
             }
         } catch (final RuntimeException e) {

@@ -21,12 +21,15 @@ final class Report implements AutoCloseable {
     private final CsvWriter csv;
     private final BenchSpec spec;
     private final OsuBenchmark bench;
+    private final Progress progress;
 
-    Report(final PrintWriter out, final CsvWriter csv, final BenchSpec spec, final OsuBenchmark bench) {
+    Report(final PrintWriter out, final CsvWriter csv, final BenchSpec spec, final OsuBenchmark bench,
+        final Progress progress) {
         this.out = out;
         this.csv = csv;
         this.spec = spec;
         this.bench = bench;
+        this.progress = progress;
     }
 
     /**
@@ -35,10 +38,23 @@ final class Report implements AutoCloseable {
      * @param out   the table's destination
      * @param spec  the run
      * @param bench the benchmark (for its name, title and metric)
+     * @param progress the progress indicator, erased before each row
      * @return the report
      */
-    static Report open(final PrintWriter out, final BenchSpec spec, final OsuBenchmark bench) {
-        return new Report(out, null == spec.csv() ? null : CsvWriter.create(spec.csv()), spec, bench);
+    static Report open(final PrintWriter out, final BenchSpec spec, final OsuBenchmark bench,
+        final Progress progress) {
+        return new Report(out, null == spec.csv() ? null : CsvWriter.create(spec.csv()), spec, bench, progress);
+    }
+
+    /**
+     * Shows that a size is being measured (on a terminal).
+     *
+     * @param bytes the size
+     * @param index its position, from 0
+     * @param count the number of sizes
+     */
+    void measuring(final int bytes, final int index, final int count) {
+        progress.size(bench.op(), bytes, index, count);
     }
 
     void begin() {
@@ -55,6 +71,7 @@ final class Report implements AutoCloseable {
     }
 
     void row(final int bytes, final double avgUs, final Histogram histogram) {
+        progress.clear();
         out.printf("%-" + SIZE_WIDTH + "d%" + FIELD_WIDTH + ".2f", bytes, bench.metric().value(bytes, avgUs));
         if (null != histogram) {
             for (final double p : PERCENTILES) {
@@ -72,6 +89,7 @@ final class Report implements AutoCloseable {
 
     @Override
     public void close() {
+        progress.clear();
         out.flush();
         if (null != csv) {
             csv.close();

@@ -5,6 +5,8 @@ import dev.tutti.CollectiveHandle;
 import dev.tutti.Op;
 import dev.tutti.Tutti;
 
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Locale;
 
@@ -14,10 +16,15 @@ import java.util.Locale;
  * microseconds per batch of k and the ratio sequential / overlapped (above 1: overlapping wins).
  *
  * <pre>
- * java -cp tutti-cli/target/tutti.jar dev.tutti.bench.osu.TaggedOverlap [ranks] [batches]
+ * tutti bench tagged-overlap [-n RANKS] [-i BATCHES] [--quick]
  * </pre>
  */
 public final class TaggedOverlap {
+    /** Its name as an operation of {@code tutti bench}. */
+    public static final String NAME = "tagged-overlap";
+    /** Timed batches per point unless told otherwise. */
+    static final int BATCHES = 2000;
+
     private static final int[] KS = {1, 2, 4, 8};
     private static final int[] DOUBLES = {1, 8 * 1024, 128 * 1024};
 
@@ -25,29 +32,49 @@ public final class TaggedOverlap {
     }
 
     /**
-     * Runs the benchmark.
+     * Runs the benchmark standalone.
      *
-     * @param args optional: ranks (default 2), timed batches per point (default 2000)
+     * @param args optional: ranks (default 2), timed batches per point (default {@value #BATCHES})
      */
     public static void main(final String[] args) {
-        final int ranks = args.length > 0 ? Integer.parseInt(args[0]) : 2;
-        final int batches = args.length > 1 ? Integer.parseInt(args[1]) : 2000;
+        final PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
+        run(args.length > 0 ? Integer.parseInt(args[0]) : 2, args.length > 1 ? Integer.parseInt(args[1]) : BATCHES,
+            out, Progress.none());
+    }
+
+    /**
+     * Runs the benchmark and prints its table, one row as each point completes.
+     *
+     * @param ranks    the number of ranks
+     * @param batches  timed batches per point (the work is scaled down for large messages and k)
+     * @param out      where the table goes
+     * @param progress the progress indicator, erased before each row
+     */
+    static void run(final int ranks, final int batches, final PrintWriter out, final Progress progress) {
         Tutti.runLocal(ranks, Tutti.Options.defaults().timeout(Duration.ofMinutes(10)), w -> {
             if (0 == w.rank()) {
-                System.out.printf("# Tutti tagged overlap: k allreduces (SUM of doubles), ranks=%d, inproc%n", ranks);
-                System.out.printf("# %-3s %10s %16s %16s %8s%n", "k", "bytes", "sequential(us)", "overlapped(us)",
+                out.printf("# Tutti tagged overlap: k allreduces (SUM of doubles), ranks=%d, inproc%n", ranks);
+                out.printf("# %-3s %10s %16s %16s %8s%n", "k", "bytes", "sequential(us)", "overlapped(us)",
                     "ratio");
+                out.flush();
             }
+            int point = 0;
             for (final int n : DOUBLES) {
                 for (final int k : KS) {
-                    final double[][] in = new double[k][n];
-                    final double[][] out = new double[k][n];
-                    final int work = Math.max(20, batches * 8 / Math.max(1, n / 1024 + k));
-                    final double seq = time(w, k, in, out, work, false);
-                    final double ovl = time(w, k, in, out, work, true);
                     if (0 == w.rank()) {
-                        System.out.printf(Locale.ROOT, "  %-3d %10d %16.2f %16.2f %8.2f%n", k, 8L * n, seq, ovl,
+                        progress.size(NAME + " k=" + k, 8 * n, point, DOUBLES.length * KS.length);
+                    }
+                    point++;
+                    final double[][] in = new double[k][n];
+                    final double[][] result = new double[k][n];
+                    final int work = Math.max(Math.min(20, batches), batches * 8 / Math.max(1, n / 1024 + k));
+                    final double seq = time(w, k, in, result, work, false);
+                    final double ovl = time(w, k, in, result, work, true);
+                    if (0 == w.rank()) {
+                        progress.clear();
+                        out.printf(Locale.ROOT, "  %-3d %10d %16.2f %16.2f %8.2f%n", k, 8L * n, seq, ovl,
                             seq / ovl);
+                        out.flush();
                     }
                 }
             }

@@ -56,6 +56,23 @@ class BenchOptionsTest {
     }
 
     @Test
+    void shouldTakeCompareShsQuickSizesAndIterationsUnlessToldOtherwise() {
+        final IterationDefaults d = new PingPong().defaults();
+        final BenchSpec quick = parse("pingpong", "--quick");
+        assertEquals(new SizeRange(8, 1 << 20), quick.sizes());
+        assertEquals(200, quick.iterations(8, d));
+        assertEquals(20, quick.warmup(1 << 20, d));
+        assertEquals(0, quick.jitWarmup(d));
+        assertEquals(quick, parse(quick.toArgs().toArray(String[]::new)));
+
+        final BenchSpec told = parse("pingpong", "--quick", "-m", "1:64", "-i", "9", "-x", "2", "--jit-warmup", "5");
+        assertEquals(new SizeRange(1, 64), told.sizes());
+        assertEquals(9, told.iterations(8, d));
+        assertEquals(2, told.warmup(8, d));
+        assertEquals(5, told.jitWarmup(d));
+    }
+
+    @Test
     void shouldRoundTripThroughWorkerArguments() {
         final BenchSpec s = parse("pingpong", "-n", "3", "--transport", "tcp", "--csv", "/tmp/x.csv", "-m", "4:64",
             "-i", "5", "-x", "0", "--jit-warmup", "11", "--percentiles", "--algorithm", "ring", "--timeout", "9");

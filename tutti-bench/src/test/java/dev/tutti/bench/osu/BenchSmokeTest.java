@@ -122,12 +122,42 @@ class BenchSmokeTest {
         final StringWriter out = new StringWriter();
         final BenchSpec spec = spec(LinearBcast.OP, 3);
         final OsuBenchmark probe = new LinearBcast();
-        try (Report report = new Report(new PrintWriter(out), null, spec, probe)) {
+        try (Report report = new Report(new PrintWriter(out), null, spec, probe, Progress.none())) {
             Tutti.runLocal(3, OPTS, world -> BenchRunner.run(world, spec, new LinearBcast(), 0 == world.rank()
                 ? report : null));
         }
         assertEquals(4, dataRows(out.toString()).size(), out.toString());
         assertTrue(out.toString().startsWith("# Tutti linear-bcast (test bcast): impl=tutti-inproc ranks=3"));
+    }
+
+    @Test
+    void shouldShowOneProgressLineOnTheTerminalAndEraseItBeforeEachRow() {
+        final StringWriter out = new StringWriter();
+        final StringWriter terminal = new StringWriter();
+        final BenchSpec spec = new BenchSpec(LinearBcast.OP, 2, BenchTransport.INPROC, null, new SizeRange(1, 8), 4,
+            1, 0, false, null, 0);
+        try (Report report = new Report(new PrintWriter(out), null, spec, new LinearBcast(),
+            Progress.to(new PrintWriter(terminal)))) {
+            Tutti.runLocal(2, OPTS, world -> BenchRunner.run(world, spec, new LinearBcast(), 0 == world.rank()
+                ? report : null));
+        }
+        final String erase = "\r\u001b[K";
+        assertEquals(erase + "bench linear-bcast: 1 B (1 of 4 sizes)" + erase + erase
+            + "bench linear-bcast: 2 B (2 of 4 sizes)" + erase + erase + "bench linear-bcast: 4 B (3 of 4 sizes)"
+            + erase + erase + "bench linear-bcast: 8 B (4 of 4 sizes)" + erase, terminal.toString());
+        assertTrue(!out.toString().contains("\u001b") && !out.toString().contains("\r"), out.toString());
+        assertEquals("", bench("pingpong", "-m", "1:2", "-i", "2", "-x", "0", "--jit-warmup", "0").err(),
+            "no progress line when the output is no terminal");
+    }
+
+    @Test
+    void shouldRunTheTaggedOverlapBenchmarkAsABenchOperation() {
+        final Run r = bench("tagged-overlap", "-n", "2", "-i", "1");
+        assertEquals(0, r.exitCode(), r.err());
+        assertTrue(r.out().startsWith("# Tutti tagged overlap: k allreduces (SUM of doubles), ranks=2, inproc"),
+            r.out());
+        assertEquals(12, dataRows(r.out()).size(), r.out());
+        assertEquals(2, bench("tagged-overlap", "--transport", "tcp").exitCode());
     }
 
     @Test

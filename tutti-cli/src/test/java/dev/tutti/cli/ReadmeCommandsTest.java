@@ -1,0 +1,123 @@
+package dev.tutti.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tutti.launcher.RendezvousService;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.Timeout;
+import picocli.CommandLine;
+
+/**
+ * The commands of the README's fenced {@code sh} blocks: each goes through {@code bin/tutti} (which finds a JDK 25
+ * itself) or is a Maven command (whose toolchain finds one, as the Install section says); each {@code bin/tutti}
+ * command parses; and each {@code bin/tutti run} on this host runs as written (real rank JVMs, its class path taken
+ * from the repository root) and exits 0. Benchmarks and jobs on other hosts are only parsed: they take a minute or
+ * need other machines.
+ */
+@Timeout(180)
+class ReadmeCommandsTest {
+    private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+    private static final String TUTTI = "bin/tutti ";
+
+    /**
+     * The commands of the fenced {@code sh} blocks, without comments.
+     *
+     * @param markdown the text
+     * @return the commands, in order
+     */
+    static List<String> commands(final String markdown) {
+        final List<String> found = new ArrayList<>();
+        boolean inSh = false;
+        for (final String line : markdown.split("\n", -1)) {
+            if (!inSh) {
+                inSh = "```sh".equals(line.strip());
+                continue;
+            }
+            if ("```".equals(line.strip())) {
+                inSh = false;
+                continue;
+            }
+            final String command = line.replaceFirst("\\s+#.*$", "").strip();
+            if (!command.isEmpty()) {
+                found.add(command);
+            }
+        }
+        return found;
+    }
+
+    private static List<String> readme() throws IOException {
+        return commands(Files.readString(ROOT.resolve("README.md")));
+    }
+
+    @Test
+    void shouldRunEveryCommandThroughBinTuttiOrMaven() throws IOException {
+        final List<String> commands = readme();
+        assertTrue(commands.size() >= 10, commands.toString());
+        for (final String c : commands) {
+            assertTrue(c.startsWith(TUTTI) || c.startsWith("mvn "), "README command '" + c + "' goes neither "
+                + "through bin/tutti nor Maven, so it does not find its JDK 25 by itself");
+            assertTrue(!c.contains("--csv") || c.matches(".*--csv /tmp/\\S+.*"), "README command '" + c
+                + "' writes its CSV into the working tree");
+        }
+        assertEquals(List.of("bin/tutti run -n 2 x", "mvn -B verify"), commands("```sh\nbin/tutti run -n 2 x   "
+            + "# two\n\nmvn -B verify\n```\n```\nnot sh\n```\n"));
+    }
+
+    @Test
+    void shouldParseEveryTuttiCommand() throws IOException {
+        for (final String c : readme()) {
+            if (c.startsWith(TUTTI)) {
+                try {
+                    TuttiCommand.newCommandLine().parseArgs(args(c));
+                } catch (final CommandLine.ParameterException e) {
+                    throw new AssertionError("README command '" + c + "' does not parse: " + e.getMessage(), e);
+                }
+            }
+        }
+    }
+
+    @TestFactory
+    Stream<DynamicTest> everyLocalRunCommandRunsAsWritten() throws IOException {
+        final Path examples = ROOT.resolve("tutti-examples/target/classes");
+        return readme().stream().filter(c -> c.startsWith(TUTTI + "run ") && !c.contains(" -H ")
+            && !c.contains("--hostfile")).map(c -> DynamicTest.dynamicTest(c, () -> {
+                Assumptions.assumeTrue(Files.isDirectory(examples), "tutti-examples is not built (run the reactor)");
+                final String[] args = Arrays.stream(args(c)).map(a -> a.startsWith("tutti-examples/")
+                    ? ROOT.resolve(a).toString() : a).toArray(String[]::new);
+                final List<String> withTimeout = new ArrayList<>(List.of(args));
+                // Only a time limit and JVM options that start the ranks faster on CI's small machines.
+                withTimeout.addAll(1, List.of("--timeout", "60"));
+                if (!withTimeout.contains("--embedded")) {
+                    withTimeout.addAll(1, List.of("-J-XX:TieredStopAtLevel=1", "-J-XX:+UseSerialGC"));
+                }
+                final ByteArrayOutputStream out = new ByteArrayOutputStream();
+                final ByteArrayOutputStream err = new ByteArrayOutputStream();
+                final int status = TuttiCommand.newCommandLine(new RunCommand(RendezvousService.tutti(),
+                    new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true,
+                        StandardCharsets.UTF_8))).execute(withTimeout.toArray(String[]::new));
+                final String text = out.toString(StandardCharsets.UTF_8) + err.toString(StandardCharsets.UTF_8);
+                assertEquals(0, status, c + "\n" + text);
+                // An embedded job's ranks print to this JVM's own System.out.
+                assertTrue(out.size() > 0 || c.contains("--embedded"), c + " printed nothing\n" + text);
+            }));
+    }
+
+    /** The arguments of a {@code bin/tutti} command (the README's commands need no shell quoting). */
+    private static String[] args(final String command) {
+        return command.substring(TUTTI.length()).strip().split("\\s+");
+    }
+}
