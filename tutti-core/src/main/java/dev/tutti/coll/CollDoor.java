@@ -66,9 +66,11 @@ public final class CollDoor {
         final Request r;
         if (c.isInter()) {
             // The intercommunicator builders append the finish steps themselves.
-            r = c.start().start(buildInter(c.interComm(), c.kind(), c.interArgs(), c.finish()), comm, null);
+            r = c.start().start(buildInter(c.interComm(), c.kind(), c.interArgs(), c.finish()), comm, null,
+                c.gate());
         } else if (null != c.args()) {
-            r = c.start().start(withFinish(Algorithms.build(select(c), comm, c.args()), c.finish()), comm, null);
+            r = c.start().start(withFinish(Algorithms.build(select(c), comm, c.args()), c.finish()), comm, null,
+                c.gate());
         } else {
             r = runCached(c, select(c));
         }
@@ -98,7 +100,7 @@ public final class CollDoor {
                 c.root(), c.op()));
             lease = cacheable ? cache.add(id, type, c.sendCount(), c.root(), c.op(), c.send(), c.recv(), s) : null;
         }
-        return c.start().start(withFinish(s, c.finish()), comm, lease);
+        return c.start().start(withFinish(s, c.finish()), comm, lease, c.gate());
     }
 
     private static AlgorithmId select(final CollCall c) {
