@@ -352,15 +352,18 @@ class CheckerTest {
 
     @Test
     void shouldInstallNoHookWithTheCheckerOff() {
-        Tutti.runLocal(2, Tutti.Options.defaults().timeout(Duration.ofSeconds(30)), world -> {
-            assertNull(CollHooks.installed(((Communicator) world).engine()), "the checker is off by default");
+        Tutti.runLocal(2, CHECKED.check(false), world -> {
+            assertNull(CollHooks.installed(((Communicator) world).engine()), "no hook with the checker off");
             world.barrier();
         });
         Tutti.runLocal(2, CHECKED, world -> {
             assertNotNull(CollHooks.installed(((Communicator) world).engine()));
             world.barrier();
         });
-        assertEquals(Arrays.asList(false, true), Arrays.asList(Tutti.Options.defaults().check(),
+        if (null == dev.tutti.runtime.Settings.CHECK.raw()) {
+            assertEquals(false, Tutti.Options.defaults().check(), "off unless the setting says on");
+        }
+        assertEquals(Arrays.asList(false, true), Arrays.asList(Tutti.Options.defaults().check(false).check(),
             Tutti.Options.defaults().check(true).check()));
     }
 }

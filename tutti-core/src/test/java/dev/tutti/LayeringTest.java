@@ -58,7 +58,7 @@ class LayeringTest {
             .layer("values").definedBy(VALUE)
             .whereLayer("api").mayNotBeAccessedByAnyLayer()
             .whereLayer("check").mayOnlyBeAccessedByLayers("api")
-            .whereLayer("comm").mayOnlyBeAccessedByLayers("api")
+            .whereLayer("comm").mayOnlyBeAccessedByLayers("api", "check")
             .whereLayer("coll").mayOnlyBeAccessedByLayers("api", "check", "comm")
             .whereLayer("p2p").mayOnlyBeAccessedByLayers("api", "check", "comm", "coll")
             .whereLayer("transport").mayOnlyBeAccessedByLayers("api", "check", "comm", "coll", "p2p")

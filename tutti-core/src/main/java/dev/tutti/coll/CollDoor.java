@@ -45,6 +45,9 @@ public final class CollDoor {
         if (null == hook) {
             return run(call, null);
         }
+        if (!call.isInter()) {
+            select(call); // a call refused by a local check is no call: the hook must not see it
+        }
         hook.before(call);
         if (CollCall.Variant.BLOCKING != call.variant()) {
             return run(call, hook);

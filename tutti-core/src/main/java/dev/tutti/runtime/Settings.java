@@ -107,8 +107,8 @@ public final class Settings {
     /** How long a checked collective waits for a peer's call before it asks what the peer is doing. */
     public static final Setting CHECK_TIMEOUT_MS = integer("tutti.check.timeoutMs", 1_000, ReadAt.JOB_START,
         "with the checker on: a collective that has waited this long (ms) for a peer's call asks the peer what it "
-            + "is doing, and fails with a report naming it if the peer has been waiting in Tutti that long itself "
-            + "(a rank that computes is waited for)");
+            + "is doing, and fails with a report naming what the peer waits in if it has waited that long in another "
+            + "collective (a rank that computes or waits in point-to-point is waited for)");
     /** Longest the rendezvous may take. */
     public static final Setting RENDEZVOUS_TIMEOUT_MS = integer("tutti.rendezvous.timeoutMs", 60_000,
         ReadAt.JOB_START, "how long (ms) a rank waits for all ranks to join the job");
