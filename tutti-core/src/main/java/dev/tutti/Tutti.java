@@ -55,6 +55,9 @@ public final class Tutti implements AutoCloseable {
         this.embeddedAbort = embeddedAbort;
         this.world = new Communicator(engine, "WORLD", WORLD_P2P_CONTEXT, null, options.serializer(),
             options.selection());
+        if (options.check()) {
+            dev.tutti.check.Checker.install(engine, options.checkTimeoutMs());
+        }
     }
 
     /**
@@ -377,12 +380,45 @@ public final class Tutti implements AutoCloseable {
      * @param serializer the serializer of object messages
      * @param timeout    for {@link #runLocal}: the longest the job may run, or {@link Duration#ZERO} for no limit
      * @param algorithms forced collective algorithms, operation name to algorithm name
+     * @param check      whether the correctness checker is on (see {@link #check(boolean)})
      */
-    public record Options(ObjectSerializer serializer, Duration timeout, java.util.Map<String, String> algorithms) {
+    public record Options(ObjectSerializer serializer, Duration timeout, java.util.Map<String, String> algorithms,
+        boolean check) {
 
-        /** @return the defaults: Java serialization with the default allow-list, no timeout, automatic selection */
+        /**
+         * Returns the defaults: Java serialization with the default allow-list, no timeout, automatic selection, the
+         * checker as the setting {@code tutti.check} says (off unless set).
+         *
+         * @return the defaults
+         * @throws TuttiException of class {@link ErrorClass#ARG} if the setting {@code tutti.check} is not on or off
+         */
         public static Options defaults() {
-            return new Options(ObjectSerializer.java(null), Duration.ZERO, java.util.Map.of());
+            final boolean check;
+            try {
+                check = "on".equals(dev.tutti.runtime.Settings.CHECK.choice());
+            } catch (final IllegalArgumentException e) {
+                throw dev.tutti.internal.Errors.argument("Options.defaults", null, e);
+            }
+            return new Options(ObjectSerializer.java(null), Duration.ZERO, java.util.Map.of(), check);
+        }
+
+        /**
+         * Returns a copy with the correctness checker on or off. With it on, every collective call is compared with
+         * its peers' calls before its data moves, and a call that does not match throws
+         * {@link CollectiveMismatchException} on every rank involved, naming each rank's call and call site; a
+         * checked call that waits longer than the setting {@code tutti.check.timeoutMs} for a peer that waits in
+         * another collective fails the same way. Off, the checker costs nothing. Every rank must use the same.
+         *
+         * @param on whether to check
+         * @return the copy
+         */
+        public Options check(final boolean on) {
+            return new Options(serializer, timeout, algorithms, on);
+        }
+
+        /** @return the checker's threshold: the setting {@code tutti.check.timeoutMs}, read now */
+        long checkTimeoutMs() {
+            return dev.tutti.runtime.Settings.CHECK_TIMEOUT_MS.intValue();
         }
 
         /**
@@ -392,7 +428,7 @@ public final class Tutti implements AutoCloseable {
          * @return the copy
          */
         public Options serializer(final ObjectSerializer s) {
-            return new Options(s, timeout, algorithms);
+            return new Options(s, timeout, algorithms, check);
         }
 
         /**
@@ -402,7 +438,7 @@ public final class Tutti implements AutoCloseable {
          * @return the copy
          */
         public Options timeout(final Duration t) {
-            return new Options(serializer, t, algorithms);
+            return new Options(serializer, t, algorithms, check);
         }
 
         /**
@@ -425,7 +461,7 @@ public final class Tutti implements AutoCloseable {
             }
             final java.util.Map<String, String> next = new java.util.TreeMap<>(algorithms);
             next.put(operation, algorithm);
-            return new Options(serializer, timeout, java.util.Collections.unmodifiableMap(next));
+            return new Options(serializer, timeout, java.util.Collections.unmodifiableMap(next), check);
         }
 
         /** @return the selection table: configuration overrides, then these options' */

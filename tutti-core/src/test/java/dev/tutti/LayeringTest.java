@@ -17,7 +17,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The dependency rule of STYLE.md §3.1, checked on the compiled classes of the main sources (so fully-qualified
  * references, lambdas and nested classes count as much as imports): api → comm → coll → p2p → transport → runtime
- * → internal, each layer using only layers below it; {@code type} (datatypes, kernels, type codes) is a leaf every
+ * → internal, each layer using only layers below it; {@code check} (the correctness checker) sits beside the api,
+ * which alone installs it, and uses the layers below; {@code type} (datatypes, kernels, type codes) is a leaf every
  * layer below the api may use; the value types of {@code dev.tutti} (buffers, datatypes, ops, statuses, requests,
  * exceptions) may be used by every layer; {@code internal} (the error factories) is the bottom that every layer,
  * {@code type} and the value types included, may use.
@@ -28,7 +29,7 @@ class LayeringTest {
      * the package-private body of {@code Request}'s static waits.
      */
     private static final Set<String> VALUE_TYPES = Set.of("Buf", "Datatype", "Op", "Status", "Request", "Requests",
-        "CollectiveHandle", "TuttiException", "ErrorClass");
+        "CollectiveHandle", "TuttiException", "CollectiveMismatchException", "ErrorClass");
 
     private static final DescribedPredicate<JavaClass> VALUE = DescribedPredicate.describe(
         "the value types of dev.tutti", c -> "dev.tutti".equals(c.getPackageName()) && VALUE_TYPES.contains(topLevel(c).getSimpleName()));
@@ -47,6 +48,7 @@ class LayeringTest {
     static EvaluationResult evaluate(final JavaClasses classes) {
         return Architectures.layeredArchitecture().consideringOnlyDependenciesInLayers()
             .layer("api").definedBy(API)
+            .layer("check").definedBy("dev.tutti.check..")
             .layer("comm").definedBy("dev.tutti.comm..")
             .layer("coll").definedBy("dev.tutti.coll..")
             .layer("p2p").definedBy("dev.tutti.p2p..")
@@ -56,14 +58,16 @@ class LayeringTest {
             .layer("type").definedBy("dev.tutti.type..")
             .layer("values").definedBy(VALUE)
             .whereLayer("api").mayNotBeAccessedByAnyLayer()
-            .whereLayer("comm").mayOnlyBeAccessedByLayers("api")
-            .whereLayer("coll").mayOnlyBeAccessedByLayers("api", "comm")
-            .whereLayer("p2p").mayOnlyBeAccessedByLayers("api", "comm", "coll")
-            .whereLayer("transport").mayOnlyBeAccessedByLayers("api", "comm", "coll", "p2p")
-            .whereLayer("runtime").mayOnlyBeAccessedByLayers("api", "comm", "coll", "p2p", "transport")
-            .whereLayer("internal").mayOnlyBeAccessedByLayers("api", "comm", "coll", "p2p", "transport", "runtime",
-                "type", "values")
-            .whereLayer("type").mayOnlyBeAccessedByLayers("api", "comm", "coll", "p2p", "transport", "values")
+            .whereLayer("check").mayOnlyBeAccessedByLayers("api")
+            .whereLayer("comm").mayOnlyBeAccessedByLayers("api", "check")
+            .whereLayer("coll").mayOnlyBeAccessedByLayers("api", "check", "comm")
+            .whereLayer("p2p").mayOnlyBeAccessedByLayers("api", "check", "comm", "coll")
+            .whereLayer("transport").mayOnlyBeAccessedByLayers("api", "check", "comm", "coll", "p2p")
+            .whereLayer("runtime").mayOnlyBeAccessedByLayers("api", "check", "comm", "coll", "p2p", "transport")
+            .whereLayer("internal").mayOnlyBeAccessedByLayers("api", "check", "comm", "coll", "p2p", "transport",
+                "runtime", "type", "values")
+            .whereLayer("type").mayOnlyBeAccessedByLayers("api", "check", "comm", "coll", "p2p", "transport",
+                "values")
             .evaluate(classes);
     }
 

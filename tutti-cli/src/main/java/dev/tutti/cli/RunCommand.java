@@ -37,7 +37,7 @@ import picocli.CommandLine.Spec;
 /**
  * {@code tutti run}: starts a job with mpirun's flags,
  * {@code tutti run -n N [-H h1,h2 | --hostfile F] [-x VAR[=v]] [--transport auto|shm|tcp] [-v] [--tag-output]
- * [--timeout S] (-cp CP Main | -jar J) args...}, and exits with the job's status. Everything after the main class, or after {@code -jar J}, belongs to
+ * [--timeout S] [--check] (-cp CP Main | -jar J) args...}, and exits with the job's status. Everything after the main class, or after {@code -jar J}, belongs to
  * the program, even if it looks like one of these options.
  */
 @Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
@@ -80,6 +80,10 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--timeout", paramLabel = "SECONDS",
         description = "End the job after SECONDS, printing each rank's thread stacks first.")
     private Integer timeoutSeconds;
+
+    @Option(names = "--check", description = "Turn the correctness checker on in every rank (the setting "
+        + "tutti.check=on): mismatched collective calls fail on every rank with each rank's call and call site.")
+    private boolean check;
 
     @Option(names = {"-cp", "-classpath", "--class-path"}, paramLabel = "CLASSPATH",
         description = "Class path of the program; the main class follows.")
@@ -150,6 +154,9 @@ public final class RunCommand implements Callable<Integer> {
             if (null == classpath || null != jar || program.isEmpty() || !hosts.isEmpty() || null != hostfile) {
                 throw new CommandLine.ParameterException(spec.commandLine(),
                     "--embedded needs -cp CLASSPATH MAIN_CLASS and no -jar, -H or --hostfile");
+            }
+            if (check) {
+                System.setProperty(dev.tutti.runtime.Settings.CHECK.name(), "on"); // read by the job's options
             }
             return EmbeddedRun.run(ranks, classpath, program.getFirst(), program.subList(1, program.size()),
                 null == timeoutSeconds ? null : Duration.ofSeconds(timeoutSeconds), err);
@@ -232,6 +239,9 @@ public final class RunCommand implements Callable<Integer> {
         final Launcher.Builder b = Launcher.builder().ranks(ranks).hosts(hostList).oversubscribe(oversubscribe)
             .tagOutput(tagOutput).jvmOptions(rankJvmOptions()).rendezvous(rendezvous).stdout(out).stderr(err);
         exports.forEach(b::export);
+        if (check) {
+            b.export(dev.tutti.runtime.Settings.CHECK.envName() + "=on");
+        }
         if (null != timeoutSeconds) {
             b.timeout(Duration.ofSeconds(timeoutSeconds));
         }

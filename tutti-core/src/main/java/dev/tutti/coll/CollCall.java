@@ -61,6 +61,8 @@ public final class CollCall {
     // what the door built for this call: the schedule, and the cache entry it is leased from (or null)
     private Schedule schedule;
     private ScheduleCache.Entry lease;
+    // what a hook made the call wait for before its data moves (nonblocking and tagged calls), or null
+    private CollGate gate;
 
     /** A descriptor to fill in. */
     public CollCall() {
@@ -104,6 +106,7 @@ public final class CollCall {
         this.finish = finish;
         this.inter = null;
         this.interArgs = null;
+        this.gate = null;
         return this;
     }
 
@@ -158,6 +161,7 @@ public final class CollCall {
         this.selectBytes = null == a ? 0 : Math.max((long) a.sendCount() * a.sendType().sizeBytes(),
             (long) a.recvCount() * a.recvType().sizeBytes());
         this.selectCount = 0;
+        this.gate = null;
         return this;
     }
 
@@ -221,7 +225,61 @@ public final class CollCall {
         return null != interArgs ? interArgs.recvCount() : count;
     }
 
+    /**
+     * Returns whether this rank passed {@code IN_PLACE} (intracommunicator calls; where MPI allows it: at the root
+     * of gather, scatter and reduce and their v-forms, at every rank of the others but bcast and barrier).
+     *
+     * @return whether the call is in place
+     */
+    public boolean inPlace() {
+        if (null != inter) {
+            return false;
+        }
+        return switch (kind) {
+            case BARRIER, BCAST -> false;
+            case SCATTER, SCATTERV -> root == comm.rank() && null == recv;
+            case GATHER, GATHERV, REDUCE -> root == comm.rank() && null == send;
+            case ALLTOALLW -> false;
+            default -> null == send;
+        };
+    }
+
+    /** @return the communicator (for an intercommunicator, the union of its groups) */
+    public CollComm communicator() {
+        return comm;
+    }
+
+    /** @return the whole arguments of an intracommunicator v-collective or alltoallw, else null */
+    public CollArgs vectorArgs() {
+        return args;
+    }
+
+    /** @return the intercommunicator of an intercommunicator call, else null */
+    public InterComm interCommunicator() {
+        return inter;
+    }
+
+    /** @return the arguments of an intercommunicator call (null for its barrier), else null */
+    public InterArgs interArguments() {
+        return interArgs;
+    }
+
+    /**
+     * Makes a nonblocking, tagged or persistent call wait, after it has started and before any of its data moves,
+     * until {@code g} passes it (the correctness checker's comparison with the peers' calls). Called by a hook's
+     * {@link CollHook#before}; a blocking call ignores it (its hook may wait in {@code before} itself).
+     *
+     * @param g the gate, or null for none
+     */
+    public void gate(final CollGate g) {
+        this.gate = g;
+    }
+
     // ---------------------------------------------------------------------------------------- engine side
+
+    CollGate gate() {
+        return gate;
+    }
 
     CollStart start() {
         return start;

@@ -51,6 +51,9 @@ public final class CollDoor {
         if (null == hook) {
             return start(build(call));
         }
+        if (!call.isInter()) {
+            select(call); // a call refused by a local check is no call: the hook must not see it
+        }
         hook.before(call);
         if (CollCall.Variant.BLOCKING != call.variant()) {
             return notify(start(build(call)), hook, call);
@@ -79,16 +82,19 @@ public final class CollDoor {
     public static CollectiveHandle begin(final CollCall call) {
         final CollHook hook = call.comm().rankState().hook();
         if (null != hook) {
+            if (!call.isInter()) {
+                select(call); // a call refused by a local check is no call: the hook must not see it
+            }
             hook.before(call);
         }
         build(call);
         final ScheduleRun run = ScheduleRun.startTagged(call.schedule(), call.comm(), call.kind(), call.tag(),
-            call.lease());
+            call.lease(), call.gate());
         return null == hook ? run : notify(run, hook, call);
     }
 
     private static Request start(final CollCall c) {
-        return c.start().start(c.schedule(), c.comm(), c.lease());
+        return c.start().start(c.schedule(), c.comm(), c.lease(), c.gate());
     }
 
     private static <R extends Request> R notify(final R r, final CollHook hook, final CollCall c) {

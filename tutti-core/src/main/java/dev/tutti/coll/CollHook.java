@@ -10,8 +10,11 @@ import dev.tutti.TuttiException;
  * costs the door one predictable branch.
  *
  * <p>Both methods run on the thread that makes the call or completes it (for a nonblocking call, whichever thread
- * advances it last), must be thread-safe, and must not block on other ranks. {@link #before} may throw a
- * {@link TuttiException} to refuse the call (nothing has been sent then). The descriptor passed to {@link #after} of
+ * advances it last) and must be thread-safe. {@link #after} must not block on other ranks; {@link #before} may for a
+ * blocking call (MPI lets any blocking collective synchronize: the checker waits there for its peers' calls), and
+ * for the other variants may instead hold the call's data back with a gate ({@link CollCall#gate}), so that their
+ * initiation stays local. {@link #before} may throw a {@link TuttiException} to refuse the call (nothing has been
+ * sent then). The descriptor passed to {@link #after} of
  * a blocking call is reused by the thread's next call: copy what you keep.
  */
 public interface CollHook {

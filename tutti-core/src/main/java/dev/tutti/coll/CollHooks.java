@@ -38,6 +38,16 @@ public final class CollHooks {
         of(engine).hook = hook;
     }
 
+    /**
+     * Returns the hook installed on a rank (for tests and tools: whether the checker is on).
+     *
+     * @param engine the rank's engine
+     * @return the hook, or null if none
+     */
+    public static CollHook installed(final P2pEngine engine) {
+        return of(engine).hook;
+    }
+
     ActiveRuns runs() {
         return runs;
     }

@@ -58,12 +58,14 @@ public final class CollStart {
      * @param schedule the schedule
      * @param comm     the communicator (for an intercommunicator, the union of its groups)
      * @param lease    the cache entry the schedule is leased from, or null
+     * @param gate     what a nonblocking or tagged run waits for before its data moves ({@link CollGate}), or null
      * @return the run, or for a blocking call of a leased schedule a completed request
      */
-    dev.tutti.Request start(final Schedule schedule, final CollComm comm, final ScheduleCache.Entry lease) {
+    dev.tutti.Request start(final Schedule schedule, final CollComm comm, final ScheduleCache.Entry lease,
+        final CollGate gate) {
         if (!nonblocking && null != lease) {
             return ScheduleRun.runBlocking(schedule, comm, lease); // waits here; every blocking caller waits at once
         }
-        return ScheduleRun.start(schedule, comm, nonblocking, lease);
+        return ScheduleRun.start(schedule, comm, nonblocking, lease, nonblocking ? gate : null);
     }
 }

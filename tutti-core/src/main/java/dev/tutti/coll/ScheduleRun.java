@@ -83,6 +83,8 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
     @SuppressWarnings("unused") // accessed through NOTIFIED
     private volatile int notified;
     private int round = -1;
+    /** What the run waits for before its first round ({@link CollGate}), null once passed (holder of busy only). */
+    private CollGate gate;
     private AbstractRequest[] parts = NONE;
     private int pending;
 
@@ -125,8 +127,19 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
      */
     public static ScheduleRun start(final Schedule schedule, final CollComm comm, final boolean nonblocking,
         final ScheduleCache.Entry lease) {
+        return start(schedule, comm, nonblocking, lease, null);
+    }
+
+    /** As {@link #start(Schedule, CollComm, boolean, ScheduleCache.Entry)}, its data held back by a gate. */
+    static ScheduleRun start(final Schedule schedule, final CollComm comm, final boolean nonblocking,
+        final ScheduleCache.Entry lease, final CollGate gate) {
         return begin(new ScheduleRun(schedule, comm, comm.context(), comm.nextTag(), null, -1, 0, nonblocking,
-            lease));
+            lease).gatedBy(gate));
+    }
+
+    private ScheduleRun gatedBy(final CollGate g) {
+        this.gate = g; // published to other threads by begin()'s registration, like the rest of the run
+        return this;
     }
 
     /**
@@ -159,8 +172,14 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
      */
     public static ScheduleRun startTagged(final Schedule schedule, final CollComm comm, final CollKind kind,
         final int userTag, final ScheduleCache.Entry lease) {
+        return startTagged(schedule, comm, kind, userTag, lease, null);
+    }
+
+    /** As {@link #startTagged(Schedule, CollComm, CollKind, int, ScheduleCache.Entry)}, held back by a gate. */
+    static ScheduleRun startTagged(final Schedule schedule, final CollComm comm, final CollKind kind,
+        final int userTag, final ScheduleCache.Entry lease, final CollGate gate) {
         return begin(new ScheduleRun(schedule, comm, comm.taggedContext(), comm.nextTaggedTag(kind, userTag), kind,
-            userTag, comm.taggedTimeoutMs() * 1_000_000L, true, lease));
+            userTag, comm.taggedTimeoutMs() * 1_000_000L, true, lease).gatedBy(gate));
     }
 
     /**
@@ -255,6 +274,13 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
 
     private int step() {
         int work = 0;
+        if (null != gate) {
+            if (!gate.pass(this)) {
+                return 0;
+            }
+            gate = null;
+            work++;
+        }
         final Schedule.Round[] rounds = schedule.rounds();
         while (true) {
             if (round >= 0) {

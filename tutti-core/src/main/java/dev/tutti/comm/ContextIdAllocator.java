@@ -23,11 +23,11 @@ import java.util.stream.IntStream;
  * by which the members of a new communicator choose a block that is free at every one of them.
  *
  * <p>A communicator owns one block of {@link #IDS_PER_BLOCK} consecutive context ids starting at
- * {@link #base(int)}: point-to-point ({@link #P2P}), collective ({@link #COLL}), two reserved for later layers
- * (tagged collectives {@link #TAGGED}, the correctness checker {@link #CHECK}), communicator management
- * ({@link #MANAGE}: group-collective creation and intercommunicator construction, which cannot use call order),
- * retirement ({@link #RETIRE}, below) and two spare. Block 0 is the world communicator's (contexts 0 and 1, as
- * the engine always had).
+ * {@link #base(int)}: point-to-point ({@link #P2P}), collective ({@link #COLL}), tagged collectives
+ * ({@link #TAGGED}), the correctness checker ({@link #CHECK}, and {@link #CHECK_TAGGED} for its digests of tagged
+ * collectives), communicator management ({@link #MANAGE}: group-collective creation and intercommunicator
+ * construction, which cannot use call order), retirement ({@link #RETIRE}, below) and one spare. Block 0 is the
+ * world communicator's (contexts 0 and 1, as the engine always had).
  *
  * <p>Implementation notes (MPICH's mask algorithm). The state is two bit masks of {@link #BLOCKS} bits: blocks
  * in use by a live communicator of this rank, and blocks <em>retiring</em> (freed here, not yet reusable). To
@@ -83,8 +83,10 @@ public final class ContextIdAllocator {
     public static final int COLL = 1;
     /** Offset reserved for tagged (two-phase) collectives. */
     public static final int TAGGED = 2;
-    /** Offset reserved for the correctness checker. */
+    /** Offset of the correctness checker's context: the digests of ordinary collective calls, and its queries. */
     public static final int CHECK = 3;
+    /** Offset of the correctness checker's context for the digests of tagged (two-phase) collectives. */
+    public static final int CHECK_TAGGED = 6;
     /** Offset of the communicator-management context (group-collective creation, intercommunicator wire-up). */
     public static final int MANAGE = 4;
     /** Offset of the retirement context: the FINs by which the members of a freed communicator drain its block. */

@@ -169,6 +169,9 @@ public abstract class AbstractRequest implements Request {
      * caller's wait, with the original as cause.
      */
     private void throwIfFailed() {
+        if (result instanceof dev.tutti.CollectiveMismatchException m) {
+            throw new dev.tutti.CollectiveMismatchException(m); // keeps the checker's type
+        }
         if (result instanceof TuttiException f) {
             throw Failures.rethrown(f);
         }

@@ -1,0 +1,221 @@
+package dev.tutti.check;
+
+import dev.tutti.Datatype;
+import dev.tutti.TuttiException;
+import dev.tutti.coll.CollCall;
+import dev.tutti.coll.CollComm;
+import dev.tutti.coll.CollHook;
+import dev.tutti.coll.CollHooks;
+import dev.tutti.comm.ContextIdAllocator;
+import dev.tutti.p2p.CommView;
+import dev.tutti.p2p.P2pEngine;
+import dev.tutti.p2p.RecvRequest;
+import dev.tutti.runtime.Agent;
+
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.WeakHashMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The correctness checker of one rank: the hook of the collective engine's door ({@link CollHook}) that compares
+ * every collective call with its peers' calls before its data moves ({@link DigestExchange}, {@link DigestRules}),
+ * and the agent that answers the peers' questions about what this rank waits in ({@link Inquiry}).
+ *
+ * <p>Keys. An ordinary call is the n-th on its communicator (n from 1, this checker's count of the calls that pass
+ * the door, blocking and nonblocking together, as MPI orders them); its digests travel on the communicator's checker
+ * context ({@link ContextIdAllocator#CHECK}) under the tag {@code n mod 2^30}. A tagged call is the n-th use of its
+ * (kind, tag) and travels on {@link ContextIdAllocator#CHECK_TAGGED} under the tag that packs the three as the engine
+ * does. Questions and answers use the world's checker context under the two tags above {@code 2^30}, which digests
+ * never use.
+ *
+ * <p>Implementation notes. A blocking call waits for the verdict in {@link #before} (MPI lets any blocking
+ * collective synchronize, and a correct program must allow it); a nonblocking or tagged call only starts the
+ * exchange and leaves it as its run's gate, so its initiation stays local. The per-communicator counts live in a
+ * synchronized weak map (a freed communicator's entry goes with it); {@link #doWork} is guarded by a flag, so one
+ * of the rank's waiting threads at a time serves questions. With the checker off none of this exists: the door's
+ * hook is null.
+ */
+public final class Checker implements CollHook, Agent {
+    /** The world's checker context: questions and answers. */
+    static final int WORLD_CHECK = ContextIdAllocator.base(0) + ContextIdAllocator.CHECK;
+    /** Tag of a question. */
+    static final int QUERY_TAG = 0x7FFF_FFFE;
+    /** Tag of an answer. */
+    static final int REPLY_TAG = 0x7FFF_FFFF;
+    private static final int SEQ_MASK = 0x3FFF_FFFF;
+    private static final int TAGGED_SEQ_BITS = 10;
+    private static final int TAGGED_TAG_BITS = 16;
+
+    private final P2pEngine engine;
+    private final long thresholdMs;
+    private final Map<CollComm, CommState> comms = Collections.synchronizedMap(new WeakHashMap<>());
+    private final Set<DigestExchange> pending = ConcurrentHashMap.newKeySet();
+    private final AtomicBoolean serving = new AtomicBoolean();
+    private final CommView worldView;
+    private RecvRequest question; // guarded by serving
+
+    private Checker(final P2pEngine engine, final long thresholdMs) {
+        this.engine = engine;
+        this.thresholdMs = thresholdMs;
+        this.worldView = new CommView() {
+            @Override
+            public int toLocal(final int worldRank) {
+                return worldRank;
+            }
+
+            @Override
+            public String describe() {
+                return "checker, rank=" + engine.worldRank();
+            }
+        };
+    }
+
+    /**
+     * Turns the checker on for a rank: every later collective call of the rank is checked.
+     *
+     * @param engine      the rank's engine
+     * @param thresholdMs how long a call waits for a peer's digest before it asks the peer what it is doing
+     * @return the checker
+     */
+    public static Checker install(final P2pEngine engine, final long thresholdMs) {
+        final Checker c = new Checker(engine, thresholdMs);
+        engine.addAgent(c);
+        CollHooks.install(engine, c);
+        return c;
+    }
+
+    @Override
+    public void before(final CollCall call) {
+        final CollComm comm = call.communicator();
+        if (ContextIdAllocator.COLL != comm.context() % ContextIdAllocator.IDS_PER_BLOCK) {
+            return; // not a communicator's collective context: nothing to compare on
+        }
+        final int base = comm.context() - ContextIdAllocator.COLL;
+        final CommState state = state(comm);
+        final String site = CallSite.capture();
+        final long seq;
+        final int context;
+        final int tag;
+        if (CollCall.Variant.TAGGED == call.variant()) {
+            final int key = call.kind().ordinal() << TAGGED_TAG_BITS | call.tag();
+            seq = state.tagged.computeIfAbsent(key, k -> new AtomicLong()).incrementAndGet();
+            context = base + ContextIdAllocator.CHECK_TAGGED;
+            tag = key << TAGGED_SEQ_BITS | (int) ((seq - 1) & ((1 << TAGGED_SEQ_BITS) - 1));
+        } else {
+            seq = state.calls.incrementAndGet();
+            context = base + ContextIdAllocator.CHECK;
+            tag = (int) (seq & SEQ_MASK);
+        }
+        final DigestExchange x = DigestExchange.start(this, comm, context, tag, CallDigest.of(call, seq, site));
+        if (CollCall.Variant.BLOCKING == call.variant()) {
+            x.waitFor();
+        } else {
+            call.gate(x);
+        }
+    }
+
+    @Override
+    public void after(final CollCall call, final TuttiException failure) {
+        // Nothing: a call is checked before its data moves.
+    }
+
+    /** Serves one question of a peer, if one has arrived. */
+    @Override
+    public int doWork() {
+        if (!serving.compareAndSet(false, true)) {
+            return 0;
+        }
+        try {
+            if (null == question) {
+                question = engine.irecvAllocating(WORLD_CHECK, P2pEngine.ANY, QUERY_TAG, Datatype.BYTE, worldView);
+            }
+            if (!question.isDone()) {
+                return 0;
+            }
+            final RecvRequest q = question;
+            question = null;
+            final int asker = q.waitFor().source();
+            final byte[] b = q.receivedBytes();
+            final int context = null != b && b.length >= Integer.BYTES
+                ? java.nio.ByteBuffer.wrap(b).getInt() : -1;
+            engine.isend(WORLD_CHECK, asker, REPLY_TAG, Datatype.BYTE, MemorySegment.ofArray(answer(context)
+                .encode()));
+            return 1;
+        } catch (final TuttiException e) {
+            return 0; // the asker is gone, or this rank is closing: no one to answer
+        } finally {
+            serving.set(false);
+        }
+    }
+
+    /**
+     * Asks a peer what it waits in.
+     *
+     * @param worldRank the peer
+     * @param context   the collective context of the communicator the question is about
+     * @return the receive of its answer ({@link PeerState})
+     */
+    RecvRequest ask(final int worldRank, final int context) {
+        final RecvRequest reply = engine.irecvAllocating(WORLD_CHECK, worldRank, REPLY_TAG, Datatype.BYTE, worldView);
+        engine.isend(WORLD_CHECK, worldRank, QUERY_TAG, Datatype.BYTE,
+            MemorySegment.ofArray(java.nio.ByteBuffer.allocate(Integer.BYTES).putInt(context).array()));
+        return reply;
+    }
+
+    /** @return this rank's answer about the communicator of collective context {@code context} */
+    private PeerState answer(final int context) {
+        final List<PeerState.Pending> waits = new ArrayList<>();
+        for (final DigestExchange x : pending) {
+            waits.add(new PeerState.Pending(x.key(), x.waitedMs(), x.describePending()));
+        }
+        String last = "";
+        synchronized (comms) {
+            for (final Map.Entry<CollComm, CommState> e : comms.entrySet()) {
+                if (e.getKey().context() == context && null != e.getValue().last) {
+                    last = e.getValue().last;
+                }
+            }
+        }
+        return new PeerState(waits, last);
+    }
+
+    /** @return the checked calls of this rank that wait for their peers' digests */
+    Set<DigestExchange> pending() {
+        return pending;
+    }
+
+    /** @return the threshold of {@link Inquiry} (ms) */
+    long thresholdMs() {
+        return thresholdMs;
+    }
+
+    /**
+     * Notes a call whose digests have all arrived, for the answers to peers' questions.
+     *
+     * @param comm the communicator
+     * @param call the call
+     */
+    void record(final CollComm comm, final CallDigest call) {
+        state(comm).last = Reports.callLabel(call) + " " + call;
+    }
+
+    private CommState state(final CollComm comm) {
+        synchronized (comms) {
+            return comms.computeIfAbsent(comm, c -> new CommState());
+        }
+    }
+
+    /** The checker's counts of one communicator on this rank. */
+    private static final class CommState {
+        final AtomicLong calls = new AtomicLong();
+        final Map<Integer, AtomicLong> tagged = new ConcurrentHashMap<>();
+        volatile String last;
+    }
+}
