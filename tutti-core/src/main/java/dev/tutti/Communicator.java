@@ -43,7 +43,7 @@ import java.util.function.IntFunction;
  * joins two groups; {@link #free()} returns the ids. Every creation except {@link #createGroup} is a collective call
  * on this communicator and takes its place in the collective call order.
  */
-public final class Communicator extends Comm implements ScanCollectives, ObjectCollectives {
+public final class Communicator extends CollectiveCalls implements ScanCollectives, ObjectCollectives {
     /** Process kinds for {@link #splitType}. */
     public enum SplitType {
         /** Ranks that can share memory: the same host (every rank of an embedded, in-JVM job is on one host). */
@@ -363,6 +363,16 @@ public final class Communicator extends Comm implements ScanCollectives, ObjectC
     @Override
     public CollectiveHandle exscanBegin(final Buf send, final Buf recv, final Op op, final int tag) {
         return CollDoor.begin(intra("exscanBegin").exscan(tagged("exscanBegin", tag), send, recv, op));
+    }
+
+    @Override
+    public PersistentRequest scanInit(final Buf send, final Buf recv, final Op op) {
+        return CollDoor.init(intra("scanInit").scan(CollStart.PERSISTENT, send, recv, op));
+    }
+
+    @Override
+    public PersistentRequest exscanInit(final Buf send, final Buf recv, final Op op) {
+        return CollDoor.init(intra("exscanInit").exscan(CollStart.PERSISTENT, send, recv, op));
     }
 
     // ----------------------------------------------------------------------------------------------- machinery

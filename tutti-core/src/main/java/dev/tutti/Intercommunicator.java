@@ -41,7 +41,7 @@ import dev.tutti.p2p.P2pEngine;
  * same order. Cost: see {@code dev.tutti.coll.inter.InterAlgorithms}; a symmetric call costs about one one-way
  * call, because the two directions proceed in parallel.
  */
-public final class Intercommunicator extends Comm {
+public final class Intercommunicator extends CollectiveCalls {
     /** The root argument of the rank that is the root of a one-way rooted collective (MPI_ROOT). */
     public static final int ROOT = -3;
 

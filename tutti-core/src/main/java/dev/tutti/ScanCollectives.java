@@ -82,4 +82,28 @@ public interface ScanCollectives {
      * @throws TuttiException for a bad argument or tag (before anything is sent)
      */
     CollectiveHandle exscanBegin(Buf send, Buf recv, Op op, int tag);
+
+    /**
+     * Builds a persistent {@link ScanCollectives#scan(Buf, Buf, Op)} (MPI-4 {@code MPI_Scan_init}): the same arguments, checked now; the schedule
+     * is built once, and each {@link PersistentRequest#start()} runs it on the buffers' current contents.
+     *
+     * @param send as for the blocking form
+     * @param recv as for the blocking form
+     * @param op as for the blocking form
+     * @return the request, inactive
+     * @throws TuttiException for a bad argument (nothing is sent), or boolean buffers
+     */
+    PersistentRequest scanInit(Buf send, Buf recv, Op op);
+
+    /**
+     * Builds a persistent {@link ScanCollectives#exscan(Buf, Buf, Op)} (MPI-4 {@code MPI_Exscan_init}): the same arguments, checked now; the schedule
+     * is built once, and each {@link PersistentRequest#start()} runs it on the buffers' current contents.
+     *
+     * @param send as for the blocking form
+     * @param recv as for the blocking form
+     * @param op as for the blocking form
+     * @return the request, inactive
+     * @throws TuttiException for a bad argument (nothing is sent), or boolean buffers
+     */
+    PersistentRequest exscanInit(Buf send, Buf recv, Op op);
 }

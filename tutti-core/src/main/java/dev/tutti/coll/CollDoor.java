@@ -93,6 +93,25 @@ public final class CollDoor {
         return null == hook ? run : notify(run, hook, call);
     }
 
+    /**
+     * Builds a validated persistent call ({@code ...Init}): selects the algorithm and builds the call's own
+     * schedule once; each {@link PersistentRun#start()} then tells the hook and runs it again.
+     *
+     * @param call the call, of variant {@link CollCall.Variant#PERSISTENT}; the request keeps it
+     * @return the inactive request
+     * @throws TuttiException for an algorithm that cannot take the op, or for boolean buffers (staged through
+     *                        bytes when a call is made, which a persistent call is only once)
+     */
+    public static PersistentRun init(final CollCall call) {
+        if (Datatype.BOOLEAN == call.sendType() || Datatype.BOOLEAN == call.recvType() || !call.finish().isEmpty()) {
+            throw Errors.invalid(ErrorClass.TYPE, call.kind().mpiName() + "Init", call.where(), "type=BOOLEAN, "
+                + "expected another element type: boolean buffers are staged through bytes per call, so a "
+                + "persistent collective cannot see their later contents (use byte 0/1)");
+        }
+        final AlgorithmId id = call.isInter() ? null : select(call);
+        return new PersistentRun(call, withFinish(schedule(call, id), call));
+    }
+
     private static Request start(final CollCall c) {
         return c.start().start(c.schedule(), c.comm(), c.lease(), c.gate());
     }

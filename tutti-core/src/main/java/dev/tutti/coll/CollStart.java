@@ -11,6 +11,8 @@ public final class CollStart {
     public static final CollStart BLOCKING = new CollStart(false, false, -1);
     /** A nonblocking call: the run progresses in any wait of the rank. */
     public static final CollStart NONBLOCKING = new CollStart(true, false, -1);
+    /** A persistent call ({@code ...Init}): built once by {@link CollDoor#init}, each start nonblocking. */
+    public static final CollStart PERSISTENT = new CollStart(true, false, -1);
 
     private final boolean nonblocking;
     private final boolean tagged;
@@ -43,7 +45,7 @@ public final class CollStart {
 
     /** @return the variant this start gives a call */
     public CollCall.Variant variant() {
-        return tagged ? CollCall.Variant.TAGGED : nonblocking ? CollCall.Variant.NONBLOCKING
+        return PERSISTENT == this ? CollCall.Variant.PERSISTENT : tagged ? CollCall.Variant.TAGGED : nonblocking ? CollCall.Variant.NONBLOCKING
             : CollCall.Variant.BLOCKING;
     }
 

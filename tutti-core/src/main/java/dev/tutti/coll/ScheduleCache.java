@@ -339,7 +339,18 @@ public final class ScheduleCache {
                 && sendSize == o.sendSize && recvAddress == o.recvAddress && recvSize == o.recvSize;
         }
 
-        private boolean tryClaim() {
+        /**
+         * An entry of no cache, for one persistent request's schedule: it lends the request's run its part
+         * requests and is leased by each start.
+         *
+         * @param schedule the schedule
+         * @return the entry, free
+         */
+        static Entry standalone(final Schedule schedule) {
+            return new Entry(null, null, 0, null, 0, -1, -1, null, ABSENT, null, ABSENT, null, schedule);
+        }
+
+        boolean tryClaim() {
             return STATE.compareAndSet(this, FREE, LEASED);
         }
 

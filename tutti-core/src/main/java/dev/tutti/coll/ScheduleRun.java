@@ -208,6 +208,41 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
         return DONE;
     }
 
+    /**
+     * A persistent request's run, not started: {@link #startPersistent} starts it, and again each time after it
+     * has completed. It reuses the part requests of {@code lease}, an entry of its own.
+     *
+     * @param schedule the schedule, built once
+     * @param comm     the communicator
+     * @param lease    the request's own entry ({@link ScheduleCache.Entry#standalone})
+     * @return the run
+     */
+    static ScheduleRun persistent(final Schedule schedule, final CollComm comm, final ScheduleCache.Entry lease) {
+        return new ScheduleRun(schedule, comm, comm.context(), -1, null, -1, 0, true, lease);
+    }
+
+    /**
+     * Starts a persistent request's run under the communicator's next collective tag (so starts match in call
+     * order with the other collectives). The caller guarantees the run is not active: never started, or complete
+     * and seen complete.
+     *
+     * @param g    what the run waits for before its data moves, or null
+     * @param hook the hook to tell at completion, or null
+     * @param call the call the hook is told about
+     * @return this run
+     */
+    ScheduleRun startPersistent(final CollGate g, final CollHook hook, final CollCall call) {
+        restart(comm.nextTag());
+        gate = g;
+        notified = 0;
+        afterHook = null;
+        if (null != hook) {
+            afterCall = call;
+            afterHook = hook;
+        }
+        return begin(this);
+    }
+
     /** Makes a finished, successful blocking run pending again under a new tag (its owner only). */
     private void restart(final int newTag) {
         tag = newTag;

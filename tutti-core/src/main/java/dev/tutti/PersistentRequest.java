@@ -1,0 +1,60 @@
+package dev.tutti;
+
+/**
+ * A persistent collective (MPI-4 {@code MPI_Allreduce_init}, ...): built once by an {@code ...Init} method of
+ * {@link PersistentCollectives}, started many times. The schedule, its scratch buffers and its part requests are
+ * made at init; a {@link #start()} on the small-message path allocates nothing. Between starts the buffers passed
+ * at init may be refilled: each start moves their contents as they are then.
+ *
+ * <p>States (MPI-4 §6.13): a new request is <em>inactive</em>; {@link #start()} makes it <em>active</em>; it is
+ * inactive again once a {@link #waitFor()} or a {@link #test()} that returns true has seen it complete. Starting
+ * an active request, or freeing one, is refused with {@link ErrorClass#REQUEST}. Starts are matched like
+ * ordinary collectives: in call order on the communicator, with the other collectives, at every rank.
+ *
+ * <pre>{@code
+ * PersistentRequest sum = world.allreduceInit(Buf.of(local), Buf.of(global), Op.SUM);
+ * for (int step = 0; step < steps; step++) {
+ *     fill(local, step);
+ *     sum.start();
+ *     sum.waitFor();
+ * }
+ * sum.free();
+ * }</pre>
+ */
+public interface PersistentRequest extends Request, AutoCloseable {
+    /**
+     * Starts the collective with the buffers' current contents.
+     *
+     * @throws TuttiException of class {@link ErrorClass#REQUEST} if the request is active or freed; as the
+     *                        collective's call otherwise (a hook refusing it, a failed peer)
+     */
+    void start();
+
+    /** @return whether the request has been started and its completion not yet seen by a wait or test */
+    boolean isActive();
+
+    /**
+     * Frees the request (MPI_Request_free): its schedule and buffers are let go; later calls are refused.
+     *
+     * @throws TuttiException of class {@link ErrorClass#REQUEST} if the request is active
+     */
+    void free();
+
+    /** Frees the request, as {@link #free()}; for try-with-resources. */
+    @Override
+    default void close() {
+        free();
+    }
+
+    /**
+     * Starts every request, in order (MPI_Startall).
+     *
+     * @param requests the requests
+     * @throws TuttiException as {@link #start()}, for the first that cannot start (those before it are started)
+     */
+    static void startAll(final PersistentRequest... requests) {
+        for (final PersistentRequest r : requests) {
+            r.start();
+        }
+    }
+}

@@ -1,0 +1,124 @@
+package dev.tutti.coll;
+
+import dev.tutti.ErrorClass;
+import dev.tutti.PersistentRequest;
+import dev.tutti.Status;
+import dev.tutti.internal.Errors;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A persistent collective request: one call's descriptor, its schedule built once ({@link CollDoor#init}), and one
+ * run started again for each {@link #start()}.
+ *
+ * <p>Implementation notes. The schedule is the request's own (never shared through the communicator's cache), so
+ * its scratch is used by one run at a time; its own {@link ScheduleCache.Entry} lends that run reusable part
+ * requests and is leased by each start and released by the run after its last step. A start therefore costs the
+ * hook's branch, a CAS on the entry and the run's rearm: no allocation. A run that failed keeps its lease (messages
+ * may still land in its memory), so the request cannot start again. State: {@code active} is set by
+ * {@link #start()} and cleared by a {@link #test()} or {@link #waitFor()} that sees the run complete (MPI-4's
+ * inactive state); the owner thread drives starts, any thread may test or wait, one at a time (as for every
+ * request).
+ */
+public final class PersistentRun implements PersistentRequest {
+    private final CollCall call;
+    private final ScheduleCache.Entry entry;
+    private final ScheduleRun run;
+    private volatile boolean active;
+    private volatile boolean freed;
+    private boolean started;
+
+    PersistentRun(final CollCall call, final Schedule schedule) {
+        this.call = call;
+        this.entry = ScheduleCache.Entry.standalone(schedule);
+        this.run = ScheduleRun.persistent(schedule, call.comm(), entry);
+    }
+
+    @Override
+    public void start() {
+        if (freed) {
+            throw Errors.invalid(ErrorClass.REQUEST, op("start"), call.where(), "the persistent request is freed, expected "
+                + "a live request");
+        }
+        if (active) {
+            throw Errors.invalid(ErrorClass.REQUEST, op("start"), call.where(), "the persistent request is active, expected "
+                + "it inactive: wait for (or test) its previous start first");
+        }
+        final CollHook hook = call.comm().rankState().hook();
+        if (null != hook) {
+            hook.before(call);
+        }
+        if (!entry.tryClaim()) {
+            throw Errors.invalid(ErrorClass.REQUEST, op("start"), call.where(), "an earlier start failed, so its memory may "
+                + "still be written; expected a request whose runs succeeded (free it and init a new one)");
+        }
+        started = true;
+        active = true;
+        run.startPersistent(call.gate(), hook, call);
+    }
+
+    /** @return the operation named in messages (built only for one) */
+    private String op(final String what) {
+        return call.kind().mpiName() + " " + what;
+    }
+
+    @Override
+    public boolean isActive() {
+        return active;
+    }
+
+    @Override
+    public boolean test() {
+        if (!started) {
+            return true;
+        }
+        final boolean done = run.test();
+        if (done) {
+            active = false;
+        }
+        return done;
+    }
+
+    @Override
+    public Status waitFor() {
+        if (!started) {
+            return Status.EMPTY;
+        }
+        try {
+            return run.waitFor();
+        } finally {
+            active = false;
+        }
+    }
+
+    @Override
+    public Status waitFor(final long timeout, final TimeUnit unit) {
+        if (!started) {
+            return Status.EMPTY;
+        }
+        final Status s = run.waitFor(timeout, unit);
+        if (null != s) {
+            active = false;
+        }
+        return s;
+    }
+
+    /** Cancelling a collective is not possible (MPI); this does nothing. */
+    @Override
+    public void cancel() {
+    }
+
+    @Override
+    public void free() {
+        if (active) {
+            throw Errors.invalid(ErrorClass.REQUEST, op("free"), call.where(), "the "
+                + "persistent request is active, expected it inactive: wait for (or test) its last start first");
+        }
+        freed = true;
+    }
+
+    @Override
+    public String toString() {
+        return "PersistentRequest(" + call + (active ? ", active" : "") + (freed ? ", freed" : "") + ")";
+    }
+}
