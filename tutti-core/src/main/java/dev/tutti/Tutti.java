@@ -55,6 +55,9 @@ public final class Tutti implements AutoCloseable {
         this.embeddedAbort = embeddedAbort;
         this.world = new Communicator(engine, "WORLD", WORLD_P2P_CONTEXT, null, options.serializer(),
             options.selection());
+        if (null == embeddedAbort) {
+            dev.tutti.runtime.Log.rank(engine.worldRank()); // a process of a job: its threads are this rank's
+        }
         if (options.check()) {
             dev.tutti.check.Checker.install(engine, options.checkTimeoutMs());
         }
@@ -126,7 +129,7 @@ public final class Tutti implements AutoCloseable {
                 if ("shm".equals(mode)) {
                     throw e;
                 }
-                System.getLogger(Tutti.class.getName()).log(System.Logger.Level.WARNING,
+                dev.tutti.runtime.Log.of(Tutti.class).log(System.Logger.Level.WARNING,
                     "init (rank={0}): shared memory unavailable, using tcp with every peer: {1}", rank, e.getMessage());
             }
         }
@@ -326,6 +329,7 @@ public final class Tutti implements AutoCloseable {
      */
     void bindToThread() {
         EMBEDDED_RANK.set(this);
+        dev.tutti.runtime.Log.rank(engine.worldRank());
     }
 
     /**

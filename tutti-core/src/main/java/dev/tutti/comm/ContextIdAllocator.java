@@ -110,7 +110,7 @@ public final class ContextIdAllocator {
     private static final long FLAG_OWNER = 1L;
     /** Flag word bit: no block is retiring at the member. */
     private static final long FLAG_SETTLED = 2L;
-    private static final System.Logger LOG = System.getLogger(ContextIdAllocator.class.getName());
+    private static final dev.tutti.runtime.Log LOG = dev.tutti.runtime.Log.of(ContextIdAllocator.class);
 
     private final P2pEngine engine;
     private final long[] used = new long[WORDS];

@@ -36,7 +36,7 @@ public final class P2pEngine implements InboundSink {
     /** Wildcard for source and tag inside the engine (world-rank space). */
     public static final int ANY = -1;
 
-    private static final System.Logger LOG = System.getLogger(P2pEngine.class.getName());
+    private static final dev.tutti.runtime.Log LOG = dev.tutti.runtime.Log.of(P2pEngine.class);
 
     private final int worldRank;
     private final int worldSize;

@@ -66,7 +66,7 @@ public final class CpuBinding {
         } catch (final Throwable e) {
             // Binding is an optimisation: a system that refuses it (no such function, a seccomp filter) runs
             // unbound, which is correct, only slower. Said once, at init.
-            System.getLogger(CpuBinding.class.getName()).log(System.Logger.Level.WARNING,
+            dev.tutti.runtime.Log.of(CpuBinding.class).log(System.Logger.Level.WARNING,
                 "cannot bind this rank to a CPU, running unbound: {0}", e.toString());
             return -1;
         }

@@ -72,7 +72,7 @@ public final class RendezvousServer implements AutoCloseable {
     private static final long STATUS_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(500);
     private static final long WAIT_SLICE_MS = 50;
     private static final int MAX_UNAUTHENTICATED = 64;
-    private static final System.Logger LOG = System.getLogger(RendezvousServer.class.getName());
+    private static final dev.tutti.runtime.Log LOG = dev.tutti.runtime.Log.of(RendezvousServer.class);
 
     private final ServerSocket listener;
     private final String bindHost;

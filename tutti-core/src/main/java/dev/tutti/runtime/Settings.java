@@ -99,6 +99,10 @@ public final class Settings {
     public static final Setting COLL_TAGGED_TIMEOUT_MS = integer("tutti.coll.tagged.timeoutMs", 300_000,
         ReadAt.COMMUNICATOR, "a tagged collective not matched by then (ms) fails with `TIMEOUT` (0 = wait forever)");
     /** The correctness checker. */
+    public static final Setting LOG_LEVEL = choice("tutti.log.level", "warning", List.of("off", "error", "warning",
+        "info", "debug", "trace"), ReadAt.EACH_CALL, "The least severe of Tutti's own log records that is passed on "
+            + "(to `System.Logger`, one line each, naming the rank); read at each record. `warning` by default, so "
+            + "`info` and below are not shown");
     public static final Setting CHECK = choice("tutti.check", "off", List.of("off", "on"), ReadAt.JOB_START,
         "`on`: every collective call is compared with its peers' calls before its data moves (operation, root, "
             + "reduction, tag, type signature and counts, in-place use, blocking or not) and a mismatch throws "
@@ -155,7 +159,7 @@ public final class Settings {
     private static final List<Setting> ALL = List.of(TRANSPORT, EAGER_LIMIT, INPROC_EAGER_LIMIT, IDLE_SPINS,
         IDLE_YIELDS, IDLE_MAX_PARK_US, BIND, SHM_DIR, SHM_RING_BYTES, SHM_EAGER_LIMIT, SHM_CHUNK_BYTES, SHM_CHUNKS,
         SHM_PUSH_LIMIT, SHM_ARENA_MIB, SHM_LIVENESS_MS, SHM_IDLE_YIELDS, SHM_IDLE_MAX_PARK_US, SHM_IDLE_YIELD_EVERY,
-        COLL_ALGORITHM, COLL_TAGGED_TIMEOUT_MS, CHECK, CHECK_TIMEOUT_MS, RENDEZVOUS_TIMEOUT_MS, TCP_HOST,
+        COLL_ALGORITHM, COLL_TAGGED_TIMEOUT_MS, LOG_LEVEL, CHECK, CHECK_TIMEOUT_MS, RENDEZVOUS_TIMEOUT_MS, TCP_HOST,
         TCP_CONNECT_TIMEOUT_MS, TCP_CLOSE_TIMEOUT_MS, HOST_ID, SERIAL_ALLOW, RANK, SIZE, RENDEZVOUS, JOB_SECRET, JOB_ID);
 
     /** A family member's key: lower case letters, digits and underscores. */

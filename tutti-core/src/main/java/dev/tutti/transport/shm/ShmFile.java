@@ -41,7 +41,7 @@ final class ShmFile implements AutoCloseable {
     /** A file without any registered rank is stale once this old. */
     static final long STALE_UNREGISTERED_MS = TimeUnit.SECONDS.toMillis(60);
     private static final long INIT_WAIT_MS = 10_000;
-    private static final System.Logger LOG = System.getLogger(ShmFile.class.getName());
+    private static final dev.tutti.runtime.Log LOG = dev.tutti.runtime.Log.of(ShmFile.class);
 
     final Path path;
     final ShmLayoutDescriptor layout;

@@ -73,7 +73,7 @@ public final class TcpTransport implements Transport {
     /** Staging bytes per connection, at most (larger eager frames go through the heap backlog). */
     static final int MAX_STAGING_BYTES = 1024 * 1024;
 
-    private static final System.Logger LOG = System.getLogger(TcpTransport.class.getName());
+    private static final dev.tutti.runtime.Log LOG = dev.tutti.runtime.Log.of(TcpTransport.class);
 
     private final int rank;
     private final int size;

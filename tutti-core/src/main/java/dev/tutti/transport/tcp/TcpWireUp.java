@@ -58,7 +58,7 @@ final class TcpWireUp {
     private static final int MAX_HANDSHAKE_MS = 10_000;
     private static final long RETRY_PAUSE_NS = TimeUnit.MILLISECONDS.toNanos(50);
     private static final byte[] NOTHING = new byte[0];
-    private static final System.Logger LOG = System.getLogger(TcpWireUp.class.getName());
+    private static final dev.tutti.runtime.Log LOG = dev.tutti.runtime.Log.of(TcpWireUp.class);
 
     private final LaunchInfo info;
     private final JobSecret secret;

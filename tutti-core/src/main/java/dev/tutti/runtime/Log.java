@@ -1,0 +1,93 @@
+package dev.tutti.runtime;
+
+import java.lang.System.Logger.Level;
+import java.text.MessageFormat;
+
+/**
+ * Tutti's own log records, in one place: each is one line that names the rank it comes from, and is passed on to
+ * {@link System.Logger} (so the application's logging configuration decides where it goes) only if it is at least
+ * as severe as the setting {@code tutti.log.level} (default {@code warning}: informational records are not shown).
+ *
+ * <p>Implementation note. The rank is per thread ({@link #rank(int)}, inherited by the threads a rank starts), since
+ * one JVM may run several ranks (embedded jobs); records from a thread of no rank say {@code tutti}. The level is
+ * read at each record: records are rare (failures, shutdown, stale files), never per message.
+ */
+public final class Log {
+    private static final InheritableThreadLocal<String> RANK = new InheritableThreadLocal<>();
+
+    private final System.Logger logger;
+
+    private Log(final Class<?> origin) {
+        this.logger = System.getLogger(origin.getName());
+    }
+
+    /**
+     * @param origin the class that logs
+     * @return its log
+     */
+    public static Log of(final Class<?> origin) {
+        return new Log(origin);
+    }
+
+    /**
+     * Names the calling thread, and the threads it starts from now on, as a rank's.
+     *
+     * @param rank the world rank
+     */
+    public static void rank(final int rank) {
+        RANK.set("tutti rank " + rank);
+    }
+
+    /**
+     * Logs a record if the level passes the setting.
+     *
+     * @param level  the severity
+     * @param format the message, in {@link MessageFormat}'s syntax
+     * @param args   its arguments
+     */
+    public void log(final Level level, final String format, final Object... args) {
+        if (!passes(level)) {
+            return;
+        }
+        logger.log(level, line(RANK.get(), format, args));
+    }
+
+    /** @return the record's one line: who, then the formatted message with its line breaks made spaces */
+    static String line(final String who, final String format, final Object... args) {
+        final String text = 0 == args.length ? format : MessageFormat.format(format, args);
+        return (null == who ? "tutti" : who) + ": " + text.replace('\n', ' ');
+    }
+
+    /** @return the calling thread's rank name, or null */
+    static String who() {
+        return RANK.get();
+    }
+
+    /**
+     * Logs a record whose text is built only if the level passes the setting.
+     *
+     * @param level the severity
+     * @param text  the message
+     */
+    public void log(final Level level, final java.util.function.Supplier<String> text) {
+        if (passes(level)) {
+            log(level, "{0}", text.get());
+        }
+    }
+
+    /** @return whether records of {@code level} are passed on now */
+    public static boolean passes(final Level level) {
+        final String threshold = Settings.LOG_LEVEL.choice();
+        return !"off".equals(threshold) && level.getSeverity() >= severity(threshold);
+    }
+
+    private static int severity(final String name) {
+        return switch (name) {
+            case "error" -> Level.ERROR.getSeverity();
+            case "info" -> Level.INFO.getSeverity();
+            case "debug" -> Level.DEBUG.getSeverity();
+            case "trace" -> Level.TRACE.getSeverity();
+            default -> Level.WARNING.getSeverity();
+        };
+    }
+}

@@ -1,0 +1,56 @@
+package dev.tutti.runtime;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.lang.System.Logger.Level;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Tutti's log records: one line naming the rank, and only as severe as {@code tutti.log.level} lets through. */
+class LogTest {
+    @AfterEach
+    void clear() {
+        System.clearProperty(Settings.LOG_LEVEL.name());
+    }
+
+    @Test
+    void shouldHideInformationByDefault() {
+        assertTrue(Log.passes(Level.WARNING));
+        assertTrue(Log.passes(Level.ERROR));
+        assertFalse(Log.passes(Level.INFO));
+        assertFalse(Log.passes(Level.DEBUG));
+    }
+
+    @Test
+    void shouldFollowTheSetting() {
+        System.setProperty(Settings.LOG_LEVEL.name(), "debug");
+        assertTrue(Log.passes(Level.DEBUG));
+        assertFalse(Log.passes(Level.TRACE));
+        System.setProperty(Settings.LOG_LEVEL.name(), "off");
+        assertFalse(Log.passes(Level.ERROR));
+    }
+
+    @Test
+    void shouldWriteOneLineNamingTheRankOfTheThreadAndTheThreadsItStarts() throws InterruptedException {
+        assertEquals("tutti: shm: removed x", Log.line(null, "shm: removed {0}", "x"));
+        assertEquals("tutti rank 3: a b", Log.line("tutti rank 3", "a\nb"));
+        final AtomicReference<String> seen = new AtomicReference<>();
+        final Thread rank = new Thread(() -> {
+            Log.rank(3);
+            final Thread io = new Thread(() -> seen.set(Log.who()));
+            io.start();
+            try {
+                io.join();
+            } catch (final InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        rank.start();
+        rank.join();
+        assertEquals("tutti rank 3", seen.get());
+    }
+}
