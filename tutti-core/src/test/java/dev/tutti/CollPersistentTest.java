@@ -240,6 +240,24 @@ class CollPersistentTest {
     }
 
     @Test
+    void shouldNameMismatchedPersistentStartsWithTheCheckerOn() {
+        Tutti.runLocal(2, OPTS.check(true), w -> {
+            final int[] x = {1, 2};
+            final int[] y = new int[2];
+            try (PersistentRequest r = 0 == w.rank() ? w.allreduceInit(Buf.of(x), Buf.of(y), Op.SUM)
+                : w.bcastInit(Buf.of(x), 0)) {
+                final CollectiveMismatchException e = assertThrows(CollectiveMismatchException.class, () -> {
+                    r.start();
+                    r.waitFor();
+                });
+                assertTrue(e.getMessage().contains("allreduce") && e.getMessage().contains("bcast"),
+                    e.getMessage());
+                assertFalse(r.isActive(), "a failed start is over: the request can be freed");
+            }
+        });
+    }
+
+    @Test
     void shouldPassEveryStartThroughTheHook() {
         Tutti.runLocal(2, OPTS, w -> {
             final CollHookTest.Recorder rec = new CollHookTest.Recorder();
