@@ -3,12 +3,14 @@ package dev.tutti.bench.osu;
 import dev.tutti.Buf;
 import dev.tutti.Communicator;
 import dev.tutti.Op;
+import dev.tutti.PersistentRequest;
 
 import java.util.Arrays;
 
 /**
  * The reducing collectives, as OSU's {@code osu_reduce}, {@code osu_allreduce}, {@code osu_reduce_scatter},
- * {@code osu_reduce_scatter_block}, {@code osu_scan} and {@code osu_exscan}: vectors of floats summed with
+ * {@code osu_reduce_scatter_block}, {@code osu_scan} and {@code osu_exscan}, and MPI-4's persistent allreduce
+ * ({@code allreduce_init}: built once per size, then started and waited for per iteration): vectors of floats summed with
  * {@link Op#SUM} (as {@code bench/openmpi/coll.c} does). {@code bytes} is the size of each rank's input vector,
  * {@code count = bytes / 4} floats; sizes below one float are skipped. reduce goes to root 0. reduce_scatter gives
  * rank {@code r} {@code count / p} elements plus one for the first {@code count % p} ranks (OSU's split);
@@ -34,7 +36,9 @@ public final class Reduction extends CollectiveBenchmark {
         /** MPI_Scan. */
         SCAN("scan"),
         /** MPI_Exscan. */
-        EXSCAN("exscan");
+        EXSCAN("exscan"),
+        /** MPI-4's MPI_Allreduce_init, started and waited for per iteration (the request is built per size). */
+        ALLREDUCE_INIT("allreduce_init");
 
         private final String op;
 
@@ -57,6 +61,8 @@ public final class Reduction extends CollectiveBenchmark {
     private Buf inBuf;
     private Buf outBuf;
     private int[] recvCounts;
+    /** The persistent request of allreduce_init, built for the current size. */
+    private PersistentRequest persistent;
     /** First global element of this rank's part of the result (reduce_scatter family), else 0. */
     private int firstElement;
 
@@ -120,6 +126,12 @@ public final class Reduction extends CollectiveBenchmark {
         Arrays.fill(out, 0, outCount, POISON);
         inBuf = Buf.of(in, 0, inCount);
         outBuf = Kind.REDUCE == kind && ROOT != rank ? null : Buf.of(out, 0, outCount);
+        if (Kind.ALLREDUCE_INIT == kind) {
+            if (null != persistent) {
+                persistent.free();
+            }
+            persistent = world.allreduceInit(inBuf, outBuf, Op.SUM);
+        }
     }
 
     private static float input(final int rank, final int i) {
@@ -131,6 +143,10 @@ public final class Reduction extends CollectiveBenchmark {
         switch (kind) {
             case REDUCE -> world.reduce(inBuf, outBuf, Op.SUM, ROOT);
             case ALLREDUCE -> world.allreduce(inBuf, outBuf, Op.SUM);
+            case ALLREDUCE_INIT -> {
+                persistent.start();
+                persistent.waitFor();
+            }
             case REDUCE_SCATTER -> world.reduceScatter(inBuf, outBuf, recvCounts, Op.SUM);
             case REDUCE_SCATTER_BLOCK -> world.reduceScatterBlock(inBuf, outBuf, Op.SUM);
             case SCAN -> world.scan(inBuf, outBuf, Op.SUM);
