@@ -287,7 +287,7 @@ public class Comm extends CommBase implements Freeable, Cloneable {
 
     /** @return the bytes {@code incount} items of {@code type} take when packed (MPI_Pack_size) */
     public final int packSize(final int incount, final Datatype type) throws MPIException {
-        return get("MPI_Pack_size", () -> incount * type.live("packSize").extentBytes);
+        return get("MPI_Pack_size", () -> incount * type.live("packSize").sizeBytes);
     }
 
     /** @return the status of a matching message that has arrived, or null (MPI_Iprobe) */

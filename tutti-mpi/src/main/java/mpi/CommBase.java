@@ -6,7 +6,6 @@ import dev.tutti.Intercommunicator;
 import dev.tutti.ObjectRequest;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.nio.Buffer;
 import java.util.function.Supplier;
 
@@ -161,8 +160,15 @@ abstract class CommBase {
     /** The body of {@link Comm#sendRecvReplace}: the send goes from a copy, the receive into the buffer. */
     final Status sendRecvReplace(final Buf b, final int dest, final int sendtag, final int source,
         final int recvtag) {
-        final Buf copy = b.segment() == null ? Buf.of(b.booleans().clone(), b.booleanOffset(), b.count())
-            : Buf.of(MemorySegment.ofArray(b.segment().toArray(ValueLayout.JAVA_BYTE)), b.datatype());
+        final Buf copy;
+        if (null != b.booleans()) {
+            copy = Buf.of(b.booleans().clone(), b.booleanOffset(), b.count());
+        } else { // a packed copy: a derived datatype's items are sent as a plain run of elements
+            final MemorySegment packed = MemorySegment.ofArray(new long[(int) ((b.byteSize() + 7) / 8)])
+                .asSlice(0, b.byteSize());
+            b.pack(packed);
+            copy = Buf.of(packed, b.datatype());
+        }
         return Status.of(tc().sendrecv(copy, dest, sendtag, b, source, recvtag));
     }
 

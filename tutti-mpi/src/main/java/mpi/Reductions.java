@@ -80,6 +80,11 @@ final class Reductions {
             throw Errors.error(MPI.ERR_OP, what + ": op=" + (null == op ? "null" : "freed") + ", expected a valid op");
         }
         type.live(what);
+        if (null != type.shape && (null != op.function || Datatype.Layout.NONE != type.layout)) {
+            throw Errors.error(MPI.ERR_UNSUPPORTED_OPERATION, what + ": reductions on " + type + " (a derived "
+                + "datatype of pair or complex items, or with a user op) are not supported; predefined ops on "
+                + "derived datatypes of ordinary elements are");
+        }
         if (null != op.function) {
             return userPlan(op, type);
         }

@@ -318,6 +318,17 @@ public final class Layout {
         }
     }
 
+    /**
+     * Returns the same layout seen as bytes: the same blocks, bounds and extent with element type
+     * {@link Datatype#BYTE}, so that layouts of different element types can be combined in one {@link #struct}
+     * (whose buffers then match only byte-typed buffers of the same size).
+     *
+     * @return the byte layout
+     */
+    public Layout asBytes() {
+        return new Layout(Datatype.BYTE, disp, len, lb, extent);
+    }
+
     // ------------------------------------------------------------------------------------------ queries
 
     /** @return the element type of every element of the layout */
