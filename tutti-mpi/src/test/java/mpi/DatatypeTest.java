@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Timeout;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.IntBuffer;
 import java.util.Arrays;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -140,6 +141,35 @@ class DatatypeTest {
             w.allGather(mineIx, 1, ix, all, 1, ix);
             for (int r = 0; r < p; r++) {
                 assertArrayEquals(new int[] {r, r + 1, POISON, r + 2}, Arrays.copyOfRange(all, 4 * r, 4 * r + 4));
+            }
+            MPI.Finalize();
+        });
+    }
+
+    /** Nonblocking forms over direct buffers: the receive scatters into the vector when it completes. */
+    @Test
+    void shouldMoveDerivedTypesNonblocking() {
+        MpiJobs.run(2, args -> {
+            MPI.Init(args);
+            final Intracomm w = MPI.COMM_WORLD;
+            final Datatype every2 = Datatype.createVector(4, 1, 2, MPI.INT);
+            every2.commit();
+            final IntBuffer b = MPI.newIntBuffer(8);
+            if (0 == w.getRank()) {
+                for (int i = 0; i < 8; i++) {
+                    b.put(i, i);
+                }
+                w.iSend(b, 1, every2, 1, 0).waitFor();
+            } else {
+                for (int i = 0; i < 8; i++) {
+                    b.put(i, POISON);
+                }
+                final Request r = w.iRecv(b, 1, every2, 0, 0);
+                final Status s = r.waitStatus();
+                assertEquals(4, s.getElements(MPI.INT));
+                for (int i = 0; i < 8; i++) {
+                    assertEquals(0 == i % 2 ? i : POISON, b.get(i), "element " + i);
+                }
             }
             MPI.Finalize();
         });
