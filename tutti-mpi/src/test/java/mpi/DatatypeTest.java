@@ -133,6 +133,22 @@ class DatatypeTest {
             final int[] v = {rank, POISON, rank * 10, POISON, 1};
             w.allReduce(v, 1, every2, MPI.SUM);
             assertArrayEquals(new int[] {3, POISON, 30, POISON, 3}, v);
+            // gatherv of columns with displacements in extents (one int): rank r's column goes to column displs[r]
+            final int[] part = {10 * rank, 10 * rank + 1, 10 * rank + 2};
+            final Datatype col3 = Datatype.createResized(Datatype.createVector(3, 1, p, MPI.INT), 0, 4);
+            col3.commit();
+            final int[] displs = {2, 0, 1};
+            final int[] grid = poisoned(3 * p);
+            w.gatherv(part, 3, MPI.INT, grid, new int[] {1, 1, 1}, displs, col3, 0);
+            if (0 == rank) {
+                final int[] want = new int[3 * p];
+                for (int r = 0; r < p; r++) {
+                    for (int i = 0; i < 3; i++) {
+                        want[i * p + displs[r]] = 10 * r + i;
+                    }
+                }
+                assertArrayEquals(want, grid);
+            }
             // allGather with an indexed type: items of 3 elements at 0..1 and 3
             final Datatype ix = Datatype.createIndexed(new int[] {2, 1}, new int[] {0, 3}, MPI.INT);
             ix.commit(); // extent 4

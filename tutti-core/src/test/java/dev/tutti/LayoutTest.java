@@ -230,6 +230,36 @@ class LayoutTest {
         });
     }
 
+    /** A 2 x 3 x 4 block of a 4 x 5 x 6 array, sent from its subarray to a plain buffer and to another array's. */
+    @Test
+    void shouldMoveASubarrayOfA3dArray() {
+        final Layout sub = Layout.subarray(new int[] {4, 5, 6}, new int[] {2, 3, 4}, new int[] {1, 1, 2}, false, D);
+        final double[] packed = new double[24];
+        final double[] want = poisoned(120);
+        int k = 0;
+        for (int i = 1; i < 3; i++) {
+            for (int j = 1; j < 4; j++) {
+                for (int l = 2; l < 6; l++) {
+                    packed[k++] = (i * 5 + j) * 6 + l + 1;
+                    want[(i * 5 + j) * 6 + l] = (i * 5 + j) * 6 + l + 1;
+                }
+            }
+        }
+        Tutti.runLocal(2, OPTS, w -> {
+            if (0 == w.rank()) {
+                w.send(Buf.of(filled(120, 0), sub, 1), 1, 0);
+                w.send(Buf.of(filled(120, 0), sub, 1), 1, 1);
+            } else {
+                final double[] plain = new double[24];
+                w.recv(Buf.of(plain), 0, 0);
+                assertArrayEquals(packed, plain);
+                final double[] got = poisoned(120);
+                w.recv(Buf.of(got, sub, 1), 0, 1);
+                assertArrayEquals(want, got);
+            }
+        });
+    }
+
     @Test
     void shouldComputeExtentsByMpiRules() {
         final Layout v = Layout.vector(3, 2, 4, D); // blocks at 0, 4, 8 of 2 doubles
