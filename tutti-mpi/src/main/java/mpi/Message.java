@@ -67,11 +67,8 @@ public final class Message {
      * @return the status
      */
     public Status mRecv(final Object buf, final int count, final Datatype type) throws MPIException {
-        final Comm c = bound("MPI_Mrecv");
-        final int s = source;
-        final int t = tag;
-        clear();
-        return c.recv(buf, count, type, s, t);
+        final Bound b = take("MPI_Mrecv");
+        return b.comm.recv(buf, count, type, b.source, b.tag);
     }
 
     /**
@@ -83,11 +80,8 @@ public final class Message {
      * @return the request
      */
     public Request imRecv(final Buffer buf, final int count, final Datatype type) throws MPIException {
-        final Comm c = bound("MPI_Imrecv");
-        final int s = source;
-        final int t = tag;
-        clear();
-        return c.iRecv(buf, count, type, s, t);
+        final Bound b = take("MPI_Imrecv");
+        return b.comm.iRecv(buf, count, type, b.source, b.tag);
     }
 
     private Status bind(final Comm c, final Status s) {
@@ -98,17 +92,20 @@ public final class Message {
         return s;
     }
 
-    private Comm bound(final String call) throws MPIException {
+    /** What a receive of the bound message asks for. */
+    private record Bound(Comm comm, int source, int tag) {
+    }
+
+    /** Returns what the bound message is and makes the handle null. */
+    private Bound take(final String call) throws MPIException {
         MPI.check();
         if (null == comm) {
             throw new MPIException(MPI.ERR_REQUEST, Errors.string(MPI.ERR_REQUEST), Errors.error(MPI.ERR_REQUEST,
                 call + ": the message handle is null, expected one bound by mProbe or imProbe"));
         }
-        return comm;
-    }
-
-    private void clear() {
+        final Bound b = new Bound(comm, source, tag);
         comm = null;
         noProc = false;
+        return b;
     }
 }
