@@ -55,6 +55,13 @@ final class Bufs {
             return empty(type.isNull() ? dev.tutti.Datatype.BYTE : unit);
         }
         type.live(what);
+        if (null != type.shape) {
+            if (unit != type.wire || perItem != type.wirePerItem) {
+                throw Errors.error(MPI.ERR_UNSUPPORTED_OPERATION, what + ": datatype=" + type + " cannot be moved as "
+                    + perItem + " x " + unit);
+            }
+            return Buf.of(segment(what, buf), 0, type.shape, count);
+        }
         final int n = count * perItem;
         if (buf instanceof boolean[] b) {
             if (dev.tutti.Datatype.BOOLEAN != unit) {

@@ -277,6 +277,10 @@ final class Coll {
         final Buf[] out = new Buf[n];
         for (int i = 0; i < n; i++) {
             final Datatype t = types[i].live(what);
+            if (null != t.shape) {
+                out[i] = Buf.of(seg, displs[i], t.shape, counts[i]);
+                continue;
+            }
             final long bytes = (long) counts[i] * t.extentBytes;
             if (displs[i] < 0 || displs[i] + bytes > seg.byteSize()) {
                 throw Errors.error(MPI.ERR_BUFFER, what + ": block " + i + " (byte " + displs[i] + ", " + bytes

@@ -2,12 +2,9 @@ package mpi;
 
 import dev.tutti.Buf;
 import dev.tutti.Communicator;
-import dev.tutti.Intercommunicator;
 import dev.tutti.ObjectRequest;
 
-import java.lang.foreign.MemorySegment;
 import java.nio.Buffer;
-import java.util.function.Supplier;
 
 /**
  * A communicator (MPI_Comm) over a Tutti communicator: point-to-point messages, collectives (on intra- and
@@ -19,142 +16,20 @@ import java.util.function.Supplier;
  * <p>Send modes: {@code bSend}, {@code sSend} and {@code rSend} are standard sends for now (Tutti has no
  * synchronous mode yet, and a standard send is a correct buffered or ready send).
  */
-public class Comm implements Freeable, Cloneable {
+public class Comm extends CommBase implements Freeable, Cloneable {
     /** The split type of {@link Intracomm#splitType}: processes that share memory. */
     public static final int TYPE_SHARED = 0;
 
-    static final int DERIVED = 0;
-    static final int WORLD = 1;
-    static final int SELF = 2;
-
-    /** A call that throws only unchecked exceptions. */
-    @FunctionalInterface
-    interface Body {
-        void run();
-    }
-
-    private final int predefined;
-    private volatile dev.tutti.Comm handle;
-    private volatile ObjectRequest<? extends dev.tutti.Comm> pending;
-    private final CommState own;
-    private volatile Info info;
-    private final Request request;
-
     Comm(final int predefined) {
-        this.predefined = predefined;
-        this.own = null;
-        this.request = Request.nullRequest();
+        super(predefined);
     }
 
     Comm(final dev.tutti.Comm handle, final CommState state) {
-        this.predefined = DERIVED;
-        this.handle = handle;
-        this.own = state;
-        this.request = Request.nullRequest();
+        super(handle, state);
     }
 
     Comm(final ObjectRequest<? extends dev.tutti.Comm> pending, final CommState state) {
-        this.predefined = DERIVED;
-        this.pending = pending;
-        this.own = state;
-        this.request = new Request(this, pending, null);
-    }
-
-    /**
-     * Wraps a Tutti communicator in the mpi class of its kind.
-     *
-     * @param c     the communicator, or null for a null communicator
-     * @param state its error handler, name and attributes
-     * @return an {@link Intercomm} or an {@link Intracomm}
-     */
-    static Comm wrap(final dev.tutti.Comm c, final CommState state) {
-        return c instanceof Intercommunicator ? new Intercomm(c, state) : new Intracomm(c, state);
-    }
-
-    // ------------------------------------------------------------------------------------ internals
-
-    /**
-     * Returns the Tutti communicator of the calling rank.
-     *
-     * @return the communicator
-     * @throws Errors.MpiError ERR_COMM if this communicator is null or freed
-     */
-    final dev.tutti.Comm tc() {
-        if (WORLD == predefined || SELF == predefined) {
-            final Env e = Env.current();
-            return WORLD == predefined ? e.world() : e.self();
-        }
-        dev.tutti.Comm h = handle;
-        if (null == h) {
-            final ObjectRequest<? extends dev.tutti.Comm> p = pending;
-            if (null == p) {
-                throw Errors.error(MPI.ERR_COMM, "the communicator is null or freed");
-            }
-            h = p.get();
-            handle = h;
-            pending = null;
-        }
-        return h;
-    }
-
-    /** @return the error handler, name and attributes of this communicator in the calling rank */
-    final CommState state() {
-        if (DERIVED == predefined) {
-            return own;
-        }
-        final Env e = Env.current();
-        if (null == e) {
-            return new CommState(WORLD == predefined ? "MPI_COMM_WORLD" : "MPI_COMM_SELF");
-        }
-        return WORLD == predefined ? e.worldState : e.selfState;
-    }
-
-    /**
-     * Applies this communicator's error handler to a failure.
-     *
-     * @param call the MPI function
-     * @param e    the failure
-     * @return the exception to throw (ERRORS_RETURN); under ERRORS_ARE_FATAL the job ends
-     */
-    final MPIException fail(final String call, final RuntimeException e) {
-        final CommState s = null == own && DERIVED == predefined ? null : state();
-        return Errors.handle(null == s ? MPI.ERRORS_ARE_FATAL : s.handler(), call,
-            null == s ? "a null communicator" : s.name(), e);
-    }
-
-    /** Runs a call after the initialization check, routing failures to the error handler. */
-    final void run(final String call, final Body body) throws MPIException {
-        MPI.check();
-        try {
-            body.run();
-        } catch (final RuntimeException e) {
-            throw fail(call, e);
-        }
-    }
-
-    /** Runs a call that returns a value, like {@link #run}. */
-    final <T> T get(final String call, final Supplier<T> body) throws MPIException {
-        MPI.check();
-        try {
-            return body.get();
-        } catch (final RuntimeException e) {
-            throw fail(call, e);
-        }
-    }
-
-    /** Starts a nonblocking call and wraps its request, keeping the buffers reachable. */
-    final Request start(final String call, final Supplier<dev.tutti.Request> body, final Object keep)
-        throws MPIException {
-        return new Request(this, get(call, body), keep);
-    }
-
-    private static void direct(final Buffer b) {
-        Bufs.requireDirect(b, "The buffer must be direct.");
-    }
-
-    private static void direct(final Buffer send, final Buffer recv) {
-        Bufs.requireDirect(send, "The send buffer must be direct.");
-        Bufs.requireDirect(recv, "The recv. buffer must be direct.");
+        super(pending, state);
     }
 
     // ------------------------------------------------------------------------------ management
@@ -176,23 +51,12 @@ public class Comm implements Freeable, Cloneable {
 
     /** @return a duplicate created in the background (MPI_Comm_idup): usable once {@link #getRequest()} completes */
     public Comm iDup() throws MPIException {
-        return get("MPI_Comm_idup", () -> {
-            final ObjectRequest<? extends dev.tutti.Comm> r = tc() instanceof Intercommunicator ic ? ic.idup()
-                : ((Communicator) tc()).idup();
-            return tc() instanceof Intercommunicator ? new Intercomm(r, state().copy(state().name() + "/idup"))
-                : new Intracomm(r, state().copy(state().name() + "/idup"));
-        });
+        return get("MPI_Comm_idup", this::iDupNow);
     }
 
     /** @param info hints (ignored) @return a duplicate, as {@link #dup()} */
     public Comm dupWithInfo(final Info info) throws MPIException {
         return dup();
-    }
-
-    /** @return Tutti's duplicate of the calling rank's communicator */
-    final dev.tutti.Comm dupHandle() {
-        final dev.tutti.Comm c = tc();
-        return c instanceof Intercommunicator ic ? ic.dup() : ((Communicator) c).dup();
     }
 
     /** @return the request of an {@link #iDup()} that created this communicator, else a null request */
@@ -277,13 +141,7 @@ public class Comm implements Freeable, Cloneable {
      */
     public final Intercomm createIntercomm(final Comm localComm, final int localLeader, final int remoteLeader,
         final int tag) throws MPIException {
-        return get("MPI_Intercomm_create", () -> {
-            if (!(localComm.tc() instanceof Communicator local)) {
-                throw Errors.error(MPI.ERR_COMM, "createIntercomm: localComm must be an intracommunicator");
-            }
-            return new Intercomm(local.createIntercomm(localLeader, tc(), remoteLeader, tag),
-                localComm.state().copy("intercomm"));
-        });
+        return get("MPI_Intercomm_create", () -> intercomm(localComm, localLeader, remoteLeader, tag));
     }
 
     // ------------------------------------------------------------------------------------ point-to-point
@@ -311,13 +169,8 @@ public class Comm implements Freeable, Cloneable {
     /** Sends a buffer and receives into the same buffer (MPI_Sendrecv_replace). @return the status */
     public final Status sendRecvReplace(final Object buf, final int count, final Datatype type, final int dest,
         final int sendtag, final int source, final int recvtag) throws MPIException {
-        return get("MPI_Sendrecv_replace", () -> {
-            final Buf b = Bufs.of("sendRecvReplace", buf, count, type);
-            final Buf copy = b.segment() == null ? Buf.of(b.booleans().clone(), b.booleanOffset(), b.count())
-                : Buf.of(MemorySegment.ofArray(b.segment().toArray(java.lang.foreign.ValueLayout.JAVA_BYTE)),
-                    b.datatype());
-            return Status.of(tc().sendrecv(copy, dest, sendtag, b, source, recvtag));
-        });
+        return get("MPI_Sendrecv_replace", () -> sendRecvReplace(Bufs.of("sendRecvReplace", buf, count, type), dest,
+            sendtag, source, recvtag));
     }
 
     /** Sends in buffered mode (MPI_Bsend); a standard send here. */
@@ -434,7 +287,7 @@ public class Comm implements Freeable, Cloneable {
 
     /** @return the bytes {@code incount} items of {@code type} take when packed (MPI_Pack_size) */
     public final int packSize(final int incount, final Datatype type) throws MPIException {
-        return get("MPI_Pack_size", () -> incount * type.live("packSize").extentBytes);
+        return get("MPI_Pack_size", () -> incount * type.live("packSize").sizeBytes);
     }
 
     /** @return the status of a matching message that has arrived, or null (MPI_Iprobe) */
@@ -470,16 +323,7 @@ public class Comm implements Freeable, Cloneable {
 
     /** @return a fresh copy of the value under a key, a predefined attribute, or null (MPI_Comm_get_attr) */
     public final Object getAttr(final int keyval) throws MPIException {
-        return get("MPI_Comm_get_attr", () -> switch (keyval) {
-            case MPI.TAG_UB -> dev.tutti.Comm.TAG_UB;
-            case MPI.HOST -> MPI.PROC_NULL;
-            case MPI.IO -> MPI.ANY_SOURCE;
-            case MPI.WTIME_IS_GLOBAL -> Boolean.FALSE;
-            case MPI.APPNUM -> 0;
-            case MPI.LASTUSEDCODE -> MPI.ERR_LASTCODE;
-            case MPI.UNIVERSE_SIZE -> Env.current().world().size();
-            default -> state().get(keyval);
-        });
+        return get("MPI_Comm_get_attr", () -> attr(keyval));
     }
 
     /** Removes the value under a key. */
@@ -500,10 +344,7 @@ public class Comm implements Freeable, Cloneable {
      */
     public final void abort(final int errorcode) throws MPIException {
         MPI.check();
-        final String rank = String.valueOf(tc().rank());
-        System.err.println("MPI_ABORT was invoked on rank " + rank + " in communicator " + state().name()
-            + " with errorcode " + errorcode + ".\nNOTE: invoking MPI_ABORT causes Tutti to kill all ranks.");
-        throw Errors.abort(errorcode, "MPI_ABORT on rank " + rank, null);
+        throw abortNow(errorcode);
     }
 
     /** @param errhandler the handler for later errors on this communicator */
@@ -525,12 +366,7 @@ public class Comm implements Freeable, Cloneable {
      * @param errorCode the code
      */
     public void callErrhandler(final int errorCode) throws MPIException {
-        if (state().handler().isFatal()) {
-            System.err.println("*** An error occurred in MPI_Comm_call_errhandler on " + state().name() + "\n*** "
-                + Errors.string(errorCode) + "\n*** MPI_ERRORS_ARE_FATAL (processes in this communicator will now "
-                + "abort,\n***    and potentially your MPI job)");
-            throw Errors.abort(errorCode, "MPI_Comm_call_errhandler(" + errorCode + ")", null);
-        }
+        callHandler(errorCode);
     }
 
     // ------------------------------------------------------------------------------------------ collectives
@@ -936,11 +772,7 @@ public class Comm implements Freeable, Cloneable {
      */
     public static void reduceLocal(final Object inBuf, final Object inOutBuf, final int count, final Datatype type,
         final Op op) throws MPIException {
-        MPI.COMM_WORLD.run("MPI_Reduce_local", () -> {
-            final Reductions.Plan p = Reductions.plan("reduceLocal", op, type);
-            Reductions.local("reduceLocal", p, Bufs.of("reduceLocal", inBuf, count, type, p.unit(), p.perItem()),
-                Bufs.of("reduceLocal", inOutBuf, count, type, p.unit(), p.perItem()));
-        });
+        MPI.COMM_WORLD.run("MPI_Reduce_local", () -> Reductions.local(inBuf, inOutBuf, count, type, op));
     }
 
     /** @param name the new name */

@@ -7,8 +7,12 @@ package mpi;
  *
  * <p>Each datatype maps onto a Tutti element type ({@link dev.tutti.Datatype}) that moves it: {@code INT} onto
  * {@code INT}, {@code FLOAT_COMPLEX} onto two {@code FLOAT}s, {@code DOUBLE_INT} (a double and an int, 16 bytes)
- * onto one 16-byte unit, and so on. Derived datatypes are contiguous ones only for now ({@link #createContiguous});
- * the other constructors throw an {@link MPIException} of class {@link MPI#ERR_UNSUPPORTED_OPERATION}.
+ * onto one 16-byte unit, and so on.
+ *
+ * <p>Derived datatypes are Tutti {@link dev.tutti.Layout}s of the old type's Tutti element: a buffer of one is a
+ * Tutti layout buffer, packed to send and unpacked on receive (a plain view when its items are contiguous). A
+ * contiguous type of a predefined one stays a plain run of elements. A struct of blocks of different element types
+ * is a layout of bytes. Derived types over {@code MPI.BOOLEAN} are not supported (ERR_TYPE).
  */
 public final class Datatype implements Freeable, Cloneable {
 
@@ -37,6 +41,10 @@ public final class Datatype implements Freeable, Cloneable {
     final int wirePerItem;
     /** Basic elements per item (2 for the pair types, as MPI_Get_elements counts them). */
     final int elementsPerItem;
+    /** A derived type's layout (its element is {@link #wire}), or null for a run of whole items. */
+    final dev.tutti.Layout shape;
+    /** Bytes of data in one item (the extent, for a type without a shape). */
+    final int sizeBytes;
     private final boolean predefined;
     private final CommState state;
     private volatile boolean freed;
@@ -50,6 +58,22 @@ public final class Datatype implements Freeable, Cloneable {
         this.wirePerItem = wirePerItem;
         this.elementsPerItem = elementsPerItem;
         this.predefined = predefined;
+        this.state = new CommState(name);
+        this.shape = null;
+        this.sizeBytes = extentBytes;
+    }
+
+    private Datatype(final String name, final Base base, final Layout layout, final dev.tutti.Layout shape,
+        final int elementsPerItem) {
+        this.base = base;
+        this.layout = layout;
+        this.shape = shape;
+        this.extentBytes = Math.toIntExact(shape.extentBytes());
+        this.sizeBytes = Math.toIntExact(shape.sizeBytes());
+        this.wire = shape.element();
+        this.wirePerItem = Math.toIntExact(shape.size());
+        this.elementsPerItem = elementsPerItem;
+        this.predefined = false;
         this.state = new CommState(name);
     }
 
@@ -93,10 +117,10 @@ public final class Datatype implements Freeable, Cloneable {
         return state.name();
     }
 
-    /** @return the lower bound in base elements (always 0: no type here has holes before its data) */
+    /** @return the lower bound in base elements */
     public int getLb() throws MPIException {
         MPI.check();
-        return 0;
+        return null == shape ? 0 : (int) (shape.lbBytes() / base.bytes);
     }
 
     /** @return the extent in base elements ({@code MPI.INT.getExtent() == 1}, {@code MPI.INT2.getExtent() == 8}) */
@@ -105,25 +129,25 @@ public final class Datatype implements Freeable, Cloneable {
         return extentBytes / base.bytes;
     }
 
-    /** @return the true lower bound in base elements */
+    /** @return the true lower bound in base elements: where the first data lies */
     public int getTrueLb() throws MPIException {
         MPI.check();
-        return 0;
+        return null == shape ? 0 : (int) (shape.trueLbBytes() / base.bytes);
     }
 
-    /** @return the true extent in base elements */
+    /** @return the true extent in base elements: from the first data to the end of the last */
     public int getTrueExtent() throws MPIException {
         MPI.check();
-        return extentBytes / base.bytes;
+        return null == shape ? extentBytes / base.bytes : (int) (shape.trueExtentBytes() / base.bytes);
     }
 
     /** @return the size (bytes of data) in base elements */
     public int getSize() throws MPIException {
         MPI.check();
-        return extentBytes / base.bytes;
+        return sizeBytes / base.bytes;
     }
 
-    /** Commits the type for use in communication; nothing to do for the types built here. */
+    /** Commits the type for use in communication; a layout needs no further preparation. */
     public void commit() throws MPIException {
         MPI.check();
     }
@@ -157,8 +181,8 @@ public final class Datatype implements Freeable, Cloneable {
     /** @return a new datatype with the same layout, attributes copied */
     public Datatype dup() throws MPIException {
         MPI.check();
-        final Datatype d = new Datatype(state.name(), base, layout, extentBytes, wire, wirePerItem, elementsPerItem,
-            false);
+        final Datatype d = null != shape ? new Datatype(state.name(), base, layout, shape, elementsPerItem)
+            : new Datatype(state.name(), base, layout, extentBytes, wire, wirePerItem, elementsPerItem, false);
         d.state.name(state.name());
         return d;
     }
@@ -172,60 +196,157 @@ public final class Datatype implements Freeable, Cloneable {
      */
     public static Datatype createContiguous(final int count, final Datatype oldType) throws MPIException {
         MPI.check();
-        if (count < 0) {
-            throw new MPIException(MPI.ERR_COUNT, Errors.string(MPI.ERR_COUNT), Errors.error(MPI.ERR_COUNT,
-                "createContiguous: count=" + count + ", expected count >= 0"));
-        }
-        if (null == oldType || oldType.nullType()) {
-            throw new MPIException(MPI.ERR_TYPE, Errors.string(MPI.ERR_TYPE), Errors.error(MPI.ERR_TYPE,
-                "createContiguous: oldType is null or freed"));
-        }
-        final Layout layout = 1 == count ? oldType.layout : Layout.NONE;
-        return new Datatype("contiguous(" + count + ", " + oldType.state.name() + ")", oldType.base, layout,
-            count * oldType.extentBytes, oldType.wire, count * oldType.wirePerItem, count * oldType.elementsPerItem,
-            false);
+        return Derived.make("createContiguous", () -> {
+            Derived.old("createContiguous", oldType);
+            if (count < 0) {
+                throw Errors.error(MPI.ERR_COUNT, "createContiguous: count=" + count + ", expected count >= 0");
+            }
+            final String name = "contiguous(" + count + ", " + oldType.state.name() + ")";
+            if (null == oldType.shape) {
+                return new Datatype(name, oldType.base, 1 == count ? oldType.layout : Layout.NONE,
+                    count * oldType.extentBytes, oldType.wire, count * oldType.wirePerItem,
+                    count * oldType.elementsPerItem, false);
+            }
+            return derived("contiguous(" + count + ")", oldType, dev.tutti.Layout.contiguous(count, oldType.item()),
+                count * oldType.elementsPerItem);
+        });
     }
 
-    /** Not supported yet: throws an MPIException of class ERR_UNSUPPORTED_OPERATION. */
+    /**
+     * Builds {@code count} blocks of {@code blockLength} items, block starts {@code stride} extents of
+     * {@code oldType} apart (MPI_Type_vector).
+     *
+     * @param count       blocks
+     * @param blockLength items per block
+     * @param stride      distance of block starts in extents of {@code oldType}
+     * @param oldType     the item
+     * @return the new type
+     */
     public static Datatype createVector(final int count, final int blockLength, final int stride,
         final Datatype oldType) throws MPIException {
-        throw unsupported("createVector");
+        MPI.check();
+        return Derived.make("createVector", () -> derived("vector(" + count + ", " + blockLength + ", " + stride
+            + ")", Derived.old("createVector", oldType), dev.tutti.Layout.vector(count, blockLength, stride,
+            oldType.item()), count * blockLength * oldType.elementsPerItem));
     }
 
-    /** Not supported yet: throws an MPIException of class ERR_UNSUPPORTED_OPERATION. */
+    /**
+     * As {@link #createVector} with the stride in bytes (MPI_Type_create_hvector).
+     *
+     * @param count       blocks
+     * @param blockLength items per block
+     * @param stride      distance of block starts in bytes
+     * @param oldType     the item
+     * @return the new type
+     */
     public static Datatype createHVector(final int count, final int blockLength, final int stride,
         final Datatype oldType) throws MPIException {
-        throw unsupported("createHVector");
+        MPI.check();
+        return Derived.make("createHVector", () -> derived("hvector(" + count + ", " + blockLength + ", " + stride
+            + ")", Derived.old("createHVector", oldType), dev.tutti.Layout.hvector(count, blockLength, stride,
+            oldType.item()), count * blockLength * oldType.elementsPerItem));
     }
 
-    /** Not supported yet: throws an MPIException of class ERR_UNSUPPORTED_OPERATION. */
+    /**
+     * Builds blocks of items at displacements in extents of {@code oldType} (MPI_Type_indexed).
+     *
+     * @param blockLengths  items per block
+     * @param displacements block starts in extents of {@code oldType}
+     * @param oldType       the item
+     * @return the new type
+     */
     public static Datatype createIndexed(final int[] blockLengths, final int[] displacements, final Datatype oldType)
         throws MPIException {
-        throw unsupported("createIndexed");
+        MPI.check();
+        return Derived.make("createIndexed", () -> derived("indexed", Derived.old("createIndexed", oldType),
+            dev.tutti.Layout.indexed(blockLengths, displacements, oldType.item()),
+            Derived.sum(blockLengths) * oldType.elementsPerItem));
     }
 
-    /** Not supported yet: throws an MPIException of class ERR_UNSUPPORTED_OPERATION. */
+    /**
+     * Builds blocks of items at byte displacements (MPI_Type_create_hindexed).
+     *
+     * @param blockLengths  items per block
+     * @param displacements block starts in bytes
+     * @param oldType       the item
+     * @return the new type
+     */
     public static Datatype createHIndexed(final int[] blockLengths, final int[] displacements,
         final Datatype oldType) throws MPIException {
-        throw unsupported("createHIndexed");
+        MPI.check();
+        return Derived.make("createHIndexed", () -> derived("hindexed", Derived.old("createHIndexed", oldType),
+            dev.tutti.Layout.hindexed(blockLengths, Derived.longs(displacements), oldType.item()),
+            Derived.sum(blockLengths) * oldType.elementsPerItem));
     }
 
-    /** Not supported yet: throws an MPIException of class ERR_UNSUPPORTED_OPERATION. */
+    /**
+     * Builds blocks of items of given types at byte displacements (MPI_Type_create_struct). The result's base type
+     * is {@code BYTE}; when the blocks' types have different Tutti elements the data moves as bytes.
+     *
+     * @param blockLengths  items per block
+     * @param displacements block starts in bytes
+     * @param types         the type of each block's items
+     * @return the new type
+     */
     public static Datatype createStruct(final int[] blockLengths, final int[] displacements, final Datatype[] types)
         throws MPIException {
-        throw unsupported("createStruct");
+        MPI.check();
+        return Derived.make("createStruct", () -> Derived.struct(blockLengths, displacements, types));
     }
 
-    /** Not supported yet: throws an MPIException of class ERR_UNSUPPORTED_OPERATION. */
+    /**
+     * The same data with a new lower bound and extent, both in bytes (MPI_Type_create_resized).
+     *
+     * @param oldType the type
+     * @param lb      the new lower bound in bytes
+     * @param extent  the new extent in bytes
+     * @return the new type
+     */
     public static Datatype createResized(final Datatype oldType, final int lb, final int extent)
         throws MPIException {
-        throw unsupported("createResized");
+        MPI.check();
+        return Derived.make("createResized", () -> derived("resized(" + lb + ", " + extent + ")",
+            Derived.old("createResized", oldType), dev.tutti.Layout.resized(oldType.item(), lb, extent),
+            oldType.elementsPerItem));
     }
 
-    private static MPIException unsupported(final String what) throws MPIException {
-        MPI.check();
-        return new MPIException(MPI.ERR_UNSUPPORTED_OPERATION, Errors.string(MPI.ERR_UNSUPPORTED_OPERATION),
-            Errors.unsupported("Datatype." + what));
+    /**
+     * Builds a derived type over a layout.
+     *
+     * @param name     the name
+     * @param base     the Java element type of its buffers
+     * @param shape    the layout
+     * @param elements basic elements per item
+     * @return the type
+     */
+    static Datatype derived(final String name, final Base base, final dev.tutti.Layout shape, final int elements) {
+        return new Datatype(name, base, Layout.NONE, shape, elements);
+    }
+
+    /**
+     * Builds a derived type of items of {@code old}: as {@link #derived(String, Base, dev.tutti.Layout, int)},
+     * remembering how reductions must read {@code old}'s items (reductions refuse such a type unless that is plain).
+     */
+    static Datatype derived(final String name, final Datatype old, final dev.tutti.Layout shape,
+        final int elements) {
+        return new Datatype(name + " of " + old.state.name(), old.base, old.layout, shape, elements);
+    }
+
+    /** @return the layout of one item of this type, in its Tutti element */
+    dev.tutti.Layout item() {
+        if (null != shape) {
+            return shape;
+        }
+        if (dev.tutti.Datatype.BOOLEAN == wire) {
+            throw Errors.error(MPI.ERR_TYPE, "derived datatypes of " + state.name() + " are not supported");
+        }
+        final dev.tutti.Layout one = dev.tutti.Layout.contiguous(wirePerItem, dev.tutti.Layout.of(wire));
+        return one.extentBytes() == extentBytes ? one : dev.tutti.Layout.resized(one, 0, extentBytes);
+    }
+
+    /** @return the name, for messages */
+    String name() {
+        return state.name();
     }
 
     /** @param name the new name */

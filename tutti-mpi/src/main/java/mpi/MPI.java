@@ -126,6 +126,17 @@ public final class MPI {
     public static final Datatype DOUBLE_INT = pair("MPI_DOUBLE_INT", Datatype.Layout.DOUBLE_INT, 16,
         dev.tutti.Datatype.LONG_PAIR);
 
+    /** The structs of the pair types: views of (value, index) elements of byte buffers. */
+    public static final Int2 int2 = new Int2();
+    /** The struct of {@link #SHORT_INT}. */
+    public static final ShortInt shortInt = new ShortInt();
+    /** The struct of {@link #LONG_INT}. */
+    public static final LongInt longInt = new LongInt();
+    /** The struct of {@link #FLOAT_INT}. */
+    public static final FloatInt floatInt = new FloatInt();
+    /** The struct of {@link #DOUBLE_INT}. */
+    public static final DoubleInt doubleInt = new DoubleInt();
+
     /** The null request. */
     public static final Request REQUEST_NULL = Request.nullRequest();
     /** The empty group. */

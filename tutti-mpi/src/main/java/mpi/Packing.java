@@ -3,9 +3,12 @@ package mpi;
 import dev.tutti.Buf;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 
-/** MPI_Pack and MPI_Unpack for the contiguous datatypes of this package: the items' bytes, in native order. */
+/**
+ * MPI_Pack and MPI_Unpack: the items' data, in type-map order and native byte order, {@code sizeBytes} per item
+ * (a derived type's gaps are skipped). Tutti's {@link Buf#pack} and {@link Buf#unpack} do the gathering and
+ * scattering.
+ */
 final class Packing {
     private Packing() {
     }
@@ -13,32 +16,18 @@ final class Packing {
     static int pack(final Object inbuf, final int incount, final Datatype type, final byte[] outbuf,
         final int position) {
         final Buf in = Bufs.of("pack", inbuf, incount, type);
-        final int bytes = incount * type.extentBytes;
+        final int bytes = incount * type.sizeBytes;
         check("pack", outbuf, position, bytes);
-        final MemorySegment out = MemorySegment.ofArray(outbuf).asSlice(position, bytes);
-        if (null == in.segment()) {
-            for (int i = 0; i < bytes; i++) {
-                out.set(ValueLayout.JAVA_BYTE, i, (byte) (in.booleans()[in.booleanOffset() + i] ? 1 : 0));
-            }
-        } else {
-            out.copyFrom(in.segment());
-        }
+        in.pack(MemorySegment.ofArray(outbuf).asSlice(position, bytes));
         return position + bytes;
     }
 
     static int unpack(final byte[] inbuf, final int position, final Object outbuf, final int outcount,
         final Datatype type) {
         final Buf out = Bufs.of("unpack", outbuf, outcount, type);
-        final int bytes = outcount * type.extentBytes;
+        final int bytes = outcount * type.sizeBytes;
         check("unpack", inbuf, position, bytes);
-        final MemorySegment in = MemorySegment.ofArray(inbuf).asSlice(position, bytes);
-        if (null == out.segment()) {
-            for (int i = 0; i < bytes; i++) {
-                out.booleans()[out.booleanOffset() + i] = 0 != in.get(ValueLayout.JAVA_BYTE, i);
-            }
-        } else {
-            out.segment().copyFrom(in);
-        }
+        out.unpack(MemorySegment.ofArray(inbuf).asSlice(position, bytes));
         return position + bytes;
     }
 

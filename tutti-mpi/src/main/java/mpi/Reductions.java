@@ -80,6 +80,11 @@ final class Reductions {
             throw Errors.error(MPI.ERR_OP, what + ": op=" + (null == op ? "null" : "freed") + ", expected a valid op");
         }
         type.live(what);
+        if (null != type.shape && (null != op.function || Datatype.Layout.NONE != type.layout)) {
+            throw Errors.error(MPI.ERR_UNSUPPORTED_OPERATION, what + ": reductions on " + type + " (a derived "
+                + "datatype of pair or complex items, or with a user op) are not supported; predefined ops on "
+                + "derived datatypes of ordinary elements are");
+        }
         if (null != op.function) {
             return userPlan(op, type);
         }
@@ -253,5 +258,12 @@ final class Reductions {
             case DOUBLE_INT -> Double.compare(a.get(DOUBLE, o), b.get(DOUBLE, o));
             default -> throw new IllegalArgumentException(l.toString());
         };
+    }
+
+    /** The body of {@link Comm#reduceLocal}: {@code inOutBuf = inBuf op inOutBuf} over {@code count} items. */
+    static void local(final Object inBuf, final Object inOutBuf, final int count, final Datatype type, final Op op) {
+        final Plan p = plan("reduceLocal", op, type);
+        local("reduceLocal", p, Bufs.of("reduceLocal", inBuf, count, type, p.unit(), p.perItem()),
+            Bufs.of("reduceLocal", inOutBuf, count, type, p.unit(), p.perItem()));
     }
 }

@@ -56,7 +56,7 @@ public final class Status {
      */
     public int getCount(final Datatype datatype) throws MPIException {
         MPI.check();
-        final int e = datatype.extentBytes;
+        final int e = datatype.sizeBytes;
         if (0 == e) {
             return 0 == bytes ? 0 : MPI.UNDEFINED;
         }
@@ -77,7 +77,7 @@ public final class Status {
      */
     public int getElements(final Datatype datatype) throws MPIException {
         MPI.check();
-        final int e = datatype.extentBytes / Math.max(1, datatype.elementsPerItem);
+        final int e = datatype.sizeBytes / Math.max(1, datatype.elementsPerItem);
         if (0 == e) {
             return 0 == bytes ? 0 : MPI.UNDEFINED;
         }
@@ -92,7 +92,7 @@ public final class Status {
     /** @param datatype the datatype @param count basic elements the status shall report */
     public void setElements(final Datatype datatype, final int count) throws MPIException {
         MPI.check();
-        bytes = (long) count * (datatype.extentBytes / Math.max(1, datatype.elementsPerItem));
+        bytes = (long) count * (datatype.sizeBytes / Math.max(1, datatype.elementsPerItem));
     }
 
     /** @param datatype the datatype @param count basic elements the status shall report */

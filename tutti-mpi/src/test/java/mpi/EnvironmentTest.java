@@ -132,8 +132,12 @@ class EnvironmentTest {
     void shouldReportUnsupportedDerivedDatatypes() {
         MpiJobs.run(1, args -> {
             MPI.Init(args);
+            MPI.COMM_WORLD.setErrhandler(MPI.ERRORS_RETURN);
+            assertEquals(MPI.ERR_TYPE, assertThrows(MPIException.class,
+                () -> Datatype.createVector(2, 1, 3, MPI.BOOLEAN)).getErrorClass()); // no layout of booleans
             assertEquals(MPI.ERR_UNSUPPORTED_OPERATION, assertThrows(MPIException.class,
-                () -> Datatype.createVector(2, 1, 3, MPI.INT)).getErrorClass());
+                () -> MPI.COMM_WORLD.allReduce(new int[4], 1, Datatype.createVector(2, 1, 2, MPI.INT),
+                    new Op(new UserFunction() { }, true))).getErrorClass()); // a user op on a derived type
             final Datatype three = Datatype.createContiguous(3, MPI.INT);
             three.commit();
             assertEquals(3, three.getExtent());

@@ -1,7 +1,9 @@
 package dev.tutti;
 
 import dev.tutti.internal.Errors;
+
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 
 /**
@@ -22,6 +24,17 @@ import java.nio.ByteBuffer;
  *
  * <p>A {@code Buf} is a view: it holds the array or memory, not a copy, so the caller must not change the data of
  * a send (or read a receive) until the operation completes.
+ *
+ * <p>A buffer may also describe a derived datatype: {@code count} items of a {@link Layout} (a vector, an indexed
+ * or struct layout, a subarray, ...) over an array or segment, e.g. every third double of an array:
+ * <pre>{@code
+ * Layout column = Layout.vector(rows, 1, cols, Layout.of(Datatype.DOUBLE));
+ * comm.send(Buf.of(matrix, 2, column, 1), 1, 0);   // column 2 of a rows x cols matrix
+ * }</pre>
+ * Such a buffer's {@link #datatype()} is the layout's element type and its {@link #count()} is in elements (items
+ * times {@link Layout#size()}), so it matches any buffer of as many elements of that type, derived or not. Where
+ * the items are one run of memory the buffer is a plain view; otherwise sending gathers the items into a packed
+ * copy and receiving scatters into them when the operation completes ({@link #pack}, {@link #unpack}).
  */
 public final class Buf {
     /**
@@ -38,14 +51,29 @@ public final class Buf {
     private final MemorySegment segment;
     private final boolean[] booleans;
     private final int booleanOffset;
+    /** The items of a non-contiguous layout: null for a plain view; else in {@code memory} from byte origin. */
+    private final Layout layout;
+    private final MemorySegment memory;
+    private final long origin;
+    private final int items;
 
     private Buf(final Datatype datatype, final int count, final MemorySegment segment,
         final boolean[] booleans, final int booleanOffset) {
+        this(datatype, count, segment, booleans, booleanOffset, null, null, 0, 0);
+    }
+
+    private Buf(final Datatype datatype, final int count, final MemorySegment segment, final boolean[] booleans,
+        final int booleanOffset, final Layout layout, final MemorySegment memory, final long origin,
+        final int items) {
         this.datatype = datatype;
         this.count = count;
         this.segment = segment;
         this.booleans = booleans;
         this.booleanOffset = booleanOffset;
+        this.layout = layout;
+        this.memory = memory;
+        this.origin = origin;
+        this.items = items;
     }
 
     /** @return the element type */
@@ -65,9 +93,9 @@ public final class Buf {
 
     /**
      * Returns the memory this buffer spans. For a {@code boolean[]} buffer, which no segment can view, this is
-     * null: use {@link #booleans()}.
+     * null: use {@link #booleans()}; for items of a non-contiguous layout it is null too: see {@link #layout()}.
      *
-     * @return the segment of exactly {@link #byteSize()} bytes, or null for boolean arrays
+     * @return the segment of exactly {@link #byteSize()} bytes, or null for boolean arrays and scattered layouts
      */
     public MemorySegment segment() {
         return segment;
@@ -84,6 +112,55 @@ public final class Buf {
     }
 
     /**
+     * Returns the layout of the items of a buffer that is not one contiguous view, which is packed to send and
+     * unpacked on receive (see {@link #pack} and {@link #unpack}); null for a plain view (including a layout whose
+     * items are contiguous).
+     *
+     * @return the layout, or null
+     */
+    public Layout layout() {
+        return layout;
+    }
+
+    /**
+     * Gathers this buffer's {@link #byteSize()} bytes into {@code out}, packed from its byte 0: a plain view's
+     * bytes, a boolean buffer's as bytes 0/1 (the wire format of {@link Datatype#BOOLEAN}), or a layout's items
+     * in type-map order.
+     *
+     * @param out at least {@link #byteSize()} bytes
+     */
+    public void pack(final MemorySegment out) {
+        if (null != layout) {
+            layout.pack(memory, origin, items, out);
+        } else if (null != booleans) {
+            for (int i = 0; i < count; i++) {
+                out.set(ValueLayout.JAVA_BYTE, i, booleans[booleanOffset + i] ? (byte) 1 : (byte) 0);
+            }
+        } else {
+            MemorySegment.copy(segment, 0, out, 0, byteSize());
+        }
+    }
+
+    /**
+     * Scatters packed bytes (as {@link #pack} writes them) into this buffer: as many elements as {@code in} holds,
+     * never more than {@link #count()}; a shorter {@code in} fills a prefix.
+     *
+     * @param in the packed bytes, from byte 0
+     */
+    public void unpack(final MemorySegment in) {
+        if (null != layout) {
+            layout.unpack(in, memory, origin, items);
+        } else if (null != booleans) {
+            final long n = Math.min(in.byteSize(), count);
+            for (int i = 0; i < n; i++) {
+                booleans[booleanOffset + i] = 0 != in.get(ValueLayout.JAVA_BYTE, i);
+            }
+        } else {
+            MemorySegment.copy(in, 0, segment, 0, Math.min(in.byteSize(), byteSize()));
+        }
+    }
+
+    /**
      * Returns a buffer for elements {@code [from, from + n)} of this one, in the same memory.
      *
      * @param from the first element
@@ -93,6 +170,15 @@ public final class Buf {
      */
     public Buf slice(final int from, final int n) {
         checkRange("Buf.slice", from, n, count);
+        if (null != layout) {
+            final long per = layout.size();
+            if (0 != from % per || 0 != n % per) {
+                throw Errors.expected(ErrorClass.COUNT, "Buf.slice", null, "from=" + from + " n=" + n + " on a buffer "
+                    + "of " + layout, "whole items: multiples of " + per + " elements");
+            }
+            return new Buf(datatype, n, null, null, 0, layout, memory, origin + from / per * layout.extentBytes(),
+                (int) (n / per));
+        }
         if (null != booleans) {
             return new Buf(datatype, n, null, booleans, booleanOffset + from);
         }
@@ -232,11 +318,7 @@ public final class Buf {
         if (null == s) {
             throw nullBuffer();
         }
-        if (!s.isAccessibleBy(OTHER_THREAD)) {
-            throw Errors.expected(ErrorClass.BUFFER, "Buf.of", null, "segment=" + s + " is confined to one thread, "
-                + "but Tutti's transports and waiting threads access buffers from other threads", "a segment of "
-                + "Arena.ofShared(), Arena.ofAuto(), Arena.global() or the heap");
-        }
+        shared(s);
         if (Datatype.BOOLEAN == type || Datatype.OBJECT == type || null == type) {
             throw Errors.expected(ErrorClass.TYPE, "Buf.of", null, "type=" + type + " cannot describe raw memory",
                 "one of BYTE, CHAR, SHORT, INT, LONG, FLOAT, DOUBLE");
@@ -268,6 +350,183 @@ public final class Buf {
                 + " (the segment's element count)");
         }
         return whole.slice((int) offset, count);
+    }
+
+    // ------------------------------------------------------------------------------ derived-datatype factories
+
+    /**
+     * Returns a buffer of {@code count} items of a layout over an array, item 0 at element 0.
+     *
+     * @param a      the array; the layout's element type must be {@link Datatype#DOUBLE}
+     * @param layout the layout of one item
+     * @param count  items
+     * @return the buffer: a plain view when the items are contiguous, else one that is packed and unpacked
+     * @throws TuttiException if the layout's element type is not the array's, or the items reach outside it
+     */
+    public static Buf of(final double[] a, final Layout layout, final int count) {
+        return of(a, 0, layout, count);
+    }
+
+    /**
+     * Returns a buffer of {@code count} items of a layout (of {@link Datatype#BYTE} elements) over a {@code byte[]},
+     * item 0 at element {@code offset}; see {@link #of(double[], int, Layout, int)}.
+     *
+     * @param a the array @param offset element of item 0 @param layout the layout @param count items @return it
+     */
+    public static Buf of(final byte[] a, final int offset, final Layout layout, final int count) {
+        return laid(null == a ? null : MemorySegment.ofArray(a), offset * 1L, Datatype.BYTE, layout, count);
+    }
+
+    /**
+     * Returns a buffer of {@code count} items of a layout (of {@link Datatype#SHORT} elements) over a {@code short[]},
+     * item 0 at element {@code offset}; see {@link #of(double[], int, Layout, int)}.
+     *
+     * @param a the array @param offset element of item 0 @param layout the layout @param count items @return it
+     */
+    public static Buf of(final short[] a, final int offset, final Layout layout, final int count) {
+        return laid(null == a ? null : MemorySegment.ofArray(a), offset * 2L, Datatype.SHORT, layout, count);
+    }
+
+    /**
+     * Returns a buffer of {@code count} items of a layout (of {@link Datatype#CHAR} elements) over a {@code char[]},
+     * item 0 at element {@code offset}; see {@link #of(double[], int, Layout, int)}.
+     *
+     * @param a the array @param offset element of item 0 @param layout the layout @param count items @return it
+     */
+    public static Buf of(final char[] a, final int offset, final Layout layout, final int count) {
+        return laid(null == a ? null : MemorySegment.ofArray(a), offset * 2L, Datatype.CHAR, layout, count);
+    }
+
+    /**
+     * Returns a buffer of {@code count} items of a layout (of {@link Datatype#INT} elements) over a {@code int[]},
+     * item 0 at element {@code offset}; see {@link #of(double[], int, Layout, int)}.
+     *
+     * @param a the array @param offset element of item 0 @param layout the layout @param count items @return it
+     */
+    public static Buf of(final int[] a, final int offset, final Layout layout, final int count) {
+        return laid(null == a ? null : MemorySegment.ofArray(a), offset * 4L, Datatype.INT, layout, count);
+    }
+
+    /**
+     * Returns a buffer of {@code count} items of a layout (of {@link Datatype#LONG} elements) over a {@code long[]},
+     * item 0 at element {@code offset}; see {@link #of(double[], int, Layout, int)}.
+     *
+     * @param a the array @param offset element of item 0 @param layout the layout @param count items @return it
+     */
+    public static Buf of(final long[] a, final int offset, final Layout layout, final int count) {
+        return laid(null == a ? null : MemorySegment.ofArray(a), offset * 8L, Datatype.LONG, layout, count);
+    }
+
+    /**
+     * Returns a buffer of {@code count} items of a layout (of {@link Datatype#FLOAT} elements) over a {@code float[]},
+     * item 0 at element {@code offset}; see {@link #of(double[], int, Layout, int)}.
+     *
+     * @param a the array @param offset element of item 0 @param layout the layout @param count items @return it
+     */
+    public static Buf of(final float[] a, final int offset, final Layout layout, final int count) {
+        return laid(null == a ? null : MemorySegment.ofArray(a), offset * 4L, Datatype.FLOAT, layout, count);
+    }
+
+    /**
+     * Returns a buffer of {@code count} items of a layout over an array, item 0 at element {@code offset}: the
+     * items are those of MPI's derived datatype at the buffer address {@code a + offset}, item {@code i}
+     * {@code i * layout.extentBytes()} bytes further. Negative displacements reach below the offset.
+     *
+     * @param a      the array; the layout's element type must be {@link Datatype#DOUBLE}
+     * @param offset the element that is the origin of item 0
+     * @param layout the layout of one item
+     * @param count  items
+     * @return the buffer: a plain view when the items are contiguous, else one that is packed and unpacked
+     * @throws TuttiException if the layout's element type is not the array's, or the items reach outside it
+     */
+    public static Buf of(final double[] a, final int offset, final Layout layout, final int count) {
+        return laid(null == a ? null : MemorySegment.ofArray(a), offset * 8L, Datatype.DOUBLE, layout, count);
+    }
+
+    /** @param a the array @param layout the layout @param count items @return items from element 0; see {@link
+     * #of(double[], int, Layout, int)} */
+    public static Buf of(final byte[] a, final Layout layout, final int count) {
+        return of(a, 0, layout, count);
+    }
+
+    /** @param a the array @param layout the layout @param count items @return items from element 0; see {@link
+     * #of(double[], int, Layout, int)} */
+    public static Buf of(final short[] a, final Layout layout, final int count) {
+        return of(a, 0, layout, count);
+    }
+
+    /** @param a the array @param layout the layout @param count items @return items from element 0; see {@link
+     * #of(double[], int, Layout, int)} */
+    public static Buf of(final char[] a, final Layout layout, final int count) {
+        return of(a, 0, layout, count);
+    }
+
+    /** @param a the array @param layout the layout @param count items @return items from element 0; see {@link
+     * #of(double[], int, Layout, int)} */
+    public static Buf of(final int[] a, final Layout layout, final int count) {
+        return of(a, 0, layout, count);
+    }
+
+    /** @param a the array @param layout the layout @param count items @return items from element 0; see {@link
+     * #of(double[], int, Layout, int)} */
+    public static Buf of(final long[] a, final Layout layout, final int count) {
+        return of(a, 0, layout, count);
+    }
+
+    /** @param a the array @param layout the layout @param count items @return items from element 0; see {@link
+     * #of(double[], int, Layout, int)} */
+    public static Buf of(final float[] a, final Layout layout, final int count) {
+        return of(a, 0, layout, count);
+    }
+
+    /**
+     * Returns a buffer of {@code count} items of a layout over a segment, item 0 at byte {@code originBytes}.
+     *
+     * @param s           the segment, accessible from any thread (see {@link #of(MemorySegment, Datatype)})
+     * @param originBytes the byte offset of item 0
+     * @param layout      the layout of one item
+     * @param count       items
+     * @return the buffer
+     * @throws TuttiException if the segment is null or confined, or the items reach outside it
+     */
+    public static Buf of(final MemorySegment s, final long originBytes, final Layout layout, final int count) {
+        if (null != s) {
+            shared(s);
+        }
+        return laid(s, originBytes, null, layout, count);
+    }
+
+    private static Buf laid(final MemorySegment whole, final long origin, final Datatype arrayType,
+        final Layout layout, final int count) {
+        if (null == whole) {
+            throw nullBuffer();
+        }
+        if (null == layout) {
+            throw Errors.argument(ErrorClass.TYPE, "Buf.of", null, "layout", null, "a Layout");
+        }
+        if (null != arrayType && layout.element() != arrayType) {
+            throw Errors.expected(ErrorClass.TYPE, "Buf.of", null, layout + " over an array of " + arrayType,
+                "a layout of " + arrayType + " elements");
+        }
+        if (count < 0) {
+            throw Errors.argument(ErrorClass.COUNT, "Buf.of", null, "count", count, "count >= 0");
+        }
+        final long[] span = layout.span(origin, count);
+        if (origin < 0 || span[0] < 0 || span[1] > whole.byteSize()) {
+            throw Errors.expected(ErrorClass.COUNT, "Buf.of", null, "count=" + count + " items of " + layout
+                + " at byte " + origin + " touch bytes [" + span[0] + ", " + span[1] + ")", "bytes inside the "
+                + "buffer's [0, " + whole.byteSize() + ")");
+        }
+        final long elements = count * layout.size();
+        if (elements > Integer.MAX_VALUE) {
+            throw Errors.argument(ErrorClass.COUNT, "Buf.of", null, "elements", elements, "at most "
+                + Integer.MAX_VALUE);
+        }
+        final Datatype type = layout.element();
+        if (layout.isContiguous(count)) {
+            return new Buf(type, (int) elements, whole.asSlice(span[0], elements * type.sizeBytes()), null, 0);
+        }
+        return new Buf(type, (int) elements, null, null, 0, layout, whole, origin, count);
     }
 
     /**
@@ -401,6 +660,14 @@ public final class Buf {
         return length / 2;
     }
 
+    private static void shared(final MemorySegment s) {
+        if (!s.isAccessibleBy(OTHER_THREAD)) {
+            throw Errors.expected(ErrorClass.BUFFER, "Buf.of", null, "segment=" + s + " is confined to one thread, "
+                + "but Tutti's transports and waiting threads access buffers from other threads", "a segment of "
+                + "Arena.ofShared(), Arena.ofAuto(), Arena.global() or the heap");
+        }
+    }
+
     private static TuttiException nullBuffer() {
         return Errors.argument(ErrorClass.BUFFER, "Buf.of", null, "buffer", null, "an array, ByteBuffer or "
             + "MemorySegment");
@@ -425,6 +692,6 @@ public final class Buf {
 
     @Override
     public String toString() {
-        return "Buf[" + datatype + " x " + count + "]";
+        return "Buf[" + datatype + " x " + count + (null == layout ? "" : " in " + items + " x " + layout) + "]";
     }
 }

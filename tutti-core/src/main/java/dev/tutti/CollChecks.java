@@ -98,6 +98,22 @@ final class CollChecks {
         }
     }
 
+    /**
+     * Requires buffers a persistent collective can use again at every start: none staged (booleans and
+     * non-contiguous layouts are copied through bytes when a call is made, which a persistent call is only once).
+     */
+    static void persistable(final String op, final String where, final Object... bufs) {
+        for (final Object o : bufs) {
+            if (o instanceof Buf[] each) {
+                persistable(op, where, (Object[]) each);
+            } else if (o instanceof Buf b && Buf.IN_PLACE != b && dev.tutti.type.BooleanStaging.staged(b)) {
+                throw Errors.invalid(ErrorClass.TYPE, op, where, "buffer " + b + " is staged through bytes (boolean "
+                    + "elements or a non-contiguous layout), expected a buffer a persistent collective can read at "
+                    + "every start: another element type, or a contiguous layout");
+            }
+        }
+    }
+
     /** Requires a tag of a tagged two-phase collective. */
     static void tag(final String op, final String where, final int tag) {
         if (tag < 0 || tag > CollComm.TAGGED_TAG_UB) {

@@ -341,99 +341,117 @@ abstract class CollectiveCalls extends Comm {
 
     @Override
     public PersistentRequest bcastInit(final Buf buf, final int root) {
+        CollChecks.persistable("bcastInit", describe(), buf);
         return CollDoor.init(bridge("bcastInit").bcast(CollStart.PERSISTENT, buf, root));
     }
 
     @Override
     public PersistentRequest gatherInit(final Buf send, final Buf recv, final int root) {
+        CollChecks.persistable("gatherInit", describe(), send, recv);
         return CollDoor.init(bridge("gatherInit").gather(CollStart.PERSISTENT, send, recv, root));
     }
 
     @Override
     public PersistentRequest gathervInit(final Buf send, final Buf recv, final int[] recvCounts, final int[] displs,
         final int root) {
+        CollChecks.persistable("gathervInit", describe(), send, recv);
         return CollDoor.init(bridge("gathervInit").gatherv(CollStart.PERSISTENT, send, recv, recvCounts, displs, root));
     }
 
     @Override
     public PersistentRequest scatterInit(final Buf send, final Buf recv, final int root) {
+        CollChecks.persistable("scatterInit", describe(), send, recv);
         return CollDoor.init(bridge("scatterInit").scatter(CollStart.PERSISTENT, send, recv, root));
     }
 
     @Override
     public PersistentRequest scattervInit(final Buf send, final int[] sendCounts, final int[] displs, final Buf recv,
         final int root) {
+        CollChecks.persistable("scattervInit", describe(), send, recv);
         return CollDoor.init(bridge("scattervInit").scatterv(CollStart.PERSISTENT, send, sendCounts, displs, recv,
             root));
     }
 
     @Override
     public PersistentRequest allgatherInit(final Buf send, final Buf recv) {
+        CollChecks.persistable("allgatherInit", describe(), send, recv);
         return CollDoor.init(bridge("allgatherInit").allgather(CollStart.PERSISTENT, send, recv));
     }
 
     @Override
     public PersistentRequest allgathervInit(final Buf send, final Buf recv, final int[] recvCounts,
         final int[] displs) {
+        CollChecks.persistable("allgathervInit", describe(), send, recv);
         return CollDoor.init(bridge("allgathervInit").allgatherv(CollStart.PERSISTENT, send, recv, recvCounts, displs));
     }
 
     @Override
     public PersistentRequest alltoallInit(final Buf send, final Buf recv) {
+        CollChecks.persistable("alltoallInit", describe(), send, recv);
         return CollDoor.init(bridge("alltoallInit").alltoall(CollStart.PERSISTENT, send, recv));
     }
 
     @Override
     public PersistentRequest alltoallvInit(final Buf send, final int[] sendCounts, final int[] sendDispls,
         final Buf recv, final int[] recvCounts, final int[] recvDispls) {
+        CollChecks.persistable("alltoallvInit", describe(), send, recv);
         return CollDoor.init(bridge("alltoallvInit").alltoallv(CollStart.PERSISTENT, send, sendCounts, sendDispls, recv,
             recvCounts, recvDispls));
     }
 
     @Override
     public PersistentRequest alltoallwInit(final Buf[] send, final Buf[] recv) {
+        CollChecks.persistable("alltoallwInit", describe(), send, recv);
         return CollDoor.init(bridge("alltoallwInit").alltoallw(CollStart.PERSISTENT, send, recv));
     }
 
     @Override
     public PersistentRequest reduceInit(final Buf send, final Buf recv, final Op op, final int root) {
+        CollChecks.persistable("reduceInit", describe(), send, recv);
         return CollDoor.init(bridge("reduceInit").reduce(CollStart.PERSISTENT, send, recv, op, root));
     }
 
     @Override
     public PersistentRequest allreduceInit(final Buf send, final Buf recv, final Op op) {
+        CollChecks.persistable("allreduceInit", describe(), send, recv);
         return CollDoor.init(bridge("allreduceInit").allreduce(CollStart.PERSISTENT, send, recv, op));
     }
 
     @Override
     public PersistentRequest reduceScatterInit(final Buf send, final Buf recv, final int[] recvCounts, final Op op) {
+        CollChecks.persistable("reduceScatterInit", describe(), send, recv);
         return CollDoor.init(bridge("reduceScatterInit").reduceScatter(CollStart.PERSISTENT, send, recv, recvCounts,
             op));
     }
 
     @Override
     public PersistentRequest reduceScatterBlockInit(final Buf send, final Buf recv, final Op op) {
+        CollChecks.persistable("reduceScatterBlockInit", describe(), send, recv);
         return CollDoor.init(bridge("reduceScatterBlockInit").reduceScatterBlock(CollStart.PERSISTENT, send, recv, op));
     }
 
     @Override
     public PersistentRequest bcastInit(final Buf send, final Buf recv, final int root, final int remoteRoot) {
+        CollChecks.persistable("bcastInit", describe(), send, recv);
         return CollDoor.init(bridge("bcastInit").bcast(CollStart.PERSISTENT, send, recv, root, remoteRoot));
     }
 
     @Override
     public PersistentRequest scatterInit(final Buf send, final Buf recv, final int root, final int remoteRoot) {
+        CollChecks.persistable("scatterInit", describe(), send, recv);
         return CollDoor.init(bridge("scatterInit").scatter(CollStart.PERSISTENT, send, recv, root, remoteRoot));
     }
 
     @Override
     public PersistentRequest gatherInit(final Buf send, final Buf recv, final int root, final int remoteRoot) {
+        CollChecks.persistable("gatherInit", describe(), send, recv);
         return CollDoor.init(bridge("gatherInit").gather(CollStart.PERSISTENT, send, recv, root, remoteRoot));
     }
 
     @Override
     public PersistentRequest reduceInit(final Buf send, final Buf recv, final Op op, final int root,
         final int remoteRoot) {
+        CollChecks.persistable("reduceInit", describe(), send, recv);
         return CollDoor.init(bridge("reduceInit").reduce(CollStart.PERSISTENT, send, recv, op, root, remoteRoot));
     }
 

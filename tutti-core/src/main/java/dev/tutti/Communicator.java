@@ -367,11 +367,13 @@ public final class Communicator extends CollectiveCalls implements ScanCollectiv
 
     @Override
     public PersistentRequest scanInit(final Buf send, final Buf recv, final Op op) {
+        CollChecks.persistable("scanInit", describe(), send, recv);
         return CollDoor.init(intra("scanInit").scan(CollStart.PERSISTENT, send, recv, op));
     }
 
     @Override
     public PersistentRequest exscanInit(final Buf send, final Buf recv, final Op op) {
+        CollChecks.persistable("exscanInit", describe(), send, recv);
         return CollDoor.init(intra("exscanInit").exscan(CollStart.PERSISTENT, send, recv, op));
     }
 

@@ -386,17 +386,9 @@ final class IntraBridge implements CollBridge {
                 throw Errors.invalid(ErrorClass.COUNT, op, where, "send=" + send + " but recv=" + recv
                     + " at the root, expected the same type and count");
             }
-            copy(send, recv);
+            dev.tutti.type.BooleanStaging.copy(send, recv);
         }
         return bcast(start, recv, root);
-    }
-
-    private static void copy(final Buf from, final Buf to) {
-        if (Datatype.BOOLEAN == from.datatype()) {
-            System.arraycopy(from.booleans(), from.booleanOffset(), to.booleans(), to.booleanOffset(), from.count());
-        } else {
-            MemorySegment.copy(from.segment(), 0, to.segment(), 0, from.byteSize());
-        }
     }
 
     @Override

@@ -215,6 +215,9 @@ class CollPersistentTest {
             final TuttiException bool = assertThrows(TuttiException.class,
                 () -> w.allreduceInit(Buf.of(new boolean[1]), Buf.of(new boolean[1]), Op.LOR));
             assertEquals(ErrorClass.TYPE, bool.errorClass());
+            final Buf column = Buf.of(new int[8], Layout.vector(2, 1, 4, Layout.of(Datatype.INT)), 1);
+            final TuttiException staged = assertThrows(TuttiException.class, () -> w.bcastInit(column, 0));
+            assertTrue(staged.getMessage().contains("staged"), staged.getMessage());
             final TuttiException badRoot = assertThrows(TuttiException.class, () -> w.bcastInit(Buf.of(x), 7));
             assertEquals(ErrorClass.ROOT, badRoot.errorClass());
             try (PersistentRequest b = w.barrierInit()) {

@@ -28,8 +28,9 @@ class LayeringTest {
      * The classes of {@code dev.tutti} that every layer may use (and nested classes of them); {@code Requests} is
      * the package-private body of {@code Request}'s static waits.
      */
-    private static final Set<String> VALUE_TYPES = Set.of("Buf", "Datatype", "Op", "Status", "Request", "Requests",
-        "CollectiveHandle", "PersistentRequest", "TuttiException", "CollectiveMismatchException", "ErrorClass");
+    private static final Set<String> VALUE_TYPES = Set.of("Buf", "Layout", "Datatype", "Op", "Status", "Request",
+        "Requests", "CollectiveHandle", "PersistentRequest", "TuttiException", "CollectiveMismatchException",
+        "ErrorClass");
 
     private static final DescribedPredicate<JavaClass> VALUE = DescribedPredicate.describe(
         "the value types of dev.tutti", c -> "dev.tutti".equals(c.getPackageName()) && VALUE_TYPES.contains(topLevel(c).getSimpleName()));

@@ -177,7 +177,7 @@ public final class P2pEngine implements InboundSink {
     /**
      * Sends a typed buffer and returns when it may be reused: the blocking send. When the route can copy the
      * message out at once ({@link Transport#trySendNow}) no request is made; otherwise, and for boolean buffers
-     * (which need staging), it is {@link #isend} and a wait. Arguments must already be validated by the caller.
+     * and layouts (which need staging), it is {@link #isend} and a wait. Arguments must already be validated by the caller.
      *
      * @param context   context id
      * @param destWorld destination world rank
@@ -185,7 +185,7 @@ public final class P2pEngine implements InboundSink {
      * @param buf       the data
      */
     public void send(final int context, final int destWorld, final int tag, final Buf buf) {
-        if (Datatype.BOOLEAN == buf.datatype() || null != failureAffecting(destWorld)
+        if (BooleanStaging.staged(buf) || null != failureAffecting(destWorld)
             || !routes[destWorld].trySendNow(destWorld, context, tag, buf.datatype().ordinal(), buf.segment())) {
             isend(context, destWorld, tag, buf).waitFor();
         }
@@ -203,8 +203,8 @@ public final class P2pEngine implements InboundSink {
      */
     public RecvRequest irecv(final int context, final int sourceWorld, final int tag, final Buf buf,
         final CommView view) {
-        if (Datatype.BOOLEAN == buf.datatype()) {
-            return post(new RecvRequest(this, context, sourceWorld, tag, null, buf, Datatype.BOOLEAN, view));
+        if (BooleanStaging.staged(buf)) {
+            return post(new RecvRequest(this, context, sourceWorld, tag, null, buf, buf.datatype(), view));
         }
         return post(new RecvRequest(this, context, sourceWorld, tag, buf.segment(), null, buf.datatype(), view));
     }
@@ -212,7 +212,7 @@ public final class P2pEngine implements InboundSink {
     /**
      * Receives into a typed buffer and returns when the message is there: the blocking receive. It posts this
      * thread's reusable receive ({@link RecvRequest#reusable}) rather than a new one, so that it allocates nothing
-     * (boolean buffers, which need staging, take the ordinary path).
+     * (boolean and layout buffers, which need staging, take the ordinary path).
      *
      * @param context     context id
      * @param sourceWorld source world rank or {@link #ANY}
@@ -223,7 +223,7 @@ public final class P2pEngine implements InboundSink {
      */
     public Status recv(final int context, final int sourceWorld, final int tag, final Buf buf,
         final CommView view) {
-        if (Datatype.BOOLEAN == buf.datatype()) {
+        if (BooleanStaging.staged(buf)) {
             return irecv(context, sourceWorld, tag, buf, view).waitFor();
         }
         RecvRequest r = blockingRecvs.get();

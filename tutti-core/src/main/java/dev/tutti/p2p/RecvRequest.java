@@ -148,7 +148,7 @@ public final class RecvRequest extends AbstractRequest implements Inbound.Delive
 
     /** @return the capacity of the receive buffer in bytes */
     private long capacity() {
-        return null != booleans ? booleans.count() : target.byteSize();
+        return null != booleans ? booleans.byteSize() : target.byteSize();
     }
 
     boolean matches(final Inbound m) {

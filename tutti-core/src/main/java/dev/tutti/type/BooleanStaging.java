@@ -4,65 +4,84 @@ import dev.tutti.Buf;
 import dev.tutti.Datatype;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.List;
 
 /**
  * Resolves a {@link Buf} to the memory a transport or schedule reads and writes. Every type maps its own memory,
- * except {@code boolean[]}, which no segment can view: it is staged through bytes 0/1 (the wire format of
- * {@link Datatype#BOOLEAN}). The one place that staging is written.
+ * except two kinds of buffer that no one segment can view, which are <em>staged</em>: {@code boolean[]}, through
+ * bytes 0/1 (the wire format of {@link Datatype#BOOLEAN}), and the items of a non-contiguous
+ * {@link dev.tutti.Layout} (a derived datatype), gathered into a packed copy to send and scattered back from one
+ * when a receive completes. The one place that staging is decided; {@link Buf#pack} and {@link Buf#unpack} do the
+ * copying. A layout whose items are contiguous is a plain view and is never staged.
  */
 public final class BooleanStaging {
     private BooleanStaging() {
     }
 
     /**
-     * Returns the memory to send from: the buffer's own segment, or for booleans a packed copy.
+     * Tells whether a buffer is staged: a boolean one, or items of a non-contiguous layout.
+     *
+     * @param b the buffer
+     * @return whether {@link Buf#segment()} is null and the memory must go through {@link #sendMemory} and
+     *         {@link #recvMemory}
+     */
+    public static boolean staged(final Buf b) {
+        return Datatype.BOOLEAN == b.datatype() || null != b.layout();
+    }
+
+    /**
+     * Returns the memory to send from: the buffer's own segment, or for a staged buffer a packed copy.
      *
      * @param b the buffer
      * @return the bytes to send
      */
     public static MemorySegment sendMemory(final Buf b) {
-        if (Datatype.BOOLEAN != b.datatype()) {
+        if (!staged(b)) {
             return b.segment();
         }
-        final boolean[] src = b.booleans();
-        final byte[] packed = new byte[b.count()];
-        for (int i = 0; i < packed.length; i++) {
-            packed[i] = src[b.booleanOffset() + i] ? (byte) 1 : (byte) 0;
-        }
-        return MemorySegment.ofArray(packed);
+        // 8-byte aligned, so that reduction kernels may read elements of any type in it
+        final MemorySegment packed = MemorySegment.ofArray(new long[(int) ((b.byteSize() + 7) / 8)])
+            .asSlice(0, b.byteSize());
+        b.pack(packed);
+        return packed;
     }
 
     /**
-     * Returns the memory to receive into: the buffer's own segment, or for booleans a staged byte copy holding the
-     * current values (for in-place use) and a step, added to {@code finish}, that copies it back.
+     * Returns the memory to receive into: the buffer's own segment, or for a staged buffer a packed copy holding
+     * the current values (for in-place use, and so that what the operation does not write comes back unchanged)
+     * and a step, added to {@code finish}, that copies it back.
      *
      * @param b      the buffer
      * @param finish where the copy-back step is added
      * @return the memory to receive into
      */
     public static MemorySegment recvMemory(final Buf b, final List<Runnable> finish) {
-        if (Datatype.BOOLEAN != b.datatype()) {
+        if (!staged(b)) {
             return b.segment();
         }
         final MemorySegment staged = sendMemory(b);
-        finish.add(() -> unpack(staged, b));
+        finish.add(() -> b.unpack(staged));
         return staged;
     }
 
     /**
-     * Copies bytes 0/1 into the first {@code bytes.byteSize()} elements of a boolean buffer.
+     * Copies staged bytes into a staged buffer: bytes 0/1 into the first {@code bytes.byteSize()} elements of a
+     * boolean buffer, or packed bytes into the first items of a layout (a prefix when the bytes are fewer).
      *
      * @param bytes  the staged bytes
-     * @param target the boolean buffer
+     * @param target the buffer
      */
     public static void unpack(final MemorySegment bytes, final Buf target) {
-        final boolean[] out = target.booleans();
-        final int off = target.booleanOffset();
-        final long n = Math.min(bytes.byteSize(), target.count());
-        for (int i = 0; i < n; i++) {
-            out[off + i] = 0 != bytes.get(ValueLayout.JAVA_BYTE, i);
-        }
+        target.unpack(bytes);
+    }
+
+    /**
+     * Copies one buffer's data into another of the same type and count, whatever the kind of either.
+     *
+     * @param from the source
+     * @param to   the target
+     */
+    public static void copy(final Buf from, final Buf to) {
+        to.unpack(sendMemory(from));
     }
 }

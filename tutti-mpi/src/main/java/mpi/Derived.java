@@ -1,0 +1,74 @@
+package mpi;
+
+import java.util.function.Supplier;
+
+/**
+ * The checks and conversions behind {@link Datatype}'s derived-type constructors: argument checks in MPI's error
+ * classes, byte displacements widened for {@link dev.tutti.Layout}, and the struct rule (one Tutti element type
+ * when every block has it, else bytes). Errors go to {@code MPI.COMM_WORLD}'s error handler, as MPI raises errors
+ * that belong to no communicator.
+ */
+final class Derived {
+    private Derived() {
+    }
+
+    /** Runs a constructor with the world's error handling. */
+    static Datatype make(final String what, final Supplier<Datatype> body) throws MPIException {
+        return MPI.COMM_WORLD.get("Datatype." + what, body);
+    }
+
+    /** @return {@code t}, if it can be the old type of a derived type */
+    static Datatype old(final String what, final Datatype t) {
+        if (null == t || t.isNull()) {
+            throw Errors.error(MPI.ERR_TYPE, what + ": oldType is null or freed, expected a valid datatype");
+        }
+        return t;
+    }
+
+    /** @return the sum of block lengths (0 for null: the layout reports the bad argument) */
+    static int sum(final int[] a) {
+        int s = 0;
+        if (null != a) {
+            for (final int x : a) {
+                s += Math.max(0, x);
+            }
+        }
+        return s;
+    }
+
+    /** @return the displacements widened, or null */
+    static long[] longs(final int[] a) {
+        if (null == a) {
+            return null;
+        }
+        final long[] l = new long[a.length];
+        for (int i = 0; i < a.length; i++) {
+            l[i] = a[i];
+        }
+        return l;
+    }
+
+    /** The body of {@link Datatype#createStruct}. */
+    static Datatype struct(final int[] blockLengths, final int[] displacements, final Datatype[] types) {
+        if (null == blockLengths || null == displacements || null == types || blockLengths.length
+            != displacements.length || types.length != blockLengths.length) {
+            throw Errors.error(MPI.ERR_ARG, "createStruct: blockLengths, displacements and types must be non-null "
+                + "arrays of one length");
+        }
+        final dev.tutti.Layout[] items = new dev.tutti.Layout[types.length];
+        boolean oneElement = true;
+        int elements = 0;
+        for (int k = 0; k < types.length; k++) {
+            items[k] = old("createStruct", types[k]).item();
+            oneElement &= items[k].element() == items[0].element();
+            elements += Math.max(0, blockLengths[k]) * types[k].elementsPerItem;
+        }
+        if (!oneElement) {
+            for (int k = 0; k < items.length; k++) {
+                items[k] = items[k].asBytes();
+            }
+        }
+        return Datatype.derived("struct", Datatype.Base.BYTE, dev.tutti.Layout.struct(blockLengths,
+            longs(displacements), items), elements);
+    }
+}
