@@ -74,7 +74,7 @@ public final class Launcher {
     /** The JDK's property for the format of {@code java.util.logging}'s default formatter. */
     static final String LOG_FORMAT_PROPERTY = "java.util.logging.SimpleFormatter.format";
     /** One line per record: level, message (which names the rank), the exception if any. */
-    static final String LOG_FORMAT = "%4$s %5$s%6$s%n";
+    static final String LOG_FORMAT = "%4$s: %5$s%6$s%n";
 
     private final List<String> jvmOptions;
     private final String classpath;
