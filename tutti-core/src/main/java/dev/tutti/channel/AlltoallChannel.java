@@ -332,6 +332,11 @@ public final class AlltoallChannel implements AutoCloseable {
         core.close(drain.toNanos());
     }
 
+    /** For tests: the origin of a time-driven channel's clock, in {@link System#nanoTime()}. */
+    long clockOrigin() {
+        return core.clockOrigin();
+    }
+
     /** @return whether {@link #close()} was called */
     public boolean isClosed() {
         return core.isClosed();

@@ -114,7 +114,22 @@ final class ChannelCore {
 
     /** Sets the clock's origin (time-driven QoS); called once creation has synchronized the ranks. */
     void startClock() {
-        t0 = System.nanoTime();
+        lock.lock();
+        try {
+            t0 = System.nanoTime();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** @return the clock's origin ({@link System#nanoTime()}): exchange k's release time is this + k * period */
+    long clockOrigin() {
+        lock.lock();
+        try {
+            return t0;
+        } finally {
+            lock.unlock();
+        }
     }
 
     String where() {
