@@ -16,13 +16,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The dependency rule of STYLE.md §3.1, checked on the compiled classes of the main sources (so fully-qualified
- * references, lambdas and nested classes count as much as imports): {@code channel} (alltoall channels, built on
- * the public api alone) → api → comm → coll → p2p → transport → runtime
- * → internal, each layer using only layers below it; {@code check} (the correctness checker) sits beside the api,
+ * references, lambdas and nested classes count as much as imports): channel → api → comm → coll → p2p → transport
+ * → runtime → internal, each layer using only layers below it; {@code channel} (the alltoall channels, built on
+ * the public api alone) is the top, which nothing uses, and it may use only the api, the value types and
+ * {@code internal}, not the engine below the api; {@code check} (the correctness checker) sits beside the api,
  * which alone installs it, and uses the layers below; {@code type} (datatypes, kernels, type codes) is a leaf every
  * layer below the api may use; the value types of {@code dev.tutti} (buffers, datatypes, ops, statuses, requests,
- * exceptions) may be used by every layer; {@code channel} is the top, which nothing uses, and it may use only the
- * api, the value types and {@code internal} (not the engine below the api); {@code internal} (the error factories) is the bottom that every layer,
+ * exceptions) may be used by every layer; {@code internal} (the error factories) is the bottom that every layer,
  * {@code type} and the value types included, may use.
  */
 class LayeringTest {
@@ -68,8 +68,8 @@ class LayeringTest {
             .whereLayer("p2p").mayOnlyBeAccessedByLayers("api", "check", "comm", "coll")
             .whereLayer("transport").mayOnlyBeAccessedByLayers("api", "check", "comm", "coll", "p2p")
             .whereLayer("runtime").mayOnlyBeAccessedByLayers("api", "check", "comm", "coll", "p2p", "transport")
-            .whereLayer("internal").mayOnlyBeAccessedByLayers("channel", "api", "check", "comm", "coll", "p2p", "transport",
-                "runtime", "type", "values")
+            .whereLayer("internal").mayOnlyBeAccessedByLayers("channel", "api", "check", "comm", "coll", "p2p",
+                "transport", "runtime", "type", "values")
             .whereLayer("type").mayOnlyBeAccessedByLayers("api", "check", "comm", "coll", "p2p", "transport",
                 "values")
             .evaluate(classes);
@@ -97,9 +97,9 @@ class LayeringTest {
     /** Channels are the top: the api may not use them, and they may not reach past the api into the engine. */
     @Test
     void shouldKeepChannelsOnTopOfThePublicApi() throws ClassNotFoundException {
-        final JavaClasses planted = new ClassFileImporter().importClasses(Class.forName("dev.tutti.UpwardToChannel"),
-            Class.forName("dev.tutti.channel.DownPastApi"), dev.tutti.channel.AlltoallChannel.class,
-            dev.tutti.p2p.P2pEngine.class, Communicator.class);
+        final JavaClasses planted = new ClassFileImporter().importClasses(
+            Class.forName("dev.tutti.UpwardToChannel"), Class.forName("dev.tutti.channel.DownPastApi"),
+            dev.tutti.channel.AlltoallChannel.class, dev.tutti.p2p.P2pEngine.class, Communicator.class);
         final EvaluationResult result = evaluate(planted);
         final String report = result.getFailureReport().toString();
         assertTrue(report.contains("UpwardToChannel"), "an api class using a channel went unnoticed: " + report);

@@ -436,11 +436,14 @@ final class ChannelCore {
                 + ", expected one of this channel");
         }
         if (side != b.side()) {
-            throw Errors.invalid(ErrorClass.BUFFER, op, where, "the buffer is a " + b.side().name()
-                .toLowerCase(java.util.Locale.ROOT) + " buffer, expected a " + side.name()
-                .toLowerCase(java.util.Locale.ROOT) + " buffer (from " + (Side.SEND == side ? "takeSend" : "takeReceive")
-                + ")");
+            throw Errors.invalid(ErrorClass.BUFFER, op, where, "the buffer is a " + sideName(b.side())
+                + " buffer, expected a " + sideName(side) + " buffer (from " + (Side.SEND == side ? "takeSend"
+                : "takeReceive") + ")");
         }
+    }
+
+    private static String sideName(final Side side) {
+        return Side.SEND == side ? "send" : "receive";
     }
 
     private static ChannelBuffer find(final ChannelBuffer[] buffers, final State state) {

@@ -102,7 +102,8 @@ class BenchOptionsTest {
     void shouldNameTheProblemInTheMessage() {
         assertTrue(usageError("allreduc").contains("op=allreduc is not a benchmark, expected one of pingpong, "
             + "bandwidth, barrier, bcast, gather, gatherv, scatter, scatterv, allgather, allgatherv, alltoall, "
-            + "alltoallv, alltoallw, alltoall_channel, reduce, allreduce, reduce_scatter, reduce_scatter_block, scan, exscan"));
+            + "alltoallv, alltoallw, alltoall_channel, reduce, allreduce, reduce_scatter, reduce_scatter_block, "
+            + "scan, exscan"));
     }
 
     @Test
