@@ -215,7 +215,11 @@ public final class AlltoallChannel implements AutoCloseable {
             try {
                 ChannelAgreement.check(op, where, priv, name, type, sendBlock, recvBlock, qos);
             } catch (final TuttiException e) {
-                priv.free();
+                try {
+                    priv.free();
+                } catch (final TuttiException f) {
+                    e.addSuppressed(f);
+                }
                 throw e;
             }
             channel = new AlltoallChannel(comm, priv, name, where, type, sendBlock, recvBlock, depth, qos);

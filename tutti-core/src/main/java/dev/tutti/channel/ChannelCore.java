@@ -146,6 +146,7 @@ final class ChannelCore {
         lock.lock();
         try {
             final long deadline = deadline(timeoutNs);
+            boolean more = true;
             while (true) {
                 checkUsable(op);
                 final ChannelBuffer b = find(sends, State.FREE);
@@ -153,9 +154,10 @@ final class ChannelCore {
                     b.state(State.TAKEN);
                     return b;
                 }
-                if (!progress(op, deadline)) {
+                if (!more) {
                     return null;
                 }
+                more = progress(op, deadline);
             }
         } finally {
             lock.unlock();
@@ -183,15 +185,17 @@ final class ChannelCore {
                     checkUsable(op);
                 }
             }
+            boolean more = true;
             while (true) {
                 final ChannelBuffer r = find(recvs, State.FREE);
                 if (null != r) {
                     start(op, b, r);
                     return true;
                 }
-                if (!progress(op, deadline)) {
+                if (!more) {
                     return false;
                 }
+                more = progress(op, deadline);
                 checkUsable(op);
             }
         } finally {
@@ -204,6 +208,7 @@ final class ChannelCore {
         lock.lock();
         try {
             final long deadline = deadline(timeoutNs);
+            boolean more = true;
             while (true) {
                 checkUsable(op);
                 if (count > 0 && ring[head].done) {
@@ -217,9 +222,10 @@ final class ChannelCore {
                     e.request = null;
                     return r;
                 }
-                if (!progress(op, deadline)) {
+                if (!more) {
                     return null;
                 }
+                more = progress(op, deadline);
             }
         } finally {
             lock.unlock();
@@ -326,7 +332,8 @@ final class ChannelCore {
      * Makes progress for a waiting operation (holding {@code lock}): waits on the oldest incomplete exchange, or
      * for a change, for at most one poll slice.
      *
-     * @return false if {@code deadline} has passed (after one last non-blocking look at the exchanges)
+     * @return false if {@code deadline} has passed (after one last non-blocking look at the exchanges, so that the
+     *         caller looks once more)
      */
     private boolean progress(final String op, final long deadline) {
         final long left = deadline - System.nanoTime();
