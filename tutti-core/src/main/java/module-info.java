@@ -1,9 +1,11 @@
 /**
  * Tutti: MPI-style message passing for Java, built around collective communication. Only the public API
- * ({@code dev.tutti}) is exported; the launcher's use of the rendezvous service is a qualified export.
+ * ({@code dev.tutti}, and the alltoall channels built on it, {@code dev.tutti.channel}) is exported; the
+ * launcher's use of the rendezvous service is a qualified export.
  */
 @SuppressWarnings("module") // the launcher and the cli are named modules only when run from the module path
 module dev.tutti {
     exports dev.tutti;
+    exports dev.tutti.channel;
     exports dev.tutti.runtime to dev.tutti.launcher, dev.tutti.cli;
 }

@@ -16,8 +16,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The dependency rule of STYLE.md §3.1, checked on the compiled classes of the main sources (so fully-qualified
- * references, lambdas and nested classes count as much as imports): api → comm → coll → p2p → transport → runtime
- * → internal, each layer using only layers below it; {@code check} (the correctness checker) sits beside the api,
+ * references, lambdas and nested classes count as much as imports): channel → api → comm → coll → p2p → transport
+ * → runtime → internal, each layer using only layers below it; {@code channel} (the alltoall channels, built on
+ * the public api alone) is the top, which nothing uses, and it may use only the api, the value types and
+ * {@code internal}, not the engine below the api; {@code check} (the correctness checker) sits beside the api,
  * which alone installs it, and uses the layers below; {@code type} (datatypes, kernels, type codes) is a leaf every
  * layer below the api may use; the value types of {@code dev.tutti} (buffers, datatypes, ops, statuses, requests,
  * exceptions) may be used by every layer; {@code internal} (the error factories) is the bottom that every layer,
@@ -48,6 +50,7 @@ class LayeringTest {
     /** The rule; {@code classes} are what it is checked on. */
     static EvaluationResult evaluate(final JavaClasses classes) {
         return Architectures.layeredArchitecture().consideringOnlyDependenciesInLayers()
+            .layer("channel").definedBy("dev.tutti.channel..")
             .layer("api").definedBy(API)
             .layer("check").definedBy("dev.tutti.check..")
             .layer("comm").definedBy("dev.tutti.comm..")
@@ -58,15 +61,16 @@ class LayeringTest {
             .layer("internal").definedBy("dev.tutti.internal..")
             .layer("type").definedBy("dev.tutti.type..")
             .layer("values").definedBy(VALUE)
-            .whereLayer("api").mayNotBeAccessedByAnyLayer()
+            .whereLayer("channel").mayNotBeAccessedByAnyLayer()
+            .whereLayer("api").mayOnlyBeAccessedByLayers("channel")
             .whereLayer("check").mayOnlyBeAccessedByLayers("api")
             .whereLayer("comm").mayOnlyBeAccessedByLayers("api", "check")
             .whereLayer("coll").mayOnlyBeAccessedByLayers("api", "check", "comm")
             .whereLayer("p2p").mayOnlyBeAccessedByLayers("api", "check", "comm", "coll")
             .whereLayer("transport").mayOnlyBeAccessedByLayers("api", "check", "comm", "coll", "p2p")
             .whereLayer("runtime").mayOnlyBeAccessedByLayers("api", "check", "comm", "coll", "p2p", "transport")
-            .whereLayer("internal").mayOnlyBeAccessedByLayers("api", "check", "comm", "coll", "p2p", "transport",
-                "runtime", "type", "values")
+            .whereLayer("internal").mayOnlyBeAccessedByLayers("channel", "api", "check", "comm", "coll", "p2p",
+                "transport", "runtime", "type", "values")
             .whereLayer("type").mayOnlyBeAccessedByLayers("api", "check", "comm", "coll", "p2p", "transport",
                 "values")
             .evaluate(classes);
@@ -89,5 +93,17 @@ class LayeringTest {
         assertTrue(result.hasViolation(), "a p2p class using the api layer went unnoticed");
         final String report = result.getFailureReport().toString();
         assertTrue(report.contains("UpwardFromP2p"), report);
+    }
+
+    /** Channels are the top: the api may not use them, and they may not reach past the api into the engine. */
+    @Test
+    void shouldKeepChannelsOnTopOfThePublicApi() throws ClassNotFoundException {
+        final JavaClasses planted = new ClassFileImporter().importClasses(
+            Class.forName("dev.tutti.UpwardToChannel"), Class.forName("dev.tutti.channel.DownPastApi"),
+            dev.tutti.channel.AlltoallChannel.class, dev.tutti.p2p.P2pEngine.class, Communicator.class);
+        final EvaluationResult result = evaluate(planted);
+        final String report = result.getFailureReport().toString();
+        assertTrue(report.contains("UpwardToChannel"), "an api class using a channel went unnoticed: " + report);
+        assertTrue(report.contains("DownPastApi"), "a channel class using p2p went unnoticed: " + report);
     }
 }

@@ -31,6 +31,7 @@ public final class Benchmarks {
         for (final Alltoall.Kind k : Alltoall.Kind.values()) {
             m.put(k.op(), () -> new Alltoall(k));
         }
+        m.put(ChannelAlltoall.OP, ChannelAlltoall::new);
         for (final Reduction.Kind k : Reduction.Kind.values()) {
             m.put(k.op(), () -> new Reduction(k));
         }

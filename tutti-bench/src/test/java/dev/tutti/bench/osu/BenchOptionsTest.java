@@ -102,7 +102,8 @@ class BenchOptionsTest {
     void shouldNameTheProblemInTheMessage() {
         assertTrue(usageError("allreduc").contains("op=allreduc is not a benchmark, expected one of pingpong, "
             + "bandwidth, barrier, bcast, gather, gatherv, scatter, scatterv, allgather, allgatherv, alltoall, "
-            + "alltoallv, alltoallw, reduce, allreduce, reduce_scatter, reduce_scatter_block, scan, exscan"));
+            + "alltoallv, alltoallw, alltoall_channel, reduce, allreduce, reduce_scatter, reduce_scatter_block, "
+            + "scan, exscan"));
     }
 
     @Test
@@ -137,7 +138,9 @@ class BenchOptionsTest {
             assertTrue(b.acceptsAlgorithm(), op);
             assertEquals(1, b.minRanks(), op);
         }
-        assertEquals(2 + collectives.size(), Benchmarks.names().size());
+        assertEquals(ChannelAlltoall.OP, Benchmarks.create(ChannelAlltoall.OP).op());
+        assertEquals(2 + collectives.size() + 1, Benchmarks.names().size(), "pingpong, bandwidth, the collectives "
+            + "and alltoall_channel");
     }
 
     private static String usageError(final String... args) {

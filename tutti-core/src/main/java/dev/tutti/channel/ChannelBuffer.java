@@ -1,0 +1,177 @@
+package dev.tutti.channel;
+
+import dev.tutti.Buf;
+import dev.tutti.Datatype;
+import dev.tutti.ErrorClass;
+import dev.tutti.internal.Errors;
+
+/**
+ * One buffer of a channel's ring, lent to the application between a take and a submit (send side) or a take and a
+ * release (receive side). Its memory is allocated once, when the channel is created, and reused by every exchange.
+ *
+ * <p>A send buffer holds one block per destination rank, block <i>i</i> going to rank <i>i</i> (of the remote
+ * group, on a bipartite channel); a receive buffer holds one block per source rank, concatenated in rank order.
+ * The memory is reached through {@link #buf()}, {@link #block(int)} (views made once, no allocation) or, for a
+ * primitive array, the typed accessors ({@link #doubles()}, {@link #ints()}, ...).
+ *
+ * <p>Every accessor refuses a buffer the application does not hold (already submitted, released, or the channel
+ * closed): the channel may be writing it. Views and arrays obtained earlier cannot be checked; do not use them
+ * after handing the buffer back.
+ */
+public final class ChannelBuffer {
+    /** Which ring a buffer belongs to. */
+    enum Side { SEND, RECEIVE }
+
+    /** Where a buffer is in its cycle; changed under the channel's lock. */
+    enum State {
+        /** Owned by the channel, ready to be taken (send) or filled (receive). */
+        FREE,
+        /** Held by the application. */
+        TAKEN,
+        /** In an exchange that has not completed. */
+        IN_FLIGHT,
+        /** Filled by a completed exchange, not yet taken (receive side). */
+        FULL,
+        /** The channel is closed. */
+        CLOSED
+    }
+
+    private final ChannelCore owner;
+    private final Side side;
+    private final Object array;
+    private final Buf buf;
+    private final Buf[] blocks;
+    private volatile State state = State.FREE;
+    private long exchange = -1;
+
+    ChannelBuffer(final ChannelCore owner, final Side side, final Datatype type, final int ranks, final int block) {
+        this.owner = owner;
+        this.side = side;
+        this.array = Storage.allocate(type, ranks * block);
+        this.buf = Storage.buf(array);
+        this.blocks = new Buf[ranks];
+        for (int r = 0; r < ranks; r++) {
+            blocks[r] = buf.slice(r * block, block);
+        }
+    }
+
+    ChannelCore owner() {
+        return owner;
+    }
+
+    Side side() {
+        return side;
+    }
+
+    State state() {
+        return state;
+    }
+
+    void state(final State next) {
+        state = next;
+    }
+
+    void exchange(final long number) {
+        exchange = number;
+    }
+
+    /** The whole buffer without the ownership check: for the channel's own exchanges. */
+    Buf raw() {
+        return buf;
+    }
+
+    private void checkHeld(final String op) {
+        final State s = state;
+        if (State.TAKEN != s) {
+            throw Errors.invalid(ErrorClass.BUFFER, "ChannelBuffer." + op, owner.where(), "the " + side.name()
+                .toLowerCase(java.util.Locale.ROOT) + " buffer is " + s + ", expected one the application holds "
+                + "(taken and not yet " + (Side.SEND == side ? "submitted" : "released") + ")");
+        }
+    }
+
+    /** @return the whole buffer, every block ({@code ranks * blockCount} elements) */
+    public Buf buf() {
+        checkHeld("buf");
+        return buf;
+    }
+
+    /**
+     * Returns the block of one rank: the block sent to it (send side) or received from it (receive side).
+     *
+     * @param rank the rank, in the (remote, for a bipartite channel) group
+     * @return the block's view
+     */
+    public Buf block(final int rank) {
+        checkHeld("block");
+        if (rank < 0 || rank >= blocks.length) {
+            throw Errors.rank("ChannelBuffer.block", owner.where(), "rank", rank, blocks.length, "");
+        }
+        return blocks[rank];
+    }
+
+    /** @return the number of blocks (the size of the group that receives or sends them) */
+    public int ranks() {
+        return blocks.length;
+    }
+
+    /** @return elements per block */
+    public int blockCount() {
+        return 0 == blocks.length ? 0 : blocks[0].count();
+    }
+
+    /**
+     * Returns the number of the exchange this buffer came from (receive side) or last went out in (send side, -1
+     * before its first); exchange <i>k</i> on every rank meets exchange <i>k</i> on the others.
+     *
+     * @return the exchange number, from 0
+     */
+    public long exchange() {
+        checkHeld("exchange");
+        return exchange;
+    }
+
+    /** @return the backing array ({@code double[]}, {@code int[]}, ...; {@code boolean[]} for BOOLEAN) */
+    public Object array() {
+        checkHeld("array");
+        return array;
+    }
+
+    /** @return the backing {@code double[]} @throws dev.tutti.TuttiException if the element type is not DOUBLE */
+    public double[] doubles() {
+        return typed("doubles", double[].class);
+    }
+
+    /** @return the backing {@code float[]} @throws dev.tutti.TuttiException if the element type is not FLOAT */
+    public float[] floats() {
+        return typed("floats", float[].class);
+    }
+
+    /** @return the backing {@code long[]} @throws dev.tutti.TuttiException if the element type is not LONG */
+    public long[] longs() {
+        return typed("longs", long[].class);
+    }
+
+    /** @return the backing {@code int[]} @throws dev.tutti.TuttiException if the element type is not INT */
+    public int[] ints() {
+        return typed("ints", int[].class);
+    }
+
+    /** @return the backing {@code byte[]} @throws dev.tutti.TuttiException if the element type is not BYTE */
+    public byte[] bytes() {
+        return typed("bytes", byte[].class);
+    }
+
+    private <T> T typed(final String op, final Class<T> type) {
+        checkHeld(op);
+        if (!type.isInstance(array)) {
+            throw Errors.argument(ErrorClass.TYPE, "ChannelBuffer." + op, owner.where(), "datatype", buf.datatype(),
+                "the type whose array " + op + "() returns (use array() or buf())");
+        }
+        return type.cast(array);
+    }
+
+    @Override
+    public String toString() {
+        return side.name().toLowerCase(java.util.Locale.ROOT) + " buffer of " + owner.where() + " (" + state + ")";
+    }
+}

@@ -1,0 +1,95 @@
+package dev.tutti.channel;
+
+import dev.tutti.ErrorClass;
+import dev.tutti.internal.Errors;
+
+import java.time.Duration;
+
+/**
+ * When a channel's exchanges run (MPI/RT's quality-of-service classes).
+ *
+ * <ul>
+ *   <li>{@link #bestEffort()}: exchange <i>k</i> runs as soon as every rank has submitted its <i>k</i>-th buffer.
+ *   <li>{@link #timeDriven(Duration, Duration)}: exchange <i>k</i> is released on the channel's clock, at
+ *       {@code t0 + k * period} (never before, so a fast rank is paced), and an exchange that completes later than
+ *       {@code deadline} after its release time is counted as a deadline miss in {@link ChannelStats}.
+ * </ul>
+ *
+ * <p>Every rank of a channel must pass an equal QoS; creation refuses ranks that disagree.
+ */
+public final class ChannelQos {
+    /** The QoS class. */
+    public enum Kind {
+        /** Run each exchange once every rank has submitted. */
+        BEST_EFFORT,
+        /** Release exchanges on a periodic clock and count deadline misses. */
+        TIME_DRIVEN
+    }
+
+    private static final ChannelQos BEST_EFFORT = new ChannelQos(Kind.BEST_EFFORT, 0, 0);
+
+    private final Kind kind;
+    private final long periodNs;
+    private final long deadlineNs;
+
+    private ChannelQos(final Kind kind, final long periodNs, final long deadlineNs) {
+        this.kind = kind;
+        this.periodNs = periodNs;
+        this.deadlineNs = deadlineNs;
+    }
+
+    /** @return the best-effort QoS */
+    public static ChannelQos bestEffort() {
+        return BEST_EFFORT;
+    }
+
+    /**
+     * The time-driven QoS.
+     *
+     * @param period   time between exchange releases, {@code > 0}
+     * @param deadline how long after its release an exchange may take to complete, {@code 0 < deadline <= period}
+     * @return the QoS
+     * @throws dev.tutti.TuttiException of class {@link ErrorClass#ARG} if period or deadline is null or out of range
+     */
+    public static ChannelQos timeDriven(final Duration period, final Duration deadline) {
+        final String op = "ChannelQos.timeDriven";
+        if (null == period || period.isNegative() || period.isZero()) {
+            throw Errors.argument(ErrorClass.ARG, op, null, "period", period, "a duration > 0");
+        }
+        if (null == deadline || deadline.isNegative() || deadline.isZero() || deadline.compareTo(period) > 0) {
+            throw Errors.argument(ErrorClass.ARG, op, null, "deadline", deadline, "0 < deadline <= period=" + period);
+        }
+        return new ChannelQos(Kind.TIME_DRIVEN, period.toNanos(), deadline.toNanos());
+    }
+
+    /** @return the class */
+    public Kind kind() {
+        return kind;
+    }
+
+    /** @return the period in nanoseconds, 0 for best effort */
+    public long periodNanos() {
+        return periodNs;
+    }
+
+    /** @return the deadline in nanoseconds, 0 for best effort */
+    public long deadlineNanos() {
+        return deadlineNs;
+    }
+
+    @Override
+    public boolean equals(final Object o) {
+        return o instanceof ChannelQos q && q.kind == kind && q.periodNs == periodNs && q.deadlineNs == deadlineNs;
+    }
+
+    @Override
+    public int hashCode() {
+        return kind.hashCode() * 31 + Long.hashCode(periodNs * 31 + deadlineNs);
+    }
+
+    @Override
+    public String toString() {
+        return Kind.BEST_EFFORT == kind ? "BEST_EFFORT"
+            : "TIME_DRIVEN(period=" + Duration.ofNanos(periodNs) + ", deadline=" + Duration.ofNanos(deadlineNs) + ")";
+    }
+}

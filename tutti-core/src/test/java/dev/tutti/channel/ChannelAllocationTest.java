@@ -1,0 +1,56 @@
+package dev.tutti.channel;
+
+import dev.tutti.Buf;
+import dev.tutti.Datatype;
+import dev.tutti.Tutti;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.lang.management.ManagementFactory;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A steady channel exchange allocates no more than the nonblocking alltoall it runs: the rings, block views and
+ * exchange records are made at creation. Bytes are counted by the JVM for the rank's thread after a warm-up.
+ */
+@Timeout(60)
+class ChannelAllocationTest {
+    private static final int CALLS = 5_000;
+    /** What the channel may add per exchange to its alltoall (none expected; slack for timing-dependent paths). */
+    private static final double SLACK_BYTES = 64;
+
+    @Test
+    void shouldAllocateNoMorePerExchangeThanItsAlltoall() {
+        final com.sun.management.ThreadMXBean mx =
+            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        Tutti.runLocal(2, AlltoallChannelTest.OPTS, w -> {
+            final long[] s = new long[2 * 8];
+            final long[] r = new long[2 * 8];
+            final Buf bs = Buf.of(s);
+            final Buf br = Buf.of(r);
+            final Runnable plain = () -> w.ialltoall(bs, br).waitFor();
+            try (AlltoallChannel ch = AlltoallChannel.create(w, "alloc", Datatype.LONG, 8, 2)) {
+                final Runnable channel = () -> {
+                    ch.submit(ch.takeSend());
+                    ch.release(ch.takeReceive());
+                };
+                final long thread = Thread.currentThread().threadId();
+                final double[] perCall = new double[2];
+                final Runnable[] calls = {plain, channel};
+                for (int c = 0; c < 2; c++) {
+                    for (int i = 0; i < CALLS; i++) {
+                        calls[c].run();
+                    }
+                    final long before = mx.getThreadAllocatedBytes(thread);
+                    for (int i = 0; i < CALLS; i++) {
+                        calls[c].run();
+                    }
+                    perCall[c] = (double) (mx.getThreadAllocatedBytes(thread) - before) / CALLS;
+                }
+                assertTrue(perCall[1] <= perCall[0] + SLACK_BYTES, "rank " + w.rank() + ": a channel exchange "
+                    + "allocated " + perCall[1] + " bytes, its ialltoall alone " + perCall[0]);
+            }
+        });
+    }
+}
