@@ -71,6 +71,17 @@ public final class Identities {
         return new Detection(chosen, List.copyOf(ignored));
     }
 
+    /**
+     * Names what detection looks for, in order, for {@code tutti info} when nothing matched.
+     *
+     * @return e.g. {@code tutti (TUTTI_RANK), openmpi (OMPI_COMM_WORLD_RANK), ...}
+     */
+    public static String looksFor() {
+        return "tutti (" + Settings.RANK.envName() + "), openmpi (" + OpenMpiSource.RANK + "), hydra ("
+            + HydraSource.RANK + "), slurm (" + SlurmSource.RANK + "), torchrun (" + TorchrunSource.RANK
+            + "), kubernetes (" + KubernetesSource.INDEX + ")";
+    }
+
     /** @return the sources in the order they are tried */
     static List<IdentitySource> sources(final LongSupplier parentPid) {
         return List.of(new TuttiSource(), new OpenMpiSource(), new HydraSource(parentPid, Settings.JOB_ID.envName()),
