@@ -136,7 +136,8 @@ public final class Settings {
             + "each job's secret is derived from it and the job id, so every host of a job needs the same file");
     /** Launch variable: this rank. */
     public static final Setting RANK = launch("TUTTI_RANK",
-        "this rank, 0 to size - 1; a process without it runs as a job of one rank");
+        "this rank, 0 to size - 1; a process without it (and without another launcher's variables: see "
+            + "\"Running under Slurm or mpirun\") runs as a job of one rank");
     /** Launch variable: the job size. */
     public static final Setting SIZE = launch("TUTTI_SIZE", "the number of ranks");
     /** Launch variable: the rendezvous address. */
