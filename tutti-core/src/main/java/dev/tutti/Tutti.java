@@ -6,6 +6,7 @@ import dev.tutti.p2p.P2pEngine;
 import dev.tutti.runtime.Configuration;
 import dev.tutti.runtime.CpuBinding;
 import dev.tutti.runtime.IdleStrategy;
+import dev.tutti.runtime.Launch;
 import dev.tutti.runtime.LaunchInfo;
 import dev.tutti.runtime.RendezvousClient;
 import dev.tutti.transport.InboundSink;
@@ -48,6 +49,8 @@ public final class Tutti implements AutoCloseable {
     /** For a rank of an embedded job: how it fails the job ({@link #abort}); null for a process. */
     private final java.util.function.Consumer<Throwable> embeddedAbort;
     private volatile boolean closed;
+    /** How this process joined its job: rank 0 under another launcher serves the rendezvous until close. */
+    private Launch launch;
 
     private Tutti(final P2pEngine engine, final Options options,
         final java.util.function.Consumer<Throwable> embeddedAbort) {
@@ -64,7 +67,9 @@ public final class Tutti implements AutoCloseable {
     }
 
     /**
-     * Joins the job this process was launched into (by {@code tutti run}), or starts a job of one rank.
+     * Joins the job this process was launched into (by {@code tutti run}, {@code srun}, {@code mpirun}, MPICH's
+     * {@code mpiexec}, torchrun or a Kubernetes indexed Job: see {@link Launch} and the README's "Running under
+     * Slurm or mpirun"), or starts a job of one rank.
      *
      * @return this rank's handle; close it when done
      * @throws TuttiException if the launch environment is inconsistent or the peers cannot be reached
@@ -85,16 +90,27 @@ public final class Tutti implements AutoCloseable {
         if (null != bound) {
             return bound;
         }
-        final LaunchInfo info = LaunchInfo.fromEnvironment(System.getenv());
-        if (null == info) {
+        final Launch launch = Launch.join(System.getenv());
+        if (null == launch) {
             final P2pEngine engine = newEngine(0, 1);
             engine.connect(new Transport[] {selfTransport(engine, 0, 1)});
             return new Tutti(engine, options, null);
         }
-        final HostIdle idle = new HostIdle();
-        final P2pEngine engine = new P2pEngine(info.rank(), info.size(), idle);
-        engine.connect(wire(info, engine, idle));
-        return new Tutti(engine, options, null);
+        boolean ok = false;
+        try {
+            final LaunchInfo info = launch.info();
+            final HostIdle idle = new HostIdle();
+            final P2pEngine engine = new P2pEngine(info.rank(), info.size(), idle);
+            engine.connect(wire(info, engine, idle));
+            final Tutti tutti = new Tutti(engine, options, null);
+            tutti.launch = launch;
+            ok = true;
+            return tutti;
+        } finally {
+            if (!ok) {
+                launch.close();
+            }
+        }
     }
 
     /*
@@ -349,7 +365,13 @@ public final class Tutti implements AutoCloseable {
             return;
         }
         closed = true;
-        engine.close();
+        try {
+            engine.close();
+        } finally {
+            if (null != launch) {
+                launch.close();
+            }
+        }
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.tutti.cli;
 
-import dev.tutti.runtime.LaunchInfo;
+import dev.tutti.runtime.LaunchReport;
+import dev.tutti.runtime.SecretFile;
 import dev.tutti.runtime.Settings;
 
 import java.io.PrintWriter;
@@ -14,7 +15,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code tutti info}: the Tutti version, the JVM, the processors, every setting of {@link Settings} with its value
- * and where the value comes from, the transports in this build, and whether this process was started by a launcher.
+ * and where the value comes from, the transports in this build, and which launcher started this process and why.
  * {@code tutti info --settings} describes every setting (environment variable, default, when it is read, meaning);
  * with {@code --markdown}, as the README's Configuration table.
  */
@@ -91,9 +92,10 @@ public final class InfoCommand implements Callable<Integer> {
             out.printf("  %-7s %-38s %s%n", t[0], t[2], present(t[1]) ? "available" : "not in this build");
         }
         out.println();
-        final LaunchInfo launched = launchInfo();
-        out.println("launched    " + (null == launched ? "no (a job of one rank)"
-            : "rank " + launched.rank() + " of " + launched.size() + ", rendezvous " + launched.rendezvous()));
+        final List<String> launch = LaunchReport.describe(System.getenv(), SecretFile.path());
+        for (int i = 0; i < launch.size(); i++) {
+            out.println((0 == i ? "launcher    " : "            ") + launch.get(i));
+        }
         out.flush();
         return 0;
     }
@@ -104,14 +106,6 @@ public final class InfoCommand implements Callable<Integer> {
             return true;
         } catch (final ClassNotFoundException e) {
             return false;
-        }
-    }
-
-    private static LaunchInfo launchInfo() {
-        try {
-            return LaunchInfo.fromEnvironment(System.getenv());
-        } catch (final dev.tutti.TuttiException e) {
-            return null;
         }
     }
 }

@@ -264,6 +264,8 @@ class TuttiCommandTest {
         assertTrue(run.out().contains("tutti.eager.limit"), run.out());
         assertTrue(run.out().contains("TUTTI_IDLE_SPINS"), run.out());
         assertTrue(run.out().lines().anyMatch(l -> l.startsWith("  inproc") && l.endsWith("available")), run.out());
+        assertTrue(run.out().lines().anyMatch(l -> l.startsWith("launcher    ") && l.contains("tutti (TUTTI_RANK)")),
+            "the launcher line says what it looked for: " + run.out());
         assertFalse(TuttiCommand.version().startsWith("$"), TuttiCommand.version());
     }
 

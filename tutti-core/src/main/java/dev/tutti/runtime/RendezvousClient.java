@@ -205,7 +205,8 @@ public final class RendezvousClient {
             } catch (final EOFException e) {
                 throw -1 == registered
                     ? Failures.failed(ErrorClass.ARG, OP, where(), "the rendezvous closed the connection without "
-                        + "accepting this rank; the job secret (" + LaunchInfo.SECRET_ENV + ") is probably wrong", e)
+                        + "accepting this rank; the job secret (" + LaunchInfo.SECRET_ENV + ", or under another "
+                        + "launcher the secret file, which every host of the job needs the same) is probably wrong", e)
                     : Failures.failed(ErrorClass.PROC_FAILED, OP, where(), "the rendezvous closed the connection "
                         + "before the fence", e);
             } catch (final IOException e) {

@@ -109,6 +109,22 @@ public final class RendezvousServer implements AutoCloseable {
      *                        {@link ErrorClass#INTERN} if the address cannot be bound
      */
     public static RendezvousServer start(final String bindHost, final int size, final String secret) {
+        return start(bindHost, 0, size, secret);
+    }
+
+    /**
+     * Starts listening on a given port of {@code bindHost} (rank 0 of a job under another launcher, whose ranks
+     * know the port in advance).
+     *
+     * @param bindHost the address to listen on
+     * @param port     the port, or 0 for an ephemeral one
+     * @param size     the number of ranks that will register
+     * @param secret   the job secret (hex) that ranks must prove
+     * @return the running server
+     * @throws TuttiException as {@link #start(String, int, String)}, naming the port if it cannot be bound
+     */
+    public static RendezvousServer start(final String bindHost, final int port, final int size,
+        final String secret) {
         if (size < 1) {
             throw Errors.argument(ErrorClass.ARG, "rendezvous start", null, "size", size, "size >= 1");
         }
@@ -120,9 +136,9 @@ public final class RendezvousServer implements AutoCloseable {
         }
         final ServerSocket listener;
         try {
-            listener = new ServerSocket(0, Math.max(50, size), InetAddress.getByName(bindHost));
+            listener = new ServerSocket(port, Math.max(50, size), InetAddress.getByName(bindHost));
         } catch (final IOException e) {
-            throw Failures.io("rendezvous start", null, "cannot listen on bindHost=" + bindHost, e);
+            throw Failures.io("rendezvous start", null, "cannot listen on bindHost=" + bindHost + ", port=" + port, e);
         }
         final RendezvousServer server = new RendezvousServer(listener, bindHost, size, key);
         server.acceptor.start();

@@ -133,20 +133,35 @@ public final class Settings {
     public static final Setting SERIAL_ALLOW = text("tutti.serial.allow", "", ReadAt.JOB_START,
         "extra allow-list patterns for object messages, separated by `;`, e.g. `com.example.**` (`java.base` is "
             + "always allowed); read when the default options (`Tutti.Options.defaults()`) are made");
+    /** Secret file under another launcher. */
+    public static final Setting SECRET_FILE = text("tutti.secret.file", "", ReadAt.JOB_START,
+        "under another launcher without `TUTTI_JOB_SECRET`: the per-user secret file (unset: `~/.tutti/secret`), "
+            + "created on first use with 32 random bytes and mode 0600, and refused if group or others may read it; "
+            + "each job's secret is derived from it and the job id, so every host of a job needs the same file");
     /** Launch variable: this rank. */
     public static final Setting RANK = launch("TUTTI_RANK",
-        "this rank, 0 to size - 1; a process without it runs as a job of one rank");
+        "this rank, 0 to size - 1; a process without it (and without another launcher's variables: see "
+            + "\"Running under Slurm or mpirun\") runs as a job of one rank");
     /** Launch variable: the job size. */
     public static final Setting SIZE = launch("TUTTI_SIZE", "the number of ranks");
     /** Launch variable: the rendezvous address. */
     public static final Setting RENDEZVOUS = launch("TUTTI_RENDEZVOUS",
-        "`host:port` of the job's rendezvous, where the ranks exchange their endpoints");
+        "`host:port` of the job's rendezvous, where the ranks exchange their endpoints. Under another launcher "
+            + "(`srun`, `mpirun`, ...) rank 0 serves it: unset, at the launcher's first host (or `127.0.0.1` when "
+            + "every rank is on one host) on port 20000 + (SHA-256 of the job id mod 10000); `tcp://host:port` there; "
+            + "`env://` at `MASTER_ADDR:MASTER_PORT`; `file:///dir` on an ephemeral port that rank 0 writes to a file "
+            + "in `dir`, a directory every rank shares");
     /** Launch variable: the job secret. */
     public static final Setting JOB_SECRET = launch("TUTTI_JOB_SECRET",
         "the job's secret (hex), which ranks prove to each other and never send in clear");
     /** Launch variable: the job id. */
     public static final Setting JOB_ID = launch("TUTTI_JOB_ID",
-        "the job's id, in names of its shared resources and in messages (default `job`)");
+        "the job's id, in names of its shared resources and in messages (default `job`); under another launcher "
+            + "the launcher's job id unless set");
+    /** Headless service of a Kubernetes indexed Job. */
+    public static final Setting K8S_SERVICE = launch("TUTTI_K8S_SERVICE",
+        "in a Kubernetes indexed Job (`JOB_COMPLETION_INDEX` set, `TUTTI_SIZE` the completions): the headless "
+            + "service that is the pods' subdomain; rank 0 is reached at `<job>-0.<service>`");
 
     /**
      * The collective operations of {@link #COLL_ALGORITHM}, as in MPI in lower case (a test keeps this list equal to
@@ -160,7 +175,8 @@ public final class Settings {
         IDLE_YIELDS, IDLE_MAX_PARK_US, BIND, SHM_DIR, SHM_RING_BYTES, SHM_EAGER_LIMIT, SHM_CHUNK_BYTES, SHM_CHUNKS,
         SHM_PUSH_LIMIT, SHM_ARENA_MIB, SHM_LIVENESS_MS, SHM_IDLE_YIELDS, SHM_IDLE_MAX_PARK_US, SHM_IDLE_YIELD_EVERY,
         COLL_ALGORITHM, COLL_TAGGED_TIMEOUT_MS, LOG_LEVEL, CHECK, CHECK_TIMEOUT_MS, RENDEZVOUS_TIMEOUT_MS, TCP_HOST,
-        TCP_CONNECT_TIMEOUT_MS, TCP_CLOSE_TIMEOUT_MS, HOST_ID, SERIAL_ALLOW, RANK, SIZE, RENDEZVOUS, JOB_SECRET, JOB_ID);
+        TCP_CONNECT_TIMEOUT_MS, TCP_CLOSE_TIMEOUT_MS, HOST_ID, SERIAL_ALLOW, SECRET_FILE, RANK, SIZE, RENDEZVOUS,
+        JOB_SECRET, JOB_ID, K8S_SERVICE);
 
     /** A family member's key: lower case letters, digits and underscores. */
     private static final Pattern KEY = Pattern.compile("[a-z0-9_]+");

@@ -1,0 +1,70 @@
+package dev.tutti.cli;
+
+import dev.tutti.runtime.Settings;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The README's {@code mpirun} line runs as written, under Debian's Open MPI, from the repository root: {@code java}
+ * is this JDK 25, and as root {@code --allow-run-as-root --oversubscribe} are added (as the README says). Skipped,
+ * saying so, without {@code mpirun} or a built {@code tutti-examples}.
+ */
+@Timeout(120)
+class ReadmeMpirunTest {
+    private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+
+    @TempDir
+    Path home;
+
+    @Test
+    void shouldRunTheReadmeMpirunLine() throws IOException, InterruptedException {
+        Assumptions.assumeTrue(onPath("mpirun"), "mpirun is not installed (apt-get install openmpi-bin)");
+        Assumptions.assumeTrue(Files.isDirectory(ROOT.resolve("tutti-examples/target/classes")),
+            "tutti-examples is not built (run the reactor)");
+        final List<String> lines = Files.readString(ROOT.resolve("README.md")).lines()
+            .filter(l -> l.startsWith("mpirun ")).toList();
+        assertEquals(1, lines.size(), "the README's mpirun lines: " + lines);
+        final List<String> cmd = new ArrayList<>(Arrays.asList(lines.get(0).split("\\s+")));
+        cmd.replaceAll(a -> "java".equals(a) ? Path.of(System.getProperty("java.home"), "bin", "java").toString() : a);
+        cmd.addAll(1, List.of("--allow-run-as-root", "--oversubscribe"));
+        final ProcessBuilder pb = new ProcessBuilder(cmd).directory(ROOT.toFile()).redirectErrorStream(true);
+        pb.environment().keySet().removeIf(k -> null != Settings.find(k) && !Settings.find(k).isProperty());
+        pb.environment().put(Settings.SECRET_FILE.envName(), home.resolve("secret").toString());
+        final Process p = pb.start();
+        final String out;
+        try {
+            out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        } finally {
+            if (!p.waitFor(60, TimeUnit.SECONDS)) {
+                p.descendants().forEach(ProcessHandle::destroyForcibly);
+                p.destroyForcibly();
+            }
+        }
+        assertEquals(0, p.exitValue(), String.join(" ", cmd) + "\n" + out);
+        assertTrue(out.contains("from 4 ranks"), out);
+    }
+
+    private static boolean onPath(final String command) {
+        for (final String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
+            if (Files.isExecutable(Path.of(dir, command))) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
