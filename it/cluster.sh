@@ -9,16 +9,20 @@
 #   it/cluster.sh ssh H CMD...  run CMD on host H through ssh, as tutti run does
 #   it/cluster.sh status        print the hosts' addresses and whether each sshd answers; exit 1 if not up
 #
-# Addresses: the bridge ($BRIDGE) has $PREFIX.1/24 in the initial namespace (where `tutti run` runs); host i has
-# $PREFIX.(i+1) on its eth0. Override with TUTTI_CLUSTER_PREFIX (three octets, default 10.77.0).
-# State (keys, sshd configs, pid files, ssh_config): $STATE (TUTTI_CLUSTER_DIR, default /tmp/tutti-cluster).
-# Remote ranks are started with: tutti run --rsh "ssh -F $STATE/ssh_config" -H 10.77.0.2:2,10.77.0.3:2 ...
+# Several clusters may coexist: TUTTI_CLUSTER_ID=K (0..254, default 0) names cluster K. Its bridge tt<K>br has
+# 10.77.K.1/24 in the initial namespace (where `tutti run` runs); its host i is the namespace tt<K>h<i> with
+# 10.77.K.(i+1) on its eth0 (joined to the bridge by the veth pair tt<K>v<i>). Its state (keys, sshd configs, pid
+# files, the ssh_config for clients) is in /tmp/tutti-cluster<K>, or TUTTI_CLUSTER_DIR.
+# Remote ranks are started with: tutti run --rsh "ssh -F /tmp/tutti-cluster0/ssh_config" -H 10.77.0.2:2,10.77.0.3:2
 set -euo pipefail
 
-PREFIX="${TUTTI_CLUSTER_PREFIX:-10.77.0}"
-STATE="${TUTTI_CLUSTER_DIR:-/tmp/tutti-cluster}"
-NS="tthost"      # namespaces tthost1, tthost2, ...
-BRIDGE="ttbr0"
+ID="${TUTTI_CLUSTER_ID:-0}"
+case "$ID" in [0-9] | [1-9][0-9] | 1[0-9][0-9] | 2[0-4][0-9] | 25[0-4]) ;; *) echo "cluster.sh: TUTTI_CLUSTER_ID=$ID, expected 0..254" >&2; exit 2 ;; esac
+PREFIX="10.77.$ID"
+STATE="${TUTTI_CLUSTER_DIR:-/tmp/tutti-cluster$ID}"
+NS="tt${ID}h"      # namespaces tt0h1, tt0h2, ...
+VETH="tt${ID}v"
+BRIDGE="tt${ID}br"
 
 die() { echo "cluster.sh: $*" >&2; exit 1; }
 
@@ -82,10 +86,10 @@ up_host() {
         ip netns add "$ns"
     fi
     ip -n "$ns" link set lo up
-    if ! ip link show "ttv$i" >/dev/null 2>&1; then
-        ip link add "ttv$i" type veth peer name eth0 netns "$ns"
+    if ! ip link show "$VETH$i" >/dev/null 2>&1; then
+        ip link add "$VETH$i" type veth peer name eth0 netns "$ns"
     fi
-    ip link set "ttv$i" master "$BRIDGE" up
+    ip link set "$VETH$i" master "$BRIDGE" up
     ip -n "$ns" addr replace "$a/24" dev eth0
     ip -n "$ns" link set eth0 up
     echo "$a $(awk '{print $1, $2}' "$STATE/host_ed25519.pub")" >> "$STATE/known_hosts"
@@ -168,7 +172,7 @@ cmd_down() {
             done
             ip netns del "$NS$i"
         fi
-        ip link del "ttv$i" 2>/dev/null || true
+        ip link del "$VETH$i" 2>/dev/null || true
     done
     ip link del "$BRIDGE" 2>/dev/null || true
     rm -rf "$STATE"
