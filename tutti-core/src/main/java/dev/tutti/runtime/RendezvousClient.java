@@ -78,7 +78,13 @@ public final class RendezvousClient {
      * @throws TuttiException as for {@link #exchange(LaunchInfo, String)}
      */
     public static String[] exchange(final LaunchInfo info, final String myEndpoint, final long timeoutMs) {
-        try (Session s = Session.open(info, myEndpoint, timeoutMs)) {
+        return exchange(info, myEndpoint, timeoutMs, CONNECT_WINDOW_MS);
+    }
+
+    /** Like {@link #exchange(LaunchInfo, String, long)} with another connect window (for tests). */
+    static String[] exchange(final LaunchInfo info, final String myEndpoint, final long timeoutMs,
+        final long connectWindowMs) {
+        try (Session s = Session.open(info, myEndpoint, timeoutMs, connectWindowMs)) {
             return s.awaitTable();
         }
     }
@@ -110,6 +116,11 @@ public final class RendezvousClient {
         }
 
         static Session open(final LaunchInfo info, final String myEndpoint, final long timeoutMs) {
+            return open(info, myEndpoint, timeoutMs, CONNECT_WINDOW_MS);
+        }
+
+        static Session open(final LaunchInfo info, final String myEndpoint, final long timeoutMs,
+            final long connectWindowMs) {
             final List<HostPort> candidates;
             final JobSecret secret;
             try {
@@ -125,7 +136,7 @@ public final class RendezvousClient {
             }
             final Session s = new Session(info, candidates, secret, timeoutMs);
             try {
-                s.connect();
+                s.connect(connectWindowMs);
                 s.register(endpoint);
                 return s;
             } catch (final RuntimeException e) {
@@ -134,8 +145,8 @@ public final class RendezvousClient {
             }
         }
 
-        private void connect() {
-            final long windowEnd = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CONNECT_WINDOW_MS);
+        private void connect(final long windowMs) {
+            final long windowEnd = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(windowMs);
             final Map<HostPort, String> errors = new LinkedHashMap<>();
             long pause = TimeUnit.MILLISECONDS.toNanos(10);
             IOException last = null;
@@ -168,7 +179,7 @@ public final class RendezvousClient {
                 }
                 if (System.nanoTime() - windowEnd >= 0) {
                     throw Failures.failed(ErrorClass.TIMEOUT, OP, where(), "no address of the rendezvous "
-                        + "accepted a connection within " + CONNECT_WINDOW_MS + " ms; " + tried(errors)
+                        + "accepted a connection within " + windowMs + " ms; " + tried(errors)
                         + "; is a firewall between this host and the launcher's?", last);
                 }
                 LockSupport.parkNanos(Math.min(pause, Math.max(0, deadline - System.nanoTime())));
