@@ -17,7 +17,10 @@
 set -euo pipefail
 
 ID="${TUTTI_CLUSTER_ID:-0}"
-case "$ID" in [0-9] | [1-9][0-9] | 1[0-9][0-9] | 2[0-4][0-9] | 25[0-4]) ;; *) echo "cluster.sh: TUTTI_CLUSTER_ID=$ID, expected 0..254" >&2; exit 2 ;; esac
+case "$ID" in
+    [0-9] | [1-9][0-9] | 1[0-9][0-9] | 2[0-4][0-9] | 25[0-4]) ;;
+    *) echo "cluster.sh: TUTTI_CLUSTER_ID=$ID, expected 0..254" >&2; exit 2 ;;
+esac
 PREFIX="10.77.$ID"
 STATE="${TUTTI_CLUSTER_DIR:-/tmp/tutti-cluster$ID}"
 NS="tt${ID}h"      # namespaces tt0h1, tt0h2, ...

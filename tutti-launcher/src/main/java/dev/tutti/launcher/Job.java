@@ -209,8 +209,8 @@ final class Job {
         final boolean local = placement.isLocal(r);
         try {
             ranks[r] = RankProcess.start(r, placement.host(r), local,
-                launcher.processBuilder(r, rendezvous.apply(r), secret, jobId), local ? null : secret, launcher.stdout(),
-                launcher.stderr(), launcher.tagOutput(), exits);
+                launcher.processBuilder(r, rendezvous.apply(r), secret, jobId), local ? null : secret,
+                launcher.stdout(), launcher.stderr(), launcher.tagOutput(), exits);
             return null;
         } catch (final IOException e) {
             return "rank " + r + (local ? "" : " on " + placement.host(r)) + " could not be started: "

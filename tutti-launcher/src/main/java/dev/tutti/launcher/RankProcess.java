@@ -46,10 +46,12 @@ final class RankProcess {
         this.host = host;
         this.local = local;
         this.process = process;
+        final String tagHost = local ? null : host;
         this.stdoutPump = Thread.ofPlatform().daemon().name("tutti-rank-" + rank + "-stdout").unstarted(
-            new LinePump(process.getInputStream(), out, prefix(tagOutput, rank, local ? null : host, "stdout"), null));
+            new LinePump(process.getInputStream(), out, prefix(tagOutput, rank, tagHost, "stdout"), null));
         this.stderrPump = Thread.ofPlatform().daemon().name("tutti-rank-" + rank + "-stderr").unstarted(
-            new LinePump(process.getErrorStream(), err, prefix(tagOutput, rank, local ? null : host, "stderr"), this::onStderrLine));
+            new LinePump(process.getErrorStream(), err, prefix(tagOutput, rank, tagHost, "stderr"),
+                this::onStderrLine));
     }
 
     /**
