@@ -25,6 +25,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -48,7 +49,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class NamespaceClusterTest {
     private static final String[] RANK_JVM = {"-J-Xmx128m", "-J-XX:+UseSerialGC", "-J-XX:TieredStopAtLevel=1",
         "-J-Xshare:auto"};
-    private static final Path SCRIPT = Path.of("..", "it", "cluster.sh").toAbsolutePath().normalize();
+    private static final Path SCRIPT = ItScript.path("cluster.sh");
     private static final int ID = 100 + (int) (ProcessHandle.current().pid() % 150);
     private static final String NET = "10.77." + ID + ".";
     private static final String HOST1 = NET + "2";
@@ -61,15 +62,15 @@ class NamespaceClusterTest {
             "building namespace hosts needs root (user is " + System.getProperty("user.name") + ")");
         Assumptions.assumeTrue(0 == quiet("ip", "netns", "list"), "`ip netns` is unavailable");
         Assumptions.assumeTrue(Files.isExecutable(SCRIPT), SCRIPT + " is missing");
-        final Result r = script("up", "2");
-        assertEquals(0, r.status, "it/cluster.sh up 2 failed:\n" + r.output);
+        final ItScript.Result r = script("up", "2");
+        assertEquals(0, r.status(), "it/cluster.sh up 2 failed:\n" + r.output());
     }
 
     @AfterAll
     static void down() throws Exception {
         if (Files.isDirectory(Path.of("/tmp/tutti-cluster" + ID))) {
-            final Result r = script("down");
-            assertEquals(0, r.status, "it/cluster.sh down failed:\n" + r.output);
+            final ItScript.Result r = script("down");
+            assertEquals(0, r.status(), "it/cluster.sh down failed:\n" + r.output());
         }
     }
 
@@ -209,10 +210,10 @@ class NamespaceClusterTest {
 
     /** TCP ports listened on in host i other than ssh's. */
     private static List<Integer> listeningPorts(final int host) throws Exception {
-        final Result r = script("run", String.valueOf(host), "ss", "-ltnH");
-        assertEquals(0, r.status, r.output);
+        final ItScript.Result r = script("run", String.valueOf(host), "ss", "-ltnH");
+        assertEquals(0, r.status(), r.output());
         final List<Integer> ports = new ArrayList<>();
-        for (final String line : r.output.split("\n")) {
+        for (final String line : r.output().split("\n")) {
             final String[] f = line.trim().split("\\s+");
             if (f.length >= 4) {
                 final int port = Integer.parseInt(f[3].substring(f[3].lastIndexOf(':') + 1));
@@ -224,17 +225,8 @@ class NamespaceClusterTest {
         return ports;
     }
 
-    private record Result(int status, String output) {
-    }
-
-    private static Result script(final String... args) throws Exception {
-        final List<String> cmd = new ArrayList<>(List.of(SCRIPT.toString()));
-        cmd.addAll(List.of(args));
-        final ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-        pb.environment().put("TUTTI_CLUSTER_ID", String.valueOf(ID));
-        final Process p = pb.start();
-        final String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        return new Result(p.waitFor(), out);
+    private static ItScript.Result script(final String... args) throws Exception {
+        return ItScript.run(SCRIPT, Map.of("TUTTI_CLUSTER_ID", String.valueOf(ID)), args);
     }
 
     private static int quiet(final String... cmd) throws Exception {

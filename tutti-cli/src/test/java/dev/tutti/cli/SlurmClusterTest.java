@@ -8,11 +8,11 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -30,7 +30,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Tag("cluster")
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class SlurmClusterTest {
-    private static final Path SCRIPT = Path.of("..", "it", "slurm.sh").toAbsolutePath().normalize();
+    private static final Path SCRIPT = ItScript.path("slurm.sh");
     private static final String STATE = "/tmp/tutti-slurm-it" + ProcessHandle.current().pid();
 
     @BeforeAll
@@ -40,15 +40,15 @@ class SlurmClusterTest {
             "starting slurmd needs root (user is " + System.getProperty("user.name") + ")");
         Assumptions.assumeTrue(present("dev.tutti.runtime.identity.SlurmSource"),
             "this tree has no Slurm identity source (issue 20 item 1)");
-        final Result r = script("up");
-        assertEquals(0, r.status, "it/slurm.sh up failed:\n" + r.output);
+        final ItScript.Result r = script("up");
+        assertEquals(0, r.status(), "it/slurm.sh up failed:\n" + r.output());
     }
 
     @AfterAll
     static void down() throws Exception {
         if (Files.isDirectory(Path.of(STATE))) {
-            final Result r = script("down");
-            assertEquals(0, r.status, "it/slurm.sh down failed:\n" + r.output);
+            final ItScript.Result r = script("down");
+            assertEquals(0, r.status(), "it/slurm.sh down failed:\n" + r.output());
         }
     }
 
@@ -58,10 +58,10 @@ class SlurmClusterTest {
             Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-XX:TieredStopAtLevel=1",
             "-XX:+UseSerialGC", "-Xmx128m", "--enable-native-access=ALL-UNNAMED", "-cp",
             System.getProperty("java.class.path"), AllreduceRank.class.getName()));
-        final Result r = script(cmd.toArray(new String[0]));
-        assertEquals(0, r.status, r.output);
+        final ItScript.Result r = script(cmd.toArray(new String[0]));
+        assertEquals(0, r.status(), r.output());
         for (int rank = 0; rank < 4; rank++) {
-            assertTrue(r.output.contains("rank " + rank + " of 4 sum=10"), r.output);
+            assertTrue(r.output().contains("rank " + rank + " of 4 sum=10"), r.output());
         }
     }
 
@@ -74,17 +74,7 @@ class SlurmClusterTest {
         }
     }
 
-    private record Result(int status, String output) {
-    }
-
-    private static Result script(final String... args) throws Exception {
-        final List<String> cmd = new ArrayList<>(List.of(SCRIPT.toString()));
-        cmd.addAll(List.of(args));
-        final ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-        pb.environment().put("TUTTI_SLURM_DIR", STATE);
-        pb.environment().put("TUTTI_SLURM_PORT", "6917");
-        final Process p = pb.start();
-        final String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        return new Result(p.waitFor(), out);
+    private static ItScript.Result script(final String... args) throws Exception {
+        return ItScript.run(SCRIPT, Map.of("TUTTI_SLURM_DIR", STATE, "TUTTI_SLURM_PORT", "6917"), args);
     }
 }
