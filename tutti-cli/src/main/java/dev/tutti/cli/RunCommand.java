@@ -74,7 +74,8 @@ public final class RunCommand implements Callable<Integer> {
         description = "Set VAR=VALUE for every rank, or pass this shell's VAR on (repeatable).")
     private List<String> exports = new ArrayList<>();
 
-    @Option(names = "--tag-output", description = "Prefix each output line with [1,RANK]<stdout>: or <stderr>:.")
+    @Option(names = "--tag-output", description = "Prefix each output line with [1,RANK]<stdout>: or <stderr>: "
+        + "([1,RANK][HOST]<stdout>: for a rank on another host).")
     private boolean tagOutput;
 
     @Option(names = "--timeout", paramLabel = "SECONDS",

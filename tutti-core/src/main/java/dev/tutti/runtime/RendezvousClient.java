@@ -17,6 +17,9 @@ import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -24,9 +27,13 @@ import java.util.concurrent.locks.LockSupport;
  * A rank's side of the rendezvous ({@link RendezvousServer}, which describes the protocol): publish this rank's
  * endpoint, wait for the fence, return every rank's endpoint.
  *
- * <p>The whole exchange is bounded by {@link Settings#RENDEZVOUS_TIMEOUT_MS} (default 60 s):
- * connection attempts are retried until then (the launcher may start the server a moment after the ranks), and
- * a timeout names the rendezvous address and the ranks still missing when last heard.
+ * <p>The whole exchange is bounded by {@link Settings#RENDEZVOUS_TIMEOUT_MS} (default 60 s), and a timeout names
+ * the rendezvous address and the ranks still missing when last heard. {@code TUTTI_RENDEZVOUS} may list several
+ * candidates ({@code a:p,b:p}, see {@link Addresses}): the launcher advertises every address of its host, the one
+ * that routes to the rank's host first, and they are tried in order, each connection attempt bounded by
+ * {@value #ATTEMPT_MS} ms. Rounds over the candidates are repeated (the server may start a moment after the rank)
+ * for at most {@value #CONNECT_WINDOW_MS} ms: a rendezvous that no candidate reaches by then fails, naming every
+ * address tried and its error, rather than the rank waiting out the whole timeout.
  */
 public final class RendezvousClient {
     /** Longest time {@link #exchange(LaunchInfo, String)} may take, in milliseconds. */
@@ -37,6 +44,10 @@ public final class RendezvousClient {
     private static final String OP = "rendezvous";
 
     private static final long MAX_RETRY_PAUSE_NS = TimeUnit.MILLISECONDS.toNanos(500);
+    /** Longest single connection attempt to one candidate (an address that drops packets costs this much). */
+    static final int ATTEMPT_MS = 2_000;
+    /** Longest time spent trying to connect to the rendezvous before the exchange fails. */
+    static final int CONNECT_WINDOW_MS = 10_000;
 
     private RendezvousClient() {
     }
@@ -67,7 +78,13 @@ public final class RendezvousClient {
      * @throws TuttiException as for {@link #exchange(LaunchInfo, String)}
      */
     public static String[] exchange(final LaunchInfo info, final String myEndpoint, final long timeoutMs) {
-        try (Session s = Session.open(info, myEndpoint, timeoutMs)) {
+        return exchange(info, myEndpoint, timeoutMs, CONNECT_WINDOW_MS);
+    }
+
+    /** Like {@link #exchange(LaunchInfo, String, long)} with another connect window (for tests). */
+    static String[] exchange(final LaunchInfo info, final String myEndpoint, final long timeoutMs,
+        final long connectWindowMs) {
+        try (Session s = Session.open(info, myEndpoint, timeoutMs, connectWindowMs)) {
             return s.awaitTable();
         }
     }
@@ -78,7 +95,7 @@ public final class RendezvousClient {
      */
     static final class Session implements AutoCloseable {
         private final LaunchInfo info;
-        private final HostPort address;
+        private final List<HostPort> candidates;
         private final JobSecret secret;
         private final long timeoutMs;
         private final long deadline;
@@ -89,20 +106,25 @@ public final class RendezvousClient {
         private int missingCount = -1;
         private int[] missingListed = new int[0];
 
-        private Session(final LaunchInfo info, final HostPort address, final JobSecret secret,
+        private Session(final LaunchInfo info, final List<HostPort> candidates, final JobSecret secret,
             final long timeoutMs) {
             this.info = info;
-            this.address = address;
+            this.candidates = candidates;
             this.secret = secret;
             this.timeoutMs = timeoutMs;
             this.deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         }
 
         static Session open(final LaunchInfo info, final String myEndpoint, final long timeoutMs) {
-            final HostPort address;
+            return open(info, myEndpoint, timeoutMs, CONNECT_WINDOW_MS);
+        }
+
+        static Session open(final LaunchInfo info, final String myEndpoint, final long timeoutMs,
+            final long connectWindowMs) {
+            final List<HostPort> candidates;
             final JobSecret secret;
             try {
-                address = HostPort.parse(LaunchInfo.RENDEZVOUS_ENV, info.rendezvous());
+                candidates = Addresses.parse(LaunchInfo.RENDEZVOUS_ENV, info.rendezvous());
                 secret = JobSecret.of(info.secret());
             } catch (final IllegalArgumentException e) {
                 throw Errors.argument(OP, "rank=" + info.rank() + ", size=" + info.size(), e);
@@ -112,9 +134,9 @@ public final class RendezvousClient {
                 throw Errors.argument(ErrorClass.ARG, OP, "rank=" + info.rank(), "endpoint bytes", endpoint.length,
                     "at most " + RendezvousServer.MAX_ENDPOINT_BYTES);
             }
-            final Session s = new Session(info, address, secret, timeoutMs);
+            final Session s = new Session(info, candidates, secret, timeoutMs);
             try {
-                s.connect();
+                s.connect(connectWindowMs);
                 s.register(endpoint);
                 return s;
             } catch (final RuntimeException e) {
@@ -123,32 +145,53 @@ public final class RendezvousClient {
             }
         }
 
-        private void connect() {
+        private void connect(final long windowMs) {
+            final long windowEnd = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(windowMs);
+            final Map<HostPort, String> errors = new LinkedHashMap<>();
             long pause = TimeUnit.MILLISECONDS.toNanos(10);
             IOException last = null;
             while (true) {
-                final long leftMs = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
-                if (leftMs <= 0) {
-                    throw Failures.timeout(OP, where(), "cannot connect", timeoutMs,
-                        null != last ? "last error: " + last : "", last);
+                for (final HostPort candidate : candidates) {
+                    final long leftMs = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                    if (leftMs <= 0) {
+                        throw Failures.timeout(OP, where(), "cannot connect", timeoutMs, tried(errors), last);
+                    }
+                    final Socket s = new Socket();
+                    try {
+                        s.connect(new InetSocketAddress(candidate.host(), candidate.port()),
+                            (int) Math.min(ATTEMPT_MS, leftMs));
+                        s.setTcpNoDelay(true);
+                        socket = s;
+                        return;
+                    } catch (final UnknownHostException e) {
+                        closeQuietly(s, e);
+                        if (1 == candidates.size()) {
+                            throw Failures.failed(ErrorClass.ARG, OP, where(), "host=" + candidate.host()
+                                + " is unknown", e);
+                        }
+                        errors.put(candidate, "unknown host");
+                        last = e;
+                    } catch (final IOException e) {
+                        closeQuietly(s, e);
+                        errors.put(candidate, String.valueOf(e.getMessage()));
+                        last = e;
+                    }
                 }
-                final Socket s = new Socket();
-                try {
-                    s.connect(new InetSocketAddress(address.host(), address.port()),
-                        (int) Math.min(Integer.MAX_VALUE, leftMs));
-                    s.setTcpNoDelay(true);
-                    socket = s;
-                    return;
-                } catch (final UnknownHostException e) {
-                    closeQuietly(s, e);
-                    throw Failures.failed(ErrorClass.ARG, OP, where(), "host=" + address.host() + " is unknown", e);
-                } catch (final IOException e) {
-                    closeQuietly(s, e);
-                    last = e;
-                    LockSupport.parkNanos(Math.min(pause, Math.max(0, deadline - System.nanoTime())));
-                    pause = Math.min(2 * pause, MAX_RETRY_PAUSE_NS);
+                if (System.nanoTime() - windowEnd >= 0) {
+                    throw Failures.failed(ErrorClass.TIMEOUT, OP, where(), "no address of the rendezvous "
+                        + "accepted a connection within " + windowMs + " ms; " + tried(errors)
+                        + "; is a firewall between this host and the launcher's?", last);
                 }
+                LockSupport.parkNanos(Math.min(pause, Math.max(0, deadline - System.nanoTime())));
+                pause = Math.min(2 * pause, MAX_RETRY_PAUSE_NS);
             }
+        }
+
+        /** The candidates tried and the last error of each. */
+        private static String tried(final Map<HostPort, String> errors) {
+            final StringBuilder b = new StringBuilder("tried");
+            errors.forEach((a, e) -> b.append(' ').append(a).append(" (").append(e).append(')'));
+            return errors.isEmpty() ? "" : b.toString();
         }
 
         private void register(final byte[] endpoint) {
@@ -281,7 +324,7 @@ public final class RendezvousClient {
         }
 
         private String where() {
-            return "rank=" + info.rank() + ", size=" + info.size() + ", at=" + address;
+            return "rank=" + info.rank() + ", size=" + info.size() + ", at=" + info.rendezvous();
         }
 
         private static void closeQuietly(final Socket s, final Throwable primary) {

@@ -11,6 +11,7 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
+import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -156,20 +157,20 @@ public final class RendezvousServer implements AutoCloseable {
 
     /**
      * Returns the address ranks should be given ({@code TUTTI_RENDEZVOUS}): the bind host and the port, or, for a
-     * wildcard bind, this host's name and the port.
+     * wildcard bind, this host's IPv4 addresses with the port ({@link Addresses}; not its name, which many hosts map
+     * to loopback).
      *
-     * @return {@code host:port}
+     * @return {@code host:port}, or a list {@code a:port,b:port,...}
      */
     public String address() {
-        String host = bindHost;
         if (listener.getInetAddress().isAnyLocalAddress()) {
-            try {
-                host = InetAddress.getLocalHost().getHostName();
-            } catch (final IOException e) {
-                host = listener.getInetAddress().getHostAddress();
+            final String list = Addresses.candidates(Addresses.advertisedToward(null).stream()
+                .filter(a -> a instanceof Inet4Address).toList(), port());
+            if (!list.isEmpty()) {
+                return list;
             }
         }
-        return new HostPort(host, port()).toString();
+        return new HostPort(bindHost, port()).toString();
     }
 
     /**

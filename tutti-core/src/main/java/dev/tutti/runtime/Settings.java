@@ -119,7 +119,7 @@ public final class Settings {
     /** Address of this rank's tcp endpoint. */
     public static final Setting TCP_HOST = text("tutti.tcp.host", "", ReadAt.JOB_START,
         "address this rank's TCP endpoint binds and advertises; unset: loopback if the rendezvous is on loopback, "
-            + "else this host's address on the interface that reaches the rendezvous");
+            + "else every interface, advertising this host's addresses, the one that reaches the rendezvous first");
     /** Longest the tcp wiring may take. */
     public static final Setting TCP_CONNECT_TIMEOUT_MS = integer("tutti.tcp.connectTimeoutMs", 60_000,
         ReadAt.JOB_START, "how long (ms) wiring the TCP connections after the rendezvous may take");

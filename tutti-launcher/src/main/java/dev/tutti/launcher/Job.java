@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 
 /**
  * One run of a {@link Launcher}: starts the ranks, waits for their exits, and stops them all on the first failure,
@@ -30,7 +31,7 @@ final class Job {
     static final long ATTRIBUTION_MAX_MS = 3_000;
 
     private final Launcher launcher;
-    private final String rendezvous;
+    private final IntFunction<String> rendezvous;
     private final String secret;
     private final String jobId;
     private final RankProcess[] ranks;
@@ -38,7 +39,7 @@ final class Job {
     private final BlockingQueue<RankProcess.Exit> exits = new LinkedBlockingQueue<>();
     private volatile boolean stopping;
 
-    Job(final Launcher launcher, final String rendezvous, final String secret, final String jobId) {
+    Job(final Launcher launcher, final IntFunction<String> rendezvous, final String secret, final String jobId) {
         this.launcher = launcher;
         this.rendezvous = rendezvous;
         this.secret = secret;
@@ -208,8 +209,8 @@ final class Job {
         final boolean local = placement.isLocal(r);
         try {
             ranks[r] = RankProcess.start(r, placement.host(r), local,
-                launcher.processBuilder(r, rendezvous, secret, jobId), local ? null : secret, launcher.stdout(),
-                launcher.stderr(), launcher.tagOutput(), exits);
+                launcher.processBuilder(r, rendezvous.apply(r), secret, jobId), local ? null : secret,
+                launcher.stdout(), launcher.stderr(), launcher.tagOutput(), exits);
             return null;
         } catch (final IOException e) {
             return "rank " + r + (local ? "" : " on " + placement.host(r)) + " could not be started: "

@@ -1,14 +1,18 @@
 package dev.tutti.launcher;
 
+import dev.tutti.runtime.Addresses;
 import dev.tutti.runtime.Configuration;
 import dev.tutti.runtime.LaunchInfo;
 import dev.tutti.runtime.Settings;
 
 import java.io.OutputStream;
+import java.net.Inet4Address;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -42,8 +46,10 @@ import java.util.regex.Pattern;
  * environment. Remote ranks are started with {@code ssh -o BatchMode=yes host 'sh -c ...'} (see the remote shell
  * option): the working directory, the java command and the class path must exist under the same paths on every
  * host; they receive only the variables above, and the secret on standard input rather than on a command line.
- * When any rank is remote, the rendezvous listens on all interfaces and is advertised under this host's name;
- * otherwise it listens on loopback.
+ * When any rank is remote, the rendezvous listens on all interfaces (IPv4) and is advertised to each rank as a list
+ * of this host's address literals, the one on the interface that routes to the rank's host first (never the host
+ * name, which many images map to loopback; see {@link #rendezvousAddresses(int)}); otherwise it listens on
+ * loopback.
  *
  * <pre>{@code
  * JobResult result = Launcher.builder().ranks(4).classpath(cp).mainClass("app.Main").args(List.of("x"))
@@ -150,9 +156,40 @@ public final class Launcher {
                 "the rendezvous could not be started on " + bindHost + ": " + e);
         }
         try (service) {
-            final String address = (remote ? hostName : "127.0.0.1") + ":" + service.port();
-            return new Job(this, address, secret, jobId).run();
+            final String[] addresses = rendezvousAddresses(service.port());
+            return new Job(this, r -> addresses[r], secret, jobId).run();
         }
+    }
+
+    /**
+     * The rendezvous address each rank is given ({@code TUTTI_RENDEZVOUS}): loopback when every rank is local;
+     * else, for a rank on another host, this host's IPv4 addresses with the one that routes to that host first
+     * ({@link Addresses#advertisedToward}), and for a local rank of such a job the list given to the first remote
+     * host (so that its tcp endpoint, bound to the interface that reaches the rendezvous, faces the other hosts).
+     *
+     * @param port the rendezvous's port
+     * @return the address list of each rank
+     */
+    String[] rendezvousAddresses(final int port) {
+        final String[] out = new String[ranks];
+        if (!placement.anyRemote()) {
+            Arrays.fill(out, "127.0.0.1:" + port);
+            return out;
+        }
+        String firstRemote = null;
+        for (int r = 0; r < ranks && null == firstRemote; r++) {
+            firstRemote = placement.isLocal(r) ? null : placement.host(r);
+        }
+        final Map<String, String> byHost = new HashMap<>();
+        for (int r = 0; r < ranks; r++) {
+            out[r] = byHost.computeIfAbsent(placement.isLocal(r) ? firstRemote : placement.host(r),
+                h -> Addresses.candidates(Addresses.advertisedToward(h).stream()
+                    .filter(a -> a instanceof Inet4Address).toList(), port));
+            if (out[r].isEmpty()) {
+                out[r] = hostName + ":" + port; // no IPv4 address at all: the name is all there is
+            }
+        }
+        return out;
     }
 
     /** @return the placement of the ranks on hosts */

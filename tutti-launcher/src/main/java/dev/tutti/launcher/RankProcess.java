@@ -46,10 +46,12 @@ final class RankProcess {
         this.host = host;
         this.local = local;
         this.process = process;
+        final String tagHost = local ? null : host;
         this.stdoutPump = Thread.ofPlatform().daemon().name("tutti-rank-" + rank + "-stdout").unstarted(
-            new LinePump(process.getInputStream(), out, prefix(tagOutput, rank, "stdout"), null));
+            new LinePump(process.getInputStream(), out, prefix(tagOutput, rank, tagHost, "stdout"), null));
         this.stderrPump = Thread.ofPlatform().daemon().name("tutti-rank-" + rank + "-stderr").unstarted(
-            new LinePump(process.getErrorStream(), err, prefix(tagOutput, rank, "stderr"), this::onStderrLine));
+            new LinePump(process.getErrorStream(), err, prefix(tagOutput, rank, tagHost, "stderr"),
+                this::onStderrLine));
     }
 
     /**
@@ -63,7 +65,8 @@ final class RankProcess {
      *                  (remote ranks: the secret); null to close standard input at once (local ranks)
      * @param out       where its standard output goes
      * @param err       where its standard error goes
-     * @param tagOutput whether lines get mpirun's {@code [1,rank]<stream>:} tag
+     * @param tagOutput whether lines get mpirun's {@code [1,rank]<stream>:} tag ({@code [1,rank][host]<stream>:}
+     *                  for a rank on another host)
      * @param exits     where the waiter posts the exit
      * @return the running rank
      * @throws IOException if the process cannot be started
@@ -195,7 +198,9 @@ final class RankProcess {
             Charset.defaultCharset()));
     }
 
-    private static byte[] prefix(final boolean tagOutput, final int rank, final String stream) {
-        return tagOutput ? ("[1," + rank + "]<" + stream + ">:").getBytes(StandardCharsets.UTF_8) : new byte[0];
+    /** mpirun's tag, {@code [1,rank]<stream>:}, with {@code [host]} after the rank for a rank on another host. */
+    private static byte[] prefix(final boolean tagOutput, final int rank, final String host, final String stream) {
+        return tagOutput ? ("[1," + rank + "]" + (null == host ? "" : "[" + host + "]") + "<" + stream + ">:")
+            .getBytes(StandardCharsets.UTF_8) : new byte[0];
     }
 }

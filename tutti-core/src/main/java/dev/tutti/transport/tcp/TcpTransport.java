@@ -5,7 +5,7 @@ import dev.tutti.TuttiException;
 import dev.tutti.internal.Errors;
 import dev.tutti.internal.Failures;
 import dev.tutti.runtime.Settings;
-import dev.tutti.runtime.HostPort;
+import dev.tutti.runtime.Addresses;
 import dev.tutti.runtime.JobSecret;
 import dev.tutti.runtime.LaunchInfo;
 import dev.tutti.runtime.RendezvousClient;
@@ -14,12 +14,12 @@ import dev.tutti.transport.Outbound;
 import dev.tutti.transport.Transport;
 
 import java.io.IOException;
-import java.net.DatagramSocket;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -56,8 +56,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class TcpTransport implements Transport {
     private static final String OP = "tcp connect";
 
-    /** Address to listen on and publish; default: loopback if the rendezvous is on loopback, else this host's
-     *  address on the interface that reaches the rendezvous. */
+    /** Address to listen on and publish; default: loopback if the rendezvous is on loopback, else every interface,
+     *  publishing this host's addresses with the one on the interface that reaches the rendezvous first. */
     public static final String HOST_PROP_NAME = Settings.TCP_HOST.name();
     /** Longest time the wiring after the rendezvous may take, in milliseconds. */
     public static final String CONNECT_TIMEOUT_PROP_NAME = Settings.TCP_CONNECT_TIMEOUT_MS.name();
@@ -136,9 +136,11 @@ public final class TcpTransport implements Transport {
         }
         final JobSecret secret;
         final InetAddress bind;
+        final List<InetAddress> advertised;
         try {
             secret = JobSecret.of(info.secret());
             bind = bindAddress(info);
+            advertised = bind.isAnyLocalAddress() ? Addresses.advertisedToward(rendezvousHost(info)) : List.of(bind);
         } catch (final IllegalArgumentException e) {
             throw Errors.argument(OP, where, e);
         } catch (final IOException e) {
@@ -147,9 +149,7 @@ public final class TcpTransport implements Transport {
         SocketChannel[] channels = null;
         try (ServerSocketChannel server = ServerSocketChannel.open()) {
             server.bind(new InetSocketAddress(bind, 0), Math.max(64, info.size()));
-            final InetAddress advertised = bind.isAnyLocalAddress() ? routeAddress(info) : bind;
-            final String endpoint = new HostPort(advertised.getHostAddress(), server.socket().getLocalPort())
-                .toString();
+            final String endpoint = Addresses.candidates(advertised, server.socket().getLocalPort());
             final String[] endpoints = RendezvousClient.exchange(info, endpoint);
             channels = TcpWireUp.wire(info, secret, server, endpoints, connectTimeoutMs);
             final TcpTransport t = over(info, sink, eagerLimit, channels);
@@ -302,30 +302,26 @@ public final class TcpTransport implements Transport {
         return loop.thread();
     }
 
+    /**
+     * The address to listen on: {@link Settings#TCP_HOST} if set; loopback if the rendezvous is on loopback (a job
+     * of one host); else every interface (the endpoint then lists this host's addresses, the one that routes to
+     * the rendezvous first, see {@link Addresses}).
+     */
     static InetAddress bindAddress(final LaunchInfo info) throws IOException {
         final String configured = Settings.TCP_HOST.raw();
         if (null != configured && !configured.isBlank()) {
             return InetAddress.getByName(configured.trim());
         }
-        final InetAddress rendezvous = InetAddress.getByName(
-            HostPort.parse(LaunchInfo.RENDEZVOUS_ENV, info.rendezvous()).host());
+        final InetAddress rendezvous = InetAddress.getByName(rendezvousHost(info));
         if (rendezvous.isLoopbackAddress()) {
             return InetAddress.getByName(rendezvous instanceof Inet6Address ? "::1" : "127.0.0.1");
         }
-        return routeAddress(info);
+        return new InetSocketAddress(0).getAddress();
     }
 
-    /** This host's address on the interface that routes to the rendezvous (no packet is sent). */
-    private static InetAddress routeAddress(final LaunchInfo info) throws IOException {
-        final HostPort rv = HostPort.parse(LaunchInfo.RENDEZVOUS_ENV, info.rendezvous());
-        try (DatagramSocket probe = new DatagramSocket()) {
-            probe.connect(InetAddress.getByName(rv.host()), rv.port());
-            final InetAddress local = probe.getLocalAddress();
-            if (!local.isAnyLocalAddress()) {
-                return local;
-            }
-        }
-        return InetAddress.getLocalHost();
+    /** The host of the rendezvous's first candidate address. */
+    private static String rendezvousHost(final LaunchInfo info) {
+        return Addresses.parse(LaunchInfo.RENDEZVOUS_ENV, info.rendezvous()).getFirst().host();
     }
 
     private static void closeAfterFailure(final SocketChannel ch) {

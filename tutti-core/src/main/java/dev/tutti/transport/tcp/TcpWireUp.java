@@ -4,9 +4,11 @@ import dev.tutti.ErrorClass;
 import dev.tutti.TuttiException;
 import dev.tutti.internal.Errors;
 import dev.tutti.internal.Failures;
+import dev.tutti.runtime.Addresses;
 import dev.tutti.runtime.HostPort;
 import dev.tutti.runtime.JobSecret;
 import dev.tutti.runtime.LaunchInfo;
+import dev.tutti.runtime.Settings;
 
 import java.io.DataInputStream;
 import java.io.IOException;
@@ -17,7 +19,9 @@ import java.nio.ByteOrder;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
@@ -35,8 +39,11 @@ import java.util.concurrent.locks.LockSupport;
  * </pre>
  * Both sides prove the job secret to each other against a fresh nonce; the secret never travels. The acceptor
  * closes any connection whose answer is wrong, whose ranks are impossible, or that duplicates a connected peer,
- * without reading past the handshake: nothing such a connection sends reaches the sink. The connector retries
- * until the deadline if the acceptor cannot prove the secret (or cannot be reached).
+ * without reading past the handshake: nothing such a connection sends reaches the sink. A peer's endpoint may
+ * list several addresses ({@link Addresses}); the connector tries them in order, each attempt bounded, and
+ * retries until the deadline if the acceptor cannot prove the secret. A peer none of whose addresses accepts a
+ * connection within {@value #CONNECT_WINDOW_MS} ms (its listener is open before it publishes them) fails the
+ * wiring at once, naming every address and its error.
  *
  * <p>Implementation notes. The calling thread connects to the lower ranks one after the other; a daemon thread
  * accepts, and every accepted connection is authenticated on its own short-lived daemon thread (at most
@@ -57,6 +64,10 @@ final class TcpWireUp {
     private static final int MAX_HANDSHAKING = 64;
     private static final int MAX_HANDSHAKE_MS = 10_000;
     private static final long RETRY_PAUSE_NS = TimeUnit.MILLISECONDS.toNanos(50);
+    /** Longest single connection attempt to one of a peer's addresses. */
+    private static final int ATTEMPT_MS = 2_000;
+    /** A peer none of whose addresses accepts a connection for this long is unreachable: the wiring fails. */
+    static final int CONNECT_WINDOW_MS = 5_000;
     private static final byte[] NOTHING = new byte[0];
     private static final dev.tutti.runtime.Log LOG = dev.tutti.runtime.Log.of(TcpWireUp.class);
 
@@ -153,44 +164,57 @@ final class TcpWireUp {
     }
 
     private SocketChannel connectTo(final int rank) {
-        final HostPort hp;
+        final List<HostPort> candidates;
         try {
-            hp = HostPort.parse("endpoint of rank " + rank, endpoints[rank]);
+            candidates = Addresses.parse("endpoint of rank " + rank, endpoints[rank]);
         } catch (final IllegalArgumentException e) {
             throw Failures.failed(ErrorClass.INTERN, OP, where(), "the rendezvous gave an unusable endpoint", e);
         }
-        final InetSocketAddress address = new InetSocketAddress(hp.host(), hp.port());
+        final long windowEnd = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CONNECT_WINDOW_MS);
+        final Map<HostPort, String> errors = new LinkedHashMap<>();
+        boolean answered = false;
         while (true) {
-            final int leftMs = leftMs();
-            if (leftMs <= 0) {
-                throw missing(rank);
-            }
-            SocketChannel ch = null;
-            try {
-                ch = SocketChannel.open();
-                ch.socket().connect(address, leftMs);
-                ch.socket().setSoTimeout(Math.min(leftMs, MAX_HANDSHAKE_MS));
-                final String refusal = handshakeAsConnector(ch, rank);
-                if (null == refusal) {
-                    return ch;
+            for (final HostPort hp : candidates) {
+                final int leftMs = leftMs();
+                if (leftMs <= 0) {
+                    throw missing(rank);
                 }
-                recordError(rank, refusal);
-            } catch (final IOException e) {
-                recordError(rank, e.toString());
+                SocketChannel ch = null;
+                try {
+                    ch = SocketChannel.open();
+                    ch.socket().connect(new InetSocketAddress(hp.host(), hp.port()), Math.min(leftMs, ATTEMPT_MS));
+                    answered = true;
+                    ch.socket().setSoTimeout(Math.min(leftMs, MAX_HANDSHAKE_MS));
+                    final String refusal = handshakeAsConnector(ch, rank, hp);
+                    if (null == refusal) {
+                        return ch;
+                    }
+                    errors.put(hp, refusal);
+                } catch (final IOException e) {
+                    errors.put(hp, e.toString());
+                }
+                recordError(rank, errors.toString());
+                closeQuietly(ch);
             }
-            closeQuietly(ch);
+            if (!answered && System.nanoTime() - windowEnd >= 0) {
+                throw Failures.failed(ErrorClass.TIMEOUT, OP, where(), "rank " + rank + " cannot be reached at any "
+                    + "of its " + candidates.size() + " address(es) within " + CONNECT_WINDOW_MS + " ms: " + errors
+                    + "; is a firewall between the hosts? (" + Settings.TCP_HOST.envName() + " chooses the address "
+                    + "a rank advertises)", null);
+            }
             LockSupport.parkNanos(RETRY_PAUSE_NS);
         }
     }
 
-    private String handshakeAsConnector(final SocketChannel ch, final int acceptor) throws IOException {
+    private String handshakeAsConnector(final SocketChannel ch, final int acceptor, final HostPort at)
+        throws IOException {
         final InputStream in = ch.socket().getInputStream();
         final ByteBuffer hello = readExactly(in, HELLO_BYTES);
         final int magic = hello.getInt();
         final int version = hello.getInt();
         final int rank = hello.getInt();
         if (ACCEPTOR_MAGIC != magic || VERSION != version || rank != acceptor) {
-            return "endpoint " + endpoints[acceptor] + " is not rank " + acceptor + " of this job (magic=0x"
+            return "endpoint " + at + " is not rank " + acceptor + " of this job (magic=0x"
                 + Integer.toHexString(magic) + ", version=" + version + ", rank=" + rank + ")";
         }
         final byte[] nonceA = new byte[JobSecret.NONCE_BYTES];
@@ -203,7 +227,7 @@ final class TcpWireUp {
         final byte[] proof = new byte[JobSecret.MAC_BYTES];
         readExactly(in, JobSecret.MAC_BYTES).get(proof);
         if (!JobSecret.matches(secret.mac(ACCEPTOR_LABEL, nonceC, acceptor, info.rank(), NOTHING), proof)) {
-            return "rank " + acceptor + " at " + endpoints[acceptor] + " could not prove the job secret";
+            return "rank " + acceptor + " at " + at + " could not prove the job secret";
         }
         return null;
     }
