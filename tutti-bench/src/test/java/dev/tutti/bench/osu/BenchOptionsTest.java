@@ -139,8 +139,9 @@ class BenchOptionsTest {
             assertEquals(1, b.minRanks(), op);
         }
         assertEquals(ChannelAlltoall.OP, Benchmarks.create(ChannelAlltoall.OP).op());
-        assertEquals(2 + collectives.size() + 1, Benchmarks.names().size(), "pingpong, bandwidth, the collectives "
-            + "and alltoall_channel");
+        assertEquals("allreduce_init", Benchmarks.create("allreduce_init").op());
+        assertEquals(2 + collectives.size() + 2, Benchmarks.names().size(), "pingpong, bandwidth, the collectives, "
+            + "allreduce_init and alltoall_channel");
     }
 
     private static String usageError(final String... args) {
