@@ -58,9 +58,6 @@ public final class Tutti implements AutoCloseable {
         this.embeddedAbort = embeddedAbort;
         this.world = new Communicator(engine, "WORLD", WORLD_P2P_CONTEXT, null, options.serializer(),
             options.selection());
-        if (null == embeddedAbort) {
-            dev.tutti.runtime.Log.rank(engine.worldRank()); // a process of a job: its threads are this rank's
-        }
         if (options.check()) {
             dev.tutti.check.Checker.install(engine, options.checkTimeoutMs());
         }
@@ -96,6 +93,8 @@ public final class Tutti implements AutoCloseable {
             engine.connect(new Transport[] {selfTransport(engine, 0, 1)});
             return new Tutti(engine, options, null);
         }
+        dev.tutti.runtime.Log.oneLinePerRecord(); // a rank of a job: its records name it, one line each
+        dev.tutti.runtime.Log.rank(launch.info().rank()); // and threads started from here (transports) inherit it
         boolean ok = false;
         try {
             final LaunchInfo info = launch.info();

@@ -29,6 +29,24 @@ public final class Log {
         return new Log(origin);
     }
 
+    /** The JDK's property for the format of {@code java.util.logging}'s default formatter. */
+    static final String JUL_FORMAT_PROPERTY = "java.util.logging.SimpleFormatter.format";
+    /** One line per record: level, message (which names the rank), the exception if any. */
+    static final String ONE_LINE = "%4$s: %5$s%6$s%n";
+
+    /**
+     * In a process that is a rank of a job, gives {@code java.util.logging}'s default formatter (the default backend
+     * of {@link System.Logger}) a one-line format, unless the program set a format or a logging configuration
+     * itself; its default spends a second line on the date and the class. Has effect only before the first record
+     * of the process, which is when a rank joins its job.
+     */
+    public static void oneLinePerRecord() {
+        if (null == System.getProperty(JUL_FORMAT_PROPERTY) && null == System.getProperty(
+            "java.util.logging.config.file") && null == System.getProperty("java.util.logging.config.class")) {
+            System.setProperty(JUL_FORMAT_PROPERTY, ONE_LINE);
+        }
+    }
+
     /**
      * Names the calling thread, and the threads it starts from now on, as a rank's.
      *

@@ -35,6 +35,25 @@ class LogTest {
     }
 
     @Test
+    void shouldGiveJavaUtilLoggingOneLineUnlessTheProgramChoseAFormat() {
+        final String before = System.getProperty(Log.JUL_FORMAT_PROPERTY);
+        try {
+            System.clearProperty(Log.JUL_FORMAT_PROPERTY);
+            Log.oneLinePerRecord();
+            assertEquals(Log.ONE_LINE, System.getProperty(Log.JUL_FORMAT_PROPERTY));
+            System.setProperty(Log.JUL_FORMAT_PROPERTY, "%5$s%n");
+            Log.oneLinePerRecord();
+            assertEquals("%5$s%n", System.getProperty(Log.JUL_FORMAT_PROPERTY), "the program's own format wins");
+        } finally {
+            if (null == before) {
+                System.clearProperty(Log.JUL_FORMAT_PROPERTY);
+            } else {
+                System.setProperty(Log.JUL_FORMAT_PROPERTY, before);
+            }
+        }
+    }
+
+    @Test
     void shouldWriteOneLineNamingTheRankOfTheThreadAndTheThreadsItStarts() throws InterruptedException {
         assertEquals("tutti: shm: removed x", Log.line(null, "shm: removed {0}", "x"));
         assertEquals("tutti rank 3: a b", Log.line("tutti rank 3", "a\nb"));

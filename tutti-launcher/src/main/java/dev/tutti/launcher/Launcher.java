@@ -77,11 +77,6 @@ public final class Launcher {
     private final boolean tagOutput;
     private final Duration timeout;
     private final String javaCommand;
-    /** The JDK's property for the format of {@code java.util.logging}'s default formatter. */
-    static final String LOG_FORMAT_PROPERTY = "java.util.logging.SimpleFormatter.format";
-    /** One line per record: level, message (which names the rank), the exception if any. */
-    static final String LOG_FORMAT = "%4$s: %5$s%6$s%n";
-
     private final List<String> jvmOptions;
     private final String classpath;
     private final String mainClass;
@@ -204,9 +199,7 @@ public final class Launcher {
 
     /**
      * Returns the argv of each rank's JVM: java, {@code --enable-native-access=ALL-UNNAMED} (unless the JVM options
-     * set it; Tutti binds ranks to CPUs through the FFM linker), a one-line format for {@code java.util.logging}
-     * records ({@value #LOG_FORMAT}, unless the JVM options set one: Tutti's records name their rank, and the
-     * default format spends a second line on the date and class), the JVM options, {@code -cp CP MAIN} or
+     * set it; Tutti binds ranks to CPUs through the FFM linker), the JVM options, {@code -cp CP MAIN} or
      * {@code -jar JAR}, args.
      *
      * @return the command line
@@ -217,9 +210,6 @@ public final class Launcher {
         if (jvmOptions.stream().noneMatch(o -> o.startsWith("--enable-native-access"))) {
             // Lets Tutti bind each rank to a CPU (dev.tutti.runtime.CpuBinding) without the JDK's warning.
             cmd.add("--enable-native-access=ALL-UNNAMED");
-        }
-        if (jvmOptions.stream().noneMatch(o -> o.startsWith("-D" + LOG_FORMAT_PROPERTY + "="))) {
-            cmd.add("-D" + LOG_FORMAT_PROPERTY + "=" + LOG_FORMAT);
         }
         cmd.addAll(jvmOptions);
         if (null != jar) {

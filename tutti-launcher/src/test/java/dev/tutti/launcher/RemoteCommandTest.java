@@ -60,7 +60,7 @@ class RemoteCommandTest {
         assertTrue(script.contains("env 'A=1' 'java' 3<&- </dev/null &\n"), script);
         final String expectedRun = "env 'TUTTI_RANK=1' 'TUTTI_SIZE=2' 'TUTTI_RENDEZVOUS=head:4000' "
             + "'TUTTI_JOB_ID=job-1' 'OMP_NUM_THREADS=2' '/opt/jdk 25/bin/java' '--enable-native-access=ALL-UNNAMED' "
-            + "'-Djava.util.logging.SimpleFormatter.format=%4$s: %5$s%6$s%n' '-Xmx1g' '-cp' '/srv/app/lib/*' "
+            + "'-Xmx1g' '-cp' '/srv/app/lib/*' "
             + "'app.Main' 'it'\\''s' '$x' 3<&- </dev/null &";
         assertEquals("sh -c " + RemoteCommand.quote(RemoteCommand.script("/srv/app", launcher.rankEnvironment(1,
             "head:4000", "s3cr3t", "job-1").entrySet().stream().filter(e -> !e.getKey().equals("TUTTI_JOB_SECRET"))
