@@ -29,7 +29,7 @@ class LayeringTest {
      * the package-private body of {@code Request}'s static waits.
      */
     private static final Set<String> VALUE_TYPES = Set.of("Buf", "Datatype", "Op", "Status", "Request", "Requests",
-        "CollectiveHandle", "TuttiException", "CollectiveMismatchException", "ErrorClass");
+        "CollectiveHandle", "TuttiException", "CollectiveMismatchException", "DeadlockException", "ErrorClass");
 
     private static final DescribedPredicate<JavaClass> VALUE = DescribedPredicate.describe(
         "the value types of dev.tutti", c -> "dev.tutti".equals(c.getPackageName()) && VALUE_TYPES.contains(topLevel(c).getSimpleName()));

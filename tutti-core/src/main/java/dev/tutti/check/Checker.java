@@ -49,6 +49,14 @@ public final class Checker implements CollHook, Agent {
     static final int QUERY_TAG = 0x7FFF_FFFE;
     /** Tag of an answer. */
     static final int REPLY_TAG = 0x7FFF_FFFF;
+    /** Tag of a site announcement ({@link SiteTable}). */
+    static final int SITE_TAG = 0x7FFF_FFFD;
+    /** Tag of the deadlock detector's question ({@link DeadlockDetector}). */
+    static final int SNAP_QUERY_TAG = 0x7FFF_FFFC;
+    /** Tag of an answer to it. */
+    static final int SNAP_REPLY_TAG = 0x7FFF_FFFB;
+    /** Tag of the deadlock detector's verdict. */
+    static final int VERDICT_TAG = 0x7FFF_FFFA;
     private static final int SEQ_MASK = 0x3FFF_FFFF;
     private static final int TAGGED_SEQ_BITS = 10;
     private static final int TAGGED_TAG_BITS = 16;
@@ -60,6 +68,8 @@ public final class Checker implements CollHook, Agent {
     private final AtomicBoolean serving = new AtomicBoolean();
     private final CommView worldView;
     private RecvRequest question; // guarded by serving
+    private SiteTable sites;
+    private DeadlockDetector detector; // guarded by serving
 
     private Checker(final P2pEngine engine, final long thresholdMs) {
         this.engine = engine;
@@ -86,6 +96,10 @@ public final class Checker implements CollHook, Agent {
      */
     public static Checker install(final P2pEngine engine, final long thresholdMs) {
         final Checker c = new Checker(engine, thresholdMs);
+        final WaitRegistry waits = new WaitRegistry();
+        c.sites = new SiteTable(engine, c.worldView);
+        c.detector = new DeadlockDetector(engine, c.worldView, waits, thresholdMs);
+        engine.hook(new P2pChecks(c.sites, waits));
         engine.addAgent(c);
         CollHooks.install(engine, c);
         return c;
@@ -133,11 +147,13 @@ public final class Checker implements CollHook, Agent {
             return 0;
         }
         try {
+            sites.drain();
+            final int found = detector.doWork();
             if (null == question) {
                 question = engine.irecvAllocating(WORLD_CHECK, P2pEngine.ANY, QUERY_TAG, Datatype.BYTE, worldView);
             }
             if (!question.isDone()) {
-                return 0;
+                return found;
             }
             final RecvRequest q = question;
             question = null;

@@ -49,6 +49,8 @@ public final class P2pEngine implements InboundSink {
     private Transport[] polled = new Transport[0];
     private volatile Agent[] agents = new Agent[0];
     private Object collectiveState;
+    /** The correctness checker's additions, or null (checker off): set once before traffic. */
+    private P2pHook hook;
     /** Each thread's reusable blocking receive (see {@link #recv}). */
     private final ThreadLocal<RecvRequest> blockingRecvs = new ThreadLocal<>();
 
@@ -109,6 +111,20 @@ public final class P2pEngine implements InboundSink {
     }
 
     /**
+     * Installs the correctness checker's point-to-point part; before any traffic (the rank's start publishes it).
+     *
+     * @param checkerHook the hook
+     */
+    public void hook(final P2pHook checkerHook) {
+        this.hook = checkerHook;
+    }
+
+    /** @return the checker's hook, or null if the checker is off */
+    public P2pHook hook() {
+        return hook;
+    }
+
+    /**
      * Starts a send of a typed buffer. Arguments must already be validated by the caller.
      *
      * @param context   context id
@@ -118,6 +134,11 @@ public final class P2pEngine implements InboundSink {
      * @return the request
      */
     public SendRequest isend(final int context, final int destWorld, final int tag, final Buf buf) {
+        final P2pHook h = hook;
+        if (null != h) {
+            return start(new SendRequest(this, context, destWorld, tag, h.sendCode(destWorld, buf.datatype()),
+                BooleanStaging.sendMemory(buf)), destWorld);
+        }
         return isend(context, destWorld, tag, buf.datatype(), BooleanStaging.sendMemory(buf));
     }
 
@@ -185,7 +206,7 @@ public final class P2pEngine implements InboundSink {
      * @param buf       the data
      */
     public void send(final int context, final int destWorld, final int tag, final Buf buf) {
-        if (Datatype.BOOLEAN == buf.datatype() || null != failureAffecting(destWorld)
+        if (null != hook || Datatype.BOOLEAN == buf.datatype() || null != failureAffecting(destWorld)
             || !routes[destWorld].trySendNow(destWorld, context, tag, buf.datatype().ordinal(), buf.segment())) {
             isend(context, destWorld, tag, buf).waitFor();
         }
@@ -203,10 +224,14 @@ public final class P2pEngine implements InboundSink {
      */
     public RecvRequest irecv(final int context, final int sourceWorld, final int tag, final Buf buf,
         final CommView view) {
-        if (Datatype.BOOLEAN == buf.datatype()) {
-            return post(new RecvRequest(this, context, sourceWorld, tag, null, buf, Datatype.BOOLEAN, view));
+        final RecvRequest r = Datatype.BOOLEAN == buf.datatype()
+            ? new RecvRequest(this, context, sourceWorld, tag, null, buf, Datatype.BOOLEAN, view)
+            : new RecvRequest(this, context, sourceWorld, tag, buf.segment(), null, buf.datatype(), view);
+        final P2pHook h = hook;
+        if (null != h) {
+            r.site = h.receiveSite();
         }
-        return post(new RecvRequest(this, context, sourceWorld, tag, buf.segment(), null, buf.datatype(), view));
+        return post(r);
     }
 
     /**
@@ -223,7 +248,7 @@ public final class P2pEngine implements InboundSink {
      */
     public Status recv(final int context, final int sourceWorld, final int tag, final Buf buf,
         final CommView view) {
-        if (Datatype.BOOLEAN == buf.datatype()) {
+        if (Datatype.BOOLEAN == buf.datatype() || null != hook) {
             return irecv(context, sourceWorld, tag, buf, view).waitFor();
         }
         RecvRequest r = blockingRecvs.get();
@@ -371,7 +396,7 @@ public final class P2pEngine implements InboundSink {
             }
             return null;
         }
-        return new Status(view.toLocal(m.source), m.tag, m.lengthBytes, Datatype.fromCode(m.typeCode), false);
+        return new Status(view.toLocal(m.source), m.tag, m.lengthBytes, TypeCode.datatype(m.typeCode), false);
     }
 
     /**
