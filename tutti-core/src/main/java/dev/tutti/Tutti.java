@@ -345,6 +345,7 @@ public final class Tutti implements AutoCloseable {
             return;
         }
         closed = true;
+        engine.closing();
         engine.close();
     }
 

@@ -99,7 +99,7 @@ public final class Checker implements CollHook, Agent {
         final WaitRegistry waits = new WaitRegistry();
         c.sites = new SiteTable(engine, c.worldView);
         c.detector = new DeadlockDetector(engine, c.worldView, waits, thresholdMs);
-        engine.hook(new P2pChecks(c.sites, waits));
+        engine.hook(new P2pChecks(c.sites, waits, new LeakTracker(engine, c.sites)));
         engine.addAgent(c);
         CollHooks.install(engine, c);
         return c;

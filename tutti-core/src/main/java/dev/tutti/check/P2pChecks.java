@@ -15,7 +15,8 @@ import dev.tutti.type.TypeCode;
  * The checker's part in the point-to-point layer ({@link P2pHook}): each user send carries its call site's index in
  * its type code ({@link SiteTable}); each user receive keeps its own call site; a matched message whose type
  * signature does not fit the receive fails the receive with both sides' types, counts and call sites; and every
- * blocking wait is registered for deadlock detection ({@link WaitRegistry}).
+ * blocking wait is registered for deadlock detection ({@link WaitRegistry}); nonblocking requests are noted for the
+ * leak report at close ({@link LeakTracker}).
  *
  * <p>The signature rule, MPI's for a message of basic elements: the element types are equal, or one side is bytes
  * ({@link Datatype#BYTE}, which matches any storage), and then the message holds whole elements of the other side's
@@ -26,10 +27,22 @@ import dev.tutti.type.TypeCode;
 final class P2pChecks implements P2pHook {
     private final SiteTable sites;
     private final WaitRegistry waits;
+    private final LeakTracker leaks;
 
-    P2pChecks(final SiteTable sites, final WaitRegistry waits) {
+    P2pChecks(final SiteTable sites, final WaitRegistry waits, final LeakTracker leaks) {
         this.sites = sites;
         this.waits = waits;
+        this.leaks = leaks;
+    }
+
+    @Override
+    public void created(final AbstractRequest request) {
+        leaks.created(request);
+    }
+
+    @Override
+    public void closing() {
+        leaks.report();
     }
 
     @Override

@@ -136,10 +136,17 @@ public final class P2pEngine implements InboundSink {
     public SendRequest isend(final int context, final int destWorld, final int tag, final Buf buf) {
         final P2pHook h = hook;
         if (null != h) {
-            return start(new SendRequest(this, context, destWorld, tag, h.sendCode(destWorld, buf.datatype()),
-                BooleanStaging.sendMemory(buf)), destWorld);
+            final SendRequest r = checkedSend(h, context, destWorld, tag, buf);
+            h.created(r);
+            return r;
         }
         return isend(context, destWorld, tag, buf.datatype(), BooleanStaging.sendMemory(buf));
+    }
+
+    private SendRequest checkedSend(final P2pHook h, final int context, final int destWorld, final int tag,
+        final Buf buf) {
+        return start(new SendRequest(this, context, destWorld, tag, h.sendCode(destWorld, buf.datatype()),
+            BooleanStaging.sendMemory(buf)), destWorld);
     }
 
     /**
@@ -206,7 +213,12 @@ public final class P2pEngine implements InboundSink {
      * @param buf       the data
      */
     public void send(final int context, final int destWorld, final int tag, final Buf buf) {
-        if (null != hook || Datatype.BOOLEAN == buf.datatype() || null != failureAffecting(destWorld)
+        final P2pHook h = hook;
+        if (null != h) {
+            checkedSend(h, context, destWorld, tag, buf).waitFor();
+            return;
+        }
+        if (Datatype.BOOLEAN == buf.datatype() || null != failureAffecting(destWorld)
             || !routes[destWorld].trySendNow(destWorld, context, tag, buf.datatype().ordinal(), buf.segment())) {
             isend(context, destWorld, tag, buf).waitFor();
         }
@@ -224,14 +236,20 @@ public final class P2pEngine implements InboundSink {
      */
     public RecvRequest irecv(final int context, final int sourceWorld, final int tag, final Buf buf,
         final CommView view) {
-        final RecvRequest r = Datatype.BOOLEAN == buf.datatype()
-            ? new RecvRequest(this, context, sourceWorld, tag, null, buf, Datatype.BOOLEAN, view)
-            : new RecvRequest(this, context, sourceWorld, tag, buf.segment(), null, buf.datatype(), view);
+        final RecvRequest r = newRecv(context, sourceWorld, tag, buf, view);
         final P2pHook h = hook;
         if (null != h) {
             r.site = h.receiveSite();
+            h.created(r);
         }
         return post(r);
+    }
+
+    private RecvRequest newRecv(final int context, final int sourceWorld, final int tag, final Buf buf,
+        final CommView view) {
+        return Datatype.BOOLEAN == buf.datatype()
+            ? new RecvRequest(this, context, sourceWorld, tag, null, buf, Datatype.BOOLEAN, view)
+            : new RecvRequest(this, context, sourceWorld, tag, buf.segment(), null, buf.datatype(), view);
     }
 
     /**
@@ -248,7 +266,13 @@ public final class P2pEngine implements InboundSink {
      */
     public Status recv(final int context, final int sourceWorld, final int tag, final Buf buf,
         final CommView view) {
-        if (Datatype.BOOLEAN == buf.datatype() || null != hook) {
+        final P2pHook h = hook;
+        if (null != h) {
+            final RecvRequest checked = newRecv(context, sourceWorld, tag, buf, view);
+            checked.site = h.receiveSite();
+            return post(checked).waitFor();
+        }
+        if (Datatype.BOOLEAN == buf.datatype()) {
             return irecv(context, sourceWorld, tag, buf, view).waitFor();
         }
         RecvRequest r = blockingRecvs.get();
@@ -526,6 +550,23 @@ public final class P2pEngine implements InboundSink {
             });
         }
         return dropped.size();
+    }
+
+    /** @return the messages that have arrived and not been received, oldest first (the checker's leak report) */
+    public List<Inbound> unreceived() {
+        return matcher.unexpected();
+    }
+
+    /**
+     * The rank is done with the job (its close, or its body's return in an embedded job): with the checker on, the
+     * checker reports what the rank leaves behind ({@link P2pHook#closing()}); else nothing.
+     */
+    public void closing() {
+        final P2pHook h = hook;
+        if (null != h) {
+            progress();
+            h.closing();
+        }
     }
 
     /** @return receives posted plus messages unmatched, for leak checks */

@@ -59,4 +59,15 @@ public interface P2pHook {
      * @param token the token
      */
     void unblocked(Object token);
+
+    /**
+     * A user's nonblocking send or receive was started: the checker notes it and its call site, to list it at
+     * close if it never completed.
+     *
+     * @param request the request
+     */
+    void created(AbstractRequest request);
+
+    /** The rank is done with the job ({@link P2pEngine#closing()}): report what it leaves behind. */
+    void closing();
 }

@@ -1,0 +1,68 @@
+package dev.tutti.cli;
+
+import dev.tutti.cli.testranks.DeadlockRank;
+import dev.tutti.launcher.RendezvousService;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The correctness checker over real processes ({@code tutti run --check}, shm between the ranks of this host): a job
+ * that deadlocks ends within seconds with the checker's report, where the unchecked job hangs until its timeout.
+ */
+@Tag("process")
+@Timeout(60)
+class CheckProcessTest {
+    private static final String[] RANK_JVM = {"-J-Xmx256m", "-J-XX:+UseSerialGC", "-J-XX:TieredStopAtLevel=1"};
+
+    private record Run(int status, String out, String err, long millis) {
+    }
+
+    private static Run tutti(final List<String> options, final String... programArgs) {
+        final ByteArrayOutputStream out = new ByteArrayOutputStream();
+        final ByteArrayOutputStream err = new ByteArrayOutputStream();
+        final List<String> a = new ArrayList<>(List.of("run", "-n", "3"));
+        a.addAll(List.of(RANK_JVM));
+        a.addAll(options);
+        a.addAll(List.of("-cp", System.getProperty("java.class.path"), DeadlockRank.class.getName()));
+        a.addAll(List.of(programArgs));
+        final long start = System.nanoTime();
+        final int status = TuttiCommand.newCommandLine(new RunCommand(RendezvousService.tutti(),
+            new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8)))
+            .execute(a.toArray(new String[0]));
+        return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8),
+            (System.nanoTime() - start) / 1_000_000);
+    }
+
+    @Test
+    void shouldEndADeadlockedCheckedJobWithTheReport() {
+        final Run r = tutti(List.of("--check", "--timeout", "60"));
+        assertNotEquals(0, r.status(), r.out() + r.err());
+        assertTrue(r.err().contains("DeadlockException: deadlock: every live rank has been blocked for over 1000 ms"),
+            r.err());
+        assertTrue(r.err().contains("rank 0 waits in recv from rank 1, tag 7 on 'WORLD' at DeadlockRank.java:"),
+            r.err());
+        assertTrue(r.err().contains("cycle: rank 0 -> rank 1 -> rank 2 -> rank 0"), r.err());
+        assertTrue(r.millis() < 30_000, "took " + r.millis() + " ms: not before the job's timeout");
+    }
+
+    @Test
+    void shouldEndADeadlockOfWildcardReceivesAndHangWithoutTheChecker() {
+        final Run checked = tutti(List.of("--check", "--timeout", "30"), "wildcard");
+        assertTrue(checked.err().contains("ranks 0-2 wait in recv from any source, tag 7 on 'WORLD' at "
+            + "DeadlockRank.java:"), checked.err());
+        final Run unchecked = tutti(List.of("--timeout", "4"), "wildcard");
+        assertNotEquals(0, unchecked.status());
+        assertTrue(unchecked.millis() >= 4_000, "ended after " + unchecked.millis() + " ms");
+        assertTrue(checked.millis() < unchecked.millis(), checked.millis() + " vs " + unchecked.millis());
+    }
+}
