@@ -44,8 +44,10 @@ class CheckProcessTest {
     }
 
     @Test
-    void shouldEndADeadlockedCheckedJobWithTheReport() {
-        final Run r = tutti(List.of("--check", "--timeout", "60"));
+    void shouldEndADeadlockedCheckedJobWithTheReport(@org.junit.jupiter.api.io.TempDir final java.nio.file.Path dir)
+        throws java.io.IOException {
+        final java.nio.file.Path json = dir.resolve("check.jsonl");
+        final Run r = tutti(List.of("--check-report", json.toString(), "--timeout", "60"));
         assertNotEquals(0, r.status(), r.out() + r.err());
         assertTrue(r.err().contains("DeadlockException: deadlock: every live rank has been blocked for over 1000 ms"),
             r.err());
@@ -53,6 +55,9 @@ class CheckProcessTest {
             r.err());
         assertTrue(r.err().contains("cycle: rank 0 -> rank 1 -> rank 2 -> rank 0"), r.err());
         assertTrue(r.millis() < 30_000, "took " + r.millis() + " ms: not before the job's timeout");
+        final List<String> lines = java.nio.file.Files.readAllLines(json);
+        assertTrue(lines.size() == 1 && lines.getFirst().startsWith("{\"kind\":\"deadlock\",\"rank\":0,\"message\":"
+            + "\"deadlock: every live rank") && lines.getFirst().endsWith("-> rank 0\"}"), lines.toString());
     }
 
     @Test

@@ -70,6 +70,8 @@ public final class Checker implements CollHook, Agent {
     private RecvRequest question; // guarded by serving
     private SiteTable sites;
     private DeadlockDetector detector; // guarded by serving
+    /** The JSON report ({@code tutti.check.report}), or null. */
+    private JsonReport json;
 
     private Checker(final P2pEngine engine, final long thresholdMs) {
         this.engine = engine;
@@ -96,10 +98,14 @@ public final class Checker implements CollHook, Agent {
      */
     public static Checker install(final P2pEngine engine, final long thresholdMs) {
         final Checker c = new Checker(engine, thresholdMs);
+        final String report = dev.tutti.runtime.Settings.CHECK_REPORT.text();
+        if (null != report && !report.isBlank()) {
+            c.json = new JsonReport(java.nio.file.Path.of(report), engine.worldRank());
+        }
         final WaitRegistry waits = new WaitRegistry();
         c.sites = new SiteTable(engine, c.worldView);
-        c.detector = new DeadlockDetector(engine, c.worldView, waits, thresholdMs);
-        engine.hook(new P2pChecks(c.sites, waits, new LeakTracker(engine, c.sites)));
+        c.detector = new DeadlockDetector(engine, c.worldView, waits, thresholdMs, c::found);
+        engine.hook(new P2pChecks(c.sites, waits, new LeakTracker(engine, c.sites, c::found), c::found));
         engine.addAgent(c);
         CollHooks.install(engine, c);
         return c;
@@ -200,6 +206,19 @@ public final class Checker implements CollHook, Agent {
             }
         }
         return new PeerState(waits, last);
+    }
+
+    /**
+     * Notes a finding in the JSON report, if there is one.
+     *
+     * @param kind    its kind ({@link JsonReport})
+     * @param message its report
+     */
+    void found(final String kind, final String message) {
+        final JsonReport j = json;
+        if (null != j) {
+            j.add(kind, message);
+        }
     }
 
     /** @return the checked calls of this rank that wait for their peers' digests */

@@ -48,8 +48,11 @@ final class DeadlockDetector {
     /** The verdict is in: this rank's engine is aborted and nothing is left to do. */
     private boolean over;
 
+    private final java.util.function.BiConsumer<String, String> found;
+
     DeadlockDetector(final P2pEngine engine, final CommView worldView, final WaitRegistry waits,
-        final long thresholdMs) {
+        final long thresholdMs, final java.util.function.BiConsumer<String, String> found) {
+        this.found = found;
         this.engine = engine;
         this.worldView = worldView;
         this.waits = waits;
@@ -187,6 +190,7 @@ final class DeadlockDetector {
             return 1;
         }
         final String report = graph.report(thresholdMs);
+        found.accept("deadlock", report);
         final byte[] bytes = report.getBytes(StandardCharsets.UTF_8);
         for (final RankState s : states) {
             if (s.rank() != engine.worldRank()) {

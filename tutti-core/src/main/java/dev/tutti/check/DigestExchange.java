@@ -125,6 +125,9 @@ final class DigestExchange extends AbstractRequest implements CollGate {
 
     private void finish(final TuttiException verdict) {
         if (complete(null == verdict ? dev.tutti.Status.EMPTY : null, verdict)) {
+            if (verdict instanceof dev.tutti.CollectiveMismatchException) {
+                checker.found("collective-mismatch", verdict.getMessage());
+            }
             checker.pending().remove(this);
             checker.record(comm, mine);
             inquiry.close();
@@ -173,6 +176,10 @@ final class DigestExchange extends AbstractRequest implements CollGate {
 
     @Override
     protected void onFailedByBlocking() {
+        final TuttiException f = failureResult();
+        if (f instanceof dev.tutti.CollectiveMismatchException) {
+            checker.found("collective-mismatch", f.getMessage());
+        }
         checker.pending().remove(this);
         inquiry.close();
     }

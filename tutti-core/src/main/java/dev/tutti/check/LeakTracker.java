@@ -31,9 +31,13 @@ final class LeakTracker {
     private final Map<AbstractRequest, String> started = new ConcurrentHashMap<>();
     private final AtomicInteger sincePurge = new AtomicInteger();
 
-    LeakTracker(final P2pEngine engine, final SiteTable sites) {
+    private final java.util.function.BiConsumer<String, String> found;
+
+    LeakTracker(final P2pEngine engine, final SiteTable sites,
+        final java.util.function.BiConsumer<String, String> found) {
         this.engine = engine;
         this.sites = sites;
+        this.found = found;
     }
 
     void created(final AbstractRequest request) {
@@ -74,6 +78,7 @@ final class LeakTracker {
             .append(" leaves behind at close:");
         for (final String l : leaks) {
             sb.append("\n  ").append(l);
+            found.accept("leak", l);
         }
         System.err.println(sb);
     }

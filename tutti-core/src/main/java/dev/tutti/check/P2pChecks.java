@@ -28,11 +28,14 @@ final class P2pChecks implements P2pHook {
     private final SiteTable sites;
     private final WaitRegistry waits;
     private final LeakTracker leaks;
+    private final java.util.function.BiConsumer<String, String> found;
 
-    P2pChecks(final SiteTable sites, final WaitRegistry waits, final LeakTracker leaks) {
+    P2pChecks(final SiteTable sites, final WaitRegistry waits, final LeakTracker leaks,
+        final java.util.function.BiConsumer<String, String> found) {
         this.sites = sites;
         this.waits = waits;
         this.leaks = leaks;
+        this.found = found;
     }
 
     @Override
@@ -72,9 +75,11 @@ final class P2pChecks implements P2pHook {
             + (capacity < 0 ? expected.toString() : "at most " + count(capacity, expected));
         final String what = !typesFit ? (Datatype.BYTE == sent ? ": the bytes are not whole elements"
             : ": the type signatures differ") : ": the message is longer than the buffer (truncated)";
-        return Errors.received(typesFit ? ErrorClass.TRUNCATE : ErrorClass.TYPE, "recv",
+        final TuttiException e = Errors.received(typesFit ? ErrorClass.TRUNCATE : ErrorClass.TYPE, "recv",
             null == view ? null : view.describe(), null == view ? source : view.toLocal(source), tag, has,
             wants + what);
+        found.accept("type-signature", e.getMessage());
+        return e;
     }
 
     /** @return {@code 4 x INT (16 bytes)} */
