@@ -4,6 +4,7 @@
 #
 #   bench/check-overhead.sh                       # barrier allreduce alltoall, 2 ranks, 8 B .. 1 MiB, 2 runs each
 #   RUNS=3 RANKS=4 bench/check-overhead.sh allreduce
+#   BENCH_OPTS='-i 500 -x 50' bench/check-overhead.sh  # fewer iterations per size (options of tutti bench)
 #
 # Needs tutti-cli/target/tutti.jar (mvn -B -q -DskipTests package). Prints the load average before and after:
 # numbers from a busy machine say little.
@@ -13,6 +14,7 @@ java=${JAVA:-${JAVA_HOME:+$JAVA_HOME/bin/}java}
 ranks=${RANKS:-2}
 runs=${RUNS:-2}
 sizes=${SIZES:-8:1048576}
+extra=${BENCH_OPTS:-}
 ops=${*:-barrier allreduce alltoall}
 out=$(mktemp -d)
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -21,7 +23,7 @@ for op in $ops; do
     while [ "$r" -le "$runs" ]; do
         for mode in off on; do
             "$java" -Dtutti.check=$mode -jar "$root/tutti-cli/target/tutti.jar" bench "$op" -n "$ranks" \
-                --transport shm -m "$sizes" --csv "$out/$op-$mode-$r.csv" >/dev/null
+                --transport shm -m "$sizes" $extra --csv "$out/$op-$mode-$r.csv" >/dev/null
         done
         r=$((r + 1))
     done
