@@ -1,14 +1,10 @@
 package dev.tutti.cli;
 
 import dev.tutti.cli.testranks.DeadlockRank;
-import dev.tutti.launcher.RendezvousService;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -22,32 +18,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Tag("process")
 @Timeout(60)
 class CheckProcessTest {
-    private static final String[] RANK_JVM = {"-J-Xmx256m", "-J-XX:+UseSerialGC", "-J-XX:TieredStopAtLevel=1"};
-
-    private record Run(int status, String out, String err, long millis) {
-    }
-
-    private static Run tutti(final List<String> options, final String... programArgs) {
-        final ByteArrayOutputStream out = new ByteArrayOutputStream();
-        final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    private static ProcessJobTest.Run tutti(final List<String> options, final String... programArgs) {
         final List<String> a = new ArrayList<>(List.of("run", "-n", "3"));
-        a.addAll(List.of(RANK_JVM));
+        a.addAll(List.of(ProcessJobTest.RANK_JVM));
         a.addAll(options);
         a.addAll(List.of("-cp", System.getProperty("java.class.path"), DeadlockRank.class.getName()));
         a.addAll(List.of(programArgs));
-        final long start = System.nanoTime();
-        final int status = TuttiCommand.newCommandLine(new RunCommand(RendezvousService.tutti(),
-            new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8)))
-            .execute(a.toArray(new String[0]));
-        return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8),
-            (System.nanoTime() - start) / 1_000_000);
+        return ProcessJobTest.tutti(a.toArray(new String[0]));
     }
 
     @Test
     void shouldEndADeadlockedCheckedJobWithTheReport(@org.junit.jupiter.api.io.TempDir final java.nio.file.Path dir)
         throws java.io.IOException {
         final java.nio.file.Path json = dir.resolve("check.jsonl");
-        final Run r = tutti(List.of("--check-report", json.toString(), "--timeout", "60"));
+        final ProcessJobTest.Run r = tutti(List.of("--check-report", json.toString(), "--timeout", "60"));
         assertNotEquals(0, r.status(), r.out() + r.err());
         assertTrue(r.err().contains("DeadlockException: deadlock: every live rank has been blocked for over 1000 ms"),
             r.err());
@@ -62,10 +46,10 @@ class CheckProcessTest {
 
     @Test
     void shouldEndADeadlockOfWildcardReceivesAndHangWithoutTheChecker() {
-        final Run checked = tutti(List.of("--check", "--timeout", "30"), "wildcard");
+        final ProcessJobTest.Run checked = tutti(List.of("--check", "--timeout", "30"), "wildcard");
         assertTrue(checked.err().contains("ranks 0-2 wait in recv from any source, tag 7 on 'WORLD' at "
             + "DeadlockRank.java:"), checked.err());
-        final Run unchecked = tutti(List.of("--timeout", "4"), "wildcard");
+        final ProcessJobTest.Run unchecked = tutti(List.of("--timeout", "4"), "wildcard");
         assertNotEquals(0, unchecked.status());
         assertTrue(unchecked.millis() >= 4_000, "ended after " + unchecked.millis() + " ms");
         assertTrue(checked.millis() < unchecked.millis(), checked.millis() + " vs " + unchecked.millis());

@@ -39,8 +39,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * collective synchronize, and a correct program must allow it); a nonblocking or tagged call only starts the
  * exchange and leaves it as its run's gate, so its initiation stays local. The per-communicator counts live in a
  * synchronized weak map (a freed communicator's entry goes with it); {@link #doWork} is guarded by a flag, so one
- * of the rank's waiting threads at a time serves questions. With the checker off none of this exists: the door's
- * hook is null.
+ * of the rank's waiting threads at a time serves questions; at most once a millisecond it also reads the peers'
+ * site announcements ({@link SiteTable}) and runs the {@link DeadlockDetector}. The point-to-point part (signatures,
+ * blocked waits, leaks) is the engine's hook, {@link P2pChecks}. With the checker off none of this exists: the
+ * door's hook and the engine's are null.
  */
 public final class Checker implements CollHook, Agent {
     /** The world's checker context: questions and answers. */
@@ -70,6 +72,9 @@ public final class Checker implements CollHook, Agent {
     private RecvRequest question; // guarded by serving
     private SiteTable sites;
     private DeadlockDetector detector; // guarded by serving
+    private long nextHousekeepingNs; // guarded by serving
+    /** How often a waiting rank reads site announcements and runs the deadlock detector: every 1 ms. */
+    private static final long HOUSEKEEPING_NS = 1_000_000L;
     /** The JSON report ({@code tutti.check.report}), or null. */
     private JsonReport json;
 
@@ -153,8 +158,13 @@ public final class Checker implements CollHook, Agent {
             return 0;
         }
         try {
-            sites.drain();
-            final int found = detector.doWork();
+            int found = 0;
+            final long now = System.nanoTime();
+            if (now - nextHousekeepingNs >= 0) {
+                nextHousekeepingNs = now + HOUSEKEEPING_NS;
+                sites.drain();
+                found = detector.doWork();
+            }
             if (null == question) {
                 question = engine.irecvAllocating(WORLD_CHECK, P2pEngine.ANY, QUERY_TAG, Datatype.BYTE, worldView);
             }
