@@ -43,6 +43,7 @@ final class LocalJob {
                 try {
                     tutti.bindToThread();
                     body.run(tutti.world());
+                    engines[rank].closing();
                     left(rank);
                 } catch (final Throwable t) {
                     fail(rank, t);

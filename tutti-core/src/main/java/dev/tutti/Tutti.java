@@ -364,6 +364,7 @@ public final class Tutti implements AutoCloseable {
             return;
         }
         closed = true;
+        engine.closing();
         try {
             engine.close();
         } finally {

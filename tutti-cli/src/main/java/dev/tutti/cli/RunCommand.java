@@ -37,7 +37,7 @@ import picocli.CommandLine.Spec;
 /**
  * {@code tutti run}: starts a job with mpirun's flags,
  * {@code tutti run -n N [-H h1,h2 | --hostfile F] [-x VAR[=v]] [--transport auto|shm|tcp] [-v] [--tag-output]
- * [--timeout S] [--check] (-cp CP Main | -jar J) args...}, and exits with the job's status. Everything after the main class, or after {@code -jar J}, belongs to
+ * [--timeout S] [--check] [--check-report F] (-cp CP Main | -jar J) args...}, and exits with the job's status. Everything after the main class, or after {@code -jar J}, belongs to
  * the program, even if it looks like one of these options.
  */
 @Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
@@ -83,8 +83,14 @@ public final class RunCommand implements Callable<Integer> {
     private Integer timeoutSeconds;
 
     @Option(names = "--check", description = "Turn the correctness checker on in every rank (the setting "
-        + "tutti.check=on): mismatched collective calls fail on every rank with each rank's call and call site.")
+        + "tutti.check=on): mismatched collective calls fail on every rank with each rank's call and call site, so "
+        + "do receives whose buffers do not fit the message, and a deadlocked job ends with a report of every "
+        + "rank's blocked call.")
     private boolean check;
+
+    @Option(names = "--check-report", paramLabel = "FILE", description = "With the checker (implies --check): every "
+        + "rank appends its findings to FILE, one JSON object per line (the setting tutti.check.report).")
+    private java.nio.file.Path checkReport;
 
     @Option(names = {"-cp", "-classpath", "--class-path"}, paramLabel = "CLASSPATH",
         description = "Class path of the program; the main class follows.")
@@ -156,8 +162,12 @@ public final class RunCommand implements Callable<Integer> {
                 throw new CommandLine.ParameterException(spec.commandLine(),
                     "--embedded needs -cp CLASSPATH MAIN_CLASS and no -jar, -H or --hostfile");
             }
-            if (check) {
+            if (check || null != checkReport) {
                 System.setProperty(dev.tutti.runtime.Settings.CHECK.name(), "on"); // read by the job's options
+            }
+            if (null != checkReport) {
+                System.setProperty(dev.tutti.runtime.Settings.CHECK_REPORT.name(),
+                    checkReport.toAbsolutePath().toString());
             }
             return EmbeddedRun.run(ranks, classpath, program.getFirst(), program.subList(1, program.size()),
                 null == timeoutSeconds ? null : Duration.ofSeconds(timeoutSeconds), err);
@@ -240,8 +250,11 @@ public final class RunCommand implements Callable<Integer> {
         final Launcher.Builder b = Launcher.builder().ranks(ranks).hosts(hostList).oversubscribe(oversubscribe)
             .tagOutput(tagOutput).jvmOptions(rankJvmOptions()).rendezvous(rendezvous).stdout(out).stderr(err);
         exports.forEach(b::export);
-        if (check) {
+        if (check || null != checkReport) {
             b.export(dev.tutti.runtime.Settings.CHECK.envName() + "=on");
+        }
+        if (null != checkReport) {
+            b.export(dev.tutti.runtime.Settings.CHECK_REPORT.envName() + "=" + checkReport.toAbsolutePath());
         }
         if (null != timeoutSeconds) {
             b.timeout(Duration.ofSeconds(timeoutSeconds));

@@ -25,12 +25,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Tag("process")
 @Timeout(60)
 class ProcessJobTest {
-    private static final String[] RANK_JVM = {"-J-Xmx256m", "-J-XX:+UseSerialGC", "-J-XX:TieredStopAtLevel=1"};
+    static final String[] RANK_JVM = {"-J-Xmx256m", "-J-XX:+UseSerialGC", "-J-XX:TieredStopAtLevel=1"};
 
-    private record Run(int status, String out, String err, long millis) {
+    /** A finished {@code tutti run}: its exit status, output, error output and duration. */
+    record Run(int status, String out, String err, long millis) {
     }
 
-    private static Run tutti(final String... args) {
+    /** Runs {@code tutti} with {@code args} in this JVM (the ranks are processes). */
+    static Run tutti(final String... args) {
         final ByteArrayOutputStream out = new ByteArrayOutputStream();
         final ByteArrayOutputStream err = new ByteArrayOutputStream();
         final List<String> argv = new ArrayList<>(List.of(args));

@@ -37,6 +37,32 @@ final class CallSite {
             .findFirst().map(CallSite::format).orElse("unknown"));
     }
 
+    /**
+     * Finds the call site in a stack read from another thread (a blocked wait's, {@link Thread#getStackTrace()}),
+     * by the same rule.
+     *
+     * @param stack the frames, innermost first
+     * @return the first frame outside Tutti, as {@code File.java:line}, or {@code unknown}
+     */
+    static String of(final StackTraceElement[] stack) {
+        for (final StackTraceElement e : stack) {
+            if (!internal(e.getClassName())) {
+                final String where = null != e.getFileName() ? e.getFileName() : e.getClassName();
+                return e.getLineNumber() > 0 ? where + ":" + e.getLineNumber() : where;
+            }
+        }
+        return "unknown";
+    }
+
+    private static boolean internal(final String className) {
+        try {
+            return INTERNAL.get(Class.forName(className, false, CallSite.class.getClassLoader()));
+        } catch (final ClassNotFoundException | LinkageError e) {
+            return className.startsWith("dev.tutti.") || className.startsWith("java.")
+                || className.startsWith("jdk.");
+        }
+    }
+
     private static String format(final StackWalker.StackFrame f) {
         final String file = f.getFileName();
         final String where = null != file ? file : f.getClassName();

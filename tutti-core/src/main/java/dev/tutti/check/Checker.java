@@ -39,8 +39,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * collective synchronize, and a correct program must allow it); a nonblocking or tagged call only starts the
  * exchange and leaves it as its run's gate, so its initiation stays local. The per-communicator counts live in a
  * synchronized weak map (a freed communicator's entry goes with it); {@link #doWork} is guarded by a flag, so one
- * of the rank's waiting threads at a time serves questions. With the checker off none of this exists: the door's
- * hook is null.
+ * of the rank's waiting threads at a time serves questions; at most once a millisecond it also reads the peers'
+ * site announcements ({@link SiteTable}) and runs the {@link DeadlockDetector}. The point-to-point part (signatures,
+ * blocked waits, leaks) is the engine's hook, {@link P2pChecks}. With the checker off none of this exists: the
+ * door's hook and the engine's are null.
  */
 public final class Checker implements CollHook, Agent {
     /** The world's checker context: questions and answers. */
@@ -49,6 +51,14 @@ public final class Checker implements CollHook, Agent {
     static final int QUERY_TAG = 0x7FFF_FFFE;
     /** Tag of an answer. */
     static final int REPLY_TAG = 0x7FFF_FFFF;
+    /** Tag of a site announcement ({@link SiteTable}). */
+    static final int SITE_TAG = 0x7FFF_FFFD;
+    /** Tag of the deadlock detector's question ({@link DeadlockDetector}). */
+    static final int SNAP_QUERY_TAG = 0x7FFF_FFFC;
+    /** Tag of an answer to it. */
+    static final int SNAP_REPLY_TAG = 0x7FFF_FFFB;
+    /** Tag of the deadlock detector's verdict. */
+    static final int VERDICT_TAG = 0x7FFF_FFFA;
     private static final int SEQ_MASK = 0x3FFF_FFFF;
     private static final int TAGGED_SEQ_BITS = 10;
     private static final int TAGGED_TAG_BITS = 16;
@@ -60,6 +70,13 @@ public final class Checker implements CollHook, Agent {
     private final AtomicBoolean serving = new AtomicBoolean();
     private final CommView worldView;
     private RecvRequest question; // guarded by serving
+    private SiteTable sites;
+    private DeadlockDetector detector; // guarded by serving
+    private long nextHousekeepingNs; // guarded by serving
+    /** How often a waiting rank reads site announcements and runs the deadlock detector: every 1 ms. */
+    private static final long HOUSEKEEPING_NS = 1_000_000L;
+    /** The JSON report ({@code tutti.check.report}), or null. */
+    private JsonReport json;
 
     private Checker(final P2pEngine engine, final long thresholdMs) {
         this.engine = engine;
@@ -86,6 +103,14 @@ public final class Checker implements CollHook, Agent {
      */
     public static Checker install(final P2pEngine engine, final long thresholdMs) {
         final Checker c = new Checker(engine, thresholdMs);
+        final String report = dev.tutti.runtime.Settings.CHECK_REPORT.text();
+        if (null != report && !report.isBlank()) {
+            c.json = new JsonReport(java.nio.file.Path.of(report), engine.worldRank());
+        }
+        final WaitRegistry waits = new WaitRegistry();
+        c.sites = new SiteTable(engine, c.worldView);
+        c.detector = new DeadlockDetector(engine, c.worldView, waits, thresholdMs, c::found);
+        engine.hook(new P2pChecks(c.sites, waits, new LeakTracker(engine, c.sites, c::found), c::found));
         engine.addAgent(c);
         CollHooks.install(engine, c);
         return c;
@@ -133,11 +158,18 @@ public final class Checker implements CollHook, Agent {
             return 0;
         }
         try {
+            int found = 0;
+            final long now = System.nanoTime();
+            if (now - nextHousekeepingNs >= 0) {
+                nextHousekeepingNs = now + HOUSEKEEPING_NS;
+                sites.drain();
+                found = detector.doWork();
+            }
             if (null == question) {
                 question = engine.irecvAllocating(WORLD_CHECK, P2pEngine.ANY, QUERY_TAG, Datatype.BYTE, worldView);
             }
             if (!question.isDone()) {
-                return 0;
+                return found;
             }
             final RecvRequest q = question;
             question = null;
@@ -184,6 +216,19 @@ public final class Checker implements CollHook, Agent {
             }
         }
         return new PeerState(waits, last);
+    }
+
+    /**
+     * Notes a finding in the JSON report, if there is one.
+     *
+     * @param kind    its kind ({@link JsonReport})
+     * @param message its report
+     */
+    void found(final String kind, final String message) {
+        final JsonReport j = json;
+        if (null != j) {
+            j.add(kind, message);
+        }
     }
 
     /** @return the checked calls of this rank that wait for their peers' digests */

@@ -125,6 +125,9 @@ final class DigestExchange extends AbstractRequest implements CollGate {
 
     private void finish(final TuttiException verdict) {
         if (complete(null == verdict ? dev.tutti.Status.EMPTY : null, verdict)) {
+            if (verdict instanceof dev.tutti.CollectiveMismatchException) {
+                checker.found("collective-mismatch", verdict.getMessage());
+            }
             checker.pending().remove(this);
             checker.record(comm, mine);
             inquiry.close();
@@ -136,6 +139,9 @@ final class DigestExchange extends AbstractRequest implements CollGate {
         for (int r = 0; r < recvs.length; r++) {
             if (null != recvs[r] && !recvs[r].isDone()) {
                 final TuttiException f = recvs[r].blockedBy();
+                if (f instanceof dev.tutti.DeadlockException d) {
+                    return d; // the deadlock detector's verdict: the report names this call already
+                }
                 if (null != f && departureSettled()) {
                     return Reports.departed(commName, mine, Reports.rankLabel(got, comm.rank()), peerLabel(r),
                         f.getMessage());
@@ -170,6 +176,10 @@ final class DigestExchange extends AbstractRequest implements CollGate {
 
     @Override
     protected void onFailedByBlocking() {
+        final TuttiException f = failureResult();
+        if (f instanceof dev.tutti.CollectiveMismatchException) {
+            checker.found("collective-mismatch", f.getMessage());
+        }
         checker.pending().remove(this);
         inquiry.close();
     }
@@ -199,6 +209,17 @@ final class DigestExchange extends AbstractRequest implements CollGate {
             throw f;
         }
         return true;
+    }
+
+    @Override
+    public int[] waitsOn() {
+        return missingWorldRanks();
+    }
+
+    @Override
+    public String describeWait() {
+        return mine.describe() + " on '" + commName + "' (" + Reports.callLabel(mine) + ") at " + mine.site()
+            + ", waiting for world rank(s) " + java.util.Arrays.toString(missingWorldRanks());
     }
 
     /** @return how long this rank has waited for the digests (ms) */

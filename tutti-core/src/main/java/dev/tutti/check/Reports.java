@@ -123,4 +123,14 @@ final class Reports {
             + callLabel(mine) + "): " + me + " " + mine + " has waited " + waitMs + " ms for " + peer + ", which has "
             + "not reached this call; " + peer + " " + state);
     }
+
+    /**
+     * The report of a deadlock ({@link DeadlockDetector}, {@link WaitGraph#report}).
+     *
+     * @param report the text
+     * @return the exception every blocked wait of the rank throws
+     */
+    static dev.tutti.DeadlockException deadlock(final String report) {
+        return new dev.tutti.DeadlockException(report);
+    }
 }

@@ -116,6 +116,27 @@ public abstract class AbstractRequest implements Request {
         return 0;
     }
 
+    /**
+     * Returns the world ranks this pending request waits for, for the checker's wait-for graph: all of them (a
+     * receive from one source, a send, a collective's missing peers), or null for any one of the communicator's
+     * ranks (a wildcard receive) or when not known.
+     *
+     * @return the world ranks, or null
+     */
+    public int[] waitsOn() {
+        return null;
+    }
+
+    /**
+     * Describes this pending request for the checker's deadlock report, e.g. {@code recv from rank 3, tag 7
+     * (comm=WORLD, rank=0)}.
+     *
+     * @return the description
+     */
+    public String describeWait() {
+        return toString();
+    }
+
     /** @return whether the request completed (successfully or not) */
     public final boolean isDone() {
         return null != result;
@@ -172,12 +193,27 @@ public abstract class AbstractRequest implements Request {
         if (result instanceof dev.tutti.CollectiveMismatchException m) {
             throw new dev.tutti.CollectiveMismatchException(m); // keeps the checker's type
         }
+        if (result instanceof dev.tutti.DeadlockException d) {
+            throw new dev.tutti.DeadlockException(d);
+        }
         if (result instanceof TuttiException f) {
             throw Failures.rethrown(f);
         }
     }
 
     private void awaitSlowPath(final long timeoutNs) {
+        final P2pHook hook = engine.hook();
+        final Object token = null == hook ? null : hook.blocked(this);
+        try {
+            awaitLoop(timeoutNs);
+        } finally {
+            if (null != token) {
+                hook.unblocked(token);
+            }
+        }
+    }
+
+    private void awaitLoop(final long timeoutNs) {
         final IdleStrategy idle = engine.idleStrategy();
         final long deadline = Long.MAX_VALUE == timeoutNs ? Long.MAX_VALUE : System.nanoTime() + timeoutNs;
         int iteration = 0;

@@ -197,6 +197,16 @@ final class Matcher {
         }
     }
 
+    /** @return the messages that have arrived and not been received, oldest first (a copy) */
+    java.util.List<Inbound> unexpected() {
+        lock();
+        try {
+            return new ArrayList<>(unexpected);
+        } finally {
+            unlock();
+        }
+    }
+
     /** @return the number of posted receives plus unexpected messages (for leak checks in tests) */
     int pendingCount() {
         lock();

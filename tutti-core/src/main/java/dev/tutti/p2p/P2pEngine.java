@@ -49,6 +49,8 @@ public final class P2pEngine implements InboundSink {
     private Transport[] polled = new Transport[0];
     private volatile Agent[] agents = new Agent[0];
     private Object collectiveState;
+    /** The correctness checker's additions, or null (checker off): set once before traffic. */
+    private P2pHook hook;
     /** Each thread's reusable blocking receive (see {@link #recv}). */
     private final ThreadLocal<RecvRequest> blockingRecvs = new ThreadLocal<>();
 
@@ -109,6 +111,20 @@ public final class P2pEngine implements InboundSink {
     }
 
     /**
+     * Installs the correctness checker's point-to-point part; before any traffic (the rank's start publishes it).
+     *
+     * @param checkerHook the hook
+     */
+    public void hook(final P2pHook checkerHook) {
+        this.hook = checkerHook;
+    }
+
+    /** @return the checker's hook, or null if the checker is off */
+    public P2pHook hook() {
+        return hook;
+    }
+
+    /**
      * Starts a send of a typed buffer. Arguments must already be validated by the caller.
      *
      * @param context   context id
@@ -118,7 +134,19 @@ public final class P2pEngine implements InboundSink {
      * @return the request
      */
     public SendRequest isend(final int context, final int destWorld, final int tag, final Buf buf) {
+        final P2pHook h = hook;
+        if (null != h) {
+            final SendRequest r = checkedSend(h, context, destWorld, tag, buf);
+            h.created(r);
+            return r;
+        }
         return isend(context, destWorld, tag, buf.datatype(), BooleanStaging.sendMemory(buf));
+    }
+
+    private SendRequest checkedSend(final P2pHook h, final int context, final int destWorld, final int tag,
+        final Buf buf) {
+        return start(new SendRequest(this, context, destWorld, tag, h.sendCode(destWorld, buf.datatype()),
+            BooleanStaging.sendMemory(buf)), destWorld);
     }
 
     /**
@@ -185,6 +213,11 @@ public final class P2pEngine implements InboundSink {
      * @param buf       the data
      */
     public void send(final int context, final int destWorld, final int tag, final Buf buf) {
+        final P2pHook h = hook;
+        if (null != h) {
+            checkedSend(h, context, destWorld, tag, buf).waitFor();
+            return;
+        }
         if (BooleanStaging.staged(buf) || null != failureAffecting(destWorld)
             || !routes[destWorld].trySendNow(destWorld, context, tag, buf.datatype().ordinal(), buf.segment())) {
             isend(context, destWorld, tag, buf).waitFor();
@@ -203,10 +236,20 @@ public final class P2pEngine implements InboundSink {
      */
     public RecvRequest irecv(final int context, final int sourceWorld, final int tag, final Buf buf,
         final CommView view) {
-        if (BooleanStaging.staged(buf)) {
-            return post(new RecvRequest(this, context, sourceWorld, tag, null, buf, buf.datatype(), view));
+        final RecvRequest r = newRecv(context, sourceWorld, tag, buf, view);
+        final P2pHook h = hook;
+        if (null != h) {
+            r.site = h.receiveSite();
+            h.created(r);
         }
-        return post(new RecvRequest(this, context, sourceWorld, tag, buf.segment(), null, buf.datatype(), view));
+        return post(r);
+    }
+
+    private RecvRequest newRecv(final int context, final int sourceWorld, final int tag, final Buf buf,
+        final CommView view) {
+        return BooleanStaging.staged(buf)
+            ? new RecvRequest(this, context, sourceWorld, tag, null, buf, buf.datatype(), view)
+            : new RecvRequest(this, context, sourceWorld, tag, buf.segment(), null, buf.datatype(), view);
     }
 
     /**
@@ -223,6 +266,12 @@ public final class P2pEngine implements InboundSink {
      */
     public Status recv(final int context, final int sourceWorld, final int tag, final Buf buf,
         final CommView view) {
+        final P2pHook h = hook;
+        if (null != h) {
+            final RecvRequest checked = newRecv(context, sourceWorld, tag, buf, view);
+            checked.site = h.receiveSite();
+            return post(checked).waitFor();
+        }
         if (BooleanStaging.staged(buf)) {
             return irecv(context, sourceWorld, tag, buf, view).waitFor();
         }
@@ -371,7 +420,7 @@ public final class P2pEngine implements InboundSink {
             }
             return null;
         }
-        return new Status(view.toLocal(m.source), m.tag, m.lengthBytes, Datatype.fromCode(m.typeCode), false);
+        return new Status(view.toLocal(m.source), m.tag, m.lengthBytes, TypeCode.datatype(m.typeCode), false);
     }
 
     /**
@@ -501,6 +550,23 @@ public final class P2pEngine implements InboundSink {
             });
         }
         return dropped.size();
+    }
+
+    /** @return the messages that have arrived and not been received, oldest first (the checker's leak report) */
+    public List<Inbound> unreceived() {
+        return matcher.unexpected();
+    }
+
+    /**
+     * The rank is done with the job (its close, or its body's return in an embedded job): with the checker on, the
+     * checker reports what the rank leaves behind ({@link P2pHook#closing()}); else nothing.
+     */
+    public void closing() {
+        final P2pHook h = hook;
+        if (null != h) {
+            progress();
+            h.closing();
+        }
     }
 
     /** @return receives posted plus messages unmatched, for leak checks */

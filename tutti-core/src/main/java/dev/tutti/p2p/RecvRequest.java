@@ -68,6 +68,8 @@ public final class RecvRequest extends AbstractRequest implements Inbound.Delive
     /** The world rank whose message's header disagreed, or -1; written before the failing completion. */
     private int conflictSource = -1;
     private int conflictCode;
+    /** The call site of a user's receive, with the checker on ({@link P2pHook#receiveSite()}); else null. */
+    Object site;
 
     RecvRequest(final P2pEngine engine, final int context, final int sourceWorld, final int tag,
         final MemorySegment target, final Buf booleans, final Datatype expected, final CommView view) {
@@ -168,7 +170,7 @@ public final class RecvRequest extends AbstractRequest implements Inbound.Delive
      * fields fixed while the receive is posted.
      */
     boolean refuses(final Inbound m) {
-        return 0 != expectedHeader && context == m.context && tag == m.tag && 0 != TypeCode.header(m.typeCode)
+        return 0 != expectedHeader && context == m.context && tag == m.tag && 0 != TypeCode.kind(m.typeCode)
             && !TypeCode.headersAgree(m.typeCode, expectedHeader);
     }
 
@@ -243,11 +245,21 @@ public final class RecvRequest extends AbstractRequest implements Inbound.Delive
         msgTag = theTag;
         msgType = typeCode;
         MSG_LENGTH.setRelease(this, length); // pairs with the acquire in blockingFailure(): msgSource is set
-        if (!TypeCode.headersAgree(typeCode, expectedHeader)) {
-            mismatch = conflict(source, theTag, typeCode);
+        final P2pHook hook = engine.hook();
+        final int code = null == hook ? typeCode : SiteCode.plain(typeCode);
+        if (!TypeCode.headersAgree(code, expectedHeader)) {
+            mismatch = conflict(source, theTag, code);
             return null;
         }
-        final Datatype sent = TypeCode.datatype(typeCode);
+        if (null != hook && 0 == expectedHeader) {
+            final TuttiException bad = hook.signature(this, source, theTag, typeCode, length, expected,
+                allocate ? -1 : capacity(), site);
+            if (null != bad) {
+                mismatch = bad;
+                return null;
+            }
+        }
+        final Datatype sent = TypeCode.datatype(code);
         if (sent != expected && Datatype.BYTE != expected && Datatype.BYTE != sent) {
             mismatch = Errors.received(ErrorClass.TYPE, "recv", view.describe(), view.toLocal(source), theTag,
                 "type=" + sent, "the receive expects type=" + expected);
@@ -318,6 +330,29 @@ public final class RecvRequest extends AbstractRequest implements Inbound.Delive
     @Override
     protected void onBlockingFailure() {
         engine.matcher().cancel(this);
+    }
+
+    @Override
+    public int[] waitsOn() {
+        if ((long) MSG_LENGTH.getAcquire(this) >= 0) {
+            return new int[] {msgSource};
+        }
+        return P2pEngine.ANY == sourceWorld ? null : new int[] {sourceWorld};
+    }
+
+    @Override
+    public String describeWait() {
+        final CommView v = view;
+        if (null == v) {
+            return toString();
+        }
+        return "recv from " + (P2pEngine.ANY == sourceWorld ? "any source" : "rank " + v.toLocal(sourceWorld))
+            + ", tag " + (P2pEngine.ANY == tag ? "any" : String.valueOf(tag)) + " (" + v.describe() + ")";
+    }
+
+    /** @return the communicator of this receive, or null while idle */
+    public CommView view() {
+        return view;
     }
 
     @Override

@@ -107,6 +107,17 @@ public final class SendRequest extends AbstractRequest implements Outbound {
     }
 
     @Override
+    public int[] waitsOn() {
+        return new int[] {destWorld};
+    }
+
+    @Override
+    public String describeWait() {
+        return "send to world rank " + destWorld + ", tag " + tag + " (" + payload.byteSize() + " bytes, context "
+            + context + ")";
+    }
+
+    @Override
     public String toString() {
         return "send(dest=" + destWorld + ", tag=" + tag + ", context=" + context + ", bytes=" + payload.byteSize()
             + ")";

@@ -106,13 +106,19 @@ public final class Settings {
     public static final Setting CHECK = choice("tutti.check", "off", List.of("off", "on"), ReadAt.JOB_START,
         "`on`: every collective call is compared with its peers' calls before its data moves (operation, root, "
             + "reduction, tag, type signature and counts, in-place use, blocking or not) and a mismatch throws "
-            + "`CollectiveMismatchException` on every rank involved, naming each rank's call and call site; read when "
+            + "`CollectiveMismatchException` on every rank involved, naming each rank's call and call site; so are "
+            + "point-to-point type signatures, deadlocks and what a rank leaves behind at close; read when "
             + "the default options (`Tutti.Options.defaults()`) are made. `off`: no checking and no cost");
     /** How long a checked collective waits for a peer's call before it asks what the peer is doing. */
     public static final Setting CHECK_TIMEOUT_MS = integer("tutti.check.timeoutMs", 1_000, ReadAt.JOB_START,
         "with the checker on: a collective that has waited this long (ms) for a peer's call asks the peer what it "
             + "is doing, and fails with a report naming what the peer waits in if it has waited that long in another "
-            + "collective (a rank that computes or waits in point-to-point is waited for)");
+            + "collective (a rank that computes or waits in point-to-point is waited for); and when every live rank "
+            + "has been blocked this long with no way on, the job's deadlock is reported (`DeadlockException`)");
+    /** Where the checker's findings go as JSON. */
+    public static final Setting CHECK_REPORT = text("tutti.check.report", "", ReadAt.JOB_START,
+        "with the checker on: a file every rank appends its findings to, one JSON object per line (`kind`, `rank`, "
+            + "`message`); unset: none");
     /** Longest the rendezvous may take. */
     public static final Setting RENDEZVOUS_TIMEOUT_MS = integer("tutti.rendezvous.timeoutMs", 60_000,
         ReadAt.JOB_START, "how long (ms) a rank waits for all ranks to join the job");
@@ -174,9 +180,9 @@ public final class Settings {
     private static final List<Setting> ALL = List.of(TRANSPORT, EAGER_LIMIT, INPROC_EAGER_LIMIT, IDLE_SPINS,
         IDLE_YIELDS, IDLE_MAX_PARK_US, BIND, SHM_DIR, SHM_RING_BYTES, SHM_EAGER_LIMIT, SHM_CHUNK_BYTES, SHM_CHUNKS,
         SHM_PUSH_LIMIT, SHM_ARENA_MIB, SHM_LIVENESS_MS, SHM_IDLE_YIELDS, SHM_IDLE_MAX_PARK_US, SHM_IDLE_YIELD_EVERY,
-        COLL_ALGORITHM, COLL_TAGGED_TIMEOUT_MS, LOG_LEVEL, CHECK, CHECK_TIMEOUT_MS, RENDEZVOUS_TIMEOUT_MS, TCP_HOST,
-        TCP_CONNECT_TIMEOUT_MS, TCP_CLOSE_TIMEOUT_MS, HOST_ID, SERIAL_ALLOW, SECRET_FILE, RANK, SIZE, RENDEZVOUS,
-        JOB_SECRET, JOB_ID, K8S_SERVICE);
+        COLL_ALGORITHM, COLL_TAGGED_TIMEOUT_MS, LOG_LEVEL, CHECK, CHECK_TIMEOUT_MS, CHECK_REPORT, RENDEZVOUS_TIMEOUT_MS,
+        TCP_HOST, TCP_CONNECT_TIMEOUT_MS, TCP_CLOSE_TIMEOUT_MS, HOST_ID, SERIAL_ALLOW, SECRET_FILE, RANK, SIZE,
+        RENDEZVOUS, JOB_SECRET, JOB_ID, K8S_SERVICE);
 
     /** A family member's key: lower case letters, digits and underscores. */
     private static final Pattern KEY = Pattern.compile("[a-z0-9_]+");

@@ -1,0 +1,57 @@
+package dev.tutti.cli;
+
+import dev.tutti.cli.testranks.DeadlockRank;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The correctness checker over real processes ({@code tutti run --check}, shm between the ranks of this host): a job
+ * that deadlocks ends within seconds with the checker's report, where the unchecked job hangs until its timeout.
+ */
+@Tag("process")
+@Timeout(60)
+class CheckProcessTest {
+    private static ProcessJobTest.Run tutti(final List<String> options, final String... programArgs) {
+        final List<String> a = new ArrayList<>(List.of("run", "-n", "3"));
+        a.addAll(List.of(ProcessJobTest.RANK_JVM));
+        a.addAll(options);
+        a.addAll(List.of("-cp", System.getProperty("java.class.path"), DeadlockRank.class.getName()));
+        a.addAll(List.of(programArgs));
+        return ProcessJobTest.tutti(a.toArray(new String[0]));
+    }
+
+    @Test
+    void shouldEndADeadlockedCheckedJobWithTheReport(@org.junit.jupiter.api.io.TempDir final java.nio.file.Path dir)
+        throws java.io.IOException {
+        final java.nio.file.Path json = dir.resolve("check.jsonl");
+        final ProcessJobTest.Run r = tutti(List.of("--check-report", json.toString(), "--timeout", "60"));
+        assertNotEquals(0, r.status(), r.out() + r.err());
+        assertTrue(r.err().contains("DeadlockException: deadlock: every live rank has been blocked for over 1000 ms"),
+            r.err());
+        assertTrue(r.err().contains("rank 0 waits in recv from rank 1, tag 7 on 'WORLD' at DeadlockRank.java:"),
+            r.err());
+        assertTrue(r.err().contains("cycle: rank 0 -> rank 1 -> rank 2 -> rank 0"), r.err());
+        assertTrue(r.millis() < 30_000, "took " + r.millis() + " ms: not before the job's timeout");
+        final List<String> lines = java.nio.file.Files.readAllLines(json);
+        assertTrue(lines.size() == 1 && lines.getFirst().startsWith("{\"kind\":\"deadlock\",\"rank\":0,\"message\":"
+            + "\"deadlock: every live rank") && lines.getFirst().endsWith("-> rank 0\"}"), lines.toString());
+    }
+
+    @Test
+    void shouldEndADeadlockOfWildcardReceivesAndHangWithoutTheChecker() {
+        final ProcessJobTest.Run checked = tutti(List.of("--check", "--timeout", "30"), "wildcard");
+        assertTrue(checked.err().contains("ranks 0-2 wait in recv from any source, tag 7 on 'WORLD' at "
+            + "DeadlockRank.java:"), checked.err());
+        final ProcessJobTest.Run unchecked = tutti(List.of("--timeout", "4"), "wildcard");
+        assertNotEquals(0, unchecked.status());
+        assertTrue(unchecked.millis() >= 4_000, "ended after " + unchecked.millis() + " ms");
+        assertTrue(checked.millis() < unchecked.millis(), checked.millis() + " vs " + unchecked.millis());
+    }
+}
