@@ -19,7 +19,10 @@ import java.util.List;
  * every variant, enters here as a validated {@link CollCall}. The door passes it to the rank's hook
  * ({@link CollHook#before}) before any data moves, selects the algorithm, takes the schedule from the
  * communicator's cache or builds it, starts it as the call's variant says, and has the hook told when it has
- * completed ({@link CollHook#after}).
+ * completed ({@link CollHook#after}). Three entries, one per way a call runs: {@link #enter} (blocking and
+ * nonblocking calls, matched by call order), {@link #begin} (tagged calls, matched by kind and tag) and
+ * {@link #init} (persistent calls: the schedule is built once here, and each start of the returned
+ * {@link PersistentRun} tells the hook and runs it again).
  *
  * <p>Implementation notes. Without a hook the door costs one volatile load and one predictable branch per call.
  * Intracommunicator calls of the regular collectives reuse a schedule from {@link ScheduleCache} when the memory,
