@@ -6,6 +6,7 @@ import dev.tutti.coll.CollStart;
 import dev.tutti.coll.inter.InterArgs;
 import dev.tutti.coll.inter.InterComm;
 
+import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -215,8 +216,8 @@ final class InterBridge implements CollBridge {
         final String op = "alltoallw";
         check.buffers(op, send, recv);
         final List<Runnable> fin = new ArrayList<>();
-        final java.lang.foreign.MemorySegment[] sb = new java.lang.foreign.MemorySegment[remoteSize];
-        final java.lang.foreign.MemorySegment[] rb = new java.lang.foreign.MemorySegment[remoteSize];
+        final MemorySegment[] sb = new java.lang.foreign.MemorySegment[remoteSize];
+        final MemorySegment[] rb = new java.lang.foreign.MemorySegment[remoteSize];
         final Datatype[] st = new Datatype[remoteSize];
         final Datatype[] rt = new Datatype[remoteSize];
         for (int j = 0; j < remoteSize; j++) {

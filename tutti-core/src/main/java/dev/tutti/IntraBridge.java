@@ -13,6 +13,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 
+import static dev.tutti.type.BooleanStaging.copy;
 import static dev.tutti.type.BooleanStaging.recvMemory;
 import static dev.tutti.type.BooleanStaging.sendMemory;
 
@@ -386,7 +387,7 @@ final class IntraBridge implements CollBridge {
                 throw Errors.invalid(ErrorClass.COUNT, op, where, "send=" + send + " but recv=" + recv
                     + " at the root, expected the same type and count");
             }
-            dev.tutti.type.BooleanStaging.copy(send, recv);
+            copy(send, recv);
         }
         return bcast(start, recv, root);
     }

@@ -19,6 +19,8 @@ import java.nio.file.StandardOpenOption;
  * A file that cannot be written loses the finding, never the job: the exception carries it anyway.
  */
 final class JsonReport {
+    private static final dev.tutti.runtime.Log LOG = dev.tutti.runtime.Log.of(JsonReport.class);
+
     private final Path file;
     private final int rank;
 
@@ -49,7 +51,7 @@ final class JsonReport {
                     lock.release();
                 }
             } catch (final IOException e) {
-                System.err.println("tutti check: cannot write the report " + file + ": " + e);
+                LOG.log(System.Logger.Level.WARNING, "check: cannot write the report {0}: {1}", file, e);
             }
         }
     }

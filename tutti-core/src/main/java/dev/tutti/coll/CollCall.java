@@ -58,6 +58,8 @@ public final class CollCall {
     // intercommunicator
     private InterComm inter;
     private InterArgs interArgs;
+    // the algorithm the door selected for this call (intracommunicator), once per call
+    private AlgorithmId algorithm;
     // what the door built for this call: the schedule, and the cache entry it is leased from (or null)
     private Schedule schedule;
     private ScheduleCache.Entry lease;
@@ -104,6 +106,7 @@ public final class CollCall {
         this.selectBytes = selectBytes;
         this.selectCount = selectCount;
         this.finish = finish;
+        this.algorithm = null;
         this.inter = null;
         this.interArgs = null;
         this.gate = null;
@@ -151,6 +154,7 @@ public final class CollCall {
         this.inter = ic;
         this.interArgs = a;
         this.finish = finish;
+        this.algorithm = null;
         this.send = null == a ? null : a.send();
         this.recv = null == a ? null : a.recv();
         this.type = null == a ? Datatype.BYTE : a.sendType();
@@ -319,6 +323,14 @@ public final class CollCall {
 
     InterArgs interArgs() {
         return interArgs;
+    }
+
+    AlgorithmId algorithm() {
+        return algorithm;
+    }
+
+    void algorithm(final AlgorithmId id) {
+        this.algorithm = id;
     }
 
     /** Records what the door built for this call. */

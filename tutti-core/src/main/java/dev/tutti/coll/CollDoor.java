@@ -157,7 +157,12 @@ public final class CollDoor {
             c.recv(), c.sendType(), c.sendCount(), c.root(), c.op()));
     }
 
+    /** @return the call's algorithm, selected once per call (a hook's local check and the build share it) */
     private static AlgorithmId select(final CollCall c) {
+        final AlgorithmId chosen = c.algorithm();
+        if (null != chosen) {
+            return chosen;
+        }
         final dev.tutti.Op o = c.op();
         final boolean commutative = null == o || o.isCommutative();
         final CollComm comm = c.comm();
@@ -168,6 +173,7 @@ public final class CollDoor {
                 + " reorders operands but op=" + o.name() + " is not commutative; expected a commutative op or an "
                 + "order-preserving algorithm (e.g. linear, binomial, recursive_doubling)");
         }
+        c.algorithm(id);
         return id;
     }
 
