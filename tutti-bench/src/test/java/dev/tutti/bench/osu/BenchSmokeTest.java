@@ -70,7 +70,10 @@ class BenchSmokeTest {
             final String[] f = rows.get(i).trim().split("\\s+");
             assertEquals(2, f.length, rows.get(i));
             assertEquals(1 << i, Integer.parseInt(f[0]));
-            assertTrue(Double.parseDouble(f[1]) > 0, rows.get(i));
+            // A 1-byte bandwidth under a loaded machine may round to 0.00 MB/s (two decimals, as OSU prints);
+            // that the timing itself is positive is checked on the CSV's avg_us below.
+            final double value = Double.parseDouble(f[1]);
+            assertTrue("bandwidth".equals(op) ? value >= 0 : value > 0, rows.get(i));
         }
         final List<String> csvLines = Files.readAllLines(csv);
         assertEquals(CsvWriter.HEADER, csvLines.get(0));
