@@ -185,8 +185,9 @@ public abstract class Comm implements PointToPoint, BlockingCollectives, Nonbloc
     /**
      * Frees the communicator on this rank (MPI_Comm_free, collective): later calls on it fail with {@link
      * ErrorClass#COMM}. Its context ids are reused once every member has freed it and its traffic here is drained;
-     * messages left unreceived on it are dropped and never reach a later one. Point-to-point operations started
-     * before complete normally; nonblocking collectives must be complete first. The world cannot be freed.
+     * messages left unreceived on it are dropped and never reach a later one. Operations started before the free
+     * (point-to-point, nonblocking, tagged and persistent collectives) complete normally; a persistent request of
+     * it cannot be started again. The world cannot be freed.
      *
      * @throws TuttiException of class {@link ErrorClass#COMM} if the communicator is the world or is already freed
      */
@@ -427,6 +428,11 @@ public abstract class Comm implements PointToPoint, BlockingCollectives, Nonbloc
         @Override
         public String describe() {
             return Comm.this.describe();
+        }
+
+        @Override
+        public boolean isFreed() {
+            return freed;
         }
     }
 

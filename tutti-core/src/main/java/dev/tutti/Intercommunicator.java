@@ -80,6 +80,11 @@ public final class Intercommunicator extends CollectiveCalls {
         public String describe() {
             return Intercommunicator.this.describe() + "; " + numbering;
         }
+
+        @Override
+        public boolean isFreed() {
+            return Intercommunicator.this.isFreed();
+        }
     }
 
     /** @return true */

@@ -10,6 +10,8 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -80,6 +82,54 @@ class ContextReuseTest {
             ids.awaitRetired();
             assertEquals(0, ids.retiring());
             assertEquals(0, w.engine().pendingCount());
+        });
+    }
+
+    /**
+     * MPI lets a rank free a communicator while its nonblocking collective on it runs: the collective completes
+     * normally. Its later rounds send after the free, so this rank's FIN (which promises that nothing more comes on
+     * the block) waits for the run; probed here: rank 1 sees no FIN of rank 0 while rank 0's ibarrier waits for
+     * rank 1, and the collective, the block's reuse and a persistent request's refusal after the free all behave.
+     */
+    @Test
+    void shouldHoldTheFinOfAFreeUntilTheCollectivesRunningOnTheCommunicatorAreDone() {
+        Tutti.runLocal(2, OPTS, w -> {
+            final Communicator a = w.dup();
+            final int finContext = a.contextBase() + ContextIdAllocator.RETIRE;
+            final int[] sum = new int[1];
+            final PersistentRequest p = a.allreduceInit(Buf.of(new int[] {w.rank() + 1}), Buf.of(sum), Op.SUM);
+            if (0 == w.rank()) {
+                final Request r = a.ibarrier();
+                final Request s = a.iallreduce(Buf.of(new int[] {w.rank() + 1}), Buf.of(sum), Op.SUM);
+                a.free();
+                final TuttiException e = assertThrows(TuttiException.class, p::start);
+                assertEquals(ErrorClass.COMM, e.errorClass(), e.getMessage());
+                assertTrue(e.getMessage().contains("communicator is freed"), e.getMessage());
+                w.send(Buf.of(new int[1]), 1, TAG);
+                r.waitFor();
+                s.waitFor();
+                assertEquals(3, sum[0], "a collective running at the free completes normally");
+            } else {
+                w.recv(Buf.of(new int[1]), 0, TAG);
+                for (int i = 0; i < 200; i++) {
+                    w.engine().progress();
+                }
+                assertNull(w.engine().iprobe(finContext, 0, 0, w.view()),
+                    "rank 0's FIN went out while its ibarrier and iallreduce on the block still had to send");
+                a.ibarrier().waitFor(); // nonblocking, as rank 0's: MPI never matches the two kinds
+                a.iallreduce(Buf.of(new int[] {w.rank() + 1}), Buf.of(sum), Op.SUM).waitFor();
+                assertEquals(3, sum[0]);
+                a.free();
+            }
+            p.free();
+            w.barrier();
+            final Communicator b = w.dup();
+            final int[] again = new int[1];
+            b.allreduce(Buf.of(new int[] {10 * (w.rank() + 1)}), Buf.of(again), Op.SUM);
+            assertEquals(30, again[0]);
+            b.free();
+            w.contexts().awaitRetired();
+            assertEquals(0, w.contexts().retiring());
         });
     }
 

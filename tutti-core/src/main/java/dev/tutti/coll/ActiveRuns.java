@@ -71,6 +71,33 @@ final class ActiveRuns implements Agent {
         }
     }
 
+    /**
+     * Whether a run on one of a range of contexts is still in flight: a communicator's free asks before its FINs go
+     * out (see {@code ContextIdAllocator}). Reads the slots and a snapshot of the overflow; a run added meanwhile
+     * belongs to a call that returned after the question was asked.
+     *
+     * @param fromContext the first context of the range
+     * @param toContext   the end of the range (exclusive)
+     * @return whether such a run is neither complete nor failed
+     */
+    boolean inFlight(final int fromContext, final int toContext) {
+        for (int i = 0; i < SLOTS; i++) {
+            if (runs(slots.get(i), fromContext, toContext)) {
+                return true;
+            }
+        }
+        for (final ScheduleRun r : overflow) {
+            if (runs(r, fromContext, toContext)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean runs(final ScheduleRun r, final int fromContext, final int toContext) {
+        return null != r && !r.isDone() && r.context() >= fromContext && r.context() < toContext;
+    }
+
     private static int indexOf(final ScheduleRun[] a, final ScheduleRun run) {
         for (int i = 0; i < a.length; i++) {
             if (a[i] == run) {

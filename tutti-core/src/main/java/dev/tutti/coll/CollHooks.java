@@ -48,6 +48,20 @@ public final class CollHooks {
         return of(engine).hook;
     }
 
+    /**
+     * Whether a nonblocking, tagged or persistent collective of this rank on one of a range of contexts is still
+     * running (started, not yet complete): a freed communicator's block must not be handed back while its runs may
+     * still send.
+     *
+     * @param engine      the rank's engine
+     * @param fromContext the first context of the range
+     * @param toContext   the end of the range (exclusive)
+     * @return whether such a run is in flight
+     */
+    public static boolean inFlight(final P2pEngine engine, final int fromContext, final int toContext) {
+        return of(engine).runs.inFlight(fromContext, toContext);
+    }
+
     ActiveRuns runs() {
         return runs;
     }

@@ -44,6 +44,10 @@ public final class PersistentRun implements PersistentRequest {
             throw Errors.invalid(ErrorClass.REQUEST, op("start"), call.where(), "the persistent request is active, expected "
                 + "it inactive: wait for (or test) its previous start first");
         }
+        if (call.comm().view().isFreed()) {
+            throw Errors.invalid(ErrorClass.COMM, op("start"), call.where(), "its communicator is freed, expected a "
+                + "request of a live communicator (free persistent requests before their communicator)");
+        }
         final CollHook hook = call.comm().rankState().hook();
         if (null != hook) {
             hook.before(call);

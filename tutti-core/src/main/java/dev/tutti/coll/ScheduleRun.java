@@ -486,6 +486,11 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
         }
     }
 
+    /** @return the context this run's messages travel on */
+    int context() {
+        return context;
+    }
+
     /** @return the tagged key for messages ({@code allreduce tag=5}), or null for an ordinary collective */
     private String key() {
         return null == taggedKind ? null : taggedKind.mpiName() + " tag=" + userTag;

@@ -54,9 +54,10 @@ import java.util.stream.IntStream;
  *     done, the next {@link #reap} (run by every progress loop of the rank and before every proposal) frees it.
  *     A member that never frees keeps the block retiring at the others (MPI_Comm_free is collective).</li>
  * </ul>
- * Limits: a nonblocking collective still running on the communicator at this rank must complete before
- * {@code free()} (its later rounds would send after this rank's FIN); point-to-point operations started before
- * the free complete normally.
+ * A nonblocking, tagged or persistent collective still running on the communicator at this rank when it frees it
+ * completes normally, as MPI requires: its later rounds would send after this rank's FIN, so the FINs wait until
+ * no such run is left ({@link #reap} sends them then). Point-to-point operations started before the free complete
+ * normally.
  *
  * <p>Concurrency. Several creations may be in flight on one rank at once (threads, or nonblocking
  * {@code idup}s). Two of them must never claim the same block, so a proposal is exclusive: the creation that
@@ -258,9 +259,14 @@ public final class ContextIdAllocator {
         }
         final Retirement r = Retirement.start(engine, block, IntStream.concat(IntStream.of(local),
             IntStream.of(remote)).distinct().toArray(), view);
+        final boolean now;
         synchronized (this) {
+            now = r.claimFins(engine);
             retirements.add(r);
             retiring++; // written under the lock only (here and in reap); read without it
+        }
+        if (now) {
+            r.sendFins(engine);
         }
         addAgent();
         reap();
@@ -278,11 +284,12 @@ public final class ContextIdAllocator {
         if (0 == retiring) {
             return 0;
         }
+        sendDeferredFins();
         synchronized (this) {
             int freed = 0;
             for (int i = retirements.size() - 1; i >= 0; i--) {
                 final Retirement r = retirements.get(i);
-                if (!r.due()) {
+                if (r.awaitingRuns() || !r.due()) {
                     continue;
                 }
                 final int from = base(r.block());
@@ -301,6 +308,26 @@ public final class ContextIdAllocator {
                 freed++;
             }
             return freed;
+        }
+    }
+
+    /** Sends, outside the lock, the FINs of retirements whose collectives on the block have finished. */
+    private void sendDeferredFins() {
+        List<Retirement> ready = null;
+        synchronized (this) {
+            for (final Retirement r : retirements) {
+                if (r.claimFins(engine)) {
+                    if (null == ready) {
+                        ready = new ArrayList<>(1);
+                    }
+                    ready.add(r);
+                }
+            }
+        }
+        if (null != ready) {
+            for (final Retirement r : ready) {
+                r.sendFins(engine);
+            }
         }
     }
 

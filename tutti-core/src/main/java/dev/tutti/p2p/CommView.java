@@ -20,4 +20,14 @@ public interface CommView {
      * @return the description
      */
     String describe();
+
+    /**
+     * Whether the communicator has been freed on this rank (operations it started before complete normally; none
+     * may start after).
+     *
+     * @return true once freed; false for views of no freeable communicator
+     */
+    default boolean isFreed() {
+        return false;
+    }
 }
