@@ -8,7 +8,8 @@
 #                    [--wait-idle SECONDS] [--impls LIST] [--out DIR] [--no-build] [OP...]
 #
 # OP: pingpong bandwidth barrier bcast reduce allreduce allgather alltoall, "p2p" (the first two), "coll" (the six
-# collectives) or "all" (default). -m/-i/-x are passed to both sides (default: each benchmark's OSU defaults).
+# collectives) or "all" (default); also the build-once forms allreduce_init, alltoall_init (Open MPI: MPIX_..._init)
+# and alltoall_channel (Tutti only), compared with their per-call form in a table of their own. -m/-i/-x are passed to both sides (default: each benchmark's OSU defaults).
 # --quick: sizes 8 B .. 1 MiB with 200 iterations after 20 warm-up ones (unless -m/-i/-x say otherwise).
 # --repeat N: runs every (impl, op) N times, round-robin, and reports the median per size. With more ranks than
 # cores Open MPI gets --mca mpi_yield_when_idle 1 (as Tutti switches to its oversubscribed idle strategy).
@@ -31,7 +32,7 @@ COMMON=()
 OPS=()
 COLLECTIVES=(barrier bcast reduce allreduce allgather alltoall)
 
-usage() { sed -n '2,23p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
+usage() { sed -n '2,24p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
 
 REPEAT=1
 WAIT_IDLE=0
@@ -57,6 +58,7 @@ while (($#)); do
         coll) OPS+=("${COLLECTIVES[@]}"); shift ;;
         all) OPS+=(pingpong bandwidth "${COLLECTIVES[@]}"); shift ;;
         pingpong|bandwidth|barrier|bcast|reduce|allreduce|allgather|alltoall) OPS+=("$1"); shift ;;
+        allreduce_init|alltoall_init|alltoall_channel) OPS+=("$1"); shift ;;
         *) echo "compare.sh: unknown argument '$1'" >&2; usage 2 ;;
     esac
 done
@@ -243,7 +245,7 @@ for ((rep = 1; rep <= REPEAT; rep++)); do
             *) prog=("$BIN/coll" "$op") ;;
         esac
         for btl in vader tcp; do
-            [[ "$IMPLS" == *",openmpi-$btl,"* ]] || continue
+            [[ "$IMPLS" == *",openmpi-$btl,"* && "$op" != alltoall_channel ]] || continue
             name="openmpi-$btl-$op$suffix"
             run "$name" "$OUT/$name.log" "${MPIRUN[@]}" --mca btl "self,$btl" "${prog[@]}" \
                 ${COMMON[@]+"${COMMON[@]}"} --impl "openmpi-$btl" --csv "$OUT/$name.csv"

@@ -9,6 +9,10 @@ When a cell has several rows (repeated runs), the table shows their median and n
 
 A ratio above 1 means Tutti takes longer per operation (for bandwidth, avg_us is the time per message, so the
 ratio is Open MPI's MB/s over Tutti's). Missing runs show as "-". Standard library only.
+
+When the CSVs hold more than one form of an exchange (alltoall, alltoall_init, alltoall_channel; allreduce,
+allreduce_init), a further table per (family, ranks) puts the forms side by side, with each build-once form's
+speed-up over the per-call form of the same impl (per-call avg_us / form avg_us: > 1 means the form is faster).
 """
 import csv
 import math
@@ -22,8 +26,10 @@ PAIRS = [("tutti-shm", "openmpi-vader", "shm/vader"), ("tutti-inproc", "openmpi-
 IMPL_ORDER = ["openmpi-vader", "tutti-shm", "tutti-inproc", "openmpi-tcp", "tutti-tcp"]
 OP_ORDER = ["pingpong", "bandwidth", "barrier", "bcast", "gather", "gatherv", "scatter", "scatterv", "allgather",
             "allgatherv", "alltoall", "alltoallv", "alltoallw", "reduce", "allreduce", "reduce_scatter",
-            "reduce_scatter_block", "scan", "exscan"]
+            "reduce_scatter_block", "scan", "exscan", "allreduce_init", "alltoall_init", "alltoall_channel"]
 LARGE_MESSAGE_BYTES = 8192
+# per-call op -> its build-once forms
+FAMILIES = {"alltoall": ["alltoall_init", "alltoall_channel"], "allreduce": ["allreduce_init"]}
 
 
 def read_rows(paths):
@@ -116,6 +122,44 @@ def print_tables(rows, out=sys.stdout, only_sizes=None, markdown=False):
                   file=out)
 
 
+def print_family_tables(rows, out=sys.stdout, only_sizes=None, markdown=False):
+    runs = defaultdict(list)  # (op, ranks, impl, bytes) -> [avg_us, ...]
+    for r in rows:
+        runs[(r["op"], r["ranks"], r["impl"], r["bytes"])].append(r["avg_us"])
+    cell = {k: median(v) for k, v in runs.items()}
+    for base, forms in FAMILIES.items():
+        for ranks in sorted({k[1] for k in cell if k[0] == base}):
+            present = [f for f in forms if any(k[0] == f and k[1] == ranks for k in cell)]
+            if not present:
+                continue
+            ops = [base] + present
+            impls = [i for i in IMPL_ORDER if any(k[2] == i and k[1] == ranks and k[0] in ops for k in cell)]
+            impls += sorted({k[2] for k in cell if k[1] == ranks and k[0] in ops} - set(impls))
+            columns = [(i, o) for i in impls for o in ops if any(k[:3] == (o, ranks, i) for k in cell)]
+            speedups = [(i, o) for i, o in columns if o != base and (base, ranks, i) in {k[:3] for k in cell}]
+            sizes = sorted({k[3] for k in cell if k[0] in ops and k[1] == ranks
+                            and (only_sizes is None or k[3] in only_sizes)})
+            title = (f"{base} forms, ranks={ranks}: avg_us per operation; x = {base} avg_us / form avg_us of the "
+                     f"same impl, > 1 means the build-once form is faster")
+            print(f"\n#### {title}\n" if markdown else f"\n== {title}", file=out)
+            heads = ["bytes"] + [f"{i} {o}" for i, o in columns] + [f"x {i} {o}" for i, o in speedups]
+            widths = [10] + [max(15, len(h) + 2) for h in heads[1:]]
+
+            def line(values):
+                if markdown:
+                    return "| " + " | ".join(v.strip() for v in values) + " |"
+                return "".join(f"{v:>{w}}" for v, w in zip(values, widths))
+            print(line(heads), file=out)
+            if markdown:
+                print("|" + "---:|" * len(widths), file=out)
+            for b in sizes:
+                values = [str(b)] + [fmt(cell.get((o, ranks, i, b)), w, 3) for (i, o), w in zip(columns, widths[1:])]
+                for (i, o), w in zip(speedups, widths[1 + len(columns):]):
+                    per_call, form = cell.get((base, ranks, i, b)), cell.get((o, ranks, i, b))
+                    values.append(fmt(per_call / form if per_call is not None and form else None, w))
+                print(line(values), file=out)
+
+
 def main(argv):
     merged = None
     only_sizes = None
@@ -145,6 +189,7 @@ def main(argv):
             for r in rows:
                 w.writerow([r["impl"], r["op"], r["ranks"], r["bytes"], f"{r['avg_us']:.3f}"])
     print_tables(rows, only_sizes=only_sizes, markdown=markdown)
+    print_family_tables(rows, only_sizes=only_sizes, markdown=markdown)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,9 @@
 /*
  * Collective latency, as OSU's collective benchmarks and Tutti's `tutti bench <op>` (CollectiveBenchmark):
  *   coll OP [-m [MIN:]MAX] [-i ITERS] [-x WARMUP] [--csv FILE] [--impl NAME]
- * with OP one of barrier, bcast, reduce, allreduce, allgather, alltoall.
+ * with OP one of barrier, bcast, reduce, allreduce, allgather, alltoall, and the persistent allreduce_init and
+ * alltoall_init (Open MPI 4.1 has MPI-4's persistent collectives as the extension MPIX_..._init, mpi-ext.h): the
+ * request is built once per size, outside the timing, and each timed call is MPI_Start + MPI_Wait.
  *
  * Method: per size a barrier, then each call is timed on its own and followed by an untimed barrier (except for
  * barrier itself, timed call after call); each rank averages its timed calls, and rank 0 gets the maximum over
@@ -14,9 +16,12 @@
  */
 #include "common.h"
 
-typedef enum { BARRIER, BCAST, REDUCE, ALLREDUCE, ALLGATHER, ALLTOALL } op_t;
+#include <mpi-ext.h>
 
-static const char *const OP_NAMES[] = {"barrier", "bcast", "reduce", "allreduce", "allgather", "alltoall"};
+typedef enum { BARRIER, BCAST, REDUCE, ALLREDUCE, ALLGATHER, ALLTOALL, ALLREDUCE_INIT, ALLTOALL_INIT } op_t;
+
+static const char *const OP_NAMES[] = {"barrier", "bcast", "reduce", "allreduce", "allgather", "alltoall",
+                                       "allreduce_init", "alltoall_init"};
 
 static op_t parse_op(const char *name) {
     for (int i = 0; i < (int) (sizeof OP_NAMES / sizeof OP_NAMES[0]); i++) {
@@ -24,7 +29,8 @@ static op_t parse_op(const char *name) {
             return (op_t) i;
         }
     }
-    die("coll: expected OP barrier, bcast, reduce, allreduce, allgather or alltoall, got ", name ? name : "none");
+    die("coll: expected OP barrier, bcast, reduce, allreduce, allgather, alltoall, allreduce_init or "
+        "alltoall_init, got ", name ? name : "none");
     return BARRIER;
 }
 
@@ -45,7 +51,8 @@ static void prepare(op_t op, int rank, int size, long bytes, unsigned char *sbuf
         }
         break;
     case REDUCE:
-    case ALLREDUCE: {
+    case ALLREDUCE:
+    case ALLREDUCE_INIT: {
         float *in = (float *) sbuf;
         float *out = (float *) rbuf;
         for (long i = 0; i < bytes / 4; i++) {
@@ -61,6 +68,7 @@ static void prepare(op_t op, int rank, int size, long bytes, unsigned char *sbuf
         }
         break;
     case ALLTOALL:
+    case ALLTOALL_INIT:
         for (int r = 0; r < size; r++) {
             pattern_fill(sbuf + (long) r * bytes, bytes, rank * size + r);
             pattern_poison(rbuf + (long) r * bytes, bytes, r * size + rank);
@@ -69,8 +77,29 @@ static void prepare(op_t op, int rank, int size, long bytes, unsigned char *sbuf
     }
 }
 
+/* The persistent request of allreduce_init / alltoall_init for the current size. */
+static MPI_Request persistent = MPI_REQUEST_NULL;
+
+static void build_persistent(op_t op, long bytes, unsigned char *sbuf, unsigned char *rbuf) {
+    if (MPI_REQUEST_NULL != persistent) {
+        MPI_Request_free(&persistent);
+    }
+    if (ALLREDUCE_INIT == op) {
+        MPIX_Allreduce_init(sbuf, rbuf, (int) (bytes / 4), MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL,
+                            &persistent);
+    } else if (ALLTOALL_INIT == op) {
+        MPIX_Alltoall_init(sbuf, (int) bytes, MPI_BYTE, rbuf, (int) bytes, MPI_BYTE, MPI_COMM_WORLD, MPI_INFO_NULL,
+                           &persistent);
+    }
+}
+
 static void invoke(op_t op, long bytes, unsigned char *sbuf, unsigned char *rbuf) {
     switch (op) {
+    case ALLREDUCE_INIT:
+    case ALLTOALL_INIT:
+        MPI_Start(&persistent);
+        MPI_Wait(&persistent, MPI_STATUS_IGNORE);
+        break;
     case BARRIER:
         MPI_Barrier(MPI_COMM_WORLD);
         break;
@@ -102,6 +131,7 @@ static void verify(op_t op, int rank, int size, long bytes, const unsigned char 
         break;
     case REDUCE:
     case ALLREDUCE:
+    case ALLREDUCE_INIT:
         if (REDUCE == op && 0 != rank) {
             break;
         }
@@ -120,6 +150,7 @@ static void verify(op_t op, int rank, int size, long bytes, const unsigned char 
         }
         break;
     case ALLTOALL:
+    case ALLTOALL_INIT:
         for (int r = 0; r < size; r++) {
             pattern_check(name, rank, rbuf + (long) r * bytes, bytes, r * size + rank);
         }
@@ -135,7 +166,7 @@ int main(int argc, char **argv) {
     const options_t o = parse_options(argc, argv, 1);
     const op_t op = parse_op(o.op);
     const defaults_t d = {1000, 100, 100, 10};
-    const long per_rank = (ALLGATHER == op || ALLTOALL == op) ? size : 1;
+    const long per_rank = (ALLGATHER == op || ALLTOALL == op || ALLTOALL_INIT == op) ? size : 1;
     unsigned char *sbuf = alloc_bytes(o.max_bytes * per_rank);
     unsigned char *rbuf = alloc_bytes(o.max_bytes * size);
     report_t report;
@@ -143,12 +174,13 @@ int main(int argc, char **argv) {
         report = report_open(&o, OP_NAMES[op], "collective latency", size, 0);
     }
     for (long bytes = BARRIER == op ? 0 : o.min_bytes; bytes <= o.max_bytes; bytes = next_size(bytes)) {
-        if ((REDUCE == op || ALLREDUCE == op) && bytes < 4) {
+        if ((REDUCE == op || ALLREDUCE == op || ALLREDUCE_INIT == op) && bytes < 4) {
             continue;
         }
         const int iters = iterations_for(&o, &d, bytes);
         const int warmup = warmup_for(&o, &d, bytes);
         prepare(op, rank, size, bytes, sbuf, rbuf);
+        build_persistent(op, bytes, sbuf, rbuf);
         MPI_Barrier(MPI_COMM_WORLD);
         double sum = 0;
         for (int i = 0; i < warmup + iters; i++) {
@@ -170,6 +202,9 @@ int main(int argc, char **argv) {
         if (BARRIER == op) {
             break;
         }
+    }
+    if (MPI_REQUEST_NULL != persistent) {
+        MPI_Request_free(&persistent);
     }
     if (0 == rank) {
         report_close(&report);

@@ -2,24 +2,28 @@ package dev.tutti.bench.osu;
 
 import dev.tutti.Buf;
 import dev.tutti.Communicator;
+import dev.tutti.PersistentRequest;
 
 /**
  * {@code alltoall}, {@code alltoallv} and {@code alltoallw}, as OSU's {@code osu_alltoall(v)}: every rank sends a
  * block of {@code bytes} bytes to every rank (itself included). The v variant passes equal counts and contiguous
- * displacements; the w variant one {@code Buf} per peer, slices of the same arrays.
+ * displacements; the w variant one {@code Buf} per peer, slices of the same arrays; {@code alltoall_init} MPI-4's
+ * persistent alltoall, built once per size and started per iteration.
  *
  * <p>Data: the block rank {@code s} sends to rank {@code d} carries pattern {@code s * p + d}, so a block from the
  * wrong sender or meant for another rank does not pass; after timing every rank checks every block.
  */
 public final class Alltoall extends CollectiveBenchmark {
-    /** The three operations. */
+    /** The operations. */
     enum Kind {
         /** MPI_Alltoall. */
         ALLTOALL("alltoall"),
         /** MPI_Alltoallv. */
         ALLTOALLV("alltoallv"),
         /** MPI_Alltoallw. */
-        ALLTOALLW("alltoallw");
+        ALLTOALLW("alltoallw"),
+        /** MPI-4's MPI_Alltoall_init, started and waited for per iteration (the request is built per size). */
+        ALLTOALL_INIT("alltoall_init");
 
         private final String op;
 
@@ -42,6 +46,8 @@ public final class Alltoall extends CollectiveBenchmark {
     private Buf[] recvBlocks;
     private int[] counts;
     private int[] displs;
+    /** The persistent request of alltoall_init, built for the current size. */
+    private PersistentRequest persistent;
 
     /**
      * Creates the benchmark of one of the operations.
@@ -87,6 +93,12 @@ public final class Alltoall extends CollectiveBenchmark {
         }
         sendBuf = Buf.of(send, 0, p * bytes);
         recvBuf = Buf.of(recv, 0, p * bytes);
+        if (Kind.ALLTOALL_INIT == kind) {
+            if (null != persistent) {
+                persistent.free();
+            }
+            persistent = world.alltoallInit(sendBuf, recvBuf);
+        }
     }
 
     @Override
@@ -95,6 +107,10 @@ public final class Alltoall extends CollectiveBenchmark {
             case ALLTOALL -> world.alltoall(sendBuf, recvBuf);
             case ALLTOALLV -> world.alltoallv(sendBuf, counts, displs, recvBuf, counts, displs);
             case ALLTOALLW -> world.alltoallw(sendBlocks, recvBlocks);
+            case ALLTOALL_INIT -> {
+                persistent.start();
+                persistent.waitFor();
+            }
             default -> throw new IllegalStateException("unreachable: " + kind);
         }
     }

@@ -140,8 +140,9 @@ class BenchOptionsTest {
         }
         assertEquals(ChannelAlltoall.OP, Benchmarks.create(ChannelAlltoall.OP).op());
         assertEquals("allreduce_init", Benchmarks.create("allreduce_init").op());
-        assertEquals(2 + collectives.size() + 2, Benchmarks.names().size(), "pingpong, bandwidth, the collectives, "
-            + "allreduce_init and alltoall_channel");
+        assertEquals("alltoall_init", Benchmarks.create("alltoall_init").op());
+        assertEquals(2 + collectives.size() + 3, Benchmarks.names().size(), "pingpong, bandwidth, the collectives, "
+            + "allreduce_init, alltoall_init and alltoall_channel");
     }
 
     private static String usageError(final String... args) {

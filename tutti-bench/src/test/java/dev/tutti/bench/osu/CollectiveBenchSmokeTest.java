@@ -34,8 +34,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Timeout(60)
 class CollectiveBenchSmokeTest {
     private static final List<String> COLLECTIVES = List.of("barrier", "bcast", "gather", "gatherv", "scatter",
-        "scatterv", "allgather", "allgatherv", "alltoall", "alltoallv", "alltoallw", "alltoall_channel", "reduce",
-        "allreduce", "reduce_scatter", "reduce_scatter_block", "scan", "exscan");
+        "scatterv", "allgather", "allgatherv", "alltoall", "alltoallv", "alltoallw", "alltoall_init", "alltoall_channel", "reduce",
+        "allreduce", "allreduce_init", "reduce_scatter", "reduce_scatter_block", "scan", "exscan");
     private static final String[] TINY = {"-i", "2", "-x", "1", "--jit-warmup", "0", "--timeout", "30"};
 
     private record Run(int exitCode, String out, String err) {
