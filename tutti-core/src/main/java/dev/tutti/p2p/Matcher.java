@@ -2,9 +2,7 @@ package dev.tutti.p2p;
 
 import dev.tutti.transport.Inbound;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 
 /**
@@ -15,7 +13,8 @@ import java.util.List;
  * per rank, not per process, so ranks never contend with each other's matching). Arrivals are searched against
  * the PRQ in posting order and receives against the UMQ in arrival order, which together with per-pair in-order
  * transports gives MPI's non-overtaking rule. The matched pair is returned and the data moved outside the lock.
- * Cost: O(queue length) per operation; collectives keep their own context, so their traffic is matched exactly.
+ * Cost: O(queue length) per operation, searched by position ({@link RingQueue}: no iterator object);
+ * collectives keep their own context, so their traffic is matched exactly.
  *
  * <p>While searching, both operations also look for a collective receive that a message of its own call refuses
  * ({@link RecvRequest#refuses}: same context and tag, another source, a header that disagrees): such a message is
@@ -24,8 +23,8 @@ import java.util.List;
  * the message stays queued. A matching receive or message, if any, wins over a refusing one.
  */
 final class Matcher {
-    private final ArrayDeque<RecvRequest> posted = new ArrayDeque<>();
-    private final ArrayDeque<Inbound> unexpected = new ArrayDeque<>();
+    private final RingQueue<RecvRequest> posted = new RingQueue<>();
+    private final RingQueue<Inbound> unexpected = new RingQueue<>();
     /*
      * A test-and-test-and-set spin lock rather than a monitor: the critical sections are a few dozen instructions,
      * and two threads (a sender matching and a receiver posting) contend constantly; a monitor inflates under that
@@ -57,18 +56,17 @@ final class Matcher {
         RecvRequest refused = null;
         lock();
         try {
-            for (final Iterator<RecvRequest> it = posted.iterator(); it.hasNext();) {
-                final RecvRequest r = it.next();
+            for (int i = 0; i < posted.size(); i++) {
+                final RecvRequest r = posted.get(i);
                 if (r.matches(m)) {
-                    it.remove();
-                    return r;
+                    return posted.removeAt(i);
                 }
                 if (null == refused && r.refuses(m)) {
                     refused = r;
                 }
             }
             if (null != refused) {
-                posted.removeFirstOccurrence(refused);
+                posted.remove(refused);
             }
             unexpected.addLast(m);
         } finally {
@@ -88,11 +86,9 @@ final class Matcher {
     RecvRequest takePosted(final int context, final int source, final int tag) {
         lock();
         try {
-            for (final Iterator<RecvRequest> it = posted.iterator(); it.hasNext();) {
-                final RecvRequest r = it.next();
-                if (r.matches(context, source, tag)) {
-                    it.remove();
-                    return r;
+            for (int i = 0; i < posted.size(); i++) {
+                if (posted.get(i).matches(context, source, tag)) {
+                    return posted.removeAt(i);
                 }
             }
             return null;
@@ -109,22 +105,10 @@ final class Matcher {
         Inbound refusal = null;
         lock();
         try {
-            // The oldest unexpected message is the usual match (messages mostly arrive in the order they are
-            // received): take it without an iterator, which the compiler does not always keep off the heap.
-            final Inbound first = unexpected.peekFirst();
-            if (null == first) {
-                posted.addLast(r);
-                return null;
-            }
-            if (r.matches(first)) {
-                unexpected.pollFirst();
-                return first;
-            }
-            for (final Iterator<Inbound> it = unexpected.iterator(); it.hasNext();) {
-                final Inbound m = it.next();
+            for (int i = 0; i < unexpected.size(); i++) {
+                final Inbound m = unexpected.get(i);
                 if (r.matches(m)) {
-                    it.remove();
-                    return m;
+                    return unexpected.removeAt(i);
                 }
                 if (null == refusal && r.refuses(m)) {
                     refusal = m;
@@ -145,9 +129,9 @@ final class Matcher {
     Inbound peek(final RecvRequest r) {
         lock();
         try {
-            for (final Inbound m : unexpected) {
-                if (r.matches(m)) {
-                    return m;
+            for (int i = 0; i < unexpected.size(); i++) {
+                if (r.matches(unexpected.get(i))) {
+                    return unexpected.get(i);
                 }
             }
             return null;
@@ -160,7 +144,7 @@ final class Matcher {
     boolean cancel(final RecvRequest r) {
         lock();
         try {
-            return posted.removeFirstOccurrence(r);
+            return posted.remove(r);
         } finally {
             unlock();
         }
@@ -175,16 +159,17 @@ final class Matcher {
     List<Inbound> retire(final int from, final int to) {
         lock();
         try {
-            for (final RecvRequest r : posted) {
-                if (r.context >= from && r.context < to) {
+            for (int i = 0; i < posted.size(); i++) {
+                final int context = posted.get(i).context;
+                if (context >= from && context < to) {
                     return null;
                 }
             }
             List<Inbound> taken = List.of();
-            for (final Iterator<Inbound> it = unexpected.iterator(); it.hasNext();) {
-                final Inbound m = it.next();
+            for (int i = 0; i < unexpected.size(); i++) {
+                final Inbound m = unexpected.get(i);
                 if (m.context >= from && m.context < to) {
-                    it.remove();
+                    unexpected.removeAt(i--);
                     if (taken.isEmpty()) {
                         taken = new ArrayList<>();
                     }
@@ -201,7 +186,7 @@ final class Matcher {
     java.util.List<Inbound> unexpected() {
         lock();
         try {
-            return new ArrayList<>(unexpected);
+            return unexpected.toList();
         } finally {
             unlock();
         }
