@@ -7,9 +7,9 @@ import dev.tutti.coll.inter.InterArgs;
 import dev.tutti.coll.inter.InterComm;
 
 import java.lang.foreign.MemorySegment;
-import java.util.ArrayList;
 import java.util.List;
 
+import static dev.tutti.type.BooleanStaging.finishers;
 import static dev.tutti.type.BooleanStaging.recvMemory;
 import static dev.tutti.type.BooleanStaging.sendMemory;
 
@@ -86,7 +86,7 @@ final class InterBridge implements CollBridge {
         final int[] displs, final int root) {
         final String op = "gatherv";
         check.oneWayRoot(op, root);
-        final List<Runnable> fin = new ArrayList<>();
+        final List<Runnable> fin = finishers(recv);
         final InterArgs a;
         if (Intercommunicator.ROOT == root) {
             check.need(op, "recv", recv);
@@ -123,7 +123,7 @@ final class InterBridge implements CollBridge {
         final Buf recv, final int root) {
         final String op = "scatterv";
         check.oneWayRoot(op, root);
-        final List<Runnable> fin = new ArrayList<>();
+        final List<Runnable> fin = finishers(recv);
         final InterArgs a;
         if (Intercommunicator.ROOT == root) {
             check.need(op, "send", send);
@@ -165,7 +165,7 @@ final class InterBridge implements CollBridge {
         final Buf s = orNone(send);
         final Buf r = orNone(recv);
         check.multiple(op, "recv", r);
-        final List<Runnable> fin = new ArrayList<>();
+        final List<Runnable> fin = finishers(r);
         return call(start, CollKind.ALLGATHER, InterArgs.of(op, s.datatype(), r.datatype(), null, sendMemory(s),
             s.count(), recvMemory(r, fin), r.count() / remoteSize, -1, -1), fin);
     }
@@ -178,7 +178,7 @@ final class InterBridge implements CollBridge {
         final Buf s = orNone(send);
         final Buf r = orNone(recv);
         check.vector(op, "recvCounts", "displs", recvCounts, displs, r);
-        final List<Runnable> fin = new ArrayList<>();
+        final List<Runnable> fin = finishers(r);
         return call(start, CollKind.ALLGATHERV, new InterArgs(op, s.datatype(), r.datatype(), null, sendMemory(s),
             s.count(), recvMemory(r, fin), 0, -1, -1, null, null, recvCounts, displs, null, null, null, null), fin);
     }
@@ -191,7 +191,7 @@ final class InterBridge implements CollBridge {
         final Buf r = orNone(recv);
         check.multiple(op, "send", s);
         check.multiple(op, "recv", r);
-        final List<Runnable> fin = new ArrayList<>();
+        final List<Runnable> fin = finishers(r);
         return call(start, CollKind.ALLTOALL, InterArgs.of(op, s.datatype(), r.datatype(), null, sendMemory(s),
             s.count() / remoteSize, recvMemory(r, fin), r.count() / remoteSize, -1, -1), fin);
     }
@@ -205,7 +205,7 @@ final class InterBridge implements CollBridge {
         final Buf r = orNone(recv);
         check.vector(op, "sendCounts", "sendDispls", sendCounts, sendDispls, s);
         check.vector(op, "recvCounts", "recvDispls", recvCounts, recvDispls, r);
-        final List<Runnable> fin = new ArrayList<>();
+        final List<Runnable> fin = finishers(r);
         return call(start, CollKind.ALLTOALLV, new InterArgs(op, s.datatype(), r.datatype(), null, sendMemory(s), 0,
             recvMemory(r, fin), 0, -1, -1, sendCounts, sendDispls, recvCounts, recvDispls, null, null, null, null),
             fin);
@@ -215,7 +215,7 @@ final class InterBridge implements CollBridge {
     public CollCall alltoallw(final CollStart start, final Buf[] send, final Buf[] recv) {
         final String op = "alltoallw";
         check.buffers(op, send, recv);
-        final List<Runnable> fin = new ArrayList<>();
+        final List<Runnable> fin = finishers(recv);
         final MemorySegment[] sb = new java.lang.foreign.MemorySegment[remoteSize];
         final MemorySegment[] rb = new java.lang.foreign.MemorySegment[remoteSize];
         final Datatype[] st = new Datatype[remoteSize];
@@ -249,7 +249,7 @@ final class InterBridge implements CollBridge {
         final Buf r = orNone(recv);
         check.reducible(op, o, s);
         check.reducible(op, o, r);
-        final List<Runnable> fin = new ArrayList<>();
+        final List<Runnable> fin = finishers(r);
         return call(start, kind, InterArgs.of(op, s.datatype(), r.datatype(), o, sendMemory(s), s.count(),
             recvMemory(r, fin), r.count(), -1, -1), fin);
     }
@@ -266,7 +266,7 @@ final class InterBridge implements CollBridge {
         check.capacity(op, "recv", r, recvCounts[rank]);
         check.reducible(op, o, s);
         check.reducible(op, o, r);
-        final List<Runnable> fin = new ArrayList<>();
+        final List<Runnable> fin = finishers(r);
         return call(start, CollKind.REDUCE_SCATTER, new InterArgs(op, s.datatype(), r.datatype(), o, sendMemory(s),
             s.count(), recvMemory(r, fin), recvCounts[rank], -1, -1, null, null, recvCounts.clone(), null, null,
             null, null, null), fin);
@@ -313,7 +313,7 @@ final class InterBridge implements CollBridge {
     private CollCall bcastBoth(final CollStart start, final String op, final Buf send, final Buf recv,
         final int root, final int remoteRoot) {
         final boolean isRoot = rank == root;
-        final List<Runnable> fin = new ArrayList<>();
+        final List<Runnable> fin = finishers(recv);
         return call(start, CollKind.BCAST, InterArgs.of(op, isRoot ? send.datatype() : Datatype.BYTE,
             recv.datatype(), null, isRoot ? sendMemory(send) : null, isRoot ? send.count() : 0, recvMemory(recv, fin),
             recv.count(), root, remoteRoot), fin);
@@ -325,7 +325,7 @@ final class InterBridge implements CollBridge {
         if (isRoot) {
             check.multiple(op, "send", send);
         }
-        final List<Runnable> fin = new ArrayList<>();
+        final List<Runnable> fin = finishers(recv);
         return call(start, CollKind.SCATTER, InterArgs.of(op, isRoot ? send.datatype() : Datatype.BYTE,
             recv.datatype(), null, isRoot ? sendMemory(send) : null, isRoot ? send.count() / remoteSize : 0,
             recvMemory(recv, fin), recv.count(), root, remoteRoot), fin);
@@ -337,7 +337,7 @@ final class InterBridge implements CollBridge {
         if (isRoot) {
             check.multiple(op, "recv", recv);
         }
-        final List<Runnable> fin = new ArrayList<>();
+        final List<Runnable> fin = finishers(recv);
         return call(start, CollKind.GATHER, InterArgs.of(op, send.datatype(), isRoot ? recv.datatype()
             : Datatype.BYTE, null, sendMemory(send), send.count(), isRoot ? recvMemory(recv, fin) : null,
             isRoot ? recv.count() / remoteSize : 0, root, remoteRoot), fin);
@@ -348,7 +348,7 @@ final class InterBridge implements CollBridge {
         final boolean isRoot = rank == root;
         check.reducible(op, o, send);
         check.reducible(op, o, isRoot ? recv : NONE);
-        final List<Runnable> fin = new ArrayList<>();
+        final List<Runnable> fin = finishers(recv);
         return call(start, CollKind.REDUCE, InterArgs.of(op, send.datatype(), isRoot ? recv.datatype()
             : Datatype.BYTE, o, sendMemory(send), send.count(), isRoot ? recvMemory(recv, fin) : null,
             isRoot ? recv.count() : 0, root, remoteRoot), fin);

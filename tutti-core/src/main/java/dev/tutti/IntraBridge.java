@@ -10,10 +10,10 @@ import dev.tutti.coll.CollStart;
 import dev.tutti.internal.Errors;
 
 import java.lang.foreign.MemorySegment;
-import java.util.ArrayList;
 import java.util.List;
 
 import static dev.tutti.type.BooleanStaging.copy;
+import static dev.tutti.type.BooleanStaging.finishers;
 import static dev.tutti.type.BooleanStaging.recvMemory;
 import static dev.tutti.type.BooleanStaging.sendMemory;
 
@@ -60,7 +60,7 @@ final class IntraBridge implements CollBridge {
         final String op = "bcast";
         check.need(op, "buf", buf);
         check.root(op, root, size());
-        final List<Runnable> fin = new ArrayList<>();
+        final List<Runnable> fin = finishers(buf);
         final MemorySegment m = recvMemory(buf, fin);
         return call(CollKind.BCAST, start, null, m, buf.datatype(), buf.count(), root, null, buf.byteSize(),
             buf.count(), fin);
@@ -72,7 +72,7 @@ final class IntraBridge implements CollBridge {
         check.root(op, root, size());
         final boolean isRoot = rank() == root;
         final boolean inPlace = isRoot && Buf.IN_PLACE == send;
-        final List<Runnable> fin = new ArrayList<>();
+        final List<Runnable> fin = finishers(recv);
         final int count;
         final Datatype type;
         MemorySegment r = null;
@@ -103,7 +103,7 @@ final class IntraBridge implements CollBridge {
         check.root(op, root, size());
         final boolean isRoot = rank() == root;
         final boolean inPlace = isRoot && Buf.IN_PLACE == send;
-        final List<Runnable> fin = new ArrayList<>();
+        final List<Runnable> fin = finishers(recv);
         MemorySegment r = null;
         Datatype type;
         int count;
@@ -133,7 +133,7 @@ final class IntraBridge implements CollBridge {
         check.root(op, root, size());
         final boolean isRoot = rank() == root;
         final boolean inPlace = isRoot && Buf.IN_PLACE == recv;
-        final List<Runnable> fin = new ArrayList<>();
+        final List<Runnable> fin = finishers(recv);
         final int count;
         final Datatype type;
         if (isRoot) {
@@ -162,7 +162,7 @@ final class IntraBridge implements CollBridge {
         check.root(op, root, size());
         final boolean isRoot = rank() == root;
         final boolean inPlace = isRoot && Buf.IN_PLACE == recv;
-        final List<Runnable> fin = new ArrayList<>();
+        final List<Runnable> fin = finishers(recv);
         int count;
         Datatype type;
         if (isRoot) {
@@ -196,7 +196,7 @@ final class IntraBridge implements CollBridge {
         }
         final int count = inPlace ? recv.count() / size() : send.count();
         check.capacity(op, "recv", recv, (long) count * size());
-        final List<Runnable> fin = new ArrayList<>();
+        final List<Runnable> fin = finishers(recv);
         return call(CollKind.ALLGATHER, start, inPlace ? null : sendMemory(send), recvMemory(recv, fin),
             recv.datatype(), count, -1, null, (long) count * recv.datatype().sizeBytes(), count, fin);
     }
@@ -213,7 +213,7 @@ final class IntraBridge implements CollBridge {
             check.sameType(op, send, recv);
             check.capacity(op, "send", send, counts[rank()]);
         }
-        final List<Runnable> fin = new ArrayList<>();
+        final List<Runnable> fin = finishers(recv);
         return call(CollKind.ALLGATHERV, start, new CollArgs(op, inPlace ? null : sendMemory(send),
             recvMemory(recv, fin), recv.datatype(), counts[rank()], -1, null, null, null, counts, displs, null, null,
             null, null), 0, 0, fin);
@@ -232,7 +232,7 @@ final class IntraBridge implements CollBridge {
         check.multiple(op, inPlace ? "recv" : "send", input);
         final int count = input.count() / size();
         check.capacity(op, "recv", recv, (long) count * size());
-        final List<Runnable> fin = new ArrayList<>();
+        final List<Runnable> fin = finishers(recv);
         return call(CollKind.ALLTOALL, start, inPlace ? null : sendMemory(send), recvMemory(recv, fin),
             recv.datatype(), count, -1, null, (long) count * recv.datatype().sizeBytes(), count, fin);
     }
@@ -249,7 +249,7 @@ final class IntraBridge implements CollBridge {
             check.sameType(op, send, recv);
             check.vector(op, "sendCounts", "sendDispls", sendCounts, sendDispls, send);
         }
-        final List<Runnable> fin = new ArrayList<>();
+        final List<Runnable> fin = finishers(recv);
         return call(CollKind.ALLTOALLV, start, new CollArgs(op, inPlace ? null : sendMemory(send),
             recvMemory(recv, fin), recv.datatype(), 0, -1, null, sendCounts, sendDispls, recvCounts, recvDispls,
             null, null, null, null), 0, 0, fin);
@@ -263,7 +263,7 @@ final class IntraBridge implements CollBridge {
         final MemorySegment[] r = new MemorySegment[size()];
         final Datatype[] st = new Datatype[size()];
         final Datatype[] rt = new Datatype[size()];
-        final List<Runnable> fin = new ArrayList<>();
+        final List<Runnable> fin = finishers(recv);
         for (int i = 0; i < size(); i++) {
             check.need(op, "send[" + i + "]", send[i]);
             check.need(op, "recv[" + i + "]", recv[i]);
@@ -287,7 +287,7 @@ final class IntraBridge implements CollBridge {
         check.needOp(op, o);
         final boolean isRoot = rank() == root;
         final boolean inPlace = isRoot && Buf.IN_PLACE == send;
-        final List<Runnable> fin = new ArrayList<>();
+        final List<Runnable> fin = finishers(recv);
         final Buf typed = isRoot ? recv : send;
         check.need(op, isRoot ? "recv" : "send", typed);
         if (!inPlace) {
@@ -328,7 +328,7 @@ final class IntraBridge implements CollBridge {
         }
         final int count = inPlace ? recv.count() : send.count();
         check.reducible(op, o, recv.datatype());
-        final List<Runnable> fin = new ArrayList<>();
+        final List<Runnable> fin = finishers(recv);
         return call(kind, start, inPlace ? null : sendMemory(send), recvMemory(recv, fin), recv.datatype(), count, -1,
             o, (long) count * recv.datatype().sizeBytes(), count, fin);
     }
@@ -346,7 +346,7 @@ final class IntraBridge implements CollBridge {
             check.capacity(op, "send", send, (long) count * size());
         }
         check.reducible(op, o, recv.datatype());
-        final List<Runnable> fin = new ArrayList<>();
+        final List<Runnable> fin = finishers(recv);
         return call(CollKind.REDUCE_SCATTER_BLOCK, start, inPlace ? null : sendMemory(send), recvMemory(recv, fin),
             recv.datatype(), count, -1, o, (long) count * recv.datatype().sizeBytes(), count, fin);
     }
@@ -366,7 +366,7 @@ final class IntraBridge implements CollBridge {
             check.capacity(op, "send", send, total);
         }
         check.reducible(op, o, recv.datatype());
-        final List<Runnable> fin = new ArrayList<>();
+        final List<Runnable> fin = finishers(recv);
         return call(CollKind.REDUCE_SCATTER, start, new CollArgs(op, inPlace ? null : sendMemory(send),
             recvMemory(recv, fin), recv.datatype(), counts[rank()], -1, o, null, null, counts, null, null, null, null,
             null), total * recv.datatype().sizeBytes(), total, fin);

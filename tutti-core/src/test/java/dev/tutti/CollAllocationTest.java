@@ -21,12 +21,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class CollAllocationTest {
     private static final int CALLS = 100_000;
     /**
-     * Bytes per call allowed. What may remain is timing: a message that arrives before its receive is posted is
-     * copied into a new unexpected message (~56 bytes). A barrier (one message per rank and call here) measured 0-33
-     * bytes per call, the others 0-150; before runs and part requests were reused, a barrier took ~330 and the others
-     * 400-1,300.
+     * Bytes per call allowed: nothing (under a byte on average, for the JIT's own rare events). The descriptor is the
+     * thread's, the schedule the cache's, the matcher searches without iterators, and a message that arrives before
+     * its receive is posted lands in a pooled array and envelope. Except where bcast's root runs ahead: it never
+     * waits for rank 1, whose inbox then holds many of its messages at once, more than the pools keep (holding them
+     * takes memory). Measured 0.00-0.04 bytes per call, and 40-120 on bcast's rank 1; before runs and part requests
+     * were reused a barrier took ~330 and the others 400-1,300, and before the pools and the bridges' lazy finisher
+     * lists 24-56.
      */
-    private static final double[] MAX_BYTES_PER_CALL = {80, 300, 300, 300};
+    private static final double MAX_BYTES_PER_CALL = 1;
+    private static final double MAX_BYTES_PER_BUFFERED_CALL = 300;
     /** Bytes allowed per unexpected 1 KiB message received (with its share of the receive and the barrier). */
     private static final double MAX_BYTES_PER_UNEXPECTED = 300;
 
@@ -56,8 +60,10 @@ class CollAllocationTest {
                     calls[c].run();
                 }
                 final double perCall = (double) (mx.getThreadAllocatedBytes(thread) - before) / CALLS;
-                assertTrue(perCall < MAX_BYTES_PER_CALL[c], "rank " + world.rank() + ": blocking " + names[c]
-                    + " allocated " + perCall + " bytes per call, expected < " + MAX_BYTES_PER_CALL[c]);
+                System.out.printf("blocking %s: %.2f bytes per call (rank %d)%n", names[c], perCall, world.rank());
+                final double max = 2 == c && 1 == world.rank() ? MAX_BYTES_PER_BUFFERED_CALL : MAX_BYTES_PER_CALL;
+                assertTrue(perCall < max, "rank " + world.rank() + ": blocking " + names[c] + " allocated " + perCall
+                    + " bytes per call, expected < " + max);
             }
             // The reused runs still compute: the sum of both ranks' x.
             assertArrayEquals(new float[] {3, 30}, y, 0f, Arrays.toString(y));

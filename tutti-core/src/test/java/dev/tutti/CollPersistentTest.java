@@ -33,7 +33,8 @@ class CollPersistentTest {
     private static final int STARTS = 6;
     private static final int N = 3;
     /** Bytes per start and wait allowed (the point-to-point layer's; see the test). */
-    private static final double MAX_BYTES_PER_START = 200;
+    private static final double MAX_BYTES_PER_START = 1;
+    private static final double MAX_BYTES_PER_BUFFERED_START = 200;
 
     /** One collective in both forms: fills its inputs for a start, and runs either form into its outputs. */
     private record Case(String name, IntConsumer fill, Supplier<PersistentRequest> init, Runnable blocking,
@@ -309,12 +310,15 @@ class CollPersistentTest {
                 final double perStart = (double) (mx.getThreadAllocatedBytes(thread) - before) / calls;
                 System.out.printf("persistent %s: %.2f bytes per start (rank %d)%n", names[c], perStart,
                     world.rank());
-                // A start itself allocates nothing; what remains is the point-to-point layer's, as for the
-                // blocking calls (CollAllocationTest): a message that arrives before its receive is posted gets an
-                // envelope object (~56-120 bytes), and the matcher's walk of its posted receives an iterator (24
-                // bytes) when the JIT does not remove it (both seen with JFR's allocation samples).
-                assertTrue(perStart < MAX_BYTES_PER_START, "persistent " + names[c] + " allocated " + perStart
-                    + " bytes per start, expected < " + MAX_BYTES_PER_START);
+                // Nothing per start and wait: the start reuses its run, and the point-to-point layer its matcher
+                // queues and the shm transport's early-message arrays and envelopes (under a byte on average is
+                // left for the JIT's own rare events). Except where bcast's root runs ahead: it never waits for
+                // rank 1, whose inbox then holds many of its messages at once, more than the pools keep, and
+                // holding messages takes memory (seen with JFR's allocation samples: those arrays only).
+                final boolean runAhead = 2 == c && 1 == world.rank();
+                final double max = runAhead ? MAX_BYTES_PER_BUFFERED_START : MAX_BYTES_PER_START;
+                assertTrue(perStart < max, "persistent " + names[c] + " allocated " + perStart
+                    + " bytes per start, expected < " + max);
             }
             assertArrayEquals(new float[] {3, 4}, y, 0f);
             for (final PersistentRequest r : rs) {

@@ -118,19 +118,31 @@ public final class ScheduleCache {
     private Entry claim(final Object algorithm, final Datatype type, final int count, final Datatype recvType,
         final int recvCount, final int root, final int remoteRoot, final Op op, final MemorySegment send,
         final MemorySegment recv) {
-        final Object sendOwner = owner(send);
-        final Object recvOwner = owner(recv);
-        if (null == sendOwner || null == recvOwner) {
-            return null;
-        }
+        // The memory's owners are looked up only when an entry's arguments match and its segments are other objects
+        // than the call's (a caller that keeps its Bufs passes the same ones): heapBase() returns an Optional, which
+        // the JIT does not always keep off the heap.
+        Object sendOwner = null;
+        Object recvOwner = null;
         for (int i = 0; i < WAYS; i++) {
             final SoftReference<Entry> ref = slots.get(i);
             final Entry e = null == ref ? null : ref.get();
-            if (null != e && e.matches(algorithm, type, count, recvType, recvCount, root, remoteRoot, op, sendOwner,
-                send, recvOwner, recv)) {
-                e.recent = true;
-                return e.tryClaim() ? e : null;
+            if (null == e || !e.sameArguments(algorithm, type, count, recvType, recvCount, root, remoteRoot, op)) {
+                continue;
             }
+            if (!e.sameSegments(send, recv)) {
+                if (null == sendOwner) {
+                    sendOwner = owner(send);
+                    recvOwner = owner(recv);
+                    if (null == sendOwner || null == recvOwner) {
+                        return null;
+                    }
+                }
+                if (!e.sameMemory(sendOwner, send, recvOwner, recv)) {
+                    continue;
+                }
+            }
+            e.recent = true;
+            return e.tryClaim() ? e : null;
         }
         return null;
     }
@@ -280,6 +292,9 @@ public final class ScheduleCache {
         private final Object recvOwner;
         private final long recvAddress;
         private final long recvSize;
+        /** The segments the entry was built for (the schedule refers to their memory anyway). */
+        private final MemorySegment sendSegment;
+        private final MemorySegment recvSegment;
         private final Schedule schedule;
         /** The part requests of the leaseholder's current round, sized to the widest round. */
         private final AbstractRequest[] parts;
@@ -310,6 +325,8 @@ public final class ScheduleCache {
             this.recvOwner = recvOwner;
             this.recvAddress = address(recv);
             this.recvSize = size(recv);
+            this.sendSegment = send;
+            this.recvSegment = recv;
             this.schedule = schedule;
             this.parts = new AbstractRequest[ScheduleRun.widest(schedule)];
             this.recvParts = new RecvRequest[parts.length];
@@ -321,13 +338,21 @@ public final class ScheduleCache {
             return schedule;
         }
 
-        private boolean matches(final Object theAlgorithm, final Datatype theType, final int theCount,
+        private boolean sameArguments(final Object theAlgorithm, final Datatype theType, final int theCount,
             final Datatype theRecvType, final int theRecvCount, final int theRoot, final int theRemoteRoot,
-            final Op theOp, final Object theSendOwner, final MemorySegment send, final Object theRecvOwner,
-            final MemorySegment recv) {
+            final Op theOp) {
             return algorithm == theAlgorithm && type == theType && count == theCount && recvType == theRecvType
-                && recvCount == theRecvCount && root == theRoot && remoteRoot == theRemoteRoot && op == theOp
-                && sendOwner == theSendOwner && recvOwner == theRecvOwner
+                && recvCount == theRecvCount && root == theRoot && remoteRoot == theRemoteRoot && op == theOp;
+        }
+
+        /** Whether the call passes the very segments this entry was built for (immutable: same memory). */
+        private boolean sameSegments(final MemorySegment send, final MemorySegment recv) {
+            return sendSegment == send && recvSegment == recv;
+        }
+
+        private boolean sameMemory(final Object theSendOwner, final MemorySegment send, final Object theRecvOwner,
+            final MemorySegment recv) {
+            return sendOwner == theSendOwner && recvOwner == theRecvOwner
                 && sendAddress == address(send) && sendSize == size(send)
                 && recvAddress == address(recv) && recvSize == size(recv);
         }

@@ -1,6 +1,8 @@
 package dev.tutti.p2p;
 
+import dev.tutti.Status;
 import dev.tutti.transport.Inbound;
+import dev.tutti.type.TypeCode;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -125,13 +127,20 @@ final class Matcher {
         return null;
     }
 
-    /** Finds, without removing, the oldest unexpected message that {@code r} would match. */
-    Inbound peek(final RecvRequest r) {
+    /**
+     * Describes, without removing it, the oldest unexpected message that {@code r} would match: read under the lock,
+     * since once received (by another thread) a message may be recycled by its transport.
+     *
+     * @return its status, or null if none has arrived
+     */
+    Status peek(final RecvRequest r, final CommView view) {
         lock();
         try {
             for (int i = 0; i < unexpected.size(); i++) {
-                if (r.matches(unexpected.get(i))) {
-                    return unexpected.get(i);
+                final Inbound m = unexpected.get(i);
+                if (r.matches(m)) {
+                    return new Status(view.toLocal(m.source), m.tag, m.lengthBytes, TypeCode.datatype(m.typeCode),
+                        false);
                 }
             }
             return null;

@@ -408,19 +408,18 @@ public final class P2pEngine implements InboundSink {
      */
     public Status iprobe(final int context, final int sourceWorld, final int tag, final CommView view) {
         final RecvRequest probe = new RecvRequest(this, context, sourceWorld, tag, null, null, Datatype.BYTE, view);
-        Inbound m = matcher.peek(probe);
-        if (null == m) {
+        Status found = matcher.peek(probe, view);
+        if (null == found) {
             progress();
-            m = matcher.peek(probe);
+            found = matcher.peek(probe, view);
         }
-        if (null == m) {
+        if (null == found) {
             final TuttiException failed = failureAffecting(sourceWorld);
             if (null != failed) {
                 throw Failures.rethrown(failed);
             }
-            return null;
         }
-        return new Status(view.toLocal(m.source), m.tag, m.lengthBytes, TypeCode.datatype(m.typeCode), false);
+        return found;
     }
 
     /**
@@ -542,10 +541,11 @@ public final class P2pEngine implements InboundSink {
             return -1;
         }
         for (final Inbound m : dropped) {
+            final String what = "context=" + m.context + " from rank=" + m.source; // read before discard recycles m
             m.discard(failure -> {
                 if (null != failure) {
-                    LOG.log(System.Logger.Level.DEBUG, () -> "discarding a message of retired context="
-                        + m.context + " from rank=" + m.source + " failed: " + failure);
+                    LOG.log(System.Logger.Level.DEBUG, () -> "discarding a message of retired " + what + " failed: "
+                        + failure);
                 }
             });
         }

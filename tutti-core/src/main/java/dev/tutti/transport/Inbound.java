@@ -6,23 +6,26 @@ import java.lang.foreign.MemorySegment;
  * A message that has arrived, or been announced (rendezvous), and waits to be matched. The point-to-point layer
  * matches it to a receive and then calls {@link #deliver(MemorySegment, Delivery)} exactly once.
  *
- * <p>The envelope fields are immutable. {@code deliver} may complete synchronously (the data is here) or later
- * (the transport fetches the data from the sender first).
+ * <p>The envelope fields are read-only for everyone but the transport that made the message: it sets them before
+ * it hands the message over (through the matcher's lock, which publishes them), and a transport that recycles its
+ * messages ({@link #envelope}) sets them again only after the message was delivered or discarded, when nobody
+ * holds it any more: so nobody reads an envelope field after {@code deliver} or {@code discard}. {@code deliver}
+ * may complete synchronously (the data is here) or later (the transport fetches the data from the sender first).
  */
 public abstract class Inbound {
     /** Context id. */
-    public final int context;
+    public int context;
     /** Sender's world rank. */
-    public final int source;
+    public int source;
     /** Message tag. */
-    public final int tag;
+    public int tag;
     /**
      * Type code of the sender's data: the {@link dev.tutti.Datatype} ordinal, and for a collective message its call's
      * header in the bits above (opaque to transports; the layout is {@code dev.tutti.type.TypeCode}'s).
      */
-    public final int typeCode;
+    public int typeCode;
     /** Full length of the message in bytes. */
-    public final long lengthBytes;
+    public long lengthBytes;
 
     /**
      * Creates the envelope.
@@ -40,6 +43,24 @@ public abstract class Inbound {
         this.tag = tag;
         this.typeCode = typeCode;
         this.lengthBytes = lengthBytes;
+    }
+
+    /**
+     * Sets the envelope of a recycled message (see the class notes), before the transport hands it over again.
+     *
+     * @param theContext     context id
+     * @param theSource      sender's world rank
+     * @param theTag         tag
+     * @param theTypeCode    type code
+     * @param theLengthBytes length in bytes
+     */
+    protected final void envelope(final int theContext, final int theSource, final int theTag, final int theTypeCode,
+        final long theLengthBytes) {
+        this.context = theContext;
+        this.source = theSource;
+        this.tag = theTag;
+        this.typeCode = theTypeCode;
+        this.lengthBytes = theLengthBytes;
     }
 
     /**

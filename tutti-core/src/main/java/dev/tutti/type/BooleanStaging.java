@@ -4,6 +4,7 @@ import dev.tutti.Buf;
 import dev.tutti.Datatype;
 
 import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -44,6 +45,35 @@ public final class BooleanStaging {
             .asSlice(0, b.byteSize());
         b.pack(packed);
         return packed;
+    }
+
+    /**
+     * Returns the list that {@link #recvMemory} adds a buffer's copy-back step to: a new one if the buffer is staged,
+     * else a shared empty one, so that a call with nothing staged allocates no list.
+     *
+     * @param b the receive buffer, or null
+     * @return a list to pass to {@link #recvMemory} for {@code b}
+     */
+    public static List<Runnable> finishers(final Buf b) {
+        return null != b && staged(b) ? new ArrayList<>(1) : List.of();
+    }
+
+    /**
+     * Returns the list that {@link #recvMemory} adds the copy-back steps of several buffers to (see
+     * {@link #finishers(Buf)}).
+     *
+     * @param bs the receive buffers, or null
+     * @return a list to pass to {@link #recvMemory} for each of them
+     */
+    public static List<Runnable> finishers(final Buf[] bs) {
+        if (null != bs) {
+            for (final Buf b : bs) {
+                if (null != b && staged(b)) {
+                    return new ArrayList<>(bs.length);
+                }
+            }
+        }
+        return List.of();
     }
 
     /**

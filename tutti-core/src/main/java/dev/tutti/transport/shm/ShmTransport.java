@@ -98,6 +98,7 @@ public final class ShmTransport implements Transport {
     private final AtomicBoolean closeStarted = new AtomicBoolean();
     private final AtomicLong singleCopySends = new AtomicLong();
     private final EagerBufferPool eagerBuffers = new EagerBufferPool();
+    private final ShmEagerInbound.Envelopes eagerEnvelopes = new ShmEagerInbound.Envelopes();
     private volatile boolean closed;
     private volatile boolean[] peers;
     private ShmLiveness liveness;
@@ -307,8 +308,8 @@ public final class ShmTransport implements Transport {
                     final long payloadAt = at + ShmRecordDescriptor.PAYLOAD_OFFSET;
                     // A posted receive takes the bytes straight from the ring; else they are copied out first.
                     if (!sink.arriveNow(context, source, tag, typeCode, f, payloadAt, length)) {
-                        sink.arrive(new ShmEagerInbound(context, source, tag, typeCode, f, payloadAt, length,
-                            eagerBuffers));
+                        sink.arrive(ShmEagerInbound.of(context, source, tag, typeCode, f, payloadAt, length,
+                            eagerBuffers, eagerEnvelopes));
                     }
                 }
                 case ShmRecordDescriptor.RTS, ShmRecordDescriptor.RTS_SHARED ->
