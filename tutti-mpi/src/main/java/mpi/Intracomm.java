@@ -105,41 +105,89 @@ public class Intracomm extends Comm {
             "create_group"));
     }
 
-    /** Not supported yet. */
+    /**
+     * Builds a Cartesian topology (MPI_Cart_create) over the first {@code prod(dims)} processes.
+     *
+     * @param dims    processes per dimension
+     * @param periods whether each dimension wraps around
+     * @param reorder a hint (ranks are kept)
+     * @return the Cartesian communicator; a null one in processes beyond the grid
+     */
     public final CartComm createCart(final int[] dims, final boolean[] periods, final boolean reorder)
         throws MPIException {
-        throw unsupported("createCart");
+        return get("MPI_Cart_create", () -> {
+            final int n = CartComm.checkGrid("createCart", dims, periods);
+            if (n > intra().size()) {
+                throw Errors.error(MPI.ERR_ARG, "createCart: the grid needs " + n + " processes, "
+                    + state().name() + " has " + intra().size());
+            }
+            return CartComm.create(intra(), state().copy(state().name() + "/cart"),
+                intra().rank() < n ? 0 : MPI.UNDEFINED, dims, periods);
+        });
     }
 
-    /** Not supported yet. */
+    /**
+     * Builds a graph topology (MPI_Graph_create) over the first {@code index.length} processes.
+     *
+     * @param index   per node, the number of edges of nodes 0 to it
+     * @param edges   the edges' end nodes, node by node
+     * @param reorder a hint (ranks are kept)
+     * @return the graph communicator; a null one in processes that are not nodes
+     */
     public final GraphComm createGraph(final int[] index, final int[] edges, final boolean reorder)
         throws MPIException {
-        throw unsupported("createGraph");
+        return get("MPI_Graph_create", () -> GraphComm.graph(intra(), state().copy(state().name() + "/graph"),
+            index, edges));
     }
 
-    /** Not supported yet. */
+    /**
+     * Builds a distributed graph topology (MPI_Dist_graph_create) from edges each process names.
+     *
+     * @param sources      source nodes this process names edges of
+     * @param degrees      per source, how many edges
+     * @param destinations the edges' destinations, source by source
+     * @param weights      the edges' weights
+     * @param info         hints (ignored)
+     * @param reorder      a hint (ranks are kept)
+     * @return the communicator
+     */
     public final GraphComm createDistGraph(final int[] sources, final int[] degrees, final int[] destinations,
         final int[] weights, final Info info, final boolean reorder) throws MPIException {
-        throw unsupported("createDistGraph");
+        return get("MPI_Dist_graph_create", () -> GraphComm.distributed(intra(), state().copy(state().name()
+            + "/dist_graph"), sources, degrees, destinations, weights));
     }
 
-    /** Not supported yet. */
+    /** As {@link #createDistGraph(int[], int[], int[], int[], Info, boolean)}, unweighted. */
     public final GraphComm createDistGraph(final int[] sources, final int[] degrees, final int[] destinations,
         final Info info, final boolean reorder) throws MPIException {
-        throw unsupported("createDistGraph");
+        return get("MPI_Dist_graph_create", () -> GraphComm.distributed(intra(), state().copy(state().name()
+            + "/dist_graph"), sources, degrees, destinations, null));
     }
 
-    /** Not supported yet. */
+    /**
+     * Builds a distributed graph topology from each process's own sources and destinations
+     * (MPI_Dist_graph_create_adjacent).
+     *
+     * @param sources       the ranks this process receives from
+     * @param sourceWeights their weights
+     * @param destinations  the ranks this process sends to
+     * @param destWeights   their weights
+     * @param info          hints (ignored)
+     * @param reorder       a hint (ranks are kept)
+     * @return the communicator
+     */
     public final GraphComm createDistGraphAdjacent(final int[] sources, final int[] sourceWeights,
         final int[] destinations, final int[] destWeights, final Info info, final boolean reorder)
         throws MPIException {
-        throw unsupported("createDistGraphAdjacent");
+        return get("MPI_Dist_graph_create_adjacent", () -> GraphComm.adjacent(intra(), state().copy(state().name()
+            + "/dist_graph"), sources, sourceWeights, destinations, destWeights));
     }
 
-    /** Not supported yet. */
+    /** As {@link #createDistGraphAdjacent(int[], int[], int[], int[], Info, boolean)}, unweighted. */
     public final GraphComm createDistGraphAdjacent(final int[] sources, final int[] destinations, final Info info,
         final boolean reorder) throws MPIException {
-        throw unsupported("createDistGraphAdjacent");
+        return get("MPI_Dist_graph_create_adjacent", () -> GraphComm.adjacent(intra(), state().copy(state().name()
+            + "/dist_graph"), sources, null, destinations, null));
     }
 
     /** Inclusive prefix reduction (MPI_Scan). */
