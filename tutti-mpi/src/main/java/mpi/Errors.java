@@ -196,6 +196,24 @@ final class Errors {
     }
 
     /**
+     * Invokes a handler with an error code (MPI_*_call_errhandler): under ERRORS_ARE_FATAL reports it as Open MPI
+     * does and ends the job with the code as its exit status; under ERRORS_RETURN returns normally.
+     *
+     * @param handler the object's handler
+     * @param call    the MPI function
+     * @param on      the object's name
+     * @param code    the error code
+     */
+    static void callHandler(final Errhandler handler, final String call, final String on, final int code) {
+        if (handler.isFatal()) {
+            System.err.println("*** An error occurred in " + call + " on " + on + "\n*** " + string(code)
+                + "\n*** MPI_ERRORS_ARE_FATAL (processes in this communicator will now abort,\n***    and "
+                + "potentially your MPI job)");
+            throw abort(code, call + "(" + code + ")", null);
+        }
+    }
+
+    /**
      * Ends the job with an exit status: in a process, aborts the rank in Tutti (peers fail at once) and exits the
      * JVM; in an embedded test job, fails the job and returns the error that ends this rank's thread.
      *

@@ -7,8 +7,8 @@ import java.nio.Buffer;
 
 /**
  * An intracommunicator: the type of {@code MPI.COMM_WORLD} and {@code MPI.COMM_SELF}. Adds split and create,
- * scan and exScan. Topologies, ports and spawning are not built yet: those methods throw an {@link MPIException}
- * of class {@link MPI#ERR_UNSUPPORTED_OPERATION}.
+ * scan and exScan, topologies, ports between groups of one job. Spawning and name publishing are not
+ * supported: those methods throw an {@link MPIException} of class {@link MPI#ERR_UNSUPPORTED_OPERATION}.
  */
 public class Intracomm extends Comm {
 
@@ -246,39 +246,52 @@ public class Intracomm extends Comm {
         return start("MPI_Iexscan", () -> Coll.scan(tc(), true, true, null, buf, true, count, type, op), buf);
     }
 
-    /** Not supported yet. */
+    /** @return a new port name (MPI_Open_port) that groups of this job can {@link #connect} to */
     public static String openPort() throws MPIException {
-        throw unsupported("openPort");
+        return Ports.open(Env.check());
     }
 
-    /** Not supported yet. */
+    /** @param info hints (ignored) @return a new port name, as {@link #openPort()} */
     public static String openPort(final Info info) throws MPIException {
-        throw unsupported("openPort");
+        return openPort();
     }
 
-    /** Not supported yet. */
+    /** @param name a port this process opened, to close (MPI_Close_port) */
     public static void closePort(final String name) throws MPIException {
-        throw unsupported("closePort");
+        MPI.COMM_WORLD.run("MPI_Close_port", () -> Ports.close(name));
     }
 
-    /** Not supported yet. */
+    /**
+     * Waits for a group of this job to connect to a port (MPI_Comm_accept); collective over this communicator.
+     *
+     * @param port the port name, significant at the root, which opened it
+     * @param root the rank that opened the port
+     * @return the intercommunicator to the connecting group
+     */
     public final Intercomm accept(final String port, final int root) throws MPIException {
-        throw unsupported("accept");
+        return get("MPI_Comm_accept", () -> Ports.accept(this, port, root));
     }
 
-    /** Not supported yet. */
+    /** As {@link #accept(String, int)}; {@code info} is ignored. */
     public final Intercomm accept(final String port, final Info info, final int root) throws MPIException {
-        throw unsupported("accept");
+        return accept(port, root);
     }
 
-    /** Not supported yet. */
+    /**
+     * Connects to a group of this job that accepts on a port (MPI_Comm_connect); collective over this
+     * communicator. A port of another job fails with {@code MPI.ERR_PORT}: Tutti connects groups of one job.
+     *
+     * @param port the port name, significant at the root
+     * @param root the rank that connects
+     * @return the intercommunicator to the accepting group
+     */
     public final Intercomm connect(final String port, final int root) throws MPIException {
-        throw unsupported("connect");
+        return get("MPI_Comm_connect", () -> Ports.connect(this, port, root));
     }
 
-    /** Not supported yet. */
+    /** As {@link #connect(String, int)}; {@code info} is ignored. */
     public final Intercomm connect(final String port, final Info info, final int root) throws MPIException {
-        throw unsupported("connect");
+        return connect(port, root);
     }
 
     /** Not supported yet. */

@@ -66,8 +66,8 @@ class ApiSignatureTest {
 
     @Test
     void shouldReportAMemberThatIsMissing() throws ReflectiveOperationException {
-        assertTrue(null != check("method mpi.Comm#sendd(java.lang.Object) void public throws")
-            || throwsReflective("method mpi.Comm#sendd(java.lang.Object) void public throws"));
+        assertTrue(throwsReflective("method mpi.Comm#sendd(java.lang.Object) void public throws"));
+        assertTrue(throwsReflective("type mpi.Window class final extends=- implements=-"));
         assertNotNull(check("method mpi.Comm#getRank() long public,final throws"));
         assertNotNull(check("method mpi.Comm#getRank() int public,final nothrows"));
         assertNotNull(check("field mpi.MPI#ERR_WIN int static final = 54"));
