@@ -124,6 +124,7 @@ final class Env {
      */
     void finish() {
         synchronized (this) {
+            ports.free();
             world.barrier();
             phase = FINALIZED;
         }

@@ -160,6 +160,40 @@ class TopologyTest {
         });
     }
 
+    /** Duplicates keep the topology (iDup once its request completes, clone); derived datatypes as blocks. */
+    @Test
+    void shouldKeepTheTopologyInDuplicatesAndMoveDerivedBlocks() {
+        MpiJobs.run(3, args -> {
+            MPI.Init(args);
+            final CartComm ring = MPI.COMM_WORLD.createCart(new int[] {3}, new boolean[] {true}, false);
+            final int rank = ring.getRank();
+            final CartComm later = ring.iDup();
+            later.getRequest().waitFor();
+            final CartComm copy = ring.clone();
+            // one item of a vector type: elements 0 and 2 of each 4-int block; gaps must stay untouched
+            final Datatype everyOther = Datatype.createVector(2, 1, 2, MPI.INT);
+            everyOther.commit();
+            final Datatype item = Datatype.createResized(everyOther, 0, 4 * 4);
+            item.commit();
+            final int[] send = {rank, -9, 10 + rank, -9, rank, -9, 10 + rank, -9};
+            final int[] recv = {-1, -1, -1, -1, -1, -1, -1, -1};
+            later.neighborAllToAll(send, 1, item, recv, 1, item);
+            final int prev = (rank + 2) % 3;
+            final int next = (rank + 1) % 3;
+            assertArrayEquals(new int[] {prev, -1, 10 + prev, -1, next, -1, 10 + next, -1}, recv);
+            final int[] got = new int[2];
+            copy.neighborAllGather(new int[] {rank}, 1, MPI.INT, got, 1, MPI.INT);
+            assertArrayEquals(new int[] {prev, next}, got);
+            assertEquals(MPI.CART, later.getTopology());
+            item.free();
+            everyOther.free();
+            later.free();
+            copy.free();
+            ring.free();
+            MPI.Finalize();
+        });
+    }
+
     /**
      * A 2-D heat stencil in the classic style: a 12 x 12 grid in 2 x 2 blocks, halos exchanged with sendRecv along
      * cart.shift, fixed (zero) borders; the gathered result equals the same iterations done serially.
