@@ -92,11 +92,7 @@ public class Comm extends CommNeighbors implements Freeable, Cloneable {
             if (DERIVED != predefined) {
                 throw Errors.error(MPI.ERR_COMM, "free: " + state().name() + " cannot be freed");
             }
-            final Topology t = topology();
-            tc().free();
-            if (null != t) {
-                t.free();
-            }
+            freeWithTopology();
             handle = null;
         });
     }
@@ -337,11 +333,7 @@ public class Comm extends CommNeighbors implements Freeable, Cloneable {
 
     /** @return the topology: {@code MPI.CART}, {@code MPI.GRAPH}, {@code MPI.DIST_GRAPH} or {@code MPI.UNDEFINED} */
     public final int getTopology() throws MPIException {
-        return get("MPI_Topo_test", () -> {
-            tc();
-            final Topology t = topology();
-            return null == t ? MPI.UNDEFINED : t.kind;
-        });
+        return get("MPI_Topo_test", this::topologyKind);
     }
 
     /**

@@ -28,6 +28,22 @@ abstract class CommNeighbors extends CommBase {
         return null;
     }
 
+    /** @return the kind of this communicator's topology, or {@code MPI.UNDEFINED} */
+    final int topologyKind() {
+        tc();
+        final Topology t = topology();
+        return null == t ? MPI.UNDEFINED : t.kind;
+    }
+
+    /** Frees the Tutti communicator and the topology's private one. */
+    final void freeWithTopology() {
+        final Topology t = topology();
+        tc().free();
+        if (null != t) {
+            t.free();
+        }
+    }
+
     private Topology topo(final String what) {
         tc();
         final Topology t = topology();
