@@ -88,6 +88,83 @@ class PortsTest {
         });
     }
 
+    /**
+     * The intercommunicator collectives over an accept/connect intercommunicator of groups of 2 (servers) and 3
+     * (clients): rooted ones with MPI.ROOT / MPI.PROC_NULL in the root's group, all-to-all ones across the groups.
+     */
+    @Test
+    void shouldRunIntercommunicatorCollectivesOverAPortConnection() {
+        MpiJobs.run(5, args -> {
+            MPI.Init(args);
+            final int world = MPI.COMM_WORLD.getRank();
+            final boolean server = world < 2;
+            final Intracomm half = MPI.COMM_WORLD.split(server ? 0 : 1, world);
+            final int me = half.getRank();
+            final char[] name = new char[MPI.MAX_PORT_NAME];
+            final Intercomm inter;
+            if (server) {
+                final String port = 0 == me ? Intracomm.openPort() : null;
+                if (0 == me) {
+                    MPI.COMM_WORLD.send(port.toCharArray(), port.length(), MPI.CHAR, 2, 0);
+                }
+                inter = half.accept(port, MPI.INFO_NULL, 0);
+            } else {
+                if (0 == me) {
+                    MPI.COMM_WORLD.recv(name, name.length, MPI.CHAR, 0, 0);
+                }
+                inter = half.connect(new String(name).trim(), MPI.INFO_NULL, 0);
+            }
+            final int remote = inter.getRemoteSize();
+            assertEquals(server ? 3 : 2, remote);
+            assertEquals(server ? 3 : 2, inter.getRemoteGroup().getSize());
+            inter.barrier();
+            // gather to server 0 from every client
+            final int rootHere = server ? (0 == me ? MPI.ROOT : MPI.PROC_NULL) : 0;
+            final int[] gathered = new int[3];
+            inter.gather(new int[] {10 + me}, 1, MPI.INT, gathered, 1, MPI.INT, rootHere);
+            if (server && 0 == me) {
+                assertArrayEquals(new int[] {10, 11, 12}, gathered);
+            }
+            // scatter from server 0 to the clients
+            final int[] part = {-1};
+            inter.scatter(new int[] {20, 21, 22}, 1, MPI.INT, part, 1, MPI.INT, rootHere);
+            if (!server) {
+                assertEquals(20 + me, part[0]);
+            }
+            // reduce to server 0: the clients' sum
+            final int[] sum = {-1};
+            inter.reduce(new int[] {me + 1}, sum, 1, MPI.INT, MPI.SUM, rootHere);
+            if (server && 0 == me) {
+                assertEquals(6, sum[0]);
+            }
+            // allGather: each side gets the other side's blocks
+            final int[] all = new int[remote];
+            inter.allGather(new int[] {(server ? 100 : 200) + me}, 1, MPI.INT, all, 1, MPI.INT);
+            for (int i = 0; i < remote; i++) {
+                assertEquals((server ? 200 : 100) + i, all[i]);
+            }
+            // allToAll: block j goes to remote rank j
+            final int[] send = new int[remote];
+            for (int j = 0; j < remote; j++) {
+                send[j] = 1000 * (server ? 1 : 2) + 10 * me + j;
+            }
+            final int[] recv = new int[remote];
+            inter.allToAll(send, 1, MPI.INT, recv, 1, MPI.INT);
+            for (int i = 0; i < remote; i++) {
+                assertEquals(1000 * (server ? 2 : 1) + 10 * i + me, recv[i]);
+            }
+            // a nonblocking bcast from client 0 to the servers, with direct buffers
+            final java.nio.IntBuffer b = MPI.newIntBuffer(1).put(0, !server && 0 == me ? 77 : -1);
+            inter.iBcast(b, 1, MPI.INT, server ? 0 : (0 == me ? MPI.ROOT : MPI.PROC_NULL)).waitFor();
+            if (server) {
+                assertEquals(77, b.get(0));
+            }
+            inter.disconnect();
+            half.free();
+            MPI.Finalize();
+        });
+    }
+
     /** Open MPI hands out distinct port names. */
     @Test
     void shouldOpenDistinctPorts() {
