@@ -16,7 +16,7 @@ import java.nio.Buffer;
  * <p>Send modes: {@code bSend}, {@code sSend} and {@code rSend} are standard sends for now (Tutti has no
  * synchronous mode yet, and a standard send is a correct buffered or ready send).
  */
-public class Comm extends CommBase implements Freeable, Cloneable {
+public class Comm extends CommNeighbors implements Freeable, Cloneable {
     /** The split type of {@link Intracomm#splitType}: processes that share memory. */
     public static final int TYPE_SHARED = 0;
 
@@ -92,7 +92,7 @@ public class Comm extends CommBase implements Freeable, Cloneable {
             if (DERIVED != predefined) {
                 throw Errors.error(MPI.ERR_COMM, "free: " + state().name() + " cannot be freed");
             }
-            tc().free();
+            freeWithTopology();
             handle = null;
         });
     }
@@ -331,10 +331,9 @@ public class Comm extends CommBase implements Freeable, Cloneable {
         run("MPI_Comm_delete_attr", () -> state().delete(keyval));
     }
 
-    /** @return the topology: {@code MPI.UNDEFINED} (Cartesian and graph communicators are not built yet) */
+    /** @return the topology: {@code MPI.CART}, {@code MPI.GRAPH}, {@code MPI.DIST_GRAPH} or {@code MPI.UNDEFINED} */
     public final int getTopology() throws MPIException {
-        MPI.check();
-        return MPI.UNDEFINED;
+        return get("MPI_Topo_test", this::topologyKind);
     }
 
     /**

@@ -213,11 +213,6 @@ abstract class CommBase {
 
     /** The body of {@link Comm#callErrhandler}: under ERRORS_ARE_FATAL the job ends with the code. */
     final void callHandler(final int errorCode) {
-        if (state().handler().isFatal()) {
-            System.err.println("*** An error occurred in MPI_Comm_call_errhandler on " + state().name() + "\n*** "
-                + Errors.string(errorCode) + "\n*** MPI_ERRORS_ARE_FATAL (processes in this communicator will now "
-                + "abort,\n***    and potentially your MPI job)");
-            throw Errors.abort(errorCode, "MPI_Comm_call_errhandler(" + errorCode + ")", null);
-        }
+        Errors.callHandler(state().handler(), "MPI_Comm_call_errhandler", state().name(), errorCode);
     }
 }

@@ -1,7 +1,10 @@
 package mpi;
 
+import dev.tutti.Buf;
 import dev.tutti.Communicator;
 import dev.tutti.Tutti;
+
+import java.security.SecureRandom;
 
 /**
  * The MPI state of one rank: its phase (new, initialized, finalized), its Tutti handle, world and self
@@ -28,6 +31,8 @@ final class Env {
     private volatile Tutti tutti;
     private volatile Communicator world;
     private volatile Communicator self;
+    private volatile Communicator ports;
+    private volatile long jobKey;
     private volatile int threadLevel;
     private volatile Thread mainThread;
     private byte[] attached;
@@ -87,6 +92,10 @@ final class Env {
             e.world = w;
             e.self = w.split(w.rank(), 0);
             e.self.setName("MPI_COMM_SELF");
+            e.ports = w.dup();
+            final long[] key = {new SecureRandom().nextLong()};
+            e.ports.bcast(Buf.of(key), 0);
+            e.jobKey = key[0];
             e.threadLevel = level;
             e.mainThread = Thread.currentThread();
             e.phase = INITIALIZED;
@@ -115,6 +124,7 @@ final class Env {
      */
     void finish() {
         synchronized (this) {
+            ports.free();
             world.barrier();
             phase = FINALIZED;
         }
@@ -149,6 +159,16 @@ final class Env {
     /** @return the self communicator, or null before Init */
     Communicator self() {
         return self;
+    }
+
+    /** @return the private duplicate of the world that carries the handshakes of {@link Ports} */
+    Communicator ports() {
+        return ports;
+    }
+
+    /** @return a random number every rank of this job shares (drawn by rank 0 at Init): names the job in ports */
+    long jobKey() {
+        return jobKey;
     }
 
     /** @return the thread level granted by Init */

@@ -3,6 +3,8 @@ package mpi;
 import dev.tutti.ErrorClass;
 import dev.tutti.TuttiException;
 
+import java.util.regex.Pattern;
+
 /**
  * Error classes and the two error handlers: maps Tutti's {@link ErrorClass} to MPI's classes, holds MPI's error
  * strings, and either throws an {@link MPIException} (ERRORS_RETURN) or ends the job (ERRORS_ARE_FATAL).
@@ -65,6 +67,9 @@ final class Errors {
         "MPI_ERR_UNSUPPORTED_OPERATION: requested operation not supported",
         "MPI_ERR_WIN: invalid window",
     };
+
+    /** A Tutti message that reports another rank's failure or departure (what the launcher blames on that rank). */
+    private static final Pattern PEER_FAILED = Pattern.compile("\\brank \\d+ (?:failed|closed|has left the job)");
 
     private Errors() {
     }
@@ -189,10 +194,36 @@ final class Errors {
             return e;
         }
         final String rank = rankText();
+        final Env env = Env.current();
+        if ((null == env || !env.isTestHarness()) && failure instanceof TuttiException t
+            && (ErrorClass.PROC_FAILED == t.errorClass()
+            || PEER_FAILED.matcher(String.valueOf(t.getMessage())).find())) {
+            // A consequence of a peer's failure: its trace lets the launcher blame that peer (and report its
+            // status), not this rank's error code.
+            failure.printStackTrace();
+        }
         System.err.println("*** An error occurred in " + call + "\n*** reported by process [" + rank + "]\n*** on "
             + on + "\n*** " + string(cls) + " (" + failure.getMessage() + ")\n*** MPI_ERRORS_ARE_FATAL (processes in "
             + "this communicator will now abort,\n***    and potentially your MPI job)");
         throw abort(cls, "error " + cls + " in " + call + " on " + on + ": " + failure.getMessage(), e);
+    }
+
+    /**
+     * Invokes a handler with an error code (MPI_*_call_errhandler): under ERRORS_ARE_FATAL reports it as Open MPI
+     * does and ends the job with the code as its exit status; under ERRORS_RETURN returns normally.
+     *
+     * @param handler the object's handler
+     * @param call    the MPI function
+     * @param on      the object's name
+     * @param code    the error code
+     */
+    static void callHandler(final Errhandler handler, final String call, final String on, final int code) {
+        if (handler.isFatal()) {
+            System.err.println("*** An error occurred in " + call + " on " + on + "\n*** " + string(code)
+                + "\n*** MPI_ERRORS_ARE_FATAL (processes in this communicator will now abort,\n***    and "
+                + "potentially your MPI job)");
+            throw abort(code, call + "(" + code + ")", null);
+        }
     }
 
     /**

@@ -7,8 +7,8 @@ import java.nio.Buffer;
 
 /**
  * An intracommunicator: the type of {@code MPI.COMM_WORLD} and {@code MPI.COMM_SELF}. Adds split and create,
- * scan and exScan. Topologies, ports and spawning are not built yet: those methods throw an {@link MPIException}
- * of class {@link MPI#ERR_UNSUPPORTED_OPERATION}.
+ * scan and exScan, topologies, ports between groups of one job. Spawning and name publishing are not
+ * supported: those methods throw an {@link MPIException} of class {@link MPI#ERR_UNSUPPORTED_OPERATION}.
  */
 public class Intracomm extends Comm {
 
@@ -105,41 +105,89 @@ public class Intracomm extends Comm {
             "create_group"));
     }
 
-    /** Not supported yet. */
+    /**
+     * Builds a Cartesian topology (MPI_Cart_create) over the first {@code prod(dims)} processes.
+     *
+     * @param dims    processes per dimension
+     * @param periods whether each dimension wraps around
+     * @param reorder a hint (ranks are kept)
+     * @return the Cartesian communicator; a null one in processes beyond the grid
+     */
     public final CartComm createCart(final int[] dims, final boolean[] periods, final boolean reorder)
         throws MPIException {
-        throw unsupported("createCart");
+        return get("MPI_Cart_create", () -> {
+            final int n = CartComm.checkGrid("createCart", dims, periods);
+            if (n > intra().size()) {
+                throw Errors.error(MPI.ERR_ARG, "createCart: the grid needs " + n + " processes, "
+                    + state().name() + " has " + intra().size());
+            }
+            return CartComm.create(intra(), state().copy(state().name() + "/cart"),
+                intra().rank() < n ? 0 : MPI.UNDEFINED, dims, periods);
+        });
     }
 
-    /** Not supported yet. */
+    /**
+     * Builds a graph topology (MPI_Graph_create) over the first {@code index.length} processes.
+     *
+     * @param index   per node, the number of edges of nodes 0 to it
+     * @param edges   the edges' end nodes, node by node
+     * @param reorder a hint (ranks are kept)
+     * @return the graph communicator; a null one in processes that are not nodes
+     */
     public final GraphComm createGraph(final int[] index, final int[] edges, final boolean reorder)
         throws MPIException {
-        throw unsupported("createGraph");
+        return get("MPI_Graph_create", () -> GraphComm.graph(intra(), state().copy(state().name() + "/graph"),
+            index, edges));
     }
 
-    /** Not supported yet. */
+    /**
+     * Builds a distributed graph topology (MPI_Dist_graph_create) from edges each process names.
+     *
+     * @param sources      source nodes this process names edges of
+     * @param degrees      per source, how many edges
+     * @param destinations the edges' destinations, source by source
+     * @param weights      the edges' weights
+     * @param info         hints (ignored)
+     * @param reorder      a hint (ranks are kept)
+     * @return the communicator
+     */
     public final GraphComm createDistGraph(final int[] sources, final int[] degrees, final int[] destinations,
         final int[] weights, final Info info, final boolean reorder) throws MPIException {
-        throw unsupported("createDistGraph");
+        return get("MPI_Dist_graph_create", () -> GraphComm.distributed(intra(), state().copy(state().name()
+            + "/dist_graph"), sources, degrees, destinations, weights));
     }
 
-    /** Not supported yet. */
+    /** As {@link #createDistGraph(int[], int[], int[], int[], Info, boolean)}, unweighted. */
     public final GraphComm createDistGraph(final int[] sources, final int[] degrees, final int[] destinations,
         final Info info, final boolean reorder) throws MPIException {
-        throw unsupported("createDistGraph");
+        return get("MPI_Dist_graph_create", () -> GraphComm.distributed(intra(), state().copy(state().name()
+            + "/dist_graph"), sources, degrees, destinations, null));
     }
 
-    /** Not supported yet. */
+    /**
+     * Builds a distributed graph topology from each process's own sources and destinations
+     * (MPI_Dist_graph_create_adjacent).
+     *
+     * @param sources       the ranks this process receives from
+     * @param sourceWeights their weights
+     * @param destinations  the ranks this process sends to
+     * @param destWeights   their weights
+     * @param info          hints (ignored)
+     * @param reorder       a hint (ranks are kept)
+     * @return the communicator
+     */
     public final GraphComm createDistGraphAdjacent(final int[] sources, final int[] sourceWeights,
         final int[] destinations, final int[] destWeights, final Info info, final boolean reorder)
         throws MPIException {
-        throw unsupported("createDistGraphAdjacent");
+        return get("MPI_Dist_graph_create_adjacent", () -> GraphComm.adjacent(intra(), state().copy(state().name()
+            + "/dist_graph"), sources, sourceWeights, destinations, destWeights));
     }
 
-    /** Not supported yet. */
+    /** As {@link #createDistGraphAdjacent(int[], int[], int[], int[], Info, boolean)}, unweighted. */
     public final GraphComm createDistGraphAdjacent(final int[] sources, final int[] destinations, final Info info,
         final boolean reorder) throws MPIException {
-        throw unsupported("createDistGraphAdjacent");
+        return get("MPI_Dist_graph_create_adjacent", () -> GraphComm.adjacent(intra(), state().copy(state().name()
+            + "/dist_graph"), sources, null, destinations, null));
     }
 
     /** Inclusive prefix reduction (MPI_Scan). */
@@ -198,39 +246,52 @@ public class Intracomm extends Comm {
         return start("MPI_Iexscan", () -> Coll.scan(tc(), true, true, null, buf, true, count, type, op), buf);
     }
 
-    /** Not supported yet. */
+    /** @return a new port name (MPI_Open_port) that groups of this job can {@link #connect} to */
     public static String openPort() throws MPIException {
-        throw unsupported("openPort");
+        return Ports.open(Env.check());
     }
 
-    /** Not supported yet. */
+    /** @param info hints (ignored) @return a new port name, as {@link #openPort()} */
     public static String openPort(final Info info) throws MPIException {
-        throw unsupported("openPort");
+        return openPort();
     }
 
-    /** Not supported yet. */
+    /** @param name a port this process opened, to close (MPI_Close_port) */
     public static void closePort(final String name) throws MPIException {
-        throw unsupported("closePort");
+        MPI.COMM_WORLD.run("MPI_Close_port", () -> Ports.close(name));
     }
 
-    /** Not supported yet. */
+    /**
+     * Waits for a group of this job to connect to a port (MPI_Comm_accept); collective over this communicator.
+     *
+     * @param port the port name, significant at the root, which opened it
+     * @param root the rank that opened the port
+     * @return the intercommunicator to the connecting group
+     */
     public final Intercomm accept(final String port, final int root) throws MPIException {
-        throw unsupported("accept");
+        return get("MPI_Comm_accept", () -> Ports.accept(this, port, root));
     }
 
-    /** Not supported yet. */
+    /** As {@link #accept(String, int)}; {@code info} is ignored. */
     public final Intercomm accept(final String port, final Info info, final int root) throws MPIException {
-        throw unsupported("accept");
+        return accept(port, root);
     }
 
-    /** Not supported yet. */
+    /**
+     * Connects to a group of this job that accepts on a port (MPI_Comm_connect); collective over this
+     * communicator. A port of another job fails with {@code MPI.ERR_PORT}: Tutti connects groups of one job.
+     *
+     * @param port the port name, significant at the root
+     * @param root the rank that connects
+     * @return the intercommunicator to the accepting group
+     */
     public final Intercomm connect(final String port, final int root) throws MPIException {
-        throw unsupported("connect");
+        return get("MPI_Comm_connect", () -> Ports.connect(this, port, root));
     }
 
-    /** Not supported yet. */
+    /** As {@link #connect(String, int)}; {@code info} is ignored. */
     public final Intercomm connect(final String port, final Info info, final int root) throws MPIException {
-        throw unsupported("connect");
+        return connect(port, root);
     }
 
     /** Not supported yet. */

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tutti.launcher.RendezvousService;
 import java.io.ByteArrayOutputStream;
+import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -13,6 +14,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DynamicTest;
@@ -96,8 +98,8 @@ class ReadmeCommandsTest {
         return readme().stream().filter(c -> c.startsWith(TUTTI + "run ") && !c.contains(" -H ")
             && !c.contains("--hostfile")).map(c -> DynamicTest.dynamicTest(c, () -> {
                 Assumptions.assumeTrue(Files.isDirectory(examples), "tutti-examples is not built (run the reactor)");
-                final String[] args = Arrays.stream(args(c)).map(a -> a.startsWith("tutti-examples/")
-                    ? ROOT.resolve(a).toString() : a).toArray(String[]::new);
+                final String[] args = Arrays.stream(args(c)).map(ReadmeCommandsTest::fromRoot)
+                    .toArray(String[]::new);
                 final List<String> withTimeout = new ArrayList<>(List.of(args));
                 // Only a time limit and JVM options that start the ranks faster on CI's small machines.
                 withTimeout.addAll(1, List.of("--timeout", "60"));
@@ -114,6 +116,15 @@ class ReadmeCommandsTest {
                 // An embedded job's ranks print to this JVM's own System.out.
                 assertTrue(out.size() > 0 || c.contains("--embedded"), c + " printed nothing\n" + text);
             }));
+    }
+
+    /** @return a class path whose entries in this repository ({@code tutti-*}/...) are resolved from its root */
+    private static String fromRoot(final String arg) {
+        if (!arg.startsWith("tutti-")) {
+            return arg;
+        }
+        return Arrays.stream(arg.split(File.pathSeparator)).map(e -> e.startsWith("tutti-") ? ROOT.resolve(e)
+            .toString() : e).collect(Collectors.joining(File.pathSeparator));
     }
 
     /** The arguments of a {@code bin/tutti} command (the README's commands need no shell quoting). */
