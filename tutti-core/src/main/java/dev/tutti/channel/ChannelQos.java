@@ -10,9 +10,17 @@ import java.time.Duration;
  *
  * <ul>
  *   <li>{@link #bestEffort()}: exchange <i>k</i> runs as soon as every rank has submitted its <i>k</i>-th buffer.
- *   <li>{@link #timeDriven(Duration, Duration)}: exchange <i>k</i> is released on the channel's clock, at
- *       {@code t0 + k * period} (never before, so a fast rank is paced), and an exchange that completes later than
- *       {@code deadline} after its release time is counted as a deadline miss in {@link ChannelStats}.
+ *   <li>{@link #timeDriven(Duration, Duration)}: exchange <i>k</i> is started by the channel's clock at its tick,
+ *       {@code t0 + (k + 1) * period} ({@code t0}: the end of creation, so every period gives the ranks time to
+ *       submit), with whatever each rank submitted by then: the oldest submitted buffer not yet sent, or, from a
+ *       rank that submitted none, a zero-filled block that the receivers see as not fresh
+ *       ({@link ChannelBuffer#fresh(int)}). A buffer submitted after the tick goes out at a later one. An
+ *       exchange that completes later than {@code deadline} after its tick is counted as a deadline miss in
+ *       {@link ChannelStats}. A tick that finds every receive buffer full or held waits for a release (nothing is
+ *       overwritten), and the late exchange usually misses. A clock thread per channel starts the exchanges and
+ *       progresses those in flight while the application computes. Close the channel on every rank at about the
+ *       same time: an exchange that the clock of a rank started after another rank closed is abandoned when the
+ *       drain time runs out.
  * </ul>
  *
  * <p>Every rank of a channel must pass an equal QoS; creation refuses ranks that disagree.
@@ -22,7 +30,7 @@ public final class ChannelQos {
     public enum Kind {
         /** Run each exchange once every rank has submitted. */
         BEST_EFFORT,
-        /** Release exchanges on a periodic clock and count deadline misses. */
+        /** Start exchanges on a periodic clock and count deadline misses. */
         TIME_DRIVEN
     }
 
@@ -46,8 +54,8 @@ public final class ChannelQos {
     /**
      * The time-driven QoS.
      *
-     * @param period   time between exchange releases, {@code > 0}
-     * @param deadline how long after its release an exchange may take to complete, {@code 0 < deadline <= period}
+     * @param period   time between ticks (exchange starts), {@code > 0}
+     * @param deadline how long after its tick an exchange may take to complete, {@code 0 < deadline <= period}
      * @return the QoS
      * @throws dev.tutti.TuttiException of class {@link ErrorClass#ARG} if period or deadline is null or out of range
      */

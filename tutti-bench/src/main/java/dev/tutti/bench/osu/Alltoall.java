@@ -2,11 +2,15 @@ package dev.tutti.bench.osu;
 
 import dev.tutti.Buf;
 import dev.tutti.Communicator;
+import dev.tutti.PersistentRequest;
 
 /**
  * {@code alltoall}, {@code alltoallv} and {@code alltoallw}, as OSU's {@code osu_alltoall(v)}: every rank sends a
  * block of {@code bytes} bytes to every rank (itself included). The v variant passes equal counts and contiguous
  * displacements; the w variant one {@code Buf} per peer, slices of the same arrays.
+ *
+ * {@code alltoall_init} is MPI-4's persistent alltoall, built once per size (in {@link #prepare}, untimed) and
+ * started and waited for per iteration, to compare with the per-call form and {@code alltoall_channel} in one run.
  *
  * <p>Data: the block rank {@code s} sends to rank {@code d} carries pattern {@code s * p + d}, so a block from the
  * wrong sender or meant for another rank does not pass; after timing every rank checks every block.
@@ -19,7 +23,9 @@ public final class Alltoall extends CollectiveBenchmark {
         /** MPI_Alltoallv. */
         ALLTOALLV("alltoallv"),
         /** MPI_Alltoallw. */
-        ALLTOALLW("alltoallw");
+        ALLTOALLW("alltoallw"),
+        /** MPI-4's MPI_Alltoall_init, started and waited for per iteration (the request is built per size). */
+        ALLTOALL_INIT("alltoall_init");
 
         private final String op;
 
@@ -42,6 +48,8 @@ public final class Alltoall extends CollectiveBenchmark {
     private Buf[] recvBlocks;
     private int[] counts;
     private int[] displs;
+    /** The persistent request of alltoall_init, built for the current size. */
+    private PersistentRequest persistent;
 
     /**
      * Creates the benchmark of one of the operations.
@@ -55,6 +63,11 @@ public final class Alltoall extends CollectiveBenchmark {
     @Override
     public String op() {
         return kind.op;
+    }
+
+    @Override
+    public String algorithmOp() {
+        return Kind.ALLTOALL_INIT == kind ? Kind.ALLTOALL.op : kind.op;
     }
 
     @Override
@@ -87,6 +100,12 @@ public final class Alltoall extends CollectiveBenchmark {
         }
         sendBuf = Buf.of(send, 0, p * bytes);
         recvBuf = Buf.of(recv, 0, p * bytes);
+        if (Kind.ALLTOALL_INIT == kind) {
+            if (null != persistent) {
+                persistent.free();
+            }
+            persistent = world.alltoallInit(sendBuf, recvBuf);
+        }
     }
 
     @Override
@@ -95,6 +114,10 @@ public final class Alltoall extends CollectiveBenchmark {
             case ALLTOALL -> world.alltoall(sendBuf, recvBuf);
             case ALLTOALLV -> world.alltoallv(sendBuf, counts, displs, recvBuf, counts, displs);
             case ALLTOALLW -> world.alltoallw(sendBlocks, recvBlocks);
+            case ALLTOALL_INIT -> {
+                persistent.start();
+                persistent.waitFor();
+            }
             default -> throw new IllegalStateException("unreachable: " + kind);
         }
     }

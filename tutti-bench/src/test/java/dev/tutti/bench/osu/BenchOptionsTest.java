@@ -102,8 +102,8 @@ class BenchOptionsTest {
     void shouldNameTheProblemInTheMessage() {
         assertTrue(usageError("allreduc").contains("op=allreduc is not a benchmark, expected one of pingpong, "
             + "bandwidth, barrier, bcast, gather, gatherv, scatter, scatterv, allgather, allgatherv, alltoall, "
-            + "alltoallv, alltoallw, alltoall_channel, reduce, allreduce, reduce_scatter, reduce_scatter_block, "
-            + "scan, exscan"));
+            + "alltoallv, alltoallw, alltoall_init, alltoall_channel, reduce, allreduce, reduce_scatter, "
+            + "reduce_scatter_block, scan, exscan, allreduce_init"));
     }
 
     @Test
@@ -128,6 +128,18 @@ class BenchOptionsTest {
     }
 
     @Test
+    void shouldForceThePerCallCollectivesAlgorithmForPersistentAndChannelForms() {
+        for (final List<String> args : List.of(List.of("allreduce_init", "allreduce", "ring"),
+            List.of("alltoall_init", "alltoall", "bruck"), List.of("alltoall_channel", "alltoall", "pairwise"))) {
+            final BenchSpec s = parse(args.get(0), "--algorithm", args.get(2));
+            s.checkFits(Benchmarks.create(s.op()));
+            assertEquals(Map.of(args.get(1), args.get(2)), s.tuttiOptions().algorithms(), args.toString());
+        }
+        assertTrue(usageError("allreduce_init", "--algorithm", "bruck").contains("unknown algorithm 'bruck' for "
+            + "allreduce, expected one of [linear, recursive_doubling, rabenseifner, ring]"));
+    }
+
+    @Test
     void shouldRegisterEveryCollectiveUnderItsMpiName() {
         final List<String> collectives = List.of("barrier", "bcast", "gather", "gatherv", "scatter", "scatterv",
             "allgather", "allgatherv", "alltoall", "alltoallv", "alltoallw", "reduce", "allreduce", "reduce_scatter",
@@ -140,8 +152,9 @@ class BenchOptionsTest {
         }
         assertEquals(ChannelAlltoall.OP, Benchmarks.create(ChannelAlltoall.OP).op());
         assertEquals("allreduce_init", Benchmarks.create("allreduce_init").op());
-        assertEquals(2 + collectives.size() + 2, Benchmarks.names().size(), "pingpong, bandwidth, the collectives, "
-            + "allreduce_init and alltoall_channel");
+        assertEquals("alltoall_init", Benchmarks.create("alltoall_init").op());
+        assertEquals(2 + collectives.size() + 3, Benchmarks.names().size(), "pingpong, bandwidth, the collectives, "
+            + "allreduce_init, alltoall_init and alltoall_channel");
     }
 
     private static String usageError(final String... args) {
