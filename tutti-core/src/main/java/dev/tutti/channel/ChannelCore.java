@@ -116,7 +116,7 @@ final class ChannelCore {
         this.onClose = onClose;
         this.timeDriven = ChannelQos.Kind.TIME_DRIVEN == qos.kind();
         this.starts = new ExchangeStarts(comm, type, depth + (timeDriven ? 1 : 0), depth, 0 == sendBlock,
-            0 == recvBlock);
+            0 == recvBlock, qos.level());
         this.sendBytes = (long) sendRanks * sendBlock * type.sizeBytes();
         this.recvBytes = (long) recvRanks * recvBlock * type.sizeBytes();
         this.sends = new ChannelBuffer[depth];

@@ -21,9 +21,15 @@ import java.time.Duration;
  *       progresses those in flight while the application computes. Close the channel on every rank at about the
  *       same time: an exchange that the clock of a rank started after another rank closed is abandoned when the
  *       drain time runs out.
+ *   <li>{@link #priority(int)}: exchanges run as best effort, and while several collectives are pending on a rank,
+ *       this channel's are progressed first: of the exchanges and collectives whose next round is ready, those of
+ *       a higher-priority channel post their messages first ({@link dev.tutti.PersistentRequest#setPriority}),
+ *       whichever wait drives the progress. Best effort and time-driven channels, and other collectives, have
+ *       priority 0. The level orders this rank's own work; ranks may pass different levels.
  * </ul>
  *
- * <p>Every rank of a channel must pass an equal QoS; creation refuses ranks that disagree.
+ * <p>Every rank of a channel must pass the same class, period and deadline (creation refuses ranks that disagree);
+ * the priority level may differ from rank to rank.
  */
 public final class ChannelQos {
     /** The QoS class. */
@@ -31,19 +37,26 @@ public final class ChannelQos {
         /** Run each exchange once every rank has submitted. */
         BEST_EFFORT,
         /** Start exchanges on a periodic clock and count deadline misses. */
-        TIME_DRIVEN
+        TIME_DRIVEN,
+        /** Best effort, progressed before lower-priority work of the rank. */
+        PRIORITY
     }
 
-    private static final ChannelQos BEST_EFFORT = new ChannelQos(Kind.BEST_EFFORT, 0, 0);
+    /** The highest priority level. */
+    public static final int MAX_PRIORITY = 1 << 20;
+
+    private static final ChannelQos BEST_EFFORT = new ChannelQos(Kind.BEST_EFFORT, 0, 0, 0);
 
     private final Kind kind;
     private final long periodNs;
     private final long deadlineNs;
+    private final int level;
 
-    private ChannelQos(final Kind kind, final long periodNs, final long deadlineNs) {
+    private ChannelQos(final Kind kind, final long periodNs, final long deadlineNs, final int level) {
         this.kind = kind;
         this.periodNs = periodNs;
         this.deadlineNs = deadlineNs;
+        this.level = level;
     }
 
     /** @return the best-effort QoS */
@@ -67,7 +80,21 @@ public final class ChannelQos {
         if (null == deadline || deadline.isNegative() || deadline.isZero() || deadline.compareTo(period) > 0) {
             throw Errors.argument(ErrorClass.ARG, op, null, "deadline", deadline, "0 < deadline <= period=" + period);
         }
-        return new ChannelQos(Kind.TIME_DRIVEN, period.toNanos(), deadline.toNanos());
+        return new ChannelQos(Kind.TIME_DRIVEN, period.toNanos(), deadline.toNanos(), 0);
+    }
+
+    /**
+     * The priority QoS: best effort, progressed before the rank's lower-priority collectives and channels.
+     *
+     * @param level the priority, {@code 1..}{@link #MAX_PRIORITY}; higher goes first (everything else has 0)
+     * @return the QoS
+     * @throws dev.tutti.TuttiException of class {@link ErrorClass#ARG} if the level is out of range
+     */
+    public static ChannelQos priority(final int level) {
+        if (level < 1 || level > MAX_PRIORITY) {
+            throw Errors.argument(ErrorClass.ARG, "ChannelQos.priority", null, "level", level, "1.." + MAX_PRIORITY);
+        }
+        return new ChannelQos(Kind.PRIORITY, 0, 0, level);
     }
 
     /** @return the class */
@@ -85,19 +112,29 @@ public final class ChannelQos {
         return deadlineNs;
     }
 
+    /** @return the priority level, 0 unless {@link Kind#PRIORITY} */
+    public int level() {
+        return level;
+    }
+
     @Override
     public boolean equals(final Object o) {
-        return o instanceof ChannelQos q && q.kind == kind && q.periodNs == periodNs && q.deadlineNs == deadlineNs;
+        return o instanceof ChannelQos q && q.kind == kind && q.periodNs == periodNs && q.deadlineNs == deadlineNs
+            && q.level == level;
     }
 
     @Override
     public int hashCode() {
-        return kind.hashCode() * 31 + Long.hashCode(periodNs * 31 + deadlineNs);
+        return (kind.hashCode() * 31 + Long.hashCode(periodNs * 31 + deadlineNs)) * 31 + level;
     }
 
     @Override
     public String toString() {
-        return Kind.BEST_EFFORT == kind ? "BEST_EFFORT"
-            : "TIME_DRIVEN(period=" + Duration.ofNanos(periodNs) + ", deadline=" + Duration.ofNanos(deadlineNs) + ")";
+        return switch (kind) {
+            case BEST_EFFORT -> "BEST_EFFORT";
+            case PRIORITY -> "PRIORITY(" + level + ")";
+            case TIME_DRIVEN -> "TIME_DRIVEN(period=" + Duration.ofNanos(periodNs) + ", deadline="
+                + Duration.ofNanos(deadlineNs) + ")";
+        };
     }
 }

@@ -21,7 +21,7 @@ import dev.tutti.Request;
  * staging copy. Ranks may pair different buffers for the same exchange: only the exchange's counts and the call
  * order on the private communicator (one start per exchange, in exchange order) must agree, and they do. BOOLEAN
  * channels start a nonblocking {@code ialltoall} per exchange instead: boolean buffers are staged through bytes per
- * call, which a persistent collective refuses.
+ * call, which a persistent collective refuses (and have no priority).
  *
  * <p>A time-driven channel also tells receivers which blocks are fresh: with each exchange it starts a persistent
  * allgather of one byte per rank (1: this rank's block was submitted for the exchange, 0: it is the channel's
@@ -33,14 +33,17 @@ final class ExchangeStarts {
     private final boolean sendEmpty;
     private final boolean recvEmpty;
     private final boolean persistent;
+    private final int priority;
     private final PersistentRequest[][] pairs;
     /** Freshness allgathers, [0: stale, 1: fresh][receive slot]. */
     private final PersistentRequest[][] flags = new PersistentRequest[2][];
     private final byte[][] flagValue = {{0}, {1}};
 
+    /** @param priority the requests' progress priority ({@link PersistentRequest#setPriority}), 0 for none */
     ExchangeStarts(final Comm comm, final Datatype type, final int sendSlots, final int recvSlots,
-        final boolean sendEmpty, final boolean recvEmpty) {
+        final boolean sendEmpty, final boolean recvEmpty, final int priority) {
         this.comm = comm;
+        this.priority = priority;
         this.sendEmpty = sendEmpty;
         this.recvEmpty = recvEmpty;
         this.persistent = Datatype.BOOLEAN != type;
@@ -63,6 +66,9 @@ final class ExchangeStarts {
         if (null == p) {
             p = comm.alltoallInit(sendEmpty ? null : s.raw(), recvEmpty ? null : r.raw());
             pairs[s.slot()][r.slot()] = p;
+            if (0 != priority) {
+                p.setPriority(priority);
+            }
         }
         p.start();
         return p;
