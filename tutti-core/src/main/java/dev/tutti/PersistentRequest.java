@@ -34,6 +34,21 @@ public interface PersistentRequest extends Request, AutoCloseable {
     boolean isActive();
 
     /**
+     * Sets the request's progress priority, a Tutti extension (0 by default). When several nonblocking collectives
+     * are pending on a rank, the rank advances those of higher priority first: of the runs whose next round is
+     * ready, a higher one posts its messages first, whichever wait is progressing them (a wait on a lower one too).
+     * Priority orders work on this rank only; it never delays a lower request that can progress.
+     *
+     * @param level the priority, {@code >= 0}; higher goes first
+     * @throws TuttiException of class {@link ErrorClass#ARG} for a negative level; of class
+     *                        {@link ErrorClass#REQUEST} if the request is active
+     */
+    void setPriority(int level);
+
+    /** @return the progress priority set by {@link #setPriority(int)}, 0 by default */
+    int priority();
+
+    /**
      * Frees the request (MPI_Request_free): its schedule and buffers are let go; later calls are refused.
      *
      * @throws TuttiException of class {@link ErrorClass#REQUEST} if the request is active

@@ -3,6 +3,7 @@ package dev.tutti;
 import dev.tutti.channel.AlltoallChannel;
 import dev.tutti.channel.ChannelBuffer;
 import dev.tutti.channel.ChannelQos;
+import dev.tutti.channel.TimeDrivenRun;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -10,8 +11,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * Alltoall channels over the process transports, ranks wired as separate processes (shm, tcp): an intragroup
- * channel with small (eager) and large (rendezvous) blocks, and a bipartite one, every element checked. The
- * channel package's own tests run the same over inproc.
+ * channel with small (eager) and large (rendezvous) blocks, a bipartite one, and a time-driven one with a slow
+ * rank, every element checked. The channel package's own tests run the same over inproc.
  */
 @Timeout(120)
 class ChannelTransportTest {
@@ -68,6 +69,11 @@ class ChannelTransportTest {
         exchange(pair, 700);
         pair.free();
         half.free();
+        try {
+            TimeDrivenRun.run(world, 2);
+        } catch (final InterruptedException e) {
+            throw new AssertionError(e);
+        }
     }
 
     @Test

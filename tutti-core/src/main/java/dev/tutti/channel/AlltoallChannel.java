@@ -30,7 +30,11 @@ import java.util.concurrent.TimeUnit;
  * }</pre>
  *
  * <p><b>Exchanges.</b> The <i>k</i>-th submit on a rank starts exchange <i>k</i>, which meets exchange <i>k</i> of
- * every other rank; receive buffers come back from {@link #takeReceive()} in exchange order. A channel has its
+ * every other rank; receive buffers come back from {@link #takeReceive()} in exchange order. Each exchange is a
+ * start of a persistent alltoall built once (MPI-4 {@code alltoallInit}, one per pair of ring buffers), moving data
+ * straight between the ring buffers. On a time-driven channel the clock starts the exchanges instead: exchange
+ * <i>k</i> at its tick, with the oldest buffer this rank submitted and not yet sent, or with zeros if there is
+ * none ({@link ChannelBuffer#fresh(int)} tells the receivers). A channel has its
  * own message space (a private duplicate of the communicator, made at creation), so exchanges never interfere with
  * the communicator's collectives or point-to-point messages, however ranks interleave them.
  *
@@ -261,8 +265,9 @@ public final class AlltoallChannel implements AutoCloseable {
     }
 
     /**
-     * Submits a filled send buffer: starts this rank's next exchange (for a time-driven channel, not before its
-     * release time), waiting first for a free receive buffer if every one is full or held.
+     * Submits a filled send buffer. Best effort: starts this rank's next exchange, waiting first for a free receive
+     * buffer if every one is full or held. Time-driven: queues the buffer for the next exchange whose tick has not
+     * started it yet (see {@link ChannelQos#timeDriven}) and returns at once.
      *
      * @param buffer a send buffer taken from this channel and not yet submitted
      * @throws TuttiException of class {@link ErrorClass#BUFFER} for a buffer not held from this channel's send
@@ -276,8 +281,8 @@ public final class AlltoallChannel implements AutoCloseable {
      * Submits a filled send buffer if that needs no wait.
      *
      * @param buffer a send buffer taken from this channel and not yet submitted
-     * @return true if the exchange started; false if no receive buffer was free (or, time-driven, the exchange's
-     *         release time has not come), the buffer staying the application's
+     * @return true if the exchange started (time-driven: the buffer was queued, always); false if no receive buffer
+     *         was free, the buffer staying the application's
      */
     public boolean trySubmit(final ChannelBuffer buffer) {
         return core.submit("trySubmit", buffer, false);

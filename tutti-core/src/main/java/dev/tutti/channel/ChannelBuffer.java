@@ -28,6 +28,8 @@ public final class ChannelBuffer {
         FREE,
         /** Held by the application. */
         TAKEN,
+        /** Submitted to a time-driven channel, waiting for the next tick of its clock. */
+        QUEUED,
         /** In an exchange that has not completed. */
         IN_FLIGHT,
         /** Filled by a completed exchange, not yet taken (receive side). */
@@ -41,12 +43,22 @@ public final class ChannelBuffer {
     private final Object array;
     private final Buf buf;
     private final Buf[] blocks;
+    private final int slot;
+    /** Per source rank, 1 if its block of the last exchange was submitted for it (time-driven receive side). */
+    private final byte[] fresh;
     private volatile State state = State.FREE;
     private long exchange = -1;
 
-    ChannelBuffer(final ChannelCore owner, final Side side, final Datatype type, final int ranks, final int block) {
+    /**
+     * @param slot   the buffer's position in its ring (the idle buffer of a time-driven channel: {@code depth})
+     * @param flags  whether the buffer records which blocks are fresh (receive buffers of time-driven channels)
+     */
+    ChannelBuffer(final ChannelCore owner, final Side side, final Datatype type, final int ranks, final int block,
+        final int slot, final boolean flags) {
         this.owner = owner;
         this.side = side;
+        this.slot = slot;
+        this.fresh = flags ? new byte[ranks] : null;
         this.array = Storage.allocate(type, ranks * block);
         this.buf = Storage.buf(array);
         this.blocks = new Buf[ranks];
@@ -61,6 +73,15 @@ public final class ChannelBuffer {
 
     Side side() {
         return side;
+    }
+
+    int slot() {
+        return slot;
+    }
+
+    /** @return the per-source freshness flags that an exchange fills, or null if every block is always fresh */
+    byte[] freshFlags() {
+        return fresh;
     }
 
     State state() {
@@ -128,6 +149,29 @@ public final class ChannelBuffer {
     public long exchange() {
         checkHeld("exchange");
         return exchange;
+    }
+
+    /**
+     * Returns whether the block from {@code rank} carries data that rank submitted for this exchange. Always true on
+     * a best-effort channel. On a time-driven channel an exchange starts at its tick with whatever each rank has
+     * submitted by then: a rank that had submitted nothing sends a zero-filled block (every element 0, or false),
+     * and this returns false for it.
+     *
+     * @param rank the source rank, in the (remote, for a bipartite channel) group
+     * @return whether that rank's block is fresh
+     * @throws dev.tutti.TuttiException of class {@link ErrorClass#BUFFER} for a send buffer or one not held; of
+     *                                  class {@link ErrorClass#RANK} for a rank out of range
+     */
+    public boolean fresh(final int rank) {
+        checkHeld("fresh");
+        if (Side.RECEIVE != side) {
+            throw Errors.invalid(ErrorClass.BUFFER, "ChannelBuffer.fresh", owner.where(), "the buffer is a send "
+                + "buffer, expected a receive buffer (from takeReceive)");
+        }
+        if (rank < 0 || rank >= blocks.length) {
+            throw Errors.rank("ChannelBuffer.fresh", owner.where(), "rank", rank, blocks.length, "");
+        }
+        return null == fresh || 0 != fresh[rank];
     }
 
     /** @return the backing array ({@code double[]}, {@code int[]}, ...; {@code boolean[]} for BOOLEAN) */

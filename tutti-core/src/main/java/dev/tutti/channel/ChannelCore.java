@@ -17,11 +17,18 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * The running part of a channel on one rank: its two buffer rings, the exchanges in flight, and the statistics.
  *
- * <p>Implementation notes. Exchange <i>k</i> is the <i>k</i>-th nonblocking alltoall on the channel's private
- * communicator (a duplicate made at creation, so the channel's messages have their own context and never meet the
- * parent communicator's collectives, whatever order ranks interleave them in); submits are serialized
- * ({@code submitLock}), so the <i>k</i>-th submit starts the <i>k</i>-th alltoall and the collective call order on
- * the private communicator is the exchange order on every rank. An exchange holds one send buffer and one receive
+ * <p>Implementation notes. Exchange <i>k</i> is the <i>k</i>-th start of a persistent alltoall on the channel's
+ * private communicator ({@link ExchangeStarts}: one request per pair of ring buffers, built on first use; a
+ * duplicate communicator made at creation, so the channel's messages have their own context and never meet the
+ * parent communicator's collectives, whatever order ranks interleave them in); exchanges are started under
+ * {@code lock} in exchange order, so the collective call order on the private communicator is the exchange order
+ * on every rank. Best effort: the <i>k</i>-th submit starts exchange <i>k</i> (submits are serialized by
+ * {@code submitLock}). Time-driven: a submit only queues its buffer ({@code queue}); exchange <i>k</i> is started
+ * at its tick, {@code t0 + (k + 1) * period}, by whichever thread sees the tick first (the channel's clock thread,
+ * or a submit or release), with the oldest queued buffer or, if none is queued, the zero-filled {@code idle}
+ * buffer, and with it the freshness allgather that tells receivers which blocks were submitted. The clock thread
+ * also tests the exchanges in flight every {@code clockPollNs}, so that they progress (and their completion time,
+ * which decides a miss, is seen) while the application computes. An exchange holds one send buffer and one receive
  * buffer from its start until it completes; the receive buffer then stays the channel's (FULL) until the
  * application takes it and releases it. A submit therefore needs a FREE receive buffer, and waits for a release
  * when there is none (back-pressure: nothing is received into a buffer the application holds or has not read).
@@ -37,8 +44,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * failed exchange (a peer that died, a mismatch) fails the channel: every waiting and later operation throws,
  * naming the channel and, through the cause, the rank.
  *
- * <p>Allocation: buffers, their block views and the exchange records are made at creation; a steady exchange
- * allocates only what one nonblocking alltoall of a cached schedule allocates.
+ * <p>Allocation: buffers, their block views and the exchange records are made at creation, a pair's persistent
+ * request at its first exchange; a steady exchange then allocates nothing on the small-message path (BOOLEAN
+ * channels: one nonblocking alltoall's worth).
  */
 final class ChannelCore {
     /** Longest a channel operation waits before it looks at close and failure again. */
@@ -49,7 +57,9 @@ final class ChannelCore {
         long number;
         ChannelBuffer send;
         ChannelBuffer recv;
+        /** The data alltoall, then (time-driven) the freshness allgather; null once seen complete. */
         Request request;
+        Request flags;
         long startNs;
         long releaseNs;
         boolean done;
@@ -59,13 +69,20 @@ final class ChannelCore {
     private final String where;
     private final Comm comm;
     private final ChannelQos qos;
-    private final boolean sendEmpty;
-    private final boolean recvEmpty;
+    private final boolean timeDriven;
+    private final ExchangeStarts starts;
     private final long sendBytes;
     private final long recvBytes;
     private final ChannelBuffer[] sends;
     private final ChannelBuffer[] recvs;
     private final Exchange[] ring;
+    /** Time-driven: submitted send buffers waiting for their tick, FIFO; the zero-filled idle buffer; the clock. */
+    private final ChannelBuffer[] queue;
+    private final ChannelBuffer idle;
+    private final long clockPollNs;
+    private Thread clock;
+    private int queueHead;
+    private int queued;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
     private final ReentrantLock waiter = new ReentrantLock();
@@ -97,32 +114,95 @@ final class ChannelCore {
         this.comm = comm;
         this.qos = qos;
         this.onClose = onClose;
-        this.sendEmpty = 0 == sendBlock;
-        this.recvEmpty = 0 == recvBlock;
+        this.timeDriven = ChannelQos.Kind.TIME_DRIVEN == qos.kind();
+        this.starts = new ExchangeStarts(comm, type, depth + (timeDriven ? 1 : 0), depth, 0 == sendBlock,
+            0 == recvBlock, qos.level());
         this.sendBytes = (long) sendRanks * sendBlock * type.sizeBytes();
         this.recvBytes = (long) recvRanks * recvBlock * type.sizeBytes();
         this.sends = new ChannelBuffer[depth];
         this.recvs = new ChannelBuffer[depth];
         this.ring = new Exchange[depth];
         for (int i = 0; i < depth; i++) {
-            sends[i] = new ChannelBuffer(this, Side.SEND, type, sendRanks, sendBlock);
-            recvs[i] = new ChannelBuffer(this, Side.RECEIVE, type, recvRanks, recvBlock);
+            sends[i] = new ChannelBuffer(this, Side.SEND, type, sendRanks, sendBlock, i, false);
+            recvs[i] = new ChannelBuffer(this, Side.RECEIVE, type, recvRanks, recvBlock, i, timeDriven);
             ring[i] = new Exchange();
         }
+        this.queue = timeDriven ? new ChannelBuffer[depth] : null;
+        this.idle = timeDriven ? new ChannelBuffer(this, Side.SEND, type, sendRanks, sendBlock, depth, false) : null;
+        this.clockPollNs = Math.max(TimeUnit.MICROSECONDS.toNanos(100), Math.min(TimeUnit.MILLISECONDS.toNanos(1),
+            qos.deadlineNanos() / 10));
         this.t0 = System.nanoTime();
     }
 
-    /** Sets the clock's origin (time-driven QoS); called once creation has synchronized the ranks. */
+    /**
+     * Sets the clock's origin and, time-driven, starts the clock thread; called once creation has synchronized the
+     * ranks.
+     */
     void startClock() {
         lock.lock();
         try {
             t0 = System.nanoTime();
+            if (timeDriven) {
+                clock = Thread.ofPlatform().daemon().name("tutti-channel-clock-" + name).start(this::runClock);
+            }
         } finally {
             lock.unlock();
         }
     }
 
-    /** @return the clock's origin ({@link System#nanoTime()}): exchange k's release time is this + k * period */
+    /**
+     * The clock thread (time-driven): starts each exchange at its tick and tests the exchanges in flight every
+     * {@link #clockPollNs} until the channel closes or fails.
+     */
+    private void runClock() {
+        lock.lock();
+        try {
+            while (!closed && null == failure) {
+                startDue("clock");
+                pollRest();
+                final long untilTick = tick(next) - System.nanoTime();
+                long wait = untilTick > 0 ? untilTick : clockPollNs; // due but no free receive buffer: a release
+                if (null != oldestPending()) {
+                    wait = Math.min(wait, clockPollNs);
+                }
+                changed.awaitNanos(wait);
+            }
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (final TuttiException e) {
+            // startDue recorded the failure: every operation of the channel reports it
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** @return when exchange {@code k} of a time-driven channel starts: one period per exchange, the first at t0 + period */
+    private long tick(final long k) {
+        return t0 + (k + 1) * qos.periodNanos();
+    }
+
+    /**
+     * Starts every time-driven exchange whose tick has come, while a receive buffer is free (holding {@code lock}):
+     * each with the oldest queued send buffer, or the idle one if none is queued.
+     */
+    private void startDue(final String op) {
+        while (timeDriven && !closed && null == failure && System.nanoTime() - tick(next) >= 0) {
+            final ChannelBuffer r = find(recvs, State.FREE);
+            if (null == r) {
+                return;
+            }
+            ChannelBuffer b = idle;
+            if (queued > 0) {
+                b = queue[queueHead];
+                queue[queueHead] = null;
+                queueHead = (queueHead + 1) % queue.length;
+                queued--;
+            }
+            start(op, b, r);
+        }
+    }
+
+    /** @return the clock's origin ({@link System#nanoTime()}): exchange k starts at this + (k + 1) * period */
     long clockOrigin() {
         lock.lock();
         try {
@@ -174,17 +254,15 @@ final class ChannelCore {
                 throw Errors.invalid(ErrorClass.BUFFER, op, where, "the send buffer is " + b.state()
                     + ", expected one taken by takeSend and not yet submitted (submitted twice?)");
             }
-            final long deadline = deadline(wait ? -1 : 0);
-            if (ChannelQos.Kind.TIME_DRIVEN == qos.kind()) {
-                final long release = t0 + next * qos.periodNanos();
-                while (System.nanoTime() - release < 0) {
-                    if (!wait) {
-                        return false;
-                    }
-                    awaitChange(op, release - System.nanoTime());
-                    checkUsable(op);
-                }
+            if (timeDriven) { // at most depth buffers are taken, so the queue has room
+                b.state(State.QUEUED);
+                queue[(queueHead + queued) % queue.length] = b;
+                queued++;
+                startDue(op);
+                changed.signalAll();
+                return true;
             }
+            final long deadline = deadline(wait ? -1 : 0);
             boolean more = true;
             while (true) {
                 final ChannelBuffer r = find(recvs, State.FREE);
@@ -219,7 +297,6 @@ final class ChannelCore {
                     r.state(State.TAKEN);
                     e.send = null;
                     e.recv = null;
-                    e.request = null;
                     return r;
                 }
                 if (!more) {
@@ -242,6 +319,7 @@ final class ChannelCore {
                     + ", expected one taken by takeReceive and not yet released (released twice?)");
             }
             b.state(State.FREE);
+            startDue(op);
             changed.signalAll();
         } finally {
             lock.unlock();
@@ -273,8 +351,10 @@ final class ChannelCore {
      * abandoned and counted; the private communicator is freed only when nothing is in flight.
      */
     void close(final long drainNs) {
+        final Thread ticker;
         lock.lock();
         try {
+            ticker = clock;
             if (closed) {
                 return;
             }
@@ -295,12 +375,25 @@ final class ChannelCore {
                 sends[i].state(State.CLOSED);
                 recvs[i].state(State.CLOSED);
             }
+            starts.free();
             if (0 == left && null == failure) {
                 comm.free();
             }
         } finally {
             lock.unlock();
             onClose.run();
+        }
+        if (null != ticker) {
+            joinClock(ticker);
+        }
+    }
+
+    /** Waits briefly for the clock thread, which leaves at its next wake-up once it sees the channel closed. */
+    private static void joinClock(final Thread ticker) {
+        try {
+            ticker.join(TimeUnit.SECONDS.toMillis(1));
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -314,13 +407,16 @@ final class ChannelCore {
         e.recv = r;
         e.done = false;
         e.startNs = System.nanoTime();
-        e.releaseNs = ChannelQos.Kind.TIME_DRIVEN == qos.kind() ? t0 + e.number * qos.periodNanos() : e.startNs;
-        b.state(State.IN_FLIGHT);
-        b.exchange(e.number);
+        e.releaseNs = timeDriven ? tick(e.number) : e.startNs;
+        if (idle != b) { // the idle buffer is never written and may be in several exchanges at once
+            b.state(State.IN_FLIGHT);
+            b.exchange(e.number);
+        }
         r.state(State.IN_FLIGHT);
         r.exchange(e.number);
         try {
-            e.request = comm.ialltoall(sendEmpty ? null : b.raw(), recvEmpty ? null : r.raw());
+            e.request = starts.start(b, r);
+            e.flags = timeDriven ? starts.startFlags(idle != b, r) : null;
         } catch (final TuttiException x) {
             fail(e, x);
             checkUsable(op);
@@ -345,7 +441,7 @@ final class ChannelCore {
         final Exchange e = oldestPending();
         if (null != e && waiter.tryLock()) {
             final long number = e.number;
-            final Request request = e.request;
+            final Request request = null != e.request ? e.request : e.flags;
             lock.unlock();
             TuttiException failed = null;
             boolean done = false;
@@ -360,7 +456,7 @@ final class ChannelCore {
             if (null != failed) {
                 fail(e, failed);
             } else if (done && e.number == number && !e.done) {
-                complete(e);
+                seen(e, request);
             }
             pollRest();
             changed.signalAll();
@@ -379,26 +475,39 @@ final class ChannelCore {
         }
     }
 
-    /** Completes, without blocking, every started exchange whose alltoall has completed. */
+    /** Completes, without blocking, every started exchange whose requests have completed. */
     private void pollRest() {
         for (int i = 0; i < count && null == failure; i++) {
             final Exchange e = ring[(head + i) % ring.length];
-            if (!e.done && null != e.request) {
-                try {
-                    if (e.request.test()) {
-                        complete(e);
-                    }
-                } catch (final TuttiException x) {
-                    fail(e, x);
+            try {
+                if (!e.done && null != e.request && e.request.test()) {
+                    seen(e, e.request);
                 }
+                if (!e.done && null != e.flags && e.flags.test()) {
+                    seen(e, e.flags);
+                }
+            } catch (final TuttiException x) {
+                fail(e, x);
             }
+        }
+    }
+
+    /** Records that one request of {@code e} was seen complete; completes {@code e} when none is left. */
+    private void seen(final Exchange e, final Request request) {
+        if (request == e.request) {
+            e.request = null;
+        } else if (request == e.flags) {
+            e.flags = null;
+        }
+        if (null == e.request && null == e.flags) {
+            complete(e);
         }
     }
 
     private Exchange oldestPending() {
         for (int i = 0; i < count; i++) {
             final Exchange e = ring[(head + i) % ring.length];
-            if (!e.done && null != e.request) {
+            if (!e.done && (null != e.request || null != e.flags)) {
                 return e;
             }
         }
@@ -408,11 +517,13 @@ final class ChannelCore {
     private void complete(final Exchange e) {
         final long now = System.nanoTime();
         e.done = true;
-        e.send.state(State.FREE);
+        if (idle != e.send) {
+            e.send.state(State.FREE);
+        }
         e.recv.state(State.FULL);
         exchanges++;
         latency.record(now - e.startNs);
-        if (ChannelQos.Kind.TIME_DRIVEN == qos.kind() && now - (e.releaseNs + qos.deadlineNanos()) > 0) {
+        if (timeDriven && now - (e.releaseNs + qos.deadlineNanos()) > 0) {
             misses++;
         }
         changed.signalAll();

@@ -10,32 +10,53 @@ import java.time.Duration;
  *
  * <ul>
  *   <li>{@link #bestEffort()}: exchange <i>k</i> runs as soon as every rank has submitted its <i>k</i>-th buffer.
- *   <li>{@link #timeDriven(Duration, Duration)}: exchange <i>k</i> is released on the channel's clock, at
- *       {@code t0 + k * period} (never before, so a fast rank is paced), and an exchange that completes later than
- *       {@code deadline} after its release time is counted as a deadline miss in {@link ChannelStats}.
+ *   <li>{@link #timeDriven(Duration, Duration)}: exchange <i>k</i> is started by the channel's clock at its tick,
+ *       {@code t0 + (k + 1) * period} ({@code t0}: the end of creation, so every period gives the ranks time to
+ *       submit), with whatever each rank submitted by then: the oldest submitted buffer not yet sent, or, from a
+ *       rank that submitted none, a zero-filled block that the receivers see as not fresh
+ *       ({@link ChannelBuffer#fresh(int)}). A buffer submitted after the tick goes out at a later one. An
+ *       exchange that completes later than {@code deadline} after its tick is counted as a deadline miss in
+ *       {@link ChannelStats}. A tick that finds every receive buffer full or held waits for a release (nothing is
+ *       overwritten), and the late exchange usually misses. A clock thread per channel starts the exchanges and
+ *       progresses those in flight while the application computes. Close the channel on every rank at about the
+ *       same time: an exchange that the clock of a rank started after another rank closed is abandoned when the
+ *       drain time runs out.
+ *   <li>{@link #priority(int)}: exchanges run as best effort, and while several collectives are pending on a rank,
+ *       this channel's are progressed first: of the exchanges and collectives whose next round is ready, those of
+ *       a higher-priority channel post their messages first ({@link dev.tutti.PersistentRequest#setPriority}),
+ *       whichever wait drives the progress. Best effort and time-driven channels, and other collectives, have
+ *       priority 0. The level orders this rank's own work; ranks may pass different levels.
  * </ul>
  *
- * <p>Every rank of a channel must pass an equal QoS; creation refuses ranks that disagree.
+ * <p>Every rank of a channel must pass the same class, period and deadline (creation refuses ranks that disagree);
+ * the priority level may differ from rank to rank.
  */
 public final class ChannelQos {
     /** The QoS class. */
     public enum Kind {
         /** Run each exchange once every rank has submitted. */
         BEST_EFFORT,
-        /** Release exchanges on a periodic clock and count deadline misses. */
-        TIME_DRIVEN
+        /** Start exchanges on a periodic clock and count deadline misses. */
+        TIME_DRIVEN,
+        /** Best effort, progressed before lower-priority work of the rank. */
+        PRIORITY
     }
 
-    private static final ChannelQos BEST_EFFORT = new ChannelQos(Kind.BEST_EFFORT, 0, 0);
+    /** The highest priority level. */
+    public static final int MAX_PRIORITY = 1 << 20;
+
+    private static final ChannelQos BEST_EFFORT = new ChannelQos(Kind.BEST_EFFORT, 0, 0, 0);
 
     private final Kind kind;
     private final long periodNs;
     private final long deadlineNs;
+    private final int level;
 
-    private ChannelQos(final Kind kind, final long periodNs, final long deadlineNs) {
+    private ChannelQos(final Kind kind, final long periodNs, final long deadlineNs, final int level) {
         this.kind = kind;
         this.periodNs = periodNs;
         this.deadlineNs = deadlineNs;
+        this.level = level;
     }
 
     /** @return the best-effort QoS */
@@ -46,8 +67,8 @@ public final class ChannelQos {
     /**
      * The time-driven QoS.
      *
-     * @param period   time between exchange releases, {@code > 0}
-     * @param deadline how long after its release an exchange may take to complete, {@code 0 < deadline <= period}
+     * @param period   time between ticks (exchange starts), {@code > 0}
+     * @param deadline how long after its tick an exchange may take to complete, {@code 0 < deadline <= period}
      * @return the QoS
      * @throws dev.tutti.TuttiException of class {@link ErrorClass#ARG} if period or deadline is null or out of range
      */
@@ -59,7 +80,21 @@ public final class ChannelQos {
         if (null == deadline || deadline.isNegative() || deadline.isZero() || deadline.compareTo(period) > 0) {
             throw Errors.argument(ErrorClass.ARG, op, null, "deadline", deadline, "0 < deadline <= period=" + period);
         }
-        return new ChannelQos(Kind.TIME_DRIVEN, period.toNanos(), deadline.toNanos());
+        return new ChannelQos(Kind.TIME_DRIVEN, period.toNanos(), deadline.toNanos(), 0);
+    }
+
+    /**
+     * The priority QoS: best effort, progressed before the rank's lower-priority collectives and channels.
+     *
+     * @param level the priority, {@code 1..}{@link #MAX_PRIORITY}; higher goes first (everything else has 0)
+     * @return the QoS
+     * @throws dev.tutti.TuttiException of class {@link ErrorClass#ARG} if the level is out of range
+     */
+    public static ChannelQos priority(final int level) {
+        if (level < 1 || level > MAX_PRIORITY) {
+            throw Errors.argument(ErrorClass.ARG, "ChannelQos.priority", null, "level", level, "1.." + MAX_PRIORITY);
+        }
+        return new ChannelQos(Kind.PRIORITY, 0, 0, level);
     }
 
     /** @return the class */
@@ -77,19 +112,29 @@ public final class ChannelQos {
         return deadlineNs;
     }
 
+    /** @return the priority level, 0 unless {@link Kind#PRIORITY} */
+    public int level() {
+        return level;
+    }
+
     @Override
     public boolean equals(final Object o) {
-        return o instanceof ChannelQos q && q.kind == kind && q.periodNs == periodNs && q.deadlineNs == deadlineNs;
+        return o instanceof ChannelQos q && q.kind == kind && q.periodNs == periodNs && q.deadlineNs == deadlineNs
+            && q.level == level;
     }
 
     @Override
     public int hashCode() {
-        return kind.hashCode() * 31 + Long.hashCode(periodNs * 31 + deadlineNs);
+        return (kind.hashCode() * 31 + Long.hashCode(periodNs * 31 + deadlineNs)) * 31 + level;
     }
 
     @Override
     public String toString() {
-        return Kind.BEST_EFFORT == kind ? "BEST_EFFORT"
-            : "TIME_DRIVEN(period=" + Duration.ofNanos(periodNs) + ", deadline=" + Duration.ofNanos(deadlineNs) + ")";
+        return switch (kind) {
+            case BEST_EFFORT -> "BEST_EFFORT";
+            case PRIORITY -> "PRIORITY(" + level + ")";
+            case TIME_DRIVEN -> "TIME_DRIVEN(period=" + Duration.ofNanos(periodNs) + ", deadline="
+                + Duration.ofNanos(deadlineNs) + ")";
+        };
     }
 }

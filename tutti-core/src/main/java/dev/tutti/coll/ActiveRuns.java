@@ -3,6 +3,7 @@ package dev.tutti.coll;
 import dev.tutti.runtime.Agent;
 
 import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
@@ -21,6 +22,15 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  *     reads its state (volatile) and the finisher stores the state then reads the slots and array, so at least one
  *     of them sees the other and removes the run; the slot CAS makes a double removal harmless.</li>
  * </ul>
+ * <li>Priority ({@link ScheduleRun#priority()}, set on persistent requests): while any registered run has a
+ *     priority other than 0 ({@code prioritized} counts them), {@link #doWork()} advances runs level by level,
+ *     highest first, so that of several runs whose rounds are ready the higher one posts its next messages first;
+ *     a run's own wait first advances the registered runs that outrank it ({@link #advanceAbove}), and so does a
+ *     run about to post a round (its start's first one included). Each level
+ *     costs one scan of the slots and the array, paid only while a prioritized run is registered. Whether a run
+ *     was counted is kept in the run at its add, so a priority changed while it is still registered (its request
+ *     seen complete before the finisher removed it) cannot unbalance the count.</li>
+ * </ul>
  * One instance per engine, held by {@link CollHooks}; communicators cache it ({@link CollComm}).
  */
 final class ActiveRuns implements Agent {
@@ -29,9 +39,13 @@ final class ActiveRuns implements Agent {
 
     private final AtomicReferenceArray<ScheduleRun> slots = new AtomicReferenceArray<>(SLOTS);
     private volatile ScheduleRun[] overflow = EMPTY;
-
+    private final AtomicInteger prioritized = new AtomicInteger();
 
     void add(final ScheduleRun run) {
+        run.counted(0 != run.priority()); // before the run is published: its remove reads it
+        if (run.counted()) {
+            prioritized.incrementAndGet();
+        }
         for (int i = 0; i < SLOTS; i++) {
             if (null == slots.get(i) && slots.compareAndSet(i, null, run)) {
                 return;
@@ -47,7 +61,9 @@ final class ActiveRuns implements Agent {
     void remove(final ScheduleRun run) {
         for (int i = 0; i < SLOTS; i++) {
             if (run == slots.get(i)) {
-                slots.compareAndSet(i, run, null);
+                if (slots.compareAndSet(i, run, null)) {
+                    removed(run);
+                }
                 return;
             }
         }
@@ -60,6 +76,7 @@ final class ActiveRuns implements Agent {
             if (i < 0) {
                 return;
             }
+            removed(run);
             if (1 == cur.length) {
                 overflow = EMPTY;
                 return;
@@ -98,6 +115,12 @@ final class ActiveRuns implements Agent {
         return null != r && !r.isDone() && r.context() >= fromContext && r.context() < toContext;
     }
 
+    private void removed(final ScheduleRun run) {
+        if (run.counted()) {
+            prioritized.decrementAndGet();
+        }
+    }
+
     private static int indexOf(final ScheduleRun[] a, final ScheduleRun run) {
         for (int i = 0; i < a.length; i++) {
             if (a[i] == run) {
@@ -109,6 +132,9 @@ final class ActiveRuns implements Agent {
 
     @Override
     public int doWork() {
+        if (0 != prioritized.get()) {
+            return advanceAbove(Integer.MIN_VALUE);
+        }
         int work = 0;
         for (int i = 0; i < SLOTS; i++) {
             final ScheduleRun r = slots.get(i);
@@ -120,5 +146,51 @@ final class ActiveRuns implements Agent {
             work += r.advance();
         }
         return work;
+    }
+
+    /**
+     * Advances the registered runs whose priority is above {@code floor}, highest level first.
+     *
+     * @param floor the priority the runs must exceed ({@link Integer#MIN_VALUE}: every run)
+     * @return the work done
+     */
+    int advanceAbove(final int floor) {
+        int work = 0;
+        for (int level = highestBelow(Integer.MAX_VALUE); level > floor; level = highestBelow(level)) {
+            for (int i = 0; i < SLOTS; i++) {
+                final ScheduleRun r = slots.get(i);
+                if (null != r && level == r.priority()) {
+                    work += r.advance();
+                }
+            }
+            for (final ScheduleRun r : overflow) {
+                if (level == r.priority()) {
+                    work += r.advance();
+                }
+            }
+        }
+        return work;
+    }
+
+    /** @return whether a registered run has a priority above {@code level} (cheap while none is prioritized) */
+    boolean outranks(final int level) {
+        return 0 != prioritized.get() && highestBelow(Integer.MAX_VALUE) > level;
+    }
+
+    /** @return the highest priority below {@code bound} among registered runs, or {@link Integer#MIN_VALUE} */
+    private int highestBelow(final int bound) {
+        int best = Integer.MIN_VALUE;
+        for (int i = 0; i < SLOTS; i++) {
+            final ScheduleRun r = slots.get(i);
+            if (null != r && r.priority() < bound && r.priority() > best) {
+                best = r.priority();
+            }
+        }
+        for (final ScheduleRun r : overflow) {
+            if (r.priority() < bound && r.priority() > best) {
+                best = r.priority();
+            }
+        }
+        return best;
     }
 }

@@ -113,6 +113,23 @@ public final class PersistentRun implements PersistentRequest {
     }
 
     @Override
+    public void setPriority(final int level) {
+        if (level < 0) {
+            throw Errors.argument(ErrorClass.ARG, op("setPriority"), call.where(), "level", level, ">= 0");
+        }
+        if (active) {
+            throw Errors.invalid(ErrorClass.REQUEST, op("setPriority"), call.where(), "the persistent request is "
+                + "active, expected it inactive: wait for (or test) its last start first");
+        }
+        run.priority(level);
+    }
+
+    @Override
+    public int priority() {
+        return run.priority();
+    }
+
+    @Override
     public void free() {
         if (active) {
             throw Errors.invalid(ErrorClass.REQUEST, op("free"), call.where(), "the "

@@ -87,6 +87,10 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
     private CollGate gate;
     private AbstractRequest[] parts = NONE;
     private int pending;
+    /** Progress priority ({@link ActiveRuns}); changed only while the run is not registered (persistent runs). */
+    private volatile int priority;
+    /** Whether {@link ActiveRuns} counted this run as prioritized when it added it. */
+    private volatile boolean counted;
 
     private ScheduleRun(final Schedule schedule, final CollComm comm, final int context, final int tag,
         final CollKind taggedKind, final int userTag, final long timeoutNs, final boolean registered,
@@ -282,7 +286,26 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
 
     @Override
     protected int progressSelf() {
-        return advance();
+        final ActiveRuns active = comm.activeRuns();
+        return (active.outranks(priority) ? active.advanceAbove(priority) : 0) + advance();
+    }
+
+    /** @return the run's progress priority: 0 unless set on its persistent request */
+    int priority() {
+        return priority;
+    }
+
+    boolean counted() {
+        return counted;
+    }
+
+    void counted(final boolean c) {
+        counted = c;
+    }
+
+    /** Sets the progress priority of a persistent run that is not active (see {@link ActiveRuns}). */
+    void priority(final int level) {
+        priority = level;
     }
 
     /**
@@ -345,7 +368,21 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
                 finishWith(null);
                 return work + 1;
             }
+            yieldToHigher();
             post(rounds[round]);
+        }
+    }
+
+    /**
+     * Before this run posts a round: advances the registered runs of higher priority (see {@link ActiveRuns}), so
+     * that a higher run whose round became ready no later than this one's posts first. Checking them here, after
+     * this run's round was found ready, and not only before this run is advanced, closes the window in which both
+     * runs' messages arrive between the two checks (a sender posts the higher run's first, so they arrive first).
+     */
+    private void yieldToHigher() {
+        final ActiveRuns active = comm.activeRuns();
+        if (active.outranks(priority)) {
+            active.advanceAbove(priority);
         }
     }
 

@@ -4,10 +4,13 @@ import dev.tutti.Communicator;
 import dev.tutti.Datatype;
 import dev.tutti.Intercommunicator;
 import dev.tutti.Tutti;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import java.time.Duration;
+import java.util.Arrays;
 import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -90,6 +93,64 @@ class BipartiteChannelTest {
                 assertEquals((long) exchanges * inter.remoteSize() * send * 8, s.bytesSent());
                 assertEquals((long) exchanges * inter.remoteSize() * recv * 8, s.bytesReceived());
             }
+        });
+    }
+
+    /**
+     * A time-driven bipartite channel, A (2 ranks) sending 4 longs to each rank of B (3 ranks) and B sending
+     * nothing back: rank 0 of A sleeps four periods once, so its exchanges start on the clock with zeros, which
+     * every rank of B sees as stale blocks (the freshness flags go both ways over the intercommunicator); every
+     * fresh block is whole and from a step no earlier than the one before it.
+     */
+    @Test
+    void shouldStartTimeDrivenBipartiteExchangesOnTheClock() {
+        final int block = 4;
+        final int steps = 10;
+        final Duration period = Duration.ofMillis(20);
+        Tutti.runLocal(5, AlltoallChannelTest.OPTS, w -> {
+            final Intercommunicator inter = split(w, 2);
+            final boolean inA = w.rank() < 2;
+            final int me = inter.rank();
+            final AlltoallChannel ch = AlltoallChannel.bipartite(inter, "tick", Datatype.LONG, inA ? block : 0,
+                inA ? 0 : block, 2, ChannelQos.timeDriven(period, period));
+            final int[] last = new int[inter.remoteSize()];
+            Arrays.fill(last, -1);
+            int stale = 0;
+            for (int k = 0; k < steps; k++) {
+                final ChannelBuffer out = ch.takeSend();
+                final long[] x = out.longs();
+                for (int i = 0; i < x.length; i++) {
+                    x[i] = value(k, 0, me, i / block, i % block) + 1;
+                }
+                if (inA && 0 == me && 3 == k) {
+                    Thread.sleep(4 * period.toMillis());
+                }
+                ch.submit(out);
+                final ChannelBuffer in = ch.takeReceive();
+                final long[] y = in.longs();
+                for (int src = 0; src < in.ranks() && !inA; src++) {
+                    if (!in.fresh(src)) {
+                        stale += 0 == src ? 1 : 0;
+                        for (int i = 0; i < block; i++) {
+                            assertEquals(0, y[src * block + i], "stale block of A's rank " + src);
+                        }
+                        continue;
+                    }
+                    int sent = last[src] + 1;
+                    while (sent <= k && value(sent, 0, src, me, 0) + 1 != y[src * block]) {
+                        sent++;
+                    }
+                    assertTrue(sent <= k, "exchange " + k + ": the block of A's rank " + src + " is no later step");
+                    last[src] = sent;
+                    for (int i = 0; i < block; i++) {
+                        assertEquals(value(sent, 0, src, me, i) + 1, y[src * block + i], "block of A's " + src);
+                    }
+                }
+                ch.release(in);
+            }
+            w.barrier();
+            ch.close(Duration.ofMillis(200));
+            assertTrue(inA || stale >= 1, "B's rank " + me + " never saw A's slow rank stale");
         });
     }
 }

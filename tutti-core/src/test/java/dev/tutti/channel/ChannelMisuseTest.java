@@ -63,6 +63,7 @@ class ChannelMisuseTest {
                 "deadline=PT0.006S", "period=PT0.005S");
             refused(ErrorClass.ARG, () -> ChannelQos.timeDriven(Duration.ofMillis(-5), Duration.ofMillis(1)),
                 "period=PT-0.005S");
+            refused(ErrorClass.ARG, () -> ChannelQos.priority(0), "level=0", "1.." + ChannelQos.MAX_PRIORITY);
             try (AlltoallChannel ch = AlltoallChannel.create(w, "twice", Datatype.INT, 4, 2)) {
                 refused(ErrorClass.ARG, () -> AlltoallChannel.create(w, "twice", Datatype.INT, 4, 2), op,
                     "name=twice", "no open channel");

@@ -64,6 +64,11 @@ public final class Alltoall extends CollectiveBenchmark {
     }
 
     @Override
+    public String algorithmOp() {
+        return Kind.ALLTOALL_INIT == kind ? Kind.ALLTOALL.op : kind.op;
+    }
+
+    @Override
     public String title() {
         return "collective latency, bytes per pair";
     }

@@ -178,7 +178,8 @@ public record BenchSpec(String op, int ranks, BenchTransport transport, Path csv
             return base;
         }
         try {
-            return base.algorithm(op, algorithm);
+            return base.algorithm(Benchmarks.names().contains(op) ? Benchmarks.create(op).algorithmOp() : op,
+                algorithm);
         } catch (final TuttiException e) {
             final String reason = null == e.getCause() ? e.getMessage() : e.getCause().getMessage();
             throw new IllegalArgumentException("--algorithm " + algorithm + ": " + reason, e);

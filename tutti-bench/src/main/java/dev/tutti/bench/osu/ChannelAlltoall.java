@@ -35,9 +35,10 @@ public final class ChannelAlltoall extends CollectiveBenchmark {
         return "channel exchange latency, bytes per pair";
     }
 
+    /** A channel's exchanges are alltoall schedules: {@code --algorithm} forces alltoall's. */
     @Override
-    public boolean acceptsAlgorithm() {
-        return false;
+    public String algorithmOp() {
+        return Alltoall.Kind.ALLTOALL.op();
     }
 
     @Override

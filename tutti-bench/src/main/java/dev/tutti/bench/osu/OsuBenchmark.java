@@ -42,6 +42,17 @@ public abstract class OsuBenchmark {
     }
 
     /**
+     * Returns the collective whose algorithm {@code --algorithm} forces: the operation itself unless overridden (a
+     * persistent or channel form runs the schedules of its per-call collective, e.g. {@code allreduce_init} those of
+     * {@code allreduce}).
+     *
+     * @return the collective's name, as {@code Tutti.Options.algorithm} takes it
+     */
+    public String algorithmOp() {
+        return op();
+    }
+
+    /**
      * Returns the sizes to run given the requested ones; all of them unless overridden (a barrier moves no
      * data and runs one size, 0; a reduction of floats skips sizes below one float per block).
      *

@@ -81,6 +81,11 @@ public final class Reduction extends CollectiveBenchmark {
     }
 
     @Override
+    public String algorithmOp() {
+        return Kind.ALLREDUCE_INIT == kind ? Kind.ALLREDUCE.op : kind.op;
+    }
+
+    @Override
     public String title() {
         return "collective latency, float sum" + (Kind.REDUCE == kind ? ", root 0" : "") + ", bytes per vector";
     }

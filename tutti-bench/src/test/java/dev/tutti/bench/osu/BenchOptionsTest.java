@@ -102,8 +102,8 @@ class BenchOptionsTest {
     void shouldNameTheProblemInTheMessage() {
         assertTrue(usageError("allreduc").contains("op=allreduc is not a benchmark, expected one of pingpong, "
             + "bandwidth, barrier, bcast, gather, gatherv, scatter, scatterv, allgather, allgatherv, alltoall, "
-            + "alltoallv, alltoallw, alltoall_channel, reduce, allreduce, reduce_scatter, reduce_scatter_block, "
-            + "scan, exscan"));
+            + "alltoallv, alltoallw, alltoall_init, alltoall_channel, reduce, allreduce, reduce_scatter, "
+            + "reduce_scatter_block, scan, exscan, allreduce_init"));
     }
 
     @Test
@@ -125,6 +125,18 @@ class BenchOptionsTest {
             assertEquals(Map.of(s.op(), args.get(2)), s.tuttiOptions().algorithms(), args.toString());
         }
         assertEquals(Map.of(), parse("allreduce").tuttiOptions().algorithms());
+    }
+
+    @Test
+    void shouldForceThePerCallCollectivesAlgorithmForPersistentAndChannelForms() {
+        for (final List<String> args : List.of(List.of("allreduce_init", "allreduce", "ring"),
+            List.of("alltoall_init", "alltoall", "bruck"), List.of("alltoall_channel", "alltoall", "pairwise"))) {
+            final BenchSpec s = parse(args.get(0), "--algorithm", args.get(2));
+            s.checkFits(Benchmarks.create(s.op()));
+            assertEquals(Map.of(args.get(1), args.get(2)), s.tuttiOptions().algorithms(), args.toString());
+        }
+        assertTrue(usageError("allreduce_init", "--algorithm", "bruck").contains("unknown algorithm 'bruck' for "
+            + "allreduce, expected one of [linear, recursive_doubling, rabenseifner, ring]"));
     }
 
     @Test

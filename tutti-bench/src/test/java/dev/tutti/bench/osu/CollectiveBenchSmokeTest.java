@@ -34,8 +34,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Timeout(60)
 class CollectiveBenchSmokeTest {
     private static final List<String> COLLECTIVES = List.of("barrier", "bcast", "gather", "gatherv", "scatter",
-        "scatterv", "allgather", "allgatherv", "alltoall", "alltoallv", "alltoallw", "alltoall_init", "alltoall_channel", "reduce",
-        "allreduce", "allreduce_init", "reduce_scatter", "reduce_scatter_block", "scan", "exscan");
+        "scatterv", "allgather", "allgatherv", "alltoall", "alltoallv", "alltoallw", "alltoall_init", "alltoall_channel",
+        "reduce", "allreduce", "allreduce_init", "reduce_scatter", "reduce_scatter_block", "scan", "exscan");
     private static final String[] TINY = {"-i", "2", "-x", "1", "--jit-warmup", "0", "--timeout", "30"};
 
     private record Run(int exitCode, String out, String err) {
@@ -121,7 +121,8 @@ class CollectiveBenchSmokeTest {
     @ParameterizedTest(name = "{0} --algorithm {1} on {2} ranks")
     @CsvSource({"allreduce, ring, 3", "allreduce, rabenseifner, 4", "allreduce, linear, 2",
         "bcast, scatter_allgather, 3", "alltoall, bruck, 4", "allgather, ring, 3",
-        "reduce_scatter_block, recursive_halving, 3", "barrier, linear, 3", "scan, linear, 4"})
+        "reduce_scatter_block, recursive_halving, 3", "barrier, linear, 3", "scan, linear, 4",
+        "allreduce_init, ring, 3", "alltoall_init, bruck, 4", "alltoall_channel, bruck, 3"})
     void shouldRunAForcedAlgorithmAndNameItInTheTitle(final String op, final String algorithm, final int ranks,
         @TempDir final Path dir) throws Exception {
         final Path csv = dir.resolve("out.csv");
