@@ -207,7 +207,7 @@ final class RankProcess {
     }
 
     /** The bytes before each line of {@code stream} (see {@link Tag}). */
-    static byte[] prefix(final Tag tag, final int rank, final String host, final String stream) {
+    private static byte[] prefix(final Tag tag, final int rank, final String host, final String stream) {
         final String text = switch (tag) {
             case NONE -> "";
             case RANK -> "[1," + rank + "]<" + stream + ">:";
