@@ -75,7 +75,7 @@ public final class RunCommand implements Callable<Integer> {
     private List<String> exports = new ArrayList<>();
 
     @Option(names = "--tag-output", description = "Prefix each output line with [1,RANK]<stdout>: or <stderr>: "
-        + "([1,RANK][HOST]<stdout>: for a rank on another host).")
+        + "([1,RANK][HOST]<stdout>: for every rank when some run on other hosts).")
     private boolean tagOutput;
 
     @Option(names = "--timeout", paramLabel = "SECONDS",

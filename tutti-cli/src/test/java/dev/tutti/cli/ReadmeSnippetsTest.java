@@ -42,7 +42,9 @@ import org.junit.jupiter.api.io.TempDir;
  * in-process job (as {@code tutti run --embedded} runs a main). A block that calls {@code Tutti.runLocal} starts its
  * own job and runs as it is. Any other block is a fragment of a rank's program that uses {@code world}, the world
  * communicator, and nothing else it does not declare: it runs as the body of {@code Tutti.runLocal(4, world -> ...)}.
- * All blocks are compiled in one javac call; errors are reported at their README line.
+ * All blocks are compiled in one javac call; errors are reported at their README line. A block whose info string
+ * also names a file ({@code ```java templates/maven/src/main/java/Main.java}) is that whole file, not a fragment:
+ * {@link MavenTemplateTest} checks it against the file and builds it.
  */
 @Timeout(120)
 class ReadmeSnippetsTest {

@@ -108,9 +108,11 @@ public final class Launch implements AutoCloseable {
         final String secret = null != given && !given.isBlank() ? given.trim()
             : SecretFile.jobSecret(secretFile, plan.jobId());
         if (0 != id.rank()) {
-            final HostPort at = null != plan.address() ? plan.address() : awaitAddress(plan, id, timeoutMs);
-            return new Launch(id, new LaunchInfo(id.rank(), id.size(), at.toString(), secret, plan.jobId()), null,
-                null);
+            // Rank 0's JVM may start after this one: its rendezvous is known up only once it wrote its address.
+            final boolean up = null == plan.address();
+            final HostPort at = up ? awaitAddress(plan, id, timeoutMs) : plan.address();
+            return new Launch(id, new LaunchInfo(id.rank(), id.size(), at.toString(), secret, plan.jobId(), up),
+                null, null);
         }
         if (null != plan.address()) {
             final HostPort at = plan.address();

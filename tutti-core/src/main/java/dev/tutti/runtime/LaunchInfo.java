@@ -15,8 +15,13 @@ import java.util.Map;
  * @param rendezvous {@code host:port} of the launcher's rendezvous service
  * @param secret     the per-job secret (hex), never sent in clear
  * @param jobId      an identifier of the job (for names of shared resources and messages)
+ * @param rendezvousUp whether the rendezvous is known to be up when this rank starts: true under {@code tutti run}
+ *                   (its launcher serves it before any rank starts), for rank 0 serving it, and once rank 0 has
+ *                   written its address; false for the other ranks under another launcher, which reach rank 0's
+ *                   rendezvous before rank 0's JVM may have started. {@link RendezvousClient} keeps trying to
+ *                   connect for longer when it is false
  */
-public record LaunchInfo(int rank, int size, String rendezvous, String secret, String jobId) {
+public record LaunchInfo(int rank, int size, String rendezvous, String secret, String jobId, boolean rendezvousUp) {
     /** Environment variable: this rank. */
     public static final String RANK_ENV = Settings.RANK.envName();
     /** Environment variable: the number of ranks. */
@@ -27,6 +32,20 @@ public record LaunchInfo(int rank, int size, String rendezvous, String secret, S
     public static final String SECRET_ENV = Settings.JOB_SECRET.envName();
     /** Environment variable: the job id. */
     public static final String JOB_ID_ENV = Settings.JOB_ID.envName();
+
+    /**
+     * Launch information whose rendezvous is up when the rank starts, as under {@code tutti run}.
+     *
+     * @param rank       this rank, 0..size-1
+     * @param size       the number of ranks
+     * @param rendezvous {@code host:port} of the rendezvous
+     * @param secret     the per-job secret (hex)
+     * @param jobId      an identifier of the job
+     */
+    public LaunchInfo(final int rank, final int size, final String rendezvous, final String secret,
+        final String jobId) {
+        this(rank, size, rendezvous, secret, jobId, true);
+    }
 
     /**
      * Reads the launch information from an environment.
@@ -71,6 +90,6 @@ public record LaunchInfo(int rank, int size, String rendezvous, String secret, S
     @Override
     public String toString() {
         return "LaunchInfo[rank=" + rank + ", size=" + size + ", rendezvous=" + rendezvous + ", jobId=" + jobId
-            + "]";
+            + (rendezvousUp ? "" : ", rendezvous served by rank 0") + "]";
     }
 }

@@ -31,9 +31,13 @@ import java.util.concurrent.locks.LockSupport;
  * the rendezvous address and the ranks still missing when last heard. {@code TUTTI_RENDEZVOUS} may list several
  * candidates ({@code a:p,b:p}, see {@link Addresses}): the launcher advertises every address of its host, the one
  * that routes to the rank's host first, and they are tried in order, each connection attempt bounded by
- * {@value #ATTEMPT_MS} ms. Rounds over the candidates are repeated (the server may start a moment after the rank)
- * for at most {@value #CONNECT_WINDOW_MS} ms: a rendezvous that no candidate reaches by then fails, naming every
- * address tried and its error, rather than the rank waiting out the whole timeout.
+ * {@value #ATTEMPT_MS} ms. Rounds over the candidates are repeated (the server may start after the rank) for a
+ * connect window that depends on whether the rendezvous is known to be up ({@link LaunchInfo#rendezvousUp()}):
+ * under {@code tutti run}, whose launcher serves it before any rank starts, {@value #CONNECT_WINDOW_MS} ms, so that
+ * a rendezvous no candidate reaches fails quickly rather than after the whole timeout; under another launcher
+ * ({@code srun}, {@code mpirun}), where rank 0 serves it and rank 0's JVM may start well after the others, the whole
+ * timeout (a rank 0 that starts late is a rank that joins late). Either way the failure names every address tried
+ * and its last error.
  */
 public final class RendezvousClient {
     /** Longest time {@link #exchange(LaunchInfo, String)} may take, in milliseconds. */
@@ -46,7 +50,7 @@ public final class RendezvousClient {
     private static final long MAX_RETRY_PAUSE_NS = TimeUnit.MILLISECONDS.toNanos(500);
     /** Longest single connection attempt to one candidate (an address that drops packets costs this much). */
     static final int ATTEMPT_MS = 2_000;
-    /** Longest time spent trying to connect to the rendezvous before the exchange fails. */
+    /** Longest time spent trying to connect to a rendezvous that is known to be up before the exchange fails. */
     static final int CONNECT_WINDOW_MS = 10_000;
 
     private RendezvousClient() {
@@ -81,12 +85,27 @@ public final class RendezvousClient {
         return exchange(info, myEndpoint, timeoutMs, CONNECT_WINDOW_MS);
     }
 
-    /** Like {@link #exchange(LaunchInfo, String, long)} with another connect window (for tests). */
+    /**
+     * Like {@link #exchange(LaunchInfo, String, long)} with another connect window for a rendezvous known to be up
+     * (for tests).
+     */
     static String[] exchange(final LaunchInfo info, final String myEndpoint, final long timeoutMs,
-        final long connectWindowMs) {
-        try (Session s = Session.open(info, myEndpoint, timeoutMs, connectWindowMs)) {
+        final long upWindowMs) {
+        try (Session s = Session.open(info, myEndpoint, timeoutMs, upWindowMs)) {
             return s.awaitTable();
         }
+    }
+
+    /**
+     * How long a rank keeps trying to connect to the rendezvous (see the class note).
+     *
+     * @param info       the launch information
+     * @param timeoutMs  the longest the whole exchange may take
+     * @param upWindowMs the window when the rendezvous is known to be up
+     * @return {@code upWindowMs} if the rendezvous is known to be up, else {@code timeoutMs}
+     */
+    static long connectWindowMs(final LaunchInfo info, final long timeoutMs, final long upWindowMs) {
+        return info.rendezvousUp() ? Math.min(upWindowMs, timeoutMs) : timeoutMs;
     }
 
     /**
@@ -120,7 +139,7 @@ public final class RendezvousClient {
         }
 
         static Session open(final LaunchInfo info, final String myEndpoint, final long timeoutMs,
-            final long connectWindowMs) {
+            final long upWindowMs) {
             final List<HostPort> candidates;
             final JobSecret secret;
             try {
@@ -136,7 +155,7 @@ public final class RendezvousClient {
             }
             final Session s = new Session(info, candidates, secret, timeoutMs);
             try {
-                s.connect(connectWindowMs);
+                s.connect(connectWindowMs(info, timeoutMs, upWindowMs));
                 s.register(endpoint);
                 return s;
             } catch (final RuntimeException e) {
@@ -154,7 +173,7 @@ public final class RendezvousClient {
                 for (final HostPort candidate : candidates) {
                     final long leftMs = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
                     if (leftMs <= 0) {
-                        throw Failures.timeout(OP, where(), "cannot connect", timeoutMs, tried(errors), last);
+                        throw unreachable(timeoutMs, errors, last);
                     }
                     final Socket s = new Socket();
                     try {
@@ -178,13 +197,22 @@ public final class RendezvousClient {
                     }
                 }
                 if (System.nanoTime() - windowEnd >= 0) {
-                    throw Failures.failed(ErrorClass.TIMEOUT, OP, where(), "no address of the rendezvous "
-                        + "accepted a connection within " + windowMs + " ms; " + tried(errors)
-                        + "; is a firewall between this host and the launcher's?", last);
+                    throw unreachable(windowMs, errors, last);
                 }
                 LockSupport.parkNanos(Math.min(pause, Math.max(0, deadline - System.nanoTime())));
                 pause = Math.min(2 * pause, MAX_RETRY_PAUSE_NS);
             }
+        }
+
+        /** No candidate accepted a connection within {@code windowMs}: names each and says what to check. */
+        private TuttiException unreachable(final long windowMs, final Map<HostPort, String> errors,
+            final IOException last) {
+            final String check = info.rendezvousUp() ? "is a firewall between this host and the launcher's?"
+                : "rank 0 serves it under this launcher: has rank 0 started, and is this port open to this host? ("
+                    + Settings.RENDEZVOUS_TIMEOUT_MS.name() + " says how long to wait for it)";
+            final String tried = tried(errors);
+            return Failures.timeout(OP, where(), "cannot connect to the rendezvous", windowMs,
+                (tried.isEmpty() ? "" : tried + "; ") + check, last);
         }
 
         /** The candidates tried and the last error of each. */

@@ -121,7 +121,11 @@ public final class Settings {
             + "`message`); unset: none");
     /** Longest the rendezvous may take. */
     public static final Setting RENDEZVOUS_TIMEOUT_MS = integer("tutti.rendezvous.timeoutMs", 60_000,
-        ReadAt.JOB_START, "how long (ms) a rank waits for all ranks to join the job");
+        ReadAt.JOB_START, "how long (ms) a rank waits for all ranks to join the job. Under another launcher "
+            + "(`srun`, `mpirun`, ...) that includes reaching rank 0's rendezvous, which a rank keeps trying this long "
+            + "(rank 0's JVM may start well after the others); under `tutti run`, whose rendezvous is up before any "
+            + "rank starts, a rank that cannot reach it fails within " + RendezvousClient.CONNECT_WINDOW_MS / 1000
+            + " s");
     /** Address of this rank's tcp endpoint. */
     public static final Setting TCP_HOST = text("tutti.tcp.host", "", ReadAt.JOB_START,
         "address this rank's TCP endpoint binds and advertises; unset: loopback if the rendezvous is on loopback, "

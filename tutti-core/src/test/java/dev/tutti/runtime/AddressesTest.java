@@ -80,6 +80,23 @@ class AddressesTest {
             + " (") && e.getMessage().contains("refused"), e.getMessage());
     }
 
+    @Test
+    void shouldKeepTryingForTheWholeTimeoutWhenRankZeroServesTheRendezvous() throws IOException {
+        final int a = deadPort();
+        final int b = deadPort();
+        final LaunchInfo info = new LaunchInfo(1, 2, "127.0.0.1:" + a + ",127.0.0.1:" + b, SECRET, "j", false);
+        assertEquals(3_000, RendezvousClient.connectWindowMs(info, 3_000, 500));
+        assertEquals(500, RendezvousClient.connectWindowMs(new LaunchInfo(1, 2, "h:1", SECRET, "j"), 3_000, 500));
+        final long start = System.nanoTime();
+        final TuttiException e = assertThrows(TuttiException.class,
+            () -> RendezvousClient.exchange(info, "me:1", 2_000, 500));
+        final long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        assertEquals(ErrorClass.TIMEOUT, e.errorClass());
+        assertTrue(ms >= 1_900 && ms < 6_000, "failed after " + ms + " ms");
+        assertTrue(e.getMessage().contains("127.0.0.1:" + a + " (") && e.getMessage().contains("127.0.0.1:" + b
+            + " (") && e.getMessage().contains("has rank 0 started"), e.getMessage());
+    }
+
     private static int deadPort() throws IOException {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();

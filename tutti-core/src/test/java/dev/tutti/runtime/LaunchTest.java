@@ -23,6 +23,7 @@ import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -120,6 +121,51 @@ class LaunchTest {
             assertEquals(ErrorClass.ARG, e.errorClass(), e.getMessage());
             assertTrue(e.getMessage().contains("is probably wrong"), e.getMessage());
             assertEquals(zero.info().rendezvous(), stranger.info().rendezvous());
+        }
+    }
+
+    @Test
+    void shouldKnowTheRendezvousUpOnlyWhereRankZeroHasStartedIt() {
+        final Map<String, String> derived = new HashMap<>(Map.of("OMPI_COMM_WORLD_SIZE", "2",
+            "OMPI_COMM_WORLD_LOCAL_SIZE", "2", "OMPI_MCA_ess_base_jobid", "u" + System.nanoTime()));
+        try (Launch one = Launch.join(rank(derived, "OMPI_COMM_WORLD_RANK", 1), dir.resolve("secret"), 5_000);
+            Launch zero = Launch.join(rank(derived, "OMPI_COMM_WORLD_RANK", 0), dir.resolve("secret"), 5_000)) {
+            assertFalse(one.info().rendezvousUp(), "rank 1 meets at a fixed address rank 0 may not serve yet");
+            assertTrue(zero.info().rendezvousUp(), "rank 0 serves it");
+        }
+        final Map<String, String> shared = new HashMap<>(Map.of("SLURM_NTASKS", "2", "SLURM_STEP_NODELIST",
+            "localhost", "SLURM_JOB_ID", "9", "SLURM_STEP_ID", "u" + System.nanoTime(), "TUTTI_RENDEZVOUS",
+            "file://" + dir));
+        try (Launch zero = Launch.join(rank(shared, "SLURM_PROCID", 0), dir.resolve("secret"), 5_000);
+            Launch one = Launch.join(rank(shared, "SLURM_PROCID", 1), dir.resolve("secret"), 5_000)) {
+            assertTrue(one.info().rendezvousUp(), "rank 0 wrote its address once it served");
+        }
+        try (Launch tutti = Launch.join(Map.of("TUTTI_RANK", "1", "TUTTI_SIZE", "2", "TUTTI_RENDEZVOUS",
+            "127.0.0.1:1", "TUTTI_JOB_SECRET", "00"), dir.resolve("secret"), 5_000)) {
+            assertTrue(tutti.info().rendezvousUp(), "tutti run serves it before any rank starts");
+        }
+    }
+
+    @Test
+    void shouldWaitForARankZeroThatStartsLateUnderAnotherLauncher() throws Exception {
+        final Map<String, String> base = new HashMap<>(Map.of("OMPI_COMM_WORLD_SIZE", "2",
+            "OMPI_COMM_WORLD_LOCAL_SIZE", "2", "OMPI_MCA_ess_base_jobid", "l" + System.nanoTime()));
+        final Path secret = dir.resolve("secret");
+        final Launch one = Launch.join(rank(base, "OMPI_COMM_WORLD_RANK", 1), secret, 5_000);
+        final ExecutorService rank1 = Executors.newSingleThreadExecutor();
+        try {
+            // A window of 500 ms for a rendezvous known up: rank 1 must not use it, rank 0 starts 1.5 s later.
+            final CompletableFuture<String[]> waiting = CompletableFuture.supplyAsync(
+                () -> RendezvousClient.exchange(one.info(), "ep1", 20_000, 500), rank1);
+            Thread.sleep(1_500);
+            assertFalse(waiting.isDone(), "rank 1 gave up before rank 0 started: " + waiting);
+            try (Launch zero = Launch.join(rank(base, "OMPI_COMM_WORLD_RANK", 0), secret, 5_000)) {
+                assertArrayEquals(new String[] {"ep0", "ep1"}, RendezvousClient.exchange(zero.info(), "ep0", 20_000));
+                assertArrayEquals(new String[] {"ep0", "ep1"}, waiting.get(20, TimeUnit.SECONDS));
+            }
+        } finally {
+            rank1.shutdownNow();
+            one.close();
         }
     }
 

@@ -207,10 +207,13 @@ final class Job {
         }
         final Placement placement = launcher.placement();
         final boolean local = placement.isLocal(r);
+        // In a job with ranks on other hosts every rank's lines name its host, so that all lines read alike.
+        final RankProcess.Tag tag = !launcher.tagOutput() ? RankProcess.Tag.NONE
+            : placement.anyRemote() ? RankProcess.Tag.RANK_AND_HOST : RankProcess.Tag.RANK;
         try {
             ranks[r] = RankProcess.start(r, placement.host(r), local,
                 launcher.processBuilder(r, rendezvous.apply(r), secret, jobId), local ? null : secret,
-                launcher.stdout(), launcher.stderr(), launcher.tagOutput(), exits);
+                launcher.stdout(), launcher.stderr(), tag, exits);
             return null;
         } catch (final IOException e) {
             return "rank " + r + (local ? "" : " on " + placement.host(r)) + " could not be started: "

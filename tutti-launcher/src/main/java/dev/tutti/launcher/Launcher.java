@@ -30,7 +30,8 @@ import java.util.regex.Pattern;
  *       {@link RendezvousService} started for the job), {@code TUTTI_JOB_SECRET} (32 fresh random bytes from
  *       {@link SecureRandom}, hex) and {@code TUTTI_JOB_ID}, plus the variables given with {@link Builder#env},
  *       {@link Builder#forwardEnv} or {@link Builder#export} (mpirun's {@code -x});</li>
- *   <li>each rank's stdout and stderr are forwarded line by line, optionally tagged {@code [1,rank]<stdout>:};</li>
+ *   <li>each rank's stdout and stderr are forwarded line by line, optionally tagged {@code [1,rank]<stdout>:}
+ *       ({@code [1,rank][host]<stdout>:} for every rank when some run on other hosts);</li>
  *   <li>if a rank exits non-zero, is killed, or dies of an exception, the others are stopped (SIGTERM, then SIGKILL
  *       after {@link Builder#stopGrace}, 2 s by default) and the result names the rank that failed first on its own
  *       (not one that failed because that peer died) and the exception it reported on stderr, e.g. from its
@@ -428,7 +429,8 @@ public final class Launcher {
 
         /**
          * Prefixes each forwarded line with mpirun's tag {@code [1,rank]<stdout>:} or {@code [1,rank]<stderr>:};
-         * default false.
+         * default false. When some ranks run on other hosts, every rank's tag names its host as placed (local
+         * ranks' too): {@code [1,rank][host]<stdout>:}.
          *
          * @param tag whether to tag
          * @return this builder

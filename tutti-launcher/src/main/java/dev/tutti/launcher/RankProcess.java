@@ -32,6 +32,16 @@ final class RankProcess {
     record Exit(int rank, int exitCode, long nanos) {
     }
 
+    /** How forwarded lines are tagged (mpirun's {@code --tag-output}). */
+    enum Tag {
+        /** Lines as the rank wrote them. */
+        NONE,
+        /** {@code [1,rank]<stream>:}, in a job whose ranks all run on this machine. */
+        RANK,
+        /** {@code [1,rank][host]<stream>:}, for every rank of a job with ranks on other hosts, local ones too. */
+        RANK_AND_HOST
+    }
+
     private final int rank;
     private final String host;
     private final boolean local;
@@ -41,16 +51,15 @@ final class RankProcess {
     private final StderrDigest stderr = new StderrDigest();
 
     private RankProcess(final int rank, final String host, final boolean local, final Process process,
-        final OutputStream out, final OutputStream err, final boolean tagOutput) {
+        final OutputStream out, final OutputStream err, final Tag tag) {
         this.rank = rank;
         this.host = host;
         this.local = local;
         this.process = process;
-        final String tagHost = local ? null : host;
         this.stdoutPump = Thread.ofPlatform().daemon().name("tutti-rank-" + rank + "-stdout").unstarted(
-            new LinePump(process.getInputStream(), out, prefix(tagOutput, rank, tagHost, "stdout"), null));
+            new LinePump(process.getInputStream(), out, prefix(tag, rank, host, "stdout"), null));
         this.stderrPump = Thread.ofPlatform().daemon().name("tutti-rank-" + rank + "-stderr").unstarted(
-            new LinePump(process.getErrorStream(), err, prefix(tagOutput, rank, tagHost, "stderr"),
+            new LinePump(process.getErrorStream(), err, prefix(tag, rank, host, "stderr"),
                 this::onStderrLine));
     }
 
@@ -65,17 +74,16 @@ final class RankProcess {
      *                  (remote ranks: the secret); null to close standard input at once (local ranks)
      * @param out       where its standard output goes
      * @param err       where its standard error goes
-     * @param tagOutput whether lines get mpirun's {@code [1,rank]<stream>:} tag ({@code [1,rank][host]<stream>:}
-     *                  for a rank on another host)
+     * @param tag       how its lines are tagged
      * @param exits     where the waiter posts the exit
      * @return the running rank
      * @throws IOException if the process cannot be started
      */
     static RankProcess start(final int rank, final String host, final boolean local, final ProcessBuilder builder,
-        final String stdinLine, final OutputStream out, final OutputStream err, final boolean tagOutput,
+        final String stdinLine, final OutputStream out, final OutputStream err, final Tag tag,
         final BlockingQueue<Exit> exits) throws IOException {
         final Process process = builder.start();
-        final RankProcess rp = new RankProcess(rank, host, local, process, out, err, tagOutput);
+        final RankProcess rp = new RankProcess(rank, host, local, process, out, err, tag);
         rp.stdoutPump.start();
         rp.stderrPump.start();
         if (null == stdinLine) {
@@ -198,9 +206,13 @@ final class RankProcess {
             Charset.defaultCharset()));
     }
 
-    /** mpirun's tag, {@code [1,rank]<stream>:}, with {@code [host]} after the rank for a rank on another host. */
-    private static byte[] prefix(final boolean tagOutput, final int rank, final String host, final String stream) {
-        return tagOutput ? ("[1," + rank + "]" + (null == host ? "" : "[" + host + "]") + "<" + stream + ">:")
-            .getBytes(StandardCharsets.UTF_8) : new byte[0];
+    /** The bytes before each line of {@code stream} (see {@link Tag}). */
+    private static byte[] prefix(final Tag tag, final int rank, final String host, final String stream) {
+        final String text = switch (tag) {
+            case NONE -> "";
+            case RANK -> "[1," + rank + "]<" + stream + ">:";
+            case RANK_AND_HOST -> "[1," + rank + "][" + host + "]<" + stream + ">:";
+        };
+        return text.getBytes(StandardCharsets.UTF_8);
     }
 }

@@ -110,6 +110,20 @@ class RemoteCommandTest {
     }
 
     @Test
+    void shouldTagEveryRanksLinesWithItsHostInAMixedJob() {
+        final TestJobs.Output output = new TestJobs.Output();
+        final JobResult result = TestJobs.job(3, output, "*:lines=1").tagOutput(true)
+            .hosts(Hosts.parseList(List.of("node-a:2,localhost:1"))).localHost(LocalHost.of("head", Set.of()))
+            .remoteShell(FAKE_SSH).build().run();
+
+        assertTrue(result.succeeded(), result.description() + output.err());
+        assertEquals(Set.of("[1,0][node-a]<stdout>:out 0", "[1,1][node-a]<stdout>:out 0",
+            "[1,2][localhost]<stdout>:out 0"), Set.copyOf(output.outLines()), output.out());
+        assertEquals(Set.of("[1,0][node-a]<stderr>:err 0", "[1,1][node-a]<stderr>:err 0",
+            "[1,2][localhost]<stderr>:err 0"), Set.copyOf(output.errLines()), output.err());
+    }
+
+    @Test
     void shouldKillTheRemoteJvmWhenItsInputCloses() throws IOException, InterruptedException {
         assertScriptStopsJvm("hang", 128 + 15);
     }
