@@ -43,6 +43,8 @@ public final class CollComm {
         ScheduleRun.TAGGED_TIMEOUT_PROP_NAME, ScheduleRun.TAGGED_TIMEOUT_DEFAULT_MS);
     private volatile CollHooks rankState;
     private final ScheduleCache schedules = new ScheduleCache();
+    /** Its hosts when it spans several with more than one rank on some: null (the usual case) means flat. */
+    private HostMap hosts;
 
     /**
      * Creates the collective state of a communicator.
@@ -63,6 +65,42 @@ public final class CollComm {
         this.size = null == worldRanks ? engine.worldSize() : worldRanks.length;
         this.view = view;
         this.selection = selection;
+        this.hosts = HostMap.of(engine.hostLayout(), worldRanks, size);
+    }
+
+    /**
+     * Returns a view of a subgroup of this communicator for building the phases of a composed schedule: its rank
+     * and size are the subgroup's, and a schedule built on it names subgroup ranks as peers (the caller maps them
+     * back). It is never used to run anything.
+     *
+     * @param me      this rank's index in {@code members}
+     * @param members ranks of this communicator, in the subgroup's order
+     * @return the view
+     */
+    public CollComm subgroup(final int me, final int[] members) {
+        final int[] w = new int[members.length];
+        for (int i = 0; i < w.length; i++) {
+            w[i] = world(members[i]);
+        }
+        return new CollComm(engine, context, me, w, view, selection);
+    }
+
+    /**
+     * Returns this communicator's host map, or null when it is on one host or no host holds more than one of its
+     * ranks (then the flat algorithms are used). Read on every call's selection: a field read.
+     *
+     * @return the map or null
+     */
+    public HostMap hosts() {
+        return hosts;
+    }
+
+    /**
+     * Derives the host map again from the engine's layout: for the world communicator, whose job learns its hosts
+     * only after the world is made, before the world is handed to the program.
+     */
+    public void refreshHosts() {
+        hosts = HostMap.of(engine.hostLayout(), worldRanks, size);
     }
 
     /** @return this rank */

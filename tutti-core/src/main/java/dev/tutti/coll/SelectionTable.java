@@ -20,6 +20,9 @@ public final class SelectionTable {
     /** Prefix of the override settings. */
     public static final String OVERRIDE_PROP_PREFIX = Settings.COLL_ALGORITHM.prefix();
 
+    /** The default table, without overrides. */
+    private static final SelectionTable DEFAULTS = new SelectionTable(new EnumMap<>(CollKind.class));
+
     private final Map<CollKind, AlgorithmId> overrides;
     /** The overrides by {@link CollKind#ordinal()} (null: none), read on every call. */
     private final AlgorithmId[] forced = new AlgorithmId[CollKind.values().length];
@@ -67,6 +70,49 @@ public final class SelectionTable {
      */
     public AlgorithmId override(final CollKind kind) {
         return forced[kind.ordinal()];
+    }
+
+    /**
+     * Chooses an algorithm for a communicator with its hosts: the forced one if any; else, when the communicator
+     * spans hosts ({@code hosts} not null), the hierarchical one of the operations that have one; else as
+     * {@link #select(CollKind, int, long, long, boolean)}.
+     *
+     * @param kind        the operation
+     * @param p           the group size
+     * @param bytes       as for {@link #select(CollKind, int, long, long, boolean)}
+     * @param count       elements of the same
+     * @param commutative whether the reduction is commutative (true for non-reductions)
+     * @param hosts       the communicator's hosts, or null (one host, or one rank per host)
+     * @return the algorithm
+     */
+    public AlgorithmId select(final CollKind kind, final int p, final long bytes, final long count,
+        final boolean commutative, final HostMap hosts) {
+        if (null == hosts || null != forced[kind.ordinal()]) {
+            return select(kind, p, bytes, count, commutative);
+        }
+        return switch (kind) {
+            case BARRIER -> AlgorithmId.BARRIER_HIERARCHICAL;
+            case BCAST -> AlgorithmId.BCAST_HIERARCHICAL;
+            case ALLGATHER -> AlgorithmId.ALLGATHER_HIERARCHICAL;
+            case REDUCE -> AlgorithmId.REDUCE_HIERARCHICAL;
+            case ALLREDUCE -> AlgorithmId.ALLREDUCE_HIERARCHICAL;
+            default -> select(kind, p, bytes, count, commutative);
+        };
+    }
+
+    /**
+     * Chooses a flat algorithm by the default table, ignoring overrides: the phases of a hierarchical algorithm.
+     *
+     * @param kind        the operation
+     * @param p           the (sub)group size
+     * @param bytes       as for {@link #select(CollKind, int, long, long, boolean)}
+     * @param count       elements of the same
+     * @param commutative whether the reduction is commutative
+     * @return the algorithm
+     */
+    public static AlgorithmId flat(final CollKind kind, final int p, final long bytes, final long count,
+        final boolean commutative) {
+        return DEFAULTS.select(kind, p, bytes, count, commutative);
     }
 
     /**

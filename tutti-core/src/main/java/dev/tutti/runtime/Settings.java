@@ -135,6 +135,13 @@ public final class Settings {
     /** Host id of {@code splitType(SHARED)}. */
     public static final Setting HOST_ID = text("tutti.host.id", "", ReadAt.EACH_CALL,
         "the host id that `splitType(SHARED)` groups ranks by; unset: the host name");
+    /** Fake hosts for node-aware collectives (a testing and tuning aid). */
+    public static final Setting HOST_LAYOUT = text("tutti.host.layout", "", ReadAt.JOB_START,
+        "a testing and tuning aid: places the ranks on fake hosts for the node-aware (hierarchical) collectives, "
+            + "as if the job spanned hosts: `blocks:N` (N hosts, each a contiguous range of ranks), `cyclic:N` "
+            + "(rank r on host r mod N) or one host label per rank, comma-separated (`a,a,b,c,c,c`); the transports "
+            + "are not affected. Unset: the real hosts (the ranks sharing memory, else the host names), exchanged at "
+            + "`init` by a job whose ranks are not all on one host; every rank of a job must use the same");
     /** Extra allow-list patterns of the default object serializer. */
     public static final Setting SERIAL_ALLOW = text("tutti.serial.allow", "", ReadAt.JOB_START,
         "extra allow-list patterns for object messages, separated by `;`, e.g. `com.example.**` (`java.base` is "
@@ -181,7 +188,7 @@ public final class Settings {
         IDLE_YIELDS, IDLE_MAX_PARK_US, BIND, SHM_DIR, SHM_RING_BYTES, SHM_EAGER_LIMIT, SHM_CHUNK_BYTES, SHM_CHUNKS,
         SHM_PUSH_LIMIT, SHM_ARENA_MIB, SHM_LIVENESS_MS, SHM_IDLE_YIELDS, SHM_IDLE_MAX_PARK_US, SHM_IDLE_YIELD_EVERY,
         COLL_ALGORITHM, COLL_TAGGED_TIMEOUT_MS, LOG_LEVEL, CHECK, CHECK_TIMEOUT_MS, CHECK_REPORT, RENDEZVOUS_TIMEOUT_MS,
-        TCP_HOST, TCP_CONNECT_TIMEOUT_MS, TCP_CLOSE_TIMEOUT_MS, HOST_ID, SERIAL_ALLOW, SECRET_FILE, RANK, SIZE,
+        TCP_HOST, TCP_CONNECT_TIMEOUT_MS, TCP_CLOSE_TIMEOUT_MS, HOST_ID, HOST_LAYOUT, SERIAL_ALLOW, SECRET_FILE, RANK, SIZE,
         RENDEZVOUS, JOB_SECRET, JOB_ID, K8S_SERVICE);
 
     /** A family member's key: lower case letters, digits and underscores. */
