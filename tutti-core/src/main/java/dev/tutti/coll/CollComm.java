@@ -65,7 +65,8 @@ public final class CollComm {
         this.size = null == worldRanks ? engine.worldSize() : worldRanks.length;
         this.view = view;
         this.selection = selection;
-        this.hosts = HostMap.of(engine.hostLayout(), worldRanks, size);
+        // A view made only to build schedules (a simulator's) may have no engine: then no hosts.
+        this.hosts = null == engine ? null : HostMap.of(engine.hostLayout(), worldRanks, size);
     }
 
     /**
