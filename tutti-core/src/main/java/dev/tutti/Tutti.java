@@ -494,14 +494,16 @@ public final class Tutti implements AutoCloseable {
          * {@code algorithm("allreduce", "ring")}. Every rank must use the same options.
          *
          * @param operation the collective, as in MPI in lower case ({@code reduce_scatter_block})
-         * @param algorithm the algorithm's name ({@code ring}, {@code binomial}, ...; {@code auto} to select)
+         * @param algorithm the algorithm's name ({@code ring}, {@code binomial}, {@code hierarchical}, ...; {@code auto}
+         *                  to select; {@code flat} to select but never the node-aware algorithm)
          * @return the copy
          * @throws TuttiException of class {@link ErrorClass#ARG} naming the valid names if either is unknown
          */
         public Options algorithm(final String operation, final String algorithm) {
             try {
                 final dev.tutti.coll.CollKind kind = dev.tutti.coll.CollKind.fromMpiName(operation);
-                if (!"auto".equalsIgnoreCase(algorithm)) {
+                if (!"auto".equalsIgnoreCase(algorithm)
+                    && !dev.tutti.coll.SelectionTable.FLAT.equalsIgnoreCase(algorithm)) {
                     dev.tutti.coll.AlgorithmId.parse(kind, algorithm);
                 }
             } catch (final IllegalArgumentException e) {
@@ -554,8 +556,10 @@ public final class Tutti implements AutoCloseable {
         dev.tutti.coll.SelectionTable selection() {
             dev.tutti.coll.SelectionTable t = dev.tutti.coll.SelectionTable.fromConfiguration();
             for (final java.util.Map.Entry<String, String> e : algorithms.entrySet()) {
-                if (!"auto".equalsIgnoreCase(e.getValue())) {
-                    final dev.tutti.coll.CollKind kind = dev.tutti.coll.CollKind.fromMpiName(e.getKey());
+                final dev.tutti.coll.CollKind kind = dev.tutti.coll.CollKind.fromMpiName(e.getKey());
+                if (dev.tutti.coll.SelectionTable.FLAT.equalsIgnoreCase(e.getValue())) {
+                    t = t.withFlat(kind);
+                } else if (!"auto".equalsIgnoreCase(e.getValue())) {
                     t = t.withOverride(dev.tutti.coll.AlgorithmId.parse(kind, e.getValue()));
                 }
             }

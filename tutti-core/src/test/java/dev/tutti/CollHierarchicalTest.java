@@ -137,6 +137,18 @@ class CollHierarchicalTest {
         Tutti.runLocal(4, Tutti.Options.defaults().timeout(JOB).hosts("cyclic:2").algorithm("allreduce", "ring"),
             w -> assertEquals(AlgorithmId.ALLREDUCE_RING, w.selection().select(CollKind.ALLREDUCE, 4, 8, 1, true,
                 w.collComm().hosts()), "a forced flat algorithm wins"));
+        Tutti.runLocal(4, Tutti.Options.defaults().timeout(JOB).hosts("cyclic:2").algorithm("allreduce", "flat")
+            .algorithm("bcast", "hierarchical"), w -> {
+                final HostMap m = w.collComm().hosts();
+                assertEquals(AlgorithmId.ALLREDUCE_RECURSIVE_DOUBLING, w.selection().select(CollKind.ALLREDUCE, 4,
+                    8, 1, true, m), "flat: the default choice without the hierarchy");
+                assertEquals(AlgorithmId.ALLREDUCE_RABENSEIFNER, w.selection().select(CollKind.ALLREDUCE, 4,
+                    1 << 20, 1 << 17, true, m), "flat: the default choice without the hierarchy");
+                assertEquals(AlgorithmId.BCAST_HIERARCHICAL, w.selection().select(CollKind.BCAST, 4, 8, 1, true, m));
+                final long[] x = {w.rank()};
+                w.allreduce(Buf.IN_PLACE, Buf.of(x), Op.SUM);
+                assertEquals(6, x[0]);
+            });
     }
 
     @Test

@@ -94,7 +94,9 @@ public final class Settings {
     public static final Setting COLL_ALGORITHM = new Setting("tutti.coll.<operation>", "TUTTI_COLL_<OPERATION>",
         Kind.FAMILY, Type.TEXT, "auto", List.of(), ReadAt.COMMUNICATOR,
         "force a collective algorithm, e.g. `-Dtutti.coll.allreduce=ring`; operations as in MPI in lower case "
-            + "(`bcast`, `reduce_scatter_block`, ...)");
+            + "(`bcast`, `reduce_scatter_block`, ...). `hierarchical` (barrier, bcast, reduce, allreduce, allgather) "
+            + "is node-aware, chosen by default on a communicator that spans hosts with several ranks on one; `flat` "
+            + "keeps the default choice without it");
     /** Longest a tagged collective may stay unmatched. */
     public static final Setting COLL_TAGGED_TIMEOUT_MS = integer("tutti.coll.tagged.timeoutMs", 300_000,
         ReadAt.COMMUNICATOR, "a tagged collective not matched by then (ms) fails with `TIMEOUT` (0 = wait forever)");
@@ -134,7 +136,8 @@ public final class Settings {
         "how long (ms) closing waits for the TCP peers' goodbyes");
     /** Host id of {@code splitType(SHARED)}. */
     public static final Setting HOST_ID = text("tutti.host.id", "", ReadAt.EACH_CALL,
-        "the host id that `splitType(SHARED)` groups ranks by; unset: the host name");
+        "the host id that `splitType(SHARED)` groups ranks by, and the node-aware collectives a rank that shares "
+            + "memory with no other; unset: the host name");
     /** Fake hosts for node-aware collectives (a testing and tuning aid). */
     public static final Setting HOST_LAYOUT = text("tutti.host.layout", "", ReadAt.JOB_START,
         "a testing and tuning aid: places the ranks on fake hosts for the node-aware (hierarchical) collectives, "
