@@ -217,6 +217,33 @@ class CollHierarchicalTest {
     }
 
     @Test
+    void shouldAllocateAlmostNothingPerRepeatedHierarchicalCall() {
+        final com.sun.management.ThreadMXBean mx =
+            (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        final int calls = 5_000;
+        Tutti.runLocal(4, Tutti.Options.defaults().timeout(JOB).hosts("blocks:2"), w -> {
+            final float[] x = {1 + w.rank(), 2};
+            final float[] y = new float[2];
+            final Buf bx = Buf.of(x);
+            final Buf by = Buf.of(y);
+            final Runnable[] ops = {w::barrier, () -> w.allreduce(bx, by, Op.SUM), () -> w.bcast(by, 3)};
+            for (final Runnable op : ops) {
+                for (int i = 0; i < calls; i++) { // warm-up: cache admission, JIT
+                    op.run();
+                }
+                final long before = mx.getThreadAllocatedBytes(Thread.currentThread().threadId());
+                for (int i = 0; i < calls; i++) {
+                    op.run();
+                }
+                final double perCall = (double) (mx.getThreadAllocatedBytes(Thread.currentThread().threadId())
+                    - before) / calls;
+                // The flat forms' bound (CollAllocationTest): what remains is a message arriving before its receive.
+                assertTrue(perCall < 300, "rank " + w.rank() + ": " + perCall + " bytes per call");
+            }
+        });
+    }
+
+    @Test
     void shouldRefuseMalformedLayouts() {
         final TuttiException a = assertThrows(TuttiException.class, () -> Tutti.Options.defaults().hosts("blocks:0"));
         assertEquals(ErrorClass.ARG, a.errorClass());
