@@ -21,6 +21,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * (kind, user tag): the message tag packs the kind (5 bits), the user tag (16 bits) and the number of earlier uses
  * of that key on this rank (10 bits), so the n-th reduce with tag 5 on each rank meet, whatever order the ranks
  * begin other keys in; up to 1024 uses of one key may be outstanding at once.
+ *
+ * <p>Hosts. The communicator's {@link HostMap} (null unless it spans hosts with more than one rank on some) is
+ * derived when it is made from the job's host of each world rank; the world's once more at {@code init}, on the
+ * thread that makes it, before the program holds it. After that it is only read (a plain field: publication of
+ * the communicator orders it), once per call by the selection.
  */
 public final class CollComm {
     private static final int SEQ_MASK = Integer.MAX_VALUE;

@@ -47,8 +47,8 @@ import java.lang.foreign.MemorySegment;
  * </ul>
  * Cost, for h hosts of k ranks and n bytes (α, β across hosts; α', β' within): bcast
  * {@code L(h)(α + nβ) + L(k)(α' + nβ')} with binomial phases, against {@code L(hk)(α + nβ)} flat when every tree
- * level may cross hosts. Source: the two-level scheme of MPICH's SMP-aware collectives and Open MPI's {@code han}
- * component (REFERENCE.md); the code is this project's.
+ * level may cross hosts. Source: the two-level scheme of MPICH's SMP-aware ("smp", node-aware composition)
+ * collectives (REFERENCE.md §1.3) and Open MPI's {@code han} component.
  */
 public final class Hierarchical {
     private static final MemorySegment EMPTY = Linear.EMPTY;
@@ -105,8 +105,7 @@ public final class Hierarchical {
         if (!at.leader()) {
             final ScheduleBuilder b = new ScheduleBuilder(a.op());
             b.send(at.members[0], EMPTY, Datatype.BYTE).endRound();
-            b.recv(at.members[0], EMPTY, Datatype.BYTE);
-            return ph.add(b.build()).build();
+            return b.recv(at.members[0], EMPTY, Datatype.BYTE).build();
         }
         final ScheduleBuilder in = new ScheduleBuilder(a.op());
         final ScheduleBuilder out = new ScheduleBuilder(a.op());
