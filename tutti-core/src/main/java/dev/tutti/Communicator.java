@@ -173,7 +173,8 @@ public final class Communicator extends CollectiveCalls implements ScanCollectiv
         return split(hosts.indexOf(host), key);
     }
 
-    private static String hostId() {
+    /** @return this process's host id: the setting {@code tutti.host.id}, else the host name */
+    static String hostId() {
         final String configured = Configuration.value(HOST_ID_PROP_NAME);
         if (null != configured && !configured.isBlank()) {
             return configured.trim();

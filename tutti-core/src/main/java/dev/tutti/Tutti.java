@@ -54,10 +54,21 @@ public final class Tutti implements AutoCloseable {
 
     private Tutti(final P2pEngine engine, final Options options,
         final java.util.function.Consumer<Throwable> embeddedAbort) {
+        this(engine, options, embeddedAbort, null);
+    }
+
+    /** @param sharesMemory for a launched process, the world ranks it reaches by shared memory; else null */
+    private Tutti(final P2pEngine engine, final Options options,
+        final java.util.function.Consumer<Throwable> embeddedAbort, final boolean[] sharesMemory) {
         this.engine = engine;
         this.embeddedAbort = embeddedAbort;
         this.world = new Communicator(engine, "WORLD", WORLD_P2P_CONTEXT, null, options.serializer(),
             options.selection());
+        if (null != sharesMemory) {
+            engine.hostLayout(Hosts.of(world, Options.layoutOf(options.hostLayout(), engine.worldSize()),
+                sharesMemory));
+            world.collComm().refreshHosts();
+        }
         if (options.check()) {
             dev.tutti.check.Checker.install(engine, options.checkTimeoutMs());
         }
@@ -100,8 +111,13 @@ public final class Tutti implements AutoCloseable {
             final LaunchInfo info = launch.info();
             final HostIdle idle = new HostIdle();
             final P2pEngine engine = new P2pEngine(info.rank(), info.size(), idle);
-            engine.connect(wire(info, engine, idle));
-            final Tutti tutti = new Tutti(engine, options, null);
+            final Transport[] routes = wire(info, engine, idle);
+            engine.connect(routes);
+            final boolean[] sharesMemory = new boolean[routes.length];
+            for (int r = 0; r < routes.length; r++) {
+                sharesMemory[r] = r == info.rank() || routes[r] instanceof ShmTransport;
+            }
+            final Tutti tutti = new Tutti(engine, options, null, sharesMemory);
             tutti.launch = launch;
             ok = true;
             return tutti;
@@ -283,6 +299,10 @@ public final class Tutti implements AutoCloseable {
         for (int i = 0; i < n; i++) {
             engines[i] = new P2pEngine(i, n, idle);
         }
+        final int[] hosts = Options.layoutOf(options.hostLayout(), n);
+        for (final P2pEngine e : engines) {
+            e.hostLayout(hosts);
+        }
         final InprocFabric fabric = new InprocFabric(engines);
         for (final P2pEngine e : engines) {
             final Transport[] routes = new Transport[n];
@@ -407,9 +427,10 @@ public final class Tutti implements AutoCloseable {
      * @param timeout    for {@link #runLocal}: the longest the job may run, or {@link Duration#ZERO} for no limit
      * @param algorithms forced collective algorithms, operation name to algorithm name
      * @param check      whether the correctness checker is on (see {@link #check(boolean)})
+     * @param hostLayout fake hosts of the ranks for node-aware collectives (see {@link #hosts(String)}), or ""
      */
     public record Options(ObjectSerializer serializer, Duration timeout, java.util.Map<String, String> algorithms,
-        boolean check) {
+        boolean check, String hostLayout) {
 
         /**
          * Returns the defaults: Java serialization with the default allow-list, no timeout, automatic selection, the
@@ -425,7 +446,8 @@ public final class Tutti implements AutoCloseable {
             } catch (final IllegalArgumentException e) {
                 throw dev.tutti.internal.Errors.argument("Options.defaults", null, e);
             }
-            return new Options(ObjectSerializer.java(null), Duration.ZERO, java.util.Map.of(), check);
+            return new Options(ObjectSerializer.java(null), Duration.ZERO, java.util.Map.of(), check,
+                dev.tutti.runtime.Settings.HOST_LAYOUT.text());
         }
 
         /**
@@ -439,7 +461,7 @@ public final class Tutti implements AutoCloseable {
          * @return the copy
          */
         public Options check(final boolean on) {
-            return new Options(serializer, timeout, algorithms, on);
+            return new Options(serializer, timeout, algorithms, on, hostLayout);
         }
 
         /** @return the checker's threshold: the setting {@code tutti.check.timeoutMs}, read now */
@@ -454,7 +476,7 @@ public final class Tutti implements AutoCloseable {
          * @return the copy
          */
         public Options serializer(final ObjectSerializer s) {
-            return new Options(s, timeout, algorithms, check);
+            return new Options(s, timeout, algorithms, check, hostLayout);
         }
 
         /**
@@ -464,7 +486,7 @@ public final class Tutti implements AutoCloseable {
          * @return the copy
          */
         public Options timeout(final Duration t) {
-            return new Options(serializer, t, algorithms, check);
+            return new Options(serializer, t, algorithms, check, hostLayout);
         }
 
         /**
@@ -472,14 +494,16 @@ public final class Tutti implements AutoCloseable {
          * {@code algorithm("allreduce", "ring")}. Every rank must use the same options.
          *
          * @param operation the collective, as in MPI in lower case ({@code reduce_scatter_block})
-         * @param algorithm the algorithm's name ({@code ring}, {@code binomial}, ...; {@code auto} to select)
+         * @param algorithm the algorithm's name ({@code ring}, {@code binomial}, {@code hierarchical}, ...; {@code auto}
+         *                  to select; {@code flat} to select but never the node-aware algorithm)
          * @return the copy
          * @throws TuttiException of class {@link ErrorClass#ARG} naming the valid names if either is unknown
          */
         public Options algorithm(final String operation, final String algorithm) {
             try {
                 final dev.tutti.coll.CollKind kind = dev.tutti.coll.CollKind.fromMpiName(operation);
-                if (!"auto".equalsIgnoreCase(algorithm)) {
+                if (!"auto".equalsIgnoreCase(algorithm)
+                    && !dev.tutti.coll.SelectionTable.FLAT.equalsIgnoreCase(algorithm)) {
                     dev.tutti.coll.AlgorithmId.parse(kind, algorithm);
                 }
             } catch (final IllegalArgumentException e) {
@@ -487,15 +511,55 @@ public final class Tutti implements AutoCloseable {
             }
             final java.util.Map<String, String> next = new java.util.TreeMap<>(algorithms);
             next.put(operation, algorithm);
-            return new Options(serializer, timeout, java.util.Collections.unmodifiableMap(next), check);
+            return new Options(serializer, timeout, java.util.Collections.unmodifiableMap(next), check,
+                hostLayout);
+        }
+
+        /**
+         * Returns a copy that places the ranks on fake hosts, a testing and tuning aid for the node-aware
+         * (hierarchical) collectives, which then run as if the job spanned hosts; the transports are not affected.
+         * The default is the setting {@code tutti.host.layout}. Every rank must use the same.
+         *
+         * <pre>{@code
+         * Tutti.runLocal(6, Tutti.Options.defaults().hosts("blocks:2"), world -> ...); // ranks 0-2, 3-5
+         * }</pre>
+         *
+         * @param layout {@code blocks:N} (N hosts of consecutive ranks), {@code cyclic:N} (rank r on host r mod N),
+         *               one host label per rank, comma-separated ({@code a,a,b}), or "" for the real hosts
+         * @return the copy
+         * @throws TuttiException of class {@link ErrorClass#ARG} if the layout is malformed (a label list of the
+         *                        wrong length fails when the job starts)
+         */
+        public Options hosts(final String layout) {
+            final String l = null == layout ? "" : layout.trim();
+            if (l.startsWith("blocks:") || l.startsWith("cyclic:")) {
+                layoutOf(l, 1);
+            }
+            return new Options(serializer, timeout, algorithms, check, l);
+        }
+
+        /**
+         * @param layout a layout as {@link #hosts(String)} takes it
+         * @param size   the job size
+         * @return the host of each world rank, or null if the layout is empty
+         * @throws TuttiException of class {@link ErrorClass#ARG} if the layout is malformed
+         */
+        static int[] layoutOf(final String layout, final int size) {
+            try {
+                return dev.tutti.coll.HostMap.layout(layout, size);
+            } catch (final IllegalArgumentException e) {
+                throw Errors.argument("Options.hosts", null, e);
+            }
         }
 
         /** @return the selection table: configuration overrides, then these options' */
         dev.tutti.coll.SelectionTable selection() {
             dev.tutti.coll.SelectionTable t = dev.tutti.coll.SelectionTable.fromConfiguration();
             for (final java.util.Map.Entry<String, String> e : algorithms.entrySet()) {
-                if (!"auto".equalsIgnoreCase(e.getValue())) {
-                    final dev.tutti.coll.CollKind kind = dev.tutti.coll.CollKind.fromMpiName(e.getKey());
+                final dev.tutti.coll.CollKind kind = dev.tutti.coll.CollKind.fromMpiName(e.getKey());
+                if (dev.tutti.coll.SelectionTable.FLAT.equalsIgnoreCase(e.getValue())) {
+                    t = t.withFlat(kind);
+                } else if (!"auto".equalsIgnoreCase(e.getValue())) {
                     t = t.withOverride(dev.tutti.coll.AlgorithmId.parse(kind, e.getValue()));
                 }
             }

@@ -37,7 +37,7 @@ class CollPersistentTest {
     private static final double MAX_BYTES_PER_BUFFERED_START = 200;
 
     /** One collective in both forms: fills its inputs for a start, and runs either form into its outputs. */
-    private record Case(String name, IntConsumer fill, Supplier<PersistentRequest> init, Runnable blocking,
+    record Case(String name, IntConsumer fill, Supplier<PersistentRequest> init, Runnable blocking,
         int[][] outputs) {
     }
 
@@ -53,7 +53,7 @@ class CollPersistentTest {
         System.arraycopy(src, 0, dst, 0, src.length);
     }
 
-    private static List<Case> intraCases(final Communicator w) {
+    static List<Case> intraCases(final Communicator w) {
         final int p = w.size();
         final int me = w.rank();
         final List<Case> cases = new ArrayList<>();
@@ -122,7 +122,7 @@ class CollPersistentTest {
      * Runs each case: per start, fills the inputs, runs the blocking form and saves its outputs, fills again, runs
      * the persistent request, and compares (an ordinary collective between the starts keeps the call order mixed).
      */
-    private static void check(final Communicator w, final List<Case> cases) {
+    static void check(final Communicator w, final List<Case> cases) {
         for (final Case c : cases) {
             final PersistentRequest r = c.init().get();
             assertFalse(r.isActive(), c.name() + ": a new request is inactive");

@@ -63,6 +63,29 @@ final class TcpProcesses {
      */
     static List<Rank> run(final int n, final String jobId, final List<String> jvmArgs, final Class<?> main,
         final List<String> args, final long waitSecs) throws IOException, InterruptedException {
+        // tcp forced: on one host, auto would pick shm
+        return run(n, jobId, jvmArgs, main, args, waitSecs, "tcp", (rank, env) -> { });
+    }
+
+    /**
+     * Starts {@code n} ranks of {@code main} with a transport and more environment per rank, and waits for them.
+     *
+     * @param n         ranks
+     * @param jobId     the job id
+     * @param jvmArgs   options for every rank's JVM (before {@code -cp})
+     * @param main      the rank program
+     * @param args      its arguments
+     * @param waitSecs  how long to wait for each rank
+     * @param transport the transport setting
+     * @param env       adds to a rank's environment, given its rank
+     * @return each rank's outcome, in rank order
+     * @throws IOException          if a process or an output file cannot be made
+     * @throws InterruptedException if interrupted (the test's timeout)
+     */
+    static List<Rank> run(final int n, final String jobId, final List<String> jvmArgs, final Class<?> main,
+        final List<String> args, final long waitSecs, final String transport,
+        final java.util.function.BiConsumer<Integer, Map<String, String>> env)
+        throws IOException, InterruptedException {
         final String secret = HexFormat.of().formatHex(TcpJob.randomBytes(16));
         final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         final Process[] ranks = new Process[n];
@@ -75,8 +98,8 @@ final class TcpProcesses {
                 cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
                 cmd.addAll(args);
                 final ProcessBuilder pb = new ProcessBuilder(cmd);
-                // tcp forced: on one host, auto would pick shm
-                launchEnvironment(pb.environment(), r, n, server.port(), secret, jobId, "tcp");
+                launchEnvironment(pb.environment(), r, n, server.port(), secret, jobId, transport);
+                env.accept(r, pb.environment());
                 pb.redirectErrorStream(true).redirectOutput(outputs[r].toFile());
                 ranks[r] = pb.start();
             }

@@ -13,6 +13,8 @@ public enum AlgorithmId {
     BARRIER_LINEAR(CollKind.BARRIER, "linear", false),
     /** Hensgen-Finkel-Manber dissemination, ceil(lg p) rounds. */
     BARRIER_DISSEMINATION(CollKind.BARRIER, "dissemination", false),
+    /** Node-aware: fan-in to each host's leader, a barrier of the leaders, fan-out from each leader. */
+    BARRIER_HIERARCHICAL(CollKind.BARRIER, "hierarchical", false),
 
     /** Root sends to each rank. */
     BCAST_LINEAR(CollKind.BCAST, "linear", false),
@@ -20,6 +22,8 @@ public enum AlgorithmId {
     BCAST_BINOMIAL(CollKind.BCAST, "binomial", false),
     /** Van de Geijn: binomial scatter then ring allgather. */
     BCAST_SCATTER_ALLGATHER(CollKind.BCAST, "scatter_allgather", false),
+    /** Node-aware: within the root's host, then among the hosts' leaders, then within every other host. */
+    BCAST_HIERARCHICAL(CollKind.BCAST, "hierarchical", false),
 
     /** Root receives from each rank. */
     GATHER_LINEAR(CollKind.GATHER, "linear", false),
@@ -43,6 +47,8 @@ public enum AlgorithmId {
     ALLGATHER_BRUCK(CollKind.ALLGATHER, "bruck", false),
     /** Ring: p-1 neighbour steps. */
     ALLGATHER_RING(CollKind.ALLGATHER, "ring", false),
+    /** Node-aware: gather to each host's leader, allgather(v) of the hosts' blocks among leaders, bcast within. */
+    ALLGATHER_HIERARCHICAL(CollKind.ALLGATHER, "hierarchical", false),
     /** Gatherv to rank 0, then broadcast. */
     ALLGATHERV_LINEAR(CollKind.ALLGATHERV, "linear", false),
     /** Ring: p-1 neighbour steps. */
@@ -67,6 +73,11 @@ public enum AlgorithmId {
     REDUCE_BINOMIAL(CollKind.REDUCE, "binomial", false),
     /** Rabenseifner: reduce-scatter by recursive halving, then binomial gather. Commutative ops only. */
     REDUCE_RABENSEIFNER(CollKind.REDUCE, "rabenseifner", true),
+    /**
+     * Node-aware: reduce to each host's leader, reduce among the leaders to the root's host, then to the root.
+     * Rank-ordered when each host's ranks are consecutive; else a non-commutative op runs the flat binomial tree.
+     */
+    REDUCE_HIERARCHICAL(CollKind.REDUCE, "hierarchical", false),
 
     /** Linear reduce to rank 0, then broadcast. */
     ALLREDUCE_LINEAR(CollKind.ALLREDUCE, "linear", false),
@@ -76,6 +87,11 @@ public enum AlgorithmId {
     ALLREDUCE_RABENSEIFNER(CollKind.ALLREDUCE, "rabenseifner", true),
     /** Ring reduce-scatter + ring allgather (bandwidth-optimal). Commutative only. */
     ALLREDUCE_RING(CollKind.ALLREDUCE, "ring", true),
+    /**
+     * Node-aware: reduce to each host's leader, allreduce among the leaders, bcast within each host. Rank-ordered
+     * when each host's ranks are consecutive; else a non-commutative op runs flat recursive doubling.
+     */
+    ALLREDUCE_HIERARCHICAL(CollKind.ALLREDUCE, "hierarchical", false),
 
     /** Reduce to rank 0, then scatter. */
     REDUCE_SCATTER_BLOCK_LINEAR(CollKind.REDUCE_SCATTER_BLOCK, "linear", false),
@@ -115,6 +131,11 @@ public enum AlgorithmId {
     /** @return the algorithm's name within its operation, e.g. {@code ring} */
     public String shortName() {
         return shortName;
+    }
+
+    /** @return whether it is node-aware (its phases follow the communicator's hosts) */
+    public boolean hierarchical() {
+        return "hierarchical".equals(shortName);
     }
 
     /** @return whether it reorders operands, so only commutative operations may use it */

@@ -21,6 +21,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * (kind, user tag): the message tag packs the kind (5 bits), the user tag (16 bits) and the number of earlier uses
  * of that key on this rank (10 bits), so the n-th reduce with tag 5 on each rank meet, whatever order the ranks
  * begin other keys in; up to 1024 uses of one key may be outstanding at once.
+ *
+ * <p>Hosts. The communicator's {@link HostMap} (null unless it spans hosts with more than one rank on some) is
+ * derived when it is made from the job's host of each world rank; the world's once more at {@code init}, on the
+ * thread that makes it, before the program holds it. After that it is only read (a plain field: publication of
+ * the communicator orders it), once per call by the selection.
  */
 public final class CollComm {
     private static final int SEQ_MASK = Integer.MAX_VALUE;
@@ -43,6 +48,8 @@ public final class CollComm {
         ScheduleRun.TAGGED_TIMEOUT_PROP_NAME, ScheduleRun.TAGGED_TIMEOUT_DEFAULT_MS);
     private volatile CollHooks rankState;
     private final ScheduleCache schedules = new ScheduleCache();
+    /** Its hosts when it spans several with more than one rank on some: null (the usual case) means flat. */
+    private HostMap hosts;
 
     /**
      * Creates the collective state of a communicator.
@@ -63,6 +70,43 @@ public final class CollComm {
         this.size = null == worldRanks ? engine.worldSize() : worldRanks.length;
         this.view = view;
         this.selection = selection;
+        // A view made only to build schedules (a simulator's) may have no engine: then no hosts.
+        this.hosts = null == engine ? null : HostMap.of(engine.hostLayout(), worldRanks, size);
+    }
+
+    /**
+     * Returns a view of a subgroup of this communicator for building the phases of a composed schedule: its rank
+     * and size are the subgroup's, and a schedule built on it names subgroup ranks as peers (the caller maps them
+     * back). It is never used to run anything.
+     *
+     * @param me      this rank's index in {@code members}
+     * @param members ranks of this communicator, in the subgroup's order
+     * @return the view
+     */
+    public CollComm subgroup(final int me, final int[] members) {
+        final int[] w = new int[members.length];
+        for (int i = 0; i < w.length; i++) {
+            w[i] = world(members[i]);
+        }
+        return new CollComm(engine, context, me, w, view, selection);
+    }
+
+    /**
+     * Returns this communicator's host map, or null when it is on one host or no host holds more than one of its
+     * ranks (then the flat algorithms are used). Read on every call's selection: a field read.
+     *
+     * @return the map or null
+     */
+    public HostMap hosts() {
+        return hosts;
+    }
+
+    /**
+     * Derives the host map again from the engine's layout: for the world communicator, whose job learns its hosts
+     * only after the world is made, before the world is handed to the program.
+     */
+    public void refreshHosts() {
+        hosts = HostMap.of(engine.hostLayout(), worldRanks, size);
     }
 
     /** @return this rank */

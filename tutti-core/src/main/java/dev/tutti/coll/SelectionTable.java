@@ -3,29 +3,43 @@ package dev.tutti.coll;
 import dev.tutti.runtime.Settings;
 
 import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.Map;
+import java.util.Set;
 
 /**
- * Chooses the algorithm of each collective call from (operation, group size, bytes, commutativity), so every
- * rank of a call makes the same choice. Overrides, for tests and benchmarks: the setting
- * {@code tutti.coll.<operation>} (system property, or environment {@code TUTTI_COLL_<OPERATION>}), e.g.
- * {@code -Dtutti.coll.allreduce=ring}, or {@link #withOverride}.
+ * Chooses the algorithm of each collective call from (operation, group size, bytes, commutativity, and whether
+ * the communicator spans hosts), so every rank of a call makes the same choice. Overrides, for tests and
+ * benchmarks: the setting {@code tutti.coll.<operation>} (system property, or environment
+ * {@code TUTTI_COLL_<OPERATION>}), e.g. {@code -Dtutti.coll.allreduce=ring} or {@code =hierarchical}, or
+ * {@code =flat} for the default choice without the node-aware algorithms; or {@link #withOverride}.
  *
  * <p>Implementation notes. Defaults follow MPICH's published thresholds (REFERENCE.md §1.3): small messages
  * minimise rounds (trees, recursive doubling, Bruck, dissemination), large ones minimise bytes per rank
  * (scatter+allgather, Rabenseifner, ring, pairwise). Immutable; thread-safe. Settings are read once, when the table
- * is made ({@link #fromConfiguration()}, once per communicator), never per call.
+ * is made ({@link #fromConfiguration()}, once per communicator), never per call. A communicator on one host
+ * passes null hosts: its selection costs one more comparison than without the node-aware algorithms.
  */
 public final class SelectionTable {
     /** Prefix of the override settings. */
     public static final String OVERRIDE_PROP_PREFIX = Settings.COLL_ALGORITHM.prefix();
 
+    /** The default table, without overrides. */
+    private static final SelectionTable DEFAULTS = new SelectionTable(new EnumMap<>(CollKind.class),
+        EnumSet.noneOf(CollKind.class));
+
+    /** The override value that keeps the default choice but never the node-aware one. */
+    public static final String FLAT = "flat";
+
     private final Map<CollKind, AlgorithmId> overrides;
     /** The overrides by {@link CollKind#ordinal()} (null: none), read on every call. */
     private final AlgorithmId[] forced = new AlgorithmId[CollKind.values().length];
+    /** The operations overridden with {@link #FLAT}. */
+    private final Set<CollKind> flat;
 
-    private SelectionTable(final Map<CollKind, AlgorithmId> overrides) {
+    private SelectionTable(final Map<CollKind, AlgorithmId> overrides, final Set<CollKind> flat) {
         this.overrides = overrides;
+        this.flat = flat;
         overrides.forEach((k, a) -> forced[k.ordinal()] = a);
     }
 
@@ -37,13 +51,16 @@ public final class SelectionTable {
      */
     public static SelectionTable fromConfiguration() {
         final Map<CollKind, AlgorithmId> o = new EnumMap<>(CollKind.class);
+        final Set<CollKind> f = EnumSet.noneOf(CollKind.class);
         for (final CollKind k : CollKind.values()) {
             final String v = Settings.COLL_ALGORITHM.member(k.mpiName()).raw();
-            if (null != v && !v.isBlank() && !"auto".equalsIgnoreCase(v.trim())) {
+            if (null != v && FLAT.equalsIgnoreCase(v.trim())) {
+                f.add(k);
+            } else if (null != v && !v.isBlank() && !"auto".equalsIgnoreCase(v.trim())) {
                 o.put(k, AlgorithmId.parse(k, v));
             }
         }
-        return new SelectionTable(o);
+        return new SelectionTable(o, f);
     }
 
     /**
@@ -56,7 +73,27 @@ public final class SelectionTable {
         final Map<CollKind, AlgorithmId> o = new EnumMap<>(CollKind.class);
         o.putAll(overrides);
         o.put(algorithm.kind(), algorithm);
-        return new SelectionTable(o);
+        final Set<CollKind> f = EnumSet.noneOf(CollKind.class);
+        f.addAll(flat);
+        f.remove(algorithm.kind());
+        return new SelectionTable(o, f);
+    }
+
+    /**
+     * Returns a copy that chooses as the default table for one operation but never its node-aware algorithm (the
+     * override value {@link #FLAT}), replacing an algorithm forced for it.
+     *
+     * @param kind the operation
+     * @return the new table
+     */
+    public SelectionTable withFlat(final CollKind kind) {
+        final Map<CollKind, AlgorithmId> o = new EnumMap<>(CollKind.class);
+        o.putAll(overrides);
+        o.remove(kind);
+        final Set<CollKind> f = EnumSet.noneOf(CollKind.class);
+        f.addAll(flat);
+        f.add(kind);
+        return new SelectionTable(o, f);
     }
 
     /**
@@ -67,6 +104,50 @@ public final class SelectionTable {
      */
     public AlgorithmId override(final CollKind kind) {
         return forced[kind.ordinal()];
+    }
+
+    /**
+     * Chooses an algorithm for a communicator with its hosts: the forced one if any; else, when the communicator
+     * spans hosts ({@code hosts} not null) and the operation is not overridden with {@link #FLAT}, the hierarchical
+     * one of the operations that have one; else as
+     * {@link #select(CollKind, int, long, long, boolean)}.
+     *
+     * @param kind        the operation
+     * @param p           the group size
+     * @param bytes       as for {@link #select(CollKind, int, long, long, boolean)}
+     * @param count       elements of the same
+     * @param commutative whether the reduction is commutative (true for non-reductions)
+     * @param hosts       the communicator's hosts, or null (one host, or one rank per host)
+     * @return the algorithm
+     */
+    public AlgorithmId select(final CollKind kind, final int p, final long bytes, final long count,
+        final boolean commutative, final HostMap hosts) {
+        if (null == hosts || null != forced[kind.ordinal()] || flat.contains(kind)) {
+            return select(kind, p, bytes, count, commutative);
+        }
+        return switch (kind) {
+            case BARRIER -> AlgorithmId.BARRIER_HIERARCHICAL;
+            case BCAST -> AlgorithmId.BCAST_HIERARCHICAL;
+            case ALLGATHER -> AlgorithmId.ALLGATHER_HIERARCHICAL;
+            case REDUCE -> AlgorithmId.REDUCE_HIERARCHICAL;
+            case ALLREDUCE -> AlgorithmId.ALLREDUCE_HIERARCHICAL;
+            default -> select(kind, p, bytes, count, commutative);
+        };
+    }
+
+    /**
+     * Chooses a flat algorithm by the default table, ignoring overrides: the phases of a hierarchical algorithm.
+     *
+     * @param kind        the operation
+     * @param p           the (sub)group size
+     * @param bytes       as for {@link #select(CollKind, int, long, long, boolean)}
+     * @param count       elements of the same
+     * @param commutative whether the reduction is commutative
+     * @return the algorithm
+     */
+    public static AlgorithmId flat(final CollKind kind, final int p, final long bytes, final long count,
+        final boolean commutative) {
+        return DEFAULTS.select(kind, p, bytes, count, commutative);
     }
 
     /**

@@ -44,6 +44,8 @@ public final class P2pEngine implements InboundSink {
     private final Matcher matcher = new Matcher();
     private final AtomicReferenceArray<TuttiException> peerFailures;
     private volatile TuttiException abortCause;
+    /** The host index of each world rank, or null: one host (see {@link #hostLayout(int[])}). */
+    private volatile int[] hostOfWorldRank;
     private volatile TuttiException anyPeerFailure;
     private Transport[] routes;
     private Transport[] polled = new Transport[0];
@@ -99,6 +101,22 @@ public final class P2pEngine implements InboundSink {
     /** @return the number of ranks in the world */
     public int worldSize() {
         return worldSize;
+    }
+
+    /**
+     * Records on which host each world rank runs, for node-aware collectives; set once, before any communicator
+     * of the job is made (the world's is told by its maker).
+     *
+     * @param hostOfWorldRank the host index of each world rank (hosts numbered from 0 in order of their lowest
+     *                        rank), or null when every rank is on one host
+     */
+    public void hostLayout(final int[] hostOfWorldRank) {
+        this.hostOfWorldRank = null == hostOfWorldRank ? null : hostOfWorldRank.clone();
+    }
+
+    /** @return the host index of each world rank (do not modify), or null when every rank is on one host */
+    public int[] hostLayout() {
+        return hostOfWorldRank;
     }
 
     /** @return the idle strategy of waits on this engine */

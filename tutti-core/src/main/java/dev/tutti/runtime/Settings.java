@@ -94,7 +94,9 @@ public final class Settings {
     public static final Setting COLL_ALGORITHM = new Setting("tutti.coll.<operation>", "TUTTI_COLL_<OPERATION>",
         Kind.FAMILY, Type.TEXT, "auto", List.of(), ReadAt.COMMUNICATOR,
         "force a collective algorithm, e.g. `-Dtutti.coll.allreduce=ring`; operations as in MPI in lower case "
-            + "(`bcast`, `reduce_scatter_block`, ...)");
+            + "(`bcast`, `reduce_scatter_block`, ...). `hierarchical` (barrier, bcast, reduce, allreduce, allgather) "
+            + "is node-aware, chosen by default on a communicator that spans hosts with several ranks on one; `flat` "
+            + "keeps the default choice without it");
     /** Longest a tagged collective may stay unmatched. */
     public static final Setting COLL_TAGGED_TIMEOUT_MS = integer("tutti.coll.tagged.timeoutMs", 300_000,
         ReadAt.COMMUNICATOR, "a tagged collective not matched by then (ms) fails with `TIMEOUT` (0 = wait forever)");
@@ -138,7 +140,15 @@ public final class Settings {
         "how long (ms) closing waits for the TCP peers' goodbyes");
     /** Host id of {@code splitType(SHARED)}. */
     public static final Setting HOST_ID = text("tutti.host.id", "", ReadAt.EACH_CALL,
-        "the host id that `splitType(SHARED)` groups ranks by; unset: the host name");
+        "the host id that `splitType(SHARED)` groups ranks by, and the node-aware collectives a rank that shares "
+            + "memory with no other; unset: the host name");
+    /** Fake hosts for node-aware collectives (a testing and tuning aid). */
+    public static final Setting HOST_LAYOUT = text("tutti.host.layout", "", ReadAt.JOB_START,
+        "a testing and tuning aid: places the ranks on fake hosts for the node-aware (hierarchical) collectives, "
+            + "as if the job spanned hosts: `blocks:N` (N hosts, each a contiguous range of ranks), `cyclic:N` "
+            + "(rank r on host r mod N) or one host label per rank, comma-separated (`a,a,b,c,c,c`); the transports "
+            + "are not affected. Unset: the real hosts (the ranks sharing memory, else the host names), exchanged at "
+            + "`init` by a job whose ranks are not all on one host; every rank of a job must use the same");
     /** Extra allow-list patterns of the default object serializer. */
     public static final Setting SERIAL_ALLOW = text("tutti.serial.allow", "", ReadAt.JOB_START,
         "extra allow-list patterns for object messages, separated by `;`, e.g. `com.example.**` (`java.base` is "
@@ -185,7 +195,7 @@ public final class Settings {
         IDLE_YIELDS, IDLE_MAX_PARK_US, BIND, SHM_DIR, SHM_RING_BYTES, SHM_EAGER_LIMIT, SHM_CHUNK_BYTES, SHM_CHUNKS,
         SHM_PUSH_LIMIT, SHM_ARENA_MIB, SHM_LIVENESS_MS, SHM_IDLE_YIELDS, SHM_IDLE_MAX_PARK_US, SHM_IDLE_YIELD_EVERY,
         COLL_ALGORITHM, COLL_TAGGED_TIMEOUT_MS, LOG_LEVEL, CHECK, CHECK_TIMEOUT_MS, CHECK_REPORT, RENDEZVOUS_TIMEOUT_MS,
-        TCP_HOST, TCP_CONNECT_TIMEOUT_MS, TCP_CLOSE_TIMEOUT_MS, HOST_ID, SERIAL_ALLOW, SECRET_FILE, RANK, SIZE,
+        TCP_HOST, TCP_CONNECT_TIMEOUT_MS, TCP_CLOSE_TIMEOUT_MS, HOST_ID, HOST_LAYOUT, SERIAL_ALLOW, SECRET_FILE, RANK, SIZE,
         RENDEZVOUS, JOB_SECRET, JOB_ID, K8S_SERVICE);
 
     /** A family member's key: lower case letters, digits and underscores. */

@@ -88,7 +88,7 @@ public final class BenchCommand implements Callable<Integer> {
         try {
             return switch (spec.transport()) {
                 case INPROC -> runInproc(spec, bench);
-                case TCP, SHM -> runTcp(spec, err);
+                case TCP, SHM, AUTO -> runTcp(spec, err);
             };
         } catch (final TuttiException | BenchmarkException e) {
             err.println("tutti bench " + spec.op() + " failed: " + describe(e));

@@ -29,9 +29,10 @@ public final class BenchOptions {
         description = "Number of ranks (default: ${DEFAULT-VALUE}).")
     int ranks;
 
-    @Option(names = "--transport", paramLabel = "inproc|shm|tcp", defaultValue = "inproc",
+    @Option(names = "--transport", paramLabel = "inproc|shm|tcp|auto", defaultValue = "inproc",
         description = "inproc: ranks are threads of this JVM; shm: one JVM per rank, shared memory; tcp: one JVM per "
-            + "rank, TCP (default: ${DEFAULT-VALUE}).")
+            + "rank, TCP; auto: one JVM per rank, shared memory within a host and TCP across hosts (for workers "
+            + "started across hosts by tutti run -H) (default: ${DEFAULT-VALUE}).")
     String transport;
 
     @Option(names = "--csv", paramLabel = "FILE",

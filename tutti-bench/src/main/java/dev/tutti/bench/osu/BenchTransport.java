@@ -9,7 +9,12 @@ public enum BenchTransport {
     /** One JVM per rank, connected over TCP (even on one host: the workers force {@code tutti.transport=tcp}). */
     TCP,
     /** One JVM per rank on this host, over the shared-memory transport ({@code tutti.transport=shm}). */
-    SHM;
+    SHM,
+    /**
+     * One JVM per rank, shared memory between ranks of one host and TCP between hosts ({@code tutti.transport=auto}):
+     * for a job across hosts, its workers started by {@code tutti run -H} (on one host it is {@link #SHM}).
+     */
+    AUTO;
 
     /** @return whether the ranks are separate processes (started by the job launcher) */
     public boolean processes() {
@@ -24,7 +29,7 @@ public enum BenchTransport {
     /**
      * Parses a command-line value.
      *
-     * @param text {@code inproc}, {@code shm} or {@code tcp}, any case
+     * @param text {@code inproc}, {@code shm}, {@code tcp} or {@code auto}, any case
      * @return the transport
      * @throws IllegalArgumentException for anything else
      */
@@ -34,6 +39,6 @@ public enum BenchTransport {
                 return t;
             }
         }
-        throw new IllegalArgumentException("--transport " + text + ", expected inproc, shm or tcp");
+        throw new IllegalArgumentException("--transport " + text + ", expected inproc, shm, tcp or auto");
     }
 }

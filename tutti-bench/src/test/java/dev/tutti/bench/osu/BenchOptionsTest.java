@@ -110,9 +110,9 @@ class BenchOptionsTest {
     void shouldListTheValidAlgorithmsOfAnUnknownOne() {
         final String err = usageError("allreduce", "--algorithm", "butterfly");
         assertTrue(err.contains("--algorithm butterfly: unknown algorithm 'butterfly' for allreduce, expected one of "
-            + "[linear, recursive_doubling, rabenseifner, ring]"), err);
+            + "[linear, recursive_doubling, rabenseifner, ring, hierarchical]"), err);
         assertTrue(usageError("bcast", "--algorithm", "ring").contains("expected one of [linear, binomial, "
-            + "scatter_allgather]"));
+            + "scatter_allgather, hierarchical]"));
     }
 
     @Test

@@ -13,8 +13,10 @@ import java.util.Arrays;
  * {@code rank R pid P rendezvous ADDR mark M} (its process id, the rendezvous it was given and the variable
  * {@code IT_MARK}, forwarded with {@code -x}). Then, by its first argument:
  * <ul>
- *   <li>{@code check}: allreduce (8 B and 64 KiB) and bcast (64 KiB from the last rank) checked against their
- *       closed forms; prints {@code cluster OK on N ranks} at rank 0, throws on a wrong value;</li>
+ *   <li>{@code check}: allreduce, bcast and reduce (to and from the last rank, which leads no host) and allgather,
+ *       at 8 B and 64 KiB, checked against their closed forms (across hosts these run node-aware: within each
+ *       host, then among the hosts' leaders); prints {@code cluster OK on N ranks} at rank 0, throws on a wrong
+ *       value;</li>
  *   <li>{@code hold}: a barrier, then prints {@code holding}, then waits in a receive that never completes (the test
  *       kills a rank: the others must fail).</li>
  * </ul>
@@ -67,6 +69,19 @@ public final class ClusterRank {
             w.bcast(Buf.of(b), p - 1);
             if (b[n - 1] != 31L * (n - 1) + 7) {
                 throw new IllegalStateException("bcast n=" + n + ": " + b[n - 1] + " at rank " + me);
+            }
+            final long[] red = new long[n];
+            w.reduce(Buf.of(x), Buf.of(red), Op.SUM, p - 1);
+            if (p - 1 == me && (red[0] != sum[0] || red[n - 1] != sum[0])) {
+                throw new IllegalStateException("reduce n=" + n + ": " + red[0] + " at rank " + me);
+            }
+            final long[] all = new long[p * n];
+            w.allgather(Buf.of(x), Buf.of(all));
+            for (int r = 0; r < p; r++) {
+                if (all[r * n] != r + 1 || all[r * n + n - 1] != r + 1) {
+                    throw new IllegalStateException("allgather n=" + n + ": block " + r + " holds " + all[r * n]
+                        + " at rank " + me);
+                }
             }
         }
         w.barrier();

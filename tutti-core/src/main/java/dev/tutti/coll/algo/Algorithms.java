@@ -27,9 +27,11 @@ public final class Algorithms {
         return switch (id) {
             case BARRIER_LINEAR -> Linear.barrier(c, a);
             case BARRIER_DISSEMINATION -> Dissemination.barrier(c, a);
+            case BARRIER_HIERARCHICAL -> Hierarchical.barrier(c, a);
             case BCAST_LINEAR -> Linear.bcast(c, a);
             case BCAST_BINOMIAL -> Binomial.bcast(c, a);
             case BCAST_SCATTER_ALLGATHER -> ScatterAllgather.bcast(c, a);
+            case BCAST_HIERARCHICAL -> Hierarchical.bcast(c, a);
             case GATHER_LINEAR -> Linear.gather(c, a);
             case GATHER_BINOMIAL -> Binomial.gather(c, a);
             case GATHERV_LINEAR -> Linear.gatherv(c, a);
@@ -40,6 +42,7 @@ public final class Algorithms {
             case ALLGATHER_RECURSIVE_DOUBLING -> RecursiveDoubling.allgather(c, a);
             case ALLGATHER_BRUCK -> Bruck.allgather(c, a);
             case ALLGATHER_RING -> Ring.allgather(c, a);
+            case ALLGATHER_HIERARCHICAL -> Hierarchical.allgather(c, a);
             case ALLGATHERV_LINEAR -> Linear.allgatherv(c, a);
             case ALLGATHERV_RING -> Ring.allgatherv(c, a);
             case ALLTOALL_LINEAR -> Linear.alltoall(c, a);
@@ -51,10 +54,12 @@ public final class Algorithms {
             case REDUCE_LINEAR -> Linear.reduce(c, a);
             case REDUCE_BINOMIAL -> Binomial.reduce(c, a);
             case REDUCE_RABENSEIFNER -> Rabenseifner.reduce(c, a);
+            case REDUCE_HIERARCHICAL -> Hierarchical.reduce(c, a);
             case ALLREDUCE_LINEAR -> Linear.allreduce(c, a);
             case ALLREDUCE_RECURSIVE_DOUBLING -> RecursiveDoubling.allreduce(c, a);
             case ALLREDUCE_RABENSEIFNER -> Rabenseifner.allreduce(c, a);
             case ALLREDUCE_RING -> Ring.allreduce(c, a);
+            case ALLREDUCE_HIERARCHICAL -> Hierarchical.allreduce(c, a);
             case REDUCE_SCATTER_BLOCK_LINEAR -> Linear.reduceScatterBlock(c, a);
             case REDUCE_SCATTER_BLOCK_RECURSIVE_HALVING -> RecursiveHalving.reduceScatterBlock(c, a);
             case REDUCE_SCATTER_BLOCK_PAIRWISE -> Pairwise.reduceScatterBlock(c, a);
