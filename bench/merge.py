@@ -95,13 +95,13 @@ def print_tables(rows, out=sys.stdout, only_sizes=None, markdown=False):
                  + (" (per message; MB/s = bytes / avg_us)" if op == "bandwidth" else "")
                  + "; ratio = tutti / openmpi, > 1 means Tutti is slower")
         print(f"\n#### {title}\n" if markdown else f"\n== {title}", file=out)
-        widths = [10] + [15] * len(impls) + [14] * len(pairs)
+        widths = [10] + [max(15, len(i) + 2) for i in impls] + [14] * len(pairs)
         print(row(["bytes"] + impls + [p[2] for p in pairs], widths), file=out)
         if markdown:
             print("|" + "---:|" * len(widths), file=out)
         ratios = {p[2]: {"small": [], "large": []} for p in pairs}
         for b in sizes:
-            values = [str(b)] + [fmt(cells.get((i, b)), 15, 3) for i in impls]
+            values = [str(b)] + [fmt(cells.get((i, b)), w, 3) for i, w in zip(impls, widths[1:])]
             for tutti, ompi, name in pairs:
                 t, o = cells.get((tutti, b)), cells.get((ompi, b))
                 ratio = t / o if t is not None and o else None
