@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Merges benchmark CSVs (impl,op,ranks,bytes,avg_us) and prints one table per (op, ranks) with the ratios
-Tutti / Open MPI: tutti-shm and tutti-inproc vs openmpi-vader (shared memory), tutti-tcp vs openmpi-tcp.
+Tutti / Open MPI: tutti-shm and tutti-inproc vs openmpi-vader (shared memory), tutti-tcp vs openmpi-tcp; and for
+the mpi layer (tutti-mpi-inproc, from tutti bench mpi-pingpong / mpi-allreduce) mpi/tutti = its overhead over
+Tutti's own API (tutti-inproc), and mpi/vader.
 When a cell has several rows (repeated runs), the table shows their median and notes the spread.
 
     merge.py [--merged FILE] [--sizes B1,B2,...] [--markdown] CSV...
@@ -22,8 +24,9 @@ from collections import defaultdict
 COLUMNS = ["impl", "op", "ranks", "bytes", "avg_us"]
 # (tutti impl, openmpi impl, ratio column title)
 PAIRS = [("tutti-shm", "openmpi-vader", "shm/vader"), ("tutti-inproc", "openmpi-vader", "inproc/vader"),
-         ("tutti-tcp", "openmpi-tcp", "tcp/tcp")]
-IMPL_ORDER = ["openmpi-vader", "tutti-shm", "tutti-inproc", "openmpi-tcp", "tutti-tcp"]
+         ("tutti-tcp", "openmpi-tcp", "tcp/tcp"), ("tutti-mpi-inproc", "tutti-inproc", "mpi/tutti"),
+         ("tutti-mpi-inproc", "openmpi-vader", "mpi/vader")]
+IMPL_ORDER = ["openmpi-vader", "tutti-shm", "tutti-inproc", "tutti-mpi-inproc", "openmpi-tcp", "tutti-tcp"]
 OP_ORDER = ["pingpong", "bandwidth", "barrier", "bcast", "gather", "gatherv", "scatter", "scatterv", "allgather",
             "allgatherv", "alltoall", "alltoallv", "alltoallw", "reduce", "allreduce", "reduce_scatter",
             "reduce_scatter_block", "scan", "exscan", "allreduce_init", "alltoall_init", "alltoall_channel"]
@@ -92,13 +95,13 @@ def print_tables(rows, out=sys.stdout, only_sizes=None, markdown=False):
                  + (" (per message; MB/s = bytes / avg_us)" if op == "bandwidth" else "")
                  + "; ratio = tutti / openmpi, > 1 means Tutti is slower")
         print(f"\n#### {title}\n" if markdown else f"\n== {title}", file=out)
-        widths = [10] + [15] * len(impls) + [14] * len(pairs)
+        widths = [10] + [max(15, len(i) + 2) for i in impls] + [14] * len(pairs)
         print(row(["bytes"] + impls + [p[2] for p in pairs], widths), file=out)
         if markdown:
             print("|" + "---:|" * len(widths), file=out)
         ratios = {p[2]: {"small": [], "large": []} for p in pairs}
         for b in sizes:
-            values = [str(b)] + [fmt(cells.get((i, b)), 15, 3) for i in impls]
+            values = [str(b)] + [fmt(cells.get((i, b)), w, 3) for i, w in zip(impls, widths[1:])]
             for tutti, ompi, name in pairs:
                 t, o = cells.get((tutti, b)), cells.get((ompi, b))
                 ratio = t / o if t is not None and o else None

@@ -201,7 +201,7 @@ public final class CartComm extends Intracomm {
                     subPeriods[k++] = periods[d];
                 }
             }
-            return create((Communicator) tc(), state().copy(state().name() + "/sub"), colour, subDims, subPeriods);
+            return create((Communicator) tc(), state().derive(state().name() + "/sub"), colour, subDims, subPeriods);
         });
     }
 

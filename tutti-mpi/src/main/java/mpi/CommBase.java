@@ -186,7 +186,7 @@ abstract class CommBase {
             throw Errors.error(MPI.ERR_COMM, "createIntercomm: localComm must be an intracommunicator");
         }
         return new Intercomm(local.createIntercomm(localLeader, tc(), remoteLeader, tag),
-            localComm.state().copy("intercomm"));
+            localComm.state().derive("intercomm"));
     }
 
     /** The body of {@link Comm#getAttr}: the predefined attributes, else the stored value. */

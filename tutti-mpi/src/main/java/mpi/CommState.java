@@ -97,9 +97,22 @@ final class CommState {
      * @return the copy
      */
     synchronized CommState copy(final String newName) {
+        final CommState c = derive(newName);
+        c.attributes.putAll(attributes);
+        return c;
+    }
+
+    /**
+     * Returns the state of an object made from this one other than by duplication (split, create, a topology, a
+     * sub-grid, an intercommunicator, a merge, accept/connect): the error handler is inherited, the attributes
+     * are not (MPI copies attributes on duplication only).
+     *
+     * @param newName the new object's name
+     * @return the new state
+     */
+    synchronized CommState derive(final String newName) {
         final CommState c = new CommState(newName);
         c.handler = handler;
-        c.attributes.putAll(attributes);
         return c;
     }
 }

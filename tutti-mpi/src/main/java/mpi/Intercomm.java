@@ -63,7 +63,7 @@ public final class Intercomm extends Comm {
      * @return the intracommunicator
      */
     public Intracomm merge(final boolean high) throws MPIException {
-        return get("MPI_Intercomm_merge", () -> new Intracomm(inter().merge(high), state().copy("merged")));
+        return get("MPI_Intercomm_merge", () -> new Intracomm(inter().merge(high), state().derive("merged")));
     }
 
     /** @return a null intercommunicator: Tutti does not spawn, so no process has a parent */

@@ -29,7 +29,7 @@ public class Intracomm extends Comm {
     }
 
     private Intracomm wrapIntra(final Communicator c, final String name) {
-        return new Intracomm(c, state().copy(name));
+        return new Intracomm(c, state().derive(name));
     }
 
     private static MPIException unsupported(final String what) throws MPIException {
@@ -121,7 +121,7 @@ public class Intracomm extends Comm {
                 throw Errors.error(MPI.ERR_ARG, "createCart: the grid needs " + n + " processes, "
                     + state().name() + " has " + intra().size());
             }
-            return CartComm.create(intra(), state().copy(state().name() + "/cart"),
+            return CartComm.create(intra(), state().derive(state().name() + "/cart"),
                 intra().rank() < n ? 0 : MPI.UNDEFINED, dims, periods);
         });
     }
@@ -136,7 +136,7 @@ public class Intracomm extends Comm {
      */
     public final GraphComm createGraph(final int[] index, final int[] edges, final boolean reorder)
         throws MPIException {
-        return get("MPI_Graph_create", () -> GraphComm.graph(intra(), state().copy(state().name() + "/graph"),
+        return get("MPI_Graph_create", () -> GraphComm.graph(intra(), state().derive(state().name() + "/graph"),
             index, edges));
     }
 
@@ -153,14 +153,14 @@ public class Intracomm extends Comm {
      */
     public final GraphComm createDistGraph(final int[] sources, final int[] degrees, final int[] destinations,
         final int[] weights, final Info info, final boolean reorder) throws MPIException {
-        return get("MPI_Dist_graph_create", () -> GraphComm.distributed(intra(), state().copy(state().name()
+        return get("MPI_Dist_graph_create", () -> GraphComm.distributed(intra(), state().derive(state().name()
             + "/dist_graph"), sources, degrees, destinations, weights));
     }
 
     /** As {@link #createDistGraph(int[], int[], int[], int[], Info, boolean)}, unweighted. */
     public final GraphComm createDistGraph(final int[] sources, final int[] degrees, final int[] destinations,
         final Info info, final boolean reorder) throws MPIException {
-        return get("MPI_Dist_graph_create", () -> GraphComm.distributed(intra(), state().copy(state().name()
+        return get("MPI_Dist_graph_create", () -> GraphComm.distributed(intra(), state().derive(state().name()
             + "/dist_graph"), sources, degrees, destinations, null));
     }
 
@@ -179,14 +179,14 @@ public class Intracomm extends Comm {
     public final GraphComm createDistGraphAdjacent(final int[] sources, final int[] sourceWeights,
         final int[] destinations, final int[] destWeights, final Info info, final boolean reorder)
         throws MPIException {
-        return get("MPI_Dist_graph_create_adjacent", () -> GraphComm.adjacent(intra(), state().copy(state().name()
+        return get("MPI_Dist_graph_create_adjacent", () -> GraphComm.adjacent(intra(), state().derive(state().name()
             + "/dist_graph"), sources, sourceWeights, destinations, destWeights));
     }
 
     /** As {@link #createDistGraphAdjacent(int[], int[], int[], int[], Info, boolean)}, unweighted. */
     public final GraphComm createDistGraphAdjacent(final int[] sources, final int[] destinations, final Info info,
         final boolean reorder) throws MPIException {
-        return get("MPI_Dist_graph_create_adjacent", () -> GraphComm.adjacent(intra(), state().copy(state().name()
+        return get("MPI_Dist_graph_create_adjacent", () -> GraphComm.adjacent(intra(), state().derive(state().name()
             + "/dist_graph"), sources, null, destinations, null));
     }
 

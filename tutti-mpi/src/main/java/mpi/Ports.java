@@ -97,7 +97,7 @@ final class Ports {
             throw Errors.error(agreed[0], what + ": the root found port '" + port + "' bad");
         }
         return new Intercomm(local.createIntercomm(root, e.world(), remoteLeader, agreed[1]),
-            comm.state().copy(what + "(" + port + ")"));
+            comm.state().derive(what + "(" + port + ")"));
     }
 
     private static void checkOwn(final Port p, final String port, final Env e) {

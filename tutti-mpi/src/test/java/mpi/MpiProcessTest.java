@@ -3,6 +3,9 @@ package mpi;
 import dev.tutti.launcher.JobResult;
 import dev.tutti.launcher.Launcher;
 import mpi.programs.CallErrhandler;
+import mpi.programs.MasterWorker;
+import mpi.programs.MatrixMultiply;
+import mpi.programs.Pi;
 import mpi.programs.TopologyAndPorts;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -39,6 +42,19 @@ class MpiProcessTest {
         final Run r = run(4, TopologyAndPorts.class);
         assertEquals(0, r.status(), r.err());
         assertTrue(r.out().contains("topology and ports OK"), r.out() + r.err());
+    }
+
+    @Test
+    void shouldRunTheClassicProgramsAcrossProcesses() {
+        final Run pi = run(3, Pi.class);
+        assertEquals(0, pi.status(), pi.err());
+        assertTrue(pi.out().contains("pi OK"), pi.out() + pi.err());
+        final Run mm = run(3, MatrixMultiply.class);
+        assertEquals(0, mm.status(), mm.err());
+        assertTrue(mm.out().contains("matrix multiply OK"), mm.out() + mm.err());
+        final Run mw = run(3, MasterWorker.class, "25");
+        assertEquals(0, mw.status(), mw.err());
+        assertTrue(mw.out().contains("master/worker OK (25 tasks, 2 workers)"), mw.out() + mw.err());
     }
 
     @Test

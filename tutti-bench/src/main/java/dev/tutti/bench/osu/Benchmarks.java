@@ -35,6 +35,8 @@ public final class Benchmarks {
         for (final Reduction.Kind k : Reduction.Kind.values()) {
             m.put(k.op(), () -> new Reduction(k));
         }
+        m.put(MpiPingPong.NAME, MpiPingPong::new);
+        m.put(MpiAllreduce.NAME, MpiAllreduce::new);
         return Collections.unmodifiableMap(m);
     }
 

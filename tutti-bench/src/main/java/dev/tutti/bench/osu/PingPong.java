@@ -12,7 +12,7 @@ import org.HdrHistogram.Histogram;
  * <p>Defaults as OSU: 10000 iterations after 1000 warm-up ones up to 8 KiB (OSU warms up with 100; the JVM
  * benefits from more), 1000 after 100 above, and a JIT warm-up of 20000 round trips at the first size.
  */
-public final class PingPong extends PairedBenchmark {
+public class PingPong extends PairedBenchmark {
     /** The operation name. */
     public static final String OP = "pingpong";
     private static final IterationDefaults DEFAULTS = new IterationDefaults(10_000, 1_000, 1_000, 100, 20_000);

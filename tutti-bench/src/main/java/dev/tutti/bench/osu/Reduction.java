@@ -22,7 +22,7 @@ import java.util.Arrays;
  * element: the total, its inclusive prefix (scan) or its exclusive prefix (exscan; rank 0's result is undefined
  * in MPI and not checked). Result buffers start at -1, which no correct result equals.
  */
-public final class Reduction extends CollectiveBenchmark {
+public class Reduction extends CollectiveBenchmark {
     /** The six operations. */
     enum Kind {
         /** MPI_Reduce. */
@@ -56,8 +56,8 @@ public final class Reduction extends CollectiveBenchmark {
     private static final int PERIOD = 97;
 
     private final Kind kind;
-    private float[] in;
-    private float[] out;
+    float[] in;
+    float[] out;
     private Buf inBuf;
     private Buf outBuf;
     private int[] recvCounts;

@@ -103,7 +103,7 @@ class BenchOptionsTest {
         assertTrue(usageError("allreduc").contains("op=allreduc is not a benchmark, expected one of pingpong, "
             + "bandwidth, barrier, bcast, gather, gatherv, scatter, scatterv, allgather, allgatherv, alltoall, "
             + "alltoallv, alltoallw, alltoall_init, alltoall_channel, reduce, allreduce, reduce_scatter, "
-            + "reduce_scatter_block, scan, exscan, allreduce_init"));
+            + "reduce_scatter_block, scan, exscan, allreduce_init, mpi-pingpong, mpi-allreduce"));
     }
 
     @Test
@@ -136,7 +136,7 @@ class BenchOptionsTest {
             assertEquals(Map.of(args.get(1), args.get(2)), s.tuttiOptions().algorithms(), args.toString());
         }
         assertTrue(usageError("allreduce_init", "--algorithm", "bruck").contains("unknown algorithm 'bruck' for "
-            + "allreduce, expected one of [linear, recursive_doubling, rabenseifner, ring]"));
+            + "allreduce, expected one of [linear, recursive_doubling, rabenseifner, ring, hierarchical]"));
     }
 
     @Test
@@ -153,8 +153,10 @@ class BenchOptionsTest {
         assertEquals(ChannelAlltoall.OP, Benchmarks.create(ChannelAlltoall.OP).op());
         assertEquals("allreduce_init", Benchmarks.create("allreduce_init").op());
         assertEquals("alltoall_init", Benchmarks.create("alltoall_init").op());
-        assertEquals(2 + collectives.size() + 3, Benchmarks.names().size(), "pingpong, bandwidth, the collectives, "
-            + "allreduce_init, alltoall_init and alltoall_channel");
+        assertEquals("pingpong", Benchmarks.create(MpiPingPong.NAME).op());
+        assertEquals("allreduce", Benchmarks.create(MpiAllreduce.NAME).op());
+        assertEquals(2 + collectives.size() + 3 + 2, Benchmarks.names().size(), "pingpong, bandwidth, the "
+            + "collectives, allreduce_init, alltoall_init, alltoall_channel, mpi-pingpong and mpi-allreduce");
     }
 
     private static String usageError(final String... args) {
