@@ -2,6 +2,7 @@ package dev.tutti;
 
 import dev.tutti.channel.AlltoallChannel;
 import dev.tutti.channel.ChannelBuffer;
+import dev.tutti.channel.ChannelQos;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -14,6 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -115,6 +117,26 @@ class ChannelSharedMemoryTest {
         });
     }
 
+    /** Bipartite, one direction above the eager limit and the other empty: only the senders' buffers are shared. */
+    @Test
+    void shouldSendABipartiteDirectionOutOfTheArena() {
+        ShmJob.run(3, (world, shm) -> {
+            final int side = world.rank() % 2;
+            final Communicator half = world.split(side, world.rank());
+            final Intercommunicator inter = half.createIntercomm(0, world, 1 - side, 5);
+            final int big = (int) (shm.eagerLimit() / LONG) + 1_000;
+            final int exchanges = 300;
+            final long before = shm.singleCopySends();
+            try (AlltoallChannel ch = AlltoallChannel.bipartite(inter, "producer", Datatype.LONG, 0 == side ? big
+                : 0, 0 == side ? 0 : big, 2, ChannelQos.bestEffort())) {
+                run(ch, exchanges, 0 == side);
+            }
+            assertEquals(0 == side ? (long) exchanges * inter.remoteSize() : 0, shm.singleCopySends() - before);
+            inter.free();
+            half.free();
+        });
+    }
+
     @Test
     void shouldMoveASendBufferToTheHeapWhenItsArrayIsAskedFor() {
         ShmJob.run(2, (world, shm) -> {
@@ -125,6 +147,9 @@ class ChannelSharedMemoryTest {
                 final ChannelBuffer out = ch.takeSend();
                 assertTrue(out.isShared());
                 fill(out, 5, me); // written through the segment, then read back through the array
+                final TuttiException wrongType = assertThrows(TuttiException.class, out::doubles);
+                assertEquals(ErrorClass.TYPE, wrongType.errorClass());
+                assertTrue(out.isShared(), "a refused accessor leaves the buffer where it is");
                 final long[] x = out.longs();
                 assertFalse(out.isShared());
                 assertEquals(value(5, me, 1, 7), x[block + 7], "the move kept the contents");

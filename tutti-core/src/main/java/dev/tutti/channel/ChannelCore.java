@@ -46,6 +46,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * failed exchange (a peer that died, a mismatch) fails the channel: every waiting and later operation throws,
  * naming the channel and, through the cause, the rank.
  *
+ * <p>Memory: send buffers of blocks above the shm eager limit are blocks of the rank's shared arena
+ * ({@code arena}, when there is one and it has room), the rest Java arrays; an arena buffer whose array the
+ * application asks for moves to a new array under {@code lock} while it is held (so in no exchange), its arena block
+ * freed and its pair requests forgotten, to be built again over the array at their next exchange.
+ *
  * <p>Allocation: buffers, their block views and the exchange records are made at creation, a pair's persistent
  * request at its first exchange; a steady exchange then allocates nothing on the small-message path (BOOLEAN
  * channels: one nonblocking alltoall's worth).
@@ -150,8 +155,8 @@ final class ChannelCore {
         if (Datatype.BOOLEAN == type || 0 == sendBlock) {
             return null;
         }
-        return SharedMemory.of(comm).filter(a -> (long) sendBlock * type.sizeBytes() > a.singleCopyAbove())
-            .orElse(null);
+        final long blockBytes = (long) sendBlock * type.sizeBytes();
+        return SharedMemory.of(comm).filter(a -> blockBytes > a.singleCopyAbove()).orElse(null);
     }
 
     /**
