@@ -166,6 +166,9 @@ final class ChannelCore {
     void moveToHeap(final ChannelBuffer b) {
         lock.lock();
         try {
+            if (closed) { // closed since the accessor checked the buffer: its block went back to the arena
+                throw Errors.invalid(ErrorClass.BUFFER, "ChannelBuffer.array", where, "the channel is closed");
+            }
             if (null != b.sharedBlock()) {
                 starts.forget(b.slot());
                 arena.free(b.moveToHeap());
