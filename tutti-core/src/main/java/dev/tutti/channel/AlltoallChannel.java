@@ -47,6 +47,13 @@ import java.util.concurrent.TimeUnit;
  * released. A single-threaded program must therefore take and release receive buffers before it has {@code depth}
  * exchanges outstanding.
  *
+ * <p><b>Memory.</b> Over the shm transport, send buffers whose blocks are larger than the eager limit live in the
+ * rank's shared arena ({@link dev.tutti.SharedMemory}), so that each block reaches a rank of the same host with one
+ * copy, made by the receiver out of the sender's buffer; fill them through their segments, since an array accessor
+ * moves a buffer to the heap ({@link ChannelBuffer} says more). Everything else is Java arrays, and a full arena
+ * falls back to them. The arena blocks go back to the arena at {@link #close()}, except a block still in an
+ * abandoned exchange, which stays allocated (a receiver may still be copying out of it).
+ *
  * <p><b>Progress.</b> Like every nonblocking collective, an exchange advances while a thread of the rank waits in
  * Tutti; the channel's take and submit calls wait on its exchanges.
  *

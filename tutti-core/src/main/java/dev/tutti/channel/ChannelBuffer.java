@@ -5,6 +5,8 @@ import dev.tutti.Datatype;
 import dev.tutti.ErrorClass;
 import dev.tutti.internal.Errors;
 
+import java.lang.foreign.MemorySegment;
+
 /**
  * One buffer of a channel's ring, lent to the application between a take and a submit (send side) or a take and a
  * release (receive side). Its memory is allocated once, when the channel is created, and reused by every exchange.
@@ -13,6 +15,17 @@ import dev.tutti.internal.Errors;
  * group, on a bipartite channel); a receive buffer holds one block per source rank, concatenated in rank order.
  * The memory is reached through {@link #buf()}, {@link #block(int)} (views made once, no allocation) or, for a
  * primitive array, the typed accessors ({@link #doubles()}, {@link #ints()}, ...).
+ *
+ * <p><b>Shared memory.</b> When the job runs over the shm transport and a send block is larger than the transport's
+ * eager limit ({@link dev.tutti.SharedMemory#singleCopyAbove()}, 16 KiB by default), the send buffers are allocated
+ * in the rank's shared arena ({@link #isShared()}): each block then reaches a rank of the same host with one copy,
+ * made by the receiver straight out of this buffer into its receive buffer (instead of two, through the
+ * transport's chunks). Such a buffer has no Java array: fill it through {@link #buf()}'s or {@link #block(int)}'s
+ * {@link Buf#segment() segment}. The array accessors still work on it, but the first call moves the buffer to the
+ * heap for good (its contents copied into a new array, its arena block freed, views from {@link #buf()} and
+ * {@link #block(int)} taken before no longer its memory), and its exchanges take the transport's ordinary path.
+ * Receive buffers, and every buffer on other transports, on a full arena, of BOOLEAN channels or of blocks up to
+ * the eager limit, are always Java arrays.
  *
  * <p>Every accessor refuses a buffer the application does not hold (already submitted, released, or the channel
  * closed): the channel may be writing it. Views and arrays obtained earlier cannot be checked; do not use them
@@ -40,8 +53,12 @@ public final class ChannelBuffer {
 
     private final ChannelCore owner;
     private final Side side;
-    private final Object array;
-    private final Buf buf;
+    private final Datatype type;
+    private final int block;
+    /** The Java array behind the buffer, or null while it lives in the shared arena ({@code shared}). */
+    private Object array;
+    private MemorySegment shared;
+    private Buf buf;
     private final Buf[] blocks;
     private final int slot;
     /** Per source rank, 1 if its block of the last exchange was submitted for it (time-driven receive side). */
@@ -52,19 +69,54 @@ public final class ChannelBuffer {
     /**
      * @param slot   the buffer's position in its ring (the idle buffer of a time-driven channel: {@code depth})
      * @param flags  whether the buffer records which blocks are fresh (receive buffers of time-driven channels)
+     * @param shared a zeroed block of the shared arena of {@code ranks * block} elements to live in, or null for a
+     *               Java array
      */
     ChannelBuffer(final ChannelCore owner, final Side side, final Datatype type, final int ranks, final int block,
-        final int slot, final boolean flags) {
+        final int slot, final boolean flags, final MemorySegment shared) {
         this.owner = owner;
         this.side = side;
         this.slot = slot;
+        this.type = type;
+        this.block = block;
         this.fresh = flags ? new byte[ranks] : null;
-        this.array = Storage.allocate(type, ranks * block);
-        this.buf = Storage.buf(array);
         this.blocks = new Buf[ranks];
-        for (int r = 0; r < ranks; r++) {
-            blocks[r] = buf.slice(r * block, block);
+        this.shared = shared;
+        if (null == shared) {
+            array = Storage.allocate(type, ranks * block);
+            view(Storage.buf(array));
+        } else {
+            view(Buf.of(shared, type));
         }
+    }
+
+    private void view(final Buf whole) {
+        buf = whole;
+        for (int r = 0; r < blocks.length; r++) {
+            blocks[r] = whole.slice(r * block, block);
+        }
+    }
+
+    /** @return the arena block the buffer lives in, or null if it is a Java array */
+    MemorySegment sharedBlock() {
+        return shared;
+    }
+
+    /**
+     * Moves a buffer that lives in the shared arena to a new Java array, contents included (holding the channel's
+     * lock, the buffer held by the application, so in no exchange).
+     *
+     * @return the arena block it left, for the channel to free
+     */
+    MemorySegment moveToHeap() {
+        final MemorySegment left = shared;
+        final Object a = Storage.allocate(type, blocks.length * block);
+        final Buf heap = Storage.buf(a);
+        heap.segment().copyFrom(left);
+        array = a;
+        shared = null;
+        view(heap);
+        return left;
     }
 
     ChannelCore owner() {
@@ -174,9 +226,32 @@ public final class ChannelBuffer {
         return null == fresh || 0 != fresh[rank];
     }
 
-    /** @return the backing array ({@code double[]}, {@code int[]}, ...; {@code boolean[]} for BOOLEAN) */
+    /**
+     * Returns whether the buffer lives in the job's shared arena (see the class comment): its blocks reach ranks of
+     * this host with one copy, and it has no Java array until an array accessor moves it to the heap.
+     *
+     * @return true for an arena buffer
+     */
+    public boolean isShared() {
+        checkHeld("isShared");
+        return null != shared;
+    }
+
+    /**
+     * Returns the backing array. On a buffer in the shared arena, the first call moves it to the heap (see the class
+     * comment).
+     *
+     * @return the backing array ({@code double[]}, {@code int[]}, ...; {@code boolean[]} for BOOLEAN)
+     */
     public Object array() {
         checkHeld("array");
+        return heapArray();
+    }
+
+    private Object heapArray() {
+        if (null != shared) {
+            owner.moveToHeap(this);
+        }
         return array;
     }
 
@@ -207,11 +282,11 @@ public final class ChannelBuffer {
 
     private <T> T typed(final String op, final Class<T> type) {
         checkHeld(op);
-        if (!type.isInstance(array)) {
-            throw Errors.argument(ErrorClass.TYPE, "ChannelBuffer." + op, owner.where(), "datatype", buf.datatype(),
+        if (type != Storage.arrayClass(this.type)) {
+            throw Errors.argument(ErrorClass.TYPE, "ChannelBuffer." + op, owner.where(), "datatype", this.type,
                 "the type whose array " + op + "() returns (use array() or buf())");
         }
-        return type.cast(array);
+        return type.cast(heapArray());
     }
 
     @Override

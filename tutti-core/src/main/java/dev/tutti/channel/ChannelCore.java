@@ -4,12 +4,14 @@ import dev.tutti.Comm;
 import dev.tutti.Datatype;
 import dev.tutti.ErrorClass;
 import dev.tutti.Request;
+import dev.tutti.SharedMemory;
 import dev.tutti.TuttiException;
 import dev.tutti.channel.ChannelBuffer.Side;
 import dev.tutti.channel.ChannelBuffer.State;
 import dev.tutti.internal.Errors;
 import dev.tutti.internal.Failures;
 
+import java.lang.foreign.MemorySegment;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -44,6 +46,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * failed exchange (a peer that died, a mismatch) fails the channel: every waiting and later operation throws,
  * naming the channel and, through the cause, the rank.
  *
+ * <p>Memory: send buffers of blocks above the shm eager limit are blocks of the rank's shared arena
+ * ({@code arena}, when there is one and it has room), the rest Java arrays; an arena buffer whose array the
+ * application asks for moves to a new array under {@code lock} while it is held (so in no exchange), its arena block
+ * freed and its pair requests forgotten, to be built again over the array at their next exchange.
+ *
  * <p>Allocation: buffers, their block views and the exchange records are made at creation, a pair's persistent
  * request at its first exchange; a steady exchange then allocates nothing on the small-message path (BOOLEAN
  * channels: one nonblocking alltoall's worth).
@@ -71,6 +78,8 @@ final class ChannelCore {
     private final ChannelQos qos;
     private final boolean timeDriven;
     private final ExchangeStarts starts;
+    /** The rank's shared arena, where the send buffers live if it had room; null when they are Java arrays. */
+    private final SharedMemory arena;
     private final long sendBytes;
     private final long recvBytes;
     private final ChannelBuffer[] sends;
@@ -122,16 +131,51 @@ final class ChannelCore {
         this.sends = new ChannelBuffer[depth];
         this.recvs = new ChannelBuffer[depth];
         this.ring = new Exchange[depth];
+        this.arena = sharedArena(comm, type, sendBlock);
         for (int i = 0; i < depth; i++) {
-            sends[i] = new ChannelBuffer(this, Side.SEND, type, sendRanks, sendBlock, i, false);
-            recvs[i] = new ChannelBuffer(this, Side.RECEIVE, type, recvRanks, recvBlock, i, timeDriven);
+            final MemorySegment shared = null == arena ? null : arena.tryAllocate(sendBytes);
+            sends[i] = new ChannelBuffer(this, Side.SEND, type, sendRanks, sendBlock, i, false, shared);
+            recvs[i] = new ChannelBuffer(this, Side.RECEIVE, type, recvRanks, recvBlock, i, timeDriven, null);
             ring[i] = new Exchange();
         }
         this.queue = timeDriven ? new ChannelBuffer[depth] : null;
-        this.idle = timeDriven ? new ChannelBuffer(this, Side.SEND, type, sendRanks, sendBlock, depth, false) : null;
+        this.idle = timeDriven ? new ChannelBuffer(this, Side.SEND, type, sendRanks, sendBlock, depth, false, null)
+            : null;
         this.clockPollNs = Math.max(TimeUnit.MICROSECONDS.toNanos(100), Math.min(TimeUnit.MILLISECONDS.toNanos(1),
             qos.deadlineNanos() / 10));
         this.t0 = System.nanoTime();
+    }
+
+    /**
+     * @return the shared arena of {@code comm}'s rank if send buffers should live in it: the job runs over shm, the
+     *         type has raw memory (not BOOLEAN) and a block is larger than the eager limit (below it, the transport
+     *         copies inline whatever the memory); else null
+     */
+    private static SharedMemory sharedArena(final Comm comm, final Datatype type, final int sendBlock) {
+        if (Datatype.BOOLEAN == type || 0 == sendBlock) {
+            return null;
+        }
+        final long blockBytes = (long) sendBlock * type.sizeBytes();
+        return SharedMemory.of(comm).filter(a -> blockBytes > a.singleCopyAbove()).orElse(null);
+    }
+
+    /**
+     * Moves a send buffer out of the shared arena (its array was asked for): frees its arena block and forgets the
+     * persistent requests built over it, which the next exchanges build again over the array.
+     */
+    void moveToHeap(final ChannelBuffer b) {
+        lock.lock();
+        try {
+            if (closed) { // closed since the accessor checked the buffer: its block went back to the arena
+                throw Errors.invalid(ErrorClass.BUFFER, "ChannelBuffer.array", where, "the channel is closed");
+            }
+            if (null != b.sharedBlock()) {
+                starts.forget(b.slot());
+                arena.free(b.moveToHeap());
+            }
+        } finally {
+            lock.unlock();
+        }
     }
 
     /**
@@ -371,6 +415,7 @@ final class ChannelCore {
                 }
             }
             abandoned = left;
+            freeShared();
             for (int i = 0; i < sends.length; i++) {
                 sends[i].state(State.CLOSED);
                 recvs[i].state(State.CLOSED);
@@ -385,6 +430,18 @@ final class ChannelCore {
         }
         if (null != ticker) {
             joinClock(ticker);
+        }
+    }
+
+    /**
+     * Returns the arena blocks of the send buffers to the arena (closing, holding {@code lock}), except those of
+     * buffers still in flight: a receiver may still be copying out of them (they stay allocated until the job ends).
+     */
+    private void freeShared() {
+        for (final ChannelBuffer b : sends) {
+            if (null != b.sharedBlock() && State.IN_FLIGHT != b.state()) {
+                arena.free(b.sharedBlock());
+            }
         }
     }
 

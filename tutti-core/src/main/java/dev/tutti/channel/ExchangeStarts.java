@@ -91,6 +91,20 @@ final class ExchangeStarts {
         return p;
     }
 
+    /**
+     * Frees the requests built over send buffer {@code sendSlot}, which has moved to new memory (none is active: the
+     * buffer is held by the application); later exchanges build them again.
+     */
+    void forget(final int sendSlot) {
+        final PersistentRequest[] row = pairs[sendSlot];
+        for (int i = 0; i < row.length; i++) {
+            if (null != row[i]) {
+                row[i].free();
+                row[i] = null;
+            }
+        }
+    }
+
     /** Frees every request that is not active (one abandoned in flight stays: its memory may still be written). */
     void free() {
         free(pairs);

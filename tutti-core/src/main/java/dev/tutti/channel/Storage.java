@@ -3,7 +3,7 @@ package dev.tutti.channel;
 import dev.tutti.Buf;
 import dev.tutti.Datatype;
 
-/** The arrays behind a channel's buffers, one per buffer, of the element type's primitive array. */
+/** The arrays behind a channel's heap buffers, one per buffer, of the element type's primitive array. */
 final class Storage {
     private Storage() {
     }
@@ -16,15 +16,20 @@ final class Storage {
     }
 
     static Object allocate(final Datatype type, final int count) {
+        return java.lang.reflect.Array.newInstance(arrayClass(type).componentType(), count);
+    }
+
+    /** @return the class of the array {@link #allocate} makes for {@code type} */
+    static Class<?> arrayClass(final Datatype type) {
         return switch (type) {
-            case BYTE -> new byte[count];
-            case BOOLEAN -> new boolean[count];
-            case CHAR -> new char[count];
-            case SHORT -> new short[count];
-            case INT -> new int[count];
-            case FLOAT -> new float[count];
-            case LONG -> new long[count];
-            case DOUBLE -> new double[count];
+            case BYTE -> byte[].class;
+            case BOOLEAN -> boolean[].class;
+            case CHAR -> char[].class;
+            case SHORT -> short[].class;
+            case INT -> int[].class;
+            case FLOAT -> float[].class;
+            case LONG -> long[].class;
+            case DOUBLE -> double[].class;
             default -> throw new IllegalArgumentException(type.name()); // refused by AlltoallChannel first
         };
     }
