@@ -5,6 +5,8 @@ import dev.tutti.Datatype;
 import dev.tutti.channel.AlltoallChannel;
 import dev.tutti.channel.ChannelBuffer;
 
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 
 /**
@@ -60,8 +62,13 @@ public final class ChannelAlltoall extends CollectiveBenchmark {
         in = null;
         out = channel.takeSend();
         final int p = world.size();
+        // Filled through its segment, not bytes(): over shm, large blocks' send buffers live in the shared arena,
+        // whence the receiver copies them once, and an array accessor would move the buffer to the heap for good.
+        final MemorySegment target = out.buf().segment();
+        final byte[] block = new byte[bytes];
         for (int r = 0; r < p; r++) {
-            Patterns.fill(out.bytes(), r * bytes, bytes, world.rank() * p + r);
+            Patterns.fill(block, 0, bytes, world.rank() * p + r);
+            MemorySegment.copy(block, 0, target, ValueLayout.JAVA_BYTE, (long) r * bytes, bytes);
         }
     }
 
