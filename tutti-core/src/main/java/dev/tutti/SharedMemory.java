@@ -66,8 +66,7 @@ public final class SharedMemory {
         } catch (final TuttiException full) {
             return null; // the only refusal of a size >= 0: no room
         }
-        return block.fill((byte) 0); // a block freed earlier keeps its old bytes
-
+        return block; // zeroed by the arena
     }
 
     /**

@@ -158,6 +158,11 @@ class ShmTransportTest {
                 assertEquals(2, shm.singleCopySends());
                 shm.freeShared(buf);
                 assertThrows(TuttiException.class, () -> shm.freeShared(buf));
+                final MemorySegment again = shm.allocShared(bytes); // the same block, as documented: zeroed
+                for (long i = 0; i < bytes; i += 8) {
+                    assertEquals(0L, again.get(ValueLayout.JAVA_LONG, i), "a reused arena block keeps old bytes");
+                }
+                shm.freeShared(again);
                 final TuttiException tooBig = assertThrows(TuttiException.class, () -> shm.allocShared(1L << 40));
                 assertEquals(ErrorClass.ARG, tooBig.errorClass());
             } else {

@@ -36,7 +36,8 @@ final class SharedArena {
      * Allocates a block.
      *
      * @param length bytes wanted, at least 1
-     * @return the block (a slice of the mapping), or null if the arena has no room
+     * @return the block (a slice of the mapping), zeroed (a block freed earlier keeps its old bytes until then), or
+     *         null if the arena has no room
      */
     synchronized MemorySegment allocate(final long length) {
         final long need = ShmLayoutDescriptor.align(Math.max(1, length), ALIGN);
@@ -48,7 +49,7 @@ final class SharedArena {
                     free.put(at + need, e.getValue() - need);
                 }
                 used.put(at, need);
-                return file.asSlice(at, length);
+                return file.asSlice(at, length).fill((byte) 0);
             }
         }
         return null;
