@@ -41,7 +41,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * synchronized weak map (a freed communicator's entry goes with it); {@link #doWork} is guarded by a flag, so one
  * of the rank's waiting threads at a time serves questions; at most once a millisecond it also reads the peers'
  * site announcements ({@link SiteTable}) and runs the {@link DeadlockDetector}. The point-to-point part (signatures,
- * blocked waits, leaks) is the engine's hook, {@link P2pChecks}. With the checker off none of this exists: the
+ * blocked waits, leaks) is the engine's hook, {@link P2pChecks}. A call given up because a peer waits elsewhere
+ * stays in this rank's answers until its next checked call, and a rank that leaves first serves questions until each
+ * peer it learned waits for it has been told ({@link #linger}, bounded): else the peer would see only a departure.
+ * With the checker off none of this exists: the
  * door's hook and the engine's are null.
  */
 public final class Checker implements CollHook, Agent {
@@ -67,6 +70,12 @@ public final class Checker implements CollHook, Agent {
     private final long thresholdMs;
     private final Map<CollComm, CommState> comms = Collections.synchronizedMap(new WeakHashMap<>());
     private final Set<DigestExchange> pending = ConcurrentHashMap.newKeySet();
+    /** Calls this rank gave up because a peer waits elsewhere ({@link Inquiry}), as peers are told of them. */
+    private final List<PeerState.Pending> abandoned = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** Peers blocked in a call that waits for this rank, which will ask it ({@link #owe}). */
+    private final Set<Integer> owed = ConcurrentHashMap.newKeySet();
+    /** Peers this rank has answered with a call it has waited in for the threshold. */
+    private final Set<Integer> told = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean serving = new AtomicBoolean();
     private final CommView worldView;
     private RecvRequest question; // guarded by serving
@@ -110,7 +119,7 @@ public final class Checker implements CollHook, Agent {
         final WaitRegistry waits = new WaitRegistry();
         c.sites = new SiteTable(engine, c.worldView);
         c.detector = new DeadlockDetector(engine, c.worldView, waits, thresholdMs, c::found);
-        engine.hook(new P2pChecks(c.sites, waits, new LeakTracker(engine, c.sites, c::found), c::found));
+        engine.hook(new P2pChecks(c.sites, waits, new LeakTracker(engine, c.sites, c::found), c::found, c::linger));
         engine.addAgent(c);
         CollHooks.install(engine, c);
         return c;
@@ -123,6 +132,9 @@ public final class Checker implements CollHook, Agent {
             return; // not a communicator's collective context: nothing to compare on
         }
         final int base = comm.context() - ContextIdAllocator.COLL;
+        if (!abandoned.isEmpty()) {
+            abandoned.clear(); // the rank has moved on: it no longer waits in the calls it gave up
+        }
         final CommState state = state(comm);
         final String site = CallSite.capture();
         final long seq;
@@ -177,8 +189,11 @@ public final class Checker implements CollHook, Agent {
             final byte[] b = q.receivedBytes();
             final int context = null != b && b.length >= Integer.BYTES
                 ? java.nio.ByteBuffer.wrap(b).getInt() : -1;
-            engine.isend(WORLD_CHECK, asker, REPLY_TAG, Datatype.BYTE, MemorySegment.ofArray(answer(context)
-                .encode()));
+            final PeerState a = answer(context);
+            engine.isend(WORLD_CHECK, asker, REPLY_TAG, Datatype.BYTE, MemorySegment.ofArray(a.encode()));
+            if (a.pending().stream().anyMatch(p -> p.waitedMs() >= thresholdMs)) {
+                told.add(asker); // what it needs for its verdict
+            }
             return 1;
         } catch (final TuttiException e) {
             return 0; // the asker is gone, or this rank is closing: no one to answer
@@ -205,8 +220,9 @@ public final class Checker implements CollHook, Agent {
     private PeerState answer(final int context) {
         final List<PeerState.Pending> waits = new ArrayList<>();
         for (final DigestExchange x : pending) {
-            waits.add(new PeerState.Pending(x.key(), x.waitedMs(), x.describePending()));
+            waits.add(x.asPending());
         }
+        waits.addAll(abandoned);
         String last = "";
         synchronized (comms) {
             for (final Map.Entry<CollComm, CommState> e : comms.entrySet()) {
@@ -228,6 +244,40 @@ public final class Checker implements CollHook, Agent {
         final JsonReport j = json;
         if (null != j) {
             j.add(kind, message);
+        }
+    }
+
+    /**
+     * Notes a call this rank gave up because a peer waits in another collective: the peers that wait for its digest
+     * learn of it from this rank's answers, until the rank makes its next checked call.
+     *
+     * @param call the call
+     */
+    void abandon(final DigestExchange call) {
+        abandoned.add(call.asPending());
+    }
+
+    /**
+     * Notes a peer blocked for the threshold in a call that waits for this rank: it will ask this rank what it does,
+     * and this rank answers before it leaves ({@link #linger}).
+     *
+     * @param worldRank the peer
+     */
+    void owe(final int worldRank) {
+        owed.add(worldRank);
+    }
+
+    /**
+     * Before the rank leaves: serves questions until every peer blocked in a call that waits for this rank has been
+     * told what this rank waited in (so that it reports the calls that never meet, not this rank's departure), for
+     * at most two thresholds and a half (a peer asks again every threshold).
+     */
+    void linger() {
+        final long deadline = System.nanoTime() + thresholdMs * 2_500_000L;
+        while (!told.containsAll(owed) && System.nanoTime() - deadline < 0) {
+            if (0 == engine.progress()) {
+                java.util.concurrent.locks.LockSupport.parkNanos(100_000L);
+            }
         }
     }
 

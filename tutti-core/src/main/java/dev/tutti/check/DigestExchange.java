@@ -143,6 +143,10 @@ final class DigestExchange extends AbstractRequest implements CollGate {
                     return d; // the deadlock detector's verdict: the report names this call already
                 }
                 if (null != f && departureSettled()) {
+                    final TuttiException told = inquiry.answered();
+                    if (null != told) {
+                        return told; // the peer said what it waited in before it left
+                    }
                     return Reports.departed(commName, mine, Reports.rankLabel(got, comm.rank()), peerLabel(r),
                         f.getMessage());
                 }
@@ -179,6 +183,9 @@ final class DigestExchange extends AbstractRequest implements CollGate {
         final TuttiException f = failureResult();
         if (f instanceof dev.tutti.CollectiveMismatchException) {
             checker.found("collective-mismatch", f.getMessage());
+        }
+        if (dev.tutti.ErrorClass.TIMEOUT == f.errorClass()) {
+            checker.abandon(this); // its peers that wait for it learn why it never comes
         }
         checker.pending().remove(this);
         inquiry.close();
@@ -262,6 +269,11 @@ final class DigestExchange extends AbstractRequest implements CollGate {
     /** @return the label of this rank */
     String myLabel() {
         return Reports.rankLabel(got, comm.rank());
+    }
+
+    /** @return this pending call as a peer's answer lists it ({@link PeerState}) */
+    PeerState.Pending asPending() {
+        return new PeerState.Pending(key(), waitedMs(), describePending(), missingWorldRanks());
     }
 
     /**

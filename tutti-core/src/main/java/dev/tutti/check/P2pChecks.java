@@ -29,9 +29,11 @@ final class P2pChecks implements P2pHook {
     private final WaitRegistry waits;
     private final LeakTracker leaks;
     private final java.util.function.BiConsumer<String, String> found;
+    private final Runnable beforeLeaving;
 
     P2pChecks(final SiteTable sites, final WaitRegistry waits, final LeakTracker leaks,
-        final java.util.function.BiConsumer<String, String> found) {
+        final java.util.function.BiConsumer<String, String> found, final Runnable beforeLeaving) {
+        this.beforeLeaving = beforeLeaving;
         this.sites = sites;
         this.waits = waits;
         this.leaks = leaks;
@@ -45,6 +47,7 @@ final class P2pChecks implements P2pHook {
 
     @Override
     public void closing() {
+        beforeLeaving.run();
         leaks.report();
     }
 
