@@ -136,7 +136,8 @@ public final class Checker implements CollHook, Agent {
             abandoned.clear(); // the rank has moved on: it no longer waits in the calls it gave up
         }
         final CommState state = state(comm);
-        final String site = CallSite.capture();
+        // A blocking call's site is found only if needed, on its thread, which waits here (DigestExchange#mine).
+        final String site = CollCall.Variant.BLOCKING == call.variant() ? null : CallSite.capture();
         final long seq;
         final int context;
         final int tag;
@@ -150,7 +151,7 @@ public final class Checker implements CollHook, Agent {
             context = base + ContextIdAllocator.CHECK;
             tag = (int) (seq & SEQ_MASK);
         }
-        final DigestExchange x = DigestExchange.start(this, comm, context, tag, CallDigest.of(call, seq, site));
+        final DigestExchange x = DigestExchange.start(this, state, comm, context, tag, CallDigest.of(call, seq, site));
         if (CollCall.Variant.BLOCKING == call.variant()) {
             x.waitFor();
         } else {
@@ -226,8 +227,9 @@ public final class Checker implements CollHook, Agent {
         String last = "";
         synchronized (comms) {
             for (final Map.Entry<CollComm, CommState> e : comms.entrySet()) {
-                if (e.getKey().context() == context && null != e.getValue().last) {
-                    last = e.getValue().last;
+                final CallDigest d = e.getValue().last;
+                if (e.getKey().context() == context && null != d) {
+                    last = Reports.callLabel(d) + " " + d;
                 }
             }
         }
@@ -291,26 +293,38 @@ public final class Checker implements CollHook, Agent {
         return thresholdMs;
     }
 
-    /**
-     * Notes a call whose digests have all arrived, for the answers to peers' questions.
-     *
-     * @param comm the communicator
-     * @param call the call
-     */
-    void record(final CollComm comm, final CallDigest call) {
-        state(comm).last = Reports.callLabel(call) + " " + call;
-    }
-
     private CommState state(final CollComm comm) {
         synchronized (comms) {
             return comms.computeIfAbsent(comm, c -> new CommState());
         }
     }
 
-    /** The checker's counts of one communicator on this rank. */
-    private static final class CommState {
+    /** The checker's counts of one communicator on this rank, and what its calls left for the next ones. */
+    static final class CommState {
         final AtomicLong calls = new AtomicLong();
         final Map<Integer, AtomicLong> tagged = new ConcurrentHashMap<>();
-        volatile String last;
+        /** The last call that completed (for the answers to peers' questions), or null. */
+        volatile CallDigest last;
+        /** The last hash whose call passed the rules with every rank making it ({@link DigestExchange}). */
+        private volatile long passedHash;
+        private volatile boolean passedAny;
+
+        /**
+         * @param hash a call's hash ({@link CallDigest#hash()})
+         * @return whether the call of that hash, made by every rank, is known to pass the rules
+         */
+        boolean passed(final long hash) {
+            return passedAny && passedHash == hash;
+        }
+
+        /**
+         * Notes that the call of {@code hash}, made by every rank, passes the rules.
+         *
+         * @param hash its hash
+         */
+        void pass(final long hash) {
+            passedHash = hash;
+            passedAny = true;
+        }
     }
 }
