@@ -152,6 +152,21 @@ class CheckerTest {
     }
 
     @Test
+    void shouldRefuseACallThatDiffersAfterTheSameCallPassedInALoop() {
+        // The first phase caches the verdict of the last hash that passed: a later call that differs still fails.
+        final Outcomes o = run(2, (w, line) -> {
+            final int[] x = new int[2];
+            for (int i = 0; i < 5; i++) {
+                w.allreduce(Buf.of(new int[2]), Buf.of(x), Op.SUM);
+            }
+            line[0] = here(); w.allreduce(Buf.of(new int[2]), Buf.of(x), 0 == w.rank() ? Op.SUM : Op.MAX);
+            return 0;
+        });
+        assertEveryRank(o, ErrorClass.OP, "(call #6)", "rank 0 allreduce(op=SUM, 2 x int) at " + o.site(0),
+            "rank 1 allreduce(op=MAX, 2 x int) at " + o.site(1));
+    }
+
+    @Test
     void shouldNeverMatchABlockingCallWithANonblockingOne() {
         final Outcomes o = run(2, (w, line) -> {
             if (0 == w.rank()) {
