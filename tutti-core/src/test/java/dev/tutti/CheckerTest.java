@@ -56,9 +56,14 @@ class CheckerTest {
 
     /** Runs a checked job in which each rank records how its body ended, and returns normally. */
     static Outcomes run(final int n, final Body body) {
+        return run(CHECKED, n, body);
+    }
+
+    /** Runs a job with these options in which each rank records how its body ended, and returns normally. */
+    static Outcomes run(final Tutti.Options options, final int n, final Body body) {
         final AtomicReferenceArray<Object> out = new AtomicReferenceArray<>(n);
         final int[] lines = new int[n];
-        Tutti.runLocal(n, CHECKED, world -> {
+        Tutti.runLocal(n, options, world -> {
             final Communicator w = (Communicator) world;
             final int[] line = new int[1];
             try {

@@ -62,6 +62,8 @@ public final class Checker implements CollHook, Agent {
     static final int SNAP_REPLY_TAG = 0x7FFF_FFFB;
     /** Tag of the deadlock detector's verdict. */
     static final int VERDICT_TAG = 0x7FFF_FFFA;
+    /** Tag of the acknowledgement of an unbuffered send ({@link Unbuffered}). */
+    static final int ACK_TAG = 0x7FFF_FFF9;
     private static final int SEQ_MASK = 0x3FFF_FFFF;
     private static final int TAGGED_SEQ_BITS = 10;
     private static final int TAGGED_TAG_BITS = 16;
@@ -86,6 +88,7 @@ public final class Checker implements CollHook, Agent {
     private static final long HOUSEKEEPING_NS = 1_000_000L;
     /** The JSON report ({@code tutti.check.report}), or null. */
     private JsonReport json;
+    private Unbuffered unbuffered;
 
     private Checker(final P2pEngine engine, final long thresholdMs) {
         this.engine = engine;
@@ -108,9 +111,10 @@ public final class Checker implements CollHook, Agent {
      *
      * @param engine      the rank's engine
      * @param thresholdMs how long a call waits for a peer's digest before it asks the peer what it is doing
+     * @param strict      whether every blocking send is unbuffered ({@code --check=strict}, {@link Unbuffered})
      * @return the checker
      */
-    public static Checker install(final P2pEngine engine, final long thresholdMs) {
+    public static Checker install(final P2pEngine engine, final long thresholdMs, final boolean strict) {
         final Checker c = new Checker(engine, thresholdMs);
         final String report = dev.tutti.runtime.Settings.CHECK_REPORT.text();
         if (null != report && !report.isBlank()) {
@@ -119,7 +123,9 @@ public final class Checker implements CollHook, Agent {
         final WaitRegistry waits = new WaitRegistry();
         c.sites = new SiteTable(engine, c.worldView);
         c.detector = new DeadlockDetector(engine, c.worldView, waits, thresholdMs, c::found);
-        engine.hook(new P2pChecks(c.sites, waits, new LeakTracker(engine, c.sites, c::found), c::found, c::linger));
+        c.unbuffered = new Unbuffered(engine, c.worldView, strict);
+        engine.hook(new P2pChecks(c.sites, waits, new LeakTracker(engine, c.sites, c::found), c::found, c::linger,
+            c.unbuffered));
         engine.addAgent(c);
         CollHooks.install(engine, c);
         return c;
@@ -167,11 +173,12 @@ public final class Checker implements CollHook, Agent {
     /** Serves one question of a peer, if one has arrived. */
     @Override
     public int doWork() {
+        final int acks = unbuffered.flush();
         if (!serving.compareAndSet(false, true)) {
-            return 0;
+            return acks;
         }
         try {
-            int found = 0;
+            int found = acks;
             final long now = System.nanoTime();
             if (now - nextHousekeepingNs >= 0) {
                 nextHousekeepingNs = now + HOUSEKEEPING_NS;
@@ -275,6 +282,7 @@ public final class Checker implements CollHook, Agent {
      * at most two thresholds and a half (a peer asks again every threshold).
      */
     void linger() {
+        unbuffered.flush();
         final long deadline = System.nanoTime() + thresholdMs * 2_500_000L;
         while (!told.containsAll(owed) && System.nanoTime() - deadline < 0) {
             if (0 == engine.progress()) {

@@ -30,9 +30,12 @@ final class P2pChecks implements P2pHook {
     private final LeakTracker leaks;
     private final java.util.function.BiConsumer<String, String> found;
     private final Runnable beforeLeaving;
+    private final Unbuffered unbuffered;
 
     P2pChecks(final SiteTable sites, final WaitRegistry waits, final LeakTracker leaks,
-        final java.util.function.BiConsumer<String, String> found, final Runnable beforeLeaving) {
+        final java.util.function.BiConsumer<String, String> found, final Runnable beforeLeaving,
+        final Unbuffered unbuffered) {
+        this.unbuffered = unbuffered;
         this.beforeLeaving = beforeLeaving;
         this.sites = sites;
         this.waits = waits;
@@ -52,8 +55,13 @@ final class P2pChecks implements P2pHook {
     }
 
     @Override
-    public int sendCode(final int destWorld, final Datatype type) {
-        return SiteCode.mark(type.ordinal(), sites.index(CallSite.capture(), destWorld));
+    public int sendCode(final int destWorld, final Datatype type, final boolean blocking) {
+        return unbuffered.code(SiteCode.mark(type.ordinal(), sites.index(CallSite.capture(), destWorld)), blocking);
+    }
+
+    @Override
+    public void sent(final int context, final int destWorld, final int tag) {
+        unbuffered.await(context, destWorld, tag);
     }
 
     @Override
@@ -69,6 +77,7 @@ final class P2pChecks implements P2pHook {
             || Datatype.BYTE == sent && 0 == length % Math.max(1, expected.sizeBytes());
         final boolean fits = capacity < 0 || length <= capacity;
         if (typesFit && fits) {
+            unbuffered.received(source, code);
             return null;
         }
         final CommView view = receive.view();

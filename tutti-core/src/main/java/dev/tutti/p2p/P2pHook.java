@@ -17,9 +17,20 @@ public interface P2pHook {
      *
      * @param destWorld the destination's world rank
      * @param type      the datatype of the send buffer
+     * @param blocking  whether it is a blocking send ({@link P2pEngine#send}), which {@link #sent} may hold
      * @return the type code
      */
-    int sendCode(int destWorld, Datatype type);
+    int sendCode(int destWorld, Datatype type, boolean blocking);
+
+    /**
+     * A blocking send's message has left its buffer: under {@code --check=strict}, where every send is unbuffered,
+     * waits until the destination has received it (a wait the deadlock detector sees); else returns at once.
+     *
+     * @param context   the message's context
+     * @param destWorld the destination's world rank
+     * @param tag       the message's tag
+     */
+    void sent(int context, int destWorld, int tag);
 
     /**
      * Returns the call site of a receive being posted, captured on the posting thread.
