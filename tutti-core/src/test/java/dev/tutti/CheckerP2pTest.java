@@ -138,7 +138,7 @@ class CheckerP2pTest {
     }
 
     /** Runs a checked job and returns what its ranks printed on the standard error. */
-    private static String stderrOf(final int n, final CheckerTest.Body body, final CheckerTest.Outcomes[] out) {
+    static String stderrOf(final int n, final CheckerTest.Body body, final CheckerTest.Outcomes[] out) {
         final java.io.PrintStream saved = System.err;
         final java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
         System.setErr(new java.io.PrintStream(bytes, true, java.nio.charset.StandardCharsets.UTF_8));

@@ -89,6 +89,7 @@ public final class Checker implements CollHook, Agent {
     /** The JSON report ({@code tutti.check.report}), or null. */
     private JsonReport json;
     private Unbuffered unbuffered;
+    private LeakTracker leaks;
 
     private Checker(final P2pEngine engine, final long thresholdMs) {
         this.engine = engine;
@@ -124,8 +125,8 @@ public final class Checker implements CollHook, Agent {
         c.sites = new SiteTable(engine, c.worldView);
         c.detector = new DeadlockDetector(engine, c.worldView, waits, thresholdMs, c::found);
         c.unbuffered = new Unbuffered(engine, c.worldView, strict);
-        engine.hook(new P2pChecks(c.sites, waits, new LeakTracker(engine, c.sites, c::found), c::found, c::linger,
-            c.unbuffered));
+        c.leaks = new LeakTracker(engine, c.sites, c::found);
+        engine.hook(new P2pChecks(c.sites, waits, c.leaks, c::found, c::linger, c.unbuffered));
         engine.addAgent(c);
         CollHooks.install(engine, c);
         return c;
@@ -168,6 +169,20 @@ public final class Checker implements CollHook, Agent {
     @Override
     public void after(final CollCall call, final TuttiException failure) {
         // Nothing: a call is checked before its data moves.
+    }
+
+    @Override
+    public void opened(final String leak, final Object resource, final java.util.function.Supplier<String> what,
+        final java.util.function.BooleanSupplier released) {
+        leaks.opened(leak, resource, what, released);
+    }
+
+    @Override
+    public void openedBy(final String leak, final CollCall call, final Object resource,
+        final java.util.function.BooleanSupplier released) {
+        final String what = CallDigest.of(call, 0, null).describe() + " on '" + Reports.commName(call.communicator()
+            .describe()) + "'";
+        leaks.opened(leak, resource, () -> what, released);
     }
 
     /** Serves one question of a peer, if one has arrived. */
