@@ -193,7 +193,7 @@ public final class Checker implements CollHook, Agent {
             return acks;
         }
         try {
-            int found = acks;
+            int found = acks + detector.readVerdict();
             final long now = System.nanoTime();
             if (now - nextHousekeepingNs >= 0) {
                 nextHousekeepingNs = now + HOUSEKEEPING_NS;

@@ -107,6 +107,11 @@ final class P2pChecks implements P2pHook {
     }
 
     @Override
+    public void polled(final AbstractRequest request) {
+        waits.polled(request);
+    }
+
+    @Override
     public void unblocked(final Object token) {
         waits.remove((WaitRegistry.Wait) token);
     }

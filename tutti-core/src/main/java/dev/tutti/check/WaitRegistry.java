@@ -13,13 +13,26 @@ import java.util.concurrent.atomic.AtomicLong;
  * ({@link dev.tutti.p2p.P2pHook#blocked}), removed when it ends. A snapshot describes each wait with the request's
  * own description and targets and the blocked thread's call site, read from its stack only then.
  *
+ * <p>A thread that does nothing but poll a request with {@code test()} waits as surely as one blocked in it: its
+ * latest polled request counts as its wait from its first unsuccessful test, while it keeps polling that request
+ * (its last test less than {@link #POLL_FRESH_NS} ago), tightly (no gap over {@link #POLL_FRESH_NS} between two
+ * tests, which starts the poll anew, and at least {@link #POLLS_PER_SECOND} tests a second on average: a loop that
+ * computes between its tests is working, not waiting) and the request is not done.
+ *
  * <p>Implementation notes. A concurrent map from a wait's number to its record: one allocation and one map update
  * at each end of a blocking wait, and no stack walk (the thread stays in the same frames while it waits, so its
- * call site can be read from another thread when a snapshot is taken, which is rare).
+ * call site can be read from another thread when a snapshot is taken, which is rare). Polls: a concurrent map from
+ * each polling thread to its latest polled request, updated by a volatile write per unsuccessful test of the same
+ * request.
  */
 final class WaitRegistry {
     private final AtomicLong ids = new AtomicLong();
     private final Map<Long, Wait> waits = new ConcurrentHashMap<>();
+    private final Map<Thread, Wait> polls = new ConcurrentHashMap<>();
+    /** How recent a thread's last unsuccessful test must be for its poll to count as a wait: 100 ms. */
+    static final long POLL_FRESH_NS = 50_000_000L;
+    /** The least average rate of unsuccessful tests of a poll that counts as a wait. */
+    static final long POLLS_PER_SECOND = 10_000L;
 
     /** A registered wait. */
     static final class Wait {
@@ -27,6 +40,10 @@ final class WaitRegistry {
         final Thread thread;
         final AbstractRequest request;
         final long startNs;
+        /** When its thread last tested it (polls only). */
+        volatile long lastNs;
+        /** How many times its thread has tested it (polls only; written by that thread alone). */
+        volatile long tests;
 
         Wait(final long id, final Thread thread, final AbstractRequest request, final long startNs) {
             this.id = id;
@@ -46,11 +63,43 @@ final class WaitRegistry {
         waits.remove(w.id);
     }
 
+    /**
+     * The calling thread tested {@code request} and it was not done.
+     *
+     * @param request the request
+     */
+    void polled(final AbstractRequest request) {
+        final Thread t = Thread.currentThread();
+        final long now = System.nanoTime();
+        final Wait w = polls.get(t);
+        if (null != w && w.request == request && now - w.lastNs < POLL_FRESH_NS) {
+            w.lastNs = now;
+            w.tests = w.tests + 1; // one writer: the polling thread
+        } else {
+            final Wait fresh = new Wait(ids.incrementAndGet(), t, request, now);
+            fresh.lastNs = now;
+            polls.put(t, fresh);
+        }
+    }
+
+    /** @return the registered waits and the polls still going on */
+    private List<Wait> current(final long now) {
+        final List<Wait> all = new ArrayList<>(waits.values());
+        for (final Wait p : polls.values()) {
+            final long span = p.lastNs - p.startNs;
+            if (now - p.lastNs < POLL_FRESH_NS && span > 0 && p.tests * 1_000_000_000L / span >= POLLS_PER_SECOND
+                && !p.request.isDone()) {
+                all.add(p);
+            }
+        }
+        return all;
+    }
+
     /** @return how long the oldest wait has lasted (ms), or -1 if no thread waits */
     long oldestMs() {
         final long now = System.nanoTime();
         long oldest = -1;
-        for (final Wait w : waits.values()) {
+        for (final Wait w : current(now)) {
             oldest = Math.max(oldest, (now - w.startNs) / 1_000_000L);
         }
         return oldest;
@@ -64,7 +113,7 @@ final class WaitRegistry {
     List<RankState.Blocked> snapshot() {
         final long now = System.nanoTime();
         final Map<Thread, Wait> outer = new java.util.HashMap<>();
-        for (final Wait w : waits.values()) {
+        for (final Wait w : current(now)) {
             outer.merge(w.thread, w, (a, b) -> a.id <= b.id ? a : b);
         }
         final List<RankState.Blocked> out = new ArrayList<>();
@@ -72,7 +121,7 @@ final class WaitRegistry {
             if (w.request.isDone()) {
                 continue; // completed, its thread about to return
             }
-            final String d = w.request.describeWait();
+            final String d = w.request.describeWait() + (0 == w.lastNs ? "" : " (polled with test())");
             final String text = d.contains(" at ") ? d : d + " at " + CallSite.of(w.thread.getStackTrace());
             out.add(new RankState.Blocked(w.id, (now - w.startNs) / 1_000_000L, text, w.request.waitsOn()));
         }

@@ -156,6 +156,10 @@ public abstract class AbstractRequest implements Request {
             progressSelf();
             engine.progress();
             if (!isDone() && !failIfBlocked()) {
+                final P2pHook hook = engine.hook();
+                if (null != hook) {
+                    hook.polled(this);
+                }
                 return false;
             }
         }

@@ -65,6 +65,14 @@ public interface P2pHook {
     Object blocked(AbstractRequest request);
 
     /**
+     * A thread tested {@code request} ({@link AbstractRequest#test()}) and it was not done: a thread that keeps
+     * polling one request is as blocked as one that waits in it, for deadlock detection.
+     *
+     * @param request the request
+     */
+    void polled(AbstractRequest request);
+
+    /**
      * The wait that {@link #blocked} returned {@code token} for has ended.
      *
      * @param token the token
