@@ -107,8 +107,8 @@ final class P2pChecks implements P2pHook {
     }
 
     @Override
-    public void polled(final AbstractRequest request) {
-        waits.polled(request);
+    public void polled(final AbstractRequest request, final long startNs) {
+        waits.polled(request, startNs);
     }
 
     @Override

@@ -15,9 +15,10 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>A thread that does nothing but poll a request with {@code test()} waits as surely as one blocked in it: its
  * latest polled request counts as its wait from its first unsuccessful test, while it keeps polling that request
- * (its last test less than {@link #POLL_FRESH_NS} ago), tightly (no gap over {@link #POLL_FRESH_NS} between two
- * tests, which starts the poll anew, and at least {@link #POLLS_PER_SECOND} tests a second on average: a loop that
- * computes between its tests is working, not waiting) and the request is not done.
+ * (its last test less than {@link #POLL_FRESH_NS} ago; a longer gap starts the poll anew), the request is not done,
+ * and the thread has spent at least half the time since the first test inside {@code test()}: a loop that computes
+ * between its tests is working, not waiting. (The share, not a rate of tests, so that a spinning thread that the
+ * machine deschedules still counts: it is descheduled inside its tests as much as anywhere.)
  *
  * <p>Implementation notes. A concurrent map from a wait's number to its record: one allocation and one map update
  * at each end of a blocking wait, and no stack walk (the thread stays in the same frames while it waits, so its
@@ -30,9 +31,7 @@ final class WaitRegistry {
     private final Map<Long, Wait> waits = new ConcurrentHashMap<>();
     private final Map<Thread, Wait> polls = new ConcurrentHashMap<>();
     /** How recent a thread's last unsuccessful test must be for its poll to count as a wait: 100 ms. */
-    static final long POLL_FRESH_NS = 50_000_000L;
-    /** The least average rate of unsuccessful tests of a poll that counts as a wait. */
-    static final long POLLS_PER_SECOND = 10_000L;
+    static final long POLL_FRESH_NS = 200_000_000L;
 
     /** A registered wait. */
     static final class Wait {
@@ -42,8 +41,8 @@ final class WaitRegistry {
         final long startNs;
         /** When its thread last tested it (polls only). */
         volatile long lastNs;
-        /** How many times its thread has tested it (polls only; written by that thread alone). */
-        volatile long tests;
+        /** How long its thread has spent testing it (polls only; written by that thread alone). */
+        volatile long busyNs;
 
         Wait(final long id, final Thread thread, final AbstractRequest request, final long startNs) {
             this.id = id;
@@ -67,16 +66,18 @@ final class WaitRegistry {
      * The calling thread tested {@code request} and it was not done.
      *
      * @param request the request
+     * @param startNs when the test began
      */
-    void polled(final AbstractRequest request) {
+    void polled(final AbstractRequest request, final long startNs) {
         final Thread t = Thread.currentThread();
         final long now = System.nanoTime();
         final Wait w = polls.get(t);
         if (null != w && w.request == request && now - w.lastNs < POLL_FRESH_NS) {
+            w.busyNs = w.busyNs + (now - startNs); // one writer: the polling thread
             w.lastNs = now;
-            w.tests = w.tests + 1; // one writer: the polling thread
         } else {
-            final Wait fresh = new Wait(ids.incrementAndGet(), t, request, now);
+            final Wait fresh = new Wait(ids.incrementAndGet(), t, request, startNs);
+            fresh.busyNs = now - startNs;
             fresh.lastNs = now;
             polls.put(t, fresh);
         }
@@ -86,9 +87,7 @@ final class WaitRegistry {
     private List<Wait> current(final long now) {
         final List<Wait> all = new ArrayList<>(waits.values());
         for (final Wait p : polls.values()) {
-            final long span = p.lastNs - p.startNs;
-            if (now - p.lastNs < POLL_FRESH_NS && span > 0 && p.tests * 1_000_000_000L / span >= POLLS_PER_SECOND
-                && !p.request.isDone()) {
+            if (now - p.lastNs < POLL_FRESH_NS && 2 * p.busyNs >= p.lastNs - p.startNs && !p.request.isDone()) {
                 all.add(p);
             }
         }

@@ -153,12 +153,13 @@ public abstract class AbstractRequest implements Request {
     @Override
     public final boolean test() {
         if (!isDone()) {
+            final P2pHook hook = engine.hook();
+            final long startNs = null == hook ? 0L : System.nanoTime();
             progressSelf();
             engine.progress();
             if (!isDone() && !failIfBlocked()) {
-                final P2pHook hook = engine.hook();
                 if (null != hook) {
-                    hook.polled(this);
+                    hook.polled(this, startNs);
                 }
                 return false;
             }

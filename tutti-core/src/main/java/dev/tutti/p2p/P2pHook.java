@@ -69,8 +69,9 @@ public interface P2pHook {
      * polling one request is as blocked as one that waits in it, for deadlock detection.
      *
      * @param request the request
+     * @param startNs when the test began ({@link System#nanoTime()})
      */
-    void polled(AbstractRequest request);
+    void polled(AbstractRequest request, long startNs);
 
     /**
      * The wait that {@link #blocked} returned {@code token} for has ended.
