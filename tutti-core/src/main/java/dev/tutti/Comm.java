@@ -88,6 +88,12 @@ public abstract class Comm implements PointToPoint, BlockingCollectives, Nonbloc
         this.rank = null == worldRanks ? engine.worldRank() : indexOf(worldRanks, engine.worldRank());
         this.serializer = serializer;
         this.contexts = contexts;
+        if (0 != block && null != engine.hook()) { // the checker is on: it lists a communicator never freed
+            final dev.tutti.coll.CollHook h = dev.tutti.coll.CollHooks.installed(engine);
+            if (null != h) {
+                h.opened("communicator never freed", this, () -> "'" + name() + "'", this::isFreed);
+            }
+        }
     }
 
     private static int indexOf(final int[] ranks, final int r) {

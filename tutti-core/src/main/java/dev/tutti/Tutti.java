@@ -70,7 +70,7 @@ public final class Tutti implements AutoCloseable {
             world.collComm().refreshHosts();
         }
         if (options.check()) {
-            dev.tutti.check.Checker.install(engine, options.checkTimeoutMs());
+            dev.tutti.check.Checker.install(engine, options.checkTimeoutMs(), options.strict());
         }
     }
 
@@ -427,27 +427,30 @@ public final class Tutti implements AutoCloseable {
      * @param timeout    for {@link #runLocal}: the longest the job may run, or {@link Duration#ZERO} for no limit
      * @param algorithms forced collective algorithms, operation name to algorithm name
      * @param check      whether the correctness checker is on (see {@link #check(boolean)})
+     * @param strict     whether it checks strictly (see {@link #strict(boolean)}); implies {@code check}
      * @param hostLayout fake hosts of the ranks for node-aware collectives (see {@link #hosts(String)}), or ""
      */
     public record Options(ObjectSerializer serializer, Duration timeout, java.util.Map<String, String> algorithms,
-        boolean check, String hostLayout) {
+        boolean check, boolean strict, String hostLayout) {
 
         /**
          * Returns the defaults: Java serialization with the default allow-list, no timeout, automatic selection, the
          * checker as the setting {@code tutti.check} says (off unless set).
          *
          * @return the defaults
-         * @throws TuttiException of class {@link ErrorClass#ARG} if the setting {@code tutti.check} is not on or off
+         * @throws TuttiException of class {@link ErrorClass#ARG} if the setting {@code tutti.check} is not on, strict
+         *                        or off
          */
         public static Options defaults() {
-            final boolean check;
+            final String mode;
             try {
-                check = "on".equals(dev.tutti.runtime.Settings.CHECK.choice());
+                mode = dev.tutti.runtime.Settings.CHECK.choice();
             } catch (final IllegalArgumentException e) {
                 throw dev.tutti.internal.Errors.argument("Options.defaults", null, e);
             }
-            return new Options(ObjectSerializer.java(null), Duration.ZERO, java.util.Map.of(), check,
-                dev.tutti.runtime.Settings.HOST_LAYOUT.text());
+            final boolean strict = "strict".equals(mode);
+            return new Options(ObjectSerializer.java(null), Duration.ZERO, java.util.Map.of(), strict
+                || "on".equals(mode), strict, dev.tutti.runtime.Settings.HOST_LAYOUT.text());
         }
 
         /**
@@ -461,7 +464,22 @@ public final class Tutti implements AutoCloseable {
          * @return the copy
          */
         public Options check(final boolean on) {
-            return new Options(serializer, timeout, algorithms, on, hostLayout);
+            return new Options(serializer, timeout, algorithms, on, on && strict, hostLayout);
+        }
+
+        /**
+         * Returns a copy with the correctness checker on in strict mode ({@code --check=strict}), or with strict mode
+         * off (the checker stays as it was). Strict, a program is checked as if MPI used none of its freedoms to
+         * buffer: every blocking send returns only once its destination has received it, and every collective
+         * synchronizes (a checked one always does), so a program that works only because sends are buffered (two
+         * ranks that each send to the other before they receive) is reported as a deadlock, with the same report,
+         * instead of hanging on another MPI or at another message size.
+         *
+         * @param on whether to check strictly
+         * @return the copy
+         */
+        public Options strict(final boolean on) {
+            return new Options(serializer, timeout, algorithms, check || on, on, hostLayout);
         }
 
         /** @return the checker's threshold: the setting {@code tutti.check.timeoutMs}, read now */
@@ -476,7 +494,7 @@ public final class Tutti implements AutoCloseable {
          * @return the copy
          */
         public Options serializer(final ObjectSerializer s) {
-            return new Options(s, timeout, algorithms, check, hostLayout);
+            return new Options(s, timeout, algorithms, check, strict, hostLayout);
         }
 
         /**
@@ -486,7 +504,7 @@ public final class Tutti implements AutoCloseable {
          * @return the copy
          */
         public Options timeout(final Duration t) {
-            return new Options(serializer, t, algorithms, check, hostLayout);
+            return new Options(serializer, t, algorithms, check, strict, hostLayout);
         }
 
         /**
@@ -511,7 +529,7 @@ public final class Tutti implements AutoCloseable {
             }
             final java.util.Map<String, String> next = new java.util.TreeMap<>(algorithms);
             next.put(operation, algorithm);
-            return new Options(serializer, timeout, java.util.Collections.unmodifiableMap(next), check,
+            return new Options(serializer, timeout, java.util.Collections.unmodifiableMap(next), check, strict,
                 hostLayout);
         }
 
@@ -535,7 +553,7 @@ public final class Tutti implements AutoCloseable {
             if (l.startsWith("blocks:") || l.startsWith("cyclic:")) {
                 layoutOf(l, 1);
             }
-            return new Options(serializer, timeout, algorithms, check, l);
+            return new Options(serializer, timeout, algorithms, check, strict, l);
         }
 
         /**

@@ -88,6 +88,45 @@ class CheckerP2pTest {
     }
 
     @Test
+    void shouldEndACycleOfRanksThatPollTheirReceivesWithTest() {
+        final long t0 = System.nanoTime();
+        final CheckerTest.Outcomes o = CheckerTest.run(2, (w, line) -> {
+            line[0] = CheckerTest.here(); final Request r = w.irecv(Buf.of(new int[1]), 1 - w.rank(), 7);
+            while (!r.test()) {
+                Thread.onSpinWait(); // polls, never blocks in a wait
+            }
+            w.send(Buf.of(new int[1]), 1 - w.rank(), 7);
+            return 0;
+        });
+        final long ms = (System.nanoTime() - t0) / 1_000_000L;
+        assertTrue(ms < 15_000, "took " + ms + " ms");
+        for (int r = 0; r < 2; r++) {
+            final DeadlockException e = deadlock(o, r);
+            assertTrue(e.getMessage().contains("rank " + r + " waits in recv from rank " + (1 - r) + ", tag 7 on "
+                + "'WORLD' (polled with test())"), e.getMessage());
+            assertTrue(e.getMessage().contains("cycle: rank 0 -> rank 1 -> rank 0"), e.getMessage());
+        }
+    }
+
+    @Test
+    void shouldNotTakeALoopThatComputesBetweenItsTestsForADeadlock() {
+        // Both ranks test their receive now and then while they compute for 1.5 s, and only then send: no deadlock.
+        final CheckerTest.Outcomes o = CheckerTest.run(2, (w, line) -> {
+            final Request r = w.irecv(Buf.of(new int[1]), 1 - w.rank(), 7);
+            final long end = System.nanoTime() + 1_500_000_000L;
+            while (System.nanoTime() - end < 0) {
+                Thread.sleep(2); // the work between two tests
+                r.test();
+            }
+            w.send(Buf.of(new int[1]), 1 - w.rank(), 7);
+            r.waitFor();
+            return 0;
+        });
+        assertEquals(CheckerTest.OK, o.ranks().get(0), () -> String.valueOf(o.ranks().get(0)));
+        assertEquals(CheckerTest.OK, o.ranks().get(1), () -> String.valueOf(o.ranks().get(1)));
+    }
+
+    @Test
     void shouldEndACycleOfWildcardReceives() {
         final CheckerTest.Outcomes o = CheckerTest.run(3, (w, line) -> {
             line[0] = CheckerTest.here(); w.recv(Buf.of(new int[1]), Communicator.ANY_SOURCE, 3);
@@ -138,7 +177,7 @@ class CheckerP2pTest {
     }
 
     /** Runs a checked job and returns what its ranks printed on the standard error. */
-    private static String stderrOf(final int n, final CheckerTest.Body body, final CheckerTest.Outcomes[] out) {
+    static String stderrOf(final int n, final CheckerTest.Body body, final CheckerTest.Outcomes[] out) {
         final java.io.PrintStream saved = System.err;
         final java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
         System.setErr(new java.io.PrintStream(bytes, true, java.nio.charset.StandardCharsets.UTF_8));

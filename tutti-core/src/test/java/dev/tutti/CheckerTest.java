@@ -56,9 +56,14 @@ class CheckerTest {
 
     /** Runs a checked job in which each rank records how its body ended, and returns normally. */
     static Outcomes run(final int n, final Body body) {
+        return run(CHECKED, n, body);
+    }
+
+    /** Runs a job with these options in which each rank records how its body ended, and returns normally. */
+    static Outcomes run(final Tutti.Options options, final int n, final Body body) {
         final AtomicReferenceArray<Object> out = new AtomicReferenceArray<>(n);
         final int[] lines = new int[n];
-        Tutti.runLocal(n, CHECKED, world -> {
+        Tutti.runLocal(n, options, world -> {
             final Communicator w = (Communicator) world;
             final int[] line = new int[1];
             try {
@@ -149,6 +154,21 @@ class CheckerTest {
         });
         assertEveryRank(types, ErrorClass.TYPE, "rank 0 bcast(root=0, 2 x int)", "rank 1 bcast(root=0, 2 x float)",
             "different element types");
+    }
+
+    @Test
+    void shouldRefuseACallThatDiffersAfterTheSameCallPassedInALoop() {
+        // The first phase caches the verdict of the last hash that passed: a later call that differs still fails.
+        final Outcomes o = run(2, (w, line) -> {
+            final int[] x = new int[2];
+            for (int i = 0; i < 5; i++) {
+                w.allreduce(Buf.of(new int[2]), Buf.of(x), Op.SUM);
+            }
+            line[0] = here(); w.allreduce(Buf.of(new int[2]), Buf.of(x), 0 == w.rank() ? Op.SUM : Op.MAX);
+            return 0;
+        });
+        assertEveryRank(o, ErrorClass.OP, "(call #6)", "rank 0 allreduce(op=SUM, 2 x int) at " + o.site(0),
+            "rank 1 allreduce(op=MAX, 2 x int) at " + o.site(1));
     }
 
     @Test

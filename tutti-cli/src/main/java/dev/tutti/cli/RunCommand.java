@@ -37,7 +37,7 @@ import picocli.CommandLine.Spec;
 /**
  * {@code tutti run}: starts a job with mpirun's flags,
  * {@code tutti run -n N [-H h1,h2 | --hostfile F] [-x VAR[=v]] [--transport auto|shm|tcp] [-v] [--tag-output]
- * [--timeout S] [--check] [--check-report F] (-cp CP Main | -jar J) args...}, and exits with the job's status. Everything after the main class, or after {@code -jar J}, belongs to
+ * [--timeout S] [--check[=strict]] [--check-report F] (-cp CP Main | -jar J) args...}, and exits with the job's status. Everything after the main class, or after {@code -jar J}, belongs to
  * the program, even if it looks like one of these options.
  */
 @Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
@@ -82,11 +82,14 @@ public final class RunCommand implements Callable<Integer> {
         description = "End the job after SECONDS, printing each rank's thread stacks first.")
     private Integer timeoutSeconds;
 
-    @Option(names = "--check", description = "Turn the correctness checker on in every rank (the setting "
-        + "tutti.check=on): mismatched collective calls fail on every rank with each rank's call and call site, so "
-        + "do receives whose buffers do not fit the message, and a deadlocked job ends with a report of every "
-        + "rank's blocked call.")
-    private boolean check;
+    @Option(names = "--check", arity = "0..1", fallbackValue = "on", paramLabel = "MODE", description = "Turn the "
+        + "correctness checker on in every rank (the setting tutti.check): mismatched collective calls fail on every "
+        + "rank with each rank's call and call site, so do receives whose buffers do not fit the message, and a "
+        + "deadlocked job ends with a report of every rank's blocked call. --check=strict also makes every blocking "
+        + "send wait until it is received, so a program that deadlocks only when sends are not buffered is "
+        + "reported.")
+    private String check;
+
 
     @Option(names = "--check-report", paramLabel = "FILE", description = "With the checker (implies --check): every "
         + "rank appends its findings to FILE, one JSON object per line (the setting tutti.check.report).")
@@ -151,8 +154,28 @@ public final class RunCommand implements Callable<Integer> {
         this.err = err;
     }
 
+    /**
+     * @return the checker's mode for the ranks ({@code on} or {@code strict}), or null for none
+     * @throws CommandLine.ParameterException if {@code --check} has another value
+     */
+    private String checkMode() {
+        if (null == check) {
+            return null != checkReport ? "on" : null;
+        }
+        if (!List.of("on", "strict", "off").contains(check)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--check=" + check + ", expected on, strict "
+                + "or off");
+        }
+        return "off".equals(check) ? (null != checkReport ? "on" : null) : check;
+    }
+
     @Override
     public Integer call() {
+        if (null != check && !List.of("on", "strict", "off").contains(check)
+            && spec.commandLine().getParseResult().originalArgs().contains("--check")) {
+            program.addFirst(check); // "--check Main": the main class, not the checker's mode
+            check = "on";
+        }
         if (embedded) {
             if (null != transport) {
                 throw new CommandLine.ParameterException(spec.commandLine(), "--transport " + transport + " with "
@@ -162,8 +185,8 @@ public final class RunCommand implements Callable<Integer> {
                 throw new CommandLine.ParameterException(spec.commandLine(),
                     "--embedded needs -cp CLASSPATH MAIN_CLASS and no -jar, -H or --hostfile");
             }
-            if (check || null != checkReport) {
-                System.setProperty(dev.tutti.runtime.Settings.CHECK.name(), "on"); // read by the job's options
+            if (null != checkMode()) {
+                System.setProperty(dev.tutti.runtime.Settings.CHECK.name(), checkMode()); // read by the job's options
             }
             if (null != checkReport) {
                 System.setProperty(dev.tutti.runtime.Settings.CHECK_REPORT.name(),
@@ -250,8 +273,8 @@ public final class RunCommand implements Callable<Integer> {
         final Launcher.Builder b = Launcher.builder().ranks(ranks).hosts(hostList).oversubscribe(oversubscribe)
             .tagOutput(tagOutput).jvmOptions(rankJvmOptions()).rendezvous(rendezvous).stdout(out).stderr(err);
         exports.forEach(b::export);
-        if (check || null != checkReport) {
-            b.export(dev.tutti.runtime.Settings.CHECK.envName() + "=on");
+        if (null != checkMode()) {
+            b.export(dev.tutti.runtime.Settings.CHECK.envName() + "=" + checkMode());
         }
         if (null != checkReport) {
             b.export(dev.tutti.runtime.Settings.CHECK_REPORT.envName() + "=" + checkReport.toAbsolutePath());

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Timeout;
 import java.util.ArrayList;
 import java.util.List;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -53,5 +54,33 @@ class CheckProcessTest {
         assertNotEquals(0, unchecked.status());
         assertTrue(unchecked.millis() >= 4_000, "ended after " + unchecked.millis() + " ms");
         assertTrue(checked.millis() < unchecked.millis(), checked.millis() + " vs " + unchecked.millis());
+    }
+
+    @Test
+    void shouldReportASendSendRingUnderStrictOnlyAndPassItsCorrectTwin() {
+        final ProcessJobTest.Run checked = tutti(List.of("--check", "--timeout", "30"), "sendsend");
+        assertEquals(0, checked.status(), checked.out() + checked.err());
+        final ProcessJobTest.Run strict = tutti(List.of("--check=strict", "--timeout", "30"), "sendsend");
+        assertNotEquals(0, strict.status(), strict.out() + strict.err());
+        assertTrue(strict.err().contains("rank 0 waits in send to world rank 1, tag 7 (unbuffered under "
+            + "--check=strict"), strict.err());
+        assertTrue(strict.err().contains("cycle: rank 0 -> rank 1 -> rank 2 -> rank 0"), strict.err());
+        assertTrue(strict.millis() < 25_000, "took " + strict.millis() + " ms: not before the job's timeout");
+        final ProcessJobTest.Run twin = tutti(List.of("--check=strict", "--timeout", "30"), "ordered");
+        assertEquals(0, twin.status(), twin.out() + twin.err());
+        assertTrue(twin.out().contains("rank 0 got 2"), twin.out());
+    }
+
+    @Test
+    void shouldEndADeadlockedCheckedJobOverTcp() {
+        final ProcessJobTest.Run r = tutti(List.of("--transport", "tcp", "--check", "--timeout", "60"));
+        assertNotEquals(0, r.status(), r.out() + r.err());
+        assertTrue(r.err().contains("rank 0 waits in recv from rank 1, tag 7 on 'WORLD' at DeadlockRank.java:"),
+            r.err());
+        assertTrue(r.err().contains("cycle: rank 0 -> rank 1 -> rank 2 -> rank 0"), r.err());
+        assertTrue(r.millis() < 30_000, "took " + r.millis() + " ms: not before the job's timeout");
+        final ProcessJobTest.Run twin = tutti(List.of("--transport", "tcp", "--check=strict", "--timeout", "60"),
+            "ordered");
+        assertEquals(0, twin.status(), twin.out() + twin.err());
     }
 }

@@ -50,7 +50,7 @@ import java.util.Locale;
  * @param recvCounts per-peer receive counts (v-forms, alltoallw), or null
  * @param sendTypes  per-peer send types (alltoallw), or null
  * @param recvTypes  per-peer receive types (alltoallw), or null
- * @param site       the call site, {@code File.java:line}
+ * @param site       the call site, {@code File.java:line}, or null while not yet known ({@link DigestExchange#mine()})
  */
 record CallDigest(long seq, CollKind kind, CollCall.Variant variant, int tag, int side, int localRank, int root,
     int remoteRoot, int opCode, String opName, Datatype sendType, int sendCount, Datatype recvType, int recvCount,
@@ -106,9 +106,71 @@ record CallDigest(long seq, CollKind kind, CollCall.Variant variant, int tag, in
         return c;
     }
 
+    /**
+     * @param where the call site
+     * @return this digest with that call site
+     */
+    CallDigest withSite(final String where) {
+        return new CallDigest(seq, kind, variant, tag, side, localRank, root, remoteRoot, opCode, opName, sendType,
+            sendCount, recvType, recvCount, inPlace, sendCounts, recvCounts, sendTypes, recvTypes, where);
+    }
+
+    /**
+     * A 64-bit hash of what the peers' calls must agree on, without the call's number (its messages' key already),
+     * the rank and the call site: two ranks whose calls have the same hash made, but for a collision of 64-bit
+     * hashes, the same call with the same arguments ({@link DigestExchange}'s first phase). Allocates nothing.
+     *
+     * @return the hash
+     */
+    long hash() {
+        long h = 0x243F_6A88_85A3_08D3L;
+        h = mix(h, (long) kind.ordinal() << 32 | variant.ordinal() << 16 | (side & 0xFFFF));
+        h = mix(h, (long) tag << 32 | (root & 0xFFFF_FFFFL));
+        h = mix(h, (long) remoteRoot << 32 | (opCode & 0xFFFF_FFFFL));
+        for (int i = 0; i < opName.length(); i++) {
+            h = mix(h, opName.charAt(i));
+        }
+        h = mix(h, (long) sendType.ordinal() << 32 | (sendCount & 0xFFFF_FFFFL));
+        h = mix(h, (long) recvType.ordinal() << 32 | (recvCount & 0xFFFF_FFFFL));
+        h = mix(h, inPlace ? 1 : 0);
+        h = mixInts(h, sendCounts);
+        h = mixInts(h, recvCounts);
+        h = mixTypes(h, sendTypes);
+        h = mixTypes(h, recvTypes);
+        h ^= h >>> 33;
+        h *= 0xFF51_AFD7_ED55_8CCDL;
+        return h ^ h >>> 33;
+    }
+
+    private static long mix(final long h, final long v) {
+        return Long.rotateLeft(h ^ v * 0x9E37_79B9_7F4A_7C15L, 27) * 0xC2B2_AE3D_27D4_EB4FL + 0x1656_67B1_9E37_79F9L;
+    }
+
+    private static long mixInts(final long h, final int[] a) {
+        if (null == a) {
+            return mix(h, -1);
+        }
+        long x = mix(h, a.length);
+        for (final int v : a) {
+            x = mix(x, v);
+        }
+        return x;
+    }
+
+    private static long mixTypes(final long h, final Datatype[] a) {
+        if (null == a) {
+            return mix(h, -1);
+        }
+        long x = mix(h, a.length);
+        for (final Datatype t : a) {
+            x = mix(x, t.ordinal());
+        }
+        return x;
+    }
+
     /** @return the digest as bytes, to send to the peers */
     byte[] encode() {
-        final ByteArrayOutputStream bytes = new ByteArrayOutputStream(96 + site.length());
+        final ByteArrayOutputStream bytes = new ByteArrayOutputStream(128);
         try (DataOutputStream out = new DataOutputStream(bytes)) {
             out.writeLong(seq);
             out.writeByte(kind.ordinal());
@@ -129,7 +191,7 @@ record CallDigest(long seq, CollKind kind, CollCall.Variant variant, int tag, in
             writeInts(out, recvCounts);
             writeTypes(out, sendTypes);
             writeTypes(out, recvTypes);
-            out.writeUTF(site);
+            out.writeUTF(null == site ? "unknown" : site);
         } catch (final IOException e) {
             throw new UncheckedIOException(e); // a byte array does not fail
         }
@@ -320,6 +382,6 @@ record CallDigest(long seq, CollKind kind, CollCall.Variant variant, int tag, in
 
     @Override
     public String toString() {
-        return describe() + " at " + site;
+        return null == site ? describe() : describe() + " at " + site;
     }
 }

@@ -41,7 +41,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * synchronized weak map (a freed communicator's entry goes with it); {@link #doWork} is guarded by a flag, so one
  * of the rank's waiting threads at a time serves questions; at most once a millisecond it also reads the peers'
  * site announcements ({@link SiteTable}) and runs the {@link DeadlockDetector}. The point-to-point part (signatures,
- * blocked waits, leaks) is the engine's hook, {@link P2pChecks}. With the checker off none of this exists: the
+ * blocked waits, leaks) is the engine's hook, {@link P2pChecks}. A call given up because a peer waits elsewhere
+ * stays in this rank's answers until its next checked call, and a rank that leaves first serves questions until each
+ * peer it learned waits for it has been told ({@link #linger}, bounded): else the peer would see only a departure.
+ * With the checker off none of this exists: the
  * door's hook and the engine's are null.
  */
 public final class Checker implements CollHook, Agent {
@@ -59,6 +62,8 @@ public final class Checker implements CollHook, Agent {
     static final int SNAP_REPLY_TAG = 0x7FFF_FFFB;
     /** Tag of the deadlock detector's verdict. */
     static final int VERDICT_TAG = 0x7FFF_FFFA;
+    /** Tag of the acknowledgement of an unbuffered send ({@link Unbuffered}). */
+    static final int ACK_TAG = 0x7FFF_FFF9;
     private static final int SEQ_MASK = 0x3FFF_FFFF;
     private static final int TAGGED_SEQ_BITS = 10;
     private static final int TAGGED_TAG_BITS = 16;
@@ -67,6 +72,12 @@ public final class Checker implements CollHook, Agent {
     private final long thresholdMs;
     private final Map<CollComm, CommState> comms = Collections.synchronizedMap(new WeakHashMap<>());
     private final Set<DigestExchange> pending = ConcurrentHashMap.newKeySet();
+    /** Calls this rank gave up because a peer waits elsewhere ({@link Inquiry}), as peers are told of them. */
+    private final List<PeerState.Pending> abandoned = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** Peers blocked in a call that waits for this rank, which will ask it ({@link #owe}). */
+    private final Set<Integer> owed = ConcurrentHashMap.newKeySet();
+    /** Peers this rank has answered with a call it has waited in for the threshold. */
+    private final Set<Integer> told = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean serving = new AtomicBoolean();
     private final CommView worldView;
     private RecvRequest question; // guarded by serving
@@ -77,6 +88,8 @@ public final class Checker implements CollHook, Agent {
     private static final long HOUSEKEEPING_NS = 1_000_000L;
     /** The JSON report ({@code tutti.check.report}), or null. */
     private JsonReport json;
+    private Unbuffered unbuffered;
+    private LeakTracker leaks;
 
     private Checker(final P2pEngine engine, final long thresholdMs) {
         this.engine = engine;
@@ -99,9 +112,10 @@ public final class Checker implements CollHook, Agent {
      *
      * @param engine      the rank's engine
      * @param thresholdMs how long a call waits for a peer's digest before it asks the peer what it is doing
+     * @param strict      whether every blocking send is unbuffered ({@code --check=strict}, {@link Unbuffered})
      * @return the checker
      */
-    public static Checker install(final P2pEngine engine, final long thresholdMs) {
+    public static Checker install(final P2pEngine engine, final long thresholdMs, final boolean strict) {
         final Checker c = new Checker(engine, thresholdMs);
         final String report = dev.tutti.runtime.Settings.CHECK_REPORT.text();
         if (null != report && !report.isBlank()) {
@@ -110,7 +124,9 @@ public final class Checker implements CollHook, Agent {
         final WaitRegistry waits = new WaitRegistry();
         c.sites = new SiteTable(engine, c.worldView);
         c.detector = new DeadlockDetector(engine, c.worldView, waits, thresholdMs, c::found);
-        engine.hook(new P2pChecks(c.sites, waits, new LeakTracker(engine, c.sites, c::found), c::found));
+        c.unbuffered = new Unbuffered(engine, c.worldView, strict);
+        c.leaks = new LeakTracker(engine, c.sites, c::found);
+        engine.hook(new P2pChecks(c.sites, waits, c.leaks, c::found, c::linger, c.unbuffered));
         engine.addAgent(c);
         CollHooks.install(engine, c);
         return c;
@@ -123,8 +139,12 @@ public final class Checker implements CollHook, Agent {
             return; // not a communicator's collective context: nothing to compare on
         }
         final int base = comm.context() - ContextIdAllocator.COLL;
+        if (!abandoned.isEmpty()) {
+            abandoned.clear(); // the rank has moved on: it no longer waits in the calls it gave up
+        }
         final CommState state = state(comm);
-        final String site = CallSite.capture();
+        // A blocking call's site is found only if needed, on its thread, which waits here (DigestExchange#mine).
+        final String site = CollCall.Variant.BLOCKING == call.variant() ? null : CallSite.capture();
         final long seq;
         final int context;
         final int tag;
@@ -138,7 +158,7 @@ public final class Checker implements CollHook, Agent {
             context = base + ContextIdAllocator.CHECK;
             tag = (int) (seq & SEQ_MASK);
         }
-        final DigestExchange x = DigestExchange.start(this, comm, context, tag, CallDigest.of(call, seq, site));
+        final DigestExchange x = DigestExchange.start(this, state, comm, context, tag, CallDigest.of(call, seq, site));
         if (CollCall.Variant.BLOCKING == call.variant()) {
             x.waitFor();
         } else {
@@ -151,14 +171,29 @@ public final class Checker implements CollHook, Agent {
         // Nothing: a call is checked before its data moves.
     }
 
+    @Override
+    public void opened(final String leak, final Object resource, final java.util.function.Supplier<String> what,
+        final java.util.function.BooleanSupplier released) {
+        leaks.opened(leak, resource, what, released);
+    }
+
+    @Override
+    public void openedBy(final String leak, final CollCall call, final Object resource,
+        final java.util.function.BooleanSupplier released) {
+        final String what = CallDigest.of(call, 0, null).describe() + " on '" + Reports.commName(call.communicator()
+            .describe()) + "'";
+        leaks.opened(leak, resource, () -> what, released);
+    }
+
     /** Serves one question of a peer, if one has arrived. */
     @Override
     public int doWork() {
+        final int acks = unbuffered.flush();
         if (!serving.compareAndSet(false, true)) {
-            return 0;
+            return acks;
         }
         try {
-            int found = 0;
+            int found = acks + detector.readVerdict();
             final long now = System.nanoTime();
             if (now - nextHousekeepingNs >= 0) {
                 nextHousekeepingNs = now + HOUSEKEEPING_NS;
@@ -177,8 +212,11 @@ public final class Checker implements CollHook, Agent {
             final byte[] b = q.receivedBytes();
             final int context = null != b && b.length >= Integer.BYTES
                 ? java.nio.ByteBuffer.wrap(b).getInt() : -1;
-            engine.isend(WORLD_CHECK, asker, REPLY_TAG, Datatype.BYTE, MemorySegment.ofArray(answer(context)
-                .encode()));
+            final PeerState a = answer(context);
+            engine.isend(WORLD_CHECK, asker, REPLY_TAG, Datatype.BYTE, MemorySegment.ofArray(a.encode()));
+            if (a.pending().stream().anyMatch(p -> p.waitedMs() >= thresholdMs)) {
+                told.add(asker); // what it needs for its verdict
+            }
             return 1;
         } catch (final TuttiException e) {
             return 0; // the asker is gone, or this rank is closing: no one to answer
@@ -205,13 +243,15 @@ public final class Checker implements CollHook, Agent {
     private PeerState answer(final int context) {
         final List<PeerState.Pending> waits = new ArrayList<>();
         for (final DigestExchange x : pending) {
-            waits.add(new PeerState.Pending(x.key(), x.waitedMs(), x.describePending()));
+            waits.add(x.asPending());
         }
+        waits.addAll(abandoned);
         String last = "";
         synchronized (comms) {
             for (final Map.Entry<CollComm, CommState> e : comms.entrySet()) {
-                if (e.getKey().context() == context && null != e.getValue().last) {
-                    last = e.getValue().last;
+                final CallDigest d = e.getValue().last;
+                if (e.getKey().context() == context && null != d) {
+                    last = Reports.callLabel(d) + " " + d;
                 }
             }
         }
@@ -231,6 +271,41 @@ public final class Checker implements CollHook, Agent {
         }
     }
 
+    /**
+     * Notes a call this rank gave up because a peer waits in another collective: the peers that wait for its digest
+     * learn of it from this rank's answers, until the rank makes its next checked call.
+     *
+     * @param call the call
+     */
+    void abandon(final DigestExchange call) {
+        abandoned.add(call.asPending());
+    }
+
+    /**
+     * Notes a peer blocked for the threshold in a call that waits for this rank: it will ask this rank what it does,
+     * and this rank answers before it leaves ({@link #linger}).
+     *
+     * @param worldRank the peer
+     */
+    void owe(final int worldRank) {
+        owed.add(worldRank);
+    }
+
+    /**
+     * Before the rank leaves: serves questions until every peer blocked in a call that waits for this rank has been
+     * told what this rank waited in (so that it reports the calls that never meet, not this rank's departure), for
+     * at most two thresholds and a half (a peer asks again every threshold).
+     */
+    void linger() {
+        unbuffered.flush();
+        final long deadline = System.nanoTime() + thresholdMs * 2_500_000L;
+        while (!told.containsAll(owed) && System.nanoTime() - deadline < 0) {
+            if (0 == engine.progress()) {
+                java.util.concurrent.locks.LockSupport.parkNanos(100_000L);
+            }
+        }
+    }
+
     /** @return the checked calls of this rank that wait for their peers' digests */
     Set<DigestExchange> pending() {
         return pending;
@@ -241,26 +316,38 @@ public final class Checker implements CollHook, Agent {
         return thresholdMs;
     }
 
-    /**
-     * Notes a call whose digests have all arrived, for the answers to peers' questions.
-     *
-     * @param comm the communicator
-     * @param call the call
-     */
-    void record(final CollComm comm, final CallDigest call) {
-        state(comm).last = Reports.callLabel(call) + " " + call;
-    }
-
     private CommState state(final CollComm comm) {
         synchronized (comms) {
             return comms.computeIfAbsent(comm, c -> new CommState());
         }
     }
 
-    /** The checker's counts of one communicator on this rank. */
-    private static final class CommState {
+    /** The checker's counts of one communicator on this rank, and what its calls left for the next ones. */
+    static final class CommState {
         final AtomicLong calls = new AtomicLong();
         final Map<Integer, AtomicLong> tagged = new ConcurrentHashMap<>();
-        volatile String last;
+        /** The last call that completed (for the answers to peers' questions), or null. */
+        volatile CallDigest last;
+        /** The last hash whose call passed the rules with every rank making it ({@link DigestExchange}). */
+        private volatile long passedHash;
+        private volatile boolean passedAny;
+
+        /**
+         * @param hash a call's hash ({@link CallDigest#hash()})
+         * @return whether the call of that hash, made by every rank, is known to pass the rules
+         */
+        boolean passed(final long hash) {
+            return passedAny && passedHash == hash;
+        }
+
+        /**
+         * Notes that the call of {@code hash}, made by every rank, passes the rules.
+         *
+         * @param hash its hash
+         */
+        void pass(final long hash) {
+            passedHash = hash;
+            passedAny = true;
+        }
     }
 }

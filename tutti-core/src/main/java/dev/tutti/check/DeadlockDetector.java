@@ -97,7 +97,17 @@ final class DeadlockDetector {
         return 1;
     }
 
-    private int readVerdict() {
+    /**
+     * Reads the coordinator's verdict, if it has come: at every progress of a waiting rank, not only every
+     * housekeeping tick, so that a rank that polls with {@code test()} reads it before it learns that the coordinator
+     * left.
+     *
+     * @return 0
+     */
+    int readVerdict() {
+        if (over) {
+            return 0;
+        }
         if (null == verdict) {
             verdict = engine.irecvAllocating(Checker.WORLD_CHECK, P2pEngine.ANY, Checker.VERDICT_TAG, Datatype.BYTE,
                 worldView);

@@ -2,6 +2,7 @@ package dev.tutti.check;
 
 import dev.tutti.Datatype;
 import dev.tutti.TuttiException;
+import dev.tutti.coll.CollCall;
 import dev.tutti.coll.CollComm;
 import dev.tutti.coll.CollGate;
 import dev.tutti.p2p.AbstractRequest;
@@ -11,116 +12,208 @@ import dev.tutti.p2p.RecvRequest;
 import java.lang.foreign.MemorySegment;
 
 /**
- * One checked collective call on one rank: its digest sent to every other rank of the group, theirs received, and
- * the verdict of {@link DigestRules} once all are in. A request: a blocking call waits for it in the checker's
- * {@code before}; a nonblocking or tagged call's run waits for it as its gate ({@link CollGate}), so the call's
- * initiation stays local and its data moves only after the verdict.
+ * One checked collective call on one rank: what it says about the call sent to every other rank of the group,
+ * theirs received, and the verdict of {@link DigestRules} once all are in. A request: a blocking call waits for it
+ * in the checker's {@code before}; a nonblocking or tagged call's run waits for it as its gate ({@link CollGate}), so
+ * the call's initiation stays local and its data moves only after the verdict.
  *
- * <p>Implementation notes. All-to-all: every rank sends its digest to each of the {@code n - 1} others on the
- * communicator's checker context and receives theirs, so each rank holds every digest and reaches the same verdict
- * with no second round (a mismatch is reported on every rank at once, naming every rank's call). Cost per call and
- * rank: {@code n - 1} small messages each way (about 60 bytes plus the call site), one hop of latency, a stack walk
- * and {@code n} decodings; fine for the groups of a node, quadratic in messages for large ones, where gathering the
- * digests at rank 0 and broadcasting its verdict (two hops, {@code 2(n - 1)} messages in all) would be the better
- * trade. The messages are keyed by the call's number on the communicator (ordinary calls, which MPI orders) or by
- * the tagged call's (kind, tag, use), so calls that do not match still meet and are compared, and never wait on
- * each other.
+ * <p>Two phases. An ordinary (untagged) call first sends only a 64-bit hash of its digest ({@link CallDigest#hash()},
+ * everything but the call's number, rank and call site) and receives its peers' hashes into one {@code long[]}. If
+ * every hash equals this rank's, every rank's digest equals this rank's up to its rank, so this rank judges the call
+ * alone: the rules applied to {@code n} copies of its own digest, a verdict cached per communicator for the last
+ * hash that passed (a loop of the same call checks nothing after its first). Every rank holds every hash, so all
+ * reach the same decision: pass, or go to the second phase, where every rank sends its full digest with its call
+ * site (the v-forms, whose counts differ per rank, and every mismatch) and the verdict comes from all of them, with
+ * the report naming each rank's call. A tagged call has only the second phase. The call site of a blocking call is
+ * found only when something needs it (the second phase, a report, a peer's question): the calling thread waits in
+ * the call, so its stack still holds it ({@link #mine()}); a nonblocking call's is captured when it starts.
  *
- * <p>A peer that never sends its digest: if it left the job or failed, the wait fails at once naming it; if it waits
+ * <p>Implementation notes. All-to-all: every rank sends to each of the {@code n - 1} others on the communicator's
+ * checker context and receives theirs, one hop of latency; fine for the groups of a node, quadratic in messages for
+ * large ones, where recursive doubling of the hashes' minimum and maximum ({@code log n} hops) would be the better
+ * trade. The messages are keyed by the call's number on the communicator (the first phase under the number's low 30
+ * bits, the second under {@link #FULL} and its low 29), or by the tagged call's (kind, tag, use), so calls that do
+ * not match still meet and are compared, and never wait on each other. The phase change and the verdict happen in
+ * {@link #progressSelf()}, under this object's lock (the calling thread and a run's waiter may both progress it).
+ *
+ * <p>A peer that never sends its part: if it left the job or failed, the wait fails at once naming it; if it waits
  * in another checked collective for longer than the threshold, which this rank learns by asking it
  * ({@link Checker#ask}), the wait fails naming what it waits in (a deadlock between collectives, or calls in another
  * order); if it computes or waits in point-to-point, this rank keeps waiting.
  */
 final class DigestExchange extends AbstractRequest implements CollGate {
+    /** Tag bit of the second phase of an ordinary call. */
+    static final int FULL = 0x4000_0000;
+    private static final int FULL_SEQ_MASK = 0x1FFF_FFFF;
     private final Checker checker;
+    private final Checker.CommState state;
     private final CollComm comm;
     private final int context;
     private final int tag;
-    private final CallDigest mine;
-    private final String commName;
-    private final RecvRequest[] recvs;
+    private final Thread caller;
+    private final long hash;
     private final long startNs;
-    private final CallDigest[] got;
-    private final Inquiry inquiry;
-    private volatile boolean forwarded;
+    /** This rank's digest; its call site is filled in when first needed ({@link #mine()}). */
+    private volatile CallDigest mine;
+    /** The receives of the current phase, by group rank (null at this rank). */
+    private volatile RecvRequest[] recvs;
+    /** The peers' hashes (first phase), by group rank. */
+    private long[] hashes;
+    private CallDigest[] got;
+    private Inquiry inquiry; // guarded by this
+    /** Whom the receives wake: this request, or the run that holds it as its gate. */
+    private volatile AbstractRequest wakes;
     /** When a departed peer was first seen, or 0 (see {@link #departureSettled()}). */
     private long departureSeenNs;
     /** How long a departure must last before the call fails: 100 ms. */
     private static final long DEPARTURE_GRACE_NS = 100_000_000L;
 
-    private DigestExchange(final Checker checker, final CollComm comm, final int context, final int tag,
-        final CallDigest mine) {
+    private DigestExchange(final Checker checker, final Checker.CommState state, final CollComm comm,
+        final int context, final int tag, final CallDigest mine) {
         super(comm.engine());
         this.checker = checker;
+        this.state = state;
         this.comm = comm;
         this.context = context;
         this.tag = tag;
         this.mine = mine;
-        this.commName = Reports.commName(comm.describe());
-        this.recvs = new RecvRequest[comm.size()];
-        this.got = new CallDigest[comm.size()];
+        this.caller = Thread.currentThread();
+        this.hash = mine.hash();
         this.startNs = System.nanoTime();
-        this.inquiry = new Inquiry(checker, this);
+        this.wakes = this;
     }
 
     /**
-     * Sends this rank's digest to every peer and posts the receives of theirs.
+     * Starts the exchange of a call: the first phase of an ordinary call, the second of a tagged one.
      *
      * @param checker the rank's checker
+     * @param state   the checker's state of the communicator
      * @param comm    the communicator
      * @param context the checker context to use
      * @param tag     the call's key
-     * @param mine    this rank's digest
-     * @return the exchange, pending unless the group has one rank
+     * @param mine    this rank's digest (its call site may be null: found when needed)
+     * @return the exchange, started
      */
-    static DigestExchange start(final Checker checker, final CollComm comm, final int context, final int tag,
-        final CallDigest mine) {
-        final DigestExchange x = new DigestExchange(checker, comm, context, tag, mine);
-        final P2pEngine engine = comm.engine();
-        final int me = comm.rank();
-        x.got[me] = mine;
-        for (int r = 0; r < comm.size(); r++) {
-            if (r != me) {
-                x.recvs[r] = engine.irecvAllocating(context, comm.world(r), tag, Datatype.BYTE, comm.view());
-                x.recvs[r].wakeOnComplete(x);
-            }
-        }
-        final MemorySegment bytes = MemorySegment.ofArray(mine.encode());
-        for (int r = 0; r < comm.size(); r++) {
-            if (r != me) {
-                engine.isend(context, comm.world(r), tag, Datatype.BYTE, bytes);
-            }
-        }
+    static DigestExchange start(final Checker checker, final Checker.CommState state, final CollComm comm,
+        final int context, final int tag, final CallDigest mine) {
+        final DigestExchange x = new DigestExchange(checker, state, comm, context, tag, mine);
         checker.pending().add(x);
-        x.progressSelf();
+        synchronized (x) {
+            if (CollCall.Variant.TAGGED == mine.variant()) {
+                x.sendDigests(tag);
+            } else {
+                x.sendHashes();
+            }
+            x.progressSelf();
+        }
         return x;
     }
 
+    private void sendHashes() {
+        final P2pEngine engine = comm.engine();
+        final int me = comm.rank();
+        final int n = comm.size();
+        hashes = new long[n];
+        hashes[me] = hash;
+        final RecvRequest[] rs = new RecvRequest[n];
+        final MemorySegment into = MemorySegment.ofArray(hashes);
+        for (int r = 0; r < n; r++) {
+            if (r != me) {
+                rs[r] = engine.irecv(context, comm.world(r), tag, Datatype.LONG, into.asSlice((long) r * Long.BYTES,
+                    Long.BYTES), comm.view());
+                rs[r].wakeOnComplete(wakes);
+            }
+        }
+        recvs = rs;
+        final MemorySegment bytes = MemorySegment.ofArray(new long[] {hash});
+        for (int r = 0; r < n; r++) {
+            if (r != me) {
+                engine.isend(context, comm.world(r), tag, Datatype.LONG, bytes);
+            }
+        }
+    }
+
+    private void sendDigests(final int key) {
+        final P2pEngine engine = comm.engine();
+        final int me = comm.rank();
+        final int n = comm.size();
+        final CallDigest full = mine();
+        got = new CallDigest[n];
+        got[me] = full;
+        final RecvRequest[] rs = new RecvRequest[n];
+        for (int r = 0; r < n; r++) {
+            if (r != me) {
+                rs[r] = engine.irecvAllocating(context, comm.world(r), key, Datatype.BYTE, comm.view());
+                rs[r].wakeOnComplete(wakes);
+            }
+        }
+        recvs = rs;
+        final MemorySegment bytes = MemorySegment.ofArray(full.encode());
+        for (int r = 0; r < n; r++) {
+            if (r != me) {
+                engine.isend(context, comm.world(r), key, Datatype.BYTE, bytes);
+            }
+        }
+    }
+
     @Override
-    protected int progressSelf() {
+    protected synchronized int progressSelf() {
         if (isDone()) {
             return 0;
         }
-        for (final RecvRequest r : recvs) {
+        final RecvRequest[] rs = recvs;
+        for (final RecvRequest r : rs) {
             if (null != r && !r.isDone()) {
                 return 0;
             }
         }
         TuttiException verdict;
         try {
-            for (int r = 0; r < recvs.length; r++) {
-                if (null != recvs[r]) {
-                    recvs[r].waitFor(); // done: throws its failure, if any
-                    got[r] = CallDigest.decode(recvs[r].receivedBytes(), commName, r);
+            for (final RecvRequest r : rs) {
+                if (null != r) {
+                    r.waitFor(); // done: throws its failure, if any
+                }
+            }
+            if (null == got) {
+                if (agreed()) {
+                    finish(null);
+                } else {
+                    sendDigests(FULL | (int) (mine.seq() & FULL_SEQ_MASK)); // the second phase
+                    progressSelf();
+                }
+                return 1;
+            }
+            for (int r = 0; r < rs.length; r++) {
+                if (null != rs[r]) {
+                    got[r] = CallDigest.decode(rs[r].receivedBytes(), commName(), r);
                 }
             }
             final DigestRules.Mismatch m = DigestRules.compare(got);
-            verdict = null == m ? null : Reports.mismatch(commName, got, m);
+            verdict = null == m ? null : Reports.mismatch(commName(), got, m);
         } catch (final TuttiException e) {
             verdict = e;
         }
         finish(verdict);
         return 1;
+    }
+
+    /** @return whether every peer's hash is this rank's and the call passes the rules as this rank made it */
+    private boolean agreed() {
+        for (final long h : hashes) {
+            if (h != hash) {
+                return false;
+            }
+        }
+        if (state.passed(hash)) {
+            return true;
+        }
+        final CallDigest[] same = new CallDigest[comm.size()];
+        java.util.Arrays.fill(same, mine);
+        if (null != DigestRules.compare(same)) {
+            return false; // every rank finds the same: the second phase reports it, with every call site
+        }
+        state.pass(hash);
+        return true;
     }
 
     private void finish(final TuttiException verdict) {
@@ -129,26 +222,31 @@ final class DigestExchange extends AbstractRequest implements CollGate {
                 checker.found("collective-mismatch", verdict.getMessage());
             }
             checker.pending().remove(this);
-            checker.record(comm, mine);
-            inquiry.close();
+            state.last = mine;
+            closeInquiry();
         }
     }
 
     @Override
     protected TuttiException blockingFailure() {
-        for (int r = 0; r < recvs.length; r++) {
-            if (null != recvs[r] && !recvs[r].isDone()) {
-                final TuttiException f = recvs[r].blockedBy();
+        final RecvRequest[] rs = recvs;
+        for (int r = 0; r < rs.length; r++) {
+            if (null != rs[r] && !rs[r].isDone()) {
+                final TuttiException f = rs[r].blockedBy();
                 if (f instanceof dev.tutti.DeadlockException d) {
                     return d; // the deadlock detector's verdict: the report names this call already
                 }
                 if (null != f && departureSettled()) {
-                    return Reports.departed(commName, mine, Reports.rankLabel(got, comm.rank()), peerLabel(r),
-                        f.getMessage());
+                    final TuttiException told = inquiry().answered();
+                    if (null != told) {
+                        return told; // the peer said what it waited in before it left
+                    }
+                    return Reports.departed(commName(), mine(), myLabel(), peerLabel(r), f.getMessage());
                 }
             }
         }
-        return inquiry.verdict(waitedMs());
+        final long waited = waitedMs();
+        return waited < checker.thresholdMs() ? null : inquiry().verdict(waited);
     }
 
     /**
@@ -164,6 +262,20 @@ final class DigestExchange extends AbstractRequest implements CollGate {
         return now - departureSeenNs > DEPARTURE_GRACE_NS;
     }
 
+    /** @return the questions of this call to its peers, made when it has waited the threshold */
+    private synchronized Inquiry inquiry() {
+        if (null == inquiry) {
+            inquiry = new Inquiry(checker, this);
+        }
+        return inquiry;
+    }
+
+    private synchronized void closeInquiry() {
+        if (null != inquiry) {
+            inquiry.close();
+        }
+    }
+
     @Override
     public void cancel() {
         // A collective's check cannot be cancelled (MPI: collectives cannot be).
@@ -171,7 +283,7 @@ final class DigestExchange extends AbstractRequest implements CollGate {
 
     @Override
     public String toString() {
-        return "check(" + Reports.callLabel(mine) + " " + mine + " on '" + commName + "')";
+        return "check(" + Reports.callLabel(mine) + " " + mine.describe() + " on '" + commName() + "')";
     }
 
     @Override
@@ -180,17 +292,22 @@ final class DigestExchange extends AbstractRequest implements CollGate {
         if (f instanceof dev.tutti.CollectiveMismatchException) {
             checker.found("collective-mismatch", f.getMessage());
         }
+        if (dev.tutti.ErrorClass.TIMEOUT == f.errorClass()) {
+            checker.abandon(this); // its peers that wait for it learn why it never comes
+        }
         checker.pending().remove(this);
-        inquiry.close();
+        closeInquiry();
     }
 
     @Override
     public boolean pass(final AbstractRequest run) {
-        if (!forwarded) {
-            forwarded = true;
-            for (final RecvRequest r : recvs) {
-                if (null != r) {
-                    r.wakeOnComplete(run); // the run's waiter wakes when a digest arrives
+        if (wakes != run) {
+            synchronized (this) {
+                wakes = run;
+                for (final RecvRequest r : recvs) {
+                    if (null != r) {
+                        r.wakeOnComplete(run); // the run's waiter wakes when a peer's part arrives
+                    }
                 }
             }
         }
@@ -218,7 +335,8 @@ final class DigestExchange extends AbstractRequest implements CollGate {
 
     @Override
     public String describeWait() {
-        return mine.describe() + " on '" + commName + "' (" + Reports.callLabel(mine) + ") at " + mine.site()
+        final CallDigest d = mine();
+        return d.describe() + " on '" + commName() + "' (" + Reports.callLabel(d) + ") at " + d.site()
             + ", waiting for world rank(s) " + java.util.Arrays.toString(missingWorldRanks());
     }
 
@@ -229,7 +347,8 @@ final class DigestExchange extends AbstractRequest implements CollGate {
 
     /** @return the ranks whose digests have not arrived, as world ranks */
     int[] missingWorldRanks() {
-        return java.util.stream.IntStream.range(0, recvs.length).filter(r -> null != recvs[r] && !recvs[r].isDone())
+        final RecvRequest[] rs = recvs;
+        return java.util.stream.IntStream.range(0, rs.length).filter(r -> null != rs[r] && !rs[r].isDone())
             .map(comm::world).toArray();
     }
 
@@ -238,14 +357,27 @@ final class DigestExchange extends AbstractRequest implements CollGate {
         return (long) context << Integer.SIZE | (tag & 0xFFFF_FFFFL);
     }
 
-    /** @return this rank's digest */
+    /**
+     * Returns this rank's digest with its call site, finding the site of a blocking call now if it is not known yet:
+     * the calling thread waits in this call, so its stack holds the user's frame ({@link CallSite#of} reads it from
+     * another thread).
+     *
+     * @return the digest
+     */
     CallDigest mine() {
-        return mine;
+        CallDigest d = mine;
+        if (null == d.site()) {
+            final String site = Thread.currentThread() == caller ? CallSite.capture()
+                : CallSite.of(caller.getStackTrace());
+            d = d.withSite(site);
+            mine = d;
+        }
+        return d;
     }
 
     /** @return the communicator's name */
     String commName() {
-        return commName;
+        return Reports.commName(comm.describe());
     }
 
     /** @return the communicator */
@@ -261,7 +393,13 @@ final class DigestExchange extends AbstractRequest implements CollGate {
 
     /** @return the label of this rank */
     String myLabel() {
-        return Reports.rankLabel(got, comm.rank());
+        final CallDigest d = mine;
+        return d.isInter() ? "group " + d.side() + " rank " + d.localRank() : "rank " + comm.rank();
+    }
+
+    /** @return this pending call as a peer's answer lists it ({@link PeerState}) */
+    PeerState.Pending asPending() {
+        return new PeerState.Pending(key(), waitedMs(), describePending(), missingWorldRanks());
     }
 
     /**
@@ -271,7 +409,8 @@ final class DigestExchange extends AbstractRequest implements CollGate {
      * @return the description
      */
     String describePending() {
-        return Reports.callLabel(mine) + " " + mine + " on '" + commName + "', waiting " + waitedMs()
+        final CallDigest d = mine();
+        return Reports.callLabel(d) + " " + d + " on '" + commName() + "', waiting " + waitedMs()
             + " ms for world rank(s) " + java.util.Arrays.toString(missingWorldRanks());
     }
 }

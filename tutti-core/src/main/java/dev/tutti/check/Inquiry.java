@@ -58,9 +58,33 @@ final class Inquiry {
         return null;
     }
 
+    /**
+     * Reads the answers that have arrived, without asking: what a peer said before it left.
+     *
+     * @return the report of a peer that waited in another collective, or null
+     */
+    synchronized CollectiveMismatchException answered() {
+        for (final Map.Entry<Integer, RecvRequest> e : replies.entrySet()) {
+            if (e.getValue().isDone()) {
+                final CollectiveMismatchException found = judge(e.getKey(), PeerState.decode(e.getValue()),
+                    checker.thresholdMs());
+                if (null != found) {
+                    return found;
+                }
+            }
+        }
+        return null;
+    }
+
     private CollectiveMismatchException judge(final int peer, final PeerState s, final long threshold) {
         if (null == s) {
             return null;
+        }
+        final int me = call.comm().world(call.comm().rank());
+        for (final PeerState.Pending p : s.pending()) {
+            if (p.waitedMs() >= threshold && p.waitsFor(me)) {
+                checker.owe(peer); // it will ask this rank in turn, which answers before it leaves
+            }
         }
         for (final PeerState.Pending p : s.pending()) {
             if (p.key() != call.key() && p.waitedMs() >= threshold) {

@@ -15,13 +15,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * What a rank leaves behind when it is done with the job, with the call sites that created it: the user's
- * nonblocking sends and receives that never completed, and the messages that arrived and were never received
- * (their senders' call sites travel with them, {@link SiteCode}). Reported at close ({@link #report}), on the
- * rank's standard error, one line per leak.
+ * nonblocking sends and receives that never completed, the messages that arrived and were never received (their
+ * senders' call sites travel with them, {@link SiteCode}), and what the collective layer reports as opened
+ * ({@link dev.tutti.coll.CollHook#opened}): communicators never freed, persistent requests never freed, tagged
+ * handles never ended. Reported at close ({@link #report}), on the rank's standard error, one line per leak.
  *
- * <p>Implementation notes. A concurrent map from each started request to its call site; completed requests are
- * dropped every {@value #PURGE_EVERY} starts, so the map holds about the requests in flight. Communicators and
- * tagged handles are not tracked yet (their creation is in the api layer).
+ * <p>Implementation notes. Concurrent maps from each started request, and each opened resource, to its call site;
+ * completed or released ones are dropped every {@value #PURGE_EVERY} starts, so the maps hold about what is in
+ * flight. The opened resources are keyed by identity.
  */
 final class LeakTracker {
     private static final int PURGE_EVERY = 1024;
@@ -30,6 +31,12 @@ final class LeakTracker {
     private final SiteTable sites;
     private final Map<AbstractRequest, String> started = new ConcurrentHashMap<>();
     private final AtomicInteger sincePurge = new AtomicInteger();
+    private final Map<Object, Held> held = java.util.Collections.synchronizedMap(new java.util.IdentityHashMap<>());
+
+    /** An opened resource: what its leak is called, what it is, whether it was released, where it was made. */
+    private record Held(String leak, java.util.function.Supplier<String> what,
+        java.util.function.BooleanSupplier released, String site) {
+    }
 
     private final java.util.function.BiConsumer<String, String> found;
 
@@ -42,9 +49,30 @@ final class LeakTracker {
 
     void created(final AbstractRequest request) {
         started.put(request, CallSite.capture());
+        purgeNow();
+    }
+
+    /**
+     * Notes a resource the program must release ({@link dev.tutti.coll.CollHook#opened}).
+     *
+     * @param leak     what its leak is called
+     * @param resource the resource
+     * @param what     describes it
+     * @param released whether it has been released
+     */
+    void opened(final String leak, final Object resource, final java.util.function.Supplier<String> what,
+        final java.util.function.BooleanSupplier released) {
+        held.put(resource, new Held(leak, what, released, CallSite.capture()));
+        purgeNow();
+    }
+
+    private void purgeNow() {
         if (sincePurge.incrementAndGet() >= PURGE_EVERY) {
             sincePurge.set(0);
             started.keySet().removeIf(AbstractRequest::isDone);
+            synchronized (held) {
+                held.values().removeIf(h -> h.released().getAsBoolean());
+            }
         }
     }
 
@@ -54,6 +82,13 @@ final class LeakTracker {
         for (final Map.Entry<AbstractRequest, String> e : started.entrySet()) {
             if (!e.getKey().isDone()) {
                 out.add("request never completed: " + e.getKey().describeWait() + ", started at " + e.getValue());
+            }
+        }
+        synchronized (held) {
+            for (final Held h : held.values()) {
+                if (!h.released().getAsBoolean()) {
+                    out.add(h.leak() + ": " + h.what().get() + ", created at " + h.site());
+                }
             }
         }
         for (final Inbound m : engine.unreceived()) {

@@ -29,9 +29,14 @@ final class P2pChecks implements P2pHook {
     private final WaitRegistry waits;
     private final LeakTracker leaks;
     private final java.util.function.BiConsumer<String, String> found;
+    private final Runnable beforeLeaving;
+    private final Unbuffered unbuffered;
 
     P2pChecks(final SiteTable sites, final WaitRegistry waits, final LeakTracker leaks,
-        final java.util.function.BiConsumer<String, String> found) {
+        final java.util.function.BiConsumer<String, String> found, final Runnable beforeLeaving,
+        final Unbuffered unbuffered) {
+        this.unbuffered = unbuffered;
+        this.beforeLeaving = beforeLeaving;
         this.sites = sites;
         this.waits = waits;
         this.leaks = leaks;
@@ -45,12 +50,18 @@ final class P2pChecks implements P2pHook {
 
     @Override
     public void closing() {
+        beforeLeaving.run();
         leaks.report();
     }
 
     @Override
-    public int sendCode(final int destWorld, final Datatype type) {
-        return SiteCode.mark(type.ordinal(), sites.index(CallSite.capture(), destWorld));
+    public int sendCode(final int destWorld, final Datatype type, final boolean blocking) {
+        return unbuffered.code(SiteCode.mark(type.ordinal(), sites.index(CallSite.capture(), destWorld)), blocking);
+    }
+
+    @Override
+    public void sent(final int context, final int destWorld, final int tag) {
+        unbuffered.await(context, destWorld, tag);
     }
 
     @Override
@@ -66,6 +77,7 @@ final class P2pChecks implements P2pHook {
             || Datatype.BYTE == sent && 0 == length % Math.max(1, expected.sizeBytes());
         final boolean fits = capacity < 0 || length <= capacity;
         if (typesFit && fits) {
+            unbuffered.received(source, code);
             return null;
         }
         final CommView view = receive.view();
@@ -92,6 +104,11 @@ final class P2pChecks implements P2pHook {
     @Override
     public Object blocked(final AbstractRequest request) {
         return waits.add(request);
+    }
+
+    @Override
+    public void polled(final AbstractRequest request, final long startNs) {
+        waits.polled(request, startNs);
     }
 
     @Override

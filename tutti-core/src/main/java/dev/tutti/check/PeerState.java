@@ -15,7 +15,7 @@ import java.util.List;
  * A rank's answer to a peer's question ({@link Inquiry}): the checked collectives it waits in, and its last completed
  * call on the communicator the question is about.
  *
- * <p>Wire layout: {@code n:int (key:long waitedMs:long text:utf){n} lastCall:utf}.
+ * <p>Wire layout: {@code n:int (key:long waitedMs:long text:utf k:int (worldRank:int){k}){n} lastCall:utf}.
  *
  * @param pending  the calls this rank waits in
  * @param lastCall its last completed call on the communicator asked about, or ""
@@ -28,8 +28,22 @@ record PeerState(List<Pending> pending, String lastCall) {
      * @param key      its context and tag ({@link DigestExchange#key()})
      * @param waitedMs how long it has waited
      * @param text     its description
+     * @param waitsOn  the world ranks whose digests it still waits for
      */
-    record Pending(long key, long waitedMs, String text) {
+    record Pending(long key, long waitedMs, String text, int[] waitsOn) {
+
+        /**
+         * @param worldRank a world rank
+         * @return whether this call waits for that rank's digest
+         */
+        boolean waitsFor(final int worldRank) {
+            for (final int r : waitsOn) {
+                if (r == worldRank) {
+                    return true;
+                }
+            }
+            return false;
+        }
     }
 
     /** @return the answer as bytes */
@@ -41,6 +55,10 @@ record PeerState(List<Pending> pending, String lastCall) {
                 out.writeLong(p.key());
                 out.writeLong(p.waitedMs());
                 out.writeUTF(clip(p.text()));
+                out.writeInt(p.waitsOn().length);
+                for (final int r : p.waitsOn()) {
+                    out.writeInt(r);
+                }
             }
             out.writeUTF(clip(lastCall));
         } catch (final IOException e) {
@@ -70,7 +88,14 @@ record PeerState(List<Pending> pending, String lastCall) {
                 final int n = in.readInt();
                 final List<Pending> pending = new ArrayList<>(n);
                 for (int i = 0; i < n; i++) {
-                    pending.add(new Pending(in.readLong(), in.readLong(), in.readUTF()));
+                    final long key = in.readLong();
+                    final long waited = in.readLong();
+                    final String text = in.readUTF();
+                    final int[] on = new int[in.readInt()];
+                    for (int j = 0; j < on.length; j++) {
+                        on[j] = in.readInt();
+                    }
+                    pending.add(new Pending(key, waited, text, on));
                 }
                 return new PeerState(pending, in.readUTF());
             }

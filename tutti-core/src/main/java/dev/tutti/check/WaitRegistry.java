@@ -13,13 +13,25 @@ import java.util.concurrent.atomic.AtomicLong;
  * ({@link dev.tutti.p2p.P2pHook#blocked}), removed when it ends. A snapshot describes each wait with the request's
  * own description and targets and the blocked thread's call site, read from its stack only then.
  *
+ * <p>A thread that does nothing but poll a request with {@code test()} waits as surely as one blocked in it: its
+ * latest polled request counts as its wait from its first unsuccessful test, while it keeps polling that request
+ * (its last test less than {@link #POLL_FRESH_NS} ago; a longer gap starts the poll anew), the request is not done,
+ * and the thread has spent at least half the time since the first test inside {@code test()}: a loop that computes
+ * between its tests is working, not waiting. (The share, not a rate of tests, so that a spinning thread that the
+ * machine deschedules still counts: it is descheduled inside its tests as much as anywhere.)
+ *
  * <p>Implementation notes. A concurrent map from a wait's number to its record: one allocation and one map update
  * at each end of a blocking wait, and no stack walk (the thread stays in the same frames while it waits, so its
- * call site can be read from another thread when a snapshot is taken, which is rare).
+ * call site can be read from another thread when a snapshot is taken, which is rare). Polls: a concurrent map from
+ * each polling thread to its latest polled request, updated by a volatile write per unsuccessful test of the same
+ * request.
  */
 final class WaitRegistry {
     private final AtomicLong ids = new AtomicLong();
     private final Map<Long, Wait> waits = new ConcurrentHashMap<>();
+    private final Map<Thread, Wait> polls = new ConcurrentHashMap<>();
+    /** How recent a thread's last unsuccessful test must be for its poll to count as a wait: 100 ms. */
+    static final long POLL_FRESH_NS = 200_000_000L;
 
     /** A registered wait. */
     static final class Wait {
@@ -27,6 +39,10 @@ final class WaitRegistry {
         final Thread thread;
         final AbstractRequest request;
         final long startNs;
+        /** When its thread last tested it (polls only). */
+        volatile long lastNs;
+        /** How long its thread has spent testing it (polls only; written by that thread alone). */
+        volatile long busyNs;
 
         Wait(final long id, final Thread thread, final AbstractRequest request, final long startNs) {
             this.id = id;
@@ -46,11 +62,43 @@ final class WaitRegistry {
         waits.remove(w.id);
     }
 
+    /**
+     * The calling thread tested {@code request} and it was not done.
+     *
+     * @param request the request
+     * @param startNs when the test began
+     */
+    void polled(final AbstractRequest request, final long startNs) {
+        final Thread t = Thread.currentThread();
+        final long now = System.nanoTime();
+        final Wait w = polls.get(t);
+        if (null != w && w.request == request && now - w.lastNs < POLL_FRESH_NS) {
+            w.busyNs = w.busyNs + (now - startNs); // one writer: the polling thread
+            w.lastNs = now;
+        } else {
+            final Wait fresh = new Wait(ids.incrementAndGet(), t, request, startNs);
+            fresh.busyNs = now - startNs;
+            fresh.lastNs = now;
+            polls.put(t, fresh);
+        }
+    }
+
+    /** @return the registered waits and the polls still going on */
+    private List<Wait> current(final long now) {
+        final List<Wait> all = new ArrayList<>(waits.values());
+        for (final Wait p : polls.values()) {
+            if (now - p.lastNs < POLL_FRESH_NS && 2 * p.busyNs >= p.lastNs - p.startNs && !p.request.isDone()) {
+                all.add(p);
+            }
+        }
+        return all;
+    }
+
     /** @return how long the oldest wait has lasted (ms), or -1 if no thread waits */
     long oldestMs() {
         final long now = System.nanoTime();
         long oldest = -1;
-        for (final Wait w : waits.values()) {
+        for (final Wait w : current(now)) {
             oldest = Math.max(oldest, (now - w.startNs) / 1_000_000L);
         }
         return oldest;
@@ -64,7 +112,7 @@ final class WaitRegistry {
     List<RankState.Blocked> snapshot() {
         final long now = System.nanoTime();
         final Map<Thread, Wait> outer = new java.util.HashMap<>();
-        for (final Wait w : waits.values()) {
+        for (final Wait w : current(now)) {
             outer.merge(w.thread, w, (a, b) -> a.id <= b.id ? a : b);
         }
         final List<RankState.Blocked> out = new ArrayList<>();
@@ -72,7 +120,7 @@ final class WaitRegistry {
             if (w.request.isDone()) {
                 continue; // completed, its thread about to return
             }
-            final String d = w.request.describeWait();
+            final String d = w.request.describeWait() + (0 == w.lastNs ? "" : " (polled with test())");
             final String text = d.contains(" at ") ? d : d + " at " + CallSite.of(w.thread.getStackTrace());
             out.add(new RankState.Blocked(w.id, (now - w.startNs) / 1_000_000L, text, w.request.waitsOn()));
         }

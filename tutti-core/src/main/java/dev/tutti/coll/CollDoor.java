@@ -93,7 +93,11 @@ public final class CollDoor {
         build(call);
         final ScheduleRun run = ScheduleRun.startTagged(call.schedule(), call.comm(), call.kind(), call.tag(),
             call.lease(), call.gate());
-        return null == hook ? run : notify(run, hook, call);
+        if (null == hook) {
+            return run;
+        }
+        hook.openedBy("tagged handle never ended", call, run, run::isDone);
+        return notify(run, hook, call);
     }
 
     /**
@@ -112,7 +116,12 @@ public final class CollDoor {
                 + "persistent collective cannot see their later contents (use byte 0/1)");
         }
         final AlgorithmId id = call.isInter() ? null : select(call);
-        return new PersistentRun(call, withFinish(schedule(call, id), call));
+        final PersistentRun run = new PersistentRun(call, withFinish(schedule(call, id), call));
+        final CollHook hook = call.comm().rankState().hook();
+        if (null != hook) {
+            hook.openedBy("persistent request never freed", call, run, run::isFreed);
+        }
+        return run;
     }
 
     private static Request start(final CollCall c) {

@@ -33,4 +33,35 @@ public interface CollHook {
      * @param failure why it failed, or null if it succeeded
      */
     void after(CollCall call, TuttiException failure);
+
+    /**
+     * The program got something it must release before it leaves: a communicator (to free), a persistent request
+     * (to free), a tagged handle (to end). Called on the creating thread, so the checker can note its call site and
+     * list it at close if {@code released} is still false then.
+     *
+     * @param leak     what the leak is called, e.g. {@code communicator never freed}
+     * @param resource the thing itself (its identity keys it)
+     * @param what     describes it when it is listed
+     * @param released whether it has been released
+     */
+    default void opened(String leak, Object resource, java.util.function.Supplier<String> what,
+        java.util.function.BooleanSupplier released) {
+        // A hook that does not list leaks ignores it.
+    }
+
+    /**
+     * A collective call handed out something the program must release: a persistent request (to free) or a tagged
+     * handle (to end). As {@link #opened}, with the call to describe it (read now: a call's descriptor may be
+     * reused once the call has started).
+     *
+     * @param leak     what the leak is called
+     * @param call     the call
+     * @param resource the request or handle
+     * @param released whether it has been released
+     */
+    default void openedBy(final String leak, final CollCall call, final Object resource,
+        final java.util.function.BooleanSupplier released) {
+        final String what = call.toString();
+        opened(leak, resource, () -> what, released);
+    }
 }

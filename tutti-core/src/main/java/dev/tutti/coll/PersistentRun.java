@@ -138,6 +138,11 @@ public final class PersistentRun implements PersistentRequest {
         freed = true;
     }
 
+    /** @return whether {@link #free()} was called */
+    boolean isFreed() {
+        return freed;
+    }
+
     @Override
     public String toString() {
         return "PersistentRequest(" + call + (active ? ", active" : "") + (freed ? ", freed" : "") + ")";

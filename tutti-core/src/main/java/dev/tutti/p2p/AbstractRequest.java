@@ -1,5 +1,6 @@
 package dev.tutti.p2p;
 
+import dev.tutti.ErrorClass;
 import dev.tutti.Request;
 import dev.tutti.Status;
 import dev.tutti.TuttiException;
@@ -153,9 +154,14 @@ public abstract class AbstractRequest implements Request {
     @Override
     public final boolean test() {
         if (!isDone()) {
+            final P2pHook hook = engine.hook();
+            final long startNs = null == hook ? 0L : System.nanoTime();
             progressSelf();
             engine.progress();
             if (!isDone() && !failIfBlocked()) {
+                if (null != hook) {
+                    hook.polled(this, startNs);
+                }
                 return false;
             }
         }
@@ -256,7 +262,18 @@ public abstract class AbstractRequest implements Request {
     }
 
     private boolean failIfBlocked() {
-        final TuttiException blocked = blockingFailure();
+        TuttiException blocked = blockingFailure();
+        if (null != blocked && ErrorClass.PROC_FAILED == blocked.errorClass()) {
+            // What a peer sent before it left or failed (this request's message, a checker's verdict) may have
+            // arrived since the last progress: in-process, a departure is seen at once, not after the peer's earlier
+            // messages. Read them first, and fail the request only if it still cannot complete.
+            progressSelf();
+            engine.progress();
+            if (isDone()) {
+                return true;
+            }
+            blocked = blockingFailure();
+        }
         if (null != blocked) {
             onBlockingFailure();
             if (complete(null, blocked)) {

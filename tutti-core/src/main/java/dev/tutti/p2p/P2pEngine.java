@@ -154,7 +154,7 @@ public final class P2pEngine implements InboundSink {
     public SendRequest isend(final int context, final int destWorld, final int tag, final Buf buf) {
         final P2pHook h = hook;
         if (null != h) {
-            final SendRequest r = checkedSend(h, context, destWorld, tag, buf);
+            final SendRequest r = checkedSend(h, context, destWorld, tag, buf, false);
             h.created(r);
             return r;
         }
@@ -162,8 +162,8 @@ public final class P2pEngine implements InboundSink {
     }
 
     private SendRequest checkedSend(final P2pHook h, final int context, final int destWorld, final int tag,
-        final Buf buf) {
-        return start(new SendRequest(this, context, destWorld, tag, h.sendCode(destWorld, buf.datatype()),
+        final Buf buf, final boolean blocking) {
+        return start(new SendRequest(this, context, destWorld, tag, h.sendCode(destWorld, buf.datatype(), blocking),
             BooleanStaging.sendMemory(buf)), destWorld);
     }
 
@@ -233,7 +233,8 @@ public final class P2pEngine implements InboundSink {
     public void send(final int context, final int destWorld, final int tag, final Buf buf) {
         final P2pHook h = hook;
         if (null != h) {
-            checkedSend(h, context, destWorld, tag, buf).waitFor();
+            checkedSend(h, context, destWorld, tag, buf, true).waitFor();
+            h.sent(context, destWorld, tag);
             return;
         }
         if (BooleanStaging.staged(buf) || null != failureAffecting(destWorld)

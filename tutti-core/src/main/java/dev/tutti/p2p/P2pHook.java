@@ -17,9 +17,20 @@ public interface P2pHook {
      *
      * @param destWorld the destination's world rank
      * @param type      the datatype of the send buffer
+     * @param blocking  whether it is a blocking send ({@link P2pEngine#send}), which {@link #sent} may hold
      * @return the type code
      */
-    int sendCode(int destWorld, Datatype type);
+    int sendCode(int destWorld, Datatype type, boolean blocking);
+
+    /**
+     * A blocking send's message has left its buffer: under {@code --check=strict}, where every send is unbuffered,
+     * waits until the destination has received it (a wait the deadlock detector sees); else returns at once.
+     *
+     * @param context   the message's context
+     * @param destWorld the destination's world rank
+     * @param tag       the message's tag
+     */
+    void sent(int context, int destWorld, int tag);
 
     /**
      * Returns the call site of a receive being posted, captured on the posting thread.
@@ -52,6 +63,15 @@ public interface P2pHook {
      * @return a token for {@link #unblocked}
      */
     Object blocked(AbstractRequest request);
+
+    /**
+     * A thread tested {@code request} ({@link AbstractRequest#test()}) and it was not done: a thread that keeps
+     * polling one request is as blocked as one that waits in it, for deadlock detection.
+     *
+     * @param request the request
+     * @param startNs when the test began ({@link System#nanoTime()})
+     */
+    void polled(AbstractRequest request, long startNs);
 
     /**
      * The wait that {@link #blocked} returned {@code token} for has ended.
