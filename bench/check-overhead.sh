@@ -6,11 +6,10 @@
 #   RUNS=3 RANKS=4 bench/check-overhead.sh allreduce
 #   BENCH_OPTS='-i 500 -x 50' bench/check-overhead.sh  # fewer iterations per size (options of tutti bench)
 #
-# Needs tutti-cli/target/tutti.jar (mvn -B -q -DskipTests package). Prints the load average before and after:
-# numbers from a busy machine say little.
+# Runs through bin/tutti (which finds a JDK 25 and builds tutti.jar if it is missing). Prints the load average
+# before and after: numbers from a busy machine say little.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd -P)
-java=${JAVA:-${JAVA_HOME:+$JAVA_HOME/bin/}java}
 ranks=${RANKS:-2}
 runs=${RUNS:-2}
 sizes=${SIZES:-8:1048576}
@@ -22,7 +21,7 @@ for op in $ops; do
     r=1
     while [ "$r" -le "$runs" ]; do
         for mode in off on; do
-            "$java" -Dtutti.check=$mode -jar "$root/tutti-cli/target/tutti.jar" bench "$op" -n "$ranks" \
+            TUTTI_CHECK=$mode "$root/bin/tutti" bench "$op" -n "$ranks" \
                 --transport shm -m "$sizes" $extra --csv "$out/$op-$mode-$r.csv" >/dev/null
         done
         r=$((r + 1))

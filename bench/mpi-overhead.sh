@@ -10,11 +10,10 @@
 #   RUNS=5 RANKS=4 bench/mpi-overhead.sh allreduce
 #   SIZES=8:64 RUNS=1 BENCH_OPTS='-i 100 -x 10 --jit-warmup 0' bench/mpi-overhead.sh   # a smoke run
 #
-# Needs tutti-cli/target/tutti.jar (mvn -B -q -DskipTests package). Prints the load average before and after:
-# numbers from a busy machine say little.
+# Runs through bin/tutti (which finds a JDK 25 and builds tutti.jar if it is missing). Prints the load average
+# before and after: numbers from a busy machine say little.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd -P)
-java=${JAVA:-${JAVA_HOME:+$JAVA_HOME/bin/}java}
 ranks=${RANKS:-2}
 runs=${RUNS:-3}
 sizes=${SIZES:-8:1048576}
@@ -33,7 +32,7 @@ for op in $ops; do
         for api in tutti mpi; do
             name=$op
             [ "$api" = tutti ] || name=mpi-$op
-            "$java" -jar "$root/tutti-cli/target/tutti.jar" bench "$name" -n "$ranks" --transport inproc \
+            "$root/bin/tutti" bench "$name" -n "$ranks" --transport inproc \
                 -m "$sizes" $extra --csv "$out/$op-$api-$r.csv" >/dev/null
         done
         if [ -x "$bin/pingpong" ] && command -v mpirun >/dev/null; then
