@@ -10,7 +10,8 @@
 #   tutti-hier  bin/tutti run -n 4 -H h1:2,h2:2 --rsh "ssh -F ..." ... BenchWorker OP --transport auto
 #               --algorithm hierarchical       (the setting tutti.coll.OP=hierarchical)
 #   tutti-flat  the same with --algorithm flat  (the default choice without the node-aware algorithms)
-#   openmpi     mpirun --host h1:2,h2:2 --mca btl tcp,self,vader ... bench/openmpi coll OP (as bench/compare.sh)
+#   openmpi     mpirun --host h1:2,h2:2 --mca btl tcp,self,vader --mca mpi_yield_when_idle 1 ... bench/openmpi coll OP
+#               (as bench/compare.sh; the namespace hosts share this machine's cores, so the 4 ranks oversubscribe it)
 # Ratios: hier/flat, hier/openmpi, flat/openmpi of avg_us (below 1: the first is faster).
 # Defaults: the benchmarks' OSU iterations (1000 after 100 up to 8 KiB, 100 after 10 above); --quick: 50 after 5.
 # The cluster is TUTTI_CLUSTER_ID (default 0), brought up with 2 hosts if it is not; --down removes it after.
@@ -105,7 +106,7 @@ for op in $OPS; do
         done
         name="openmpi-$op-$s"
         run "$name" mpirun --allow-run-as-root --oversubscribe -n 4 --host "$H1:2,$H2:2" \
-            --mca plm_rsh_agent "$SSH" --mca btl tcp,self,vader \
+            --mca plm_rsh_agent "$SSH" --mca btl tcp,self,vader --mca mpi_yield_when_idle 1 \
             --mca btl_tcp_if_include "$PREFIX.0/24" --mca oob_tcp_if_include "$PREFIX.0/24" \
             "$BIN/coll" "$op" -m "$s:$s" ${COMMON[@]+"${COMMON[@]}"} --impl openmpi --csv "$OUT/$name.csv"
     done
