@@ -149,13 +149,13 @@ public class Comm extends CommNeighbors implements Freeable, Cloneable {
     /** Sends {@code count} items (MPI_Send). */
     public final void send(final Object buf, final int count, final Datatype type, final int dest, final int tag)
         throws MPIException {
-        run("MPI_Send", () -> tc().send(Bufs.of("send", buf, count, type), dest, tag));
+        sendNow("MPI_Send", "send", buf, count, type, dest, tag);
     }
 
     /** Receives at most {@code count} items (MPI_Recv). @return the status */
     public final Status recv(final Object buf, final int count, final Datatype type, final int source,
         final int tag) throws MPIException {
-        return get("MPI_Recv", () -> Status.of(tc().recv(Bufs.of("recv", buf, count, type), source, tag)));
+        return recvNow(buf, count, type, source, tag);
     }
 
     /** Sends and receives in one call (MPI_Sendrecv). @return the status of the receive */
@@ -176,19 +176,19 @@ public class Comm extends CommNeighbors implements Freeable, Cloneable {
     /** Sends in buffered mode (MPI_Bsend); a standard send here. */
     public final void bSend(final Object buf, final int count, final Datatype type, final int dest, final int tag)
         throws MPIException {
-        run("MPI_Bsend", () -> tc().send(Bufs.of("bSend", buf, count, type), dest, tag));
+        sendNow("MPI_Bsend", "bSend", buf, count, type, dest, tag);
     }
 
     /** Sends in synchronous mode (MPI_Ssend); a standard send here. */
     public final void sSend(final Object buf, final int count, final Datatype type, final int dest, final int tag)
         throws MPIException {
-        run("MPI_Ssend", () -> tc().send(Bufs.of("sSend", buf, count, type), dest, tag));
+        sendNow("MPI_Ssend", "sSend", buf, count, type, dest, tag);
     }
 
     /** Sends in ready mode (MPI_Rsend); a standard send here. */
     public final void rSend(final Object buf, final int count, final Datatype type, final int dest, final int tag)
         throws MPIException {
-        run("MPI_Rsend", () -> tc().send(Bufs.of("rSend", buf, count, type), dest, tag));
+        sendNow("MPI_Rsend", "rSend", buf, count, type, dest, tag);
     }
 
     /** Starts a send (MPI_Isend). @return the request */
@@ -682,7 +682,12 @@ public class Comm extends CommNeighbors implements Freeable, Cloneable {
     /** Reduces every process's vector into every process's {@code recvbuf} (MPI_Allreduce). */
     public final void allReduce(final Object sendbuf, final Object recvbuf, final int count, final Datatype type,
         final Op op) throws MPIException {
-        run("MPI_Allreduce", () -> Coll.allReduce(tc(), false, sendbuf, recvbuf, false, count, type, op));
+        final Env e = Env.check(); // the hot path, without run's lambda
+        try {
+            Coll.allReduce(tc(e), false, sendbuf, recvbuf, false, count, type, op);
+        } catch (final RuntimeException x) {
+            throw fail("MPI_Allreduce", x);
+        }
     }
 
     /** In-place allreduce: {@code buf} is input and output. */
