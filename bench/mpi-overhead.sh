@@ -1,13 +1,16 @@
 #!/bin/sh
 # mpi-overhead.sh: the overhead of the mpi layer (tutti-mpi, Open MPI's Java API on Tutti) over Tutti's own API
 # (issue 19): `tutti bench pingpong|allreduce` against `tutti bench mpi-pingpong|mpi-allreduce` (the same method,
-# buffers and checks, the timed calls made through mpi.MPI.COMM_WORLD), ranks as threads of one JVM (inproc, the
-# only transport of the mpi-* benchmarks), runs interleaved (tutti, mpi, tutti, mpi, ...), and the ratio mpi/tutti
-# of the best time per size. When bench/openmpi/build holds the Open MPI C programs (make -C bench/openmpi), each
-# round runs them too (shared memory, vader) and the table adds mpi/vader. Then bench/merge.py prints the medians.
+# buffers and checks, the timed calls made through mpi.MPI.COMM_WORLD), both over the same transport: by default
+# shm, one JVM per rank over shared memory (the bench worker joins its job and its MPI.Init uses that handle, see
+# dev.tutti.mpi.JoinedRank); TRANSPORT=inproc runs the ranks as threads of one JVM, TRANSPORT=tcp over loopback.
+# Runs are interleaved (tutti, mpi, tutti, mpi, ...), and the ratio mpi/tutti is of the best time per size. When
+# bench/openmpi/build holds the Open MPI C programs (make -C bench/openmpi), each round runs them too (shared
+# memory, vader) and the table adds mpi/vader. Then bench/merge.py prints the medians.
 #
-#   bench/mpi-overhead.sh                         # pingpong allreduce, 2 ranks, 8 B .. 1 MiB, 3 rounds
+#   bench/mpi-overhead.sh                         # pingpong allreduce, 2 ranks, shm, 8 B .. 1 MiB, 3 rounds
 #   RUNS=5 RANKS=4 bench/mpi-overhead.sh allreduce
+#   TRANSPORT=inproc bench/mpi-overhead.sh pingpong
 #   SIZES=8:64 RUNS=1 BENCH_OPTS='-i 100 -x 10 --jit-warmup 0' bench/mpi-overhead.sh   # a smoke run
 #
 # Runs through bin/tutti (which finds a JDK 25 and builds tutti.jar if it is missing). Prints the load average
@@ -18,6 +21,11 @@ ranks=${RANKS:-2}
 runs=${RUNS:-3}
 sizes=${SIZES:-8:1048576}
 extra=${BENCH_OPTS:-}
+transport=${TRANSPORT:-shm}
+case $transport in
+    inproc|shm|tcp) ;;
+    *) echo "mpi-overhead.sh: TRANSPORT=$transport, expected inproc, shm or tcp" >&2; exit 2 ;;
+esac
 ops=${*:-pingpong allreduce}
 bin=$root/bench/openmpi/build
 out=$(mktemp -d)
@@ -32,7 +40,7 @@ for op in $ops; do
         for api in tutti mpi; do
             name=$op
             [ "$api" = tutti ] || name=mpi-$op
-            "$root/bin/tutti" bench "$name" -n "$ranks" --transport inproc \
+            "$root/bin/tutti" bench "$name" -n "$ranks" --transport "$transport" \
                 -m "$sizes" $extra --csv "$out/$op-$api-$r.csv" >/dev/null
         done
         if [ -x "$bin/pingpong" ] && command -v mpirun >/dev/null; then
@@ -45,14 +53,14 @@ for op in $ops; do
     done
 done
 echo "load after:  $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "op,bytes,tutti_us,mpi_us,mpi/tutti,openmpi_us,mpi/openmpi"
+echo "op,bytes,tutti_us,mpi_us,mpi/tutti,openmpi_us,mpi/openmpi (transport $transport, best of $runs)"
 for op in $ops; do
     for f in "$out/$op"-*.csv; do
         awk -F, -v op="$op" 'NR > 1 && $2 == op { print $1 "," $4 "," $5 }' "$f"
-    done | awk -F, -v op="$op" '
+    done | awk -F, -v op="$op" -v tr="$transport" '
         { k = $2; if (!((($1) SUBSEP k) in b) || $3 < b[$1, k]) b[$1, k] = $3; sizes[k] = 1 }
         END { for (k in sizes) {
-                  t = b["tutti-inproc", k]; m = b["tutti-mpi-inproc", k]; o = b["openmpi-vader", k]
+                  t = b["tutti-" tr, k]; m = b["tutti-mpi-" tr, k]; o = b["openmpi-vader", k]
                   if (t == "" || m == "") continue
                   printf "%s,%s,%.2f,%.2f,%.3f,%s,%s\n", op, k, t, m, m / t, (o == "" ? "-" : sprintf("%.2f", o)),
                       (o == "" ? "-" : sprintf("%.3f", m / o)) } }' |

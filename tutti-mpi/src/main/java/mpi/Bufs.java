@@ -10,7 +10,8 @@ import java.nio.Buffer;
  * used from element 0; a direct NIO buffer from its base address; a heap NIO buffer from its {@code arrayOffset()}
  * (which is how {@code MPI.slice} passes an offset); position and limit are ignored; null is allowed when nothing
  * moves. The memory is viewed, never copied. The datatype decides the Tutti element type; the data is taken as raw
- * memory of the right length, as MPI does.
+ * memory of the right length, as MPI does. The views of plain (non-derived) datatypes are reused from call to call
+ * through {@link BufCache}.
  */
 final class Bufs {
     private Bufs() {
@@ -55,6 +56,15 @@ final class Bufs {
             return empty(type.isNull() ? dev.tutti.Datatype.BYTE : unit);
         }
         type.live(what);
+        if (null == type.shape && null != buf) {
+            final BufCache cache = BufCache.mine();
+            Buf view = cache.find(buf, count, type, unit, perItem);
+            if (null == view) {
+                view = plain(what, buf, count, type, unit, perItem);
+                cache.keep(buf, count, type, unit, perItem, view);
+            }
+            return view;
+        }
         if (null != type.shape) {
             if (unit != type.wire || perItem != type.wirePerItem) {
                 throw Errors.error(MPI.ERR_UNSUPPORTED_OPERATION, what + ": datatype=" + type + " cannot be moved as "
@@ -62,6 +72,12 @@ final class Bufs {
             }
             return Buf.of(segment(what, buf), 0, type.shape, count);
         }
+        return plain(what, buf, count, type, unit, perItem);
+    }
+
+    /** The view of a run of whole items (no derived layout). */
+    private static Buf plain(final String what, final Object buf, final int count, final Datatype type,
+        final dev.tutti.Datatype unit, final int perItem) {
         final int n = count * perItem;
         if (buf instanceof boolean[] b) {
             if (dev.tutti.Datatype.BOOLEAN != unit) {

@@ -317,7 +317,11 @@ final class Coll {
         }
         final Buf send = inPlace ? Buf.IN_PLACE : buf("allReduce", s, count, t, p);
         final Buf recv = buf("allReduce", r, count, t, p);
-        return nb ? c.iallreduce(send, recv, p.op()) : done(() -> c.allreduce(send, recv, p.op()));
+        if (nb) {
+            return c.iallreduce(send, recv, p.op());
+        }
+        c.allreduce(send, recv, p.op());
+        return null;
     }
 
     static dev.tutti.Request reduceScatter(final dev.tutti.Comm c, final boolean nb, final Object s, final Object r,

@@ -78,6 +78,25 @@ abstract class CommBase {
             final Env e = Env.current();
             return WORLD == predefined ? e.world() : e.self();
         }
+        return derived();
+    }
+
+    /**
+     * Returns the Tutti communicator of the calling rank whose state {@link Env#check()} returned (one thread-local
+     * lookup per call on the hot paths instead of two).
+     *
+     * @param e the calling rank's state
+     * @return the communicator
+     * @throws Errors.MpiError ERR_COMM if this communicator is null or freed
+     */
+    final dev.tutti.Comm tc(final Env e) {
+        if (WORLD == predefined) {
+            return e.world();
+        }
+        return SELF == predefined ? e.self() : derived();
+    }
+
+    private dev.tutti.Comm derived() {
         dev.tutti.Comm h = handle;
         if (null == h) {
             final ObjectRequest<? extends dev.tutti.Comm> p = pending;
@@ -114,6 +133,33 @@ abstract class CommBase {
         final CommState s = null == own && DERIVED == predefined ? null : state();
         return Errors.handle(null == s ? MPI.ERRORS_ARE_FATAL : s.handler(), call,
             null == s ? "a null communicator" : s.name(), e);
+    }
+
+    /**
+     * A blocking send (every mode is a standard send here): the hot path, without the lambda of {@link #run}.
+     *
+     * @param call the MPI function, for the error handler
+     * @param what the method, for messages
+     */
+    final void sendNow(final String call, final String what, final Object buf, final int count, final Datatype type,
+        final int dest, final int tag) throws MPIException {
+        final Env e = Env.check();
+        try {
+            tc(e).send(Bufs.of(what, buf, count, type), dest, tag);
+        } catch (final RuntimeException x) {
+            throw fail(call, x);
+        }
+    }
+
+    /** The body of {@link Comm#recv}, as {@link #sendNow}. @return the status */
+    final Status recvNow(final Object buf, final int count, final Datatype type, final int source, final int tag)
+        throws MPIException {
+        final Env e = Env.check();
+        try {
+            return Status.of(tc(e).recv(Bufs.of("recv", buf, count, type), source, tag));
+        } catch (final RuntimeException x) {
+            throw fail("MPI_Recv", x);
+        }
     }
 
     /** Runs a call after the initialization check, routing failures to the error handler. */

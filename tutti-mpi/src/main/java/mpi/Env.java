@@ -3,6 +3,7 @@ package mpi;
 import dev.tutti.Buf;
 import dev.tutti.Communicator;
 import dev.tutti.Tutti;
+import dev.tutti.mpi.JoinedRank;
 
 import java.security.SecureRandom;
 
@@ -29,6 +30,8 @@ final class Env {
     private final boolean testHarness;
     private volatile int phase = NEW;
     private volatile Tutti tutti;
+    /** Whether Init joined the job itself (else it uses the handle of {@link JoinedRank}, which it leaves open). */
+    private volatile boolean ownsTutti;
     private volatile Communicator world;
     private volatile Communicator self;
     private volatile Communicator ports;
@@ -86,7 +89,9 @@ final class Env {
             if (NEW != e.phase) {
                 throw new MPIException("MPI is already initialized.");
             }
-            final Tutti t = Tutti.init();
+            final Tutti adopted = e.testHarness ? null : JoinedRank.handle();
+            final Tutti t = null == adopted ? Tutti.init() : adopted;
+            e.ownsTutti = null == adopted;
             final Communicator w = t.world();
             e.tutti = t;
             e.world = w;
@@ -120,7 +125,8 @@ final class Env {
     }
 
     /**
-     * Finalizes the rank (MPI_Finalize): waits for every rank of the world, then leaves the Tutti job.
+     * Finalizes the rank (MPI_Finalize): waits for every rank of the world, then leaves the Tutti job (unless Init
+     * used a handle of {@link JoinedRank}, whose owner leaves).
      */
     void finish() {
         synchronized (this) {
@@ -128,7 +134,9 @@ final class Env {
             world.barrier();
             phase = FINALIZED;
         }
-        tutti.close();
+        if (ownsTutti) {
+            tutti.close();
+        }
     }
 
     /** @return whether Init has been called in this rank */

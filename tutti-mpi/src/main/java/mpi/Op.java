@@ -19,6 +19,12 @@ public final class Op implements Freeable {
     private volatile boolean freed;
     /** Tutti user operations built for this op, one per datatype it was used with. */
     final Map<Datatype, dev.tutti.Op> perType = new ConcurrentHashMap<>();
+    /** The last reduction plan made for this op (see {@link Reductions#plan}); racy but immutable, so safe. */
+    volatile Planned planned;
+
+    /** A reduction plan with the datatype it was made for. */
+    record Planned(Datatype type, Reductions.Plan plan) {
+    }
 
     private Op(final String name, final dev.tutti.Op tutti) {
         this.name = name;
@@ -68,6 +74,7 @@ public final class Op implements Freeable {
         }
         freed = true;
         perType.clear();
+        planned = null;
     }
 
     /** @return whether the handle is null (freed) */

@@ -80,6 +80,16 @@ final class Reductions {
             throw Errors.error(MPI.ERR_OP, what + ": op=" + (null == op ? "null" : "freed") + ", expected a valid op");
         }
         type.live(what);
+        final Op.Planned last = op.planned; // the plan depends only on the op and the type, both checked live
+        if (null != last && type == last.type()) {
+            return last.plan();
+        }
+        final Plan p = planNow(what, op, type);
+        op.planned = new Op.Planned(type, p);
+        return p;
+    }
+
+    private static Plan planNow(final String what, final Op op, final Datatype type) {
         if (null != type.shape && (null != op.function || Datatype.Layout.NONE != type.layout)) {
             throw Errors.error(MPI.ERR_UNSUPPORTED_OPERATION, what + ": reductions on " + type + " (a derived "
                 + "datatype of pair or complex items, or with a user op) are not supported; predefined ops on "

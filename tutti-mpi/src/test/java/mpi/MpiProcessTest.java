@@ -3,6 +3,7 @@ package mpi;
 import dev.tutti.launcher.JobResult;
 import dev.tutti.launcher.Launcher;
 import mpi.programs.CallErrhandler;
+import mpi.programs.JoinedTuttiRank;
 import mpi.programs.MasterWorker;
 import mpi.programs.MatrixMultiply;
 import mpi.programs.Pi;
@@ -55,6 +56,14 @@ class MpiProcessTest {
         final Run mw = run(3, MasterWorker.class, "25");
         assertEquals(0, mw.status(), mw.err());
         assertTrue(mw.out().contains("master/worker OK (25 tasks, 2 workers)"), mw.out() + mw.err());
+    }
+
+    /** A rank process that joined through Tutti's API and hands its handle to MPI.Init (dev.tutti.mpi.JoinedRank). */
+    @Test
+    void shouldInitMpiOnTheHandleATuttiProgramJoinedWith() {
+        final Run r = run(3, JoinedTuttiRank.class);
+        assertEquals(0, r.status(), r.err());
+        assertTrue(r.out().contains("joined rank OK"), r.out() + r.err());
     }
 
     @Test

@@ -57,13 +57,9 @@ public record BenchSpec(String op, int ranks, BenchTransport transport, Path csv
             throw new IllegalArgumentException("transport=" + transport + ", sizes=" + sizes
                 + ", expected both set");
         }
-        if (op.startsWith(MpiApi.PREFIX) && BenchTransport.INPROC != transport) {
-            throw new IllegalArgumentException(op + " --transport " + transport.label() + ", expected inproc (the "
-                + "mpi layer's benchmarks run their ranks as threads of one JVM)");
-        }
     }
 
-    /** @return the CSV impl column: {@code tutti-inproc}, {@code tutti-tcp}, ...; {@code tutti-mpi-inproc} for mpi-* */
+    /** @return the CSV impl column: {@code tutti-inproc}, {@code tutti-tcp}, ...; {@code tutti-mpi-shm}, ... for mpi-* */
     public String impl() {
         return (op.startsWith(MpiApi.PREFIX) ? "tutti-mpi-" : "tutti-") + transport.label();
     }

@@ -2,6 +2,7 @@ package dev.tutti.bench.osu;
 
 import dev.tutti.Communicator;
 import dev.tutti.Tutti;
+import dev.tutti.mpi.JoinedRank;
 import picocli.CommandLine;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.ParameterException;
@@ -66,6 +67,7 @@ public final class BenchWorker {
             return 1;
         }
         final Communicator world = tutti.world();
+        JoinedRank.use(tutti); // the mpi-* benchmarks' MPI.Init uses this rank's handle instead of joining again
         try {
             if (world.size() != spec.ranks()) {
                 throw new BenchmarkException("BenchWorker " + spec.op() + " (rank=" + world.rank() + "): job size="

@@ -7,13 +7,14 @@ import mpi.MPIException;
  * The benchmarks of the {@code mpi} layer ({@code tutti-mpi}, Open MPI's Java API on Tutti): {@code mpi-pingpong}
  * and {@code mpi-allreduce} run the same method, buffers, data checks and CSV columns as {@code pingpong} and
  * {@code allreduce}, with the timed calls made through {@code mpi.MPI.COMM_WORLD} instead of Tutti's
- * {@code Communicator}. Their CSV rows carry the op of the Tutti benchmark and the impl {@code tutti-mpi-inproc},
- * so {@code bench/merge.py} puts them next to {@code tutti-inproc} and the ratio is the mpi layer's overhead.
+ * {@code Communicator}. Their CSV rows carry the op of the Tutti benchmark and the impl {@code tutti-mpi-} and the
+ * transport ({@code tutti-mpi-inproc}, {@code tutti-mpi-shm}, ...), so {@code bench/merge.py} puts them next to
+ * {@code tutti-inproc}, {@code tutti-shm}, ... and the ratio is the mpi layer's overhead.
  *
- * <p>Ranks as threads only ({@code --transport inproc}): {@code MPI.Init} joins the job through
- * {@code Tutti.init()}, which in an embedded rank returns that rank's handle, whereas a rank process started by
- * {@code tutti bench --transport shm|tcp} has joined already and would join a second time. The layer's per-call
- * work is on the calling thread and does not depend on the transport.
+ * <p>Any transport: with ranks as threads ({@code --transport inproc}) {@code MPI.Init} joins the calling thread's
+ * rank through {@code Tutti.init()}; a rank process ({@code --transport shm|tcp}, see {@link BenchWorker}) has
+ * joined its job already and hands its handle to {@code dev.tutti.mpi.JoinedRank}, which {@code MPI.Init} uses
+ * instead of joining a second time.
  */
 final class MpiApi {
     /** Prefix of the benchmark names of the mpi layer. */
