@@ -8,6 +8,7 @@ import dev.tutti.coll.CollGate;
 import dev.tutti.p2p.AbstractRequest;
 import dev.tutti.p2p.P2pEngine;
 import dev.tutti.p2p.RecvRequest;
+import dev.tutti.p2p.SendRequest;
 
 import java.lang.foreign.MemorySegment;
 
@@ -49,12 +50,18 @@ final class DigestExchange extends AbstractRequest implements CollGate {
     private final Checker.CommState state;
     private final CollComm comm;
     private final int context;
-    private final int tag;
-    private final Thread caller;
-    private final long hash;
-    private final long startNs;
-    /** This rank's digest; its call site is filled in when first needed ({@link #mine()}). */
+    private int tag;
+    private Thread caller;
+    private long hash;
+    private long startNs;
+    /**
+     * This rank's digest, or null while only its call knows it (a blocking call's, made when first needed:
+     * {@link #mine()}); its call site is filled in when first needed.
+     */
     private volatile CallDigest mine;
+    /** The blocking call whose digest {@link #mine} is made from when needed, or null. */
+    private volatile CollCall call;
+    private long seq;
     /** The receives of the current phase, by group rank (null at this rank). */
     private volatile RecvRequest[] recvs;
     /** The peers' hashes (first phase), by group rank. */
@@ -67,20 +74,28 @@ final class DigestExchange extends AbstractRequest implements CollGate {
     private long departureSeenNs;
     /** How long a departure must last before the call fails: 100 ms. */
     private static final long DEPARTURE_GRACE_NS = 100_000_000L;
+    /** The first phase's messages, kept for the next call (a reusable exchange, {@link #reusable}), or null. */
+    private final Round round;
+    /** Whether this exchange is in {@link Checker#pending()} (a reusable one is found through its communicator). */
+    private final boolean listed;
 
     private DigestExchange(final Checker checker, final Checker.CommState state, final CollComm comm,
-        final int context, final int tag, final CallDigest mine) {
+        final int context, final boolean reusable) {
         super(comm.engine());
         this.checker = checker;
         this.state = state;
         this.comm = comm;
         this.context = context;
-        this.tag = tag;
-        this.mine = mine;
-        this.caller = Thread.currentThread();
-        this.hash = mine.hash();
-        this.startNs = System.nanoTime();
         this.wakes = this;
+        this.round = reusable ? new Round(comm) : null;
+        this.listed = !reusable;
+        if (reusable) {
+            for (final RecvRequest r : round.recvs) {
+                if (null != r) {
+                    r.wakeOnComplete(this); // for every call: a reusable receive keeps whom it wakes
+                }
+            }
+        }
     }
 
     /**
@@ -96,7 +111,13 @@ final class DigestExchange extends AbstractRequest implements CollGate {
      */
     static DigestExchange start(final Checker checker, final Checker.CommState state, final CollComm comm,
         final int context, final int tag, final CallDigest mine) {
-        final DigestExchange x = new DigestExchange(checker, state, comm, context, tag, mine);
+        final DigestExchange x = new DigestExchange(checker, state, comm, context, false);
+        x.tag = tag;
+        x.mine = mine;
+        x.seq = mine.seq();
+        x.caller = Thread.currentThread();
+        x.hash = mine.hash();
+        x.startNs = System.nanoTime();
         checker.pending().add(x);
         synchronized (x) {
             if (CollCall.Variant.TAGGED == mine.variant()) {
@@ -109,10 +130,80 @@ final class DigestExchange extends AbstractRequest implements CollGate {
         return x;
     }
 
+    /**
+     * Makes an exchange for the regular blocking calls of a communicator, which each {@link #restart} in turn: its
+     * first phase's receives, sends and arrays are made once.
+     *
+     * @param checker the rank's checker
+     * @param state   the checker's state of the communicator
+     * @param comm    the communicator
+     * @param context the checker context of its ordinary calls
+     * @return the exchange, idle
+     */
+    static DigestExchange reusable(final Checker checker, final Checker.CommState state, final CollComm comm,
+        final int context) {
+        return new DigestExchange(checker, state, comm, context, true);
+    }
+
+    /**
+     * Starts the exchange of a regular blocking call on a {@link #reusable} exchange, idle ({@link #idle()}): only
+     * the hash, computed from the call without making its digest ({@link CallDigest#hashOf}), until something
+     * needs the digest (a hash never passed before, the second phase, a report, a peer's question).
+     *
+     * @param key     the call's key
+     * @param theCall the call: blocking, on an intracommunicator, without v-arguments
+     * @param number  its number on the communicator
+     */
+    void restart(final int key, final CollCall theCall, final long number) {
+        rearm();
+        tag = key;
+        call = theCall;
+        seq = number;
+        mine = null;
+        got = null;
+        inquiry = null;
+        departureSeenNs = 0;
+        caller = Thread.currentThread();
+        hash = CallDigest.hashOf(theCall);
+        startNs = System.nanoTime();
+        synchronized (this) {
+            sendHashes();
+            progressSelf();
+        }
+    }
+
+    /** @return whether this reusable exchange may {@link #restart}: its last call passed and its sends are done */
+    boolean idle() {
+        return isDone() && null == failureResult() && null == got && round.sent();
+    }
+
+    /** @return whether this exchange is a call's that has not completed yet (for the answers to peers) */
+    boolean active() {
+        return null != caller && !isDone();
+    }
+
     private void sendHashes() {
         final P2pEngine engine = comm.engine();
         final int me = comm.rank();
         final int n = comm.size();
+        if (null != round) {
+            hashes = round.hashes;
+            hashes[me] = hash;
+            round.out[0] = hash;
+            final RecvRequest[] rs = round.recvs;
+            for (int r = 0; r < n; r++) {
+                if (r != me) {
+                    engine.irecv(rs[r], context, comm.world(r), tag, Datatype.LONG, round.slots[r], comm.view());
+                }
+            }
+            recvs = rs;
+            for (int r = 0; r < n; r++) {
+                if (r != me) {
+                    engine.isend(round.sends[r], context, comm.world(r), tag, Datatype.LONG, round.outSegment);
+                }
+            }
+            return;
+        }
         hashes = new long[n];
         hashes[me] = hash;
         final RecvRequest[] rs = new RecvRequest[n];
@@ -178,7 +269,7 @@ final class DigestExchange extends AbstractRequest implements CollGate {
                 if (agreed()) {
                     finish(null);
                 } else {
-                    sendDigests(FULL | (int) (mine.seq() & FULL_SEQ_MASK)); // the second phase
+                    sendDigests(FULL | (int) (seq & FULL_SEQ_MASK)); // the second phase
                     progressSelf();
                 }
                 return 1;
@@ -207,12 +298,13 @@ final class DigestExchange extends AbstractRequest implements CollGate {
         if (state.passed(hash)) {
             return true;
         }
+        final CallDigest d = digest();
         final CallDigest[] same = new CallDigest[comm.size()];
-        java.util.Arrays.fill(same, mine);
+        java.util.Arrays.fill(same, d);
         if (null != DigestRules.compare(same)) {
             return false; // every rank finds the same: the second phase reports it, with every call site
         }
-        state.pass(hash);
+        state.pass(hash, d);
         return true;
     }
 
@@ -221,8 +313,11 @@ final class DigestExchange extends AbstractRequest implements CollGate {
             if (verdict instanceof dev.tutti.CollectiveMismatchException) {
                 checker.found("collective-mismatch", verdict.getMessage());
             }
-            checker.pending().remove(this);
-            state.last = mine;
+            if (listed) {
+                checker.pending().remove(this);
+            }
+            state.finished(mine, seq);
+            call = null; // a blocking call's descriptor is its thread's, reused by its next call
             closeInquiry();
         }
     }
@@ -283,7 +378,8 @@ final class DigestExchange extends AbstractRequest implements CollGate {
 
     @Override
     public String toString() {
-        return "check(" + Reports.callLabel(mine) + " " + mine.describe() + " on '" + commName() + "')";
+        final CallDigest d = digest();
+        return "check(" + Reports.callLabel(d) + " " + d.describe() + " on '" + commName() + "')";
     }
 
     @Override
@@ -295,7 +391,10 @@ final class DigestExchange extends AbstractRequest implements CollGate {
         if (dev.tutti.ErrorClass.TIMEOUT == f.errorClass()) {
             checker.abandon(this); // its peers that wait for it learn why it never comes
         }
-        checker.pending().remove(this);
+        if (listed) {
+            checker.pending().remove(this);
+        }
+        call = null;
         closeInquiry();
     }
 
@@ -365,12 +464,36 @@ final class DigestExchange extends AbstractRequest implements CollGate {
      * @return the digest
      */
     CallDigest mine() {
-        CallDigest d = mine;
+        CallDigest d = digest();
         if (null == d.site()) {
             final String site = Thread.currentThread() == caller ? CallSite.capture()
                 : CallSite.of(caller.getStackTrace());
             d = d.withSite(site);
             mine = d;
+        }
+        return d;
+    }
+
+    /**
+     * Returns this rank's digest, making it from the blocking call if it is not made yet (the call's descriptor is
+     * intact while the call waits here; read from another thread just as the call completes, it may already hold
+     * the thread's next call, which only a report's text would show).
+     *
+     * @return the digest, its site possibly unknown
+     */
+    private CallDigest digest() {
+        CallDigest d = mine;
+        if (null == d) {
+            synchronized (this) {
+                d = mine;
+                final CollCall c = call;
+                if (null == d && null != c) {
+                    d = CallDigest.of(c, seq, null);
+                    mine = d;
+                } else if (null == d) {
+                    d = state.lastDigest(seq); // completed and let go of its call
+                }
+            }
         }
         return d;
     }
@@ -387,13 +510,13 @@ final class DigestExchange extends AbstractRequest implements CollGate {
 
     /** @return how a message names group rank {@code r} (with its world rank where they differ) */
     String peerLabel(final int r) {
-        final String label = mine.isInter() ? "union rank " + r : "rank " + r;
+        final String label = digest().isInter() ? "union rank " + r : "rank " + r;
         return comm.world(r) == r ? label : label + " (world rank " + comm.world(r) + ")";
     }
 
     /** @return the label of this rank */
     String myLabel() {
-        final CallDigest d = mine;
+        final CallDigest d = digest();
         return d.isInter() ? "group " + d.side() + " rank " + d.localRank() : "rank " + comm.rank();
     }
 
@@ -412,5 +535,49 @@ final class DigestExchange extends AbstractRequest implements CollGate {
         final CallDigest d = mine();
         return Reports.callLabel(d) + " " + d + " on '" + commName() + "', waiting " + waitedMs()
             + " ms for world rank(s) " + java.util.Arrays.toString(missingWorldRanks());
+    }
+
+    /** The first phase's messages of a {@link #reusable} exchange: made once per communicator, reused per call. */
+    private static final class Round {
+        final long[] hashes;
+        final MemorySegment[] slots;
+        final RecvRequest[] recvs;
+        final SendRequest[] sends;
+        final long[] out = new long[1];
+        final MemorySegment outSegment = MemorySegment.ofArray(out);
+
+        Round(final CollComm comm) {
+            final int n = comm.size();
+            final P2pEngine engine = comm.engine();
+            hashes = new long[n];
+            final MemorySegment all = MemorySegment.ofArray(hashes);
+            slots = new MemorySegment[n];
+            recvs = new RecvRequest[n];
+            sends = new SendRequest[n];
+            for (int r = 0; r < n; r++) {
+                if (r != comm.rank()) {
+                    slots[r] = all.asSlice((long) r * Long.BYTES, Long.BYTES);
+                    recvs[r] = engine.reusableRecv();
+                    sends[r] = engine.reusableSend();
+                }
+            }
+        }
+
+        /** @return whether every send of the last call is done and succeeded (its payload may be rewritten) */
+        boolean sent() {
+            for (final SendRequest s : sends) {
+                if (null != s) {
+                    if (!s.isDone()) {
+                        return false;
+                    }
+                    try {
+                        s.test(); // done: throws its failure, if any
+                    } catch (final TuttiException e) {
+                        return false;
+                    }
+                }
+            }
+            return true;
+        }
     }
 }
