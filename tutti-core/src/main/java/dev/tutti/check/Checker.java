@@ -176,7 +176,8 @@ public final class Checker implements CollHook, Agent {
      * Checks a regular blocking intracommunicator call on the communicator's reusable exchange, which the caller
      * holds ({@link CommState#roundBusy}; while another thread's call holds it, a call takes the general path): its
      * first phase allocates nothing. A barrier that passes is done: its exchange, in which this rank heard from every
-     * other rank of the group in this call, synchronized the group ({@link CollCall#doneByHook()}).
+     * other rank of the group in this call, synchronized the group ({@link CollCall#doneByHook()}); so is a small
+     * allreduce, allgather, alltoall or bcast, whose data came with the hashes ({@link Piggyback}).
      */
     private void checkRegular(final CollCall call, final CommState state, final int base) {
         try {
@@ -188,11 +189,11 @@ public final class Checker implements CollHook, Agent {
             }
             x.restart((int) (seq & SEQ_MASK), call, seq);
             x.waitFor();
+            if (x.deliver(call) || CollKind.BARRIER == call.kind()) {
+                call.doneByHook();
+            }
         } finally {
             state.roundBusy.set(false);
-        }
-        if (CollKind.BARRIER == call.kind()) {
-            call.doneByHook();
         }
     }
 

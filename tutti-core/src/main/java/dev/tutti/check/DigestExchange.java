@@ -78,6 +78,12 @@ final class DigestExchange extends AbstractRequest implements CollGate {
     private final Round round;
     /** Whether this exchange is in {@link Checker#pending()} (a reusable one is found through its communicator). */
     private final boolean listed;
+    /** The bytes of data this rank's first-phase messages carry ({@link Piggyback}), or -1. */
+    private int carried = -1;
+    /** Whether every rank's first-phase hash was this rank's (the verdict came from the first phase). */
+    private boolean allSame;
+    /** Whether the first-phase receives are allocating: a peer's message may carry data (general path). */
+    private boolean allocating;
 
     private DigestExchange(final Checker checker, final Checker.CommState state, final CollComm comm,
         final int context, final boolean reusable) {
@@ -163,8 +169,10 @@ final class DigestExchange extends AbstractRequest implements CollGate {
         got = null;
         inquiry = null;
         departureSeenNs = 0;
+        allSame = false;
         caller = Thread.currentThread();
         hash = CallDigest.hashOf(theCall);
+        carried = Piggyback.bytes(theCall, comm.size());
         startNs = System.nanoTime();
         synchronized (this) {
             sendHashes();
@@ -189,7 +197,6 @@ final class DigestExchange extends AbstractRequest implements CollGate {
         if (null != round) {
             hashes = round.hashes;
             hashes[me] = hash;
-            round.out[0] = hash;
             final RecvRequest[] rs = round.recvs;
             for (int r = 0; r < n; r++) {
                 if (r != me) {
@@ -197,9 +204,16 @@ final class DigestExchange extends AbstractRequest implements CollGate {
                 }
             }
             recvs = rs;
+            final CollCall c = call;
             for (int r = 0; r < n; r++) {
                 if (r != me) {
-                    engine.isend(round.sends[r], context, comm.world(r), tag, Datatype.LONG, round.outSegment);
+                    round.outs[r][0] = hash;
+                    int length = Long.BYTES;
+                    if (carried >= 0 && Piggyback.sends(c, me)) {
+                        Piggyback.write(c, carried, me, r, round.outSegments[r]);
+                        length += Piggyback.padded(carried);
+                    }
+                    engine.isend(round.sends[r], context, comm.world(r), tag, Datatype.LONG, round.outSlice(r, length));
                 }
             }
             return;
@@ -207,11 +221,14 @@ final class DigestExchange extends AbstractRequest implements CollGate {
         hashes = new long[n];
         hashes[me] = hash;
         final RecvRequest[] rs = new RecvRequest[n];
+        // A peer's regular blocking call may carry its data: receive whatever length comes (Piggyback).
+        allocating = Piggyback.capacity(n) > 0;
         final MemorySegment into = MemorySegment.ofArray(hashes);
         for (int r = 0; r < n; r++) {
             if (r != me) {
-                rs[r] = engine.irecv(context, comm.world(r), tag, Datatype.LONG, into.asSlice((long) r * Long.BYTES,
-                    Long.BYTES), comm.view());
+                rs[r] = allocating ? engine.irecvAllocating(context, comm.world(r), tag, Datatype.LONG, comm.view())
+                    : engine.irecv(context, comm.world(r), tag, Datatype.LONG, into.asSlice((long) r * Long.BYTES,
+                        Long.BYTES), comm.view());
                 rs[r].wakeOnComplete(wakes);
             }
         }
@@ -266,7 +283,9 @@ final class DigestExchange extends AbstractRequest implements CollGate {
                 }
             }
             if (null == got) {
+                readHashes(rs);
                 if (agreed()) {
+                    allSame = true;
                     finish(null);
                 } else {
                     sendDigests(FULL | (int) (seq & FULL_SEQ_MASK)); // the second phase
@@ -286,6 +305,34 @@ final class DigestExchange extends AbstractRequest implements CollGate {
         }
         finish(verdict);
         return 1;
+    }
+
+    /** Fills in the peers' hashes where they were not received into {@link #hashes} itself. */
+    private void readHashes(final RecvRequest[] rs) {
+        for (int r = 0; r < rs.length; r++) {
+            if (null != round && null != rs[r]) {
+                hashes[r] = round.slotWords[r][0];
+            } else if (allocating && null != rs[r]) {
+                final byte[] b = rs[r].receivedBytes();
+                hashes[r] = b.length < Long.BYTES ? ~hash : MemorySegment.ofArray(b).get(
+                    java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED, 0); // too short: not this call's message
+            }
+        }
+    }
+
+    /**
+     * After a {@link #restart}ed call passed: if its data came with the hashes ({@link Piggyback}), writes it into
+     * the call's memory; then the call is done.
+     *
+     * @param c the call (this exchange let go of it when it completed)
+     * @return whether the call's data has been delivered (its schedule must not run)
+     */
+    boolean deliver(final CollCall c) {
+        if (!allSame || carried < 0 || null == round) {
+            return false;
+        }
+        Piggyback.deliver(c, carried, comm.rank(), round.payloads, round.scratch);
+        return true;
     }
 
     /** @return whether every peer's hash is this rank's and the call passes the rules as this rank made it */
@@ -537,30 +584,60 @@ final class DigestExchange extends AbstractRequest implements CollGate {
             + " ms for world rank(s) " + java.util.Arrays.toString(missingWorldRanks());
     }
 
-    /** The first phase's messages of a {@link #reusable} exchange: made once per communicator, reused per call. */
+    /**
+     * The first phase's messages of a {@link #reusable} exchange: made once per communicator, reused per call. Each
+     * peer has its receive slot and its out buffer, the hash in word 0 and room for a {@link Piggyback} payload
+     * after it.
+     */
     private static final class Round {
         final long[] hashes;
+        final long[][] slotWords;
         final MemorySegment[] slots;
+        final MemorySegment[] payloads;
         final RecvRequest[] recvs;
         final SendRequest[] sends;
-        final long[] out = new long[1];
-        final MemorySegment outSegment = MemorySegment.ofArray(out);
+        final long[][] outs;
+        final MemorySegment[] outSegments;
+        /** Per peer, the out buffer's first {@code outLengths[r]} bytes, as last sent. */
+        final MemorySegment[] outSlices;
+        final int[] outLengths;
+        final MemorySegment scratch;
 
         Round(final CollComm comm) {
             final int n = comm.size();
             final P2pEngine engine = comm.engine();
+            final int words = 1 + Piggyback.capacity(n) / Long.BYTES;
             hashes = new long[n];
-            final MemorySegment all = MemorySegment.ofArray(hashes);
+            slotWords = new long[n][];
             slots = new MemorySegment[n];
+            payloads = new MemorySegment[n];
             recvs = new RecvRequest[n];
             sends = new SendRequest[n];
+            outs = new long[n][];
+            outSegments = new MemorySegment[n];
+            outSlices = new MemorySegment[n];
+            outLengths = new int[n];
+            scratch = MemorySegment.ofArray(new long[words - 1]);
             for (int r = 0; r < n; r++) {
                 if (r != comm.rank()) {
-                    slots[r] = all.asSlice((long) r * Long.BYTES, Long.BYTES);
+                    slotWords[r] = new long[words];
+                    slots[r] = MemorySegment.ofArray(slotWords[r]);
+                    payloads[r] = slots[r].asSlice(Long.BYTES);
                     recvs[r] = engine.reusableRecv();
                     sends[r] = engine.reusableSend();
+                    outs[r] = new long[words];
+                    outSegments[r] = MemorySegment.ofArray(outs[r]);
                 }
             }
+        }
+
+        /** @return the first {@code length} bytes of peer {@code r}'s out buffer (the same view as last time if it can) */
+        MemorySegment outSlice(final int r, final int length) {
+            if (outLengths[r] != length) {
+                outSlices[r] = outSegments[r].asSlice(0, length);
+                outLengths[r] = length;
+            }
+            return outSlices[r];
         }
 
         /** @return whether every send of the last call is done and succeeded (its payload may be rewritten) */

@@ -286,11 +286,38 @@ public final class CollCall {
     /**
      * Tells the door that the hook's {@link CollHook#before} has done everything a blocking call does, so that its
      * schedule is not run: the checker's exchange of a blocking barrier, in which every rank has heard from every
-     * other rank of the group in this call, is itself a barrier. Every rank of the group must decide the same (the
-     * checker does so only once every rank's call is known to be the same barrier). Ignored by the other variants.
+     * other rank of the group in this call, is itself a barrier; the exchange of a small allreduce, allgather,
+     * alltoall or bcast carries its data too. Every rank of the group must decide the same (the checker does so only
+     * once every rank's call is known to be the same). Ignored by the other variants.
      */
     public void doneByHook() {
         this.doneByHook = true;
+    }
+
+    /**
+     * Returns the send memory of a regular intracommunicator call, in {@link CollArgs}' conventions (null when in
+     * place or where the operation sends from the receive memory): for a hook that moves the call's data itself
+     * ({@link #doneByHook()}).
+     *
+     * @return the memory, or null
+     */
+    public MemorySegment sendMemory() {
+        return send;
+    }
+
+    /**
+     * Returns the receive memory of a regular intracommunicator call (bcast's buffer), in {@link CollArgs}'
+     * conventions: for a hook that moves the call's data itself ({@link #doneByHook()}).
+     *
+     * @return the memory, or null
+     */
+    public MemorySegment recvMemory() {
+        return recv;
+    }
+
+    /** @return whether the call stages its memory and copies it back when done (boolean buffers) */
+    public boolean staged() {
+        return null != finish && !finish.isEmpty();
     }
 
     // ---------------------------------------------------------------------------------------- engine side
