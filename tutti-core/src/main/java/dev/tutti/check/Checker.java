@@ -85,6 +85,9 @@ public final class Checker implements CollHook, Agent {
     private SiteTable sites;
     private DeadlockDetector detector; // guarded by serving
     private long nextHousekeepingNs; // guarded by serving
+    /** Of how many calls of {@link #doWork} one does its work (a power of two). */
+    private static final int WORK_EVERY = 64;
+    private int ticks;
     /** How often a waiting rank reads site announcements and runs the deadlock detector: every 1 ms. */
     private static final long HOUSEKEEPING_NS = 1_000_000L;
     /** The JSON report ({@code tutti.check.report}), or null. */
@@ -216,10 +219,20 @@ public final class Checker implements CollHook, Agent {
         leaks.opened(leak, resource, () -> what, released);
     }
 
-    /** Serves one question of a peer, if one has arrived. */
+    /**
+     * Serves one question of a peer, if one has arrived. Called on every progress of every waiting thread, so
+     * it first looks, without a lock or the clock, whether a question, answer or verdict may have arrived (the
+     * acknowledgements of unbuffered sends go at once: a strict sender waits for them); if none, only one call in
+     * {@link #WORK_EVERY} goes on to the clock and the housekeeping. Unthrottled, it made the rank's polling loop
+     * 4 to 6 times slower (14 -> 54..90 ns per progress on 2 ranks over shm), which every wait's reaction paid for.
+     */
     @Override
     public int doWork() {
         final int acks = unbuffered.flush();
+        final RecvRequest asked = question; // a hint: read outside the lock
+        if (0 != (++ticks & (WORK_EVERY - 1)) && null != asked && !asked.isDone() && !detector.mayHaveMessages()) {
+            return acks; // a racy count: threads that lose increments only make the housekeeping come later
+        }
         if (!serving.compareAndSet(false, true)) {
             return acks;
         }

@@ -17,7 +17,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>A thread that does nothing but poll a request with {@code test()} waits as surely as one blocked in it: its
  * latest polled request counts as its wait from its first unsuccessful test, while it keeps polling that request
  * (its last test less than {@link #POLL_FRESH_NS} ago; a longer gap starts the poll anew), the request is not done,
- * and the thread has spent at least half the time since the first test inside {@code test()}: a loop that computes
+ * and the thread has spent at least an eighth of the time since the first test inside {@code test()} (a quick
+ * {@code test()}, as with the checker's throttled work, may take less time than a spin-wait hint between two; a loop
+ * that sleeps or computes between its tests spends a tiny share in them): a loop that computes
  * between its tests is working, not waiting. (The share, not a rate of tests, so that a spinning thread that the
  * machine deschedules still counts: it is descheduled inside its tests as much as anywhere.)
  *
@@ -171,7 +173,7 @@ final class WaitRegistry {
             }
         }
         for (final Wait p : polls.values()) {
-            if (now - p.lastNs < POLL_FRESH_NS && 2 * p.busyNs >= p.lastNs - p.startNs && !p.request.isDone()) {
+            if (now - p.lastNs < POLL_FRESH_NS && 8 * p.busyNs >= p.lastNs - p.startNs && !p.request.isDone()) {
                 all.add(p);
             }
         }
