@@ -29,6 +29,19 @@ import java.lang.foreign.MemorySegment;
  * found only when something needs it (the second phase, a report, a peer's question): the calling thread waits in
  * the call, so its stack still holds it ({@link #mine()}); a nonblocking call's is captured when it starts.
  *
+ * <p>The fast path: a regular blocking intracommunicator call (no v-form) runs on its communicator's
+ * {@link #reusable} exchange, {@link #restart}ed per call: its hash is computed from the call
+ * ({@link CallDigest#hashOf}), its digest made only if something needs it (a hash not passed before, the second
+ * phase, a report, a peer's question), and its receives, sends and buffers are the exchange's, so a repeated checked
+ * call allocates nothing. Its first phase also does the call's work where it can. A barrier: once this rank holds
+ * every peer's hash of this call, every peer has entered it, which is all a barrier promises, so the barrier's own
+ * schedule does not run. A small allreduce, allgather, alltoall or bcast: the hashes carry the data
+ * ({@link Piggyback}), delivered into the user's memory only when every hash equals this rank's, so wrong data never
+ * reaches it. Both decisions are the same on every rank, since they depend only on what the hash covers, the
+ * group's size and the hashes, which every rank holds. (The alternative, a hash stamped on the schedule's own first
+ * messages, would need every algorithm to hear from every rank in its first round, which the logarithmic ones do
+ * not: a rank of a binomial bcast would learn of a mismatch only after wrong data had reached it.)
+ *
  * <p>Implementation notes. All-to-all: every rank sends to each of the {@code n - 1} others on the communicator's
  * checker context and receives theirs, one hop of latency; fine for the groups of a node, quadratic in messages for
  * large ones, where recursive doubling of the hashes' minimum and maximum ({@code log n} hops) would be the better
