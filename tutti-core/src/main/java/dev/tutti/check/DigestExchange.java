@@ -454,6 +454,7 @@ final class DigestExchange extends AbstractRequest implements CollGate {
         if (listed) {
             checker.pending().remove(this);
         }
+        digest(); // made while the call is still there: later descriptions of this failed call need it
         call = null;
         closeInquiry();
     }
