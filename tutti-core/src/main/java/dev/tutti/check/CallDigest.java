@@ -107,6 +107,15 @@ record CallDigest(long seq, CollKind kind, CollCall.Variant variant, int tag, in
     }
 
     /**
+     * @param number a call's number
+     * @return this digest under that number, without a call site
+     */
+    CallDigest withSeq(final long number) {
+        return new CallDigest(number, kind, variant, tag, side, localRank, root, remoteRoot, opCode, opName, sendType,
+            sendCount, recvType, recvCount, inPlace, sendCounts, recvCounts, sendTypes, recvTypes, null);
+    }
+
+    /**
      * @param where the call site
      * @return this digest with that call site
      */
@@ -123,6 +132,29 @@ record CallDigest(long seq, CollKind kind, CollCall.Variant variant, int tag, in
      * @return the hash
      */
     long hash() {
+        return hash(kind, variant, tag, side, root, remoteRoot, opCode, opName, sendType, sendCount, recvType,
+            recvCount, inPlace, sendCounts, recvCounts, sendTypes, recvTypes);
+    }
+
+    /**
+     * The {@link #hash()} of the digest of a regular blocking intracommunicator call (no v-form, no alltoallw),
+     * without making the digest: what a checked repeated blocking call computes (allocates nothing).
+     *
+     * @param call the call: blocking, on an intracommunicator, without {@link CollCall#vectorArgs()}
+     * @return the hash of {@code of(call, seq, site)} for any seq and site
+     */
+    static long hashOf(final CollCall call) {
+        final Op op = call.op();
+        final int opCode = null == op ? -1 : op instanceof Op.Predefined p ? p.ordinal() : USER_OP;
+        return hash(call.kind(), call.variant(), call.tag(), -1, call.root(), -1, opCode, null == op ? "" : op.name(),
+            call.sendType(), call.sendCount(), call.recvType(), call.recvCount(), call.inPlace(), null, null, null,
+            null);
+    }
+
+    private static long hash(final CollKind kind, final CollCall.Variant variant, final int tag, final int side,
+        final int root, final int remoteRoot, final int opCode, final String opName, final Datatype sendType,
+        final int sendCount, final Datatype recvType, final int recvCount, final boolean inPlace,
+        final int[] sendCounts, final int[] recvCounts, final Datatype[] sendTypes, final Datatype[] recvTypes) {
         long h = 0x243F_6A88_85A3_08D3L;
         h = mix(h, (long) kind.ordinal() << 32 | variant.ordinal() << 16 | (side & 0xFFFF));
         h = mix(h, (long) tag << 32 | (root & 0xFFFF_FFFFL));

@@ -60,6 +60,17 @@ final class DeadlockDetector {
     }
 
     /**
+     * A hint, read without the checker's lock: whether a question or the verdict may have arrived, or a round is on.
+     *
+     * @return false only if there is surely nothing to read now
+     */
+    boolean mayHaveMessages() {
+        final RecvRequest q = question;
+        final RecvRequest v = verdict;
+        return null == q || q.isDone() || null == v || v.isDone() || null != round;
+    }
+
+    /**
      * Answers the coordinator's question, reads its verdict, and (on the coordinator) runs the rounds.
      *
      * @return the work done

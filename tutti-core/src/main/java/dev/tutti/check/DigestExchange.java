@@ -8,6 +8,7 @@ import dev.tutti.coll.CollGate;
 import dev.tutti.p2p.AbstractRequest;
 import dev.tutti.p2p.P2pEngine;
 import dev.tutti.p2p.RecvRequest;
+import dev.tutti.p2p.SendRequest;
 
 import java.lang.foreign.MemorySegment;
 
@@ -27,6 +28,19 @@ import java.lang.foreign.MemorySegment;
  * the report naming each rank's call. A tagged call has only the second phase. The call site of a blocking call is
  * found only when something needs it (the second phase, a report, a peer's question): the calling thread waits in
  * the call, so its stack still holds it ({@link #mine()}); a nonblocking call's is captured when it starts.
+ *
+ * <p>The fast path: a regular blocking intracommunicator call (no v-form) runs on its communicator's
+ * {@link #reusable} exchange, {@link #restart}ed per call: its hash is computed from the call
+ * ({@link CallDigest#hashOf}), its digest made only if something needs it (a hash not passed before, the second
+ * phase, a report, a peer's question), and its receives, sends and buffers are the exchange's, so a repeated checked
+ * call allocates nothing. Its first phase also does the call's work where it can. A barrier: once this rank holds
+ * every peer's hash of this call, every peer has entered it, which is all a barrier promises, so the barrier's own
+ * schedule does not run. A small allreduce, allgather, alltoall or bcast: the hashes carry the data
+ * ({@link Piggyback}), delivered into the user's memory only when every hash equals this rank's, so wrong data never
+ * reaches it. Both decisions are the same on every rank, since they depend only on what the hash covers, the
+ * group's size and the hashes, which every rank holds. (The alternative, a hash stamped on the schedule's own first
+ * messages, would need every algorithm to hear from every rank in its first round, which the logarithmic ones do
+ * not: a rank of a binomial bcast would learn of a mismatch only after wrong data had reached it.)
  *
  * <p>Implementation notes. All-to-all: every rank sends to each of the {@code n - 1} others on the communicator's
  * checker context and receives theirs, one hop of latency; fine for the groups of a node, quadratic in messages for
@@ -49,12 +63,18 @@ final class DigestExchange extends AbstractRequest implements CollGate {
     private final Checker.CommState state;
     private final CollComm comm;
     private final int context;
-    private final int tag;
-    private final Thread caller;
-    private final long hash;
-    private final long startNs;
-    /** This rank's digest; its call site is filled in when first needed ({@link #mine()}). */
+    private int tag;
+    private Thread caller;
+    private long hash;
+    private long startNs;
+    /**
+     * This rank's digest, or null while only its call knows it (a blocking call's, made when first needed:
+     * {@link #mine()}); its call site is filled in when first needed.
+     */
     private volatile CallDigest mine;
+    /** The blocking call whose digest {@link #mine} is made from when needed, or null. */
+    private volatile CollCall call;
+    private long seq;
     /** The receives of the current phase, by group rank (null at this rank). */
     private volatile RecvRequest[] recvs;
     /** The peers' hashes (first phase), by group rank. */
@@ -67,20 +87,34 @@ final class DigestExchange extends AbstractRequest implements CollGate {
     private long departureSeenNs;
     /** How long a departure must last before the call fails: 100 ms. */
     private static final long DEPARTURE_GRACE_NS = 100_000_000L;
+    /** The first phase's messages, kept for the next call (a reusable exchange, {@link #reusable}), or null. */
+    private final Round round;
+    /** Whether this exchange is in {@link Checker#pending()} (a reusable one is found through its communicator). */
+    private final boolean listed;
+    /** The bytes of data this rank's first-phase messages carry ({@link Piggyback}), or -1. */
+    private int carried = -1;
+    /** Whether every rank's first-phase hash was this rank's (the verdict came from the first phase). */
+    private boolean allSame;
+    /** Whether the first-phase receives are allocating: a peer's message may carry data (general path). */
+    private boolean allocating;
 
     private DigestExchange(final Checker checker, final Checker.CommState state, final CollComm comm,
-        final int context, final int tag, final CallDigest mine) {
+        final int context, final boolean reusable) {
         super(comm.engine());
         this.checker = checker;
         this.state = state;
         this.comm = comm;
         this.context = context;
-        this.tag = tag;
-        this.mine = mine;
-        this.caller = Thread.currentThread();
-        this.hash = mine.hash();
-        this.startNs = System.nanoTime();
         this.wakes = this;
+        this.round = reusable ? new Round(comm) : null;
+        this.listed = !reusable;
+        if (reusable) {
+            for (final RecvRequest r : round.recvs) {
+                if (null != r) {
+                    r.wakeOnComplete(this); // for every call: a reusable receive keeps whom it wakes
+                }
+            }
+        }
     }
 
     /**
@@ -96,7 +130,13 @@ final class DigestExchange extends AbstractRequest implements CollGate {
      */
     static DigestExchange start(final Checker checker, final Checker.CommState state, final CollComm comm,
         final int context, final int tag, final CallDigest mine) {
-        final DigestExchange x = new DigestExchange(checker, state, comm, context, tag, mine);
+        final DigestExchange x = new DigestExchange(checker, state, comm, context, false);
+        x.tag = tag;
+        x.mine = mine;
+        x.seq = mine.seq();
+        x.caller = Thread.currentThread();
+        x.hash = mine.hash();
+        x.startNs = System.nanoTime();
         checker.pending().add(x);
         synchronized (x) {
             if (CollCall.Variant.TAGGED == mine.variant()) {
@@ -109,18 +149,99 @@ final class DigestExchange extends AbstractRequest implements CollGate {
         return x;
     }
 
+    /**
+     * Makes an exchange for the regular blocking calls of a communicator, which each {@link #restart} in turn: its
+     * first phase's receives, sends and arrays are made once.
+     *
+     * @param checker the rank's checker
+     * @param state   the checker's state of the communicator
+     * @param comm    the communicator
+     * @param context the checker context of its ordinary calls
+     * @return the exchange, idle
+     */
+    static DigestExchange reusable(final Checker checker, final Checker.CommState state, final CollComm comm,
+        final int context) {
+        return new DigestExchange(checker, state, comm, context, true);
+    }
+
+    /**
+     * Starts the exchange of a regular blocking call on a {@link #reusable} exchange, idle ({@link #idle()}): only
+     * the hash, computed from the call without making its digest ({@link CallDigest#hashOf}), until something
+     * needs the digest (a hash never passed before, the second phase, a report, a peer's question).
+     *
+     * @param key     the call's key
+     * @param theCall the call: blocking, on an intracommunicator, without v-arguments
+     * @param number  its number on the communicator
+     */
+    void restart(final int key, final CollCall theCall, final long number) {
+        rearm();
+        tag = key;
+        call = theCall;
+        seq = number;
+        mine = null;
+        got = null;
+        inquiry = null;
+        departureSeenNs = 0;
+        allSame = false;
+        caller = Thread.currentThread();
+        hash = CallDigest.hashOf(theCall);
+        carried = Piggyback.bytes(theCall, comm.size());
+        startNs = System.nanoTime();
+        synchronized (this) {
+            sendHashes();
+            progressSelf();
+        }
+    }
+
+    /** @return whether this reusable exchange may {@link #restart}: its last call passed and its sends are done */
+    boolean idle() {
+        return isDone() && null == failureResult() && null == got && round.sent();
+    }
+
+    /** @return whether this exchange is a call's that has not completed yet (for the answers to peers) */
+    boolean active() {
+        return null != caller && !isDone();
+    }
+
     private void sendHashes() {
         final P2pEngine engine = comm.engine();
         final int me = comm.rank();
         final int n = comm.size();
+        if (null != round) {
+            hashes = round.hashes;
+            hashes[me] = hash;
+            final RecvRequest[] rs = round.recvs;
+            for (int r = 0; r < n; r++) {
+                if (r != me) {
+                    engine.irecv(rs[r], context, comm.world(r), tag, Datatype.LONG, round.slots[r], comm.view());
+                }
+            }
+            recvs = rs;
+            final CollCall c = call;
+            for (int r = 0; r < n; r++) {
+                if (r != me) {
+                    round.outs[r][0] = hash;
+                    int length = Long.BYTES;
+                    if (carried >= 0 && Piggyback.sends(c, me)) {
+                        Piggyback.write(c, carried, me, r, round.outSegments[r]);
+                        length += Piggyback.padded(carried);
+                    }
+                    engine.isend(round.sends[r], context, comm.world(r), tag, Datatype.LONG, round.outSlice(r, length));
+                }
+            }
+            return;
+        }
         hashes = new long[n];
         hashes[me] = hash;
         final RecvRequest[] rs = new RecvRequest[n];
+        // A peer's regular blocking call may carry its data: receive whatever length comes (Piggyback).
+        allocating = Piggyback.capacity(n) > 0;
         final MemorySegment into = MemorySegment.ofArray(hashes);
         for (int r = 0; r < n; r++) {
             if (r != me) {
-                rs[r] = engine.irecv(context, comm.world(r), tag, Datatype.LONG, into.asSlice((long) r * Long.BYTES,
-                    Long.BYTES), comm.view());
+                rs[r] = allocating ? engine.irecvAllocating(context, comm.world(r), tag, Datatype.LONG, comm.view())
+                    : engine.irecv(context, comm.world(r), tag, Datatype.LONG, into.asSlice((long) r * Long.BYTES,
+                        Long.BYTES), comm.view());
                 rs[r].wakeOnComplete(wakes);
             }
         }
@@ -175,10 +296,12 @@ final class DigestExchange extends AbstractRequest implements CollGate {
                 }
             }
             if (null == got) {
+                readHashes(rs);
                 if (agreed()) {
+                    allSame = true;
                     finish(null);
                 } else {
-                    sendDigests(FULL | (int) (mine.seq() & FULL_SEQ_MASK)); // the second phase
+                    sendDigests(FULL | (int) (seq & FULL_SEQ_MASK)); // the second phase
                     progressSelf();
                 }
                 return 1;
@@ -197,6 +320,34 @@ final class DigestExchange extends AbstractRequest implements CollGate {
         return 1;
     }
 
+    /** Fills in the peers' hashes where they were not received into {@link #hashes} itself. */
+    private void readHashes(final RecvRequest[] rs) {
+        for (int r = 0; r < rs.length; r++) {
+            if (null != round && null != rs[r]) {
+                hashes[r] = round.slotWords[r][0];
+            } else if (allocating && null != rs[r]) {
+                final byte[] b = rs[r].receivedBytes();
+                hashes[r] = b.length < Long.BYTES ? ~hash : MemorySegment.ofArray(b).get(
+                    java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED, 0); // too short: not this call's message
+            }
+        }
+    }
+
+    /**
+     * After a {@link #restart}ed call passed: if its data came with the hashes ({@link Piggyback}), writes it into
+     * the call's memory; then the call is done.
+     *
+     * @param c the call (this exchange let go of it when it completed)
+     * @return whether the call's data has been delivered (its schedule must not run)
+     */
+    boolean deliver(final CollCall c) {
+        if (!allSame || carried < 0 || null == round) {
+            return false;
+        }
+        Piggyback.deliver(c, carried, comm.rank(), round.payloads, round.scratch);
+        return true;
+    }
+
     /** @return whether every peer's hash is this rank's and the call passes the rules as this rank made it */
     private boolean agreed() {
         for (final long h : hashes) {
@@ -207,12 +358,13 @@ final class DigestExchange extends AbstractRequest implements CollGate {
         if (state.passed(hash)) {
             return true;
         }
+        final CallDigest d = digest();
         final CallDigest[] same = new CallDigest[comm.size()];
-        java.util.Arrays.fill(same, mine);
+        java.util.Arrays.fill(same, d);
         if (null != DigestRules.compare(same)) {
             return false; // every rank finds the same: the second phase reports it, with every call site
         }
-        state.pass(hash);
+        state.pass(hash, d);
         return true;
     }
 
@@ -221,8 +373,11 @@ final class DigestExchange extends AbstractRequest implements CollGate {
             if (verdict instanceof dev.tutti.CollectiveMismatchException) {
                 checker.found("collective-mismatch", verdict.getMessage());
             }
-            checker.pending().remove(this);
-            state.last = mine;
+            if (listed) {
+                checker.pending().remove(this);
+            }
+            state.finished(mine, seq);
+            call = null; // a blocking call's descriptor is its thread's, reused by its next call
             closeInquiry();
         }
     }
@@ -283,7 +438,8 @@ final class DigestExchange extends AbstractRequest implements CollGate {
 
     @Override
     public String toString() {
-        return "check(" + Reports.callLabel(mine) + " " + mine.describe() + " on '" + commName() + "')";
+        final CallDigest d = digest();
+        return "check(" + Reports.callLabel(d) + " " + d.describe() + " on '" + commName() + "')";
     }
 
     @Override
@@ -295,7 +451,11 @@ final class DigestExchange extends AbstractRequest implements CollGate {
         if (dev.tutti.ErrorClass.TIMEOUT == f.errorClass()) {
             checker.abandon(this); // its peers that wait for it learn why it never comes
         }
-        checker.pending().remove(this);
+        if (listed) {
+            checker.pending().remove(this);
+        }
+        digest(); // made while the call is still there: later descriptions of this failed call need it
+        call = null;
         closeInquiry();
     }
 
@@ -365,12 +525,36 @@ final class DigestExchange extends AbstractRequest implements CollGate {
      * @return the digest
      */
     CallDigest mine() {
-        CallDigest d = mine;
+        CallDigest d = digest();
         if (null == d.site()) {
             final String site = Thread.currentThread() == caller ? CallSite.capture()
                 : CallSite.of(caller.getStackTrace());
             d = d.withSite(site);
             mine = d;
+        }
+        return d;
+    }
+
+    /**
+     * Returns this rank's digest, making it from the blocking call if it is not made yet (the call's descriptor is
+     * intact while the call waits here; read from another thread just as the call completes, it may already hold
+     * the thread's next call, which only a report's text would show).
+     *
+     * @return the digest, its site possibly unknown
+     */
+    private CallDigest digest() {
+        CallDigest d = mine;
+        if (null == d) {
+            synchronized (this) {
+                d = mine;
+                final CollCall c = call;
+                if (null == d && null != c) {
+                    d = CallDigest.of(c, seq, null);
+                    mine = d;
+                } else if (null == d) {
+                    d = state.lastDigest(seq); // completed and let go of its call
+                }
+            }
         }
         return d;
     }
@@ -387,13 +571,13 @@ final class DigestExchange extends AbstractRequest implements CollGate {
 
     /** @return how a message names group rank {@code r} (with its world rank where they differ) */
     String peerLabel(final int r) {
-        final String label = mine.isInter() ? "union rank " + r : "rank " + r;
+        final String label = digest().isInter() ? "union rank " + r : "rank " + r;
         return comm.world(r) == r ? label : label + " (world rank " + comm.world(r) + ")";
     }
 
     /** @return the label of this rank */
     String myLabel() {
-        final CallDigest d = mine;
+        final CallDigest d = digest();
         return d.isInter() ? "group " + d.side() + " rank " + d.localRank() : "rank " + comm.rank();
     }
 
@@ -412,5 +596,79 @@ final class DigestExchange extends AbstractRequest implements CollGate {
         final CallDigest d = mine();
         return Reports.callLabel(d) + " " + d + " on '" + commName() + "', waiting " + waitedMs()
             + " ms for world rank(s) " + java.util.Arrays.toString(missingWorldRanks());
+    }
+
+    /**
+     * The first phase's messages of a {@link #reusable} exchange: made once per communicator, reused per call. Each
+     * peer has its receive slot and its out buffer, the hash in word 0 and room for a {@link Piggyback} payload
+     * after it.
+     */
+    private static final class Round {
+        final long[] hashes;
+        final long[][] slotWords;
+        final MemorySegment[] slots;
+        final MemorySegment[] payloads;
+        final RecvRequest[] recvs;
+        final SendRequest[] sends;
+        final long[][] outs;
+        final MemorySegment[] outSegments;
+        /** Per peer, the out buffer's first {@code outLengths[r]} bytes, as last sent. */
+        final MemorySegment[] outSlices;
+        final int[] outLengths;
+        final MemorySegment scratch;
+
+        Round(final CollComm comm) {
+            final int n = comm.size();
+            final P2pEngine engine = comm.engine();
+            final int words = 1 + Piggyback.capacity(n) / Long.BYTES;
+            hashes = new long[n];
+            slotWords = new long[n][];
+            slots = new MemorySegment[n];
+            payloads = new MemorySegment[n];
+            recvs = new RecvRequest[n];
+            sends = new SendRequest[n];
+            outs = new long[n][];
+            outSegments = new MemorySegment[n];
+            outSlices = new MemorySegment[n];
+            outLengths = new int[n];
+            scratch = MemorySegment.ofArray(new long[words - 1]);
+            for (int r = 0; r < n; r++) {
+                if (r != comm.rank()) {
+                    slotWords[r] = new long[words];
+                    slots[r] = MemorySegment.ofArray(slotWords[r]);
+                    payloads[r] = slots[r].asSlice(Long.BYTES);
+                    recvs[r] = engine.reusableRecv();
+                    sends[r] = engine.reusableSend();
+                    outs[r] = new long[words];
+                    outSegments[r] = MemorySegment.ofArray(outs[r]);
+                }
+            }
+        }
+
+        /** @return the first {@code length} bytes of peer {@code r}'s out buffer (the same view as last time if it can) */
+        MemorySegment outSlice(final int r, final int length) {
+            if (outLengths[r] != length) {
+                outSlices[r] = outSegments[r].asSlice(0, length);
+                outLengths[r] = length;
+            }
+            return outSlices[r];
+        }
+
+        /** @return whether every send of the last call is done and succeeded (its payload may be rewritten) */
+        boolean sent() {
+            for (final SendRequest s : sends) {
+                if (null != s) {
+                    if (!s.isDone()) {
+                        return false;
+                    }
+                    try {
+                        s.test(); // done: throws its failure, if any
+                    } catch (final TuttiException e) {
+                        return false;
+                    }
+                }
+            }
+            return true;
+        }
     }
 }

@@ -113,6 +113,6 @@ final class P2pChecks implements P2pHook {
 
     @Override
     public void unblocked(final Object token) {
-        waits.remove((WaitRegistry.Wait) token);
+        waits.remove(token);
     }
 }

@@ -2,6 +2,7 @@ package dev.tutti.check;
 
 import dev.tutti.p2p.AbstractRequest;
 
+import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -16,13 +17,20 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>A thread that does nothing but poll a request with {@code test()} waits as surely as one blocked in it: its
  * latest polled request counts as its wait from its first unsuccessful test, while it keeps polling that request
  * (its last test less than {@link #POLL_FRESH_NS} ago; a longer gap starts the poll anew), the request is not done,
- * and the thread has spent at least half the time since the first test inside {@code test()}: a loop that computes
+ * and the thread has spent at least an eighth of the time since the first test inside {@code test()} (a quick
+ * {@code test()}, as with the checker's throttled work, may take less time than a spin-wait hint between two; a loop
+ * that sleeps or computes between its tests spends a tiny share in them): a loop that computes
  * between its tests is working, not waiting. (The share, not a rate of tests, so that a spinning thread that the
  * machine deschedules still counts: it is descheduled inside its tests as much as anywhere.)
  *
- * <p>Implementation notes. A concurrent map from a wait's number to its record: one allocation and one map update
- * at each end of a blocking wait, and no stack walk (the thread stays in the same frames while it waits, so its
- * call site can be read from another thread when a snapshot is taken, which is rare). Polls: a concurrent map from
+ * <p>Implementation notes. A thread's outermost blocking wait (a checked collective's, for one) reuses the
+ * thread's {@link Slot}, made at its first wait: no allocation and no map update per wait, three plain stores
+ * between two volatile ones. The slot is a sequence lock: its owner makes the version odd, writes, makes it even
+ * again; a snapshot copies the fields between two reads of an equal, even version, and skips a slot that changes
+ * meanwhile (its thread is entering or leaving a wait: not blocked). A nested wait, or a thread beyond the first
+ * {@link #MAX_SLOTS}, takes the general path: a concurrent map from a wait's number to its record, one allocation
+ * and one map update at each end. No stack walk either way (the thread stays in the same frames while it waits, so
+ * its call site can be read from another thread when a snapshot is taken, which is rare). Polls: a concurrent map from
  * each polling thread to its latest polled request, updated by a volatile write per unsuccessful test of the same
  * request.
  */
@@ -30,6 +38,9 @@ final class WaitRegistry {
     private final AtomicLong ids = new AtomicLong();
     private final Map<Long, Wait> waits = new ConcurrentHashMap<>();
     private final Map<Thread, Wait> polls = new ConcurrentHashMap<>();
+    private final Map<Thread, Slot> slots = new ConcurrentHashMap<>();
+    /** How many threads get a reusable slot (the others' waits take the general path). */
+    static final int MAX_SLOTS = 256;
     /** How recent a thread's last unsuccessful test must be for its poll to count as a wait: 100 ms. */
     static final long POLL_FRESH_NS = 200_000_000L;
 
@@ -52,14 +63,83 @@ final class WaitRegistry {
         }
     }
 
-    Wait add(final AbstractRequest request) {
-        final Wait w = new Wait(ids.incrementAndGet(), Thread.currentThread(), request, System.nanoTime());
+    /**
+     * A thread's reusable record of its outermost blocking wait; written by that thread only, under
+     * {@link #version} (odd while it writes).
+     */
+    static final class Slot {
+        final Thread thread;
+        volatile long version;
+        AbstractRequest request;
+        long id;
+        long startNs;
+
+        Slot(final Thread thread) {
+            this.thread = thread;
+        }
+
+        /** @return whether the slot holds no wait (its owner's view) */
+        boolean free() {
+            return null == request;
+        }
+
+        void set(final AbstractRequest r, final long newId, final long newStartNs) {
+            final long v = version;
+            version = v + 1;
+            VarHandle.storeStoreFence();
+            request = r;
+            id = newId;
+            startNs = newStartNs;
+            version = v + 2;
+        }
+
+        /** @return the wait it holds, copied consistently, or null if none or it is changing */
+        Wait read() {
+            final long v = version;
+            if (0 != (v & 1)) {
+                return null;
+            }
+            final AbstractRequest r = request;
+            final long i = id;
+            final long start = startNs;
+            VarHandle.loadLoadFence();
+            return null == r || v != version ? null : new Wait(i, thread, r, start);
+        }
+    }
+
+    /**
+     * Registers a blocking wait of the calling thread.
+     *
+     * @param request what it waits for
+     * @return the token to {@link #remove} it with
+     */
+    Object add(final AbstractRequest request) {
+        final Thread t = Thread.currentThread();
+        Slot s = slots.get(t);
+        if (null == s && slots.size() < MAX_SLOTS) {
+            s = new Slot(t);
+            slots.put(t, s);
+        }
+        if (null != s && s.free()) {
+            s.set(request, ids.incrementAndGet(), System.nanoTime());
+            return s;
+        }
+        final Wait w = new Wait(ids.incrementAndGet(), t, request, System.nanoTime());
         waits.put(w.id, w);
         return w;
     }
 
-    void remove(final Wait w) {
-        waits.remove(w.id);
+    /**
+     * Ends a blocking wait.
+     *
+     * @param token what {@link #add} returned
+     */
+    void remove(final Object token) {
+        if (token instanceof Slot s) {
+            s.set(null, 0, 0);
+        } else {
+            waits.remove(((Wait) token).id);
+        }
     }
 
     /**
@@ -86,8 +166,14 @@ final class WaitRegistry {
     /** @return the registered waits and the polls still going on */
     private List<Wait> current(final long now) {
         final List<Wait> all = new ArrayList<>(waits.values());
+        for (final Slot s : slots.values()) {
+            final Wait w = s.read();
+            if (null != w) {
+                all.add(w);
+            }
+        }
         for (final Wait p : polls.values()) {
-            if (now - p.lastNs < POLL_FRESH_NS && 2 * p.busyNs >= p.lastNs - p.startNs && !p.request.isDone()) {
+            if (now - p.lastNs < POLL_FRESH_NS && 8 * p.busyNs >= p.lastNs - p.startNs && !p.request.isDone()) {
                 all.add(p);
             }
         }

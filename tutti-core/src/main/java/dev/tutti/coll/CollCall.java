@@ -65,6 +65,8 @@ public final class CollCall {
     private ScheduleCache.Entry lease;
     // what a hook made the call wait for before its data moves (nonblocking and tagged calls), or null
     private CollGate gate;
+    // whether the hook's exchange did all the call has to do (a checked blocking barrier): the door skips its schedule
+    private boolean doneByHook;
 
     /** A descriptor to fill in. */
     public CollCall() {
@@ -110,6 +112,7 @@ public final class CollCall {
         this.inter = null;
         this.interArgs = null;
         this.gate = null;
+        this.doneByHook = false;
         return this;
     }
 
@@ -166,6 +169,7 @@ public final class CollCall {
             (long) a.recvCount() * a.recvType().sizeBytes());
         this.selectCount = 0;
         this.gate = null;
+        this.doneByHook = false;
         return this;
     }
 
@@ -279,7 +283,49 @@ public final class CollCall {
         this.gate = g;
     }
 
+    /**
+     * Tells the door that the hook's {@link CollHook#before} has done everything a blocking call does, so that its
+     * schedule is not run: the checker's exchange of a blocking barrier, in which every rank has heard from every
+     * other rank of the group in this call, is itself a barrier; the exchange of a small allreduce, allgather,
+     * alltoall or bcast carries its data too. Every rank of the group must decide the same (the checker does so only
+     * once every rank's call is known to be the same). Ignored by the other variants.
+     */
+    public void doneByHook() {
+        this.doneByHook = true;
+    }
+
+    /**
+     * Returns the send memory of a regular intracommunicator call, in {@link CollArgs}' conventions (null when in
+     * place or where the operation sends from the receive memory): for a hook that moves the call's data itself
+     * ({@link #doneByHook()}).
+     *
+     * @return the memory, or null
+     */
+    public MemorySegment sendMemory() {
+        return send;
+    }
+
+    /**
+     * Returns the receive memory of a regular intracommunicator call (bcast's buffer), in {@link CollArgs}'
+     * conventions: for a hook that moves the call's data itself ({@link #doneByHook()}).
+     *
+     * @return the memory, or null
+     */
+    public MemorySegment recvMemory() {
+        return recv;
+    }
+
+    /** @return whether the call stages its memory and copies it back when done (boolean buffers) */
+    public boolean staged() {
+        return null != finish && !finish.isEmpty();
+    }
+
     // ---------------------------------------------------------------------------------------- engine side
+
+    /** @return whether the hook did the whole call ({@link #doneByHook()}) */
+    boolean isDoneByHook() {
+        return doneByHook;
+    }
 
     CollGate gate() {
         return gate;

@@ -61,6 +61,10 @@ public final class CollDoor {
         if (CollCall.Variant.BLOCKING != call.variant()) {
             return notify(start(build(call)), hook, call);
         }
+        if (call.isDoneByHook()) {
+            hook.after(call, null);
+            return ScheduleRun.DONE;
+        }
         final Request r;
         try {
             r = start(build(call));

@@ -630,8 +630,8 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
         // MPI: collectives cannot be cancelled.
     }
 
-    /** What {@link #runBlocking} returns: the collective has completed. */
-    private static final Request DONE = new Request() {
+    /** What {@link #runBlocking} (and the door, for a call its hook did) returns: the collective has completed. */
+    static final Request DONE = new Request() {
         @Override
         public boolean test() {
             return true;
