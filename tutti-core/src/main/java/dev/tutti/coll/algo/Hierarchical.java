@@ -270,9 +270,9 @@ public final class Hierarchical {
         final int me = at.index;
         final MemorySegment buf = a.slice(a.recv(), 0, n);
         final MemorySegment block = a.slice(buf, displs[me], counts[me]);
-        MemorySegment input = a.inPlace() ? null : a.slice(a.send(), 0, n);
-        if (null == input) { // the reduce-scatter writes this rank's block while its input is still being read
-            input = Scratch.allocate(a.bytes());
+        // In place, the input is copied aside: the reduce-scatter writes this rank's block while reading the rest.
+        final MemorySegment input = a.inPlace() ? Scratch.allocate(a.bytes()) : a.slice(a.send(), 0, n);
+        if (a.inPlace()) {
             ph.add(copy(a.op(), buf, input));
         }
         final Op o = a.reduceOp();
