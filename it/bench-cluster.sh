@@ -11,7 +11,10 @@
 #               --algorithm hierarchical       (the setting tutti.coll.OP=hierarchical)
 #   tutti-flat  the same with --algorithm flat  (the default choice without the node-aware algorithms)
 #   openmpi     mpirun --host h1:2,h2:2 --mca btl tcp,self,vader --mca mpi_yield_when_idle 1 ... bench/openmpi coll OP
-#               (as bench/compare.sh; the namespace hosts share this machine's cores, so the 4 ranks oversubscribe it)
+#               (as bench/compare.sh; the namespace hosts share this machine's cores, so the 4 ranks oversubscribe it;
+#               --mca rtc_hwloc_vmhole none: a remote orted otherwise maps its hwloc topology into a hole it guesses in
+#               its address space, and sometimes crashed there (SIGSEGV in hwloc_shmem_topology_write), so that
+#               mpirun reported "ORTE was unable to reliably start one or more daemons")
 # Ratios: hier/flat, hier/openmpi, flat/openmpi of avg_us (below 1: the first is faster).
 # Defaults: the benchmarks' OSU iterations (1000 after 100 up to 8 KiB, 100 after 10 above); --quick: 50 after 5.
 # The cluster is TUTTI_CLUSTER_ID (default 0), brought up with 2 hosts if it is not; --down removes it after.
@@ -30,7 +33,7 @@ OUT=""
 BUILD=1
 DOWN=0
 
-usage() { sed -n '2,19p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
+usage() { sed -n '2,21p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
 die() { echo "bench-cluster.sh: $*" >&2; exit 1; }
 log() { printf '== %s\n' "$*" >&2; }
 
@@ -106,7 +109,7 @@ for op in $OPS; do
         done
         name="openmpi-$op-$s"
         run "$name" mpirun --allow-run-as-root --oversubscribe -n 4 --host "$H1:2,$H2:2" \
-            --mca plm_rsh_agent "$SSH" --mca btl tcp,self,vader --mca mpi_yield_when_idle 1 \
+            --mca plm_rsh_agent "$SSH" --mca btl tcp,self,vader --mca mpi_yield_when_idle 1 --mca rtc_hwloc_vmhole none \
             --mca btl_tcp_if_include "$PREFIX.0/24" --mca oob_tcp_if_include "$PREFIX.0/24" \
             "$BIN/coll" "$op" -m "$s:$s" ${COMMON[@]+"${COMMON[@]}"} --impl openmpi --csv "$OUT/$name.csv"
     done

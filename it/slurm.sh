@@ -34,6 +34,8 @@ alive() { [ -s "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
 
 write_conf() {
     mkdir -p "$STATE/ctld" "$STATE/d" "$STATE/munge"
+    # MinJobAge=4: sbatch --wait polls every 2 s while its interval is below MinJobAge/2, else every 8 then 32 s
+    # (a 7-second job took 42 s to report with MinJobAge=30); a finished job is kept 4 s for that poll to see it.
     cat > "$CONF" <<EOF
 ClusterName=tutti
 SlurmctldHost=$NODE
@@ -62,7 +64,7 @@ SlurmctldLogFile=$STATE/slurmctld.log
 SlurmdLogFile=$STATE/slurmd.log
 KillWait=2
 InactiveLimit=0
-MinJobAge=30
+MinJobAge=4
 NodeName=$NODE CPUs=4 State=UNKNOWN
 PartitionName=debug Nodes=$NODE Default=YES MaxTime=INFINITE State=UP OverSubscribe=FORCE:4
 EOF

@@ -9,10 +9,7 @@ import dev.tutti.comm.Creation;
 import dev.tutti.comm.ContextIdAllocator;
 import dev.tutti.internal.Errors;
 import dev.tutti.p2p.P2pEngine;
-import dev.tutti.runtime.Configuration;
 
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BinaryOperator;
@@ -50,7 +47,8 @@ public final class Communicator extends CollectiveCalls implements ScanCollectiv
         SHARED
     }
 
-    /** Setting that overrides the host id used by {@link #splitType} (default: the host name). */
+    /** Setting that gives the host id of a rank that shares memory with no other, for {@link #splitType} and the
+     *  node-aware collectives (default: the host name). */
     public static final String HOST_ID_PROP_NAME = dev.tutti.runtime.Settings.HOST_ID.name();
 
     private final CollComm collComm;
@@ -155,8 +153,13 @@ public final class Communicator extends CollectiveCalls implements ScanCollectiv
 
     /**
      * Splits by kind of process (MPI_Comm_split_type): with {@link SplitType#SHARED}, ranks on the same host form
-     * one communicator, ordered by {@code key} then rank. Every rank of an embedded (in-JVM) job is on one host;
-     * processes compare host ids: the host name, or the setting {@code tutti.host.id}. Collective.
+     * one communicator, ordered by {@code key} then rank. The hosts are those the job learnt at {@code init}, which
+     * the node-aware collectives use too: the ranks that share memory are one host; a rank that shares memory with
+     * no other (a host of one rank, or {@code tutti.transport=tcp}) is on the host of the ranks with its host id
+     * (the setting {@code tutti.host.id}, else the host name); a fake layout ({@code tutti.host.layout},
+     * {@link Tutti.Options#hosts}) places the ranks as it says. So ranks on different machines that share a host
+     * name (containers, network namespaces) are different hosts. Every rank of an embedded (in-JVM) job without a
+     * fake layout is on one host. Collective.
      *
      * @param type the kind
      * @param key  the ordering key
@@ -168,35 +171,8 @@ public final class Communicator extends CollectiveCalls implements ScanCollectiv
         if (null == type) {
             throw Errors.invalid(ErrorClass.ARG, "splitType", describe(), "type=null, expected SHARED");
         }
-        final String host = hostId();
-        final List<String> hosts = allgatherObject(host);
-        return split(hosts.indexOf(host), key);
-    }
-
-    /** @return this process's host id: the setting {@code tutti.host.id}, else the host name */
-    static String hostId() {
-        final String configured = Configuration.value(HOST_ID_PROP_NAME);
-        if (null != configured && !configured.isBlank()) {
-            return configured.trim();
-        }
-        return HostName.NAME;
-    }
-
-    /** The host name, looked up once (the lookup may be slow). */
-    private static final class HostName {
-        static final String NAME = lookup();
-
-        private HostName() {
-        }
-
-        private static String lookup() {
-            try {
-                return InetAddress.getLocalHost().getHostName();
-            } catch (final UnknownHostException e) {
-                final String env = System.getenv("HOSTNAME");
-                return null == env ? "localhost" : env;
-            }
-        }
+        final int[] hostOfWorldRank = engine().hostLayout();
+        return split(null == hostOfWorldRank ? 0 : hostOfWorldRank[engine().worldRank()], key);
     }
 
     /**

@@ -1,5 +1,9 @@
 package dev.tutti;
 
+import dev.tutti.runtime.Settings;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
@@ -47,7 +51,7 @@ final class Hosts {
         if (peers == size) {
             return null;
         }
-        final long[] mine = peers > 1 ? new long[] {0, lowest} : new long[] {1, fnv(Communicator.hostId())};
+        final long[] mine = peers > 1 ? new long[] {0, lowest} : new long[] {1, fnv(hostId())};
         final long[] all = new long[2 * size];
         world.allgather(Buf.of(mine), Buf.of(all));
         final Map<List<Long>, Integer> index = new HashMap<>();
@@ -56,6 +60,29 @@ final class Hosts {
             host[r] = index.computeIfAbsent(List.of(all[2 * r], all[2 * r + 1]), k -> index.size());
         }
         return 1 == index.size() ? null : host;
+    }
+
+    /** @return this process's host id: the setting {@code tutti.host.id}, else the host name */
+    static String hostId() {
+        final String configured = Settings.HOST_ID.text();
+        return configured.isEmpty() ? HostName.NAME : configured;
+    }
+
+    /** The host name, looked up once (the lookup may be slow). */
+    private static final class HostName {
+        static final String NAME = lookup();
+
+        private HostName() {
+        }
+
+        private static String lookup() {
+            try {
+                return InetAddress.getLocalHost().getHostName();
+            } catch (final UnknownHostException e) {
+                final String env = System.getenv("HOSTNAME");
+                return null == env ? "localhost" : env;
+            }
+        }
     }
 
     private static long fnv(final String s) {

@@ -196,6 +196,36 @@ class CollHierarchicalTest {
         }
     }
 
+    /** Large allreduces on hosts of equal size go by blocks (reduce-scatter within, allreduce of block i among the
+     *  ranks i, allgatherv within); vectors not divisible by the ranks per host, in place and not, at and just
+     *  above the threshold, and uneven hosts (the leaders' scheme) beside them. */
+    @Test
+    void shouldAllreduceLargeVectorsByBlocks() {
+        for (final String layout : List.of("blocks:2", "cyclic:2", "blocks:3", "a,a,b,b,c,c", "a,a,a,b,b,c")) {
+            final int p = 6;
+            Tutti.runLocal(p, Tutti.Options.defaults().timeout(JOB).hosts(layout), w -> {
+                final int me = w.rank();
+                for (final int n : new int[] {1024, 1025, 5003, 70_001}) {
+                    final long[] in = new long[n];
+                    for (int i = 0; i < n; i++) {
+                        in[i] = (long) i * (me + 1) + me;
+                    }
+                    final long[] sum = new long[n];
+                    w.allreduce(Buf.of(in), Buf.of(sum), Op.SUM);
+                    final long[] max = in.clone();
+                    w.allreduce(Buf.IN_PLACE, Buf.of(max), Op.MAX);
+                    for (int i = 0; i < n; i++) {
+                        final long expected = (long) i * p * (p + 1) / 2 + (long) p * (p - 1) / 2;
+                        if (expected != sum[i] || (long) i * p + p - 1 != max[i]) {
+                            throw new AssertionError(layout + " n=" + n + " element " + i + " at rank " + me
+                                + ": sum " + sum[i] + " (expected " + expected + "), max " + max[i]);
+                        }
+                    }
+                }
+            });
+        }
+    }
+
     @Test
     void shouldMatchTaggedCollectivesBegunInAnyOrder() {
         for (final String layout : List.of("blocks:2", "cyclic:2", "a,a,b,c,c")) {
@@ -238,8 +268,10 @@ class CollHierarchicalTest {
                 final double perCall = (double) (mx.getThreadAllocatedBytes(Thread.currentThread().threadId())
                     - before) / calls;
                 // In-process ranks: each message is an object of its own (over shm, CollAllocationTest finds nothing
-                // per call); what this bounds is the hierarchy's own per-call cost, which reuses its runs.
-                assertTrue(perCall < 300, "rank " + w.rank() + ": " + perCall + " bytes per call");
+                // per call); what this bounds is the hierarchy's own per-call cost, which reuses its runs. A rank
+                // sends at most two messages a call here (the bcast's root, rank 3, to rank 0 and to rank 2).
+                assertTrue(perCall < 450, "rank " + w.rank() + ", operation " + Arrays.asList(ops).indexOf(op) + ": "
+                    + perCall + " bytes per call");
             }
         });
     }

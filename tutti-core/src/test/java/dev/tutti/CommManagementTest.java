@@ -317,4 +317,37 @@ class CommManagementTest {
             node.free();
         });
     }
+
+    /** The hosts of splitType are the job's hosts, the ones the node-aware collectives use: with fake hosts (the
+     *  test's stand-in for ranks on machines that share a host name), one communicator per fake host. */
+    @Test
+    void shouldSplitByTheJobsHostsNotTheHostName() {
+        final int[][] byHost = {{0, 2, 5}, {1, 3}, {4}};
+        Tutti.runLocal(6, OPTS.hosts("a,b,a,b,c,a"), w -> {
+            final Communicator node = w.splitType(Communicator.SplitType.SHARED, 0);
+            final int host = w.rank() == 4 ? 2 : w.rank() % 2 == 0 || w.rank() == 5 ? 0 : 1;
+            exercise(node, byHost[host]);
+            final Communicator reversed = w.splitType(Communicator.SplitType.SHARED, -w.rank());
+            final int[] expected = byHost[host].clone();
+            for (int i = 0; i < expected.length; i++) {
+                expected[i] = byHost[host][expected.length - 1 - i];
+            }
+            exercise(reversed, expected);
+            // A subcommunicator's ranks keep the hosts of their world ranks.
+            final Communicator odd = w.split(w.rank() % 2, w.rank());
+            final Communicator oddNode = odd.splitType(Communicator.SplitType.SHARED, 0);
+            if (1 == w.rank() % 2) {
+                exercise(oddNode, w.rank() == 5 ? new int[] {5} : new int[] {1, 3});
+            }
+            reversed.free();
+            oddNode.free();
+            odd.free();
+            node.free();
+        });
+        Tutti.runLocal(4, OPTS.hosts("cyclic:2"), w -> {
+            final Communicator node = w.splitType(Communicator.SplitType.SHARED, 0);
+            exercise(node, 0 == w.rank() % 2 ? new int[] {0, 2} : new int[] {1, 3});
+            node.free();
+        });
+    }
 }

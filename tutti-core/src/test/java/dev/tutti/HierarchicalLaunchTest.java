@@ -21,6 +21,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class HierarchicalLaunchTest {
     private static final int N = 4;
 
+    /** Runs the job and expects each rank to print {@code hosts} and, as its splitType(SHARED) group, the world
+     *  ranks of its host in {@code hosts} (all ranks when "none"). */
     private static void expect(final String transport, final BiConsumer<Integer, Map<String, String>> env,
         final String hosts) throws Exception {
         final List<TcpProcesses.Rank> ranks = TcpProcesses.run(N, "hier-test", List.of(), HierarchicalMain.class,
@@ -29,7 +31,8 @@ class HierarchicalLaunchTest {
             final String out = ranks.get(r).output();
             assertTrue(ranks.get(r).ended(), "rank " + r + " did not finish: " + out);
             assertEquals(0, ranks.get(r).exit(), "rank " + r + " failed: " + out);
-            assertTrue(out.contains("rank " + r + " of " + N + " ok hosts=" + hosts), out);
+            assertTrue(out.contains("rank " + r + " of " + N + " ok hosts=" + hosts + " shared=" + shared(hosts, r)),
+                out);
         }
     }
 
@@ -48,5 +51,18 @@ class HierarchicalLaunchTest {
     @Test
     void shouldTakeAFakeLayoutFromTheEnvironment() throws Exception {
         expect("auto", (r, env) -> env.put("TUTTI_HOST_LAYOUT", "cyclic:2"), "[0, 2] [1, 3]");
+    }
+
+    /** The host of rank r in a host map's text ("[0, 2] [1, 3]"), or every rank for "none". */
+    private static String shared(final String hosts, final int r) {
+        if ("none".equals(hosts)) {
+            return "[0, 1, 2, 3]";
+        }
+        for (final String host : hosts.split("(?<=]) ")) {
+            if (host.matches(".*[\\[ ]" + r + "[,\\]].*")) {
+                return host;
+            }
+        }
+        throw new AssertionError("rank " + r + " is on no host of " + hosts);
     }
 }

@@ -7,7 +7,8 @@ import java.util.Arrays;
 /**
  * A rank program for {@link HierarchicalLaunchTest}: joins the job through {@link Tutti#init()}, prints the host
  * map its world communicator learned, runs bcast, reduce, allreduce, allgather and barrier (selected by that map)
- * from every root and at a small and a large count, and exits non-zero (by throwing) on a wrong result.
+ * from every root and at a small and a large count, and exits non-zero (by throwing) on a wrong result; then prints
+ * the world ranks of its {@code splitType(SHARED)} communicator.
  */
 public final class HierarchicalMain {
     private HierarchicalMain() {
@@ -57,7 +58,11 @@ public final class HierarchicalMain {
                 }
                 w.barrier();
             }
-            System.out.println("rank " + me + " of " + p + " ok hosts=" + (null == hosts ? "none" : hosts));
+            final Communicator node = w.splitType(Communicator.SplitType.SHARED, 0);
+            final String shared = Arrays.toString(node.group().worldRanks());
+            node.free();
+            System.out.println("rank " + me + " of " + p + " ok hosts=" + (null == hosts ? "none" : hosts)
+                + " shared=" + shared);
         }
     }
 

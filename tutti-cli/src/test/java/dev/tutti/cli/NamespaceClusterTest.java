@@ -2,6 +2,7 @@ package dev.tutti.cli;
 
 import dev.tutti.cli.testranks.ClusterRank;
 import dev.tutti.launcher.RendezvousService;
+import dev.tutti.runtime.Settings;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -38,7 +39,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Jobs across real network stacks: {@code it/cluster.sh} builds two "hosts" on this machine (network namespaces on
  * a bridge, each with its own sshd and its own /dev/shm), and {@code tutti run -H a:2,b:2 --rsh "ssh -F ..."} starts
- * two ranks on each over ssh. Ranks of one host talk shm, ranks of different hosts tcp over the bridge.
+ * two ranks on each over ssh. Ranks of one host talk shm, ranks of different hosts tcp over the bridge. Open MPI's
+ * {@code mpirun --host a:2,b:2} does the same through its own daemons (when installed).
  *
  * <p>Needs root and {@code ip netns} (skipped otherwise, saying why); {@code it/cluster.sh} installs
  * openssh-server if it is missing. The cluster gets an id of its own (10.77.ID.0/24, namespaces ttIDh1, ttIDh2)
@@ -122,6 +124,35 @@ class NamespaceClusterTest {
         final String line = end.err.lines().filter(l -> l.startsWith("tutti run: ")).findFirst().orElse(end.err);
         assertTrue(line.contains("rank 3") && line.contains(HOST2), line);
         assertTrue(ms < 5_000, "the job ended " + ms + " ms after the kill");
+    }
+
+    /**
+     * Open MPI's {@code mpirun --host h1:2,h2:2} starts the ranks through its own daemons over ssh to the namespace
+     * hosts; they find themselves in Open MPI's variables and meet at the rendezvous given with {@code -x} on rank
+     * 0's host. The collectives run node-aware across the hosts and splitType(SHARED) finds each host's two ranks.
+     */
+    @Test
+    void shouldRunACollectiveJobUnderMpirunAcrossHosts() throws Exception {
+        Assumptions.assumeTrue(0 == quiet("sh", "-c", "command -v mpirun"), "mpirun is not installed (apt-get "
+            + "install openmpi-bin): the job under Open MPI's launcher across hosts is skipped");
+        final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        final List<String> cmd = new ArrayList<>(List.of("timeout", "80", "mpirun", "--allow-run-as-root",
+            "--oversubscribe", "-n", "4", "--host", HOST1 + ":2," + HOST2 + ":2",
+            "--mca", "plm_rsh_agent", "ssh -F /tmp/tutti-cluster" + ID + "/ssh_config",
+            "--mca", "rtc_hwloc_vmhole", "none", // see it/bench-cluster.sh: the remote daemon may crash otherwise
+            "--mca", "oob_tcp_if_include", NET + "0/24", "--mca", "btl_tcp_if_include", NET + "0/24",
+            "-x", Settings.RENDEZVOUS.envName() + "=tcp://" + HOST1 + ":" + (20_000 + ID), java));
+        for (final String jvm : RANK_JVM) {
+            cmd.add(jvm.substring(2)); // -J-Xmx128m: tutti run's form
+        }
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), ClusterRank.class.getName(), "check"));
+        final ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+        pb.environment().keySet().removeIf(k -> null != Settings.find(k) && !Settings.find(k).isProperty()
+            || k.startsWith("SLURM_") || k.startsWith("OMPI_") || k.startsWith("PMI"));
+        final Process p = pb.start();
+        final String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, p.waitFor(), out);
+        assertTrue(out.contains("cluster OK on 4 ranks"), out);
     }
 
     private static String[] args(final String... program) {

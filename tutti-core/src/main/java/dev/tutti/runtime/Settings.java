@@ -140,10 +140,11 @@ public final class Settings {
     /** Longest a tcp close waits for the peers' goodbyes. */
     public static final Setting TCP_CLOSE_TIMEOUT_MS = integer("tutti.tcp.closeTimeoutMs", 10_000, ReadAt.JOB_END,
         "how long (ms) closing waits for the TCP peers' goodbyes");
-    /** Host id of {@code splitType(SHARED)}. */
-    public static final Setting HOST_ID = text("tutti.host.id", "", ReadAt.EACH_CALL,
-        "the host id that `splitType(SHARED)` groups ranks by, and the node-aware collectives a rank that shares "
-            + "memory with no other; unset: the host name");
+    /** Host id of a rank that shares memory with no other. */
+    public static final Setting HOST_ID = text("tutti.host.id", "", ReadAt.JOB_START,
+        "the host id of a rank that shares memory with no other rank (a host of one rank, or "
+            + "`tutti.transport=tcp`): ranks with equal ids are one host for `splitType(SHARED)` and the node-aware "
+            + "collectives; unset: the host name");
     /** Fake hosts for node-aware collectives (a testing and tuning aid). */
     public static final Setting HOST_LAYOUT = text("tutti.host.layout", "", ReadAt.JOB_START,
         "a testing and tuning aid: places the ranks on fake hosts for the node-aware (hierarchical) collectives, "

@@ -15,8 +15,8 @@ import java.util.Arrays;
  * <ul>
  *   <li>{@code check}: allreduce, bcast and reduce (to and from the last rank, which leads no host) and allgather,
  *       at 8 B and 64 KiB, checked against their closed forms (across hosts these run node-aware: within each
- *       host, then among the hosts' leaders); prints {@code cluster OK on N ranks} at rank 0, throws on a wrong
- *       value;</li>
+ *       host, then among the hosts' leaders), and splitType(SHARED), which must give this rank's host (two
+ *       consecutive ranks per host); prints {@code cluster OK on N ranks} at rank 0, throws on a wrong value;</li>
  *   <li>{@code hold}: a barrier, then prints {@code holding}, then waits in a receive that never completes (the test
  *       kills a rank: the others must fail).</li>
  * </ul>
@@ -84,6 +84,16 @@ public final class ClusterRank {
                 }
             }
         }
+        // The namespace hosts share one host name but not memory: splitType(SHARED) must tell them apart. The
+        // test places two consecutive ranks on each host.
+        final Communicator node = w.splitType(Communicator.SplitType.SHARED, 0);
+        final int[] members = node.group().worldRanks();
+        if (2 != members.length || members[0] != me - me % 2 || members[1] != me - me % 2 + 1) {
+            throw new IllegalStateException("splitType(SHARED) at rank " + me + " gave world ranks "
+                + Arrays.toString(members) + ", expected this rank's host: " + (me - me % 2) + " and "
+                + (me - me % 2 + 1));
+        }
+        node.free();
         w.barrier();
         if (0 == me) {
             System.out.println("cluster OK on " + p + " ranks");
