@@ -24,13 +24,14 @@ import java.util.concurrent.locks.ReentrantLock;
  * duplicate communicator made at creation, so the channel's messages have their own context and never meet the
  * parent communicator's collectives, whatever order ranks interleave them in); exchanges are started under
  * {@code lock} in exchange order, so the collective call order on the private communicator is the exchange order
- * on every rank. Best effort: the <i>k</i>-th submit starts exchange <i>k</i> (submits are serialized by
- * {@code submitLock}). Time-driven: a submit only queues its buffer ({@code queue}); exchange <i>k</i> is started
- * at its tick, {@code t0 + (k + 1) * period}, by whichever thread sees the tick first (the channel's clock thread,
- * or a submit or release), with the oldest queued buffer or, if none is queued, the zero-filled {@code idle}
- * buffer, and with it the freshness allgather that tells receivers which blocks were submitted. The clock thread
- * also tests the exchanges in flight every {@code clockPollNs}, so that they progress (and their completion time,
- * which decides a miss, is seen) while the application computes. An exchange holds one send buffer and one receive
+ * on every rank. Best effort: the <i>k</i>-th submit starts exchange <i>k</i> (submits are serialized:
+ * {@code submitWaiting}, a submit that waits for a receive buffer holds back the later ones). Time-driven: a
+ * submit only queues its buffer ({@code queue}); exchange <i>k</i> is started at its tick,
+ * {@code t0 + (k + 1) * period}, by whichever thread sees the tick first (the channel's clock thread, or a submit
+ * or release), with the oldest queued buffer or, if none is queued, the zero-filled {@code idle} buffer, and with it
+ * the freshness allgather that tells receivers which blocks were submitted. The clock thread also tests the
+ * exchanges in flight every {@code clockPollNs}, so that they progress (and their completion time, which decides a
+ * miss, is seen) while the application computes. An exchange holds one send buffer and one receive
  * buffer from its start until it completes; the receive buffer then stays the channel's (FULL) until the
  * application takes it and releases it. A submit therefore needs a FREE receive buffer, and waits for a release
  * when there is none (back-pressure: nothing is received into a buffer the application holds or has not read).
@@ -40,7 +41,7 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Progress: Tutti advances a nonblocking collective whenever a thread of the rank waits. A channel operation
  * that must wait (for a send buffer, a filled receive buffer, or a release) either becomes the one thread that
- * waits on the oldest incomplete exchange's request ({@code waiter}, so that a request has one waiter at a time),
+ * waits on the oldest incomplete exchange's request ({@code waiting}, so that a request has one waiter at a time),
  * with the state lock released, or, when another thread already is, waits on {@code changed}; both in slices of
  * {@link #POLL_NS}, so that close and failure are seen promptly. Every state change signals {@code changed}. A
  * failed exchange (a peer that died, a mismatch) fails the channel: every waiting and later operation throws,
@@ -98,8 +99,10 @@ final class ChannelCore {
     private int queued;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
-    private final ReentrantLock waiter = new ReentrantLock();
-    private final ReentrantLock submitLock = new ReentrantLock();
+    /** Whether a thread waits on the oldest exchange's request, the channel's lock released (guarded by it). */
+    private boolean waiting;
+    /** Whether a submit waits for a free receive buffer, the channel's lock released (guarded by it). */
+    private boolean submitWaiting;
     private final LatencyHistogram latency = new LatencyHistogram();
     private final Runnable onClose;
     private long t0;
@@ -294,10 +297,13 @@ final class ChannelCore {
 
     boolean submit(final String op, final ChannelBuffer b, final boolean wait) {
         checkOwn(op, b, Side.SEND);
-        submitLock.lock();
         lock.lock();
         try {
             checkUsable(op);
+            while (submitWaiting) { // an earlier submit waits for a receive buffer: this one starts after it
+                awaitChange(op, POLL_NS);
+                checkUsable(op);
+            }
             if (State.TAKEN != b.state()) {
                 throw Errors.invalid(ErrorClass.BUFFER, op, where, "the send buffer is " + b.state()
                     + ", expected one taken by takeSend and not yet submitted (submitted twice?)");
@@ -321,12 +327,17 @@ final class ChannelCore {
                 if (!more) {
                     return false;
                 }
-                more = progress(op, deadline);
+                submitWaiting = true;
+                try {
+                    more = progress(op, deadline);
+                } finally {
+                    submitWaiting = false;
+                    changed.signalAll();
+                }
                 checkUsable(op);
             }
         } finally {
             lock.unlock();
-            submitLock.unlock();
         }
     }
 
@@ -500,7 +511,8 @@ final class ChannelCore {
         }
         final long slice = Math.min(POLL_NS, left);
         final Exchange e = oldestPending();
-        if (null != e && waiter.tryLock()) {
+        if (null != e && !waiting) {
+            waiting = true;
             final long number = e.number;
             final Request request = null != e.request ? e.request : e.flags;
             lock.unlock();
@@ -511,8 +523,8 @@ final class ChannelCore {
             } catch (final TuttiException x) {
                 failed = x;
             } finally {
-                waiter.unlock();
                 lock.lock();
+                waiting = false;
             }
             if (null != failed) {
                 fail(e, failed);
