@@ -27,11 +27,11 @@ import java.util.concurrent.locks.LockSupport;
  * nothing.
  *
  * <p>The waiting thread drives progress: each idle iteration first polls the engine's transports. A wait with a long
- * timeout (1 ms or more: a channel's poll slice) reads the clock only on every
- * 64th idle iteration and before each park, and starts its timeout at the first reading, so that
- * one completed within a few microseconds of spinning reads no clock at all (a reading costs about as much as an
- * empty poll, tens of nanoseconds on a virtual machine's clock); it may last those microseconds longer than asked.
- * Shorter timeouts read the clock at the start and on every idle iteration.
+ * timeout (1 ms or more: a channel's poll slice) reads the clock on only every 64th idle iteration that merely spins
+ * ({@link IdleStrategy#spinsOnly}), and on every one that yields or parks, and starts its timeout at the first
+ * reading, so that one completed within a few microseconds of spinning reads no clock at all (a reading costs about
+ * as much as an empty poll, tens of nanoseconds on a virtual machine's clock); it may last those microseconds longer
+ * than asked. Shorter timeouts read the clock at the start and on every idle iteration.
  */
 public abstract class AbstractRequest implements Request {
     private static final VarHandle RESULT;
@@ -247,7 +247,7 @@ public abstract class AbstractRequest implements Request {
                 if (failIfBlocked()) {
                     return;
                 }
-                if (timed && (!lazy || 0 == (++idlePasses & (CLOCK_EVERY - 1)) || idle.mayPark(iteration))) {
+                if (timed && (!lazy || !idle.spinsOnly(iteration) || 0 == (++idlePasses & (CLOCK_EVERY - 1)))) {
                     final long now = System.nanoTime();
                     if (Long.MAX_VALUE == deadline) { // a long timeout's clock starts at its first reading
                         deadline = now + timeoutNs;
