@@ -16,9 +16,8 @@ import java.util.concurrent.TimeUnit;
  * <p>Implementation notes. The schedule is the request's own (never shared through the communicator's cache), so
  * its scratch is used by one run at a time; its own {@link ScheduleCache.Entry} lends that run reusable part
  * requests and is leased by each start and released by the run after its last step. A start therefore costs the
- * hook's branch, a CAS on the entry and the run's rearm: no allocation; a one-round schedule (alltoall below Bruck's
- * range, allreduce on two ranks, ...) is not made an agent of the rank's waits either (see
- * {@code ScheduleRun.needsAgent}), so that its completion is seen by this request's own test or wait. A run that failed keeps its lease (messages
+ * hook's branch, a CAS on the entry and the run's rearm: no allocation. {@code active} is a flag written with
+ * release stores, no fence on the start's path. A run that failed keeps its lease (messages
  * may still land in its memory), so the request cannot start again. State: {@code active} is set by
  * {@link #start()} and cleared by a {@link #test()} or {@link #waitFor()} that sees the run complete (MPI-4's
  * inactive state); the owner thread drives starts, any thread may test or wait, one at a time (as for every

@@ -72,8 +72,7 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
     private final CollKind taggedKind;
     private final int userTag;
     private final long deadlineNs;
-    /** Whether the run is an agent of {@link ActiveRuns} while active; a persistent run decides per start. */
-    private boolean registered;
+    private final boolean registered;
     private final ScheduleCache.Entry lease;
     @SuppressWarnings("unused") // accessed through BUSY
     private volatile int busy;
@@ -238,7 +237,6 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
      */
     ScheduleRun startPersistent(final CollGate g, final CollHook hook, final CollCall call) {
         restart(comm.nextTag());
-        registered = needsAgent(g, hook);
         gate = g;
         if (null != afterHook) { // volatile stores are fences: none on the path of a start without a hook
             afterHook = null;
@@ -249,20 +247,6 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
             afterHook = hook;
         }
         return begin(this);
-    }
-
-    /**
-     * Whether a persistent start must make the run an agent of {@link ActiveRuns} (advanced by every wait of the
-     * rank). A run of one round needs no agent: its start posts all its messages, which the transports then move
-     * whatever the rank waits on, and what is left once they are complete (checking them, the local steps, the
-     * finish) concerns this rank alone and is done by the test or wait that sees the request complete, as MPI allows
-     * (a request's buffers are defined only once it is seen complete). Unregistered, such a start and its completion
-     * cost no slot CASes and each wait iteration advances the run once instead of twice (its own wait and the
-     * agent). A run of several rounds must post later rounds while its rank waits on anything, so it registers; so
-     * does one held back by a gate, told to a hook, or with a priority ({@link ActiveRuns} orders those).
-     */
-    private boolean needsAgent(final CollGate g, final CollHook hook) {
-        return schedule.rounds().length > 1 || null != g || null != hook || 0 != priority;
     }
 
     /** Makes a finished, successful blocking run pending again under a new tag (its owner only). */
@@ -495,14 +479,12 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
     }
 
     private void finishWith(final TuttiException failure) {
-        // Read before completing: once complete, the owner may start a persistent run again, registered or not.
-        final boolean agent = registered;
         if (null == failure) {
             complete(Status.EMPTY, null);
         } else {
             complete(null, failure);
         }
-        if (agent) {
+        if (registered) {
             comm.activeRuns().remove(this);
         }
         notifyHook();
