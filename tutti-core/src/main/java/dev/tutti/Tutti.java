@@ -253,6 +253,11 @@ public final class Tutti implements AutoCloseable {
         }
 
         @Override
+        public boolean spinsOnly(final int iteration) {
+            return delegate.spinsOnly(iteration);
+        }
+
+        @Override
         public String toString() {
             return delegate.toString();
         }

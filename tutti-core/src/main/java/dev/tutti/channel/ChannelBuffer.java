@@ -6,6 +6,8 @@ import dev.tutti.ErrorClass;
 import dev.tutti.internal.Errors;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 
 /**
  * One buffer of a channel's ring, lent to the application between a take and a submit (send side) or a take and a
@@ -32,6 +34,16 @@ import java.lang.foreign.MemorySegment;
  * after handing the buffer back.
  */
 public final class ChannelBuffer {
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(ChannelBuffer.class, "state", State.class);
+        } catch (final ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     /** Which ring a buffer belongs to. */
     enum Side { SEND, RECEIVE }
 
@@ -63,7 +75,12 @@ public final class ChannelBuffer {
     private final int slot;
     /** Per source rank, 1 if its block of the last exchange was submitted for it (time-driven receive side). */
     private final byte[] fresh;
-    private volatile State state = State.FREE;
+    /**
+     * Written under the channel's lock by release stores, read by the application's accessors with acquire loads
+     * (the ownership check needs no more: a store's full fence would cost every exchange several of them).
+     */
+    @SuppressWarnings("unused") // accessed through STATE
+    private State state = State.FREE;
     private long exchange = -1;
 
     /**
@@ -137,11 +154,11 @@ public final class ChannelBuffer {
     }
 
     State state() {
-        return state;
+        return (State) STATE.getAcquire(this);
     }
 
     void state(final State next) {
-        state = next;
+        STATE.setRelease(this, next);
     }
 
     void exchange(final long number) {
@@ -154,7 +171,7 @@ public final class ChannelBuffer {
     }
 
     private void checkHeld(final String op) {
-        final State s = state;
+        final State s = state();
         if (State.TAKEN != s) {
             throw Errors.invalid(ErrorClass.BUFFER, "ChannelBuffer." + op, owner.where(), "the " + side.name()
                 .toLowerCase(java.util.Locale.ROOT) + " buffer is " + s + ", expected one the application holds "
@@ -291,6 +308,6 @@ public final class ChannelBuffer {
 
     @Override
     public String toString() {
-        return side.name().toLowerCase(java.util.Locale.ROOT) + " buffer of " + owner.where() + " (" + state + ")";
+        return side.name().toLowerCase(java.util.Locale.ROOT) + " buffer of " + owner.where() + " (" + state() + ")";
     }
 }

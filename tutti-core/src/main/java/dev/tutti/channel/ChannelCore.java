@@ -24,13 +24,14 @@ import java.util.concurrent.locks.ReentrantLock;
  * duplicate communicator made at creation, so the channel's messages have their own context and never meet the
  * parent communicator's collectives, whatever order ranks interleave them in); exchanges are started under
  * {@code lock} in exchange order, so the collective call order on the private communicator is the exchange order
- * on every rank. Best effort: the <i>k</i>-th submit starts exchange <i>k</i> (submits are serialized by
- * {@code submitLock}). Time-driven: a submit only queues its buffer ({@code queue}); exchange <i>k</i> is started
- * at its tick, {@code t0 + (k + 1) * period}, by whichever thread sees the tick first (the channel's clock thread,
- * or a submit or release), with the oldest queued buffer or, if none is queued, the zero-filled {@code idle}
- * buffer, and with it the freshness allgather that tells receivers which blocks were submitted. The clock thread
- * also tests the exchanges in flight every {@code clockPollNs}, so that they progress (and their completion time,
- * which decides a miss, is seen) while the application computes. An exchange holds one send buffer and one receive
+ * on every rank. Best effort: the <i>k</i>-th submit starts exchange <i>k</i> (submits are serialized:
+ * {@code submitWaiting}, a submit that waits for a receive buffer holds back the later ones). Time-driven: a
+ * submit only queues its buffer ({@code queue}); exchange <i>k</i> is started at its tick,
+ * {@code t0 + (k + 1) * period}, by whichever thread sees the tick first (the channel's clock thread, or a submit
+ * or release), with the oldest queued buffer or, if none is queued, the zero-filled {@code idle} buffer, and with it
+ * the freshness allgather that tells receivers which blocks were submitted. The clock thread also tests the
+ * exchanges in flight every {@code clockPollNs}, so that they progress (and their completion time, which decides a
+ * miss, is seen) while the application computes. An exchange holds one send buffer and one receive
  * buffer from its start until it completes; the receive buffer then stays the channel's (FULL) until the
  * application takes it and releases it. A submit therefore needs a FREE receive buffer, and waits for a release
  * when there is none (back-pressure: nothing is received into a buffer the application holds or has not read).
@@ -40,7 +41,7 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Progress: Tutti advances a nonblocking collective whenever a thread of the rank waits. A channel operation
  * that must wait (for a send buffer, a filled receive buffer, or a release) either becomes the one thread that
- * waits on the oldest incomplete exchange's request ({@code waiter}, so that a request has one waiter at a time),
+ * waits on the oldest incomplete exchange's request ({@code waiting}, so that a request has one waiter at a time),
  * with the state lock released, or, when another thread already is, waits on {@code changed}; both in slices of
  * {@link #POLL_NS}, so that close and failure are seen promptly. Every state change signals {@code changed}. A
  * failed exchange (a peer that died, a mismatch) fails the channel: every waiting and later operation throws,
@@ -58,6 +59,14 @@ import java.util.concurrent.locks.ReentrantLock;
 final class ChannelCore {
     /** Longest a channel operation waits before it looks at close and failure again. */
     private static final long POLL_NS = TimeUnit.MILLISECONDS.toNanos(5);
+    /** The deadline of an operation that waits as long as it takes ({@link #deadline}). */
+    private static final long FOREVER = Long.MAX_VALUE;
+    /** The deadline of an operation that does not wait ({@link #deadline}). */
+    private static final long EXPIRED = Long.MIN_VALUE;
+    /** Best effort: exchanges shorter than this (10 us) are timed one in {@link #TIME_EVERY}, see {@link #start}. */
+    private static final long TIME_ALL_FROM_NS = 10_000L;
+    /** Best effort: one fast exchange in this many (a power of two) is timed. */
+    private static final long TIME_EVERY = 16;
 
     /** One exchange holding a receive buffer. */
     private static final class Exchange {
@@ -69,6 +78,8 @@ final class ChannelCore {
         Request flags;
         long startNs;
         long releaseNs;
+        /** Whether the exchange's latency is measured (startNs set). */
+        boolean timed;
         boolean done;
     }
 
@@ -94,8 +105,10 @@ final class ChannelCore {
     private int queued;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
-    private final ReentrantLock waiter = new ReentrantLock();
-    private final ReentrantLock submitLock = new ReentrantLock();
+    /** Whether a thread waits on the oldest exchange's request, the channel's lock released (guarded by it). */
+    private boolean waiting;
+    /** Whether a submit waits for a free receive buffer, the channel's lock released (guarded by it). */
+    private boolean submitWaiting;
     private final LatencyHistogram latency = new LatencyHistogram();
     private final Runnable onClose;
     private long t0;
@@ -107,6 +120,8 @@ final class ChannelCore {
     private long exchanges;
     private long misses;
     private long abandoned;
+    /** Best effort: whether the last timed exchange took less than {@link #TIME_ALL_FROM_NS}. */
+    private boolean fast;
 
     /**
      * @param comm       the channel's private communicator
@@ -290,10 +305,13 @@ final class ChannelCore {
 
     boolean submit(final String op, final ChannelBuffer b, final boolean wait) {
         checkOwn(op, b, Side.SEND);
-        submitLock.lock();
         lock.lock();
         try {
             checkUsable(op);
+            while (submitWaiting) { // an earlier submit waits for a receive buffer: this one starts after it
+                awaitChange(op, POLL_NS);
+                checkUsable(op);
+            }
             if (State.TAKEN != b.state()) {
                 throw Errors.invalid(ErrorClass.BUFFER, op, where, "the send buffer is " + b.state()
                     + ", expected one taken by takeSend and not yet submitted (submitted twice?)");
@@ -317,12 +335,17 @@ final class ChannelCore {
                 if (!more) {
                     return false;
                 }
-                more = progress(op, deadline);
+                submitWaiting = true;
+                try {
+                    more = progress(op, deadline);
+                } finally {
+                    submitWaiting = false;
+                    changed.signalAll();
+                }
                 checkUsable(op);
             }
         } finally {
             lock.unlock();
-            submitLock.unlock();
         }
     }
 
@@ -463,7 +486,11 @@ final class ChannelCore {
         e.send = b;
         e.recv = r;
         e.done = false;
-        e.startNs = System.nanoTime();
+        // Two clock readings per timed exchange cost about 80 ns here (a virtual machine's clock), a third of a
+        // short exchange's bookkeeping: fast best-effort exchanges are sampled, slower ones and time-driven ones
+        // (whose deadline needs the completion time) all timed.
+        e.timed = timeDriven || !fast || 0 == (e.number & (TIME_EVERY - 1));
+        e.startNs = e.timed ? System.nanoTime() : 0;
         e.releaseNs = timeDriven ? tick(e.number) : e.startNs;
         if (idle != b) { // the idle buffer is never written and may be in several exchanges at once
             b.state(State.IN_FLIGHT);
@@ -489,14 +516,15 @@ final class ChannelCore {
      *         caller looks once more)
      */
     private boolean progress(final String op, final long deadline) {
-        final long left = deadline - System.nanoTime();
+        final long left = FOREVER == deadline ? POLL_NS : EXPIRED == deadline ? 0 : deadline - System.nanoTime();
         if (left <= 0) {
             pollRest();
             return false;
         }
         final long slice = Math.min(POLL_NS, left);
         final Exchange e = oldestPending();
-        if (null != e && waiter.tryLock()) {
+        if (null != e && !waiting) {
+            waiting = true;
             final long number = e.number;
             final Request request = null != e.request ? e.request : e.flags;
             lock.unlock();
@@ -507,8 +535,8 @@ final class ChannelCore {
             } catch (final TuttiException x) {
                 failed = x;
             } finally {
-                waiter.unlock();
                 lock.lock();
+                waiting = false;
             }
             if (null != failed) {
                 fail(e, failed);
@@ -572,16 +600,19 @@ final class ChannelCore {
     }
 
     private void complete(final Exchange e) {
-        final long now = System.nanoTime();
         e.done = true;
         if (idle != e.send) {
             e.send.state(State.FREE);
         }
         e.recv.state(State.FULL);
         exchanges++;
-        latency.record(now - e.startNs);
-        if (timeDriven && now - (e.releaseNs + qos.deadlineNanos()) > 0) {
-            misses++;
+        if (e.timed) {
+            final long now = System.nanoTime();
+            latency.record(now - e.startNs);
+            fast = !timeDriven && now - e.startNs < TIME_ALL_FROM_NS;
+            if (timeDriven && now - (e.releaseNs + qos.deadlineNanos()) > 0) {
+                misses++;
+            }
         }
         changed.signalAll();
     }
@@ -630,9 +661,15 @@ final class ChannelCore {
         return null;
     }
 
-    /** A deadline for {@code timeoutNs} from now; negative means no limit. */
+    /**
+     * A deadline for {@code timeoutNs} from now; negative means no limit ({@link #FOREVER}), 0 no wait
+     * ({@link #EXPIRED}): neither reads the clock, which costs tens of nanoseconds on a virtual machine, several
+     * times per exchange otherwise.
+     */
     private static long deadline(final long timeoutNs) {
-        final long now = System.nanoTime();
-        return timeoutNs < 0 || timeoutNs > Long.MAX_VALUE / 4 ? now + Long.MAX_VALUE / 2 : now + timeoutNs;
+        if (timeoutNs < 0 || timeoutNs > Long.MAX_VALUE / 4) {
+            return FOREVER;
+        }
+        return 0 == timeoutNs ? EXPIRED : System.nanoTime() + timeoutNs;
     }
 }

@@ -5,6 +5,8 @@ import dev.tutti.PersistentRequest;
 import dev.tutti.Status;
 import dev.tutti.internal.Errors;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -14,17 +16,30 @@ import java.util.concurrent.TimeUnit;
  * <p>Implementation notes. The schedule is the request's own (never shared through the communicator's cache), so
  * its scratch is used by one run at a time; its own {@link ScheduleCache.Entry} lends that run reusable part
  * requests and is leased by each start and released by the run after its last step. A start therefore costs the
- * hook's branch, a CAS on the entry and the run's rearm: no allocation. A run that failed keeps its lease (messages
+ * hook's branch, a CAS on the entry and the run's rearm: no allocation. {@code active} is a flag written with
+ * release stores, no fence on the start's path. A run that failed keeps its lease (messages
  * may still land in its memory), so the request cannot start again. State: {@code active} is set by
  * {@link #start()} and cleared by a {@link #test()} or {@link #waitFor()} that sees the run complete (MPI-4's
  * inactive state); the owner thread drives starts, any thread may test or wait, one at a time (as for every
  * request).
  */
 public final class PersistentRun implements PersistentRequest {
+    private static final VarHandle ACTIVE;
+
+    static {
+        try {
+            ACTIVE = MethodHandles.lookup().findVarHandle(PersistentRun.class, "active", boolean.class);
+        } catch (final ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     private final CollCall call;
     private final ScheduleCache.Entry entry;
     private final ScheduleRun run;
-    private volatile boolean active;
+    /** Release stores and acquire loads ({@link #active(boolean)}): a state flag, no fence on a start's path. */
+    @SuppressWarnings("unused") // accessed through ACTIVE
+    private boolean active;
     private volatile boolean freed;
     private boolean started;
 
@@ -40,7 +55,7 @@ public final class PersistentRun implements PersistentRequest {
             throw Errors.invalid(ErrorClass.REQUEST, op("start"), call.where(), "the persistent request is freed, expected "
                 + "a live request");
         }
-        if (active) {
+        if (isActive()) {
             throw Errors.invalid(ErrorClass.REQUEST, op("start"), call.where(), "the persistent request is active, expected "
                 + "it inactive: wait for (or test) its previous start first");
         }
@@ -57,7 +72,7 @@ public final class PersistentRun implements PersistentRequest {
                 + "still be written; expected a request whose runs succeeded (free it and init a new one)");
         }
         started = true;
-        active = true;
+        active(true);
         run.startPersistent(call.gate(), hook, call);
     }
 
@@ -68,7 +83,11 @@ public final class PersistentRun implements PersistentRequest {
 
     @Override
     public boolean isActive() {
-        return active;
+        return (boolean) ACTIVE.getAcquire(this);
+    }
+
+    private void active(final boolean a) {
+        ACTIVE.setRelease(this, a);
     }
 
     @Override
@@ -78,7 +97,7 @@ public final class PersistentRun implements PersistentRequest {
         }
         final boolean done = run.test();
         if (done) {
-            active = false;
+            active(false);
         }
         return done;
     }
@@ -91,7 +110,7 @@ public final class PersistentRun implements PersistentRequest {
         try {
             return run.waitFor();
         } finally {
-            active = false;
+            active(false);
         }
     }
 
@@ -102,7 +121,7 @@ public final class PersistentRun implements PersistentRequest {
         }
         final Status s = run.waitFor(timeout, unit);
         if (null != s) {
-            active = false;
+            active(false);
         }
         return s;
     }
@@ -117,7 +136,7 @@ public final class PersistentRun implements PersistentRequest {
         if (level < 0) {
             throw Errors.argument(ErrorClass.ARG, op("setPriority"), call.where(), "level", level, ">= 0");
         }
-        if (active) {
+        if (isActive()) {
             throw Errors.invalid(ErrorClass.REQUEST, op("setPriority"), call.where(), "the persistent request is "
                 + "active, expected it inactive: wait for (or test) its last start first");
         }
@@ -131,7 +150,7 @@ public final class PersistentRun implements PersistentRequest {
 
     @Override
     public void free() {
-        if (active) {
+        if (isActive()) {
             throw Errors.invalid(ErrorClass.REQUEST, op("free"), call.where(), "the "
                 + "persistent request is active, expected it inactive: wait for (or test) its last start first");
         }
@@ -145,6 +164,6 @@ public final class PersistentRun implements PersistentRequest {
 
     @Override
     public String toString() {
-        return "PersistentRequest(" + call + (active ? ", active" : "") + (freed ? ", freed" : "") + ")";
+        return "PersistentRequest(" + call + (isActive() ? ", active" : "") + (freed ? ", freed" : "") + ")";
     }
 }

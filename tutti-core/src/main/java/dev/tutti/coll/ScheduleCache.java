@@ -430,7 +430,7 @@ public final class ScheduleCache {
 
         /** Gives the lease back after a successful run: the schedule's memory is no longer in use. */
         void release() {
-            state = FREE; // volatile store: orders this run's use of scratch before the next lease's CAS
+            STATE.setRelease(this, FREE); // orders this run's use of scratch before the next lease's CAS
         }
     }
 }

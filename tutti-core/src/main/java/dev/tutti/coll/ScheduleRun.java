@@ -238,8 +238,10 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
     ScheduleRun startPersistent(final CollGate g, final CollHook hook, final CollCall call) {
         restart(comm.nextTag());
         gate = g;
-        notified = 0;
-        afterHook = null;
+        if (null != afterHook) { // volatile stores are fences: none on the path of a start without a hook
+            afterHook = null;
+            notified = 0;
+        }
         if (null != hook) {
             afterCall = call;
             afterHook = hook;
@@ -326,7 +328,7 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
             finishWith(Failures.failed(ErrorClass.INTERN, schedule.op(), comm.describe(), "local step failed", e));
             return 1;
         } finally {
-            busy = 0; // volatile store: hands round/parts/pending to the next holder's CAS
+            BUSY.setRelease(this, 0); // hands round/parts/pending to the next holder's CAS (a lock's release)
         }
     }
 
@@ -589,7 +591,7 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
             }
             return null;
         } finally {
-            busy = 0; // volatile store, as in advance()
+            BUSY.setRelease(this, 0); // as in advance()
         }
     }
 

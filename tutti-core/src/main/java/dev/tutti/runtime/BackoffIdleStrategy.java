@@ -95,6 +95,12 @@ public final class BackoffIdleStrategy implements IdleStrategy {
         return crowded;
     }
 
+    /** Spins only below {@code spins}, and only while the last timed yield was quick (else every spin yields). */
+    @Override
+    public boolean spinsOnly(final int iteration) {
+        return iteration < spins && !crowded;
+    }
+
     @Override
     public boolean mayPark(final int iteration) {
         return iteration >= spins + yields;

@@ -21,4 +21,15 @@ public interface IdleStrategy {
      * @return true if {@link #idle(int)} may park
      */
     boolean mayPark(int iteration);
+
+    /**
+     * Returns whether a call with this iteration count only spins (returns within a fraction of a microsecond,
+     * never yielding or parking): a timed wait reads the clock on only some of such calls.
+     *
+     * @param iteration the iteration count
+     * @return true if {@link #idle(int)} only spins; false (the default) when not known
+     */
+    default boolean spinsOnly(final int iteration) {
+        return false;
+    }
 }

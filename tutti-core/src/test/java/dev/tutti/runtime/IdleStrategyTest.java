@@ -21,6 +21,27 @@ class IdleStrategyTest {
     }
 
     @Test
+    void shouldSayItOnlySpinsBeforeTheYieldPhaseOnly() {
+        final BackoffIdleStrategy idle = new BackoffIdleStrategy(10, 5, 1_000, 50_000, 4);
+        assertTrue(idle.spinsOnly(0));
+        assertTrue(idle.spinsOnly(9));
+        assertFalse(idle.spinsOnly(10)); // yields: a timed wait reads the clock on each such call
+        assertFalse(idle.spinsOnly(15)); // parks
+        final IdleStrategy unknown = new IdleStrategy() {
+            @Override
+            public void idle(final int iteration) {
+                Thread.onSpinWait();
+            }
+
+            @Override
+            public boolean mayPark(final int iteration) {
+                return false;
+            }
+        };
+        assertFalse(unknown.spinsOnly(0), "an idle strategy that does not say is assumed to do more than spin");
+    }
+
+    @Test
     void shouldRefuseBadSettingsNamingThem() {
         final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
             () -> new BackoffIdleStrategy(10, 5, 1_000, 50_000, 3));
