@@ -7,7 +7,7 @@ import mpi.MPIException;
  * Latency of pingpong and allreduce written against Open MPI's Java API (package {@code mpi}), so that one source
  * runs on Open MPI's own bindings ({@code mpirun ... java -cp mpi.jar:.}) and on Tutti's {@code tutti-mpi}
  * ({@code tutti run ... -cp tutti.jar:.}). Method as in {@code tutti bench}: per size, warm-up calls, then timed
- * calls; pingpong reports half the round trip, allreduce the slowest rank's mean. Buffers are direct, as Open MPI's
+ * calls, after an untimed rehearsal of the sizes up to 1 KiB; pingpong reports half the round trip, allreduce the slowest rank's mean. Buffers are direct, as Open MPI's
  * bindings want for speed. Prints {@code impl,op,ranks,bytes,avg_us} rows on rank 0.
  *
  * <p>Usage: {@code OmpiJavaBench IMPL pingpong|allreduce MINBYTES MAXBYTES ITERS WARMUP}
@@ -26,6 +26,14 @@ public final class OmpiJavaBench {
         final int warmup = Integer.parseInt(args[5]);
         final int rank = MPI.COMM_WORLD.getRank();
         final int size = MPI.COMM_WORLD.getSize();
+        // A rehearsal, untimed: the JIT compiles the loops before the first size is timed.
+        for (int bytes = min; bytes <= Math.min(max, 1024); bytes *= 2) {
+            if ("pingpong".equals(op)) {
+                pingpong(rank, bytes, 5 * warmup, warmup);
+            } else {
+                allreduce(bytes, 5 * warmup, warmup);
+            }
+        }
         for (int bytes = min; bytes <= max; bytes *= 2) {
             final double us = "pingpong".equals(op) ? pingpong(rank, bytes, iters, warmup)
                 : allreduce(bytes, iters, warmup);
