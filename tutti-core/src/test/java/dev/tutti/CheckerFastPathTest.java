@@ -179,8 +179,12 @@ class CheckerFastPathTest {
                 }
                 final double perCall = (double) (mx.getThreadAllocatedBytes(thread) - before) / iterations;
                 System.out.printf("checked %s: %.2f bytes per call (rank %d)%n", names[c], perCall, world.rank());
-                assertTrue(perCall < 16, "rank " + world.rank() + ": checked " + names[c] + " allocated " + perCall
-                    + " bytes per call, expected < 16");
+                // The 8 KiB call runs its schedule, whose messages may arrive before their receives are posted and
+                // then be held beyond the transport's pools (now and then a few bytes per call, 16.16 in one CI
+                // run); 64 still rules out the 900 bytes of a call that allocates its check.
+                final double bound = 2 == c ? 64 : 16;
+                assertTrue(perCall < bound, "rank " + world.rank() + ": checked " + names[c] + " allocated "
+                    + perCall + " bytes per call, expected < " + bound);
             }
             world.barrier();
         });
