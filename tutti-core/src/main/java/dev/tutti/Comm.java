@@ -205,8 +205,12 @@ public abstract class Comm implements PointToPoint, BlockingCollectives, Nonbloc
             checkLive("free");
             freed = true;
         }
+        releaseCollectiveMemory();
         contexts.retire(block, localWorldRanks(), peerWorldRanks(), view);
     }
+
+    /** Called once by {@link #free()}: gives the collectives' shared-memory slots of this communicator back. */
+    abstract void releaseCollectiveMemory();
 
     /** @return whether {@link #free()} was called on this rank */
     public boolean isFreed() {

@@ -87,6 +87,11 @@ public final class Communicator extends CollectiveCalls implements ScanCollectiv
         return false;
     }
 
+    @Override
+    void releaseCollectiveMemory() {
+        collComm.closeDirectLanes();
+    }
+
     CollComm collComm() {
         return collComm;
     }

@@ -211,4 +211,10 @@ public final class Intercommunicator extends CollectiveCalls {
     void renamed() {
         bridge = new InterBridge(ic, describe(), rank(), size(), remoteSize());
     }
+
+    @Override
+    void releaseCollectiveMemory() {
+        ic.union().closeDirectLanes();
+        ic.local().closeDirectLanes();
+    }
 }

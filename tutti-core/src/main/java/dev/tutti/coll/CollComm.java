@@ -48,6 +48,8 @@ public final class CollComm {
         ScheduleRun.TAGGED_TIMEOUT_PROP_NAME, ScheduleRun.TAGGED_TIMEOUT_DEFAULT_MS);
     private volatile CollHooks rankState;
     private final ScheduleCache schedules = new ScheduleCache();
+    /** The shared-memory lanes of its persistent collectives ({@link DirectLane}), made on first use. */
+    private volatile java.util.concurrent.ConcurrentHashMap<DirectLane.Key, DirectLane> directLanes;
     /** Its hosts when it spans several with more than one rank on some: null (the usual case) means flat. */
     private HostMap hosts;
 
@@ -72,6 +74,32 @@ public final class CollComm {
         this.selection = selection;
         // A view made only to build schedules (a simulator's) may have no engine: then no hosts.
         this.hosts = null == engine ? null : HostMap.of(engine.hostLayout(), worldRanks, size);
+    }
+
+    /** Gives the lanes' slots back to the arena where no request is using them: the communicator is freed here. */
+    public void closeDirectLanes() {
+        final java.util.concurrent.ConcurrentHashMap<DirectLane.Key, DirectLane> m = directLanes;
+        if (null != m) {
+            m.values().forEach(DirectLane::close);
+        }
+    }
+
+    /**
+     * Returns this communicator's lane for a peer and shape, made on first use (at a persistent call's init, in call
+     * order, so both ranks of a pair make their lanes alike).
+     */
+    DirectLane directLane(final DirectLane.Key key, final dev.tutti.transport.shm.ShmTransport shm, final long limit) {
+        java.util.concurrent.ConcurrentHashMap<DirectLane.Key, DirectLane> m = directLanes;
+        if (null == m) {
+            synchronized (this) {
+                m = directLanes;
+                if (null == m) {
+                    m = new java.util.concurrent.ConcurrentHashMap<>();
+                    directLanes = m;
+                }
+            }
+        }
+        return m.computeIfAbsent(key, k -> new DirectLane(k, this, shm, limit));
     }
 
     /**

@@ -46,7 +46,7 @@ public final class PersistentRun implements PersistentRequest {
     PersistentRun(final CollCall call, final Schedule schedule) {
         this.call = call;
         this.entry = ScheduleCache.Entry.standalone(schedule);
-        this.run = ScheduleRun.persistent(schedule, call.comm(), entry);
+        this.run = ScheduleRun.persistent(schedule, call.comm(), entry, () -> freed || !isActive());
     }
 
     @Override
@@ -154,6 +154,9 @@ public final class PersistentRun implements PersistentRequest {
             throw Errors.invalid(ErrorClass.REQUEST, op("free"), call.where(), "the "
                 + "persistent request is active, expected it inactive: wait for (or test) its last start first");
         }
+        if (!freed) {
+            run.releaseDirect();
+        }
         freed = true;
     }
 
@@ -164,6 +167,8 @@ public final class PersistentRun implements PersistentRequest {
 
     @Override
     public String toString() {
-        return "PersistentRequest(" + call + (isActive() ? ", active" : "") + (freed ? ", freed" : "") + ")";
+        final String direct = run.directPlan();
+        return "PersistentRequest(" + call + (isActive() ? ", active" : "") + (freed ? ", freed" : "")
+            + (null == direct ? "" : ", " + direct) + ")";
     }
 }

@@ -85,6 +85,13 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
     private int round = -1;
     /** What the run waits for before its first round ({@link CollGate}), null once passed (holder of busy only). */
     private CollGate gate;
+    /**
+     * A persistent run's messages through shared-memory slots ({@link DirectPlan}): agreed in the first run, before
+     * its first round; null when none of them goes direct (holder of busy, or the owner of an inactive run).
+     */
+    private DirectPlan direct;
+    /** The plan as made (kept when {@code direct} is dropped), for {@link #releaseDirect()}. */
+    private DirectPlan plan;
     private AbstractRequest[] parts = NONE;
     private int pending;
     /** Progress priority ({@link ActiveRuns}); changed only while the run is not registered (persistent runs). */
@@ -219,11 +226,31 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
      * @param schedule the schedule, built once
      * @param comm     the communicator
      * @param lease    the request's own entry ({@link ScheduleCache.Entry#standalone})
+     * @param idle     tells whether the request has no run in flight (for its shared-memory lanes)
      * @return the run
      */
-    static ScheduleRun persistent(final Schedule schedule, final CollComm comm, final ScheduleCache.Entry lease) {
-        return new ScheduleRun(schedule, comm, comm.context(), -1, null, -1, 0, true, lease);
+    static ScheduleRun persistent(final Schedule schedule, final CollComm comm, final ScheduleCache.Entry lease,
+        final java.util.function.BooleanSupplier idle) {
+        final ScheduleRun run = new ScheduleRun(schedule, comm, comm.context(), -1, null, -1, 0, true, lease);
+        run.plan = DirectPlan.of(schedule, comm, idle);
+        run.direct = run.plan;
+        return run;
     }
+
+    /** Tells a persistent run's shared-memory lanes that its request is freed (inactive). */
+    void releaseDirect() {
+        if (null != plan) {
+            plan.release();
+        }
+    }
+
+    /** @return how a persistent run's messages travel ({@link DirectPlan#toString}), or null for the message layer */
+    String directPlan() {
+        final DirectPlan d = direct;
+        return null == d ? null : d.toString();
+    }
+
+    
 
     /**
      * Starts a persistent request's run under the communicator's next collective tag (so starts match in call
@@ -238,6 +265,9 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
     ScheduleRun startPersistent(final CollGate g, final CollHook hook, final CollCall call) {
         restart(comm.nextTag());
         gate = g;
+        if (null != direct) {
+            direct.nextRun();
+        }
         if (null != afterHook) { // volatile stores are fences: none on the path of a start without a hook
             afterHook = null;
             notified = 0;
@@ -341,16 +371,30 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
             gate = null;
             work++;
         }
+        if (null != direct && !direct.ready()) {
+            if (!direct.agree(this, tag)) {
+                return work;
+            }
+            if (!direct.any()) {
+                direct = null;
+            }
+            work++;
+        }
         final Schedule.Round[] rounds = schedule.rounds();
         while (true) {
             if (round >= 0) {
                 final AbstractRequest[] ps = parts;
                 final int n = pending;
-                for (int i = 0; i < n; i++) {
-                    if (!ps[i].isDone()) {
-                        failIfRefused(ps, n);
-                        return work;
+                if (null == direct) {
+                    for (int i = 0; i < n; i++) {
+                        if (!ps[i].isDone()) {
+                            failIfRefused(ps, n);
+                            return work;
+                        }
                     }
+                } else if (!pollDirect(ps, n)) {
+                    failIfRefused(ps, n);
+                    return work;
                 }
                 checkParts(rounds[round], ps, n);
                 pending = 0;
@@ -373,6 +417,21 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
             yieldToHigher();
             post(rounds[round]);
         }
+    }
+
+    /**
+     * Polls every direct part of the round (each may be the one its peer waits for: a send that waits for room
+     * must be retried even while an earlier receive waits) and tells whether all parts are complete.
+     */
+    private static boolean pollDirect(final AbstractRequest[] ps, final int n) {
+        boolean all = true;
+        for (int i = 0; i < n; i++) {
+            final AbstractRequest p = ps[i];
+            if (!p.isDone() && !(p instanceof DirectPart d && d.poll())) {
+                all = false;
+            }
+        }
+        return all;
     }
 
     /**
@@ -401,9 +460,13 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
         final P2pEngine engine = comm.engine();
         final ScheduleCache.Entry reuse = lease; // leased: its part requests are this run's, and idle
         final int header = schedule.header().bits();
+        final DirectPlan d = direct;
         for (int i = 0; i < steps.length; i++) {
             final Schedule.CommStep s = steps[i];
-            if (!s.send()) {
+            final DirectPart dp = null == d ? null : d.part(round, i);
+            if (null != dp) {
+                parts[i] = dp.post();
+            } else if (!s.send()) {
                 parts[i] = engine.irecvCoded(null == reuse ? null : reuse.recvPart(i), context,
                     comm.world(s.peer()), tag, header | s.type().ordinal(), s.segment(), comm.view());
                 parts[i].wakeOnComplete(this);
@@ -411,7 +474,7 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
         }
         for (int i = 0; i < steps.length; i++) {
             final Schedule.CommStep s = steps[i];
-            if (s.send()) {
+            if (s.send() && (null == d || null == d.part(round, i))) {
                 parts[i] = engine.isendCoded(null == reuse ? null : reuse.sendPart(i), context,
                     comm.world(s.peer()), tag, header | s.type().ordinal(), s.segment());
                 parts[i].wakeOnComplete(this);
@@ -461,9 +524,9 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
                 throw Failures.wrap(e, schedule.op(), comm.describe(), (s.send() ? "send to" : "receive from")
                     + " rank=" + s.peer() + " failed");
             }
-            if (!s.send()) {
+            if (!s.send() && parts[i] instanceof RecvRequest rr) { // a direct part's sizes were agreed in advance
                 // The matched length, not the status: a reused receive completes with Status.EMPTY.
-                final long got = ((RecvRequest) parts[i]).matchedLength();
+                final long got = rr.matchedLength();
                 if (got != s.segment().byteSize()) {
                     throw mismatch(s, got);
                 }

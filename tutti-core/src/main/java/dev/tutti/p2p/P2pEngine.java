@@ -93,6 +93,17 @@ public final class P2pEngine implements InboundSink {
         return polled.clone();
     }
 
+    /**
+     * Returns the transport that carries this rank's messages to a world rank.
+     *
+     * @param worldRank the peer's world rank
+     * @return its transport, or null before {@link #connect} or for a rank out of range
+     */
+    public Transport route(final int worldRank) {
+        final Transport[] r = routes;
+        return null == r || worldRank < 0 || worldRank >= r.length ? null : r[worldRank];
+    }
+
     /** @return this rank in the world */
     public int worldRank() {
         return worldRank;

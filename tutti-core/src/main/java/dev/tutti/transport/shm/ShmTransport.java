@@ -631,6 +631,51 @@ public final class ShmTransport implements Transport {
     }
 
     /**
+     * Allocates a buffer in this rank's shared arena, or says there is no room.
+     *
+     * @param bytes the size, at least 0
+     * @return a zeroed segment of this rank's mapping, or null if the arena has no free run of that size
+     */
+    public MemorySegment tryAllocShared(final long bytes) {
+        return arena.allocate(Math.max(0, bytes));
+    }
+
+    /**
+     * Returns where a block of this rank's arena lies in the job file: how peers name it
+     * ({@link #peerArenaBlock}).
+     *
+     * @param block a block from {@link #allocShared} or {@link #tryAllocShared}
+     * @return its offset in the job file
+     * @throws TuttiException of class {@link ErrorClass#ARG} if it is not in this rank's arena
+     */
+    public long arenaOffset(final MemorySegment block) {
+        final long at = arena.offsetOf(block);
+        if (at < 0) {
+            throw Errors.expected(ErrorClass.ARG, "arenaOffset", "rank=" + rank, "segment at address="
+                + block.address() + " is not in this rank's shared arena", "a segment from allocShared");
+        }
+        return at;
+    }
+
+    /**
+     * Returns a block of a peer's arena, as this rank's mapping of the job file sees it.
+     *
+     * @param owner  the peer's world rank
+     * @param offset the block's offset in the job file ({@link #arenaOffset} on the peer)
+     * @param bytes  its length
+     * @return the block
+     * @throws TuttiException of class {@link ErrorClass#ARG} if the range is not inside that peer's arena
+     */
+    public MemorySegment peerArenaBlock(final int owner, final long offset, final long bytes) {
+        final long base = owner >= 0 && owner < size ? file.layout.arena(owner) : -1;
+        if (base < 0 || bytes < 0 || offset < base || offset + bytes > base + file.layout.arenaBytes) {
+            throw Errors.expected(ErrorClass.ARG, "peerArenaBlock", "rank=" + rank, "owner=" + owner + " offset="
+                + offset + " bytes=" + bytes, "a range inside that rank's shared arena");
+        }
+        return seg.asSlice(offset, bytes);
+    }
+
+    /**
      * Frees a buffer from {@link #allocShared}.
      *
      * @param segment the buffer

@@ -1,0 +1,299 @@
+package dev.tutti.coll;
+
+import dev.tutti.Datatype;
+import dev.tutti.ErrorClass;
+import dev.tutti.TuttiException;
+import dev.tutti.internal.Errors;
+import dev.tutti.internal.Failures;
+import dev.tutti.p2p.AbstractRequest;
+import dev.tutti.p2p.P2pEngine;
+import dev.tutti.p2p.RecvRequest;
+import dev.tutti.transport.shm.ShmTransport;
+
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+
+/**
+ * The shared-memory slots between this rank and one peer for one shape of persistent collective: every persistent
+ * request of a communicator whose messages with that peer have this shape (the call's kind and roots, the sizes of
+ * its messages to the peer and from it, in schedule order) moves them through this lane's slots
+ * ({@link DirectPart}), once the two ranks have agreed on it.
+ *
+ * <p>Why per peer and shape, not per request: what pairs a start on one rank with a start on another is the
+ * communicator's call order, not the request object (an alltoall channel starts whichever of its requests holds the
+ * buffers at hand, and the ranks' choices differ). In a correct program the k-th start that exchanges messages of
+ * this shape with the peer is, on both ranks, the same collective call; so runs are numbered per lane
+ * ({@link #nextRun()}), and both ranks see the same numbers whichever requests they start.
+ *
+ * <p>Agreement: the lane's first run (number 1) sends the peer one message on its own tag, before any other of its
+ * messages to the peer: {@code [offer, sends, receives, send sizes..., receive sizes..., slot offsets...]}, and
+ * receives the peer's. The lane goes direct when both offered (every message at most the direct limit, and room in
+ * this rank's arena for the slots); sizes that disagree fail the run on both ranks as a count mismatch, before a
+ * byte is written into a slot (a sender writes into a slot its receiver sized). Runs of other requests that reach
+ * the lane before it is agreed wait. State changes under the lane's lock; {@code state} is volatile so that runs
+ * read it without the lock once agreed.
+ *
+ * <p>Lifetime: the lane lives as long as its communicator on this rank, so that both ranks keep it equally long
+ * (which keeps their run numbers in step). Its slots go back to the arena when the communicator is freed
+ * ({@link #close()}) if no request that uses it is active then: a peer writes into them only during a run this rank
+ * takes part in, so once every such run here has completed, nothing writes them any more; otherwise they stay
+ * until the job's arena goes. Cost: one arena block of {@link DirectPart#slotBytes} per incoming message of the
+ * shape.
+ */
+final class DirectLane {
+    private static final int NEW = 0;
+    private static final int POSTED = 1;
+    private static final int AGREED = 2;
+
+    /** A lane's identity on this rank: the peer (group rank) and the shape. */
+    record Key(int peer, int header, long[] sends, long[] recvs) {
+        @Override
+        public boolean equals(final Object o) {
+            return o instanceof Key k && peer == k.peer && header == k.header && Arrays.equals(sends, k.sends)
+                && Arrays.equals(recvs, k.recvs);
+        }
+
+        @Override
+        public int hashCode() {
+            return (31 * (31 * peer + header) + Arrays.hashCode(sends)) * 31 + Arrays.hashCode(recvs);
+        }
+
+        @Override
+        public String toString() {
+            return "peer " + peer + ": " + sends.length + " out " + Arrays.toString(sends) + ", " + recvs.length
+                + " in " + Arrays.toString(recvs);
+        }
+    }
+
+    private final Key key;
+    private final CollComm comm;
+    private final ShmTransport shm;
+    private final long limit;
+    /** Runs started on this lane so far: the owner threads' (starts on a communicator are ordered by MPI). */
+    private long runs;
+    private volatile int state = NEW;
+    private TuttiException failure;
+    private boolean direct;
+    private MemorySegment block;
+    private MemorySegment[] recvSlots;
+    private MemorySegment[] sendSlots;
+    private long[] out;
+    private long[] in;
+    private RecvRequest inReq;
+    private AbstractRequest outReq;
+    /** The requests using the lane: each tells whether it is idle (inactive or freed), for {@link #close()}. */
+    private final List<BooleanSupplier> users = new ArrayList<>();
+    private boolean closed;
+
+    DirectLane(final Key key, final CollComm comm, final ShmTransport shm, final long limit) {
+        this.key = key;
+        this.comm = comm;
+        this.shm = shm;
+        this.limit = limit;
+    }
+
+    /** Registers a request that uses the lane; {@code idle} tells whether it has no run in flight. */
+    synchronized void addUser(final BooleanSupplier idle) {
+        users.add(idle);
+    }
+
+    /** Forgets a request that was freed. */
+    synchronized void removeUser(final BooleanSupplier idle) {
+        users.removeIf(u -> u == idle);
+    }
+
+    /**
+     * Gives the slots back to the arena, its communicator being freed, unless a request using the lane is still
+     * active (then they stay, see the class note). Later agreements decline.
+     */
+    synchronized void close() {
+        closed = true;
+        for (final BooleanSupplier u : users) {
+            if (!u.getAsBoolean()) {
+                return;
+            }
+        }
+        if (null != block) {
+            shm.freeShared(block);
+            block = null;
+            recvSlots = null;
+        }
+    }
+
+    /** @return the next run's number on this lane, from 1 (called once per start of a request using it) */
+    long nextRun() {
+        return ++runs;
+    }
+
+    /** @return whether the lane is agreed and goes direct (read by runs that found it agreed) */
+    boolean direct() {
+        return direct;
+    }
+
+    /** @return the slot of this rank for the peer's j-th message (agreed, direct lanes only) */
+    MemorySegment recvSlot(final int j) {
+        return recvSlots[j];
+    }
+
+    /** @return the peer's slot for this rank's j-th message (agreed, direct lanes only) */
+    MemorySegment sendSlot(final int j) {
+        return sendSlots[j];
+    }
+
+    /** @return the peer's world rank */
+    int peerWorld() {
+        return comm.world(key.peer);
+    }
+
+    /**
+     * Agrees the lane with the peer, or tells whether it is agreed: the run numbered 1 posts the messages, and any
+     * run checks them; runs of other numbers wait for the first one's.
+     *
+     * @param owner the asking run (woken by the messages, if it posted them)
+     * @param tag   its tag
+     * @param run   its number on this lane
+     * @param op    the operation, for messages
+     * @return true once agreed
+     * @throws TuttiException if the peer's shape disagrees with this rank's, or a message failed
+     */
+    boolean agree(final ScheduleRun owner, final int tag, final long run, final String op) {
+        if (AGREED == state) {
+            return true;
+        }
+        synchronized (this) {
+            if (null != failure) {
+                throw failure;
+            }
+            if (AGREED == state) {
+                return true;
+            }
+            if (NEW == state) {
+                if (1 != run) {
+                    return false;
+                }
+                post(owner, tag);
+                state = POSTED;
+            }
+            if (!inReq.isDone() || !outReq.isDone()) {
+                return false;
+            }
+            try {
+                decide(op);
+            } catch (final TuttiException e) {
+                failure = e;
+                throw e;
+            }
+            state = AGREED;
+            return true;
+        }
+    }
+
+    private void post(final ScheduleRun owner, final int tag) {
+        boolean offer = true;
+        long total = 0;
+        for (final long s : key.sends) {
+            offer &= s <= limit;
+        }
+        for (final long s : key.recvs) {
+            offer &= s <= limit;
+            total += DirectPart.slotBytes(s);
+        }
+        offer &= !closed;
+        block = offer && total > 0 ? shm.tryAllocShared(total) : null;
+        offer &= total == 0 || null != block;
+        final long[] slots = new long[key.recvs.length];
+        long at = null == block ? 0 : shm.arenaOffset(block);
+        for (int j = 0; offer && j < slots.length; j++) {
+            slots[j] = at;
+            at += DirectPart.slotBytes(key.recvs[j]);
+        }
+        final int ns = key.sends.length;
+        final int nr = key.recvs.length;
+        out = new long[3 + ns + 2 * nr];
+        out[0] = offer ? 1 : 0;
+        out[1] = ns;
+        out[2] = nr;
+        System.arraycopy(key.sends, 0, out, 3, ns);
+        System.arraycopy(key.recvs, 0, out, 3 + ns, nr);
+        System.arraycopy(slots, 0, out, 3 + ns + nr, nr);
+        // The peer's message: its sends are this rank's receives and the other way round. One long more, so that
+        // a longer message shows as a wrong length rather than a truncation.
+        in = new long[3 + nr + 2 * ns + 1];
+        final P2pEngine engine = comm.engine();
+        final int code = key.header | Datatype.LONG.ordinal();
+        final int world = peerWorld();
+        inReq = engine.irecvCoded(null, comm.context(), world, tag, code, MemorySegment.ofArray(in), comm.view());
+        inReq.wakeOnComplete(owner);
+        outReq = engine.isendCoded(null, comm.context(), world, tag, code, MemorySegment.ofArray(out));
+        outReq.wakeOnComplete(owner);
+    }
+
+    private void decide(final String op) {
+        try {
+            outReq.waitFor();
+            inReq.waitFor();
+        } catch (final TuttiException e) {
+            if (ErrorClass.TRUNCATE != e.errorClass()) {
+                throw Failures.wrap(e, op, comm.describe(), "agreeing with rank=" + key.peer + " failed");
+            }
+            throw shapes(op, "more messages");
+        }
+        final int ns = key.sends.length;
+        final int nr = key.recvs.length;
+        final long got = inReq.matchedLength() / Long.BYTES;
+        if (got != in.length - 1 || in[1] != nr || in[2] != ns) {
+            throw shapes(op, got < 3 ? "no messages" : in[1] + " message(s) to this rank and " + in[2] + " from it");
+        }
+        // Both directions: a sender writes into a slot its receiver sized, so each side checks the other's sizes.
+        for (int j = 0; j < nr; j++) {
+            if (in[3 + j] != key.recvs[j]) {
+                throw count(op, "sent", in[3 + j], "expected", key.recvs[j]);
+            }
+        }
+        for (int j = 0; j < ns; j++) {
+            if (in[3 + nr + j] != key.sends[j]) {
+                throw count(op, "expects", in[3 + nr + j], "sends", key.sends[j]);
+            }
+        }
+        direct = 1 == in[0] && 1 == out[0];
+        if (direct) {
+            final long base = null == block ? 0 : shm.arenaOffset(block);
+            recvSlots = new MemorySegment[nr];
+            for (int j = 0; j < nr; j++) {
+                recvSlots[j] = block.asSlice(out[3 + ns + nr + j] - base, DirectPart.slotBytes(key.recvs[j]));
+            }
+            sendSlots = new MemorySegment[ns];
+            for (int j = 0; j < ns; j++) {
+                sendSlots[j] = shm.peerArenaBlock(peerWorld(), in[3 + nr + ns + j], DirectPart.slotBytes(key.sends[j]));
+            }
+        } else if (null != block) {
+            shm.freeShared(block);
+            block = null;
+        }
+        out = null;
+        in = null;
+        inReq = null;
+        outReq = null;
+    }
+
+    private TuttiException shapes(final String op, final String theirs) {
+        return Errors.mismatch(ErrorClass.COUNT, op, comm.describe(), key.peer, theirs, "has " + key.sends.length
+            + " message(s) to it and " + key.recvs.length + " from it", "the ranks passed different counts, types "
+            + "or roots");
+    }
+
+    private TuttiException count(final String op, final String theyDo, final long theirs, final String weDo,
+        final long ours) {
+        return Errors.invalid(ErrorClass.COUNT, op, comm.describe(), "rank=" + key.peer + " " + theyDo + " bytes="
+            + theirs + " but this rank " + weDo + " bytes=" + ours + ": the ranks passed different counts or types");
+    }
+
+    @Override
+    public String toString() {
+        return "DirectLane(" + key + ", " + (AGREED == state ? direct ? "direct" : "message layer" : "not agreed")
+            + ", " + runs + " runs)";
+    }
+}
