@@ -163,45 +163,6 @@ class CollPersistentTest {
         Tutti.runLocal(p, OPTS, w -> check(w, intraCases(w)));
     }
 
-    /**
-     * Over shared memory a persistent request's small messages go through slots of its own in the receivers' arenas
-     * (agreed in its first start), not through the message layer: every collective gives the same results there
-     * too, and says so in its description.
-     */
-    @ParameterizedTest(name = "p={0}")
-    @ValueSource(ints = {2, 3, 5})
-    void shouldGiveTheSameThroughSharedMemorySlots(final int p) {
-        ShmJob.run(p, (w, shm) -> {
-            check(w, intraCases(w));
-            final int[] x = {w.rank(), 1};
-            final int[] y = new int[2];
-            final PersistentRequest r = w.allreduceInit(Buf.of(x), Buf.of(y), Op.SUM);
-            r.start();
-            r.waitFor();
-            assertTrue(r.toString().contains("direct"), r.toString());
-            assertArrayEquals(new int[] {p * (p - 1) / 2, p}, y);
-            r.free();
-        });
-    }
-
-    /** Counts that disagree fail the first start on both ranks of the pair, naming the counts, and move no data. */
-    @Test
-    void shouldFailBothRanksWhenTheirCountsDisagreeOverSharedMemory() {
-        ShmJob.run(2, (w, shm) -> {
-            final int n = 0 == w.rank() ? 4 : 8;
-            final int[] x = new int[n];
-            final int[] y = new int[n];
-            Arrays.fill(y, -7);
-            final PersistentRequest r = w.allreduceInit(Buf.of(x), Buf.of(y), Op.SUM);
-            r.start();
-            final TuttiException e = assertThrows(TuttiException.class, r::waitFor);
-            assertEquals(ErrorClass.COUNT, e.errorClass(), e.getMessage());
-            assertTrue(e.getMessage().contains("bytes=" + (0 == w.rank() ? 32 : 16)), e.getMessage());
-            assertTrue(Arrays.stream(y).allMatch(v -> -7 == v), "no data reached the receive buffer");
-            w.barrier(); // the communicator stays usable
-        });
-    }
-
     @Test
     void shouldRunPersistentIntercommunicatorCollectivesStandardAndSymmetric() {
         Tutti.runLocal(5, OPTS, w -> {

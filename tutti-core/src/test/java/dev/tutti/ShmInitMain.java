@@ -13,9 +13,41 @@ public final class ShmInitMain {
     }
 
     /**
+     * A persistent allreduce whose messages go through shared-memory slots (agreed in its first start) runs a few
+     * times; then rank 1 halts, and rank 0's next start must fail naming rank 1 instead of waiting on the slot.
+     */
+    private static void diePersistent(final Tutti tutti, final Communicator world) {
+        final int r = world.rank();
+        final long[] x = {r + 1};
+        final long[] y = new long[1];
+        final PersistentRequest p = world.allreduceInit(Buf.of(x), Buf.of(y), Op.SUM);
+        for (int i = 0; i < 5; i++) {
+            p.start();
+            p.waitFor();
+        }
+        if (!p.toString().matches(".*direct [1-9].*")) {
+            throw new AssertionError("rank " + r + ": the allreduce does not go through slots: " + p);
+        }
+        if (1 == r) {
+            Runtime.getRuntime().halt(3);
+        }
+        p.start();
+        try {
+            p.waitFor(30, TimeUnit.SECONDS);
+            throw new AssertionError("rank 0: the persistent allreduce with the dead rank 1 completed");
+        } catch (final TuttiException e) {
+            if (ErrorClass.PROC_FAILED != e.errorClass() || !e.getMessage().contains("rank 1")) {
+                throw new AssertionError("rank 0: unexpected failure " + e, e);
+            }
+            System.out.println("rank 0 saw: " + e.getMessage());
+        }
+        tutti.close();
+    }
+
+    /**
      * Runs the rank.
      *
-     * @param args {@code ok} or {@code die}
+     * @param args {@code ok}, {@code die} or {@code die-persistent}
      */
     public static void main(final String[] args) {
         final Tutti tutti = Tutti.init();
@@ -25,6 +57,10 @@ public final class ShmInitMain {
         final String wiring = world.engine().toString();
         if (!wiring.contains("shm(")) {
             throw new AssertionError("rank " + r + " is not wired over shm: " + wiring);
+        }
+        if ("die-persistent".equals(args[0])) {
+            diePersistent(tutti, world);
+            return;
         }
         if ("die".equals(args[0])) {
             if (1 == r) {

@@ -22,7 +22,10 @@ import java.lang.foreign.ValueLayout;
  * read; an acquire load), copies its bytes into buffer {@code k & 1}, and stores {@code k} in that buffer's sequence
  * line with release semantics;</li>
  * <li>the receiver waits until that sequence line reads {@code k} (acquire), copies the bytes out, and stores
- * {@code k} as its acknowledgement (release: the copy is done before a sender may overwrite the buffer).</li>
+ * {@code k} as its acknowledgement (release: the copy is done before a sender may overwrite the buffer). It reads
+ * run {@code k} only after run {@code k - 1} (the acknowledgement reads {@code k - 1}): several requests that share a
+ * lane may have runs in flight at once, and the acknowledgement must mean that every earlier run was read, or a
+ * sender could overwrite an unread buffer.</li>
  * </ul>
  * No matching, no envelope, no queue: a message costs two copies of its bytes and two ordered stores. Sizes were
  * agreed by both sides when the plan was made, so a completed receive has exactly the expected length.
@@ -116,7 +119,9 @@ final class DirectPart extends AbstractRequest {
             MemorySegment.copy(data, 0, slot, buffer, data.byteSize());
             LONG.setRelease(slot, seq, k);
         } else {
-            if ((long) LONG.getAcquire(slot, seq) != k) {
+            // In run order: the acknowledgement says "every run up to here is read", which the sender's room
+            // check relies on (requests sharing a lane may have runs in flight together, polled in any order).
+            if ((long) LONG.getAcquire(slot, seq) != k || (long) LONG.getAcquire(slot, ACK) != k - 1) {
                 return false;
             }
             MemorySegment.copy(slot, buffer, data, 0, data.byteSize());

@@ -1,0 +1,165 @@
+package dev.tutti;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.util.Arrays;
+import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Persistent collectives over shared memory, whose small messages go through slots agreed once per peer and shape
+ * ({@code dev.tutti.coll.DirectLane}) instead of the message layer: the same results as the blocking forms for every
+ * collective; every byte right when several requests share a lane and have runs in flight together, started and
+ * completed in changing orders, with a slow rank; a count mismatch fails both ranks before any data moves; the slots
+ * go back to the arena with their communicator. (A peer that dies: {@code ShmLaunchTest}.)
+ */
+@Timeout(120)
+class CollDirectTest {
+
+    /**
+     * Over shared memory a persistent request's small messages go through slots in the receivers' arenas
+     * (agreed in its first start), not through the message layer: every collective gives the same results there
+     * too, and says so in its description.
+     */
+    @ParameterizedTest(name = "p={0}")
+    @ValueSource(ints = {2, 3, 5})
+    void shouldGiveTheSameThroughSharedMemorySlots(final int p) {
+        ShmJob.run(p, (w, shm) -> {
+            CollPersistentTest.check(w, CollPersistentTest.intraCases(w));
+            final int[] x = {w.rank(), 1};
+            final int[] y = new int[2];
+            final PersistentRequest r = w.allreduceInit(Buf.of(x), Buf.of(y), Op.SUM);
+            r.start();
+            r.waitFor();
+            assertTrue(r.toString().contains("direct"), r.toString());
+            assertArrayEquals(new int[] {p * (p - 1) / 2, p}, y);
+            r.free();
+        });
+    }
+
+    /** Counts that disagree fail the first start on both ranks of the pair, naming the counts, and move no data. */
+    @Test
+    void shouldFailBothRanksWhenTheirCountsDisagreeOverSharedMemory() {
+        ShmJob.run(2, (w, shm) -> {
+            final int n = 0 == w.rank() ? 4 : 8;
+            final int[] x = new int[n];
+            final int[] y = new int[n];
+            Arrays.fill(y, -7);
+            final PersistentRequest r = w.allreduceInit(Buf.of(x), Buf.of(y), Op.SUM);
+            r.start();
+            final TuttiException e = assertThrows(TuttiException.class, r::waitFor);
+            assertEquals(ErrorClass.COUNT, e.errorClass(), e.getMessage());
+            assertTrue(e.getMessage().contains("bytes=" + (0 == w.rank() ? 32 : 16)), e.getMessage());
+            assertTrue(Arrays.stream(y).allMatch(v -> -7 == v), "no data reached the receive buffer");
+            w.barrier(); // the communicator stays usable
+        });
+    }
+
+    /**
+     * Requests of one shape share a lane: several in flight at once (started in an order that differs between ranks
+     * and iterations, completed in another), with data that changes every start and a rank that now and then lags behind,
+     * so that senders meet full slots. Every received element is checked against what its sender must have sent.
+     */
+    @ParameterizedTest(name = "p={0}")
+    @ValueSource(ints = {2, 3, 4})
+    void shouldKeepEveryByteWhenRequestsShareALane(final int p) {
+        final int iterations = 1500;
+        final int block = 5;
+        final int k = 3; // requests of the same shape
+        ShmJob.run(p, (w, shm) -> {
+            final int me = w.rank();
+            final int[][] send = new int[k][p * block];
+            final int[][] recv = new int[k][p * block];
+            final PersistentRequest[] rs = new PersistentRequest[k];
+            for (int q = 0; q < k; q++) {
+                rs[q] = w.alltoallInit(Buf.of(send[q]), Buf.of(recv[q]));
+            }
+            final long[] sum = new long[1];
+            final PersistentRequest other = w.allreduceInit(Buf.of(new long[] {me}), Buf.of(sum), Op.SUM);
+            final Random lag = new Random(me * 31L + 7);
+            final int[] order = new int[k];
+            for (int it = 0; it < iterations; it++) {
+                for (int pos = 0; pos < k; pos++) {
+                    // Each rank starts its requests in its own order: starts meet by position (call order), as an
+                    // alltoall channel's do, whichever request each rank holds there.
+                    final int q = (pos + it + me) % k;
+                    order[pos] = q;
+                    for (int d = 0; d < p; d++) {
+                        for (int e = 0; e < block; e++) {
+                            send[q][d * block + e] = value(it, pos, me, d, e);
+                        }
+                    }
+                    Arrays.fill(recv[q], -1);
+                }
+                for (int q = 0; q < k; q++) {
+                    rs[order[q]].start();
+                }
+                if (1 == me && 0 == lag.nextInt(50)) {
+                    Thread.sleep(2); // a slow rank: its peers' next sends find its slots still full
+                }
+                for (int q = k - 1; q >= 0; q--) { // completed in reverse
+                    rs[(q + it / 2) % k].waitFor();
+                }
+                if (0 == it % 7) {
+                    other.start();
+                    other.waitFor();
+                    assertEquals((long) p * (p - 1) / 2, sum[0]);
+                }
+                for (int pos = 0; pos < k; pos++) {
+                    final int q = order[pos];
+                    for (int s = 0; s < p; s++) {
+                        for (int e = 0; e < block; e++) {
+                            final int got = recv[q][s * block + e];
+                            if (got != value(it, pos, s, me, e)) {
+                                throw new AssertionError("iteration " + it + " start " + pos + " rank " + me
+                                    + ": element " + e + " from rank " + s + " is " + got + ", expected "
+                                    + value(it, pos, s, me, e));
+                            }
+                        }
+                    }
+                }
+            }
+            for (final PersistentRequest r : rs) {
+                assertTrue(r.toString().matches(".*direct [1-9].*"), r.toString());
+                r.free();
+            }
+            other.free();
+        });
+    }
+
+    private static int value(final int it, final int pos, final int from, final int to, final int e) {
+        return ((it * 7 + pos) * 64 + from) * 64 * 64 + to * 64 + e;
+    }
+
+    /** A freed communicator gives its lanes' slots back: a large block fits in the arena again afterwards. */
+    @Test
+    void shouldGiveTheSlotsBackWhenTheCommunicatorIsFreed() {
+        final long arena = ShmJob.config().arenaBytes();
+        ShmJob.run(2, (w, shm) -> {
+            final Communicator c = w.dup();
+            final PersistentRequest[] rs = new PersistentRequest[40];
+            for (int i = 0; i < rs.length; i++) { // 40 shapes, 40 lanes of 2 x 8 KiB slots
+                final byte[] b = new byte[8192 + 64 * i];
+                rs[i] = c.allreduceInit(Buf.of(b), Buf.of(new byte[b.length]), Op.BOR);
+                rs[i].start();
+                rs[i].waitFor();
+                assertTrue(rs[i].toString().matches(".*direct [1-9].*"), rs[i].toString());
+            }
+            for (final PersistentRequest r : rs) {
+                r.free();
+            }
+            c.free();
+            final java.lang.foreign.MemorySegment all = shm.tryAllocShared(arena);
+            assertTrue(null != all, "the whole arena is free again");
+            shm.freeShared(all);
+            w.barrier();
+        });
+    }
+}
