@@ -23,9 +23,6 @@ import java.util.function.BooleanSupplier;
  * Cost per start: one increment per lane; per message: see {@link DirectPart}.
  */
 final class DirectPlan {
-    /** Setting: largest message (bytes) that goes through a slot; larger ones keep the message layer. */
-    static final String LIMIT_PROP = "tutti.coll.directLimit";
-    private static final long LIMIT = Long.getLong(LIMIT_PROP, 16 * 1024);
 
     private final Schedule schedule;
     private final CollComm comm;
@@ -69,7 +66,7 @@ final class DirectPlan {
 
     /**
      * Makes the plan of a persistent schedule, or returns null when none of its messages can go direct (no peer
-     * over shared memory, or the setting {@link #LIMIT_PROP} is 0).
+     * over shared memory, or the setting {@code tutti.coll.directLimit} is 0).
      *
      * @param schedule the request's own schedule
      * @param comm     its communicator
@@ -77,7 +74,8 @@ final class DirectPlan {
      * @return the plan, or null
      */
     static DirectPlan of(final Schedule schedule, final CollComm comm, final BooleanSupplier idle) {
-        if (LIMIT <= 0) {
+        final long limit = dev.tutti.runtime.Settings.COLL_DIRECT_LIMIT.intValue();
+        if (limit <= 0) {
             return null;
         }
         final P2pEngine engine = comm.engine();
@@ -111,7 +109,7 @@ final class DirectPlan {
         final int header = schedule.header().bits();
         for (final Pair p : pairs) {
             p.lane = comm.directLane(new DirectLane.Key(p.peer, header, p.sizes(p.sends), p.sizes(p.recvs)), shm,
-                LIMIT);
+                limit);
             p.lane.addUser(idle);
         }
         return new DirectPlan(schedule, comm, pairs.toArray(new Pair[0]), idle);

@@ -100,6 +100,11 @@ public final class Settings {
     /** Longest a tagged collective may stay unmatched. */
     public static final Setting COLL_TAGGED_TIMEOUT_MS = integer("tutti.coll.tagged.timeoutMs", 300_000,
         ReadAt.COMMUNICATOR, "a tagged collective not matched by then (ms) fails with `TIMEOUT` (0 = wait forever)");
+    /** Persistent collectives over shared memory: the largest message that goes through a pre-agreed slot. */
+    public static final Setting COLL_DIRECT_LIMIT = integer("tutti.coll.directLimit", 16 * 1024, ReadAt.EACH_CALL,
+        "persistent collectives and alltoall channels between ranks of one host: each message up to this many bytes "
+            + "goes through a shared-memory slot agreed once per peer and shape (no matching, no queue) instead of "
+            + "the message layer; read at each `...Init`; 0 turns it off");
     /** The correctness checker. */
     public static final Setting LOG_LEVEL = choice("tutti.log.level", "warning", List.of("off", "error", "warning",
         "info", "debug", "trace"), ReadAt.EACH_CALL, "The least severe of Tutti's own log records that is passed on "
@@ -197,7 +202,7 @@ public final class Settings {
     private static final List<Setting> ALL = List.of(TRANSPORT, EAGER_LIMIT, INPROC_EAGER_LIMIT, IDLE_SPINS,
         IDLE_YIELDS, IDLE_MAX_PARK_US, BIND, SHM_DIR, SHM_RING_BYTES, SHM_EAGER_LIMIT, SHM_CHUNK_BYTES, SHM_CHUNKS,
         SHM_PUSH_LIMIT, SHM_ARENA_MIB, SHM_LIVENESS_MS, SHM_IDLE_YIELDS, SHM_IDLE_MAX_PARK_US, SHM_IDLE_YIELD_EVERY,
-        COLL_ALGORITHM, COLL_TAGGED_TIMEOUT_MS, LOG_LEVEL, CHECK, CHECK_TIMEOUT_MS, CHECK_REPORT, RENDEZVOUS_TIMEOUT_MS,
+        COLL_ALGORITHM, COLL_TAGGED_TIMEOUT_MS, COLL_DIRECT_LIMIT, LOG_LEVEL, CHECK, CHECK_TIMEOUT_MS, CHECK_REPORT, RENDEZVOUS_TIMEOUT_MS,
         TCP_HOST, TCP_CONNECT_TIMEOUT_MS, TCP_CLOSE_TIMEOUT_MS, HOST_ID, HOST_LAYOUT, SERIAL_ALLOW, SECRET_FILE, RANK, SIZE,
         RENDEZVOUS, JOB_SECRET, JOB_ID, K8S_SERVICE);
 
