@@ -44,6 +44,12 @@ class CollDirectTest {
         });
     }
 
+    /** Intercommunicator persistent collectives, standard and symmetric, through the slots too. */
+    @Test
+    void shouldRunIntercommunicatorCollectivesThroughSharedMemorySlots() {
+        ShmJob.run(5, (w, shm) -> CollPersistentTest.checkInter(w));
+    }
+
     /** Counts that disagree fail the first start on both ranks of the pair, naming the counts, and move no data. */
     @Test
     void shouldFailBothRanksWhenTheirCountsDisagreeOverSharedMemory() {

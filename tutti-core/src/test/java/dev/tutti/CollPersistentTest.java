@@ -165,7 +165,12 @@ class CollPersistentTest {
 
     @Test
     void shouldRunPersistentIntercommunicatorCollectivesStandardAndSymmetric() {
-        Tutti.runLocal(5, OPTS, w -> {
+        Tutti.runLocal(5, OPTS, CollPersistentTest::checkInter);
+    }
+
+    /** Persistent intercommunicator collectives (2 + 3 ranks of {@code w}), standard and symmetric, against values. */
+    static void checkInter(final Communicator w) {
+        {
             final CollIntercommTest.Ctx x = new CollIntercommTest.Ctx(w, 2);
             final Intercommunicator ic = x.c;
             final int[] out = new int[N];
@@ -191,7 +196,10 @@ class CollPersistentTest {
                 }
                 ic.barrier();
             }
-        });
+            for (final PersistentRequest r : new PersistentRequest[] {bcast, gather, reduce, bcastOneWay}) {
+                r.free();
+            }
+        }
     }
 
     @Test
