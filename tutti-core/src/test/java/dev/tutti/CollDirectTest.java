@@ -44,6 +44,36 @@ class CollDirectTest {
         });
     }
 
+    /**
+     * A rank that makes another call where its peer starts a persistent collective that goes through slots: the
+     * peer's run, stalled, finds the other call's message on its tag and fails naming the rank (within seconds),
+     * instead of waiting on its slot for ever.
+     */
+    @Test
+    void shouldFailAStalledSlotRunThatMeetsAnotherCall() {
+        ShmJob.run(2, (w, shm) -> {
+            final long[] x = {w.rank()};
+            final long[] y = new long[1];
+            final PersistentRequest r = w.allreduceInit(Buf.of(x), Buf.of(y), Op.SUM);
+            for (int i = 0; i < 3; i++) {
+                r.start();
+                r.waitFor();
+            }
+            if (0 == w.rank()) {
+                r.start();
+                final TuttiException e = assertThrows(TuttiException.class,
+                    () -> r.waitFor(20, java.util.concurrent.TimeUnit.SECONDS));
+                assertEquals(ErrorClass.ARG, e.errorClass(), e.getMessage());
+                assertTrue(e.getMessage().contains("rank=1 sent a message of another collective call"),
+                    e.getMessage());
+                w.send(Buf.of(new int[] {1}), 1, 9); // rank 1 stays until then (a peer that left fails it sooner)
+            } else {
+                w.bcast(Buf.of(new long[] {7}), 1); // the root's message is sent at once
+                w.recv(Buf.of(new int[1]), 0, 9);
+            }
+        });
+    }
+
     /** Intercommunicator persistent collectives, standard and symmetric, through the slots too. */
     @Test
     void shouldRunIntercommunicatorCollectivesThroughSharedMemorySlots() {

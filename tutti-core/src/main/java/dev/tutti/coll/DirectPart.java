@@ -136,6 +136,11 @@ final class DirectPart extends AbstractRequest {
     public void cancel() {
     }
 
+    /** @return the peer's world rank */
+    int peerWorld() {
+        return peerWorld;
+    }
+
     @Override
     protected TuttiException blockingFailure() {
         return engine.failureAffecting(peerWorld);

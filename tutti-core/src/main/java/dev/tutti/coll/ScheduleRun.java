@@ -51,6 +51,10 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
     /** Default of {@link #TAGGED_TIMEOUT_PROP_NAME}: 5 minutes. */
     public static final int TAGGED_TIMEOUT_DEFAULT_MS = dev.tutti.runtime.Settings.COLL_TAGGED_TIMEOUT_MS.intDefault();
     private static final AbstractRequest[] NONE = new AbstractRequest[0];
+    /** Idle passes between two looks of a stalled direct run for a conflicting message (a power of two). */
+    private static final int DIRECT_CHECK_EVERY = 4096;
+    /** How long a direct run waits before it looks for a conflicting message: 1 s. */
+    private static final long DIRECT_STALL_NS = 1_000_000_000L;
     /** How long a departure must last before a run that waits for the departed peer fails: 100 ms. */
     private static final long DEPARTURE_GRACE_NS = 100_000_000L;
     private static final VarHandle BUSY;
@@ -92,6 +96,9 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
     private DirectPlan direct;
     /** The plan as made (kept when {@code direct} is dropped), for {@link #releaseDirect()}. */
     private DirectPlan plan;
+    /** Idle passes of waits on this run (racy: a sampling counter), and when a direct run was first seen stalled. */
+    private int directChecks;
+    private long directStallNs;
     private AbstractRequest[] parts = NONE;
     private int pending;
     /** Progress priority ({@link ActiveRuns}); changed only while the run is not registered (persistent runs). */
@@ -282,6 +289,7 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
     /** Makes a finished, successful blocking run pending again under a new tag (its owner only). */
     private void restart(final int newTag) {
         tag = newTag;
+        directStallNs = 0;
         round = -1;
         pending = 0;
         departureSeenNs = 0;
@@ -608,6 +616,12 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
         if (null != departed) {
             return departed;
         }
+        if (null != direct && 0 == (++directChecks & (DIRECT_CHECK_EVERY - 1))) {
+            final TuttiException conflict = directConflict();
+            if (null != conflict) {
+                return conflict;
+            }
+        }
         if (Long.MAX_VALUE != deadlineNs && System.nanoTime() - deadlineNs > 0) {
             return Failures.timeout(key(), comm.describe(), "not matched", comm.taggedTimeoutMs(), "still waiting "
                 + "for rank(s) " + waitingFor() + " in round " + round + " of " + schedule.rounds().length
@@ -655,6 +669,43 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
             return null;
         } finally {
             BUSY.setRelease(this, 0); // as in advance()
+        }
+    }
+
+    /**
+     * Returns the mismatch that keeps a stalled run with direct parts waiting, or null: a message on this run's tag
+     * from a peer that this run reaches through shared-memory slots can only come from a different call at the same
+     * place in the call order (the peer's messages of this very call go through the slots), which the message layer
+     * would have refused by its header. Looked for only after the run has waited {@link #DIRECT_STALL_NS}, on one
+     * idle pass in {@link #DIRECT_CHECK_EVERY}: a probe per peer of the round. Holds {@code busy}, as
+     * {@link #departedPeer()} does.
+     */
+    private TuttiException directConflict() {
+        final long now = System.nanoTime();
+        if (0 == directStallNs) {
+            directStallNs = now;
+            return null;
+        }
+        if (now - directStallNs < DIRECT_STALL_NS || !BUSY.compareAndSet(this, 0, 1)) {
+            return null;
+        }
+        try {
+            if (isDone() || round < 0) {
+                return null;
+            }
+            for (int i = 0; i < pending; i++) {
+                if (parts[i] instanceof DirectPart d && !d.isDone()
+                    && null != comm.engine().iprobe(context, d.peerWorld(), tag, comm.view())) {
+                    return Errors.invalid(ErrorClass.ARG, schedule.op(), comm.describe(), "rank="
+                        + comm.groupRank(d.peerWorld()) + " sent a message of another collective call at this "
+                        + "place in the call order, where this rank started a persistent " + schedule.op()
+                        + " whose messages with it go through shared-memory slots: the ranks called different "
+                        + "collectives, or with different counts or roots");
+                }
+            }
+            return null;
+        } finally {
+            BUSY.setRelease(this, 0);
         }
     }
 
