@@ -88,7 +88,7 @@ public final class CollComm {
      * Returns this communicator's lane for a peer and shape, made on first use (at a persistent call's init, in call
      * order, so both ranks of a pair make their lanes alike).
      */
-    DirectLane directLane(final DirectLane.Key key, final dev.tutti.transport.shm.ShmTransport shm, final long limit) {
+    DirectLane directLane(final DirectLane.Key key, final dev.tutti.transport.DirectMemory shm, final long limit) {
         java.util.concurrent.ConcurrentHashMap<DirectLane.Key, DirectLane> m = directLanes;
         if (null == m) {
             synchronized (this) {

@@ -8,7 +8,7 @@ import dev.tutti.internal.Failures;
 import dev.tutti.p2p.AbstractRequest;
 import dev.tutti.p2p.P2pEngine;
 import dev.tutti.p2p.RecvRequest;
-import dev.tutti.transport.shm.ShmTransport;
+import dev.tutti.transport.DirectMemory;
 
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
@@ -17,10 +17,11 @@ import java.util.List;
 import java.util.function.BooleanSupplier;
 
 /**
- * The shared-memory slots between this rank and one peer for one shape of persistent collective: every persistent
- * request of a communicator whose messages with that peer have this shape (the call's kind and roots, the sizes of
- * its messages to the peer and from it, in schedule order) moves them through this lane's slots
- * ({@link DirectPart}), once the two ranks have agreed on it.
+ * The slots of direct memory between this rank and one peer for one shape of persistent collective: every
+ * persistent request of a communicator whose messages with that peer have this shape (the call's kind and roots, the
+ * sizes of its messages to the peer and from it, in schedule order) moves them through this lane's slots
+ * ({@link DirectPart}), once the two ranks have agreed on it. Direct memory ({@link DirectMemory}) is the shm
+ * transport's shared arena between processes, the heap between ranks that are threads of one JVM.
  *
  * <p>Why per peer and shape, not per request: what pairs a start on one rank with a start on another is the
  * communicator's call order, not the request object (an alltoall channel starts whichever of its requests holds the
@@ -29,24 +30,25 @@ import java.util.function.BooleanSupplier;
  * ({@link #nextRun()}), and both ranks see the same numbers whichever requests they start.
  *
  * <p>Agreement: the lane's first run (number 1) sends the peer one message on its own tag, before any other of its
- * messages to the peer: {@code [offer, sends, receives, send sizes..., receive sizes..., slot offsets...]}, and
- * receives the peer's. The lane goes direct when both offered (every message at most the direct limit, and room in
- * this rank's arena for the slots); sizes that disagree fail the run on both ranks as a count mismatch, before a
- * byte is written into a slot (a sender writes into a slot its receiver sized). Runs of other requests that reach
- * the lane before it is agreed wait. State changes under the lane's lock; {@code state} is volatile so that runs
- * read it without the lock once agreed.
+ * messages to the peer: {@code [offer, sends, receives, block name, block bytes, send sizes..., receive sizes...,
+ * slot offsets in the block...]} (the block holds this rank's slots for the peer's messages), and receives the
+ * peer's. The lane goes direct when both offered (every message at most the direct limit, and room for the slots);
+ * sizes that disagree fail the run on both ranks as a count mismatch, before a byte is written into a slot (a sender
+ * writes into a slot its receiver sized). Runs of other requests that reach the lane before it is agreed wait.
+ * State changes under the lane's lock; {@code state} is volatile so that runs read it without the lock once agreed.
  *
  * <p>Lifetime: the lane lives as long as its communicator on this rank, so that both ranks keep it equally long
- * (which keeps their run numbers in step). Its slots go back to the arena when the communicator is freed
- * ({@link #close()}) if no request that uses it is active then: a peer writes into them only during a run this rank
- * takes part in, so once every such run here has completed, nothing writes them any more; otherwise they stay
- * until the job's arena goes. Cost: one arena block of {@link DirectPart#slotBytes} per incoming message of the
- * shape.
+ * (which keeps their run numbers in step). Its slots are given back when the communicator is freed ({@link #close()})
+ * if no request that uses it is active then: a peer writes into them only during a run this rank takes part in, so
+ * once every such run here has completed, nothing writes them any more; otherwise they stay until the job ends.
+ * Cost: one block of {@link DirectPart#slotBytes} per incoming message of the shape.
  */
 final class DirectLane {
     private static final int NEW = 0;
     private static final int POSTED = 1;
     private static final int AGREED = 2;
+    /** Longs before the sizes in an agreement message: offer, sends, receives, block name, block bytes. */
+    private static final int HEAD = 5;
 
     /** A lane's identity on this rank: the peer (group rank) and the shape. */
     record Key(int peer, int header, long[] sends, long[] recvs) {
@@ -70,7 +72,7 @@ final class DirectLane {
 
     private final Key key;
     private final CollComm comm;
-    private final ShmTransport shm;
+    private final DirectMemory memory;
     private final long limit;
     /** Runs started on this lane so far: the owner threads' (starts on a communicator are ordered by MPI). */
     private long runs;
@@ -88,10 +90,10 @@ final class DirectLane {
     private final List<BooleanSupplier> users = new ArrayList<>();
     private boolean closed;
 
-    DirectLane(final Key key, final CollComm comm, final ShmTransport shm, final long limit) {
+    DirectLane(final Key key, final CollComm comm, final DirectMemory memory, final long limit) {
         this.key = key;
         this.comm = comm;
-        this.shm = shm;
+        this.memory = memory;
         this.limit = limit;
     }
 
@@ -117,7 +119,7 @@ final class DirectLane {
             }
         }
         if (null != block) {
-            shm.freeShared(block);
+            memory.freeDirect(block);
             block = null;
             recvSlots = null;
         }
@@ -141,6 +143,15 @@ final class DirectLane {
     /** @return the peer's slot for this rank's j-th message (agreed, direct lanes only) */
     MemorySegment sendSlot(final int j) {
         return sendSlots[j];
+    }
+
+    /**
+     * Returns why the agreement can never complete (the peer left or failed before sending its message), or null.
+     *
+     * @return the failure, or null
+     */
+    synchronized TuttiException blockedBy() {
+        return POSTED == state && null != inReq ? inReq.blockedBy() : null;
     }
 
     /** @return the peer's world rank */
@@ -202,26 +213,26 @@ final class DirectLane {
             total += DirectPart.slotBytes(s);
         }
         offer &= !closed;
-        block = offer && total > 0 ? shm.tryAllocShared(total) : null;
+        block = offer && total > 0 ? memory.tryAllocateDirect(total) : null;
         offer &= total == 0 || null != block;
-        final long[] slots = new long[key.recvs.length];
-        long at = null == block ? 0 : shm.arenaOffset(block);
-        for (int j = 0; offer && j < slots.length; j++) {
-            slots[j] = at;
-            at += DirectPart.slotBytes(key.recvs[j]);
-        }
         final int ns = key.sends.length;
         final int nr = key.recvs.length;
-        out = new long[3 + ns + 2 * nr];
+        out = new long[HEAD + ns + 2 * nr];
         out[0] = offer ? 1 : 0;
         out[1] = ns;
         out[2] = nr;
-        System.arraycopy(key.sends, 0, out, 3, ns);
-        System.arraycopy(key.recvs, 0, out, 3 + ns, nr);
-        System.arraycopy(slots, 0, out, 3 + ns + nr, nr);
+        out[3] = null == block ? 0 : memory.nameDirect(block);
+        out[4] = total;
+        System.arraycopy(key.sends, 0, out, HEAD, ns);
+        System.arraycopy(key.recvs, 0, out, HEAD + ns, nr);
+        long at = 0;
+        for (int j = 0; j < nr; j++) { // each slot's offset in the block
+            out[HEAD + ns + nr + j] = at;
+            at += DirectPart.slotBytes(key.recvs[j]);
+        }
         // The peer's message: its sends are this rank's receives and the other way round. One long more, so that
         // a longer message shows as a wrong length rather than a truncation.
-        in = new long[3 + nr + 2 * ns + 1];
+        in = new long[HEAD + nr + 2 * ns + 1];
         final P2pEngine engine = comm.engine();
         final int code = key.header | Datatype.LONG.ordinal();
         final int world = peerWorld();
@@ -245,32 +256,33 @@ final class DirectLane {
         final int nr = key.recvs.length;
         final long got = inReq.matchedLength() / Long.BYTES;
         if (got != in.length - 1 || in[1] != nr || in[2] != ns) {
-            throw shapes(op, got < 3 ? "no messages" : in[1] + " message(s) to this rank and " + in[2] + " from it");
+            throw shapes(op, got < HEAD ? "no messages" : in[1] + " message(s) to this rank and " + in[2]
+                + " from it");
         }
         // Both directions: a sender writes into a slot its receiver sized, so each side checks the other's sizes.
         for (int j = 0; j < nr; j++) {
-            if (in[3 + j] != key.recvs[j]) {
-                throw count(op, "sent", in[3 + j], "expected", key.recvs[j]);
+            if (in[HEAD + j] != key.recvs[j]) {
+                throw count(op, "sent", in[HEAD + j], "expected", key.recvs[j]);
             }
         }
         for (int j = 0; j < ns; j++) {
-            if (in[3 + nr + j] != key.sends[j]) {
-                throw count(op, "expects", in[3 + nr + j], "sends", key.sends[j]);
+            if (in[HEAD + nr + j] != key.sends[j]) {
+                throw count(op, "expects", in[HEAD + nr + j], "sends", key.sends[j]);
             }
         }
         direct = 1 == in[0] && 1 == out[0];
         if (direct) {
-            final long base = null == block ? 0 : shm.arenaOffset(block);
             recvSlots = new MemorySegment[nr];
             for (int j = 0; j < nr; j++) {
-                recvSlots[j] = block.asSlice(out[3 + ns + nr + j] - base, DirectPart.slotBytes(key.recvs[j]));
+                recvSlots[j] = block.asSlice(out[HEAD + ns + nr + j], DirectPart.slotBytes(key.recvs[j]));
             }
             sendSlots = new MemorySegment[ns];
+            final MemorySegment theirs = 0 == ns ? null : memory.resolveDirect(peerWorld(), in[3], in[4]);
             for (int j = 0; j < ns; j++) {
-                sendSlots[j] = shm.peerArenaBlock(peerWorld(), in[3 + nr + ns + j], DirectPart.slotBytes(key.sends[j]));
+                sendSlots[j] = theirs.asSlice(in[HEAD + nr + ns + j], DirectPart.slotBytes(key.sends[j]));
             }
         } else if (null != block) {
-            shm.freeShared(block);
+            memory.freeDirect(block);
             block = null;
         }
         out = null;

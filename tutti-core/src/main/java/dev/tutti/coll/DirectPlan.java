@@ -2,7 +2,7 @@ package dev.tutti.coll;
 
 import dev.tutti.TuttiException;
 import dev.tutti.p2p.P2pEngine;
-import dev.tutti.transport.shm.ShmTransport;
+import dev.tutti.transport.DirectMemory;
 
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
@@ -11,7 +11,8 @@ import java.util.function.BooleanSupplier;
 
 /**
  * How a persistent collective's messages between ranks of one host skip the message layer: each of its messages
- * with a peer over the shm transport goes through a slot of shared memory of the {@link DirectLane} for that peer
+ * with a peer whose transport has {@link DirectMemory} (shared memory between processes, the heap between ranks that
+ * are threads of one JVM) goes through a slot of the {@link DirectLane} for that peer
  * and shape ({@link DirectPart}). A persistent call's peers and sizes never change, so the matching that the message
  * layer does on every call is done once per lane.
  *
@@ -66,7 +67,7 @@ final class DirectPlan {
 
     /**
      * Makes the plan of a persistent schedule, or returns null when none of its messages can go direct (no peer
-     * over shared memory, or the setting {@code tutti.coll.directLimit} is 0).
+     * with direct memory, or the setting {@code tutti.coll.directLimit} is 0).
      *
      * @param schedule the request's own schedule
      * @param comm     its communicator
@@ -81,18 +82,18 @@ final class DirectPlan {
         final P2pEngine engine = comm.engine();
         final Pair[] byPeer = new Pair[comm.size()];
         final List<Pair> pairs = new ArrayList<>();
-        ShmTransport shm = null;
+        DirectMemory memory = null;
         final Schedule.Round[] rounds = schedule.rounds();
         for (int r = 0; r < rounds.length; r++) {
             final Schedule.CommStep[] steps = rounds[r].comm();
             for (int i = 0; i < steps.length; i++) {
                 final Schedule.CommStep s = steps[i];
                 final int world = comm.world(s.peer());
-                if (world == engine.worldRank() || !(engine.route(world) instanceof ShmTransport t)
-                    || (null != shm && shm != t)) {
+                if (world == engine.worldRank() || !(engine.route(world) instanceof DirectMemory t)
+                    || (null != memory && memory != t)) {
                     continue;
                 }
-                shm = t;
+                memory = t;
                 Pair p = byPeer[s.peer()];
                 if (null == p) {
                     p = new Pair(s.peer());
@@ -108,7 +109,7 @@ final class DirectPlan {
         }
         final int header = schedule.header().bits();
         for (final Pair p : pairs) {
-            p.lane = comm.directLane(new DirectLane.Key(p.peer, header, p.sizes(p.sends), p.sizes(p.recvs)), shm,
+            p.lane = comm.directLane(new DirectLane.Key(p.peer, header, p.sizes(p.sends), p.sizes(p.recvs)), memory,
                 limit);
             p.lane.addUser(idle);
         }
@@ -200,6 +201,21 @@ final class DirectPlan {
         }
         parts[at[0]][at[1]] = part;
         direct++;
+    }
+
+    /** A peer (group rank) whose departure keeps the plan from being agreed, and its failure. */
+    record Blocked(int peer, TuttiException failure) {
+    }
+
+    /** @return the peer whose departure keeps the plan from being agreed, or null */
+    Blocked blockedBy() {
+        for (final Pair p : pairs) {
+            final TuttiException f = p.lane.blockedBy();
+            if (null != f) {
+                return new Blocked(p.peer, f);
+            }
+        }
+        return null;
     }
 
     /** @return e.g. {@code direct 2 of 3 messages} once ready, else {@code direct not agreed yet} */

@@ -257,8 +257,6 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
         return null == d ? null : d.toString();
     }
 
-    
-
     /**
      * Starts a persistent request's run under the communicator's next collective tag (so starts match in call
      * order with the other collectives). The caller guarantees the run is not active: never started, or complete
@@ -646,6 +644,14 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
         }
         try {
             final Schedule.Round[] rounds = schedule.rounds();
+            if (!isDone() && round < 0 && null != direct && !direct.ready()) {
+                final DirectPlan.Blocked b = direct.blockedBy(); // the agreement of its shared-memory slots
+                if (null != b && departureSettled()) {
+                    return Failures.wrap(b.failure(), schedule.op(), comm.describe(), "cannot complete, it waits for "
+                        + "rank " + b.peer() + " (agreeing on shared-memory slots, before round 1)");
+                }
+                return null;
+            }
             if (isDone() || round < 0 || round >= rounds.length) {
                 return null;
             }

@@ -2,12 +2,22 @@ package dev.tutti.transport.inproc;
 
 import dev.tutti.transport.InboundSink;
 
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
 /**
  * The ranks of one JVM that reach each other by reference: a sink per world rank (null for ranks that live in
- * other processes). Immutable after construction; shared by the {@link InprocTransport}s of those ranks.
+ * other processes), and the blocks of direct memory they share (by name, in concurrent maps). The sinks are
+ * immutable after construction; the fabric is shared by the {@link InprocTransport}s of those ranks.
  */
 public final class InprocFabric {
     private final InboundSink[] sinks;
+    private final AtomicLong nextBlock = new AtomicLong();
+    private final Map<Long, MemorySegment> blocks = new ConcurrentHashMap<>();
+    private final Map<Long, Long> names = new ConcurrentHashMap<>();
 
     /**
      * Creates a fabric.
@@ -16,6 +26,42 @@ public final class InprocFabric {
      */
     public InprocFabric(final InboundSink[] sinksByWorldRank) {
         this.sinks = sinksByWorldRank.clone();
+    }
+
+    /**
+     * Makes a zeroed, 64-byte aligned block that every rank of the fabric can reach by its name
+     * ({@link dev.tutti.transport.DirectMemory}); its memory is the JVM's (freed by the collector once it is given
+     * back and unreferenced).
+     */
+    MemorySegment allocate(final long bytes) {
+        final MemorySegment block = Arena.ofAuto().allocate(Math.max(1, bytes), 64);
+        final long name = nextBlock.incrementAndGet();
+        blocks.put(name, block);
+        names.put(block.address(), name);
+        return block;
+    }
+
+    long name(final MemorySegment block) {
+        final Long name = names.get(block.address());
+        if (null == name) {
+            throw new IllegalArgumentException("not a block of this fabric: address " + block.address());
+        }
+        return name;
+    }
+
+    MemorySegment resolve(final long name, final long bytes) {
+        final MemorySegment block = blocks.get(name);
+        if (null == block || bytes < 0 || bytes > block.byteSize()) {
+            throw new IllegalArgumentException("no block " + name + " of at least " + bytes + " bytes in this fabric");
+        }
+        return block.asSlice(0, bytes);
+    }
+
+    void free(final MemorySegment block) {
+        final Long name = names.remove(block.address());
+        if (null != name) {
+            blocks.remove(name);
+        }
     }
 
     InboundSink sink(final int worldRank) {

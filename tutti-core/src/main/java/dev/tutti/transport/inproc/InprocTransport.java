@@ -1,5 +1,8 @@
 package dev.tutti.transport.inproc;
 
+import java.lang.foreign.MemorySegment;
+
+import dev.tutti.transport.DirectMemory;
 import dev.tutti.transport.Outbound;
 import dev.tutti.transport.Transport;
 
@@ -11,7 +14,7 @@ import dev.tutti.transport.Transport;
  * <p>Ordering: a thread's sends to one destination call {@code arrive} in program order, and arrivals are matched
  * in call order, so non-overtaking holds.
  */
-public final class InprocTransport implements Transport {
+public final class InprocTransport implements Transport, DirectMemory {
     private final InprocFabric fabric;
     private final long eagerLimit;
 
@@ -34,6 +37,26 @@ public final class InprocTransport implements Transport {
         if (m.lengthBytes <= eagerLimit) {
             m.detach();
         }
+    }
+
+    @Override
+    public MemorySegment tryAllocateDirect(final long bytes) {
+        return fabric.allocate(bytes);
+    }
+
+    @Override
+    public long nameDirect(final MemorySegment block) {
+        return fabric.name(block);
+    }
+
+    @Override
+    public MemorySegment resolveDirect(final int owner, final long name, final long bytes) {
+        return fabric.resolve(name, bytes);
+    }
+
+    @Override
+    public void freeDirect(final MemorySegment block) {
+        fabric.free(block);
     }
 
     @Override

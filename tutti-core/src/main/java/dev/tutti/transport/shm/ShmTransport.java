@@ -4,6 +4,7 @@ import dev.tutti.ErrorClass;
 import dev.tutti.TuttiException;
 import dev.tutti.internal.Errors;
 import dev.tutti.internal.Failures;
+import dev.tutti.transport.DirectMemory;
 import dev.tutti.transport.Inbound;
 import dev.tutti.transport.InboundSink;
 import dev.tutti.transport.Outbound;
@@ -66,7 +67,7 @@ import java.util.concurrent.locks.LockSupport;
  * </li>
  * </ul>
  */
-public final class ShmTransport implements Transport {
+public final class ShmTransport implements Transport, DirectMemory {
     private static final int MAX_RECORDS_PER_POLL = 64;
     private static final int MAX_CHUNKS_PER_POLL = 32;
     private static final int CLOCK_EVERY_POLLS = 64;
@@ -638,6 +639,27 @@ public final class ShmTransport implements Transport {
      */
     public MemorySegment tryAllocShared(final long bytes) {
         return arena.allocate(Math.max(0, bytes));
+    }
+
+    @Override
+    public MemorySegment tryAllocateDirect(final long bytes) {
+        return tryAllocShared(bytes);
+    }
+
+    /** A block's name is its offset in the job file. */
+    @Override
+    public long nameDirect(final MemorySegment block) {
+        return arenaOffset(block);
+    }
+
+    @Override
+    public MemorySegment resolveDirect(final int owner, final long name, final long bytes) {
+        return peerArenaBlock(owner, name, bytes);
+    }
+
+    @Override
+    public void freeDirect(final MemorySegment block) {
+        freeShared(block);
     }
 
     /**

@@ -1,0 +1,48 @@
+package dev.tutti.transport;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Memory that a rank's peers on the same transport can write into directly: the shared arena of the shm transport,
+ * the heap of the JVM for ranks that are its threads. The collective layer keeps the slots of persistent collectives
+ * there (see {@code dev.tutti.coll.DirectLane}): a block is made by its owner, named to a peer by a number, and
+ * reached by the peer through that number.
+ *
+ * <p>Thread-safety: every method may be called from any thread of the owning rank.
+ */
+public interface DirectMemory {
+
+    /**
+     * Makes a zeroed block, 64-byte aligned.
+     *
+     * @param bytes its size, at least 0
+     * @return the block, or null when there is no room
+     */
+    MemorySegment tryAllocateDirect(long bytes);
+
+    /**
+     * Returns the number by which peers reach a block of this rank ({@link #resolveDirect}).
+     *
+     * @param block a block from {@link #tryAllocateDirect}
+     * @return its name
+     */
+    long nameDirect(MemorySegment block);
+
+    /**
+     * Returns a peer's block, as this rank reaches it.
+     *
+     * @param owner the peer's world rank
+     * @param name  the block's name ({@link #nameDirect} on the peer)
+     * @param bytes how much of it to reach, from its start
+     * @return the block
+     * @throws dev.tutti.TuttiException if there is no such block of that size
+     */
+    MemorySegment resolveDirect(int owner, long name, long bytes);
+
+    /**
+     * Gives a block back.
+     *
+     * @param block a block from {@link #tryAllocateDirect}, given back once
+     */
+    void freeDirect(MemorySegment block);
+}
