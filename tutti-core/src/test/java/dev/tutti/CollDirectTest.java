@@ -74,6 +74,42 @@ class CollDirectTest {
         });
     }
 
+    /**
+     * Ranks that disagree on whether a call goes through slots (one runs with {@code tutti.coll.directLimit=0}) never
+     * take an agreement message for data: the rank waiting to agree finds the other's data on the call's tag and
+     * fails naming the setting.
+     */
+    @Test
+    void shouldFailNamingTheSettingWhenRanksDisagreeOnSlots() {
+        final String name = dev.tutti.runtime.Settings.COLL_DIRECT_LIMIT.name();
+        try {
+            final TuttiException e = assertThrows(TuttiException.class, () -> Tutti.runLocal(2,
+                Tutti.Options.defaults().timeout(java.time.Duration.ofSeconds(30)), w -> {
+                    final long[] x = {1, 2, 3};
+                    final long[] y = new long[3];
+                    for (int r = 0; r < 2; r++) { // one init at a time: the property is the JVM's
+                        if (r == w.rank()) {
+                            System.setProperty(name, 0 == r ? "0" : "16384");
+                            final PersistentRequest p = w.allreduceInit(Buf.of(x), Buf.of(y), Op.SUM);
+                            w.barrier();
+                            if (1 == r) {
+                                p.start();
+                                p.waitFor();
+                            }
+                        } else {
+                            w.barrier();
+                        }
+                    }
+                    if (0 == w.rank()) {
+                        w.allreduce(Buf.of(x), Buf.of(y), Op.SUM); // in the place of rank 1's persistent start
+                    }
+                }));
+            assertTrue(e.getMessage().contains(name), e.getMessage());
+        } finally {
+            System.clearProperty(name);
+        }
+    }
+
     /** Intercommunicator persistent collectives, standard and symmetric, through the slots too. */
     @Test
     void shouldRunIntercommunicatorCollectivesThroughSharedMemorySlots() {

@@ -29,8 +29,7 @@ import java.util.function.BooleanSupplier;
  * this shape with the peer is, on both ranks, the same collective call; so runs are numbered per lane
  * ({@link #nextRun()}), and both ranks see the same numbers whichever requests they start.
  *
- * <p>Agreement: the lane's first run (number 1) sends the peer one message on its own tag, before any other of its
- * messages to the peer: {@code [offer, sends, receives, block name, block bytes, send sizes..., receive sizes...,
+ * <p>Agreement: the lane's first run (number 1) sends the peer one message ({@link #agreementTag}): {@code [offer, sends, receives, block name, block bytes, send sizes..., receive sizes...,
  * slot offsets in the block...]} (the block holds this rank's slots for the peer's messages), and receives the
  * peer's. The lane goes direct when both offered (every message at most the direct limit, and room for the slots);
  * sizes that disagree fail the run on both ranks as a count mismatch, before a byte is written into a slot (a sender
@@ -202,6 +201,27 @@ final class DirectLane {
         }
     }
 
+    /**
+     * The tag of the agreement messages of a run: its own with bit 30 flipped, which no run in flight uses (that
+     * would take 2^30 calls outstanding at once). Never the run's own: a peer that makes no plan for the call (its
+     * {@code tutti.coll.directLimit} is 0) must not take the agreement as the call's data; it leaves it unreceived,
+     * and this rank finds the peer's data on the run's tag instead ({@link #stalledBy}).
+     */
+    static int agreementTag(final int tag) {
+        return tag ^ 1 << 30;
+    }
+
+    /**
+     * Tells, for a run waiting for this lane's agreement, whether the peer sent the call's data through the message
+     * layer instead: it makes no plan for the call, and never will agree.
+     *
+     * @param tag the run's tag
+     * @return true if such a message waits
+     */
+    boolean stalledBy(final int tag) {
+        return POSTED == state && null != comm.engine().iprobe(comm.context(), peerWorld(), tag, comm.view());
+    }
+
     private void post(final ScheduleRun owner, final int tag) {
         boolean offer = true;
         long total = 0;
@@ -236,9 +256,11 @@ final class DirectLane {
         final P2pEngine engine = comm.engine();
         final int code = key.header | Datatype.LONG.ordinal();
         final int world = peerWorld();
-        inReq = engine.irecvCoded(null, comm.context(), world, tag, code, MemorySegment.ofArray(in), comm.view());
+        final int agreeTag = agreementTag(tag);
+        inReq = engine.irecvCoded(null, comm.context(), world, agreeTag, code, MemorySegment.ofArray(in),
+            comm.view());
         inReq.wakeOnComplete(owner);
-        outReq = engine.isendCoded(null, comm.context(), world, tag, code, MemorySegment.ofArray(out));
+        outReq = engine.isendCoded(null, comm.context(), world, agreeTag, code, MemorySegment.ofArray(out));
         outReq.wakeOnComplete(owner);
     }
 

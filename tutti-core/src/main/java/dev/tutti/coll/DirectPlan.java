@@ -203,6 +203,22 @@ final class DirectPlan {
         direct++;
     }
 
+    /**
+     * Returns a peer that sent this run's data through the message layer while this rank waits to agree slots with
+     * it (it makes no plan for the call: a different {@code tutti.coll.directLimit}), or -1.
+     *
+     * @param tag the run's tag
+     * @return the peer's group rank, or -1
+     */
+    int stalledBy(final int tag) {
+        for (final Pair p : pairs) {
+            if (p.lane.stalledBy(tag)) {
+                return p.peer;
+            }
+        }
+        return -1;
+    }
+
     /** A peer (group rank) whose departure keeps the plan from being agreed, and its failure. */
     record Blocked(int peer, TuttiException failure) {
     }

@@ -696,14 +696,25 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
             return null;
         }
         try {
+            final DirectPlan d = direct; // dropped by an advance that found no lane direct
+            if (null == d) {
+                return null;
+            }
+            if (!isDone() && round < 0 && !d.ready()) {
+                final int peer = d.stalledBy(tag);
+                return peer < 0 ? null : Errors.invalid(ErrorClass.ARG, schedule.op(), comm.describe(), "rank="
+                    + peer + " sent this call's data through the message layer while this rank waits to agree "
+                    + "shared-memory slots with it: the ranks run with different settings "
+                    + dev.tutti.runtime.Settings.COLL_DIRECT_LIMIT.name());
+            }
             if (isDone() || round < 0) {
                 return null;
             }
             for (int i = 0; i < pending; i++) {
-                if (parts[i] instanceof DirectPart d && !d.isDone()
-                    && null != comm.engine().iprobe(context, d.peerWorld(), tag, comm.view())) {
+                if (parts[i] instanceof DirectPart dp && !dp.isDone()
+                    && null != comm.engine().iprobe(context, dp.peerWorld(), tag, comm.view())) {
                     return Errors.invalid(ErrorClass.ARG, schedule.op(), comm.describe(), "rank="
-                        + comm.groupRank(d.peerWorld()) + " sent a message of another collective call at this "
+                        + comm.groupRank(dp.peerWorld()) + " sent a message of another collective call at this "
                         + "place in the call order, where this rank started a persistent " + schedule.op()
                         + " whose messages with it go through shared-memory slots: the ranks called different "
                         + "collectives, or with different counts or roots");
