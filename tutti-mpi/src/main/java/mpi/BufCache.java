@@ -16,7 +16,8 @@ import java.lang.ref.WeakReference;
  * {@link Env#bufCache()}), any other thread through a thread-local. Both the key and the view are held weakly: the
  * cache never keeps a program's array alive, and a collected view is built again (once per garbage collection at
  * most). Derived datatypes are not cached: {@link Bufs} checks them per call. Cost of a hit: up to {@link #SLOTS}
- * comparisons of plain fields, one {@code refersTo} (no read barrier) and one read of the view's reference.
+ * {@code refersTo} (a load and a compare, no read barrier; it fails first on another buffer's slot, as the count and
+ * type of a loop's buffers are often alike), four field comparisons and one read of the view's reference.
  */
 final class BufCache {
     private static final int SLOTS = 4;
@@ -59,8 +60,8 @@ final class BufCache {
         final int perItem) {
         for (int i = 0; i < SLOTS; i++) {
             final Entry e = slots[i];
-            if (null != e && count == e.count && type == e.type && unit == e.unit && perItem == e.perItem
-                && e.refersTo(buf)) {
+            if (null != e && e.refersTo(buf) && count == e.count && type == e.type && unit == e.unit
+                && perItem == e.perItem) {
                 final Buf view = e.view.get();
                 if (null == view) {
                     slots[i] = null; // collected: built again and kept in a new slot
