@@ -10,10 +10,14 @@ import java.lang.ref.WeakReference;
  * view (three objects) per call. A {@code Buf} is an immutable view and an array's length or a buffer's memory
  * never changes, so a buffer built once for a key is right for every later call with that key.
  *
- * <p>Implementation note: a few slots per thread (a thread-local, so no locking), replaced round-robin; the
- * key is the object's identity with the count, datatype and reduction unit. Both the key and the view are held
- * weakly: the cache never keeps a program's array alive, and a collected view is built again (once per garbage
- * collection at most). Derived datatypes are not cached: {@link Bufs} checks them per call.
+ * <p>Implementation note: a few slots per thread, replaced round-robin; the key is the object's identity with the
+ * count, datatype and reduction unit. One cache belongs to one thread and is never shared, so no locking: the
+ * thread that called {@code MPI.Init} finds its cache through its {@link Env} (a field read, see
+ * {@link Env#bufCache()}), any other thread through a thread-local. Both the key and the view are held weakly: the
+ * cache never keeps a program's array alive, and a collected view is built again (once per garbage collection at
+ * most). Derived datatypes are not cached: {@link Bufs} checks them per call. Cost of a hit: up to {@link #SLOTS}
+ * {@code refersTo} (a load and a compare, no read barrier; it fails first on another buffer's slot, as the count and
+ * type of a loop's buffers are often alike), four field comparisons and one read of the view's reference.
  */
 final class BufCache {
     private static final int SLOTS = 4;
@@ -41,10 +45,10 @@ final class BufCache {
     private final Entry[] slots = new Entry[SLOTS];
     private int next;
 
-    private BufCache() {
+    BufCache() {
     }
 
-    /** @return the calling thread's cache */
+    /** @return the calling thread's cache, through the thread-local (see {@link Env#bufCache()} for the cheaper way) */
     static BufCache mine() {
         return MINE.get();
     }
@@ -56,7 +60,7 @@ final class BufCache {
         final int perItem) {
         for (int i = 0; i < SLOTS; i++) {
             final Entry e = slots[i];
-            if (null != e && buf == e.get() && count == e.count && type == e.type && unit == e.unit
+            if (null != e && e.refersTo(buf) && count == e.count && type == e.type && unit == e.unit
                 && perItem == e.perItem) {
                 final Buf view = e.view.get();
                 if (null == view) {

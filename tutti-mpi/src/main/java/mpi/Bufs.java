@@ -29,7 +29,23 @@ final class Bufs {
      *                         unsupported kind of object or a buffer shorter than {@code count} items
      */
     static Buf of(final String what, final Object buf, final int count, final Datatype type) {
-        return of(what, buf, count, type, null == type ? null : type.wire, null == type ? 1 : type.wirePerItem);
+        return of(what, buf, count, type, null);
+    }
+
+    /**
+     * As {@link #of(String, Object, int, Datatype)}, with the calling thread's view cache given (a hot path that
+     * has looked up its {@link Env} passes {@link Env#bufCache()}, and saves a thread-local lookup).
+     *
+     * @param what  the operation, for messages
+     * @param buf   an array, an NIO buffer, or null when nothing moves
+     * @param count items
+     * @param type  the datatype
+     * @param cache the calling thread's cache, or null to look it up
+     * @return the buffer
+     */
+    static Buf of(final String what, final Object buf, final int count, final Datatype type, final BufCache cache) {
+        return of(what, buf, count, type, null == type ? null : type.wire, null == type ? 1 : type.wirePerItem,
+            cache);
     }
 
     /**
@@ -42,10 +58,11 @@ final class Bufs {
      * @param type    the datatype
      * @param unit    the Tutti element type
      * @param perItem units per item
+     * @param cache   the calling thread's view cache, or null to look it up
      * @return the buffer
      */
     static Buf of(final String what, final Object buf, final int count, final Datatype type,
-        final dev.tutti.Datatype unit, final int perItem) {
+        final dev.tutti.Datatype unit, final int perItem, final BufCache cache) {
         if (count < 0) {
             throw Errors.error(MPI.ERR_COUNT, what + ": count=" + count + ", expected count >= 0");
         }
@@ -57,11 +74,11 @@ final class Bufs {
         }
         type.live(what);
         if (null == type.shape && null != buf) {
-            final BufCache cache = BufCache.mine();
-            Buf view = cache.find(buf, count, type, unit, perItem);
+            final BufCache c = null == cache ? BufCache.mine() : cache;
+            Buf view = c.find(buf, count, type, unit, perItem);
             if (null == view) {
                 view = plain(what, buf, count, type, unit, perItem);
-                cache.keep(buf, count, type, unit, perItem, view);
+                c.keep(buf, count, type, unit, perItem, view);
             }
             return view;
         }

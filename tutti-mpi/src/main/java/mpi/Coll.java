@@ -71,7 +71,7 @@ final class Coll {
 
     private static Buf buf(final String what, final Object b, final int count, final Datatype t,
         final Reductions.Plan p) {
-        return Bufs.of(what, b, count, t, p.unit(), p.perItem());
+        return Bufs.of(what, b, count, t, p.unit(), p.perItem(), null);
     }
 
     private static int[] scale(final int[] a, final int per) {
@@ -309,14 +309,20 @@ final class Coll {
         return nb ? ic.ireduce(send, recv, p.op(), root) : done(() -> ic.reduce(send, recv, p.op(), root));
     }
 
+    /**
+     * MPI_Allreduce and MPI_Iallreduce.
+     *
+     * @param cache the calling thread's view cache ({@link Env#bufCache()}), or null to look it up
+     */
     static dev.tutti.Request allReduce(final dev.tutti.Comm c, final boolean nb, final Object s, final Object r,
-        final boolean inPlace, final int count, final Datatype t, final Op op) {
+        final boolean inPlace, final int count, final Datatype t, final Op op, final BufCache cache) {
         final Reductions.Plan p = Reductions.plan("allReduce", op, t);
         if (inPlace) {
             intra(c, "allReduce");
         }
-        final Buf send = inPlace ? Buf.IN_PLACE : buf("allReduce", s, count, t, p);
-        final Buf recv = buf("allReduce", r, count, t, p);
+        final BufCache views = null == cache ? BufCache.mine() : cache;
+        final Buf send = inPlace ? Buf.IN_PLACE : Bufs.of("allReduce", s, count, t, p.unit(), p.perItem(), views);
+        final Buf recv = Bufs.of("allReduce", r, count, t, p.unit(), p.perItem(), views);
         if (nb) {
             return c.iallreduce(send, recv, p.op());
         }

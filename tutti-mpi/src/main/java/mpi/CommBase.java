@@ -145,7 +145,7 @@ abstract class CommBase {
         final int dest, final int tag) throws MPIException {
         final Env e = Env.check();
         try {
-            tc(e).send(Bufs.of(what, buf, count, type), dest, tag);
+            tc(e).send(Bufs.of(what, buf, count, type, e.bufCache()), dest, tag);
         } catch (final RuntimeException x) {
             throw fail(call, x);
         }
@@ -156,7 +156,7 @@ abstract class CommBase {
         throws MPIException {
         final Env e = Env.check();
         try {
-            return Status.of(tc(e).recv(Bufs.of("recv", buf, count, type), source, tag));
+            return Status.of(tc(e).recv(Bufs.of("recv", buf, count, type, e.bufCache()), source, tag));
         } catch (final RuntimeException x) {
             throw fail("MPI_Recv", x);
         }

@@ -337,7 +337,7 @@ abstract class CommCollectives extends CommNeighbors {
         final Op op) throws MPIException {
         final Env e = Env.check(); // the hot path, without run's lambda
         try {
-            Coll.allReduce(tc(e), false, sendbuf, recvbuf, false, count, type, op);
+            Coll.allReduce(tc(e), false, sendbuf, recvbuf, false, count, type, op, e.bufCache());
         } catch (final RuntimeException x) {
             throw fail("MPI_Allreduce", x);
         }
@@ -346,14 +346,14 @@ abstract class CommCollectives extends CommNeighbors {
     /** In-place allreduce: {@code buf} is input and output. */
     public final void allReduce(final Object buf, final int count, final Datatype type, final Op op)
         throws MPIException {
-        run("MPI_Allreduce", () -> Coll.allReduce(tc(), false, null, buf, true, count, type, op));
+        run("MPI_Allreduce", () -> Coll.allReduce(tc(), false, null, buf, true, count, type, op, null));
     }
 
     /** @return the request of a nonblocking allreduce (MPI_Iallreduce) */
     public final Request iAllReduce(final Buffer sendbuf, final Buffer recvbuf, final int count,
         final Datatype type, final Op op) throws MPIException {
         direct(sendbuf, recvbuf);
-        return start("MPI_Iallreduce", () -> Coll.allReduce(tc(), true, sendbuf, recvbuf, false, count, type, op),
+        return start("MPI_Iallreduce", () -> Coll.allReduce(tc(), true, sendbuf, recvbuf, false, count, type, op, null),
             new Object[] {sendbuf, recvbuf});
     }
 
@@ -361,7 +361,7 @@ abstract class CommCollectives extends CommNeighbors {
     public final Request iAllReduce(final Buffer buf, final int count, final Datatype type, final Op op)
         throws MPIException {
         direct(buf);
-        return start("MPI_Iallreduce", () -> Coll.allReduce(tc(), true, null, buf, true, count, type, op), buf);
+        return start("MPI_Iallreduce", () -> Coll.allReduce(tc(), true, null, buf, true, count, type, op, null), buf);
     }
 
     /** Reduces and scatters blocks of {@code recvcounts[i]} items (MPI_Reduce_scatter). */

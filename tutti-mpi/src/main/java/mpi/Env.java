@@ -39,6 +39,8 @@ final class Env {
     private volatile int threadLevel;
     private volatile Thread mainThread;
     private byte[] attached;
+    /** The {@link BufCache} of {@link #mainThread}, which alone uses it. */
+    private final BufCache mainCache = new BufCache();
 
     /** State of {@code MPI.COMM_WORLD} in this rank. */
     final CommState worldState = new CommState("MPI_COMM_WORLD");
@@ -187,6 +189,17 @@ final class Env {
     /** @return the thread that called Init */
     Thread mainThread() {
         return mainThread;
+    }
+
+    /**
+     * Returns the calling thread's cache of buffer views: for the thread that called Init (the one that makes nearly
+     * every call in most programs) the field of this state, which saves a thread-local lookup per buffer; for any
+     * other thread its own thread-local one. A cache is never shared between threads.
+     *
+     * @return the cache
+     */
+    BufCache bufCache() {
+        return Thread.currentThread() == mainThread ? mainCache : BufCache.mine();
     }
 
     /** @return the buffer of buffered mode, or null */

@@ -273,7 +273,7 @@ final class Reductions {
     /** The body of {@link Comm#reduceLocal}: {@code inOutBuf = inBuf op inOutBuf} over {@code count} items. */
     static void local(final Object inBuf, final Object inOutBuf, final int count, final Datatype type, final Op op) {
         final Plan p = plan("reduceLocal", op, type);
-        local("reduceLocal", p, Bufs.of("reduceLocal", inBuf, count, type, p.unit(), p.perItem()),
-            Bufs.of("reduceLocal", inOutBuf, count, type, p.unit(), p.perItem()));
+        local("reduceLocal", p, Bufs.of("reduceLocal", inBuf, count, type, p.unit(), p.perItem(), null),
+            Bufs.of("reduceLocal", inOutBuf, count, type, p.unit(), p.perItem(), null));
     }
 }
