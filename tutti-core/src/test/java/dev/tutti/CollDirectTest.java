@@ -22,6 +22,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @Timeout(120)
 class CollDirectTest {
+    private static final String LIMIT = dev.tutti.runtime.Settings.COLL_DIRECT_LIMIT.name();
+
+    /**
+     * Runs a job of processes-like ranks over shm with slots turned on (between processes they are off by default:
+     * no faster than the ring there), the way a program would with {@code -Dtutti.coll.directLimit=16384}.
+     */
+    private static void shm(final int n, final ShmJob.Body body) {
+        System.setProperty(LIMIT, "16384");
+        try {
+            ShmJob.run(n, body);
+        } finally {
+            System.clearProperty(LIMIT);
+        }
+    }
 
     /**
      * Over shared memory a persistent request's small messages go through slots in the receivers' arenas
@@ -31,7 +45,7 @@ class CollDirectTest {
     @ParameterizedTest(name = "p={0}")
     @ValueSource(ints = {2, 3, 5})
     void shouldGiveTheSameThroughSharedMemorySlots(final int p) {
-        ShmJob.run(p, (w, shm) -> {
+        shm(p, (w, shm) -> {
             CollPersistentTest.check(w, CollPersistentTest.intraCases(w));
             final int[] x = {w.rank(), 1};
             final int[] y = new int[2];
@@ -51,7 +65,7 @@ class CollDirectTest {
      */
     @Test
     void shouldFailAStalledSlotRunThatMeetsAnotherCall() {
-        ShmJob.run(2, (w, shm) -> {
+        shm(2, (w, shm) -> {
             final long[] x = {w.rank()};
             final long[] y = new long[1];
             final PersistentRequest r = w.allreduceInit(Buf.of(x), Buf.of(y), Op.SUM);
@@ -113,13 +127,13 @@ class CollDirectTest {
     /** Intercommunicator persistent collectives, standard and symmetric, through the slots too. */
     @Test
     void shouldRunIntercommunicatorCollectivesThroughSharedMemorySlots() {
-        ShmJob.run(5, (w, shm) -> CollPersistentTest.checkInter(w));
+        shm(5, (w, shm) -> CollPersistentTest.checkInter(w));
     }
 
     /** Counts that disagree fail the first start on both ranks of the pair, naming the counts, and move no data. */
     @Test
     void shouldFailBothRanksWhenTheirCountsDisagreeOverSharedMemory() {
-        ShmJob.run(2, (w, shm) -> {
+        shm(2, (w, shm) -> {
             final int n = 0 == w.rank() ? 4 : 8;
             final int[] x = new int[n];
             final int[] y = new int[n];
@@ -141,11 +155,23 @@ class CollDirectTest {
      */
     @ParameterizedTest(name = "p={0}")
     @ValueSource(ints = {2, 3, 4})
-    void shouldKeepEveryByteWhenRequestsShareALane(final int p) {
-        final int iterations = 1500;
+    void shouldKeepEveryByteWhenRequestsShareALaneOverShm(final int p) {
+        shm(p, (w, shm) -> shareALane(w, 1500));
+    }
+
+    /** The same between ranks that are threads of one JVM, where slots are on by default. */
+    @ParameterizedTest(name = "p={0}")
+    @ValueSource(ints = {2, 3, 5})
+    void shouldKeepEveryByteWhenRequestsShareALaneInProcess(final int p) {
+        Tutti.runLocal(p, Tutti.Options.defaults().timeout(java.time.Duration.ofSeconds(100)),
+            w -> shareALane(w, 1500));
+    }
+
+    private static void shareALane(final Communicator w, final int iterations) throws InterruptedException {
+        final int p = w.size();
         final int block = 5;
         final int k = 3; // requests of the same shape
-        ShmJob.run(p, (w, shm) -> {
+        {
             final int me = w.rank();
             final int[][] send = new int[k][p * block];
             final int[][] recv = new int[k][p * block];
@@ -203,7 +229,7 @@ class CollDirectTest {
                 r.free();
             }
             other.free();
-        });
+        }
     }
 
     private static int value(final int it, final int pos, final int from, final int to, final int e) {
@@ -214,7 +240,7 @@ class CollDirectTest {
     @Test
     void shouldGiveTheSlotsBackWhenTheCommunicatorIsFreed() {
         final long arena = ShmJob.config().arenaBytes();
-        ShmJob.run(2, (w, shm) -> {
+        shm(2, (w, shm) -> {
             final Communicator c = w.dup();
             final PersistentRequest[] rs = new PersistentRequest[40];
             for (int i = 0; i < rs.length; i++) { // 40 shapes, 40 lanes of 2 x 8 KiB slots

@@ -107,7 +107,7 @@ class ShmLaunchTest {
         final Path[] outputs = new Path[n];
         for (int r = 0; r < n; r++) {
             outputs[r] = Files.createTempFile("tutti-shm-rank" + r + "-", ".log");
-            final ProcessBuilder pb = new ProcessBuilder(List.of(java, "-Dtutti.shm.arenaMiB=4", "-cp",
+            final ProcessBuilder pb = new ProcessBuilder(List.of(java, "-Dtutti.shm.arenaMiB=4", "-Dtutti.coll.directLimit=16384", "-cp",
                 System.getProperty("java.class.path"), ShmInitMain.class.getName(), scenario));
             TcpProcesses.launchEnvironment(pb.environment(), r, n, server.port(), secret, jobId, transport);
             pb.redirectErrorStream(true).redirectOutput(outputs[r].toFile());

@@ -81,6 +81,8 @@ final class DirectLane {
     private MemorySegment block;
     private MemorySegment[] recvSlots;
     private MemorySegment[] sendSlots;
+    /** The last acknowledgement read per send slot ({@link DirectPart}): shared by the lane's requests. */
+    private long[] credits;
     private long[] out;
     private long[] in;
     private RecvRequest inReq;
@@ -151,6 +153,11 @@ final class DirectLane {
      */
     synchronized TuttiException blockedBy() {
         return POSTED == state && null != inReq ? inReq.blockedBy() : null;
+    }
+
+    /** @return the last acknowledgement read per send slot (agreed, direct lanes only) */
+    long[] credits() {
+        return credits;
     }
 
     /** @return the peer's world rank */
@@ -299,6 +306,7 @@ final class DirectLane {
                 recvSlots[j] = block.asSlice(out[HEAD + ns + nr + j], DirectPart.slotBytes(key.recvs[j]));
             }
             sendSlots = new MemorySegment[ns];
+            credits = new long[ns];
             final MemorySegment theirs = 0 == ns ? null : memory.resolveDirect(peerWorld(), in[3], in[4]);
             for (int j = 0; j < ns; j++) {
                 sendSlots[j] = theirs.asSlice(in[HEAD + nr + ns + j], DirectPart.slotBytes(key.sends[j]));

@@ -7,50 +7,55 @@ import dev.tutti.p2p.P2pEngine;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 
 /**
- * One message of a persistent collective's schedule that travels through a pre-arranged slot of shared memory
- * instead of the message layer ({@link DirectPlan}): the part request a {@link ScheduleRun} holds for that step.
+ * One message of a persistent collective's schedule that travels through a pre-agreed slot of direct memory
+ * instead of the message layer ({@link DirectLane}): the part request a {@link ScheduleRun} holds for that step.
  *
- * <p>Implementation notes. A slot lies in the receiving rank's shared arena and belongs to one (sender, receiver,
- * n-th message of the schedule between them); only that sender writes its data and sequence lines, only that
- * receiver its acknowledgement line ({@link #SLOT_HEADER} bytes of three 64-byte lines, so that the two sides never
- * write one cache line). It has two data buffers, used by runs of odd and even number in turn. Run {@code k}
- * (numbered from 1, the same on every rank: the k-th start of the request meets the k-th start on its peers):
+ * <p>Implementation notes. A slot lies in the receiving rank's memory and belongs to one (sender, receiver, n-th
+ * message of the lane's shape between them). Its first 64-byte line is the receiver's acknowledgement, the last run
+ * it has read; then come {@link #depth} cells, each a sequence word followed by the message's bytes, padded to
+ * whole 64-byte lines, so that a small message and its sequence word share one cache line and cross between cores
+ * together. Runs are numbered from 1 per lane, the same on both ranks; run {@code k} uses cell {@code k % depth}.
  * <ul>
- * <li>the sender waits until the receiver's acknowledgement is at least {@code k - 2} (the buffer's previous use is
- * read; an acquire load), copies its bytes into buffer {@code k & 1}, and stores {@code k} in that buffer's sequence
- * line with release semantics;</li>
- * <li>the receiver waits until that sequence line reads {@code k} (acquire), copies the bytes out, and stores
- * {@code k} as its acknowledgement (release: the copy is done before a sender may overwrite the buffer). It reads
- * run {@code k} only after run {@code k - 1} (the acknowledgement reads {@code k - 1}): several requests that share a
- * lane may have runs in flight at once, and the acknowledgement must mean that every earlier run was read, or a
- * sender could overwrite an unread buffer.</li>
+ * <li>The sender may fill the cell once the receiver has read the cell's previous use, run {@code k - depth}: it
+ * keeps the acknowledgement it last read ({@code credits}, per lane and slot) and reads the line again only when
+ * that is not enough, once every {@code depth - 1} runs or so when the receiver keeps up (the line stays in the
+ * receiver's cache otherwise). It copies the bytes in, then stores {@code k} in the cell's sequence word with
+ * release semantics.</li>
+ * <li>The receiver waits until the cell's sequence word reads {@code k} (acquire) and its acknowledgement reads
+ * {@code k - 1}: it reads a lane's runs in order, because several requests sharing a lane may have runs in flight
+ * at once and the acknowledgement must mean that every earlier run was read. It copies the bytes out and stores
+ * {@code k} as its acknowledgement (release: the copy is done before a sender may reuse the cell).</li>
  * </ul>
- * No matching, no envelope, no queue: a message costs two copies of its bytes and two ordered stores. Sizes were
- * agreed by both sides when the plan was made, so a completed receive has exactly the expected length.
+ * No matching, no envelope, no queue. Sizes were agreed by both sides, so a completed receive has exactly the
+ * expected length.
  *
- * <p>Threading: {@link #post} and {@link #poll} are called by the thread that holds the run's advance lock, so
- * the part's fields are that thread's; completion goes through {@link AbstractRequest#complete} as for every part.
- * A send that finds no room asks the engine whether its peer is gone, so that a dead receiver fails the run instead
- * of leaving it waiting (receives are asked by the run, as for every part).
+ * <p>Threading: {@link #post} and {@link #poll} are called by the thread that holds the run's advance lock, so the
+ * part's fields are that thread's; completion goes through {@link AbstractRequest#complete} as for every part.
+ * {@code credits} is shared by the runs of the lane's requests (opaque accesses: a stale value only costs a read
+ * of the acknowledgement). A send that finds no room asks the engine whether its peer is gone, so that a dead
+ * receiver fails the run instead of leaving it waiting (receives are asked by the run, as for every part).
  */
 final class DirectPart extends AbstractRequest {
-    /** Bytes of a slot's header: sequence line of buffer 0, of buffer 1, acknowledgement line. */
-    static final long SLOT_HEADER = 192;
-    private static final long SEQ0 = 0;
-    private static final long SEQ1 = 64;
-    private static final long ACK = 128;
-    private static final long ALIGN = 64;
-    private static final java.lang.invoke.VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
+    private static final long LINE = 64;
+    /** The acknowledgement's offset in a slot; cells follow at {@link #LINE}. */
+    private static final long ACK = 0;
+    private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
+    private static final VarHandle CREDIT = MethodHandles.arrayElementVarHandle(long[].class);
 
     private final boolean send;
     private final int peerWorld;
     private final MemorySegment slot;
     private final MemorySegment data;
-    private final long buffer1;
+    private final long cell;
+    private final int depth;
     private final long[] runs;
     private final int lane;
+    private final long[] credits;
+    private final int credit;
     private long run;
 
     /**
@@ -61,26 +66,36 @@ final class DirectPart extends AbstractRequest {
      * @param data      the step's bytes: read by a send, written by a receive
      * @param runs      the current run's number on each lane of the request ({@link DirectPlan})
      * @param lane      the index of this part's lane in {@code runs}
+     * @param credits   the lane's last acknowledgement read per send slot (sends only, else null)
+     * @param credit    this slot's index in {@code credits}
      */
     DirectPart(final P2pEngine engine, final boolean send, final int peerWorld, final MemorySegment slot,
-        final MemorySegment data, final long[] runs, final int lane) {
+        final MemorySegment data, final long[] runs, final int lane, final long[] credits, final int credit) {
         super(engine);
         this.send = send;
         this.peerWorld = peerWorld;
         this.slot = slot;
         this.data = data;
-        this.buffer1 = SLOT_HEADER + capacity(data.byteSize());
+        this.cell = cellBytes(data.byteSize());
+        this.depth = depth(data.byteSize());
         this.runs = runs;
         this.lane = lane;
+        this.credits = credits;
+        this.credit = credit;
     }
 
     /** @return the bytes of a slot for messages of {@code bytes} bytes */
     static long slotBytes(final long bytes) {
-        return SLOT_HEADER + 2 * capacity(bytes);
+        return LINE + depth(bytes) * cellBytes(bytes);
     }
 
-    private static long capacity(final long bytes) {
-        return (bytes + ALIGN - 1) / ALIGN * ALIGN;
+    /** Cells per slot, a power of two: deep for small messages (the sender reads the acknowledgement rarely). */
+    private static int depth(final long bytes) {
+        return bytes <= 1024 ? 8 : bytes <= 4096 ? 4 : 2;
+    }
+
+    private static long cellBytes(final long bytes) {
+        return (Long.BYTES + bytes + LINE - 1) / LINE * LINE;
     }
 
     /**
@@ -105,26 +120,27 @@ final class DirectPart extends AbstractRequest {
             return true;
         }
         final long k = run;
-        final long buffer = 0 == (k & 1) ? SLOT_HEADER : buffer1;
-        final long seq = 0 == (k & 1) ? SEQ0 : SEQ1;
+        final long at = LINE + (k & (depth - 1)) * cell; // depth is a power of two
         if (send) {
-            if ((long) LONG.getAcquire(slot, ACK) < k - 2) {
-                final TuttiException gone = engine.failureAffecting(peerWorld);
-                if (null != gone) {
-                    complete(null, gone);
-                    return true;
+            if ((long) CREDIT.getOpaque(credits, credit) < k - depth) {
+                final long ack = (long) LONG.getAcquire(slot, ACK);
+                CREDIT.setOpaque(credits, credit, ack);
+                if (ack < k - depth) {
+                    final TuttiException gone = engine.failureAffecting(peerWorld);
+                    if (null != gone) {
+                        complete(null, gone);
+                        return true;
+                    }
+                    return false;
                 }
-                return false;
             }
-            MemorySegment.copy(data, 0, slot, buffer, data.byteSize());
-            LONG.setRelease(slot, seq, k);
+            MemorySegment.copy(data, 0, slot, at + Long.BYTES, data.byteSize());
+            LONG.setRelease(slot, at, k);
         } else {
-            // In run order: the acknowledgement says "every run up to here is read", which the sender's room
-            // check relies on (requests sharing a lane may have runs in flight together, polled in any order).
-            if ((long) LONG.getAcquire(slot, seq) != k || (long) LONG.getAcquire(slot, ACK) != k - 1) {
+            if ((long) LONG.getAcquire(slot, at) != k || (long) LONG.getAcquire(slot, ACK) != k - 1) {
                 return false;
             }
-            MemorySegment.copy(slot, buffer, data, 0, data.byteSize());
+            MemorySegment.copy(slot, at + Long.BYTES, data, 0, data.byteSize());
             LONG.setRelease(slot, ACK, k);
         }
         complete(Status.EMPTY, null);

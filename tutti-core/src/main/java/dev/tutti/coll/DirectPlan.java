@@ -75,8 +75,8 @@ final class DirectPlan {
      * @return the plan, or null
      */
     static DirectPlan of(final Schedule schedule, final CollComm comm, final BooleanSupplier idle) {
-        final long limit = dev.tutti.runtime.Settings.COLL_DIRECT_LIMIT.intValue();
-        if (limit <= 0) {
+        final long setting = dev.tutti.runtime.Settings.COLL_DIRECT_LIMIT.intValue();
+        if (0 == setting) {
             return null;
         }
         final P2pEngine engine = comm.engine();
@@ -105,6 +105,10 @@ final class DirectPlan {
             }
         }
         if (pairs.isEmpty()) {
+            return null;
+        }
+        final long limit = setting < 0 ? memory.defaultDirectLimit() : setting;
+        if (limit <= 0) {
             return null;
         }
         final int header = schedule.header().bits();
@@ -186,11 +190,11 @@ final class DirectPlan {
             final int world = lane.peerWorld();
             for (int j = 0; j < p.recvs.size(); j++) {
                 put(rounds, p.recvAt.get(j), new DirectPart(comm.engine(), false, world, lane.recvSlot(j),
-                    p.recvs.get(j).segment(), runs, i));
+                    p.recvs.get(j).segment(), runs, i, null, 0));
             }
             for (int j = 0; j < p.sends.size(); j++) {
                 put(rounds, p.sendAt.get(j), new DirectPart(comm.engine(), true, world, lane.sendSlot(j),
-                    p.sends.get(j).segment(), runs, i));
+                    p.sends.get(j).segment(), runs, i, lane.credits(), j));
             }
         }
     }

@@ -101,10 +101,12 @@ public final class Settings {
     public static final Setting COLL_TAGGED_TIMEOUT_MS = integer("tutti.coll.tagged.timeoutMs", 300_000,
         ReadAt.COMMUNICATOR, "a tagged collective not matched by then (ms) fails with `TIMEOUT` (0 = wait forever)");
     /** Persistent collectives over shared memory: the largest message that goes through a pre-agreed slot. */
-    public static final Setting COLL_DIRECT_LIMIT = integer("tutti.coll.directLimit", 16 * 1024, ReadAt.EACH_CALL,
-        "persistent collectives and alltoall channels between ranks of one host: each message up to this many bytes "
-            + "goes through a shared-memory slot agreed once per peer and shape (no matching, no queue) instead of "
-            + "the message layer; read at each `...Init`; 0 turns it off");
+    public static final Setting COLL_DIRECT_LIMIT = integer("tutti.coll.directLimit", -1, ReadAt.EACH_CALL,
+        "persistent collectives and alltoall channels: each message up to this many bytes goes through a slot of "
+            + "memory agreed once per peer and shape (no matching, no queue) instead of the message layer; -1: "
+            + "16384 between ranks that are threads of one JVM (twice as fast there), 0 between processes (over "
+            + "shared memory a slot is no faster than the transport's ring); 0 turns it off; read at each `...Init`, "
+            + "and every rank must use the same value");
     /** The correctness checker. */
     public static final Setting LOG_LEVEL = choice("tutti.log.level", "warning", List.of("off", "error", "warning",
         "info", "debug", "trace"), ReadAt.EACH_CALL, "The least severe of Tutti's own log records that is passed on "

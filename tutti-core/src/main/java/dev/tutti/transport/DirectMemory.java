@@ -13,6 +13,14 @@ import java.lang.foreign.MemorySegment;
 public interface DirectMemory {
 
     /**
+     * Returns the largest message that goes through direct memory when the setting {@code tutti.coll.directLimit}
+     * is left at its default: where it was measured to beat the transport's own messages.
+     *
+     * @return bytes, 0 for none
+     */
+    long defaultDirectLimit();
+
+    /**
      * Makes a zeroed block, 64-byte aligned.
      *
      * @param bytes its size, at least 0

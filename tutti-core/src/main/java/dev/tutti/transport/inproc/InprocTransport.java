@@ -39,6 +39,12 @@ public final class InprocTransport implements Transport, DirectMemory {
         }
     }
 
+    /** 16 KiB: between threads, a slot takes half the time of a matched message (measured at 2 ranks, 8 B-1 KiB). */
+    @Override
+    public long defaultDirectLimit() {
+        return 16 * 1024;
+    }
+
     @Override
     public MemorySegment tryAllocateDirect(final long bytes) {
         return fabric.allocate(bytes);
