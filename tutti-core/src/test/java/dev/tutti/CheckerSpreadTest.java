@@ -113,7 +113,8 @@ class CheckerSpreadTest {
             "rank 1 allreduce(op=SUM, 8193 x long) at " + site(o, 1), "the ranks passed different counts");
         for (int r = 0; r < 3; r++) {
             final int rank = r;
-            assertTrue(Arrays.stream(results[r]).allMatch(v -> -1 == v), () -> "rank " + rank + "'s buffer was written");
+            assertTrue(Arrays.stream(results[r]).allMatch(v -> -1 == v),
+                () -> "rank " + rank + "'s buffer was written");
         }
     }
 
@@ -134,7 +135,8 @@ class CheckerSpreadTest {
             "rank 3 alltoall(2048 x long) at " + site(o, 3));
         for (int r = 0; r < 4; r++) {
             final int rank = r;
-            assertTrue(Arrays.stream(results[r]).allMatch(v -> -1 == v), () -> "rank " + rank + "'s buffer was written");
+            assertTrue(Arrays.stream(results[r]).allMatch(v -> -1 == v),
+                () -> "rank " + rank + "'s buffer was written");
         }
     }
 

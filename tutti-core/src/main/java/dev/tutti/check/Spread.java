@@ -29,16 +29,18 @@ import java.lang.foreign.MemorySegment;
  * message comes from a peer that has passed the same verdict, so it is this call's. When the hashes differ the call
  * fails on every rank (for these two operations every field the hash covers is one the rules compare): the slots and
  * their posted receives belong to an exchange the checker never reuses (a failed exchange is replaced), so a late
- * message can land nowhere a later call reads.
+ * message can land nowhere a later call reads (the failed call's slots, its posted receives and any first-round
+ * message no one receives stay held: a mismatch ends a program).
  *
  * <p>Implementation notes. One per reusable exchange, used by one call at a time. The slots grow to the largest call
  * seen ({@code long[]}, so every element type is aligned) and are kept; the requests are reused. Alltoall is taken
- * up to {@link #ALLTOALL_MAX_BLOCK} per block (past it the copy out of the slots costs more than the round it saves),
- * allreduce up to {@link #ALLREDUCE_MAX} bytes. Costs beyond the schedule's messages: the alltoall's copy out of the
- * slots, {@code (n - 1)} blocks; a few slices per call.
+ * up to {@link #ALLTOALL_MAX_BLOCK} per block (past it the copy out of the slots weighs as much as the round it
+ * saves), allreduce up to {@link #ALLREDUCE_MAX} bytes (the slots a communicator keeps). Costs beyond the schedule's
+ * messages: the alltoall's copy out of the slots, {@code (n - 1)} blocks. The views of the user's memory are kept
+ * while a loop repeats the call, so a repeated call allocates nothing.
  */
 final class Spread {
-    /** Tag bits of the first round: over the first phase's tags ({@code < 2^30}) and the second's ({@code < 0x6000_0000}). */
+    /** Tag bits of the first round: above the first phase's tags ({@code < 2^30}) and the second's. */
     static final int DATA = 0x6000_0000;
     private static final int DATA_SEQ_MASK = 0x0FFF_FFFF;
     /** Tag bits of an allreduce's second round: below the checker's question tags ({@code 0x7FFF_FFF9} and up). */
@@ -47,7 +49,7 @@ final class Spread {
     /** The largest alltoall block, in bytes, that the checker moves itself. */
     static final int ALLTOALL_MAX_BLOCK = 256 * 1024;
     /** The largest allreduce operand, in bytes, that the checker moves itself. */
-    static final long ALLREDUCE_MAX = 8L << 20;
+    static final long ALLREDUCE_MAX = 4L << 20;
 
     private final CollComm comm;
     private final P2pEngine engine;
