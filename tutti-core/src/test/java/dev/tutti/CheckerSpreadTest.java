@@ -15,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * With the checker on the results must be those of the unchecked call, just past the hashes' limit, at sizes that do
  * not split evenly, past the path's own limits, in place, with a non-commutative operation in rank order, on groups
  * small and larger than the path's, over inproc and over shm; and a mismatch on this path must still be reported on
- * every rank with the user's receive memory untouched.
+ * every rank with the user's receive memory untouched, then and while the communicator goes on.
  */
 @Timeout(180)
 class CheckerSpreadTest {
@@ -115,6 +115,35 @@ class CheckerSpreadTest {
             final int rank = r;
             assertTrue(Arrays.stream(results[r]).allMatch(v -> -1 == v),
                 () -> "rank " + rank + "'s buffer was written");
+        }
+    }
+
+    @Test
+    void shouldLeaveTheFailedCallsMemoryAloneWhileTheCommunicatorGoesOn() {
+        final long[][] results = new long[3][];
+        final CheckerTest.Outcomes o = CheckerTest.run(3, (w, line) -> {
+            final int count = 2 == w.rank() ? 4097 : 4096;
+            final long[] out = new long[count];
+            Arrays.fill(out, -1);
+            results[w.rank()] = out;
+            final long[] x = new long[count];
+            Arrays.fill(x, 3);
+            try {
+                w.allreduce(Buf.of(x), Buf.of(out), Op.SUM);
+                throw new AssertionError("rank " + w.rank() + ": the mismatched allreduce returned");
+            } catch (final CollectiveMismatchException expected) {
+                // every rank is told; the program goes on with calls that match
+            }
+            for (int round = 0; round < 3; round++) {
+                exercise(w, 4096, round);
+            }
+            return 0;
+        });
+        for (int r = 0; r < 3; r++) {
+            assertEquals(CheckerTest.OK, o.ranks().get(r), "rank " + r);
+            final int rank = r;
+            assertTrue(Arrays.stream(results[r]).allMatch(v -> -1 == v),
+                () -> "rank " + rank + "'s buffer of the failed call was written");
         }
     }
 

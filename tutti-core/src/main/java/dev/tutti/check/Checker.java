@@ -192,7 +192,12 @@ public final class Checker implements CollHook, Agent {
                 state.round = x;
             }
             x.restart((int) (seq & SEQ_MASK), call, seq);
-            x.waitFor();
+            try {
+                x.waitFor();
+            } catch (final TuttiException e) {
+                x.abandon();
+                throw e;
+            }
             if (x.deliver(call) || CollKind.BARRIER == call.kind()) {
                 call.doneByHook();
             }

@@ -354,7 +354,11 @@ final class DigestExchange extends AbstractRequest implements CollGate {
      * @return whether the call's data has been delivered (its schedule must not run)
      */
     boolean deliver(final CollCall c) {
-        if (!allSame || null == round) {
+        if (null == round) {
+            return false;
+        }
+        if (!allSame) {
+            abandon(); // the call runs its schedule
             return false;
         }
         if (spreading) {
@@ -366,6 +370,13 @@ final class DigestExchange extends AbstractRequest implements CollGate {
         }
         Piggyback.deliver(c, carried, comm.rank(), round.payloads, round.scratch);
         return true;
+    }
+
+    /** Withdraws what a {@link Spread} call posted, after its call failed or did not pass with every hash equal. */
+    void abandon() {
+        if (spreading && null != round && null != round.spread) {
+            round.spread.abandon();
+        }
     }
 
     /** @return whether every peer's hash is this rank's and the call passes the rules as this rank made it */

@@ -23,14 +23,16 @@ import java.lang.foreign.MemorySegment;
  * so non-commutative operations are right and every rank gets the same bits) and sends the result to every rank.
  *
  * <p>Soundness. The first round's messages (tag {@link #DATA}) land in this object's slots, never in the user's
- * memory: an alltoall's blocks are copied out, and an allreduce's result written and its second round's receives
- * (tag {@link #RESULT}) posted, only once every rank's hash equals this rank's, that is once every rank made this
- * same call and so decided the same (a function of what the hash covers and the group's size). A second-round
- * message comes from a peer that has passed the same verdict, so it is this call's. When the hashes differ the call
- * fails on every rank (for these two operations every field the hash covers is one the rules compare): the slots and
- * their posted receives belong to an exchange the checker never reuses (a failed exchange is replaced), so a late
- * message can land nowhere a later call reads (the failed call's slots, its posted receives and any first-round
- * message no one receives stay held: a mismatch ends a program).
+ * memory; an alltoall's blocks are copied out, and an allreduce's block folded and written, only once every rank's
+ * hash equals this rank's, that is once every rank made this same call and so decided the same (a function of what
+ * the hash covers and the group's size). An allreduce's results (tag {@link #RESULT}) are received straight into the
+ * receive memory, their receives posted with the first round's (in place: after the first round's sends, which read
+ * that memory): a peer sends its result only once it has found every rank's hash equal to its own, this rank's too,
+ * so what arrives there is this call's result. When the hashes differ no result is sent, the call fails on every rank
+ * (for these two operations every field the hash covers is one the rules compare), and its receives are withdrawn
+ * ({@link #abandon}); the slots belong to an exchange the checker never reuses (a failed exchange is replaced), so a
+ * late first-round message can land nowhere a later call reads (a first-round message no one receives stays held: a
+ * mismatch ends a program).
  *
  * <p>Implementation notes. One per reusable exchange, used by one call at a time. The slots grow to the largest call
  * seen ({@code long[]}, so every element type is aligned) and are kept; the requests are reused. Alltoall is taken
@@ -66,6 +68,8 @@ final class Spread {
     /** Views of the user's memory per peer, kept while a loop repeats the call (slices are objects). */
     private final Views sendViews;
     private final Views resultViews;
+    /** Whether the results' receives are posted (an allreduce not in place posts them with the first round's). */
+    private boolean resultsPosted;
     /** Between {@link #post} and the successful end of {@link #finish}: the requests may be under way. */
     private boolean busy;
 
@@ -139,6 +143,46 @@ final class Spread {
                 engine.irecv(recvs[r], context, comm.world(r), tag, Datatype.BYTE, slot(r, slotBytes), comm.view());
             }
         }
+        resultsPosted = false;
+        if (CollKind.ALLREDUCE == call.kind() && !call.inPlace()) {
+            postResults(call); // before the verdict: only a peer that found every hash equal sends its result
+        }
+    }
+
+    /** Posts the receives of an allreduce's results, each peer's block into the receive memory. */
+    private void postResults(final CollCall call) {
+        final int n = comm.size();
+        final int me = comm.rank();
+        final int size = call.sendType().sizeBytes();
+        final MemorySegment recv = call.recvMemory();
+        for (int r = 0; r < n; r++) {
+            if (r != me) {
+                engine.irecv(results[r], context, comm.world(r), resultTag, Datatype.BYTE, resultViews.of(r, recv,
+                    (long) first(call, r) * size, (long) count(call, r) * size), comm.view());
+            }
+        }
+        resultsPosted = true;
+    }
+
+    /**
+     * Withdraws the receives of a call that did not pass with every hash equal (it failed, or its schedule runs):
+     * no result can come then (a peer sends one only once it found every hash equal, this rank's too), and a receive
+     * into the user's memory must not stay posted.
+     */
+    void abandon() {
+        if (resultsPosted) {
+            for (final RecvRequest r : results) {
+                if (null != r && !r.isDone()) {
+                    r.cancel();
+                }
+            }
+            resultsPosted = false;
+        }
+        for (final RecvRequest r : recvs) {
+            if (null != r && !r.isDone()) {
+                r.cancel();
+            }
+        }
     }
 
     /**
@@ -190,15 +234,9 @@ final class Spread {
             return;
         }
         final int size = call.sendType().sizeBytes();
-        final boolean inPlace = call.inPlace();
-        if (inPlace) {
-            waitAll(sends); // the first round reads the receive memory, which the second round writes
-        }
-        for (int r = 0; r < n; r++) {
-            if (r != me) {
-                engine.irecv(results[r], context, comm.world(r), resultTag, Datatype.BYTE, resultViews.of(r, recv,
-                    (long) first(call, r) * size, (long) count(call, r) * size), comm.view());
-            }
+        if (!resultsPosted) { // in place: the first round reads the receive memory, which the second round writes
+            waitAll(sends);
+            postResults(call);
         }
         final int k = count(call, me);
         final long bytes = (long) k * size;
@@ -222,9 +260,7 @@ final class Spread {
             engine.isend(resultSends[r], context, comm.world(r), resultTag, Datatype.BYTE, into);
         }
         waitAll(results);
-        if (!inPlace) {
-            waitAll(sends);
-        }
+        waitAll(sends);
         waitAll(resultSends);
         busy = false;
     }
