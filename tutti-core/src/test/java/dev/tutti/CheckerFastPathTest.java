@@ -166,7 +166,7 @@ class CheckerFastPathTest {
             final Buf bigOut = Buf.of(new long[LIMIT]);
             final Runnable[] calls = {world::barrier, () -> world.allreduce(x, y, Op.SUM),
                 () -> world.allreduce(big, bigOut, Op.SUM)};
-            final String[] names = {"barrier", "allreduce 8 B", "allreduce 8 KiB (moved by the checker)"};
+            final String[] names = {"barrier", "allreduce 8 B", "allreduce 8 KiB (its schedule)"};
             for (int c = 0; c < calls.length; c++) {
                 final int iterations = 2 == c ? 2_000 : 20_000;
                 for (int i = 0; i < iterations; i++) {
@@ -179,9 +179,9 @@ class CheckerFastPathTest {
                 }
                 final double perCall = (double) (mx.getThreadAllocatedBytes(thread) - before) / iterations;
                 System.out.printf("checked %s: %.2f bytes per call (rank %d)%n", names[c], perCall, world.rank());
-                // The 8 KiB call's data is moved by the checker (past the hashes' 1 KiB), its views of the user's
-                // memory kept while they repeat; 64 leaves room for messages held beyond the transport's pools now
-                // and then, and still rules out the 900 bytes of a call that allocates its check.
+                // The 8 KiB call runs its schedule, whose messages may arrive before their receives are posted and
+                // then be held beyond the transport's pools (now and then a few bytes per call, 16.16 in one CI
+                // run); 64 still rules out the 900 bytes of a call that allocates its check.
                 final double bound = 2 == c ? 64 : 16;
                 assertTrue(perCall < bound, "rank " + world.rank() + ": checked " + names[c] + " allocated "
                     + perCall + " bytes per call, expected < " + bound);

@@ -14,8 +14,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * hashes): their first messages go out with the hashes and the checker moves the data itself (dev.tutti.check.Spread).
  * With the checker on the results must be those of the unchecked call, just past the hashes' limit, at sizes that do
  * not split evenly, past the path's own limits, in place, with a non-commutative operation in rank order, on groups
- * small and larger than the path's, over inproc and over shm; and a mismatch on this path must still be reported on
- * every rank with the user's receive memory untouched, then and while the communicator goes on.
+ * smaller and larger than the path's (2 ranks and 9 take the hash round, then the schedule), over inproc and over shm;
+ * and a mismatch on this path must still be reported on every rank with the user's receive memory untouched, then and
+ * while the communicator goes on.
  */
 @Timeout(180)
 class CheckerSpreadTest {
@@ -23,7 +24,10 @@ class CheckerSpreadTest {
     private static final Op FIRST = Op.builder("first", false).longs((in, inout, count) -> {
         System.arraycopy(in, 0, inout, 0, count);
     }).build();
-    /** Element counts (longs): just past the hashes' 1 KiB, uneven, 64 KiB, past an alltoall block's 256 KiB. */
+    /**
+     * Element counts (longs): just past the hashes' 1 KiB, uneven, 64 KiB (at 4 ranks the largest allreduce the
+     * checker moves, and its largest alltoall block), past both (the hash round, then the schedule).
+     */
     private static final int[] COUNTS = {129, 1001, 8192, 32_769};
 
     @Test
@@ -51,6 +55,38 @@ class CheckerSpreadTest {
                 for (int round = 0; round < 3; round++) {
                     exercise(world, count, round);
                 }
+            }
+            world.barrier();
+        });
+    }
+
+    /** A repeated call on this path reuses the exchange's slots, requests and views of the user's memory. */
+    @Test
+    void shouldAllocateAlmostNothingPerRepeatedCall() {
+        final com.sun.management.ThreadMXBean mx =
+            (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        ShmJob.run(3, (world, shm) -> {
+            Checker.install(world.engine(), 1000, false);
+            final Buf x = Buf.of(new long[1024]);
+            final Buf y = Buf.of(new long[1024]);
+            final Buf sent = Buf.of(new long[3 * 1024]);
+            final Buf got = Buf.of(new long[3 * 1024]);
+            final Runnable[] calls = {() -> world.allreduce(x, y, Op.SUM), () -> world.alltoall(sent, got)};
+            final String[] names = {"allreduce 8 KiB", "alltoall 8 KiB blocks"};
+            for (int c = 0; c < calls.length; c++) {
+                for (int i = 0; i < 2_000; i++) {
+                    calls[c].run();
+                }
+                final long thread = Thread.currentThread().threadId();
+                final long before = mx.getThreadAllocatedBytes(thread);
+                for (int i = 0; i < 2_000; i++) {
+                    calls[c].run();
+                }
+                final double perCall = (mx.getThreadAllocatedBytes(thread) - before) / 2_000.0;
+                // 64 leaves room for messages held beyond the transport's pools now and then; a call that allocated
+                // its check made about 900 bytes, one that sliced the user's memory per peer about 120.
+                assertTrue(perCall < 64, "rank " + world.rank() + ": checked " + names[c] + " allocated " + perCall
+                    + " bytes per call, expected < 64");
             }
             world.barrier();
         });
@@ -100,7 +136,7 @@ class CheckerSpreadTest {
     void shouldReportAnAllreduceMismatchWithoutTouchingTheReceiveMemory() {
         final long[][] results = new long[3][];
         final CheckerTest.Outcomes o = CheckerTest.run(3, (w, line) -> {
-            final int count = 1 == w.rank() ? 8193 : 8192;
+            final int count = 1 == w.rank() ? 1025 : 1024;
             final long[] out = new long[count];
             Arrays.fill(out, -1);
             results[w.rank()] = out;
@@ -109,8 +145,8 @@ class CheckerSpreadTest {
             line[0] = CheckerTest.here(); w.allreduce(Buf.of(x), Buf.of(out), Op.SUM);
             return 0;
         });
-        CheckerTest.assertEveryRank(o, ErrorClass.COUNT, "ranks 0, 2 allreduce(op=SUM, 8192 x long) at " + site(o, 0),
-            "rank 1 allreduce(op=SUM, 8193 x long) at " + site(o, 1), "the ranks passed different counts");
+        CheckerTest.assertEveryRank(o, ErrorClass.COUNT, "ranks 0, 2 allreduce(op=SUM, 1024 x long) at " + site(o, 0),
+            "rank 1 allreduce(op=SUM, 1025 x long) at " + site(o, 1), "the ranks passed different counts");
         for (int r = 0; r < 3; r++) {
             final int rank = r;
             assertTrue(Arrays.stream(results[r]).allMatch(v -> -1 == v),

@@ -35,11 +35,14 @@ import java.lang.foreign.MemorySegment;
  * mismatch ends a program).
  *
  * <p>Implementation notes. One per reusable exchange, used by one call at a time. The slots grow to the largest call
- * seen ({@code long[]}, so every element type is aligned) and are kept; the requests are reused. Alltoall is taken
- * up to {@link #ALLTOALL_MAX_BLOCK} per block (past it the copy out of the slots weighs as much as the round it
- * saves), allreduce up to {@link #ALLREDUCE_MAX} bytes (the slots a communicator keeps). Costs beyond the schedule's
- * messages: the alltoall's copy out of the slots, {@code (n - 1)} blocks. The views of the user's memory are kept
- * while a loop repeats the call, so a repeated call allocates nothing.
+ * seen ({@code long[]}, so every element type is aligned) and are kept; the requests are reused; the views of the
+ * user's memory are kept while a loop repeats the call, so a repeated call allocates nothing. Costs beyond the
+ * schedule's messages: the alltoall's copy out of the slots, {@code (n - 1)} blocks. Where it pays, measured over shm
+ * (session 11, 4 ranks on 2 cores, medians): a 64 KiB allreduce 36-40 µs against 49-50 µs with the hash round and
+ * then the schedule (41-60 µs unchecked); from 128 KiB (blocks past the shm eager limit, streamed) the linear
+ * exchange lost to the schedule's pairwise rounds by 10-25 %, hence {@link #ALLREDUCE_MAX_BLOCK}; alltoall at 64 KiB
+ * about even, 2 KiB to 256 KiB in one in-process run 0.7-0.95 of the hash round's path; on 2 ranks the hash round
+ * costs well under a microsecond and the copies more, hence {@link #MIN_RANKS}.
  */
 final class Spread {
     /** Tag bits of the first round: above the first phase's tags ({@code < 2^30}) and the second's. */
@@ -48,10 +51,12 @@ final class Spread {
     /** Tag bits of an allreduce's second round: below the checker's question tags ({@code 0x7FFF_FFF9} and up). */
     static final int RESULT = 0x7000_0000;
     private static final int RESULT_SEQ_MASK = 0x07FF_FFFF;
+    /** The smallest group whose calls the checker moves: on 2 ranks the hash round costs less than the copies. */
+    static final int MIN_RANKS = 3;
     /** The largest alltoall block, in bytes, that the checker moves itself. */
-    static final int ALLTOALL_MAX_BLOCK = 256 * 1024;
-    /** The largest allreduce operand, in bytes, that the checker moves itself. */
-    static final long ALLREDUCE_MAX = 4L << 20;
+    static final int ALLTOALL_MAX_BLOCK = 64 * 1024;
+    /** The largest allreduce block (the operand's n-th part), in bytes, that the checker moves itself. */
+    static final int ALLREDUCE_MAX_BLOCK = 16 * 1024;
 
     private final CollComm comm;
     private final P2pEngine engine;
@@ -100,16 +105,18 @@ final class Spread {
     /**
      * Returns whether the checker moves a call's data itself: a regular blocking alltoall (not in place) of more than
      * {@link Piggyback#LIMIT} and at most {@link #ALLTOALL_MAX_BLOCK} bytes per block, or allreduce of more than
-     * {@link Piggyback#LIMIT} and at most {@link #ALLREDUCE_MAX} bytes, on a group of 2 to {@link Piggyback#MAX_RANKS},
-     * not staged (boolean buffers). A function of what the call's hash covers and of the group's size only: every
-     * rank that made the same call decides the same. Never true where {@link Piggyback#bytes} is {@code >= 0}.
+     * {@link Piggyback#LIMIT} bytes and at most {@link #ALLREDUCE_MAX_BLOCK} per rank's block, on a group of
+     * {@link #MIN_RANKS} to {@link Piggyback#MAX_RANKS}, not staged (boolean buffers). A function of what the call's
+     * hash covers and of the group's size only: every rank that made the same call decides the same. Never true where
+     * {@link Piggyback#bytes} is {@code >= 0}.
      *
      * @param call      the call (regular, blocking, intracommunicator)
      * @param groupSize the communicator's size
      * @return whether it is spread
      */
     static boolean applies(final CollCall call, final int groupSize) {
-        if (groupSize < 2 || groupSize > Piggyback.MAX_RANKS || call.staged() || Datatype.BOOLEAN == call.sendType()) {
+        if (groupSize < MIN_RANKS || groupSize > Piggyback.MAX_RANKS || call.staged()
+            || Datatype.BOOLEAN == call.sendType()) {
             return false;
         }
         final long b = (long) call.sendCount() * call.sendType().sizeBytes();
@@ -118,7 +125,8 @@ final class Spread {
         }
         return switch (call.kind()) {
             case ALLTOALL -> !call.inPlace() && b <= ALLTOALL_MAX_BLOCK;
-            case ALLREDUCE -> b <= ALLREDUCE_MAX;
+            case ALLREDUCE -> ((long) call.sendCount() + groupSize - 1) / groupSize * call.sendType().sizeBytes()
+                <= ALLREDUCE_MAX_BLOCK;
             default -> false;
         };
     }
