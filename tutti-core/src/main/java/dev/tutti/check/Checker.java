@@ -180,7 +180,8 @@ public final class Checker implements CollHook, Agent {
      * holds ({@link CommState#roundBusy}; while another thread's call holds it, a call takes the general path): its
      * first phase allocates nothing. A barrier that passes is done: its exchange, in which this rank heard from every
      * other rank of the group in this call, synchronized the group ({@link CollCall#doneByHook()}); so is a small
-     * allreduce, allgather, alltoall or bcast, whose data came with the hashes ({@link Piggyback}).
+     * allreduce, allgather, alltoall or bcast, whose data came with the hashes ({@link Piggyback}), and a larger
+     * alltoall or allreduce, whose data the checker moved itself once the hashes agreed ({@link Spread}).
      */
     private void checkRegular(final CollCall call, final CommState state, final int base) {
         try {
@@ -191,7 +192,12 @@ public final class Checker implements CollHook, Agent {
                 state.round = x;
             }
             x.restart((int) (seq & SEQ_MASK), call, seq);
-            x.waitFor();
+            try {
+                x.waitFor();
+            } catch (final TuttiException e) {
+                x.abandon();
+                throw e;
+            }
             if (x.deliver(call) || CollKind.BARRIER == call.kind()) {
                 call.doneByHook();
             }

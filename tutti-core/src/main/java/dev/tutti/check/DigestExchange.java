@@ -37,10 +37,12 @@ import java.lang.foreign.MemorySegment;
  * every peer's hash of this call, every peer has entered it, which is all a barrier promises, so the barrier's own
  * schedule does not run. A small allreduce, allgather, alltoall or bcast: the hashes carry the data
  * ({@link Piggyback}), delivered into the user's memory only when every hash equals this rank's, so wrong data never
- * reaches it. Both decisions are the same on every rank, since they depend only on what the hash covers, the
- * group's size and the hashes, which every rank holds. (The alternative, a hash stamped on the schedule's own first
- * messages, would need every algorithm to hear from every rank in its first round, which the logarithmic ones do
- * not: a rank of a binomial bcast would learn of a mismatch only after wrong data had reached it.)
+ * reaches it. A larger alltoall or allreduce (up to {@link Spread}'s limits): its first messages go out with the
+ * hashes into the exchange's slots and the checker moves the rest of its data once the hashes agree ({@link Spread}),
+ * so it pays no round for the check. The decisions are the same on every rank, since they depend only on what the
+ * hash covers, the group's size and the hashes, which every rank holds. (The alternative, a hash stamped on the
+ * schedule's own first messages, would need every algorithm to hear from every rank in its first round, which the
+ * logarithmic ones do not: a rank of a binomial bcast would learn of a mismatch only after wrong data had reached it.)
  *
  * <p>Implementation notes. All-to-all: every rank sends to each of the {@code n - 1} others on the communicator's
  * checker context and receives theirs, one hop of latency; fine for the groups of a node, quadratic in messages for
@@ -97,6 +99,8 @@ final class DigestExchange extends AbstractRequest implements CollGate {
     private boolean allSame;
     /** Whether the first-phase receives are allocating: a peer's message may carry data (general path). */
     private boolean allocating;
+    /** Whether this call's data moves with the hashes through the round's {@link Spread}. */
+    private boolean spreading;
 
     private DigestExchange(final Checker checker, final Checker.CommState state, final CollComm comm,
         final int context, final boolean reusable) {
@@ -186,6 +190,7 @@ final class DigestExchange extends AbstractRequest implements CollGate {
         caller = Thread.currentThread();
         hash = CallDigest.hashOf(theCall);
         carried = Piggyback.bytes(theCall, comm.size());
+        spreading = Spread.applies(theCall, comm.size());
         startNs = System.nanoTime();
         synchronized (this) {
             sendHashes();
@@ -195,7 +200,8 @@ final class DigestExchange extends AbstractRequest implements CollGate {
 
     /** @return whether this reusable exchange may {@link #restart}: its last call passed and its sends are done */
     boolean idle() {
-        return isDone() && null == failureResult() && null == got && round.sent();
+        return isDone() && null == failureResult() && null == got && round.sent()
+            && (null == round.spread || round.spread.idle());
     }
 
     /** @return whether this exchange is a call's that has not completed yet (for the answers to peers) */
@@ -218,6 +224,9 @@ final class DigestExchange extends AbstractRequest implements CollGate {
             }
             recvs = rs;
             final CollCall c = call;
+            if (spreading) {
+                round.spread(comm, context).post(c, seq);
+            }
             for (int r = 0; r < n; r++) {
                 if (r != me) {
                     round.outs[r][0] = hash;
@@ -228,6 +237,9 @@ final class DigestExchange extends AbstractRequest implements CollGate {
                     }
                     engine.isend(round.sends[r], context, comm.world(r), tag, Datatype.LONG, round.outSlice(r, length));
                 }
+            }
+            if (spreading) {
+                round.spread.send(c, seq);
             }
             return;
         }
@@ -335,17 +347,36 @@ final class DigestExchange extends AbstractRequest implements CollGate {
 
     /**
      * After a {@link #restart}ed call passed: if its data came with the hashes ({@link Piggyback}), writes it into
-     * the call's memory; then the call is done.
+     * the call's memory, or if its first messages went with them ({@link Spread}), completes the call's data
+     * movement; then the call is done.
      *
      * @param c the call (this exchange let go of it when it completed)
      * @return whether the call's data has been delivered (its schedule must not run)
      */
     boolean deliver(final CollCall c) {
-        if (!allSame || carried < 0 || null == round) {
+        if (null == round) {
+            return false;
+        }
+        if (!allSame) {
+            abandon(); // the call runs its schedule
+            return false;
+        }
+        if (spreading) {
+            round.spread.finish(c);
+            return true;
+        }
+        if (carried < 0) {
             return false;
         }
         Piggyback.deliver(c, carried, comm.rank(), round.payloads, round.scratch);
         return true;
+    }
+
+    /** Withdraws what a {@link Spread} call posted, after its call failed or did not pass with every hash equal. */
+    void abandon() {
+        if (spreading && null != round && null != round.spread) {
+            round.spread.abandon();
+        }
     }
 
     /** @return whether every peer's hash is this rank's and the call passes the rules as this rank made it */
@@ -616,6 +647,8 @@ final class DigestExchange extends AbstractRequest implements CollGate {
         final MemorySegment[] outSlices;
         final int[] outLengths;
         final MemorySegment scratch;
+        /** The data of larger alltoall and allreduce calls, made when first needed, or null. */
+        Spread spread;
 
         Round(final CollComm comm) {
             final int n = comm.size();
@@ -643,6 +676,14 @@ final class DigestExchange extends AbstractRequest implements CollGate {
                     outSegments[r] = MemorySegment.ofArray(outs[r]);
                 }
             }
+        }
+
+        /** @return the round's {@link Spread}, made on first use */
+        Spread spread(final CollComm comm, final int context) {
+            if (null == spread) {
+                spread = new Spread(comm, context);
+            }
+            return spread;
         }
 
         /** @return the first {@code length} bytes of peer {@code r}'s out buffer (the same view as last time if it can) */
