@@ -1,0 +1,105 @@
+import dev.tutti.Buf;
+import dev.tutti.Communicator;
+import dev.tutti.Op;
+import dev.tutti.PersistentRequest;
+import dev.tutti.Tutti;
+
+import java.util.Arrays;
+
+/**
+ * Per-call collectives against their persistent forms, with the persistent requests' messages through the message
+ * layer and through slots ({@code tutti.coll.directLimit}), side by side in one job: allreduce and alltoall of
+ * longs. Every form runs in turn, a batch of calls each, many batches; the best batch of each form is printed (on
+ * a shared machine the best batch is the one least disturbed by other processes). Run it as a job of processes
+ * (over shared memory) or, with {@code local}, as ranks that are threads of this JVM:
+ *
+ * <pre>
+ * javac -cp tutti-cli/target/tutti.jar -d /tmp/forms bench/PersistentForms.java
+ * bin/tutti run -n 2 -cp /tmp/forms PersistentForms            # processes over shm
+ * java -cp /tmp/forms:tutti-cli/target/tutti.jar PersistentForms local 2
+ * </pre>
+ */
+public final class PersistentForms {
+    private static final int BATCH = 2000;
+    private static final int BATCHES = 60;
+    private static final int[] SIZES = {8, 64, 1024};
+    private static final String LIMIT = "tutti.coll.directLimit";
+    private static final String[] NAMES = {"allreduce", "allreduce_init", "allreduce_init+slots", "alltoall",
+        "alltoall_init", "alltoall_init+slots"};
+
+    private PersistentForms() {
+    }
+
+    public static void main(final String[] args) throws Exception {
+        if (args.length > 0 && "local".equals(args[0])) {
+            Tutti.runLocal(Integer.parseInt(args[1]), PersistentForms::run);
+        } else {
+            try (Tutti t = Tutti.init()) {
+                run(t.world());
+            }
+        }
+    }
+
+    private static void run(final Communicator w) {
+        final int n = w.size();
+        for (final int bytes : SIZES) {
+            final long[] x = new long[bytes / 8];
+            final long[] y = new long[x.length];
+            final long[] s = new long[x.length * n];
+            final long[] r = new long[s.length];
+            // The setting is read at each ...Init and must be the same on every rank: each sets it between barriers
+            // (threads of one JVM share the property and set the same value).
+            final PersistentRequest[] layer = inits(w, "0", x, y, s, r);
+            final PersistentRequest[] slots = inits(w, "16384", x, y, s, r);
+            final Runnable[] forms = {
+                () -> w.allreduce(Buf.of(x), Buf.of(y), Op.SUM),
+                () -> run(layer[0]),
+                () -> run(slots[0]),
+                () -> w.alltoall(Buf.of(s), Buf.of(r)),
+                () -> run(layer[1]),
+                () -> run(slots[1])};
+            final double[] best = new double[forms.length];
+            Arrays.fill(best, Double.MAX_VALUE);
+            for (int b = 0; b < BATCHES; b++) {
+                for (int f = 0; f < forms.length; f++) {
+                    w.barrier();
+                    final long t0 = System.nanoTime();
+                    for (int i = 0; i < BATCH; i++) {
+                        forms[f].run();
+                    }
+                    best[f] = Math.min(best[f], (System.nanoTime() - t0) / 1e3 / BATCH);
+                }
+            }
+            if (0 == w.rank()) {
+                final StringBuilder line = new StringBuilder(n + " ranks, " + bytes + " B, best us per call:");
+                for (int f = 0; f < forms.length; f++) {
+                    line.append(String.format(" %s %.3f", NAMES[f], best[f]));
+                }
+                System.out.println(line);
+                System.out.println("  " + slots[0]);
+            }
+            for (final PersistentRequest p : layer) {
+                p.free();
+            }
+            for (final PersistentRequest p : slots) {
+                p.free();
+            }
+        }
+    }
+
+    private static PersistentRequest[] inits(final Communicator w, final String limit, final long[] x,
+        final long[] y, final long[] s, final long[] r) {
+        w.barrier();
+        System.setProperty(LIMIT, limit);
+        w.barrier();
+        final PersistentRequest[] p = {w.allreduceInit(Buf.of(x), Buf.of(y), Op.SUM), w.alltoallInit(Buf.of(s),
+            Buf.of(r))};
+        w.barrier();
+        return p;
+    }
+
+    private static void run(final PersistentRequest p) {
+        p.start();
+        p.waitFor();
+    }
+}
