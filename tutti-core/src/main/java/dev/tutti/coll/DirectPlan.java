@@ -4,17 +4,15 @@ import dev.tutti.TuttiException;
 import dev.tutti.p2p.P2pEngine;
 import dev.tutti.transport.DirectMemory;
 
-import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 
 /**
- * How a persistent collective's messages between ranks of one host skip the message layer: each of its messages
- * with a peer whose transport has {@link DirectMemory} (shared memory between processes, the heap between ranks that
- * are threads of one JVM) goes through a slot of the {@link DirectLane} for that peer
- * and shape ({@link DirectPart}). A persistent call's peers and sizes never change, so the matching that the message
- * layer does on every call is done once per lane.
+ * How a persistent collective's messages skip the message layer: each of its messages with a peer whose transport
+ * has {@link DirectMemory} (shared memory between processes, the heap between ranks that are threads of one JVM)
+ * goes through a slot of the {@link DirectLane} for that peer and shape ({@link DirectPart}). A persistent call's
+ * peers and sizes never change, so the matching that the message layer does on every call is done once per lane.
  *
  * <p>Implementation notes. Made with the request ({@code init} stays local, as MPI-4 requires: lanes are agreed in
  * their first run). Each start draws the next run number of each of its lanes ({@link #nextRun()}); the run then
@@ -24,7 +22,6 @@ import java.util.function.BooleanSupplier;
  * Cost per start: one increment per lane; per message: see {@link DirectPart}.
  */
 final class DirectPlan {
-
     private final Schedule schedule;
     private final CollComm comm;
     private final Pair[] pairs;
