@@ -44,12 +44,17 @@ class TcpDepartureTest {
 
     @Test
     void shouldFailARankThatAbortsAtOnceSayingItAborted() {
+        // Rank 1 aborts only once the others have completed the first barrier: an abort drops what the aborting
+        // rank had in flight, so an earlier one could fail their first barrier instead of the second.
+        final CountDownLatch othersPassed = new CountDownLatch(2);
         TcpJob.run(3, 65536, false, (w, tcp) -> {
             w.barrier();
             if (1 == w.rank()) {
+                assertTrue(othersPassed.await(30, TimeUnit.SECONDS), "ranks 0 and 2 did not complete the barrier");
                 tcp.abort();
                 return;
             }
+            othersPassed.countDown();
             final long t0 = System.nanoTime();
             final TuttiException e = assertThrows(TuttiException.class, w::barrier);
             final long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
