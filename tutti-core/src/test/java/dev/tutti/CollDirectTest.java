@@ -254,9 +254,9 @@ class CollDirectTest {
                 r.free();
             }
             c.free();
-            final java.lang.foreign.MemorySegment all = shm.tryAllocShared(arena);
+            final java.lang.foreign.MemorySegment all = shm.directMemory().tryAllocateDirect(arena);
             assertTrue(null != all, "the whole arena is free again");
-            shm.freeShared(all);
+            shm.directMemory().freeDirect(all);
             w.barrier();
         });
     }

@@ -3,6 +3,7 @@ package dev.tutti.coll;
 import dev.tutti.TuttiException;
 import dev.tutti.p2p.P2pEngine;
 import dev.tutti.transport.DirectMemory;
+import dev.tutti.transport.Transport;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -86,8 +87,9 @@ final class DirectPlan {
             for (int i = 0; i < steps.length; i++) {
                 final Schedule.CommStep s = steps[i];
                 final int world = comm.world(s.peer());
-                if (world == engine.worldRank() || !(engine.route(world) instanceof DirectMemory t)
-                    || (null != memory && memory != t)) {
+                final Transport route = world == engine.worldRank() ? null : engine.route(world);
+                final DirectMemory t = null == route ? null : route.directMemory();
+                if (null == t || (null != memory && memory != t)) {
                     continue;
                 }
                 memory = t;

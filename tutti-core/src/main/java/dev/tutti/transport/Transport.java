@@ -50,6 +50,16 @@ public interface Transport extends AutoCloseable {
         return 0;
     }
 
+    /**
+     * Returns the memory this rank's peers on this transport can write into directly (the collectives keep the slots
+     * of persistent calls there), or null when the transport has none.
+     *
+     * @return the direct memory, or null
+     */
+    default DirectMemory directMemory() {
+        return null;
+    }
+
     /** Releases the transport's resources. Pending sends fail. */
     @Override
     void close();

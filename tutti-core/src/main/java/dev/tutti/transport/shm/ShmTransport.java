@@ -67,7 +67,7 @@ import java.util.concurrent.locks.LockSupport;
  * </li>
  * </ul>
  */
-public final class ShmTransport implements Transport, DirectMemory {
+public final class ShmTransport implements Transport {
     private static final int MAX_RECORDS_PER_POLL = 64;
     private static final int MAX_CHUNKS_PER_POLL = 32;
     private static final int CLOCK_EVERY_POLLS = 64;
@@ -89,6 +89,7 @@ public final class ShmTransport implements Transport, DirectMemory {
     private final ShmChannel[] outChannels;
     private final ShmChannel[] inChannels;
     private final SharedArena arena;
+    private final ShmDirectMemory direct;
     private final AtomicBoolean token = new AtomicBoolean();
     private final AtomicIntegerArray peerState;
     private final ShmOutbox outbox;
@@ -136,6 +137,7 @@ public final class ShmTransport implements Transport, DirectMemory {
             inbox.maxRecordBytes() - ShmRecordDescriptor.EAGER_HEADER_BYTES);
         this.pushLimit = Math.min(config.pushLimit(), file.layout.chunkBytes * file.layout.chunksPerChannel);
         this.arena = new SharedArena(seg, file.layout.arena(rank), file.layout.arenaBytes);
+        this.direct = new ShmDirectMemory(arena, file, rank);
         this.peerState = new AtomicIntegerArray(size);
         this.outbox = new ShmOutbox(seg, rank, rings);
         this.streams = new ArrayDeque[size];
@@ -631,79 +633,10 @@ public final class ShmTransport implements Transport, DirectMemory {
         return s;
     }
 
-    /**
-     * Allocates a buffer in this rank's shared arena, or says there is no room.
-     *
-     * @param bytes the size, at least 0
-     * @return a zeroed segment of this rank's mapping, or null if the arena has no free run of that size
-     */
-    public MemorySegment tryAllocShared(final long bytes) {
-        return arena.allocate(Math.max(0, bytes));
-    }
-
-    /**
-     * None: between processes, a slot costs what a ring record costs (measured at 2 ranks, 8 B to 1 KiB: equal at
-     * 8 B, 15-30 % slower above), so persistent collectives keep the ring unless the setting asks otherwise.
-     */
+    /** @return this rank's arena as direct memory for the collectives' slots ({@link ShmDirectMemory}) */
     @Override
-    public long defaultDirectLimit() {
-        return 0;
-    }
-
-    @Override
-    public MemorySegment tryAllocateDirect(final long bytes) {
-        return tryAllocShared(bytes);
-    }
-
-    /** A block's name is its offset in the job file. */
-    @Override
-    public long nameDirect(final MemorySegment block) {
-        return arenaOffset(block);
-    }
-
-    @Override
-    public MemorySegment resolveDirect(final int owner, final long name, final long bytes) {
-        return peerArenaBlock(owner, name, bytes);
-    }
-
-    @Override
-    public void freeDirect(final MemorySegment block) {
-        freeShared(block);
-    }
-
-    /**
-     * Returns where a block of this rank's arena lies in the job file: how peers name it
-     * ({@link #peerArenaBlock}).
-     *
-     * @param block a block from {@link #allocShared} or {@link #tryAllocShared}
-     * @return its offset in the job file
-     * @throws TuttiException of class {@link ErrorClass#ARG} if it is not in this rank's arena
-     */
-    public long arenaOffset(final MemorySegment block) {
-        final long at = arena.offsetOf(block);
-        if (at < 0) {
-            throw Errors.expected(ErrorClass.ARG, "arenaOffset", "rank=" + rank, "segment at address="
-                + block.address() + " is not in this rank's shared arena", "a segment from allocShared");
-        }
-        return at;
-    }
-
-    /**
-     * Returns a block of a peer's arena, as this rank's mapping of the job file sees it.
-     *
-     * @param owner  the peer's world rank
-     * @param offset the block's offset in the job file ({@link #arenaOffset} on the peer)
-     * @param bytes  its length
-     * @return the block
-     * @throws TuttiException of class {@link ErrorClass#ARG} if the range is not inside that peer's arena
-     */
-    public MemorySegment peerArenaBlock(final int owner, final long offset, final long bytes) {
-        final long base = owner >= 0 && owner < size ? file.layout.arena(owner) : -1;
-        if (base < 0 || bytes < 0 || offset < base || offset + bytes > base + file.layout.arenaBytes) {
-            throw Errors.expected(ErrorClass.ARG, "peerArenaBlock", "rank=" + rank, "owner=" + owner + " offset="
-                + offset + " bytes=" + bytes, "a range inside that rank's shared arena");
-        }
-        return seg.asSlice(offset, bytes);
+    public DirectMemory directMemory() {
+        return direct;
     }
 
     /**
