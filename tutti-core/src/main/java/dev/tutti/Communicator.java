@@ -89,7 +89,7 @@ public final class Communicator extends CollectiveCalls implements ScanCollectiv
 
     @Override
     void releaseCollectiveMemory() {
-        collComm.closeDirectLanes();
+        collComm.freed();
     }
 
     CollComm collComm() {

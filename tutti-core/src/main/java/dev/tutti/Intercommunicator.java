@@ -214,7 +214,7 @@ public final class Intercommunicator extends CollectiveCalls {
 
     @Override
     void releaseCollectiveMemory() {
-        ic.union().closeDirectLanes();
-        ic.local().closeDirectLanes();
+        ic.union().freed();
+        ic.local().freed();
     }
 }

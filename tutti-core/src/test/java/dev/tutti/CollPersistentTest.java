@@ -236,6 +236,53 @@ class CollPersistentTest {
         });
     }
 
+    /**
+     * MPI's progress rule for persistent requests, whose runs stay registered for the request's life rather than per
+     * start: each rank starts an allreduce of 4 ranks (two rounds of recursive doubling) and then blocks in a
+     * receive whose message its neighbour sends only after its own allreduce has completed; that completion needs
+     * this rank's second round, which only the blocked receive's progress can send. Requests never started, and
+     * requests freed, must not be advanced meanwhile (a never-started run that looked active would post messages).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"0", "16384"})
+    void shouldProgressAStartedRequestWhileTheRankBlocksElsewhere(final String directLimit) {
+        final String name = dev.tutti.runtime.Settings.COLL_DIRECT_LIMIT.name();
+        System.setProperty(name, directLimit);
+        try {
+            Tutti.runLocal(4, OPTS, w -> {
+                final long[] x = new long[3];
+                final long[] y = new long[3];
+                final PersistentRequest idle = w.allreduceInit(Buf.of(new long[3]), Buf.of(new long[3]), Op.SUM);
+                final PersistentRequest freed = w.allreduceInit(Buf.of(new long[3]), Buf.of(new long[3]), Op.MAX);
+                freed.free();
+                try (PersistentRequest r = w.allreduceInit(Buf.of(x), Buf.of(y), Op.SUM)) {
+                    for (int k = 0; k < 50; k++) {
+                        Arrays.fill(x, w.rank() * 10L + k);
+                        r.start();
+                        final int[] token = new int[1];
+                        final int next = (w.rank() + 1) % w.size();
+                        final int prev = (w.rank() + w.size() - 1) % w.size();
+                        if (0 == w.rank()) { // the ring starts at rank 0 once its own allreduce is done
+                            r.waitFor();
+                            w.send(Buf.of(token), next, k);
+                            w.recv(Buf.of(token), prev, k);
+                        } else {
+                            w.recv(Buf.of(token), prev, k); // blocks: rank 0's run needs this rank's rounds
+                            r.waitFor();
+                            w.send(Buf.of(token), next, k);
+                        }
+                        final long sum = 10L * (0 + 1 + 2 + 3) + 4L * k;
+                        assertArrayEquals(new long[] {sum, sum, sum}, y, "start " + k);
+                    }
+                }
+                w.barrier(); // the idle request never sent anything that this barrier could meet
+                idle.free();
+            });
+        } finally {
+            System.clearProperty(name);
+        }
+    }
+
     @Test
     void shouldCheckPersistentStartsWithTheCheckerOn() {
         Tutti.runLocal(3, OPTS.check(true), w -> {

@@ -31,6 +31,11 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  *     was counted is kept in the run at its add, so a priority changed while it is still registered (its request
  *     seen complete before the finisher removed it) cannot unbalance the count.</li>
  * </ul>
+ * <li>Persistent requests' runs are registered once, at the request's init, and stay until it is freed (or its
+ *     communicator is): {@code persistent}, a copy-on-write array changed under this object's lock. A start then
+ *     costs no CAS here; every scan skips the ones that are not active (complete), by one volatile read each. Their
+ *     priority is counted from registration and changed only through {@link #prioritize} (under the lock).</li>
+ * </ul>
  * One instance per engine, held by {@link CollHooks}; communicators cache it ({@link CollComm}).
  */
 final class ActiveRuns implements Agent {
@@ -39,6 +44,8 @@ final class ActiveRuns implements Agent {
 
     private final AtomicReferenceArray<ScheduleRun> slots = new AtomicReferenceArray<>(SLOTS);
     private volatile ScheduleRun[] overflow = EMPTY;
+    /** Persistent requests' runs, registered for their request's life (copy-on-write under this object's lock). */
+    private volatile ScheduleRun[] persistent = EMPTY;
     private final AtomicInteger prioritized = new AtomicInteger();
 
     void add(final ScheduleRun run) {
@@ -89,6 +96,70 @@ final class ActiveRuns implements Agent {
     }
 
     /**
+     * Registers a persistent request's run for the request's life: every scan advances it while it is active.
+     *
+     * @param run the run, not started
+     */
+    synchronized void addPersistent(final ScheduleRun run) {
+        run.counted(0 != run.priority());
+        if (run.counted()) {
+            prioritized.incrementAndGet();
+        }
+        final ScheduleRun[] next = Arrays.copyOf(persistent, persistent.length + 1);
+        next[next.length - 1] = run;
+        persistent = next;
+    }
+
+    /**
+     * Unregisters a persistent request's run (its request is freed, inactive); harmless if it is not registered.
+     *
+     * @param run the run
+     */
+    synchronized void removePersistent(final ScheduleRun run) {
+        final ScheduleRun[] cur = persistent;
+        final int i = indexOf(cur, run);
+        if (i < 0) {
+            return;
+        }
+        removed(run);
+        final ScheduleRun[] next = new ScheduleRun[cur.length - 1];
+        System.arraycopy(cur, 0, next, 0, i);
+        System.arraycopy(cur, i + 1, next, i, cur.length - i - 1);
+        persistent = next;
+    }
+
+    /**
+     * Unregisters the persistent runs of a communicator that is being freed (requests its program never freed).
+     *
+     * @param comm the communicator
+     */
+    synchronized void removePersistent(final CollComm comm) {
+        for (final ScheduleRun r : persistent) {
+            if (r.comm() == comm) {
+                removePersistent(r);
+            }
+        }
+    }
+
+    /**
+     * Sets the priority of a registered persistent run that is not active, keeping {@code prioritized} right.
+     *
+     * @param run   the run
+     * @param level the new priority
+     */
+    synchronized void prioritize(final ScheduleRun run, final int level) {
+        final boolean registered = indexOf(persistent, run) >= 0;
+        if (registered) {
+            removed(run);
+        }
+        run.storePriority(level);
+        run.counted(0 != level);
+        if (registered && run.counted()) {
+            prioritized.incrementAndGet();
+        }
+    }
+
+    /**
      * Whether a run on one of a range of contexts is still in flight: a communicator's free asks before its FINs go
      * out (see {@code ContextIdAllocator}). Reads the slots and a snapshot of the overflow; a run added meanwhile
      * belongs to a call that returned after the question was asked.
@@ -104,6 +175,11 @@ final class ActiveRuns implements Agent {
             }
         }
         for (final ScheduleRun r : overflow) {
+            if (runs(r, fromContext, toContext)) {
+                return true;
+            }
+        }
+        for (final ScheduleRun r : persistent) {
             if (runs(r, fromContext, toContext)) {
                 return true;
             }
@@ -145,6 +221,9 @@ final class ActiveRuns implements Agent {
         for (final ScheduleRun r : overflow) {
             work += r.advance();
         }
+        for (final ScheduleRun r : persistent) {
+            work += r.advance(); // nothing to do, at once, while not active
+        }
         return work;
     }
 
@@ -164,6 +243,11 @@ final class ActiveRuns implements Agent {
                 }
             }
             for (final ScheduleRun r : overflow) {
+                if (level == r.priority()) {
+                    work += r.advance();
+                }
+            }
+            for (final ScheduleRun r : persistent) {
                 if (level == r.priority()) {
                     work += r.advance();
                 }
@@ -188,6 +272,11 @@ final class ActiveRuns implements Agent {
         }
         for (final ScheduleRun r : overflow) {
             if (r.priority() < bound && r.priority() > best) {
+                best = r.priority();
+            }
+        }
+        for (final ScheduleRun r : persistent) {
+            if (!r.isDone() && r.priority() < bound && r.priority() > best) { // an inactive request outranks none
                 best = r.priority();
             }
         }

@@ -76,11 +76,17 @@ public final class CollComm {
         this.hosts = null == engine ? null : HostMap.of(engine.hostLayout(), worldRanks, size);
     }
 
-    /** Gives the lanes' slots back to the arena where no request is using them: the communicator is freed here. */
-    public void closeDirectLanes() {
+    /**
+     * The communicator is freed here: gives the lanes' slots back to the arena where no request is using them, and
+     * forgets the runs of persistent requests that the program did not free.
+     */
+    public void freed() {
         final java.util.concurrent.ConcurrentHashMap<DirectLane.Key, DirectLane> m = directLanes;
         if (null != m) {
             m.values().forEach(DirectLane::close);
+        }
+        if (null != rankState) {
+            rankState.runs().removePersistent(this);
         }
     }
 

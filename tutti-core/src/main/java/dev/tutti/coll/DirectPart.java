@@ -143,8 +143,24 @@ final class DirectPart extends AbstractRequest {
             MemorySegment.copy(slot, at + Long.BYTES, data, 0, data.byteSize());
             LONG.setRelease(slot, ACK, k);
         }
-        complete(Status.EMPTY, null);
+        completeByHolder(Status.EMPTY); // no CAS: only the holder of the run's advance lock completes a part
         return true;
+    }
+
+    /**
+     * Whether a receive's message of the current run has arrived (or the part is done): read by threads that do not
+     * hold the run's advance lock, to skip taking it ({@code ScheduleRun.watch}); a stale answer only delays.
+     *
+     * @return true if {@link #poll()} may complete the part
+     */
+    boolean arrived() {
+        final long k = run;
+        return isDone() || (long) LONG.getAcquire(slot, LINE + (k & (depth - 1)) * cell) == k;
+    }
+
+    /** @return true for a send */
+    boolean sends() {
+        return send;
     }
 
     /** A part of a collective is never cancelled (MPI: collectives cannot be); this does nothing. */

@@ -47,6 +47,7 @@ public final class PersistentRun implements PersistentRequest {
         this.call = call;
         this.entry = ScheduleCache.Entry.standalone(schedule);
         this.run = ScheduleRun.persistent(schedule, call.comm(), entry, () -> freed || !isActive());
+        call.comm().activeRuns().addPersistent(run);
     }
 
     @Override
@@ -67,7 +68,7 @@ public final class PersistentRun implements PersistentRequest {
         if (null != hook) {
             hook.before(call);
         }
-        if (!entry.tryClaim()) {
+        if (!entry.tryClaimOwned()) {
             throw Errors.invalid(ErrorClass.REQUEST, op("start"), call.where(), "an earlier start failed, so its memory may "
                 + "still be written; expected a request whose runs succeeded (free it and init a new one)");
         }
@@ -156,6 +157,7 @@ public final class PersistentRun implements PersistentRequest {
         }
         if (!freed) {
             run.releaseDirect();
+            call.comm().activeRuns().removePersistent(run);
         }
         freed = true;
     }

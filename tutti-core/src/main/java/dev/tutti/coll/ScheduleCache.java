@@ -380,6 +380,20 @@ public final class ScheduleCache {
         }
 
         /**
+         * As {@link #tryClaim()}, for an entry that one thread claims (a persistent request's own, by its starts):
+         * no atomic read-modify-write, since its only other writer is the run that releases it.
+         *
+         * @return true if the entry was free and is now leased
+         */
+        boolean tryClaimOwned() {
+            if (FREE != (int) STATE.getAcquire(this)) {
+                return false;
+            }
+            STATE.setOpaque(this, LEASED);
+            return true;
+        }
+
+        /**
          * Returns the array of part requests and, on the first run, creates the entry's reusable part requests: one
          * receive and one send per step index. For the leaseholder only.
          *

@@ -57,13 +57,17 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
     private static final long DIRECT_STALL_NS = 1_000_000_000L;
     /** How long a departure must last before a run that waits for the departed peer fails: 100 ms. */
     private static final long DEPARTURE_GRACE_NS = 100_000_000L;
+    /** Reads of an awaited direct message's sequence word per idle pass of its wait (see {@code watch}). */
+    private static final int WATCH_SPINS = 32;
     private static final VarHandle BUSY;
     private static final VarHandle NOTIFIED;
+    private static final VarHandle WATCH;
 
     static {
         try {
             BUSY = MethodHandles.lookup().findVarHandle(ScheduleRun.class, "busy", int.class);
             NOTIFIED = MethodHandles.lookup().findVarHandle(ScheduleRun.class, "notified", int.class);
+            WATCH = MethodHandles.lookup().findVarHandle(ScheduleRun.class, "watch", DirectPart.class);
         } catch (final ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -96,6 +100,15 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
     private DirectPlan direct;
     /** The plan as made (kept when {@code direct} is dropped), for {@link #releaseDirect()}. */
     private DirectPlan plan;
+    /**
+     * The direct receive that the current round waits for first when it waits for nothing else, or null: written by
+     * the holder of busy (release), read by {@link #advance()} (acquire) to skip the CAS while that message has not
+     * arrived.
+     */
+    @SuppressWarnings("unused") // accessed through WATCH
+    private DirectPart watch;
+    /** A persistent request's run: registered in {@link ActiveRuns} for the request's life, not per start. */
+    private boolean permanent;
     /** Idle passes of waits on this run (racy: a sampling counter), and when a direct run was first seen stalled. */
     private int directChecks;
     private long directStallNs;
@@ -241,6 +254,8 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
         final ScheduleRun run = new ScheduleRun(schedule, comm, comm.context(), -1, null, -1, 0, true, lease);
         run.plan = DirectPlan.of(schedule, comm, idle);
         run.direct = run.plan;
+        run.permanent = true; // published by the registration (PersistentRun), before any other thread sees the run
+        run.completeByHolder(Status.EMPTY); // inactive until its first start: the registered runs' scans skip it
         return run;
     }
 
@@ -296,7 +311,7 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
 
     private static ScheduleRun begin(final ScheduleRun run) {
         run.advance();
-        if (run.registered && !run.isDone()) {
+        if (run.registered && !run.permanent && !run.isDone()) {
             final ActiveRuns active = run.comm.activeRuns();
             active.add(run);
             if (run.isDone()) { // finished by another thread before the add: its remove may have missed the run
@@ -325,6 +340,12 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
     @Override
     protected int progressSelf() {
         final ActiveRuns active = comm.activeRuns();
+        final DirectPart w = (DirectPart) WATCH.getAcquire(this);
+        if (null != w) { // only a direct message is awaited: watch it closely before the wait's other duties
+            for (int i = 0; i < WATCH_SPINS && !w.arrived(); i++) {
+                Thread.onSpinWait();
+            }
+        }
         return (active.outranks(priority) ? active.advanceAbove(priority) : 0) + advance();
     }
 
@@ -341,9 +362,23 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
         counted = c;
     }
 
-    /** Sets the progress priority of a persistent run that is not active (see {@link ActiveRuns}). */
+    /** Sets the progress priority of a persistent run that is not active (see {@link ActiveRuns#prioritize}). */
     void priority(final int level) {
+        if (permanent) {
+            comm.activeRuns().prioritize(this, level);
+        } else {
+            priority = level;
+        }
+    }
+
+    /** Stores the priority ({@link ActiveRuns#prioritize}, under its lock). */
+    void storePriority(final int level) {
         priority = level;
+    }
+
+    /** @return the communicator */
+    CollComm comm() {
+        return comm;
     }
 
     /**
@@ -352,8 +387,12 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
      * @return the work done, 0 if nothing could move
      */
     int advance() {
-        if (isDone() || !BUSY.compareAndSet(this, 0, 1)) {
+        if (isDone()) {
             return 0;
+        }
+        final DirectPart w = (DirectPart) WATCH.getAcquire(this);
+        if ((null != w && !w.arrived()) || !BUSY.compareAndSet(this, 0, 1)) {
+            return 0; // a CAS is a fence: a wait for a direct message that has not arrived makes none
         }
         try {
             return step();
@@ -394,15 +433,18 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
                 if (null == direct) {
                     for (int i = 0; i < n; i++) {
                         if (!ps[i].isDone()) {
-                            failIfRefused(ps, n);
+                            RoundChecks.failIfRefused(schedule, comm, ps, n);
                             return work;
                         }
                     }
                 } else if (!pollDirect(ps, n)) {
-                    failIfRefused(ps, n);
+                    RoundChecks.failIfRefused(schedule, comm, ps, n);
+                    WATCH.setRelease(this, awaited(ps, n));
                     return work;
+                } else if (null != watch) {
+                    WATCH.setRelease(this, null);
                 }
-                checkParts(rounds[round], ps, n);
+                RoundChecks.checkParts(schedule, comm, rounds[round], ps, n);
                 pending = 0;
                 for (final Runnable r : rounds[round].local()) {
                     r.run();
@@ -438,6 +480,23 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
             }
         }
         return all;
+    }
+
+    /** @return the first pending part if every pending part is a direct receive, else null (see {@code watch}) */
+    private static DirectPart awaited(final AbstractRequest[] ps, final int n) {
+        DirectPart first = null;
+        for (int i = 0; i < n; i++) {
+            final AbstractRequest p = ps[i];
+            if (!p.isDone()) {
+                if (!(p instanceof DirectPart d) || d.sends()) {
+                    return null;
+                }
+                if (null == first) {
+                    first = d;
+                }
+            }
+        }
+        return first;
     }
 
     /**
@@ -498,62 +557,13 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
         return w;
     }
 
-    /**
-     * Fails the run if a receive of the round refused a message of another call (see {@link CollHeader}), while
-     * other parts still wait. Reads a receive's conflict only once it is done (its completion publishes it).
-     */
-    private void failIfRefused(final AbstractRequest[] parts, final int n) {
-        for (int i = 0; i < n; i++) {
-            if (parts[i] instanceof RecvRequest rr && rr.isDone() && rr.conflictSource() >= 0) {
-                throw refused(rr);
-            }
-        }
-    }
-
-    private TuttiException refused(final RecvRequest rr) {
-        return schedule.header().mismatch(schedule.op(), comm, comm.groupRank(rr.conflictSource()),
-            rr.conflictCode());
-    }
-
-    private void checkParts(final Schedule.Round r, final AbstractRequest[] parts, final int n) {
-        for (int i = 0; i < n; i++) {
-            final Schedule.CommStep s = r.comm()[i];
-            try {
-                parts[i].waitFor();
-            } catch (final TuttiException e) {
-                if (parts[i] instanceof RecvRequest rr && rr.conflictSource() >= 0) {
-                    throw refused(rr);
-                }
-                if (!s.send() && parts[i] instanceof RecvRequest rr && ErrorClass.TRUNCATE == e.errorClass()) {
-                    throw mismatch(s, rr.matchedLength());
-                }
-                throw Failures.wrap(e, schedule.op(), comm.describe(), (s.send() ? "send to" : "receive from")
-                    + " rank=" + s.peer() + " failed");
-            }
-            if (!s.send() && parts[i] instanceof RecvRequest rr) { // a direct part's sizes were agreed in advance
-                // The matched length, not the status: a reused receive completes with Status.EMPTY.
-                final long got = rr.matchedLength();
-                if (got != s.segment().byteSize()) {
-                    throw mismatch(s, got);
-                }
-            }
-        }
-    }
-
-    private TuttiException mismatch(final Schedule.CommStep s, final long got) {
-        final long size = s.type().sizeBytes();
-        return Errors.mismatch(ErrorClass.COUNT, schedule.op(), comm.describe(), s.peer(), "count=" + got / size
-            + " (bytes=" + got + ")", "expected count=" + s.segment().byteSize() / size + " (bytes="
-            + s.segment().byteSize() + ") of type=" + s.type(), "the ranks passed different counts or types");
-    }
-
     private void finishWith(final TuttiException failure) {
         if (null == failure) {
             complete(Status.EMPTY, null);
         } else {
             complete(null, failure);
         }
-        if (registered) {
+        if (registered && !permanent) {
             comm.activeRuns().remove(this);
         }
         notifyHook();
@@ -639,7 +649,7 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
      * Called only by waits that found no work, so the scan costs nothing on the fast path.
      */
     private TuttiException departedPeer() {
-        if (!BUSY.compareAndSet(this, 0, 1)) {
+        if (!comm.engine().anyPeerGone() || !BUSY.compareAndSet(this, 0, 1)) { // no CAS while every peer is here
             return null;
         }
         try {

@@ -85,6 +85,18 @@ public abstract class AbstractRequest implements Request {
     }
 
     /**
+     * Completes successfully a request that only one thread can complete, the caller (a collective's part that only
+     * the holder of its run's advance lock polls and fails, and nobody waits on): a release store, where
+     * {@link #complete} makes a CAS, which on x86 is a fence that waits for this thread's earlier stores to reach
+     * other cores (a message just written into a peer's memory). Wakes nobody: such a part has no waiter.
+     *
+     * @param status the status
+     */
+    protected final void completeByHolder(final Status status) {
+        RESULT.setRelease(this, status);
+    }
+
+    /**
      * Makes a request that completed successfully pending again, for reuse by its owner (see
      * {@link RecvRequest#reusable}, {@link SendRequest#reusable}, and collective runs); the plain store is published
      * to other threads with the request itself (the matcher's lock, a transport's queue). Only a request that
@@ -92,7 +104,7 @@ public abstract class AbstractRequest implements Request {
      * {@code delivered}/{@code sent}; a late {@link #wake()} of the old use is a harmless spurious unpark.
      */
     protected final void rearm() {
-        RESULT.set(this, null);
+        RESULT.setRelease(this, null); // no fence: published by a later release, CAS or lock, as said above
     }
 
     /** Unparks the thread waiting on this request, if any. */

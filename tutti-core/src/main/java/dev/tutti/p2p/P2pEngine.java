@@ -47,6 +47,8 @@ public final class P2pEngine implements InboundSink {
     /** The host index of each world rank, or null: one host (see {@link #hostLayout(int[])}). */
     private volatile int[] hostOfWorldRank;
     private volatile TuttiException anyPeerFailure;
+    /** Whether a peer left the job (see {@link #peerLeft}); set once. */
+    private volatile boolean anyPeerLeft;
     private Transport[] routes;
     private Transport[] polled = new Transport[0];
     private volatile Agent[] agents = new Agent[0];
@@ -510,6 +512,19 @@ public final class P2pEngine implements InboundSink {
     @Override
     public void peerLeft(final int peer) {
         peerFailures.compareAndSet(peer, null, Failures.peerLeft(peer));
+        if (!anyPeerLeft) {
+            anyPeerLeft = true;
+        }
+    }
+
+    /**
+     * Tells whether some peer left the job or failed, or the job is aborting: when not, no wait need look for a
+     * departed peer (two volatile reads).
+     *
+     * @return true if {@link #failureAffecting} may return a failure for some peer
+     */
+    public boolean anyPeerGone() {
+        return anyPeerLeft || null != anyPeerFailure || null != abortCause;
     }
 
     /**
