@@ -196,19 +196,28 @@ public class Request implements Freeable {
         return waitAnyStatus(requests).getIndex();
     }
 
-    /** @param requests the requests @return the status of one that has completed (index set), or null if none */
+    /**
+     * Tests the requests for one that has completed (MPI_Testany).
+     *
+     * @param requests the requests
+     * @return the status of one that has completed (index set); null if some are active and none has completed;
+     *         the empty status with index {@code MPI.UNDEFINED} if none is active (MPI's flag true, as with
+     *         an empty array)
+     */
     public static Status testAnyStatus(final Request[] requests) throws MPIException {
         MPI.check();
+        boolean any = false;
         for (int i = 0; i < requests.length; i++) {
             final Request r = requests[i];
             if (null != r && r.active()) {
+                any = true;
                 final Status s = r.complete("MPI_Testany", false);
                 if (null != s) {
                     return s.index(i);
                 }
             }
         }
-        return null;
+        return any ? null : Status.empty();
     }
 
     /** @param requests the requests @return the index of one that has completed, or MPI.UNDEFINED */

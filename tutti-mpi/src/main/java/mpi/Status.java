@@ -37,6 +37,11 @@ public final class Status {
         return new Status(MPI.ANY_SOURCE, MPI.ANY_TAG, 0, false);
     }
 
+    /** @return the message's size in bytes */
+    long bytes() {
+        return bytes;
+    }
+
     /**
      * Sets the index for the "any"/"some" calls of {@link Request}.
      *

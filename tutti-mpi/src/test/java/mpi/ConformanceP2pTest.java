@@ -1,0 +1,348 @@
+package mpi;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.nio.ByteBuffer;
+import java.nio.IntBuffer;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Point-to-point as the MPI standard (chapter 3) defines it: statuses of wildcard receives from several senders,
+ * counts and elements (UNDEFINED when not whole), every send mode with count 0 and to PROC_NULL, buffered mode,
+ * slice offsets in direct buffers, matched probes that take their message out of the queue, and error classes.
+ */
+@Timeout(60)
+class ConformanceP2pTest {
+
+    @Test
+    void shouldFillTheStatusOfWildcardReceivesFromSeveralSenders() {
+        MpiJobs.run(4, args -> {
+            MPI.Init(args);
+            final Intracomm w = MPI.COMM_WORLD;
+            final int rank = w.getRank();
+            if (0 == rank) {
+                final boolean[] seen = new boolean[4];
+                for (int k = 0; k < 6; k++) { // two messages from each of 1, 2, 3, tags 10 * source + i
+                    final int[] got = new int[3];
+                    final Status s = w.recv(got, 3, MPI.INT, MPI.ANY_SOURCE, MPI.ANY_TAG);
+                    final int tag = got[0]; // every element is the tag: 10 * source + i
+                    assertEquals(tag / 10, s.getSource());
+                    assertEquals(tag, s.getTag());
+                    assertEquals(1 + (tag / 10 + tag % 10) % 3, s.getCount(MPI.INT));
+                    assertEquals(s.getCount(MPI.INT), s.getElements(MPI.INT));
+                    seen[s.getSource()] = true;
+                }
+                assertTrue(seen[1] && seen[2] && seen[3]);
+                w.barrier();
+                final IntBuffer b = MPI.newIntBuffer(3);
+                for (int k = 0; k < 3; k++) { // nonblocking wildcard receives: the status comes with the wait
+                    final Status s = w.iRecv(b, 3, MPI.INT, MPI.ANY_SOURCE, 50).waitStatus();
+                    assertEquals(b.get(0), s.getSource());
+                    assertEquals(50, s.getTag());
+                    assertEquals(1, s.getCount(MPI.INT));
+                }
+            } else {
+                for (int i = 0; i < 2; i++) {
+                    final int n = 1 + (rank + i) % 3;
+                    final int tag = 10 * rank + i;
+                    w.send(new int[] {tag, tag, tag}, n, MPI.INT, 0, tag);
+                }
+                w.barrier(); // the wildcard receives above took only the six
+                w.send(new int[] {rank}, 1, MPI.INT, 0, 50);
+            }
+            MPI.Finalize();
+        });
+    }
+
+    @Test
+    void shouldCountItemsAndElementsAsMpiDoes() {
+        MpiJobs.run(2, args -> {
+            MPI.Init(args);
+            final Intracomm w = MPI.COMM_WORLD;
+            final Datatype pair = Datatype.createContiguous(2, MPI.INT);
+            pair.commit();
+            if (0 == w.getRank()) {
+                w.send(new byte[] {1, 2, 3}, 3, MPI.BYTE, 1, 1);
+                w.send(new int[] {1, 2, 3}, 3, MPI.INT, 1, 2);
+                w.send(new int[] {1, 2, 3, 4}, 4, MPI.INT, 1, 3);
+                final ByteBuffer di = MPI.newByteBuffer(32);
+                w.send(di, 2, MPI.DOUBLE_INT, 1, 4);
+                w.send(new int[0], 0, MPI.INT, 1, 5);
+            } else {
+                final Status bytes = w.recv(new byte[8], 8, MPI.BYTE, 0, 1);
+                assertEquals(3, bytes.getCount(MPI.BYTE));
+                assertEquals(MPI.UNDEFINED, bytes.getCount(MPI.INT));
+                assertEquals(MPI.UNDEFINED, bytes.getElements(MPI.INT));
+                final Status three = w.recv(new int[4], 2, pair, 0, 2);
+                assertEquals(MPI.UNDEFINED, three.getCount(pair));
+                assertEquals(3, three.getElements(pair));
+                assertEquals(3, three.getCount(MPI.INT));
+                final Status four = w.recv(new int[4], 2, pair, 0, 3);
+                assertEquals(2, four.getCount(pair));
+                assertEquals(4, four.getElements(pair));
+                final Status pairs = w.recv(MPI.newByteBuffer(32), 2, MPI.DOUBLE_INT, 0, 4);
+                assertEquals(2, pairs.getCount(MPI.DOUBLE_INT));
+                assertEquals(4, pairs.getElements(MPI.DOUBLE_INT));
+                final Status zero = w.recv(new int[2], 2, MPI.INT, 0, 5);
+                assertEquals(0, zero.getCount(MPI.INT));
+                assertEquals(0, zero.getElements(MPI.INT));
+                assertEquals(0, zero.getSource());
+                assertEquals(5, zero.getTag());
+            }
+            MPI.Finalize();
+        });
+    }
+
+    @Test
+    void shouldSendNothingInEveryModeAndToProcNull() {
+        MpiJobs.run(2, args -> {
+            MPI.Init(args);
+            final Intracomm w = MPI.COMM_WORLD;
+            final int rank = w.getRank();
+            final int other = 1 - rank;
+            MPI.attachBuffer(new byte[4 * MPI.BSEND_OVERHEAD + 64]);
+            final IntBuffer empty = MPI.newIntBuffer(0);
+            final int[] none = new int[0];
+            final int[] mark = {-3};
+            // every mode to PROC_NULL completes at once
+            w.send(none, 0, MPI.INT, MPI.PROC_NULL, 1);
+            w.bSend(mark, 1, MPI.INT, MPI.PROC_NULL, 1);
+            w.sSend(mark, 1, MPI.INT, MPI.PROC_NULL, 1);
+            w.rSend(mark, 1, MPI.INT, MPI.PROC_NULL, 1);
+            final Request[] nulls = {w.iSend(empty, 0, MPI.INT, MPI.PROC_NULL, 1),
+                w.ibSend(empty, 0, MPI.INT, MPI.PROC_NULL, 1), w.isSend(empty, 0, MPI.INT, MPI.PROC_NULL, 1),
+                w.irSend(empty, 0, MPI.INT, MPI.PROC_NULL, 1), w.iRecv(empty, 0, MPI.INT, MPI.PROC_NULL, 1)};
+            final Status[] st = Request.waitAllStatus(nulls);
+            assertEquals(MPI.PROC_NULL, st[4].getSource());
+            assertEquals(MPI.ANY_TAG, st[4].getTag());
+            assertEquals(0, st[4].getCount(MPI.INT));
+            final Prequest pn = w.recvInit(MPI.newIntBuffer(1), 1, MPI.INT, MPI.PROC_NULL, 1);
+            pn.start();
+            final Status ps = pn.waitStatus();
+            assertEquals(MPI.PROC_NULL, ps.getSource());
+            assertEquals(0, ps.getCount(MPI.INT));
+            // count 0 in every mode to a real process: the receive sees an empty message with the envelope
+            if (0 == rank) {
+                w.send(none, 0, MPI.INT, other, 2);
+                w.bSend(none, 0, MPI.INT, other, 3);
+                w.sSend(none, 0, MPI.INT, other, 4);
+                w.barrier(); // the ready-mode receives are posted
+                w.rSend(none, 0, MPI.INT, other, 5);
+                Request.waitAll(new Request[] {w.iSend(empty, 0, MPI.INT, other, 6),
+                    w.ibSend(empty, 0, MPI.INT, other, 7), w.isSend(empty, 0, MPI.INT, other, 8)});
+                w.barrier();
+                w.irSend(empty, 0, MPI.INT, other, 9).waitFor();
+                final Prequest[] ps2 = {w.sendInit(empty, 0, MPI.INT, other, 10),
+                    w.bSendInit(empty, 0, MPI.INT, other, 11), w.sSendInit(empty, 0, MPI.INT, other, 12)};
+                Prequest.startAll(ps2);
+                Request.waitAll(ps2);
+                w.barrier();
+                final Prequest r = w.rSendInit(empty, 0, MPI.INT, other, 13);
+                r.start();
+                r.waitFor();
+            } else {
+                final int[] buf = {-1};
+                for (final int tag : new int[] {2, 3, 4}) {
+                    final Status s = w.recv(buf, 1, MPI.INT, MPI.ANY_SOURCE, tag);
+                    assertEquals(0, s.getCount(MPI.INT));
+                    assertEquals(tag, s.getTag());
+                }
+                final Request ready = w.iRecv(MPI.newIntBuffer(1), 1, MPI.INT, 0, 5);
+                w.barrier();
+                assertEquals(0, ready.waitStatus().getCount(MPI.INT));
+                for (final int tag : new int[] {6, 7, 8}) {
+                    assertEquals(0, w.recv(buf, 1, MPI.INT, 0, tag).getCount(MPI.INT));
+                }
+                final Request ready2 = w.iRecv(MPI.newIntBuffer(1), 1, MPI.INT, 0, 9);
+                final Request ready3 = w.iRecv(MPI.newIntBuffer(1), 1, MPI.INT, 0, 13);
+                w.barrier();
+                assertEquals(0, ready2.waitStatus().getCount(MPI.INT));
+                for (final int tag : new int[] {10, 11, 12}) {
+                    assertEquals(0, w.recv(buf, 1, MPI.INT, 0, tag).getCount(MPI.INT));
+                }
+                w.barrier();
+                assertEquals(0, ready3.waitStatus().getCount(MPI.INT));
+                assertEquals(-1, buf[0]);
+            }
+            assertEquals(-3, mark[0]);
+            final byte[] attached = MPI.detachBuffer();
+            assertEquals(4 * MPI.BSEND_OVERHEAD + 64, attached.length);
+            MPI.Finalize();
+        });
+    }
+
+    @Test
+    void shouldSendBufferedAndGetTheAttachedArrayBack() {
+        MpiJobs.run(2, args -> {
+            MPI.Init(args);
+            final Intracomm w = MPI.COMM_WORLD;
+            final byte[] area = new byte[3 * (MPI.BSEND_OVERHEAD + 4 * 8)];
+            MPI.attachBuffer(area);
+            if (0 == w.getRank()) {
+                final int[] data = {1, 2, 3, 4, 5, 6, 7, 8};
+                w.bSend(data, 8, MPI.INT, 1, 1);
+                data[0] = 100; // the message was copied out
+                final IntBuffer d = MPI.newIntBuffer(8).put(0, 9);
+                w.ibSend(d, 8, MPI.INT, 1, 2).waitFor();
+                final Prequest p = w.bSendInit(d, 1, MPI.INT, 1, 3);
+                p.start();
+                p.waitFor();
+                p.free();
+            } else {
+                final int[] got = new int[8];
+                w.recv(got, 8, MPI.INT, 0, 1);
+                assertArrayEquals(new int[] {1, 2, 3, 4, 5, 6, 7, 8}, got);
+                w.recv(got, 8, MPI.INT, 0, 2);
+                assertEquals(9, got[0]);
+                assertEquals(1, w.recv(got, 8, MPI.INT, 0, 3).getCount(MPI.INT));
+            }
+            assertSame(area, MPI.detachBuffer());
+            MPI.Finalize();
+        });
+    }
+
+    @Test
+    void shouldHonourSliceOffsetsOfDirectAndHeapBuffers() {
+        MpiJobs.run(2, args -> {
+            MPI.Init(args);
+            final Intracomm w = MPI.COMM_WORLD;
+            if (0 == w.getRank()) {
+                final IntBuffer d = MPI.newIntBuffer(6);
+                for (int i = 0; i < 6; i++) {
+                    d.put(i, 10 + i);
+                }
+                d.position(5); // position and limit are ignored
+                w.iSend(MPI.slice(d, 2), 3, MPI.INT, 1, 1).waitFor();
+                w.send(MPI.slice(d, 4), 2, MPI.INT, 1, 2);
+                w.send(MPI.slice(new double[] {0, 0, 0, 2.5}, 3), 1, MPI.DOUBLE, 1, 3);
+            } else {
+                final IntBuffer in = MPI.newIntBuffer(6);
+                assertTrue(MPI.slice(in, 1).isDirect());
+                w.iRecv(MPI.slice(in, 1), 3, MPI.INT, 0, 1).waitFor();
+                assertArrayEquals(new int[] {0, 12, 13, 14, 0, 0}, toArray(in));
+                final int[] heap = new int[5];
+                w.recv(MPI.slice(heap, 3), 2, MPI.INT, 0, 2);
+                assertArrayEquals(new int[] {0, 0, 0, 14, 15}, heap);
+                final double[] dd = new double[3];
+                w.recv(MPI.slice(dd, 2), 1, MPI.DOUBLE, 0, 3);
+                assertEquals(2.5, dd[2]);
+            }
+            MPI.Finalize();
+        });
+    }
+
+    private static int[] toArray(final IntBuffer b) {
+        final int[] a = new int[b.capacity()];
+        for (int i = 0; i < a.length; i++) {
+            a[i] = b.get(i);
+        }
+        return a;
+    }
+
+    /** A matched probe takes its message out of the queue: a second probe or receive sees the next one. */
+    @Test
+    void shouldMatchDistinctMessagesWithWildcardMatchedProbes() {
+        MpiJobs.run(4, args -> {
+            MPI.Init(args);
+            final Intracomm w = MPI.COMM_WORLD;
+            final int rank = w.getRank();
+            if (0 == rank) {
+                w.barrier(); // all six messages are on their way
+                final Message[] ms = new Message[6];
+                final Status[] ps = new Status[6];
+                for (int k = 0; k < 6; k++) {
+                    ms[k] = new Message();
+                    ps[k] = ms[k].mProbe(MPI.ANY_SOURCE, MPI.ANY_TAG, w);
+                    assertFalse(ms[k].isNull());
+                }
+                final boolean[] seen = new boolean[40];
+                for (int k = 5; k >= 0; k--) { // receive in reverse order of the probes
+                    final int n = ps[k].getCount(MPI.INT);
+                    final int[] got = new int[n];
+                    final Status r = ms[k].mRecv(got, n, MPI.INT);
+                    assertTrue(ms[k].isNull());
+                    assertEquals(ps[k].getSource(), r.getSource());
+                    assertEquals(ps[k].getTag(), r.getTag());
+                    assertEquals(n, r.getCount(MPI.INT));
+                    assertEquals(r.getSource(), got[0]);
+                    assertEquals(r.getTag(), got[1]);
+                    assertFalse(seen[r.getTag()], "message " + r.getTag() + " matched twice");
+                    seen[r.getTag()] = true;
+                }
+                // a probed message is not seen by a later receive or probe
+                w.barrier();
+                final Message m = new Message();
+                final Status first = m.mProbe(1, MPI.ANY_TAG, w);
+                assertEquals(30, first.getTag());
+                assertNull(w.iProbe(1, 30));
+                final int[] next = new int[2];
+                final Status other = w.recv(next, 2, MPI.INT, 1, MPI.ANY_TAG);
+                assertEquals(31, other.getTag());
+                final IntBuffer b = MPI.newIntBuffer(2);
+                final Status got = m.imRecv(b, 2, MPI.INT).waitStatus();
+                assertEquals(30, got.getTag());
+                assertEquals(30, b.get(1));
+                final Message none = new Message();
+                assertNull(none.imProbe(2, 99, w));
+                assertTrue(none.isNull());
+            } else {
+                for (int i = 0; i < 2; i++) {
+                    final int tag = 10 * rank + i;
+                    w.send(new int[] {rank, tag, 0}, 2 + i, MPI.INT, 0, tag);
+                }
+                w.barrier();
+                w.barrier();
+                if (1 == rank) {
+                    w.send(new int[] {1, 30}, 2, MPI.INT, 0, 30);
+                    w.send(new int[] {1, 31}, 2, MPI.INT, 0, 31);
+                }
+            }
+            MPI.Finalize();
+        });
+    }
+
+    @Test
+    void shouldReportErrorClassesUnderErrorsReturn() {
+        MpiJobs.run(2, args -> {
+            MPI.Init(args);
+            final Intracomm w = MPI.COMM_WORLD;
+            w.setErrhandler(MPI.ERRORS_RETURN);
+            final int[] one = new int[1];
+            assertEquals(MPI.ERR_TAG, assertThrows(MPIException.class, () -> w.send(one, 1, MPI.INT, 0, -5))
+                .getErrorClass());
+            assertEquals(MPI.ERR_TAG, assertThrows(MPIException.class, () -> w.recv(one, 1, MPI.INT, 0, -5))
+                .getErrorClass());
+            assertEquals(MPI.ERR_RANK, assertThrows(MPIException.class, () -> w.recv(one, 1, MPI.INT, 2, 0))
+                .getErrorClass());
+            assertEquals(MPI.ERR_RANK, assertThrows(MPIException.class, () -> w.iSend(MPI.newIntBuffer(1), 1,
+                MPI.INT, -7, 0)).getErrorClass());
+            assertEquals(MPI.ERR_TYPE, assertThrows(MPIException.class, () -> w.send(one, 1, MPI.DATATYPE_NULL,
+                0, 0)).getErrorClass());
+            final Intracomm dup = w.dup();
+            dup.free();
+            assertTrue(dup.isNull());
+            assertEquals(MPI.ERR_COMM, assertThrows(MPIException.class, () -> dup.send(one, 1, MPI.INT, 0, 0))
+                .getErrorClass());
+            assertEquals(MPI.ERR_COMM, assertThrows(MPIException.class, dup::barrier).getErrorClass());
+            // a truncated nonblocking receive fails at its completion
+            if (0 == w.getRank()) {
+                w.send(new int[] {1, 2, 3}, 3, MPI.INT, 1, 8);
+            } else {
+                final Request r = w.iRecv(MPI.newIntBuffer(2), 2, MPI.INT, 0, 8);
+                final MPIException e = assertThrows(MPIException.class, r::waitFor);
+                assertEquals(MPI.ERR_TRUNCATE, e.getErrorClass());
+                assertNotEquals(0, e.getErrorCode());
+            }
+            MPI.Finalize();
+        });
+    }
+}
