@@ -158,6 +158,33 @@ final class Bufs {
     }
 
     /**
+     * Scales a vector collective's displacements to Tutti elements, with the displacement of every empty block
+     * set to 0: MPI uses an empty block's displacement for nothing (it may point anywhere, even past the buffer),
+     * while Tutti requires every block inside the buffer.
+     *
+     * @param counts the counts in items (checked later; a mismatched length is left to Tutti's check)
+     * @param displs the displacements in items, or null
+     * @param type   the datatype
+     * @return the scaled displacements (a copy if any changed, else {@link #scale}'s result)
+     */
+    static int[] displs(final int[] counts, final int[] displs, final Datatype type) {
+        final int[] d = scale(displs, type);
+        if (null == counts || null == d || counts.length != d.length) {
+            return d;
+        }
+        int[] out = d;
+        for (int i = 0; i < d.length; i++) {
+            if (0 == counts[i] && 0 != d[i]) {
+                if (out == displs) {
+                    out = d.clone();
+                }
+                out[i] = 0;
+            }
+        }
+        return out;
+    }
+
+    /**
      * Checks that a buffer of a nonblocking call is direct, as Open MPI demands.
      *
      * @param buf     the buffer, or null
