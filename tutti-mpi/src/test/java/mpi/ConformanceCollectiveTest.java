@@ -356,6 +356,47 @@ class ConformanceCollectiveTest {
         });
     }
 
+    /** Blocks over 64 KiB (where Open MPI's Java bindings returned wrong data for scatter and scatterv). */
+    @Test
+    void shouldScatterAndGatherBlocksOverSixtyFourKilobytes() {
+        MpiJobs.run(3, args -> {
+            MPI.Init(args);
+            final Intracomm w = MPI.COMM_WORLD;
+            final int rank = w.getRank();
+            final int n = 20_000; // 80 000 bytes a block
+            final int[] all = new int[3 * n];
+            if (1 == rank) {
+                Arrays.setAll(all, i -> i * 7 + 1);
+            }
+            final int[] mine = new int[n];
+            w.scatter(all, n, MPI.INT, mine, n, MPI.INT, 1);
+            for (int k = 0; k < n; k += 997) {
+                assertEquals((rank * n + k) * 7 + 1, mine[k]);
+            }
+            assertEquals((rank * n + n - 1) * 7 + 1, mine[n - 1]);
+            final int[] counts = {n, n + 3, n - 5};
+            final int[] displs = {2 * n + 10, 0, n + 3};
+            final int[] src = new int[3 * n + 10];
+            if (1 == rank) {
+                Arrays.setAll(src, i -> -i);
+            }
+            final int[] part = new int[n + 3];
+            w.scatterv(src, counts, displs, MPI.INT, part, counts[rank], MPI.INT, 1);
+            assertEquals(-displs[rank], part[0]);
+            assertEquals(-(displs[rank] + counts[rank] - 1), part[counts[rank] - 1]);
+            final long[] big = new long[3 * n];
+            final long[] own = new long[n];
+            Arrays.fill(own, rank + 1L);
+            w.gather(own, n, MPI.LONG, big, n, MPI.LONG, 0);
+            if (0 == rank) {
+                assertEquals(1L, big[n - 1]);
+                assertEquals(2L, big[n]);
+                assertEquals(3L, big[3 * n - 1]);
+            }
+            MPI.Finalize();
+        });
+    }
+
     private static int[] get(final IntBuffer b) {
         final int[] a = new int[b.capacity()];
         for (int i = 0; i < a.length; i++) {

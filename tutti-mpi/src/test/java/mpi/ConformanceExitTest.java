@@ -2,6 +2,7 @@ package mpi;
 
 import dev.tutti.launcher.JobResult;
 import dev.tutti.launcher.Launcher;
+import mpi.programs.Conformance;
 import mpi.programs.Endings;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -19,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * A job's exit status as mpirun reports it, over processes (one JVM a rank): MPI_Abort's code (low 8 bits) from
  * any rank and on any communicator, an error under ERRORS_ARE_FATAL (its error code), a rank's own exit status
- * after Finalize, an uncaught exception (1).
+ * after Finalize, an uncaught exception (1); and the corners of the other conformance tests as one process job.
  */
 @Tag("process")
 @Timeout(120)
@@ -30,10 +31,14 @@ class ConformanceExitTest {
     }
 
     private static Run run(final int n, final String... args) {
+        return run(n, Endings.class, args);
+    }
+
+    private static Run run(final int n, final Class<?> main, final String... args) {
         final ByteArrayOutputStream out = new ByteArrayOutputStream();
         final ByteArrayOutputStream err = new ByteArrayOutputStream();
         final JobResult r = Launcher.builder().ranks(n).classpath(System.getProperty("java.class.path"))
-            .mainClass(Endings.class.getName()).args(List.of(args)).jvmOptions(List.of("-Xmx128m",
+            .mainClass(main.getName()).args(List.of(args)).jvmOptions(List.of("-Xmx128m",
                 "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")).timeout(Duration.ofSeconds(90)).stdout(out)
             .stderr(err).build().run();
         return new Run(r.exitStatus(), out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
@@ -75,5 +80,12 @@ class ConformanceExitTest {
         assertEquals(1, thrown.status(), thrown.err());
         final Run clean = run(2, "exit", "1", "0");
         assertEquals(0, clean.status(), clean.err());
+    }
+
+    @Test
+    void shouldPassTheCornersAcrossProcesses() {
+        final Run r = run(4, Conformance.class);
+        assertEquals(0, r.status(), r.err());
+        assertTrue(r.out().contains("conformance OK"), r.out() + r.err());
     }
 }

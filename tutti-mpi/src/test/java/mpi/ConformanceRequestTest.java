@@ -254,6 +254,35 @@ class ConformanceRequestTest {
         });
     }
 
+    /** A freed active request still completes: the message arrives; the handle is null at once. */
+    @Test
+    void shouldCompleteAFreedSendInTheBackground() {
+        MpiJobs.run(2, args -> {
+            MPI.Init(args);
+            final Intracomm w = MPI.COMM_WORLD;
+            if (0 == w.getRank()) {
+                final IntBuffer big = MPI.newIntBuffer(50_000);
+                big.put(49_999, 5);
+                final Request r = w.iSend(big, 50_000, MPI.INT, 1, 1);
+                r.free();
+                assertTrue(r.isNull());
+                assertEmpty(r.waitStatus()); // a null handle now
+                final Request t = w.iSend(MPI.newIntBuffer(1).put(0, 6), 1, MPI.INT, 1, 2);
+                while (!t.test()) {
+                    Thread.onSpinWait();
+                }
+                assertTrue(t.isNull());
+            } else {
+                final int[] got = new int[50_000];
+                final Status s = w.recv(got, got.length, MPI.INT, 0, 1);
+                assertEquals(50_000, s.getCount(MPI.INT));
+                assertEquals(5, got[49_999]);
+                assertEquals(6, w.recv(got, 1, MPI.INT, 0, 2).getCount(MPI.INT) + got[0] - 1);
+            }
+            MPI.Finalize();
+        });
+    }
+
     @Test
     void shouldCompleteSomeOfManyInAnyOrder() {
         MpiJobs.run(4, args -> {
