@@ -130,6 +130,23 @@ class ConformanceErrorsTest {
         assertEquals(MPI.ERR_ROOT, MpiJobs.abortStatus(e), e::toString);
     }
 
+    /** Under ERRORS_ARE_FATAL a failed request of waitAll aborts with its own error code (Open MPI's order). */
+    @Test
+    void shouldAbortWithTheRequestsOwnCodeWhenWaitAllFailsUnderErrorsAreFatal() {
+        final TuttiException e = assertThrows(TuttiException.class, () -> MpiJobs.run(2, args -> {
+            MPI.Init(args);
+            final Intracomm w = MPI.COMM_WORLD;
+            if (0 == w.getRank()) {
+                w.send(new int[] {1, 2}, 2, MPI.INT, 1, 1);
+            } else {
+                Request.waitAll(new Request[] {w.iRecv(MPI.newIntBuffer(1), 1, MPI.INT, 0, 1)});
+            }
+            w.barrier();
+            MPI.Finalize();
+        }));
+        assertEquals(MPI.ERR_TRUNCATE, MpiJobs.abortStatus(e), e::toString);
+    }
+
     @Test
     void shouldCheckInitializationBeforeEverythingButTheExemptMethods() {
         MpiJobs.run(1, args -> {

@@ -310,6 +310,109 @@ class ConformanceP2pTest {
         });
     }
 
+    /** PACKED matches any type: packed data received as ints, ints received as packed bytes. */
+    @Test
+    void shouldMatchPackedDataWithAnyType() {
+        MpiJobs.run(2, args -> {
+            MPI.Init(args);
+            final Intracomm w = MPI.COMM_WORLD;
+            if (0 == w.getRank()) {
+                final byte[] packed = new byte[w.packSize(3, MPI.INT) + w.packSize(1, MPI.DOUBLE)];
+                int at = w.pack(new int[] {1, 2, 3}, 3, MPI.INT, packed, 0);
+                at = w.pack(new double[] {4.5}, 1, MPI.DOUBLE, packed, at);
+                assertEquals(20, at);
+                w.send(packed, at, MPI.PACKED, 1, 1);
+                w.send(new int[] {7, 8}, 2, MPI.INT, 1, 2);
+            } else {
+                final byte[] in = new byte[64];
+                final Status s = w.recv(in, 64, MPI.PACKED, 0, 1);
+                assertEquals(20, s.getCount(MPI.PACKED));
+                final int[] ints = new int[3];
+                final double[] d = new double[1];
+                final int at = w.unpack(in, 0, ints, 3, MPI.INT);
+                assertEquals(20, w.unpack(in, at, d, 1, MPI.DOUBLE));
+                assertArrayEquals(new int[] {1, 2, 3}, ints);
+                assertEquals(4.5, d[0]);
+                final byte[] raw = new byte[8];
+                assertEquals(8, w.recv(raw, 8, MPI.PACKED, 0, 2).getCount(MPI.BYTE));
+                final int[] two = new int[2];
+                w.unpack(raw, 0, two, 2, MPI.INT);
+                assertArrayEquals(new int[] {7, 8}, two);
+            }
+            MPI.Finalize();
+        });
+    }
+
+    /** Probes and exchanges with wildcards and PROC_NULL. */
+    @Test
+    void shouldProbeAndReplaceWithWildcards() {
+        MpiJobs.run(3, args -> {
+            MPI.Init(args);
+            final Intracomm w = MPI.COMM_WORLD;
+            final int rank = w.getRank();
+            final Status nullProbe = w.iProbe(MPI.PROC_NULL, 3);
+            assertEquals(MPI.PROC_NULL, nullProbe.getSource()); // flag true at once
+            assertEquals(MPI.ANY_TAG, nullProbe.getTag());
+            assertEquals(0, nullProbe.getCount(MPI.INT));
+            final int next = (rank + 1) % 3;
+            final int prev = (rank + 2) % 3;
+            final double[] buf = {rank, rank + 0.5};
+            final Status s = w.sendRecvReplace(buf, 2, MPI.DOUBLE, next, 10 + rank, MPI.ANY_SOURCE, MPI.ANY_TAG);
+            assertEquals(prev, s.getSource());
+            assertEquals(10 + prev, s.getTag());
+            assertEquals(2, s.getCount(MPI.DOUBLE));
+            assertArrayEquals(new double[] {prev, prev + 0.5}, buf);
+            final long[] got = new long[3];
+            final Status t = w.sendRecv(new long[] {rank}, 1, MPI.LONG, next, 20, got, 3, MPI.LONG,
+                MPI.ANY_SOURCE, 20);
+            assertEquals(prev, t.getSource());
+            assertEquals(1, t.getCount(MPI.LONG));
+            assertEquals(prev, got[0]);
+            // probe with wildcards reports what a receive would get
+            w.barrier();
+            if (0 == rank) {
+                w.send(new short[] {1, 2, 3}, 3, MPI.SHORT, 2, 30);
+            } else if (2 == rank) {
+                final Status p = w.probe(MPI.ANY_SOURCE, MPI.ANY_TAG);
+                assertEquals(0, p.getSource());
+                assertEquals(30, p.getTag());
+                assertEquals(3, p.getCount(MPI.SHORT));
+                assertEquals(MPI.UNDEFINED, p.getCount(MPI.INT));
+                final Status again = w.iProbe(0, 30); // a probe does not receive
+                assertEquals(3, again.getCount(MPI.SHORT));
+                w.recv(new short[3], 3, MPI.SHORT, 0, 30);
+                assertNull(w.iProbe(MPI.ANY_SOURCE, MPI.ANY_TAG));
+            }
+            MPI.Finalize();
+        });
+    }
+
+    /**
+     * A truncated receive among several in waitAll: the call completes every request, then reports the error
+     * (MPI_ERR_IN_STATUS: the class of each request is in its status).
+     */
+    @Test
+    void shouldCompleteEveryRequestOfAWaitAllThatFails() {
+        MpiJobs.run(2, args -> {
+            MPI.Init(args);
+            final Intracomm w = MPI.COMM_WORLD;
+            w.setErrhandler(MPI.ERRORS_RETURN);
+            if (0 == w.getRank()) {
+                w.send(new int[] {1, 2, 3}, 3, MPI.INT, 1, 1);
+                w.send(new int[] {4}, 1, MPI.INT, 1, 2);
+            } else {
+                final IntBuffer small = MPI.newIntBuffer(1);
+                final IntBuffer ok = MPI.newIntBuffer(1);
+                final Request[] rs = {w.iRecv(small, 1, MPI.INT, 0, 1), w.iRecv(ok, 1, MPI.INT, 0, 2)};
+                final MPIException e = assertThrows(MPIException.class, () -> Request.waitAll(rs));
+                assertEquals(MPI.ERR_IN_STATUS, e.getErrorClass());
+                assertTrue(rs[0].isNull() && rs[1].isNull());
+                assertEquals(4, ok.get(0));
+            }
+            MPI.Finalize();
+        });
+    }
+
     @Test
     void shouldReportErrorClassesUnderErrorsReturn() {
         MpiJobs.run(2, args -> {
