@@ -277,17 +277,21 @@ final class Coll {
         final Buf[] out = new Buf[n];
         for (int i = 0; i < n; i++) {
             final Datatype t = types[i].live(what);
+            if (counts[i] < 0) {
+                throw Errors.error(MPI.ERR_COUNT, what + ": counts[" + i + "]=" + counts[i] + ", expected >= 0");
+            }
+            final int at = 0 == counts[i] ? 0 : displs[i]; // an empty block's displacement is used for nothing
             if (null != t.shape) {
-                out[i] = Buf.of(seg, displs[i], t.shape, counts[i]);
+                out[i] = Buf.of(seg, at, t.shape, counts[i]);
                 continue;
             }
             final long bytes = (long) counts[i] * t.extentBytes;
-            if (displs[i] < 0 || displs[i] + bytes > seg.byteSize()) {
-                throw Errors.error(MPI.ERR_BUFFER, what + ": block " + i + " (byte " + displs[i] + ", " + bytes
+            if (at < 0 || at + bytes > seg.byteSize()) {
+                throw Errors.error(MPI.ERR_BUFFER, what + ": block " + i + " (byte " + at + ", " + bytes
                     + " bytes) exceeds the buffer of " + seg.byteSize() + " bytes");
             }
             final dev.tutti.Datatype w = dev.tutti.Datatype.BOOLEAN == t.wire ? dev.tutti.Datatype.BYTE : t.wire;
-            out[i] = Buf.of(seg.asSlice(displs[i], bytes), w);
+            out[i] = Buf.of(seg.asSlice(at, bytes), w);
         }
         return out;
     }
