@@ -356,6 +356,32 @@ class ConformanceCollectiveTest {
         });
     }
 
+    /** The root reduces in place while the others pass the full form, with one array as both buffers. */
+    @Test
+    void shouldMixTheInPlaceRootWithFullFormsElsewhere() {
+        MpiJobs.run(N, args -> {
+            MPI.Init(args);
+            final Intracomm w = MPI.COMM_WORLD;
+            final int rank = w.getRank();
+            final int[] errs = {rank};
+            if (0 == rank || 1 == rank) {
+                w.reduce(errs, 1, MPI.INT, MPI.SUM, 0);
+            } else {
+                w.reduce(errs, errs, 1, MPI.INT, MPI.SUM, 0); // a non-root's receive buffer is ignored
+            }
+            assertEquals(0 == rank ? 6 : rank, errs[0]);
+            final int[] g = new int[N];
+            g[rank] = rank * 3;
+            if (ROOT == rank) {
+                w.gather(g, 1, MPI.INT, ROOT);
+                assertArrayEquals(new int[] {0, 3, 6, 9}, g);
+            } else {
+                w.gather(new int[] {rank * 3}, 1, MPI.INT, null, 0, MPI.INT, ROOT);
+            }
+            MPI.Finalize();
+        });
+    }
+
     /** Blocks over 64 KiB (where Open MPI's Java bindings returned wrong data for scatter and scatterv). */
     @Test
     void shouldScatterAndGatherBlocksOverSixtyFourKilobytes() {

@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Timeout;
 
 import java.nio.ByteBuffer;
 import java.nio.IntBuffer;
+import java.util.Arrays;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -409,6 +410,101 @@ class ConformanceP2pTest {
                 assertTrue(rs[0].isNull() && rs[1].isNull());
                 assertEquals(4, ok.get(0));
             }
+            MPI.Finalize();
+        });
+    }
+
+    /** The array's element type need not be the datatype's: the bytes of an int[] go as BYTE, DOUBLE, ... */
+    @Test
+    void shouldMoveItemsOfAnyTypeFromAnArray() {
+        MpiJobs.run(2, args -> {
+            MPI.Init(args);
+            final Intracomm w = MPI.COMM_WORLD;
+            final Datatype[] types = {MPI.BYTE, MPI.CHAR, MPI.SHORT, MPI.INT, MPI.LONG, MPI.FLOAT, MPI.DOUBLE,
+                MPI.PACKED};
+            final int[] data = new int[100];
+            if (0 == w.getRank()) {
+                Arrays.setAll(data, i -> 0x01010101 * (i + 1));
+                for (final Datatype t : types) {
+                    w.send(data, 5, t, 1, 1);
+                }
+            } else {
+                for (final Datatype t : types) {
+                    Arrays.fill(data, 0);
+                    final Status s = w.recv(data, 5, t, 0, 1);
+                    assertEquals(5, s.getCount(t), t::toString);
+                    assertEquals(0x01010101, data[0], t::toString); // the first bytes arrived as they were
+                }
+            }
+            MPI.Finalize();
+        });
+    }
+
+    /** Freed active receives (plain and persistent) still match what is sent later; sends to oneself. */
+    @Test
+    void shouldLetFreedReceivesMatchLaterSends() {
+        MpiJobs.run(2, args -> {
+            MPI.Init(args);
+            final Intracomm w = MPI.COMM_WORLD;
+            final int me = w.getRank();
+            final IntBuffer a = MPI.newIntBuffer(1);
+            final IntBuffer b = MPI.newIntBuffer(1);
+            final Request r = w.iRecv(a, 1, MPI.INT, me, 0);
+            r.free();
+            assertTrue(r.isNull());
+            final Prequest inactive = w.recvInit(b, 1, MPI.INT, me, 1);
+            inactive.free();
+            final Prequest active = w.recvInit(b, 1, MPI.INT, me, 2);
+            active.start();
+            active.free();
+            w.send(new int[] {11}, 1, MPI.INT, me, 0);
+            w.send(new int[] {22}, 1, MPI.INT, me, 2);
+            w.barrier();
+            while (11 != a.get(0) || 22 != b.get(0)) { // the freed receives complete in the background
+                Thread.onSpinWait();
+            }
+            assertEquals(MPI.UNDEFINED, Request.testAny(new Request[] {r, active}));
+            MPI.Finalize();
+        });
+    }
+
+    /** Persistent requests of every send mode to oneself and to the others, started one by one. */
+    @Test
+    void shouldRunPersistentRequestsOfEveryModeWithEveryone() {
+        MpiJobs.run(3, args -> {
+            MPI.Init(args);
+            final Intracomm w = MPI.COMM_WORLD;
+            final int tasks = w.getSize();
+            final IntBuffer me = MPI.newIntBuffer(1).put(0, w.getRank());
+            final IntBuffer data = MPI.newIntBuffer(tasks);
+            MPI.attachBuffer(new byte[10_000 + MPI.BSEND_OVERHEAD]);
+            for (int mode = 0; mode < 4; mode++) {
+                final Prequest[] req = new Prequest[2 * tasks];
+                for (int i = 0; i < tasks; i++) {
+                    req[2 * i] = switch (mode) {
+                        case 0 -> w.sendInit(me, 1, MPI.INT, i, 1);
+                        case 1 -> w.sSendInit(me, 1, MPI.INT, i, 1);
+                        case 2 -> w.rSendInit(me, 1, MPI.INT, i, 1);
+                        default -> w.bSendInit(me, 1, MPI.INT, i, 1);
+                    };
+                    req[2 * i + 1] = w.recvInit(MPI.slice(data, i), 1, MPI.INT, i, 1);
+                    data.put(i, -1);
+                }
+                w.barrier();
+                for (final Prequest p : req) {
+                    p.start();
+                }
+                final Status[] st = Request.waitAllStatus(req);
+                for (int i = 0; i < tasks; i++) {
+                    assertEquals(i, data.get(i));
+                    assertEquals(4, st[2 * i + 1].getCount(MPI.BYTE));
+                    assertEquals(i, st[2 * i + 1].getSource());
+                }
+                for (final Prequest p : req) {
+                    p.free();
+                }
+            }
+            MPI.detachBuffer();
             MPI.Finalize();
         });
     }
