@@ -83,6 +83,13 @@ class ConformanceExitTest {
     }
 
     @Test
+    void shouldExitWithTheCodeEveryRankCallsAFatalHandlerWith() {
+        final Run r = run(3, "call-all", "0", String.valueOf(MPI.ERR_COMM));
+        assertEquals(MPI.ERR_COMM, r.status(), r.err());
+        assertFalse(r.out().contains("survived"), r.out());
+    }
+
+    @Test
     void shouldPassTheCornersAcrossProcesses() {
         final Run r = run(4, Conformance.class);
         assertEquals(0, r.status(), r.err());

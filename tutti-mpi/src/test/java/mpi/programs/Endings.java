@@ -13,7 +13,9 @@ import mpi.MPIException;
  *   <li>{@code abort-sub CODE}: abort on a communicator of that rank alone ({@code split}): still the whole job;</li>
  *   <li>{@code fatal}: a send to a rank that does not exist under ERRORS_ARE_FATAL (exit status ERR_RANK);</li>
  *   <li>{@code exit CODE}: {@code System.exit(CODE)} after Finalize;</li>
- *   <li>{@code throw}: an uncaught exception after Finalize (the JVM's status 1).</li>
+ *   <li>{@code throw}: an uncaught exception after Finalize (the JVM's status 1);</li>
+ *   <li>{@code call-all CODE}: every rank calls COMM_WORLD's handler with CODE, first under ERRORS_RETURN (returns),
+ *   then under the saved default handler, ERRORS_ARE_FATAL, all at once ({@code args[1]} is ignored).</li>
  * </ul>
  */
 public final class Endings {
@@ -57,8 +59,19 @@ public final class Endings {
                     throw new IllegalStateException("an uncaught exception after Finalize");
                 }
             }
+            case "call-all" -> {
+                final mpi.Errhandler saved = MPI.COMM_WORLD.getErrhandler();
+                MPI.COMM_WORLD.setErrhandler(MPI.ERRORS_RETURN);
+                MPI.COMM_WORLD.callErrhandler(code);
+                MPI.COMM_WORLD.barrier();
+                MPI.COMM_WORLD.setErrhandler(saved);
+                MPI.COMM_WORLD.callErrhandler(code);
+                System.out.println("rank " + rank + " survived " + how);
+                MPI.COMM_WORLD.barrier();
+                MPI.Finalize();
+            }
             default -> throw new IllegalArgumentException("ending=" + how + ", expected abort, abort-sub, fatal, "
-                + "exit or throw");
+                + "exit, throw or call-all");
         }
     }
 }
