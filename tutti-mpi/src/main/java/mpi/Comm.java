@@ -308,27 +308,36 @@ public class Comm extends CommCollectives implements Freeable, Cloneable {
     /** @return a new attribute key */
     public static int createKeyval() throws MPIException {
         MPI.check();
-        return CommState.newKeyval();
+        return Keyvals.create(Keyvals.Kind.COMM);
     }
 
-    /** @param keyval a key; nothing to release */
+    /** @param keyval a key from {@link #createKeyval()}: it can no longer store values (MPI_Comm_free_keyval) */
     public static void freeKeyval(final int keyval) throws MPIException {
-        MPI.check();
+        MPI.COMM_WORLD.run("MPI_Comm_free_keyval", () -> Keyvals.free(Keyvals.Kind.COMM, keyval));
     }
 
     /** Stores a Serializable value as a copy under a key (MPI_Comm_set_attr). */
     public final void setAttr(final int keyval, final Object value) throws MPIException {
-        run("MPI_Comm_set_attr", () -> state().put(keyval, value));
+        run("MPI_Comm_set_attr", () -> {
+            Keyvals.writable("setAttr", Keyvals.Kind.COMM, keyval);
+            state().put(keyval, value);
+        });
     }
 
     /** @return a fresh copy of the value under a key, a predefined attribute, or null (MPI_Comm_get_attr) */
     public final Object getAttr(final int keyval) throws MPIException {
-        return get("MPI_Comm_get_attr", () -> attr(keyval));
+        return get("MPI_Comm_get_attr", () -> {
+            Keyvals.readable(keyval);
+            return attr(keyval);
+        });
     }
 
     /** Removes the value under a key. */
     public final void deleteAttr(final int keyval) throws MPIException {
-        run("MPI_Comm_delete_attr", () -> state().delete(keyval));
+        run("MPI_Comm_delete_attr", () -> {
+            Keyvals.deletable(Keyvals.Kind.COMM, keyval);
+            state().delete(keyval);
+        });
     }
 
     /** @return the topology: {@code MPI.CART}, {@code MPI.GRAPH}, {@code MPI.DIST_GRAPH} or {@code MPI.UNDEFINED} */

@@ -364,30 +364,41 @@ public final class Datatype implements Freeable, Cloneable {
     /** @return a new attribute key for datatypes */
     public static int createKeyval() throws MPIException {
         MPI.check();
-        return CommState.newKeyval();
+        return Keyvals.create(Keyvals.Kind.TYPE);
     }
 
-    /** @param keyval a key from {@link #createKeyval()}; nothing to release */
+    /** @param keyval a key from {@link #createKeyval()}: it can no longer store values */
     public static void freeKeyval(final int keyval) throws MPIException {
-        MPI.check();
+        MPI.COMM_WORLD.run("MPI_Type_free_keyval", () -> Keyvals.free(Keyvals.Kind.TYPE, keyval));
     }
+
+    /*
+     * Datatype errors go to MPI_COMM_WORLD's handler, as Open MPI reports errors of objects that belong to no
+     * communicator.
+     */
 
     /** @param keyval the key @param value a Serializable value, stored as a copy */
     public void setAttr(final int keyval, final Object value) throws MPIException {
-        MPI.check();
-        state.put(keyval, value);
+        MPI.COMM_WORLD.run("MPI_Type_set_attr", () -> {
+            Keyvals.writable("setAttr", Keyvals.Kind.TYPE, keyval);
+            state.put(keyval, value);
+        });
     }
 
     /** @param keyval the key @return a fresh copy of the value, or null if not set */
     public Object getAttr(final int keyval) throws MPIException {
-        MPI.check();
-        return state.get(keyval);
+        return MPI.COMM_WORLD.get("MPI_Type_get_attr", () -> {
+            Keyvals.readable(keyval);
+            return state.get(keyval);
+        });
     }
 
     /** @param keyval the key to remove */
     public void deleteAttr(final int keyval) throws MPIException {
-        MPI.check();
-        state.delete(keyval);
+        MPI.COMM_WORLD.run("MPI_Type_delete_attr", () -> {
+            Keyvals.deletable(Keyvals.Kind.TYPE, keyval);
+            state.delete(keyval);
+        });
     }
 
     @Override

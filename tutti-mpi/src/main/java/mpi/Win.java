@@ -187,27 +187,36 @@ public final class Win implements Freeable {
     /** @return a new attribute key */
     public static int createKeyval() throws MPIException {
         MPI.check();
-        return CommState.newKeyval();
+        return Keyvals.create(Keyvals.Kind.WIN);
     }
 
-    /** @param keyval a key; nothing to release */
+    /** @param keyval a key from {@link #createKeyval()}: it can no longer store values */
     public static void freeKeyval(final int keyval) throws MPIException {
-        MPI.check();
+        MPI.COMM_WORLD.run("MPI_Win_free_keyval", () -> Keyvals.free(Keyvals.Kind.WIN, keyval));
     }
 
     /** Stores a Serializable value as a copy under a key (MPI_Win_set_attr). */
     public void setAttr(final int keyval, final Object value) throws MPIException {
-        guard.run("MPI_Win_set_attr", () -> guard.state().put(keyval, value));
+        guard.run("MPI_Win_set_attr", () -> {
+            Keyvals.writable("setAttr", Keyvals.Kind.WIN, keyval);
+            guard.state().put(keyval, value);
+        });
     }
 
     /** @return a copy of the value under a key, or null (MPI_Win_get_attr) */
     public Object getAttr(final int keyval) throws MPIException {
-        return guard.get("MPI_Win_get_attr", () -> guard.state().get(keyval));
+        return guard.get("MPI_Win_get_attr", () -> {
+            Keyvals.readable(keyval);
+            return guard.state().get(keyval);
+        });
     }
 
     /** Removes the value under a key. */
     public void deleteAttr(final int keyval) throws MPIException {
-        guard.run("MPI_Win_delete_attr", () -> guard.state().delete(keyval));
+        guard.run("MPI_Win_delete_attr", () -> {
+            Keyvals.deletable(Keyvals.Kind.WIN, keyval);
+            guard.state().delete(keyval);
+        });
     }
 
     /** Frees the window (MPI_Win_free); later calls fail with {@code MPI.ERR_WIN}. */

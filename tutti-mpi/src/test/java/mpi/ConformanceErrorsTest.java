@@ -147,6 +147,38 @@ class ConformanceErrorsTest {
         assertEquals(MPI.ERR_TRUNCATE, MpiJobs.abortStatus(e), e::toString);
     }
 
+    /** An invalid keyval is ERR_KEYVAL on communicators, windows and datatypes; predefined keys are all set. */
+    @Test
+    void shouldRejectAnInvalidKeyvalEverywhere() {
+        MpiJobs.run(2, args -> {
+            MPI.Init(args);
+            final Intracomm w = MPI.COMM_WORLD;
+            w.setErrhandler(MPI.ERRORS_RETURN);
+            for (final int key : new int[] {MPI.UNIVERSE_SIZE, MPI.TAG_UB, MPI.IO, MPI.HOST, MPI.WTIME_IS_GLOBAL,
+                MPI.APPNUM, MPI.LASTUSEDCODE}) {
+                assertTrue(null != w.getAttr(key), "predefined keyval " + key);
+            }
+            final Win win = new Win(MPI.newIntBuffer(0), 0, 1, MPI.INFO_NULL, MPI.COMM_SELF);
+            win.setErrhandler(MPI.ERRORS_RETURN);
+            assertClass(MPI.ERR_KEYVAL, () -> win.getAttr(MPI.KEYVAL_INVALID));
+            win.free();
+            assertClass(MPI.ERR_KEYVAL, () -> w.getAttr(MPI.KEYVAL_INVALID));
+            assertClass(MPI.ERR_KEYVAL, () -> MPI.INT.getAttr(MPI.KEYVAL_INVALID));
+            assertClass(MPI.ERR_KEYVAL, () -> w.setAttr(MPI.KEYVAL_INVALID, "x"));
+            assertClass(MPI.ERR_KEYVAL, () -> w.setAttr(MPI.TAG_UB, 5)); // predefined: read only
+            final int key = Comm.createKeyval();
+            w.setAttr(key, "kept");
+            assertClass(MPI.ERR_KEYVAL, () -> MPI.INT.setAttr(key, "x")); // a communicator keyval
+            Comm.freeKeyval(key);
+            assertClass(MPI.ERR_KEYVAL, () -> w.setAttr(key, "again"));
+            assertClass(MPI.ERR_KEYVAL, () -> Comm.freeKeyval(key));
+            assertEquals("kept", w.getAttr(key)); // a freed keyval's attributes stay until deleted
+            w.deleteAttr(key);
+            assertEquals(null, w.getAttr(key));
+            MPI.Finalize();
+        });
+    }
+
     @Test
     void shouldCheckInitializationBeforeEverythingButTheExemptMethods() {
         MpiJobs.run(1, args -> {
