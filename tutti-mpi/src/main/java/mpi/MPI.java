@@ -182,6 +182,7 @@ public final class MPI {
      */
     public static String[] Init(final String[] args) throws MPIException {
         Env.init(THREAD_SINGLE);
+        EnvInfo.fill(INFO_ENV, args, COMM_WORLD.getSize(), THREAD_SINGLE);
         return args;
     }
 
@@ -195,6 +196,7 @@ public final class MPI {
     public static int InitThread(final String[] args, final int required) throws MPIException {
         final int level = Math.max(THREAD_SINGLE, Math.min(THREAD_MULTIPLE, required));
         Env.init(level);
+        EnvInfo.fill(INFO_ENV, args, COMM_WORLD.getSize(), level);
         return level;
     }
 

@@ -202,6 +202,25 @@ class ConformanceGroupCommTest {
         });
     }
 
+    /** MPI.INFO_ENV holds the execution environment (MPI's reserved keys and Open MPI's own). */
+    @Test
+    void shouldDescribeTheEnvironmentInInfoEnv() {
+        MpiJobs.run(3, args -> {
+            MPI.Init(args);
+            final Info env = MPI.INFO_ENV;
+            assertEquals("3", env.get("maxprocs"));
+            assertEquals("3", env.get("ompi_np"));
+            assertEquals(java.net.InetAddress.getLocalHost().getHostName(), env.get("host"));
+            final String pwd = System.getenv("PWD");
+            assertEquals(null != pwd ? pwd : System.getProperty("user.dir"), env.get("wdir"));
+            for (final String key : new String[] {"command", "arch", "ompi_num_apps", "ompi_first_rank",
+                "thread_level"}) {
+                assertTrue(null != env.get(key), key);
+            }
+            MPI.Finalize();
+        });
+    }
+
     @Test
     void shouldCopyAttributeValues() {
         MpiJobs.run(2, args -> {

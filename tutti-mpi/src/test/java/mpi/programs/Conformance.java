@@ -12,7 +12,8 @@ import java.nio.IntBuffer;
 
 /**
  * The corners of the conformance tests as one process job of 4 ranks: wildcard matched probes from three senders,
- * a cancelled receive, waitSome and testAny over null requests, PROC_NULL statuses, count 0 and zero-count vector
+ * MPI.INFO_ENV's command and maxprocs, a cancelled receive, waitSome and testAny over null requests, PROC_NULL
+ * statuses, count 0 and zero-count vector
  * blocks, and intercommunicator collectives over an accept/connect intercommunicator between {0, 1} and {2, 3}.
  * Prints "conformance OK" at rank 0; a failed check aborts with 3.
  */
@@ -31,6 +32,9 @@ public final class Conformance {
         MPI.Init(args);
         final Intracomm w = MPI.COMM_WORLD;
         final int rank = w.getRank();
+        check(Conformance.class.getName().equals(MPI.INFO_ENV.get("command")), "INFO_ENV command is "
+            + MPI.INFO_ENV.get("command"));
+        check(String.valueOf(w.getSize()).equals(MPI.INFO_ENV.get("maxprocs")), "INFO_ENV maxprocs");
         // matched probes: three messages, three distinct matches
         if (0 == rank) {
             w.barrier();
