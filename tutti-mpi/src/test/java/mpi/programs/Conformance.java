@@ -13,7 +13,8 @@ import java.nio.IntBuffer;
 /**
  * The corners of the conformance tests as one process job of 4 ranks: wildcard matched probes from three senders,
  * MPI.INFO_ENV's command and maxprocs, a cancelled receive, waitSome and testAny over null requests, PROC_NULL
- * statuses, count 0 and zero-count vector blocks, and intercommunicator collectives over an accept/connect intercommunicator between {0, 1} and {2, 3}.
+ * statuses, count 0 and zero-count vector blocks, and intercommunicator collectives over an accept/connect
+ * intercommunicator between {0, 1} and {2, 3}.
  * Prints "conformance OK" at rank 0; a failed check aborts with 3.
  */
 public final class Conformance {
