@@ -35,6 +35,10 @@ final class Env {
     private volatile Communicator world;
     private volatile Communicator self;
     private volatile Communicator ports;
+    /** The private duplicate of the world that carries the requests of {@link Names}. */
+    private volatile Communicator names;
+    /** World rank 0's name service thread, else null. */
+    private Thread nameService;
     private volatile long jobKey;
     private volatile int threadLevel;
     private volatile Thread mainThread;
@@ -100,6 +104,10 @@ final class Env {
             e.self = w.split(w.rank(), 0);
             e.self.setName("MPI_COMM_SELF");
             e.ports = w.dup();
+            e.names = w.dup();
+            if (0 == w.rank()) {
+                e.nameService = Names.serve(e.names);
+            }
             final long[] key = {new SecureRandom().nextLong()};
             e.ports.bcast(Buf.of(key), 0);
             e.jobKey = key[0];
@@ -133,7 +141,12 @@ final class Env {
     void finish() {
         synchronized (this) {
             ports.free();
-            world.barrier();
+            world.barrier(); // no name request can follow: rank 0 may stop its service
+            if (null != nameService) {
+                Names.stop(this, nameService);
+                nameService = null;
+            }
+            names.free();
             phase = FINALIZED;
         }
         if (ownsTutti) {
@@ -174,6 +187,11 @@ final class Env {
     /** @return the private duplicate of the world that carries the handshakes of {@link Ports} */
     Communicator ports() {
         return ports;
+    }
+
+    /** @return the private duplicate of the world that carries the requests of {@link Names} */
+    Communicator names() {
+        return names;
     }
 
     /** @return a random number every rank of this job shares (drawn by rank 0 at Init): names the job in ports */

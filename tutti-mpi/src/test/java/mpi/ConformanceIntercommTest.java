@@ -8,6 +8,7 @@ import java.util.Arrays;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -241,6 +242,47 @@ class ConformanceIntercommTest {
             assertEquals(-5, untouched[0]);
             inter.disconnect();
             half.free();
+            MPI.Finalize();
+        });
+    }
+
+    /** The client/server program of MPI 10.4.6: the server publishes its port, the client looks it up. */
+    @Test
+    void shouldConnectThroughAPublishedServiceName() {
+        MpiJobs.run(3, args -> {
+            MPI.Init(args);
+            final int rank = MPI.COMM_WORLD.getRank();
+            MPI.COMM_WORLD.setErrhandler(MPI.ERRORS_RETURN);
+            final int[] buf = {rank + 40};
+            if (1 == rank) { // the server: not rank 0, which keeps the table
+                final String port = Intracomm.openPort();
+                Intracomm.publishName("my-service", port);
+                assertEquals(MPI.ERR_SERVICE, assertThrows(MPIException.class,
+                    () -> Intracomm.publishName("my-service", port)).getErrorClass());
+                MPI.COMM_WORLD.barrier();
+                final Intercomm client = MPI.COMM_SELF.accept(port, 0);
+                final Status s = client.recv(buf, 1, MPI.INT, 0, 1);
+                assertEquals(0, s.getSource());
+                assertEquals(42, buf[0]);
+                client.disconnect();
+                Intracomm.closePort(port);
+                Intracomm.unpublishName("my-service", MPI.INFO_NULL, port);
+                assertEquals(MPI.ERR_SERVICE, assertThrows(MPIException.class,
+                    () -> Intracomm.unpublishName("my-service", port)).getErrorClass());
+            } else if (2 == rank) { // the client
+                assertEquals(MPI.ERR_NAME, assertThrows(MPIException.class,
+                    () -> Intracomm.lookupName("no-such-service")).getErrorClass());
+                MPI.COMM_WORLD.barrier();
+                final String port = Intracomm.lookupName("my-service", MPI.INFO_NULL);
+                final Intercomm server = MPI.COMM_SELF.connect(port, 0);
+                server.send(buf, 1, MPI.INT, 0, 1);
+                server.disconnect();
+            } else {
+                MPI.COMM_WORLD.barrier();
+            }
+            MPI.COMM_WORLD.barrier();
+            assertEquals(MPI.ERR_NAME, assertThrows(MPIException.class, () -> Intracomm.lookupName("my-service"))
+                .getErrorClass());
             MPI.Finalize();
         });
     }
