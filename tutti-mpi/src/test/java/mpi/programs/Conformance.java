@@ -12,9 +12,9 @@ import java.nio.IntBuffer;
 
 /**
  * The corners of the conformance tests as one process job of 4 ranks: wildcard matched probes from three senders,
- * MPI.INFO_ENV's command and maxprocs, a cancelled receive, waitSome and testAny over null requests, PROC_NULL
- * statuses, count 0 and zero-count vector blocks, and intercommunicator collectives over an accept/connect
- * intercommunicator between {0, 1} and {2, 3}.
+ * MPI.INFO_ENV's command and maxprocs, a published service name, a cancelled receive, waitSome and testAny over
+ * null requests, PROC_NULL statuses, count 0 and zero-count vector blocks, and intercommunicator collectives over
+ * an accept/connect intercommunicator between {0, 1} and {2, 3}.
  * Prints "conformance OK" at rank 0; a failed check aborts with 3.
  */
 public final class Conformance {
@@ -75,6 +75,18 @@ public final class Conformance {
         final int[] gv = new int[3];
         w.allGatherv(new int[] {rank}, counts[rank], MPI.INT, gv, counts, displs, MPI.INT);
         check(-1 == zero[0] && 0 == gv[0] && 2 == gv[1] && 3 == gv[2], "count 0 and zero-count blocks");
+        // a service name published by rank 3, looked up by rank 2 (rank 0 keeps the table)
+        if (3 == rank) {
+            Intracomm.publishName("corners", "tutti-port:0:3:99");
+        }
+        w.barrier();
+        if (2 == rank) {
+            check("tutti-port:0:3:99".equals(Intracomm.lookupName("corners")), "lookupName");
+        }
+        w.barrier();
+        if (3 == rank) {
+            Intracomm.unpublishName("corners", "tutti-port:0:3:99");
+        }
         // intercommunicator collectives over accept/connect
         final boolean a = rank < 2;
         final Intracomm half = w.split(a ? 0 : 1, rank);
