@@ -1,0 +1,144 @@
+package mpi;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.nio.ByteBuffer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Datatypes as MPI (4.1) defines them where the conformance suites look: extents rounded up to the largest
+ * alignment of a type's parts (a {double, int} struct has extent 16), sizes and extents of structs of structs with
+ * gaps, getElements/getCount of partial messages received with a struct type of mixed element sizes, and gaps left
+ * untouched by a send, a receive and pack/unpack.
+ */
+@Timeout(60)
+class ConformanceDatatypeTest {
+
+    /** {double; int}: 12 bytes of data, extent 16. */
+    static final class DoubleAndInt extends Struct {
+        final int d = addDouble();
+        final int i = addInt();
+
+        @Override
+        protected Data newData() {
+            return new Data() { };
+        }
+    }
+
+    /** {short at 0; int at 4}: 6 bytes of data, extent 8. */
+    static final class ShortAndInt extends Struct {
+        final int s = addShort();
+        final int i = setOffset(4).addInt();
+
+        @Override
+        protected Data newData() {
+            return new Data() { };
+        }
+    }
+
+    /** {int[2] at 0; pair[2 shortint] at 16; shortint[2] at 64}: 32 bytes of data, extent 80. */
+    static final class Nested extends Struct {
+        Nested(final Datatype pair, final Datatype shortInt) throws MPIException {
+            addInt(2);
+            setOffset(16).addData(pair);
+            setOffset(64).addData(shortInt, 2);
+        }
+
+        @Override
+        protected Data newData() {
+            return new Data() { };
+        }
+    }
+
+    @Test
+    void shouldPadExtentsToTheLargestAlignment() {
+        MpiJobs.run(1, args -> {
+            MPI.Init(args);
+            final DoubleAndInt di = new DoubleAndInt();
+            assertEquals(16, di.getExtent());
+            final Datatype dit = di.getType();
+            assertEquals(16, dit.getExtent());
+            assertEquals(12, dit.getSize());
+            final Datatype s = Datatype.createStruct(new int[] {1, 1}, new int[] {0, 8},
+                new Datatype[] {MPI.DOUBLE, MPI.INT});
+            assertEquals(16, s.getExtent());
+            assertEquals(12, Datatype.createStruct(new int[] {1, 1, 1}, new int[] {0, 4, 8},
+                new Datatype[] {MPI.INT, MPI.SHORT, MPI.INT}).getExtent());
+            assertEquals(4, Datatype.createStruct(new int[] {3}, new int[] {0}, new Datatype[] {MPI.BYTE})
+                .getExtent() + 1); // bytes need no padding: 3 stays 3
+            assertEquals(3, Datatype.createHVector(2, 1, 3, MPI.SHORT).getExtent()); // 5 bytes padded to 6: 3 shorts
+            final Datatype r = Datatype.createResized(s, 0, 12); // explicit bounds are kept
+            assertEquals(12, r.getExtent());
+            assertEquals(24, Datatype.createContiguous(2, r).getExtent());
+            final ShortAndInt si = new ShortAndInt();
+            final Datatype pair = Datatype.createContiguous(2, si.getType());
+            assertEquals(16, pair.getExtent());
+            assertEquals(12, pair.getSize());
+            final Nested n = new Nested(pair, si.getType());
+            assertEquals(80, n.getExtent());
+            assertEquals(80, n.getType().getExtent());
+            assertEquals(32, n.getType().getSize());
+            MPI.Finalize();
+        });
+    }
+
+    /** Received bytes counted in basic elements of a {double, int} type: a partial double is UNDEFINED. */
+    @Test
+    void shouldCountTheElementsOfPartialStructs() {
+        MpiJobs.run(1, args -> {
+            MPI.Init(args);
+            final Intracomm w = MPI.COMM_WORLD;
+            final Datatype four = Datatype.createContiguous(4, new DoubleAndInt().getType());
+            four.commit();
+            final ByteBuffer out = MPI.newByteBuffer(256);
+            final ByteBuffer in = MPI.newByteBuffer(256);
+            final int[][] cases = {{33, MPI.UNDEFINED, MPI.UNDEFINED}, {56, 9, MPI.UNDEFINED},
+                {60, 10, MPI.UNDEFINED}, {96, 16, 2}};
+            for (final int[] c : cases) {
+                final Status s = w.sendRecv(out, c[0], MPI.BYTE, 0, 0, in, 3, four, 0, 0);
+                assertEquals(c[1], s.getElements(four), c[0] + " bytes");
+                assertEquals(c[2], s.getCount(four), c[0] + " bytes");
+                assertEquals(c[0], s.getCount(MPI.BYTE));
+            }
+            MPI.Finalize();
+        });
+    }
+
+    /** A struct of structs with gaps: sent, received, packed and unpacked byte for byte, the gaps untouched. */
+    @Test
+    void shouldLeaveTheGapsOfNestedStructsAlone() {
+        MpiJobs.run(2, args -> {
+            MPI.Init(args);
+            final Intracomm w = MPI.COMM_WORLD;
+            final ShortAndInt si = new ShortAndInt();
+            final Datatype pair = Datatype.createContiguous(2, si.getType());
+            final Datatype nested = new Nested(pair, si.getType()).getType();
+            final boolean[] data = new boolean[160];
+            for (int i = 0; i < 160; i++) { // data bytes of two items of extent 80
+                final int b = i % 80;
+                data[i] = b < 8 || (b >= 16 && b < 32 || b >= 64) && 2 != b % 8 && 3 != b % 8; // short, gap, int
+            }
+            final ByteBuffer src = MPI.newByteBuffer(2000);
+            for (int i = 0; i < 2000; i++) {
+                src.put(i, (byte) (i % 255 + 1));
+            }
+            final ByteBuffer got = MPI.newByteBuffer(2000);
+            w.sendRecv(src, 2, nested, 1 - w.getRank(), 1, got, 2, nested, 1 - w.getRank(), 1);
+            final byte[] packed = new byte[w.packSize(2, nested)];
+            assertEquals(64, packed.length);
+            w.pack(src, 2, nested, packed, 0);
+            final ByteBuffer unpacked = MPI.newByteBuffer(2000);
+            assertEquals(64, w.unpack(packed, 0, unpacked, 2, nested));
+            for (int i = 0; i < 160; i++) {
+                final byte want = data[i] ? src.get(i) : 0;
+                assertEquals(want, got.get(i), "received byte " + i);
+                assertEquals(want, unpacked.get(i), "unpacked byte " + i);
+            }
+            assertTrue(w.packSize(1, MPI.INT) == 4);
+            MPI.Finalize();
+        });
+    }
+}
