@@ -173,10 +173,15 @@ public class Comm extends CommCollectives implements Freeable, Cloneable {
             sendtag, source, recvtag));
     }
 
-    /** Sends in buffered mode (MPI_Bsend); a standard send here. */
+    /**
+     * Sends in buffered mode (MPI_Bsend): the message is copied and sent in the background, so the call returns
+     * at once; it takes space of the buffer {@link MPI#attachBuffer} gave until it is out (ERR_BUFFER without
+     * enough).
+     */
     public final void bSend(final Object buf, final int count, final Datatype type, final int dest, final int tag)
         throws MPIException {
-        sendNow("MPI_Bsend", "bSend", buf, count, type, dest, tag);
+        final Env e = Env.check();
+        run("MPI_Bsend", () -> e.buffered().send(tc(e), Bufs.of("bSend", buf, count, type, e.bufCache()), dest, tag));
     }
 
     /** Sends in synchronous mode (MPI_Ssend); a standard send here. */
@@ -198,11 +203,13 @@ public class Comm extends CommCollectives implements Freeable, Cloneable {
         return start("MPI_Isend", () -> tc().isend(Bufs.of("iSend", buf, count, type), dest, tag), buf);
     }
 
-    /** Starts a buffered-mode send (MPI_Ibsend). @return the request */
+    /** Starts a buffered-mode send (MPI_Ibsend), as {@link #bSend}. @return the request, complete at once */
     public final Request ibSend(final Buffer buf, final int count, final Datatype type, final int dest,
         final int tag) throws MPIException {
         direct(buf);
-        return start("MPI_Ibsend", () -> tc().isend(Bufs.of("ibSend", buf, count, type), dest, tag), buf);
+        final Env e = Env.check();
+        return start("MPI_Ibsend", () -> e.buffered().send(tc(e), Bufs.of("ibSend", buf, count, type), dest, tag),
+            null);
     }
 
     /** Starts a synchronous-mode send (MPI_Issend). @return the request */
@@ -239,10 +246,13 @@ public class Comm extends CommCollectives implements Freeable, Cloneable {
         return persistentSend("MPI_Send_init", buf, count, type, dest, tag);
     }
 
-    /** @return a persistent buffered send (MPI_Bsend_init) */
+    /** @return a persistent buffered send (MPI_Bsend_init): each start copies the message, as {@link #bSend} */
     public final Prequest bSendInit(final Buffer buf, final int count, final Datatype type, final int dest,
         final int tag) throws MPIException {
-        return persistentSend("MPI_Bsend_init", buf, count, type, dest, tag);
+        direct(buf);
+        final Buf b = get("MPI_Bsend_init", () -> Bufs.of("bSendInit", buf, count, type));
+        final Env e = Env.check();
+        return new Prequest(this, () -> e.buffered().send(tc(e), b, dest, tag), buf);
     }
 
     /** @return a persistent synchronous send (MPI_Ssend_init) */

@@ -42,7 +42,8 @@ final class Env {
     private volatile long jobKey;
     private volatile int threadLevel;
     private volatile Thread mainThread;
-    private byte[] attached;
+    /** Buffered mode: the attached buffer and the buffered messages on their way. */
+    private final Buffered buffered = new Buffered();
     /** The {@link BufCache} of {@link #mainThread}, which alone uses it. */
     private final BufCache mainCache = new BufCache();
 
@@ -220,17 +221,8 @@ final class Env {
         return Thread.currentThread() == mainThread ? mainCache : BufCache.mine();
     }
 
-    /** @return the buffer of buffered mode, or null */
-    synchronized byte[] attached() {
-        return attached;
-    }
-
-    /**
-     * Sets or clears the buffer of buffered mode.
-     *
-     * @param buffer the buffer, or null to detach
-     */
-    synchronized void attach(final byte[] buffer) {
-        attached = buffer;
+    /** @return buffered mode's state: the attached buffer and the buffered messages on their way */
+    Buffered buffered() {
+        return buffered;
     }
 }

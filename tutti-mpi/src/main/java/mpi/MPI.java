@@ -267,17 +267,21 @@ public final class MPI {
         return null != e && e.finalized();
     }
 
-    /** @param buffer the buffer of buffered-mode sends (sends here never need it, but it is kept and returned) */
+    /**
+     * Attaches the buffer of buffered-mode sends (MPI_Buffer_attach): each buffered message takes its size plus
+     * {@link #BSEND_OVERHEAD} bytes of it until its send completes. A second buffer is an ERR_BUFFER error.
+     *
+     * @param buffer the buffer
+     */
     public static void attachBuffer(final byte[] buffer) throws MPIException {
-        Env.check().attach(buffer);
+        final Env e = Env.check();
+        COMM_WORLD.run("MPI_Buffer_attach", () -> e.buffered().attach(buffer));
     }
 
-    /** @return the buffer passed to {@link #attachBuffer} */
+    /** @return the buffer passed to {@link #attachBuffer} (null if none), once every buffered message is out */
     public static byte[] detachBuffer() throws MPIException {
         final Env e = Env.check();
-        final byte[] b = e.attached();
-        e.attach(null);
-        return b;
+        return COMM_WORLD.get("MPI_Buffer_detach", () -> e.buffered().detach());
     }
 
     /** Profiling control: does nothing. */

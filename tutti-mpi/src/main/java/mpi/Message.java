@@ -4,7 +4,6 @@ import dev.tutti.Buf;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.Buffer;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A matched message (MPI_Message): {@link #mProbe} or {@link #imProbe} finds a message, takes it out of the
@@ -99,7 +98,7 @@ public final class Message {
             return b.comm.iRecv(buf, count, type, MPI.PROC_NULL, MPI.ANY_TAG);
         }
         final Status s = b.comm.get("MPI_Imrecv", () -> deliver("imRecv", b, buf, count, type));
-        return new Request(b.comm, new Received(new dev.tutti.Status(s.getSource(), s.getTag(), b.data.length,
+        return new Request(b.comm, new DoneRequest(new dev.tutti.Status(s.getSource(), s.getTag(), b.data.length,
             dev.tutti.Datatype.BYTE, false)), null);
     }
 
@@ -148,28 +147,5 @@ public final class Message {
         noProc = false;
         data = null;
         return b;
-    }
-
-    /** The completed receive of a message a probe already took. */
-    private record Received(dev.tutti.Status status) implements dev.tutti.Request {
-        @Override
-        public boolean test() {
-            return true;
-        }
-
-        @Override
-        public dev.tutti.Status waitFor() {
-            return status;
-        }
-
-        @Override
-        public dev.tutti.Status waitFor(final long timeout, final TimeUnit unit) {
-            return status;
-        }
-
-        @Override
-        public void cancel() {
-            // complete: nothing to cancel
-        }
     }
 }

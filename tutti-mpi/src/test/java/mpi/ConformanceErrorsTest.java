@@ -80,6 +80,13 @@ class ConformanceErrorsTest {
             assertClass(MPI.ERR_REQUEST, p::start);
             // topologies
             assertClass(MPI.ERR_DIMS, () -> CartComm.createDims(6, new int[] {4, 0}));
+            // buffered mode: no buffer, too small a buffer, a second buffer
+            final int other = (w.getRank() + 1) % 3;
+            assertClass(MPI.ERR_BUFFER, () -> w.bSend(b, 1, MPI.INT, other, 0));
+            MPI.attachBuffer(new byte[MPI.BSEND_OVERHEAD + 4]);
+            assertClass(MPI.ERR_BUFFER, () -> w.bSend(b, 2, MPI.INT, other, 0));
+            assertClass(MPI.ERR_BUFFER, () -> MPI.attachBuffer(new byte[10]));
+            assertEquals(MPI.BSEND_OVERHEAD + 4, MPI.detachBuffer().length);
             // everything above left the communicator usable
             final int[] sum = {1};
             w.allReduce(sum, 1, MPI.INT, MPI.SUM);

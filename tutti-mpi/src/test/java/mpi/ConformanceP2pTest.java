@@ -181,6 +181,32 @@ class ConformanceP2pTest {
         });
     }
 
+    /** Buffered mode really buffers: both sides send large messages before either receives. */
+    @Test
+    void shouldBufferLargeSendsSoThatCrossingSendsComplete() {
+        MpiJobs.run(2, args -> {
+            MPI.Init(args);
+            final Intracomm w = MPI.COMM_WORLD;
+            final int other = 1 - w.getRank();
+            final int big = 1_000_000;
+            MPI.attachBuffer(new byte[2 * big + MPI.BSEND_OVERHEAD]);
+            final byte[] data = new byte[big];
+            Arrays.fill(data, (byte) (w.getRank() + 1));
+            w.bSend(data, big, MPI.BYTE, other, 1); // must return before the other side receives
+            data[0] = 9; // the message was copied out
+            final IntBuffer small = MPI.newIntBuffer(1).put(0, 5);
+            final Request r = w.ibSend(small, 1, MPI.INT, other, 2);
+            r.waitFor();
+            final byte[] in = new byte[big];
+            w.recv(in, big, MPI.BYTE, other, 1);
+            assertEquals(other + 1, in[0]);
+            assertEquals(other + 1, in[big - 1]);
+            assertEquals(5, w.recv(new int[1], 1, MPI.INT, other, 2).getCount(MPI.INT) * 5);
+            MPI.detachBuffer();
+            MPI.Finalize();
+        });
+    }
+
     @Test
     void shouldSendBufferedAndGetTheAttachedArrayBack() {
         MpiJobs.run(2, args -> {

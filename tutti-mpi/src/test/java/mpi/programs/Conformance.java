@@ -12,9 +12,9 @@ import java.nio.IntBuffer;
 
 /**
  * The corners of the conformance tests as one process job of 4 ranks: wildcard matched probes from three senders,
- * MPI.INFO_ENV's command and maxprocs, a published service name, a cancelled receive, waitSome and testAny over
- * null requests, PROC_NULL statuses, count 0 and zero-count vector blocks, and intercommunicator collectives over
- * an accept/connect intercommunicator between {0, 1} and {2, 3}.
+ * MPI.INFO_ENV's command and maxprocs, crossing buffered sends, a published service name, a cancelled receive,
+ * waitSome and testAny over null requests, PROC_NULL statuses, count 0 and zero-count vector blocks, and
+ * intercommunicator collectives over an accept/connect intercommunicator between {0, 1} and {2, 3}.
  * Prints "conformance OK" at rank 0; a failed check aborts with 3.
  */
 public final class Conformance {
@@ -75,6 +75,16 @@ public final class Conformance {
         final int[] gv = new int[3];
         w.allGatherv(new int[] {rank}, counts[rank], MPI.INT, gv, counts, displs, MPI.INT);
         check(-1 == zero[0] && 0 == gv[0] && 2 == gv[1] && 3 == gv[2], "count 0 and zero-count blocks");
+        // buffered mode buffers: partners send 400 KB to each other before either receives
+        final int partner = rank ^ 1;
+        final byte[] big = new byte[400_000];
+        java.util.Arrays.fill(big, (byte) rank);
+        MPI.attachBuffer(new byte[big.length + MPI.BSEND_OVERHEAD]);
+        w.bSend(big, big.length, MPI.BYTE, partner, 9);
+        final byte[] in = new byte[big.length];
+        w.recv(in, in.length, MPI.BYTE, partner, 9);
+        check(partner == in[0] && partner == in[in.length - 1], "crossing buffered sends");
+        MPI.detachBuffer();
         // a service name published by rank 3, looked up by rank 2 (rank 0 keeps the table)
         if (3 == rank) {
             Intracomm.publishName("corners", "tutti-port:0:3:99");
