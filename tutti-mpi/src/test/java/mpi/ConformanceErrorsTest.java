@@ -169,6 +169,12 @@ class ConformanceErrorsTest {
             win.setErrhandler(MPI.ERRORS_RETURN);
             assertClass(MPI.ERR_KEYVAL, () -> win.getAttr(MPI.KEYVAL_INVALID));
             win.free();
+            // a window's predefined attributes: its base, and its size and displacement unit in bytes
+            final Win ints = new Win(MPI.newIntBuffer(25), 25, 1, MPI.INFO_NULL, w);
+            assertTrue(null != ints.getAttr(MPI.WIN_BASE));
+            assertEquals(100, ints.getAttr(MPI.WIN_SIZE));
+            assertEquals(4, ints.getAttr(MPI.WIN_DISP_UNIT));
+            ints.free();
             assertClass(MPI.ERR_KEYVAL, () -> w.getAttr(MPI.KEYVAL_INVALID));
             assertClass(MPI.ERR_KEYVAL, () -> MPI.INT.getAttr(MPI.KEYVAL_INVALID));
             assertClass(MPI.ERR_KEYVAL, () -> w.setAttr(MPI.KEYVAL_INVALID, "x"));
