@@ -82,6 +82,9 @@ final class Bufs {
             }
             return view;
         }
+        if (null != type.shape && type.dense() && (unit != type.wire || perItem != type.wirePerItem)) {
+            return plain(what, buf, count, type, unit, perItem); // a user reduction's units over dense items
+        }
         if (null != type.shape) {
             if (unit != type.wire || perItem != type.wirePerItem) {
                 throw Errors.error(MPI.ERR_UNSUPPORTED_OPERATION, what + ": datatype=" + type + " cannot be moved as "

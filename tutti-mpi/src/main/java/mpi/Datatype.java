@@ -385,6 +385,18 @@ public final class Datatype implements Freeable, Cloneable {
         return d;
     }
 
+    /**
+     * Returns whether the items of this type fill their extent with data from byte 0, with no gap: a derived type
+     * that reductions with a user function may treat as plain memory, as Open MPI hands such a function the
+     * memory of {@code count} extents.
+     *
+     * @return whether it is dense
+     */
+    boolean dense() {
+        return null == shape || shape.lbBytes() == 0 && shape.trueLbBytes() == 0
+            && shape.sizeBytes() == shape.extentBytes();
+    }
+
     /** Types with more basic elements per item than this keep no signature (getElements then divides). */
     private static final int MAX_SIGNATURE = 1 << 16;
 

@@ -195,6 +195,50 @@ class ConformanceReductionTest {
         });
     }
 
+    /** MPI's classic example: complex numbers as a derived type of two doubles and a user product. */
+    @Test
+    void shouldApplyAUserOperationToAContiguousDerivedType() {
+        MpiJobs.run(N, args -> {
+            MPI.Init(args);
+            final Intracomm w = MPI.COMM_WORLD;
+            final int rank = w.getRank();
+            final Datatype[] seen = new Datatype[1];
+            final Op product = new Op(new UserFunction() {
+                @Override
+                public void call(final Object inVec, final Object inOutVec, final int count, final Datatype t) {
+                    seen[0] = t;
+                    final double[] a = (double[]) inVec;
+                    final double[] b = (double[]) inOutVec;
+                    for (int i = 0; i < count; i++) {
+                        final double re = a[2 * i] * b[2 * i] - a[2 * i + 1] * b[2 * i + 1];
+                        final double im = a[2 * i] * b[2 * i + 1] + a[2 * i + 1] * b[2 * i];
+                        b[2 * i] = re;
+                        b[2 * i + 1] = im;
+                    }
+                }
+            }, true);
+            // two doubles in a row, as a contiguous type and as a (gapless) vector type
+            for (final Datatype complex : new Datatype[] {Datatype.createContiguous(2, MPI.DOUBLE),
+                Datatype.createVector(2, 1, 1, MPI.DOUBLE)}) {
+                complex.commit();
+                final double[] z = {0, 1, rank + 1.0, 0}; // i and (rank + 1)
+                final double[] out = new double[4];
+                w.allReduce(z, out, 2, complex, product);
+                assertArrayEquals(new double[] {1, 0, 24, 0}, out, 1e-12); // i^4 = 1, 4! = 24
+                assertSame(complex, seen[0]);
+                final double[] atRoot = new double[4];
+                w.reduce(z, atRoot, 2, complex, product, 3);
+                if (3 == rank) {
+                    assertArrayEquals(new double[] {1, 0, 24, 0}, atRoot, 1e-12);
+                }
+                final double[] io = {2, 0, 0, 1};
+                Comm.reduceLocal(new double[] {0, 1, 3, 0}, io, 2, complex, product);
+                assertArrayEquals(new double[] {0, 2, 0, 3}, io, 1e-12);
+            }
+            MPI.Finalize();
+        });
+    }
+
     @Test
     void shouldCallTheByteBufferFormWithTheCallersDatatype() {
         MpiJobs.run(N, args -> {
