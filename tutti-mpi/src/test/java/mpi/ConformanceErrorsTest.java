@@ -71,6 +71,12 @@ class ConformanceErrorsTest {
             d.free();
             assertClass(MPI.ERR_COMM, d::getSize);
             assertClass(MPI.ERR_COMM, () -> d.allReduce(b, 1, MPI.INT, MPI.SUM));
+            assertClass(MPI.ERR_COMM, w::free); // the predefined communicators cannot be freed
+            MPI.COMM_SELF.setErrhandler(MPI.ERRORS_RETURN);
+            assertClass(MPI.ERR_COMM, MPI.COMM_SELF::free);
+            final Intracomm copy = w.dup();
+            copy.disconnect(); // any communicator may be disconnected: it is then null
+            assertTrue(copy.isNull());
             final Intracomm none = w.split(MPI.UNDEFINED, 0);
             assertTrue(none.isNull());
             assertClass(MPI.ERR_COMM, () -> none.bcast(b, 1, MPI.INT, 0));
