@@ -246,6 +246,61 @@ class ConformanceIntercommTest {
         });
     }
 
+    /** The nonblocking vector forms across the groups, with zero counts. */
+    @Test
+    void shouldRunNonblockingVectorFormsAcrossTheGroups() {
+        MpiJobs.run(5, args -> {
+            MPI.Init(args);
+            final boolean a = MPI.COMM_WORLD.getRank() < 2;
+            final Intracomm half = MPI.COMM_WORLD.split(a ? 0 : 1, 0);
+            final int me = half.getRank();
+            final Intercomm inter = connect(a, half);
+            final int remote = inter.getRemoteSize();
+            // iGatherv B -> A1 (counts {2, 0, 1}), iScatterv A0 -> B (counts {1, 2, 0})
+            final IntBuffer gv = MPI.newIntBuffer(3);
+            final IntBuffer mine = MPI.newIntBuffer(2).put(0, 10 * me).put(1, 10 * me + 1);
+            inter.iGatherv(mine, a ? 0 : new int[] {2, 0, 1}[me], MPI.INT, gv, new int[] {2, 0, 1},
+                new int[] {1, 7, 0}, MPI.INT, root(true, a, me, 1)).waitFor();
+            if (a && 1 == me) {
+                assertArrayEquals(new int[] {20, 0, 1}, new int[] {gv.get(0), gv.get(1), gv.get(2)});
+            }
+            final IntBuffer src = MPI.newIntBuffer(3).put(0, 5).put(1, 6).put(2, 7);
+            final IntBuffer part = MPI.newIntBuffer(2).put(0, -1).put(1, -1);
+            inter.iScatterv(src, new int[] {1, 2, 0}, new int[] {2, 0, 9}, MPI.INT, part,
+                a ? 0 : new int[] {1, 2, 0}[me], MPI.INT, root(true, a, me, 0)).waitFor();
+            if (!a) {
+                assertArrayEquals(new int[][] {{7, -1}, {5, 6}, {-1, -1}}[me], new int[] {part.get(0), part.get(1)});
+            }
+            // iAllGatherv and iAllToAllv: one item from each remote rank, in reverse order
+            final int[] ones = new int[remote];
+            final int[] reverse = new int[remote];
+            final int[] forward = new int[remote];
+            for (int j = 0; j < remote; j++) {
+                ones[j] = 1;
+                reverse[j] = remote - 1 - j;
+                forward[j] = j;
+            }
+            final IntBuffer all = MPI.newIntBuffer(remote);
+            final IntBuffer send = MPI.newIntBuffer(remote);
+            for (int j = 0; j < remote; j++) {
+                send.put(j, 100 * (a ? 1 : 2) + 10 * me + j);
+            }
+            final IntBuffer recv = MPI.newIntBuffer(remote);
+            Request.waitAll(new Request[] {
+                inter.iAllGatherv(MPI.newIntBuffer(1).put(0, (a ? 50 : 60) + me), 1, MPI.INT, all, ones, reverse,
+                    MPI.INT),
+                inter.iAllToAllv(send, ones, forward, MPI.INT, recv, ones, reverse, MPI.INT),
+            });
+            for (int j = 0; j < remote; j++) {
+                assertEquals((a ? 60 : 50) + j, all.get(remote - 1 - j));
+                assertEquals(100 * (a ? 2 : 1) + 10 * j + me, recv.get(remote - 1 - j));
+            }
+            inter.disconnect();
+            half.free();
+            MPI.Finalize();
+        });
+    }
+
     /** The client/server program of MPI 10.4.6: the server publishes its port, the client looks it up. */
     @Test
     void shouldConnectThroughAPublishedServiceName() {
