@@ -37,8 +37,8 @@ final class Env {
     private volatile Communicator ports;
     /** The private duplicate of the world that carries the requests of {@link Names}. */
     private volatile Communicator names;
-    /** World rank 0's name service thread, else null. */
-    private Thread nameService;
+    /** World rank 0's name service, else null. */
+    private Names.Service nameService;
     private volatile long jobKey;
     private volatile int threadLevel;
     private volatile Thread mainThread;
@@ -144,7 +144,7 @@ final class Env {
             ports.free();
             world.barrier(); // no name request can follow: rank 0 may stop its service
             if (null != nameService) {
-                Names.stop(this, nameService);
+                Names.stop(nameService);
                 nameService = null;
             }
             names.free();
