@@ -141,4 +141,51 @@ class ConformanceDatatypeTest {
             MPI.Finalize();
         });
     }
+
+    /** Structs of structs of ints used with an int[]: a 10 x 10 x 10 transpose through pack and unpack. */
+    @Test
+    void shouldTransposeThroughNestedStructsOfInts() {
+        MpiJobs.run(1, args -> {
+            MPI.Init(args);
+            final Datatype out = nest(new int[] {4, 40, 400});
+            final Datatype in = nest(new int[] {400, 40, 4});
+            out.commit();
+            in.commit();
+            assertEquals(4000, out.getExtent());
+            assertEquals(4000, in.getExtent());
+            final int[] m = new int[1000];
+            for (int i = 0; i < 1000; i++) {
+                m[i] = i;
+            }
+            final byte[] packed = new byte[4000];
+            assertEquals(4000, MPI.COMM_WORLD.pack(m, 1, out, packed, 0));
+            final int[] t = new int[1000];
+            MPI.COMM_WORLD.unpack(packed, 0, t, 1, in);
+            for (int i = 0; i < 10; i++) {
+                for (int j = 0; j < 10; j++) {
+                    for (int k = 0; k < 10; k++) {
+                        assertEquals(100 * i + 10 * j + k, t[100 * k + 10 * j + i]);
+                    }
+                }
+            }
+            MPI.Finalize();
+        });
+    }
+
+    /** Three levels of structs of 10 blocks each, block i of level l at byte {@code i * strides[l]}. */
+    private static Datatype nest(final int[] strides) throws MPIException {
+        Datatype t = MPI.INT;
+        for (final int stride : strides) {
+            final int[] lengths = new int[10];
+            final int[] displs = new int[10];
+            final Datatype[] types = new Datatype[10];
+            for (int i = 0; i < 10; i++) {
+                lengths[i] = 1;
+                displs[i] = i * stride;
+                types[i] = t;
+            }
+            t = Datatype.createStruct(lengths, displs, types);
+        }
+        return t;
+    }
 }
