@@ -90,6 +90,10 @@ final class Bufs {
                 throw Errors.error(MPI.ERR_UNSUPPORTED_OPERATION, what + ": datatype=" + type + " cannot be moved as "
                     + perItem + " x " + unit);
             }
+            if (buf instanceof Buffer nb) { // a layout may reach before the origin: give it the whole memory
+                final Slices.Base base = Slices.of(nb);
+                return Buf.of(base.whole(), base.originBytes(), type.shape, count);
+            }
             return Buf.of(segment(what, buf), 0, type.shape, count);
         }
         return plain(what, buf, count, type, unit, perItem);

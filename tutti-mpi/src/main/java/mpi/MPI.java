@@ -326,37 +326,37 @@ public final class MPI {
 
     /** @param buf a buffer @param offset elements @return a view from element {@code offset} on (native order) */
     public static ByteBuffer slice(final ByteBuffer buf, final int offset) {
-        return buf.clear().position(offset).slice().order(ByteOrder.nativeOrder());
+        return Slices.remember(buf.clear().position(offset), buf.slice().order(ByteOrder.nativeOrder()));
     }
 
     /** @param buf a buffer @param offset elements @return a view from element {@code offset} on */
     public static CharBuffer slice(final CharBuffer buf, final int offset) {
-        return buf.clear().position(offset).slice();
+        return Slices.remember(buf.clear().position(offset), buf.slice());
     }
 
     /** @param buf a buffer @param offset elements @return a view from element {@code offset} on */
     public static ShortBuffer slice(final ShortBuffer buf, final int offset) {
-        return buf.clear().position(offset).slice();
+        return Slices.remember(buf.clear().position(offset), buf.slice());
     }
 
     /** @param buf a buffer @param offset elements @return a view from element {@code offset} on */
     public static IntBuffer slice(final IntBuffer buf, final int offset) {
-        return buf.clear().position(offset).slice();
+        return Slices.remember(buf.clear().position(offset), buf.slice());
     }
 
     /** @param buf a buffer @param offset elements @return a view from element {@code offset} on */
     public static LongBuffer slice(final LongBuffer buf, final int offset) {
-        return buf.clear().position(offset).slice();
+        return Slices.remember(buf.clear().position(offset), buf.slice());
     }
 
     /** @param buf a buffer @param offset elements @return a view from element {@code offset} on */
     public static FloatBuffer slice(final FloatBuffer buf, final int offset) {
-        return buf.clear().position(offset).slice();
+        return Slices.remember(buf.clear().position(offset), buf.slice());
     }
 
     /** @param buf a buffer @param offset elements @return a view from element {@code offset} on */
     public static DoubleBuffer slice(final DoubleBuffer buf, final int offset) {
-        return buf.clear().position(offset).slice();
+        return Slices.remember(buf.clear().position(offset), buf.slice());
     }
 
     /** @param buf an array @param offset elements @return a heap buffer from element {@code offset} on */

@@ -172,6 +172,51 @@ class ConformanceDatatypeTest {
         });
     }
 
+    /**
+     * A vector with a negative stride reaches before its origin: from a slice, the bytes before it are the
+     * buffer's own (direct and heap), for pack, unpack and a message.
+     */
+    @Test
+    void shouldReachBeforeTheOriginOfASlice() {
+        MpiJobs.run(2, args -> {
+            MPI.Init(args);
+            final Intracomm w = MPI.COMM_WORLD;
+            final Datatype back = Datatype.createVector(12, 1, -2, MPI.SHORT); // shorts at 0, -2, ..., -22
+            back.commit();
+            assertEquals(-22, back.getLb());
+            assertEquals(23, back.getExtent());
+            final ByteBuffer src = MPI.newByteBuffer(96);
+            for (int i = 0; i < 96; i++) {
+                src.put(i, (byte) (i + 1));
+            }
+            final byte[] packed = new byte[48];
+            w.pack(MPI.slice(src, 48), 2, back, packed, 0);
+            assertEquals(49, packed[0]); // item 0 from byte 48 down to byte 4
+            assertEquals(50, packed[1]);
+            assertEquals(5, packed[22]);
+            assertEquals(95, packed[24]); // item 1 from byte 94 (48 + 46) down to byte 50
+            assertEquals(51, packed[46]);
+            final ByteBuffer direct = MPI.newByteBuffer(96);
+            w.unpack(packed, 0, MPI.slice(direct, 48), 2, back);
+            final byte[] heap = new byte[96];
+            w.unpack(packed, 0, MPI.slice(heap, 48), 2, back);
+            for (int i = 0; i < 96; i++) {
+                final boolean data = i >= 4 && i < 50 && i % 4 < 2 || i >= 50 && i % 4 >= 2; // item 0, item 1
+                final byte want = data ? src.get(i) : 0;
+                assertEquals(want, direct.get(i), "direct byte " + i);
+                assertEquals(want, heap[i], "heap byte " + i);
+            }
+            // and as a message into a slice of a direct buffer
+            final ByteBuffer got = MPI.newByteBuffer(96);
+            w.sendRecv(MPI.slice(src, 48), 2, back, 1 - w.getRank(), 3, MPI.slice(got, 48), 2, back,
+                1 - w.getRank(), 3);
+            for (int i = 0; i < 96; i++) {
+                assertEquals(direct.get(i), got.get(i), "received byte " + i);
+            }
+            MPI.Finalize();
+        });
+    }
+
     /** Three levels of structs of 10 blocks each, block i of level l at byte {@code i * strides[l]}. */
     private static Datatype nest(final int[] strides) throws MPIException {
         Datatype t = MPI.INT;
