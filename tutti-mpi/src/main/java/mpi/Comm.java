@@ -13,8 +13,11 @@ import java.nio.Buffer;
  * call (see {@link Env}). Every call reports errors through the communicator's error handler, by default
  * {@code MPI.ERRORS_ARE_FATAL}.
  *
- * <p>Send modes: {@code bSend}, {@code sSend} and {@code rSend} are standard sends for now (Tutti has no
- * synchronous mode yet, and a standard send is a correct buffered or ready send).
+ * <p>Send modes: buffered sends ({@code bSend}, {@code ibSend}, {@code bSendInit}) copy the message into the
+ * space of {@link MPI#attachBuffer} and complete at once ({@link Buffered}); {@code sSend} and {@code rSend} (and
+ * their forms) are standard sends for now: a standard send is a correct ready send, but not a synchronous one, as
+ * Tutti's public API has no send that completes only once the receive has matched (a synchronous send may return
+ * before the receiver has started receiving).
  */
 public class Comm extends CommCollectives implements Freeable, Cloneable {
     /** The split type of {@link Intracomm#splitType}: processes that share memory. */
