@@ -53,6 +53,18 @@ final class Buffered {
      * @return the buffer attachBuffer gave, or null if none is attached
      */
     synchronized byte[] detach() {
+        final byte[] b = area;
+        try {
+            drain();
+        } finally {
+            area = null;
+            used = 0;
+        }
+        return b;
+    }
+
+    /** Waits until every buffered message is out (at detach, and at Finalize); a failure is thrown. */
+    synchronized void drain() {
         while (!pending.isEmpty()) {
             final Pending p = pending.poll();
             try {
@@ -62,11 +74,7 @@ final class Buffered {
             }
             used -= p.bytes();
         }
-        final byte[] b = area;
-        area = null;
-        used = 0;
         rethrow();
-        return b;
     }
 
     /**

@@ -141,6 +141,7 @@ final class Env {
      */
     void finish() {
         synchronized (this) {
+            buffered.drain(); // buffered messages leave before this rank does
             ports.free();
             world.barrier(); // no name request can follow: rank 0 may stop its service
             if (null != nameService) {
