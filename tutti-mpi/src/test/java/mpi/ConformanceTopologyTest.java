@@ -80,4 +80,116 @@ class ConformanceTopologyTest {
             MPI.Finalize();
         });
     }
+
+    /** An edge matrix: weight of edge i -> j, 0 for none; self edges included. */
+    private static int[][] layout(final int n) {
+        final int[][] w = new int[n][n];
+        for (int i = 0; i < n; i++) {
+            for (int j = 0; j < n; j++) {
+                w[i][j] = (i + j) % 3 == 1 ? 0 : 10 * i + j + 1;
+            }
+        }
+        return w;
+    }
+
+    /**
+     * The four ways to give a distributed graph (adjacent; outgoing edges; incoming edges; rank 0 gives all), with
+     * arrays longer than the degrees say, self edges, and no graph at all: each gives the same neighbours and
+     * weights, also in a duplicate.
+     */
+    @Test
+    void shouldBuildTheSameDistributedGraphEveryWay() {
+        MpiJobs.run(4, args -> {
+            MPI.Init(args);
+            final int rank = MPI.COMM_WORLD.getRank();
+            final int n = MPI.COMM_WORLD.getSize();
+            final int[][] w = layout(n);
+            final int[] src = new int[n * n];
+            final int[] srcW = new int[n * n];
+            final int[] dst = new int[n * n];
+            final int[] dstW = new int[n * n];
+            final int[] degrees = new int[n * n];
+            int in = 0;
+            int out = 0;
+            for (int j = 0; j < n; j++) {
+                if (0 != w[j][rank]) {
+                    src[in] = j;
+                    srcW[in++] = w[j][rank];
+                }
+                if (0 != w[rank][j]) {
+                    dst[out] = j;
+                    dstW[out++] = w[rank][j];
+                }
+            }
+            final GraphComm adjacent = MPI.COMM_WORLD.createDistGraphAdjacent(java.util.Arrays.copyOf(src, in),
+                srcW, java.util.Arrays.copyOf(dst, out), dstW, MPI.INFO_NULL, false);
+            check(adjacent, w, rank);
+            // outgoing: this rank and its destinations
+            degrees[0] = out;
+            final GraphComm outgoing = MPI.COMM_WORLD.createDistGraph(new int[] {rank}, degrees, dst, dstW,
+                MPI.INFO_NULL, true);
+            check(outgoing, w, rank);
+            // incoming: one edge per source, to this rank
+            final int[] self = new int[n * n];
+            for (int k = 0; k < in; k++) {
+                degrees[k] = 1;
+                self[k] = rank;
+            }
+            final GraphComm incoming = MPI.COMM_WORLD.createDistGraph(java.util.Arrays.copyOf(src, in), degrees,
+                self, srcW, MPI.INFO_NULL, false);
+            check(incoming, w, rank);
+            // rank 0 gives every edge
+            int e = 0;
+            final int[] allSrc = new int[n * n];
+            final int[] allDst = new int[n * n];
+            final int[] allW = new int[n * n];
+            for (int i = 0; i < n; i++) {
+                for (int j = 0; j < n; j++) {
+                    if (0 != w[i][j]) {
+                        allSrc[e] = i;
+                        allDst[e] = j;
+                        allW[e] = w[i][j];
+                        degrees[e++] = 1;
+                    }
+                }
+            }
+            final GraphComm fromZero = MPI.COMM_WORLD.createDistGraph(java.util.Arrays.copyOf(allSrc,
+                0 == rank ? e : 0), degrees, allDst, allW, MPI.INFO_NULL, false);
+            check(fromZero, w, rank);
+            check(fromZero.clone(), w, rank);
+            // no graph
+            final GraphComm none = MPI.COMM_WORLD.createDistGraph(new int[0], degrees, allDst, allW, MPI.INFO_NULL,
+                false);
+            assertEquals(0, none.getDistGraphNeighbors().getInDegree());
+            assertEquals(0, none.getDistGraphNeighbors().getOutDegree());
+            none.free();
+            MPI.Finalize();
+        });
+    }
+
+    /** The neighbours and weights a rank must see, in any order. */
+    private static void check(final GraphComm g, final int[][] w, final int rank) throws MPIException {
+        assertEquals(MPI.DIST_GRAPH, g.getTopology());
+        final DistGraphNeighbors nb = g.getDistGraphNeighbors();
+        assertTrue(nb.isWeighted());
+        final java.util.Map<Integer, Integer> in = new java.util.HashMap<>();
+        final java.util.Map<Integer, Integer> out = new java.util.HashMap<>();
+        for (int i = 0; i < w.length; i++) {
+            if (0 != w[i][rank]) {
+                in.put(i, w[i][rank]);
+            }
+            if (0 != w[rank][i]) {
+                out.put(i, w[rank][i]);
+            }
+        }
+        assertEquals(in.size(), nb.getInDegree());
+        assertEquals(out.size(), nb.getOutDegree());
+        for (int k = 0; k < nb.getInDegree(); k++) {
+            assertEquals(in.get(nb.getSource(k)), nb.getSourceWeight(k));
+        }
+        for (int k = 0; k < nb.getOutDegree(); k++) {
+            assertEquals(out.get(nb.getDestination(k)), nb.getDestinationWeight(k));
+        }
+        g.barrier();
+    }
 }
