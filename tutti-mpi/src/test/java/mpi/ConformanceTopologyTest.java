@@ -81,6 +81,34 @@ class ConformanceTopologyTest {
         });
     }
 
+    /** An asymmetric graph with self loops and a repeated edge keeps its arrays; a graph of no nodes is null. */
+    @Test
+    void shouldKeepAnAsymmetricGraphAsGiven() {
+        MpiJobs.run(5, args -> {
+            MPI.Init(args);
+            final int world = MPI.COMM_WORLD.getRank();
+            final int[] index = {3, 6, 7, 9};
+            final int[] edges = {1, 2, 2, 1, 2, 3, 2, 1, 2};
+            final GraphComm g = MPI.COMM_WORLD.createGraph(index, edges, false);
+            assertEquals(4 == world, g.isNull());
+            if (!g.isNull()) {
+                final int me = g.getRank();
+                final GraphParms p = g.getDims();
+                assertEquals(4, p.getIndexCount());
+                assertEquals(9, p.getEdgeCount());
+                for (int i = 0; i < 9; i++) {
+                    assertEquals(edges[i], p.getEdge(i));
+                }
+                final int start = 0 == me ? 0 : index[me - 1];
+                assertArrayEquals(java.util.Arrays.copyOfRange(edges, start, index[me]), g.getNeighbors(me));
+                g.barrier();
+                g.free();
+            }
+            assertTrue(MPI.COMM_WORLD.createGraph(new int[0], new int[0], false).isNull());
+            MPI.Finalize();
+        });
+    }
+
     /** An edge matrix: weight of edge i -> j, 0 for none; self edges included. */
     private static int[][] layout(final int n) {
         final int[][] w = new int[n][n];
