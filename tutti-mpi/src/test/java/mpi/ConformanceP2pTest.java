@@ -232,6 +232,20 @@ class ConformanceP2pTest {
                 assertEquals(9, got[0]);
                 assertEquals(1, w.recv(got, 8, MPI.INT, 0, 3).getCount(MPI.INT));
             }
+            // a derived type and booleans in buffered mode
+            final Datatype column = Datatype.createVector(3, 1, 2, MPI.INT);
+            column.commit();
+            if (0 == w.getRank()) {
+                w.bSend(new int[] {1, -1, 2, -1, 3}, 1, column, 1, 4);
+                w.bSend(new boolean[] {true, false, true}, 3, MPI.BOOLEAN, 1, 5);
+            } else {
+                final int[] got = {9, 9, 9, 9, 9};
+                assertEquals(3, w.recv(got, 1, column, 0, 4).getElements(column));
+                assertArrayEquals(new int[] {1, 9, 2, 9, 3}, got);
+                final boolean[] flags = new boolean[3];
+                w.recv(flags, 3, MPI.BOOLEAN, 0, 5);
+                assertArrayEquals(new boolean[] {true, false, true}, flags);
+            }
             assertSame(area, MPI.detachBuffer());
             MPI.Finalize();
         });
