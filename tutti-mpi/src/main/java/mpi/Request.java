@@ -173,7 +173,7 @@ public class Request implements Freeable {
     }
 
     /** @return whether the request is active (has an operation in progress or completed but not yet waited) */
-    private boolean active() {
+    final boolean active() {
         return null != op;
     }
 

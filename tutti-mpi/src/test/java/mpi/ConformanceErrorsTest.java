@@ -84,6 +84,12 @@ class ConformanceErrorsTest {
             final Prequest p = w.sendInit(MPI.newIntBuffer(1), 1, MPI.INT, 0, 0);
             p.free();
             assertClass(MPI.ERR_REQUEST, p::start);
+            final Prequest twice = w.recvInit(MPI.newIntBuffer(1), 1, MPI.INT, 0, 77);
+            twice.start();
+            assertClass(MPI.ERR_REQUEST, twice::start); // active: started, not completed
+            twice.cancel();
+            assertTrue(twice.waitStatus().isCancelled());
+            twice.free();
             // topologies
             assertClass(MPI.ERR_DIMS, () -> CartComm.createDims(6, new int[] {4, 0}));
             // buffered mode: no buffer, too small a buffer, a second buffer
