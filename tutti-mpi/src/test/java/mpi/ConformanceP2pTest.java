@@ -9,17 +9,15 @@ import java.util.Arrays;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Point-to-point as the MPI standard (chapter 3) defines it: statuses of wildcard receives from several senders,
- * counts and elements (UNDEFINED when not whole), every send mode with count 0 and to PROC_NULL, buffered mode,
- * slice offsets in direct buffers, matched probes that take their message out of the queue, and error classes.
+ * counts and elements (UNDEFINED when not whole), every send mode with count 0 and to PROC_NULL, slice offsets in
+ * direct and heap buffers, PACKED matching any type, arrays of any element type, and error classes. Send modes and
+ * request life cycles: {@link ConformanceModesTest}; probes: {@link ConformanceProbeTest}.
  */
 @Timeout(60)
 class ConformanceP2pTest {
@@ -181,76 +179,6 @@ class ConformanceP2pTest {
         });
     }
 
-    /** Buffered mode really buffers: both sides send large messages before either receives. */
-    @Test
-    void shouldBufferLargeSendsSoThatCrossingSendsComplete() {
-        MpiJobs.run(2, args -> {
-            MPI.Init(args);
-            final Intracomm w = MPI.COMM_WORLD;
-            final int other = 1 - w.getRank();
-            final int big = 1_000_000;
-            MPI.attachBuffer(new byte[2 * big + MPI.BSEND_OVERHEAD]);
-            final byte[] data = new byte[big];
-            Arrays.fill(data, (byte) (w.getRank() + 1));
-            w.bSend(data, big, MPI.BYTE, other, 1); // must return before the other side receives
-            data[0] = 9; // the message was copied out
-            final IntBuffer small = MPI.newIntBuffer(1).put(0, 5);
-            final Request r = w.ibSend(small, 1, MPI.INT, other, 2);
-            r.waitFor();
-            final byte[] in = new byte[big];
-            w.recv(in, big, MPI.BYTE, other, 1);
-            assertEquals(other + 1, in[0]);
-            assertEquals(other + 1, in[big - 1]);
-            assertEquals(5, w.recv(new int[1], 1, MPI.INT, other, 2).getCount(MPI.INT) * 5);
-            MPI.detachBuffer();
-            MPI.Finalize();
-        });
-    }
-
-    @Test
-    void shouldSendBufferedAndGetTheAttachedArrayBack() {
-        MpiJobs.run(2, args -> {
-            MPI.Init(args);
-            final Intracomm w = MPI.COMM_WORLD;
-            final byte[] area = new byte[3 * (MPI.BSEND_OVERHEAD + 4 * 8)];
-            MPI.attachBuffer(area);
-            if (0 == w.getRank()) {
-                final int[] data = {1, 2, 3, 4, 5, 6, 7, 8};
-                w.bSend(data, 8, MPI.INT, 1, 1);
-                data[0] = 100; // the message was copied out
-                final IntBuffer d = MPI.newIntBuffer(8).put(0, 9);
-                w.ibSend(d, 8, MPI.INT, 1, 2).waitFor();
-                final Prequest p = w.bSendInit(d, 1, MPI.INT, 1, 3);
-                p.start();
-                p.waitFor();
-                p.free();
-            } else {
-                final int[] got = new int[8];
-                w.recv(got, 8, MPI.INT, 0, 1);
-                assertArrayEquals(new int[] {1, 2, 3, 4, 5, 6, 7, 8}, got);
-                w.recv(got, 8, MPI.INT, 0, 2);
-                assertEquals(9, got[0]);
-                assertEquals(1, w.recv(got, 8, MPI.INT, 0, 3).getCount(MPI.INT));
-            }
-            // a derived type and booleans in buffered mode
-            final Datatype column = Datatype.createVector(3, 1, 2, MPI.INT);
-            column.commit();
-            if (0 == w.getRank()) {
-                w.bSend(new int[] {1, -1, 2, -1, 3}, 1, column, 1, 4);
-                w.bSend(new boolean[] {true, false, true}, 3, MPI.BOOLEAN, 1, 5);
-            } else {
-                final int[] got = {9, 9, 9, 9, 9};
-                assertEquals(3, w.recv(got, 1, column, 0, 4).getElements(column));
-                assertArrayEquals(new int[] {1, 9, 2, 9, 3}, got);
-                final boolean[] flags = new boolean[3];
-                w.recv(flags, 3, MPI.BOOLEAN, 0, 5);
-                assertArrayEquals(new boolean[] {true, false, true}, flags);
-            }
-            assertSame(area, MPI.detachBuffer());
-            MPI.Finalize();
-        });
-    }
-
     @Test
     void shouldHonourSliceOffsetsOfDirectAndHeapBuffers() {
         MpiJobs.run(2, args -> {
@@ -289,68 +217,6 @@ class ConformanceP2pTest {
         return a;
     }
 
-    /** A matched probe takes its message out of the queue: a second probe or receive sees the next one. */
-    @Test
-    void shouldMatchDistinctMessagesWithWildcardMatchedProbes() {
-        MpiJobs.run(4, args -> {
-            MPI.Init(args);
-            final Intracomm w = MPI.COMM_WORLD;
-            final int rank = w.getRank();
-            if (0 == rank) {
-                w.barrier(); // all six messages are on their way
-                final Message[] ms = new Message[6];
-                final Status[] ps = new Status[6];
-                for (int k = 0; k < 6; k++) {
-                    ms[k] = new Message();
-                    ps[k] = ms[k].mProbe(MPI.ANY_SOURCE, MPI.ANY_TAG, w);
-                    assertFalse(ms[k].isNull());
-                }
-                final boolean[] seen = new boolean[40];
-                for (int k = 5; k >= 0; k--) { // receive in reverse order of the probes
-                    final int n = ps[k].getCount(MPI.INT);
-                    final int[] got = new int[n];
-                    final Status r = ms[k].mRecv(got, n, MPI.INT);
-                    assertTrue(ms[k].isNull());
-                    assertEquals(ps[k].getSource(), r.getSource());
-                    assertEquals(ps[k].getTag(), r.getTag());
-                    assertEquals(n, r.getCount(MPI.INT));
-                    assertEquals(r.getSource(), got[0]);
-                    assertEquals(r.getTag(), got[1]);
-                    assertFalse(seen[r.getTag()], "message " + r.getTag() + " matched twice");
-                    seen[r.getTag()] = true;
-                }
-                // a probed message is not seen by a later receive or probe
-                w.barrier();
-                final Message m = new Message();
-                final Status first = m.mProbe(1, MPI.ANY_TAG, w);
-                assertEquals(30, first.getTag());
-                assertNull(w.iProbe(1, 30));
-                final int[] next = new int[2];
-                final Status other = w.recv(next, 2, MPI.INT, 1, MPI.ANY_TAG);
-                assertEquals(31, other.getTag());
-                final IntBuffer b = MPI.newIntBuffer(2);
-                final Status got = m.imRecv(b, 2, MPI.INT).waitStatus();
-                assertEquals(30, got.getTag());
-                assertEquals(30, b.get(1));
-                final Message none = new Message();
-                assertNull(none.imProbe(2, 99, w));
-                assertTrue(none.isNull());
-            } else {
-                for (int i = 0; i < 2; i++) {
-                    final int tag = 10 * rank + i;
-                    w.send(new int[] {rank, tag, 0}, 2 + i, MPI.INT, 0, tag);
-                }
-                w.barrier();
-                w.barrier();
-                if (1 == rank) {
-                    w.send(new int[] {1, 30}, 2, MPI.INT, 0, 30);
-                    w.send(new int[] {1, 31}, 2, MPI.INT, 0, 31);
-                }
-            }
-            MPI.Finalize();
-        });
-    }
-
     /** PACKED matches any type: packed data received as ints, ints received as packed bytes. */
     @Test
     void shouldMatchPackedDataWithAnyType() {
@@ -384,76 +250,6 @@ class ConformanceP2pTest {
         });
     }
 
-    /** Probes and exchanges with wildcards and PROC_NULL. */
-    @Test
-    void shouldProbeAndReplaceWithWildcards() {
-        MpiJobs.run(3, args -> {
-            MPI.Init(args);
-            final Intracomm w = MPI.COMM_WORLD;
-            final int rank = w.getRank();
-            final Status nullProbe = w.iProbe(MPI.PROC_NULL, 3);
-            assertEquals(MPI.PROC_NULL, nullProbe.getSource()); // flag true at once
-            assertEquals(MPI.ANY_TAG, nullProbe.getTag());
-            assertEquals(0, nullProbe.getCount(MPI.INT));
-            final int next = (rank + 1) % 3;
-            final int prev = (rank + 2) % 3;
-            final double[] buf = {rank, rank + 0.5};
-            final Status s = w.sendRecvReplace(buf, 2, MPI.DOUBLE, next, 10 + rank, MPI.ANY_SOURCE, MPI.ANY_TAG);
-            assertEquals(prev, s.getSource());
-            assertEquals(10 + prev, s.getTag());
-            assertEquals(2, s.getCount(MPI.DOUBLE));
-            assertArrayEquals(new double[] {prev, prev + 0.5}, buf);
-            final long[] got = new long[3];
-            final Status t = w.sendRecv(new long[] {rank}, 1, MPI.LONG, next, 20, got, 3, MPI.LONG,
-                MPI.ANY_SOURCE, 20);
-            assertEquals(prev, t.getSource());
-            assertEquals(1, t.getCount(MPI.LONG));
-            assertEquals(prev, got[0]);
-            // probe with wildcards reports what a receive would get
-            w.barrier();
-            if (0 == rank) {
-                w.send(new short[] {1, 2, 3}, 3, MPI.SHORT, 2, 30);
-            } else if (2 == rank) {
-                final Status p = w.probe(MPI.ANY_SOURCE, MPI.ANY_TAG);
-                assertEquals(0, p.getSource());
-                assertEquals(30, p.getTag());
-                assertEquals(3, p.getCount(MPI.SHORT));
-                assertEquals(MPI.UNDEFINED, p.getCount(MPI.INT));
-                final Status again = w.iProbe(0, 30); // a probe does not receive
-                assertEquals(3, again.getCount(MPI.SHORT));
-                w.recv(new short[3], 3, MPI.SHORT, 0, 30);
-                assertNull(w.iProbe(MPI.ANY_SOURCE, MPI.ANY_TAG));
-            }
-            MPI.Finalize();
-        });
-    }
-
-    /**
-     * A truncated receive among several in waitAll: the call completes every request, then reports the error
-     * (MPI_ERR_IN_STATUS: the class of each request is in its status).
-     */
-    @Test
-    void shouldCompleteEveryRequestOfAWaitAllThatFails() {
-        MpiJobs.run(2, args -> {
-            MPI.Init(args);
-            final Intracomm w = MPI.COMM_WORLD;
-            w.setErrhandler(MPI.ERRORS_RETURN);
-            if (0 == w.getRank()) {
-                w.send(new int[] {1, 2, 3}, 3, MPI.INT, 1, 1);
-                w.send(new int[] {4}, 1, MPI.INT, 1, 2);
-            } else {
-                final IntBuffer small = MPI.newIntBuffer(1);
-                final IntBuffer ok = MPI.newIntBuffer(1);
-                final Request[] rs = {w.iRecv(small, 1, MPI.INT, 0, 1), w.iRecv(ok, 1, MPI.INT, 0, 2)};
-                final MPIException e = assertThrows(MPIException.class, () -> Request.waitAll(rs));
-                assertEquals(MPI.ERR_IN_STATUS, e.getErrorClass());
-                assertTrue(rs[0].isNull() && rs[1].isNull());
-                assertEquals(4, ok.get(0));
-            }
-            MPI.Finalize();
-        });
-    }
-
     /** The array's element type need not be the datatype's: the bytes of an int[] go as BYTE, DOUBLE, ... */
     @Test
     void shouldMoveItemsOfAnyTypeFromAnArray() {
@@ -476,75 +272,6 @@ class ConformanceP2pTest {
                     assertEquals(0x01010101, data[0], t::toString); // the first bytes arrived as they were
                 }
             }
-            MPI.Finalize();
-        });
-    }
-
-    /** Freed active receives (plain and persistent) still match what is sent later; sends to oneself. */
-    @Test
-    void shouldLetFreedReceivesMatchLaterSends() {
-        MpiJobs.run(2, args -> {
-            MPI.Init(args);
-            final Intracomm w = MPI.COMM_WORLD;
-            final int me = w.getRank();
-            final IntBuffer a = MPI.newIntBuffer(1);
-            final IntBuffer b = MPI.newIntBuffer(1);
-            final Request r = w.iRecv(a, 1, MPI.INT, me, 0);
-            r.free();
-            assertTrue(r.isNull());
-            final Prequest inactive = w.recvInit(b, 1, MPI.INT, me, 1);
-            inactive.free();
-            final Prequest active = w.recvInit(b, 1, MPI.INT, me, 2);
-            active.start();
-            active.free();
-            w.send(new int[] {11}, 1, MPI.INT, me, 0);
-            w.send(new int[] {22}, 1, MPI.INT, me, 2);
-            w.barrier();
-            while (11 != a.get(0) || 22 != b.get(0)) { // the freed receives complete in the background
-                Thread.onSpinWait();
-            }
-            assertEquals(MPI.UNDEFINED, Request.testAny(new Request[] {r, active}));
-            MPI.Finalize();
-        });
-    }
-
-    /** Persistent requests of every send mode to oneself and to the others, started one by one. */
-    @Test
-    void shouldRunPersistentRequestsOfEveryModeWithEveryone() {
-        MpiJobs.run(3, args -> {
-            MPI.Init(args);
-            final Intracomm w = MPI.COMM_WORLD;
-            final int tasks = w.getSize();
-            final IntBuffer me = MPI.newIntBuffer(1).put(0, w.getRank());
-            final IntBuffer data = MPI.newIntBuffer(tasks);
-            MPI.attachBuffer(new byte[10_000 + MPI.BSEND_OVERHEAD]);
-            for (int mode = 0; mode < 4; mode++) {
-                final Prequest[] req = new Prequest[2 * tasks];
-                for (int i = 0; i < tasks; i++) {
-                    req[2 * i] = switch (mode) {
-                        case 0 -> w.sendInit(me, 1, MPI.INT, i, 1);
-                        case 1 -> w.sSendInit(me, 1, MPI.INT, i, 1);
-                        case 2 -> w.rSendInit(me, 1, MPI.INT, i, 1);
-                        default -> w.bSendInit(me, 1, MPI.INT, i, 1);
-                    };
-                    req[2 * i + 1] = w.recvInit(MPI.slice(data, i), 1, MPI.INT, i, 1);
-                    data.put(i, -1);
-                }
-                w.barrier();
-                for (final Prequest p : req) {
-                    p.start();
-                }
-                final Status[] st = Request.waitAllStatus(req);
-                for (int i = 0; i < tasks; i++) {
-                    assertEquals(i, data.get(i));
-                    assertEquals(4, st[2 * i + 1].getCount(MPI.BYTE));
-                    assertEquals(i, st[2 * i + 1].getSource());
-                }
-                for (final Prequest p : req) {
-                    p.free();
-                }
-            }
-            MPI.detachBuffer();
             MPI.Finalize();
         });
     }
