@@ -77,6 +77,11 @@ class ConformanceDatatypeTest {
             final Datatype pair = Datatype.createContiguous(2, si.getType());
             assertEquals(16, pair.getExtent());
             assertEquals(12, pair.getSize());
+            assertEquals(8, MPI.int2.getExtent()); // the pair structs: as their C structs
+            assertEquals(8, MPI.shortInt.getExtent());
+            assertEquals(8, MPI.floatInt.getExtent());
+            assertEquals(16, MPI.longInt.getExtent());
+            assertEquals(16, MPI.doubleInt.getExtent());
             final Nested n = new Nested(pair, si.getType());
             assertEquals(80, n.getExtent());
             assertEquals(80, n.getType().getExtent());
