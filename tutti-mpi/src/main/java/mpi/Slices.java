@@ -11,40 +11,42 @@ import java.nio.IntBuffer;
 import java.nio.LongBuffer;
 import java.nio.ShortBuffer;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
 
 /**
  * Where the data of a buffer that {@link MPI#slice} made really starts: the whole memory it is a view of and the
  * byte at which the view begins. A derived datatype may reach before its origin (a negative lower bound, such as a
  * vector with a negative stride): Open MPI addresses memory from the slice's address, so the bytes before the slice
  * are the buffer's own. A heap buffer says where it lies ({@link Buffer#arrayOffset()}); a direct slice does not,
- * so {@link MPI#slice} records it here.
+ * so {@link MPI#slice} records the direct buffer it was cut from here.
  *
- * <p>Implementation note: a map from a direct slice's start address to its parent (weakly held) and its byte
- * offset in the parent; an address whose parent is gone is ignored, and such entries are dropped when the map grows
- * past {@value #CLEAN_AT} entries. Only the derived-datatype path asks ({@link Bufs}); plain types never reach before
- * their origin. Thread-safe (a concurrent map).
+ * <p>Implementation note: a sorted map from the start address of each direct buffer that was sliced (the root: a
+ * slice of a slice records the first buffer) to that buffer, weakly held, and its size; a direct buffer's base is
+ * the recorded root whose memory holds it, found by the greatest start at or below its address. One entry per
+ * sliced buffer, however many slices are cut from it; entries whose buffer is gone are ignored, and dropped when
+ * the map grows past {@value #CLEAN_AT} entries. Only the derived-datatype path asks ({@link Bufs}); plain types
+ * never reach before their origin. Thread-safe (a concurrent map).
  */
 final class Slices {
     private static final int CLEAN_AT = 1024;
 
-    /** A direct slice's parent and where in it the slice starts. */
-    private record Parent(WeakReference<Buffer> buffer, long offsetBytes) {
+    /** A sliced direct buffer, weakly held, and its size in bytes. */
+    private record Root(WeakReference<Buffer> buffer, long bytes) {
     }
 
     /** A buffer's memory and the byte of it where the buffer's element 0 lies. */
     record Base(MemorySegment whole, long originBytes) {
     }
 
-    private static final Map<Long, Parent> DIRECT = new ConcurrentHashMap<>();
+    private static final ConcurrentSkipListMap<Long, Root> ROOTS = new ConcurrentSkipListMap<>();
 
     private Slices() {
     }
 
     /**
-     * Records a direct slice of a buffer.
+     * Records the buffer a direct slice was cut from.
      *
-     * @param parent the buffer sliced (its position was the slice's start)
+     * @param parent the buffer sliced
      * @param slice  the slice
      * @param <B>    the buffer type
      * @return {@code slice}
@@ -53,22 +55,24 @@ final class Slices {
         if (!slice.isDirect()) {
             return slice;
         }
-        final Base p = of(parent);
-        final long at = MemorySegment.ofBuffer(slice).address();
-        final long offset = at - p.whole().address();
-        if (DIRECT.size() > CLEAN_AT) {
-            DIRECT.values().removeIf(e -> null == e.buffer().get());
+        final MemorySegment p = MemorySegment.ofBuffer(parent.duplicate().clear());
+        if (null == root(p.address(), p.byteSize())) {
+            if (ROOTS.size() > CLEAN_AT) {
+                ROOTS.values().removeIf(r -> null == r.buffer().get());
+            }
+            ROOTS.put(p.address(), new Root(new WeakReference<>(parent), p.byteSize()));
         }
-        final Buffer root = root(parent);
-        DIRECT.put(at, new Parent(new WeakReference<>(root), offset));
         return slice;
     }
 
-    /** @return the buffer a direct buffer was sliced from, following slices of slices, or the buffer itself */
-    private static Buffer root(final Buffer b) {
-        final Parent e = DIRECT.get(MemorySegment.ofBuffer(b.duplicate().clear()).address());
-        final Buffer p = null == e ? null : e.buffer().get();
-        return null == p ? b : p;
+    /** @return the recorded live buffer whose memory holds {@code [address, address + bytes)}, or null */
+    private static Buffer root(final long address, final long bytes) {
+        final Map.Entry<Long, Root> e = ROOTS.floorEntry(address);
+        if (null == e) {
+            return null;
+        }
+        final Buffer b = e.getValue().buffer().get();
+        return null != b && address + bytes <= e.getKey() + e.getValue().bytes() ? b : null;
     }
 
     /**
@@ -83,13 +87,10 @@ final class Slices {
         }
         final MemorySegment own = MemorySegment.ofBuffer(b.duplicate().clear());
         if (b.isDirect()) {
-            final Parent e = DIRECT.get(own.address());
-            final Buffer p = null == e ? null : e.buffer().get();
-            if (null != p) {
-                final MemorySegment whole = MemorySegment.ofBuffer(p.duplicate().clear());
-                if (e.offsetBytes() + own.byteSize() <= whole.byteSize()) {
-                    return new Base(whole, e.offsetBytes());
-                }
+            final Buffer r = root(own.address(), own.byteSize());
+            if (null != r) {
+                final MemorySegment whole = MemorySegment.ofBuffer(r.duplicate().clear());
+                return new Base(whole, own.address() - whole.address());
             }
         }
         return new Base(own, 0);
