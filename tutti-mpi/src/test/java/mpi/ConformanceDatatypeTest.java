@@ -222,6 +222,42 @@ class ConformanceDatatypeTest {
         });
     }
 
+    /** A large message of blocks sent dense and received strided (and the other way round), chars. */
+    @Test
+    void shouldMoveLargeStridedBlocks() {
+        MpiJobs.run(2, args -> {
+            MPI.Init(args);
+            final Intracomm w = MPI.COMM_WORLD;
+            final Datatype dense = Datatype.createVector(73, 1536, 1536, MPI.CHAR);
+            final Datatype strided = Datatype.createVector(73, 1536, 1552, MPI.CHAR);
+            dense.commit();
+            strided.commit();
+            assertEquals(72 * 1552 + 1536, strided.getExtent());
+            final char[] out = new char[262_144];
+            for (int i = 0; i < out.length; i++) {
+                out[i] = (char) ('a' + i % 26);
+            }
+            final char[] in = new char[262_144];
+            if (0 == w.getRank()) {
+                w.send(out, 1, dense, 1, 51);
+                w.recv(in, 1, dense, 1, 52);
+                for (int j = 0; j < 73 * 1536; j++) {
+                    assertEquals(out[j / 1536 * 1552 + j % 1536], in[j]);
+                }
+            } else {
+                w.recv(in, 1, strided, 0, 51);
+                for (int j = 0; j < 73; j++) {
+                    for (int k = 0; k < 1536; k += 97) {
+                        assertEquals(out[j * 1536 + k], in[j * 1552 + k]);
+                    }
+                    assertEquals((char) 0, in[j * 1552 + 1540]); // the gaps stay
+                }
+                w.send(out, 1, strided, 0, 52);
+            }
+            MPI.Finalize();
+        });
+    }
+
     /** Three levels of structs of 10 blocks each, block i of level l at byte {@code i * strides[l]}. */
     private static Datatype nest(final int[] strides) throws MPIException {
         Datatype t = MPI.INT;

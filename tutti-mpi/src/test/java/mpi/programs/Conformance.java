@@ -12,9 +12,9 @@ import java.nio.IntBuffer;
 
 /**
  * The corners of the conformance tests as one process job of 4 ranks: wildcard matched probes from three senders,
- * MPI.INFO_ENV's command and maxprocs, crossing buffered sends, a published service name, a cancelled receive,
- * waitSome and testAny over null requests, PROC_NULL statuses, count 0 and zero-count vector blocks, and
- * intercommunicator collectives over an accept/connect intercommunicator between {0, 1} and {2, 3}.
+ * MPI.INFO_ENV's command and maxprocs, crossing buffered sends, a strided receive, a published service name, a
+ * cancelled receive, waitSome and testAny over null requests, PROC_NULL statuses, count 0 and zero-count vector
+ * blocks, and intercommunicator collectives over an accept/connect intercommunicator between {0, 1} and {2, 3}.
  * Prints "conformance OK" at rank 0; a failed check aborts with 3.
  */
 public final class Conformance {
@@ -85,6 +85,22 @@ public final class Conformance {
         w.recv(in, in.length, MPI.BYTE, partner, 9);
         check(partner == in[0] && partner == in[in.length - 1], "crossing buffered sends");
         MPI.detachBuffer();
+        // a large message sent dense and received strided (a derived type over processes)
+        final mpi.Datatype strided = mpi.Datatype.createVector(73, 1536, 1552, MPI.CHAR);
+        final mpi.Datatype dense = mpi.Datatype.createContiguous(73 * 1536, MPI.CHAR);
+        strided.commit();
+        dense.commit();
+        final char[] chars = new char[73 * 1552];
+        if (0 == rank) {
+            for (int i = 0; i < chars.length; i++) {
+                chars[i] = (char) ('a' + i % 26);
+            }
+            w.send(chars, 1, dense, 1, 10);
+        } else if (1 == rank) {
+            w.recv(chars, 1, strided, 0, 10);
+            check('a' + 1536 % 26 == chars[1552] && 0 == chars[1540] && 'a' + (1536 + 5) % 26 == chars[1552 + 5],
+                "strided receive"); // block 1 starts at 1552, holding sent element 1536; 1536..1551 is a gap
+        }
         // a service name published by rank 3, looked up by rank 2 (rank 0 keeps the table)
         if (3 == rank) {
             Intracomm.publishName("corners", "tutti-port:0:3:99");
