@@ -17,9 +17,10 @@ import java.util.concurrent.locks.LockSupport;
  * with tag {@link #REPLY} back to the asker. A rank asks one request at a time (the communicator's lock), so
  * answers cannot cross. The table is owned by the service thread alone. At Finalize, after the world's barrier (no
  * request can follow), rank 0 sets the service's stop flag and joins the thread. If the job ends otherwise (an
- * abort), the thread's probe fails and the thread ends with it. Errors are reported as MPI does: a service name published twice is
- * ERR_SERVICE, looking up an unknown one ERR_NAME, unpublishing one not published (or with another port)
- * ERR_SERVICE; they go to MPI_COMM_WORLD's handler. Cost: two small object messages per call.
+ * abort), the thread's probe fails and the thread ends with it. Errors are reported as MPI does: a service name
+ * published twice is ERR_SERVICE, looking up an unknown one ERR_NAME, unpublishing one not published (or with
+ * another port) ERR_SERVICE; they go to MPI_COMM_WORLD's handler. Cost: two small object messages per call, and a
+ * thread at rank 0 that wakes at most every 5 ms while idle.
  */
 final class Names {
     /** Tag of a request to rank 0. */
