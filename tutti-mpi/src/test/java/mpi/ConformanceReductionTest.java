@@ -174,7 +174,8 @@ class ConformanceReductionTest {
             w.allReduce(ll, llOut, 2, MPI.LONG_INT, MPI.MAXLOC);
             assertEquals(9, ((LongInt.Data) MPI.longInt.getData(llOut, 0)).getValue());
             assertEquals(10, ((LongInt.Data) MPI.longInt.getData(llOut, 0)).getIndex());
-            assertEquals(0, ((LongInt.Data) MPI.longInt.getData(llOut, 1)).getValue()); // -0 at rank 0 is the max of -value
+            // item 1 holds -value: its max is rank 0's 0
+            assertEquals(0, ((LongInt.Data) MPI.longInt.getData(llOut, 1)).getValue());
             assertEquals(40, ((LongInt.Data) MPI.longInt.getData(llOut, 1)).getIndex());
             final ByteBuffer fl = MPI.newByteBuffer(8);
             ((FloatInt.Data) MPI.floatInt.getData(fl, 0)).putValue(value);
