@@ -82,10 +82,17 @@ final class Bufs {
             }
             return view;
         }
+        if (null != type.shape && type.dense() && (unit != type.wire || perItem != type.wirePerItem)) {
+            return plain(what, buf, count, type, unit, perItem); // a user reduction's units over dense items
+        }
         if (null != type.shape) {
             if (unit != type.wire || perItem != type.wirePerItem) {
                 throw Errors.error(MPI.ERR_UNSUPPORTED_OPERATION, what + ": datatype=" + type + " cannot be moved as "
                     + perItem + " x " + unit);
+            }
+            if (buf instanceof Buffer nb) { // a layout may reach before the origin: give it the whole memory
+                final Slices.Base base = Slices.of(nb);
+                return Buf.of(base.whole(), base.originBytes(), type.shape, count);
             }
             return Buf.of(segment(what, buf), 0, type.shape, count);
         }
@@ -155,6 +162,33 @@ final class Bufs {
             s[i] = a[i] * type.wirePerItem;
         }
         return s;
+    }
+
+    /**
+     * Scales a vector collective's displacements to Tutti elements, with the displacement of every empty block
+     * set to 0: MPI uses an empty block's displacement for nothing (it may point anywhere, even past the buffer),
+     * while Tutti requires every block inside the buffer.
+     *
+     * @param counts the counts in items (checked later; a mismatched length is left to Tutti's check)
+     * @param displs the displacements in items, or null
+     * @param type   the datatype
+     * @return the scaled displacements (a copy if any changed, else {@link #scale}'s result)
+     */
+    static int[] displs(final int[] counts, final int[] displs, final Datatype type) {
+        final int[] d = scale(displs, type);
+        if (null == counts || null == d || counts.length != d.length) {
+            return d;
+        }
+        int[] out = d;
+        for (int i = 0; i < d.length; i++) {
+            if (0 == counts[i] && 0 != d[i]) {
+                if (out == displs) {
+                    out = d.clone();
+                }
+                out[i] = 0;
+            }
+        }
+        return out;
     }
 
     /**

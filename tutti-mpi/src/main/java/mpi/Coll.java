@@ -151,7 +151,7 @@ final class Coll {
             : buf("gatherv", s, sc, st);
         final Buf recv = at && Form.NON_ROOT != form ? Bufs.span("gatherv", r, rcounts, displs, rt) : null;
         final int[] counts = at ? Bufs.scale(rcounts, rt) : null;
-        final int[] ds = at ? Bufs.scale(displs, rt) : null;
+        final int[] ds = at ? Bufs.displs(rcounts, displs, rt) : null;
         if (c instanceof Intercommunicator ic) {
             final int rr = root(c, root);
             return nb ? ic.igatherv(send, recv, counts, ds, rr) : done(() -> ic.gatherv(send, recv, counts, ds, rr));
@@ -196,7 +196,7 @@ final class Coll {
         final boolean at = isRoot(c, root);
         final Buf send = at && Form.NON_ROOT != form ? Bufs.span("scatterv", s, scounts, displs, st) : null;
         final int[] counts = at ? Bufs.scale(scounts, st) : null;
-        final int[] ds = at ? Bufs.scale(displs, st) : null;
+        final int[] ds = at ? Bufs.displs(scounts, displs, st) : null;
         final Buf recv = rootInPlace(form) ? Buf.IN_PLACE : idle(c, root) || inter(c) && at ? null
             : buf("scatterv", r, rc, rt);
         if (c instanceof Intercommunicator ic) {
@@ -223,7 +223,7 @@ final class Coll {
         final Buf send = null == st ? Buf.IN_PLACE : buf("allGatherv", s, sc, st);
         final Buf recv = Bufs.span("allGatherv", r, rcounts, displs, rt);
         final int[] counts = Bufs.scale(rcounts, rt);
-        final int[] ds = Bufs.scale(displs, rt);
+        final int[] ds = Bufs.displs(rcounts, displs, rt);
         if (c instanceof Intercommunicator ic) {
             return nb ? ic.iallgatherv(send, recv, counts, ds) : done(() -> ic.allgatherv(send, recv, counts, ds));
         }
@@ -244,9 +244,9 @@ final class Coll {
         final Buf send = Bufs.span("allToAllv", s, scounts, sdispls, st);
         final Buf recv = Bufs.span("allToAllv", r, rcounts, rdispls, rt);
         final int[] sc = Bufs.scale(scounts, st);
-        final int[] sd = Bufs.scale(sdispls, st);
+        final int[] sd = Bufs.displs(scounts, sdispls, st);
         final int[] rc = Bufs.scale(rcounts, rt);
-        final int[] rd = Bufs.scale(rdispls, rt);
+        final int[] rd = Bufs.displs(rcounts, rdispls, rt);
         if (c instanceof Intercommunicator ic) {
             return nb ? ic.ialltoallv(send, sc, sd, recv, rc, rd) : done(() -> ic.alltoallv(send, sc, sd, recv, rc, rd));
         }
@@ -277,17 +277,21 @@ final class Coll {
         final Buf[] out = new Buf[n];
         for (int i = 0; i < n; i++) {
             final Datatype t = types[i].live(what);
+            if (counts[i] < 0) {
+                throw Errors.error(MPI.ERR_COUNT, what + ": counts[" + i + "]=" + counts[i] + ", expected >= 0");
+            }
+            final int at = 0 == counts[i] ? 0 : displs[i]; // an empty block's displacement is used for nothing
             if (null != t.shape) {
-                out[i] = Buf.of(seg, displs[i], t.shape, counts[i]);
+                out[i] = Buf.of(seg, at, t.shape, counts[i]);
                 continue;
             }
             final long bytes = (long) counts[i] * t.extentBytes;
-            if (displs[i] < 0 || displs[i] + bytes > seg.byteSize()) {
-                throw Errors.error(MPI.ERR_BUFFER, what + ": block " + i + " (byte " + displs[i] + ", " + bytes
+            if (at < 0 || at + bytes > seg.byteSize()) {
+                throw Errors.error(MPI.ERR_BUFFER, what + ": block " + i + " (byte " + at + ", " + bytes
                     + " bytes) exceeds the buffer of " + seg.byteSize() + " bytes");
             }
             final dev.tutti.Datatype w = dev.tutti.Datatype.BOOLEAN == t.wire ? dev.tutti.Datatype.BYTE : t.wire;
-            out[i] = Buf.of(seg.asSlice(displs[i], bytes), w);
+            out[i] = Buf.of(seg.asSlice(at, bytes), w);
         }
         return out;
     }

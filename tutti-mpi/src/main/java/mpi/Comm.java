@@ -13,8 +13,11 @@ import java.nio.Buffer;
  * call (see {@link Env}). Every call reports errors through the communicator's error handler, by default
  * {@code MPI.ERRORS_ARE_FATAL}.
  *
- * <p>Send modes: {@code bSend}, {@code sSend} and {@code rSend} are standard sends for now (Tutti has no
- * synchronous mode yet, and a standard send is a correct buffered or ready send).
+ * <p>Send modes: buffered sends ({@code bSend}, {@code ibSend}, {@code bSendInit}) copy the message into the
+ * space of {@link MPI#attachBuffer} and complete at once ({@link Buffered}); {@code sSend} and {@code rSend} (and
+ * their forms) are standard sends for now: a standard send is a correct ready send, but not a synchronous one, as
+ * Tutti's public API has no send that completes only once the receive has matched (a synchronous send may return
+ * before the receiver has started receiving).
  */
 public class Comm extends CommCollectives implements Freeable, Cloneable {
     /** The split type of {@link Intracomm#splitType}: processes that share memory. */
@@ -173,10 +176,15 @@ public class Comm extends CommCollectives implements Freeable, Cloneable {
             sendtag, source, recvtag));
     }
 
-    /** Sends in buffered mode (MPI_Bsend); a standard send here. */
+    /**
+     * Sends in buffered mode (MPI_Bsend): the message is copied and sent in the background, so the call returns
+     * at once; it takes space of the buffer {@link MPI#attachBuffer} gave until it is out (ERR_BUFFER without
+     * enough).
+     */
     public final void bSend(final Object buf, final int count, final Datatype type, final int dest, final int tag)
         throws MPIException {
-        sendNow("MPI_Bsend", "bSend", buf, count, type, dest, tag);
+        final Env e = Env.check();
+        run("MPI_Bsend", () -> e.buffered().send(tc(e), Bufs.of("bSend", buf, count, type, e.bufCache()), dest, tag));
     }
 
     /** Sends in synchronous mode (MPI_Ssend); a standard send here. */
@@ -198,11 +206,13 @@ public class Comm extends CommCollectives implements Freeable, Cloneable {
         return start("MPI_Isend", () -> tc().isend(Bufs.of("iSend", buf, count, type), dest, tag), buf);
     }
 
-    /** Starts a buffered-mode send (MPI_Ibsend). @return the request */
+    /** Starts a buffered-mode send (MPI_Ibsend), as {@link #bSend}. @return the request, complete at once */
     public final Request ibSend(final Buffer buf, final int count, final Datatype type, final int dest,
         final int tag) throws MPIException {
         direct(buf);
-        return start("MPI_Ibsend", () -> tc().isend(Bufs.of("ibSend", buf, count, type), dest, tag), buf);
+        final Env e = Env.check();
+        return start("MPI_Ibsend", () -> e.buffered().send(tc(e), Bufs.of("ibSend", buf, count, type), dest, tag),
+            null);
     }
 
     /** Starts a synchronous-mode send (MPI_Issend). @return the request */
@@ -239,10 +249,13 @@ public class Comm extends CommCollectives implements Freeable, Cloneable {
         return persistentSend("MPI_Send_init", buf, count, type, dest, tag);
     }
 
-    /** @return a persistent buffered send (MPI_Bsend_init) */
+    /** @return a persistent buffered send (MPI_Bsend_init): each start copies the message, as {@link #bSend} */
     public final Prequest bSendInit(final Buffer buf, final int count, final Datatype type, final int dest,
         final int tag) throws MPIException {
-        return persistentSend("MPI_Bsend_init", buf, count, type, dest, tag);
+        direct(buf);
+        final Buf b = get("MPI_Bsend_init", () -> Bufs.of("bSendInit", buf, count, type));
+        final Env e = Env.check();
+        return new Prequest(this, () -> e.buffered().send(tc(e), b, dest, tag), buf);
     }
 
     /** @return a persistent synchronous send (MPI_Ssend_init) */
@@ -308,27 +321,36 @@ public class Comm extends CommCollectives implements Freeable, Cloneable {
     /** @return a new attribute key */
     public static int createKeyval() throws MPIException {
         MPI.check();
-        return CommState.newKeyval();
+        return Keyvals.create(Keyvals.Kind.COMM);
     }
 
-    /** @param keyval a key; nothing to release */
+    /** @param keyval a key from {@link #createKeyval()}: it can no longer store values (MPI_Comm_free_keyval) */
     public static void freeKeyval(final int keyval) throws MPIException {
-        MPI.check();
+        MPI.COMM_WORLD.run("MPI_Comm_free_keyval", () -> Keyvals.free(Keyvals.Kind.COMM, keyval));
     }
 
     /** Stores a Serializable value as a copy under a key (MPI_Comm_set_attr). */
     public final void setAttr(final int keyval, final Object value) throws MPIException {
-        run("MPI_Comm_set_attr", () -> state().put(keyval, value));
+        run("MPI_Comm_set_attr", () -> {
+            Keyvals.writable("setAttr", Keyvals.Kind.COMM, keyval);
+            state().put(keyval, value);
+        });
     }
 
     /** @return a fresh copy of the value under a key, a predefined attribute, or null (MPI_Comm_get_attr) */
     public final Object getAttr(final int keyval) throws MPIException {
-        return get("MPI_Comm_get_attr", () -> attr(keyval));
+        return get("MPI_Comm_get_attr", () -> {
+            Keyvals.readable(keyval);
+            return attr(keyval);
+        });
     }
 
     /** Removes the value under a key. */
     public final void deleteAttr(final int keyval) throws MPIException {
-        run("MPI_Comm_delete_attr", () -> state().delete(keyval));
+        run("MPI_Comm_delete_attr", () -> {
+            Keyvals.deletable(Keyvals.Kind.COMM, keyval);
+            state().delete(keyval);
+        });
     }
 
     /** @return the topology: {@code MPI.CART}, {@code MPI.GRAPH}, {@code MPI.DIST_GRAPH} or {@code MPI.UNDEFINED} */

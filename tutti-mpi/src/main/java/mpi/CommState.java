@@ -8,7 +8,6 @@ import java.io.ObjectOutputStream;
 import java.io.Serializable;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * What the mpi layer keeps per communicator (and per datatype) beyond Tutti's own object: the error handler, the
@@ -16,20 +15,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * returns a fresh copy. Thread-safe (every method is synchronized).
  */
 final class CommState {
-    /** The next user keyval; 0..9 are the predefined ones. */
-    private static final AtomicInteger NEXT_KEYVAL = new AtomicInteger(16);
-
     private Errhandler handler = MPI.ERRORS_ARE_FATAL;
     private String name;
     private final Map<Integer, byte[]> attributes = new HashMap<>();
 
     CommState(final String name) {
         this.name = name;
-    }
-
-    /** @return a new keyval */
-    static int newKeyval() {
-        return NEXT_KEYVAL.getAndIncrement();
     }
 
     synchronized Errhandler handler() {

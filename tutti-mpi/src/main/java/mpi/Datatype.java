@@ -45,12 +45,28 @@ public final class Datatype implements Freeable, Cloneable {
     final dev.tutti.Layout shape;
     /** Bytes of data in one item (the extent, for a type without a shape). */
     final int sizeBytes;
+    /**
+     * The alignment of an item in bytes (MPI's k_i): a derived type's extent is rounded up to a multiple of the
+     * largest alignment of its parts, as MPI (4.1.6) says and Open MPI does, unless its bounds are explicit.
+     */
+    final int alignBytes;
+    /** Whether the bounds are explicit (createResized, or built from such a type): the extent is not rounded. */
+    final boolean userBound;
+    /**
+     * The sizes in bytes of one item's basic elements in type-map order, when they differ (a struct of mixed
+     * types, and types built from it), for {@link Status#getElements}; null when every element has the same size.
+     * Written once by the factory that builds the type, before the type is returned.
+     */
+    int[] signature;
     private final boolean predefined;
     private final CommState state;
     private volatile boolean freed;
 
     Datatype(final String name, final Base base, final Layout layout, final int extentBytes,
-        final dev.tutti.Datatype wire, final int wirePerItem, final int elementsPerItem, final boolean predefined) {
+        final dev.tutti.Datatype wire, final int wirePerItem, final int elementsPerItem, final boolean predefined,
+        final int alignBytes) {
+        this.alignBytes = alignBytes;
+        this.userBound = false;
         this.base = base;
         this.layout = layout;
         this.extentBytes = extentBytes;
@@ -64,7 +80,9 @@ public final class Datatype implements Freeable, Cloneable {
     }
 
     private Datatype(final String name, final Base base, final Layout layout, final dev.tutti.Layout shape,
-        final int elementsPerItem) {
+        final int elementsPerItem, final int alignBytes, final boolean userBound) {
+        this.alignBytes = alignBytes;
+        this.userBound = userBound;
         this.base = base;
         this.layout = layout;
         this.shape = shape;
@@ -91,7 +109,16 @@ public final class Datatype implements Freeable, Cloneable {
      */
     static Datatype predefined(final String name, final Base base, final Layout layout, final int bytes,
         final dev.tutti.Datatype wire, final int per, final int elems) {
-        return new Datatype(name, base, layout, bytes, wire, per, elems, true);
+        return new Datatype(name, base, layout, bytes, wire, per, elems, true, alignment(layout, wire, bytes));
+    }
+
+    /** The natural alignment of a predefined type: its C type's (a pair's largest member's). */
+    private static int alignment(final Layout layout, final dev.tutti.Datatype wire, final int bytes) {
+        return switch (layout) {
+            case INT2, SHORT_INT, FLOAT_INT -> 4;
+            case LONG_INT, DOUBLE_INT -> 8;
+            case FLOAT_COMPLEX, DOUBLE_COMPLEX, NONE -> 0 == bytes ? 1 : Math.max(1, wire.sizeBytes());
+        };
     }
 
     /** @return whether this is MPI.DATATYPE_NULL or a freed type */
@@ -181,8 +208,10 @@ public final class Datatype implements Freeable, Cloneable {
     /** @return a new datatype with the same layout, attributes copied */
     public Datatype dup() throws MPIException {
         MPI.check();
-        final Datatype d = null != shape ? new Datatype(state.name(), base, layout, shape, elementsPerItem)
-            : new Datatype(state.name(), base, layout, extentBytes, wire, wirePerItem, elementsPerItem, false);
+        final Datatype d = null != shape ? new Datatype(state.name(), base, layout, shape, elementsPerItem,
+            alignBytes, userBound) : new Datatype(state.name(), base, layout, extentBytes, wire, wirePerItem,
+            elementsPerItem, false, alignBytes);
+        d.signature = signature;
         d.state.name(state.name());
         return d;
     }
@@ -203,9 +232,11 @@ public final class Datatype implements Freeable, Cloneable {
             }
             final String name = "contiguous(" + count + ", " + oldType.state.name() + ")";
             if (null == oldType.shape) {
-                return new Datatype(name, oldType.base, 1 == count ? oldType.layout : Layout.NONE,
+                final Datatype d = new Datatype(name, oldType.base, 1 == count ? oldType.layout : Layout.NONE,
                     count * oldType.extentBytes, oldType.wire, count * oldType.wirePerItem,
-                    count * oldType.elementsPerItem, false);
+                    count * oldType.elementsPerItem, false, oldType.alignBytes);
+                d.signature = repeat(oldType.signature, count);
+                return d;
             }
             return derived("contiguous(" + count + ")", oldType, dev.tutti.Layout.contiguous(count, oldType.item()),
                 count * oldType.elementsPerItem);
@@ -305,9 +336,14 @@ public final class Datatype implements Freeable, Cloneable {
     public static Datatype createResized(final Datatype oldType, final int lb, final int extent)
         throws MPIException {
         MPI.check();
-        return Derived.make("createResized", () -> derived("resized(" + lb + ", " + extent + ")",
-            Derived.old("createResized", oldType), dev.tutti.Layout.resized(oldType.item(), lb, extent),
-            oldType.elementsPerItem));
+        return Derived.make("createResized", () -> {
+            final Datatype old = Derived.old("createResized", oldType);
+            final Datatype d = new Datatype("resized(" + lb + ", " + extent + ") of " + old.state.name(), old.base,
+                old.layout, dev.tutti.Layout.resized(old.item(), lb, extent), old.elementsPerItem, old.alignBytes,
+                true);
+            d.signature = old.signature;
+            return d;
+        });
     }
 
     /**
@@ -316,11 +352,25 @@ public final class Datatype implements Freeable, Cloneable {
      * @param name     the name
      * @param base     the Java element type of its buffers
      * @param shape    the layout
-     * @param elements basic elements per item
-     * @return the type
+     * @param elements  basic elements per item
+     * @param align     the largest alignment of its parts
+     * @param userBound whether a part has explicit bounds
+     * @return the type (its extent padded to the alignment unless the bounds are explicit)
      */
-    static Datatype derived(final String name, final Base base, final dev.tutti.Layout shape, final int elements) {
-        return new Datatype(name, base, Layout.NONE, shape, elements);
+    static Datatype derived(final String name, final Base base, final dev.tutti.Layout shape, final int elements,
+        final int align, final boolean userBound) {
+        return new Datatype(name, base, Layout.NONE, padded(shape, align, userBound), elements, align, userBound);
+    }
+
+    /**
+     * Rounds a derived layout's extent up to a multiple of its alignment (MPI's epsilon), unless its bounds are
+     * explicit.
+     */
+    private static dev.tutti.Layout padded(final dev.tutti.Layout shape, final int align, final boolean userBound) {
+        final long extent = shape.extentBytes();
+        final long epsilon = align > 1 ? Math.floorMod(extent, (long) align) : 0;
+        return userBound || 0 == epsilon ? shape : dev.tutti.Layout.resized(shape, shape.lbBytes(),
+            extent + align - epsilon);
     }
 
     /**
@@ -329,7 +379,53 @@ public final class Datatype implements Freeable, Cloneable {
      */
     static Datatype derived(final String name, final Datatype old, final dev.tutti.Layout shape,
         final int elements) {
-        return new Datatype(name + " of " + old.state.name(), old.base, old.layout, shape, elements);
+        final Datatype d = new Datatype(name + " of " + old.state.name(), old.base, old.layout, padded(shape,
+            old.alignBytes, old.userBound), elements, old.alignBytes, old.userBound);
+        d.signature = 0 == old.elementsPerItem ? null : repeat(old.signature, elements / old.elementsPerItem);
+        return d;
+    }
+
+    /**
+     * Returns whether the items of this type fill their extent with data from byte 0, with no gap: a derived type
+     * that reductions with a user function may treat as plain memory, as Open MPI hands such a function the
+     * memory of {@code count} extents.
+     *
+     * @return whether it is dense
+     */
+    boolean dense() {
+        return null == shape || shape.lbBytes() == 0 && shape.trueLbBytes() == 0
+            && shape.sizeBytes() == shape.extentBytes();
+    }
+
+    /** Types with more basic elements per item than this keep no signature (getElements then divides). */
+    private static final int MAX_SIGNATURE = 1 << 16;
+
+    /** @return the sizes of one item's basic elements: {@link #signature}, or equal sizes */
+    int[] elementSizes() {
+        if (null != signature) {
+            return signature;
+        }
+        final int[] s = new int[elementsPerItem];
+        java.util.Arrays.fill(s, sizeBytes / Math.max(1, elementsPerItem));
+        return s;
+    }
+
+    /**
+     * Returns a signature repeated: the signature of {@code times} items of a type.
+     *
+     * @param sig   the item's signature, or null
+     * @param times items
+     * @return the repeated signature, or null if {@code sig} is null or the result would be too long
+     */
+    static int[] repeat(final int[] sig, final long times) {
+        if (null == sig || times < 0 || sig.length * times > MAX_SIGNATURE) {
+            return null;
+        }
+        final int[] out = new int[(int) (sig.length * times)];
+        for (int i = 0; i < times; i++) {
+            System.arraycopy(sig, 0, out, i * sig.length, sig.length);
+        }
+        return out;
     }
 
     /** @return the layout of one item of this type, in its Tutti element */
@@ -364,30 +460,41 @@ public final class Datatype implements Freeable, Cloneable {
     /** @return a new attribute key for datatypes */
     public static int createKeyval() throws MPIException {
         MPI.check();
-        return CommState.newKeyval();
+        return Keyvals.create(Keyvals.Kind.TYPE);
     }
 
-    /** @param keyval a key from {@link #createKeyval()}; nothing to release */
+    /** @param keyval a key from {@link #createKeyval()}: it can no longer store values */
     public static void freeKeyval(final int keyval) throws MPIException {
-        MPI.check();
+        MPI.COMM_WORLD.run("MPI_Type_free_keyval", () -> Keyvals.free(Keyvals.Kind.TYPE, keyval));
     }
+
+    /*
+     * Datatype errors go to MPI_COMM_WORLD's handler, as Open MPI reports errors of objects that belong to no
+     * communicator.
+     */
 
     /** @param keyval the key @param value a Serializable value, stored as a copy */
     public void setAttr(final int keyval, final Object value) throws MPIException {
-        MPI.check();
-        state.put(keyval, value);
+        MPI.COMM_WORLD.run("MPI_Type_set_attr", () -> {
+            Keyvals.writable("setAttr", Keyvals.Kind.TYPE, keyval);
+            state.put(keyval, value);
+        });
     }
 
     /** @param keyval the key @return a fresh copy of the value, or null if not set */
     public Object getAttr(final int keyval) throws MPIException {
-        MPI.check();
-        return state.get(keyval);
+        return MPI.COMM_WORLD.get("MPI_Type_get_attr", () -> {
+            Keyvals.readable(keyval);
+            return state.get(keyval);
+        });
     }
 
     /** @param keyval the key to remove */
     public void deleteAttr(final int keyval) throws MPIException {
-        MPI.check();
-        state.delete(keyval);
+        MPI.COMM_WORLD.run("MPI_Type_delete_attr", () -> {
+            Keyvals.deletable(Keyvals.Kind.TYPE, keyval);
+            state.delete(keyval);
+        });
     }
 
     @Override

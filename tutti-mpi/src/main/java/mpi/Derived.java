@@ -58,17 +58,48 @@ final class Derived {
         final dev.tutti.Layout[] items = new dev.tutti.Layout[types.length];
         boolean oneElement = true;
         int elements = 0;
+        int align = 1;
+        boolean userBound = false;
         for (int k = 0; k < types.length; k++) {
             items[k] = old("createStruct", types[k]).item();
             oneElement &= items[k].element() == items[0].element();
             elements += Math.max(0, blockLengths[k]) * types[k].elementsPerItem;
+            align = Math.max(align, types[k].alignBytes);
+            userBound |= types[k].userBound;
         }
         if (!oneElement) {
             for (int k = 0; k < items.length; k++) {
                 items[k] = items[k].asBytes();
             }
         }
-        return Datatype.derived("struct", Datatype.Base.BYTE, dev.tutti.Layout.struct(blockLengths,
-            longs(displacements), items), elements);
+        final Datatype d = Datatype.derived("struct", Datatype.Base.BYTE, dev.tutti.Layout.struct(blockLengths,
+            longs(displacements), items), elements, align, userBound);
+        d.signature = signature(blockLengths, types, elements);
+        return d;
+    }
+
+    /**
+     * The sizes of a struct item's basic elements in type-map order (block after block), or null when they are all
+     * equal or too many to keep.
+     */
+    private static int[] signature(final int[] blockLengths, final Datatype[] types, final int elements) {
+        if (elements > 1 << 16) {
+            return null;
+        }
+        final int[] sig = new int[elements];
+        int at = 0;
+        for (int k = 0; k < types.length; k++) {
+            final int[] one = types[k].elementSizes();
+            for (int b = 0; b < blockLengths[k]; b++) {
+                System.arraycopy(one, 0, sig, at, one.length);
+                at += one.length;
+            }
+        }
+        for (final int size : sig) {
+            if (size != sig[0]) {
+                return sig;
+            }
+        }
+        return null;
     }
 }

@@ -35,10 +35,15 @@ final class Env {
     private volatile Communicator world;
     private volatile Communicator self;
     private volatile Communicator ports;
+    /** The private duplicate of the world that carries the requests of {@link Names}. */
+    private volatile Communicator names;
+    /** World rank 0's name service, else null. */
+    private Names.Service nameService;
     private volatile long jobKey;
     private volatile int threadLevel;
     private volatile Thread mainThread;
-    private byte[] attached;
+    /** Buffered mode: the attached buffer and the buffered messages on their way. */
+    private final Buffered buffered = new Buffered();
     /** The {@link BufCache} of {@link #mainThread}, which alone uses it. */
     private final BufCache mainCache = new BufCache();
 
@@ -100,6 +105,10 @@ final class Env {
             e.self = w.split(w.rank(), 0);
             e.self.setName("MPI_COMM_SELF");
             e.ports = w.dup();
+            e.names = w.dup();
+            if (0 == w.rank()) {
+                e.nameService = Names.serve(e.names);
+            }
             final long[] key = {new SecureRandom().nextLong()};
             e.ports.bcast(Buf.of(key), 0);
             e.jobKey = key[0];
@@ -132,8 +141,14 @@ final class Env {
      */
     void finish() {
         synchronized (this) {
+            buffered.drain(); // buffered messages leave before this rank does
             ports.free();
-            world.barrier();
+            world.barrier(); // no name request can follow: rank 0 may stop its service
+            if (null != nameService) {
+                Names.stop(nameService);
+                nameService = null;
+            }
+            names.free();
             phase = FINALIZED;
         }
         if (ownsTutti) {
@@ -176,6 +191,11 @@ final class Env {
         return ports;
     }
 
+    /** @return the private duplicate of the world that carries the requests of {@link Names} */
+    Communicator names() {
+        return names;
+    }
+
     /** @return a random number every rank of this job shares (drawn by rank 0 at Init): names the job in ports */
     long jobKey() {
         return jobKey;
@@ -202,17 +222,8 @@ final class Env {
         return Thread.currentThread() == mainThread ? mainCache : BufCache.mine();
     }
 
-    /** @return the buffer of buffered mode, or null */
-    synchronized byte[] attached() {
-        return attached;
-    }
-
-    /**
-     * Sets or clears the buffer of buffered mode.
-     *
-     * @param buffer the buffer, or null to detach
-     */
-    synchronized void attach(final byte[] buffer) {
-        attached = buffer;
+    /** @return buffered mode's state: the attached buffer and the buffered messages on their way */
+    Buffered buffered() {
+        return buffered;
     }
 }

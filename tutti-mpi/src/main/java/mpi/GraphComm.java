@@ -3,6 +3,7 @@ package mpi;
 import dev.tutti.Communicator;
 import dev.tutti.ObjectRequest;
 
+import java.util.Arrays;
 import java.util.stream.IntStream;
 
 /**
@@ -63,9 +64,9 @@ public final class GraphComm extends Intracomm {
     static GraphComm adjacent(final Communicator parent, final CommState state, final int[] sources,
         final int[] sourceWeights, final int[] destinations, final int[] destWeights) {
         if (null == sources || null == destinations || null != sourceWeights && sourceWeights.length
-            != sources.length || null != destWeights && destWeights.length != destinations.length) {
+            < sources.length || null != destWeights && destWeights.length < destinations.length) {
             throw Errors.error(MPI.ERR_ARG, "createDistGraphAdjacent: sources and destinations must be arrays, "
-                + "their weights as long as they");
+                + "their weights at least as long (the degrees are the lengths of sources and destinations)");
         }
         for (final int s : sources) {
             checkRank("createDistGraphAdjacent: a source", s, parent.size());
@@ -74,8 +75,9 @@ public final class GraphComm extends Intracomm {
             checkRank("createDistGraphAdjacent: a destination", d, parent.size());
         }
         final Communicator c = parent.dup();
-        return new GraphComm(c, state, new Shape(null, null, null == sourceWeights ? null : sourceWeights.clone(),
-            null == destWeights ? null : destWeights.clone()), new Topology(MPI.DIST_GRAPH, sources.clone(),
+        return new GraphComm(c, state, new Shape(null, null, null == sourceWeights ? null
+            : Arrays.copyOf(sourceWeights, sources.length), null == destWeights ? null
+            : Arrays.copyOf(destWeights, destinations.length)), new Topology(MPI.DIST_GRAPH, sources.clone(),
             destinations.clone(), c.dup()));
     }
 

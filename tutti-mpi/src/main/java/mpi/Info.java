@@ -14,22 +14,57 @@ public final class Info implements Freeable, Cloneable {
         // usable before Init too: it is only a map here
     }
 
-    /** @param key the key @param value the value */
+    /**
+     * Sets a key's value (MPI_Info_set): an empty key or one of {@code MPI.MAX_INFO_KEY} or more characters is an
+     * ERR_INFO_KEY error, an empty value or one of {@code MPI.MAX_INFO_VAL} or more an ERR_INFO_VALUE error.
+     *
+     * @param key   the key
+     * @param value the value
+     */
     public synchronized void set(final String key, final String value) throws MPIException {
-        live().put(key, value);
+        final Map<String, String> m = live("MPI_Info_set");
+        key("MPI_Info_set", key);
+        if (null == value || value.isEmpty() || value.length() >= MPI.MAX_INFO_VAL) {
+            throw fail("MPI_Info_set", MPI.ERR_INFO_VALUE, "set: value of " + (null == value ? "null"
+                : value.length() + " characters") + ", expected 1.." + (MPI.MAX_INFO_VAL - 1) + " characters");
+        }
+        m.put(key, value);
     }
 
     /** @param key the key @return the value, or null */
     public synchronized String get(final String key) throws MPIException {
-        return live().get(key);
+        final Map<String, String> m = live("MPI_Info_get");
+        key("MPI_Info_get", key);
+        return m.get(key);
     }
 
     /** @param key the key to remove; an absent key is an ERR_INFO_NOKEY error */
     public synchronized void delete(final String key) throws MPIException {
-        if (null == live().remove(key)) {
-            throw new MPIException(MPI.ERR_INFO_NOKEY, Errors.string(MPI.ERR_INFO_NOKEY),
-                Errors.error(MPI.ERR_INFO_NOKEY, "delete: key=" + key + " is not set"));
+        final Map<String, String> m = live("MPI_Info_delete");
+        key("MPI_Info_delete", key);
+        if (null == m.remove(key)) {
+            throw fail("MPI_Info_delete", MPI.ERR_INFO_NOKEY, "delete: key=" + key + " is not set");
         }
+    }
+
+    private static void key(final String call, final String key) throws MPIException {
+        if (null == key || key.isEmpty() || key.length() >= MPI.MAX_INFO_KEY) {
+            throw fail(call, MPI.ERR_INFO_KEY, "key=" + key + ", expected 1.." + (MPI.MAX_INFO_KEY - 1)
+                + " characters");
+        }
+    }
+
+    /*
+     * Info errors go to MPI_COMM_WORLD's handler, as Open MPI does (an info belongs to no communicator); before
+     * Init or after Finalize they are thrown.
+     */
+    private static MPIException fail(final String call, final int errorClass, final String detail)
+        throws MPIException {
+        final Errors.MpiError e = Errors.error(errorClass, detail);
+        if (MPI.isInitialized() && !MPI.isFinalized()) {
+            return MPI.COMM_WORLD.fail(call, e);
+        }
+        return new MPIException(errorClass, Errors.string(errorClass), e);
     }
 
     /** @return the number of keys */
@@ -76,9 +111,12 @@ public final class Info implements Freeable, Cloneable {
     }
 
     private Map<String, String> live() throws MPIException {
+        return live("MPI_Info");
+    }
+
+    private Map<String, String> live(final String call) throws MPIException {
         if (null == entries) {
-            throw new MPIException(MPI.ERR_INFO, Errors.string(MPI.ERR_INFO),
-                Errors.error(MPI.ERR_INFO, "the info is null or freed"));
+            throw fail(call, MPI.ERR_INFO, "the info is null or freed");
         }
         return entries;
     }

@@ -294,35 +294,56 @@ public class Intracomm extends Comm {
         return connect(port, root);
     }
 
-    /** Not supported yet. */
+    /**
+     * Publishes a port under a service name for the processes of this job (MPI_Publish_name); a name published
+     * twice is an ERR_SERVICE error.
+     *
+     * @param service the service name
+     * @param port    the port name
+     */
     public static void publishName(final String service, final String port) throws MPIException {
-        throw unsupported("publishName");
+        final Env e = Env.check();
+        MPI.COMM_WORLD.run("MPI_Publish_name", () -> Names.publish(e, service, port));
     }
 
-    /** Not supported yet. */
+    /** As {@link #publishName(String, String)}; the info is not used. */
     public static void publishName(final String service, final Info info, final String port) throws MPIException {
-        throw unsupported("publishName");
+        publishName(service, port);
     }
 
-    /** Not supported yet. */
+    /**
+     * Withdraws a published service name (MPI_Unpublish_name); a name not published with that port is an
+     * ERR_SERVICE error.
+     *
+     * @param service the service name
+     * @param port    the port name it was published with
+     */
     public static void unpublishName(final String service, final String port) throws MPIException {
-        throw unsupported("unpublishName");
+        final Env e = Env.check();
+        MPI.COMM_WORLD.run("MPI_Unpublish_name", () -> Names.unpublish(e, service, port));
     }
 
-    /** Not supported yet. */
+    /** As {@link #unpublishName(String, String)}; the info is not used. */
     public static void unpublishName(final String service, final Info info, final String port)
         throws MPIException {
-        throw unsupported("unpublishName");
+        unpublishName(service, port);
     }
 
-    /** Not supported yet. */
+    /**
+     * Looks up the port published under a service name by any process of this job (MPI_Lookup_name); an unknown
+     * name is an ERR_NAME error.
+     *
+     * @param service the service name
+     * @return the port name
+     */
     public static String lookupName(final String service) throws MPIException {
-        throw unsupported("lookupName");
+        final Env e = Env.check();
+        return MPI.COMM_WORLD.get("MPI_Lookup_name", () -> Names.lookup(e, service));
     }
 
-    /** Not supported yet. */
+    /** As {@link #lookupName(String)}; the info is not used. */
     public static String lookupName(final String service, final Info info) throws MPIException {
-        throw unsupported("lookupName");
+        return lookupName(service);
     }
 
     /** Not supported: Tutti does not spawn processes into a running job. */

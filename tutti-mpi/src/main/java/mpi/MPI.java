@@ -182,6 +182,7 @@ public final class MPI {
      */
     public static String[] Init(final String[] args) throws MPIException {
         Env.init(THREAD_SINGLE);
+        EnvInfo.fill(INFO_ENV, args, COMM_WORLD.getSize(), THREAD_SINGLE);
         return args;
     }
 
@@ -195,6 +196,7 @@ public final class MPI {
     public static int InitThread(final String[] args, final int required) throws MPIException {
         final int level = Math.max(THREAD_SINGLE, Math.min(THREAD_MULTIPLE, required));
         Env.init(level);
+        EnvInfo.fill(INFO_ENV, args, COMM_WORLD.getSize(), level);
         return level;
     }
 
@@ -265,17 +267,21 @@ public final class MPI {
         return null != e && e.finalized();
     }
 
-    /** @param buffer the buffer of buffered-mode sends (sends here never need it, but it is kept and returned) */
+    /**
+     * Attaches the buffer of buffered-mode sends (MPI_Buffer_attach): each buffered message takes its size plus
+     * {@link #BSEND_OVERHEAD} bytes of it until its send completes. A second buffer is an ERR_BUFFER error.
+     *
+     * @param buffer the buffer
+     */
     public static void attachBuffer(final byte[] buffer) throws MPIException {
-        Env.check().attach(buffer);
+        final Env e = Env.check();
+        COMM_WORLD.run("MPI_Buffer_attach", () -> e.buffered().attach(buffer));
     }
 
-    /** @return the buffer passed to {@link #attachBuffer} */
+    /** @return the buffer passed to {@link #attachBuffer} (null if none), once every buffered message is out */
     public static byte[] detachBuffer() throws MPIException {
         final Env e = Env.check();
-        final byte[] b = e.attached();
-        e.attach(null);
-        return b;
+        return COMM_WORLD.get("MPI_Buffer_detach", () -> e.buffered().detach());
     }
 
     /** Profiling control: does nothing. */
@@ -320,37 +326,37 @@ public final class MPI {
 
     /** @param buf a buffer @param offset elements @return a view from element {@code offset} on (native order) */
     public static ByteBuffer slice(final ByteBuffer buf, final int offset) {
-        return buf.clear().position(offset).slice().order(ByteOrder.nativeOrder());
+        return Slices.remember(buf.clear().position(offset), buf.slice().order(ByteOrder.nativeOrder()));
     }
 
     /** @param buf a buffer @param offset elements @return a view from element {@code offset} on */
     public static CharBuffer slice(final CharBuffer buf, final int offset) {
-        return buf.clear().position(offset).slice();
+        return Slices.remember(buf.clear().position(offset), buf.slice());
     }
 
     /** @param buf a buffer @param offset elements @return a view from element {@code offset} on */
     public static ShortBuffer slice(final ShortBuffer buf, final int offset) {
-        return buf.clear().position(offset).slice();
+        return Slices.remember(buf.clear().position(offset), buf.slice());
     }
 
     /** @param buf a buffer @param offset elements @return a view from element {@code offset} on */
     public static IntBuffer slice(final IntBuffer buf, final int offset) {
-        return buf.clear().position(offset).slice();
+        return Slices.remember(buf.clear().position(offset), buf.slice());
     }
 
     /** @param buf a buffer @param offset elements @return a view from element {@code offset} on */
     public static LongBuffer slice(final LongBuffer buf, final int offset) {
-        return buf.clear().position(offset).slice();
+        return Slices.remember(buf.clear().position(offset), buf.slice());
     }
 
     /** @param buf a buffer @param offset elements @return a view from element {@code offset} on */
     public static FloatBuffer slice(final FloatBuffer buf, final int offset) {
-        return buf.clear().position(offset).slice();
+        return Slices.remember(buf.clear().position(offset), buf.slice());
     }
 
     /** @param buf a buffer @param offset elements @return a view from element {@code offset} on */
     public static DoubleBuffer slice(final DoubleBuffer buf, final int offset) {
-        return buf.clear().position(offset).slice();
+        return Slices.remember(buf.clear().position(offset), buf.slice());
     }
 
     /** @param buf an array @param offset elements @return a heap buffer from element {@code offset} on */

@@ -22,12 +22,16 @@ public final class Prequest extends Request {
         return !freed;
     }
 
-    /** Starts the operation (MPI_Start). */
+    /** Starts the operation (MPI_Start); starting an active request (started, not yet completed) is ERR_REQUEST. */
     public void start() throws MPIException {
         MPI.check();
         if (freed) {
             throw new MPIException(MPI.ERR_REQUEST, Errors.string(MPI.ERR_REQUEST),
                 Errors.error(MPI.ERR_REQUEST, "start: the persistent request was freed"));
+        }
+        if (active()) {
+            throw fail("MPI_Start", Errors.error(MPI.ERR_REQUEST, "start: the persistent request is active (started "
+                + "and not completed), expected a wait or test first"));
         }
         try {
             activate(starter.get(), buffers);

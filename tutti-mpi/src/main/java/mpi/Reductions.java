@@ -90,10 +90,10 @@ final class Reductions {
     }
 
     private static Plan planNow(final String what, final Op op, final Datatype type) {
-        if (null != type.shape && (null != op.function || Datatype.Layout.NONE != type.layout)) {
+        if (null != type.shape && (null != op.function && !type.dense() || Datatype.Layout.NONE != type.layout)) {
             throw Errors.error(MPI.ERR_UNSUPPORTED_OPERATION, what + ": reductions on " + type + " (a derived "
-                + "datatype of pair or complex items, or with a user op) are not supported; predefined ops on "
-                + "derived datatypes of ordinary elements are");
+                + "datatype of pair or complex items, or with gaps and a user op) are not supported; predefined ops "
+                + "on derived datatypes of ordinary elements, and user ops on derived datatypes without gaps, are");
         }
         if (null != op.function) {
             return userPlan(op, type);

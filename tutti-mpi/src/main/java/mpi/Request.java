@@ -132,6 +132,21 @@ public class Request implements Freeable {
      * @return the status, or null if not complete
      */
     private Status complete(final String call, final boolean block) throws MPIException {
+        try {
+            return completeOrThrow(block);
+        } catch (final RuntimeException e) {
+            throw fail(call, e);
+        }
+    }
+
+    /**
+     * Waits or tests, and on completion clears the handle and runs the completion action; a failed operation
+     * clears the handle too and throws its failure as it is (the caller applies the error handler).
+     *
+     * @param block whether to wait
+     * @return the status, or null if not complete
+     */
+    private Status completeOrThrow(final boolean block) {
         final dev.tutti.Request o = op;
         if (null == o) {
             return Status.empty();
@@ -145,7 +160,7 @@ public class Request implements Freeable {
         } catch (final RuntimeException e) {
             op = null;
             keep = null;
-            throw fail(call, e);
+            throw e;
         }
         op = null;
         keep = null;
@@ -158,7 +173,7 @@ public class Request implements Freeable {
     }
 
     /** @return whether the request is active (has an operation in progress or completed but not yet waited) */
-    private boolean active() {
+    final boolean active() {
         return null != op;
     }
 
@@ -196,19 +211,28 @@ public class Request implements Freeable {
         return waitAnyStatus(requests).getIndex();
     }
 
-    /** @param requests the requests @return the status of one that has completed (index set), or null if none */
+    /**
+     * Tests the requests for one that has completed (MPI_Testany).
+     *
+     * @param requests the requests
+     * @return the status of one that has completed (index set); null if some are active and none has completed;
+     *         the empty status with index {@code MPI.UNDEFINED} if none is active (MPI's flag true, as with
+     *         an empty array)
+     */
     public static Status testAnyStatus(final Request[] requests) throws MPIException {
         MPI.check();
+        boolean any = false;
         for (int i = 0; i < requests.length; i++) {
             final Request r = requests[i];
             if (null != r && r.active()) {
+                any = true;
                 final Status s = r.complete("MPI_Testany", false);
                 if (null != s) {
                     return s.index(i);
                 }
             }
         }
-        return null;
+        return any ? null : Status.empty();
     }
 
     /** @param requests the requests @return the index of one that has completed, or MPI.UNDEFINED */
@@ -217,14 +241,58 @@ public class Request implements Freeable {
         return null == s ? MPI.UNDEFINED : s.getIndex();
     }
 
-    /** @param requests the requests @return the statuses of all, once all have completed */
+    /**
+     * Waits for all requests (MPI_Waitall). A failed request does not stop the others: every request completes,
+     * then the first failure goes to its communicator's handler (ERRORS_ARE_FATAL ends the job with its code), and
+     * under ERRORS_RETURN the call throws MPI_ERR_IN_STATUS, as Open MPI does.
+     *
+     * @param requests the requests
+     * @return the statuses of all, once all have completed
+     */
     public static Status[] waitAllStatus(final Request[] requests) throws MPIException {
         MPI.check();
         final Status[] out = new Status[requests.length];
+        final Failure f = new Failure();
         for (int i = 0; i < requests.length; i++) {
-            out[i] = null == requests[i] ? Status.empty() : requests[i].complete("MPI_Waitall", true);
+            out[i] = f.complete(requests[i], true);
         }
+        f.report("MPI_Waitall");
         return out;
+    }
+
+    /**
+     * The first failure of an array call that completes requests one by one and reports errors at the end
+     * (MPI_ERR_IN_STATUS).
+     */
+    private static final class Failure {
+        private Request request;
+        private RuntimeException failure;
+
+        /** Completes one request (null: the empty status); a failure is kept and its status is empty. */
+        Status complete(final Request r, final boolean block) {
+            if (null == r) {
+                return Status.empty();
+            }
+            try {
+                return r.completeOrThrow(block);
+            } catch (final RuntimeException e) {
+                if (null == failure) {
+                    request = r;
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+                return Status.empty();
+            }
+        }
+
+        /** Applies the first failed request's handler; under ERRORS_RETURN throws MPI_ERR_IN_STATUS. */
+        void report(final String call) throws MPIException {
+            if (null != failure) {
+                final MPIException e = request.fail(call, failure);
+                throw new MPIException(MPI.ERR_IN_STATUS, Errors.string(MPI.ERR_IN_STATUS), e);
+            }
+        }
     }
 
     /** @param requests the requests; returns once all have completed */
@@ -232,20 +300,34 @@ public class Request implements Freeable {
         waitAllStatus(requests);
     }
 
-    /** @param requests the requests @return the statuses if all have completed (then all are completed), else null */
+    /**
+     * Tests whether all requests have completed (MPI_Testall); if so, completes them all, reporting failures as
+     * {@link #waitAllStatus} does.
+     *
+     * @param requests the requests
+     * @return the statuses if all have completed (then all are completed), else null
+     */
     public static Status[] testAllStatus(final Request[] requests) throws MPIException {
         MPI.check();
         for (final Request r : requests) {
             final dev.tutti.Request o = null == r ? null : r.op;
+            boolean done;
             try {
-                if (null != o && !o.test()) {
-                    return null;
-                }
+                done = null == o || o.test();
             } catch (final RuntimeException e) {
-                throw r.fail("MPI_Testall", e);
+                done = true; // failed: complete, and let the completion report it
+            }
+            if (!done) {
+                return null;
             }
         }
-        return waitAllStatus(requests);
+        final Status[] out = new Status[requests.length];
+        final Failure f = new Failure();
+        for (int i = 0; i < requests.length; i++) {
+            out[i] = f.complete(requests[i], true);
+        }
+        f.report("MPI_Testall");
+        return out;
     }
 
     /** @param requests the requests @return whether all have completed (then all are completed) */
@@ -257,7 +339,7 @@ public class Request implements Freeable {
     public static Status[] waitSomeStatus(final Request[] requests) throws MPIException {
         MPI.check();
         for (int round = 0;; round++) {
-            final Status[] s = testSomeStatus(requests);
+            final Status[] s = testSome("MPI_Waitsome", requests);
             if (null == s || s.length > 0) {
                 return s;
             }
@@ -270,21 +352,33 @@ public class Request implements Freeable {
         return indices(waitSomeStatus(requests));
     }
 
-    /** @param requests the requests @return statuses (index set) of all that have completed, maybe none; null if none is active */
+    /**
+     * Tests the requests and completes all that have completed (MPI_Testsome); failures are reported as by
+     * {@link #waitAllStatus}.
+     *
+     * @param requests the requests
+     * @return statuses (index set) of all that have completed, maybe none; null if none is active
+     */
     public static Status[] testSomeStatus(final Request[] requests) throws MPIException {
         MPI.check();
+        return testSome("MPI_Testsome", requests);
+    }
+
+    private static Status[] testSome(final String call, final Request[] requests) throws MPIException {
         final List<Status> done = new ArrayList<>();
+        final Failure f = new Failure();
         boolean any = false;
         for (int i = 0; i < requests.length; i++) {
             final Request r = requests[i];
             if (null != r && r.active()) {
                 any = true;
-                final Status s = r.complete("MPI_Testsome", false);
+                final Status s = f.complete(r, false); // a failed request completes with the empty status
                 if (null != s) {
                     done.add(s.index(i));
                 }
             }
         }
+        f.report(call);
         return any ? done.toArray(new Status[0]) : null;
     }
 

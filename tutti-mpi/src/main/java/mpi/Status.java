@@ -37,6 +37,11 @@ public final class Status {
         return new Status(MPI.ANY_SOURCE, MPI.ANY_TAG, 0, false);
     }
 
+    /** @return the message's size in bytes */
+    long bytes() {
+        return bytes;
+    }
+
     /**
      * Sets the index for the "any"/"some" calls of {@link Request}.
      *
@@ -77,11 +82,23 @@ public final class Status {
      */
     public int getElements(final Datatype datatype) throws MPIException {
         MPI.check();
-        final int e = datatype.sizeBytes / Math.max(1, datatype.elementsPerItem);
-        if (0 == e) {
+        final long size = datatype.sizeBytes;
+        if (0 == size) {
             return 0 == bytes ? 0 : MPI.UNDEFINED;
         }
-        return 0 == bytes % e ? (int) (bytes / e) : MPI.UNDEFINED;
+        final int[] sizes = datatype.signature;
+        if (null == sizes) { // every basic element has one size
+            final long e = size / Math.max(1, datatype.elementsPerItem);
+            return 0 == bytes % e ? (int) (bytes / e) : MPI.UNDEFINED;
+        }
+        // whole items, then the basic elements of the last, partial item in type-map order
+        long n = bytes / size * datatype.elementsPerItem;
+        long rest = bytes % size;
+        for (int i = 0; i < sizes.length && rest >= sizes[i] && rest > 0; i++) {
+            rest -= sizes[i];
+            n++;
+        }
+        return 0 == rest ? (int) n : MPI.UNDEFINED;
     }
 
     /** @param datatype the datatype @return {@link #getElements} as a {@link Count} */

@@ -9,10 +9,11 @@ import java.util.List;
  * A C-struct-like datatype over byte buffers. A subclass adds its fields in its constructor ({@code addInt()},
  * {@code addDouble(3)}, ...: each returns the field's byte offset; fields follow one another with no alignment, and
  * {@link #setOffset} moves the next one) and implements {@link #newData()}, which returns its view class, a
- * subclass of {@link Data} that reads and writes the fields of one element. The first {@link #getType()},
- * {@link #getExtent()} or {@code getData} fixes the layout; later {@code add} calls fail with an
- * {@link AssertionError}. {@link #getType()} is a struct {@link Datatype} of base type {@code BYTE} whose extent
- * is the struct's.
+ * subclass of {@link Data} that reads and writes the fields of one element. The extent is the end of the fields
+ * rounded up to their largest alignment, as MPI's struct types and C structs pad ({double, int} has extent 16).
+ * The first {@link #getType()}, {@link #getExtent()} or {@code getData} fixes the layout; later {@code add} calls
+ * fail with an {@link AssertionError}. {@link #getType()} is a struct {@link Datatype} of base type {@code BYTE}
+ * whose extent is the struct's.
  */
 public abstract class Struct {
     private record Field(Datatype type, int length, int offset) {
@@ -205,7 +206,13 @@ public abstract class Struct {
         synchronized (fields) {
             if (!fixed) {
                 fixed = true;
-                extent = Math.max(extent, next); // setOffset after the last field pads the struct
+                int align = 1;
+                for (final Field f : fields) {
+                    align = Math.max(align, f.type.alignBytes);
+                }
+                // as MPI's struct type: the end of the fields rounded up to their largest alignment (C's
+                // padding); a setOffset after the last field may pad further
+                extent = Math.max(extent + Math.floorMod(-extent, align), next);
             }
         }
     }

@@ -20,6 +20,10 @@ public final class Win implements Freeable {
     private final Guard guard = new Guard("MPI_WIN", MPI.ERRORS_ARE_FATAL, MPI.ERR_WIN);
     private final Group group;
     private volatile Info info;
+    /** The predefined attributes: MPI_WIN_BASE (the memory's address), MPI_WIN_SIZE and MPI_WIN_DISP_UNIT (bytes). */
+    private final long baseAddress;
+    private final int sizeBytes;
+    private final int dispUnitBytes;
 
     /**
      * Creates a window over memory (MPI_Win_create).
@@ -35,6 +39,9 @@ public final class Win implements Freeable {
         Bufs.requireDirect(base, "The buffer must be direct.");
         this.group = create(comm, "MPI_Win_create", size, dispUnit);
         this.info = info;
+        this.baseAddress = address(base);
+        this.sizeBytes = size * elementBytes(base);
+        this.dispUnitBytes = dispUnit * elementBytes(base);
     }
 
     /**
@@ -57,6 +64,9 @@ public final class Win implements Freeable {
         this.group = create(comm, FLAVOR_SHARED == flavor ? "MPI_Win_allocate_shared" : "MPI_Win_allocate", size,
             dispUnit);
         this.info = info;
+        this.baseAddress = address(base);
+        this.sizeBytes = size * elementBytes(base);
+        this.dispUnitBytes = dispUnit * elementBytes(base);
     }
 
     /**
@@ -68,6 +78,27 @@ public final class Win implements Freeable {
     public Win(final Info info, final Comm comm) throws MPIException {
         this.group = create(comm, "MPI_Win_create_dynamic", 0, 1);
         this.info = info;
+        this.baseAddress = 0; // MPI_BOTTOM
+        this.sizeBytes = 0;
+        this.dispUnitBytes = 1;
+    }
+
+    private static long address(final Buffer base) {
+        return null == base ? 0 : java.lang.foreign.MemorySegment.ofBuffer(base).address();
+    }
+
+    /** @return the bytes of one element of a buffer's type */
+    private static int elementBytes(final Buffer b) {
+        return switch (b) {
+            case java.nio.ByteBuffer x -> 1;
+            case java.nio.CharBuffer x -> 2;
+            case java.nio.ShortBuffer x -> 2;
+            case java.nio.IntBuffer x -> 4;
+            case java.nio.FloatBuffer x -> 4;
+            case java.nio.LongBuffer x -> 8;
+            case java.nio.DoubleBuffer x -> 8;
+            case null, default -> 1;
+        };
     }
 
     /** Checks the arguments of a creation (through the communicator's handler) and returns the window's group. */
@@ -187,27 +218,48 @@ public final class Win implements Freeable {
     /** @return a new attribute key */
     public static int createKeyval() throws MPIException {
         MPI.check();
-        return CommState.newKeyval();
+        return Keyvals.create(Keyvals.Kind.WIN);
     }
 
-    /** @param keyval a key; nothing to release */
+    /** @param keyval a key from {@link #createKeyval()}: it can no longer store values */
     public static void freeKeyval(final int keyval) throws MPIException {
-        MPI.check();
+        MPI.COMM_WORLD.run("MPI_Win_free_keyval", () -> Keyvals.free(Keyvals.Kind.WIN, keyval));
     }
 
     /** Stores a Serializable value as a copy under a key (MPI_Win_set_attr). */
     public void setAttr(final int keyval, final Object value) throws MPIException {
-        guard.run("MPI_Win_set_attr", () -> guard.state().put(keyval, value));
+        guard.run("MPI_Win_set_attr", () -> {
+            Keyvals.writable("setAttr", Keyvals.Kind.WIN, keyval);
+            guard.state().put(keyval, value);
+        });
     }
 
-    /** @return a copy of the value under a key, or null (MPI_Win_get_attr) */
+    /**
+     * Returns an attribute (MPI_Win_get_attr): the predefined {@code MPI.WIN_BASE} (the memory's address, a
+     * {@code Long}), {@code MPI.WIN_SIZE} and {@code MPI.WIN_DISP_UNIT} (in bytes, {@code Integer}s), or a copy of
+     * the value stored under a key, or null.
+     *
+     * @param keyval the key
+     * @return the value
+     */
     public Object getAttr(final int keyval) throws MPIException {
-        return guard.get("MPI_Win_get_attr", () -> guard.state().get(keyval));
+        return guard.get("MPI_Win_get_attr", () -> {
+            Keyvals.readable(keyval);
+            return switch (keyval) {
+                case MPI.WIN_BASE -> baseAddress;
+                case MPI.WIN_SIZE -> sizeBytes;
+                case MPI.WIN_DISP_UNIT -> dispUnitBytes;
+                default -> guard.state().get(keyval);
+            };
+        });
     }
 
     /** Removes the value under a key. */
     public void deleteAttr(final int keyval) throws MPIException {
-        guard.run("MPI_Win_delete_attr", () -> guard.state().delete(keyval));
+        guard.run("MPI_Win_delete_attr", () -> {
+            Keyvals.deletable(Keyvals.Kind.WIN, keyval);
+            guard.state().delete(keyval);
+        });
     }
 
     /** Frees the window (MPI_Win_free); later calls fail with {@code MPI.ERR_WIN}. */
