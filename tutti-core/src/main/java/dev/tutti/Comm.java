@@ -237,6 +237,23 @@ public abstract class Comm implements PointToPoint, BlockingCollectives, Nonbloc
     }
 
     @Override
+    public void ssend(final Buf buf, final int dest, final int tag) {
+        p2pChecks.send("ssend", buf, dest, tag);
+        if (PROC_NULL != dest) {
+            engine.ssend(p2pContext, toWorld(dest), tag, buf, view);
+        }
+    }
+
+    @Override
+    public Request issend(final Buf buf, final int dest, final int tag) {
+        p2pChecks.send("issend", buf, dest, tag);
+        if (PROC_NULL == dest) {
+            return CompletedRequest.NULL_PEER;
+        }
+        return engine.issend(p2pContext, toWorld(dest), tag, buf, view);
+    }
+
+    @Override
     public Status recv(final Buf buf, final int source, final int tag) {
         p2pChecks.recv("recv", buf, source, tag);
         if (PROC_NULL == source) {

@@ -34,6 +34,30 @@ public interface PointToPoint {
     Request isend(Buf buf, int dest, int tag);
 
     /**
+     * Sends a message in synchronous mode (MPI_Ssend): returns only once a receive at the destination has matched
+     * it (a blocking or nonblocking receive, or one after a probe) and the buffer may be reused, whatever its size.
+     * A program correct with synchronous sends needs no buffering from the library.
+     *
+     * @param buf  the data
+     * @param dest the destination rank, or {@link Comm#PROC_NULL} (returns at once)
+     * @param tag  the tag, {@code 0..TAG_UB}
+     * @throws TuttiException for a bad argument, or if the destination failed or left before it received it
+     */
+    void ssend(Buf buf, int dest, int tag);
+
+    /**
+     * Starts a send in synchronous mode (MPI_Issend): the request completes only once a receive at the destination
+     * has matched the message and the buffer may be reused.
+     *
+     * @param buf  the data; not to be modified until the request completes
+     * @param dest the destination rank, or {@link Comm#PROC_NULL} (the request is complete at once)
+     * @param tag  the tag, {@code 0..TAG_UB}
+     * @return the request; it fails, naming the destination, if the destination fails or leaves first
+     * @throws TuttiException for a bad argument
+     */
+    Request issend(Buf buf, int dest, int tag);
+
+    /**
      * Receives a message into {@code buf}, whose count is the capacity.
      *
      * @param buf    where the data goes

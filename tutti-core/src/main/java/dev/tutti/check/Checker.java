@@ -63,8 +63,6 @@ public final class Checker implements CollHook, Agent {
     static final int SNAP_REPLY_TAG = 0x7FFF_FFFB;
     /** Tag of the deadlock detector's verdict. */
     static final int VERDICT_TAG = 0x7FFF_FFFA;
-    /** Tag of the acknowledgement of an unbuffered send ({@link Unbuffered}). */
-    static final int ACK_TAG = 0x7FFF_FFF9;
     private static final int SEQ_MASK = 0x3FFF_FFFF;
     private static final int TAGGED_SEQ_BITS = 10;
     private static final int TAGGED_TAG_BITS = 16;
@@ -92,7 +90,6 @@ public final class Checker implements CollHook, Agent {
     private static final long HOUSEKEEPING_NS = 1_000_000L;
     /** The JSON report ({@code tutti.check.report}), or null. */
     private JsonReport json;
-    private Unbuffered unbuffered;
     private LeakTracker leaks;
 
     private Checker(final P2pEngine engine, final long thresholdMs) {
@@ -116,7 +113,8 @@ public final class Checker implements CollHook, Agent {
      *
      * @param engine      the rank's engine
      * @param thresholdMs how long a call waits for a peer's digest before it asks the peer what it is doing
-     * @param strict      whether every blocking send is unbuffered ({@code --check=strict}, {@link Unbuffered})
+     * @param strict      whether every blocking send is unbuffered ({@code --check=strict}: a synchronous send,
+     *                    {@link dev.tutti.p2p.SyncSend})
      * @return the checker
      */
     public static Checker install(final P2pEngine engine, final long thresholdMs, final boolean strict) {
@@ -128,9 +126,8 @@ public final class Checker implements CollHook, Agent {
         final WaitRegistry waits = new WaitRegistry();
         c.sites = new SiteTable(engine, c.worldView);
         c.detector = new DeadlockDetector(engine, c.worldView, waits, thresholdMs, c::found);
-        c.unbuffered = new Unbuffered(engine, c.worldView, strict);
         c.leaks = new LeakTracker(engine, c.sites, c::found);
-        engine.hook(new P2pChecks(c.sites, waits, c.leaks, c::found, c::linger, c.unbuffered));
+        engine.hook(new P2pChecks(c.sites, waits, c.leaks, c::found, c::linger, strict));
         engine.addAgent(c);
         CollHooks.install(engine, c);
         return c;
@@ -227,23 +224,22 @@ public final class Checker implements CollHook, Agent {
 
     /**
      * Serves one question of a peer, if one has arrived. Called on every progress of every waiting thread, so
-     * it first looks, without a lock or the clock, whether a question, answer or verdict may have arrived (the
-     * acknowledgements of unbuffered sends go at once: a strict sender waits for them); if none, only one call in
-     * {@link #WORK_EVERY} goes on to the clock and the housekeeping. Unthrottled, it made the rank's polling loop
-     * 4 to 6 times slower (14 -> 54..90 ns per progress on 2 ranks over shm), which every wait's reaction paid for.
+     * it first looks, without a lock or the clock, whether a question, answer or verdict may have arrived; if none,
+     * only one call in {@link #WORK_EVERY} goes on to the clock and the housekeeping. Unthrottled, it made the rank's
+     * polling loop 4 to 6 times slower (14 -> 54..90 ns per progress on 2 ranks over shm), which every wait's
+     * reaction paid for.
      */
     @Override
     public int doWork() {
-        final int acks = unbuffered.flush();
         final RecvRequest asked = question; // a hint: read outside the lock
         if (0 != (++ticks & (WORK_EVERY - 1)) && null != asked && !asked.isDone() && !detector.mayHaveMessages()) {
-            return acks; // a racy count: threads that lose increments only make the housekeeping come later
+            return 0; // a racy count: threads that lose increments only make the housekeeping come later
         }
         if (!serving.compareAndSet(false, true)) {
-            return acks;
+            return 0;
         }
         try {
-            int found = acks + detector.readVerdict();
+            int found = detector.readVerdict();
             final long now = System.nanoTime();
             if (now - nextHousekeepingNs >= 0) {
                 nextHousekeepingNs = now + HOUSEKEEPING_NS;
@@ -351,7 +347,6 @@ public final class Checker implements CollHook, Agent {
      * at most two thresholds and a half (a peer asks again every threshold).
      */
     void linger() {
-        unbuffered.flush();
         final long deadline = System.nanoTime() + thresholdMs * 2_500_000L;
         while (!told.containsAll(owed) && System.nanoTime() - deadline < 0) {
             if (0 == engine.progress()) {

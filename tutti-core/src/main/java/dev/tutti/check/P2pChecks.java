@@ -9,6 +9,7 @@ import dev.tutti.p2p.CommView;
 import dev.tutti.p2p.P2pHook;
 import dev.tutti.p2p.RecvRequest;
 import dev.tutti.p2p.SiteCode;
+import dev.tutti.p2p.SyncSend;
 import dev.tutti.type.TypeCode;
 
 /**
@@ -16,7 +17,10 @@ import dev.tutti.type.TypeCode;
  * its type code ({@link SiteTable}); each user receive keeps its own call site; a matched message whose type
  * signature does not fit the receive fails the receive with both sides' types, counts and call sites; and every
  * blocking wait is registered for deadlock detection ({@link WaitRegistry}); nonblocking requests are noted for the
- * leak report at close ({@link LeakTracker}).
+ * leak report at close ({@link LeakTracker}); under {@code --check=strict} each blocking send is a synchronous send
+ * ({@link SyncSend}), so that it returns only once its destination has received it, as a send of any size may
+ * behave under another MPI: a program that needs the library to buffer its sends (each of two ranks sends to the
+ * other before it receives) then blocks in the sends, and the deadlock detector reports it as any deadlock.
  *
  * <p>The signature rule, MPI's for a message of basic elements: the element types are equal, or one side is bytes
  * ({@link Datatype#BYTE}, which matches any storage), and then the message holds whole elements of the other side's
@@ -30,12 +34,13 @@ final class P2pChecks implements P2pHook {
     private final LeakTracker leaks;
     private final java.util.function.BiConsumer<String, String> found;
     private final Runnable beforeLeaving;
-    private final Unbuffered unbuffered;
+    /** Whether every blocking send is unbuffered ({@code --check=strict}): sent as a synchronous send. */
+    private final boolean strict;
 
     P2pChecks(final SiteTable sites, final WaitRegistry waits, final LeakTracker leaks,
         final java.util.function.BiConsumer<String, String> found, final Runnable beforeLeaving,
-        final Unbuffered unbuffered) {
-        this.unbuffered = unbuffered;
+        final boolean strict) {
+        this.strict = strict;
         this.beforeLeaving = beforeLeaving;
         this.sites = sites;
         this.waits = waits;
@@ -56,12 +61,8 @@ final class P2pChecks implements P2pHook {
 
     @Override
     public int sendCode(final int destWorld, final Datatype type, final boolean blocking) {
-        return unbuffered.code(SiteCode.mark(type.ordinal(), sites.index(CallSite.capture(), destWorld)), blocking);
-    }
-
-    @Override
-    public void sent(final int context, final int destWorld, final int tag) {
-        unbuffered.await(context, destWorld, tag);
+        final int code = SiteCode.mark(type.ordinal(), sites.index(CallSite.capture(), destWorld));
+        return strict && blocking ? SyncSend.sync(code) : code;
     }
 
     @Override
@@ -77,7 +78,6 @@ final class P2pChecks implements P2pHook {
             || Datatype.BYTE == sent && 0 == length % Math.max(1, expected.sizeBytes());
         final boolean fits = capacity < 0 || length <= capacity;
         if (typesFit && fits) {
-            unbuffered.received(source, code);
             return null;
         }
         final CommView view = receive.view();

@@ -6,6 +6,7 @@ import dev.tutti.internal.Errors;
 import dev.tutti.internal.Failures;
 import dev.tutti.p2p.CommView;
 import dev.tutti.p2p.P2pEngine;
+import dev.tutti.p2p.SyncSend;
 import dev.tutti.runtime.Agent;
 import dev.tutti.runtime.IdleStrategy;
 
@@ -26,7 +27,8 @@ import java.util.stream.IntStream;
  * {@link #base(int)}: point-to-point ({@link #P2P}), collective ({@link #COLL}), tagged collectives
  * ({@link #TAGGED}), the correctness checker ({@link #CHECK}, and {@link #CHECK_TAGGED} for its digests of tagged
  * collectives), communicator management ({@link #MANAGE}: group-collective creation and intercommunicator
- * construction, which cannot use call order), retirement ({@link #RETIRE}, below) and one spare. Block 0 is the
+ * construction, which cannot use call order), retirement ({@link #RETIRE}, below) and the acknowledgements of
+ * synchronous sends ({@link #SYNC_ACK}). Block 0 is the
  * world communicator's (contexts 0 and 1, as the engine always had).
  *
  * <p>Implementation notes (MPICH's mask algorithm). The state is two bit masks of {@link #BLOCKS} bits: blocks
@@ -92,6 +94,11 @@ public final class ContextIdAllocator {
     public static final int MANAGE = 4;
     /** Offset of the retirement context: the FINs by which the members of a freed communicator drain its block. */
     public static final int RETIRE = 5;
+    /**
+     * Offset of the context on which a receiver acknowledges a synchronous send's message (the point-to-point
+     * context's plus {@link SyncSend#ACK_CONTEXT_OFFSET}).
+     */
+    public static final int SYNC_ACK = P2P + SyncSend.ACK_CONTEXT_OFFSET;
     /** Blocks per rank, hence the most communicators a rank can be a member of at once (block 0 is the world). */
     public static final int BLOCKS = 2048;
     /** 64-bit words of the mask. */

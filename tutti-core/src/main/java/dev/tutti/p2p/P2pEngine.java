@@ -57,6 +57,8 @@ public final class P2pEngine implements InboundSink {
     private P2pHook hook;
     /** Each thread's reusable blocking receive (see {@link #recv}). */
     private final ThreadLocal<RecvRequest> blockingRecvs = new ThreadLocal<>();
+    /** Orders the synchronous sends' posting of their acknowledgements' receives with their sends (see startSync). */
+    private final Object syncOrder = new Object();
 
     /**
      * Creates the engine; {@link #connect} must follow before traffic.
@@ -181,6 +183,86 @@ public final class P2pEngine implements InboundSink {
     }
 
     /**
+     * Starts a synchronous-mode send of a typed buffer ({@link SyncSend}): the request completes once a receive at
+     * the destination has matched the message and the buffer may be reused. Arguments must already be validated by
+     * the caller (the destination a real rank: {@code PROC_NULL} is the caller's).
+     *
+     * @param context   context id: a communicator's point-to-point context (its acknowledgement travels on
+     *                  {@code context + }{@link SyncSend#ACK_CONTEXT_OFFSET})
+     * @param destWorld destination world rank
+     * @param tag       tag, non-negative
+     * @param buf       the data
+     * @param view      the communicator, for failures and reports
+     * @return the request
+     */
+    public AbstractRequest issend(final int context, final int destWorld, final int tag, final Buf buf,
+        final CommView view) {
+        final P2pHook h = hook;
+        final int code = null == h ? buf.datatype().ordinal() : h.sendCode(destWorld, buf.datatype(), false);
+        final SyncSend s = startSync(context, destWorld, tag, SyncSend.sync(code), BooleanStaging.sendMemory(buf),
+            view, false);
+        if (null != h) {
+            h.created(s);
+        }
+        return s;
+    }
+
+    /**
+     * Sends a typed buffer in synchronous mode and returns once a receive at the destination has matched it: the
+     * blocking form of {@link #issend}.
+     *
+     * @param context   context id
+     * @param destWorld destination world rank
+     * @param tag       tag, non-negative
+     * @param buf       the data
+     * @param view      the communicator, for failures and reports
+     */
+    public void ssend(final int context, final int destWorld, final int tag, final Buf buf, final CommView view) {
+        final P2pHook h = hook;
+        final int code = null == h ? buf.datatype().ordinal() : h.sendCode(destWorld, buf.datatype(), false);
+        startSync(context, destWorld, tag, SyncSend.sync(code), BooleanStaging.sendMemory(buf), view, false)
+            .waitFor();
+    }
+
+    /**
+     * Posts the acknowledgement's receive, then sends the message, under one lock: so that the acknowledgements'
+     * receives of one (destination, context, tag) are posted in the order their messages go out (see
+     * {@link SyncSend}). Only synchronous sends take the lock.
+     */
+    private SyncSend startSync(final int context, final int destWorld, final int tag, final int code,
+        final MemorySegment payload, final CommView view, final boolean strict) {
+        final CommView v = null == view ? SyncSend.WORLD : view;
+        synchronized (syncOrder) {
+            final RecvRequest ack = post(new RecvRequest(this, context + SyncSend.ACK_CONTEXT_OFFSET, destWorld, tag,
+                SyncSend.NOTHING, null, Datatype.BYTE, v));
+            final SendRequest data = start(new SendRequest(this, context, destWorld, tag, code, payload), destWorld);
+            return new SyncSend(this, data, ack, destWorld, tag, v, strict);
+        }
+    }
+
+    /**
+     * A receive of this rank matched a synchronous-mode message ({@link SyncSend}): tells its sender, with an empty
+     * message on the acknowledgement context under the message's tag. Called on the thread that matched (a
+     * receiving thread, a transport's thread, or in-process the sender's), outside the matcher's lock: the send is
+     * a transport's ordinary send, which never blocks. A sender that is gone is not told.
+     *
+     * @param context     the message's context
+     * @param sourceWorld its sender
+     * @param tag         its tag
+     */
+    void acknowledge(final int context, final int sourceWorld, final int tag) {
+        if (null != failureAffecting(sourceWorld)) {
+            return; // no one waits for it any more
+        }
+        final int ackContext = context + SyncSend.ACK_CONTEXT_OFFSET;
+        final Transport route = routes[sourceWorld];
+        if (!route.trySendNow(sourceWorld, ackContext, tag, Datatype.BYTE.ordinal(), SyncSend.NOTHING)) {
+            route.send(sourceWorld, new SendRequest(this, ackContext, sourceWorld, tag, Datatype.BYTE.ordinal(),
+                SyncSend.NOTHING));
+        }
+    }
+
+    /**
      * Starts a send of raw bytes labelled with a datatype.
      *
      * @param context   context id
@@ -246,8 +328,13 @@ public final class P2pEngine implements InboundSink {
     public void send(final int context, final int destWorld, final int tag, final Buf buf) {
         final P2pHook h = hook;
         if (null != h) {
-            checkedSend(h, context, destWorld, tag, buf, true).waitFor();
-            h.sent(context, destWorld, tag);
+            final int code = h.sendCode(destWorld, buf.datatype(), true);
+            final MemorySegment payload = BooleanStaging.sendMemory(buf);
+            if (SyncSend.isSync(code)) { // --check=strict: every blocking send is unbuffered
+                startSync(context, destWorld, tag, code, payload, null, true).waitFor();
+            } else {
+                start(new SendRequest(this, context, destWorld, tag, code, payload), destWorld).waitFor();
+            }
             return;
         }
         if (BooleanStaging.staged(buf) || null != failureAffecting(destWorld)

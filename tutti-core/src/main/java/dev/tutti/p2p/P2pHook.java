@@ -12,25 +12,18 @@ import dev.tutti.TuttiException;
 public interface P2pHook {
 
     /**
-     * Returns the type code a user's send carries: the datatype and the sender's call site ({@link SiteCode#mark}).
-     * Called on the sending thread before the message is handed to its transport.
+     * Returns the type code a user's send carries: the datatype and the sender's call site ({@link SiteCode#mark}),
+     * and for a blocking send under {@code --check=strict}, where every blocking send is unbuffered, the synchronous
+     * bit ({@link SyncSend#SYNC}): the engine then sends it as a synchronous send, which returns only once the
+     * destination has received it (a wait the deadlock detector sees). Called on the sending thread before the
+     * message is handed to its transport.
      *
      * @param destWorld the destination's world rank
      * @param type      the datatype of the send buffer
-     * @param blocking  whether it is a blocking send ({@link P2pEngine#send}), which {@link #sent} may hold
+     * @param blocking  whether it is a blocking standard send ({@link P2pEngine#send})
      * @return the type code
      */
     int sendCode(int destWorld, Datatype type, boolean blocking);
-
-    /**
-     * A blocking send's message has left its buffer: under {@code --check=strict}, where every send is unbuffered,
-     * waits until the destination has received it (a wait the deadlock detector sees); else returns at once.
-     *
-     * @param context   the message's context
-     * @param destWorld the destination's world rank
-     * @param tag       the message's tag
-     */
-    void sent(int context, int destWorld, int tag);
 
     /**
      * Returns the call site of a receive being posted, captured on the posting thread.

@@ -238,15 +238,21 @@ public final class RecvRequest extends AbstractRequest implements Inbound.Delive
 
     /**
      * Records the matched envelope and returns where its bytes go, or null if the message cannot be received
-     * here ({@code mismatch} says why).
+     * here ({@code mismatch} says why). A synchronous-mode message is acknowledged here, matched whether or not its
+     * bytes fit ({@link SyncSend}).
      */
     private MemorySegment accept(final int source, final int theTag, final int typeCode, final long length) {
         msgSource = source;
         msgTag = theTag;
         msgType = typeCode;
         MSG_LENGTH.setRelease(this, length); // pairs with the acquire in blockingFailure(): msgSource is set
+        int bare = typeCode;
+        if (bare < 0 && SyncSend.isSync(bare)) { // its sender waits for this match (a synchronous-mode send)
+            engine.acknowledge(context, source, theTag);
+            bare = SyncSend.plain(bare);
+        }
         final P2pHook hook = engine.hook();
-        final int code = null == hook ? typeCode : SiteCode.plain(typeCode);
+        final int code = null == hook ? bare : SiteCode.plain(bare);
         if (!TypeCode.headersAgree(code, expectedHeader)) {
             mismatch = conflict(source, theTag, code);
             return null;

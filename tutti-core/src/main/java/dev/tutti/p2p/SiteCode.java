@@ -6,16 +6,15 @@ import dev.tutti.type.TypeCode;
  * The type code of a point-to-point message sent with the checker on: the datatype in the datatype field
  * ({@link TypeCode}), the kind field 0 as for every point-to-point message, the form bit (bit 13, which a
  * collective header sets only together with a kind) set as the mark, in bits 14-30 the sender's call site as
- * an index into the sending rank's table of sites, and in bit 31 whether the sender waits until the message is
- * received ({@link #unbuffered}: a blocking send under {@code --check=strict}) (the checker sends each site's text to a destination once, before
- * the first message that names it). An unchecked message's code is the bare datatype, so a checked job carries no
- * extra byte: the site travels in bits that are 0 otherwise. Stateless.
+ * an index into the sending rank's table of sites (the checker sends each site's text to a destination once, before
+ * the first message that names it), and bit 31 left to the synchronous mode ({@link SyncSend#SYNC}: a synchronous
+ * send, and under {@code --check=strict} every blocking send). An unchecked message's code is the bare datatype, so
+ * a checked job carries no extra byte: the site travels in bits that are 0 otherwise. Stateless.
  */
 public final class SiteCode {
     /** The largest site index a code carries; later sites are carried as this one ("unknown"). */
     public static final int MAX_SITE = (1 << 17) - 1;
     private static final int MARK = 1 << 13;
-    private static final int UNBUFFERED = 1 << 31;
     private static final int SHIFT = 14;
     private static final int KIND_AND_MARK = 0x1F << 8 | MARK;
 
@@ -48,24 +47,8 @@ public final class SiteCode {
     }
 
     /**
-     * @param code a checked point-to-point message's code ({@link #mark})
-     * @return the code of a message whose sender waits until it is received (the receiver acknowledges it)
-     */
-    public static int unbuffered(final int code) {
-        return code | UNBUFFERED;
-    }
-
-    /**
      * @param code a type code
-     * @return whether it is a checked message whose sender waits until it is received ({@link #unbuffered})
-     */
-    public static boolean isUnbuffered(final int code) {
-        return isMarked(code) && 0 != (code & UNBUFFERED);
-    }
-
-    /**
-     * @param code a type code
-     * @return the code without the site (the bare datatype) if marked, else the code itself
+     * @return the code without the site and the synchronous bit (the bare datatype) if marked, else the code itself
      */
     public static int plain(final int code) {
         return isMarked(code) ? code & TypeCode.DATATYPE_MASK : code;
