@@ -14,10 +14,10 @@ import java.nio.Buffer;
  * {@code MPI.ERRORS_ARE_FATAL}.
  *
  * <p>Send modes: buffered sends ({@code bSend}, {@code ibSend}, {@code bSendInit}) copy the message into the
- * space of {@link MPI#attachBuffer} and complete at once ({@link Buffered}); {@code sSend} and {@code rSend} (and
- * their forms) are standard sends for now: a standard send is a correct ready send, but not a synchronous one, as
- * Tutti's public API has no send that completes only once the receive has matched (a synchronous send may return
- * before the receiver has started receiving).
+ * space of {@link MPI#attachBuffer} and complete at once ({@link Buffered}); synchronous sends ({@code sSend},
+ * {@code isSend}, {@code sSendInit}) are Tutti's ({@link dev.tutti.PointToPoint#ssend}): they complete only once
+ * the destination's receive has matched the message; ready sends ({@code rSend} and its forms) are standard sends,
+ * which are correct ready sends.
  */
 public class Comm extends CommCollectives implements Freeable, Cloneable {
     /** The split type of {@link Intracomm#splitType}: processes that share memory. */
@@ -187,10 +187,10 @@ public class Comm extends CommCollectives implements Freeable, Cloneable {
         run("MPI_Bsend", () -> e.buffered().send(tc(e), Bufs.of("bSend", buf, count, type, e.bufCache()), dest, tag));
     }
 
-    /** Sends in synchronous mode (MPI_Ssend); a standard send here. */
+    /** Sends in synchronous mode (MPI_Ssend): returns once the destination's receive has matched the message. */
     public final void sSend(final Object buf, final int count, final Datatype type, final int dest, final int tag)
         throws MPIException {
-        sendNow("MPI_Ssend", "sSend", buf, count, type, dest, tag);
+        ssendNow(buf, count, type, dest, tag);
     }
 
     /** Sends in ready mode (MPI_Rsend); a standard send here. */
@@ -215,11 +215,14 @@ public class Comm extends CommCollectives implements Freeable, Cloneable {
             null);
     }
 
-    /** Starts a synchronous-mode send (MPI_Issend). @return the request */
+    /**
+     * Starts a synchronous-mode send (MPI_Issend). @return the request: it completes once the destination's receive
+     * has matched the message
+     */
     public final Request isSend(final Buffer buf, final int count, final Datatype type, final int dest,
         final int tag) throws MPIException {
         direct(buf);
-        return start("MPI_Issend", () -> tc().isend(Bufs.of("isSend", buf, count, type), dest, tag), buf);
+        return start("MPI_Issend", () -> tc().issend(Bufs.of("isSend", buf, count, type), dest, tag), buf);
     }
 
     /** Starts a ready-mode send (MPI_Irsend). @return the request */
@@ -258,10 +261,12 @@ public class Comm extends CommCollectives implements Freeable, Cloneable {
         return new Prequest(this, () -> e.buffered().send(tc(e), b, dest, tag), buf);
     }
 
-    /** @return a persistent synchronous send (MPI_Ssend_init) */
+    /** @return a persistent synchronous send (MPI_Ssend_init): each start is an {@link #isSend} */
     public final Prequest sSendInit(final Buffer buf, final int count, final Datatype type, final int dest,
         final int tag) throws MPIException {
-        return persistentSend("MPI_Ssend_init", buf, count, type, dest, tag);
+        direct(buf);
+        final Buf b = get("MPI_Ssend_init", () -> Bufs.of("sSendInit", buf, count, type));
+        return new Prequest(this, () -> tc().issend(b, dest, tag), buf);
     }
 
     /** @return a persistent ready send (MPI_Rsend_init) */

@@ -136,7 +136,7 @@ abstract class CommBase {
     }
 
     /**
-     * A blocking send (every mode is a standard send here): the hot path, without the lambda of {@link #run}.
+     * A blocking standard (or ready) send: the hot path, without the lambda of {@link #run}.
      *
      * @param call the MPI function, for the error handler
      * @param what the method, for messages
@@ -148,6 +148,17 @@ abstract class CommBase {
             tc(e).send(Bufs.of(what, buf, count, type, e.bufCache()), dest, tag);
         } catch (final RuntimeException x) {
             throw fail(call, x);
+        }
+    }
+
+    /** The body of {@link Comm#sSend}, as {@link #sendNow}: a synchronous send of Tutti's. */
+    final void ssendNow(final Object buf, final int count, final Datatype type, final int dest, final int tag)
+        throws MPIException {
+        final Env e = Env.check();
+        try {
+            tc(e).ssend(Bufs.of("sSend", buf, count, type, e.bufCache()), dest, tag);
+        } catch (final RuntimeException x) {
+            throw fail("MPI_Ssend", x);
         }
     }
 

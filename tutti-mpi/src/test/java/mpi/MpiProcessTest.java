@@ -7,6 +7,7 @@ import mpi.programs.JoinedTuttiRank;
 import mpi.programs.MasterWorker;
 import mpi.programs.MatrixMultiply;
 import mpi.programs.Pi;
+import mpi.programs.Ssend;
 import mpi.programs.TopologyAndPorts;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -56,6 +57,14 @@ class MpiProcessTest {
         final Run mw = run(3, MasterWorker.class, "25");
         assertEquals(0, mw.status(), mw.err());
         assertTrue(mw.out().contains("master/worker OK (25 tasks, 2 workers)"), mw.out() + mw.err());
+    }
+
+    /** Open MPI's pt2pt/Ssend check: a synchronous send returns only after the receive began. */
+    @Test
+    void shouldReturnFromASynchronousSendOnlyAfterTheReceiveBegan() {
+        final Run r = run(2, Ssend.class);
+        assertEquals(0, r.status(), r.err());
+        assertTrue(r.out().contains("ssend OK"), r.out() + r.err());
     }
 
     /** A rank process that joined through Tutti's API and hands its handle to MPI.Init (dev.tutti.mpi.JoinedRank). */
