@@ -169,17 +169,12 @@ public final class P2pEngine implements InboundSink {
     public SendRequest isend(final int context, final int destWorld, final int tag, final Buf buf) {
         final P2pHook h = hook;
         if (null != h) {
-            final SendRequest r = checkedSend(h, context, destWorld, tag, buf, false);
+            final SendRequest r = start(new SendRequest(this, context, destWorld, tag, h.sendCode(destWorld,
+                buf.datatype(), false), BooleanStaging.sendMemory(buf)), destWorld);
             h.created(r);
             return r;
         }
         return isend(context, destWorld, tag, buf.datatype(), BooleanStaging.sendMemory(buf));
-    }
-
-    private SendRequest checkedSend(final P2pHook h, final int context, final int destWorld, final int tag,
-        final Buf buf, final boolean blocking) {
-        return start(new SendRequest(this, context, destWorld, tag, h.sendCode(destWorld, buf.datatype(), blocking),
-            BooleanStaging.sendMemory(buf)), destWorld);
     }
 
     /**
