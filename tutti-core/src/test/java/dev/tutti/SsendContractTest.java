@@ -184,6 +184,35 @@ abstract class SsendContractTest {
         });
     }
 
+    /** On a duplicate and on an intercommunicator (other contexts than the world's), and freed afterwards. */
+    @Test
+    void shouldSsendOnOtherCommunicators() {
+        job(2, eager(), true, (world, abort) -> {
+            final Communicator dup = world.dup();
+            final Communicator half = world.split(world.rank(), 0);
+            final Intercommunicator inter = half.createIntercomm(0, world, 1 - world.rank(), 99);
+            for (final Comm c : new Comm[] {dup, inter}) {
+                final int peer = c == dup ? 1 - world.rank() : 0;
+                if (0 == world.rank()) {
+                    final Request r = c.issend(Buf.of(new int[] {3}), peer, 5);
+                    for (int i = 0; i < 500; i++) {
+                        assertFalse(r.test(), "complete before rank 1 received, on " + c);
+                    }
+                    world.send(Buf.of(new byte[0]), 1, 6);
+                    r.waitFor();
+                } else {
+                    world.recv(Buf.of(new byte[0]), 0, 6);
+                    final int[] got = new int[1];
+                    c.recv(Buf.of(got), peer, 5);
+                    assertEquals(3, got[0]);
+                }
+            }
+            inter.free();
+            half.free();
+            dup.free();
+        });
+    }
+
     /** A synchronous send to oneself completes when one's own receive takes it. */
     @Test
     void shouldSsendToSelf() {
