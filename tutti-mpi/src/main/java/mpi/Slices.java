@@ -83,7 +83,7 @@ final class Slices {
      */
     static Base of(final Buffer b) {
         if (!b.isDirect() && b.hasArray()) {
-            return new Base(array(b), (long) b.arrayOffset() * elementBytes(b));
+            return new Base(Bufs.segment("slice", b.array()), (long) b.arrayOffset() * elementBytes(b));
         }
         final MemorySegment own = MemorySegment.ofBuffer(b.duplicate().clear());
         if (b.isDirect()) {
@@ -94,19 +94,6 @@ final class Slices {
             }
         }
         return new Base(own, 0);
-    }
-
-    private static MemorySegment array(final Buffer b) {
-        return switch (b.array()) {
-            case byte[] a -> MemorySegment.ofArray(a);
-            case char[] a -> MemorySegment.ofArray(a);
-            case short[] a -> MemorySegment.ofArray(a);
-            case int[] a -> MemorySegment.ofArray(a);
-            case long[] a -> MemorySegment.ofArray(a);
-            case float[] a -> MemorySegment.ofArray(a);
-            case double[] a -> MemorySegment.ofArray(a);
-            default -> MemorySegment.ofBuffer(b.duplicate().clear());
-        };
     }
 
     private static int elementBytes(final Buffer b) {

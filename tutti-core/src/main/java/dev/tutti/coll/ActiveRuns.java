@@ -21,7 +21,6 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  *     ({@link ScheduleRun}); if another thread finishes the run meanwhile, the adder stores the run (volatile) then
  *     reads its state (volatile) and the finisher stores the state then reads the slots and array, so at least one
  *     of them sees the other and removes the run; the slot CAS makes a double removal harmless.</li>
- * </ul>
  * <li>Priority ({@link ScheduleRun#priority()}, set on persistent requests): while any registered run has a
  *     priority other than 0 ({@code prioritized} counts them), {@link #doWork()} advances runs level by level,
  *     highest first, so that of several runs whose rounds are ready the higher one posts its next messages first;
@@ -30,7 +29,6 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  *     costs one scan of the slots and the array, paid only while a prioritized run is registered. Whether a run
  *     was counted is kept in the run at its add, so a priority changed while it is still registered (its request
  *     seen complete before the finisher removed it) cannot unbalance the count.</li>
- * </ul>
  * <li>Persistent requests' runs are registered once, at the request's init, and stay until it is freed (or its
  *     communicator is): {@code persistent}, a copy-on-write array changed under this object's lock. A start then
  *     costs no CAS here; every scan skips the ones that are not active (complete), by one volatile read each. Their
