@@ -171,7 +171,23 @@ public final class Datatype implements Freeable, Cloneable {
     /** @return the size (bytes of data) in base elements */
     public int getSize() throws MPIException {
         MPI.check();
-        return sizeBytes / base.bytes;
+        return dataBytes() / base.bytes;
+    }
+
+    /**
+     * The bytes of data in one item, as MPI_Type_size counts them: a predefined pair's members without the padding
+     * between and after them ({@code SHORT_INT} 6, {@code LONG_INT} and {@code DOUBLE_INT} 12, as in Open MPI),
+     * which Tutti moves with the data; every other type's whole size (a derived type's too, padding included).
+     */
+    private int dataBytes() {
+        if (null != shape) {
+            return sizeBytes;
+        }
+        return switch (layout) {
+            case SHORT_INT -> Short.BYTES + Integer.BYTES;
+            case LONG_INT, DOUBLE_INT -> Long.BYTES + Integer.BYTES;
+            default -> sizeBytes;
+        };
     }
 
     /** Commits the type for use in communication; a layout needs no further preparation. */

@@ -82,6 +82,13 @@ class ConformanceDatatypeTest {
             assertEquals(8, MPI.floatInt.getExtent());
             assertEquals(16, MPI.longInt.getExtent());
             assertEquals(16, MPI.doubleInt.getExtent());
+            assertEquals(8, MPI.INT2.getSize()); // MPI_Type_size of the pair types: the members, no padding
+            assertEquals(6, MPI.SHORT_INT.getSize());
+            assertEquals(8, MPI.FLOAT_INT.getSize());
+            assertEquals(12, MPI.LONG_INT.getSize());
+            assertEquals(12, MPI.DOUBLE_INT.getSize());
+            assertEquals(8, MPI.SHORT_INT.getExtent());
+            assertEquals(16, MPI.DOUBLE_INT.getExtent());
             final Nested n = new Nested(pair, si.getType());
             assertEquals(80, n.getExtent());
             assertEquals(80, n.getType().getExtent());

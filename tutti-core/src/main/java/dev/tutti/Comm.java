@@ -15,9 +15,9 @@ import java.lang.foreign.MemorySegment;
  * Every communicator (intra- and inter-): a group of ranks that communicate, with its own message space: messages
  * sent on one communicator are never received on another, and collective traffic never mixes with point-to-point
  * traffic. Its operations come in families, each its own type: {@link PointToPoint}, {@link BlockingCollectives},
- * {@link NonblockingCollectives}, {@link TaggedCollectives} and {@link PersistentCollectives}; this class adds the communicator's identity
- * (rank, size, name, groups) and {@link #free()}. {@link Communicator} adds the prefix reductions
- * ({@link ScanCollectives}), the object collectives ({@link ObjectCollectives}) and the creation of new
+ * {@link NonblockingCollectives}, {@link TaggedCollectives} and {@link PersistentCollectives}; this class adds the
+ * communicator's identity (rank, size, name, groups) and {@link #free()}. {@link Communicator} adds the prefix
+ * reductions ({@link ScanCollectives}), the object collectives ({@link ObjectCollectives}) and the creation of new
  * communicators.
  *
  * <p>Thread-safety: every method may be called from several threads of a rank at once (MPI_THREAD_MULTIPLE).

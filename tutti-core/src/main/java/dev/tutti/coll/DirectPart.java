@@ -163,6 +163,38 @@ final class DirectPart extends AbstractRequest {
         return send;
     }
 
+    /**
+     * Polls every direct part of the round (each may be the one its peer waits for: a send that waits for room
+     * must be retried even while an earlier receive waits) and tells whether all parts are complete.
+     */
+    static boolean pollAll(final AbstractRequest[] ps, final int n) {
+        boolean all = true;
+        for (int i = 0; i < n; i++) {
+            final AbstractRequest p = ps[i];
+            if (!p.isDone() && !(p instanceof DirectPart d && d.poll())) {
+                all = false;
+            }
+        }
+        return all;
+    }
+
+    /** @return the first pending part if every pending part is a direct receive, else null (what {@code ScheduleRun} watches) */
+    static DirectPart awaited(final AbstractRequest[] ps, final int n) {
+        DirectPart first = null;
+        for (int i = 0; i < n; i++) {
+            final AbstractRequest p = ps[i];
+            if (!p.isDone()) {
+                if (!(p instanceof DirectPart d) || d.sends()) {
+                    return null;
+                }
+                if (null == first) {
+                    first = d;
+                }
+            }
+        }
+        return first;
+    }
+
     /** A part of a collective is never cancelled (MPI: collectives cannot be); this does nothing. */
     @Override
     public void cancel() {

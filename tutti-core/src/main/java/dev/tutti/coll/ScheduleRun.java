@@ -35,7 +35,9 @@ import java.util.concurrent.TimeUnit;
  * parts have), and a blocking one ({@link #runBlocking}) is itself reused by the entry's next blocking call: such
  * a call allocates nothing. A nonblocking run is added to the
  * engine's {@link ActiveRuns} only if its first advance did not complete it (see there for the add/remove race),
- * and removed when it finishes or fails; a blocking run never is. A run of a cached schedule
+ * and removed when it finishes or fails; a blocking run never is; a persistent request's run is registered once for
+ * the request's life ({@code permanent}), complete (inactive) between its starts. A round that waits only for
+ * messages through slots names the first of them in {@code watch}: advances skip the lock until it has arrived. A run of a cached schedule
  * ({@link ScheduleCache}) gives its lease back after its last step, before it completes, so the caller's next
  * identical call finds the schedule free; a failed run keeps the lease (its memory may still be written by
  * messages in flight).
@@ -437,9 +439,9 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
                             return work;
                         }
                     }
-                } else if (!pollDirect(ps, n)) {
+                } else if (!DirectPart.pollAll(ps, n)) {
                     RoundChecks.failIfRefused(schedule, comm, ps, n);
-                    WATCH.setRelease(this, awaited(ps, n));
+                    WATCH.setRelease(this, DirectPart.awaited(ps, n));
                     return work;
                 } else if (null != watch) {
                     WATCH.setRelease(this, null);
@@ -465,38 +467,6 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
             yieldToHigher();
             post(rounds[round]);
         }
-    }
-
-    /**
-     * Polls every direct part of the round (each may be the one its peer waits for: a send that waits for room
-     * must be retried even while an earlier receive waits) and tells whether all parts are complete.
-     */
-    private static boolean pollDirect(final AbstractRequest[] ps, final int n) {
-        boolean all = true;
-        for (int i = 0; i < n; i++) {
-            final AbstractRequest p = ps[i];
-            if (!p.isDone() && !(p instanceof DirectPart d && d.poll())) {
-                all = false;
-            }
-        }
-        return all;
-    }
-
-    /** @return the first pending part if every pending part is a direct receive, else null (see {@code watch}) */
-    private static DirectPart awaited(final AbstractRequest[] ps, final int n) {
-        DirectPart first = null;
-        for (int i = 0; i < n; i++) {
-            final AbstractRequest p = ps[i];
-            if (!p.isDone()) {
-                if (!(p instanceof DirectPart d) || d.sends()) {
-                    return null;
-                }
-                if (null == first) {
-                    first = d;
-                }
-            }
-        }
-        return first;
     }
 
     /**
