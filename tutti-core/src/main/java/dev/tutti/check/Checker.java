@@ -95,17 +95,7 @@ public final class Checker implements CollHook, Agent {
     private Checker(final P2pEngine engine, final long thresholdMs) {
         this.engine = engine;
         this.thresholdMs = thresholdMs;
-        this.worldView = new CommView() {
-            @Override
-            public int toLocal(final int worldRank) {
-                return worldRank;
-            }
-
-            @Override
-            public String describe() {
-                return "checker, rank=" + engine.worldRank();
-            }
-        };
+        this.worldView = CommView.ofWorldRanks("checker, rank=" + engine.worldRank());
     }
 
     /**

@@ -57,9 +57,7 @@ final class ActiveRuns implements Agent {
             }
         }
         synchronized (this) {
-            final ScheduleRun[] next = Arrays.copyOf(overflow, overflow.length + 1);
-            next[next.length - 1] = run;
-            overflow = next;
+            overflow = with(overflow, run);
         }
     }
 
@@ -82,14 +80,7 @@ final class ActiveRuns implements Agent {
                 return;
             }
             removed(run);
-            if (1 == cur.length) {
-                overflow = EMPTY;
-                return;
-            }
-            final ScheduleRun[] next = new ScheduleRun[cur.length - 1];
-            System.arraycopy(cur, 0, next, 0, i);
-            System.arraycopy(cur, i + 1, next, i, cur.length - i - 1);
-            overflow = next;
+            overflow = without(cur, i);
         }
     }
 
@@ -103,9 +94,7 @@ final class ActiveRuns implements Agent {
         if (run.counted()) {
             prioritized.incrementAndGet();
         }
-        final ScheduleRun[] next = Arrays.copyOf(persistent, persistent.length + 1);
-        next[next.length - 1] = run;
-        persistent = next;
+        persistent = with(persistent, run);
     }
 
     /**
@@ -120,10 +109,25 @@ final class ActiveRuns implements Agent {
             return;
         }
         removed(run);
-        final ScheduleRun[] next = new ScheduleRun[cur.length - 1];
-        System.arraycopy(cur, 0, next, 0, i);
-        System.arraycopy(cur, i + 1, next, i, cur.length - i - 1);
-        persistent = next;
+        persistent = without(cur, i);
+    }
+
+    /** @return a copy of {@code a} with {@code run} appended (copy-on-write, under this object's lock) */
+    private static ScheduleRun[] with(final ScheduleRun[] a, final ScheduleRun run) {
+        final ScheduleRun[] next = Arrays.copyOf(a, a.length + 1);
+        next[a.length] = run;
+        return next;
+    }
+
+    /** @return a copy of {@code a} without its element {@code i} (copy-on-write, under this object's lock) */
+    private static ScheduleRun[] without(final ScheduleRun[] a, final int i) {
+        if (1 == a.length) {
+            return EMPTY;
+        }
+        final ScheduleRun[] next = new ScheduleRun[a.length - 1];
+        System.arraycopy(a, 0, next, 0, i);
+        System.arraycopy(a, i + 1, next, i, a.length - i - 1);
+        return next;
     }
 
     /**

@@ -120,7 +120,7 @@ final class DirectPart extends AbstractRequest {
             return true;
         }
         final long k = run;
-        final long at = LINE + (k & (depth - 1)) * cell; // depth is a power of two
+        final long at = cellAt(k);
         if (send) {
             if ((long) CREDIT.getOpaque(credits, credit) < k - depth) {
                 final long ack = (long) LONG.getAcquire(slot, ACK);
@@ -155,7 +155,12 @@ final class DirectPart extends AbstractRequest {
      */
     boolean arrived() {
         final long k = run;
-        return isDone() || (long) LONG.getAcquire(slot, LINE + (k & (depth - 1)) * cell) == k;
+        return isDone() || (long) LONG.getAcquire(slot, cellAt(k)) == k;
+    }
+
+    /** @return the offset in the slot of run {@code k}'s cell (depth is a power of two) */
+    private long cellAt(final long k) {
+        return LINE + (k & (depth - 1)) * cell;
     }
 
     /** @return true for a send */

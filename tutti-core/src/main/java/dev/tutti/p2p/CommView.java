@@ -30,4 +30,24 @@ public interface CommView {
     default boolean isFreed() {
         return false;
     }
+
+    /**
+     * Returns a view whose ranks are world ranks (traffic that belongs to no communicator of the program's).
+     *
+     * @param description what {@link #describe()} says
+     * @return the view
+     */
+    static CommView ofWorldRanks(final String description) {
+        return new CommView() {
+            @Override
+            public int toLocal(final int worldRank) {
+                return worldRank;
+            }
+
+            @Override
+            public String describe() {
+                return description;
+            }
+        };
+    }
 }

@@ -41,17 +41,7 @@ public final class SyncSend extends AbstractRequest {
     /** The (empty) payload of an acknowledgement. */
     static final MemorySegment NOTHING = MemorySegment.ofArray(new byte[0]);
     /** The view of a send made without a communicator's (world ranks). */
-    static final CommView WORLD = new CommView() {
-        @Override
-        public int toLocal(final int worldRank) {
-            return worldRank;
-        }
-
-        @Override
-        public String describe() {
-            return "world ranks";
-        }
-    };
+    static final CommView WORLD = CommView.ofWorldRanks("world ranks");
 
     private final SendRequest data;
     private final RecvRequest ack;
