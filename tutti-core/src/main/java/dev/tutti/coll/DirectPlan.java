@@ -143,6 +143,19 @@ final class DirectPlan {
         return direct > 0;
     }
 
+    /** @return whether every message goes direct (once ready): the run then needs no transport to complete */
+    boolean all() {
+        return direct == messages();
+    }
+
+    private int messages() {
+        int all = 0;
+        for (final Schedule.Round r : schedule.rounds()) {
+            all += r.comm().length;
+        }
+        return all;
+    }
+
     /**
      * Returns the direct part of a step, or null when the step keeps the message layer (ready plans only).
      *
@@ -243,10 +256,6 @@ final class DirectPlan {
         if (!ready) {
             return "direct not agreed yet";
         }
-        int all = 0;
-        for (final Schedule.Round r : schedule.rounds()) {
-            all += r.comm().length;
-        }
-        return "direct " + direct + " of " + all + " messages";
+        return "direct " + direct + " of " + messages() + " messages";
     }
 }

@@ -61,6 +61,8 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
     private static final long DEPARTURE_GRACE_NS = 100_000_000L;
     /** Reads of an awaited direct message's sequence word per idle pass of its wait (see {@code watch}). */
     private static final int WATCH_SPINS = 32;
+    /** A wait on a run that needs no transport runs the engine once in this many idle iterations (a power of two). */
+    private static final int ALONE_ENGINE_EVERY = 64;
     private static final VarHandle BUSY;
     private static final VarHandle NOTIFIED;
     private static final VarHandle WATCH;
@@ -109,6 +111,12 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
      */
     @SuppressWarnings("unused") // accessed through WATCH
     private DirectPart watch;
+    /**
+     * Whether every message of this persistent run goes through shared-memory slots, so that its own advances
+     * complete it without the engine's transports ({@link #engineEvery()}): set once, by the holder of busy, when
+     * its plan is agreed; read racily by waits (a stale false only costs the engine's passes).
+     */
+    private boolean alone;
     /** A persistent request's run: registered in {@link ActiveRuns} for the request's life, not per start. */
     private boolean permanent;
     /** Idle passes of waits on this run (racy: a sampling counter), and when a direct run was first seen stalled. */
@@ -351,6 +359,12 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
         return (active.outranks(priority) ? active.advanceAbove(priority) : 0) + advance();
     }
 
+    /** Spins on its own advances between the engine's passes when no message of it needs a transport. */
+    @Override
+    protected int engineEvery() {
+        return alone ? ALONE_ENGINE_EVERY : 1;
+    }
+
     /** @return the run's progress priority: 0 unless set on its persistent request */
     int priority() {
         return priority;
@@ -424,6 +438,8 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
             }
             if (!direct.any()) {
                 direct = null;
+            } else {
+                alone = direct.all();
             }
             work++;
         }

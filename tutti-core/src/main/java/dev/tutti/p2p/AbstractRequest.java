@@ -26,7 +26,9 @@ import java.util.concurrent.locks.LockSupport;
  * Parks are bounded anyway, so a waiter also notices an engine failure (dead peer, aborted job), which completes
  * nothing.
  *
- * <p>The waiting thread drives progress: each idle iteration first polls the engine's transports. A wait with a long
+ * <p>The waiting thread drives progress: each idle iteration first advances the request itself
+ * ({@link #progressSelf()}), then polls the engine's transports (on one iteration in {@link #engineEvery()} for a
+ * request that completes without them). A wait with a long
  * timeout (1 ms or more: a channel's poll slice) reads the clock on only every 64th idle iteration that merely spins
  * ({@link IdleStrategy#spinsOnly}), and on every one that yields or parks, and starts its timeout at the first
  * reading, so that one completed within a few microseconds of spinning reads no clock at all (a reading costs about
@@ -144,6 +146,19 @@ public abstract class AbstractRequest implements Request {
     }
 
     /**
+     * How often a wait on this request runs the engine's progress (its transports and agents) and looks for a
+     * failure: on one idle iteration in this many (a power of two). 1, every iteration, for every request that needs
+     * the engine to complete; more only for one that {@link #progressSelf()} completes alone (a persistent
+     * collective whose messages all go through shared-memory slots), which then spins on its own progress between
+     * two of the engine's passes, so that the others still progress and a failure is still seen within microseconds.
+     *
+     * @return the interval, a power of two
+     */
+    protected int engineEvery() {
+        return 1;
+    }
+
+    /**
      * Returns the world ranks this pending request waits for, for the checker's wait-for graph: all of them (a
      * receive from one source, a send, a collective's missing peers), or null for any one of the communicator's
      * ranks (a wildcard receive) or when not known.
@@ -252,10 +267,22 @@ public abstract class AbstractRequest implements Request {
         long deadline = timed && !lazy ? System.nanoTime() + timeoutNs : Long.MAX_VALUE;
         int iteration = 0;
         int idlePasses = 0;
+        final int alone = engineEvery() - 1;
+        int spins = 0;
         boolean published = false;
         try {
             while (!isDone()) {
-                if (progressSelf() + engine.progress() > 0) {
+                final int own = progressSelf();
+                if (isDone()) {
+                    return; // the engine's pass can wait for the next wait
+                }
+                if (0 != (++spins & alone)) {
+                    if (0 == own) {
+                        Thread.onSpinWait();
+                    }
+                    continue;
+                }
+                if (own + engine.progress() > 0) {
                     iteration = 0;
                     continue;
                 }
