@@ -1,6 +1,7 @@
 package dev.tutti;
 
 import dev.tutti.internal.Errors;
+import dev.tutti.p2p.P2pEngine;
 import dev.tutti.transport.Transport;
 import dev.tutti.transport.shm.ShmTransport;
 
@@ -26,9 +27,11 @@ import java.util.Optional;
  */
 public final class SharedMemory {
     private final ShmTransport shm;
+    private final P2pEngine engine;
 
-    private SharedMemory(final ShmTransport shm) {
+    private SharedMemory(final ShmTransport shm, final P2pEngine engine) {
         this.shm = shm;
+        this.engine = engine;
     }
 
     /**
@@ -43,7 +46,7 @@ public final class SharedMemory {
         }
         for (final Transport t : comm.engine().transports()) {
             if (t instanceof ShmTransport s) {
-                return Optional.of(new SharedMemory(s));
+                return Optional.of(new SharedMemory(s, comm.engine()));
             }
         }
         return Optional.empty();
@@ -60,6 +63,7 @@ public final class SharedMemory {
         if (bytes < 0) {
             throw Errors.argument(ErrorClass.ARG, "SharedMemory.tryAllocate", null, "bytes", bytes, ">= 0");
         }
+        SharedWindow.sweep(engine); // blocks of windows every rank has retired come back first
         final MemorySegment block;
         try {
             block = shm.allocShared(bytes);

@@ -26,8 +26,17 @@ import java.lang.invoke.VarHandle;
  * {@link Buf#segment() segment}. The array accessors still work on it, but the first call moves the buffer to the
  * heap for good (its contents copied into a new array, its arena block freed, views from {@link #buf()} and
  * {@link #block(int)} taken before no longer its memory), and its exchanges take the transport's ordinary path.
- * Receive buffers, and every buffer on other transports, on a full arena, of BOOLEAN channels or of blocks up to
- * the eager limit, are always Java arrays.
+ *
+ * <p>On a best-effort intragroup channel of depth 1 whose ranks all share memory (one host over shm, or threads of
+ * one JVM) and whose blocks are at most the eager limit (16 KiB by default; and at least 64 bytes on more than 2
+ * ranks), it is the receive buffers that are shared ({@link #isShared()}): each sender writes its block straight
+ * into them, one copy in all. Read them through {@link #buf()} or {@link #block(int)} (the views change from one
+ * take to the next: take them again after each take); their array accessors return a copy of the exchange, made at
+ * the first call after each take (a second copy, paid only by the application that asks for an array).
+ *
+ * <p>Every other buffer (other transports, a full arena, BOOLEAN channels, time-driven, prioritized or deeper
+ * channels, bipartite ones, blocks under 64 bytes on more than 2 ranks, send buffers of blocks up to the eager
+ * limit) is a Java array.
  *
  * <p>Every accessor refuses a buffer the application does not hold (already submitted, released, or the channel
  * closed): the channel may be writing it. Views and arrays obtained earlier cannot be checked; do not use them
@@ -76,12 +85,16 @@ public final class ChannelBuffer {
     /** Per source rank, 1 if its block of the last exchange was submitted for it (time-driven receive side). */
     private final byte[] fresh;
     /**
-     * Written under the channel's lock by release stores, read by the application's accessors with acquire loads
-     * (the ownership check needs no more: a store's full fence would cost every exchange several of them).
+     * Written under the channel's lock by release stores (and FREE to TAKEN by a CAS without it, {@link #take()}),
+     * read by the application's accessors with acquire loads (the ownership check needs no more: a store's full fence
+     * would cost every exchange several of them).
      */
     @SuppressWarnings("unused") // accessed through STATE
     private State state = State.FREE;
     private long exchange = -1;
+    /** The exchange whose copy a receive buffer in shared memory holds in {@code array} ({@link #copyOfShared}). */
+    private long copied = -1;
+    private MemorySegment copyTarget;
 
     /**
      * @param slot   the buffer's position in its ring (the idle buffer of a time-driven channel: {@code depth})
@@ -105,6 +118,35 @@ public final class ChannelBuffer {
         } else {
             view(Buf.of(shared, type));
         }
+    }
+
+    /**
+     * Shows another piece of shared memory as this receive buffer (the window path: each exchange lands in a zone
+     * of its own, see {@link WindowExchanges}), through views made once per zone ({@link #zoneViews}); no
+     * allocation. Called by the channel when it starts an exchange into this buffer.
+     *
+     * @param zone the zone's memory, whole view and block views
+     */
+    void show(final Zone zone) {
+        shared = zone.memory();
+        buf = zone.whole();
+        System.arraycopy(zone.blocks(), 0, blocks, 0, blocks.length);
+    }
+
+    /** A landing zone of the window path as a receive buffer shows it: its memory and its views. */
+    record Zone(MemorySegment memory, Buf whole, Buf[] blocks) {
+    }
+
+    /**
+     * @return the views of zone memory {@code memory} as a buffer of {@code ranks} blocks of {@code block} elements
+     */
+    static Zone zoneViews(final MemorySegment memory, final Datatype type, final int ranks, final int block) {
+        final Buf whole = Buf.of(memory, type);
+        final Buf[] blocks = new Buf[ranks];
+        for (int r = 0; r < ranks; r++) {
+            blocks[r] = whole.slice(r * block, block);
+        }
+        return new Zone(memory, whole, blocks);
     }
 
     private void view(final Buf whole) {
@@ -161,8 +203,18 @@ public final class ChannelBuffer {
         STATE.setRelease(this, next);
     }
 
+    /** @return whether this call took the buffer, FREE to TAKEN (a CAS: the send ring's lock-free take) */
+    boolean take() {
+        return STATE.compareAndSet(this, State.FREE, State.TAKEN);
+    }
+
     void exchange(final long number) {
         exchange = number;
+    }
+
+    /** @return the exchange the buffer was last in, without the ownership check (for the channel) */
+    long exchangeNumber() {
+        return exchange;
     }
 
     /** The whole buffer without the ownership check: for the channel's own exchanges. */
@@ -244,10 +296,11 @@ public final class ChannelBuffer {
     }
 
     /**
-     * Returns whether the buffer lives in the job's shared arena (see the class comment): its blocks reach ranks of
-     * this host with one copy, and it has no Java array until an array accessor moves it to the heap.
+     * Returns whether the buffer lives in shared memory (see the class comment): a send buffer in the arena, whose
+     * blocks reach ranks of this host with one copy, and which has no Java array until an array accessor moves it to
+     * the heap; or a receive buffer that senders write into, whose array accessors return a copy.
      *
-     * @return true for an arena buffer
+     * @return true for a buffer in shared memory
      */
     public boolean isShared() {
         checkHeld("isShared");
@@ -255,8 +308,8 @@ public final class ChannelBuffer {
     }
 
     /**
-     * Returns the backing array. On a buffer in the shared arena, the first call moves it to the heap (see the class
-     * comment).
+     * Returns the backing array. On a send buffer in the shared arena, the first call moves it to the heap; on a
+     * receive buffer in shared memory, it is a copy of the buffer (see the class comment).
      *
      * @return the backing array ({@code double[]}, {@code int[]}, ...; {@code boolean[]} for BOOLEAN)
      */
@@ -267,7 +320,27 @@ public final class ChannelBuffer {
 
     private Object heapArray() {
         if (null != shared) {
+            if (Side.RECEIVE == side) {
+                return copyOfShared();
+            }
             owner.moveToHeap(this);
+        }
+        return array;
+    }
+
+    /**
+     * A receive buffer in shared memory has no array of its own: the array accessors return a copy of its current
+     * exchange, made at the first call after each take (held by the application, so no exchange writes it).
+     */
+    private Object copyOfShared() {
+        if (null == array) {
+            array = Storage.allocate(type, blocks.length * block);
+            copyTarget = Storage.buf(array).segment();
+            copied = -1;
+        }
+        if (copied != exchange) {
+            copyTarget.copyFrom(shared);
+            copied = exchange;
         }
         return array;
     }

@@ -1,6 +1,7 @@
 package dev.tutti.channel;
 
 import dev.tutti.Comm;
+import dev.tutti.Communicator;
 import dev.tutti.Datatype;
 import dev.tutti.ErrorClass;
 import dev.tutti.Request;
@@ -47,6 +48,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * failed exchange (a peer that died, a mismatch) fails the channel: every waiting and later operation throws,
  * naming the channel and, through the cause, the rank.
  *
+ * <p>One copy: a best-effort intragroup channel of depth 1 and blocks that {@link WindowExchanges#fits}, no
+ * priority, whose ranks all share memory, starts its exchanges through {@code window} instead
+ * ({@link WindowExchanges}: senders write into landing zones of a shared window; the receive buffer shows the zone
+ * of its exchange from the exchange's start, and its release opens the zone again). Ranks agree on the path at
+ * creation.
+ *
  * <p>Memory: send buffers of blocks above the shm eager limit are blocks of the rank's shared arena
  * ({@code arena}, when there is one and it has room), the rest Java arrays; an arena buffer whose array the
  * application asks for moves to a new array under {@code lock} while it is held (so in no exchange), its arena block
@@ -89,6 +96,13 @@ final class ChannelCore {
     private final ChannelQos qos;
     private final boolean timeDriven;
     private final ExchangeStarts starts;
+    /**
+     * The one-copy path through shared memory (best-effort intragroup channels of small blocks whose ranks all share
+     * memory), or null when exchanges are persistent alltoalls ({@code starts}).
+     */
+    private final WindowExchanges window;
+    /** The window's landing zones as receive buffers show them, made once; null off the window's path. */
+    private final ChannelBuffer.Zone[] zones;
     /** The rank's shared arena, where the send buffers live if it had room; null when they are Java arrays. */
     private final SharedMemory arena;
     private final long sendBytes;
@@ -115,8 +129,9 @@ final class ChannelCore {
     private int head;
     private int count;
     private long next;
-    private boolean closed;
-    private TuttiException failure;
+    /** Written under {@code lock}; volatile for the lock-free fast path of {@link #takeSend}. */
+    private volatile boolean closed;
+    private volatile TuttiException failure;
     private long exchanges;
     private long misses;
     private long abandoned;
@@ -146,11 +161,16 @@ final class ChannelCore {
         this.sends = new ChannelBuffer[depth];
         this.recvs = new ChannelBuffer[depth];
         this.ring = new Exchange[depth];
-        this.arena = sharedArena(comm, type, sendBlock);
+        this.window = comm instanceof Communicator c ? WindowExchanges.open(c, where, type, sendBlock, depth,
+            1 == depth && !timeDriven && 0 == qos.level() && Datatype.BOOLEAN != type
+                && WindowExchanges.fits(comm, (long) sendBlock * type.sizeBytes())) : null;
+        this.arena = null == window ? sharedArena(comm, type, sendBlock) : null;
+        this.zones = null == window ? null : zoneViews(window.zones(), type, recvRanks, recvBlock);
         for (int i = 0; i < depth; i++) {
             final MemorySegment shared = null == arena ? null : arena.tryAllocate(sendBytes);
             sends[i] = new ChannelBuffer(this, Side.SEND, type, sendRanks, sendBlock, i, false, shared);
-            recvs[i] = new ChannelBuffer(this, Side.RECEIVE, type, recvRanks, recvBlock, i, timeDriven, null);
+            recvs[i] = new ChannelBuffer(this, Side.RECEIVE, type, recvRanks, recvBlock, i, timeDriven,
+                null == zones ? null : zones[i].memory());
             ring[i] = new Exchange();
         }
         this.queue = timeDriven ? new ChannelBuffer[depth] : null;
@@ -172,6 +192,15 @@ final class ChannelCore {
         }
         final long blockBytes = (long) sendBlock * type.sizeBytes();
         return SharedMemory.of(comm).filter(a -> blockBytes > a.singleCopyAbove()).orElse(null);
+    }
+
+    private static ChannelBuffer.Zone[] zoneViews(final MemorySegment[] memory, final Datatype type, final int ranks,
+        final int block) {
+        final ChannelBuffer.Zone[] z = new ChannelBuffer.Zone[memory.length];
+        for (int i = 0; i < z.length; i++) {
+            z[i] = ChannelBuffer.zoneViews(memory[i], type, ranks, block);
+        }
+        return z;
     }
 
     /**
@@ -282,15 +311,20 @@ final class ChannelCore {
     // ------------------------------------------------------------------------------------------- operations
 
     ChannelBuffer takeSend(final String op, final long timeoutNs) {
+        if (!closed && null == failure) { // the usual case, without the lock: a free buffer, claimed by its CAS
+            final ChannelBuffer b = takeFree();
+            if (null != b) {
+                return b;
+            }
+        }
         lock.lock();
         try {
             final long deadline = deadline(timeoutNs);
             boolean more = true;
             while (true) {
                 checkUsable(op);
-                final ChannelBuffer b = find(sends, State.FREE);
+                final ChannelBuffer b = takeFree();
                 if (null != b) {
-                    b.state(State.TAKEN);
                     return b;
                 }
                 if (!more) {
@@ -327,7 +361,7 @@ final class ChannelCore {
             final long deadline = deadline(wait ? -1 : 0);
             boolean more = true;
             while (true) {
-                final ChannelBuffer r = find(recvs, State.FREE);
+                final ChannelBuffer r = freeRecv();
                 if (null != r) {
                     start(op, b, r);
                     return true;
@@ -386,6 +420,9 @@ final class ChannelCore {
                     + ", expected one taken by takeReceive and not yet released (released twice?)");
             }
             b.state(State.FREE);
+            if (null != window) {
+                window.released(b.exchangeNumber());
+            }
             startDue(op);
             changed.signalAll();
         } finally {
@@ -444,6 +481,9 @@ final class ChannelCore {
                 recvs[i].state(State.CLOSED);
             }
             starts.free();
+            if (null != window) {
+                window.close();
+            }
             if (0 == left && null == failure) {
                 comm.free();
             }
@@ -499,7 +539,12 @@ final class ChannelCore {
         r.state(State.IN_FLIGHT);
         r.exchange(e.number);
         try {
-            e.request = starts.start(b, r);
+            if (null == window) {
+                e.request = starts.start(b, r);
+            } else {
+                r.show(zones[(int) (e.number % zones.length)]);
+                e.request = window.start(e.number, b.raw().segment());
+            }
             e.flags = timeDriven ? starts.startFlags(idle != b, r) : null;
         } catch (final TuttiException x) {
             fail(e, x);
@@ -516,6 +561,9 @@ final class ChannelCore {
      *         caller looks once more)
      */
     private boolean progress(final String op, final long deadline) {
+        if (null != window) {
+            window.publish(); // zones released since the last start, before this rank looks at or waits for its peers
+        }
         final long left = FOREVER == deadline ? POLL_NS : EXPIRED == deadline ? 0 : deadline - System.nanoTime();
         if (left <= 0) {
             pollRest();
@@ -650,6 +698,24 @@ final class ChannelCore {
 
     private static String sideName(final Side side) {
         return Side.SEND == side ? "send" : "receive";
+    }
+
+    /** @return a free receive buffer for the next exchange, or null if none is free */
+    private ChannelBuffer freeRecv() {
+        return find(recvs, State.FREE);
+    }
+
+    /**
+     * Takes a free send buffer, FREE to TAKEN by CAS: the one state change made without the lock (a closing channel
+     * sets CLOSED after its flag, so a buffer taken meanwhile is refused by its accessors, as after any close).
+     */
+    private ChannelBuffer takeFree() {
+        for (final ChannelBuffer b : sends) {
+            if (b.take()) {
+                return b;
+            }
+        }
+        return null;
     }
 
     private static ChannelBuffer find(final ChannelBuffer[] buffers, final State state) {

@@ -256,6 +256,17 @@ public final class CollComm {
         return rankState().runs();
     }
 
+    /**
+     * Tells whether a collective of a higher progress priority than {@code level} is in flight on this rank
+     * ({@link dev.tutti.PersistentRequest#setPriority}): what moves data past the engine defers to it.
+     *
+     * @param level a priority
+     * @return true if such a run is registered and not complete
+     */
+    public boolean outranked(final int level) {
+        return activeRuns().outranks(level);
+    }
+
     /** @return the rank's collective state, looked up once per communicator (see {@link #activeRuns()}) */
     CollHooks rankState() {
         final CollHooks h = rankState;

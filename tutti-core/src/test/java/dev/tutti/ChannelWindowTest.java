@@ -1,0 +1,215 @@
+package dev.tutti;
+
+import dev.tutti.channel.AlltoallChannel;
+import dev.tutti.channel.ChannelBuffer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The one-copy path of alltoall channels (senders write into the receivers' shared receive buffers): taken by rings
+ * of depth 1 when every rank shares memory, over shm and over inproc; every element of every exchange checked through
+ * the shared views, with deeper rings beside them (held several at a time, released in any order); the array
+ * accessors' copies; a rank that leaves; the window's memory back in the arena once every rank closed.
+ */
+@Timeout(120)
+class ChannelWindowTest {
+    private static final long LONG = Long.BYTES;
+
+    static long value(final long k, final int src, final int dst, final long i) {
+        return (k << 40) ^ ((long) src << 28) ^ ((long) dst << 16) ^ i ^ 0x5a5a_0000_0000_0000L;
+    }
+
+    static void fill(final ChannelBuffer out, final long k, final int me) {
+        final int block = out.blockCount();
+        for (int d = 0; d < out.ranks(); d++) {
+            final MemorySegment s = out.block(d).segment();
+            for (int i = 0; i < block; i++) {
+                s.setAtIndex(ValueLayout.JAVA_LONG, i, value(k, me, d, i));
+            }
+        }
+    }
+
+    /** Checks every element through the block views (no copy). */
+    static void check(final ChannelBuffer in, final long k, final int me) {
+        assertEquals(k, in.exchange(), "exchange number");
+        final int block = in.blockCount();
+        for (int s = 0; s < in.ranks(); s++) {
+            final MemorySegment b = in.block(s).segment();
+            for (int i = 0; i < block; i++) {
+                final long got = b.getAtIndex(ValueLayout.JAVA_LONG, i);
+                if (got != value(k, s, me, i)) {
+                    assertEquals(value(k, s, me, i), got, "exchange " + k + " at rank " + me + ", block of " + s
+                        + ", element " + i);
+                }
+            }
+        }
+    }
+
+    /**
+     * Holds up to {@code depth} receive buffers and releases them in a random order, submitting as buffers allow:
+     * every exchange arrives once, in order, every element intact.
+     */
+    static void shuffledReleases(final Communicator w, final int block, final int depth, final int exchanges,
+        final long seed) {
+        final int me = w.rank();
+        final Random rnd = new Random(seed + me);
+        try (AlltoallChannel ch = AlltoallChannel.create(w, "shuffle" + block + "x" + depth, Datatype.LONG, block,
+            depth)) {
+            final List<ChannelBuffer> held = new ArrayList<>();
+            long submitted = 0;
+            long received = 0;
+            while (received < exchanges) {
+                while (submitted < exchanges && held.size() + submitted - received < depth) {
+                    final ChannelBuffer out = ch.takeSend(); // a receive buffer is free: the submit does not wait
+                    fill(out, submitted++, me);
+                    ch.submit(out);
+                }
+                if (held.size() < depth && received < submitted) {
+                    final ChannelBuffer in = ch.takeReceive();
+                    assertEquals(1 == depth, in.isShared(), "a receive buffer of the one-copy path (depth 1)");
+                    check(in, received++, me);
+                    held.add(in);
+                }
+                if (!held.isEmpty() && (held.size() == depth || received == submitted || rnd.nextBoolean())) {
+                    final ChannelBuffer in = held.remove(rnd.nextInt(held.size()));
+                    check(in, in.exchange(), me); // still intact while held
+                    ch.release(in);
+                }
+            }
+            for (final ChannelBuffer in : held) {
+                ch.release(in);
+            }
+            assertEquals(exchanges, ch.stats().exchanges());
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {2, 3})
+    void shouldDeliverEveryElementThroughSharedMemoryWhateverTheReleaseOrder(final int n) {
+        ShmJob.run(n, (world, shm) -> {
+            final Random sizes = new Random(11); // the same on every rank
+            for (int c = 0; c < 6; c++) {
+                final int block = 8 + sizes.nextInt((int) (shm.eagerLimit() / LONG) - 8);
+                shuffledReleases(world, c == 0 ? 8 : block, c % 2 == 0 ? 1 : 2 + sizes.nextInt(3), 400, c);
+            }
+            world.barrier(); // every rank closed: the windows' memory is back
+            final MemorySegment all = SharedMemory.of(world).orElseThrow().tryAllocate(ShmJob.config().arenaBytes());
+            assertNotNull(all, "the channels' windows went back to the arena");
+            shm.freeShared(all);
+        });
+    }
+
+    @Test
+    void shouldDeliverEveryElementBetweenThreadsOfOneJvm() {
+        Tutti.runLocal(4, Tutti.Options.defaults().timeout(Duration.ofSeconds(60)), w -> {
+            assertTrue(SharedMemory.of(w).isEmpty());
+            shuffledReleases(w, 40, 1, 500, 5);
+            shuffledReleases(w, 2_000, 1, 100, 6);
+            shuffledReleases(w, 40, 3, 200, 7); // a deeper ring: the other path
+        });
+    }
+
+    /** Small blocks on 2 ranks take the window too; on more ranks they keep the slots (several writers a line). */
+    @Test
+    void shouldTakeTheWindowForSmallBlocksOnlyOnTwoRanks() {
+        for (final int n : new int[] {2, 3}) {
+            Tutti.runLocal(n, Tutti.Options.defaults().timeout(Duration.ofSeconds(60)), w -> {
+                try (AlltoallChannel ch = AlltoallChannel.create(w, "small", Datatype.LONG, 1, 1)) {
+                    final ChannelBuffer out = ch.takeSend();
+                    fill(out, 0, w.rank());
+                    ch.submit(out);
+                    final ChannelBuffer in = ch.takeReceive();
+                    assertEquals(2 == w.size(), in.isShared(), "size " + w.size());
+                    check(in, 0, w.rank());
+                    ch.release(in);
+                }
+            });
+        }
+    }
+
+    /** A shared receive buffer's array is a copy of its exchange, made once per take. */
+    @Test
+    void shouldGiveArraysThatCopyTheSharedReceiveBuffer() {
+        Tutti.runLocal(2, Tutti.Options.defaults().timeout(Duration.ofSeconds(60)), w -> {
+            final int me = w.rank();
+            try (AlltoallChannel ch = AlltoallChannel.create(w, "arrays", Datatype.LONG, 16, 1)) {
+                long[] previous = null;
+                for (int k = 0; k < 5; k++) {
+                    final ChannelBuffer out = ch.takeSend();
+                    fill(out, k, me);
+                    ch.submit(out);
+                    final ChannelBuffer in = ch.takeReceive();
+                    assertTrue(in.isShared());
+                    final long[] a = in.longs();
+                    assertSame(a, in.longs(), "one copy per take");
+                    assertSame(a, in.array());
+                    for (int s = 0; s < 2; s++) {
+                        for (int i = 0; i < 16; i++) {
+                            assertEquals(value(k, s, me, i), a[s * 16 + i], "exchange " + k);
+                        }
+                    }
+                    if (null != previous) {
+                        assertSame(previous, a, "the array is reused, its contents renewed");
+                    }
+                    previous = a;
+                    a[0] = -1; // the application's copy: the shared buffer is untouched
+                    assertEquals(value(k, 0, me, 0), in.block(0).segment().getAtIndex(ValueLayout.JAVA_LONG, 0));
+                    ch.release(in);
+                }
+                final ChannelBuffer out = ch.takeSend();
+                assertFalse(out.isShared(), "send buffers of small blocks are arrays");
+                assertNotSame(previous, out.longs());
+                ch.submit(out);
+                ch.release(ch.takeReceive());
+            }
+        });
+    }
+
+    /** A rank that leaves fails the others' waits on the one-copy path, naming it and the channel. */
+    @Test
+    void shouldFailWaitingOperationsWhenARankLeaves() {
+        final AtomicReferenceArray<TuttiException> seen = new AtomicReferenceArray<>(3);
+        final TuttiException job = assertThrows(TuttiException.class, () -> Tutti.runLocal(3,
+            Tutti.Options.defaults().timeout(Duration.ofSeconds(60)), w -> {
+                final AlltoallChannel ch = AlltoallChannel.create(w, "gone", Datatype.LONG, 16, 1);
+                if (1 == w.rank()) {
+                    return; // leaves without taking part
+                }
+                final ChannelBuffer out = ch.takeSend();
+                fill(out, 0, w.rank());
+                ch.submit(out);
+                try {
+                    ch.takeReceive();
+                } catch (final TuttiException e) {
+                    seen.set(w.rank(), e);
+                    throw e;
+                }
+            }));
+        assertEquals(ErrorClass.PROC_FAILED, job.errorClass(), job.getMessage());
+        for (final int r : new int[] {0, 2}) {
+            final TuttiException e = seen.get(r);
+            assertNotNull(e, "rank " + r + " did not fail");
+            assertEquals(ErrorClass.PROC_FAILED, e.errorClass(), e.getMessage());
+            assertTrue(e.getMessage().contains("takeReceive (channel=gone"), e.getMessage());
+            assertTrue(e.getMessage().contains("rank 1"), e.getMessage());
+        }
+    }
+}
