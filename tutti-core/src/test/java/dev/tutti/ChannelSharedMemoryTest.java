@@ -65,8 +65,7 @@ class ChannelSharedMemoryTest {
     static int run(final AlltoallChannel ch, final int n, final Boolean shared) {
         final int me = ch.communicator().rank();
         final long blockBytes = (long) ch.recvBlockCount() * LONG;
-        final boolean recvShared = !ch.isBipartite() && 1 == ch.depth()
-            && (blockBytes >= 64 || ch.communicator().size() <= 2)
+        final boolean recvShared = !ch.isBipartite() && (blockBytes >= 64 || ch.communicator().size() <= 2)
             && blockBytes <= SharedMemory.of(
             ch.communicator()).map(SharedMemory::singleCopyAbove).orElse(16_384L);
         final int ahead = ch.depth() - 1;

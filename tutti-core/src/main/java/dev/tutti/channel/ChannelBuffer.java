@@ -27,14 +27,14 @@ import java.lang.invoke.VarHandle;
  * heap for good (its contents copied into a new array, its arena block freed, views from {@link #buf()} and
  * {@link #block(int)} taken before no longer its memory), and its exchanges take the transport's ordinary path.
  *
- * <p>On a best-effort intragroup channel of depth 1 whose ranks all share memory (one host over shm, or threads of
- * one JVM) and whose blocks are at most the eager limit (16 KiB by default; and at least 64 bytes on more than 2
+ * <p>On a best-effort intragroup channel whose ranks all share memory (one host over shm, or threads of one JVM)
+ * and whose blocks are at most the eager limit (16 KiB by default; and at least 64 bytes on more than 2
  * ranks), it is the receive buffers that are shared ({@link #isShared()}): each sender writes its block straight
  * into them, one copy in all. Read them through {@link #buf()} or {@link #block(int)} (the views change from one
  * take to the next: take them again after each take); their array accessors return a copy of the exchange, made at
  * the first call after each take (a second copy, paid only by the application that asks for an array).
  *
- * <p>Every other buffer (other transports, a full arena, BOOLEAN channels, time-driven, prioritized or deeper
+ * <p>Every other buffer (other transports, a full arena, BOOLEAN channels, time-driven or prioritized
  * channels, bipartite ones, blocks under 64 bytes on more than 2 ranks, send buffers of blocks up to the eager
  * limit) is a Java array.
  *
@@ -94,6 +94,8 @@ public final class ChannelBuffer {
     private long exchange = -1;
     /** The exchange whose copy a receive buffer in shared memory holds in {@code array} ({@link #copyOfShared}). */
     private long copied = -1;
+    /** The window path: the zone this receive buffer shows ({@link #show}). */
+    private int zone = -1;
     private MemorySegment copyTarget;
 
     /**
@@ -125,12 +127,19 @@ public final class ChannelBuffer {
      * of its own, see {@link WindowExchanges}), through views made once per zone ({@link #zoneViews}); no
      * allocation. Called by the channel when it starts an exchange into this buffer.
      *
-     * @param zone the zone's memory, whole view and block views
+     * @param zone   the zone's memory, whole view and block views
+     * @param number the zone's number
      */
-    void show(final Zone zone) {
+    void show(final Zone zone, final int number) {
         shared = zone.memory();
         buf = zone.whole();
         System.arraycopy(zone.blocks(), 0, blocks, 0, blocks.length);
+        this.zone = number;
+    }
+
+    /** @return the zone this receive buffer shows (the window path) */
+    int zone() {
+        return zone;
     }
 
     /** A landing zone of the window path as a receive buffer shows it: its memory and its views. */

@@ -48,11 +48,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * failed exchange (a peer that died, a mismatch) fails the channel: every waiting and later operation throws,
  * naming the channel and, through the cause, the rank.
  *
- * <p>One copy: a best-effort intragroup channel of depth 1 and blocks that {@link WindowExchanges#fits}, no
- * priority, whose ranks all share memory, starts its exchanges through {@code window} instead
- * ({@link WindowExchanges}: senders write into landing zones of a shared window; the receive buffer shows the zone
- * of its exchange from the exchange's start, and its release opens the zone again). Ranks agree on the path at
- * creation.
+ * <p>One copy: a best-effort intragroup channel of blocks that {@link WindowExchanges#fits}, no priority, whose
+ * ranks all share memory, starts its exchanges through {@code window} instead ({@link WindowExchanges}: senders
+ * write into landing zones of a shared window; the receive buffer shows the zone of its exchange from the exchange's
+ * start, and its release hands the zone to a later exchange). Ranks agree on the path at creation.
  *
  * <p>Memory: send buffers of blocks above the shm eager limit are blocks of the rank's shared arena
  * ({@code arena}, when there is one and it has room), the rest Java arrays; an arena buffer whose array the
@@ -162,7 +161,7 @@ final class ChannelCore {
         this.recvs = new ChannelBuffer[depth];
         this.ring = new Exchange[depth];
         this.window = comm instanceof Communicator c ? WindowExchanges.open(c, where, type, sendBlock, depth,
-            1 == depth && !timeDriven && 0 == qos.level() && Datatype.BOOLEAN != type
+            !timeDriven && 0 == qos.level() && Datatype.BOOLEAN != type
                 && WindowExchanges.fits(comm, (long) sendBlock * type.sizeBytes())) : null;
         this.arena = null == window ? sharedArena(comm, type, sendBlock) : null;
         this.zones = null == window ? null : zoneViews(window.zones(), type, recvRanks, recvBlock);
@@ -421,7 +420,7 @@ final class ChannelCore {
             }
             b.state(State.FREE);
             if (null != window) {
-                window.released(b.exchangeNumber());
+                window.released(b.zone());
             }
             startDue(op);
             changed.signalAll();
@@ -542,8 +541,9 @@ final class ChannelCore {
             if (null == window) {
                 e.request = starts.start(b, r);
             } else {
-                r.show(zones[(int) (e.number % zones.length)]);
-                e.request = window.start(e.number, b.raw().segment());
+                final int zone = window.nextZone(); // >= 0: freeRecv checked it
+                r.show(zones[zone], zone);
+                e.request = window.start(e.number, zone, b.raw().segment());
             }
             e.flags = timeDriven ? starts.startFlags(idle != b, r) : null;
         } catch (final TuttiException x) {
@@ -700,9 +700,13 @@ final class ChannelCore {
         return Side.SEND == side ? "send" : "receive";
     }
 
-    /** @return a free receive buffer for the next exchange, or null if none is free */
+    /**
+     * @return a free receive buffer for the next exchange, or null if none is free (on the window's path, also while
+     *         the exchange has no zone yet: {@link WindowExchanges#nextZone()})
+     */
     private ChannelBuffer freeRecv() {
-        return find(recvs, State.FREE);
+        final ChannelBuffer r = find(recvs, State.FREE);
+        return null == r || null == window || window.nextZone() >= 0 ? r : null;
     }
 
     /**

@@ -25,34 +25,26 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Implementation notes. Each rank's block of the window holds, in 64-byte lines: its {@code zones} landing zones
  * ({@code ranks * blockBytes} each, rounded up to whole lines; twice its ring depth, at least 4), then a sequence line
- * per (zone <i>z</i>, sender <i>s</i>): the number + 1 of the last exchange <i>s</i> wrote into zone <i>z</i>, then an
- * open line per zone: the exchange that may write it next. Exchange <i>k</i> lands in zone {@code k % zones} on every
- * rank (each rank its own count, agreed at creation), so senders know where to write; the receive buffer of the
- * ring that the channel hands out for it shows that zone ({@link ChannelBuffer#show}). More zones than buffers let a
- * sender write exchange <i>k</i> while the receiver still holds the buffer of exchange <i>k - 1</i>: with as many
- * zones as buffers, a ring of depth 1 would make every exchange wait one more crossing for the release.
+ * per (zone <i>z</i>, sender <i>s</i>): the number + 1 of the last exchange <i>s</i> wrote into zone <i>z</i>, then
+ * {@code zones} assignment lines, which tell senders the zone of each exchange ({@link ZoneAssignments}: the receiver
+ * hands zones out in exchange order as the application releases them). The receive buffer that the channel hands
+ * out for an exchange shows its zone ({@link ChannelBuffer#show}). More zones than buffers let a sender write
+ * exchange <i>k</i> while the receiver still holds the buffer of exchange <i>k - 1</i>: with as many zones as
+ * buffers, a ring of depth 1 would make every exchange wait one more crossing, for the release.
  * <ul>
- * <li>Zone <i>z</i> is open to exchange <i>z</i> from the start (no store needed: every sender knows it), and to
- * exchange <i>k + zones</i> once the application released the buffer of exchange <i>k</i> ({@link #released}, a
- * release store: its reads are done before a sender writes again).</li>
- * <li>A sender of exchange <i>k</i> writes block <i>p</i> of its send buffer into rank <i>p</i>'s zone
- * {@code k % zones(p)}, at its own offset, once that zone's open line reads <i>k</i> or more (acquire; the value
- * last read is kept in {@code credits}, so the line is read again only when it no longer suffices), then stores
- * <i>k + 1</i> in its sequence line there (release). A block whose zone is not open yet waits in the exchange, which
- * retries it whenever it is polled.</li>
- * <li>A receiver's exchange <i>k</i> has arrived when every sender's sequence line of zone {@code k % zones} reads
- * <i>k + 1</i> (acquire: the data is visible).</li>
+ * <li>A sender of exchange <i>k</i> writes block <i>p</i> of its send buffer into the zone rank <i>p</i> assigned
+ * to <i>k</i>, at its own offset, once that rank's assignment line {@code k % zones(p)} names <i>k</i> (acquire; the
+ * value last read is kept in {@code credits}, so a line is read once per exchange at most), then stores <i>k + 1</i>
+ * in its sequence line there (release). A block whose zone is not assigned yet waits in the exchange, which retries
+ * it whenever it is polled.</li>
+ * <li>A receiver's exchange <i>k</i> has arrived when every sender's sequence line of its zone reads <i>k + 1</i>
+ * (acquire: the data is visible).</li>
  * </ul>
  * An exchange ({@link Flight}) completes when all its blocks are written and all have arrived: then its send buffer
  * may be reused and its receive buffer read. Flights are reused, one per buffer of the ring: exchange
- * <i>k + depth</i> starts only after the application released the buffer of exchange <i>k</i>, so after exchange
- * <i>k</i> completed.
- *
- * <p>Why rings of depth 1 only: the zone of an exchange is fixed by its number, so that senders need not ask. With
- * depth 1 every exchange's buffer is released before the next one starts, so the zone of exchange <i>k</i> (last used
- * by exchange <i>k - zones</i>) is always open in time. With a deeper ring, an application may hold one buffer while
- * it cycles the others, and the exchange that falls on the held buffer's zone could never be written: that needs
- * zones handed out by the receiver as they come free (not built yet); such channels take the other path.
+ * <i>k + depth</i> starts only after the application released a buffer, and exchanges start in order, so exchange
+ * <i>k</i> completed before. {@code floor}, the lowest started exchange whose blocks have not all arrived, bounds how
+ * far ahead zones are handed out.
  *
  * <p>Priority: the channel has priority 0 (a prioritized channel takes the other path); while a collective of a
  * higher priority is in flight on this rank (such as a prioritized channel's exchange), a flight writes nothing, so
@@ -85,10 +77,12 @@ final class WindowExchanges {
     private static final int CHECK_EVERY = 64;
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
     private static final VarHandle BUSY;
+    private static final VarHandle ARRIVED;
 
     static {
         try {
             BUSY = MethodHandles.lookup().findVarHandle(Flight.class, "busy", int.class);
+            ARRIVED = MethodHandles.lookup().findVarHandle(Flight.class, "arrivedAll", boolean.class);
         } catch (final ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -100,18 +94,19 @@ final class WindowExchanges {
     private final int ranks;
     private final long blockBytes;
     private final long stride;
-    /** Per rank: its landing zones, and the offsets of its sequence lines and open lines in its block. */
+    /** Per rank: its landing zones, and the offsets of its sequence lines and assignment lines in its block. */
     private final int[] zones;
     private final long[] seqBase;
-    private final long[] openBase;
+    private final long[] lineBase;
     private final MemorySegment[] blocks;
-    /** Per rank and zone of that rank: the open line's value last read (owner: the holder of a flight's busy). */
+    /** Per rank and assignment line of that rank: the value last read (owner: the holder of a flight's busy). */
     private final long[][] credits;
     private final Flight[] flights;
-    /** This rank's zones: the exchange each is open to, and what its open line says (the channel's lock held). */
-    private final long[] opens;
-    private final long[] published;
-    private boolean unpublished;
+    /** This rank's zones (the channel's lock held). */
+    private final ZoneAssignments assignments;
+    /** The next exchange to start here, and the lowest started one whose blocks have not all arrived (lock held). */
+    private long started;
+    private long floor;
     /** Ranks in the order a flight writes to them: from the next rank round, itself last. */
     private final int[] order;
 
@@ -125,27 +120,22 @@ final class WindowExchanges {
         this.blockBytes = blockBytes;
         this.stride = stride;
         this.seqBase = new long[ranks];
-        this.openBase = new long[ranks];
+        this.lineBase = new long[ranks];
         this.blocks = new MemorySegment[ranks];
         this.credits = new long[ranks][];
         this.order = new int[ranks];
         for (int p = 0; p < ranks; p++) {
             seqBase[p] = zones[p] * stride;
-            openBase[p] = seqBase[p] + (long) zones[p] * ranks * LINE;
+            lineBase[p] = seqBase[p] + (long) zones[p] * ranks * LINE;
             blocks[p] = window.segment(p);
             credits[p] = new long[zones[p]];
-            for (int z = 0; z < zones[p]; z++) {
-                credits[p][z] = z; // zone z is open to exchange z from the start
+            for (int a = 0; a < zones[p]; a++) {
+                credits[p][a] = ZoneAssignments.encode(a, a); // zone a is exchange a's from the start
             }
             order[p] = (me + 1 + p) % ranks;
         }
+        this.assignments = new ZoneAssignments(blocks[me], lineBase[me], zones[me]);
         this.flights = new Flight[depth];
-        this.opens = new long[zones[me]];
-        this.published = new long[zones[me]];
-        for (int z = 0; z < opens.length; z++) {
-            opens[z] = z;
-            published[z] = z; // known to every sender without a store
-        }
         for (int j = 0; j < flights.length; j++) {
             flights[j] = new Flight();
         }
@@ -160,8 +150,8 @@ final class WindowExchanges {
      * @param type  the element type
      * @param block elements per block
      * @param depth this rank's ring depth
-     * @param want  whether this rank's channel may take this path (depth 1, best effort, no priority, not BOOLEAN,
-     *              blocks that {@link #fits})
+     * @param want  whether this rank's channel may take this path (best effort, no priority, not BOOLEAN, blocks
+     *              that {@link #fits})
      * @return the exchanges, or null
      */
     static WindowExchanges open(final Communicator comm, final String where, final Datatype type, final int block,
@@ -203,7 +193,7 @@ final class WindowExchanges {
         return SharedMemory.of(comm).map(SharedMemory::singleCopyAbove).orElse(LIMIT);
     }
 
-    /** @return this rank's landing zones, in zone order ({@code k % zones} is exchange k's) */
+    /** @return this rank's landing zones, by zone number */
     MemorySegment[] zones() {
         final MemorySegment[] z = new MemorySegment[zones[me]];
         for (int i = 0; i < z.length; i++) {
@@ -213,47 +203,61 @@ final class WindowExchanges {
     }
 
     /**
-     * Starts exchange {@code k} (the channel's lock held; its receive buffer {@code k % depth} is free): writes every
-     * block whose receive buffer is open at once.
+     * Returns the zone of the next exchange to start (the channel's lock held), or -1 when it has none yet: every
+     * zone is held (by buffers the application has not released, or by exchanges assigned ahead), or it is
+     * {@code zones} ahead of an exchange whose blocks have not all arrived; then the start waits, as for a free
+     * receive buffer.
+     *
+     * @return the zone, or -1
+     */
+    int nextZone() {
+        return assignments.zoneFor(started, floor());
+    }
+
+    /**
+     * Starts exchange {@code k}, the next one, into the zone {@link #nextZone()} gave (the channel's lock held):
+     * writes every block whose zone is assigned at once, then publishes this rank's new assignments.
      *
      * @param k    the exchange's number
+     * @param zone its zone here
      * @param send the send buffer's memory
      * @return the exchange's request, complete once every block is written and every block of it has arrived
      */
-    Request start(final long k, final MemorySegment send) {
+    Request start(final long k, final int zone, final MemorySegment send) {
+        floor(); // before its flight is reused: the exchange that last used it has arrived
         final Flight f = flights[(int) (k % flights.length)];
-        f.arm(k, send);
-        publish();
+        f.arm(k, zone, send);
+        started = k + 1;
+        assignments.publish();
         return f;
     }
 
     /**
-     * Records that the application released the buffer of exchange {@code k}: its zone is open to exchange
-     * {@code k + zones} from the next {@link #publish()} (the channel's lock held).
+     * Takes back the zone of a released receive buffer (the channel's lock held); it goes to the next exchange
+     * without one, published at the next {@link #publish()}.
+     *
+     * @param zone the zone the buffer showed
      */
-    void released(final long k) {
-        final int z = zones[me];
-        opens[(int) (k % z)] = k + z;
-        unpublished = true;
+    void released(final int zone) {
+        assignments.released(zone, floor());
     }
 
-    /**
-     * Stores the zones opened since the last call in their open lines (release; the channel's lock held): after a
-     * start's writes, or before a wait. Not at the release itself: a sender reads the line, so the store must take
-     * the line back from it, and the fence that next follows (a lock, a CAS) would wait for that crossing; after a
-     * start's writes it overlaps with theirs, and no sender needs a zone before the exchange {@code zones} later.
-     */
+    /** Publishes this rank's new assignments (the channel's lock held): before it looks at or waits for its peers. */
     void publish() {
-        if (unpublished) {
-            unpublished = false;
-            final MemorySegment mine = blocks[me];
-            for (int z = 0; z < opens.length; z++) {
-                if (opens[z] != published[z]) {
-                    published[z] = opens[z];
-                    LONG.setRelease(mine, openBase[me] + z * LINE, opens[z]);
-                }
+        assignments.assign(floor());
+        assignments.publish();
+    }
+
+    /** @return the lowest started exchange whose blocks have not all arrived, brought up to date (lock held) */
+    private long floor() {
+        while (floor < started) {
+            final Flight f = flights[(int) (floor % flights.length)];
+            if (f.k != floor || !(boolean) ARRIVED.getAcquire(f)) {
+                break;
             }
+            floor++;
         }
+        return floor;
     }
 
     /**
@@ -283,10 +287,16 @@ final class WindowExchanges {
         @SuppressWarnings("unused") // accessed through BUSY
         private volatile int busy;
         private volatile boolean done;
+        /**
+         * Whether every block of exchange {@code k} has arrived here: set by the holder of busy (a release store, no
+         * fence at the moment the exchange completes), read under the channel's lock (acquire, {@link #floor()}).
+         */
+        @SuppressWarnings("unused") // accessed through ARRIVED
+        private boolean arrivedAll;
         /** Written before {@code done} is set, read after it is seen set. */
         private TuttiException failure;
         private long k;
-        /** This exchange's zone on this rank. */
+        /** This exchange's zone here. */
         private int j;
         private MemorySegment send;
         private final boolean[] written = new boolean[ranks];
@@ -294,9 +304,21 @@ final class WindowExchanges {
         /** The senders whose block has arrived: ranks 0 .. arrived - 1 (they are looked at in rank order). */
         private int arrived;
 
-        void arm(final long number, final MemorySegment from) {
+        void arm(final long number, final int zone, final MemorySegment from) {
+            while (!BUSY.compareAndSet(this, 0, 1)) { // a poller of the previous exchange may still be leaving
+                Thread.onSpinWait();
+            }
+            try {
+                rearm(number, zone, from);
+            } finally {
+                BUSY.setRelease(this, 0);
+            }
+        }
+
+        private void rearm(final long number, final int zone, final MemorySegment from) {
             k = number;
-            j = (int) (number % zones[me]);
+            j = zone;
+            ARRIVED.setRelease(this, false);
             send = from;
             java.util.Arrays.fill(written, false);
             unwritten = ranks;
@@ -324,14 +346,15 @@ final class WindowExchanges {
         }
 
         private boolean write(final int p) {
-            final int b = (int) (k % zones[p]);
+            final int a = (int) (k % zones[p]);
             final long[] credit = credits[p];
-            if (credit[b] < k) {
-                credit[b] = (long) LONG.getAcquire(blocks[p], openBase[p] + b * LINE);
-                if (credit[b] < k) {
+            if (ZoneAssignments.exchangeOf(credit[a]) != k) {
+                credit[a] = (long) LONG.getAcquire(blocks[p], lineBase[p] + a * LINE);
+                if (ZoneAssignments.exchangeOf(credit[a]) != k) {
                     return false;
                 }
             }
+            final int b = ZoneAssignments.zoneOf(credit[a]);
             MemorySegment.copy(send, p * blockBytes, blocks[p], b * stride + me * blockBytes, blockBytes);
             LONG.setRelease(blocks[p], seqBase[p] + ((long) b * ranks + me) * LINE, k + 1);
             return true;
@@ -347,6 +370,7 @@ final class WindowExchanges {
                 }
                 arrived++;
             }
+            ARRIVED.setRelease(this, true);
             return true;
         }
 
