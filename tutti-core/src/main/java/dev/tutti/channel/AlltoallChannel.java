@@ -30,7 +30,8 @@ import java.util.concurrent.TimeUnit;
  * }</pre>
  *
  * <p><b>Exchanges.</b> The <i>k</i>-th submit on a rank starts exchange <i>k</i>, which meets exchange <i>k</i> of
- * every other rank; receive buffers come back from {@link #takeReceive()} in exchange order. Each exchange is a
+ * every other rank; receive buffers come back from {@link #takeReceive()} in exchange order. Between ranks that share
+ * memory, senders write their blocks straight into the receive buffers (see Memory); otherwise each exchange is a
  * start of a persistent alltoall built once (MPI-4 {@code alltoallInit}, one per pair of ring buffers), moving data
  * straight between the ring buffers. On a time-driven channel the clock starts the exchanges instead: exchange
  * <i>k</i> at its tick, with the oldest buffer this rank submitted and not yet sent, or with zeros if there is
@@ -47,12 +48,20 @@ import java.util.concurrent.TimeUnit;
  * released. A single-threaded program must therefore take and release receive buffers before it has {@code depth}
  * exchanges outstanding.
  *
- * <p><b>Memory.</b> Over the shm transport, send buffers whose blocks are larger than the eager limit live in the
- * rank's shared arena ({@link dev.tutti.SharedMemory}), so that each block reaches a rank of the same host with one
- * copy, made by the receiver out of the sender's buffer; fill them through their segments, since an array accessor
- * moves a buffer to the heap ({@link ChannelBuffer} says more). Everything else is Java arrays, and a full arena
- * falls back to them. The arena blocks go back to the arena at {@link #close()}, except a block still in an
- * abandoned exchange, which stays allocated (a receiver may still be copying out of it).
+ * <p><b>Memory.</b> Every exchange between ranks that share memory moves each block with one copy.
+ * <ul>
+ * <li>Best-effort intragroup channels of blocks up to the eager limit (at least 64 bytes on more than 2 ranks),
+ * when every rank shares memory with every other (one host over shm, or threads of one JVM): the receive buffers
+ * live in a {@link dev.tutti.SharedWindow}, and each sender writes its blocks straight into them; read them through
+ * their segments, since their array accessors return copies. The window goes back once every rank has closed the
+ * channel.</li>
+ * <li>Larger blocks over the shm transport: the send buffers live in the rank's shared arena
+ * ({@link dev.tutti.SharedMemory}), and the receiver copies each block out of the sender's buffer; fill them through
+ * their segments, since an array accessor moves a buffer to the heap. Their arena blocks go back at {@link #close()},
+ * except a block still in an abandoned exchange, which stays allocated (a receiver may still be copying out of
+ * it).</li>
+ * </ul>
+ * {@link ChannelBuffer} says more. Everything else is Java arrays, and a full arena falls back to them.
  *
  * <p><b>Progress.</b> Like every nonblocking collective, an exchange advances while a thread of the rank waits in
  * Tutti; the channel's take and submit calls wait on its exchanges.
