@@ -2,6 +2,7 @@ package dev.tutti;
 
 import dev.tutti.channel.AlltoallChannel;
 import dev.tutti.channel.ChannelBuffer;
+import dev.tutti.channel.ChannelQos;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -157,6 +158,40 @@ class ChannelWindowTest {
                 ch.release(kept);
                 assertEquals(301, ch.stats().exchanges());
             }
+        });
+    }
+
+    /**
+     * A bipartite channel over a window that spans both groups: 2 producers and 3 consumers with blocks of different
+     * sizes each way, then one direction empty; every element checked at both ends.
+     */
+    @Test
+    void shouldDeliverBipartiteExchangesThroughSharedMemory() {
+        ShmJob.run(5, (world, shm) -> {
+            final int side = world.rank() < 2 ? 0 : 1;
+            final Communicator half = world.split(side, world.rank());
+            final Intercommunicator inter = half.createIntercomm(0, world, 0 == side ? 2 : 0, 9);
+            final int[][] counts = {{24, 40}, {40, 24}}; // [side] = {send, receive}
+            for (final boolean oneWay : new boolean[] {false, true}) {
+                final int send = oneWay && 1 == side ? 0 : counts[side][0];
+                final int recv = oneWay && 0 == side ? 0 : counts[side][1];
+                try (AlltoallChannel ch = AlltoallChannel.bipartite(inter, "pc" + oneWay, Datatype.LONG, send, recv,
+                    2, ChannelQos.bestEffort())) {
+                    final int me = inter.rank();
+                    for (long k = 0; k < 300; k++) {
+                        final ChannelBuffer out = ch.takeSend();
+                        fill(out, k, me);
+                        ch.submit(out);
+                        final ChannelBuffer in = ch.takeReceive();
+                        assertTrue(in.isShared(), "the one-copy path");
+                        check(in, k, me);
+                        ch.release(in);
+                    }
+                    assertEquals(300, ch.stats().exchanges());
+                }
+            }
+            inter.free();
+            half.free();
         });
     }
 

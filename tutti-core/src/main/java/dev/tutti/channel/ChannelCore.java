@@ -1,7 +1,6 @@
 package dev.tutti.channel;
 
 import dev.tutti.Comm;
-import dev.tutti.Communicator;
 import dev.tutti.Datatype;
 import dev.tutti.ErrorClass;
 import dev.tutti.Request;
@@ -48,10 +47,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * failed exchange (a peer that died, a mismatch) fails the channel: every waiting and later operation throws,
  * naming the channel and, through the cause, the rank.
  *
- * <p>One copy: a best-effort intragroup channel of blocks that {@link WindowExchanges#fits}, no priority, whose
- * ranks all share memory, starts its exchanges through {@code window} instead ({@link WindowExchanges}: senders
- * write into landing zones of a shared window; the receive buffer shows the zone of its exchange from the exchange's
- * start, and its release hands the zone to a later exchange). Ranks agree on the path at creation.
+ * <p>One copy: a best-effort channel of small enough blocks, no priority, whose ranks all share memory, starts its
+ * exchanges through {@code window} instead ({@link WindowExchanges}: senders write into landing zones of a shared
+ * window; the receive buffer shows the zone of its exchange from the exchange's start, and its release hands the zone
+ * to a later exchange). Ranks agree on the path at creation.
  *
  * <p>Memory: send buffers of blocks above the shm eager limit are blocks of the rank's shared arena
  * ({@code arena}, when there is one and it has room), the rest Java arrays; an arena buffer whose array the
@@ -160,9 +159,8 @@ final class ChannelCore {
         this.sends = new ChannelBuffer[depth];
         this.recvs = new ChannelBuffer[depth];
         this.ring = new Exchange[depth];
-        this.window = comm instanceof Communicator c ? WindowExchanges.open(c, where, type, sendBlock, depth,
-            !timeDriven && 0 == qos.level() && Datatype.BOOLEAN != type
-                && WindowExchanges.fits(comm, (long) sendBlock * type.sizeBytes())) : null;
+        this.window = WindowExchanges.open(comm, where, type, sendBlock, recvBlock, depth, !timeDriven
+            && 0 == qos.level() && Datatype.BOOLEAN != type);
         this.arena = null == window ? sharedArena(comm, type, sendBlock) : null;
         this.zones = null == window ? null : zoneViews(window.zones(), type, recvRanks, recvBlock);
         for (int i = 0; i < depth; i++) {

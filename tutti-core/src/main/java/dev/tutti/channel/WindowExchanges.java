@@ -19,26 +19,28 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * How a best-effort intragroup channel moves its blocks when every rank shares memory with every other (processes
- * of one host over shm, or threads of one JVM): with one copy, made by the sender straight into the receiver's
- * receive buffer, which lives in a {@link SharedWindow}; no message, no matching, no staging.
+ * How a best-effort channel (intragroup or bipartite) moves its blocks when every rank shares memory with every other
+ * (processes of one host over shm, or threads of one JVM): with one copy, made by the sender straight into the
+ * receiver's receive buffer, which lives in a {@link SharedWindow}; no message, no matching, no staging.
  *
- * <p>Implementation notes. Each rank's block of the window holds, in 64-byte lines: its {@code zones} landing zones
- * ({@code ranks * blockBytes} each, rounded up to whole lines; twice its ring depth, at least 4), then a sequence line
- * per (zone <i>z</i>, sender <i>s</i>): the number + 1 of the last exchange <i>s</i> wrote into zone <i>z</i>, then
- * {@code zones} assignment lines, which tell senders the zone of each exchange ({@link ZoneAssignments}: the receiver
- * hands zones out in exchange order as the application releases them). The receive buffer that the channel hands
+ * <p>Implementation notes. The window spans every rank of the channel (both groups of a bipartite one, merged);
+ * {@link WindowLayout} says where things lie. Each rank's block holds its landing zones (a block from each of its
+ * peers; twice its ring depth of them, at least 4), then a sequence line per (zone <i>z</i>, sender <i>s</i>): the
+ * number + 1 of the last exchange <i>s</i> wrote into zone <i>z</i>, then assignment lines, which tell senders the
+ * zone of each exchange ({@link ZoneAssignments}: the receiver hands zones out in exchange order as the application
+ * releases them). The receive buffer that the channel hands
  * out for an exchange shows its zone ({@link ChannelBuffer#show}). More zones than buffers let a sender write
  * exchange <i>k</i> while the receiver still holds the buffer of exchange <i>k - 1</i>: with as many zones as
  * buffers, a ring of depth 1 would make every exchange wait one more crossing, for the release.
  * <ul>
- * <li>A sender of exchange <i>k</i> writes block <i>p</i> of its send buffer into the zone rank <i>p</i> assigned
- * to <i>k</i>, at its own offset, once that rank's assignment line {@code k % zones(p)} names <i>k</i> (acquire; the
+ * <li>A sender of exchange <i>k</i> writes block <i>d</i> of its send buffer into the zone its peer <i>d</i> assigned
+ * to <i>k</i>, at its own offset, once that peer's assignment line {@code k % zones} names <i>k</i> (acquire; the
  * value last read is kept in {@code credits}, so a line is read once per exchange at most), then stores <i>k + 1</i>
  * in its sequence line there (release). A block whose zone is not assigned yet waits in the exchange, which retries
  * it whenever it is polled.</li>
  * <li>A receiver's exchange <i>k</i> has arrived when every sender's sequence line of its zone reads <i>k + 1</i>
- * (acquire: the data is visible).</li>
+ * (acquire: the data is visible). A direction of a bipartite channel that moves nothing has no writes or no
+ * arrivals.</li>
  * </ul>
  * An exchange ({@link Flight}) completes when all its blocks are written and all have arrived: then its send buffer
  * may be reused and its receive buffer read. Flights are reused, one per buffer of the ring: exchange
@@ -70,11 +72,12 @@ final class WindowExchanges {
      * was measured faster than the other path at 8-32 B too.
      */
     static final long MIN = 64;
-    private static final long LINE = 64;
     /** The fewest landing zones a rank has (twice its ring depth otherwise). */
     private static final int MIN_ZONES = 4;
     /** A wait runs the rank's progress and looks for gone peers on one idle iteration in this many (a power of two). */
     private static final int CHECK_EVERY = 64;
+    /** Longs each rank contributes to the agreement: want, zones, senders, stride. */
+    private static final int AGREE = 4;
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
     private static final VarHandle BUSY;
     private static final VarHandle ARRIVED;
@@ -89,17 +92,14 @@ final class WindowExchanges {
     }
 
     private final SharedWindow window;
+    /** The merged communicator of a bipartite channel (this path's own, freed at close), else null. */
+    private final Communicator merged;
     private final String where;
-    private final int me;
-    private final int ranks;
-    private final long blockBytes;
-    private final long stride;
-    /** Per rank: its landing zones, and the offsets of its sequence lines and assignment lines in its block. */
-    private final int[] zones;
-    private final long[] seqBase;
-    private final long[] lineBase;
-    private final MemorySegment[] blocks;
-    /** Per rank and assignment line of that rank: the value last read (owner: the holder of a flight's busy). */
+    private final WindowLayout at;
+    /** Peers this rank writes to and receives from in an exchange (0 for a direction that moves nothing). */
+    private final int writes;
+    private final int arrivals;
+    /** Per window rank and assignment line of it: the value last read (owner: the holder of a flight's busy). */
     private final long[][] credits;
     private final Flight[] flights;
     /** This rank's zones (the channel's lock held). */
@@ -107,34 +107,30 @@ final class WindowExchanges {
     /** The next exchange to start here, and the lowest started one whose blocks have not all arrived (lock held). */
     private long started;
     private long floor;
-    /** Ranks in the order a flight writes to them: from the next rank round, itself last. */
+    /** Peers in the order a flight writes to them: from the one after this rank's index round. */
     private final int[] order;
 
-    private WindowExchanges(final SharedWindow window, final String where, final int me, final int[] zones,
-        final int depth, final long blockBytes, final long stride) {
+    private WindowExchanges(final SharedWindow window, final Communicator merged, final String where,
+        final WindowLayout at, final int depth) {
         this.window = window;
+        this.merged = merged;
         this.where = where;
-        this.me = me;
-        this.ranks = zones.length;
-        this.zones = zones;
-        this.blockBytes = blockBytes;
-        this.stride = stride;
-        this.seqBase = new long[ranks];
-        this.lineBase = new long[ranks];
-        this.blocks = new MemorySegment[ranks];
-        this.credits = new long[ranks][];
-        this.order = new int[ranks];
-        for (int p = 0; p < ranks; p++) {
-            seqBase[p] = zones[p] * stride;
-            lineBase[p] = seqBase[p] + (long) zones[p] * ranks * LINE;
-            blocks[p] = window.segment(p);
-            credits[p] = new long[zones[p]];
-            for (int a = 0; a < zones[p]; a++) {
+        this.at = at;
+        final int peers = at.peerCount();
+        this.writes = 0 == at.sendBytes() ? 0 : peers;
+        this.arrivals = 0 == at.recvBytes() ? 0 : peers;
+        this.credits = new long[window.size()][];
+        for (int p = 0; p < credits.length; p++) {
+            credits[p] = new long[at.zones(p)];
+            for (int a = 0; a < credits[p].length; a++) {
                 credits[p][a] = ZoneAssignments.encode(a, a); // zone a is exchange a's from the start
             }
-            order[p] = (me + 1 + p) % ranks;
         }
-        this.assignments = new ZoneAssignments(blocks[me], lineBase[me], zones[me]);
+        this.order = new int[peers];
+        for (int i = 0; i < peers; i++) {
+            order[i] = (at.index() + 1 + i) % peers;
+        }
+        this.assignments = new ZoneAssignments(at.block(at.me()), at.lineAt(at.me(), 0), at.zones(at.me()));
         this.flights = new Flight[depth];
         for (int j = 0; j < flights.length; j++) {
             flights[j] = new Flight();
@@ -143,45 +139,70 @@ final class WindowExchanges {
 
     /**
      * Sets up the window of a channel, or returns null when some rank does not want it or cannot have it
-     * (collective over {@code comm}: every rank calls it at the same point, and all get a window or none).
+     * (collective over {@code priv}, both groups of a bipartite channel: every rank calls it at the same point, and
+     * all get a window or none).
      *
-     * @param comm  the channel's private intracommunicator
-     * @param where the channel, for messages
-     * @param type  the element type
-     * @param block elements per block
-     * @param depth this rank's ring depth
-     * @param want  whether this rank's channel may take this path (best effort, no priority, not BOOLEAN, blocks
-     *              that {@link #fits})
+     * @param priv      the channel's private communicator
+     * @param where     the channel, for messages
+     * @param type      the element type
+     * @param sendBlock elements this rank sends to each peer
+     * @param recvBlock elements this rank receives from each peer
+     * @param depth     this rank's ring depth
+     * @param want      whether this rank's channel may take this path (best effort, no priority, not BOOLEAN)
      * @return the exchanges, or null
      */
-    static WindowExchanges open(final Communicator comm, final String where, final Datatype type, final int block,
-        final int depth, final boolean want) {
-        final int n = comm.size();
-        final int mine = Math.max(MIN_ZONES, 2 * depth);
-        final long[] all = new long[2 * n];
-        comm.allgather(Buf.of(new long[] {want ? 1 : 0, mine}), Buf.of(all));
-        final int[] zones = new int[n];
-        for (int r = 0; r < n; r++) {
-            if (0 == all[2 * r]) {
+    static WindowExchanges open(final Comm priv, final String where, final Datatype type, final int sendBlock,
+        final int recvBlock, final int depth, final boolean want) {
+        final boolean inter = priv.isInter();
+        final Communicator merged = inter ? ((dev.tutti.Intercommunicator) priv).merge(false) : (Communicator) priv;
+        boolean kept = false;
+        try {
+            final int peers = inter ? priv.remoteSize() : priv.size();
+            final long sendBytes = (long) sendBlock * type.sizeBytes();
+            final long recvBytes = (long) recvBlock * type.sizeBytes();
+            final int zones = Math.max(MIN_ZONES, 2 * depth);
+            final long stride = WindowLayout.stride(peers, recvBytes);
+            final boolean fits = fits(priv, merged.size(), sendBytes) && fits(priv, merged.size(), recvBytes);
+            final int n = merged.size();
+            final long[] all = new long[AGREE * n];
+            merged.allgather(Buf.of(new long[] {want && fits ? 1 : 0, zones, peers, stride}), Buf.of(all));
+            final int[] zoneCounts = new int[n];
+            final int[] senders = new int[n];
+            final long[] strides = new long[n];
+            for (int r = 0; r < n; r++) {
+                if (0 == all[AGREE * r]) {
+                    return null;
+                }
+                zoneCounts[r] = (int) all[AGREE * r + 1];
+                senders[r] = (int) all[AGREE * r + 2];
+                strides[r] = all[AGREE * r + 3];
+            }
+            final Optional<SharedWindow> w = SharedWindow.allocate(merged, WindowLayout.bytes(zones, stride, peers));
+            if (w.isEmpty()) {
                 return null;
             }
-            zones[r] = (int) all[2 * r + 1];
+            final int[] peerRanks = new int[peers];
+            for (int d = 0; d < peers; d++) {
+                peerRanks[d] = d;
+            }
+            final int[] window = inter ? priv.remoteGroup().translateRanks(peerRanks, merged.group()) : peerRanks;
+            final WindowLayout layout = new WindowLayout(w.get(), merged.rank(), priv.rank(), window, zoneCounts,
+                senders, strides, sendBytes, recvBytes);
+            kept = true;
+            return new WindowExchanges(w.get(), inter ? merged : null, where, layout, depth);
+        } finally {
+            if (inter && !kept) {
+                merged.free();
+            }
         }
-        final long blockBytes = (long) block * type.sizeBytes();
-        final long stride = (n * blockBytes + LINE - 1) / LINE * LINE;
-        final long bytes = mine * stride + (long) mine * n * LINE + mine * LINE;
-        final Optional<SharedWindow> w = SharedWindow.allocate(comm, bytes);
-        return w.map(win -> new WindowExchanges(win, where, comm.rank(), zones, depth, blockBytes, stride))
-            .orElse(null);
     }
 
     /**
-     * @param comm       the channel's communicator
-     * @param blockBytes the bytes of a block
-     * @return whether blocks of that size go through the window (given that the ranks share memory)
+     * @return whether blocks of {@code blockBytes} go through the window, given that the ranks share memory (0: a
+     *         direction that moves nothing)
      */
-    static boolean fits(final Comm comm, final long blockBytes) {
-        return (blockBytes >= MIN || comm.size() <= 2) && blockBytes <= limit(comm);
+    private static boolean fits(final Comm priv, final int ranks, final long blockBytes) {
+        return 0 == blockBytes || (blockBytes >= MIN || ranks <= 2) && blockBytes <= limit(priv);
     }
 
     /**
@@ -195,11 +216,7 @@ final class WindowExchanges {
 
     /** @return this rank's landing zones, by zone number */
     MemorySegment[] zones() {
-        final MemorySegment[] z = new MemorySegment[zones[me]];
-        for (int i = 0; i < z.length; i++) {
-            z[i] = blocks[me].asSlice(i * stride, ranks * blockBytes);
-        }
-        return z;
+        return at.ownZones();
     }
 
     /**
@@ -280,6 +297,9 @@ final class WindowExchanges {
             }
         }
         window.retire();
+        if (null != merged) {
+            merged.free();
+        }
     }
 
     /** One exchange in flight: see the class comment. */
@@ -299,9 +319,10 @@ final class WindowExchanges {
         /** This exchange's zone here. */
         private int j;
         private MemorySegment send;
-        private final boolean[] written = new boolean[ranks];
+        /** Per peer: whether this rank's block of the exchange is written there. */
+        private final boolean[] written = new boolean[at.peerCount()];
         private int unwritten;
-        /** The senders whose block has arrived: ranks 0 .. arrived - 1 (they are looked at in rank order). */
+        /** The peers whose block has arrived: 0 .. arrived - 1 (they are looked at in peer order). */
         private int arrived;
 
         void arm(final long number, final int zone, final MemorySegment from) {
@@ -321,7 +342,7 @@ final class WindowExchanges {
             ARRIVED.setRelease(this, false);
             send = from;
             java.util.Arrays.fill(written, false);
-            unwritten = ranks;
+            unwritten = writes;
             arrived = 0;
             failure = null;
             done = false; // published with the rest by the channel's lock and the busy CAS of later polls
@@ -336,36 +357,38 @@ final class WindowExchanges {
             if (window.outranked(0)) {
                 return;
             }
-            for (int i = 0; i < ranks && unwritten > 0; i++) {
-                final int p = order[i];
-                if (!written[p] && write(p)) {
-                    written[p] = true;
+            for (int i = 0; i < writes && unwritten > 0; i++) {
+                final int d = order[i];
+                if (!written[d] && write(d)) {
+                    written[d] = true;
                     unwritten--;
                 }
             }
         }
 
-        private boolean write(final int p) {
-            final int a = (int) (k % zones[p]);
+        /** Writes this rank's block to peer {@code d} if the peer has assigned the exchange a zone. */
+        private boolean write(final int d) {
+            final int p = at.peer(d);
+            final int a = (int) (k % at.zones(p));
             final long[] credit = credits[p];
             if (ZoneAssignments.exchangeOf(credit[a]) != k) {
-                credit[a] = (long) LONG.getAcquire(blocks[p], lineBase[p] + a * LINE);
+                credit[a] = (long) LONG.getAcquire(at.block(p), at.lineAt(p, a));
                 if (ZoneAssignments.exchangeOf(credit[a]) != k) {
                     return false;
                 }
             }
             final int b = ZoneAssignments.zoneOf(credit[a]);
-            MemorySegment.copy(send, p * blockBytes, blocks[p], b * stride + me * blockBytes, blockBytes);
-            LONG.setRelease(blocks[p], seqBase[p] + ((long) b * ranks + me) * LINE, k + 1);
+            final long bytes = at.sendBytes();
+            MemorySegment.copy(send, d * bytes, at.block(p), at.dataAt(p, b), bytes);
+            LONG.setRelease(at.block(p), at.seqAt(p, b, at.index()), k + 1);
             return true;
         }
 
         /** @return whether every sender's block of this exchange has arrived (holder of busy) */
         private boolean readArrived() {
-            final MemorySegment mine = blocks[me];
-            final long base = seqBase[me] + (long) j * ranks * LINE;
-            while (arrived < ranks) {
-                if ((long) LONG.getAcquire(mine, base + arrived * LINE) != k + 1) {
+            final MemorySegment mine = at.block(at.me());
+            while (arrived < arrivals) {
+                if ((long) LONG.getAcquire(mine, at.seqAt(at.me(), j, arrived)) != k + 1) {
                     return false;
                 }
                 arrived++;
@@ -379,8 +402,8 @@ final class WindowExchanges {
             if (done) {
                 return true;
             }
-            if (0 == unwritten && arrived < ranks && (long) LONG.getAcquire(blocks[me], seqBase[me]
-                + ((long) j * ranks + arrived) * LINE) != k + 1) {
+            if (0 == unwritten && arrived < arrivals && (long) LONG.getAcquire(at.block(at.me()), at.seqAt(at.me(), j,
+                arrived)) != k + 1) {
                 return false; // racy look: nothing to write and the next block not here; no CAS
             }
             if (!BUSY.compareAndSet(this, 0, 1)) {
@@ -401,13 +424,13 @@ final class WindowExchanges {
 
         /** Fails the exchange if a rank it still waits for is gone (after one more look at what arrived). */
         private void checkPeers() {
-            for (int p = 0; p < ranks && !done; p++) {
-                final TuttiException gone = waitsFor(p) ? window.failureOf(p) : null; // racy: decides whether to ask
+            for (int d = 0; d < written.length && !done; d++) {
+                final TuttiException gone = waitsFor(d) ? window.failureOf(at.peer(d)) : null; // racy: whether to ask
                 if (null != gone && !poll() && BUSY.compareAndSet(this, 0, 1)) {
                     try {
-                        if (!done && waitsFor(p)) {
+                        if (!done && waitsFor(d)) {
                             failure = Failures.wrap(gone, "exchange", where, "exchange " + k + " cannot complete, "
-                                + "it waits for rank " + p);
+                                + "it waits for " + (null == merged ? "rank " : "remote rank ") + d);
                             done = true;
                         }
                     } finally {
@@ -417,10 +440,10 @@ final class WindowExchanges {
             }
         }
 
-        /** @return whether the block to rank {@code p} is not written yet or the one from it has not arrived */
-        private boolean waitsFor(final int p) {
-            return !written[p] || (long) LONG.getAcquire(blocks[me], seqBase[me] + ((long) j * ranks + p) * LINE)
-                != k + 1;
+        /** @return whether the block to peer {@code d} is not written yet or the one from it has not arrived */
+        private boolean waitsFor(final int d) {
+            return (d < writes && !written[d]) || (d < arrivals && (long) LONG.getAcquire(at.block(at.me()),
+                at.seqAt(at.me(), j, d)) != k + 1);
         }
 
         @Override
@@ -480,7 +503,7 @@ final class WindowExchanges {
         @Override
         public String toString() {
             return "exchange " + k + " (" + where + ", " + (done ? "done" : unwritten + " blocks to write, "
-                + (ranks - arrived) + " to arrive") + ")";
+                + (arrivals - arrived) + " to arrive") + ")";
         }
     }
 }
