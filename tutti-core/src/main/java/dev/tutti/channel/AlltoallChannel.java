@@ -50,11 +50,11 @@ import java.util.concurrent.TimeUnit;
  *
  * <p><b>Memory.</b> Every exchange between ranks that share memory moves each block with one copy.
  * <ul>
- * <li>Best-effort intragroup channels of blocks up to the eager limit (at least 64 bytes on more than 2 ranks),
- * when every rank shares memory with every other (one host over shm, or threads of one JVM): the receive buffers
- * live in a {@link dev.tutti.SharedWindow}, and each sender writes its blocks straight into them; read them through
- * their segments, since their array accessors return copies. The window goes back once every rank has closed the
- * channel.</li>
+ * <li>Best-effort channels (intragroup or bipartite) of blocks up to the eager limit (at least 64 bytes on more than
+ * 2 ranks), when every rank shares memory with every other (one host over shm, or threads of one JVM): the receive
+ * buffers live in a {@link dev.tutti.SharedWindow}, and each sender writes its blocks straight into them; read them
+ * through their segments, since their array accessors return copies. The window goes back once every rank has
+ * closed the channel.</li>
  * <li>Larger blocks over the shm transport: the send buffers live in the rank's shared arena
  * ({@link dev.tutti.SharedMemory}), and the receiver copies each block out of the sender's buffer; fill them through
  * their segments, since an array accessor moves a buffer to the heap. Their arena blocks go back at {@link #close()},

@@ -27,16 +27,15 @@ import java.lang.invoke.VarHandle;
  * heap for good (its contents copied into a new array, its arena block freed, views from {@link #buf()} and
  * {@link #block(int)} taken before no longer its memory), and its exchanges take the transport's ordinary path.
  *
- * <p>On a best-effort intragroup channel whose ranks all share memory (one host over shm, or threads of one JVM)
- * and whose blocks are at most the eager limit (16 KiB by default; and at least 64 bytes on more than 2
+ * <p>On a best-effort channel (intragroup or bipartite) whose ranks all share memory (one host over shm, or threads
+ * of one JVM) and whose blocks are at most the eager limit (16 KiB by default; and at least 64 bytes on more than 2
  * ranks), it is the receive buffers that are shared ({@link #isShared()}): each sender writes its block straight
  * into them, one copy in all. Read them through {@link #buf()} or {@link #block(int)} (the views change from one
  * take to the next: take them again after each take); their array accessors return a copy of the exchange, made at
  * the first call after each take (a second copy, paid only by the application that asks for an array).
  *
- * <p>Every other buffer (other transports, a full arena, BOOLEAN channels, time-driven or prioritized
- * channels, bipartite ones, blocks under 64 bytes on more than 2 ranks, send buffers of blocks up to the eager
- * limit) is a Java array.
+ * <p>Every other buffer (other transports, a full arena, BOOLEAN channels, time-driven or prioritized channels,
+ * blocks under 64 bytes on more than 2 ranks, send buffers of blocks up to the eager limit) is a Java array.
  *
  * <p>Every accessor refuses a buffer the application does not hold (already submitted, released, or the channel
  * closed): the channel may be writing it. Views and arrays obtained earlier cannot be checked; do not use them
