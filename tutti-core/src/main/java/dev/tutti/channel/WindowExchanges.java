@@ -372,7 +372,7 @@ final class WindowExchanges {
             final int a = (int) (k % at.zones(p));
             final long[] credit = credits[p];
             if (ZoneAssignments.exchangeOf(credit[a]) != k) {
-                credit[a] = (long) LONG.getAcquire(at.block(p), at.lineAt(p, a));
+                readAssignments(p, a);
                 if (ZoneAssignments.exchangeOf(credit[a]) != k) {
                     return false;
                 }
@@ -382,6 +382,21 @@ final class WindowExchanges {
             MemorySegment.copy(send, d * bytes, at.block(p), at.dataAt(p, b), bytes);
             LONG.setRelease(at.block(p), at.seqAt(p, b, at.index()), k + 1);
             return true;
+        }
+
+        /**
+         * Reads peer {@code p}'s assignment {@code a} and the others in its line into {@code credits} (acquire each):
+         * the next exchanges' zones come with the same line.
+         */
+        private void readAssignments(final int p, final int a) {
+            final long[] credit = credits[p];
+            final int per = WindowLayout.perLine();
+            final int first = a / per * per;
+            final int last = Math.min(credit.length, first + per);
+            final MemorySegment block = at.block(p);
+            for (int i = first; i < last; i++) {
+                credit[i] = (long) LONG.getAcquire(block, at.lineAt(p, i));
+            }
         }
 
         /** @return whether every sender's block of this exchange has arrived (holder of busy) */

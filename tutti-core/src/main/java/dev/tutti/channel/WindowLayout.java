@@ -13,8 +13,8 @@ import java.lang.foreign.MemorySegment;
  * group on an intragroup channel (itself included), the remote group on a bipartite one; peer <i>d</i> is block
  * <i>d</i> of a send buffer and of a receive buffer. A rank's <i>index</i> is its place among its peers' peers: its
  * rank in its own group. A rank's block holds, in 64-byte lines: {@code zones} landing zones of {@code stride} bytes
- * (its peers' blocks to it, in peer order), a sequence line per (zone, sender index), then {@code zones} assignment
- * lines ({@link ZoneAssignments}). Immutable once made.
+ * (its peers' blocks to it, in peer order), a sequence line per (zone, sender index), then {@code zones}
+ * assignments, eight to a line ({@link ZoneAssignments}). Immutable once made.
  */
 final class WindowLayout {
     static final long LINE = 64;
@@ -65,7 +65,7 @@ final class WindowLayout {
 
     /** @return the bytes of a rank's block in the window: its zones, sequence lines and assignment lines */
     static long bytes(final int zones, final long stride, final int senders) {
-        return zones * stride + (long) zones * senders * LINE + zones * LINE;
+        return zones * stride + (long) zones * senders * LINE + (zones * (long) Long.BYTES + LINE - 1) / LINE * LINE;
     }
 
     /** @return the bytes of a zone that holds {@code senders} blocks of {@code blockBytes}, in whole lines */
@@ -116,9 +116,20 @@ final class WindowLayout {
         return seqBase[p] + ((long) zone * senders[p] + sender) * LINE;
     }
 
-    /** @return the offset in window rank {@code p}'s block of its assignment line {@code a} */
+    /**
+     * Returns where window rank {@code p} says which zone exchange {@code a} (modulo its zones) gets: a long, eight
+     * to a line, so that a sender reads the next exchanges' zones with one line, and the receiver's stores take the
+     * line back from it once every few exchanges only.
+     *
+     * @return the offset in window rank {@code p}'s block of its assignment {@code a}
+     */
     long lineAt(final int p, final int a) {
-        return lineBase[p] + a * LINE;
+        return lineBase[p] + (long) a * Long.BYTES;
+    }
+
+    /** @return the number of assignments in a line */
+    static int perLine() {
+        return (int) (LINE / Long.BYTES);
     }
 
     /** @return this rank's index among the senders of its peers */

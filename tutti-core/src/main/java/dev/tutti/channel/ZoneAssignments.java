@@ -14,7 +14,7 @@ import java.lang.invoke.VarHandle;
  * is less than {@code zones} ahead of the lowest exchange whose blocks have not all arrived here ({@code floor}):
  * the assignment of exchange <i>k</i> is written in line {@code k % zones}, which held the assignment of exchange
  * <i>k - zones</i>, and every sender has read that one once all of exchange <i>k - zones</i>'s blocks arrived. A
- * line holds {@code (k + 1) << 20 | zone}. Because zones go out in release order, not by exchange number, an
+ * line (a long; eight share a cache line) holds {@code (k + 1) << 20 | zone}. Because zones go out in release order, not by exchange number, an
  * application that holds one buffer for long while it cycles the others never makes an exchange wait for the held
  * zone. Stores to the lines are gathered and made by {@link #publish()}, after the next start's writes (see there).
  *
@@ -23,7 +23,6 @@ import java.lang.invoke.VarHandle;
 final class ZoneAssignments {
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
     private static final int ZONE_BITS = 20;
-    private static final long LINE = 64;
 
     private final MemorySegment block;
     private final long lineBase;
@@ -40,7 +39,7 @@ final class ZoneAssignments {
 
     /**
      * @param block    this rank's block of the window
-     * @param lineBase the offset of its first assignment line
+     * @param lineBase the offset of its first assignment (longs follow, one per zone)
      * @param zones    its number of zones (less than 2^20)
      */
     ZoneAssignments(final MemorySegment block, final long lineBase, final int zones) {
@@ -122,7 +121,7 @@ final class ZoneAssignments {
             for (int a = 0; a < zones; a++) {
                 if (lines[a] != published[a]) {
                     published[a] = lines[a];
-                    LONG.setRelease(block, lineBase + a * LINE, lines[a]);
+                    LONG.setRelease(block, lineBase + (long) a * Long.BYTES, lines[a]);
                 }
             }
         }
