@@ -150,7 +150,8 @@ public abstract class AbstractRequest implements Request {
      * failure: on one idle iteration in this many (a power of two). 1, every iteration, for every request that needs
      * the engine to complete; more only for one that {@link #progressSelf()} completes alone (a persistent
      * collective whose messages all go through shared-memory slots), which then spins on its own progress between
-     * two of the engine's passes, so that the others still progress and a failure is still seen within microseconds.
+     * two of the engine's passes, so that the others still progress and a failure is still seen within microseconds
+     * (only while the idle strategy would spin: a wait that yields or parks runs the engine on every iteration).
      *
      * @return the interval, a power of two
      */
@@ -276,7 +277,7 @@ public abstract class AbstractRequest implements Request {
                 if (isDone()) {
                     return; // the engine's pass can wait for the next wait
                 }
-                if (0 != (++spins & alone)) {
+                if (0 != (++spins & alone) && idle.spinsOnly(iteration)) { // never instead of a yield or a park
                     if (0 == own) {
                         Thread.onSpinWait();
                     }
