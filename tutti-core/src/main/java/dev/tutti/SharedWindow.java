@@ -75,8 +75,9 @@ public final class SharedWindow {
     /**
      * Allocates a zeroed, 64-byte aligned block of {@code bytes} on this rank, and reaches the blocks of every other
      * rank (collective: every rank of {@code comm} calls it; the sizes may differ). Empty on every rank when some
-     * rank cannot share memory with some other (another host, the tcp transport), or has no room (setting {@code
-     * tutti.shm.arenaMiB}).
+     * rank cannot share memory with some other (another host, the tcp transport), has no room (setting {@code
+     * tutti.shm.arenaMiB}), or runs the correctness checker ({@code tutti.check}: a wait on a plain store is out of
+     * its sight, so it could not name a deadlock through the window; libraries then keep to messages).
      *
      * @param comm  an intracommunicator
      * @param bytes this rank's block size, {@code >= 0}
@@ -97,11 +98,13 @@ public final class SharedWindow {
         sweep(engine);
         final int n = c.size();
         final int[] world = c.localWorldRanks();
-        final DirectMemory memory = sharedBy(engine, world, c.rank());
+        // With the checker on, no window: waits on plain stores are out of its sight (it could not name their
+        // deadlocks), so that libraries keep to the messages it sees.
+        final DirectMemory memory = null == engine.hook() ? sharedBy(engine, world, c.rank()) : null;
         MemorySegment mine = null;
         final long lined = (bytes + LINE - 1) / LINE * LINE + flagBytes(n);
         MemorySegment block = null;
-        if (1 == n) {
+        if (1 == n && null == engine.hook()) {
             block = Arena.ofAuto().allocate(lined, LINE);
         } else if (null != memory) {
             block = memory.tryAllocateDirect(lined);

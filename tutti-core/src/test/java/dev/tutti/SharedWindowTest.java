@@ -17,8 +17,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@link SharedWindow}: every rank reaches every other rank's block with plain loads and stores, over shm and between
- * threads of one JVM; blocks of different sizes; none over tcp (on every rank); bad input refused before anything is
- * sent; a retired window's blocks back in the arena once every rank retired it.
+ * threads of one JVM; blocks of different sizes; none over tcp or with the checker on (on every rank); bad input
+ * refused before anything is sent; a retired window's blocks back in the arena once every rank retired it.
  */
 @Timeout(60)
 class SharedWindowTest {
@@ -96,6 +96,15 @@ class SharedWindowTest {
             final Optional<SharedWindow> win = SharedWindow.allocate(world, 128);
             assertTrue(win.isEmpty(), "no shared memory between tcp ranks");
             world.barrier(); // the communicator is still in step
+        });
+    }
+
+    /** With the checker on there is no window: waits on plain stores would be out of its sight. */
+    @Test
+    void shouldBeEmptyWithTheCheckerOn() {
+        Tutti.runLocal(2, CheckerTest.CHECKED, w -> {
+            assertTrue(SharedWindow.allocate(w, 64).isEmpty());
+            w.barrier();
         });
     }
 

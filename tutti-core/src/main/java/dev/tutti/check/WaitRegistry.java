@@ -14,6 +14,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * ({@link dev.tutti.p2p.P2pHook#blocked}), removed when it ends. A snapshot describes each wait with the request's
  * own description and targets and the blocked thread's call site, read from its stack only then.
  *
+ * <p>A wait taken up again on the same request right after it ended (a timed wait in slices, as an alltoall
+ * channel's: within {@link #RESUME_GAP_NS}, and the break at most an eighth of the wait before it) continues that
+ * wait: it keeps its number and its start, so that the detector sees one wait that lasts. A thread that computes
+ * between its timed waits takes longer breaks, and each of its waits is a new one (it is working, not waiting).
+ *
  * <p>A thread that does nothing but poll a request with {@code test()} waits as surely as one blocked in it: its
  * latest polled request counts as its wait from its first unsuccessful test, while it keeps polling that request
  * (its last test less than {@link #POLL_FRESH_NS} ago; a longer gap starts the poll anew), the request is not done,
@@ -43,6 +48,8 @@ final class WaitRegistry {
     static final int MAX_SLOTS = 256;
     /** How recent a thread's last unsuccessful test must be for its poll to count as a wait: 100 ms. */
     static final long POLL_FRESH_NS = 200_000_000L;
+    /** The longest break between two waits on one request that makes them one wait (see the class comment). */
+    static final long RESUME_GAP_NS = 1_000_000L;
 
     /** A registered wait. */
     static final class Wait {
@@ -73,6 +80,11 @@ final class WaitRegistry {
         AbstractRequest request;
         long id;
         long startNs;
+        /** The wait that ended last in this slot: its request, number, start and end (the owner's alone). */
+        AbstractRequest lastRequest;
+        long lastId;
+        long lastStartNs;
+        long lastEndNs;
 
         Slot(final Thread thread) {
             this.thread = thread;
@@ -121,7 +133,12 @@ final class WaitRegistry {
             slots.put(t, s);
         }
         if (null != s && s.free()) {
-            s.set(request, ids.incrementAndGet(), System.nanoTime());
+            final long now = System.nanoTime();
+            // A wait taken up again on the same request at once (a timed wait in slices, as a channel's) is one wait.
+            final long gap = now - s.lastEndNs;
+            final boolean resumed = request == s.lastRequest && gap < RESUME_GAP_NS
+                && s.lastEndNs - s.lastStartNs >= 8 * gap;
+            s.set(request, resumed ? s.lastId : ids.incrementAndGet(), resumed ? s.lastStartNs : now);
             return s;
         }
         final Wait w = new Wait(ids.incrementAndGet(), t, request, System.nanoTime());
@@ -136,6 +153,10 @@ final class WaitRegistry {
      */
     void remove(final Object token) {
         if (token instanceof Slot s) {
+            s.lastRequest = s.request;
+            s.lastId = s.id;
+            s.lastStartNs = s.startNs;
+            s.lastEndNs = System.nanoTime();
             s.set(null, 0, 0);
         } else {
             waits.remove(((Wait) token).id);
