@@ -19,8 +19,9 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * The running part of a channel on one rank: its two buffer rings, the exchanges in flight, and the statistics.
  *
- * <p>Implementation notes. Exchange <i>k</i> is the <i>k</i>-th start of a persistent alltoall on the channel's
- * private communicator ({@link ExchangeStarts}: one request per pair of ring buffers, built on first use; a
+ * <p>Implementation notes. Exchange <i>k</i> is the <i>k</i>-th start of the one-copy path (below), or of a
+ * persistent alltoall on the channel's private communicator ({@link ExchangeStarts}: one request per pair of ring
+ * buffers, built on first use; a
  * duplicate communicator made at creation, so the channel's messages have their own context and never meet the
  * parent communicator's collectives, whatever order ranks interleave them in); exchanges are started under
  * {@code lock} in exchange order, so the collective call order on the private communicator is the exchange order
@@ -55,7 +56,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Memory: send buffers of blocks above the shm eager limit are blocks of the rank's shared arena
  * ({@code arena}, when there is one and it has room), the rest Java arrays; an arena buffer whose array the
  * application asks for moves to a new array under {@code lock} while it is held (so in no exchange), its arena block
- * freed and its pair requests forgotten, to be built again over the array at their next exchange.
+ * freed and its pair requests forgotten, to be built again over the array at their next exchange. On the one-copy
+ * path the send buffers are Java arrays and the receive buffers show zones of the window ({@code zones}).
+ *
+ * <p>Locking: every operation holds {@code lock}, except a {@link #takeSend} that finds a free buffer (claimed by
+ * its CAS, see {@link #takeFree()}); {@code closed} and {@code failure} are volatile for that path.
  *
  * <p>Allocation: buffers, their block views and the exchange records are made at creation, a pair's persistent
  * request at its first exchange; a steady exchange then allocates nothing on the small-message path (BOOLEAN
