@@ -61,6 +61,8 @@ public final class Datatype implements Freeable, Cloneable {
     private final boolean predefined;
     private final CommState state;
     private volatile boolean freed;
+    /** Whether the type may describe data in communication: predefined ones always, derived ones after commit. */
+    private volatile boolean committed;
 
     Datatype(final String name, final Base base, final Layout layout, final int extentBytes,
         final dev.tutti.Datatype wire, final int wirePerItem, final int elementsPerItem, final boolean predefined,
@@ -74,6 +76,7 @@ public final class Datatype implements Freeable, Cloneable {
         this.wirePerItem = wirePerItem;
         this.elementsPerItem = elementsPerItem;
         this.predefined = predefined;
+        this.committed = predefined;
         this.state = new CommState(name);
         this.shape = null;
         this.sizeBytes = extentBytes;
@@ -140,6 +143,34 @@ public final class Datatype implements Freeable, Cloneable {
         return this;
     }
 
+    /**
+     * Checks that the type can describe data in communication (p2p, collectives, pack and unpack): live, and
+     * committed if derived, as MPI requires and Open MPI checks (ERR_TYPE). Constructors, size and extent queries
+     * and {@link Status} counts need no commit.
+     *
+     * @param what the operation
+     * @return this
+     */
+    Datatype usable(final String what) {
+        live(what);
+        return committedFor(what);
+    }
+
+    /**
+     * Checks only the commit, for a type that may be null when nothing moves ({@code MPI.DATATYPE_NULL} with count
+     * 0 is predefined, hence committed).
+     *
+     * @param what the operation
+     * @return this
+     */
+    Datatype committedFor(final String what) {
+        if (!committed) {
+            throw Errors.error(MPI.ERR_TYPE, what + ": datatype=" + getNameQuietly() + " is not committed, "
+                + "expected commit() before it is used in communication");
+        }
+        return this;
+    }
+
     private String getNameQuietly() {
         return state.name();
     }
@@ -190,9 +221,15 @@ public final class Datatype implements Freeable, Cloneable {
         };
     }
 
-    /** Commits the type for use in communication; a layout needs no further preparation. */
+    /**
+     * Commits the type for use in communication (a layout needs no further preparation); committing a committed
+     * type does nothing. A null or freed type is an ERR_TYPE error.
+     */
     public void commit() throws MPIException {
-        MPI.check();
+        MPI.COMM_WORLD.run("MPI_Type_commit", () -> {
+            live("commit");
+            committed = true;
+        });
     }
 
     /** Frees a derived type; the handle becomes null. Freeing a predefined type is an ERR_TYPE error. */
@@ -228,6 +265,7 @@ public final class Datatype implements Freeable, Cloneable {
             alignBytes, userBound) : new Datatype(state.name(), base, layout, extentBytes, wire, wirePerItem,
             elementsPerItem, false, alignBytes);
         d.signature = signature;
+        d.committed = committed;
         d.state.name(state.name());
         return d;
     }
