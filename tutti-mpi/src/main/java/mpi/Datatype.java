@@ -86,7 +86,7 @@ public final class Datatype implements Freeable, Cloneable {
         this.elementsPerItem = elementsPerItem;
         this.predefined = predefined;
         this.committed = predefined;
-        this.state = new CommState(name);
+        this.state = predefined ? new CommState(name) : CommState.unnamed(name);
         this.shape = null;
         this.sizeBytes = extentBytes;
     }
@@ -105,13 +105,13 @@ public final class Datatype implements Freeable, Cloneable {
         this.wirePerItem = Math.toIntExact(shape.size());
         this.elementsPerItem = elementsPerItem;
         this.predefined = false;
-        this.state = new CommState(name);
+        this.state = CommState.unnamed(name);
     }
 
     /**
      * Builds a predefined datatype.
      *
-     * @param name   MPI's name, e.g. {@code MPI_INT}
+     * @param name   MPI's name, e.g. {@code MPI_INT32_T}
      * @param base   the Java element type
      * @param layout how reductions read an item
      * @param bytes  bytes of one item
@@ -280,7 +280,7 @@ public final class Datatype implements Freeable, Cloneable {
             elementsPerItem, false, alignBytes, dataBytes);
         d.signature = signature;
         d.committed = committed;
-        d.state.name(state.name());
+        d.state.name(CommState.fit("dup", "Dup " + state.shownName())); // Open MPI's name of a duplicate
         return d;
     }
 
@@ -520,16 +520,21 @@ public final class Datatype implements Freeable, Cloneable {
         return state.name();
     }
 
-    /** @param name the new name */
+    /** @param name the new name (at most {@code MPI.MAX_OBJECT_NAME - 1} characters are kept) */
     public void setName(final String name) throws MPIException {
-        MPI.check();
-        state.name(name);
+        MPI.COMM_WORLD.run("MPI_Type_set_name", () -> state.name(CommState.fit("setName", name)));
     }
 
-    /** @return the name ({@code MPI_INT} for the predefined ones) */
+    /**
+     * Returns the name: for a predefined type the name of the C type Open MPI's bindings map it onto
+     * ({@code MPI_INT32_T} for {@code MPI.INT}, {@code MPI_DOUBLE}, {@code MPI_2INT}, ...); for a derived type the
+     * name last set, {@code "Dup "} and the old type's name for a duplicate, or an empty string.
+     *
+     * @return the name
+     */
     public String getName() throws MPIException {
         MPI.check();
-        return state.name();
+        return state.shownName();
     }
 
     /** @return a new attribute key for datatypes */
