@@ -69,11 +69,15 @@ final class Bufs {
         if (null == type) {
             throw Errors.error(MPI.ERR_TYPE, what + ": datatype=null, expected a datatype");
         }
-        type.committedFor(what); // the one place a datatype becomes a buffer: MPI's commit rule, for any count
-        if (0 == count && (null == buf || type.isNull())) {
-            return empty(type.isNull() ? dev.tutti.Datatype.BYTE : unit);
+        if (!type.settled) { // a predefined type is always live and committed: the hot path skips both checks
+            type.committedFor(what); // the one place a datatype becomes a buffer: MPI's commit rule, for any count
+            if (0 == count && (null == buf || type.isNull())) {
+                return empty(type.isNull() ? dev.tutti.Datatype.BYTE : unit);
+            }
+            type.live(what);
+        } else if (0 == count && null == buf) {
+            return empty(unit);
         }
-        type.live(what);
         if (null == type.shape && null != buf) {
             final BufCache c = null == cache ? BufCache.mine() : cache;
             Buf view = c.find(buf, count, type, unit, perItem);

@@ -67,6 +67,11 @@ public final class Datatype implements Freeable, Cloneable {
      */
     int[] signature;
     private final boolean predefined;
+    /**
+     * Whether the type can always describe data: predefined and not {@code DATATYPE_NULL}. Such a type is never
+     * freed and always committed, so the hot paths skip {@link #usable}'s checks for it.
+     */
+    final boolean settled;
     private final CommState state;
     private volatile boolean freed;
     /** Whether the type may describe data in communication: predefined ones always, derived ones after commit. */
@@ -85,6 +90,7 @@ public final class Datatype implements Freeable, Cloneable {
         this.wirePerItem = wirePerItem;
         this.elementsPerItem = elementsPerItem;
         this.predefined = predefined;
+        this.settled = predefined && null != wire;
         this.committed = predefined;
         this.state = predefined ? new CommState(name) : CommState.unnamed(name);
         this.shape = null;
@@ -105,6 +111,7 @@ public final class Datatype implements Freeable, Cloneable {
         this.wirePerItem = Math.toIntExact(shape.size());
         this.elementsPerItem = elementsPerItem;
         this.predefined = false;
+        this.settled = false;
         this.state = CommState.unnamed(name);
     }
 

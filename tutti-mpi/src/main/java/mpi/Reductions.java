@@ -78,7 +78,12 @@ final class Reductions {
         if (null == op || op.isNull()) {
             throw Errors.error(MPI.ERR_OP, what + ": op=" + (null == op ? "null" : "freed") + ", expected a valid op");
         }
-        type.live(what);
+        if (null == type) {
+            throw Errors.error(MPI.ERR_TYPE, what + ": datatype=null, expected a datatype");
+        }
+        if (!type.settled) {
+            type.live(what);
+        }
         final Op.Planned last = op.planned; // the plan depends only on the op and the type, both checked live
         if (null != last && type == last.type()) {
             return last.plan();
