@@ -143,8 +143,8 @@ final class Reductions {
     }
 
     /**
-     * Applies a reduction locally, {@code inOut = in op inOut} (MPI_Reduce_local), where the plan's operation is
-     * one of this package's kernels or a user operation; Tutti has no public entry to its predefined kernels.
+     * Applies a reduction locally, {@code inOut = in op inOut} (MPI_Reduce_local): a predefined operation through
+     * Tutti's {@link dev.tutti.Op#reduceLocal}, one of this package's kernels or a user operation directly.
      *
      * @param what  the operation, for messages
      * @param plan  the plan
@@ -152,6 +152,10 @@ final class Reductions {
      * @param inOut the right operand and result
      */
     static void local(final String what, final Plan plan, final dev.tutti.Buf in, final dev.tutti.Buf inOut) {
+        if (plan.op().isPredefined()) {
+            plan.op().reduceLocal(in, inOut); // Tutti's own kernels
+            return;
+        }
         if (!(plan.op() instanceof dev.tutti.Op.User u) || null == u.segmentFunction()) {
             throw Errors.unsupported(what + " with op " + plan.op().name());
         }
