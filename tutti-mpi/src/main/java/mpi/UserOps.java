@@ -3,7 +3,6 @@ package mpi;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 
 /**
  * Runs an mpi user operation ({@code new Op(UserFunction, commute)}) as a Tutti user operation, handing the
@@ -24,8 +23,9 @@ import java.nio.ByteOrder;
  * An item must never be split between two calls of the function. Tutti splits a vector among ranks (Rabenseifner,
  * ring, pairwise) only for commutative operations, at unit boundaries; so when an item is more than one unit the
  * Tutti operation is declared non-commutative, which Tutti applies whole and in rank order (a valid order for a
- * commutative operation too). Each call copies both operands into fresh direct buffers and the result back: user
- * operations pay a copy per call, as Open MPI's Java bindings did.
+ * commutative operation too). Each call copies both operands into direct memory the thread reuses
+ * ({@link OperandScratch}) and the result back: user operations pay a copy per call, as Open MPI's Java bindings
+ * did.
  */
 final class UserOps {
     private UserOps() {
@@ -104,13 +104,21 @@ final class UserOps {
                 }
                 return;
             }
-            final ByteBuffer a = direct(in.byteSize());
-            final ByteBuffer b = direct(io.byteSize());
-            MemorySegment.ofBuffer(a).copyFrom(in);
-            final MemorySegment bs = MemorySegment.ofBuffer(b);
-            bs.copyFrom(io);
-            f.call(a, b, items, type);
-            io.copyFrom(bs);
+            final long bytes = io.byteSize();
+            final OperandScratch s = OperandScratch.acquire(bytes);
+            try {
+                final ByteBuffer a = null == s ? OperandScratch.fresh(bytes) : s.first(bytes);
+                final ByteBuffer b = null == s ? OperandScratch.fresh(bytes) : s.second(bytes);
+                MemorySegment.ofBuffer(a).copyFrom(in.asSlice(0, bytes));
+                final MemorySegment bs = MemorySegment.ofBuffer(b);
+                bs.copyFrom(io);
+                f.call(a, b, items, type);
+                io.copyFrom(bs);
+            } finally {
+                if (null != s) {
+                    s.release();
+                }
+            }
         } catch (final MPIException e) {
             throw new IllegalStateException("user reduction failed: " + e.getMessage(), e);
         }
@@ -123,21 +131,24 @@ final class UserOps {
     private static void callScattered(final UserFunction f, final Datatype type, final MemorySegment in,
         final MemorySegment io, final int items) {
         final long bytes = (long) items * type.extentBytes;
-        final ByteBuffer a = direct(bytes);
-        final ByteBuffer b = direct(bytes);
-        final MemorySegment as = MemorySegment.ofBuffer(a);
-        final MemorySegment bs = MemorySegment.ofBuffer(b);
-        type.shape.unpack(in, as, 0, items);
-        type.shape.unpack(io, bs, 0, items);
+        final OperandScratch s = OperandScratch.acquire(bytes);
         try {
+            final ByteBuffer a = null == s ? OperandScratch.fresh(bytes) : s.first(bytes);
+            final ByteBuffer b = null == s ? OperandScratch.fresh(bytes) : s.second(bytes);
+            final MemorySegment as = MemorySegment.ofBuffer(a);
+            final MemorySegment bs = MemorySegment.ofBuffer(b);
+            as.fill((byte) 0); // the gaps: zero, as in a fresh buffer
+            bs.fill((byte) 0);
+            type.shape.unpack(in, as, 0, items);
+            type.shape.unpack(io, bs, 0, items);
             f.call(a, b, items, type);
+            type.shape.pack(bs, 0, items, io);
         } catch (final MPIException e) {
             throw new IllegalStateException("user reduction failed: " + e.getMessage(), e);
+        } finally {
+            if (null != s) {
+                s.release();
+            }
         }
-        type.shape.pack(bs, 0, items, io);
-    }
-
-    private static ByteBuffer direct(final long bytes) {
-        return ByteBuffer.allocateDirect(Math.toIntExact(bytes)).order(ByteOrder.nativeOrder());
     }
 }

@@ -350,4 +350,47 @@ class ConformanceUserOpTest {
             MPI.Finalize();
         });
     }
+
+    /**
+     * The operands' memory is reused between calls of a thread: a loop of reductions stays right, a function that
+     * reduces again inside itself gets operands of its own, and operands above the kept size work too.
+     */
+    @Test
+    void shouldKeepOperandsApartWhenReusedOrNested() {
+        MpiJobs.run(2, args -> {
+            MPI.Init(args);
+            final Intracomm w = MPI.COMM_WORLD;
+            final int rank = w.getRank();
+            final Datatype t = Datatype.createVector(2, 1, 2, MPI.INT);
+            t.commit();
+            final Op dual = new Op(new Dual(), true);
+            for (int round = 0; round < 2000; round++) {
+                final int n = 1 + round % 7;
+                final int[] all = gaps(n);
+                w.allReduce(strided(rank, round, n), all, n, t, dual);
+                final int[] want = new int[2 * n];
+                for (int i = 0; i < n; i++) {
+                    System.arraycopy(dualTimes(dualItem(0, round + i), dualItem(1, round + i)), 0, want, 2 * i, 2);
+                }
+                assertStrided(want, all, n, "round " + round);
+            }
+            final Op nested = new Op(new UserFunction() { // runs dual on the operands through reduceLocal
+                @Override
+                public void call(final Object inVec, final Object inOutVec, final int count, final Datatype d)
+                    throws MPIException {
+                    final int[] x = ((int[]) inVec).clone();
+                    final int[] y = (int[]) inOutVec;
+                    Intracomm.reduceLocal(x, y, count, d, dual);
+                }
+            }, true);
+            final int[] io = strided(2, 0, 3);
+            Intracomm.reduceLocal(strided(1, 0, 3), io, 3, t, nested);
+            assertStrided(dualRef(1, 2, 0, 3), io, 3, "nested");
+            final int big = (OperandScratch.RETAIN_BYTES / 12) + 10; // operands above the kept size
+            final int[] bio = strided(2, 0, big);
+            Intracomm.reduceLocal(strided(1, 0, big), bio, big, t, dual);
+            assertStrided(dualRef(1, 2, 0, big), bio, big, "large");
+            MPI.Finalize();
+        });
+    }
 }
