@@ -12,6 +12,8 @@
 #   RUNS=5 RANKS=4 bench/mpi-overhead.sh allreduce
 #   TRANSPORT=inproc bench/mpi-overhead.sh pingpong
 #   SIZES=8:64 RUNS=1 BENCH_OPTS='-i 100 -x 10 --jit-warmup 0' bench/mpi-overhead.sh   # a smoke run
+#   STEADY=300000 SIZES=8:1024 bench/mpi-overhead.sh   # steady state: 300,000 timed iterations per size after
+#                                                      # 100,000 warm-up ones (as steady-pingpong.sh), every size
 #
 # Runs through bin/tutti (which finds a JDK 25 and builds tutti.jar if it is missing). Prints the load average
 # before and after: numbers from a busy machine say little.
@@ -21,6 +23,15 @@ ranks=${RANKS:-2}
 runs=${RUNS:-3}
 sizes=${SIZES:-8:1048576}
 extra=${BENCH_OPTS:-}
+steady=${STEADY:-}
+cprog_opts=""
+if [ -n "$steady" ]; then
+    case $steady in
+        *[!0-9]*|0) echo "mpi-overhead.sh: STEADY=$steady, expected a number of iterations > 0" >&2; exit 2 ;;
+    esac
+    extra="-i $steady -x $((steady / 3)) $extra"
+    cprog_opts="-i $steady -x $((steady / 3))"
+fi
 transport=${TRANSPORT:-shm}
 case $transport in
     inproc|shm|tcp) ;;
@@ -47,7 +58,7 @@ for op in $ops; do
             if [ "$op" = pingpong ]; then prog="$bin/pingpong"; else prog="$bin/coll allreduce"; fi
             # shellcheck disable=SC2086
             mpirun --allow-run-as-root --oversubscribe -n "$ranks" --mca btl self,vader $prog -m "$sizes" \
-                --impl openmpi-vader --csv "$out/$op-ompi-$r.csv" >/dev/null
+                $cprog_opts --impl openmpi-vader --csv "$out/$op-ompi-$r.csv" >/dev/null
         fi
         r=$((r + 1))
     done

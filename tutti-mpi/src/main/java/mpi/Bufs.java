@@ -25,8 +25,8 @@ final class Bufs {
      * @param count items
      * @param type  the datatype
      * @return the buffer
-     * @throws Errors.MpiError ERR_COUNT for a negative count, ERR_TYPE for a null type, ERR_BUFFER for an
-     *                         unsupported kind of object or a buffer shorter than {@code count} items
+     * @throws Errors.MpiError ERR_COUNT for a negative count, ERR_TYPE for a null or uncommitted type, ERR_BUFFER
+     *                         for an unsupported kind of object or a buffer shorter than {@code count} items
      */
     static Buf of(final String what, final Object buf, final int count, final Datatype type) {
         return of(what, buf, count, type, null);
@@ -69,10 +69,15 @@ final class Bufs {
         if (null == type) {
             throw Errors.error(MPI.ERR_TYPE, what + ": datatype=null, expected a datatype");
         }
-        if (0 == count && (null == buf || type.isNull())) {
-            return empty(type.isNull() ? dev.tutti.Datatype.BYTE : unit);
+        if (!type.settled) { // a predefined type is always live and committed: the hot path skips both checks
+            type.committedFor(what); // the one place a datatype becomes a buffer: MPI's commit rule, for any count
+            if (0 == count && (null == buf || type.isNull())) {
+                return empty(type.isNull() ? dev.tutti.Datatype.BYTE : unit);
+            }
+            type.live(what);
+        } else if (0 == count && null == buf) {
+            return empty(unit);
         }
-        type.live(what);
         if (null == type.shape && null != buf) {
             final BufCache c = null == cache ? BufCache.mine() : cache;
             Buf view = c.find(buf, count, type, unit, perItem);

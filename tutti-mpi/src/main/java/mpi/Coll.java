@@ -276,7 +276,7 @@ final class Coll {
         final MemorySegment seg = null == b ? MemorySegment.ofArray(new byte[0]) : Bufs.segment(what, b);
         final Buf[] out = new Buf[n];
         for (int i = 0; i < n; i++) {
-            final Datatype t = types[i].live(what);
+            final Datatype t = types[i].usable(what);
             if (counts[i] < 0) {
                 throw Errors.error(MPI.ERR_COUNT, what + ": counts[" + i + "]=" + counts[i] + ", expected >= 0");
             }

@@ -406,14 +406,18 @@ public class Comm extends CommCollectives implements Freeable, Cloneable {
 
     /** @param name the new name */
     public final void setName(final String name) throws MPIException {
-        MPI.check();
-        state().name(name);
+        run("MPI_Comm_set_name", () -> state().name(CommState.fit("setName", name)));
     }
 
-    /** @return the name ({@code MPI_COMM_WORLD} for the world) */
+    /**
+     * Returns the name: {@code MPI_COMM_WORLD} and {@code MPI_COMM_SELF} for the predefined ones, the name last
+     * set, or an empty string for a new communicator that was never named (as MPI says and Open MPI does).
+     *
+     * @return the name
+     */
     public final String getName() throws MPIException {
         MPI.check();
-        return state().name();
+        return state().shownName();
     }
 
     @Override

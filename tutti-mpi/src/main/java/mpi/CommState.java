@@ -10,17 +10,37 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * What the mpi layer keeps per communicator (and per datatype) beyond Tutti's own object: the error handler, the
- * name, and the attributes. Attribute values are stored serialized, as Open MPI's bindings do: {@code getAttr}
- * returns a fresh copy. Thread-safe (every method is synchronized).
+ * What the mpi layer keeps per communicator (and per datatype and window) beyond Tutti's own object: the error
+ * handler, the name, and the attributes. Attribute values are stored serialized, as Open MPI's bindings do:
+ * {@code getAttr} returns a fresh copy. Thread-safe (every method is synchronized).
+ *
+ * <p>Names work as in Open MPI: every object has a name for error reports ({@link #name()}), but {@code getName}
+ * shows it ({@link #shownName()}) only for a predefined object or once {@code setName} was called; a new
+ * communicator, datatype or window is unnamed (an empty string), as MPI says.
  */
 final class CommState {
     private Errhandler handler = MPI.ERRORS_ARE_FATAL;
     private String name;
+    /** Whether {@link #name} is the object's MPI name (predefined, or set), not only its name in reports. */
+    private boolean named;
     private final Map<Integer, byte[]> attributes = new HashMap<>();
 
+    /** @param name a predefined object's name, shown by getName ({@code MPI_COMM_WORLD}, {@code MPI_INT32_T}) */
     CommState(final String name) {
         this.name = name;
+        this.named = true;
+    }
+
+    /**
+     * Returns the state of a new object whose getName is empty until set.
+     *
+     * @param reportName its name in error reports
+     * @return the state
+     */
+    static CommState unnamed(final String reportName) {
+        final CommState s = new CommState(reportName);
+        s.named = false;
+        return s;
     }
 
     synchronized Errhandler handler() {
@@ -35,8 +55,30 @@ final class CommState {
         return name;
     }
 
+    /** @param n the name set by {@code setName} (shown by getName from now on) */
     synchronized void name(final String n) {
         name = n;
+        named = true;
+    }
+
+    /**
+     * Checks and fits a name given to {@code setName}: at most {@code MPI.MAX_OBJECT_NAME - 1} characters are kept,
+     * as Open MPI truncates it.
+     *
+     * @param what the operation
+     * @param n    the name
+     * @return the name, truncated
+     */
+    static String fit(final String what, final String n) {
+        if (null == n) {
+            throw Errors.error(MPI.ERR_ARG, what + ": name=null, expected a string");
+        }
+        return n.length() < MPI.MAX_OBJECT_NAME ? n : n.substring(0, MPI.MAX_OBJECT_NAME - 1);
+    }
+
+    /** @return the name getName shows: the predefined or set name, else an empty string */
+    synchronized String shownName() {
+        return named ? name : "";
     }
 
     /**
@@ -102,7 +144,7 @@ final class CommState {
      * @return the new state
      */
     synchronized CommState derive(final String newName) {
-        final CommState c = new CommState(newName);
+        final CommState c = unnamed(newName);
         c.handler = handler;
         return c;
     }

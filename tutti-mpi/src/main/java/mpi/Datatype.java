@@ -43,8 +43,16 @@ public final class Datatype implements Freeable, Cloneable {
     final int elementsPerItem;
     /** A derived type's layout (its element is {@link #wire}), or null for a run of whole items. */
     final dev.tutti.Layout shape;
-    /** Bytes of data in one item (the extent, for a type without a shape). */
+    /**
+     * Bytes one item occupies on the wire and in packed form (the extent, for a type without a shape): a pair type's
+     * padding included, as Tutti moves it; what {@link Status} counts divide by.
+     */
     final int sizeBytes;
+    /**
+     * Bytes of data in one item as MPI_Type_size counts them: the basic elements' sizes without any padding (a
+     * {@code SHORT_INT} is 6, two of them 12), for {@link #getSize()}.
+     */
+    final int dataBytes;
     /**
      * The alignment of an item in bytes (MPI's k_i): a derived type's extent is rounded up to a multiple of the
      * largest alignment of its parts, as MPI (4.1.6) says and Open MPI does, unless its bounds are explicit.
@@ -59,12 +67,20 @@ public final class Datatype implements Freeable, Cloneable {
      */
     int[] signature;
     private final boolean predefined;
+    /**
+     * Whether the type can always describe data: predefined and not {@code DATATYPE_NULL}. Such a type is never
+     * freed and always committed, so the hot paths skip {@link #usable}'s checks for it.
+     */
+    final boolean settled;
     private final CommState state;
     private volatile boolean freed;
+    /** Whether the type may describe data in communication: predefined ones always, derived ones after commit. */
+    private volatile boolean committed;
 
     Datatype(final String name, final Base base, final Layout layout, final int extentBytes,
         final dev.tutti.Datatype wire, final int wirePerItem, final int elementsPerItem, final boolean predefined,
-        final int alignBytes) {
+        final int alignBytes, final int dataBytes) {
+        this.dataBytes = dataBytes;
         this.alignBytes = alignBytes;
         this.userBound = false;
         this.base = base;
@@ -74,13 +90,16 @@ public final class Datatype implements Freeable, Cloneable {
         this.wirePerItem = wirePerItem;
         this.elementsPerItem = elementsPerItem;
         this.predefined = predefined;
-        this.state = new CommState(name);
+        this.settled = predefined && null != wire;
+        this.committed = predefined;
+        this.state = predefined ? new CommState(name) : CommState.unnamed(name);
         this.shape = null;
         this.sizeBytes = extentBytes;
     }
 
     private Datatype(final String name, final Base base, final Layout layout, final dev.tutti.Layout shape,
-        final int elementsPerItem, final int alignBytes, final boolean userBound) {
+        final int elementsPerItem, final int alignBytes, final boolean userBound, final int dataBytes) {
+        this.dataBytes = dataBytes;
         this.alignBytes = alignBytes;
         this.userBound = userBound;
         this.base = base;
@@ -92,13 +111,14 @@ public final class Datatype implements Freeable, Cloneable {
         this.wirePerItem = Math.toIntExact(shape.size());
         this.elementsPerItem = elementsPerItem;
         this.predefined = false;
-        this.state = new CommState(name);
+        this.settled = false;
+        this.state = CommState.unnamed(name);
     }
 
     /**
      * Builds a predefined datatype.
      *
-     * @param name   MPI's name, e.g. {@code MPI_INT}
+     * @param name   MPI's name, e.g. {@code MPI_INT32_T}
      * @param base   the Java element type
      * @param layout how reductions read an item
      * @param bytes  bytes of one item
@@ -109,7 +129,21 @@ public final class Datatype implements Freeable, Cloneable {
      */
     static Datatype predefined(final String name, final Base base, final Layout layout, final int bytes,
         final dev.tutti.Datatype wire, final int per, final int elems) {
-        return new Datatype(name, base, layout, bytes, wire, per, elems, true, alignment(layout, wire, bytes));
+        return new Datatype(name, base, layout, bytes, wire, per, elems, true, alignment(layout, wire, bytes),
+            pairData(layout, bytes));
+    }
+
+    /**
+     * The data bytes of a predefined item, as MPI_Type_size counts them: a pair's members without the padding
+     * between and after them ({@code SHORT_INT} 6, {@code LONG_INT} and {@code DOUBLE_INT} 12, as in Open MPI),
+     * which Tutti moves with the data; every other type's whole size.
+     */
+    private static int pairData(final Layout layout, final int bytes) {
+        return switch (layout) {
+            case SHORT_INT -> Short.BYTES + Integer.BYTES;
+            case LONG_INT, DOUBLE_INT -> Long.BYTES + Integer.BYTES;
+            default -> bytes;
+        };
     }
 
     /** The natural alignment of a predefined type: its C type's (a pair's largest member's). */
@@ -136,6 +170,34 @@ public final class Datatype implements Freeable, Cloneable {
         if (nullType()) {
             throw Errors.error(MPI.ERR_TYPE, what + ": datatype=" + getNameQuietly()
                 + " is null or freed, expected a valid datatype");
+        }
+        return this;
+    }
+
+    /**
+     * Checks that the type can describe data in communication (p2p, collectives, pack and unpack): live, and
+     * committed if derived, as MPI requires and Open MPI checks (ERR_TYPE). Constructors, size and extent queries
+     * and {@link Status} counts need no commit.
+     *
+     * @param what the operation
+     * @return this
+     */
+    Datatype usable(final String what) {
+        live(what);
+        return committedFor(what);
+    }
+
+    /**
+     * Checks only the commit, for a type that may be null when nothing moves ({@code MPI.DATATYPE_NULL} with count
+     * 0 is predefined, hence committed).
+     *
+     * @param what the operation
+     * @return this
+     */
+    Datatype committedFor(final String what) {
+        if (!committed) {
+            throw Errors.error(MPI.ERR_TYPE, what + ": datatype=" + getNameQuietly() + " is not committed, "
+                + "expected commit() before it is used in communication");
         }
         return this;
     }
@@ -168,31 +230,27 @@ public final class Datatype implements Freeable, Cloneable {
         return null == shape ? extentBytes / base.bytes : (int) (shape.trueExtentBytes() / base.bytes);
     }
 
-    /** @return the size (bytes of data) in base elements */
+    /**
+     * Returns the size of one item's data in base elements, as MPI_Type_size counts it: no padding, not even the
+     * padding inside the pair types ({@code createContiguous(2, MPI.SHORT_INT).getSize() == 12}), which Tutti
+     * moves with the data.
+     *
+     * @return the size in base elements
+     */
     public int getSize() throws MPIException {
         MPI.check();
-        return dataBytes() / base.bytes;
+        return dataBytes / base.bytes;
     }
 
     /**
-     * The bytes of data in one item, as MPI_Type_size counts them: a predefined pair's members without the padding
-     * between and after them ({@code SHORT_INT} 6, {@code LONG_INT} and {@code DOUBLE_INT} 12, as in Open MPI),
-     * which Tutti moves with the data; every other type's whole size (a derived type's too, padding included).
+     * Commits the type for use in communication (a layout needs no further preparation); committing a committed
+     * type does nothing. A null or freed type is an ERR_TYPE error.
      */
-    private int dataBytes() {
-        if (null != shape) {
-            return sizeBytes;
-        }
-        return switch (layout) {
-            case SHORT_INT -> Short.BYTES + Integer.BYTES;
-            case LONG_INT, DOUBLE_INT -> Long.BYTES + Integer.BYTES;
-            default -> sizeBytes;
-        };
-    }
-
-    /** Commits the type for use in communication; a layout needs no further preparation. */
     public void commit() throws MPIException {
-        MPI.check();
+        MPI.COMM_WORLD.run("MPI_Type_commit", () -> {
+            live("commit");
+            committed = true;
+        });
     }
 
     /** Frees a derived type; the handle becomes null. Freeing a predefined type is an ERR_TYPE error. */
@@ -225,10 +283,11 @@ public final class Datatype implements Freeable, Cloneable {
     public Datatype dup() throws MPIException {
         MPI.check();
         final Datatype d = null != shape ? new Datatype(state.name(), base, layout, shape, elementsPerItem,
-            alignBytes, userBound) : new Datatype(state.name(), base, layout, extentBytes, wire, wirePerItem,
-            elementsPerItem, false, alignBytes);
+            alignBytes, userBound, dataBytes) : new Datatype(state.name(), base, layout, extentBytes, wire, wirePerItem,
+            elementsPerItem, false, alignBytes, dataBytes);
         d.signature = signature;
-        d.state.name(state.name());
+        d.committed = committed;
+        d.state.name(CommState.fit("dup", "Dup " + state.shownName())); // Open MPI's name of a duplicate
         return d;
     }
 
@@ -250,12 +309,12 @@ public final class Datatype implements Freeable, Cloneable {
             if (null == oldType.shape) {
                 final Datatype d = new Datatype(name, oldType.base, 1 == count ? oldType.layout : Layout.NONE,
                     count * oldType.extentBytes, oldType.wire, count * oldType.wirePerItem,
-                    count * oldType.elementsPerItem, false, oldType.alignBytes);
+                    count * oldType.elementsPerItem, false, oldType.alignBytes, count * oldType.dataBytes);
                 d.signature = repeat(oldType.signature, count);
                 return d;
             }
             return derived("contiguous(" + count + ")", oldType, dev.tutti.Layout.contiguous(count, oldType.item()),
-                count * oldType.elementsPerItem);
+                count);
         });
     }
 
@@ -274,7 +333,7 @@ public final class Datatype implements Freeable, Cloneable {
         MPI.check();
         return Derived.make("createVector", () -> derived("vector(" + count + ", " + blockLength + ", " + stride
             + ")", Derived.old("createVector", oldType), dev.tutti.Layout.vector(count, blockLength, stride,
-            oldType.item()), count * blockLength * oldType.elementsPerItem));
+            oldType.item()), count * blockLength));
     }
 
     /**
@@ -291,7 +350,7 @@ public final class Datatype implements Freeable, Cloneable {
         MPI.check();
         return Derived.make("createHVector", () -> derived("hvector(" + count + ", " + blockLength + ", " + stride
             + ")", Derived.old("createHVector", oldType), dev.tutti.Layout.hvector(count, blockLength, stride,
-            oldType.item()), count * blockLength * oldType.elementsPerItem));
+            oldType.item()), count * blockLength));
     }
 
     /**
@@ -306,8 +365,7 @@ public final class Datatype implements Freeable, Cloneable {
         throws MPIException {
         MPI.check();
         return Derived.make("createIndexed", () -> derived("indexed", Derived.old("createIndexed", oldType),
-            dev.tutti.Layout.indexed(blockLengths, displacements, oldType.item()),
-            Derived.sum(blockLengths) * oldType.elementsPerItem));
+            dev.tutti.Layout.indexed(blockLengths, displacements, oldType.item()), Derived.sum(blockLengths)));
     }
 
     /**
@@ -323,7 +381,7 @@ public final class Datatype implements Freeable, Cloneable {
         MPI.check();
         return Derived.make("createHIndexed", () -> derived("hindexed", Derived.old("createHIndexed", oldType),
             dev.tutti.Layout.hindexed(blockLengths, Derived.longs(displacements), oldType.item()),
-            Derived.sum(blockLengths) * oldType.elementsPerItem));
+            Derived.sum(blockLengths)));
     }
 
     /**
@@ -356,7 +414,7 @@ public final class Datatype implements Freeable, Cloneable {
             final Datatype old = Derived.old("createResized", oldType);
             final Datatype d = new Datatype("resized(" + lb + ", " + extent + ") of " + old.state.name(), old.base,
                 old.layout, dev.tutti.Layout.resized(old.item(), lb, extent), old.elementsPerItem, old.alignBytes,
-                true);
+                true, old.dataBytes);
             d.signature = old.signature;
             return d;
         });
@@ -371,11 +429,13 @@ public final class Datatype implements Freeable, Cloneable {
      * @param elements  basic elements per item
      * @param align     the largest alignment of its parts
      * @param userBound whether a part has explicit bounds
+     * @param data      bytes of data per item (MPI_Type_size)
      * @return the type (its extent padded to the alignment unless the bounds are explicit)
      */
     static Datatype derived(final String name, final Base base, final dev.tutti.Layout shape, final int elements,
-        final int align, final boolean userBound) {
-        return new Datatype(name, base, Layout.NONE, padded(shape, align, userBound), elements, align, userBound);
+        final int align, final boolean userBound, final int data) {
+        return new Datatype(name, base, Layout.NONE, padded(shape, align, userBound), elements, align, userBound,
+            data);
     }
 
     /**
@@ -390,14 +450,20 @@ public final class Datatype implements Freeable, Cloneable {
     }
 
     /**
-     * Builds a derived type of items of {@code old}: as {@link #derived(String, Base, dev.tutti.Layout, int)},
-     * remembering how reductions must read {@code old}'s items (reductions refuse such a type unless that is plain).
+     * Builds a derived type of items of {@code old}: as {@link #derived(String, Base, dev.tutti.Layout, int, int,
+     * boolean, int)}, remembering how reductions must read {@code old}'s items.
+     *
+     * @param name  the constructor's description
+     * @param old   the old type
+     * @param shape the layout
+     * @param items items of {@code old} in one item of the new type
+     * @return the type
      */
-    static Datatype derived(final String name, final Datatype old, final dev.tutti.Layout shape,
-        final int elements) {
+    static Datatype derived(final String name, final Datatype old, final dev.tutti.Layout shape, final int items) {
         final Datatype d = new Datatype(name + " of " + old.state.name(), old.base, old.layout, padded(shape,
-            old.alignBytes, old.userBound), elements, old.alignBytes, old.userBound);
-        d.signature = 0 == old.elementsPerItem ? null : repeat(old.signature, elements / old.elementsPerItem);
+            old.alignBytes, old.userBound), items * old.elementsPerItem, old.alignBytes, old.userBound,
+            items * old.dataBytes);
+        d.signature = repeat(old.signature, items);
         return d;
     }
 
@@ -461,16 +527,21 @@ public final class Datatype implements Freeable, Cloneable {
         return state.name();
     }
 
-    /** @param name the new name */
+    /** @param name the new name (at most {@code MPI.MAX_OBJECT_NAME - 1} characters are kept) */
     public void setName(final String name) throws MPIException {
-        MPI.check();
-        state.name(name);
+        MPI.COMM_WORLD.run("MPI_Type_set_name", () -> state.name(CommState.fit("setName", name)));
     }
 
-    /** @return the name ({@code MPI_INT} for the predefined ones) */
+    /**
+     * Returns the name: for a predefined type the name of the C type Open MPI's bindings map it onto
+     * ({@code MPI_INT32_T} for {@code MPI.INT}, {@code MPI_DOUBLE}, {@code MPI_2INT}, ...); for a derived type the
+     * name last set, {@code "Dup "} and the old type's name for a duplicate, or an empty string.
+     *
+     * @return the name
+     */
     public String getName() throws MPIException {
         MPI.check();
-        return state.name();
+        return state.shownName();
     }
 
     /** @return a new attribute key for datatypes */

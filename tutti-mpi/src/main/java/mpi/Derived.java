@@ -58,12 +58,14 @@ final class Derived {
         final dev.tutti.Layout[] items = new dev.tutti.Layout[types.length];
         boolean oneElement = true;
         int elements = 0;
+        int data = 0;
         int align = 1;
         boolean userBound = false;
         for (int k = 0; k < types.length; k++) {
             items[k] = old("createStruct", types[k]).item();
             oneElement &= items[k].element() == items[0].element();
             elements += Math.max(0, blockLengths[k]) * types[k].elementsPerItem;
+            data += Math.max(0, blockLengths[k]) * types[k].dataBytes;
             align = Math.max(align, types[k].alignBytes);
             userBound |= types[k].userBound;
         }
@@ -73,7 +75,7 @@ final class Derived {
             }
         }
         final Datatype d = Datatype.derived("struct", Datatype.Base.BYTE, dev.tutti.Layout.struct(blockLengths,
-            longs(displacements), items), elements, align, userBound);
+            longs(displacements), items), elements, align, userBound, data);
         d.signature = signature(blockLengths, types, elements);
         return d;
     }

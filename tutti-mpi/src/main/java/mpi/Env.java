@@ -18,10 +18,19 @@ import java.security.SecureRandom;
  * first. A test harness ({@link #bindTestRank()}) gives every rank thread a fresh state before the program runs, so
  * that lookups in that thread never fall back to another job's process-wide state, and so that an abort fails the
  * embedded job instead of exiting the JVM.
+ *
+ * <p>The common case, a process that is one rank, skips the thread-local on every call: while the JVM has created
+ * exactly one state (and bound no test rank), every thread's lookup would find that one, so {@link #only} holds it
+ * and {@link #current()} returns it after one field read. A second state (an embedded job, a test rank, an Init
+ * from a thread that does not inherit the first) clears {@link #only} for good.
  */
 final class Env {
     private static final InheritableThreadLocal<Env> LOCAL = new InheritableThreadLocal<>();
     private static volatile Env process;
+    /** The JVM's only state while there is exactly one, else null; guarded by {@code Env.class} for writes. */
+    private static volatile Env only;
+    /** Whether a second state was ever made (then {@link #only} stays null); guarded by {@code Env.class}. */
+    private static boolean several;
 
     private static final int NEW = 0;
     private static final int INITIALIZED = 1;
@@ -58,6 +67,10 @@ final class Env {
 
     /** @return the calling rank's state, or null if this thread has none and no process-wide one exists */
     static Env current() {
+        final Env o = only;
+        if (null != o) {
+            return o;
+        }
         final Env e = LOCAL.get();
         return null != e ? e : process;
     }
@@ -67,6 +80,10 @@ final class Env {
      * starts a new rank and an abort fails the job instead of exiting the JVM.
      */
     static void bindTestRank() {
+        synchronized (Env.class) {
+            several = true;
+            only = null;
+        }
         LOCAL.set(new Env(true));
     }
 
@@ -89,6 +106,12 @@ final class Env {
             synchronized (Env.class) {
                 if (null == process) {
                     process = e;
+                }
+                if (several || null != only) {
+                    several = true;
+                    only = null;
+                } else {
+                    only = e;
                 }
             }
         }

@@ -17,7 +17,7 @@ final class Guard {
      * @param nullClass the error class of a call on the freed (or closed) object
      */
     Guard(final String name, final Errhandler handler, final int nullClass) {
-        this.state = new CommState(name);
+        this.state = CommState.unnamed(name);
         this.state.handler(handler);
         this.nullClass = nullClass;
     }

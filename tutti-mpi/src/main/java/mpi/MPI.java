@@ -97,19 +97,22 @@ public final class MPI {
     /** The null datatype. */
     public static final Datatype DATATYPE_NULL = Datatype.predefined("MPI_DATATYPE_NULL", Datatype.Base.BYTE,
         Datatype.Layout.NONE, 0, null, 1, 1);
-    /** Primitive datatypes, used with the Java arrays and buffers of their element type. */
-    public static final Datatype BYTE = prim("MPI_BYTE", Datatype.Base.BYTE, 1, dev.tutti.Datatype.BYTE, 1),
-        CHAR = prim("MPI_CHAR", Datatype.Base.CHAR, 2, dev.tutti.Datatype.CHAR, 1),
-        SHORT = prim("MPI_SHORT", Datatype.Base.SHORT, 2, dev.tutti.Datatype.SHORT, 1),
-        BOOLEAN = prim("MPI_BOOLEAN", Datatype.Base.BOOLEAN, 1, dev.tutti.Datatype.BOOLEAN, 1),
-        INT = prim("MPI_INT", Datatype.Base.INT, 4, dev.tutti.Datatype.INT, 1),
-        LONG = prim("MPI_LONG", Datatype.Base.LONG, 8, dev.tutti.Datatype.LONG, 1),
+    /**
+     * Primitive datatypes, used with the Java arrays and buffers of their element type. Their names are those of
+     * the C types Open MPI's bindings map them onto ({@code MPI.INT.getName()} is {@code MPI_INT32_T}).
+     */
+    public static final Datatype BYTE = prim("MPI_UINT8_T", Datatype.Base.BYTE, 1, dev.tutti.Datatype.BYTE, 1),
+        CHAR = prim("MPI_UINT16_T", Datatype.Base.CHAR, 2, dev.tutti.Datatype.CHAR, 1),
+        SHORT = prim("MPI_INT16_T", Datatype.Base.SHORT, 2, dev.tutti.Datatype.SHORT, 1),
+        BOOLEAN = prim("MPI_UINT8_T", Datatype.Base.BOOLEAN, 1, dev.tutti.Datatype.BOOLEAN, 1),
+        INT = prim("MPI_INT32_T", Datatype.Base.INT, 4, dev.tutti.Datatype.INT, 1),
+        LONG = prim("MPI_INT64_T", Datatype.Base.LONG, 8, dev.tutti.Datatype.LONG, 1),
         FLOAT = prim("MPI_FLOAT", Datatype.Base.FLOAT, 4, dev.tutti.Datatype.FLOAT, 1),
         DOUBLE = prim("MPI_DOUBLE", Datatype.Base.DOUBLE, 8, dev.tutti.Datatype.DOUBLE, 1),
         PACKED = prim("MPI_PACKED", Datatype.Base.BYTE, 1, dev.tutti.Datatype.BYTE, 1),
-        FLOAT_COMPLEX = Datatype.predefined("MPI_FLOAT_COMPLEX", Datatype.Base.FLOAT, Datatype.Layout.FLOAT_COMPLEX,
+        FLOAT_COMPLEX = Datatype.predefined("MPI_C_COMPLEX", Datatype.Base.FLOAT, Datatype.Layout.FLOAT_COMPLEX,
             8, dev.tutti.Datatype.FLOAT, 2, 1),
-        DOUBLE_COMPLEX = Datatype.predefined("MPI_DOUBLE_COMPLEX", Datatype.Base.DOUBLE,
+        DOUBLE_COMPLEX = Datatype.predefined("MPI_C_DOUBLE_COMPLEX", Datatype.Base.DOUBLE,
             Datatype.Layout.DOUBLE_COMPLEX, 16, dev.tutti.Datatype.DOUBLE, 2, 1);
     /** (value, index) pair types for MINLOC/MAXLOC, used with byte buffers. */
     public static final Datatype INT2 = pair("MPI_2INT", Datatype.Layout.INT2, 8, dev.tutti.Datatype.INT_PAIR);

@@ -2,8 +2,6 @@ package mpi;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 
 /**
  * Chooses, for an mpi {@link Op} and {@link Datatype}, the Tutti operation and the Tutti element type ("unit") a
@@ -11,7 +9,8 @@ import java.nio.ByteOrder;
  * {@code INT}). The rest run through kernels here over raw memory ({@link dev.tutti.Op.SegmentFunction}), with a
  * unit of exactly one item so that no algorithm splits an item: MAX/MIN of {@code MPI.BYTE} (unsigned in Open MPI),
  * the product of complex numbers, MINLOC/MAXLOC of {@code SHORT_INT}, {@code FLOAT_INT}, {@code LONG_INT} and
- * {@code DOUBLE_INT}, and user functions. Memory is read with unaligned layouts: a {@code byte[]} holds pair types.
+ * {@code DOUBLE_INT}; user functions run through {@link UserOps}. Memory is read with unaligned layouts: a
+ * {@code byte[]} holds pair types.
  */
 final class Reductions {
     private static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT_UNALIGNED;
@@ -79,7 +78,12 @@ final class Reductions {
         if (null == op || op.isNull()) {
             throw Errors.error(MPI.ERR_OP, what + ": op=" + (null == op ? "null" : "freed") + ", expected a valid op");
         }
-        type.live(what);
+        if (null == type) {
+            throw Errors.error(MPI.ERR_TYPE, what + ": datatype=null, expected a datatype");
+        }
+        if (!type.settled) {
+            type.live(what);
+        }
         final Op.Planned last = op.planned; // the plan depends only on the op and the type, both checked live
         if (null != last && type == last.type()) {
             return last.plan();
@@ -90,13 +94,13 @@ final class Reductions {
     }
 
     private static Plan planNow(final String what, final Op op, final Datatype type) {
-        if (null != type.shape && (null != op.function && !type.dense() || Datatype.Layout.NONE != type.layout)) {
-            throw Errors.error(MPI.ERR_UNSUPPORTED_OPERATION, what + ": reductions on " + type + " (a derived "
-                + "datatype of pair or complex items, or with gaps and a user op) are not supported; predefined ops "
-                + "on derived datatypes of ordinary elements, and user ops on derived datatypes without gaps, are");
-        }
         if (null != op.function) {
-            return userPlan(op, type);
+            return UserOps.plan(what, op, type);
+        }
+        if (null != type.shape && Datatype.Layout.NONE != type.layout) {
+            throw Errors.error(MPI.ERR_UNSUPPORTED_OPERATION, what + ": predefined op " + op + " on " + type
+                + " (a derived datatype of pair or complex items) is not supported; predefined ops on derived "
+                + "datatypes of ordinary elements, and user ops on any derived datatype, are");
         }
         if (null == op.tutti) {
             throw Errors.error(MPI.ERR_OP, what + ": op=" + op + " is for one-sided accumulate only");
@@ -139,8 +143,8 @@ final class Reductions {
     }
 
     /**
-     * Applies a reduction locally, {@code inOut = in op inOut} (MPI_Reduce_local), where the plan's operation is
-     * one of this package's kernels or a user operation; Tutti has no public entry to its predefined kernels.
+     * Applies a reduction locally, {@code inOut = in op inOut} (MPI_Reduce_local): a predefined operation through
+     * Tutti's {@link dev.tutti.Op#reduceLocal}, one of this package's kernels or a user operation directly.
      *
      * @param what  the operation, for messages
      * @param plan  the plan
@@ -148,69 +152,26 @@ final class Reductions {
      * @param inOut the right operand and result
      */
     static void local(final String what, final Plan plan, final dev.tutti.Buf in, final dev.tutti.Buf inOut) {
-        if (!(plan.op() instanceof dev.tutti.Op.User u) || null == u.segmentFunction() || null == in.segment()
-            || null == inOut.segment()) {
+        if (plan.op().isPredefined()) {
+            plan.op().reduceLocal(in, inOut); // Tutti's own kernels
+            return;
+        }
+        if (!(plan.op() instanceof dev.tutti.Op.User u) || null == u.segmentFunction()) {
             throw Errors.unsupported(what + " with op " + plan.op().name());
         }
-        u.segmentFunction().apply(plan.unit(), in.segment(), inOut.segment(), inOut.count());
+        final MemorySegment a = null != in.segment() ? in.segment() : packed(in);
+        final MemorySegment b = null != inOut.segment() ? inOut.segment() : packed(inOut);
+        u.segmentFunction().apply(plan.unit(), a, b, inOut.count());
+        if (null == inOut.segment()) {
+            inOut.unpack(b); // a layout's data (its gaps untouched), or booleans
+        }
     }
 
-    private static Plan userPlan(final Op op, final Datatype type) {
-        final dev.tutti.Datatype unit;
-        final int per;
-        if (Datatype.Base.BOOLEAN == type.base) {
-            unit = type.wire;
-            per = type.wirePerItem;
-        } else {
-            switch (type.extentBytes) {
-                case 1 -> unit = dev.tutti.Datatype.BYTE;
-                case 2 -> unit = dev.tutti.Datatype.SHORT;
-                case 4 -> unit = dev.tutti.Datatype.INT;
-                case 8 -> unit = dev.tutti.Datatype.LONG;
-                case 16 -> unit = dev.tutti.Datatype.LONG_PAIR;
-                default -> unit = null;
-            }
-            per = null == unit ? type.wirePerItem : 1;
-        }
-        final dev.tutti.Datatype u = null == unit ? type.wire : unit;
-        final dev.tutti.Op t = op.perType.computeIfAbsent(type, k -> dev.tutti.Op.user("user op on " + k,
-            op.isCommutative(), (final dev.tutti.Datatype tt, final MemorySegment in, final MemorySegment io,
-                final int n) -> callUser(op.function, k, in, io, n / per)));
-        return new Plan(t, u, per);
-    }
-
-    /*
-     * A user function sees what Open MPI hands it: direct native-order ByteBuffers of the items (or boolean[] for
-     * MPI.BOOLEAN). Tutti's segments may be heap memory of any array type, so both operands are copied out and the
-     * result copied back.
-     */
-    private static void callUser(final UserFunction f, final Datatype type, final MemorySegment in,
-        final MemorySegment io, final int items) {
-        try {
-            if (Datatype.Base.BOOLEAN == type.base) {
-                final int n = (int) io.byteSize();
-                final boolean[] a = new boolean[n];
-                final boolean[] b = new boolean[n];
-                for (int i = 0; i < n; i++) {
-                    a[i] = 0 != in.get(ValueLayout.JAVA_BYTE, i);
-                    b[i] = 0 != io.get(ValueLayout.JAVA_BYTE, i);
-                }
-                f.call(a, b, items, type);
-                for (int i = 0; i < n; i++) {
-                    io.set(ValueLayout.JAVA_BYTE, i, (byte) (b[i] ? 1 : 0));
-                }
-                return;
-            }
-            final ByteBuffer a = ByteBuffer.allocateDirect((int) in.byteSize()).order(ByteOrder.nativeOrder());
-            final ByteBuffer b = ByteBuffer.allocateDirect((int) io.byteSize()).order(ByteOrder.nativeOrder());
-            MemorySegment.ofBuffer(a).copyFrom(in);
-            final MemorySegment bs = MemorySegment.ofBuffer(b);
-            bs.copyFrom(io);
-            f.call(a, b, items, type);
-            io.copyFrom(bs);
-        } catch (final MPIException e) {
-            throw new IllegalStateException("user reduction failed: " + e.getMessage(), e);
-        }
+    /** @return a copy of a buffer's packed data: the items of a layout, or the bytes of booleans */
+    private static MemorySegment packed(final dev.tutti.Buf b) {
+        final MemorySegment out = MemorySegment.ofArray(new byte[Math.toIntExact(b.byteSize())]);
+        b.pack(out);
+        return out;
     }
 
     private static void ubyte(final MemorySegment in, final MemorySegment io, final int n, final boolean max) {

@@ -362,11 +362,11 @@ public final class Win implements Freeable {
 
     /** @return the window's name */
     public String getName() throws MPIException {
-        return guard.get("MPI_Win_get_name", () -> guard.state().name());
+        return guard.get("MPI_Win_get_name", () -> guard.state().shownName());
     }
 
     /** @param name the window's new name */
     public void setName(final String name) throws MPIException {
-        guard.run("MPI_Win_set_name", () -> guard.state().name(name));
+        guard.run("MPI_Win_set_name", () -> guard.state().name(CommState.fit("setName", name)));
     }
 }

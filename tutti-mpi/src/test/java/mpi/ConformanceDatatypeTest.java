@@ -97,6 +97,69 @@ class ConformanceDatatypeTest {
         });
     }
 
+    /**
+     * MPI_Type_size of types built on the pair types counts their members only (Open MPI: no padding anywhere), while
+     * extents keep the padding; Status counts of such types stay in whole items and basic elements.
+     */
+    @Test
+    void shouldSizeTypesBuiltOnPairTypesWithoutPadding() {
+        MpiJobs.run(2, args -> {
+            MPI.Init(args);
+            final Datatype two = Datatype.createContiguous(2, MPI.SHORT_INT);
+            assertEquals(12, two.getSize());
+            assertEquals(16, two.getExtent());
+            assertEquals(18, Datatype.createVector(3, 1, 2, MPI.SHORT_INT).getSize());
+            assertEquals(40, Datatype.createVector(3, 1, 2, MPI.SHORT_INT).getExtent());
+            assertEquals(12, Datatype.createHVector(2, 1, 20, MPI.SHORT_INT).getSize());
+            assertEquals(18, Datatype.createIndexed(new int[] {1, 2}, new int[] {0, 3}, MPI.SHORT_INT).getSize());
+            assertEquals(12, Datatype.createHIndexed(new int[] {2}, new int[] {0}, MPI.SHORT_INT).getSize());
+            assertEquals(6, Datatype.createResized(MPI.SHORT_INT, 0, 16).getSize());
+            assertEquals(24, Datatype.createContiguous(2, MPI.LONG_INT).getSize());
+            assertEquals(36, Datatype.createContiguous(3, MPI.DOUBLE_INT).getSize());
+            assertEquals(24, Datatype.createVector(2, 1, 3, MPI.DOUBLE_INT).getSize());
+            assertEquals(16, Datatype.createContiguous(2, MPI.FLOAT_INT).getSize());
+            assertEquals(16, Datatype.createVector(2, 1, 2, MPI.INT2).getSize());
+            assertEquals(24, Datatype.createContiguous(2, two).getSize()); // nested
+            assertEquals(12, two.dup().getSize());
+            // a struct with gaps around a pair type: {SHORT_INT at 0, DOUBLE at 8, LONG_INT x2 at 16}
+            final Datatype st = Datatype.createStruct(new int[] {1, 1, 2}, new int[] {0, 8, 16},
+                new Datatype[] {MPI.SHORT_INT, MPI.DOUBLE, MPI.LONG_INT});
+            assertEquals(6 + 8 + 24, st.getSize());
+            assertEquals(48, st.getExtent());
+            assertEquals(12, Datatype.createStruct(new int[] {2}, new int[] {4}, new Datatype[] {MPI.SHORT_INT})
+                .getSize());
+            // the count and the elements of a message of such types: 3 x contiguous(2, SHORT_INT)
+            two.commit();
+            final Intracomm w = MPI.COMM_WORLD;
+            final int other = 1 - w.getRank();
+            final ByteBuffer out = MPI.newByteBuffer(64);
+            for (int i = 0; i < 6; i++) {
+                final ShortInt.Data d = MPI.shortInt.getData(out, i);
+                d.putValue((short) (100 + i));
+                d.putIndex(i);
+            }
+            final ByteBuffer in = MPI.newByteBuffer(64);
+            Status s = w.sendRecv(out, 3, two, other, 1, in, 4, two, other, 1);
+            assertEquals(3, s.getCount(two));
+            assertEquals(12, s.getElements(two));
+            assertEquals(6, s.getCount(MPI.SHORT_INT));
+            assertEquals(12, s.getElements(MPI.SHORT_INT));
+            for (int i = 0; i < 6; i++) {
+                final ShortInt.Data d = MPI.shortInt.getData(in, i);
+                assertEquals(100 + i, d.getValue());
+                assertEquals(i, d.getIndex());
+            }
+            s = w.sendRecv(out, 3, MPI.SHORT_INT, other, 2, in, 4, two, other, 2); // one and a half items
+            assertEquals(MPI.UNDEFINED, s.getCount(two));
+            assertEquals(6, s.getElements(two));
+            st.commit();
+            s = w.sendRecv(out, 1, st, other, 3, in, 1, st, other, 3);
+            assertEquals(1, s.getCount(st));
+            assertEquals(2 + 1 + 4, s.getElements(st));
+            MPI.Finalize();
+        });
+    }
+
     /** Received bytes counted in basic elements of a {double, int} type: a partial double is UNDEFINED. */
     @Test
     void shouldCountTheElementsOfPartialStructs() {

@@ -278,4 +278,45 @@ class ConformanceReductionTest {
             MPI.Finalize();
         });
     }
+
+    /** reduceLocal (MPI_Reduce_local) with predefined operations of every kind: inOut = in op inOut, locally. */
+    @Test
+    void shouldReduceLocallyWithPredefinedOperations() {
+        MpiJobs.run(1, args -> {
+            MPI.Init(args);
+            final int[] io = {1, 5, -3};
+            Comm.reduceLocal(new int[] {10, 20, 30}, io, 3, MPI.INT, MPI.SUM);
+            assertArrayEquals(new int[] {11, 25, 27}, io);
+            final double[] d = {1.5, -2};
+            Comm.reduceLocal(new double[] {0.5, 7}, d, 2, MPI.DOUBLE, MPI.MAX);
+            assertArrayEquals(new double[] {1.5, 7}, d, 0);
+            final byte[] u = {(byte) 200, 3};
+            Comm.reduceLocal(new byte[] {100, (byte) 250}, u, 2, MPI.BYTE, MPI.MAX); // unsigned, as Open MPI
+            assertArrayEquals(new byte[] {(byte) 200, (byte) 250}, u);
+            final boolean[] b = {true, false};
+            Comm.reduceLocal(new boolean[] {true, true}, b, 2, MPI.BOOLEAN, MPI.LXOR);
+            assertArrayEquals(new boolean[] {false, true}, b);
+            final ByteBuffer pin = MPI.newByteBuffer(8);
+            final ByteBuffer pio = MPI.newByteBuffer(8);
+            ((Int2.Data) MPI.int2.getData(pin)).putValue(4);
+            ((Int2.Data) MPI.int2.getData(pin)).putIndex(3);
+            ((Int2.Data) MPI.int2.getData(pio)).putValue(4);
+            ((Int2.Data) MPI.int2.getData(pio)).putIndex(9);
+            Comm.reduceLocal(pin, pio, 1, MPI.INT2, MPI.MINLOC);
+            assertEquals(3, ((Int2.Data) MPI.int2.getData(pio)).getIndex()); // a tie: the lower index
+            final Datatype strided = Datatype.createVector(2, 1, 2, MPI.INT);
+            strided.commit();
+            final int[] sio = {1, -7, 2};
+            Comm.reduceLocal(new int[] {3, 0, 4}, sio, 1, strided, MPI.PROD);
+            assertArrayEquals(new int[] {3, -7, 8}, sio); // the gap stays
+            final float[] z = {0, 1}; // i
+            Comm.reduceLocal(new float[] {0, 1}, z, 1, MPI.FLOAT_COMPLEX, MPI.PROD);
+            assertArrayEquals(new float[] {-1, 0}, z, 0); // i * i
+            Comm.reduceLocal(new int[0], new int[0], 0, MPI.INT, MPI.SUM);
+            MPI.COMM_WORLD.setErrhandler(MPI.ERRORS_RETURN);
+            assertEquals(MPI.ERR_OP, org.junit.jupiter.api.Assertions.assertThrows(MPIException.class,
+                () -> Comm.reduceLocal(new float[1], new float[1], 1, MPI.FLOAT, MPI.LAND)).getErrorClass());
+            MPI.Finalize();
+        });
+    }
 }

@@ -135,9 +135,11 @@ class EnvironmentTest {
             MPI.COMM_WORLD.setErrhandler(MPI.ERRORS_RETURN);
             assertEquals(MPI.ERR_TYPE, assertThrows(MPIException.class,
                 () -> Datatype.createVector(2, 1, 3, MPI.BOOLEAN)).getErrorClass()); // no layout of booleans
+            final Datatype outside = Datatype.createResized(Datatype.createVector(2, 1, 2, MPI.INT), 0, 4);
+            outside.commit();
             assertEquals(MPI.ERR_UNSUPPORTED_OPERATION, assertThrows(MPIException.class,
-                () -> MPI.COMM_WORLD.allReduce(new int[4], 1, Datatype.createVector(2, 1, 2, MPI.INT),
-                    new Op(new UserFunction() { }, true))).getErrorClass()); // a user op on a derived type
+                () -> MPI.COMM_WORLD.allReduce(new int[4], new int[4], 1, outside,
+                    new Op(new UserFunction() { }, true))).getErrorClass()); // a user op on data outside the extent
             final Datatype three = Datatype.createContiguous(3, MPI.INT);
             three.commit();
             assertEquals(3, three.getExtent());

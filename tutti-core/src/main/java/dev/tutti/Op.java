@@ -131,6 +131,48 @@ public sealed interface Op permits Op.Predefined, Op.User {
     boolean isDefinedFor(Datatype type);
 
     /**
+     * Applies this operation locally, with no communication (MPI_Reduce_local): {@code inout[i] = in[i] (op)
+     * inout[i]} for every element, {@code in} being the left operand, exactly as a collective combines two
+     * contributions. The buffers must have the same element type and count; buffers of a {@link Layout} or of
+     * booleans are gathered, reduced and scattered back ({@code inout}'s gaps untouched).
+     *
+     * @param in    the left operand, not modified
+     * @param inout the right operand, overwritten with the result
+     * @throws TuttiException of class {@link ErrorClass#ARG} if a buffer is null or {@link Buf#IN_PLACE},
+     *                        {@link ErrorClass#TYPE} or {@link ErrorClass#COUNT} if their types or counts differ,
+     *                        {@link ErrorClass#OP} if this operation is not defined for the type, or
+     *                        {@link ErrorClass#BUFFER} if {@code inout} is read-only; an exception thrown by a user
+     *                        function propagates as is
+     */
+    default void reduceLocal(final Buf in, final Buf inout) {
+        if (null == in || null == inout || Buf.IN_PLACE == in || Buf.IN_PLACE == inout) {
+            throw Errors.argument(ErrorClass.ARG, "reduceLocal", null, null == in || Buf.IN_PLACE == in ? "in"
+                : "inout", null == in || null == inout ? "null" : "IN_PLACE", "a buffer");
+        }
+        if (in.datatype() != inout.datatype()) {
+            throw Errors.expected(ErrorClass.TYPE, "reduceLocal", null, "in type=" + in.datatype() + ", inout type="
+                + inout.datatype(), "one type");
+        }
+        if (in.count() != inout.count()) {
+            throw Errors.expected(ErrorClass.COUNT, "reduceLocal", null, "in count=" + in.count() + ", inout count="
+                + inout.count(), "one count");
+        }
+        final MemorySegment a = null != in.segment() ? in.segment() : packedCopy(in);
+        final MemorySegment b = null != inout.segment() ? inout.segment() : packedCopy(inout);
+        dev.tutti.type.kernel.Reductions.reduce(this, inout.datatype(), a, b, inout.count());
+        if (null == inout.segment()) {
+            inout.unpack(b);
+        }
+    }
+
+    /** @return a heap copy of a buffer's packed elements (a layout's items, or booleans as bytes 0/1) */
+    private static MemorySegment packedCopy(final Buf b) {
+        final MemorySegment out = MemorySegment.ofArray(new byte[Math.toIntExact(b.byteSize())]);
+        b.pack(out);
+        return out;
+    }
+
+    /**
      * Creates a user operation over {@code byte[]} ({@link Datatype#BYTE}).
      *
      * @param name        the name used in messages and traces

@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.List;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -95,5 +96,54 @@ class OpTest {
             twice.getMessage());
         assertEquals(ErrorClass.ARG, assertThrows(TuttiException.class,
             () -> Op.builder("x", true).build()).errorClass());
+    }
+
+    /** reduceLocal: inout = in (op) inout, as a collective combines two contributions, with no communication. */
+    @Test
+    void shouldReduceLocally() {
+        final int[] io = {1, 5, -3};
+        Op.SUM.reduceLocal(Buf.of(new int[] {10, 20, 30}), Buf.of(io));
+        assertArrayEquals(new int[] {11, 25, 27}, io);
+        final double[] dio = {1.5, -2};
+        Op.MAX.reduceLocal(Buf.of(new double[] {0.5, 7}), Buf.of(dio));
+        assertArrayEquals(new double[] {1.5, 7}, dio);
+        final int[] pairs = {4, 9, 2, 8};
+        Op.MINLOC.reduceLocal(Buf.pairs(new int[] {4, 3, 5, 1}), Buf.pairs(pairs)); // ties: the lower index
+        assertArrayEquals(new int[] {4, 3, 2, 8}, pairs);
+        final boolean[] bio = {true, false, true};
+        Op.LXOR.reduceLocal(Buf.of(new boolean[] {true, true, false}), Buf.of(bio));
+        assertArrayEquals(new boolean[] {false, true, true}, bio);
+        // a layout with gaps: ints 0 and 2 of every 3; the gaps of inout stay
+        final Layout strided = Layout.vector(2, 1, 2, Layout.of(Datatype.INT));
+        final int[] sio = {1, -7, 2, -7};
+        Op.PROD.reduceLocal(Buf.of(new int[] {3, 0, 4, 0}, strided, 1), Buf.of(sio, strided, 1));
+        assertArrayEquals(new int[] {3, -7, 8, -7}, sio);
+        // a user operation, not commutative: in is the left operand
+        final Op minus = Op.user("minus", false, (long[] in, long[] inout, int count) -> {
+            for (int i = 0; i < count; i++) {
+                inout[i] = in[i] - inout[i];
+            }
+        });
+        final long[] lio = {1, 2};
+        minus.reduceLocal(Buf.of(new long[] {10, 20}), Buf.of(lio));
+        assertArrayEquals(new long[] {9, 18}, lio);
+        Op.SUM.reduceLocal(Buf.of(new int[0]), Buf.of(new int[0])); // count 0: nothing to do
+    }
+
+    @Test
+    void shouldRefuseBadReduceLocalArguments() {
+        final Buf ints = Buf.of(new int[2]);
+        assertEquals(ErrorClass.ARG, assertThrows(TuttiException.class, () -> Op.SUM.reduceLocal(null, ints))
+            .errorClass());
+        assertEquals(ErrorClass.ARG, assertThrows(TuttiException.class,
+            () -> Op.SUM.reduceLocal(ints, Buf.IN_PLACE)).errorClass());
+        final TuttiException type = assertThrows(TuttiException.class,
+            () -> Op.SUM.reduceLocal(Buf.of(new long[2]), ints));
+        assertEquals(ErrorClass.TYPE, type.errorClass());
+        assertEquals("reduceLocal: in type=LONG, inout type=INT, expected one type", type.getMessage());
+        assertEquals(ErrorClass.COUNT, assertThrows(TuttiException.class,
+            () -> Op.SUM.reduceLocal(Buf.of(new int[3]), ints)).errorClass());
+        assertEquals(ErrorClass.OP, assertThrows(TuttiException.class,
+            () -> Op.LAND.reduceLocal(Buf.of(new float[1]), Buf.of(new float[1]))).errorClass());
     }
 }
