@@ -307,7 +307,7 @@ public final class Datatype implements Freeable, Cloneable {
             }
             final String name = "contiguous(" + count + ", " + oldType.state.name() + ")";
             if (null == oldType.shape) {
-                final Datatype d = new Datatype(name, oldType.base, 1 == count ? oldType.layout : Layout.NONE,
+                final Datatype d = new Datatype(name, oldType.base, oldType.layout, // pairs stay pairs for reductions
                     count * oldType.extentBytes, oldType.wire, count * oldType.wirePerItem,
                     count * oldType.elementsPerItem, false, oldType.alignBytes, count * oldType.dataBytes);
                 d.signature = repeat(oldType.signature, count);

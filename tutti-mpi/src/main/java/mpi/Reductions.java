@@ -97,10 +97,11 @@ final class Reductions {
         if (null != op.function) {
             return UserOps.plan(what, op, type);
         }
-        if (null != type.shape && Datatype.Layout.NONE != type.layout) {
-            throw Errors.error(MPI.ERR_UNSUPPORTED_OPERATION, what + ": predefined op " + op + " on " + type
-                + " (a derived datatype of pair or complex items) is not supported; predefined ops on derived "
-                + "datatypes of ordinary elements, and user ops on any derived datatype, are");
+        if (null != type.shape && (Datatype.Layout.FLOAT_COMPLEX == type.layout || Datatype.Layout.DOUBLE_COMPLEX
+            == type.layout) && dev.tutti.Op.PROD == op.tutti) {
+            throw Errors.error(MPI.ERR_UNSUPPORTED_OPERATION, what + ": MPI.PROD on " + type + " (a derived datatype "
+                + "of complex items with gaps or bounds of its own) is not supported; MPI.SUM on it, MPI.PROD on "
+                + "the complex types and contiguous types of them, and user ops on any derived datatype are");
         }
         if (null == op.tutti) {
             throw Errors.error(MPI.ERR_OP, what + ": op=" + op + " is for one-sided accumulate only");
@@ -114,13 +115,14 @@ final class Reductions {
                         + ", expected MPI.MINLOC or MPI.MAXLOC");
                 }
                 final dev.tutti.Op k = (dev.tutti.Op.MAXLOC == t ? MAXLOC : MINLOC)[type.layout.ordinal()];
-                return new Plan(k, 8 == type.extentBytes ? dev.tutti.Datatype.LONG : dev.tutti.Datatype.LONG_PAIR, 1);
+                // every pair is one unit of the pair's wire type (LONG or LONG_PAIR), derived types' too
+                return new Plan(k, type.wire, type.wirePerItem);
             }
             case FLOAT_COMPLEX, DOUBLE_COMPLEX -> {
-                if (dev.tutti.Op.PROD == t) {
+                if (dev.tutti.Op.PROD == t) { // one unit per complex number (2 floats or doubles on the wire)
                     return type.layout == Datatype.Layout.FLOAT_COMPLEX
-                        ? new Plan(FLOAT_COMPLEX_PROD, dev.tutti.Datatype.LONG, 1)
-                        : new Plan(DOUBLE_COMPLEX_PROD, dev.tutti.Datatype.DOUBLE_PAIR, 1);
+                        ? new Plan(FLOAT_COMPLEX_PROD, dev.tutti.Datatype.LONG, type.wirePerItem / 2)
+                        : new Plan(DOUBLE_COMPLEX_PROD, dev.tutti.Datatype.DOUBLE_PAIR, type.wirePerItem / 2);
                 }
                 if (dev.tutti.Op.SUM != t) {
                     throw Errors.error(MPI.ERR_OP, what + ": op=" + op + " is not defined for " + type

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -192,6 +193,85 @@ class ConformanceReductionTest {
             w.allReduce(i2, 1, MPI.INT2, MPI.MAXLOC); // in place
             assertEquals(9, ((Int2.Data) MPI.int2.getData(i2, 0)).getValue());
             assertEquals(10, ((Int2.Data) MPI.int2.getData(i2, 0)).getIndex());
+            MPI.Finalize();
+        });
+    }
+
+    /**
+     * Predefined ops on derived types of pair and complex items: MAXLOC over two DOUBLE_INT pairs in a contiguous
+     * type (negative values: doubles compared as doubles) and MINLOC over a strided vector of SHORT_INT pairs (its gap
+     * untouched), SUM and PROD (complex products) over a contiguous type of DOUBLE_COMPLEX; PROD on a complex type
+     * with gaps is refused with a clear error.
+     */
+    @Test
+    void shouldApplyPredefinedOperationsToDerivedTypesOfPairsAndComplexes() {
+        MpiJobs.run(N, args -> {
+            MPI.Init(args);
+            final Intracomm w = MPI.COMM_WORLD;
+            final int rank = w.getRank();
+            final Datatype twoPairs = Datatype.createContiguous(2, MPI.DOUBLE_INT);
+            twoPairs.commit();
+            final ByteBuffer dp = MPI.newByteBuffer(32);
+            final ByteBuffer dpOut = MPI.newByteBuffer(32);
+            for (int i = 0; i < 2; i++) {
+                ((DoubleInt.Data) MPI.doubleInt.getData(dp, i)).putValue(0 == i ? rank : -rank);
+                ((DoubleInt.Data) MPI.doubleInt.getData(dp, i)).putIndex(100 + rank);
+            }
+            w.allReduce(dp, dpOut, 1, twoPairs, MPI.MAXLOC);
+            assertEquals(N - 1, ((DoubleInt.Data) MPI.doubleInt.getData(dpOut, 0)).getValue());
+            assertEquals(100 + N - 1, ((DoubleInt.Data) MPI.doubleInt.getData(dpOut, 0)).getIndex());
+            assertEquals(0, ((DoubleInt.Data) MPI.doubleInt.getData(dpOut, 1)).getValue());
+            assertEquals(100, ((DoubleInt.Data) MPI.doubleInt.getData(dpOut, 1)).getIndex());
+            final Datatype strided = Datatype.createVector(2, 1, 2, MPI.SHORT_INT); // pairs 0 and 2, pair 1 a gap
+            strided.commit();
+            final ByteBuffer sp = MPI.newByteBuffer(24);
+            final ByteBuffer spOut = MPI.newByteBuffer(24);
+            for (int i = 0; i < 3; i++) {
+                ((ShortInt.Data) MPI.shortInt.getData(sp, i)).putValue((short) (i * 10 + rank));
+                ((ShortInt.Data) MPI.shortInt.getData(sp, i)).putIndex(rank);
+                ((ShortInt.Data) MPI.shortInt.getData(spOut, i)).putValue((short) -7);
+            }
+            w.allReduce(sp, spOut, 1, strided, MPI.MINLOC);
+            for (final int i : new int[] {0, 2}) {
+                assertEquals(i * 10, ((ShortInt.Data) MPI.shortInt.getData(spOut, i)).getValue());
+                assertEquals(0, ((ShortInt.Data) MPI.shortInt.getData(spOut, i)).getIndex());
+            }
+            assertEquals(-7, ((ShortInt.Data) MPI.shortInt.getData(spOut, 1)).getValue(), "the gap is untouched");
+            final Datatype twoComplex = Datatype.createContiguous(2, MPI.DOUBLE_COMPLEX);
+            twoComplex.commit();
+            final double[] c = {rank, 1, 2 * rank, -1};
+            final double[] cOut = new double[4];
+            w.allReduce(c, cOut, 1, twoComplex, MPI.SUM);
+            final int sum = N * (N - 1) / 2;
+            assertArrayEquals(new double[] {sum, N, 2 * sum, -N}, cOut);
+            final double[] z = {1, rank, 0, 1}; // (1 + i rank) and i: the products are complex products
+            final double[] zOut = new double[4];
+            w.allReduce(z, zOut, 1, twoComplex, MPI.PROD);
+            double re = 1;
+            double im = 0;
+            for (int r = 0; r < N; r++) { // (1 + 0i)(1 + 1i)(1 + 2i)...
+                final double nre = re - im * r;
+                im = re * r + im;
+                re = nre;
+            }
+            double ire = 1;
+            double iim = 0;
+            for (int r = 0; r < N; r++) { // i^N
+                final double nre = -iim;
+                iim = ire;
+                ire = nre;
+            }
+            assertArrayEquals(new double[] {re, im, ire, iim}, zOut, 1e-9);
+            final Datatype gapped = Datatype.createVector(2, 1, 2, MPI.DOUBLE_COMPLEX);
+            gapped.commit();
+            w.setErrhandler(MPI.ERRORS_RETURN);
+            final MPIException e = assertThrows(MPIException.class, () -> w.allReduce(new double[6], new double[6],
+                1, gapped, MPI.PROD));
+            assertEquals(MPI.ERR_UNSUPPORTED_OPERATION, e.getErrorClass());
+            twoPairs.free();
+            strided.free();
+            twoComplex.free();
+            gapped.free();
             MPI.Finalize();
         });
     }
