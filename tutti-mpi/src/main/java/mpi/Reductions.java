@@ -25,30 +25,17 @@ final class Reductions {
     private static final dev.tutti.Op UBYTE_MIN = dev.tutti.Op.user("MPI_MIN(unsigned byte)", true,
         (final dev.tutti.Datatype t, final MemorySegment in, final MemorySegment io, final int n) -> ubyte(in, io,
             n, false));
-    private static final dev.tutti.Op FLOAT_COMPLEX_PROD = dev.tutti.Op.user("MPI_PROD(float complex)", true,
-        (final dev.tutti.Datatype t, final MemorySegment in, final MemorySegment io, final int n) -> {
-            for (int i = 0; i < n; i++) {
-                final long o = 8L * i;
-                final float a = in.get(FLOAT, o);
-                final float b = in.get(FLOAT, o + 4);
-                final float c = io.get(FLOAT, o);
-                final float d = io.get(FLOAT, o + 4);
-                io.set(FLOAT, o, a * c - b * d);
-                io.set(FLOAT, o + 4, a * d + b * c);
-            }
-        });
-    private static final dev.tutti.Op DOUBLE_COMPLEX_PROD = dev.tutti.Op.user("MPI_PROD(double complex)", true,
-        (final dev.tutti.Datatype t, final MemorySegment in, final MemorySegment io, final int n) -> {
-            for (int i = 0; i < n; i++) {
-                final long o = 16L * i;
-                final double a = in.get(DOUBLE, o);
-                final double b = in.get(DOUBLE, o + 8);
-                final double c = io.get(DOUBLE, o);
-                final double d = io.get(DOUBLE, o + 8);
-                io.set(DOUBLE, o, a * c - b * d);
-                io.set(DOUBLE, o + 8, a * d + b * c);
-            }
-        });
+    /** MPI_PROD on float complex numbers, one LONG unit each (contiguous items). */
+    private static final dev.tutti.Op FLOAT_COMPLEX_PROD = complexProd(false, 1, true);
+    /** MPI_PROD on double complex numbers, one DOUBLE_PAIR unit each (contiguous items). */
+    private static final dev.tutti.Op DOUBLE_COMPLEX_PROD = complexProd(true, 1, true);
+    /**
+     * MPI_PROD on complex numbers packed from a type with gaps, two FLOAT or DOUBLE units each: declared
+     * non-commutative, which Tutti never splits between units (a split could cut a number in two), and applies whole
+     * in rank order (a valid order for this commutative product too).
+     */
+    private static final dev.tutti.Op FLOAT_COMPLEX_PARTS_PROD = complexProd(false, 2, false);
+    private static final dev.tutti.Op DOUBLE_COMPLEX_PARTS_PROD = complexProd(true, 2, false);
     private static final dev.tutti.Op[] MINLOC = locOps(false);
     private static final dev.tutti.Op[] MAXLOC = locOps(true);
 
@@ -63,6 +50,39 @@ final class Reductions {
     }
 
     private Reductions() {
+    }
+
+    /**
+     * @param dbl         double (else float) complex numbers
+     * @param perNumber   units per complex number (1: LONG or DOUBLE_PAIR; 2: FLOAT or DOUBLE)
+     * @param commutative whether Tutti may treat it as commutative (only with one unit per number)
+     * @return the product of complex numbers as a Tutti operation on {@code n} units
+     */
+    private static dev.tutti.Op complexProd(final boolean dbl, final int perNumber, final boolean commutative) {
+        final String name = "MPI_PROD(" + (dbl ? "double" : "float") + " complex" + (1 == perNumber ? "" : ", parts")
+            + ")";
+        return dev.tutti.Op.user(name, commutative, (final dev.tutti.Datatype t, final MemorySegment in,
+            final MemorySegment io, final int n) -> {
+            for (int i = 0; i < n / perNumber; i++) {
+                if (dbl) {
+                    final long o = 16L * i;
+                    final double a = in.get(DOUBLE, o);
+                    final double b = in.get(DOUBLE, o + 8);
+                    final double c = io.get(DOUBLE, o);
+                    final double d = io.get(DOUBLE, o + 8);
+                    io.set(DOUBLE, o, a * c - b * d);
+                    io.set(DOUBLE, o + 8, a * d + b * c);
+                } else {
+                    final long o = 8L * i;
+                    final float a = in.get(FLOAT, o);
+                    final float b = in.get(FLOAT, o + 4);
+                    final float c = io.get(FLOAT, o);
+                    final float d = io.get(FLOAT, o + 4);
+                    io.set(FLOAT, o, a * c - b * d);
+                    io.set(FLOAT, o + 4, a * d + b * c);
+                }
+            }
+        });
     }
 
     /**
@@ -97,12 +117,6 @@ final class Reductions {
         if (null != op.function) {
             return UserOps.plan(what, op, type);
         }
-        if (null != type.shape && (Datatype.Layout.FLOAT_COMPLEX == type.layout || Datatype.Layout.DOUBLE_COMPLEX
-            == type.layout) && dev.tutti.Op.PROD == op.tutti) {
-            throw Errors.error(MPI.ERR_UNSUPPORTED_OPERATION, what + ": MPI.PROD on " + type + " (a derived datatype "
-                + "of complex items with gaps or bounds of its own) is not supported; MPI.SUM on it, MPI.PROD on "
-                + "the complex types and contiguous types of them, and user ops on any derived datatype are");
-        }
         if (null == op.tutti) {
             throw Errors.error(MPI.ERR_OP, what + ": op=" + op + " is for one-sided accumulate only");
         }
@@ -119,9 +133,13 @@ final class Reductions {
                 return new Plan(k, type.wire, type.wirePerItem);
             }
             case FLOAT_COMPLEX, DOUBLE_COMPLEX -> {
-                if (dev.tutti.Op.PROD == t) { // one unit per complex number (2 floats or doubles on the wire)
-                    return type.layout == Datatype.Layout.FLOAT_COMPLEX
-                        ? new Plan(FLOAT_COMPLEX_PROD, dev.tutti.Datatype.LONG, type.wirePerItem / 2)
+                final boolean single = type.layout == Datatype.Layout.FLOAT_COMPLEX;
+                if (dev.tutti.Op.PROD == t && null != type.shape) { // packed from a layout: 2 floats or doubles each
+                    return new Plan(single ? FLOAT_COMPLEX_PARTS_PROD : DOUBLE_COMPLEX_PARTS_PROD, type.wire,
+                        type.wirePerItem);
+                }
+                if (dev.tutti.Op.PROD == t) { // one unit per complex number
+                    return single ? new Plan(FLOAT_COMPLEX_PROD, dev.tutti.Datatype.LONG, type.wirePerItem / 2)
                         : new Plan(DOUBLE_COMPLEX_PROD, dev.tutti.Datatype.DOUBLE_PAIR, type.wirePerItem / 2);
                 }
                 if (dev.tutti.Op.SUM != t) {
