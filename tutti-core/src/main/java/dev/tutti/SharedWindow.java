@@ -7,7 +7,13 @@ import dev.tutti.transport.Transport;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.WeakHashMap;
 
 /**
  * A block of memory on every rank of a communicator that every other rank reads and writes directly, with plain
@@ -42,15 +48,15 @@ import java.util.Optional;
  */
 public final class SharedWindow {
     private static final int LINE = 64;
-    private static final java.lang.invoke.VarHandle LONG = java.lang.foreign.ValueLayout.JAVA_LONG.varHandle();
+    private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
     /** Per rank (engine): the windows it retired whose blocks wait for the other ranks to retire. */
-    private static final java.util.Map<P2pEngine, java.util.List<SharedWindow>> RETIRED = new java.util.WeakHashMap<>();
+    private static final Map<P2pEngine, List<SharedWindow>> RETIRED = new WeakHashMap<>();
 
     private final Comm comm;
     private final MemorySegment[] segments;
     /** This rank's block as its memory made it (what goes back). */
     private final MemorySegment block;
-    /** The blocks with their retirement line. */
+    /** The blocks with their retirement flags at the end (see the class comment). */
     private final MemorySegment[] lined;
     private final long[] sizes;
     private final int[] world;
@@ -234,7 +240,7 @@ public final class SharedWindow {
             for (final MemorySegment b : lined) { // the last touch of each block
                 LONG.setRelease(b, flagAt(b, comm.rank()), 1L);
             }
-            RETIRED.computeIfAbsent(comm.engine(), e -> new java.util.ArrayList<>()).add(this);
+            RETIRED.computeIfAbsent(comm.engine(), e -> new ArrayList<>()).add(this);
         }
         sweep(comm.engine());
     }
@@ -242,7 +248,7 @@ public final class SharedWindow {
     /** Frees the blocks of this rank's retired windows that every rank has retired (any thread of the rank). */
     static void sweep(final P2pEngine engine) {
         synchronized (RETIRED) {
-            final java.util.List<SharedWindow> mine = RETIRED.get(engine);
+            final List<SharedWindow> mine = RETIRED.get(engine);
             if (null != mine) {
                 mine.removeIf(SharedWindow::freeIfAllRetired);
             }
