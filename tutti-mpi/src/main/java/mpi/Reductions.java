@@ -61,26 +61,28 @@ final class Reductions {
     private static dev.tutti.Op complexProd(final boolean dbl, final int perNumber, final boolean commutative) {
         final String name = "MPI_PROD(" + (dbl ? "double" : "float") + " complex" + (1 == perNumber ? "" : ", parts")
             + ")";
-        return dev.tutti.Op.user(name, commutative, (final dev.tutti.Datatype t, final MemorySegment in,
-            final MemorySegment io, final int n) -> {
-            for (int i = 0; i < n / perNumber; i++) {
-                if (dbl) {
-                    final long o = 16L * i;
+        if (dbl) {
+            return dev.tutti.Op.user(name, commutative, (final dev.tutti.Datatype t, final MemorySegment in,
+                final MemorySegment io, final int n) -> {
+                for (long o = 0; o < 16L * (n / perNumber); o += 16) {
                     final double a = in.get(DOUBLE, o);
                     final double b = in.get(DOUBLE, o + 8);
                     final double c = io.get(DOUBLE, o);
                     final double d = io.get(DOUBLE, o + 8);
                     io.set(DOUBLE, o, a * c - b * d);
                     io.set(DOUBLE, o + 8, a * d + b * c);
-                } else {
-                    final long o = 8L * i;
-                    final float a = in.get(FLOAT, o);
-                    final float b = in.get(FLOAT, o + 4);
-                    final float c = io.get(FLOAT, o);
-                    final float d = io.get(FLOAT, o + 4);
-                    io.set(FLOAT, o, a * c - b * d);
-                    io.set(FLOAT, o + 4, a * d + b * c);
                 }
+            });
+        }
+        return dev.tutti.Op.user(name, commutative, (final dev.tutti.Datatype t, final MemorySegment in,
+            final MemorySegment io, final int n) -> {
+            for (long o = 0; o < 8L * (n / perNumber); o += 8) {
+                final float a = in.get(FLOAT, o);
+                final float b = in.get(FLOAT, o + 4);
+                final float c = io.get(FLOAT, o);
+                final float d = io.get(FLOAT, o + 4);
+                io.set(FLOAT, o, a * c - b * d);
+                io.set(FLOAT, o + 4, a * d + b * c);
             }
         });
     }

@@ -4,6 +4,8 @@ import dev.tutti.Buf;
 import dev.tutti.Comm;
 import dev.tutti.Communicator;
 import dev.tutti.Datatype;
+import dev.tutti.ErrorClass;
+import dev.tutti.Intercommunicator;
 import dev.tutti.Request;
 import dev.tutti.SharedMemory;
 import dev.tutti.SharedWindow;
@@ -15,6 +17,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.Arrays;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
@@ -154,7 +157,7 @@ final class WindowExchanges {
     static WindowExchanges open(final Comm priv, final String where, final Datatype type, final int sendBlock,
         final int recvBlock, final int depth, final boolean want) {
         final boolean inter = priv.isInter();
-        final Communicator merged = inter ? ((dev.tutti.Intercommunicator) priv).merge(false) : (Communicator) priv;
+        final Communicator merged = inter ? ((Intercommunicator) priv).merge(false) : (Communicator) priv;
         boolean kept = false;
         try {
             final int peers = inter ? priv.remoteSize() : priv.size();
@@ -288,7 +291,7 @@ final class WindowExchanges {
             }
             try {
                 if (!f.done) {
-                    f.failure = Failures.failed(dev.tutti.ErrorClass.REQUEST, "exchange", where, "exchange " + f.k
+                    f.failure = Failures.failed(ErrorClass.REQUEST, "exchange", where, "exchange " + f.k
                         + " was abandoned: the channel is closed", null);
                     f.done = true;
                 }
@@ -341,7 +344,7 @@ final class WindowExchanges {
             j = zone;
             ARRIVED.setRelease(this, false);
             send = from;
-            java.util.Arrays.fill(written, false);
+            Arrays.fill(written, false);
             unwritten = writes;
             arrived = 0;
             failure = null;
