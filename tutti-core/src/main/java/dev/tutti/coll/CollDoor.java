@@ -4,6 +4,7 @@ import dev.tutti.CollectiveHandle;
 import dev.tutti.Datatype;
 import dev.tutti.ErrorClass;
 import dev.tutti.Request;
+import dev.tutti.Status;
 import dev.tutti.TuttiException;
 import dev.tutti.coll.algo.Algorithms;
 import dev.tutti.coll.inter.InterAlgorithms;
@@ -13,6 +14,7 @@ import dev.tutti.internal.Errors;
 
 import dev.tutti.internal.Failures;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The one door into the collective engine: every collective call of the api, on both communicator kinds and in
@@ -63,7 +65,7 @@ public final class CollDoor {
         }
         if (call.isDoneByHook()) {
             hook.after(call, null);
-            return ScheduleRun.DONE;
+            return DONE;
         }
         final Request r;
         try {
@@ -222,4 +224,32 @@ public final class CollDoor {
         return c.isInter() || finish.isEmpty() ? schedule
             : schedule.thenFinally(() -> finish.forEach(Runnable::run));
     }
+
+    /** What {@link ScheduleRun#runBlocking} (and the door, for a call its hook did) returns: the collective has completed. */
+    static final Request DONE = new Request() {
+        @Override
+        public boolean test() {
+            return true;
+        }
+
+        @Override
+        public Status waitFor() {
+            return Status.EMPTY;
+        }
+
+        @Override
+        public Status waitFor(final long timeout, final TimeUnit unit) {
+            return Status.EMPTY;
+        }
+
+        @Override
+        public void cancel() {
+            // Complete already.
+        }
+
+        @Override
+        public String toString() {
+            return "collective(complete)";
+        }
+    };
 }

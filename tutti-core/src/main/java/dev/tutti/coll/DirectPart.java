@@ -119,6 +119,33 @@ final class DirectPart extends AbstractRequest {
         if (isDone()) {
             return true;
         }
+        if (move()) {
+            completeByHolder(Status.EMPTY); // no CAS: only the holder of the run's advance lock completes a part
+            return true;
+        }
+        if (send) {
+            final TuttiException gone = engine.failureAffecting(peerWorld);
+            if (null != gone) {
+                complete(null, gone);
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Aims the part at its lane's current run without touching its request state ({@link DirectRounds}). */
+    void aim() {
+        run = runs[lane];
+    }
+
+    /**
+     * Moves the message of the run the part is aimed at, if it can: a send that has room copies its bytes into the
+     * cell and publishes the run number; a receive whose cell holds the run (and whose lane's earlier runs were
+     * read) copies the bytes out and acknowledges. Leaves the request state alone (see {@link #poll()}).
+     *
+     * @return true if the message moved
+     */
+    boolean move() {
         final long k = run;
         final long at = cellAt(k);
         if (send) {
@@ -126,11 +153,6 @@ final class DirectPart extends AbstractRequest {
                 final long ack = (long) LONG.getAcquire(slot, ACK);
                 CREDIT.setOpaque(credits, credit, ack);
                 if (ack < k - depth) {
-                    final TuttiException gone = engine.failureAffecting(peerWorld);
-                    if (null != gone) {
-                        complete(null, gone);
-                        return true;
-                    }
                     return false;
                 }
             }
@@ -143,19 +165,20 @@ final class DirectPart extends AbstractRequest {
             MemorySegment.copy(slot, at + Long.BYTES, data, 0, data.byteSize());
             LONG.setRelease(slot, ACK, k);
         }
-        completeByHolder(Status.EMPTY); // no CAS: only the holder of the run's advance lock completes a part
         return true;
     }
 
     /**
-     * Whether a receive's message of the current run has arrived (or the part is done): read by threads that do not
-     * hold the run's advance lock, to skip taking it ({@code ScheduleRun.watch}); a stale answer only delays.
+     * Whether a receive's message of the current run has arrived: read by threads that do not hold the run's
+     * advance lock, to skip taking it ({@code ScheduleRun.watch}); a stale answer only delays. The part must be
+     * pending: once it has acknowledged, the sender may reuse the cell, so the holder that completes a watched part
+     * moves the watch in the same step.
      *
      * @return true if {@link #poll()} may complete the part
      */
     boolean arrived() {
         final long k = run;
-        return isDone() || (long) LONG.getAcquire(slot, cellAt(k)) == k;
+        return (long) LONG.getAcquire(slot, cellAt(k)) == k;
     }
 
     /** @return the offset in the slot of run {@code k}'s cell (depth is a power of two) */

@@ -13,7 +13,6 @@ import dev.tutti.p2p.RecvRequest;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.concurrent.TimeUnit;
 
 /**
  * One execution of a {@link Schedule}: the request returned by a nonblocking collective, and waited on by a
@@ -117,6 +116,10 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
      * its plan is agreed; read racily by waits (a stale false only costs the engine's passes).
      */
     private boolean alone;
+    /** The lean form of an agreed plan whose every message is direct ({@link DirectRounds}), or null. */
+    private DirectRounds lean;
+    /** Whether the current start goes the lean way: set by the owner at a start, read by the holder of busy. */
+    private boolean leanNow;
     /** A persistent request's run: registered in {@link ActiveRuns} for the request's life, not per start. */
     private boolean permanent;
     /** Idle passes of waits on this run (racy: a sampling counter), and when a direct run was first seen stalled. */
@@ -153,7 +156,7 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
      * @return the started run
      */
     public static ScheduleRun start(final Schedule schedule, final CollComm comm, final boolean nonblocking) {
-        return start(schedule, comm, nonblocking, null);
+        return start(schedule, comm, nonblocking, null, null);
     }
 
     /**
@@ -164,14 +167,9 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
      * @param comm        the communicator
      * @param nonblocking true if the caller returns before completion (the run then progresses in any wait)
      * @param lease       the cache entry of {@code schedule} leased to this run, or null if it is not cached
+     * @param gate        what holds the run's data back ({@link CollGate}), or null
      * @return the started run
      */
-    public static ScheduleRun start(final Schedule schedule, final CollComm comm, final boolean nonblocking,
-        final ScheduleCache.Entry lease) {
-        return start(schedule, comm, nonblocking, lease, null);
-    }
-
-    /** As {@link #start(Schedule, CollComm, boolean, ScheduleCache.Entry)}, its data held back by a gate. */
     static ScheduleRun start(final Schedule schedule, final CollComm comm, final boolean nonblocking,
         final ScheduleCache.Entry lease, final CollGate gate) {
         return begin(new ScheduleRun(schedule, comm, comm.context(), comm.nextTag(), null, -1, 0, nonblocking,
@@ -193,30 +191,10 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
      * @param comm     the communicator
      * @param kind     the operation
      * @param userTag  the user's tag
-     * @return the started run
-     */
-    public static ScheduleRun startTagged(final Schedule schedule, final CollComm comm, final CollKind kind,
-        final int userTag) {
-        return startTagged(schedule, comm, kind, userTag, null);
-    }
-
-    /**
-     * Starts a tagged two-phase collective whose schedule may be leased from the communicator's
-     * {@link ScheduleCache}; see {@link #startTagged(Schedule, CollComm, CollKind, int)}.
-     *
-     * @param schedule the schedule
-     * @param comm     the communicator
-     * @param kind     the operation
-     * @param userTag  the user's tag
      * @param lease    the cache entry of {@code schedule} leased to this run, or null if it is not cached
+     * @param gate     what holds the run's data back ({@link CollGate}), or null
      * @return the started run
      */
-    public static ScheduleRun startTagged(final Schedule schedule, final CollComm comm, final CollKind kind,
-        final int userTag, final ScheduleCache.Entry lease) {
-        return startTagged(schedule, comm, kind, userTag, lease, null);
-    }
-
-    /** As {@link #startTagged(Schedule, CollComm, CollKind, int, ScheduleCache.Entry)}, held back by a gate. */
     static ScheduleRun startTagged(final Schedule schedule, final CollComm comm, final CollKind kind,
         final int userTag, final ScheduleCache.Entry lease, final CollGate gate) {
         return begin(new ScheduleRun(schedule, comm, comm.taggedContext(), comm.nextTaggedTag(kind, userTag), kind,
@@ -246,7 +224,7 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
         run.waitFor();
         // Only this thread advanced the run (it is not registered), and it is complete: nothing references it.
         lease.giveSpareRun(run);
-        return DONE;
+        return CollDoor.DONE;
     }
 
     /**
@@ -293,8 +271,6 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
      * @return this run
      */
     ScheduleRun startPersistent(final CollGate g, final CollHook hook, final CollCall call) {
-        restart(comm.nextTag());
-        gate = g;
         if (null != direct) {
             direct.nextRun();
         }
@@ -302,11 +278,51 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
             afterHook = null;
             notified = 0;
         }
+        leanNow = null != lean && null == g && null == hook && 0 == priority && !comm.activeRuns().outranks(0);
+        if (leanNow) {
+            return startLean();
+        }
+        restart(comm.nextTag());
+        gate = g;
         if (null != hook) {
             afterCall = call;
             afterHook = hook;
         }
         return begin(this);
+    }
+
+    /**
+     * A lean start ({@link DirectRounds}). The run is still complete from its last start, so no other thread
+     * advances it: its first round's sends go out before anything else, and the start's fences (the tag's atomic
+     * increment, the re-arming store) come after them, off the path from the peers' last messages to this one. A
+     * run that completes at once (its peers' messages were there) is never re-armed.
+     */
+    private ScheduleRun startLean() {
+        lean.begin();
+        TuttiException failure = null;
+        boolean done;
+        try {
+            done = lean.advance();
+        } catch (final TuttiException e) {
+            failure = e;
+            done = true;
+        } catch (final RuntimeException e) {
+            failure = Failures.failed(ErrorClass.INTERN, schedule.op(), comm.describe(), "local step failed", e);
+            done = true;
+        }
+        final int next = comm.nextTag(); // every start draws its place in the call order, as the other ranks do
+        if (done && null == failure) {
+            tag = next;
+            lease.release();
+            return this;
+        }
+        restart(next); // the re-arming store publishes the lean state to threads that then advance the run
+        if (null != failure) {
+            finishWith(failure);
+        } else {
+            WATCH.setRelease(this, lean.awaited());
+        }
+        return this;
     }
 
     /** Makes a finished, successful blocking run pending again under a new tag (its owner only). */
@@ -440,8 +456,12 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
                 direct = null;
             } else {
                 alone = direct.all();
+                lean = alone ? DirectRounds.of(schedule, direct) : null; // from the next start on
             }
             work++;
+        }
+        if (leanNow) {
+            return work + leanStep();
         }
         final Schedule.Round[] rounds = schedule.rounds();
         while (true) {
@@ -483,6 +503,26 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
             yieldToHigher();
             post(rounds[round]);
         }
+    }
+
+    /** A step of a lean start ({@link DirectRounds}): the run's rounds through its slots, nothing else. */
+    private int leanStep() {
+        yieldToHigher();
+        final DirectRounds d = lean;
+        final int round0 = d.round();
+        final long mask0 = d.mask();
+        if (!d.advance()) {
+            WATCH.setRelease(this, d.awaited());
+            return round0 != d.round() || mask0 != d.mask() ? 1 : 0;
+        }
+        if (null != watch) {
+            WATCH.setRelease(this, null);
+        }
+        if (null != lease) {
+            lease.release();
+        }
+        finishWith(null);
+        return 1;
     }
 
     /**
@@ -640,6 +680,12 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
         }
         try {
             final Schedule.Round[] rounds = schedule.rounds();
+            if (leanNow && !isDone()) {
+                final DirectPart p = lean.blockedBy();
+                return null == p || !departureSettled() ? null : Failures.wrap(p.blockingFailure(), schedule.op(),
+                    comm.describe(), "cannot complete, it waits for rank " + comm.groupRank(p.peerWorld())
+                    + " (round " + (lean.round() + 1) + " of " + rounds.length + ")");
+            }
             if (!isDone() && round < 0 && null != direct && !direct.ready()) {
                 final DirectPlan.Blocked b = direct.blockedBy(); // the agreement of its shared-memory slots
                 if (null != b && departureSettled()) {
@@ -703,11 +749,17 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
                     + "shared-memory slots with it: the ranks run with different settings "
                     + dev.tutti.runtime.Settings.COLL_DIRECT_LIMIT.name());
             }
-            if (isDone() || round < 0) {
+            if (isDone() || (round < 0 && !leanNow)) {
                 return null;
             }
-            for (int i = 0; i < pending; i++) {
-                if (parts[i] instanceof DirectPart dp && !dp.isDone()
+            final java.util.List<AbstractRequest> waiting = new java.util.ArrayList<>();
+            if (leanNow) {
+                waiting.addAll(lean.pending());
+            } else {
+                waiting.addAll(java.util.Arrays.asList(parts).subList(0, pending));
+            }
+            for (final AbstractRequest part : waiting) {
+                if (part instanceof DirectPart dp && (leanNow || !dp.isDone())
                     && null != comm.engine().iprobe(context, dp.peerWorld(), tag, comm.view())) {
                     return Errors.invalid(ErrorClass.ARG, schedule.op(), comm.describe(), "rank="
                         + comm.groupRank(dp.peerWorld()) + " sent a message of another collective call at this "
@@ -759,37 +811,9 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
         // MPI: collectives cannot be cancelled.
     }
 
-    /** What {@link #runBlocking} (and the door, for a call its hook did) returns: the collective has completed. */
-    static final Request DONE = new Request() {
-        @Override
-        public boolean test() {
-            return true;
-        }
-
-        @Override
-        public Status waitFor() {
-            return Status.EMPTY;
-        }
-
-        @Override
-        public Status waitFor(final long timeout, final TimeUnit unit) {
-            return Status.EMPTY;
-        }
-
-        @Override
-        public void cancel() {
-            // Complete already.
-        }
-
-        @Override
-        public String toString() {
-            return "collective(complete)";
-        }
-    };
-
     @Override
     public String toString() {
-        return (null == taggedKind ? schedule.op() : key()) + "(" + comm.describe() + ", round=" + round + "/"
-            + schedule.rounds().length + ")";
+        return (null == taggedKind ? schedule.op() : key()) + "(" + comm.describe() + ", round="
+            + (leanNow ? lean.round() : round) + "/" + schedule.rounds().length + ")";
     }
 }
