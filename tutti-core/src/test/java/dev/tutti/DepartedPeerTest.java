@@ -71,6 +71,50 @@ class DepartedPeerTest {
         }
     }
 
+    /**
+     * The same for persistent requests whose messages go through slots (in-process, every message does): after
+     * a few starts the runs take the lean way ({@code DirectRounds}), whose waits must still find the departure.
+     */
+    @ParameterizedTest
+    @EnumSource(names = {"BARRIER", "ALLREDUCE"}, value = Wait.class)
+    void shouldFailEveryLeanPersistentRunWaitingForARankThatReturned(final Wait wait) {
+        final AtomicReferenceArray<TuttiException> seen = new AtomicReferenceArray<>(RANKS);
+        final long[] tookMs = new long[RANKS];
+        final TuttiException job = assertThrows(TuttiException.class, () -> Tutti.runLocal(RANKS,
+            BadInputTest.OPTS, w -> {
+                final Communicator c = (Communicator) w;
+                final int[] x = {c.rank()};
+                final PersistentRequest r = Wait.BARRIER == wait ? c.barrierInit()
+                    : c.allreduceInit(Buf.IN_PLACE, Buf.of(x), Op.SUM);
+                for (int i = 0; i < 5; i++) {
+                    r.start();
+                    r.waitFor();
+                }
+                if (DEPARTED == c.rank()) {
+                    return; // skips the sixth start and leaves
+                }
+                final long t0 = System.nanoTime();
+                try {
+                    r.start();
+                    r.waitFor();
+                } catch (final TuttiException e) {
+                    tookMs[c.rank()] = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+                    seen.set(c.rank(), e);
+                    throw e;
+                }
+            }));
+        assertEquals(ErrorClass.PROC_FAILED, job.errorClass(), job.getMessage());
+        for (int r = 0; r < RANKS; r++) {
+            if (DEPARTED != r) {
+                final TuttiException e = seen.get(r);
+                assertNotNull(e, "rank " + r + " completed a start although rank " + DEPARTED + " never took part");
+                assertEquals(ErrorClass.PROC_FAILED, e.errorClass(), e.getMessage());
+                assertTrue(e.getMessage().contains("rank " + DEPARTED + " closed"), "rank " + r + ": " + e.getMessage());
+                assertTrue(tookMs[r] < 2_000, "rank " + r + " took " + tookMs[r] + " ms to fail");
+            }
+        }
+    }
+
     @Test
     void shouldFailTheJobWithTheCauseARankAbortsWith() {
         final TuttiException job = assertThrows(TuttiException.class, () -> Tutti.runLocal(RANKS,
