@@ -34,7 +34,9 @@ import java.lang.invoke.VarHandle;
  * expected length.
  *
  * <p>Threading: {@link #post} and {@link #poll} are called by the thread that holds the run's advance lock, so the
- * part's fields are that thread's; completion goes through {@link AbstractRequest#complete} as for every part.
+ * part's fields are that thread's, its request state included: it is re-armed and completed with release stores
+ * ({@code rearmByHolder}, {@code completeByHolder}), no fence, except a send failed by a departed peer
+ * ({@link AbstractRequest#complete}). {@link DirectRounds} moves parts without touching that state at all.
  * {@code credits} is shared by the runs of the lane's requests (opaque accesses: a stale value only costs a read
  * of the acknowledgement). A send that finds no room asks the engine whether its peer is gone, so that a dead
  * receiver fails the run instead of leaving it waiting (receives are asked by the run, as for every part).
@@ -104,7 +106,7 @@ final class DirectPart extends AbstractRequest {
      * @return this part
      */
     DirectPart post() {
-        rearm();
+        rearmByHolder(); // the part's state is the holder's alone (see the class note)
         run = runs[lane];
         poll();
         return this;

@@ -112,6 +112,15 @@ public abstract class AbstractRequest implements Request {
         RESULT.set(this, null);
     }
 
+    /**
+     * Makes pending again a request that only one thread completes, re-arms and reads, the caller (see
+     * {@link #completeByHolder}): a release store, no fence, so that re-arming a collective's part does not wait for
+     * a message this thread just wrote into a peer's memory.
+     */
+    protected final void rearmByHolder() {
+        RESULT.setRelease(this, null);
+    }
+
     /** Unparks the thread waiting on this request, if any. */
     protected final void wake() {
         final Thread w = waiter;
