@@ -70,9 +70,11 @@ final class WindowExchanges {
     /** The largest block that goes through the window without the shm transport (threads of one JVM). */
     private static final long LIMIT = 16 * 1024;
     /**
-     * The smallest block that goes through the window on more than 2 ranks: below a cache line, several senders'
-     * blocks share each line of a zone and contend for it. On 2 ranks (the receiver's own block and one sender's) it
-     * was measured faster than the other path at 8-32 B too.
+     * The smallest block that goes through the window: below a cache line, several senders' blocks (the receiver's
+     * own among them) share each line of a zone and contend for it. Smaller blocks take the channel's other path,
+     * a persistent alltoall, whose messages of up to 1 KiB go through slots the lean way: at 2 ranks and 8-32 B it
+     * took 0.26-0.29 us per exchange where the window took 0.32-0.33 (blocks in their sequence lines, tried too,
+     * took 0.27).
      */
     static final long MIN = 64;
     /** The fewest landing zones a rank has (twice its ring depth otherwise). */
@@ -165,7 +167,7 @@ final class WindowExchanges {
             final long recvBytes = (long) recvBlock * type.sizeBytes();
             final int zones = Math.max(MIN_ZONES, 2 * depth);
             final long stride = WindowLayout.stride(peers, recvBytes);
-            final boolean fits = fits(priv, merged.size(), sendBytes) && fits(priv, merged.size(), recvBytes);
+            final boolean fits = fits(priv, sendBytes) && fits(priv, recvBytes);
             final int n = merged.size();
             final long[] all = new long[AGREE * n];
             merged.allgather(Buf.of(new long[] {want && fits ? 1 : 0, zones, peers, stride}), Buf.of(all));
@@ -204,8 +206,8 @@ final class WindowExchanges {
      * @return whether blocks of {@code blockBytes} go through the window, given that the ranks share memory (0: a
      *         direction that moves nothing)
      */
-    private static boolean fits(final Comm priv, final int ranks, final long blockBytes) {
-        return 0 == blockBytes || (blockBytes >= MIN || ranks <= 2) && blockBytes <= limit(priv);
+    private static boolean fits(final Comm priv, final long blockBytes) {
+        return 0 == blockBytes || blockBytes >= MIN && blockBytes <= limit(priv);
     }
 
     /**
