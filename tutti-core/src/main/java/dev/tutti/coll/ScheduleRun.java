@@ -278,7 +278,8 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
             afterHook = null;
             notified = 0;
         }
-        leanNow = null != lean && null == g && null == hook && 0 == priority && !comm.activeRuns().outranks(0);
+        // Lean unless a gate or a hook must see the run, or a run of a higher priority may need to go first.
+        leanNow = null != lean && null == g && null == hook && !comm.activeRuns().outranks(priority);
         if (leanNow) {
             return startLean();
         }
