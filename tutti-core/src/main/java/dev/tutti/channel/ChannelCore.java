@@ -48,7 +48,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * failed exchange (a peer that died, a mismatch) fails the channel: every waiting and later operation throws,
  * naming the channel and, through the cause, the rank.
  *
- * <p>One copy: a best-effort channel of small enough blocks, no priority, whose ranks all share memory, starts its
+ * <p>One copy: a channel of small enough blocks (best-effort or time-driven), no priority, whose ranks all share
+ * memory, starts its
  * exchanges through {@code window} instead ({@link WindowExchanges}: senders write into landing zones of a shared
  * window; the receive buffer shows the zone of its exchange from the exchange's start, and its release hands the zone
  * to a later exchange). Ranks agree on the path at creation.
@@ -164,8 +165,8 @@ final class ChannelCore {
         this.sends = new ChannelBuffer[depth];
         this.recvs = new ChannelBuffer[depth];
         this.ring = new Exchange[depth];
-        this.window = WindowExchanges.open(comm, where, type, sendBlock, recvBlock, depth, !timeDriven
-            && 0 == qos.level() && Datatype.BOOLEAN != type);
+        this.window = WindowExchanges.open(comm, where, type, sendBlock, recvBlock, depth, 0 == qos.level()
+            && Datatype.BOOLEAN != type);
         this.arena = null == window ? sharedArena(comm, type, sendBlock) : null;
         this.zones = null == window ? null : zoneViews(window.zones(), type, recvRanks, recvBlock);
         for (int i = 0; i < depth; i++) {
@@ -277,7 +278,7 @@ final class ChannelCore {
      */
     private void startDue(final String op) {
         while (timeDriven && !closed && null == failure && System.nanoTime() - tick(next) >= 0) {
-            final ChannelBuffer r = find(recvs, State.FREE);
+            final ChannelBuffer r = freeRecv();
             if (null == r) {
                 return;
             }

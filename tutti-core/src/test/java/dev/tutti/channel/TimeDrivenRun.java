@@ -35,11 +35,13 @@ public final class TimeDrivenRun {
      * from a later step of its sender than the one before it (nothing mixed, repeated or overwritten); every stale
      * block is all zeros; no exchange completes before its tick.
      *
-     * @param w    the communicator (collective over it)
-     * @param slow the slow rank
+     * @param w      the communicator (collective over it)
+     * @param slow   the slow rank
+     * @param shared whether every receive buffer must be one the senders wrote in shared memory (the one-copy
+     *               path), or must not be
      * @throws InterruptedException if the slow rank's sleep is interrupted
      */
-    public static void run(final Communicator w, final int slow) throws InterruptedException {
+    public static void run(final Communicator w, final int slow, final boolean shared) throws InterruptedException {
         final int me = w.rank();
         final int p = w.size();
         final AlltoallChannel ch = AlltoallChannel.create(w, "clock", Datatype.LONG, BLOCK, 2,
@@ -62,6 +64,7 @@ public final class TimeDrivenRun {
             assertTrue(ch.trySubmit(out), "a time-driven submit only queues");
             final ChannelBuffer in = ch.takeReceive();
             assertEquals(step, in.exchange(), "exchanges come in order, one per take");
+            assertEquals(shared, in.isShared(), "the one-copy path");
             assertTrue(System.nanoTime() - t0 >= (step + 1) * PERIOD.toNanos(), "exchange " + step
                 + " completed before its tick");
             check(in, step, me, lastStep, stale);
