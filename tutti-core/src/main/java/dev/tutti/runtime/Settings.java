@@ -104,8 +104,8 @@ public final class Settings {
     public static final Setting COLL_DIRECT_LIMIT = integer("tutti.coll.directLimit", -1, ReadAt.EACH_CALL,
         "persistent collectives and alltoall channels: each message up to this many bytes goes through a slot of "
             + "memory agreed once per peer and shape (no matching, no queue) instead of the message layer; -1: "
-            + "16384 between ranks that are threads of one JVM (twice as fast there), 0 between processes (over "
-            + "shared memory a slot is no faster than the transport's ring); 0 turns it off; read at each `...Init`, "
+            + "16384 between ranks that are threads of one JVM (twice as fast there), 1024 between processes over "
+            + "shared memory (above, the transport's ring is faster); 0 turns it off; read at each `...Init`, "
             + "and every rank must use the same value");
     /** The correctness checker. */
     public static final Setting LOG_LEVEL = choice("tutti.log.level", "warning", List.of("off", "error", "warning",
