@@ -1,15 +1,18 @@
 import dev.tutti.Buf;
 import dev.tutti.Communicator;
+import dev.tutti.Datatype;
 import dev.tutti.Op;
 import dev.tutti.PersistentRequest;
 import dev.tutti.Tutti;
+import dev.tutti.channel.AlltoallChannel;
+import dev.tutti.channel.ChannelBuffer;
 
 import java.util.Arrays;
 
 /**
- * Per-call collectives against their persistent forms, with the persistent requests' messages through the message
- * layer and through slots ({@code tutti.coll.directLimit}), side by side in one job: allreduce and alltoall of
- * longs. Every form runs in turn, a batch of calls each, many batches; the best batch of each form is printed (on
+ * Per-call collectives against their build-once forms, side by side in one job: allreduce and alltoall of longs,
+ * persistent requests with their messages through the message layer ({@code tutti.coll.directLimit=0}) and with the
+ * default (through slots where the ranks share memory, up to the limit), and an alltoall channel (ring depth 1). Every form runs in turn, a batch of calls each, many batches; the best batch of each form is printed (on
  * a shared machine the best batch is the one least disturbed by other processes). Run it as a job of processes
  * (over shared memory) or, with {@code local}, as ranks that are threads of this JVM:
  *
@@ -22,10 +25,12 @@ import java.util.Arrays;
 public final class PersistentForms {
     private static final int BATCH = 2000;
     private static final int BATCHES = 60;
-    private static final int[] SIZES = {8, 64, 1024};
+    private static final int[] SIZES = {8, 32, 64, 256, 1024};
     private static final String LIMIT = "tutti.coll.directLimit";
-    private static final String[] NAMES = {"allreduce", "allreduce_init", "allreduce_init+slots", "alltoall",
-        "alltoall_init", "alltoall_init+slots"};
+    private static final String[] NAMES = {"allreduce", "allreduce_init(layer)", "allreduce_init", "alltoall",
+        "alltoall_init(layer)", "alltoall_init", "alltoall_channel"};
+    /** Per form, the per-call form it is compared with (its index), or -1. */
+    private static final int[] VERSUS = {-1, 0, 0, -1, 3, 3, 3};
 
     private PersistentForms() {
     }
@@ -50,14 +55,17 @@ public final class PersistentForms {
             // The setting is read at each ...Init and must be the same on every rank: each sets it between barriers
             // (threads of one JVM share the property and set the same value).
             final PersistentRequest[] layer = inits(w, "0", x, y, s, r);
-            final PersistentRequest[] slots = inits(w, "16384", x, y, s, r);
+            final PersistentRequest[] slots = inits(w, "-1", x, y, s, r);
+            final AlltoallChannel channel = AlltoallChannel.create(w, "forms", Datatype.LONG, x.length, 1);
+            final ChannelBuffer[] held = {channel.takeSend(), null};
             final Runnable[] forms = {
                 () -> w.allreduce(Buf.of(x), Buf.of(y), Op.SUM),
                 () -> run(layer[0]),
                 () -> run(slots[0]),
                 () -> w.alltoall(Buf.of(s), Buf.of(r)),
                 () -> run(layer[1]),
-                () -> run(slots[1])};
+                () -> run(slots[1]),
+                () -> exchange(channel, held)};
             final double[] best = new double[forms.length];
             Arrays.fill(best, Double.MAX_VALUE);
             for (int b = 0; b < BATCHES; b++) {
@@ -71,13 +79,21 @@ public final class PersistentForms {
                 }
             }
             if (0 == w.rank()) {
-                final StringBuilder line = new StringBuilder(n + " ranks, " + bytes + " B, best us per call:");
+                final StringBuilder line = new StringBuilder(n + " ranks, " + bytes + " B, best us per call"
+                    + " (per call / form):");
                 for (int f = 0; f < forms.length; f++) {
                     line.append(String.format(" %s %.3f", NAMES[f], best[f]));
+                    if (VERSUS[f] >= 0) {
+                        line.append(String.format(" (%.2fx)", best[VERSUS[f]] / best[f]));
+                    }
                 }
                 System.out.println(line);
                 System.out.println("  " + slots[0]);
             }
+            if (null != held[1]) {
+                channel.release(held[1]);
+            }
+            channel.close();
             for (final PersistentRequest p : layer) {
                 p.free();
             }
@@ -96,6 +112,16 @@ public final class PersistentForms {
             Buf.of(r))};
         w.barrier();
         return p;
+    }
+
+    /** One exchange of a depth-1 channel: the previous receive buffer released, the send buffer submitted. */
+    private static void exchange(final AlltoallChannel channel, final ChannelBuffer[] held) {
+        if (null != held[1]) {
+            channel.release(held[1]);
+        }
+        channel.submit(held[0]);
+        held[1] = channel.takeReceive();
+        held[0] = channel.takeSend();
     }
 
     private static void run(final PersistentRequest p) {

@@ -283,12 +283,12 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
         if (leanNow) {
             return startLean();
         }
-        restart(comm.nextTag());
-        gate = g;
+        gate = g; // before the re-arming store, which publishes the run to the threads that may then advance it
         if (null != hook) {
             afterCall = call;
             afterHook = hook;
         }
+        restart(comm.nextTag());
         return begin(this);
     }
 
@@ -428,7 +428,9 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
             return 0; // a CAS is a fence: a wait for a direct message that has not arrived makes none
         }
         try {
-            return step();
+            // Seen pending before the CAS, it may have completed since, and its owner be starting it again without
+            // the lock (a lean start, or a restart's plain stores): a complete run is not this thread's to step.
+            return isDone() ? 0 : step();
         } catch (final TuttiException e) {
             finishWith(e);
             return 1;
