@@ -16,6 +16,7 @@ import java.util.function.Supplier;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -233,6 +234,48 @@ class CollPersistentTest {
                 b.start();
                 b.waitFor();
             }
+        });
+    }
+
+    /**
+     * A reduction that throws on a later start (in-process, every message goes through slots, so the start takes the
+     * lean way; the step runs in the start or in the wait, whichever finds the peer's part there): the failure
+     * reaches the caller naming the operation, the request cannot start again (its memory may still be written),
+     * and the communicator stays usable.
+     */
+    @Test
+    void shouldFailALeanStartWhoseLocalStepThrows() {
+        Tutti.runLocal(2, OPTS, w -> {
+            final int[] calls = {0};
+            final Op picky = Op.user("picky", true, (Op.LongFunction) (in, inout, count) -> {
+                if (++calls[0] > 20) {
+                    throw new IllegalStateException("picky refuses its 21st call");
+                }
+                for (int i = 0; i < count; i++) {
+                    inout[i] += in[i];
+                }
+            });
+            final long[] x = {w.rank() + 1};
+            final long[] y = new long[1];
+            final PersistentRequest r = w.allreduceInit(Buf.of(x), Buf.of(y), picky);
+            TuttiException failed = null;
+            for (int k = 0; k < 40 && null == failed; k++) {
+                try {
+                    r.start();
+                    r.waitFor();
+                    assertEquals(3, y[0], "start " + k);
+                } catch (final TuttiException e) {
+                    failed = e;
+                }
+            }
+            assertNotNull(failed, "the op threw, the starts did not fail");
+            assertTrue(failed.getMessage().contains("allreduce"), failed.getMessage());
+            final TuttiException again = assertThrows(TuttiException.class, r::start);
+            assertTrue(again.getMessage().contains("earlier start failed"), again.getMessage());
+            w.barrier();
+            final long[] z = {1};
+            w.allreduce(Buf.IN_PLACE, Buf.of(z), Op.SUM);
+            assertEquals(2, z[0]);
         });
     }
 
