@@ -48,10 +48,12 @@ import java.util.concurrent.TimeUnit;
  * released. A single-threaded program must therefore take and release receive buffers before it has {@code depth}
  * exchanges outstanding.
  *
- * <p><b>Memory.</b> Every exchange between ranks that share memory moves each block with one copy.
+ * <p><b>Memory.</b> Between ranks that share memory, blocks of 64 bytes and more move with one copy each; smaller
+ * ones (which would share cache lines of a receive buffer between writers) through the slots of a persistent
+ * alltoall, two copies with no message.
  * <ul>
- * <li>Best-effort channels (intragroup or bipartite) of blocks up to the eager limit (at least 64 bytes on more than
- * 2 ranks), when every rank shares memory with every other (one host over shm, or threads of one JVM): the receive
+ * <li>Channels of priority 0 (best-effort or time-driven, intragroup or bipartite) of blocks from 64 bytes up to the
+ * eager limit, when every rank shares memory with every other (one host over shm, or threads of one JVM): the receive
  * buffers live in a {@link dev.tutti.SharedWindow}, and each sender writes its blocks straight into them; read them
  * through their segments, since their array accessors return copies. The window goes back once every rank has
  * closed the channel.</li>

@@ -22,9 +22,10 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * How a best-effort channel (intragroup or bipartite) moves its blocks when every rank shares memory with every other
- * (processes of one host over shm, or threads of one JVM): with one copy, made by the sender straight into the
- * receiver's receive buffer, which lives in a {@link SharedWindow}; no message, no matching, no staging.
+ * How a channel of priority 0 (best-effort or time-driven, intragroup or bipartite) moves its blocks when every rank
+ * shares memory with every other (processes of one host over shm, or threads of one JVM): with one copy, made by
+ * the sender straight into the receiver's receive buffer, which lives in a {@link SharedWindow}; no message, no
+ * matching, no staging.
  *
  * <p>Implementation notes. The window spans every rank of the channel (both groups of a bipartite one, merged);
  * {@link WindowLayout} says where things lie. Each rank's block holds its landing zones (a block from each of its
@@ -153,7 +154,7 @@ final class WindowExchanges {
      * @param sendBlock elements this rank sends to each peer
      * @param recvBlock elements this rank receives from each peer
      * @param depth     this rank's ring depth
-     * @param want      whether this rank's channel may take this path (best effort, no priority, not BOOLEAN)
+     * @param want      whether this rank's channel may take this path (priority 0, not BOOLEAN)
      * @return the exchanges, or null
      */
     static WindowExchanges open(final Comm priv, final String where, final Datatype type, final int sendBlock,
