@@ -27,9 +27,9 @@ import java.lang.invoke.VarHandle;
  * heap for good (its contents copied into a new array, its arena block freed, views from {@link #buf()} and
  * {@link #block(int)} taken before no longer its memory), and its exchanges take the transport's ordinary path.
  *
- * <p>On a best-effort channel (intragroup or bipartite) whose ranks all share memory (one host over shm, or threads
- * of one JVM) and whose blocks are at most the eager limit (16 KiB by default; and at least 64 bytes on more than 2
- * ranks), it is the receive buffers that are shared ({@link #isShared()}): each sender writes its block straight
+ * <p>On a channel of priority 0 (best-effort or time-driven, intragroup or bipartite) whose ranks all share memory
+ * (one host over shm, or threads of one JVM) and whose blocks are from 64 bytes to the eager limit (16 KiB by
+ * default), it is the receive buffers that are shared ({@link #isShared()}): each sender writes its block straight
  * into them, one copy in all. Read them through {@link #buf()} or {@link #block(int)} (the views change from one
  * take to the next: take them again after each take); their array accessors return a copy of the exchange, made at
  * the first call after each take (a second copy, paid only by the application that asks for an array).
