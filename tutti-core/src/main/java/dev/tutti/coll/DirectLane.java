@@ -160,11 +160,6 @@ final class DirectLane {
         return credits;
     }
 
-    /** @return the direct memory the lane's slots live in */
-    DirectMemory memory() {
-        return memory;
-    }
-
     /** @return the peer's world rank */
     int peerWorld() {
         return comm.world(key.peer);

@@ -4,7 +4,6 @@ import dev.tutti.Status;
 import dev.tutti.TuttiException;
 import dev.tutti.p2p.AbstractRequest;
 import dev.tutti.p2p.P2pEngine;
-import dev.tutti.transport.DirectMemory;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -34,13 +33,6 @@ import java.lang.invoke.VarHandle;
  * No matching, no envelope, no queue. Sizes were agreed by both sides, so a completed receive has exactly the
  * expected length.
  *
- * <p>In place: a send of at least {@link #IN_PLACE_MIN} bytes whose bytes lie in this rank's direct memory (a user
- * buffer from the shm arena, {@code SharedMemory}) writes no bytes into the cell: it stores the buffer's name
- * ({@link DirectMemory#nameInPlace}) after the sequence word and marks the word with {@link #IN_PLACE}; the receiver
- * copies straight out of the sender's buffer, one copy instead of two, and the send completes only once the
- * receiver has acknowledged the run (its copy is done, so the application may write the buffer again). Decided per
- * send and per run, so requests of either kind may share a lane.
- *
  * <p>Threading: {@link #post} and {@link #poll} are called by the thread that holds the run's advance lock, so the
  * part's fields are that thread's, its request state included: it is re-armed and completed with release stores
  * ({@code rearmByHolder}, {@code completeByHolder}), no fence, except a send failed by a departed peer
@@ -55,13 +47,6 @@ final class DirectPart extends AbstractRequest {
     private static final long ACK = 0;
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
     private static final VarHandle CREDIT = MethodHandles.arrayElementVarHandle(long[].class);
-    /** Marks a sequence word whose cell names the sender's buffer instead of holding the bytes. */
-    static final long IN_PLACE = 1L << 62;
-    /**
-     * The smallest send that goes in place: below, waiting for the acknowledgement costs more than the copy saves
-     * (measured at 2 ranks over shm).
-     */
-    static final long IN_PLACE_MIN = 512;
 
     private final boolean send;
     private final int peerWorld;
@@ -73,15 +58,6 @@ final class DirectPart extends AbstractRequest {
     private final int lane;
     private final long[] credits;
     private final int credit;
-    /** A send's buffer as peers reach it in place, or -1 (see the class note). */
-    private final long inPlace;
-    /** A receive's way to the senders' memory, to resolve a buffer named in place; null on a send. */
-    private final DirectMemory memory;
-    /** A send in place: the run it has published (its cell written), waiting for the acknowledgement. */
-    private long published;
-    /** A receive: the buffer last named in place, and the sender's memory it resolved to. */
-    private long sourceName = -1;
-    private MemorySegment source;
     private long run;
 
     /**
@@ -94,11 +70,9 @@ final class DirectPart extends AbstractRequest {
      * @param lane      the index of this part's lane in {@code runs}
      * @param credits   the lane's last acknowledgement read per send slot (sends only, else null)
      * @param credit    this slot's index in {@code credits}
-     * @param memory    the direct memory of the lane: names a send's buffer in place, resolves a sender's
      */
     DirectPart(final P2pEngine engine, final boolean send, final int peerWorld, final MemorySegment slot,
-        final MemorySegment data, final long[] runs, final int lane, final long[] credits, final int credit,
-        final DirectMemory memory) {
+        final MemorySegment data, final long[] runs, final int lane, final long[] credits, final int credit) {
         super(engine);
         this.send = send;
         this.peerWorld = peerWorld;
@@ -110,8 +84,6 @@ final class DirectPart extends AbstractRequest {
         this.lane = lane;
         this.credits = credits;
         this.credit = credit;
-        this.inPlace = send && data.byteSize() >= IN_PLACE_MIN ? memory.nameInPlace(data) : -1;
-        this.memory = send ? null : memory;
     }
 
     /** @return the bytes of a slot for messages of {@code bytes} bytes */
@@ -179,61 +151,23 @@ final class DirectPart extends AbstractRequest {
         final long k = run;
         final long at = cellAt(k);
         if (send) {
-            if (inPlace >= 0) {
-                return moveInPlace(k, at);
-            }
-            if (!room(k)) {
-                return false;
+            if ((long) CREDIT.getOpaque(credits, credit) < k - depth) {
+                final long ack = (long) LONG.getAcquire(slot, ACK);
+                CREDIT.setOpaque(credits, credit, ack);
+                if (ack < k - depth) {
+                    return false;
+                }
             }
             MemorySegment.copy(data, 0, slot, at + Long.BYTES, data.byteSize());
             LONG.setRelease(slot, at, k);
         } else {
-            final long seq = (long) LONG.getAcquire(slot, at);
-            if ((seq & ~IN_PLACE) != k || (long) LONG.getAcquire(slot, ACK) != k - 1) {
+            if ((long) LONG.getAcquire(slot, at) != k || (long) LONG.getAcquire(slot, ACK) != k - 1) {
                 return false;
             }
-            if (0 == (seq & IN_PLACE)) {
-                MemorySegment.copy(slot, at + Long.BYTES, data, 0, data.byteSize());
-            } else {
-                MemorySegment.copy(sourceNamed((long) LONG.get(slot, at + Long.BYTES)), 0, data, 0, data.byteSize());
-            }
+            MemorySegment.copy(slot, at + Long.BYTES, data, 0, data.byteSize());
             LONG.setRelease(slot, ACK, k);
         }
         return true;
-    }
-
-    /** @return whether the receiver has read the cell's previous use, run {@code k - depth} */
-    private boolean room(final long k) {
-        if ((long) CREDIT.getOpaque(credits, credit) >= k - depth) {
-            return true;
-        }
-        final long ack = (long) LONG.getAcquire(slot, ACK);
-        CREDIT.setOpaque(credits, credit, ack);
-        return ack >= k - depth;
-    }
-
-    /** A send in place: publishes the buffer's name once, then is done when the receiver has acknowledged run k. */
-    private boolean moveInPlace(final long k, final long at) {
-        if (published != k) {
-            if (!room(k)) {
-                return false;
-            }
-            LONG.set(slot, at + Long.BYTES, inPlace); // published by the release store of the sequence word
-            LONG.setRelease(slot, at, k | IN_PLACE);
-            published = k;
-        }
-        final long ack = (long) LONG.getAcquire(slot, ACK); // acquire: the receiver's copy out of the buffer is done
-        CREDIT.setOpaque(credits, credit, ack);
-        return ack >= k;
-    }
-
-    /** @return the sender's buffer of that name, resolved once while the name stays the same */
-    private MemorySegment sourceNamed(final long name) {
-        if (name != sourceName) {
-            source = memory.resolveDirect(peerWorld, name, data.byteSize());
-            sourceName = name;
-        }
-        return source;
     }
 
     /**
@@ -246,17 +180,12 @@ final class DirectPart extends AbstractRequest {
      */
     boolean arrived() {
         final long k = run;
-        return ((long) LONG.getAcquire(slot, cellAt(k)) & ~IN_PLACE) == k;
+        return (long) LONG.getAcquire(slot, cellAt(k)) == k;
     }
 
     /** @return the offset in the slot of run {@code k}'s cell (depth is a power of two) */
     private long cellAt(final long k) {
         return LINE + (k & (depth - 1)) * cell;
-    }
-
-    /** @return whether this send goes in place (see the class note) */
-    boolean inPlace() {
-        return inPlace >= 0;
     }
 
     /** @return true for a send */

@@ -202,11 +202,11 @@ final class DirectPlan {
             final int world = lane.peerWorld();
             for (int j = 0; j < p.recvs.size(); j++) {
                 put(rounds, p.recvAt.get(j), new DirectPart(comm.engine(), false, world, lane.recvSlot(j),
-                    p.recvs.get(j).segment(), runs, i, null, 0, lane.memory()));
+                    p.recvs.get(j).segment(), runs, i, null, 0));
             }
             for (int j = 0; j < p.sends.size(); j++) {
                 put(rounds, p.sendAt.get(j), new DirectPart(comm.engine(), true, world, lane.sendSlot(j),
-                    p.sends.get(j).segment(), runs, i, lane.credits(), j, lane.memory()));
+                    p.sends.get(j).segment(), runs, i, lane.credits(), j));
             }
         }
     }
@@ -250,22 +250,12 @@ final class DirectPlan {
         return null;
     }
 
-    /**
-     * @return e.g. {@code direct 2 of 3 messages} (and {@code , 1 sent in place}) once ready, else
-     *         {@code direct not agreed yet}
-     */
+    /** @return e.g. {@code direct 2 of 3 messages} once ready, else {@code direct not agreed yet} */
     @Override
     public String toString() {
         if (!ready) {
             return "direct not agreed yet";
         }
-        int inPlace = 0;
-        for (final DirectPart[] round : parts) {
-            for (final DirectPart part : null == round ? new DirectPart[0] : round) {
-                inPlace += null != part && part.inPlace() ? 1 : 0;
-            }
-        }
-        return "direct " + direct + " of " + messages() + " messages" + (0 == inPlace ? "" : ", " + inPlace
-            + " sent in place");
+        return "direct " + direct + " of " + messages() + " messages";
     }
 }

@@ -48,18 +48,6 @@ public interface DirectMemory {
     MemorySegment resolveDirect(int owner, long name, long bytes);
 
     /**
-     * Returns the name by which peers reach {@code segment} where it lies ({@link #resolveDirect}), so that they can
-     * copy out of it in place, or -1 when they cannot (it is not in this rank's direct memory, or this memory does
-     * not lend itself to that). The default: -1.
-     *
-     * @param segment any memory of this rank
-     * @return its name, or -1
-     */
-    default long nameInPlace(final MemorySegment segment) {
-        return -1;
-    }
-
-    /**
      * Gives a block back.
      *
      * @param block a block from {@link #tryAllocateDirect}, given back once

@@ -48,12 +48,6 @@ final class ShmDirectMemory implements DirectMemory {
         return at;
     }
 
-    /** Memory of this rank's arena (a block or a slice of one) is reached in place by its offset in the job file. */
-    @Override
-    public long nameInPlace(final MemorySegment segment) {
-        return arena.offsetOf(segment);
-    }
-
     @Override
     public MemorySegment resolveDirect(final int owner, final long name, final long bytes) {
         final long base = owner >= 0 && owner < file.layout.ranks ? file.layout.arena(owner) : -1;
