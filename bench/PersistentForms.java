@@ -20,12 +20,22 @@ import java.util.Arrays;
  * javac -cp tutti-cli/target/tutti.jar -d /tmp/forms bench/PersistentForms.java
  * bin/tutti run -n 2 -cp /tmp/forms PersistentForms            # processes over shm
  * java -cp /tmp/forms:tutti-cli/target/tutti.jar PersistentForms local 2
+ * bin/tutti run -n 2 -cp /tmp/forms PersistentForms touch sizes=1024,65536
  * </pre>
+ *
+ * With {@code touch}, every call first writes its send data (the channel its send buffer), as a program that
+ * computes them each time does; otherwise the data is written once, as in the OSU benchmarks, and a path in which
+ * the receiver reads the sender's memory (the channel's large blocks out of the arena) finds it still in its own
+ * cache from the call before.
  */
 public final class PersistentForms {
     private static final int BATCH = 2000;
     private static final int BATCHES = 60;
-    private static final int[] SIZES = {8, 32, 64, 256, 1024};
+    private static final int[] DEFAULT_SIZES = {8, 32, 64, 256, 1024};
+    /** Whether every call first writes its send data, as a program that computes it each time does. */
+    private static boolean touch;
+    private static int[] sizes = DEFAULT_SIZES;
+    private static long stamp;
     private static final String LIMIT = "tutti.coll.directLimit";
     private static final String[] NAMES = {"allreduce", "allreduce_init(layer)", "allreduce_init", "alltoall",
         "alltoall_init(layer)", "alltoall_init", "alltoall_channel"};
@@ -36,6 +46,12 @@ public final class PersistentForms {
     }
 
     public static void main(final String[] args) throws Exception {
+        for (final String a : args) {
+            touch |= "touch".equals(a);
+            if (a.startsWith("sizes=")) {
+                sizes = Arrays.stream(a.substring(6).split(",")).mapToInt(Integer::parseInt).toArray();
+            }
+        }
         if (args.length > 0 && "local".equals(args[0])) {
             Tutti.runLocal(Integer.parseInt(args[1]), PersistentForms::run);
         } else {
@@ -47,7 +63,7 @@ public final class PersistentForms {
 
     private static void run(final Communicator w) {
         final int n = w.size();
-        for (final int bytes : SIZES) {
+        for (final int bytes : sizes) {
             final long[] x = new long[bytes / 8];
             final long[] y = new long[x.length];
             final long[] s = new long[x.length * n];
@@ -59,12 +75,12 @@ public final class PersistentForms {
             final AlltoallChannel channel = AlltoallChannel.create(w, "forms", Datatype.LONG, x.length, 1);
             final ChannelBuffer[] held = {channel.takeSend(), null};
             final Runnable[] forms = {
-                () -> w.allreduce(Buf.of(x), Buf.of(y), Op.SUM),
-                () -> run(layer[0]),
-                () -> run(slots[0]),
-                () -> w.alltoall(Buf.of(s), Buf.of(r)),
-                () -> run(layer[1]),
-                () -> run(slots[1]),
+                () -> w.allreduce(Buf.of(written(x)), Buf.of(y), Op.SUM),
+                () -> run(layer[0], x),
+                () -> run(slots[0], x),
+                () -> w.alltoall(Buf.of(written(s)), Buf.of(r)),
+                () -> run(layer[1], s),
+                () -> run(slots[1], s),
                 () -> exchange(channel, held)};
             final double[] best = new double[forms.length];
             Arrays.fill(best, Double.MAX_VALUE);
@@ -116,6 +132,9 @@ public final class PersistentForms {
 
     /** One exchange of a depth-1 channel: the previous receive buffer released, the send buffer submitted. */
     private static void exchange(final AlltoallChannel channel, final ChannelBuffer[] held) {
+        if (touch) {
+            held[0].buf().segment().fill((byte) ++stamp);
+        }
         if (null != held[1]) {
             channel.release(held[1]);
         }
@@ -124,7 +143,16 @@ public final class PersistentForms {
         held[0] = channel.takeSend();
     }
 
-    private static void run(final PersistentRequest p) {
+    /** @return {@code a}, written first when {@code touch} is on */
+    private static long[] written(final long[] a) {
+        if (touch) {
+            Arrays.fill(a, ++stamp);
+        }
+        return a;
+    }
+
+    private static void run(final PersistentRequest p, final long[] send) {
+        written(send);
         p.start();
         p.waitFor();
     }
