@@ -19,10 +19,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Channel buffers in the shm transport's shared arena: send blocks above the eager limit go out of the arena with
- * one copy (the transport's single-copy counter counts one send per remote rank per exchange), every byte checked
- * over thousands of exchanges of random block sizes; and the fallbacks to Java arrays: small blocks, an array
- * accessor (which moves the buffer), a full arena, inproc and tcp.
+ * Channel buffers in the shm transport's shared arena: send blocks above the window's limit (256 KiB) go out of the
+ * arena with one copy (the transport's single-copy counter counts one send per remote rank per exchange), every
+ * byte checked over thousands of exchanges of random block sizes; and the fallbacks to Java arrays: smaller blocks
+ * (the window, or slots), an array accessor (which moves the buffer), a full arena, inproc and tcp.
  */
 @Timeout(180)
 class ChannelSharedMemoryTest {
@@ -62,13 +62,14 @@ class ChannelSharedMemoryTest {
      * @param shared whether every send buffer must be in the arena (true), in none (false), or either (null)
      * @return how many of the exchanges went out of a send buffer in the arena
      */
+    /** The largest block of the channel's window over shm ({@code WindowExchanges.SHM_LIMIT}). */
+    static final long WINDOW_LIMIT = 256 * 1024;
+
     /** Whether a direction of {@code block} longs goes through the channel's shared window (the one-copy path). */
     static boolean fitsWindow(final AlltoallChannel ch, final int block) {
         final Comm c = ch.communicator();
-        final int ranks = c.isInter() ? c.size() + c.remoteSize() : c.size();
         final long bytes = (long) block * LONG;
-        return 0 == bytes || (bytes >= 64 || ranks <= 2) && bytes <= SharedMemory.of(c).map(
-            SharedMemory::singleCopyAbove).orElse(16_384L);
+        return 0 == bytes || bytes >= 64 && bytes <= (SharedMemory.of(c).isPresent() ? WINDOW_LIMIT : 16_384L);
     }
 
     static int run(final AlltoallChannel ch, final int n, final Boolean shared) {
@@ -89,7 +90,7 @@ class ChannelSharedMemoryTest {
             if (k >= ahead) {
                 final ChannelBuffer in = ch.takeReceive();
                 assertEquals(recvShared, in.isShared(), "receive buffer of exchange " + (k - ahead) + " in "
-                    + "shared memory (blocks up to the eager limit)");
+                    + "shared memory (blocks of 64 B up to the window's limit)");
                 check(in, k - ahead, me);
                 ch.release(in);
             }
@@ -98,7 +99,7 @@ class ChannelSharedMemoryTest {
     }
 
     @Test
-    void shouldSendBlocksAboveTheEagerLimitWithOneCopyOutOfTheArena() {
+    void shouldSendBlocksAboveTheWindowWithOneCopyOutOfTheArena() {
         final int n = 3;
         ShmJob.run(n, (world, shm) -> {
             final Random rnd = new Random(7); // the same on every rank
@@ -106,7 +107,7 @@ class ChannelSharedMemoryTest {
             long total = 0;
             for (int c = 0; c < 12; c++) {
                 final boolean large = c % 4 != 3;
-                final int block = large ? (int) (eager / LONG) + 1 + rnd.nextInt(6_000) : 1 + rnd.nextInt(
+                final int block = large ? (int) (WINDOW_LIMIT / LONG) + 1 + rnd.nextInt(6_000) : 1 + rnd.nextInt(
                     (int) (eager / LONG));
                 final int depth = 1 + rnd.nextInt(4);
                 final int exchanges = large ? 200 : 100;
@@ -130,14 +131,14 @@ class ChannelSharedMemoryTest {
         });
     }
 
-    /** Bipartite, one direction above the eager limit and the other empty: only the senders' buffers are shared. */
+    /** Bipartite, one direction above the window and the other empty: only the senders' buffers are shared. */
     @Test
     void shouldSendABipartiteDirectionOutOfTheArena() {
         ShmJob.run(3, (world, shm) -> {
             final int side = world.rank() % 2;
             final Communicator half = world.split(side, world.rank());
             final Intercommunicator inter = half.createIntercomm(0, world, 1 - side, 5);
-            final int big = (int) (shm.eagerLimit() / LONG) + 1_000;
+            final int big = (int) (WINDOW_LIMIT / LONG) + 1_000;
             final int exchanges = 300;
             final long before = shm.singleCopySends();
             try (AlltoallChannel ch = AlltoallChannel.bipartite(inter, "producer", Datatype.LONG, 0 == side ? big
@@ -153,7 +154,7 @@ class ChannelSharedMemoryTest {
     @Test
     void shouldMoveASendBufferToTheHeapWhenItsArrayIsAskedFor() {
         ShmJob.run(2, (world, shm) -> {
-            final int block = (int) (shm.eagerLimit() / LONG) * 2;
+            final int block = (int) (WINDOW_LIMIT / LONG) * 2;
             final int me = world.rank();
             try (AlltoallChannel ch = AlltoallChannel.create(world, "moved", Datatype.LONG, block, 1)) {
                 run(ch, 5, true);
@@ -198,7 +199,7 @@ class ChannelSharedMemoryTest {
     void shouldFallBackToArraysWhenTheArenaIsFull() {
         ShmJob.run(2, (world, shm) -> {
             final SharedMemory arena = SharedMemory.of(world).orElseThrow();
-            final int block = (int) (shm.eagerLimit() / LONG) * 4; // 64 KiB a block, 128 KiB a buffer
+            final int block = (int) (WINDOW_LIMIT / LONG) * 2; // 512 KiB a block, 1 MiB a buffer
             final long bufferBytes = 2L * block * LONG;
             // leave room for exactly two of the four send buffers
             final MemorySegment hog = arena.tryAllocate(ShmJob.config().arenaBytes() - 2 * bufferBytes);

@@ -111,6 +111,12 @@ class ChannelWindowTest {
                 final int block = 8 + sizes.nextInt((int) (shm.eagerLimit() / LONG) - 8);
                 shuffledReleases(world, c == 0 ? 8 : block, c % 2 == 0 ? 1 : 2 + sizes.nextInt(3), 400, c);
             }
+            // above the eager limit, up to the window's (256 KiB): the last one exactly at it
+            for (int c = 6; c < 9; c++) {
+                final int most = (int) (ChannelSharedMemoryTest.WINDOW_LIMIT / LONG);
+                final int block = c == 8 ? most : (int) (shm.eagerLimit() / LONG) + 1 + sizes.nextInt(most / 2);
+                shuffledReleases(world, block, 1 + sizes.nextInt(3), 60, c);
+            }
             world.barrier(); // every rank closed: the windows' memory is back
             final MemorySegment all = SharedMemory.of(world).orElseThrow().tryAllocate(ShmJob.config().arenaBytes());
             assertNotNull(all, "the channels' windows went back to the arena");
