@@ -18,8 +18,9 @@ import java.lang.invoke.VarHandle;
  * The memory is reached through {@link #buf()}, {@link #block(int)} (views made once, no allocation) or, for a
  * primitive array, the typed accessors ({@link #doubles()}, {@link #ints()}, ...).
  *
- * <p><b>Shared memory.</b> When the job runs over the shm transport and a send block is larger than the transport's
- * eager limit ({@link dev.tutti.SharedMemory#singleCopyAbove()}, 16 KiB by default), the send buffers are allocated
+ * <p><b>Shared memory.</b> When the job runs over the shm transport, the channel does not take the window (below),
+ * and a send block is larger than the transport's eager limit ({@link dev.tutti.SharedMemory#singleCopyAbove()},
+ * 16 KiB by default), the send buffers are allocated
  * in the rank's shared arena ({@link #isShared()}): each block then reaches a rank of the same host with one copy,
  * made by the receiver straight out of this buffer into its receive buffer (instead of two, through the
  * transport's chunks). Such a buffer has no Java array: fill it through {@link #buf()}'s or {@link #block(int)}'s
@@ -28,14 +29,15 @@ import java.lang.invoke.VarHandle;
  * {@link #block(int)} taken before no longer its memory), and its exchanges take the transport's ordinary path.
  *
  * <p>On a channel of priority 0 (best-effort or time-driven, intragroup or bipartite) whose ranks all share memory
- * (one host over shm, or threads of one JVM) and whose blocks are from 64 bytes to the eager limit (16 KiB by
- * default), it is the receive buffers that are shared ({@link #isShared()}): each sender writes its block straight
+ * (one host over shm, or threads of one JVM) and whose blocks are from 64 bytes to 256 KiB over shm (16 KiB between
+ * threads of one JVM), it is the receive buffers that are shared ({@link #isShared()}): each sender writes its block straight
  * into them, one copy in all. Read them through {@link #buf()} or {@link #block(int)} (the views change from one
  * take to the next: take them again after each take); their array accessors return a copy of the exchange, made at
  * the first call after each take (a second copy, paid only by the application that asks for an array).
  *
- * <p>Every other buffer (other transports, a full arena, BOOLEAN channels, time-driven or prioritized channels,
- * blocks under 64 bytes on more than 2 ranks, send buffers of blocks up to the eager limit) is a Java array.
+ * <p>Every other buffer (other transports, a full arena, BOOLEAN channels, prioritized channels, blocks under 64
+ * bytes, send buffers off the window of blocks up to the eager limit, and the window's send buffers) is a Java
+ * array.
  *
  * <p>Every accessor refuses a buffer the application does not hold (already submitted, released, or the channel
  * closed): the channel may be writing it. Views and arrays obtained earlier cannot be checked; do not use them
