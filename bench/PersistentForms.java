@@ -12,7 +12,8 @@ import java.util.Arrays;
 /**
  * Per-call collectives against their build-once forms, side by side in one job: allreduce and alltoall of longs,
  * persistent requests with their messages through the message layer ({@code tutti.coll.directLimit=0}) and with the
- * default (through slots where the ranks share memory, up to the limit), and an alltoall channel (ring depth 1). Every form runs in turn, a batch of calls each, many batches; the best batch of each form is printed (on
+ * default (through slots where the ranks share memory, up to the limit), and an alltoall channel (ring depth 1).
+ * Every form runs in turn, a batch of calls each, many batches; the best batch of each form is printed (on
  * a shared machine the best batch is the one least disturbed by other processes). Run it as a job of processes
  * (over shared memory) or, with {@code local}, as ranks that are threads of this JVM:
  *

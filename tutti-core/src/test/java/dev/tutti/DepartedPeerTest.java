@@ -109,7 +109,8 @@ class DepartedPeerTest {
                 final TuttiException e = seen.get(r);
                 assertNotNull(e, "rank " + r + " completed a start although rank " + DEPARTED + " never took part");
                 assertEquals(ErrorClass.PROC_FAILED, e.errorClass(), e.getMessage());
-                assertTrue(e.getMessage().contains("rank " + DEPARTED + " closed"), "rank " + r + ": " + e.getMessage());
+                assertTrue(e.getMessage().contains("rank " + DEPARTED + " closed"), "rank " + r + ": "
+                    + e.getMessage());
                 assertTrue(tookMs[r] < 2_000, "rank " + r + " took " + tookMs[r] + " ms to fail");
             }
         }

@@ -30,10 +30,11 @@ import java.lang.invoke.VarHandle;
  *
  * <p>On a channel of priority 0 (best-effort or time-driven, intragroup or bipartite) whose ranks all share memory
  * (one host over shm, or threads of one JVM) and whose blocks are from 64 bytes to 256 KiB over shm (16 KiB between
- * threads of one JVM), it is the receive buffers that are shared ({@link #isShared()}): each sender writes its block straight
- * into them, one copy in all. Read them through {@link #buf()} or {@link #block(int)} (the views change from one
- * take to the next: take them again after each take); their array accessors return a copy of the exchange, made at
- * the first call after each take (a second copy, paid only by the application that asks for an array).
+ * threads of one JVM), it is the receive buffers that are shared ({@link #isShared()}): each sender writes its
+ * block straight into them, one copy in all. Read them through {@link #buf()} or {@link #block(int)} (the views
+ * change from one take to the next: take them again after each take); their array accessors return a copy of the
+ * exchange, made at the first call after each take (a second copy, paid only by the application that asks for an
+ * array).
  *
  * <p>Every other buffer (other transports, a full arena, BOOLEAN channels, prioritized channels, blocks under 64
  * bytes, send buffers off the window of blocks up to the eager limit, and the window's send buffers) is a Java

@@ -48,11 +48,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * failed exchange (a peer that died, a mismatch) fails the channel: every waiting and later operation throws,
  * naming the channel and, through the cause, the rank.
  *
- * <p>One copy: a channel of small enough blocks (best-effort or time-driven), no priority, whose ranks all share
- * memory, starts its
- * exchanges through {@code window} instead ({@link WindowExchanges}: senders write into landing zones of a shared
- * window; the receive buffer shows the zone of its exchange from the exchange's start, and its release hands the zone
- * to a later exchange). Ranks agree on the path at creation.
+ * <p>One copy: a channel of blocks of a suitable size (best-effort or time-driven), no priority, whose ranks all
+ * share memory, starts its exchanges through {@code window} instead ({@link WindowExchanges}: senders write into
+ * landing zones of a shared window; the receive buffer shows the zone of its exchange from the exchange's start,
+ * and its release hands the zone to a later exchange). Ranks agree on the path at creation.
  *
  * <p>Memory: send buffers of blocks above the shm eager limit are blocks of the rank's shared arena
  * ({@code arena}, when there is one and it has room), the rest Java arrays; an arena buffer whose array the

@@ -75,8 +75,8 @@ final class WindowExchanges {
      * moves a block with one copy, but the receiver's, out of the sender's arena buffer in one piece after the whole
      * exchange was submitted. Here the sender writes while the receiver waits. Measured at 2 ranks with the send
      * buffer written before each exchange, window against that path: 3.9 vs 10.4 us at 32 KiB, 6.8 vs 18.1 at
-     * 64 KiB, 13.8 vs 24.5 at 128 KiB, 38.6 vs 50.7 at 256 KiB. The zones cost 4 blocks per sender per rank of the
-     * arena (a full arena keeps the other path).
+     * 64 KiB, 13.8 vs 24.5 at 128 KiB, 38.6 vs 50.7 at 256 KiB. The zones cost each rank's arena twice its ring
+     * depth (at least 4) blocks per sender; a full arena keeps the other path.
      */
     private static final long SHM_LIMIT = 256 * 1024;
     /**

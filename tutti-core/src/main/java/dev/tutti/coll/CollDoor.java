@@ -225,7 +225,10 @@ public final class CollDoor {
             : schedule.thenFinally(() -> finish.forEach(Runnable::run));
     }
 
-    /** What {@link ScheduleRun#runBlocking} (and the door, for a call its hook did) returns: the collective has completed. */
+    /**
+     * What {@link ScheduleRun#runBlocking} (and the door, for a call its hook did) returns: the collective has
+     * completed.
+     */
     static final Request DONE = new Request() {
         @Override
         public boolean test() {
