@@ -5,14 +5,14 @@ import dev.tutti.ErrorClass;
 import dev.tutti.Request;
 import dev.tutti.Status;
 import dev.tutti.TuttiException;
-import dev.tutti.internal.Errors;
 import dev.tutti.internal.Failures;
 import dev.tutti.p2p.AbstractRequest;
 import dev.tutti.p2p.P2pEngine;
-import dev.tutti.p2p.RecvRequest;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.Arrays;
+import java.util.List;
 
 /**
  * One execution of a {@link Schedule}: the request returned by a nonblocking collective, and waited on by a
@@ -52,12 +52,6 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
     /** Default of {@link #TAGGED_TIMEOUT_PROP_NAME}: 5 minutes. */
     public static final int TAGGED_TIMEOUT_DEFAULT_MS = dev.tutti.runtime.Settings.COLL_TAGGED_TIMEOUT_MS.intDefault();
     private static final AbstractRequest[] NONE = new AbstractRequest[0];
-    /** Idle passes between two looks of a stalled direct run for a conflicting message (a power of two). */
-    private static final int DIRECT_CHECK_EVERY = 4096;
-    /** How long a direct run waits before it looks for a conflicting message: 1 s. */
-    private static final long DIRECT_STALL_NS = 1_000_000_000L;
-    /** How long a departure must last before a run that waits for the departed peer fails: 100 ms. */
-    private static final long DEPARTURE_GRACE_NS = 100_000_000L;
     /** Reads of an awaited direct message's sequence word per idle pass of its wait (see {@code watch}). */
     private static final int WATCH_SPINS = 32;
     /** A wait on a run that needs no transport runs the engine once in this many idle iterations (a power of two). */
@@ -87,8 +81,8 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
     private final ScheduleCache.Entry lease;
     @SuppressWarnings("unused") // accessed through BUSY
     private volatile int busy;
-    /** When {@link #departedPeer()} first saw a departure, or 0 (holder of {@code busy} only). */
-    private long departureSeenNs;
+    /** What the failure checks of waits remember ({@link #blockingFailure()}). */
+    private final StallChecks stalls = new StallChecks();
     private volatile CollHook afterHook;
     private CollCall afterCall;
     @SuppressWarnings("unused") // accessed through NOTIFIED
@@ -122,9 +116,6 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
     private boolean leanNow;
     /** A persistent request's run: registered in {@link ActiveRuns} for the request's life, not per start. */
     private boolean permanent;
-    /** Idle passes of waits on this run (racy: a sampling counter), and when a direct run was first seen stalled. */
-    private int directChecks;
-    private long directStallNs;
     private AbstractRequest[] parts = NONE;
     private int pending;
     /** Progress priority ({@link ActiveRuns}); changed only while the run is not registered (persistent runs). */
@@ -304,11 +295,8 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
         boolean done;
         try {
             done = lean.advance();
-        } catch (final TuttiException e) {
-            failure = e;
-            done = true;
         } catch (final RuntimeException e) {
-            failure = Failures.failed(ErrorClass.INTERN, schedule.op(), comm.describe(), "local step failed", e);
+            failure = stepFailure(e);
             done = true;
         }
         final int next = comm.nextTag(); // every start draws its place in the call order, as the other ranks do
@@ -329,10 +317,9 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
     /** Makes a finished, successful blocking run pending again under a new tag (its owner only). */
     private void restart(final int newTag) {
         tag = newTag;
-        directStallNs = 0;
+        stalls.reset();
         round = -1;
         pending = 0;
-        departureSeenNs = 0;
         rearm();
     }
 
@@ -431,15 +418,18 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
             // Seen pending before the CAS, it may have completed since, and its owner be starting it again without
             // the lock (a lean start, or a restart's plain stores): a complete run is not this thread's to step.
             return isDone() ? 0 : step();
-        } catch (final TuttiException e) {
-            finishWith(e);
-            return 1;
         } catch (final RuntimeException e) {
-            finishWith(Failures.failed(ErrorClass.INTERN, schedule.op(), comm.describe(), "local step failed", e));
+            finishWith(stepFailure(e));
             return 1;
         } finally {
             BUSY.setRelease(this, 0); // hands round/parts/pending to the next holder's CAS (a lock's release)
         }
+    }
+
+    /** @return how a step's exception fails the run: a Tutti failure as it is, anything else as an internal one */
+    private TuttiException stepFailure(final RuntimeException e) {
+        return e instanceof TuttiException t ? t : Failures.failed(ErrorClass.INTERN, schedule.op(), comm.describe(),
+            "local step failed", e);
     }
 
     private int step() {
@@ -653,7 +643,7 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
         if (null != departed) {
             return departed;
         }
-        if (null != direct && 0 == (++directChecks & (DIRECT_CHECK_EVERY - 1))) {
+        if (null != direct && stalls.directCheckDue()) {
             final TuttiException conflict = directConflict();
             if (null != conflict) {
                 return conflict;
@@ -685,17 +675,13 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
             final Schedule.Round[] rounds = schedule.rounds();
             if (leanNow && !isDone()) {
                 final DirectPart p = lean.blockedBy();
-                return null == p || !departureSettled() ? null : Failures.wrap(p.blockingFailure(), schedule.op(),
-                    comm.describe(), "cannot complete, it waits for rank " + comm.groupRank(p.peerWorld())
-                    + " (round " + (lean.round() + 1) + " of " + rounds.length + ")");
+                return null == p || !stalls.departureSettled() ? null : StallChecks.waitsFor(p.blockingFailure(),
+                    schedule.op(), comm, comm.groupRank(p.peerWorld()), lean.round(), rounds.length);
             }
             if (!isDone() && round < 0 && null != direct && !direct.ready()) {
                 final DirectPlan.Blocked b = direct.blockedBy(); // the agreement of its shared-memory slots
-                if (null != b && departureSettled()) {
-                    return Failures.wrap(b.failure(), schedule.op(), comm.describe(), "cannot complete, it waits for "
-                        + "rank " + b.peer() + " (agreeing on shared-memory slots, before round 1)");
-                }
-                return null;
+                return null == b || !stalls.departureSettled() ? null : StallChecks.agreeingWith(b.failure(),
+                    schedule.op(), comm, b.peer());
             }
             if (isDone() || round < 0 || round >= rounds.length) {
                 return null;
@@ -708,13 +694,9 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
                     continue;
                 }
                 final TuttiException f = parts[i].blockedBy();
-                if (null != f && !departureSettled()) {
-                    return null;
-                }
                 if (null != f) {
-                    return Failures.wrap(f, null == taggedKind ? schedule.op() : key(), comm.describe(),
-                        "cannot complete, it waits for rank " + steps[i].peer() + " (round " + (round + 1) + " of "
-                        + rounds.length + ")");
+                    return !stalls.departureSettled() ? null : StallChecks.waitsFor(f, null == taggedKind
+                        ? schedule.op() : key(), comm, steps[i].peer(), round, rounds.length);
                 }
             }
             return null;
@@ -727,17 +709,11 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
      * Returns the mismatch that keeps a stalled run with direct parts waiting, or null: a message on this run's tag
      * from a peer that this run reaches through shared-memory slots can only come from a different call at the same
      * place in the call order (the peer's messages of this very call go through the slots), which the message layer
-     * would have refused by its header. Looked for only after the run has waited {@link #DIRECT_STALL_NS}, on one
-     * idle pass in {@link #DIRECT_CHECK_EVERY}: a probe per peer of the round. Holds {@code busy}, as
-     * {@link #departedPeer()} does.
+     * would have refused by its header. Looked for only once the run has stalled long enough ({@link StallChecks}):
+     * a probe per peer of the round. Holds {@code busy}, as {@link #departedPeer()} does.
      */
     private TuttiException directConflict() {
-        final long now = System.nanoTime();
-        if (0 == directStallNs) {
-            directStallNs = now;
-            return null;
-        }
-        if (now - directStallNs < DIRECT_STALL_NS || !BUSY.compareAndSet(this, 0, 1)) {
+        if (!stalls.directStalledLong() || !BUSY.compareAndSet(this, 0, 1)) {
             return null;
         }
         try {
@@ -747,50 +723,23 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
             }
             if (!isDone() && round < 0 && !d.ready()) {
                 final int peer = d.stalledBy(tag);
-                return peer < 0 ? null : Errors.invalid(ErrorClass.ARG, schedule.op(), comm.describe(), "rank="
-                    + peer + " sent this call's data through the message layer while this rank waits to agree "
-                    + "shared-memory slots with it: the ranks run with different settings "
-                    + dev.tutti.runtime.Settings.COLL_DIRECT_LIMIT.name());
+                return peer < 0 ? null : StallChecks.settingsDiffer(schedule.op(), comm, peer);
             }
             if (isDone() || (round < 0 && !leanNow)) {
                 return null;
             }
-            final java.util.List<AbstractRequest> waiting = new java.util.ArrayList<>();
-            if (leanNow) {
-                waiting.addAll(lean.pending());
-            } else {
-                waiting.addAll(java.util.Arrays.asList(parts).subList(0, pending));
-            }
+            final List<? extends AbstractRequest> waiting = leanNow ? lean.pending()
+                : Arrays.asList(parts).subList(0, pending);
             for (final AbstractRequest part : waiting) {
                 if (part instanceof DirectPart dp && (leanNow || !dp.isDone())
                     && null != comm.engine().iprobe(context, dp.peerWorld(), tag, comm.view())) {
-                    return Errors.invalid(ErrorClass.ARG, schedule.op(), comm.describe(), "rank="
-                        + comm.groupRank(dp.peerWorld()) + " sent a message of another collective call at this "
-                        + "place in the call order, where this rank started a persistent " + schedule.op()
-                        + " whose messages with it go through shared-memory slots: the ranks called different "
-                        + "collectives, or with different counts or roots");
+                    return StallChecks.otherCall(schedule.op(), comm, comm.groupRank(dp.peerWorld()));
                 }
             }
             return null;
         } finally {
             BUSY.setRelease(this, 0);
         }
-    }
-
-    /**
-     * Whether a departure seen by {@link #departedPeer()} has lasted {@link #DEPARTURE_GRACE_NS}: the run fails only
-     * then. A wait that the departure really blocks lasts forever, so the grace costs it nothing that matters; it
-     * keeps a window that CollTaggedTest hit about once in ten runs (a tagged alltoallw's receive from a rank that
-     * had completed its own run and returned, still pending at that instant, never explained) from failing a
-     * healthy collective. Holder of {@code busy} only.
-     */
-    private boolean departureSettled() {
-        final long now = System.nanoTime();
-        if (0 == departureSeenNs) {
-            departureSeenNs = now;
-            return false;
-        }
-        return now - departureSeenNs > DEPARTURE_GRACE_NS;
     }
 
     /** The peers whose messages of the current round are still outstanding (read racily: for messages only). */
