@@ -219,6 +219,11 @@ public final class ChannelBuffer {
         return STATE.compareAndSet(this, State.FREE, State.TAKEN);
     }
 
+    /** @return whether this call gave the buffer back, TAKEN to FREE (a CAS: a receive buffer's lock-free release) */
+    boolean giveBack() {
+        return STATE.compareAndSet(this, State.TAKEN, State.FREE);
+    }
+
     void exchange(final long number) {
         exchange = number;
     }

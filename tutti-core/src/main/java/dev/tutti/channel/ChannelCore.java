@@ -60,7 +60,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * path the send buffers are Java arrays and the receive buffers show zones of the window ({@code zones}).
  *
  * <p>Locking: every operation holds {@code lock}, except a {@link #takeSend} that finds a free buffer (claimed by
- * its CAS, see {@link #takeFree()}); {@code closed} and {@code failure} are volatile for that path.
+ * its CAS, see {@link #takeFree()}) and a best-effort {@link #release} off the window's path (TAKEN to FREE by CAS,
+ * then a signal only if a submit waits for a receive buffer: {@code submitWaiting}, volatile); {@code closed} and
+ * {@code failure} are volatile for those paths.
  *
  * <p>Allocation: buffers, their block views and the exchange records are made at creation, a pair's persistent
  * request at its first exchange; a steady exchange then allocates nothing on the small-message path (BOOLEAN
@@ -124,8 +126,13 @@ final class ChannelCore {
     private final Condition changed = lock.newCondition();
     /** Whether a thread waits on the oldest exchange's request, the channel's lock released (guarded by it). */
     private boolean waiting;
-    /** Whether a submit waits for a free receive buffer, the channel's lock released (guarded by it). */
-    private boolean submitWaiting;
+    /**
+     * Whether a submit waits for a free receive buffer, the channel's lock released (written under it; volatile for
+     * the lock-free release, which signals only when it is set, see {@link #release}).
+     */
+    private volatile boolean submitWaiting;
+    /** Whether a release may skip the lock: best effort, off the window's path (its zones are guarded by it). */
+    private final boolean lockFreeRelease;
     private final LatencyHistogram latency = new LatencyHistogram();
     private final Runnable onClose;
     private long t0;
@@ -168,6 +175,7 @@ final class ChannelCore {
             && Datatype.BOOLEAN != type);
         this.arena = null == window ? sharedArena(comm, type, sendBlock) : null;
         this.zones = null == window ? null : zoneViews(window.zones(), type, recvRanks, recvBlock);
+        this.lockFreeRelease = !timeDriven && null == window;
         for (int i = 0; i < depth; i++) {
             final MemorySegment shared = null == arena ? null : arena.tryAllocate(sendBytes);
             sends[i] = new ChannelBuffer(this, Side.SEND, type, sendRanks, sendBlock, i, false, shared);
@@ -285,7 +293,7 @@ final class ChannelCore {
             if (queued > 0) {
                 b = queue[queueHead];
                 queue[queueHead] = null;
-                queueHead = (queueHead + 1) % queue.length;
+                queueHead = wrap(queueHead + 1, queue.length);
                 queued--;
             }
             start(op, b, r);
@@ -354,7 +362,7 @@ final class ChannelCore {
             }
             if (timeDriven) { // at most depth buffers are taken, so the queue has room
                 b.state(State.QUEUED);
-                queue[(queueHead + queued) % queue.length] = b;
+                queue[wrap(queueHead + queued, queue.length)] = b;
                 queued++;
                 startDue(op);
                 changed.signalAll();
@@ -373,6 +381,9 @@ final class ChannelCore {
                 }
                 submitWaiting = true;
                 try {
+                    if (null != freeRecv()) { // released before it saw the flag, and so did not signal
+                        continue;
+                    }
                     more = progress(op, deadline);
                 } finally {
                     submitWaiting = false;
@@ -394,7 +405,7 @@ final class ChannelCore {
                 checkUsable(op);
                 if (count > 0 && ring[head].done) {
                     final Exchange e = ring[head];
-                    head = (head + 1) % ring.length;
+                    head = wrap(head + 1, ring.length);
                     count--;
                     final ChannelBuffer r = e.recv;
                     r.state(State.TAKEN);
@@ -414,6 +425,20 @@ final class ChannelCore {
 
     void release(final String op, final ChannelBuffer b) {
         checkOwn(op, b, Side.RECEIVE);
+        if (lockFreeRelease && !closed && null == failure && b.giveBack()) {
+            // Without the lock: nothing else changes on a best-effort release off the window. A submit that waits
+            // for this buffer set submitWaiting before it last looked for a free one (both sides' volatile accesses
+            // are ordered), so either it sees the buffer or this thread sees the flag and wakes it.
+            if (submitWaiting) {
+                lock.lock();
+                try {
+                    changed.signalAll();
+                } finally {
+                    lock.unlock();
+                }
+            }
+            return;
+        }
         lock.lock();
         try {
             checkUsable(op);
@@ -472,7 +497,7 @@ final class ChannelCore {
             }
             long left = 0;
             for (int i = 0; i < count; i++) {
-                if (!ring[(head + i) % ring.length].done) {
+                if (!ring[wrap(head + i, ring.length)].done) {
                     left++;
                 }
             }
@@ -522,7 +547,7 @@ final class ChannelCore {
     // ------------------------------------------------------------------------------------------- internals
 
     private void start(final String op, final ChannelBuffer b, final ChannelBuffer r) {
-        final Exchange e = ring[(head + count) % ring.length];
+        final Exchange e = ring[wrap(head + count, ring.length)];
         count++;
         e.number = next++;
         e.send = b;
@@ -614,7 +639,7 @@ final class ChannelCore {
     /** Completes, without blocking, every started exchange whose requests have completed. */
     private void pollRest() {
         for (int i = 0; i < count && null == failure; i++) {
-            final Exchange e = ring[(head + i) % ring.length];
+            final Exchange e = ring[wrap(head + i, ring.length)];
             try {
                 if (!e.done && null != e.request && e.request.test()) {
                     seen(e, e.request);
@@ -642,7 +667,7 @@ final class ChannelCore {
 
     private Exchange oldestPending() {
         for (int i = 0; i < count; i++) {
-            final Exchange e = ring[(head + i) % ring.length];
+            final Exchange e = ring[wrap(head + i, ring.length)];
             if (!e.done && (null != e.request || null != e.flags)) {
                 return e;
             }
@@ -723,6 +748,14 @@ final class ChannelCore {
             }
         }
         return null;
+    }
+
+    /**
+     * @return {@code i} wrapped into a ring of {@code n} slots, for {@code 0 <= i < 2n}: a compare instead of the
+     *         division of {@code i % n}, which costs tens of cycles, several times per exchange
+     */
+    private static int wrap(final int i, final int n) {
+        return i < n ? i : i - n;
     }
 
     private static ChannelBuffer find(final ChannelBuffer[] buffers, final State state) {

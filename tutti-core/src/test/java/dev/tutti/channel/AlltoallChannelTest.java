@@ -166,14 +166,17 @@ class AlltoallChannelTest {
     /**
      * A producer thread submits as fast as the channel lets it while the rank's main thread consumes slowly: the
      * producer is held back (submits wait, trySubmit says no), every exchange arrives in order with every element,
-     * and a buffer the consumer holds does not change while it holds it.
+     * and a buffer the consumer holds does not change while it holds it. Blocks of 64 longs take the one-copy
+     * window, blocks of 4 longs the persistent alltoall's slots, where a release takes no lock and wakes a waiting
+     * submit only through its flag.
      */
-    @Test
-    void shouldHoldBackAFastProducerWithoutLosingOrOverwritingAnything() {
+    @ParameterizedTest
+    @ValueSource(ints = {4, 64})
+    void shouldHoldBackAFastProducerWithoutLosingOrOverwritingAnything(final int block) {
         final int exchanges = 60;
         Tutti.runLocal(3, OPTS, w -> {
             final int me = w.rank();
-            try (AlltoallChannel ch = AlltoallChannel.create(w, "slow", Datatype.LONG, 64, 3)) {
+            try (AlltoallChannel ch = AlltoallChannel.create(w, "slow", Datatype.LONG, block, 3)) {
                 final AtomicInteger refused = new AtomicInteger();
                 final ConcurrentLinkedQueue<Throwable> errors = new ConcurrentLinkedQueue<>();
                 final Thread producer = Thread.ofPlatform().start(() -> {
@@ -206,6 +209,44 @@ class AlltoallChannelTest {
                 assertTrue(errors.isEmpty(), () -> errors.peek().toString());
                 assertTrue(refused.get() > 0, "the producer was never held back");
                 assertNull(ch.takeReceive(0, TimeUnit.MILLISECONDS), "more exchanges than submits");
+            }
+        });
+    }
+
+    /**
+     * A producer thread and a consumer thread per rank, neither pausing, through a channel of small blocks (the
+     * persistent alltoall's slots, whose releases take no lock) and a ring of depth 1 or 2: every submit that finds
+     * no free receive buffer waits for the other thread's release, thousands of times; every exchange arrives in
+     * order with every element.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2})
+    void shouldPassThousandsOfExchangesBetweenAProducerAndAConsumerThread(final int depth) {
+        final int exchanges = 3000;
+        Tutti.runLocal(2, OPTS, w -> {
+            final int me = w.rank();
+            try (AlltoallChannel ch = AlltoallChannel.create(w, "pc", Datatype.LONG, 2, depth)) {
+                final ConcurrentLinkedQueue<Throwable> errors = new ConcurrentLinkedQueue<>();
+                final Thread producer = Thread.ofPlatform().start(() -> {
+                    try {
+                        for (int k = 0; k < exchanges; k++) {
+                            final ChannelBuffer out = ch.takeSend();
+                            ChannelData.fill(out, k, me);
+                            ch.submit(out);
+                        }
+                    } catch (final Throwable t) {
+                        errors.add(t);
+                    }
+                });
+                for (int k = 0; k < exchanges && errors.isEmpty(); k++) {
+                    final ChannelBuffer in = ch.takeReceive(20, TimeUnit.SECONDS);
+                    assertTrue(null != in, "exchange " + k + " did not arrive");
+                    ChannelData.check(in, k, me);
+                    ch.release(in);
+                }
+                producer.join(TimeUnit.SECONDS.toMillis(30));
+                assertTrue(errors.isEmpty(), () -> errors.peek().toString());
+                assertEquals(exchanges, ch.stats().exchanges());
             }
         });
     }
