@@ -52,7 +52,10 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
     /** Default of {@link #TAGGED_TIMEOUT_PROP_NAME}: 5 minutes. */
     public static final int TAGGED_TIMEOUT_DEFAULT_MS = dev.tutti.runtime.Settings.COLL_TAGGED_TIMEOUT_MS.intDefault();
     private static final AbstractRequest[] NONE = new AbstractRequest[0];
-    /** Reads of an awaited direct message's sequence word per idle pass of its wait (see {@code watch}). */
+    /**
+     * Reads of an awaited direct message's sequence word per idle pass of its wait (see {@code watch}), while the
+     * idle strategy spins ({@link #progressSelf()}).
+     */
     private static final int WATCH_SPINS = 32;
     /** A wait on a run that needs no transport runs the engine once in this many idle iterations (a power of two). */
     private static final int ALONE_ENGINE_EVERY = 64;
@@ -355,7 +358,10 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
     protected int progressSelf() {
         final ActiveRuns active = comm.activeRuns();
         final DirectPart w = (DirectPart) WATCH.getAcquire(this);
-        if (null != w) { // only a direct message is awaited: watch it closely before the wait's other duties
+        // Only a direct message is awaited: watch it closely before the wait's other duties, unless the idle
+        // strategy does not spin (ranks outnumber cores, or this core is shared now): then the rank that writes it
+        // may need this core, and the wait's yield must come at once.
+        if (null != w && !w.arrived() && engine.idleStrategy().spinsOnly(0)) {
             for (int i = 0; i < WATCH_SPINS && !w.arrived(); i++) {
                 Thread.onSpinWait();
             }
