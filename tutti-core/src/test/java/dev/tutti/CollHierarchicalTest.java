@@ -140,7 +140,7 @@ class CollHierarchicalTest {
         Tutti.runLocal(4, Tutti.Options.defaults().timeout(JOB).hosts("cyclic:2").algorithm("allreduce", "flat")
             .algorithm("bcast", "hierarchical"), w -> {
                 final HostMap m = w.collComm().hosts();
-                assertEquals(AlgorithmId.ALLREDUCE_RECURSIVE_DOUBLING, w.selection().select(CollKind.ALLREDUCE, 4,
+                assertEquals(AlgorithmId.ALLREDUCE_ALLGATHER_REDUCE, w.selection().select(CollKind.ALLREDUCE, 4,
                     8, 1, true, m), "flat: the default choice without the hierarchy");
                 assertEquals(AlgorithmId.ALLREDUCE_RABENSEIFNER, w.selection().select(CollKind.ALLREDUCE, 4,
                     1 << 20, 1 << 17, true, m), "flat: the default choice without the hierarchy");

@@ -83,6 +83,11 @@ public enum AlgorithmId {
     ALLREDUCE_LINEAR(CollKind.ALLREDUCE, "linear", false),
     /** Recursive doubling with fold for non-powers of two; order-preserving. */
     ALLREDUCE_RECURSIVE_DOUBLING(CollKind.ALLREDUCE, "recursive_doubling", false),
+    /**
+     * Every rank sends its vector to every other rank in one round and combines all of them in rank order:
+     * one round instead of lg p, for short vectors on few ranks; order-preserving.
+     */
+    ALLREDUCE_ALLGATHER_REDUCE(CollKind.ALLREDUCE, "allgather_reduce", false),
     /** Rabenseifner: reduce-scatter by recursive halving + allgather by recursive doubling. Commutative only. */
     ALLREDUCE_RABENSEIFNER(CollKind.ALLREDUCE, "rabenseifner", true),
     /** Ring reduce-scatter + ring allgather (bandwidth-optimal). Commutative only. */

@@ -37,4 +37,19 @@ class SelectionTableTest {
         assertEquals(AlgorithmId.BARRIER_LINEAR, table.select(CollKind.BARRIER, 8, 0, 0, true));
         assertEquals(AlgorithmId.BARRIER_DISSEMINATION, table.select(CollKind.BARRIER, 9, 0, 0, true));
     }
+
+    @Test
+    void allreduceOfShortVectorsOnThreeToEightRanksSendsToEveryRankAtOnce() {
+        for (final boolean commutative : new boolean[] {true, false}) {
+            assertEquals(AlgorithmId.ALLREDUCE_RECURSIVE_DOUBLING, allreduce(2, 8, commutative));
+            assertEquals(AlgorithmId.ALLREDUCE_ALLGATHER_REDUCE, allreduce(3, 8, commutative));
+            assertEquals(AlgorithmId.ALLREDUCE_ALLGATHER_REDUCE, allreduce(8, 1024, commutative));
+            assertEquals(AlgorithmId.ALLREDUCE_RECURSIVE_DOUBLING, allreduce(8, 1032, commutative));
+            assertEquals(AlgorithmId.ALLREDUCE_RECURSIVE_DOUBLING, allreduce(9, 8, commutative));
+        }
+    }
+
+    private AlgorithmId allreduce(final int p, final long bytes, final boolean commutative) {
+        return table.select(CollKind.ALLREDUCE, p, bytes, bytes / 8, commutative);
+    }
 }

@@ -57,6 +57,7 @@ public final class Algorithms {
             case REDUCE_HIERARCHICAL -> Hierarchical.reduce(c, a);
             case ALLREDUCE_LINEAR -> Linear.allreduce(c, a);
             case ALLREDUCE_RECURSIVE_DOUBLING -> RecursiveDoubling.allreduce(c, a);
+            case ALLREDUCE_ALLGATHER_REDUCE -> Linear.allreduceAllgather(c, a);
             case ALLREDUCE_RABENSEIFNER -> Rabenseifner.allreduce(c, a);
             case ALLREDUCE_RING -> Ring.allreduce(c, a);
             case ALLREDUCE_HIERARCHICAL -> Hierarchical.allreduce(c, a);

@@ -296,6 +296,42 @@ public final class Linear {
         return b.build();
     }
 
+    /**
+     * Allgather-reduce (Open MPI's "allgather reduce"): every rank sends its vector to every other rank in one
+     * round, then combines the p vectors in rank order, {@code x0 op (x1 op (... op x(p-1)))}, the same on every
+     * rank. Cost {@code α + (p-1)nβ} with all messages in flight, against recursive doubling's {@code lg p} rounds
+     * of {@code α + nβ}: fewer waits for short vectors on few ranks (and, with more ranks than cores, fewer
+     * hand-offs of a core); memory {@code (p-1)n}, and {@code (p-1)} reductions on every rank.
+     *
+     * @param c comm
+     * @param a args
+     * @return allreduce schedule
+     */
+    public static Schedule allreduceAllgather(final CollComm c, final CollArgs a) {
+        final ScheduleBuilder b = new ScheduleBuilder(a.op());
+        final int p = c.size();
+        final int me = c.rank();
+        final int count = a.count();
+        final MemorySegment result = a.slice(a.recv(), 0, count);
+        final MemorySegment input = a.inPlace() ? result : a.slice(a.send(), 0, count);
+        final MemorySegment[] parts = new MemorySegment[p];
+        for (int i = 0; i < p; i++) {
+            if (i != me) {
+                parts[i] = Scratch.allocate(a.bytes());
+                b.send(i, input, a.type());
+                b.recv(i, parts[i], a.type());
+            }
+        }
+        // Local steps run once the round's messages are done (its sends have read the input): in place, this
+        // rank's vector is set aside before the result, which holds it, is overwritten (unless it is x(p-1)).
+        parts[me] = a.inPlace() && me != p - 1 ? b.snapshot(input) : input;
+        b.copy(parts[p - 1], result);
+        for (int i = p - 2; i >= 0; i--) {
+            b.reduce(a.reduceOp(), a.type(), parts[i], result, count);
+        }
+        return b.build();
+    }
+
     /** @param c comm @param a args @return reduce_scatter_block schedule: reduce to 0, then scatter */
     public static Schedule reduceScatterBlock(final CollComm c, final CollArgs a) {
         final int p = c.size();
