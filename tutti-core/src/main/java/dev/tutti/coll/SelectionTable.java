@@ -193,8 +193,9 @@ public final class SelectionTable {
             case REDUCE -> !commutative || p < 4 || bytes <= 2048 || count < Integer.highestOneBit(p)
                 ? AlgorithmId.REDUCE_BINOMIAL : AlgorithmId.REDUCE_RABENSEIFNER;
             // Short vectors on 3-8 ranks: every rank sends its vector to every other at once, one round instead
-            // of lg p (plus a fold for non-powers of two). With 4 ranks on 2 cores, 8 B-256 B: allreduce 3.9-4.9 µs
-            // against recursive doubling's 4.2-6.8, allreduce_init 2.7-3.4 against 3.7-5.5 (BenchCommand).
+            // of lg p (plus a fold for non-powers of two). With 4 ranks on 2 cores, 8 B-1 KiB: allreduce_init
+            // 3.05-4.73 µs against recursive doubling's 3.61-5.13, per call within its noise (bench/RESULTS.md,
+            // session 15).
             case ALLREDUCE -> p >= 3 && p <= 8 && bytes <= 1024 ? AlgorithmId.ALLREDUCE_ALLGATHER_REDUCE
                 : !commutative || bytes <= 8192 || count < Integer.highestOneBit(p)
                 ? AlgorithmId.ALLREDUCE_RECURSIVE_DOUBLING : AlgorithmId.ALLREDUCE_RABENSEIFNER;

@@ -179,20 +179,7 @@ class AlltoallChannelTest {
             try (AlltoallChannel ch = AlltoallChannel.create(w, "slow", Datatype.LONG, block, 3)) {
                 final AtomicInteger refused = new AtomicInteger();
                 final ConcurrentLinkedQueue<Throwable> errors = new ConcurrentLinkedQueue<>();
-                final Thread producer = Thread.ofPlatform().start(() -> {
-                    try {
-                        for (int k = 0; k < exchanges; k++) {
-                            final ChannelBuffer out = ch.takeSend();
-                            ChannelData.fill(out, k, me);
-                            if (!ch.trySubmit(out)) {
-                                refused.incrementAndGet();
-                                ch.submit(out);
-                            }
-                        }
-                    } catch (final Throwable t) {
-                        errors.add(t);
-                    }
-                });
+                final Thread producer = producer(ch, exchanges, me, refused, errors);
                 for (int k = 0; k < exchanges; k++) {
                     final ChannelBuffer in = ch.takeReceive();
                     final long before = ChannelData.checksum(in.buf());
@@ -227,17 +214,7 @@ class AlltoallChannelTest {
             final int me = w.rank();
             try (AlltoallChannel ch = AlltoallChannel.create(w, "pc", Datatype.LONG, 2, depth)) {
                 final ConcurrentLinkedQueue<Throwable> errors = new ConcurrentLinkedQueue<>();
-                final Thread producer = Thread.ofPlatform().start(() -> {
-                    try {
-                        for (int k = 0; k < exchanges; k++) {
-                            final ChannelBuffer out = ch.takeSend();
-                            ChannelData.fill(out, k, me);
-                            ch.submit(out);
-                        }
-                    } catch (final Throwable t) {
-                        errors.add(t);
-                    }
-                });
+                final Thread producer = producer(ch, exchanges, me, null, errors);
                 for (int k = 0; k < exchanges && errors.isEmpty(); k++) {
                     final ChannelBuffer in = ch.takeReceive(20, TimeUnit.SECONDS);
                     assertTrue(null != in, "exchange " + k + " did not arrive");
@@ -247,6 +224,30 @@ class AlltoallChannelTest {
                 producer.join(TimeUnit.SECONDS.toMillis(30));
                 assertTrue(errors.isEmpty(), () -> errors.peek().toString());
                 assertEquals(exchanges, ch.stats().exchanges());
+            }
+        });
+    }
+
+    /**
+     * Starts a thread that takes, fills and submits the send buffers of {@code exchanges} exchanges: with
+     * {@code refused}, {@code trySubmit} first, counting its refusals; it records what it throws in {@code errors}.
+     */
+    private static Thread producer(final AlltoallChannel ch, final int exchanges, final int me,
+        final AtomicInteger refused, final ConcurrentLinkedQueue<Throwable> errors) {
+        return Thread.ofPlatform().start(() -> {
+            try {
+                for (int k = 0; k < exchanges; k++) {
+                    final ChannelBuffer out = ch.takeSend();
+                    ChannelData.fill(out, k, me);
+                    if (null == refused || !ch.trySubmit(out)) {
+                        if (null != refused) {
+                            refused.incrementAndGet();
+                        }
+                        ch.submit(out);
+                    }
+                }
+            } catch (final Throwable t) {
+                errors.add(t);
             }
         });
     }

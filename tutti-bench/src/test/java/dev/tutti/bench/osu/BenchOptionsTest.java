@@ -110,7 +110,7 @@ class BenchOptionsTest {
     void shouldListTheValidAlgorithmsOfAnUnknownOne() {
         final String err = usageError("allreduce", "--algorithm", "butterfly");
         assertTrue(err.contains("--algorithm butterfly: unknown algorithm 'butterfly' for allreduce, expected one of "
-            + "[linear, recursive_doubling, rabenseifner, ring, hierarchical]"), err);
+            + "[linear, recursive_doubling, allgather_reduce, rabenseifner, ring, hierarchical]"), err);
         assertTrue(usageError("bcast", "--algorithm", "ring").contains("expected one of [linear, binomial, "
             + "scatter_allgather, hierarchical]"));
     }
@@ -136,7 +136,7 @@ class BenchOptionsTest {
             assertEquals(Map.of(args.get(1), args.get(2)), s.tuttiOptions().algorithms(), args.toString());
         }
         assertTrue(usageError("allreduce_init", "--algorithm", "bruck").contains("unknown algorithm 'bruck' for "
-            + "allreduce, expected one of [linear, recursive_doubling, rabenseifner, ring, hierarchical]"));
+            + "allreduce, expected one of [linear, recursive_doubling, allgather_reduce, rabenseifner, ring, hierarchical]"));
     }
 
     @Test
