@@ -136,7 +136,8 @@ class BenchOptionsTest {
             assertEquals(Map.of(args.get(1), args.get(2)), s.tuttiOptions().algorithms(), args.toString());
         }
         assertTrue(usageError("allreduce_init", "--algorithm", "bruck").contains("unknown algorithm 'bruck' for "
-            + "allreduce, expected one of [linear, recursive_doubling, allgather_reduce, rabenseifner, ring, hierarchical]"));
+            + "allreduce, expected one of [linear, recursive_doubling, allgather_reduce, rabenseifner, ring, "
+            + "hierarchical]"));
     }
 
     @Test
