@@ -258,15 +258,22 @@ public final class Linear {
                 b.recv(i, parts[i], a.type());
             }
         }
-        // result = x0 op (x1 op (... op x(p-1))): accumulate from the right, lower ranks as left operands.
         final MemorySegment acc = 0 == p - 1 - root ? Scratch.allocate(bytes) : parts[p - 1];
-        if (acc != parts[p - 1]) {
-            b.copy(parts[p - 1], acc);
-        }
-        for (int i = p - 2; i >= 0; i--) {
-            b.reduce(a.reduceOp(), a.type(), parts[i], acc, (int) elems);
-        }
+        foldInRankOrder(b, a, parts, acc, (int) elems);
         b.copy(acc, result);
+    }
+
+    /**
+     * Adds the local steps {@code acc = x0 op (x1 op (... op x(p-1)))} over {@code parts}: accumulated from the
+     * right, lower ranks as left operands, so correct for non-commutative operations. {@code acc} may be
+     * {@code parts[p-1]} (no copy) but no other part.
+     */
+    private static void foldInRankOrder(final ScheduleBuilder b, final CollArgs a, final MemorySegment[] parts,
+        final MemorySegment acc, final int elems) {
+        b.copy(parts[parts.length - 1], acc);
+        for (int i = parts.length - 2; i >= 0; i--) {
+            b.reduce(a.reduceOp(), a.type(), parts[i], acc, elems);
+        }
     }
 
     /** @param c comm @param a args @return reduce schedule, rank-ordered at the root */
@@ -325,10 +332,7 @@ public final class Linear {
         // Local steps run once the round's messages are done (its sends have read the input): in place, this
         // rank's vector is set aside before the result, which holds it, is overwritten (unless it is x(p-1)).
         parts[me] = a.inPlace() && me != p - 1 ? b.snapshot(input) : input;
-        b.copy(parts[p - 1], result);
-        for (int i = p - 2; i >= 0; i--) {
-            b.reduce(a.reduceOp(), a.type(), parts[i], result, count);
-        }
+        foldInRankOrder(b, a, parts, result, count);
         return b.build();
     }
 
