@@ -207,7 +207,9 @@ public final class SharedWindow {
     /**
      * Tells whether a collective of a higher progress priority than {@code level} is in flight on this rank (a
      * persistent request given a priority, such as a prioritized alltoall channel's exchange): a protocol that moves
-     * data through the window, past the progress engine, defers its stores to it, as the engine itself would.
+     * data through the window, past the progress engine, runs {@link #progress()} before its stores, which advances
+     * that collective first, as the engine itself would. It should not hold its stores back until the collective
+     * completes: a peer may wait for those stores before it takes part in the collective.
      *
      * @param level a priority (0: the default)
      * @return true while such a collective has not completed

@@ -52,9 +52,12 @@ import java.util.concurrent.TimeUnit;
  * <i>k</i> completed before. {@code floor}, the lowest started exchange whose blocks have not all arrived, bounds how
  * far ahead zones are handed out.
  *
- * <p>Priority: the channel has priority 0 (a prioritized channel takes the other path); while a collective of a
- * higher priority is in flight on this rank (such as a prioritized channel's exchange), a flight writes nothing, so
- * that the higher one's messages go first and it completes first on every rank, as through the engine.
+ * <p>Priority: the channel has priority 0 (a prioritized channel takes the other path). While a collective of a
+ * higher priority is in flight on this rank (such as a prioritized channel's exchange), a flight runs a pass of the
+ * rank's progress before it writes, which advances the higher one first (level by level, see {@code ActiveRuns}):
+ * whatever of its messages are ready go out before this exchange's blocks, as through the engine. It does not hold
+ * its blocks back until the higher one completes: that one may wait for a peer that first waits for this exchange
+ * (a legal order of calls on two communicators), and holding back would then never end.
  *
  * <p>Threading: {@link #start} and {@link #released} run under the channel's lock. A flight is polled by the thread
  * waiting on it and by the channel's non-blocking looks (under the lock) at once, so its state belongs to the holder
@@ -364,12 +367,13 @@ final class WindowExchanges {
         }
 
         /**
-         * Writes every block whose receive buffer is open (holder of busy, or the starter); none while a collective
-         * of a higher priority is in flight on this rank (a prioritized channel's exchange goes first).
+         * Writes every block whose receive buffer is open (holder of busy, or the starter); while a collective of a
+         * higher priority is in flight on this rank (a prioritized channel's exchange), after a pass of the rank's
+         * progress, which advances that collective first: its ready messages go out before these blocks.
          */
         private void writeOpen() {
-            if (window.outranked(0)) {
-                return;
+            if (unwritten > 0 && window.outranked(0)) {
+                window.progress();
             }
             for (int i = 0; i < writes && unwritten > 0; i++) {
                 final int d = order[i];

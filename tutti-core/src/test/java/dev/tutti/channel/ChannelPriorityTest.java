@@ -2,6 +2,7 @@ package dev.tutti.channel;
 
 import dev.tutti.Datatype;
 import dev.tutti.Tutti;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -11,10 +12,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 /**
  * Priority QoS: of two channels with exchanges pending on every rank, the higher-priority one is progressed first,
- * so no rank ever sees the low channel's exchange complete while the high one's has not.
+ * so no rank ever sees the low channel's exchange complete while the high one's has not; and a low channel whose
+ * exchange a peer waits for completes even while a high one is pending that the peer joins only after it.
  */
 @Timeout(60)
 class ChannelPriorityTest {
@@ -29,51 +32,132 @@ class ChannelPriorityTest {
      * it, takes the high exchange's next round before the low one's, and the inproc transport delivers a rank's
      * messages in the order it posts them, so each peer gets a round's high message before its low one: no rank
      * finds the low exchange complete and the high one not. Without priority a wait on the low channel advances
-     * it first, and that order is seen. With 64-byte blocks the low channel moves its blocks itself, one copy each
-     * through shared memory: it writes nothing while the high exchange is in flight on its rank, so the same holds.
+     * it first, and that order is seen.
      */
-    @ParameterizedTest(name = "block of {0} longs")
-    @ValueSource(ints = {4, 8}) // 32 B: the low channel's exchanges are persistent alltoalls; 64 B: one copy each
-    void shouldNeverCompleteTheLowChannelBeforeTheHighOne(final int block) {
+    @Test
+    void shouldNeverCompleteTheLowChannelBeforeTheHighOne() {
         final CyclicBarrier delivered = new CyclicBarrier(RANKS);
         final AtomicInteger lowFirst = new AtomicInteger();
-        final Tutti.Options pairwise = AlltoallChannelTest.OPTS.algorithm("alltoall", "pairwise");
-        Tutti.runLocal(RANKS, pairwise, w -> {
+        Tutti.runLocal(RANKS, AlltoallChannelTest.OPTS.algorithm("alltoall", "pairwise"), w -> {
             final int me = w.rank();
-            try (AlltoallChannel low = AlltoallChannel.create(w, "low", Datatype.LONG, block, 1);
-                AlltoallChannel high = AlltoallChannel.create(w, "high", Datatype.LONG, block, 1,
+            try (AlltoallChannel low = AlltoallChannel.create(w, "low", Datatype.LONG, 4, 1);
+                AlltoallChannel high = AlltoallChannel.create(w, "high", Datatype.LONG, 4, 1,
                     ChannelQos.priority(7))) {
                 assertEquals(7, high.qos().level());
                 for (int k = 0; k < EXCHANGES; k++) {
-                    for (final AlltoallChannel ch : new AlltoallChannel[] {high, low}) {
-                        final ChannelBuffer out = ch.takeSend();
-                        ChannelData.fill(out, k, me);
-                        ch.submit(out);
-                    }
+                    submit(high, k, me);
+                    submit(low, k, me);
                     delivered.await(30, TimeUnit.SECONDS);
-                    ChannelBuffer lowIn = null;
-                    ChannelBuffer highIn = null;
-                    while (null == lowIn || null == highIn) {
-                        if (null == lowIn) {
-                            lowIn = low.takeReceive(0, TimeUnit.NANOSECONDS);
-                            if (null != lowIn && null == highIn) {
-                                highIn = high.takeReceive(0, TimeUnit.NANOSECONDS);
-                                if (null == highIn) {
-                                    lowFirst.incrementAndGet();
-                                }
-                            }
-                        }
-                        if (null == highIn) {
-                            highIn = high.takeReceive(0, TimeUnit.NANOSECONDS);
-                        }
-                    }
-                    ChannelData.check(lowIn, k, me);
-                    ChannelData.check(highIn, k, me);
-                    low.release(lowIn);
-                    high.release(highIn);
+                    lowFirst.addAndGet(pollLowFirst(low, high, k, me));
                 }
             }
         });
         assertEquals(0, lowFirst.get(), "times a rank found the low channel's exchange complete before the high one's");
+    }
+
+    /**
+     * The same over the one-copy window: the low channel's blocks (64 B) are written straight into its peers' receive
+     * buffers, in one step, and its start first runs a pass of the rank's progress while the high exchange is pending
+     * (a Bruck alltoall, two rounds at 4 ranks). Every rank submits the high exchange, which posts its first round;
+     * after a barrier outside Tutti every first-round message has been delivered, so the pass at each rank's low start
+     * takes the high exchange's second round out before the low blocks. A rank that finds every low block written has
+     * therefore been sent every high message, and its next look completes the high exchange. Without the pass a rank
+     * writes its low blocks before its second round, and that order is seen. The first exchange is not counted: the
+     * first start of the high exchange's request also agrees with its peers on how its messages go (more rounds).
+     */
+    @Test
+    void shouldSendTheHighChannelsReadyRoundBeforeTheLowChannelsBlocksThroughTheWindow() {
+        final CyclicBarrier delivered = new CyclicBarrier(RANKS);
+        final AtomicInteger lowFirst = new AtomicInteger();
+        Tutti.runLocal(RANKS, AlltoallChannelTest.OPTS.algorithm("alltoall", "bruck"), w -> {
+            final int me = w.rank();
+            try (AlltoallChannel low = AlltoallChannel.create(w, "low", Datatype.LONG, 8, 1);
+                AlltoallChannel high = AlltoallChannel.create(w, "high", Datatype.LONG, 8, 1,
+                    ChannelQos.priority(7))) {
+                for (int k = 0; k < EXCHANGES; k++) {
+                    submit(high, k, me);
+                    delivered.await(30, TimeUnit.SECONDS);
+                    submit(low, k, me);
+                    final int seen = pollLowFirst(low, high, k, me);
+                    if (k > 0) { // the first start of the high exchange's request also agrees on its path with peers
+                        lowFirst.addAndGet(seen);
+                    }
+                }
+            }
+        });
+        assertEquals(0, lowFirst.get(), "times a rank found the low channel's exchange complete before the high one's");
+    }
+
+    /**
+     * A legal order of calls on two channels (two communicators): rank 0 submits the high exchange, then waits for
+     * the low one; rank 1 waits for the low one before it submits the high one. Rank 0's low blocks must go out while
+     * its high exchange is pending, or neither rank ever gets further. Over both paths of the low channel.
+     */
+    @ParameterizedTest(name = "block of {0} longs")
+    @ValueSource(ints = {4, 8}) // 32 B: the low channel's exchanges are persistent alltoalls; 64 B: one copy each
+    void shouldCompleteTheLowChannelThatAPeerWaitsForBeforeItJoinsTheHighOne(final int block) {
+        Tutti.runLocal(2, AlltoallChannelTest.OPTS, w -> {
+            final int me = w.rank();
+            try (AlltoallChannel low = AlltoallChannel.create(w, "low", Datatype.LONG, block, 1);
+                AlltoallChannel high = AlltoallChannel.create(w, "high", Datatype.LONG, block, 1,
+                    ChannelQos.priority(7))) {
+                for (int k = 0; k < 20; k++) {
+                    if (0 == me) {
+                        submit(high, k, me);
+                        submit(low, k, me);
+                        take(low, k, me);
+                    } else {
+                        submit(low, k, me);
+                        take(low, k, me);
+                        submit(high, k, me);
+                    }
+                    take(high, k, me);
+                }
+            }
+        });
+    }
+
+    private static void submit(final AlltoallChannel ch, final int k, final int me) {
+        final ChannelBuffer out = ch.takeSend();
+        ChannelData.fill(out, k, me);
+        ch.submit(out);
+    }
+
+    private static void take(final AlltoallChannel ch, final int k, final int me) {
+        final ChannelBuffer in = ch.takeReceive(10, TimeUnit.SECONDS);
+        assertNotNull(in, ch.name() + ": exchange " + k + " did not complete in 10 s");
+        ChannelData.check(in, k, me);
+        ch.release(in);
+    }
+
+    /**
+     * Polls the low channel, then at once the high one, until both exchanges are in; checks and releases them.
+     *
+     * @return 1 if the low exchange was found complete and the high one, looked at right after, not; else 0
+     */
+    private static int pollLowFirst(final AlltoallChannel low, final AlltoallChannel high, final int k,
+        final int me) {
+        int lowFirst = 0;
+        ChannelBuffer lowIn = null;
+        ChannelBuffer highIn = null;
+        while (null == lowIn || null == highIn) {
+            if (null == lowIn) {
+                lowIn = low.takeReceive(0, TimeUnit.NANOSECONDS);
+                if (null != lowIn && null == highIn) {
+                    highIn = high.takeReceive(0, TimeUnit.NANOSECONDS);
+                    if (null == highIn) {
+                        lowFirst = 1;
+                    }
+                }
+            }
+            if (null == highIn) {
+                highIn = high.takeReceive(0, TimeUnit.NANOSECONDS);
+            }
+        }
+        ChannelData.check(lowIn, k, me);
+        ChannelData.check(highIn, k, me);
+        low.release(lowIn);
+        high.release(highIn);
+        return lowFirst;
     }
 }
