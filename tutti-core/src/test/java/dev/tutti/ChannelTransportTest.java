@@ -3,6 +3,7 @@ package dev.tutti;
 import dev.tutti.channel.AlltoallChannel;
 import dev.tutti.channel.ChannelBuffer;
 import dev.tutti.channel.ChannelQos;
+import dev.tutti.channel.PriorityCrossOrderRun;
 import dev.tutti.channel.TimeDrivenRun;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -11,8 +12,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * Alltoall channels over the process transports, ranks wired as separate processes (shm, tcp): an intragroup
- * channel with small (eager) and large (rendezvous) blocks, a bipartite one, and a time-driven one with a slow
- * rank, every element checked. The channel package's own tests run the same over inproc.
+ * channel with small (eager) and large (rendezvous) blocks, a bipartite one, a low and a high-priority one called in
+ * a cross order, and a time-driven one with a slow rank, every element checked. The channel package's own tests run the same over inproc.
  */
 @Timeout(120)
 class ChannelTransportTest {
@@ -69,6 +70,7 @@ class ChannelTransportTest {
         exchange(pair, 700);
         pair.free();
         half.free();
+        PriorityCrossOrderRun.run(world, 8); // over shm the low channel takes the window
         try {
             TimeDrivenRun.run(world, 2, shared); // a time-driven channel takes the window too
         } catch (final InterruptedException e) {

@@ -12,7 +12,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 /**
  * Priority QoS: of two channels with exchanges pending on every rank, the higher-priority one is progressed first,
@@ -45,8 +44,8 @@ class ChannelPriorityTest {
                     ChannelQos.priority(7))) {
                 assertEquals(7, high.qos().level());
                 for (int k = 0; k < EXCHANGES; k++) {
-                    submit(high, k, me);
-                    submit(low, k, me);
+                    PriorityCrossOrderRun.submit(high, k, me);
+                    PriorityCrossOrderRun.submit(low, k, me);
                     delivered.await(30, TimeUnit.SECONDS);
                     lowFirst.addAndGet(pollLowFirst(low, high, k, me));
                 }
@@ -75,9 +74,9 @@ class ChannelPriorityTest {
                 AlltoallChannel high = AlltoallChannel.create(w, "high", Datatype.LONG, 8, 1,
                     ChannelQos.priority(7))) {
                 for (int k = 0; k < EXCHANGES; k++) {
-                    submit(high, k, me);
+                    PriorityCrossOrderRun.submit(high, k, me);
                     delivered.await(30, TimeUnit.SECONDS);
-                    submit(low, k, me);
+                    PriorityCrossOrderRun.submit(low, k, me);
                     final int seen = pollLowFirst(low, high, k, me);
                     if (k > 0) { // the first start of the high exchange's request also agrees on its path with peers
                         lowFirst.addAndGet(seen);
@@ -88,46 +87,11 @@ class ChannelPriorityTest {
         assertEquals(0, lowFirst.get(), "times a rank found the low channel's exchange complete before the high one's");
     }
 
-    /**
-     * A legal order of calls on two channels (two communicators): rank 0 submits the high exchange, then waits for
-     * the low one; rank 1 waits for the low one before it submits the high one. Rank 0's low blocks must go out while
-     * its high exchange is pending, or neither rank ever gets further. Over both paths of the low channel.
-     */
+    /** A legal cross order of calls on the two channels, over both paths of the low channel: it must not hang. */
     @ParameterizedTest(name = "block of {0} longs")
     @ValueSource(ints = {4, 8}) // 32 B: the low channel's exchanges are persistent alltoalls; 64 B: one copy each
     void shouldCompleteTheLowChannelThatAPeerWaitsForBeforeItJoinsTheHighOne(final int block) {
-        Tutti.runLocal(2, AlltoallChannelTest.OPTS, w -> {
-            final int me = w.rank();
-            try (AlltoallChannel low = AlltoallChannel.create(w, "low", Datatype.LONG, block, 1);
-                AlltoallChannel high = AlltoallChannel.create(w, "high", Datatype.LONG, block, 1,
-                    ChannelQos.priority(7))) {
-                for (int k = 0; k < 20; k++) {
-                    if (0 == me) {
-                        submit(high, k, me);
-                        submit(low, k, me);
-                        take(low, k, me);
-                    } else {
-                        submit(low, k, me);
-                        take(low, k, me);
-                        submit(high, k, me);
-                    }
-                    take(high, k, me);
-                }
-            }
-        });
-    }
-
-    private static void submit(final AlltoallChannel ch, final int k, final int me) {
-        final ChannelBuffer out = ch.takeSend();
-        ChannelData.fill(out, k, me);
-        ch.submit(out);
-    }
-
-    private static void take(final AlltoallChannel ch, final int k, final int me) {
-        final ChannelBuffer in = ch.takeReceive(10, TimeUnit.SECONDS);
-        assertNotNull(in, ch.name() + ": exchange " + k + " did not complete in 10 s");
-        ChannelData.check(in, k, me);
-        ch.release(in);
+        Tutti.runLocal(3, AlltoallChannelTest.OPTS, w -> PriorityCrossOrderRun.run(w, block));
     }
 
     /**

@@ -1,0 +1,60 @@
+package dev.tutti.channel;
+
+import dev.tutti.Communicator;
+import dev.tutti.Datatype;
+
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+
+/**
+ * A legal order of calls on two channels (two communicators) that a priority rule must not deadlock: rank 0 submits
+ * the high-priority exchange, then waits for the low one; every other rank waits for the low one before it submits
+ * the high one. Rank 0's low blocks must go out while its high exchange is pending, or no rank ever gets further.
+ * Run by the inproc priority test and over the process transports (dev.tutti.ChannelTransportTest).
+ */
+public final class PriorityCrossOrderRun {
+    private static final int EXCHANGES = 20;
+    private static final long WAIT_SECONDS = 10;
+
+    private PriorityCrossOrderRun() {
+    }
+
+    /**
+     * @param w     the communicator (collective over it)
+     * @param block the longs per block of both channels (8 or more: the low channel takes the one-copy window where
+     *              its ranks share memory; 4: its exchanges are persistent alltoalls)
+     */
+    public static void run(final Communicator w, final int block) {
+        final int me = w.rank();
+        try (AlltoallChannel low = AlltoallChannel.create(w, "low", Datatype.LONG, block, 1);
+            AlltoallChannel high = AlltoallChannel.create(w, "high", Datatype.LONG, block, 1,
+                ChannelQos.priority(7))) {
+            for (int k = 0; k < EXCHANGES; k++) {
+                if (0 == me) {
+                    submit(high, k, me);
+                    submit(low, k, me);
+                    take(low, k, me);
+                } else {
+                    submit(low, k, me);
+                    take(low, k, me);
+                    submit(high, k, me);
+                }
+                take(high, k, me);
+            }
+        }
+    }
+
+    static void submit(final AlltoallChannel ch, final int k, final int me) {
+        final ChannelBuffer out = ch.takeSend();
+        ChannelData.fill(out, k, me);
+        ch.submit(out);
+    }
+
+    private static void take(final AlltoallChannel ch, final int k, final int me) {
+        final ChannelBuffer in = ch.takeReceive(WAIT_SECONDS, TimeUnit.SECONDS);
+        assertNotNull(in, ch.name() + ": exchange " + k + " did not complete in " + WAIT_SECONDS + " s");
+        ChannelData.check(in, k, me);
+        ch.release(in);
+    }
+}
