@@ -258,7 +258,8 @@ public final class CollComm {
 
     /**
      * Tells whether a collective of a higher progress priority than {@code level} is in flight on this rank
-     * ({@link dev.tutti.PersistentRequest#setPriority}): what moves data past the engine defers to it.
+     * ({@link dev.tutti.PersistentRequest#setPriority}): what moves data past the engine runs the rank's progress
+     * first, which advances that collective first.
      *
      * @param level a priority
      * @return true if such a run is registered and not complete
