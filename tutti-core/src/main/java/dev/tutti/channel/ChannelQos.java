@@ -24,8 +24,10 @@ import java.time.Duration;
  *   <li>{@link #priority(int)}: exchanges run as best effort, and while several collectives are pending on a rank,
  *       this channel's are progressed first: of the exchanges and collectives whose next round is ready, those of
  *       a higher-priority channel post their messages first ({@link dev.tutti.PersistentRequest#setPriority}),
- *       whichever wait drives the progress. Best effort and time-driven channels, and other collectives, have
- *       priority 0. The level orders this rank's own work; ranks may pass different levels.
+ *       whichever wait drives the progress. Lower-priority work is ordered after it, never held back until it
+ *       completes (a peer may need that work before it joins this channel's exchange). Best effort and time-driven
+ *       channels, and other collectives, have priority 0. The level orders this rank's own work; ranks may pass
+ *       different levels.
  * </ul>
  *
  * <p>Every rank of a channel must pass the same class, period and deadline (creation refuses ranks that disagree);
