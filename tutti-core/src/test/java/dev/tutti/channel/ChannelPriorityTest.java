@@ -35,23 +35,8 @@ class ChannelPriorityTest {
      */
     @Test
     void shouldNeverCompleteTheLowChannelBeforeTheHighOne() {
-        final CyclicBarrier delivered = new CyclicBarrier(RANKS);
-        final AtomicInteger lowFirst = new AtomicInteger();
-        Tutti.runLocal(RANKS, AlltoallChannelTest.OPTS.algorithm("alltoall", "pairwise"), w -> {
-            final int me = w.rank();
-            try (AlltoallChannel low = AlltoallChannel.create(w, "low", Datatype.LONG, 4, 1);
-                AlltoallChannel high = AlltoallChannel.create(w, "high", Datatype.LONG, 4, 1,
-                    ChannelQos.priority(7))) {
-                assertEquals(7, high.qos().level());
-                for (int k = 0; k < EXCHANGES; k++) {
-                    PriorityCrossOrderRun.submit(high, k, me);
-                    PriorityCrossOrderRun.submit(low, k, me);
-                    delivered.await(30, TimeUnit.SECONDS);
-                    lowFirst.addAndGet(pollLowFirst(low, high, k, me));
-                }
-            }
-        });
-        assertEquals(0, lowFirst.get(), "times a rank found the low channel's exchange complete before the high one's");
+        assertEquals(0, lowFirst("pairwise", 4, false),
+            "times a rank found the low channel's exchange complete before the high one's");
     }
 
     /**
@@ -61,30 +46,12 @@ class ChannelPriorityTest {
      * after a barrier outside Tutti every first-round message has been delivered, so the pass at each rank's low start
      * takes the high exchange's second round out before the low blocks. A rank that finds every low block written has
      * therefore been sent every high message, and its next look completes the high exchange. Without the pass a rank
-     * writes its low blocks before its second round, and that order is seen. The first exchange is not counted: the
-     * first start of the high exchange's request also agrees with its peers on how its messages go (more rounds).
+     * writes its low blocks before its second round, and that order is seen.
      */
     @Test
     void shouldSendTheHighChannelsReadyRoundBeforeTheLowChannelsBlocksThroughTheWindow() {
-        final CyclicBarrier delivered = new CyclicBarrier(RANKS);
-        final AtomicInteger lowFirst = new AtomicInteger();
-        Tutti.runLocal(RANKS, AlltoallChannelTest.OPTS.algorithm("alltoall", "bruck"), w -> {
-            final int me = w.rank();
-            try (AlltoallChannel low = AlltoallChannel.create(w, "low", Datatype.LONG, 8, 1);
-                AlltoallChannel high = AlltoallChannel.create(w, "high", Datatype.LONG, 8, 1,
-                    ChannelQos.priority(7))) {
-                for (int k = 0; k < EXCHANGES; k++) {
-                    PriorityCrossOrderRun.submit(high, k, me);
-                    delivered.await(30, TimeUnit.SECONDS);
-                    PriorityCrossOrderRun.submit(low, k, me);
-                    final int seen = pollLowFirst(low, high, k, me);
-                    if (k > 0) { // the first start of the high exchange's request also agrees on its path with peers
-                        lowFirst.addAndGet(seen);
-                    }
-                }
-            }
-        });
-        assertEquals(0, lowFirst.get(), "times a rank found the low channel's exchange complete before the high one's");
+        assertEquals(0, lowFirst("bruck", 8, true),
+            "times a rank found the low channel's exchange complete before the high one's");
     }
 
     /** A legal cross order of calls on the two channels, over both paths of the low channel: it must not hang. */
@@ -92,6 +59,46 @@ class ChannelPriorityTest {
     @ValueSource(ints = {4, 8}) // 32 B: the low channel's exchanges are persistent alltoalls; 64 B: one copy each
     void shouldCompleteTheLowChannelThatAPeerWaitsForBeforeItJoinsTheHighOne(final int block) {
         Tutti.runLocal(3, AlltoallChannelTest.OPTS, w -> PriorityCrossOrderRun.run(w, block));
+    }
+
+    /**
+     * Runs {@value #EXCHANGES} exchanges of a low and a high-priority channel on {@value #RANKS} ranks: each submits
+     * the high one, then the low one, with a barrier outside Tutti after both or between them, then polls both.
+     *
+     * @param alltoall        the alltoall algorithm of the channels' exchanges (the low one's, unless it takes the
+     *                        window)
+     * @param block           longs per block
+     * @param lowAfterBarrier whether the low exchange is submitted after the barrier (else before it)
+     * @return how many times a rank found the low exchange complete and the high one, looked at right after, not;
+     *         the first exchange is not counted: the first start of the high exchange's request also agrees with its
+     *         peers on how its messages go (more rounds)
+     */
+    private static int lowFirst(final String alltoall, final int block, final boolean lowAfterBarrier) {
+        final CyclicBarrier delivered = new CyclicBarrier(RANKS);
+        final AtomicInteger lowFirst = new AtomicInteger();
+        Tutti.runLocal(RANKS, AlltoallChannelTest.OPTS.algorithm("alltoall", alltoall), w -> {
+            final int me = w.rank();
+            try (AlltoallChannel low = AlltoallChannel.create(w, "low", Datatype.LONG, block, 1);
+                AlltoallChannel high = AlltoallChannel.create(w, "high", Datatype.LONG, block, 1,
+                    ChannelQos.priority(7))) {
+                assertEquals(7, high.qos().level());
+                for (int k = 0; k < EXCHANGES; k++) {
+                    PriorityCrossOrderRun.submit(high, k, me);
+                    if (!lowAfterBarrier) {
+                        PriorityCrossOrderRun.submit(low, k, me);
+                    }
+                    delivered.await(30, TimeUnit.SECONDS);
+                    if (lowAfterBarrier) {
+                        PriorityCrossOrderRun.submit(low, k, me);
+                    }
+                    final int seen = pollLowFirst(low, high, k, me);
+                    if (k > 0) {
+                        lowFirst.addAndGet(seen);
+                    }
+                }
+            }
+        });
+        return lowFirst.get();
     }
 
     /**
