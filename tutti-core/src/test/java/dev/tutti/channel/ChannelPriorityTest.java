@@ -1,6 +1,7 @@
 package dev.tutti.channel;
 
 import dev.tutti.Datatype;
+import dev.tutti.Intercommunicator;
 import dev.tutti.Tutti;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -59,6 +60,17 @@ class ChannelPriorityTest {
     @ValueSource(ints = {4, 8}) // 32 B: the low channel's exchanges are persistent alltoalls; 64 B: one copy each
     void shouldCompleteTheLowChannelThatAPeerWaitsForBeforeItJoinsTheHighOne(final int block) {
         Tutti.runLocal(3, AlltoallChannelTest.OPTS, w -> PriorityCrossOrderRun.run(w, block));
+    }
+
+    /** The same between the groups of an intercommunicator (2 and 3 ranks), over both paths of the low channel. */
+    @ParameterizedTest(name = "block of {0} longs")
+    @ValueSource(ints = {4, 8})
+    void shouldCompleteTheLowBipartiteChannelThatAPeerWaitsForBeforeItJoinsTheHighOne(final int block) {
+        Tutti.runLocal(5, AlltoallChannelTest.OPTS, w -> {
+            final Intercommunicator inter = BipartiteChannelTest.split(w, 2);
+            PriorityCrossOrderRun.run(inter, block, w.rank() < 2);
+            inter.free();
+        });
     }
 
     /**

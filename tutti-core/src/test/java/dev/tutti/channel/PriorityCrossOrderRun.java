@@ -2,15 +2,16 @@ package dev.tutti.channel;
 
 import dev.tutti.Communicator;
 import dev.tutti.Datatype;
+import dev.tutti.Intercommunicator;
 
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 /**
- * A legal order of calls on two channels (two communicators) that a priority rule must not deadlock: rank 0 submits
- * the high-priority exchange, then waits for the low one; every other rank waits for the low one before it submits
- * the high one. Rank 0's low blocks must go out while its high exchange is pending, or no rank ever gets further.
+ * A legal order of calls on two channels (two communicators) that a priority rule must not deadlock: rank 0 (of
+ * group A, between the groups of an intercommunicator) submits the high-priority exchange, then waits for the low
+ * one; every other rank waits for the low one before it submits the high one. Rank 0's low blocks must go out while its high exchange is pending, or no rank ever gets further.
  * Run by the inproc priority test and over the process transports (dev.tutti.ChannelTransportTest).
  */
 public final class PriorityCrossOrderRun {
@@ -26,22 +27,42 @@ public final class PriorityCrossOrderRun {
      *              its ranks share memory; 4: its exchanges are persistent alltoalls)
      */
     public static void run(final Communicator w, final int block) {
-        final int me = w.rank();
         try (AlltoallChannel low = AlltoallChannel.create(w, "low", Datatype.LONG, block, 1);
             AlltoallChannel high = AlltoallChannel.create(w, "high", Datatype.LONG, block, 1,
                 ChannelQos.priority(7))) {
-            for (int k = 0; k < EXCHANGES; k++) {
-                if (0 == me) {
-                    submit(high, k, me);
-                    submit(low, k, me);
-                    take(low, k, me);
-                } else {
-                    submit(low, k, me);
-                    take(low, k, me);
-                    submit(high, k, me);
-                }
-                take(high, k, me);
+            run(low, high, w.rank(), 0 == w.rank());
+        }
+    }
+
+    /**
+     * The same between the two groups of an intercommunicator (bipartite channels, blocks both ways).
+     *
+     * @param inter  the intercommunicator (collective over it)
+     * @param block  the longs per block of both channels, both directions
+     * @param groupA whether this rank is in the group whose rank 0 submits the high exchange first
+     */
+    public static void run(final Intercommunicator inter, final int block, final boolean groupA) {
+        try (AlltoallChannel low = AlltoallChannel.bipartite(inter, "low", Datatype.LONG, block, block, 1,
+            ChannelQos.bestEffort());
+            AlltoallChannel high = AlltoallChannel.bipartite(inter, "high", Datatype.LONG, block, block, 1,
+                ChannelQos.priority(7))) {
+            run(low, high, inter.rank(), groupA && 0 == inter.rank());
+        }
+    }
+
+    private static void run(final AlltoallChannel low, final AlltoallChannel high, final int me,
+        final boolean highFirst) {
+        for (int k = 0; k < EXCHANGES; k++) {
+            if (highFirst) {
+                submit(high, k, me);
+                submit(low, k, me);
+                take(low, k, me);
+            } else {
+                submit(low, k, me);
+                take(low, k, me);
+                submit(high, k, me);
             }
+            take(high, k, me);
         }
     }
 
