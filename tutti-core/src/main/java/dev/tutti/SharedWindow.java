@@ -1,5 +1,6 @@
 package dev.tutti;
 
+import dev.tutti.coll.RankedWork;
 import dev.tutti.internal.Errors;
 import dev.tutti.p2p.P2pEngine;
 import dev.tutti.transport.DirectMemory;
@@ -14,6 +15,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.WeakHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
+import java.util.function.IntSupplier;
 
 /**
  * A block of memory on every rank of a communicator that every other rank reads and writes directly, with plain
@@ -216,6 +220,67 @@ public final class SharedWindow {
      */
     public boolean outranked(final int level) {
         return comm instanceof Communicator c && c.collComm().outranked(level);
+    }
+
+    /**
+     * Makes a protocol that moves data through the window take part in this rank's progress priority, as a persistent
+     * request given a priority does ({@link PersistentRequest#setPriority}), until the returned registration is
+     * closed. While {@code inFlight} says so, the rank's collectives and window protocols of lower levels see the
+     * rank as {@link #outranked(int) outranked}, and advance {@code advance} before they post their next messages;
+     * every pass of the rank's progress advances it with the collectives of its level, after the higher levels.
+     *
+     * @param level    the priority, at least 1
+     * @param inFlight whether the protocol has something in flight; called from any thread of the rank, must not
+     *                 block
+     * @param advance  advances the protocol without blocking and returns the steps made (0: none); called from the
+     *                 rank's progress by any thread of the rank, so it must not call {@link #progress()} itself
+     * @return the registration; close it (on this rank) when the protocol is done
+     * @throws TuttiException if {@code level} is below 1 or a function is null
+     */
+    public Registration prioritize(final int level, final BooleanSupplier inFlight,
+        final IntSupplier advance) {
+        if (level < 1) {
+            throw Errors.argument(ErrorClass.ARG, "SharedWindow.prioritize", comm.describe(), "level", level, ">= 1");
+        }
+        if (null == inFlight || null == advance) {
+            throw Errors.nullArg("SharedWindow.prioritize", comm.describe(), null == inFlight ? "inFlight" : "advance");
+        }
+        if (!(comm instanceof Communicator c)) {
+            return () -> { };
+        }
+        final Runnable end = c.collComm().rank(new RankedWork() {
+            @Override
+            public int priority() {
+                return level;
+            }
+
+            @Override
+            public boolean inFlight() {
+                return inFlight.getAsBoolean();
+            }
+
+            @Override
+            public int doWork() {
+                return advance.getAsInt();
+            }
+        });
+        return new Registration() {
+            private final AtomicBoolean closed = new AtomicBoolean();
+
+            @Override
+            public void close() {
+                if (closed.compareAndSet(false, true)) {
+                    end.run();
+                }
+            }
+        };
+    }
+
+    /** A protocol's place in the rank's priority order ({@link #prioritize}); closing it twice does nothing. */
+    public interface Registration extends AutoCloseable {
+        /** Ends the registration. */
+        @Override
+        void close();
     }
 
     /**

@@ -70,7 +70,8 @@ class ChannelTransportTest {
         exchange(pair, 700);
         pair.free();
         half.free();
-        PriorityCrossOrderRun.run(world, 8); // over shm the low channel takes the window
+        PriorityCrossOrderRun.run(world, 4, 8); // over shm the low channel takes the window
+        PriorityCrossOrderRun.run(world, 8, 8); // and the high one too
         try {
             TimeDrivenRun.run(world, 2, shared); // a time-driven channel takes the window too
         } catch (final InterruptedException e) {

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.Optional;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -121,6 +122,44 @@ class SharedWindowTest {
             final TuttiException rank = assertThrows(TuttiException.class, () -> win.segment(2));
             assertEquals(ErrorClass.RANK, rank.errorClass());
             assertTrue(rank.getMessage().contains("SharedWindow.segment"), rank.getMessage());
+            final TuttiException level = assertThrows(TuttiException.class, () -> win.prioritize(0, () -> true,
+                () -> 0));
+            assertEquals(ErrorClass.ARG, level.errorClass());
+            assertTrue(level.getMessage().contains("SharedWindow.prioritize") && level.getMessage().contains(
+                "level=0"), level.getMessage());
+            assertThrows(TuttiException.class, () -> win.prioritize(1, null, () -> 0));
+            assertThrows(TuttiException.class, () -> win.prioritize(1, () -> true, null));
+            assertFalse(win.outranked(0), "a refused registration left nothing behind");
+            win.retire();
+        });
+    }
+
+    /**
+     * A protocol registered at a priority outranks lower levels while it says it is in flight, is advanced by the
+     * rank's progress (and by a wait on a lower-priority collective), and is gone once its registration is closed.
+     */
+    @Test
+    void shouldPutARegisteredProtocolInTheRanksPriorityOrder() {
+        Tutti.runLocal(2, Tutti.Options.defaults().timeout(Duration.ofSeconds(30)), w -> {
+            final SharedWindow win = SharedWindow.allocate(w, 8).orElseThrow();
+            final java.util.concurrent.atomic.AtomicBoolean busy = new java.util.concurrent.atomic.AtomicBoolean(true);
+            final java.util.concurrent.atomic.AtomicInteger advanced = new java.util.concurrent.atomic.AtomicInteger();
+            try (SharedWindow.Registration r = win.prioritize(5, busy::get, advanced::incrementAndGet)) {
+                assertTrue(win.outranked(0));
+                assertTrue(win.outranked(4));
+                assertFalse(win.outranked(5), "only higher levels outrank");
+                win.progress();
+                assertTrue(advanced.get() > 0, "the rank's progress advances it");
+                final int before = advanced.get();
+                w.barrier(); // a wait on a collective of level 0 runs the rank's progress too
+                assertTrue(advanced.get() > before, "a wait advances it");
+                busy.set(false);
+                assertFalse(win.outranked(0), "nothing in flight: it outranks nothing");
+                busy.set(true);
+                r.close();
+                r.close(); // twice: nothing more
+                assertFalse(win.outranked(0), "closed: out of the order");
+            }
             win.retire();
         });
     }

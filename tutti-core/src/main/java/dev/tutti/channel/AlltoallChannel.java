@@ -52,8 +52,8 @@ import java.util.concurrent.TimeUnit;
  * ones (which would share cache lines of a receive buffer between writers) through the slots of a persistent
  * alltoall, two copies with no message.
  * <ul>
- * <li>Channels of priority 0 (best-effort or time-driven, intragroup or bipartite) of blocks from 64 bytes up to
- * 256 KiB (16 KiB between threads of one JVM), when every rank shares memory with every other: the receive
+ * <li>Channels of any quality of service, intragroup or bipartite, of blocks from 64 bytes up to 256 KiB (16 KiB
+ * between threads of one JVM), when every rank shares memory with every other: the receive
  * buffers live in a {@link dev.tutti.SharedWindow}, and each sender writes its blocks straight into them; read them
  * through their segments, since their array accessors return copies. The window goes back once every rank has
  * closed the channel.</li>

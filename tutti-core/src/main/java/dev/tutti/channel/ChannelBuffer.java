@@ -28,7 +28,7 @@ import java.lang.invoke.VarHandle;
  * heap for good (its contents copied into a new array, its arena block freed, views from {@link #buf()} and
  * {@link #block(int)} taken before no longer its memory), and its exchanges take the transport's ordinary path.
  *
- * <p>On a channel of priority 0 (best-effort or time-driven, intragroup or bipartite) whose ranks all share memory
+ * <p>On a channel (of any quality of service, intragroup or bipartite) whose ranks all share memory
  * (one host over shm, or threads of one JVM) and whose blocks are from 64 bytes to 256 KiB over shm (16 KiB between
  * threads of one JVM), it is the receive buffers that are shared ({@link #isShared()}): each sender writes its
  * block straight into them, one copy in all. Read them through {@link #buf()} or {@link #block(int)} (the views
@@ -36,9 +36,8 @@ import java.lang.invoke.VarHandle;
  * exchange, made at the first call after each take (a second copy, paid only by the application that asks for an
  * array).
  *
- * <p>Every other buffer (other transports, a full arena, BOOLEAN channels, prioritized channels, blocks under 64
- * bytes, send buffers off the window of blocks up to the eager limit, and the window's send buffers) is a Java
- * array.
+ * <p>Every other buffer (other transports, a full arena, BOOLEAN channels, blocks under 64 bytes, send buffers off
+ * the window of blocks up to the eager limit, and the window's send buffers) is a Java array.
  *
  * <p>Every accessor refuses a buffer the application does not hold (already submitted, released, or the channel
  * closed): the channel may be writing it. Views and arrays obtained earlier cannot be checked; do not use them

@@ -48,8 +48,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * failed exchange (a peer that died, a mismatch) fails the channel: every waiting and later operation throws,
  * naming the channel and, through the cause, the rank.
  *
- * <p>One copy: a channel of blocks of a suitable size (best-effort or time-driven), no priority, whose ranks all
- * share memory, starts its exchanges through {@code window} instead ({@link WindowExchanges}: senders write into
+ * <p>One copy: a channel of blocks of a suitable size (any QoS), whose ranks all share memory, starts its exchanges
+ * through {@code window} instead ({@link WindowExchanges}: senders write into
  * landing zones of a shared window; the receive buffer shows the zone of its exchange from the exchange's start,
  * and its release hands the zone to a later exchange). Ranks agree on the path at creation.
  *
@@ -102,8 +102,8 @@ final class ChannelCore {
     private final boolean timeDriven;
     private final ExchangeStarts starts;
     /**
-     * The one-copy path through shared memory (best-effort intragroup channels of small blocks whose ranks all share
-     * memory), or null when exchanges are persistent alltoalls ({@code starts}).
+     * The one-copy path through shared memory (channels of blocks of 64 B to 256 KiB whose ranks all share memory),
+     * or null when exchanges are persistent alltoalls ({@code starts}).
      */
     private final WindowExchanges window;
     /** The window's landing zones as receive buffers show them, made once; null off the window's path. */
@@ -171,8 +171,8 @@ final class ChannelCore {
         this.sends = new ChannelBuffer[depth];
         this.recvs = new ChannelBuffer[depth];
         this.ring = new Exchange[depth];
-        this.window = WindowExchanges.open(comm, where, type, sendBlock, recvBlock, depth, 0 == qos.level()
-            && Datatype.BOOLEAN != type);
+        this.window = WindowExchanges.open(comm, where, type, sendBlock, recvBlock, depth, Datatype.BOOLEAN != type,
+            qos.level());
         this.arena = null == window ? sharedArena(comm, type, sendBlock) : null;
         this.zones = null == window ? null : zoneViews(window.zones(), type, recvRanks, recvBlock);
         this.lockFreeRelease = !timeDriven && null == window;

@@ -22,10 +22,9 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * How a channel of priority 0 (best-effort or time-driven, intragroup or bipartite) moves its blocks when every rank
- * shares memory with every other (processes of one host over shm, or threads of one JVM): with one copy, made by
- * the sender straight into the receiver's receive buffer, which lives in a {@link SharedWindow}; no message, no
- * matching, no staging.
+ * How a channel (of any QoS, intragroup or bipartite) moves its blocks when every rank shares memory with every
+ * other (processes of one host over shm, or threads of one JVM): with one copy, made by the sender straight into the
+ * receiver's receive buffer, which lives in a {@link SharedWindow}; no message, no matching, no staging.
  *
  * <p>Implementation notes. The window spans every rank of the channel (both groups of a bipartite one, merged);
  * {@link WindowLayout} says where things lie. Each rank's block holds its landing zones (a block from each of its
@@ -52,12 +51,15 @@ import java.util.concurrent.TimeUnit;
  * <i>k</i> completed before. {@code floor}, the lowest started exchange whose blocks have not all arrived, bounds how
  * far ahead zones are handed out.
  *
- * <p>Priority: the channel has priority 0 (a prioritized channel takes the other path). While a collective of a
- * higher priority is in flight on this rank (such as a prioritized channel's exchange), a flight runs a pass of the
- * rank's progress before it writes, which advances the higher one first (level by level, see {@code ActiveRuns}):
- * whatever of its messages are ready go out before this exchange's blocks, as through the engine. It does not hold
- * its blocks back until the higher one completes: that one may wait for a peer that first waits for this exchange
- * (a legal order of calls on two communicators), and holding back would then never end.
+ * <p>Priority: while a collective of a higher priority than the channel's is in flight on this rank (such as a
+ * prioritized channel's exchange), a flight runs a pass of the rank's progress before it writes, which advances the
+ * higher one first (level by level, see {@code ActiveRuns}): whatever of its messages are ready go out before this
+ * exchange's blocks, as through the engine. It does not hold its blocks back until the higher one completes: that
+ * one may wait for a peer that first waits for this exchange (a legal order of calls on two communicators), and
+ * holding back would then never end. A prioritized channel's exchanges are registered in that order
+ * ({@link SharedWindow#prioritize}: {@link #inFlight()}, {@link #advance()}), so that lower-priority collectives and
+ * channels see this rank outranked while one is in flight, and advance it first; the rank's progress then polls them
+ * without a pass of its own (it has advanced the higher levels already), and never re-enters itself.
  *
  * <p>Threading: {@link #start} and {@link #released} run under the channel's lock. A flight is polled by the thread
  * waiting on it and by the channel's non-blocking looks (under the lock) at once, so its state belongs to the holder
@@ -127,10 +129,15 @@ final class WindowExchanges {
     private long floor;
     /** Peers in the order a flight writes to them: from the one after this rank's index round. */
     private final int[] order;
+    /** The channel's priority (0, or its level: then its flights take part in the rank's priority order). */
+    private final int level;
+    /** This channel's place in the rank's priority order, or null at level 0. */
+    private final SharedWindow.Registration ranking;
 
     private WindowExchanges(final SharedWindow window, final Communicator merged, final String where,
-        final WindowLayout at, final int depth) {
+        final WindowLayout at, final int depth, final int level) {
         this.window = window;
+        this.level = level;
         this.merged = merged;
         this.where = where;
         this.at = at;
@@ -153,6 +160,7 @@ final class WindowExchanges {
         for (int j = 0; j < flights.length; j++) {
             flights[j] = new Flight();
         }
+        this.ranking = 0 == level ? null : window.prioritize(level, this::inFlight, this::advance);
     }
 
     /**
@@ -166,11 +174,12 @@ final class WindowExchanges {
      * @param sendBlock elements this rank sends to each peer
      * @param recvBlock elements this rank receives from each peer
      * @param depth     this rank's ring depth
-     * @param want      whether this rank's channel may take this path (priority 0, not BOOLEAN)
+     * @param want      whether this rank's channel may take this path (not BOOLEAN)
+     * @param level     the channel's priority (0: none)
      * @return the exchanges, or null
      */
     static WindowExchanges open(final Comm priv, final String where, final Datatype type, final int sendBlock,
-        final int recvBlock, final int depth, final boolean want) {
+        final int recvBlock, final int depth, final boolean want, final int level) {
         final boolean inter = priv.isInter();
         final Communicator merged = inter ? ((Intercommunicator) priv).merge(false) : (Communicator) priv;
         boolean kept = false;
@@ -207,7 +216,7 @@ final class WindowExchanges {
             final WindowLayout layout = new WindowLayout(w.get(), merged.rank(), priv.rank(), window, zoneCounts,
                 senders, strides, sendBytes, recvBytes);
             kept = true;
-            return new WindowExchanges(w.get(), inter ? merged : null, where, layout, depth);
+            return new WindowExchanges(w.get(), inter ? merged : null, where, layout, depth, level);
         } finally {
             if (inter && !kept) {
                 merged.free();
@@ -295,10 +304,42 @@ final class WindowExchanges {
     }
 
     /**
+     * @return whether an exchange is in flight here (a prioritized channel outranks lower levels only then); from any
+     *         thread of the rank
+     */
+    private boolean inFlight() {
+        for (final Flight f : flights) {
+            if (!f.done) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Polls every exchange in flight, writing what it can without a pass of progress: a prioritized channel's part of
+     * the rank's progress, run after the higher levels (see {@link SharedWindow#prioritize}); from any thread.
+     *
+     * @return how many exchanges completed
+     */
+    private int advance() {
+        int completed = 0;
+        for (final Flight f : flights) {
+            if (!f.done && f.poll(false)) {
+                completed++;
+            }
+        }
+        return completed;
+    }
+
+    /**
      * Stops every flight (none writes or reads the window after this returns, even one another thread still waits
      * on: it fails as closed) and retires the window, whose blocks go back once every rank closed the channel.
      */
     void close() {
+        if (null != ranking) {
+            ranking.close();
+        }
         for (final Flight f : flights) {
             while (!BUSY.compareAndSet(f, 0, 1)) {
                 Thread.onSpinWait();
@@ -323,7 +364,8 @@ final class WindowExchanges {
     private final class Flight implements Request {
         @SuppressWarnings("unused") // accessed through BUSY
         private volatile int busy;
-        private volatile boolean done;
+        /** True until the flight is first armed: an idle flight is not in flight ({@link #inFlight()}). */
+        private volatile boolean done = true;
         /**
          * Whether every block of exchange {@code k} has arrived here: set by the holder of busy (a release store, no
          * fence at the moment the exchange completes), read under the channel's lock (acquire, {@link #floor()}).
@@ -363,16 +405,19 @@ final class WindowExchanges {
             arrived = 0;
             failure = null;
             done = false; // published with the rest by the channel's lock and the busy CAS of later polls
-            writeOpen();
+            writeOpen(true);
         }
 
         /**
          * Writes every block whose receive buffer is open (holder of busy, or the starter); while a collective of a
          * higher priority is in flight on this rank (a prioritized channel's exchange), after a pass of the rank's
          * progress, which advances that collective first: its ready messages go out before these blocks.
+         *
+         * @param pass whether to run that pass; false when called from the rank's progress, which advanced the higher
+         *             levels already
          */
-        private void writeOpen() {
-            if (unwritten > 0 && window.outranked(0)) {
+        private void writeOpen(final boolean pass) {
+            if (pass && unwritten > 0 && window.outranked(level)) {
                 window.progress();
             }
             for (int i = 0; i < writes && unwritten > 0; i++) {
@@ -430,8 +475,11 @@ final class WindowExchanges {
             return true;
         }
 
-        /** @return true once complete (successfully or not) */
-        private boolean poll() {
+        /**
+         * @param pass whether a write runs a pass of progress first while outranked (see {@link #writeOpen})
+         * @return true once complete (successfully or not)
+         */
+        private boolean poll(final boolean pass) {
             if (done) {
                 return true;
             }
@@ -444,7 +492,7 @@ final class WindowExchanges {
             }
             try {
                 if (!done) {
-                    writeOpen();
+                    writeOpen(pass);
                     if (readArrived() && 0 == unwritten) {
                         done = true;
                     }
@@ -459,7 +507,7 @@ final class WindowExchanges {
         private void checkPeers() {
             for (int d = 0; d < written.length && !done; d++) {
                 final TuttiException gone = waitsFor(d) ? window.failureOf(at.peer(d)) : null; // racy: whether to ask
-                if (null != gone && !poll() && BUSY.compareAndSet(this, 0, 1)) {
+                if (null != gone && !poll(true) && BUSY.compareAndSet(this, 0, 1)) {
                     try {
                         if (!done && waitsFor(d)) {
                             failure = Failures.wrap(gone, "exchange", where, "exchange " + k + " cannot complete, "
@@ -481,7 +529,7 @@ final class WindowExchanges {
 
         @Override
         public boolean test() {
-            if (!poll()) {
+            if (!poll(true)) {
                 if (0 == window.progress()) {
                     checkPeers();
                 }
@@ -502,7 +550,7 @@ final class WindowExchanges {
         public Status waitFor(final long timeout, final TimeUnit unit) {
             final long ns = unit.toNanos(timeout);
             long deadline = 0;
-            for (int iteration = 1; !poll(); iteration++) {
+            for (int iteration = 1; !poll(true); iteration++) {
                 if (0 == (iteration & (CHECK_EVERY - 1))) {
                     window.progress();
                     checkPeers();
@@ -510,7 +558,7 @@ final class WindowExchanges {
                         final long now = System.nanoTime();
                         if (0 == deadline) {
                             deadline = now + Math.max(1, ns);
-                        } else if (now - deadline >= 0 && !poll()) {
+                        } else if (now - deadline >= 0 && !poll(true)) {
                             return null;
                         }
                     }

@@ -33,17 +33,24 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  *     communicator is): {@code persistent}, a copy-on-write array changed under this object's lock. A start then
  *     costs no CAS here; every scan skips the ones that are not active (complete), by one volatile read each. Their
  *     priority is counted from registration and changed only through {@link #prioritize} (under the lock).</li>
+ * <li>Ranked work ({@link RankedWork}: a prioritized channel's exchanges through a shared window, which are not
+ *     schedules) is registered for its owner's life in {@code ranked}, copy-on-write like {@code persistent}, and
+ *     counted in {@code prioritized} (its level is at least 1): the level-by-level scans advance it with the runs
+ *     of its level, and it outranks lower levels while it says it is in flight. Unregistered work costs nothing.</li>
  * </ul>
  * One instance per engine, held by {@link CollHooks}; communicators cache it ({@link CollComm}).
  */
 final class ActiveRuns implements Agent {
     private static final int SLOTS = 4;
     private static final ScheduleRun[] EMPTY = new ScheduleRun[0];
+    private static final RankedWork[] NO_WORK = new RankedWork[0];
 
     private final AtomicReferenceArray<ScheduleRun> slots = new AtomicReferenceArray<>(SLOTS);
     private volatile ScheduleRun[] overflow = EMPTY;
     /** Persistent requests' runs, registered for their request's life (copy-on-write under this object's lock). */
     private volatile ScheduleRun[] persistent = EMPTY;
+    /** Prioritized work that is not a schedule, registered for its owner's life (copy-on-write under this lock). */
+    private volatile RankedWork[] ranked = NO_WORK;
     private final AtomicInteger prioritized = new AtomicInteger();
 
     void add(final ScheduleRun run) {
@@ -110,6 +117,37 @@ final class ActiveRuns implements Agent {
         }
         removed(run);
         persistent = without(cur, i);
+    }
+
+    /**
+     * Registers prioritized work that is not a schedule, until {@link #removeRanked}.
+     *
+     * @param work the work, whose priority is at least 1
+     */
+    synchronized void addRanked(final RankedWork work) {
+        final RankedWork[] next = Arrays.copyOf(ranked, ranked.length + 1);
+        next[ranked.length] = work;
+        prioritized.incrementAndGet();
+        ranked = next;
+    }
+
+    /**
+     * Unregisters work registered by {@link #addRanked}; harmless if it is not registered.
+     *
+     * @param work the work
+     */
+    synchronized void removeRanked(final RankedWork work) {
+        final RankedWork[] cur = ranked;
+        for (int i = 0; i < cur.length; i++) {
+            if (cur[i] == work) {
+                final RankedWork[] next = new RankedWork[cur.length - 1];
+                System.arraycopy(cur, 0, next, 0, i);
+                System.arraycopy(cur, i + 1, next, i, cur.length - i - 1);
+                ranked = next;
+                prioritized.decrementAndGet();
+                return;
+            }
+        }
     }
 
     /** @return a copy of {@code a} with {@code run} appended (copy-on-write, under this object's lock) */
@@ -254,6 +292,11 @@ final class ActiveRuns implements Agent {
                     work += r.advance();
                 }
             }
+            for (final RankedWork w : ranked) {
+                if (level == w.priority()) {
+                    work += w.doWork();
+                }
+            }
         }
         return work;
     }
@@ -280,6 +323,11 @@ final class ActiveRuns implements Agent {
         for (final ScheduleRun r : persistent) {
             if (!r.isDone() && r.priority() < bound && r.priority() > best) { // an inactive request outranks none
                 best = r.priority();
+            }
+        }
+        for (final RankedWork w : ranked) {
+            if (w.priority() < bound && w.priority() > best && w.inFlight()) {
+                best = w.priority();
             }
         }
         return best;

@@ -268,6 +268,19 @@ public final class CollComm {
         return activeRuns().outranks(level);
     }
 
+    /**
+     * Makes work that is not a schedule take part in this rank's priority order ({@link RankedWork}), until the
+     * returned handle runs.
+     *
+     * @param work the work, whose priority is at least 1
+     * @return what ends the registration (harmless to run twice)
+     */
+    public Runnable rank(final RankedWork work) {
+        final ActiveRuns runs = activeRuns();
+        runs.addRanked(work);
+        return () -> runs.removeRanked(work);
+    }
+
     /** @return the rank's collective state, looked up once per communicator (see {@link #activeRuns()}) */
     CollHooks rankState() {
         final CollHooks h = rankState;

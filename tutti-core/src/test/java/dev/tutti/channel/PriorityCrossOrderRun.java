@@ -22,13 +22,14 @@ public final class PriorityCrossOrderRun {
     }
 
     /**
-     * @param w     the communicator (collective over it)
-     * @param block the longs per block of both channels (8 or more: the low channel takes the one-copy window where
-     *              its ranks share memory; 4: its exchanges are persistent alltoalls)
+     * @param w         the communicator (collective over it)
+     * @param highBlock the longs per block of the high-priority channel (8 or more: it takes the one-copy window where
+     *                  its ranks share memory; 4: its exchanges are persistent alltoalls)
+     * @param lowBlock  the same for the low channel
      */
-    public static void run(final Communicator w, final int block) {
-        try (AlltoallChannel low = AlltoallChannel.create(w, "low", Datatype.LONG, block, 1);
-            AlltoallChannel high = AlltoallChannel.create(w, "high", Datatype.LONG, block, 1,
+    public static void run(final Communicator w, final int highBlock, final int lowBlock) {
+        try (AlltoallChannel low = AlltoallChannel.create(w, "low", Datatype.LONG, lowBlock, 1);
+            AlltoallChannel high = AlltoallChannel.create(w, "high", Datatype.LONG, highBlock, 1,
                 ChannelQos.priority(7))) {
             run(low, high, w.rank(), 0 == w.rank());
         }
@@ -37,14 +38,16 @@ public final class PriorityCrossOrderRun {
     /**
      * The same between the two groups of an intercommunicator (bipartite channels, blocks both ways).
      *
-     * @param inter  the intercommunicator (collective over it)
-     * @param block  the longs per block of both channels, both directions
-     * @param groupA whether this rank is in the group whose rank 0 submits the high exchange first
+     * @param inter     the intercommunicator (collective over it)
+     * @param highBlock the longs per block of the high-priority channel, both directions
+     * @param lowBlock  the same for the low channel
+     * @param groupA    whether this rank is in the group whose rank 0 submits the high exchange first
      */
-    public static void run(final Intercommunicator inter, final int block, final boolean groupA) {
-        try (AlltoallChannel low = AlltoallChannel.bipartite(inter, "low", Datatype.LONG, block, block, 1,
+    public static void run(final Intercommunicator inter, final int highBlock, final int lowBlock,
+        final boolean groupA) {
+        try (AlltoallChannel low = AlltoallChannel.bipartite(inter, "low", Datatype.LONG, lowBlock, lowBlock, 1,
             ChannelQos.bestEffort());
-            AlltoallChannel high = AlltoallChannel.bipartite(inter, "high", Datatype.LONG, block, block, 1,
+            AlltoallChannel high = AlltoallChannel.bipartite(inter, "high", Datatype.LONG, highBlock, highBlock, 1,
                 ChannelQos.priority(7))) {
             run(low, high, inter.rank(), groupA && 0 == inter.rank());
         }
