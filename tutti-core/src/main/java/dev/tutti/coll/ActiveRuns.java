@@ -125,10 +125,8 @@ final class ActiveRuns implements Agent {
      * @param work the work, whose priority is at least 1
      */
     synchronized void addRanked(final RankedWork work) {
-        final RankedWork[] next = Arrays.copyOf(ranked, ranked.length + 1);
-        next[ranked.length] = work;
         prioritized.incrementAndGet();
-        ranked = next;
+        ranked = with(ranked, work);
     }
 
     /**
@@ -138,32 +136,23 @@ final class ActiveRuns implements Agent {
      */
     synchronized void removeRanked(final RankedWork work) {
         final RankedWork[] cur = ranked;
-        for (int i = 0; i < cur.length; i++) {
-            if (cur[i] == work) {
-                final RankedWork[] next = new RankedWork[cur.length - 1];
-                System.arraycopy(cur, 0, next, 0, i);
-                System.arraycopy(cur, i + 1, next, i, cur.length - i - 1);
-                ranked = next;
-                prioritized.decrementAndGet();
-                return;
-            }
+        final int i = indexOf(cur, work);
+        if (i >= 0) {
+            ranked = without(cur, i);
+            prioritized.decrementAndGet();
         }
     }
 
-    /** @return a copy of {@code a} with {@code run} appended (copy-on-write, under this object's lock) */
-    private static ScheduleRun[] with(final ScheduleRun[] a, final ScheduleRun run) {
-        final ScheduleRun[] next = Arrays.copyOf(a, a.length + 1);
-        next[a.length] = run;
+    /** @return a copy of {@code a} with {@code x} appended (copy-on-write, under this object's lock) */
+    private static <T> T[] with(final T[] a, final T x) {
+        final T[] next = Arrays.copyOf(a, a.length + 1);
+        next[a.length] = x;
         return next;
     }
 
     /** @return a copy of {@code a} without its element {@code i} (copy-on-write, under this object's lock) */
-    private static ScheduleRun[] without(final ScheduleRun[] a, final int i) {
-        if (1 == a.length) {
-            return EMPTY;
-        }
-        final ScheduleRun[] next = new ScheduleRun[a.length - 1];
-        System.arraycopy(a, 0, next, 0, i);
+    private static <T> T[] without(final T[] a, final int i) {
+        final T[] next = Arrays.copyOf(a, a.length - 1); // the first a.length - 1, then shift the tail down
         System.arraycopy(a, i + 1, next, i, a.length - i - 1);
         return next;
     }
@@ -237,9 +226,9 @@ final class ActiveRuns implements Agent {
         }
     }
 
-    private static int indexOf(final ScheduleRun[] a, final ScheduleRun run) {
+    private static int indexOf(final Object[] a, final Object x) {
         for (int i = 0; i < a.length; i++) {
-            if (a[i] == run) {
+            if (a[i] == x) {
                 return i;
             }
         }
