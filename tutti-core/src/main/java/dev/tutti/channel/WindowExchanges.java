@@ -385,6 +385,9 @@ final class WindowExchanges {
         private int arrived;
 
         void arm(final long number, final int zone, final MemorySegment from) {
+            if (writes > 0) {
+                yieldToHigher();
+            }
             while (!BUSY.compareAndSet(this, 0, 1)) { // a poller of the previous exchange may still be leaving
                 Thread.onSpinWait();
             }
@@ -405,21 +408,23 @@ final class WindowExchanges {
             arrived = 0;
             failure = null;
             done = false; // published with the rest by the channel's lock and the busy CAS of later polls
-            writeOpen(true);
+            writeOpen();
         }
 
         /**
-         * Writes every block whose receive buffer is open (holder of busy, or the starter); while a collective of a
-         * higher priority is in flight on this rank (a prioritized channel's exchange), after a pass of the rank's
-         * progress, which advances that collective first: its ready messages go out before these blocks.
-         *
-         * @param pass whether to run that pass; false when called from the rank's progress, which advanced the higher
-         *             levels already
+         * While a collective of a higher priority than the channel's is in flight on this rank (a prioritized
+         * channel's exchange), runs a pass of the rank's progress, which advances that collective first: its ready
+         * messages go out before this exchange's next blocks. Called before a write, without busy held (a pass may
+         * take a while, and the rank's progress may poll this channel's other flights).
          */
-        private void writeOpen(final boolean pass) {
-            if (pass && unwritten > 0 && window.outranked(level)) {
+        private void yieldToHigher() {
+            if (window.outranked(level)) {
                 window.progress();
             }
+        }
+
+        /** Writes every block whose receive buffer is open (holder of busy, or the starter). */
+        private void writeOpen() {
             for (int i = 0; i < writes && unwritten > 0; i++) {
                 final int d = order[i];
                 if (!written[d] && write(d)) {
@@ -476,7 +481,8 @@ final class WindowExchanges {
         }
 
         /**
-         * @param pass whether a write runs a pass of progress first while outranked (see {@link #writeOpen})
+         * @param pass whether blocks still to write wait for a pass of progress first while the rank is outranked
+         *             ({@link #yieldToHigher}); false from the rank's progress, which advanced the higher levels already
          * @return true once complete (successfully or not)
          */
         private boolean poll(final boolean pass) {
@@ -487,12 +493,15 @@ final class WindowExchanges {
                 arrived)) != k + 1) {
                 return false; // racy look: nothing to write and the next block not here; no CAS
             }
+            if (pass && unwritten > 0) { // racy: a hint, read again under busy
+                yieldToHigher();
+            }
             if (!BUSY.compareAndSet(this, 0, 1)) {
                 return false;
             }
             try {
                 if (!done) {
-                    writeOpen(pass);
+                    writeOpen();
                     if (readArrived() && 0 == unwritten) {
                         done = true;
                     }
