@@ -11,6 +11,8 @@ import dev.tutti.TuttiException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.function.Executable;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -199,13 +201,18 @@ class ChannelMisuseTest {
         });
     }
 
-    /** A rank that leaves fails the others' waiting channel operations, naming it and the channel. */
-    @Test
-    void shouldFailWaitingOperationsWhenARankLeaves() {
+    /**
+     * A rank that leaves fails the others' waiting channel operations, naming it and the channel: over slots (8 B
+     * blocks) and the one-copy window (64 B), best effort and prioritized (level 4; 0 is best effort).
+     */
+    @ParameterizedTest(name = "{0} ints, priority {1}")
+    @CsvSource({"2, 0", "16, 0", "2, 4", "16, 4"})
+    void shouldFailWaitingOperationsWhenARankLeaves(final int block, final int level) {
         final AtomicReferenceArray<TuttiException> seen = new AtomicReferenceArray<>(3);
+        final ChannelQos qos = 0 == level ? ChannelQos.bestEffort() : ChannelQos.priority(level);
         final TuttiException job = assertThrows(TuttiException.class, () -> Tutti.runLocal(3,
             AlltoallChannelTest.OPTS, w -> {
-                final AlltoallChannel ch = AlltoallChannel.create(w, "dead", Datatype.INT, 2, 2);
+                final AlltoallChannel ch = AlltoallChannel.create(w, "dead", Datatype.INT, block, 2, qos);
                 if (1 == w.rank()) {
                     return; // leaves without taking part
                 }
