@@ -11,9 +11,10 @@ import org.junit.jupiter.api.Timeout;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * Alltoall channels over the process transports, ranks wired as separate processes (shm, tcp): an intragroup
- * channel with small (eager) and large (rendezvous) blocks, a bipartite one, a low and a high-priority one called in
- * a cross order, and a time-driven one with a slow rank, every element checked. The channel package's own tests run the same over inproc.
+ * Alltoall channels over the process transports, ranks wired as separate processes (shm, tcp): an intragroup channel
+ * with small (eager) and large (rendezvous) blocks, a bipartite one, a low and a high-priority one called in a cross
+ * order, and a time-driven one with a slow rank, every element checked. The channel package's own tests run the same
+ * over inproc.
  */
 @Timeout(120)
 class ChannelTransportTest {

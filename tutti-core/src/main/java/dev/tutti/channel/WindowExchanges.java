@@ -482,7 +482,8 @@ final class WindowExchanges {
 
         /**
          * @param pass whether blocks still to write wait for a pass of progress first while the rank is outranked
-         *             ({@link #yieldToHigher}); false from the rank's progress, which advanced the higher levels already
+         *             ({@link #yieldToHigher}); false from the rank's progress, which advanced the higher levels
+         *             already
          * @return true once complete (successfully or not)
          */
         private boolean poll(final boolean pass) {

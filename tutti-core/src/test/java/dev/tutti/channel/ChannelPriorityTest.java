@@ -45,9 +45,9 @@ class ChannelPriorityTest {
     }
 
     /**
-     * The low channel over the one-copy window: its blocks (64 B) are written straight into its peers' receive
-     * buffers, in one step, and its start first runs a pass of the rank's progress while the high exchange (32 B, a
-     * Bruck alltoall, two rounds at 4 ranks) is pending. Every rank submits the high exchange, which posts its first round;
+     * The low channel over the one-copy window: its blocks (64 B) are written straight into its peers' receive buffers,
+     * in one step, and its start first runs a pass of the rank's progress while the high exchange (32 B, a Bruck
+     * alltoall, two rounds at 4 ranks) is pending. Every rank submits the high exchange, which posts its first round;
      * after a barrier outside Tutti every first-round message has been delivered, so the pass at each rank's low start
      * takes the high exchange's second round out before the low blocks. A rank that finds every low block written has
      * therefore been sent every high message, and its next look completes the high exchange. Without the pass a rank

@@ -9,10 +9,11 @@ import java.util.concurrent.TimeUnit;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 /**
- * A legal order of calls on two channels (two communicators) that a priority rule must not deadlock: rank 0 (of
- * group A, between the groups of an intercommunicator) submits the high-priority exchange, then waits for the low
- * one; every other rank waits for the low one before it submits the high one. Rank 0's low blocks must go out while its high exchange is pending, or no rank ever gets further.
- * Run by the inproc priority test and over the process transports (dev.tutti.ChannelTransportTest).
+ * A legal order of calls on two channels (two communicators) that a priority rule must not deadlock: rank 0 (of group
+ * A, between the groups of an intercommunicator) submits the high-priority exchange, then waits for the low one; every
+ * other rank waits for the low one before it submits the high one. Rank 0's low blocks must go out while its high
+ * exchange is pending, or no rank ever gets further. Run by the inproc priority test and over the process transports
+ * (dev.tutti.ChannelTransportTest).
  */
 public final class PriorityCrossOrderRun {
     private static final int EXCHANGES = 20;
