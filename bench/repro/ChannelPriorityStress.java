@@ -27,7 +27,10 @@ import java.util.concurrent.TimeUnit;
  * <pre>
  * javac -cp tutti-cli/target/tutti.jar -d /tmp/stress bench/repro/ChannelPriorityStress.java
  * bin/tutti run -n 3 --timeout 300 -cp /tmp/stress ChannelPriorityStress 20000
+ * bin/tutti run -n 3 --timeout 300 -cp /tmp/stress ChannelPriorityStress 20000 jitter
  * </pre>
+ * With {@code jitter}, each thread pauses for a random few microseconds before one exchange in 64 (submits and takes
+ * then meet in ever different orders and at different times on each rank).
  */
 public final class ChannelPriorityStress {
     private static final long WAIT_S = 10;
@@ -37,6 +40,7 @@ public final class ChannelPriorityStress {
 
     public static void main(final String[] args) throws Exception {
         final int exchanges = args.length > 0 ? Integer.parseInt(args[0]) : 20_000;
+        final boolean jitter = args.length > 1 && "jitter".equals(args[1]);
         try (Tutti t = Tutti.init()) {
             final Communicator w = t.world();
             final List<AlltoallChannel> channels = List.of(
@@ -49,7 +53,7 @@ public final class ChannelPriorityStress {
             for (final AlltoallChannel ch : channels) {
                 threads.add(Thread.ofPlatform().name("drive-" + ch.name()).start(() -> {
                     try {
-                        drive(ch, w.rank(), w.size(), exchanges);
+                        drive(ch, w.rank(), w.size(), exchanges, jitter);
                     } catch (final Throwable e) {
                         synchronized (failure) {
                             failure[0] = null == failure[0] ? e : failure[0];
@@ -81,9 +85,14 @@ public final class ChannelPriorityStress {
         return (k << 24) ^ ((long) src << 16) ^ ((long) dst << 8) ^ i;
     }
 
-    private static void drive(final AlltoallChannel ch, final int me, final int p, final int exchanges) {
+    private static void drive(final AlltoallChannel ch, final int me, final int p, final int exchanges,
+        final boolean jitter) {
         final int depth = ch.depth();
+        final java.util.SplittableRandom random = new java.util.SplittableRandom(ch.name().hashCode() * 31L + me);
         for (int k = 0; k < exchanges + depth - 1; k++) {
+            if (jitter && 0 == random.nextInt(64)) {
+                java.util.concurrent.locks.LockSupport.parkNanos(random.nextInt(1, 20_000));
+            }
             if (k < exchanges) {
                 final ChannelBuffer out = ch.takeSend();
                 final long[] a = out.longs();
