@@ -3,6 +3,8 @@ package dev.tutti.bench.osu;
 import dev.tutti.Communicator;
 import org.HdrHistogram.Histogram;
 
+import java.util.concurrent.locks.LockSupport;
+
 /**
  * What every rank runs: the benchmark over all sizes, with OSU's method.
  *
@@ -11,7 +13,7 @@ import org.HdrHistogram.Histogram;
  * mean), a barrier (no rank runs new code while another is still timing), {@link OsuBenchmark#verify} (the
  * received data, checked after timing so the check costs nothing in the loop), then the maximum of the means over
  * ranks, and at rank 0 the row. Before the first size an untimed JIT warm-up runs (its iterations, and at least
- * 2 s, then {@link #compileMeasure}), and before every later size a shorter one (until two chunks of iterations
+ * 2 s, then {@link #wakeInTurn} and {@link #compileMeasure}), and before every later size a shorter one (until two chunks of iterations
  * take the same time and the JVM's own threads were quiet during the last one, at most 2 s), unless
  * {@code --jit-warmup 0} was given: each size's own code paths are compiled before they are timed, as they would
  * be in a long-running job. Then the timed call is rehearsed until the JVM stays quiet ({@link #rehearse},
@@ -36,6 +38,10 @@ final class BenchRunner {
     static final long QUIET_STREAK_MS = 300;
     /** No further rehearsal of the timed call starts after this long (ms). */
     static final long REHEARSAL_MAX_MS = 3_000;
+    /** {@link #wakeInTurn}: rounds, the sleep of every rank (about a quiet wait's), how much later the last wakes. */
+    static final int WAKE_ROUNDS = 3;
+    static final long WAKE_SLEEP_NS = 50_000_000L;
+    static final long WAKE_LATE_NS = 10_000_000L;
     /** Longest untimed warm-up at each size after the first. */
     static final long SIZE_WARMUP_NS = 2_000_000_000L;
     /** Two warm-up chunks whose times differ by at most this share (percent) end the warm-up. */
@@ -80,6 +86,7 @@ final class BenchRunner {
             world.barrier();
             warmUp(world, bench, jvm, sizes[0], jit, Math.max(1, spec.warmup(sizes[0], defaults)), FIRST_WARMUP_MIN_NS,
                 FIRST_WARMUP_MAX_NS, spec.percentiles());
+            wakeInTurn(world);
             compileMeasure(world, bench, sizes[0], spec.percentiles());
         }
         for (int i = 0; i < sizes.length; i++) {
@@ -163,6 +170,27 @@ final class BenchRunner {
             again = Control.fromRoot(world, !settled && now - start < REHEARSAL_MAX_MS * 1_000_000L);
         } while (again);
         world.barrier();
+    }
+
+    /**
+     * Runs the harness's own calls (a reduction and a broadcast of the control values, a barrier) after every rank has
+     * slept, as they run after each quiet wait of a rehearsal, with each rank in turn waking last. Their message paths
+     * after a sleep (a message that reaches a rank still asleep, a receive posted after its message arrived) are then
+     * taken here, in the warm-up. Otherwise the first of them ran at the end of the rehearsal, in code compiled while
+     * the warm-up's lockstep never took them: the uncommon trap sent the compilers to work for 10-30 ms on the cores
+     * the ranks spin on, into the timed loop that followed ({@code -Xlog:deoptimization,jit+compilation}:
+     * {@code unstable_if} traps in {@code Matcher.takePosted}, {@code Matcher.post} and
+     * {@code ShmTransport.drainInbox} 5-15 ms before it). Sizes timed above 1 µs per call, 2 ranks, build-once alltoall
+     * and allreduce at 8-32 B, runs alternated: 11 of 72 without this, 2 of 72 with it (steady time 0.25-0.3 µs).
+     */
+    private static void wakeInTurn(final Communicator world) {
+        for (int round = 0; round < WAKE_ROUNDS; round++) {
+            for (int last = 0; last < world.size(); last++) {
+                LockSupport.parkNanos(last == world.rank() ? WAKE_SLEEP_NS + WAKE_LATE_NS : WAKE_SLEEP_NS);
+                Control.fromRoot(world, Control.maxToRoot(world, 0) > 0);
+                world.barrier();
+            }
+        }
     }
 
     /**
