@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.WeakHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntSupplier;
 
@@ -248,32 +247,20 @@ public final class SharedWindow {
         if (!(comm instanceof Communicator c)) {
             return () -> { };
         }
-        final Runnable end = c.collComm().rank(new RankedWork() {
-            @Override
-            public int priority() {
-                return level;
-            }
+        return c.collComm().rank(new Ranked(level, inFlight, advance))::run; // ending it twice does nothing
+    }
 
-            @Override
-            public boolean inFlight() {
-                return inFlight.getAsBoolean();
-            }
+    /** A protocol registered by {@link #prioritize}, as the rank's priority order sees it. */
+    private record Ranked(int priority, BooleanSupplier busy, IntSupplier step) implements RankedWork {
+        @Override
+        public boolean inFlight() {
+            return busy.getAsBoolean();
+        }
 
-            @Override
-            public int doWork() {
-                return advance.getAsInt();
-            }
-        });
-        return new Registration() {
-            private final AtomicBoolean closed = new AtomicBoolean();
-
-            @Override
-            public void close() {
-                if (closed.compareAndSet(false, true)) {
-                    end.run();
-                }
-            }
-        };
+        @Override
+        public int doWork() {
+            return step.getAsInt();
+        }
     }
 
     /** A protocol's place in the rank's priority order ({@link #prioritize}); closing it twice does nothing. */

@@ -13,10 +13,10 @@ import java.util.concurrent.locks.LockSupport;
  * mean), a barrier (no rank runs new code while another is still timing), {@link OsuBenchmark#verify} (the
  * received data, checked after timing so the check costs nothing in the loop), then the maximum of the means over
  * ranks, and at rank 0 the row. Before the first size an untimed JIT warm-up runs (its iterations, and at least
- * 2 s, then {@link #wakeInTurn} and {@link #compileMeasure}), and before every later size a shorter one (until two chunks of iterations
- * take the same time and the JVM's own threads were quiet during the last one, at most 2 s), unless
- * {@code --jit-warmup 0} was given: each size's own code paths are compiled before they are timed, as they would
- * be in a long-running job. Then the timed call is rehearsed until the JVM stays quiet ({@link #rehearse},
+ * 2 s, then {@link #wakeInTurn} and {@link #compileMeasure}), and before every later size a shorter one (until two
+ * chunks of iterations take the same time and the JVM's own threads were quiet during the last one, at most 2 s),
+ * unless {@code --jit-warmup 0} was given: each size's own code paths are compiled before they are timed, as they
+ * would be in a long-running job. Then the timed call is rehearsed until the JVM stays quiet ({@link #rehearse},
  * {@link JvmActivity}), after a young collection. A rank whose check fails throws, which fails the job.
  */
 final class BenchRunner {
