@@ -13,10 +13,10 @@ import java.util.concurrent.locks.LockSupport;
  * mean), a barrier (no rank runs new code while another is still timing), {@link OsuBenchmark#verify} (the
  * received data, checked after timing so the check costs nothing in the loop), then the maximum of the means over
  * ranks, and at rank 0 the row. Before the first size an untimed JIT warm-up runs (its iterations, and at least
- * 2 s, then {@link #wakeInTurn} and {@link #compileMeasure}), and before every later size a shorter one (until two
- * chunks of iterations take the same time and the JVM's own threads were quiet during the last one, at most 2 s),
- * unless {@code --jit-warmup 0} was given: each size's own code paths are compiled before they are timed, as they
- * would be in a long-running job. Then the timed call is rehearsed until the JVM stays quiet ({@link #rehearse},
+ * 2 s, then {@link #wakeInTurn} and {@link #compileMeasure}), and after every size's {@code prepare}, the first
+ * size's too, a shorter one (until two chunks of iterations take the same time and the JVM's own threads were quiet
+ * during the last one, at most 2 s), unless {@code --jit-warmup 0} was given: each size's own code paths are
+ * compiled before they are timed, as they would be in a long-running job. Then the timed call is rehearsed until the JVM stays quiet ({@link #rehearse},
  * {@link JvmActivity}), after a young collection. A rank whose check fails throws, which fails the job.
  */
 final class BenchRunner {
@@ -96,7 +96,9 @@ final class BenchRunner {
             }
             bench.prepare(world, bytes);
             world.barrier();
-            if (jit > 0 && bytes != sizes[0]) {
+            // The first size too: its timed loop runs on what this prepare made (a new persistent request, a new
+            // channel), whose first calls take paths the warm-up never took; their traps must not recompile in it.
+            if (jit > 0) {
                 warmUp(world, bench, jvm, bytes, jit, Math.max(1, spec.warmup(bytes, defaults)), 0, SIZE_WARMUP_NS,
                     spec.percentiles());
             }
