@@ -198,9 +198,9 @@ class BenchSmokeTest {
     /**
      * Every size is warmed up after its own {@code prepare}, the first one too: its timed loop runs on what that
      * prepare made (a new persistent request, a new channel), whose first calls take paths the warm-up before it
-     * never took (building the request, agreeing on its slots). Without a warm-up in between, the uncommon traps
-     * there sent the compilers to work during the first timed loop: 4 ranks' 8-byte channel exchange measured
-     * 3.3-20 µs per call in 2 of 5 runs instead of 2.5-2.9.
+     * never took (building the request, agreeing on its slots). Without a warm-up in between, C2 compiled
+     * {@code ChannelCore.start} during the first timed loop (4 ranks' 8-byte channel exchange: 10-20 µs per call in
+     * that run, 2.5-2.9 in others).
      */
     @Test
     void shouldWarmUpEverySizeAfterItsOwnPrepareTheFirstOneToo() {
