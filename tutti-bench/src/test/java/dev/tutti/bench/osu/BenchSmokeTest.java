@@ -165,17 +165,7 @@ class BenchSmokeTest {
 
     @Test
     void shouldCompileMeasureBeforeTimingAndEndEveryRehearsalWithACallOfOneIteration() {
-        final BenchSpec spec = new BenchSpec(LinearBcast.OP, 2, BenchTransport.INPROC, null, new SizeRange(1, 4), 4, 1,
-            2, false, null, 0);
-        final List<List<int[]>> calls = new ArrayList<>();
-        Tutti.runLocal(2, OPTS, world -> {
-            final RecordingBcast bench = new RecordingBcast();
-            BenchRunner.run(world, spec, bench, null);
-            if (0 == world.rank()) {
-                calls.add(bench.calls);
-            }
-        });
-        final List<int[]> c = new ArrayList<>(calls.get(0));
+        final List<int[]> c = recordedCalls();
         c.removeIf(call -> RecordingBcast.PREPARED == call[0]);
         int first = 0; // the first size's warm-up calls (1 iteration, 1 warm-up), then the one-iteration calls
         while (first < c.size() && !isOneIteration(c.get(first))) {
@@ -204,17 +194,7 @@ class BenchSmokeTest {
      */
     @Test
     void shouldWarmUpEverySizeAfterItsOwnPrepareTheFirstOneToo() {
-        final BenchSpec spec = new BenchSpec(LinearBcast.OP, 2, BenchTransport.INPROC, null, new SizeRange(1, 4), 4, 1,
-            2, false, null, 0);
-        final List<List<int[]>> calls = new ArrayList<>();
-        Tutti.runLocal(2, OPTS, world -> {
-            final RecordingBcast bench = new RecordingBcast();
-            BenchRunner.run(world, spec, bench, null);
-            if (0 == world.rank()) {
-                calls.add(bench.calls);
-            }
-        });
-        final List<int[]> c = calls.get(0);
+        final List<int[]> c = recordedCalls();
         final List<Integer> warmed = new ArrayList<>(); // sizes whose prepare is followed by a warm-up call
         int prepares = 0;
         for (int i = 0; i < c.size(); i++) {
@@ -227,6 +207,25 @@ class BenchSmokeTest {
         }
         assertEquals(4, prepares, "the first size is prepared for its warm-up and again for its timed loop");
         assertEquals(List.of(1, 1, 2, 4), warmed, "a warm-up call (1 iteration, 1 warm-up) after every prepare");
+    }
+
+    /**
+     * Runs a {@link RecordingBcast} over sizes 1-4 (4 iterations, 1 warm-up, a JIT warm-up of 2) on 2 ranks.
+     *
+     * @return rank 0's record of its prepare and measure calls
+     */
+    private static List<int[]> recordedCalls() {
+        final BenchSpec spec = new BenchSpec(LinearBcast.OP, 2, BenchTransport.INPROC, null, new SizeRange(1, 4), 4, 1,
+            2, false, null, 0);
+        final List<List<int[]>> calls = new ArrayList<>();
+        Tutti.runLocal(2, OPTS, world -> {
+            final RecordingBcast bench = new RecordingBcast();
+            BenchRunner.run(world, spec, bench, null);
+            if (0 == world.rank()) {
+                calls.add(bench.calls);
+            }
+        });
+        return new ArrayList<>(calls.get(0));
     }
 
     private static boolean isOneIteration(final int[] call) {
