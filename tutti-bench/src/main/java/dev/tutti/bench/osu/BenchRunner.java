@@ -16,8 +16,8 @@ import java.util.concurrent.locks.LockSupport;
  * 2 s, then {@link #wakeInTurn} and {@link #compileMeasure}), and after every size's {@code prepare}, the first
  * size's too, a shorter one (until two chunks of iterations take the same time and the JVM's own threads were quiet
  * during the last one, at most 2 s), unless {@code --jit-warmup 0} was given: each size's own code paths are
- * compiled before they are timed, as they would be in a long-running job. Then the timed call is rehearsed until the JVM stays quiet ({@link #rehearse},
- * {@link JvmActivity}), after a young collection. A rank whose check fails throws, which fails the job.
+ * compiled before they are timed, as they would be in a long-running job. Then the timed call is rehearsed until
+ * the JVM stays quiet ({@link #rehearse}, {@link JvmActivity}), after a young collection. A rank whose check fails throws, which fails the job.
  */
 final class BenchRunner {
     /** After a rehearsal the ranks sleep in steps of this long (ms) until a step was quiet ({@link JvmActivity})... */
@@ -199,14 +199,14 @@ final class BenchRunner {
     /**
      * Frees a communicator before the warm-up, so that the warm-up takes the paths of a rank's first free: a free
      * adds housekeeping to the rank's progress loop (returning the context ids once every member has freed), and the
-     * build-once forms free their previous request or channel, with its communicator, at each size's prepare. The
-     * first size's second prepare was the job's first free: the progress loop met its new work inside the rehearsals
+     * channel benchmark closes its previous channel, and with it the channel's communicator, at each size's prepare.
+     * The first size's second prepare was the job's first free: the progress loop met its new work inside the rehearsals
      * or the timed loop, where the uncommon traps sent the compilers to work ({@code -Xlog:deoptimization}: traps
      * in {@code ContextIdAllocator.reap} and {@code P2pEngine.progress} inside the timed loop). With this and the
      * first size's own warm-up, 4 ranks' 8-byte channel exchange stalled in 0 of 8 runs, against 4 of 8 (4.0-43 µs
      * per call instead of 2.4-2.9) before.
      */
-    static void freeOnce(final Communicator world) {
+    private static void freeOnce(final Communicator world) {
         final Communicator scratch = world.dup();
         scratch.barrier();
         scratch.free();
