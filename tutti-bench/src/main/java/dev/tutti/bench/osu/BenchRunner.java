@@ -17,7 +17,8 @@ import java.util.concurrent.locks.LockSupport;
  * size's too, a shorter one (until two chunks of iterations take the same time and the JVM's own threads were quiet
  * during the last one, at most 2 s), unless {@code --jit-warmup 0} was given: each size's own code paths are
  * compiled before they are timed, as they would be in a long-running job. Then the timed call is rehearsed until
- * the JVM stays quiet ({@link #rehearse}, {@link JvmActivity}), after a young collection. A rank whose check fails throws, which fails the job.
+ * the JVM stays quiet ({@link #rehearse}, {@link JvmActivity}), after a young collection. A rank whose check fails
+ * throws, which fails the job. Before all of it, a communicator is freed ({@link #freeOnce}).
  */
 final class BenchRunner {
     /** After a rehearsal the ranks sleep in steps of this long (ms) until a step was quiet ({@link JvmActivity})... */
