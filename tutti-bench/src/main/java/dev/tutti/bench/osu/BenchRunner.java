@@ -201,11 +201,11 @@ final class BenchRunner {
      * Frees a communicator before the warm-up, so that the warm-up takes the paths of a rank's first free: a free
      * adds housekeeping to the rank's progress loop (returning the context ids once every member has freed), and the
      * channel benchmark closes its previous channel, and with it the channel's communicator, at each size's prepare.
-     * The first size's second prepare was the job's first free: the progress loop met its new work inside the rehearsals
-     * or the timed loop, where the uncommon traps sent the compilers to work ({@code -Xlog:deoptimization}: traps
-     * in {@code ContextIdAllocator.reap} and {@code P2pEngine.progress} inside the timed loop). With this and the
-     * first size's own warm-up, 4 ranks' 8-byte channel exchange stalled in 0 of 8 runs, against 4 of 8 (4.0-43 µs
-     * per call instead of 2.4-2.9) before.
+     * The first size's second prepare was the job's first free: the progress loop met its new work inside the
+     * rehearsals or the timed loop, where the uncommon traps sent the compilers to work
+     * ({@code -Xlog:deoptimization}: traps in {@code ContextIdAllocator.reap} and {@code P2pEngine.progress} inside
+     * the timed loop). With this and the first size's own warm-up, 4 ranks' 8-byte channel exchange stalled in 0 of
+     * 8 runs, against 4 of 8 (4.0-43 µs per call instead of 2.4-2.9) before.
      */
     private static void freeOnce(final Communicator world) {
         final Communicator scratch = world.dup();
