@@ -9,7 +9,9 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * A stress program for channels of several priorities between processes: four channels on every rank, each driven
@@ -88,10 +90,10 @@ public final class ChannelPriorityStress {
     private static void drive(final AlltoallChannel ch, final int me, final int p, final int exchanges,
         final boolean jitter) {
         final int depth = ch.depth();
-        final java.util.SplittableRandom random = new java.util.SplittableRandom(ch.name().hashCode() * 31L + me);
+        final SplittableRandom random = new SplittableRandom(ch.name().hashCode() * 31L + me);
         for (int k = 0; k < exchanges + depth - 1; k++) {
             if (jitter && 0 == random.nextInt(64)) {
-                java.util.concurrent.locks.LockSupport.parkNanos(random.nextInt(1, 20_000));
+                LockSupport.parkNanos(random.nextInt(1, 20_000));
             }
             if (k < exchanges) {
                 final ChannelBuffer out = ch.takeSend();
