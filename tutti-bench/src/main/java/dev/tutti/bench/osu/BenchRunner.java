@@ -3,6 +3,9 @@ package dev.tutti.bench.osu;
 import dev.tutti.Communicator;
 import org.HdrHistogram.Histogram;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -17,8 +20,9 @@ import java.util.concurrent.locks.LockSupport;
  * size's too, a shorter one (until two chunks of iterations take the same time and the JVM's own threads were quiet
  * during the last one, at most 2 s), unless {@code --jit-warmup 0} was given: each size's own code paths are
  * compiled before they are timed, as they would be in a long-running job. Then the timed call is rehearsed until
- * the JVM stays quiet ({@link #rehearse}, {@link JvmActivity}), after a young collection. A rank whose check fails
- * throws, which fails the job. Before all of it, a communicator is freed ({@link #freeOnce}).
+ * the JVM stays quiet ({@link #rehearse}, {@link JvmActivity}), after a young collection, and a timed loop during
+ * which the JIT compilers were busy runs again ({@link #timedLoop}). A rank whose check fails throws, which fails
+ * the job. Before all of it, a communicator is freed ({@link #freeOnce}).
  */
 final class BenchRunner {
     /** After a rehearsal the ranks sleep in steps of this long (ms) until a step was quiet ({@link JvmActivity})... */
@@ -37,6 +41,14 @@ final class BenchRunner {
     static final long QUIET_STREAK_ITERATIONS = 5_000;
     /** ...or once they have been quiet this long (ms), for large sizes' few iterations. */
     static final long QUIET_STREAK_MS = 300;
+    /**
+     * A timed loop during which some rank's JIT compiler threads ran longer than this (ns) and this share (percent)
+     * of the loop's time runs again...
+     */
+    static final long COMPILER_BUSY_NS = 250_000;
+    static final int COMPILER_BUSY_PERCENT = 2;
+    /** ...at most this many times ({@link #timedLoop}). */
+    static final int MAX_RERUNS = 3;
     /** No further rehearsal of the timed call starts after this long (ms). */
     static final long REHEARSAL_MAX_MS = 3_000;
     /** {@link #wakeInTurn}: rounds, the sleep of every rank (about a quiet wait's), how much later the last wakes. */
@@ -67,6 +79,22 @@ final class BenchRunner {
      * @throws BenchmarkException if the data this rank received is wrong
      */
     static void run(final Communicator world, final BenchSpec spec, final OsuBenchmark bench, final Report report) {
+        run(world, spec, bench, report, new JvmActivity());
+    }
+
+    /**
+     * Runs the benchmark on this rank, watching the JVM through {@code jvm} (tests pass one that reports what they
+     * need).
+     *
+     * @param world  the communicator of all ranks
+     * @param spec   the run
+     * @param bench  this rank's benchmark instance
+     * @param report the report, at rank 0; null at other ranks
+     * @param jvm    this rank's view of its JVM's own threads
+     * @throws BenchmarkException if the data this rank received is wrong
+     */
+    static void run(final Communicator world, final BenchSpec spec, final OsuBenchmark bench, final Report report,
+        final JvmActivity jvm) {
         final int[] sizes = bench.sizes(spec.sizes().sizes(), world.size());
         if (0 == sizes.length) {
             throw new BenchmarkException(spec.op() + " (rank=" + world.rank() + "): none of the sizes -m "
@@ -81,7 +109,7 @@ final class BenchRunner {
             report.begin();
         }
         final int jit = spec.jitWarmup(defaults);
-        final JvmActivity jvm = new JvmActivity();
+        jvm.compileCompilerWatch();
         if (jit > 0) {
             freeOnce(world);
             bench.prepare(world, sizes[0]);
@@ -109,19 +137,99 @@ final class BenchRunner {
             if (jit > 0) {
                 rehearse(world, bench, jvm, bytes, iterations, warmup, spec.percentiles());
             }
-            final Histogram histogram = spec.percentiles() ? new Histogram(3) : null;
+            final Timed timed = timedLoop(world, bench, jvm, bytes, iterations, warmup, spec.percentiles());
+            bench.verify(world, bytes);
+            final double maxUs = Control.maxToRoot(world, timed.meanUs());
+            final Histogram all = null == timed.histogram() ? null : Control.mergeToRoot(world, timed.histogram());
+            if (null != report) {
+                if (!timed.discardedCompilerUs().isEmpty() || timed.keptCompilerUs() > 0) {
+                    report.note(bytes, compilerNote(timed));
+                }
+                report.row(bytes, maxUs, all);
+            }
+        }
+    }
+
+    /**
+     * Runs the timed loop, and runs it again (at most {@value #MAX_RERUNS} times) while the JIT compiler threads of
+     * some rank were busy during it ({@link #compilersBusy}): a compilation during the loop is warm-up that the
+     * warm-ups and rehearsals did not catch, not the steady state the table reports. HotSpot compiles a method when
+     * its counters cross a threshold, whenever that is; at large sizes a path first taken at this size crossed it
+     * inside the timed loop even after 4 s of warm-up (4 ranks on 2 cores, the channel at 512 KiB, its first size on
+     * the arena path: {@code ShmRendezvousInbound.deliver} compiled by C2 in the loop, exchanges of 5-8 ms among ones
+     * of 0.4). A collection does not make a loop run again: what a loop allocates, it pays for. Every rank runs the
+     * same number of loops (rank 0 decides).
+     *
+     * @return the kept loop's mean and histogram, and what the compilers did (meaningful at rank 0)
+     */
+    private static Timed timedLoop(final Communicator world, final OsuBenchmark bench, final JvmActivity jvm,
+        final int bytes, final int iterations, final int warmup, final boolean percentiles) {
+        final List<Double> discarded = new ArrayList<>();
+        while (true) {
+            final Histogram histogram = percentiles ? new Histogram(3) : null;
+            jvm.markCompilers();
+            final long start = System.nanoTime();
             final double meanUs = bench.measure(world, bytes, iterations, warmup, histogram);
             // Every rank leaves the timed loop before any runs the code after it: that code (the check, the
             // report) compiles anew, and with 4 ranks on 2 cores those compilations took the cores from a rank
             // still in its last timed barrier for 4-23 ms (perf sched, -XX:+LogCompilation).
             world.barrier();
-            bench.verify(world, bytes);
-            final double maxUs = Control.maxToRoot(world, meanUs);
-            final Histogram all = null == histogram ? null : Control.mergeToRoot(world, histogram);
-            if (null != report) {
-                report.row(bytes, maxUs, all);
+            final long compilerNs = jvm.compilerNsSinceMark();
+            final boolean busy = compilersBusy(world, compilerNs, System.nanoTime() - start);
+            final double compilerUs = Control.maxToRoot(world, compilerNs / 1e3);
+            if (!Control.fromRoot(world, busy && discarded.size() < MAX_RERUNS)) {
+                return new Timed(meanUs, histogram, discarded, busy ? compilerUs : 0);
             }
+            discarded.add(compilerUs);
+            jvm.awaitQuiet(QUIET_MS, QUIET_MAX_MS); // the compilation finishes before the loop runs again
+            world.barrier();
         }
+    }
+
+    /**
+     * Tells whether the JIT compiler threads of some rank ran, during a loop, more than {@value #COMPILER_BUSY_NS}
+     * ns and more than {@value #COMPILER_BUSY_PERCENT}% of the loop's time at that rank (a JVM's compilers finish
+     * some small compilation every few hundred ms long after warm-up, which costs a long loop little).
+     *
+     * @param compilerNs this rank's compiler threads' CPU time during the loop
+     * @param loopNs     the loop's wall time at this rank
+     * @return the answer at every rank
+     */
+    private static boolean compilersBusy(final Communicator world, final long compilerNs, final long loopNs) {
+        final boolean busy = compilerNs > Math.max(COMPILER_BUSY_NS, loopNs / 100 * COMPILER_BUSY_PERCENT);
+        return Control.fromRoot(world, Control.maxToRoot(world, busy ? 1 : 0) > 0);
+    }
+
+    /** @return the table's note on the timed loops {@link #timedLoop} ran again, and the one it kept if busy */
+    static String compilerNote(final Timed timed) {
+        final StringBuilder b = new StringBuilder();
+        if (!timed.discardedCompilerUs().isEmpty()) {
+            b.append(timed.discardedCompilerUs().size()).append(" timed loop(s) run again: JIT compiler threads ran ");
+            for (int i = 0; i < timed.discardedCompilerUs().size(); i++) {
+                b.append(0 == i ? "" : ", ").append(ms(timed.discardedCompilerUs().get(i)));
+            }
+            b.append(" during them at one rank");
+        }
+        if (timed.keptCompilerUs() > 0) {
+            b.append(b.isEmpty() ? "" : "; ").append("JIT compiler threads ran ").append(ms(timed.keptCompilerUs()))
+                .append(" during the loop kept, at one rank");
+        }
+        return b.toString();
+    }
+
+    private static String ms(final double us) {
+        return String.format(Locale.ROOT, "%.2f ms", us / 1e3);
+    }
+
+    /**
+     * A size's timed loop.
+     *
+     * @param meanUs              this rank's mean time per call
+     * @param histogram           this rank's per-call times, or null without percentiles
+     * @param discardedCompilerUs per loop run again, the most a rank's compiler threads ran in it (µs)
+     * @param keptCompilerUs      the same for the loop kept if its compilers were busy, else 0
+     */
+    record Timed(double meanUs, Histogram histogram, List<Double> discardedCompilerUs, double keptCompilerUs) {
     }
 
     /**

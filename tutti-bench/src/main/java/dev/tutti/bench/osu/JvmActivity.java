@@ -1,8 +1,15 @@
 package dev.tutti.bench.osu;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.management.CompilationMXBean;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * Tells whether this JVM's own threads (JIT compilers, garbage collector, VM thread) were busy: the benchmark times
@@ -12,9 +19,12 @@ import java.lang.management.ManagementFactory;
  * is the process's CPU time minus that of every listed (Java) thread; the JIT's total compilation time (ms) changes
  * when a compilation ends. On a host whose cores all run busy-polling ranks, a compiler or GC thread that shares a
  * rank's core stalls the rank for scheduler slices of 1-5 ms ({@code perf sched timehist} showed C1/C2 compiler
- * threads next to 9 in 10 stalls of over 2 ms in a 4-rank run on 2 cores). Not thread-safe: one per rank.
+ * threads next to 9 in 10 stalls of over 2 ms in a 4-rank run on 2 cores). The compiler threads' own CPU time
+ * ({@link #compilerNsSinceMark}) comes from Linux's per-thread {@code schedstat} (nanoseconds, unlike the clock
+ * ticks of {@code stat}), found by the threads' names; elsewhere a compilation that ended stands for it. Not
+ * thread-safe: one per rank.
  */
-final class JvmActivity {
+class JvmActivity {
     /** Background CPU up to this share (percent) of the wall time counts as quiet... */
     private static final int QUIET_PERCENT = 5;
     /** ...plus this much (ns), for the bookkeeping of the counters themselves. */
@@ -31,9 +41,19 @@ final class JvmActivity {
         com.sun.management.ThreadMXBean.class);
     private final boolean cpuTimed = null != os && null != threads && threads.isThreadCpuTimeSupported()
         && threads.isThreadCpuTimeEnabled();
+    /** Where {@link #compilerCpuNs} finds the JVM's threads. */
+    private static final Path TASKS = Path.of("/proc/self/task");
+    /** What {@link #compilerNsSinceMark} reports for a compilation that ended where thread times cannot be read. */
+    static final long COMPILATION_ENDED_NS = 1_000_000;
+    /** Looks at the compiler threads {@link #compileCompilerWatch} takes: past HotSpot's top-tier threshold (5,000). */
+    private static final int WATCH_WARMUP_LOOKS = 6_000;
     private long markNs;
     private long markCompileMs;
     private long markBackgroundNs;
+    private long markCompilersMs;
+    private long markCompilersNs;
+    /** Whether each thread (by id) seen in {@link #TASKS} is a compiler thread. */
+    private final Map<String, Boolean> compilerTasks = new HashMap<>();
 
     /** Starts an interval: {@link #quiet()} tells whether the JVM's own threads worked since. */
     void mark() {
@@ -73,6 +93,74 @@ final class JvmActivity {
             } while (System.nanoTime() - deadline < 0);
         } catch (final InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Runs the look at the compiler threads {@value #WATCH_WARMUP_LOOKS} times, so that its own code (a directory
+     * listing, file reads, a stream) has been compiled before the first loop it watches; else the compilers worked on
+     * it during the loops and made them run again, and the rehearsals, which wait for quiet, took seconds longer.
+     */
+    void compileCompilerWatch() {
+        for (int i = 0; i < WATCH_WARMUP_LOOKS; i++) {
+            markCompilers();
+        }
+    }
+
+    /** Starts watching the JIT compiler threads: {@link #compilerNsSinceMark} tells how much they ran since. */
+    void markCompilers() {
+        markCompilersMs = compileMs();
+        markCompilersNs = compilerCpuNs();
+    }
+
+    /**
+     * Returns the CPU time of the JIT compiler threads since {@link #markCompilers()}: what a compilation took from
+     * the cores the ranks run on. Where the threads' times cannot be read, {@value #COMPILATION_ENDED_NS} ns if a
+     * compilation ended meanwhile, else 0.
+     *
+     * @return nanoseconds
+     */
+    long compilerNsSinceMark() {
+        final long now = compilerCpuNs();
+        if (now >= 0 && markCompilersNs >= 0) {
+            return Math.max(0, now - markCompilersNs);
+        }
+        return compileMs() != markCompilersMs ? COMPILATION_ENDED_NS : 0;
+    }
+
+    /**
+     * @return the CPU time (ns) of this JVM's C1 and C2 compiler threads so far, or -1 where it cannot be read (not
+     *         Linux); a compiler thread that exits takes its time with it, which only makes a difference smaller
+     */
+    long compilerCpuNs() {
+        try (Stream<Path> tasks = Files.list(TASKS)) {
+            return tasks.mapToLong(this::compilerThreadNs).sum();
+        } catch (final IOException | UncheckedIOException | SecurityException e) {
+            return -1;
+        }
+    }
+
+    /**
+     * @return the CPU time (ns) of one thread of this JVM if it is a JIT compiler thread, else (or gone) 0; each
+     *         thread's name is read once ({@code compilerTasks}), so that a look costs a listing and a read per
+     *         compiler thread, and little code that could itself need compiling
+     */
+    private long compilerThreadNs(final Path task) {
+        try {
+            final String tid = task.getFileName().toString();
+            Boolean compiler = compilerTasks.get(tid);
+            if (null == compiler) {
+                final String name = Files.readString(task.resolve("comm"));
+                compiler = name.startsWith("C1 Compiler") || name.startsWith("C2 Compiler");
+                compilerTasks.put(tid, compiler);
+            }
+            if (!compiler) {
+                return 0;
+            }
+            final String stat = Files.readString(task.resolve("schedstat"));
+            return Long.parseLong(stat.substring(0, stat.indexOf(' ')));
+        } catch (final IOException | NumberFormatException | StringIndexOutOfBoundsException e) {
+            return 0; // the thread exited between the listing and the read
         }
     }
 

@@ -70,6 +70,18 @@ final class Report implements AutoCloseable {
         out.flush();
     }
 
+    /**
+     * Writes a comment line about a size into the table, before its row (not into the CSV).
+     *
+     * @param bytes the size
+     * @param text  the note
+     */
+    void note(final int bytes, final String text) {
+        progress.clear();
+        out.printf("# %d: %s%n", bytes, text);
+        out.flush();
+    }
+
     void row(final int bytes, final double avgUs, final Histogram histogram) {
         progress.clear();
         out.printf("%-" + SIZE_WIDTH + "d%" + FIELD_WIDTH + ".2f", bytes, bench.metric().value(bytes, avgUs));

@@ -18,7 +18,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
+import java.util.function.Function;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -210,22 +212,109 @@ class BenchSmokeTest {
     }
 
     /**
-     * Runs a {@link RecordingBcast} over sizes 1-4 (4 iterations, 1 warm-up, a JIT warm-up of 2) on 2 ranks.
+     * A timed loop during which the JIT compilers ran is warm-up the harness missed: it runs again, and the table says
+     * so above the size's row. Here the compilers ran 2 ms during the first loop of size 2, and no other.
+     */
+    @Test
+    void shouldRunATimedLoopAgainWhenTheCompilersRanDuringIt() {
+        final Recorded r = record(calls -> new FakeCompilers(2, calls));
+        assertEquals(List.of(1, 2, 2, 4), timedSizes(r.calls()), "size 2's loop twice, the others once");
+        final List<String> notes = Arrays.stream(r.table().split("\\R")).filter(l -> l.startsWith("# 2:")).toList();
+        assertEquals(List.of("# 2: 1 timed loop(s) run again: JIT compiler threads ran 2.00 ms during them at one rank"),
+            notes, r.table());
+        assertEquals(3, dataRows(r.table()).size(), r.table());
+    }
+
+    /** Compilers that never stop: each size's loop runs 1 + {@link BenchRunner#MAX_RERUNS} times, the last is kept. */
+    @Test
+    void shouldKeepTheLastLoopAfterAtMostMaxRerunsAgain() {
+        final Recorded r = record(calls -> new FakeCompilers(-1, calls));
+        final List<Integer> expected = new ArrayList<>();
+        for (final int size : new int[] {1, 2, 4}) {
+            expected.addAll(Collections.nCopies(1 + BenchRunner.MAX_RERUNS, size));
+        }
+        assertEquals(expected, timedSizes(r.calls()), r.table());
+        assertTrue(r.table().contains("# 4: " + BenchRunner.MAX_RERUNS + " timed loop(s) run again: JIT compiler "
+            + "threads ran 2.00 ms, 2.00 ms, 2.00 ms during them at one rank; JIT compiler threads ran 2.00 ms during "
+            + "the loop kept, at one rank"), r.table());
+    }
+
+    /** @return the sizes of the timed calls in order: calls of the spec's 4 iterations that no one-iteration call follows */
+    private static List<Integer> timedSizes(final List<int[]> calls) {
+        final List<Integer> sizes = new ArrayList<>();
+        int size = 0;
+        for (int i = 0; i < calls.size(); i++) {
+            final int[] c = calls.get(i);
+            if (RecordingBcast.PREPARED == c[0]) {
+                size = c[1];
+            } else if (4 == c[0] && !(i + 1 < calls.size() && isOneIteration(calls.get(i + 1)))) {
+                sizes.add(size);
+            }
+        }
+        return sizes;
+    }
+
+    /**
+     * Runs a {@link RecordingBcast} over sizes 1-4 (4 iterations, 1 warm-up, a JIT warm-up of 2) on 2 ranks, whose
+     * JIT compilers never run during a timed loop (so the loops run once).
      *
      * @return rank 0's record of its prepare and measure calls
      */
     private static List<int[]> recordedCalls() {
+        return record(calls -> new FakeCompilers(0, calls)).calls();
+    }
+
+    /** Rank 0's prepare and measure calls, and its table. */
+    private record Recorded(List<int[]> calls, String table) {
+    }
+
+    private static Recorded record(final Function<List<int[]>, JvmActivity> jvm) {
         final BenchSpec spec = new BenchSpec(LinearBcast.OP, 2, BenchTransport.INPROC, null, new SizeRange(1, 4), 4, 1,
             2, false, null, 0);
         final List<List<int[]>> calls = new ArrayList<>();
+        final StringWriter table = new StringWriter();
         Tutti.runLocal(2, OPTS, world -> {
             final RecordingBcast bench = new RecordingBcast();
-            BenchRunner.run(world, spec, bench, null);
             if (0 == world.rank()) {
+                final PrintWriter out = new PrintWriter(table);
+                try (Report report = Report.open(out, spec, bench, Progress.onTerminal(out))) {
+                    BenchRunner.run(world, spec, bench, report, jvm.apply(bench.calls));
+                }
                 calls.add(bench.calls);
+            } else {
+                BenchRunner.run(world, spec, bench, null, jvm.apply(bench.calls));
             }
         });
-        return new ArrayList<>(calls.get(0));
+        return new Recorded(new ArrayList<>(calls.get(0)), table.toString());
+    }
+
+    /**
+     * A JVM whose compiler threads ran 2 ms during the {@code busy}-th timed loop of this rank (from 1), during every
+     * one if {@code busy} is negative, during none if it is 0; never during a rehearsal. A timed loop is told by the
+     * bench's last call: one of the spec's 4 iterations (a rehearsal ends with a call of one iteration).
+     */
+    private static final class FakeCompilers extends JvmActivity {
+        private final int busy;
+        private final List<int[]> calls;
+        private int loops;
+
+        FakeCompilers(final int busy, final List<int[]> calls) {
+            this.busy = busy;
+            this.calls = calls;
+        }
+
+        @Override
+        void markCompilers() {
+        }
+
+        @Override
+        long compilerNsSinceMark() {
+            if (4 != calls.get(calls.size() - 1)[0]) {
+                return 0;
+            }
+            loops++;
+            return busy < 0 || loops == busy ? 2_000_000 : 0;
+        }
     }
 
     private static boolean isOneIteration(final int[] call) {
