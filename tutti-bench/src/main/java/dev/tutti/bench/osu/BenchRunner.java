@@ -48,7 +48,7 @@ final class BenchRunner {
     static final long COMPILER_BUSY_NS = 250_000;
     static final int COMPILER_BUSY_PERCENT = 2;
     /** ...at most this many times ({@link #timedLoop}). */
-    static final int MAX_RERUNS = 3;
+    static final int MAX_RERUNS = 5;
     /** No further rehearsal of the timed call starts after this long (ms). */
     static final long REHEARSAL_MAX_MS = 3_000;
     /** {@link #wakeInTurn}: rounds, the sleep of every rank (about a quiet wait's), how much later the last wakes. */
