@@ -109,8 +109,8 @@ final class BenchRunner {
             report.begin();
         }
         final int jit = spec.jitWarmup(defaults);
-        jvm.compileCompilerWatch();
         if (jit > 0) {
+            jvm.compileCompilerWatch();
             freeOnce(world);
             bench.prepare(world, sizes[0]);
             world.barrier();
@@ -137,7 +137,8 @@ final class BenchRunner {
             if (jit > 0) {
                 rehearse(world, bench, jvm, bytes, iterations, warmup, spec.percentiles());
             }
-            final Timed timed = timedLoop(world, bench, jvm, bytes, iterations, warmup, spec.percentiles());
+            final Timed timed = timedLoop(world, bench, jvm, bytes, iterations, warmup, spec.percentiles(),
+                jit > 0 ? MAX_RERUNS : 0);
             bench.verify(world, bytes);
             final double maxUs = Control.maxToRoot(world, timed.meanUs());
             final Histogram all = null == timed.histogram() ? null : Control.mergeToRoot(world, timed.histogram());
@@ -158,13 +159,21 @@ final class BenchRunner {
      * inside the timed loop even after 4 s of warm-up (4 ranks on 2 cores, the channel at 512 KiB, its first size on
      * the arena path: {@code ShmRendezvousInbound.deliver} compiled by C2 in the loop, exchanges of 5-8 ms among ones
      * of 0.4). A collection does not make a loop run again: what a loop allocates, it pays for. Every rank runs the
-     * same number of loops (rank 0 decides).
+     * same number of loops (rank 0 decides). Without the JIT warm-up ({@code --jit-warmup 0}, {@code --quick}) the
+     * timed loops include compilation, as asked, run once, and nobody looks at the compilers.
      *
+     * @param reruns the most loops run again
      * @return the kept loop's mean and histogram, and what the compilers did (meaningful at rank 0)
      */
     private static Timed timedLoop(final Communicator world, final OsuBenchmark bench, final JvmActivity jvm,
-        final int bytes, final int iterations, final int warmup, final boolean percentiles) {
+        final int bytes, final int iterations, final int warmup, final boolean percentiles, final int reruns) {
         final List<Double> discarded = new ArrayList<>();
+        if (0 == reruns) {
+            final Histogram histogram = percentiles ? new Histogram(3) : null;
+            final double meanUs = bench.measure(world, bytes, iterations, warmup, histogram);
+            world.barrier(); // as below
+            return new Timed(meanUs, histogram, discarded, 0);
+        }
         while (true) {
             final Histogram histogram = percentiles ? new Histogram(3) : null;
             jvm.markCompilers();
@@ -177,7 +186,7 @@ final class BenchRunner {
             final long compilerNs = jvm.compilerNsSinceMark();
             final boolean busy = compilersBusy(world, compilerNs, System.nanoTime() - start);
             final double compilerUs = Control.maxToRoot(world, compilerNs / 1e3);
-            if (!Control.fromRoot(world, busy && discarded.size() < MAX_RERUNS)) {
+            if (!Control.fromRoot(world, busy && discarded.size() < reruns)) {
                 return new Timed(meanUs, histogram, discarded, busy ? compilerUs : 0);
             }
             discarded.add(compilerUs);

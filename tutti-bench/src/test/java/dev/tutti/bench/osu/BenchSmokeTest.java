@@ -240,6 +240,20 @@ class BenchSmokeTest {
             + "kept, at one rank"), r.table());
     }
 
+    /** Without the JIT warm-up ({@code --jit-warmup 0}, {@code --quick}) the loops include compilation, as asked. */
+    @Test
+    void shouldRunEveryTimedLoopOnceWithoutTheJitWarmup() {
+        final Recorded r = record(calls -> new FakeCompilers(-1, calls), 0);
+        final List<Integer> sizes = new ArrayList<>();
+        for (final int[] c : r.calls()) {
+            if (RecordingBcast.PREPARED != c[0]) {
+                sizes.add(c[0]);
+            }
+        }
+        assertEquals(List.of(4, 4, 4), sizes, "one call of the spec's 4 iterations per size, nothing else");
+        assertTrue(!r.table().contains("JIT compiler"), r.table());
+    }
+
     /** @return the sizes of the timed calls in order: calls of the spec's 4 iterations that no one-iteration call follows */
     private static List<Integer> timedSizes(final List<int[]> calls) {
         final List<Integer> sizes = new ArrayList<>();
@@ -270,8 +284,12 @@ class BenchSmokeTest {
     }
 
     private static Recorded record(final Function<List<int[]>, JvmActivity> jvm) {
+        return record(jvm, 2);
+    }
+
+    private static Recorded record(final Function<List<int[]>, JvmActivity> jvm, final int jitWarmup) {
         final BenchSpec spec = new BenchSpec(LinearBcast.OP, 2, BenchTransport.INPROC, null, new SizeRange(1, 4), 4, 1,
-            2, false, null, 0);
+            jitWarmup, false, null, 0);
         final List<List<int[]>> calls = new ArrayList<>();
         final StringWriter table = new StringWriter();
         Tutti.runLocal(2, OPTS, world -> {
