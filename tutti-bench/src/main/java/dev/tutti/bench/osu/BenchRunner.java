@@ -41,11 +41,9 @@ final class BenchRunner {
     static final long QUIET_STREAK_ITERATIONS = 5_000;
     /** ...or once they have been quiet this long (ms), for large sizes' few iterations. */
     static final long QUIET_STREAK_MS = 300;
-    /**
-     * A timed loop during which some rank's JIT compiler threads ran longer than this (ns) and this share (percent)
-     * of the loop's time runs again...
-     */
+    /** A timed loop during which some rank's JIT compiler threads ran longer than this (ns)... */
     static final long COMPILER_BUSY_NS = 250_000;
+    /** ...and longer than this share (percent) of the loop's time runs again... */
     static final int COMPILER_BUSY_PERCENT = 2;
     /** ...at most this many times ({@link #timedLoop}). */
     static final int MAX_RERUNS = 5;
@@ -210,7 +208,7 @@ final class BenchRunner {
     }
 
     /** @return the table's note on the timed loops {@link #timedLoop} ran again, and the one it kept if busy */
-    static String compilerNote(final Timed timed) {
+    private static String compilerNote(final Timed timed) {
         final StringBuilder b = new StringBuilder();
         if (!timed.discardedCompilerUs().isEmpty()) {
             b.append(timed.discardedCompilerUs().size()).append(" timed loop(s) run again: JIT compiler threads ran ");
@@ -238,7 +236,8 @@ final class BenchRunner {
      * @param discardedCompilerUs per loop run again, the most a rank's compiler threads ran in it (µs)
      * @param keptCompilerUs      the same for the loop kept if its compilers were busy, else 0
      */
-    record Timed(double meanUs, Histogram histogram, List<Double> discardedCompilerUs, double keptCompilerUs) {
+    private record Timed(double meanUs, Histogram histogram, List<Double> discardedCompilerUs,
+        double keptCompilerUs) {
     }
 
     /**

@@ -31,6 +31,12 @@ class JvmActivity {
     private static final long QUIET_SLACK_NS = 200_000;
     /** Arrays that {@link #collectYoung} allocates: below G1's humongous size for any region size. */
     private static final int FILL_BYTES = 64 * 1024;
+    /** Where {@link #compilerCpuNs} finds the JVM's threads. */
+    private static final Path TASKS = Path.of("/proc/self/task");
+    /** What {@link #compilerNsSinceMark} reports for a compilation that ended where thread times cannot be read. */
+    static final long COMPILATION_ENDED_NS = 1_000_000;
+    /** Looks at the compiler threads {@link #compileCompilerWatch} takes: past HotSpot's top-tier threshold (5,000). */
+    private static final int WATCH_WARMUP_LOOKS = 6_000;
     /** Where {@link #collectYoung} stores each array, so that the compiler cannot drop the allocation. */
     private static volatile byte[] garbage;
     private final CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
@@ -41,12 +47,6 @@ class JvmActivity {
         com.sun.management.ThreadMXBean.class);
     private final boolean cpuTimed = null != os && null != threads && threads.isThreadCpuTimeSupported()
         && threads.isThreadCpuTimeEnabled();
-    /** Where {@link #compilerCpuNs} finds the JVM's threads. */
-    private static final Path TASKS = Path.of("/proc/self/task");
-    /** What {@link #compilerNsSinceMark} reports for a compilation that ended where thread times cannot be read. */
-    static final long COMPILATION_ENDED_NS = 1_000_000;
-    /** Looks at the compiler threads {@link #compileCompilerWatch} takes: past HotSpot's top-tier threshold (5,000). */
-    private static final int WATCH_WARMUP_LOOKS = 6_000;
     private long markNs;
     private long markCompileMs;
     private long markBackgroundNs;
