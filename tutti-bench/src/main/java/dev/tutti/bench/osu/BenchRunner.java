@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.locks.LockSupport;
+import java.util.stream.Collectors;
 
 /**
  * What every rank runs: the benchmark over all sizes, with OSU's method.
@@ -151,7 +152,7 @@ final class BenchRunner {
 
     /**
      * Runs the timed loop, and runs it again (at most {@value #MAX_RERUNS} times) while the JIT compiler threads of
-     * some rank were busy during it ({@link #compilersBusy}): a compilation during the loop is warm-up that the
+     * some rank were busy during it ({@link #busy}): a compilation during the loop is warm-up that the
      * warm-ups and rehearsals did not catch, not the steady state the table reports. HotSpot compiles a method when
      * its counters cross a threshold, whenever that is; at large sizes a path first taken at this size crossed it
      * inside the timed loop even after 4 s of warm-up (4 ranks on 2 cores, the channel at 512 KiB, its first size on
@@ -166,24 +167,23 @@ final class BenchRunner {
     private static Timed timedLoop(final Communicator world, final OsuBenchmark bench, final JvmActivity jvm,
         final int bytes, final int iterations, final int warmup, final boolean percentiles, final int reruns) {
         final List<Double> discarded = new ArrayList<>();
-        if (0 == reruns) {
-            final Histogram histogram = percentiles ? new Histogram(3) : null;
-            final double meanUs = bench.measure(world, bytes, iterations, warmup, histogram);
-            world.barrier(); // as below
-            return new Timed(meanUs, histogram, discarded, 0);
-        }
         while (true) {
             final Histogram histogram = percentiles ? new Histogram(3) : null;
-            jvm.markCompilers();
+            if (reruns > 0) {
+                jvm.markCompilers();
+            }
             final long start = System.nanoTime();
             final double meanUs = bench.measure(world, bytes, iterations, warmup, histogram);
             // Every rank leaves the timed loop before any runs the code after it: that code (the check, the
             // report) compiles anew, and with 4 ranks on 2 cores those compilations took the cores from a rank
             // still in its last timed barrier for 4-23 ms (perf sched, -XX:+LogCompilation).
             world.barrier();
+            if (0 == reruns) {
+                return new Timed(meanUs, histogram, discarded, 0);
+            }
             final long compilerNs = jvm.compilerNsSinceMark();
-            final boolean busy = compilersBusy(world, compilerNs, System.nanoTime() - start);
-            final double compilerUs = Control.maxToRoot(world, compilerNs / 1e3);
+            final boolean busy = Control.maxToRoot(world, busy(compilerNs, System.nanoTime() - start) ? 1 : 0) > 0;
+            final double compilerUs = Control.maxToRoot(world, compilerNs / 1e3); // busy, compilerUs: at rank 0
             if (!Control.fromRoot(world, busy && discarded.size() < reruns)) {
                 return new Timed(meanUs, histogram, discarded, busy ? compilerUs : 0);
             }
@@ -194,28 +194,25 @@ final class BenchRunner {
     }
 
     /**
-     * Tells whether the JIT compiler threads of some rank ran, during a loop, more than {@value #COMPILER_BUSY_NS}
-     * ns and more than {@value #COMPILER_BUSY_PERCENT}% of the loop's time at that rank (a JVM's compilers finish
-     * some small compilation every few hundred ms long after warm-up, which costs a long loop little).
+     * Tells whether this rank's JIT compiler threads ran, during a loop, more than {@value #COMPILER_BUSY_NS} ns and
+     * more than {@value #COMPILER_BUSY_PERCENT}% of the loop's time (a JVM's compilers finish some small compilation
+     * every few hundred ms long after warm-up, which costs a long loop little).
      *
-     * @param compilerNs this rank's compiler threads' CPU time during the loop
-     * @param loopNs     the loop's wall time at this rank
-     * @return the answer at every rank
+     * @param compilerNs the compiler threads' CPU time during the loop
+     * @param loopNs     the loop's wall time
+     * @return the answer
      */
-    private static boolean compilersBusy(final Communicator world, final long compilerNs, final long loopNs) {
-        final boolean busy = compilerNs > Math.max(COMPILER_BUSY_NS, loopNs / 100 * COMPILER_BUSY_PERCENT);
-        return Control.fromRoot(world, Control.maxToRoot(world, busy ? 1 : 0) > 0);
+    private static boolean busy(final long compilerNs, final long loopNs) {
+        return compilerNs > Math.max(COMPILER_BUSY_NS, loopNs / 100 * COMPILER_BUSY_PERCENT);
     }
 
     /** @return the table's note on the timed loops {@link #timedLoop} ran again, and the one it kept if busy */
     private static String compilerNote(final Timed timed) {
         final StringBuilder b = new StringBuilder();
         if (!timed.discardedCompilerUs().isEmpty()) {
-            b.append(timed.discardedCompilerUs().size()).append(" timed loop(s) run again: JIT compiler threads ran ");
-            for (int i = 0; i < timed.discardedCompilerUs().size(); i++) {
-                b.append(0 == i ? "" : ", ").append(ms(timed.discardedCompilerUs().get(i)));
-            }
-            b.append(" during them at one rank");
+            b.append(timed.discardedCompilerUs().size()).append(" timed loop(s) run again: JIT compiler threads ran ")
+                .append(timed.discardedCompilerUs().stream().map(BenchRunner::ms).collect(Collectors.joining(", ")))
+                .append(" during them at one rank");
         }
         if (timed.keptCompilerUs() > 0) {
             b.append(b.isEmpty() ? "" : "; ").append("JIT compiler threads ran ").append(ms(timed.keptCompilerUs()))
