@@ -232,6 +232,55 @@ class CollDirectTest {
         }
     }
 
+    /**
+     * A slot's cell holds the message's bytes from its first line and the sequence word after them, at the next
+     * multiple of 8: messages of every length around those lines and the cell depths' limits (1 KiB, 4 KiB), started
+     * many times with new bytes, into receive buffers at odd offsets of their arrays. Every byte is checked, and the
+     * bytes around each receive buffer must stay as they were.
+     */
+    @ParameterizedTest(name = "p={0}")
+    @ValueSource(ints = {2, 3})
+    void shouldMoveEveryLengthAroundACellsLines(final int p) {
+        shm(p, (w, shm) -> {
+            final int me = w.rank();
+            final byte guard = (byte) 0xA5;
+            for (final int bytes : new int[] {1, 7, 8, 9, 55, 56, 57, 63, 64, 65, 1017, 1024, 1025, 4096, 4097}) {
+                final byte[] send = new byte[p * bytes + 5];
+                final byte[] recv = new byte[p * bytes + 8];
+                final PersistentRequest r = w.alltoallInit(Buf.of(send, 5, p * bytes), Buf.of(recv, 3, p * bytes));
+                for (int it = 0; it < 60; it++) {
+                    for (int d = 0; d < p; d++) {
+                        for (int e = 0; e < bytes; e++) {
+                            send[5 + d * bytes + e] = cellByte(it, me, d, e);
+                        }
+                    }
+                    Arrays.fill(recv, guard);
+                    r.start();
+                    r.waitFor();
+                    for (int s = 0; s < p; s++) {
+                        for (int e = 0; e < bytes; e++) {
+                            final byte got = recv[3 + s * bytes + e];
+                            if (got != cellByte(it, s, me, e)) {
+                                throw new AssertionError(bytes + " B, start " + it + ", rank " + me + ": byte " + e
+                                    + " from rank " + s + " is " + got + ", expected " + cellByte(it, s, me, e));
+                            }
+                        }
+                    }
+                    for (final int at : new int[] {0, 1, 2, 3 + p * bytes, 4 + p * bytes, recv.length - 1}) {
+                        assertEquals(guard, recv[at], bytes + " B, start " + it + ": byte " + at
+                            + " outside the receive buffer was written");
+                    }
+                }
+                assertTrue(r.toString().matches(".*direct [1-9].*"), r.toString());
+                r.free();
+            }
+        });
+    }
+
+    private static byte cellByte(final int it, final int from, final int to, final int e) {
+        return (byte) (it * 131 + from * 37 + to * 11 + e * 7 + (e >> 8));
+    }
+
     private static int value(final int it, final int pos, final int from, final int to, final int e) {
         return ((it * 7 + pos) * 64 + from) * 64 * 64 + to * 64 + e;
     }
