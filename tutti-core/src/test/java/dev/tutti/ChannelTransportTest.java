@@ -12,8 +12,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * Alltoall channels over the process transports, ranks wired as separate processes (shm, tcp): an intragroup channel
- * with small (eager) and large (rendezvous) blocks, a bipartite one, a low and a high-priority one called in a cross
- * order, and a time-driven one with a slow rank, every element checked. The channel package's own tests run the same
+ * with small (eager) and large (rendezvous) blocks, a bipartite one, both also confined to the rank's thread, a low
+ * and a high-priority one called in a cross order, and a time-driven one with a slow rank, every element checked. The channel package's own tests run the same
  * over inproc.
  */
 @Timeout(120)
@@ -26,14 +26,18 @@ class ChannelTransportTest {
 
     /** Pipelined exchanges (depth - 1 ahead) of {@code block} longs per pair, every element checked. */
     static void exchange(final Comm comm, final int block) {
+        exchange(comm, block, ChannelQos.bestEffort());
+    }
+
+    /** The same with a QoS ({@link ChannelQos#confined()} too). */
+    static void exchange(final Comm comm, final int block, final ChannelQos qos) {
         final boolean inter = comm.isInter();
         final int ranks = inter ? comm.remoteSize() : comm.size();
         final int me = comm.rank();
         final int depth = 3;
         try (AlltoallChannel ch = inter
-            ? AlltoallChannel.bipartite((Intercommunicator) comm, "x" + block, Datatype.LONG, block, block, depth,
-                ChannelQos.bestEffort())
-            : AlltoallChannel.create((Communicator) comm, "x" + block, Datatype.LONG, block, depth)) {
+            ? AlltoallChannel.bipartite((Intercommunicator) comm, "x" + block, Datatype.LONG, block, block, depth, qos)
+            : AlltoallChannel.create((Communicator) comm, "x" + block, Datatype.LONG, block, depth, qos)) {
             for (int k = 0; k < EXCHANGES + depth - 1; k++) {
                 if (k < EXCHANGES) {
                     final ChannelBuffer out = ch.takeSend();
@@ -66,9 +70,14 @@ class ChannelTransportTest {
     private static void all(final Communicator world, final boolean shared) {
         exchange(world, 3);
         exchange(world, 3_000);
+        final ChannelQos confined = ChannelQos.bestEffort().confined();
+        exchange(world, 3, confined); // the persistent alltoall
+        exchange(world, 16, confined); // over shm the window
+        exchange(world, 3_000, confined); // over shm the arena's send buffers
         final Communicator half = world.split(world.rank() % 2, world.rank());
         final Intercommunicator pair = half.createIntercomm(0, world, 1 - world.rank() % 2, 5);
         exchange(pair, 700);
+        exchange(pair, 5, confined);
         pair.free();
         half.free();
         PriorityCrossOrderRun.run(world, 4, 8); // over shm the low channel takes the window

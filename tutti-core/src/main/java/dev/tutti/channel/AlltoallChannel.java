@@ -78,7 +78,9 @@ import java.util.concurrent.TimeUnit;
  * rank.
  *
  * <p>Thread-safety: every method may be called from any thread; submits are ordered by the order in which they
- * acquire the channel.
+ * acquire the channel. A channel created with a {@link ChannelQos#confined() confined} QoS belongs to the thread
+ * that created it instead: its takes, submits, releases, {@link #stats()} and {@link #close()} are refused from any
+ * other thread, and cost less for it.
  */
 public final class AlltoallChannel implements AutoCloseable {
     private static final Duration DEFAULT_DRAIN = Duration.ofSeconds(10);
@@ -105,7 +107,7 @@ public final class AlltoallChannel implements AutoCloseable {
         this.bipartite = priv.isInter();
         final int ranks = bipartite ? priv.remoteSize() : priv.size();
         this.core = new ChannelCore(name, where, priv, type, ranks, sendBlock, ranks, recvBlock, depth, qos,
-            () -> ChannelRegistry.remove(parent, name, this));
+            qos.isConfined() ? Thread.currentThread() : null, () -> ChannelRegistry.remove(parent, name, this));
     }
 
     // ------------------------------------------------------------------------------------------- factories

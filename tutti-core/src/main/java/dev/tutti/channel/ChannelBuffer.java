@@ -86,7 +86,8 @@ public final class ChannelBuffer {
     /** Per source rank, 1 if its block of the last exchange was submitted for it (time-driven receive side). */
     private final byte[] fresh;
     /**
-     * Written under the channel's lock by release stores (and FREE to TAKEN by a CAS without it, {@link #take()}),
+     * Written under the channel's lock by release stores (and FREE to TAKEN by a CAS without it, {@link #take}; a
+     * confined channel's only thread writes by release stores alone),
      * read by the application's accessors with acquire loads (the ownership check needs no more: a store's full fence
      * would cost every exchange several of them).
      */
@@ -213,14 +214,32 @@ public final class ChannelBuffer {
         STATE.setRelease(this, next);
     }
 
-    /** @return whether this call took the buffer, FREE to TAKEN (a CAS: the send ring's lock-free take) */
-    boolean take() {
-        return STATE.compareAndSet(this, State.FREE, State.TAKEN);
+    /**
+     * @param atomic whether other threads may race for the buffer: a CAS (the send ring's lock-free take), else a
+     *               check and a release store (a confined channel's only thread)
+     * @return whether this call took the buffer, FREE to TAKEN
+     */
+    boolean take(final boolean atomic) {
+        return move(State.FREE, State.TAKEN, atomic);
     }
 
-    /** @return whether this call gave the buffer back, TAKEN to FREE (a CAS: a receive buffer's lock-free release) */
-    boolean giveBack() {
-        return STATE.compareAndSet(this, State.TAKEN, State.FREE);
+    /**
+     * @param atomic as for {@link #take(boolean)} (a receive buffer's lock-free release)
+     * @return whether this call gave the buffer back, TAKEN to FREE
+     */
+    boolean giveBack(final boolean atomic) {
+        return move(State.TAKEN, State.FREE, atomic);
+    }
+
+    private boolean move(final State from, final State to, final boolean atomic) {
+        if (atomic) {
+            return STATE.compareAndSet(this, from, to);
+        }
+        if (from != state()) {
+            return false;
+        }
+        state(to);
+        return true;
     }
 
     void exchange(final long number) {

@@ -13,8 +13,6 @@ import dev.tutti.internal.Failures;
 
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The running part of a channel on one rank: its two buffer rings, the exchanges in flight, and the statistics.
@@ -24,7 +22,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * buffers, built on first use; a
  * duplicate communicator made at creation, so the channel's messages have their own context and never meet the
  * parent communicator's collectives, whatever order ranks interleave them in); exchanges are started under
- * {@code lock} in exchange order, so the collective call order on the private communicator is the exchange order
+ * the lock in exchange order, so the collective call order on the private communicator is the exchange order
  * on every rank. Best effort: the <i>k</i>-th submit starts exchange <i>k</i> (submits are serialized:
  * {@code submitWaiting}, a submit that waits for a receive buffer holds back the later ones). Time-driven: a
  * submit only queues its buffer ({@code queue}); exchange <i>k</i> is started at its tick,
@@ -55,14 +53,17 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Memory: send buffers of blocks above the shm eager limit are blocks of the rank's shared arena
  * ({@code arena}, when there is one and it has room), the rest Java arrays; an arena buffer whose array the
- * application asks for moves to a new array under {@code lock} while it is held (so in no exchange), its arena block
+ * application asks for moves to a new array under the lock while it is held (so in no exchange), its arena block
  * freed and its pair requests forgotten, to be built again over the array at their next exchange. On the one-copy
  * path the send buffers are Java arrays and the receive buffers show zones of the window ({@code zones}).
  *
- * <p>Locking: every operation holds {@code lock}, except a {@link #takeSend} that finds a free buffer (claimed by
- * its CAS, see {@link #takeFree()}) and a best-effort {@link #release} off the window's path (TAKEN to FREE by CAS,
- * then a signal only if a submit waits for a receive buffer: {@code submitWaiting}, volatile); {@code closed} and
- * {@code failure} are volatile for those paths.
+ * <p>Locking ({@code guard}, "the lock" above): every operation holds the lock, except a {@link #takeSend} that
+ * finds a free buffer (claimed by its CAS, see {@link #takeFree()}) and a best-effort {@link #release} off the
+ * window's path (TAKEN to FREE by CAS, then a signal only if a submit waits for a receive buffer:
+ * {@code submitWaiting}, volatile); {@code closed} and {@code failure} are volatile for those paths. A confined
+ * channel has no lock: only its owner thread gets past {@link ChannelGuard}, so the same code runs with the lock's
+ * steps and signals skipped and the two CASes as plain checks and stores; {@code waiting} and
+ * {@code submitWaiting} then stay false.
  *
  * <p>Allocation: buffers, their block views and the exchange records are made at creation, a pair's persistent
  * request at its first exchange; a steady exchange then allocates nothing on the small-message path (BOOLEAN
@@ -122,8 +123,8 @@ final class ChannelCore {
     private Thread clock;
     private int queueHead;
     private int queued;
-    private final ReentrantLock lock = new ReentrantLock();
-    private final Condition changed = lock.newCondition();
+    /** The lock and its condition {@code changed}, or a confined channel's owner ({@link ChannelGuard}). */
+    private final ChannelGuard guard;
     /** Whether a thread waits on the oldest exchange's request, the channel's lock released (guarded by it). */
     private boolean waiting;
     /**
@@ -139,7 +140,7 @@ final class ChannelCore {
     private int head;
     private int count;
     private long next;
-    /** Written under {@code lock}; volatile for the lock-free fast path of {@link #takeSend}. */
+    /** Written under the lock; volatile for the lock-free fast path of {@link #takeSend}. */
     private volatile boolean closed;
     private volatile TuttiException failure;
     private long exchanges;
@@ -157,8 +158,9 @@ final class ChannelCore {
      */
     ChannelCore(final String name, final String where, final Comm comm, final Datatype type, final int sendRanks,
         final int sendBlock, final int recvRanks, final int recvBlock, final int depth, final ChannelQos qos,
-        final Runnable onClose) {
+        final Thread owner, final Runnable onClose) {
         this.name = name;
+        this.guard = new ChannelGuard(owner, where);
         this.where = where;
         this.comm = comm;
         this.qos = qos;
@@ -218,7 +220,7 @@ final class ChannelCore {
      * persistent requests built over it, which the next exchanges build again over the array.
      */
     void moveToHeap(final ChannelBuffer b) {
-        lock.lock();
+        guard.enter("ChannelBuffer.array");
         try {
             if (closed) { // closed since the accessor checked the buffer: its block went back to the arena
                 throw Errors.invalid(ErrorClass.BUFFER, "ChannelBuffer.array", where, "the channel is closed");
@@ -228,7 +230,7 @@ final class ChannelCore {
                 arena.free(b.moveToHeap());
             }
         } finally {
-            lock.unlock();
+            guard.exit();
         }
     }
 
@@ -237,14 +239,14 @@ final class ChannelCore {
      * ranks.
      */
     void startClock() {
-        lock.lock();
+        guard.enter("create");
         try {
             t0 = System.nanoTime();
             if (timeDriven) {
                 clock = Thread.ofPlatform().daemon().name("tutti-channel-clock-" + name).start(this::runClock);
             }
         } finally {
-            lock.unlock();
+            guard.exit();
         }
     }
 
@@ -253,7 +255,7 @@ final class ChannelCore {
      * {@link #clockPollNs} until the channel closes or fails.
      */
     private void runClock() {
-        lock.lock();
+        guard.enter("clock");
         try {
             while (!closed && null == failure) {
                 startDue("clock");
@@ -263,14 +265,14 @@ final class ChannelCore {
                 if (null != oldestPending()) {
                     wait = Math.min(wait, clockPollNs);
                 }
-                changed.awaitNanos(wait);
+                guard.awaitNanos(wait);
             }
         } catch (final InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (final TuttiException e) {
             // startDue recorded the failure: every operation of the channel reports it
         } finally {
-            lock.unlock();
+            guard.exit();
         }
     }
 
@@ -280,7 +282,7 @@ final class ChannelCore {
     }
 
     /**
-     * Starts every time-driven exchange whose tick has come, while a receive buffer is free (holding {@code lock}):
+     * Starts every time-driven exchange whose tick has come, while a receive buffer is free (holding the lock):
      * each with the oldest queued send buffer, or the idle one if none is queued.
      */
     private void startDue(final String op) {
@@ -302,11 +304,11 @@ final class ChannelCore {
 
     /** @return the clock's origin ({@link System#nanoTime()}): exchange k starts at this + (k + 1) * period */
     long clockOrigin() {
-        lock.lock();
+        guard.enter("clockOrigin");
         try {
             return t0;
         } finally {
-            lock.unlock();
+            guard.exit();
         }
     }
 
@@ -321,13 +323,14 @@ final class ChannelCore {
     // ------------------------------------------------------------------------------------------- operations
 
     ChannelBuffer takeSend(final String op, final long timeoutNs) {
+        guard.check(op);
         if (!closed && null == failure) { // the usual case, without the lock: a free buffer, claimed by its CAS
             final ChannelBuffer b = takeFree();
             if (null != b) {
                 return b;
             }
         }
-        lock.lock();
+        guard.enter(op);
         try {
             final long deadline = deadline(timeoutNs);
             boolean more = true;
@@ -343,17 +346,17 @@ final class ChannelCore {
                 more = progress(op, deadline);
             }
         } finally {
-            lock.unlock();
+            guard.exit();
         }
     }
 
     boolean submit(final String op, final ChannelBuffer b, final boolean wait) {
         checkOwn(op, b, Side.SEND);
-        lock.lock();
+        guard.enter(op);
         try {
             checkUsable(op);
             while (submitWaiting) { // an earlier submit waits for a receive buffer: this one starts after it
-                awaitChange(op, POLL_NS);
+                guard.awaitChange(op, POLL_NS, false);
                 checkUsable(op);
             }
             if (State.TAKEN != b.state()) {
@@ -365,7 +368,7 @@ final class ChannelCore {
                 queue[wrap(queueHead + queued, queue.length)] = b;
                 queued++;
                 startDue(op);
-                changed.signalAll();
+                guard.signal();
                 return true;
             }
             final long deadline = deadline(wait ? -1 : 0);
@@ -387,17 +390,17 @@ final class ChannelCore {
                     more = progress(op, deadline);
                 } finally {
                     submitWaiting = false;
-                    changed.signalAll();
+                    guard.signal();
                 }
                 checkUsable(op);
             }
         } finally {
-            lock.unlock();
+            guard.exit();
         }
     }
 
     ChannelBuffer takeReceive(final String op, final long timeoutNs) {
-        lock.lock();
+        guard.enter(op);
         try {
             final long deadline = deadline(timeoutNs);
             boolean more = true;
@@ -419,27 +422,28 @@ final class ChannelCore {
                 more = progress(op, deadline);
             }
         } finally {
-            lock.unlock();
+            guard.exit();
         }
     }
 
     void release(final String op, final ChannelBuffer b) {
         checkOwn(op, b, Side.RECEIVE);
-        if (lockFreeRelease && !closed && null == failure && b.giveBack()) {
+        guard.check(op);
+        if (lockFreeRelease && !closed && null == failure && b.giveBack(!guard.confined())) {
             // Without the lock: nothing else changes on a best-effort release off the window. A submit that waits
             // for this buffer set submitWaiting before it last looked for a free one (both sides' volatile accesses
             // are ordered), so either it sees the buffer or this thread sees the flag and wakes it.
-            if (submitWaiting) {
-                lock.lock();
+            if (submitWaiting) { // never on a confined channel
+                guard.enter(op);
                 try {
-                    changed.signalAll();
+                    guard.signal();
                 } finally {
-                    lock.unlock();
+                    guard.exit();
                 }
             }
             return;
         }
-        lock.lock();
+        guard.enter(op);
         try {
             checkUsable(op);
             if (State.TAKEN != b.state()) {
@@ -451,29 +455,24 @@ final class ChannelCore {
                 window.released(b.zone());
             }
             startDue(op);
-            changed.signalAll();
+            guard.signal();
         } finally {
-            lock.unlock();
+            guard.exit();
         }
     }
 
     ChannelStats stats() {
-        lock.lock();
+        guard.enter("stats");
         try {
             return new ChannelStats(name, exchanges, exchanges * sendBytes, exchanges * recvBytes, misses, abandoned,
                 latency.copy());
         } finally {
-            lock.unlock();
+            guard.exit();
         }
     }
 
     boolean isClosed() {
-        lock.lock();
-        try {
-            return closed;
-        } finally {
-            lock.unlock();
-        }
+        return closed;
     }
 
     /**
@@ -483,14 +482,14 @@ final class ChannelCore {
      */
     void close(final long drainNs) {
         final Thread ticker;
-        lock.lock();
+        guard.enter("close");
         try {
             ticker = clock;
             if (closed) {
                 return;
             }
             closed = true;
-            changed.signalAll();
+            guard.signal();
             final long deadline = deadline(drainNs);
             while (null == failure && null != oldestPending() && progress("close", deadline)) {
                 pollRest();
@@ -515,7 +514,7 @@ final class ChannelCore {
                 comm.free();
             }
         } finally {
-            lock.unlock();
+            guard.exit();
             onClose.run();
         }
         if (null != ticker) {
@@ -524,7 +523,7 @@ final class ChannelCore {
     }
 
     /**
-     * Returns the arena blocks of the send buffers to the arena (closing, holding {@code lock}), except those of
+     * Returns the arena blocks of the send buffers to the arena (closing, holding the lock), except those of
      * buffers still in flight: a receiver may still be copying out of them (they stay allocated until the job ends).
      */
     private void freeShared() {
@@ -578,11 +577,11 @@ final class ChannelCore {
             fail(e, x);
             checkUsable(op);
         }
-        changed.signalAll();
+        guard.signal();
     }
 
     /**
-     * Makes progress for a waiting operation (holding {@code lock}): waits on the oldest incomplete exchange, or
+     * Makes progress for a waiting operation (holding the lock): waits on the oldest incomplete exchange, or
      * for a change, for at most one poll slice.
      *
      * @return false if {@code deadline} has passed (after one last non-blocking look at the exchanges, so that the
@@ -603,7 +602,7 @@ final class ChannelCore {
             waiting = true;
             final long number = e.number;
             final Request request = null != e.request ? e.request : e.flags;
-            lock.unlock();
+            guard.pause();
             TuttiException failed = null;
             boolean done = false;
             try {
@@ -611,7 +610,7 @@ final class ChannelCore {
             } catch (final TuttiException x) {
                 failed = x;
             } finally {
-                lock.lock();
+                guard.resume();
                 waiting = false;
             }
             if (null != failed) {
@@ -620,20 +619,11 @@ final class ChannelCore {
                 seen(e, request);
             }
             pollRest();
-            changed.signalAll();
+            guard.signal();
         } else {
-            awaitChange(op, slice);
+            guard.awaitChange(op, slice, FOREVER == deadline);
         }
         return true;
-    }
-
-    private void awaitChange(final String op, final long nanos) {
-        try {
-            changed.awaitNanos(nanos);
-        } catch (final InterruptedException x) {
-            Thread.currentThread().interrupt();
-            throw Failures.interrupted(op, where, "waiting for the channel", x);
-        }
     }
 
     /** Completes, without blocking, every started exchange whose requests have completed. */
@@ -690,14 +680,14 @@ final class ChannelCore {
                 misses++;
             }
         }
-        changed.signalAll();
+        guard.signal();
     }
 
     private void fail(final Exchange e, final TuttiException x) {
         if (null == failure) {
             failure = Failures.wrap(x, "exchange", where, "exchange " + e.number + " failed");
         }
-        changed.signalAll();
+        guard.signal();
     }
 
     private void checkUsable(final String op) {
@@ -743,7 +733,7 @@ final class ChannelCore {
      */
     private ChannelBuffer takeFree() {
         for (final ChannelBuffer b : sends) {
-            if (b.take()) {
+            if (b.take(!guard.confined())) {
                 return b;
             }
         }

@@ -4,8 +4,9 @@ import dev.tutti.Buf;
 import dev.tutti.Datatype;
 import dev.tutti.PersistentRequest;
 import dev.tutti.Tutti;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.lang.management.ManagementFactory;
 
@@ -22,8 +23,9 @@ class ChannelAllocationTest {
     /** What the channel may add per exchange to its alltoall (none expected; slack for timing-dependent paths). */
     private static final double SLACK_BYTES = 64;
 
-    @Test
-    void shouldAllocateNoMorePerExchangeThanAPersistentAlltoall() {
+    @ParameterizedTest(name = "confined={0}")
+    @ValueSource(booleans = {false, true})
+    void shouldAllocateNoMorePerExchangeThanAPersistentAlltoall(final boolean confined) {
         final com.sun.management.ThreadMXBean mx =
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         Tutti.runLocal(2, AlltoallChannelTest.OPTS, w -> {
@@ -32,7 +34,8 @@ class ChannelAllocationTest {
             final Buf bs = Buf.of(s);
             final Buf br = Buf.of(r);
             try (PersistentRequest persistent = w.alltoallInit(bs, br);
-                AlltoallChannel ch = AlltoallChannel.create(w, "alloc", Datatype.LONG, 8, 2)) {
+                AlltoallChannel ch = AlltoallChannel.create(w, "alloc", Datatype.LONG, 8, 2,
+                    confined ? ChannelQos.bestEffort().confined() : ChannelQos.bestEffort())) {
                 final Runnable channel = () -> {
                     ch.submit(ch.takeSend());
                     ch.release(ch.takeReceive());

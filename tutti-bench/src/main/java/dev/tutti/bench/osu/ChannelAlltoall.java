@@ -3,6 +3,7 @@ package dev.tutti.bench.osu;
 import dev.tutti.Communicator;
 import dev.tutti.Datatype;
 import dev.tutti.channel.AlltoallChannel;
+import dev.tutti.channel.ChannelQos;
 import dev.tutti.channel.ChannelBuffer;
 
 import java.lang.foreign.MemorySegment;
@@ -12,7 +13,8 @@ import java.util.Arrays;
 /**
  * {@code alltoall_channel}: the exchange of {@code alltoall} (a block of {@code bytes} bytes from every rank to
  * every rank) run as one exchange of an alltoall channel, for comparison with the per-call form in one run. Each
- * size gets its own channel of depth 1 (created in {@link #prepare}, untimed); a timed call releases the previous
+ * size gets its own channel of depth 1 (created in {@link #prepare}, untimed), confined to the rank's thread as a
+ * single-threaded program's would be ({@link ChannelQos#confined()}); a timed call releases the previous
  * receive buffer, submits the send buffer, takes the receive buffer and takes the send buffer back, so that the
  * data pattern written once stays in place as in {@code alltoall}'s reused arrays.
  *
@@ -58,7 +60,7 @@ public final class ChannelAlltoall extends CollectiveBenchmark {
         if (null != channel) {
             channel.close();
         }
-        channel = AlltoallChannel.create(world, OP, Datatype.BYTE, bytes, 1);
+        channel = AlltoallChannel.create(world, OP, Datatype.BYTE, bytes, 1, ChannelQos.bestEffort().confined());
         in = null;
         out = channel.takeSend();
         final int p = world.size();
