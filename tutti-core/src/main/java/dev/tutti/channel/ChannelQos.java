@@ -105,8 +105,9 @@ public final class ChannelQos {
 
     /**
      * This QoS for a channel that only the thread that creates it uses, as a confined {@link java.lang.foreign.Arena}
-     * is that thread's: its operations then take no lock and make no atomic update, which saves about a tenth of an
-     * exchange of small blocks between two processes, and half of one between threads of one JVM. Its takes, submits,
+     * is that thread's: its operations then take no lock and make no atomic update. An exchange of 8 B-1 KiB blocks
+     * between two processes over shm took 25-50 ns less (0.265 against 0.290 us at 8 B), and one on a single rank
+     * 51 ns against 81. Its takes, submits,
      * releases, {@code stats()} and {@code close()} from any other thread throw, naming the channel and both
      * threads; its description, {@link AlltoallChannel#isClosed()} and its buffers' contents stay readable from any
      * thread. A wait that no exchange of this rank
