@@ -110,7 +110,7 @@ public final class ChannelQos {
      * 51 ns against 81. Its takes, submits,
      * releases, {@code stats()} and {@code close()} from any other thread throw, naming the channel and both
      * threads; its description, {@link AlltoallChannel#isClosed()} and its buffers' contents stay readable from any
-     * thread. A wait that no exchange of this rank
+     * thread (but an array accessor of a send buffer in the shared arena, which moves the buffer, is the owner's). A wait that no exchange of this rank
      * could end (a take with nothing submitted, a submit while every receive buffer is held) throws at once instead
      * of waiting for a thread that cannot come. Ranks may differ in this.
      *
