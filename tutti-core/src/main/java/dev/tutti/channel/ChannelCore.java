@@ -606,7 +606,10 @@ final class ChannelCore {
             TuttiException failed = null;
             boolean done = false;
             try {
-                done = null != request.waitFor(slice, TimeUnit.NANOSECONDS);
+                // Confined and without a deadline, no other thread can close the channel meanwhile: one wait to the
+                // end (a failure of the request ends it too), without the slices' clock.
+                done = null != (guard.confined() && FOREVER == deadline ? request.waitFor()
+                    : request.waitFor(slice, TimeUnit.NANOSECONDS));
             } catch (final TuttiException x) {
                 failed = x;
             } finally {

@@ -203,13 +203,15 @@ class ChannelMisuseTest {
 
     /**
      * A rank that leaves fails the others' waiting channel operations, naming it and the channel: over slots (8 B
-     * blocks) and the one-copy window (64 B), best effort and prioritized (level 4; 0 is best effort).
+     * blocks) and the one-copy window (64 B), best effort and prioritized (level 4; 0 is best effort), shared and
+     * confined (whose wait has no slices).
      */
-    @ParameterizedTest(name = "{0} ints, priority {1}")
-    @CsvSource({"2, 0", "16, 0", "2, 4", "16, 4"})
-    void shouldFailWaitingOperationsWhenARankLeaves(final int block, final int level) {
+    @ParameterizedTest(name = "{0} ints, priority {1}, confined {2}")
+    @CsvSource({"2, 0, false", "16, 0, false", "2, 4, false", "16, 4, false", "2, 0, true", "16, 4, true"})
+    void shouldFailWaitingOperationsWhenARankLeaves(final int block, final int level, final boolean confined) {
         final AtomicReferenceArray<TuttiException> seen = new AtomicReferenceArray<>(3);
-        final ChannelQos qos = 0 == level ? ChannelQos.bestEffort() : ChannelQos.priority(level);
+        final ChannelQos shared = 0 == level ? ChannelQos.bestEffort() : ChannelQos.priority(level);
+        final ChannelQos qos = confined ? shared.confined() : shared;
         final TuttiException job = assertThrows(TuttiException.class, () -> Tutti.runLocal(3,
             AlltoallChannelTest.OPTS, w -> {
                 final AlltoallChannel ch = AlltoallChannel.create(w, "dead", Datatype.INT, block, 2, qos);
