@@ -42,7 +42,8 @@ import java.util.concurrent.TimeUnit;
  * that must wait (for a send buffer, a filled receive buffer, or a release) either becomes the one thread that
  * waits on the oldest incomplete exchange's request ({@code waiting}, so that a request has one waiter at a time),
  * with the state lock released, or, when another thread already is, waits on {@code changed}; both in slices of
- * {@link #POLL_NS}, so that close and failure are seen promptly. Every state change signals {@code changed}. A
+ * {@link #POLL_NS}, so that close and failure are seen promptly (a confined channel's thread, which no other can
+ * close, waits to the request's end when it has no deadline). Every state change signals {@code changed}. A
  * failed exchange (a peer that died, a mismatch) fails the channel: every waiting and later operation throws,
  * naming the channel and, through the cause, the rank.
  *
