@@ -6,6 +6,7 @@ import dev.tutti.PersistentRequest;
 import dev.tutti.Tutti;
 import dev.tutti.channel.AlltoallChannel;
 import dev.tutti.channel.ChannelBuffer;
+import dev.tutti.channel.ChannelQos;
 
 import java.util.Arrays;
 
@@ -73,7 +74,8 @@ public final class PersistentForms {
             // (threads of one JVM share the property and set the same value).
             final PersistentRequest[] layer = inits(w, "0", x, y, s, r);
             final PersistentRequest[] slots = inits(w, "-1", x, y, s, r);
-            final AlltoallChannel channel = AlltoallChannel.create(w, "forms", Datatype.LONG, x.length, 1);
+            final AlltoallChannel channel = AlltoallChannel.create(w, "forms", Datatype.LONG, x.length, 1,
+                ChannelQos.bestEffort().confined()); // used by this rank's thread alone
             final ChannelBuffer[] held = {channel.takeSend(), null};
             final Runnable[] forms = {
                 () -> w.allreduce(Buf.of(written(x)), Buf.of(y), Op.SUM),

@@ -87,9 +87,8 @@ public final class ChannelBuffer {
     private final byte[] fresh;
     /**
      * Written under the channel's lock by release stores (and FREE to TAKEN by a CAS without it, {@link #take}; a
-     * confined channel's only thread writes by release stores alone),
-     * read by the application's accessors with acquire loads (the ownership check needs no more: a store's full fence
-     * would cost every exchange several of them).
+     * confined channel's only thread writes by release stores alone), read by the application's accessors with
+     * acquire loads (the ownership check needs no more: a store's full fence would cost every exchange several).
      */
     @SuppressWarnings("unused") // accessed through STATE
     private State state = State.FREE;

@@ -107,12 +107,14 @@ public final class ChannelQos {
      * This QoS for a channel that only the thread that creates it uses, as a confined {@link java.lang.foreign.Arena}
      * is that thread's: its operations then take no lock and make no atomic update. An exchange of 8 B-1 KiB blocks
      * between two processes over shm took 25-50 ns less (0.265 against 0.290 us at 8 B), and one on a single rank
-     * 51 ns against 81. Its takes, submits,
-     * releases, {@code stats()} and {@code close()} from any other thread throw, naming the channel and both
-     * threads; its description, {@link AlltoallChannel#isClosed()} and its buffers' contents stay readable from any
-     * thread (but an array accessor of a send buffer in the shared arena, which moves the buffer, is the owner's). A wait that no exchange of this rank
-     * could end (a take with nothing submitted, a submit while every receive buffer is held) throws at once instead
-     * of waiting for a thread that cannot come. Ranks may differ in this.
+     * 51 ns against 81.
+     *
+     * <p>Its takes, submits, releases, {@code stats()} and {@code close()} from any other thread throw, naming the
+     * channel and both threads; its description, {@link AlltoallChannel#isClosed()} and its buffers' contents stay
+     * readable from any thread (but an array accessor of a send buffer in the shared arena, which moves the buffer,
+     * is the owner's). A wait that no exchange of this rank could end (a take with nothing submitted, a submit while
+     * every receive buffer is held) throws at once instead of waiting for a thread that cannot come. Ranks may
+     * differ in this.
      *
      * @return the same QoS, confined
      * @throws dev.tutti.TuttiException of class {@link ErrorClass#ARG} for a time-driven QoS, whose exchanges the
