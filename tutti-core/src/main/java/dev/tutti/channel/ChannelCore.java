@@ -603,7 +603,7 @@ final class ChannelCore {
             waiting = true;
             final long number = e.number;
             final Request request = null != e.request ? e.request : e.flags;
-            guard.pause();
+            guard.exit(); // other threads may use the channel while this one waits
             TuttiException failed = null;
             boolean done = false;
             try {
@@ -614,7 +614,7 @@ final class ChannelCore {
             } catch (final TuttiException x) {
                 failed = x;
             } finally {
-                guard.resume();
+                guard.enter(op);
                 waiting = false;
             }
             if (null != failed) {

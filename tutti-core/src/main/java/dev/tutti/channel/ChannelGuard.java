@@ -12,8 +12,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * Who may run a channel's operations, and how they exclude each other: a lock and its condition for a channel that
  * any thread may use, the owner's identity for a confined one ({@link ChannelQos#confined()}).
  *
- * <p>Implementation notes. Shared: {@link #enter} takes the lock, {@link #pause}/{@link #resume} let other threads
- * in while one waits on an exchange's request, {@link #signal} wakes those waiting for a change, and
+ * <p>Implementation notes. Shared: {@link #enter} takes the lock ({@link #exit} and {@link #enter} again let other
+ * threads in while one waits on an exchange's request), {@link #signal} wakes those waiting for a change, and
  * {@link #awaitChange} waits for one. Confined: {@link #enter} only compares the calling thread with the owner (the
  * thread that created the channel, a final field, so no fence), and the rest does nothing, because no other thread
  * can change the channel: a wait for a change that no request of this rank can bring would never end, so
@@ -75,20 +75,6 @@ final class ChannelGuard {
             throw Errors.invalid(ErrorClass.REQUEST, op, where, "called from thread \"" + Thread.currentThread()
                 .getName() + "\", expected the thread that created this confined channel (\"" + owner.getName()
                 + "\"): a channel of ChannelQos.confined() belongs to that thread");
-        }
-    }
-
-    /** Lets other threads in while this one waits on a request (shared). */
-    void pause() {
-        if (null == owner) {
-            lock.unlock();
-        }
-    }
-
-    /** Enters again after {@link #pause()}. */
-    void resume() {
-        if (null == owner) {
-            lock.lock();
         }
     }
 
