@@ -11,27 +11,30 @@ import java.util.List;
  * checked, a watch kept): a slot's message cannot fail or differ in size once the lane is agreed, so none of that
  * is needed, and the path from one message's arrival to the next message's send is a few loads and stores.
  *
- * <p>Implementation notes. Built once, when the plan is agreed; used only by the thread holding the run's advance
- * lock ({@code ScheduleRun.busy}), so the fields are that thread's. {@link #begin()} aims the first round's parts at
- * the lanes' current run numbers (drawn by the owner at the start, before the lock's CAS publishes them);
- * {@link #advance()} moves what it can, runs a round's local steps once its mask is empty, and aims the next
- * round. A send waiting for room (its receiver has not read the cell's previous use) keeps its bit; the run's
- * wait finds a departed peer through {@link #pending()} (as {@code ScheduleRun} does for its part requests). Used
- * only when every round has at most 64 messages. Cost per message: the part's copy and one release store
- * ({@link DirectPart#move()}); per round: one pass over its parts per advance.
+ * <p>Implementation notes. Built once, when the plan is agreed; used only by the thread holding the run's advance lock
+ * ({@code ScheduleRun.busy}), so the fields are that thread's. {@link #begin()} aims the first round's parts at the
+ * lanes' current run numbers (drawn by the owner at the start, before the lock's CAS publishes them);
+ * {@link #advance()} moves what it can, runs a round's local steps once its mask is empty, and aims the next round
+ * (moving its parts once before running its {@code meanwhile} steps). A send waiting for room (its receiver has not
+ * read the cell's previous use) keeps its bit; the run's wait finds a departed peer through {@link #pending()} (as
+ * {@code ScheduleRun} does for its part requests). Used only when every round has at most 64 messages. Cost per
+ * message: the part's copy and one release store ({@link DirectPart#move()}); per round: one pass over its parts per
+ * advance.
  */
 final class DirectRounds {
     private final DirectPart[][] parts;
     private final long[] all;
+    private final Runnable[][] meanwhile;
     private final Runnable[][] local;
     private final Runnable finish;
     private int round;
     private long mask;
 
-    private DirectRounds(final DirectPart[][] parts, final long[] all, final Runnable[][] local,
-        final Runnable finish) {
+    private DirectRounds(final DirectPart[][] parts, final long[] all, final Runnable[][] meanwhile,
+        final Runnable[][] local, final Runnable finish) {
         this.parts = parts;
         this.all = all;
+        this.meanwhile = meanwhile;
         this.local = local;
         this.finish = finish;
     }
@@ -48,6 +51,7 @@ final class DirectRounds {
         final Schedule.Round[] rounds = schedule.rounds();
         final DirectPart[][] parts = new DirectPart[rounds.length][];
         final long[] all = new long[rounds.length];
+        final Runnable[][] meanwhile = new Runnable[rounds.length][];
         final Runnable[][] local = new Runnable[rounds.length][];
         for (int r = 0; r < rounds.length; r++) {
             final Schedule.CommStep[] steps = rounds[r].comm();
@@ -63,9 +67,10 @@ final class DirectRounds {
             sends.addAll(recvs); // a round's sends go out before it looks for its receives
             parts[r] = sends.toArray(new DirectPart[0]);
             all[r] = steps.length == Long.SIZE ? -1L : (1L << steps.length) - 1;
+            meanwhile[r] = rounds[r].meanwhile();
             local[r] = rounds[r].local();
         }
-        return new DirectRounds(parts, all, local, schedule.finish());
+        return new DirectRounds(parts, all, meanwhile, local, schedule.finish());
     }
 
     /** Starts a run at its first round (the lanes' run numbers are drawn). */
@@ -85,14 +90,7 @@ final class DirectRounds {
         final DirectPart[][] parts = this.parts;
         while (true) {
             if (round >= 0) {
-                long m = mask;
-                final DirectPart[] ps = parts[round];
-                for (long left = m; 0 != left; left &= left - 1) {
-                    final int i = Long.numberOfTrailingZeros(left);
-                    if (ps[i].move()) {
-                        m &= ~(1L << i);
-                    }
-                }
+                final long m = move(parts[round], mask);
                 mask = m;
                 if (0 != m) {
                     return false;
@@ -111,7 +109,25 @@ final class DirectRounds {
                 p.aim();
             }
             mask = all[round];
+            if (0 != meanwhile[round].length) {
+                mask = move(parts[round], mask); // the sends go out first; the steps then overlap their flight
+                for (final Runnable r : meanwhile[round]) {
+                    r.run();
+                }
+            }
         }
+    }
+
+    /** @return {@code m} without the bits of the parts of {@code ps} that moved now */
+    private static long move(final DirectPart[] ps, final long m) {
+        long left = m;
+        for (long b = m; 0 != b; b &= b - 1) {
+            final int i = Long.numberOfTrailingZeros(b);
+            if (ps[i].move()) {
+                left &= ~(1L << i);
+            }
+        }
+        return left;
     }
 
     /**

@@ -42,12 +42,27 @@ public record Schedule(String op, Round[] rounds, Runnable finish, CollHeader he
     }
 
     /**
-     * One round: its messages (receives are posted before sends) and the local steps that follow them.
+     * One round: its messages (receives are posted before sends), the local steps that run while they are in
+     * flight, and the local steps that follow them.
      *
-     * @param comm  the messages
-     * @param local the local steps, in order
+     * @param comm      the messages
+     * @param meanwhile local steps run once the messages are posted (a send may already have gone), before the
+     *                  round waits for them; they touch none of the messages' bytes (e.g. the copy of a rank's own
+     *                  block, which would otherwise lengthen the round by its time)
+     * @param local     the local steps that follow the messages, in order
      */
-    public record Round(CommStep[] comm, Runnable[] local) {
+    public record Round(CommStep[] comm, Runnable[] meanwhile, Runnable[] local) {
+        private static final Runnable[] NONE = new Runnable[0];
+
+        /**
+         * A round with nothing run while its messages are in flight.
+         *
+         * @param comm  the messages
+         * @param local the local steps that follow them
+         */
+        public Round(final CommStep[] comm, final Runnable[] local) {
+            this(comm, NONE, local);
+        }
     }
 
     /**

@@ -9,7 +9,8 @@ import java.util.Arrays;
 
 /**
  * Builds a {@link Schedule}: add the messages of a round, the local steps that follow them, then
- * {@link #endRound()}. Local steps added before any message of a round run right after the previous round.
+ * {@link #endRound()}. Local steps added before any message of a round run right after the previous round. Steps
+ * added with {@link #meanwhile} run while the round's messages are in flight.
  *
  * <pre>{@code
  * b.recv(parent, buf, type).endRound();                // round 0: wait for the parent's data
@@ -32,6 +33,8 @@ public final class ScheduleBuilder {
     private int nComm;
     private Runnable[] local = new Runnable[4];
     private int nLocal;
+    private Runnable[] meanwhile = new Runnable[1];
+    private int nMeanwhile;
     private Runnable finish;
 
     /**
@@ -93,6 +96,25 @@ public final class ScheduleBuilder {
     }
 
     /**
+     * Adds a local step that runs while this round's messages are in flight: once they are posted, before the
+     * round waits for them (after the previous round's local steps if this one has none yet). It must touch none
+     * of the round's message buffers.
+     *
+     * @param step the step
+     * @return this
+     */
+    public ScheduleBuilder meanwhile(final Runnable step) {
+        if (nLocal > 0) {
+            endRound();
+        }
+        if (nMeanwhile == meanwhile.length) {
+            meanwhile = Arrays.copyOf(meanwhile, 2 * nMeanwhile);
+        }
+        meanwhile[nMeanwhile++] = step;
+        return this;
+    }
+
+    /**
      * Adds {@code inout = in (op) inout} over {@code count} elements as a local step.
      *
      * @param o     the operation
@@ -118,10 +140,27 @@ public final class ScheduleBuilder {
      * @return this
      */
     public ScheduleBuilder copy(final MemorySegment src, final MemorySegment dst) {
-        if (src.byteSize() > 0 && !sameRange(src, dst)) {
-            local(() -> MemorySegment.copy(src, 0, dst, 0, src.byteSize()));
-        }
-        return this;
+        final Runnable step = copyStep(src, dst);
+        return null == step ? this : local(step);
+    }
+
+    /**
+     * Adds a copy of {@code src} into the start of {@code dst} that runs while this round's messages are in flight
+     * ({@link #meanwhile}); neither may overlap a message's bytes.
+     *
+     * @param src the source
+     * @param dst the destination, at least as large
+     * @return this
+     */
+    public ScheduleBuilder copyMeanwhile(final MemorySegment src, final MemorySegment dst) {
+        final Runnable step = copyStep(src, dst);
+        return null == step ? this : meanwhile(step);
+    }
+
+    /** @return the step copying {@code src} to the start of {@code dst}, or null when there is nothing to copy */
+    private static Runnable copyStep(final MemorySegment src, final MemorySegment dst) {
+        final long n = src.byteSize();
+        return 0 == n || sameRange(src, dst) ? null : () -> MemorySegment.copy(src, 0, dst, 0, n);
     }
 
     /**
@@ -148,16 +187,18 @@ public final class ScheduleBuilder {
      * @return this
      */
     public ScheduleBuilder endRound() {
-        if (0 == nComm && 0 == nLocal) {
+        if (0 == nComm && 0 == nLocal && 0 == nMeanwhile) {
             return this;
         }
         if (nRounds == rounds.length) {
             rounds = Arrays.copyOf(rounds, 2 * nRounds);
         }
         rounds[nRounds++] = new Schedule.Round(0 == nComm ? NO_COMM : Arrays.copyOf(comm, nComm),
+            0 == nMeanwhile ? NO_LOCAL : Arrays.copyOf(meanwhile, nMeanwhile),
             0 == nLocal ? NO_LOCAL : Arrays.copyOf(local, nLocal));
         nComm = 0;
         nLocal = 0;
+        nMeanwhile = 0;
         return this;
     }
 

@@ -18,14 +18,15 @@ import java.util.List;
  * One execution of a {@link Schedule}: the request returned by a nonblocking collective, and waited on by a
  * blocking one.
  *
- * <p>Implementation notes. The run advances round by round: post the round's receives then sends, and once all
- * are complete check them (exact sizes: a size difference means the ranks passed different counts or types), run
- * the round's local steps, start the next round. Whoever waits advances it: the thread waiting on this request
- * ({@link #progressSelf()}), or, for nonblocking runs, any thread of the rank waiting on anything (the run is an
- * agent of the engine while active), so that a rank blocked in an unrelated receive still moves its outstanding
- * collectives on, as MPI's progress rule requires. {@code busy} makes advancing single-threaded: the fields
- * {@code round}, {@code parts} and {@code pending} are only touched by the thread holding it (its CAS and release
- * store order successive holders). Parts wake this run's waiter on completion ({@code wakeOnComplete}).
+ * <p>Implementation notes. The run advances round by round: post the round's receives then sends, run its
+ * {@code meanwhile} steps, and once all messages are complete check them (exact sizes: a size difference means the
+ * ranks passed different counts or types), run the round's local steps, start the next round. Whoever waits advances
+ * it: the thread waiting on this request ({@link #progressSelf()}), or, for nonblocking runs, any thread of the rank
+ * waiting on anything (the run is an agent of the engine while active), so that a rank blocked in an unrelated receive
+ * still moves its outstanding collectives on, as MPI's progress rule requires. {@code busy} makes advancing
+ * single-threaded: the fields {@code round}, {@code parts} and {@code pending} are only touched by the thread holding
+ * it (its CAS and release store order successive holders). Parts wake this run's waiter on completion
+ * ({@code wakeOnComplete}).
  *
  * <p>Cost per run: the run itself and one array of part requests (sized to the widest round, reused by every
  * round; lent by the cache entry for a cached schedule), besides the parts. A run of a cached schedule rearms the
@@ -501,6 +502,9 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
             }
             yieldToHigher();
             post(rounds[round]);
+            for (final Runnable r : rounds[round].meanwhile()) {
+                r.run();
+            }
         }
     }
 

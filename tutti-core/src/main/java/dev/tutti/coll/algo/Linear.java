@@ -201,7 +201,7 @@ public final class Linear {
                 b.send(i, a.block(send, i), a.type());
             }
         }
-        b.copy(a.block(send, me), a.block(a.recv(), me));
+        b.copyMeanwhile(a.block(send, me), a.block(a.recv(), me));
         return b.build();
     }
 
@@ -219,7 +219,7 @@ public final class Linear {
                 b.send(i, a.slice(send, sd[i], sc[i]), a.type());
             }
         }
-        b.copy(a.slice(send, sd[me], sc[me]), a.slice(a.recv(), a.recvDispls()[me], a.recvCounts()[me]));
+        b.copyMeanwhile(a.slice(send, sd[me], sc[me]), a.slice(a.recv(), a.recvDispls()[me], a.recvCounts()[me]));
         return b.build();
     }
 

@@ -47,7 +47,7 @@ public final class Pairwise {
         final int me = c.rank();
         final MemorySegment input = a.inPlace() && p > 1 && a.count() > 0
             ? b.snapshot(a.slice(a.recv(), 0, (long) p * a.count())) : a.inPlace() ? a.recv() : a.send();
-        b.copy(a.block(input, me), a.block(a.recv(), me));
+        b.copyMeanwhile(a.block(input, me), a.block(a.recv(), me)); // with the first round's messages
         if (0 == a.count()) {
             return b.build();
         }
@@ -78,7 +78,7 @@ public final class Pairwise {
         final int[] sd = a.inPlace() ? rd : a.sendDispls();
         final MemorySegment input = a.inPlace() && p > 1 ? b.snapshot(a.recv()) : a.inPlace() ? a.recv()
             : a.send();
-        b.copy(a.slice(input, sd[me], sc[me]), a.slice(a.recv(), rd[me], rc[me]));
+        b.copyMeanwhile(a.slice(input, sd[me], sc[me]), a.slice(a.recv(), rd[me], rc[me]));
         for (int i = 1; i < p; i++) {
             final int to = (me + i) % p;
             final int from = (me - i + p) % p;

@@ -40,7 +40,7 @@ final class Phases {
                 final Schedule.CommStep s = r.comm()[i];
                 steps[i] = new Schedule.CommStep(s.send(), members[s.peer()], s.segment(), s.type());
             }
-            rounds.add(new Schedule.Round(steps, r.local()));
+            rounds.add(new Schedule.Round(steps, r.meanwhile(), r.local()));
         }
         if (null != phase.finish()) {
             local(phase.finish());

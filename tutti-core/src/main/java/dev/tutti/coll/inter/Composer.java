@@ -96,7 +96,7 @@ final class Composer {
                 final Schedule.CommStep c = r.comm()[i];
                 steps[i] = new Schedule.CommStep(c.send(), ic.localToUnion(c.peer()), c.segment(), c.type());
             }
-            rounds.add(new Schedule.Round(steps, r.local()));
+            rounds.add(new Schedule.Round(steps, r.meanwhile(), r.local()));
         }
         if (null != s.finish()) {
             rounds.add(new Schedule.Round(NO_COMM, new Runnable[] {s.finish()}));

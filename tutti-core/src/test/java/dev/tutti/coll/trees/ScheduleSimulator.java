@@ -139,6 +139,9 @@ final class ScheduleSimulator {
                         match(sent, posted, s.peer(), r, synchronous, outstanding, knows);
                     }
                 }
+                for (final Runnable step : rounds[round[r]].meanwhile()) {
+                    step.run();
+                }
             }
             if (!progress) {
                 fail("deadlock (synchronous=" + synchronous + "): rounds " + Arrays.toString(round)
