@@ -233,7 +233,8 @@ final class Reductions {
                         final int ia = in.get(INT, o + indexAt);
                         final int ib = io.get(INT, o + indexAt);
                         if (max ? c > 0 : c < 0) {
-                            MemorySegment.copy(in, o, io, o, size);
+                            // The element-layout copy, never the five-argument one: see dev.tutti's SegmentCopy.
+                            MemorySegment.copy(in, ValueLayout.JAVA_BYTE, o, io, ValueLayout.JAVA_BYTE, o, size);
                         } else if (0 == c && ia < ib) {
                             io.set(INT, o + indexAt, ia);
                         }

@@ -1,6 +1,7 @@
 package dev.tutti;
 
 import dev.tutti.internal.Errors;
+import dev.tutti.internal.SegmentCopy;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -137,7 +138,7 @@ public final class Buf {
                 out.set(ValueLayout.JAVA_BYTE, i, booleans[booleanOffset + i] ? (byte) 1 : (byte) 0);
             }
         } else {
-            MemorySegment.copy(segment, 0, out, 0, byteSize());
+            SegmentCopy.copy(segment, 0, out, 0, byteSize());
         }
     }
 
@@ -156,7 +157,7 @@ public final class Buf {
                 booleans[booleanOffset + i] = 0 != in.get(ValueLayout.JAVA_BYTE, i);
             }
         } else {
-            MemorySegment.copy(in, 0, segment, 0, Math.min(in.byteSize(), byteSize()));
+            SegmentCopy.copy(in, 0, segment, 0, Math.min(in.byteSize(), byteSize()));
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.tutti;
 
 import dev.tutti.internal.Errors;
+import dev.tutti.internal.SegmentCopy;
 
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
@@ -424,7 +425,7 @@ public final class Layout {
         for (int i = 0; i < count; i++) {
             final long base = origin + i * extent;
             for (int b = 0; b < disp.length; b++) {
-                MemorySegment.copy(memory, base + disp[b], out, at, len[b]);
+                SegmentCopy.copy(memory, base + disp[b], out, at, len[b]);
                 at += len[b];
             }
         }
@@ -446,7 +447,7 @@ public final class Layout {
             final long base = origin + i * extent;
             for (int b = 0; b < disp.length && at < have; b++) {
                 final long n = Math.min(len[b], have - at);
-                MemorySegment.copy(in, at, memory, base + disp[b], n);
+                SegmentCopy.copy(in, at, memory, base + disp[b], n);
                 at += n;
             }
         }

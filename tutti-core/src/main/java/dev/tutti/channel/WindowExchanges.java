@@ -12,6 +12,7 @@ import dev.tutti.SharedWindow;
 import dev.tutti.Status;
 import dev.tutti.TuttiException;
 import dev.tutti.internal.Failures;
+import dev.tutti.internal.SegmentCopy;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -447,7 +448,7 @@ final class WindowExchanges {
             }
             final int b = ZoneAssignments.zoneOf(credit[a]);
             final long bytes = at.sendBytes();
-            MemorySegment.copy(send, d * bytes, at.block(p), at.dataAt(p, b), bytes);
+            SegmentCopy.copy(send, d * bytes, at.block(p), at.dataAt(p, b), bytes);
             LONG.setRelease(at.block(p), at.seqAt(p, b, at.index()), k + 1);
             return true;
         }

@@ -4,6 +4,7 @@ import dev.tutti.Datatype;
 import dev.tutti.Op;
 import dev.tutti.coll.CollCall;
 import dev.tutti.coll.CollKind;
+import dev.tutti.internal.SegmentCopy;
 import dev.tutti.type.kernel.Reductions;
 
 import java.lang.foreign.MemorySegment;
@@ -87,18 +88,18 @@ final class Piggyback {
             return;
         }
         switch (call.kind()) {
-            case ALLREDUCE -> MemorySegment.copy(operand(call), 0, out, Long.BYTES, n);
+            case ALLREDUCE -> SegmentCopy.copy(operand(call), 0, out, Long.BYTES, n);
             case ALLGATHER -> {
                 if (call.inPlace()) {
-                    MemorySegment.copy(call.recvMemory(), (long) me * n, out, Long.BYTES, n);
+                    SegmentCopy.copy(call.recvMemory(), (long) me * n, out, Long.BYTES, n);
                 } else {
-                    MemorySegment.copy(call.sendMemory(), 0, out, Long.BYTES, n);
+                    SegmentCopy.copy(call.sendMemory(), 0, out, Long.BYTES, n);
                 }
             }
-            case ALLTOALL -> MemorySegment.copy(call.sendMemory(), (long) r * n, out, Long.BYTES, n);
+            case ALLTOALL -> SegmentCopy.copy(call.sendMemory(), (long) r * n, out, Long.BYTES, n);
             case BCAST -> {
                 if (call.root() == me) {
-                    MemorySegment.copy(call.recvMemory(), 0, out, Long.BYTES, n);
+                    SegmentCopy.copy(call.recvMemory(), 0, out, Long.BYTES, n);
                 }
             }
             default -> throw new IllegalStateException("no payload for " + call.kind());
@@ -136,26 +137,26 @@ final class Piggyback {
                 final Op op = call.op();
                 final Datatype type = call.sendType();
                 final int count = call.sendCount();
-                MemorySegment.copy(size - 1 == me ? mine : payloads[size - 1], 0, scratch, 0, n);
+                SegmentCopy.copy(size - 1 == me ? mine : payloads[size - 1], 0, scratch, 0, n);
                 for (int r = size - 2; r >= 0; r--) {
                     Reductions.reduce(op, type, r == me ? mine : payloads[r], scratch, count);
                 }
-                MemorySegment.copy(scratch, 0, recv, 0, n);
+                SegmentCopy.copy(scratch, 0, recv, 0, n);
             }
             case ALLGATHER, ALLTOALL -> {
                 for (int r = 0; r < size; r++) {
                     if (r != me) {
-                        MemorySegment.copy(payloads[r], 0, recv, (long) r * n, n);
+                        SegmentCopy.copy(payloads[r], 0, recv, (long) r * n, n);
                     }
                 }
                 if (!call.inPlace()) {
                     final long from = CollKind.ALLTOALL == call.kind() ? (long) me * n : 0;
-                    MemorySegment.copy(call.sendMemory(), from, recv, (long) me * n, n);
+                    SegmentCopy.copy(call.sendMemory(), from, recv, (long) me * n, n);
                 }
             }
             case BCAST -> {
                 if (call.root() != me) {
-                    MemorySegment.copy(payloads[call.root()], 0, recv, 0, n);
+                    SegmentCopy.copy(payloads[call.root()], 0, recv, 0, n);
                 }
             }
             default -> throw new IllegalStateException("no payload for " + call.kind());

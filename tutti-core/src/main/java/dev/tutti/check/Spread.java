@@ -5,6 +5,7 @@ import dev.tutti.Op;
 import dev.tutti.coll.CollCall;
 import dev.tutti.coll.CollComm;
 import dev.tutti.coll.CollKind;
+import dev.tutti.internal.SegmentCopy;
 import dev.tutti.p2p.P2pEngine;
 import dev.tutti.p2p.RecvRequest;
 import dev.tutti.p2p.SendRequest;
@@ -233,10 +234,10 @@ final class Spread {
             for (int r = 0; r < n; r++) {
                 if (r != me) {
                     recvs[r].waitFor();
-                    MemorySegment.copy(slots[r], 0, recv, r * b, b);
+                    SegmentCopy.copy(slots[r], 0, recv, r * b, b);
                 }
             }
-            MemorySegment.copy(call.sendMemory(), me * b, recv, me * b, b);
+            SegmentCopy.copy(call.sendMemory(), me * b, recv, me * b, b);
             waitAll(sends);
             busy = false;
             return;
@@ -253,7 +254,7 @@ final class Spread {
         if (n - 1 != me) {
             recvs[n - 1].waitFor();
         }
-        MemorySegment.copy(n - 1 == me ? mine : slots[n - 1], 0, into, 0, bytes);
+        SegmentCopy.copy(n - 1 == me ? mine : slots[n - 1], 0, into, 0, bytes);
         final Op op = call.op();
         final Datatype type = call.sendType();
         for (int r = n - 2; r >= 0; r--) {
@@ -262,7 +263,7 @@ final class Spread {
             }
             Reductions.reduce(op, type, r == me ? mine : slots[r], into, k);
         }
-        MemorySegment.copy(into, 0, recv, (long) first(call, me) * size, bytes);
+        SegmentCopy.copy(into, 0, recv, (long) first(call, me) * size, bytes);
         for (int j = 1; j < n; j++) {
             final int r = (me + j) % n;
             engine.isend(resultSends[r], context, comm.world(r), resultTag, Datatype.BYTE, into);

@@ -2,6 +2,7 @@ package dev.tutti.coll;
 
 import dev.tutti.Status;
 import dev.tutti.TuttiException;
+import dev.tutti.internal.SegmentCopy;
 import dev.tutti.p2p.AbstractRequest;
 import dev.tutti.p2p.P2pEngine;
 
@@ -165,13 +166,13 @@ final class DirectPart extends AbstractRequest {
                     return false;
                 }
             }
-            MemorySegment.copy(data, 0, slot, at, data.byteSize());
+            SegmentCopy.copy(data, 0, slot, at, data.byteSize());
             LONG.setRelease(slot, at + sequence, k);
         } else {
             if ((long) LONG.getAcquire(slot, at + sequence) != k || (long) LONG.getAcquire(slot, ACK) != k - 1) {
                 return false;
             }
-            MemorySegment.copy(slot, at, data, 0, data.byteSize());
+            SegmentCopy.copy(slot, at, data, 0, data.byteSize());
             LONG.setRelease(slot, ACK, k);
         }
         return true;

@@ -2,6 +2,7 @@ package dev.tutti.coll;
 
 import dev.tutti.Datatype;
 import dev.tutti.Op;
+import dev.tutti.internal.SegmentCopy;
 import dev.tutti.type.kernel.Reductions;
 
 import java.lang.foreign.MemorySegment;
@@ -88,17 +89,15 @@ public final class ScheduleBuilder {
      * @return this
      */
     public ScheduleBuilder local(final Runnable step) {
-        if (nLocal == local.length) {
-            local = Arrays.copyOf(local, 2 * nLocal);
-        }
+        local = room(local, nLocal);
         local[nLocal++] = step;
         return this;
     }
 
     /**
      * Adds a local step that runs while this round's messages are in flight: once they are posted, before the
-     * round waits for them (after the previous round's local steps if this one has none yet). It must touch none
-     * of the round's message buffers.
+     * round waits for them. It must touch none of the round's message buffers. Added after a local step, it starts
+     * the next round, as a message does.
      *
      * @param step the step
      * @return this
@@ -107,11 +106,14 @@ public final class ScheduleBuilder {
         if (nLocal > 0) {
             endRound();
         }
-        if (nMeanwhile == meanwhile.length) {
-            meanwhile = Arrays.copyOf(meanwhile, 2 * nMeanwhile);
-        }
+        meanwhile = room(meanwhile, nMeanwhile);
         meanwhile[nMeanwhile++] = step;
         return this;
+    }
+
+    /** @return {@code steps}, or a copy twice as long when its {@code n} entries fill it */
+    private static Runnable[] room(final Runnable[] steps, final int n) {
+        return n == steps.length ? Arrays.copyOf(steps, 2 * n) : steps;
     }
 
     /**
@@ -160,7 +162,7 @@ public final class ScheduleBuilder {
     /** @return the step copying {@code src} to the start of {@code dst}, or null when there is nothing to copy */
     private static Runnable copyStep(final MemorySegment src, final MemorySegment dst) {
         final long n = src.byteSize();
-        return 0 == n || sameRange(src, dst) ? null : () -> MemorySegment.copy(src, 0, dst, 0, n);
+        return 0 == n || sameRange(src, dst) ? null : () -> SegmentCopy.copy(src, 0, dst, 0, n);
     }
 
     /**

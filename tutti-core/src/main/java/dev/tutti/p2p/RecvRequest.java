@@ -7,6 +7,7 @@ import dev.tutti.Status;
 import dev.tutti.TuttiException;
 import dev.tutti.internal.Errors;
 import dev.tutti.internal.Failures;
+import dev.tutti.internal.SegmentCopy;
 import dev.tutti.transport.Inbound;
 import dev.tutti.type.BooleanStaging;
 import dev.tutti.type.TypeCode;
@@ -231,7 +232,7 @@ public final class RecvRequest extends AbstractRequest implements Inbound.Delive
         }
         final long n = Math.min(length, destination.byteSize());
         if (n > 0) {
-            MemorySegment.copy(bytes, offset, destination, 0, n);
+            SegmentCopy.copy(bytes, offset, destination, 0, n);
         }
         delivered(null);
     }

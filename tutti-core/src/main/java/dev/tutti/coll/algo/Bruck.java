@@ -5,6 +5,7 @@ import dev.tutti.coll.CollComm;
 import dev.tutti.coll.Schedule;
 import dev.tutti.coll.ScheduleBuilder;
 import dev.tutti.coll.Scratch;
+import dev.tutti.internal.SegmentCopy;
 
 import java.lang.foreign.MemorySegment;
 
@@ -124,9 +125,9 @@ public final class Bruck {
         for (int i = 0; i < p; i++) {
             if (0 != (i & bit)) {
                 if (out) {
-                    MemorySegment.copy(tmp, i * blockBytes, pack, at, blockBytes);
+                    SegmentCopy.copy(tmp, i * blockBytes, pack, at, blockBytes);
                 } else {
-                    MemorySegment.copy(pack, at, tmp, i * blockBytes, blockBytes);
+                    SegmentCopy.copy(pack, at, tmp, i * blockBytes, blockBytes);
                 }
                 at += blockBytes;
             }

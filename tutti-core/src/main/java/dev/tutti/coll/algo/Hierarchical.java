@@ -11,6 +11,7 @@ import dev.tutti.coll.Schedule;
 import dev.tutti.coll.ScheduleBuilder;
 import dev.tutti.coll.Scratch;
 import dev.tutti.coll.SelectionTable;
+import dev.tutti.internal.SegmentCopy;
 
 import java.lang.foreign.MemorySegment;
 
@@ -329,7 +330,7 @@ public final class Hierarchical {
                 for (int r = 0; r < p; r++) {
                     final MemorySegment from = a.block(all, first[m.hostOf(r)] + m.indexInHost(r));
                     final MemorySegment to = a.block(a.recv(), r);
-                    unpermute[r] = () -> MemorySegment.copy(from, 0, to, 0, to.byteSize());
+                    unpermute[r] = () -> SegmentCopy.copy(from, 0, to, 0, to.byteSize());
                 }
                 ph.local(unpermute);
             }

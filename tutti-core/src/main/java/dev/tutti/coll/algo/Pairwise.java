@@ -5,6 +5,7 @@ import dev.tutti.coll.CollComm;
 import dev.tutti.coll.Schedule;
 import dev.tutti.coll.ScheduleBuilder;
 import dev.tutti.coll.Scratch;
+import dev.tutti.internal.SegmentCopy;
 
 import java.lang.foreign.MemorySegment;
 
@@ -137,8 +138,8 @@ public final class Pairwise {
             b.endRound();
         }
         if (a.inPlace() && 0 != displs[me] && counts[me] > 0) {
-            // Overlapping ranges are fine: MemorySegment.copy behaves as if through a temporary.
-            b.local(() -> MemorySegment.copy(acc, 0, out, 0, acc.byteSize()));
+            // Overlapping ranges are fine: SegmentCopy.copy behaves as if through a temporary.
+            b.local(() -> SegmentCopy.copy(acc, 0, out, 0, acc.byteSize()));
         }
         return b.build();
     }

@@ -1,5 +1,6 @@
 package dev.tutti.transport.inproc;
 
+import dev.tutti.internal.SegmentCopy;
 import dev.tutti.transport.Inbound;
 import dev.tutti.transport.Outbound;
 
@@ -55,7 +56,7 @@ final class InprocMessage extends Inbound {
             return; // already delivered: deliver completed the send
         }
         final MemorySegment own = MemorySegment.ofArray(new byte[(int) lengthBytes]);
-        MemorySegment.copy(borrowed, 0, own, 0, lengthBytes);
+        SegmentCopy.copy(borrowed, 0, own, 0, lengthBytes);
         owned = own;
         if (STATE.compareAndSet(this, BORROWED, DETACHED)) {
             out.sent(null);
@@ -68,7 +69,7 @@ final class InprocMessage extends Inbound {
         final MemorySegment src = fromSender ? borrowed : owned;
         final long n = Math.min(lengthBytes, destination.byteSize());
         if (n > 0) {
-            MemorySegment.copy(src, 0, destination, 0, n);
+            SegmentCopy.copy(src, 0, destination, 0, n);
         }
         owned = null;
         if (fromSender) {

@@ -1,5 +1,7 @@
 package dev.tutti.transport.shm;
 
+import dev.tutti.internal.SegmentCopy;
+
 import java.lang.foreign.MemorySegment;
 
 import static dev.tutti.transport.shm.ShmRing.LONG;
@@ -85,7 +87,7 @@ final class ShmChannel {
         file.set(java.lang.foreign.ValueLayout.JAVA_LONG, slot + ShmLayoutDescriptor.CHUNK_MSG_ID, msgId);
         file.set(java.lang.foreign.ValueLayout.JAVA_LONG, slot + ShmLayoutDescriptor.CHUNK_OFFSET, offset);
         file.set(java.lang.foreign.ValueLayout.JAVA_LONG, slot + ShmLayoutDescriptor.CHUNK_BYTES, bytes);
-        MemorySegment.copy(source, offset, file, slot + ShmLayoutDescriptor.SLOT_HEADER_BYTES, bytes);
+        SegmentCopy.copy(source, offset, file, slot + ShmLayoutDescriptor.SLOT_HEADER_BYTES, bytes);
         produced++;
         // Release pairs with the consumer's acquire in readySlot(): header and data above are visible to it.
         LONG.setRelease(file, producedAt, produced);

@@ -1,5 +1,6 @@
 package dev.tutti.transport.shm;
 
+import dev.tutti.internal.SegmentCopy;
 import dev.tutti.runtime.Configuration;
 
 import java.io.IOException;
@@ -115,7 +116,7 @@ final class ShmFile implements AutoCloseable {
             final byte[] id = jobId.getBytes(StandardCharsets.UTF_8);
             final int n = Math.min(id.length, MAX_JOB_ID_BYTES);
             seg.set(ValueLayout.JAVA_LONG, JOB_ID_LENGTH_OFFSET, n);
-            MemorySegment.copy(MemorySegment.ofArray(id), 0, seg, JOB_ID_OFFSET, n);
+            SegmentCopy.copy(MemorySegment.ofArray(id), 0, seg, JOB_ID_OFFSET, n);
             // Release pairs with the acquire below in the other ranks: the parameters are visible before READY.
             LONG.setRelease(seg, INIT_STATE_OFFSET, INIT_READY);
             return;

@@ -1,6 +1,7 @@
 package dev.tutti.transport.shm;
 
 import dev.tutti.TuttiException;
+import dev.tutti.internal.SegmentCopy;
 import dev.tutti.transport.Outbound;
 
 import java.lang.foreign.MemorySegment;
@@ -209,7 +210,7 @@ final class ShmOutbox {
         try {
             ShmRecordDescriptor.putEnvelope(f, at, context, rank, tag, typeCode);
             if (0 != length) {
-                MemorySegment.copy(payload, 0, f, at + ShmRecordDescriptor.PAYLOAD_OFFSET, length);
+                SegmentCopy.copy(payload, 0, f, at + ShmRecordDescriptor.PAYLOAD_OFFSET, length);
             }
         } catch (final RuntimeException e) {
             ring.commit(at, ShmRing.TYPE_PAD, recordBytes);

@@ -1,5 +1,6 @@
 package dev.tutti.transport.shm;
 
+import dev.tutti.internal.SegmentCopy;
 import dev.tutti.transport.Inbound;
 
 import java.lang.foreign.MemorySegment;
@@ -113,7 +114,7 @@ final class ShmPushedInbound extends Inbound {
         final MemorySegment d;
         final Delivery c;
         synchronized (this) {
-            MemorySegment.copy(file, data, buffer, offset, bytes);
+            SegmentCopy.copy(file, data, buffer, offset, bytes);
             buffered += bytes;
             if (buffered < lengthBytes || null == done) {
                 return buffered == lengthBytes;
@@ -149,7 +150,7 @@ final class ShmPushedInbound extends Inbound {
     private void complete(final MemorySegment destination, final long wanted, final Delivery done,
         final Throwable failed) {
         if (null == failed && wanted > 0) {
-            MemorySegment.copy(buffer, 0, destination, 0, wanted);
+            SegmentCopy.copy(buffer, 0, destination, 0, wanted);
         }
         done.delivered(failed);
     }

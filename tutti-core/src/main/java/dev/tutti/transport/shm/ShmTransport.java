@@ -4,6 +4,7 @@ import dev.tutti.ErrorClass;
 import dev.tutti.TuttiException;
 import dev.tutti.internal.Errors;
 import dev.tutti.internal.Failures;
+import dev.tutti.internal.SegmentCopy;
 import dev.tutti.transport.DirectMemory;
 import dev.tutti.transport.Inbound;
 import dev.tutti.transport.InboundSink;
@@ -457,7 +458,7 @@ public final class ShmTransport implements Transport {
             if (null != in) {
                 final long copy = Math.min(n, in.wanted - offset); // a truncating receive drops the rest
                 if (copy > 0) {
-                    MemorySegment.copy(f, ShmChannel.data(slot), in.destination, offset, copy);
+                    SegmentCopy.copy(f, ShmChannel.data(slot), in.destination, offset, copy);
                 }
                 in.received += n;
                 if (in.received == in.total) {
@@ -511,7 +512,7 @@ public final class ShmTransport implements Transport {
         }
         if (sharedOffset >= 0) {
             if (0 != wanted) {
-                MemorySegment.copy(seg, sharedOffset, destination, 0, wanted);
+                SegmentCopy.copy(seg, sharedOffset, destination, 0, wanted);
             }
             outbox.sendControl(source, ShmRecordDescriptor.FIN, msgId, 0);
             done.delivered(null);

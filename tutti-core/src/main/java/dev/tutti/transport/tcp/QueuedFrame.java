@@ -1,5 +1,7 @@
 package dev.tutti.transport.tcp;
 
+import dev.tutti.internal.SegmentCopy;
+
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

@@ -1,5 +1,6 @@
 package dev.tutti.transport.tcp;
 
+import dev.tutti.internal.SegmentCopy;
 import dev.tutti.transport.Inbound;
 
 import java.lang.foreign.MemorySegment;

@@ -2,6 +2,7 @@ package dev.tutti.transport.tcp;
 
 import dev.tutti.TuttiException;
 import dev.tutti.internal.Failures;
+import dev.tutti.internal.SegmentCopy;
 import dev.tutti.transport.Inbound;
 import dev.tutti.transport.InboundSink;
 import dev.tutti.transport.Outbound;
