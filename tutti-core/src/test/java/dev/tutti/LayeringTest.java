@@ -7,10 +7,13 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.EvaluationResult;
 import com.tngtech.archunit.library.Architectures;
+import dev.tutti.internal.SegmentCopy;
 import org.junit.jupiter.api.Test;
 
+import java.lang.foreign.MemorySegment;
 import java.util.Set;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -23,7 +26,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * which alone installs it, and uses the layers below; {@code type} (datatypes, kernels, type codes) is a leaf every
  * layer below the api may use; the value types of {@code dev.tutti} (buffers, datatypes, ops, statuses, requests,
  * exceptions) may be used by every layer; {@code internal} (the error factories) is the bottom that every layer,
- * {@code type} and the value types included, may use.
+ * {@code type} and the value types included, may use. Also checked here: bytes are copied between memory segments
+ * only through {@link SegmentCopy}.
  */
 class LayeringTest {
     /**
@@ -76,12 +80,39 @@ class LayeringTest {
             .evaluate(classes);
     }
 
+    /** The copy rule: no class but {@link SegmentCopy} calls the five-argument {@code MemorySegment.copy}. */
+    static EvaluationResult evaluateCopies(final JavaClasses classes) {
+        return noClasses().that().doNotHaveFullyQualifiedName(SegmentCopy.class.getName())
+            .should().callMethod(MemorySegment.class, "copy", MemorySegment.class, long.class, MemorySegment.class,
+                long.class, long.class)
+            .because("copies go through SegmentCopy (a JDK 25 miscompilation of the short-copy loop, and its cost)")
+            .evaluate(classes);
+    }
+
+    private static JavaClasses mainClasses() {
+        return new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("dev.tutti");
+    }
+
     @Test
     void shouldNeverUseALayerAbove() {
-        final JavaClasses main = new ClassFileImporter()
-            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS).importPackages("dev.tutti");
-        final EvaluationResult result = evaluate(main);
+        final EvaluationResult result = evaluate(mainClasses());
         assertFalse(result.hasViolation(), result.getFailureReport().toString());
+    }
+
+    @Test
+    void shouldCopyBytesOnlyThroughSegmentCopy() {
+        final EvaluationResult result = evaluateCopies(mainClasses());
+        assertFalse(result.hasViolation(), result.getFailureReport().toString());
+    }
+
+    /** The copy rule catches what it is for: a class that calls the five-argument copy itself. */
+    @Test
+    void shouldNameAClassThatCopiesAroundSegmentCopy() throws ClassNotFoundException {
+        final EvaluationResult result = evaluateCopies(new ClassFileImporter().importClasses(
+            Class.forName("dev.tutti.internal.FiveArgumentCopy"), SegmentCopy.class));
+        final String report = result.getFailureReport().toString();
+        assertTrue(report.contains("FiveArgumentCopy"), "a five-argument copy went unnoticed: " + report);
     }
 
     /** The rule catches what it is for: a lower layer that reaches up, by import or by a fully-qualified name. */

@@ -2,7 +2,7 @@ package dev.tutti.internal;
 
 import java.lang.foreign.MemorySegment;
 
-/** Planted for {@link SegmentCopyTest}: a copy that bypasses {@link SegmentCopy}, which the rule must name. */
+/** Planted for {@code LayeringTest}'s copy rule: a copy that bypasses {@link SegmentCopy}, which it must name. */
 final class FiveArgumentCopy {
     private FiveArgumentCopy() {
     }

@@ -1,50 +1,19 @@
 package dev.tutti.internal;
 
-import com.tngtech.archunit.core.domain.JavaClasses;
-import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
-import com.tngtech.archunit.lang.EvaluationResult;
 import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
-import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@link SegmentCopy}: every length across the JDK's 64-byte switch, heap and native, overlapping ranges both ways;
- * and the rule that no other main class calls the five-argument {@code MemorySegment.copy}.
+ * {@link SegmentCopy}: every length across the JDK's 64-byte switch, heap and native, overlapping ranges both ways.
+ * The rule that no other main class calls the five-argument {@code MemorySegment.copy} is in {@code LayeringTest}.
  */
 class SegmentCopyTest {
-    private static EvaluationResult rule(final JavaClasses classes) {
-        return noClasses().that().doNotHaveFullyQualifiedName(SegmentCopy.class.getName())
-            .should().callMethod(MemorySegment.class, "copy", MemorySegment.class, long.class, MemorySegment.class,
-                long.class, long.class)
-            .because("copies go through SegmentCopy (a JDK 25 miscompilation of the short-copy loop, and its cost)")
-            .evaluate(classes);
-    }
-
-    @Test
-    void shouldLeaveTheFiveArgumentCopyToSegmentCopy() {
-        final JavaClasses main = new ClassFileImporter()
-            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS).importPackages("dev.tutti");
-        final EvaluationResult result = rule(main);
-        assertFalse(result.hasViolation(), result.getFailureReport().toString());
-    }
-
-    @Test
-    void shouldNameAClassThatCopiesAroundIt() {
-        final EvaluationResult result = rule(new ClassFileImporter().importClasses(FiveArgumentCopy.class,
-            SegmentCopy.class));
-        assertTrue(result.hasViolation(), "a five-argument copy went unnoticed");
-        assertTrue(result.getFailureReport().toString().contains("FiveArgumentCopy"),
-            result.getFailureReport().toString());
-    }
-
     @Test
     void shouldCopyEveryLengthBetweenHeapAndNativeAtOddOffsets() {
         try (Arena arena = Arena.ofConfined()) {
