@@ -90,9 +90,8 @@ final class DirectRounds {
         final DirectPart[][] parts = this.parts;
         while (true) {
             if (round >= 0) {
-                final long m = move(parts[round], mask);
-                mask = m;
-                if (0 != m) {
+                mask = move(parts[round], mask);
+                if (0 != mask) {
                     return false;
                 }
                 for (final Runnable r : local[round]) {

@@ -3,8 +3,8 @@ package dev.tutti.bench.osu;
 import dev.tutti.Communicator;
 import dev.tutti.Datatype;
 import dev.tutti.channel.AlltoallChannel;
-import dev.tutti.channel.ChannelQos;
 import dev.tutti.channel.ChannelBuffer;
+import dev.tutti.channel.ChannelQos;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
