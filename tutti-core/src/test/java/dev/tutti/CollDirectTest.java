@@ -25,8 +25,8 @@ class CollDirectTest {
     private static final String LIMIT = dev.tutti.runtime.Settings.COLL_DIRECT_LIMIT.name();
 
     /**
-     * Runs a job of processes-like ranks over shm with slots turned on (between processes they are off by default:
-     * no faster than the ring there), the way a program would with {@code -Dtutti.coll.directLimit=16384}.
+     * Runs a job of processes-like ranks over shm with slots for messages up to 16 KiB, the way a program would with
+     * {@code -Dtutti.coll.directLimit=16384} (the default depends on the host's cores per rank).
      */
     private static void shm(final int n, final ShmJob.Body body) {
         System.setProperty(LIMIT, "16384");
@@ -303,10 +303,113 @@ class CollDirectTest {
                 r.free();
             }
             c.free();
+            final java.lang.foreign.MemorySegment share = shm.directMemory().tryAllocateSlots(arena / 4);
+            assertTrue(null != share, "the slots' whole share of the arena is free again");
+            shm.directMemory().freeDirect(share);
             final java.lang.foreign.MemorySegment all = shm.directMemory().tryAllocateDirect(arena);
             assertTrue(null != all, "the whole arena is free again");
             shm.directMemory().freeDirect(all);
             w.barrier();
+        });
+    }
+
+    /**
+     * Slots take at most a quarter of a rank's arena: a request whose slots would not fit in what is left of it runs
+     * through the message layer instead, with the same results, and the rest of the arena stays free for the
+     * program's shared buffers.
+     */
+    @Test
+    void shouldKeepTheSlotsToAQuarterOfTheArena() {
+        final long arena = ShmJob.config().arenaBytes(); // 16 MiB: slots may take 4
+        shm(2, (w, shm) -> {
+            System.setProperty(LIMIT, String.valueOf(arena));
+            final int n = (int) (arena / 8 / Long.BYTES); // 2 MiB messages: a lane of 2 cells takes 4 MiB and more
+            final long[] a = new long[n];
+            final long[] b = new long[n];
+            final long[] sum = new long[n];
+            final long[] max = new long[n];
+            for (int i = 0; i < n; i++) {
+                a[i] = i * 3L + w.rank();
+                b[i] = i ^ (w.rank() * 977L);
+            }
+            final PersistentRequest small = w.allreduceInit(Buf.of(a, 0, n / 4), Buf.of(sum, 0, n / 4), Op.SUM);
+            final PersistentRequest large = w.allreduceInit(Buf.of(b), Buf.of(max), Op.MAX);
+            for (int k = 0; k < 3; k++) {
+                small.start();
+                large.start();
+                small.waitFor();
+                large.waitFor();
+            }
+            assertTrue(small.toString().matches(".*direct [1-9].*"), small.toString());
+            assertTrue(!large.toString().contains("direct"), large.toString()); // no lane direct: the plan dropped
+            for (int i = 0; i < n; i++) {
+                if (i < n / 4) {
+                    assertEquals(i * 6L + 1, sum[i], "sum[" + i + "]");
+                }
+                assertEquals(Math.max(i, i ^ 977L), max[i], "max[" + i + "]");
+            }
+            assertEquals(null, shm.directMemory().tryAllocateSlots(arena / 4), "past the slots' share");
+            final java.lang.foreign.MemorySegment rest = dev.tutti.SharedMemory.of(w).orElseThrow()
+                .tryAllocate(arena / 2);
+            assertTrue(null != rest, "half the arena is still free for the program");
+            dev.tutti.SharedMemory.of(w).orElseThrow().free(rest);
+            small.free();
+            large.free();
+        });
+    }
+
+    /**
+     * A persistent alltoall that sends out of the shared arena, with blocks above the eager limit, keeps the ring,
+     * which copies them once (the receiver, out of the sender's block), where slots would copy twice; the same
+     * call out of Java arrays goes through slots (on another communicator: on one, requests of one shape share
+     * their lanes, and the first one made decides). Both give the right bytes.
+     */
+    @Test
+    void shouldLeaveSendsThatTheRingCopiesOnceToTheRing() {
+        shm(2, (w, shm) -> {
+            System.setProperty(LIMIT, String.valueOf(1 << 20));
+            final int block = (int) shm.eagerLimit() + 4096;
+            final SharedMemory arena = SharedMemory.of(w).orElseThrow();
+            final java.lang.foreign.MemorySegment shared = arena.tryAllocate(2L * block);
+            final byte[] heap = new byte[2 * block];
+            final byte[] in = new byte[2 * block];
+            for (int i = 0; i < 2 * block; i++) {
+                heap[i] = (byte) (i * 7 + w.rank());
+            }
+            shared.copyFrom(java.lang.foreign.MemorySegment.ofArray(heap));
+            final PersistentRequest once = w.alltoallInit(Buf.of(shared, Datatype.BYTE), Buf.of(in));
+            final Communicator c = w.dup();
+            final PersistentRequest slots = c.alltoallInit(Buf.of(heap), Buf.of(in));
+            for (final PersistentRequest r : new PersistentRequest[] {once, slots}) {
+                Arrays.fill(in, (byte) 0);
+                r.start();
+                r.waitFor();
+                for (int from = 0; from < 2; from++) {
+                    for (int i = 0; i < block; i++) {
+                        assertEquals((byte) ((w.rank() * block + i) * 7 + from), in[from * block + i],
+                            r + ": byte " + i + " from rank " + from);
+                    }
+                }
+            }
+            assertTrue(!once.toString().contains("direct"), once.toString());
+            assertTrue(slots.toString().matches(".*direct [1-9].*"), slots.toString());
+            once.free();
+            slots.free();
+            c.free();
+            arena.free(shared);
+        });
+    }
+
+    /**
+     * Between processes the default limit is 4 KiB while every rank of the host has a core, 1 MiB when the host has
+     * more ranks than cores (where slots beat the ring at every size measured).
+     */
+    @ParameterizedTest(name = "p={0}")
+    @ValueSource(ints = {2, 3})
+    void shouldChooseTheDefaultLimitByCoresPerRank(final int p) {
+        ShmJob.run(p, (w, shm) -> {
+            final long expected = p > Runtime.getRuntime().availableProcessors() ? 1024 * 1024 : 4096;
+            assertEquals(expected, shm.directMemory().defaultDirectLimit(), "ranks on the host: " + p);
         });
     }
 }

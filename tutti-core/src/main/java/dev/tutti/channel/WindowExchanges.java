@@ -88,7 +88,7 @@ final class WindowExchanges {
     /**
      * The smallest block that goes through the window: below a cache line, several senders' blocks (the receiver's
      * own among them) share each line of a zone and contend for it. Smaller blocks take the channel's other path,
-     * a persistent alltoall, whose messages of up to 1 KiB go through slots the lean way: at 2 ranks and 8-32 B it
+     * a persistent alltoall, whose small messages go through slots the lean way: at 2 ranks and 8-32 B it
      * took 0.26-0.29 us per exchange where the window took 0.32-0.33 (blocks in their sequence lines, tried too,
      * took 0.27).
      */

@@ -240,7 +240,7 @@ final class DirectLane {
             total += DirectPart.slotBytes(s);
         }
         offer &= !closed;
-        block = offer && total > 0 ? memory.tryAllocateDirect(total) : null;
+        block = offer && total > 0 ? memory.tryAllocateSlots(total) : null;
         offer &= total == 0 || null != block;
         final int ns = key.sends.length;
         final int nr = key.recvs.length;

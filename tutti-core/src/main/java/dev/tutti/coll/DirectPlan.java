@@ -40,6 +40,8 @@ final class DirectPlan {
         final List<int[]> sendAt = new ArrayList<>();
         final List<Schedule.CommStep> recvs = new ArrayList<>();
         final List<int[]> recvAt = new ArrayList<>();
+        /** Whether the transport moves one of the sends with one copy (where a slot takes two). */
+        boolean copiesOnce;
         DirectLane lane;
 
         Pair(final int peer) {
@@ -65,7 +67,9 @@ final class DirectPlan {
 
     /**
      * Makes the plan of a persistent schedule, or returns null when none of its messages can go direct (no peer
-     * with direct memory, or the setting {@code tutti.coll.directLimit} is 0).
+     * with direct memory, or the setting {@code tutti.coll.directLimit} is 0). A peer to which one of its sends is
+     * better left to the transport ({@link DirectMemory#copiesOnce}: it copies the message once where a slot copies
+     * it twice) gets a lane that declines slots, if the lane is new (a lane already agreed on slots keeps them).
      *
      * @param schedule the request's own schedule
      * @param comm     its communicator
@@ -99,6 +103,7 @@ final class DirectPlan {
                     byPeer[s.peer()] = p;
                     pairs.add(p);
                 }
+                p.copiesOnce |= s.send() && t.copiesOnce(s.segment());
                 (s.send() ? p.sends : p.recvs).add(s);
                 (s.send() ? p.sendAt : p.recvAt).add(new int[] {r, i});
             }
@@ -112,8 +117,10 @@ final class DirectPlan {
         }
         final int header = schedule.header().bits();
         for (final Pair p : pairs) {
+            // A pair whose sends the transport copies once offers no slots (limit 0) when its lane is new, so that
+            // the lane agrees on the message layer with the peer, which cannot know where this rank's data lies.
             p.lane = comm.directLane(new DirectLane.Key(p.peer, header, p.sizes(p.sends), p.sizes(p.recvs)), memory,
-                limit);
+                p.copiesOnce ? 0 : limit);
             p.lane.addUser(idle);
         }
         return new DirectPlan(schedule, comm, pairs.toArray(new Pair[0]), idle);

@@ -21,12 +21,35 @@ public interface DirectMemory {
     long defaultDirectLimit();
 
     /**
+     * Tells whether the transport moves a message sent from {@code data} with one copy (the receiver's, straight out
+     * of the sender's memory), which beats a slot's two: a persistent collective that sends from such memory keeps
+     * the message layer.
+     *
+     * @param data a message's bytes as the sender holds them
+     * @return true if the transport copies them once
+     */
+    default boolean copiesOnce(final MemorySegment data) {
+        return false;
+    }
+
+    /**
      * Makes a zeroed block, 64-byte aligned.
      *
      * @param bytes its size, at least 0
      * @return the block, or null when there is no room
      */
     MemorySegment tryAllocateDirect(long bytes);
+
+    /**
+     * Makes a zeroed block, 64-byte aligned, for slots that stay as long as their communicator: the memory may keep
+     * such blocks to a share of itself, so that they never crowd out the program's shared buffers and windows.
+     *
+     * @param bytes its size, at least 0
+     * @return the block, or null when there is no room (or the slots' share is used up)
+     */
+    default MemorySegment tryAllocateSlots(final long bytes) {
+        return tryAllocateDirect(bytes);
+    }
 
     /**
      * Returns the number by which peers reach a block of this rank ({@link #resolveDirect}).

@@ -5,31 +5,73 @@ import dev.tutti.internal.Errors;
 import dev.tutti.transport.DirectMemory;
 
 import java.lang.foreign.MemorySegment;
+import java.util.HashSet;
+import java.util.Set;
 
 /**
  * A rank's shared arena ({@link SharedArena}) as {@link DirectMemory}: blocks are named by their offset in the job
- * file, which every rank maps whole, so a peer reaches a block through its own mapping. Thread-safety: the arena
- * synchronizes; the rest is immutable.
+ * file, which every rank maps whole, so a peer reaches a block through its own mapping.
+ *
+ * <p>Implementation notes. The default limit depends on whether the host's ranks each have a core of their own
+ * ({@link #hostRanks}, set once the transport knows its peers). With a core each, the ring's pipelined copies
+ * (the sender fills one chunk while the receiver empties the one before) beat a slot's two copies in a row from
+ * about 8 KiB; without, a rank that waits gives its core to another rank, and what counts is how many times a
+ * message makes a rank wait: once for a slot, once per chunk and handshake for the ring, so slots win at every size
+ * measured. Slots live as long as their communicator ({@code DirectLane}): their blocks together may take at most a
+ * quarter of the arena ({@code slotBytes}), so that the program's shared buffers, windows and channels keep
+ * their room.
+ * Thread-safety: the arena synchronizes, and so does the count of slot bytes; the rest is immutable or volatile.
  */
 final class ShmDirectMemory implements DirectMemory {
+    /** The default limit when the host has a core per rank. */
+    static final long LIMIT = 4 * 1024;
+    /** The default limit when the host has more ranks than cores. */
+    static final long OVERSUBSCRIBED_LIMIT = 1024 * 1024;
+
     private final SharedArena arena;
     private final ShmFile file;
     private final int rank;
+    /** The transport's eager limit: a larger send out of the arena is copied once, by its receiver. */
+    private final long eagerLimit;
+    /** The most slot blocks may take together: a quarter of the arena. */
+    private final long slotCap;
+    /** Bytes of the arena in slot blocks now, and those blocks' addresses (guarded by this). */
+    private long slotBytes;
+    private final Set<Long> slotBlocks = new HashSet<>();
+    /** Ranks of the job on this host, this one included; 1 until the transport starts serving its peers. */
+    private volatile int hostRanks = 1;
 
-    ShmDirectMemory(final SharedArena arena, final ShmFile file, final int rank) {
+    ShmDirectMemory(final SharedArena arena, final ShmFile file, final int rank, final long eagerLimit) {
         this.arena = arena;
         this.file = file;
         this.rank = rank;
+        this.eagerLimit = eagerLimit;
+        this.slotCap = file.layout.arenaBytes / 4;
+    }
+
+    /** Records how many ranks of the job run on this host (this one included); called once, at the start. */
+    void hostRanks(final int ranks) {
+        hostRanks = ranks;
     }
 
     /**
-     * 1 KiB: between processes, a persistent run whose every message goes through slots takes its lean way and
-     * beats the ring up to 1 KiB (measured at 2 ranks, 8 B to 16 KiB: 0.79x the ring's time at 16 B, 0.93x at
-     * 1 KiB, 1.05x at 4 KiB, 1.5x at 16 KiB), so larger messages keep the ring.
+     * 4 KiB while every rank of the host has a core, 1 MiB when the host has more ranks than cores. Measured with
+     * persistent alltoall and allreduce between barriers (OSU's loop), slots against the ring: 2 ranks on 2 cores,
+     * 2 KiB 1.04-1.16 against 1.42-1.49 us (alltoall) and 1.33-1.52 against 1.75-2.11 (allreduce), 4 KiB 1.57-1.71
+     * against 1.58-2.01 and 1.99-2.13 against 2.09-2.88, 8 KiB 2.91-3.06 against 2.80-2.86 (alltoall; allreduce
+     * equal), 16 KiB 4.50-4.82 against 3.74-4.02. 4 ranks on 2 cores, persistent alltoall in steady state:
+     * 2 KiB 5.2-6.4 against 7.8-8.9 us, 16 KiB 16.9-17.4 against 20.4-21.0, 128 KiB 201-243 against 355-475,
+     * 1 MiB 1563-1570 against 1858-2258.
      */
     @Override
     public long defaultDirectLimit() {
-        return 1024;
+        return hostRanks > Runtime.getRuntime().availableProcessors() ? OVERSUBSCRIBED_LIMIT : LIMIT;
+    }
+
+    /** A send out of the arena larger than the eager limit: the receiver copies it straight out of it. */
+    @Override
+    public boolean copiesOnce(final MemorySegment data) {
+        return data.byteSize() > eagerLimit && arena.offsetOf(data) >= 0;
     }
 
     @Override
@@ -37,7 +79,21 @@ final class ShmDirectMemory implements DirectMemory {
         return arena.allocate(Math.max(0, bytes));
     }
 
-    /** A block's name is its offset in the job file. */
+    /** Refuses (null) a block that would take the slots past a quarter of the arena. */
+    @Override
+    public synchronized MemorySegment tryAllocateSlots(final long bytes) {
+        final long size = Math.max(0, bytes);
+        if (slotBytes + size > slotCap) {
+            return null;
+        }
+        final MemorySegment block = arena.allocate(size);
+        if (null != block) {
+            slotBytes += block.byteSize();
+            slotBlocks.add(block.address());
+        }
+        return block;
+    }
+
     @Override
     public long nameDirect(final MemorySegment block) {
         final long at = arena.offsetOf(block);
@@ -59,8 +115,12 @@ final class ShmDirectMemory implements DirectMemory {
     }
 
     @Override
-    public void freeDirect(final MemorySegment block) {
-        if (!arena.free(block)) {
+    public synchronized void freeDirect(final MemorySegment block) {
+        if (arena.free(block)) {
+            if (slotBlocks.remove(block.address())) {
+                slotBytes -= block.byteSize();
+            }
+        } else {
             throw Errors.expected(ErrorClass.ARG, "freeDirect", "rank=" + rank, "segment at address="
                 + block.address() + " is not a live block of this rank's shared arena", "a block given back once");
         }

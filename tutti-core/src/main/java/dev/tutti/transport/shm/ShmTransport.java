@@ -138,7 +138,7 @@ public final class ShmTransport implements Transport {
             inbox.maxRecordBytes() - ShmRecordDescriptor.EAGER_HEADER_BYTES);
         this.pushLimit = Math.min(config.pushLimit(), file.layout.chunkBytes * file.layout.chunksPerChannel);
         this.arena = new SharedArena(seg, file.layout.arena(rank), file.layout.arenaBytes);
-        this.direct = new ShmDirectMemory(arena, file, rank);
+        this.direct = new ShmDirectMemory(arena, file, rank, eagerLimit);
         this.peerState = new AtomicIntegerArray(size);
         this.outbox = new ShmOutbox(seg, rank, rings);
         this.streams = new ArrayDeque[size];
@@ -192,6 +192,11 @@ public final class ShmTransport implements Transport {
      */
     public void start(final boolean[] served) {
         liveness = new ShmLiveness(file, served);
+        int onHost = 1;
+        for (final boolean s : served) {
+            onHost += s ? 1 : 0;
+        }
+        direct.hostRanks(onHost);
         peers = served.clone(); // volatile store: publishes the liveness above to every poller
     }
 
