@@ -19,8 +19,8 @@ import java.util.Set;
  * message makes a rank wait: once for a slot, once per chunk and handshake for the ring, so slots win at every size
  * measured. Slots live as long as their communicator ({@code DirectLane}): their blocks together may take at most a
  * quarter of the arena ({@code slotBytes}), so that the program's shared buffers, windows and channels keep
- * their room.
- * Thread-safety: the arena synchronizes, and so does the count of slot bytes; the rest is immutable or volatile.
+ * their room. Thread-safety: the arena synchronizes, and so does the count of slot bytes; the rest is immutable or
+ * volatile.
  */
 final class ShmDirectMemory implements DirectMemory {
     /** The default limit when the host has a core per rank. */
@@ -94,6 +94,7 @@ final class ShmDirectMemory implements DirectMemory {
         return block;
     }
 
+    /** A block's name is its offset in the job file. */
     @Override
     public long nameDirect(final MemorySegment block) {
         final long at = arena.offsetOf(block);
