@@ -23,6 +23,8 @@ class MpiAllocationTest {
     private static final int CALLS = 50_000;
     /** Bytes per call the mpi layer may add to Tutti's own: under one object (a Status, when the JIT keeps it). */
     private static final double MAX_EXTRA_BYTES_PER_CALL = 40;
+    /** Alternated measurements of each form between two ranks, the least of which counts. */
+    private static final int ROUNDS = 5;
 
     private static final com.sun.management.ThreadMXBean MX =
         (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
@@ -85,16 +87,24 @@ class MpiAllocationTest {
             final float[] y = new float[2];
             final Buf bx = Buf.of(x);
             final Buf by = Buf.of(y);
-            final double tutti = bytesPerCall(() -> {
-                for (int i = 0; i < CALLS; i++) {
-                    tw.allreduce(bx, by, dev.tutti.Op.SUM);
-                }
-            }, CALLS);
-            final double mpi = bytesPerCall(() -> {
-                for (int i = 0; i < CALLS; i++) {
-                    w.allReduce(x, y, 2, MPI.FLOAT, MPI.SUM);
-                }
-            }, CALLS);
+            // Between two ranks the transport's own allocation varies with timing (an inproc message that arrives
+            // before its receive is posted takes a private copy of its payload): on a slow host one loop of either
+            // form measured 75-135 bytes per call. The least of several alternated loops of each form is where both
+            // meet the fewest such arrivals, and the difference between the two is the mpi layer's own.
+            double tutti = Double.MAX_VALUE;
+            double mpi = Double.MAX_VALUE;
+            for (int round = 0; round < ROUNDS; round++) {
+                tutti = Math.min(tutti, bytesPerCall(() -> {
+                    for (int i = 0; i < CALLS; i++) {
+                        tw.allreduce(bx, by, dev.tutti.Op.SUM);
+                    }
+                }, CALLS));
+                mpi = Math.min(mpi, bytesPerCall(() -> {
+                    for (int i = 0; i < CALLS; i++) {
+                        w.allReduce(x, y, 2, MPI.FLOAT, MPI.SUM);
+                    }
+                }, CALLS));
+            }
             System.out.printf("allReduce of float[2] (rank %d): Tutti %.1f, mpi %.1f bytes per call%n", tw.rank(),
                 tutti, mpi);
             assertTrue(mpi <= tutti + MAX_EXTRA_BYTES_PER_CALL, "rank " + tw.rank() + ": mpi allReduce allocated "
