@@ -95,9 +95,9 @@ public final class ShmTransport implements Transport {
     private final AtomicIntegerArray peerState;
     private final ShmOutbox outbox;
     private final AtomicLong nextMsgId = new AtomicLong(1);
-    private final ConcurrentHashMap<Long, Outgoing> awaitingCts = new ConcurrentHashMap<>();
-    private final ConcurrentLinkedQueue<Incoming> newIncoming = new ConcurrentLinkedQueue<>();
-    private final ConcurrentLinkedQueue<Outgoing> newStreams = new ConcurrentLinkedQueue<>();
+    private final ConcurrentHashMap<Long, ShmOutgoing> awaitingCts = new ConcurrentHashMap<>();
+    private final ConcurrentLinkedQueue<ShmIncoming> newIncoming = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<ShmOutgoing> newStreams = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean closeStarted = new AtomicBoolean();
     private final AtomicLong singleCopySends = new AtomicLong();
     private final EagerBufferPool eagerBuffers = new EagerBufferPool();
@@ -106,8 +106,8 @@ public final class ShmTransport implements Transport {
     private volatile boolean[] peers;
     private ShmLiveness liveness;
     /* Owned by the token holder. */
-    private final ArrayDeque<Outgoing>[] streams;
-    private final Map<Long, Incoming>[] incoming;
+    private final ArrayDeque<ShmOutgoing>[] streams;
+    private final Map<Long, ShmIncoming>[] incoming;
     private final Map<Long, ShmPushedInbound>[] pushed;
     private int activeStreams;
     private int activeIncoming;
@@ -228,12 +228,12 @@ public final class ShmTransport implements Transport {
         final long shared = arena.offsetOf(payload);
         // Pushed only if its announcement goes into the ring now: chunks must not overtake it.
         if (shared < 0 && length <= pushLimit && outbox.tryRts(d, message, ShmRecordDescriptor.RTS_PUSH, msgId, -1)) {
-            final Outgoing o = new Outgoing(d, message, msgId);
+            final ShmOutgoing o = new ShmOutgoing(d, message, msgId);
             o.wanted = length;
             newStreams.add(o);
             return;
         }
-        awaitingCts.put(msgId, new Outgoing(d, message, msgId));
+        awaitingCts.put(msgId, new ShmOutgoing(d, message, msgId));
         final int type;
         if (shared >= 0) {
             type = ShmRecordDescriptor.RTS_SHARED;
@@ -347,7 +347,7 @@ public final class ShmTransport implements Transport {
     }
 
     private void onCts(final int from, final long msgId, final long wanted) {
-        final Outgoing o = awaitingCts.remove(msgId);
+        final ShmOutgoing o = awaitingCts.remove(msgId);
         if (null == o) {
             return; // failed meanwhile (peer gone, transport closing)
         }
@@ -361,7 +361,7 @@ public final class ShmTransport implements Transport {
     }
 
     private void onFin(final int from, final long msgId) {
-        final Outgoing o = awaitingCts.remove(msgId);
+        final ShmOutgoing o = awaitingCts.remove(msgId);
         if (null != o) {
             o.out.sent(null);
         }
@@ -383,8 +383,8 @@ public final class ShmTransport implements Transport {
     private int pumpStreams() {
         int chunks = 0;
         for (int d = 0; d < size && chunks < MAX_CHUNKS_PER_POLL; d++) {
-            final ArrayDeque<Outgoing> q = streams[d];
-            Outgoing o;
+            final ArrayDeque<ShmOutgoing> q = streams[d];
+            ShmOutgoing o;
             while (chunks < MAX_CHUNKS_PER_POLL && null != (o = q.peekFirst())) {
                 final ShmChannel ch = outChannels[d];
                 final long n = Math.min(ch.chunkBytes(), o.wanted - o.done);
@@ -405,7 +405,7 @@ public final class ShmTransport implements Transport {
 
     /** Moves pushed sends (any thread) into the poller's stream queues, behind what streams already. */
     private void takeNewStreams() {
-        Outgoing o;
+        ShmOutgoing o;
         while (null != (o = newStreams.poll())) {
             streams[o.dest].addLast(o);
             activeStreams++;
@@ -414,7 +414,7 @@ public final class ShmTransport implements Transport {
 
     /** Moves receives matched by any thread into the poller's table. */
     private void takeNewIncoming() {
-        Incoming in;
+        ShmIncoming in;
         while (null != (in = newIncoming.poll())) {
             if (ALIVE != peerState.get(in.source)) {
                 in.done.delivered(gone(in.source, "recv"));
@@ -447,13 +447,13 @@ public final class ShmTransport implements Transport {
      */
     private int pumpFrom(final int s, final int budget, final boolean drain) {
         final MemorySegment f = seg;
-        final Map<Long, Incoming> table = incoming[s];
+        final Map<Long, ShmIncoming> table = incoming[s];
         final ShmChannel ch = inChannels[s];
         int chunks = 0;
         long slot;
         while (chunks < budget && (slot = ch.readySlot()) >= 0) {
             final long msgId = ShmChannel.msgId(f, slot);
-            Incoming in = table.get(msgId);
+            ShmIncoming in = table.get(msgId);
             if (null == in) {
                 takeNewIncoming();
                 in = table.get(msgId);
@@ -528,7 +528,7 @@ public final class ShmTransport implements Transport {
             done.delivered(null);
             return;
         }
-        newIncoming.add(new Incoming(source, msgId, destination, wanted, wanted, false, done));
+        newIncoming.add(new ShmIncoming(source, msgId, destination, wanted, wanted, false, done));
         outbox.sendControl(source, ShmRecordDescriptor.CTS, msgId, wanted);
     }
 
@@ -550,7 +550,7 @@ public final class ShmTransport implements Transport {
             done.delivered(gone(source, "recv"));
             return;
         }
-        newIncoming.add(new Incoming(source, msgId, destination, wanted, length, true, done));
+        newIncoming.add(new ShmIncoming(source, msgId, destination, wanted, length, true, done));
     }
 
     // ------------------------------------------------------------------------------------------------ failure
@@ -580,16 +580,16 @@ public final class ShmTransport implements Transport {
     /** Fails every send and receive in progress with peer {@code r}; the token holder calls it. */
     private void failTransfers(final int r, final TuttiException e) {
         outbox.fail(r, e);
-        final Iterator<Outgoing> it = awaitingCts.values().iterator();
+        final Iterator<ShmOutgoing> it = awaitingCts.values().iterator();
         while (it.hasNext()) {
-            final Outgoing o = it.next();
+            final ShmOutgoing o = it.next();
             if (o.dest == r) {
                 it.remove();
                 o.out.sent(e);
             }
         }
         takeNewStreams();
-        for (final Outgoing o : streams[r]) {
+        for (final ShmOutgoing o : streams[r]) {
             activeStreams--;
             o.out.sent(e);
         }
@@ -599,7 +599,7 @@ public final class ShmTransport implements Transport {
         }
         pushed[r].clear();
         takeNewIncoming();
-        for (final Incoming in : incoming[r].values()) {
+        for (final ShmIncoming in : incoming[r].values()) {
             activeIncoming--;
             in.done.delivered(e);
         }
@@ -759,46 +759,5 @@ public final class ShmTransport implements Transport {
     @Override
     public String toString() {
         return "shm(rank=" + rank + ", size=" + size + ", eagerLimit=" + eagerLimit + ", file=" + file.path + ")";
-    }
-
-    /** A rendezvous send: waiting for CTS/FIN, then streaming. */
-    private static final class Outgoing {
-        final int dest;
-        final Outbound out;
-        final long msgId;
-        long wanted;
-        long done;
-
-        Outgoing(final int dest, final Outbound out, final long msgId) {
-            this.dest = dest;
-            this.out = out;
-            this.msgId = msgId;
-        }
-    }
-
-    /**
-     * A matched streamed receive: chunks arriving. The channel carries {@code total} bytes (after CTS the bytes
-     * wanted; pushed, the whole message), of which the first {@code wanted} go to the destination.
-     */
-    private static final class Incoming {
-        final int source;
-        final long msgId;
-        final MemorySegment destination;
-        final long wanted;
-        final long total;
-        final boolean pushed;
-        final Inbound.Delivery done;
-        long received;
-
-        Incoming(final int source, final long msgId, final MemorySegment destination, final long wanted,
-            final long total, final boolean pushed, final Inbound.Delivery done) {
-            this.source = source;
-            this.msgId = msgId;
-            this.destination = destination;
-            this.wanted = wanted;
-            this.total = total;
-            this.pushed = pushed;
-            this.done = done;
-        }
     }
 }
