@@ -42,11 +42,15 @@ final class SharedArena {
     synchronized MemorySegment allocate(final long length) {
         final long need = ShmLayoutDescriptor.align(Math.max(1, length), ALIGN);
         for (final Map.Entry<Long, Long> e : free.entrySet()) {
-            if (e.getValue() >= need) {
-                final long at = e.getKey();
+            final long at = e.getKey();
+            final long room = e.getValue();
+            if (room >= need) {
+                // Key and length are read before the removal: TreeMap removes a node with two children by moving
+                // its successor's key and value into that node, so the entry would then describe another range
+                // (and a remainder of the wrong length would overlap live blocks).
                 free.remove(at);
-                if (e.getValue() > need) {
-                    free.put(at + need, e.getValue() - need);
+                if (room > need) {
+                    free.put(at + need, room - need);
                 }
                 used.put(at, need);
                 return file.asSlice(at, length).fill((byte) 0);
