@@ -5,13 +5,17 @@ import dev.tutti.channel.ChannelBuffer;
 import dev.tutti.channel.ChannelQos;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * Everything that lives in a rank's shared arena, made and given back size after size as a program does: a channel's
  * window (landing zones, sequence and assignment lines), persistent collectives' slots, which stay with the
- * communicator, and the previous size's window freed under them. Every byte of every exchange is checked. The arena's
+ * communicator, and the previous size's window freed under them; then, at 2, 3 and 5 ranks, sizes that take every
+ * path (slots, the ring, the window, the channel's arena send buffers, a lane declined for want of room). Every byte
+ * of every exchange is checked. The arena's
  * allocator once handed a new slot block out over live ones (a first-fit remainder of the wrong length), and a
  * channel's stores into its landing zones then wrote over a persistent allreduce's acknowledgement: the allreduce
  * hung on 4 ranks, or read another call's bytes.
@@ -19,18 +23,29 @@ import static org.junit.jupiter.api.Assertions.fail;
 @Timeout(120)
 class ArenaReuseTest {
     private static final int[] SIZES = {8, 24, 64, 128, 200, 512, 1024, 64, 128, 2048};
-    private static final int ITERATIONS = 150;
+    /** Sizes across every path: slots, the ring, the window, the channel's arena send buffers, a declined lane. */
+    private static final int[] MIXED = {8, 4096, 24, 65536, 64, 16384, 128, 262144, 200, 131072, 520000, 64};
 
     @Test
     void shouldKeepEveryByteWhileWindowsAndSlotsComeAndGoOverShm() {
         ShmJob.run(4, (w, shm) -> {
             for (final int bytes : SIZES) {
-                sizeRound(w, bytes);
+                sizeRound(w, bytes, 150);
             }
         });
     }
 
-    private static void sizeRound(final Communicator w, final int bytes) {
+    @ParameterizedTest(name = "p={0}")
+    @ValueSource(ints = {2, 3, 5})
+    void shouldKeepEveryByteAcrossSizesOfEveryPathOverShm(final int p) {
+        ShmJob.run(p, (w, shm) -> {
+            for (final int bytes : MIXED) {
+                sizeRound(w, bytes, 30);
+            }
+        });
+    }
+
+    private static void sizeRound(final Communicator w, final int bytes, final int iterations) {
         final int p = w.size();
         final int me = w.rank();
         final int longs = Math.max(1, bytes / Long.BYTES);
@@ -42,7 +57,7 @@ class ArenaReuseTest {
              AlltoallChannel ch = AlltoallChannel.create(w, "reuse" + bytes, Datatype.BYTE, bytes, 1,
                  ChannelQos.bestEffort().confined());
              PersistentRequest red = w.allreduceInit(Buf.of(mine), Buf.of(sum), Op.SUM)) {
-            for (int it = 0; it < ITERATIONS; it++) {
+            for (int it = 0; it < iterations; it++) {
                 for (int d = 0; d < p; d++) {
                     for (int e = 0; e < longs; e++) {
                         send[d * longs + e] = word(bytes, it, me, d, e);
