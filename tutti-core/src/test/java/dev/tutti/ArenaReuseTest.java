@@ -15,10 +15,9 @@ import static org.junit.jupiter.api.Assertions.fail;
  * window (landing zones, sequence and assignment lines), persistent collectives' slots, which stay with the
  * communicator, and the previous size's window freed under them; then, at 2, 3 and 5 ranks, sizes that take every
  * path (slots, the ring, the window, the channel's arena send buffers, a lane declined for want of room). Every byte
- * of every exchange is checked. The arena's
- * allocator once handed a new slot block out over live ones (a first-fit remainder of the wrong length), and a
- * channel's stores into its landing zones then wrote over a persistent allreduce's acknowledgement: the allreduce
- * hung on 4 ranks, or read another call's bytes.
+ * of every exchange is checked. The arena's allocator once handed a new slot block out over live ones (a first-fit
+ * remainder of the wrong length), and a channel's stores into its landing zones then wrote over a persistent
+ * allreduce's acknowledgement: the allreduce hung on 4 ranks, or read another call's bytes.
  */
 @Timeout(120)
 class ArenaReuseTest {
