@@ -14,10 +14,11 @@ import static org.junit.jupiter.api.Assertions.fail;
  * Everything that lives in a rank's shared arena, made and given back size after size as a program does: a channel's
  * window (landing zones, sequence and assignment lines), persistent collectives' slots, which stay with the
  * communicator, and the previous size's window freed under them; then, at 2, 3 and 5 ranks, sizes that take every
- * path (slots, the ring, the window, the channel's arena send buffers, a lane declined for want of room). Every byte
- * of every exchange is checked. The arena's allocator once handed a new slot block out over live ones (a first-fit
- * remainder of the wrong length), and a channel's stores into its landing zones then wrote over a persistent
- * allreduce's acknowledgement: the allreduce hung on 4 ranks, or read another call's bytes.
+ * path (slots, the ring, the window, the channel's arena send buffers, a lane declined for want of room), each with
+ * a bipartite channel between the job's halves as well. Every byte of every exchange is checked. The arena's
+ * allocator once handed a new slot block out over live ones (a first-fit remainder of the wrong length), and a
+ * channel's stores into its landing zones then wrote over a persistent allreduce's acknowledgement: the allreduce
+ * hung on 4 ranks, or read another call's bytes.
  */
 @Timeout(120)
 class ArenaReuseTest {
@@ -40,6 +41,7 @@ class ArenaReuseTest {
         ShmJob.run(p, (w, shm) -> {
             for (final int bytes : MIXED) {
                 sizeRound(w, bytes, 30);
+                bipartiteRound(w, bytes, 30);
             }
         });
     }
@@ -100,6 +102,46 @@ class ArenaReuseTest {
                     same(want, sum[e], "allreduceInit", bytes, it, -1, e);
                 }
             }
+        }
+    }
+
+    /**
+     * A bipartite channel between the two halves of the job, over a new intercommunicator: the first half sends
+     * blocks of {@code bytes}, the second half blocks half as large (none for the smallest size).
+     */
+    private static void bipartiteRound(final Communicator w, final int bytes, final int iterations) {
+        final int first = (w.size() + 1) / 2;
+        final boolean left = w.rank() < first;
+        final Communicator half = w.split(left ? 0 : 1, w.rank());
+        final Intercommunicator inter = half.createIntercomm(0, w, left ? first : 0, 9);
+        final int big = Math.max(1, bytes / Long.BYTES);
+        final int mineBlock = left ? big : big / 2;
+        final int theirBlock = left ? big / 2 : big;
+        final int from0 = left ? first : 0; // the world rank of the remote group's rank 0
+        try (AlltoallChannel ch = AlltoallChannel.bipartite(inter, "across" + bytes, Datatype.LONG, mineBlock,
+            theirBlock, 2, ChannelQos.bestEffort())) {
+            for (int it = 0; it < iterations; it++) {
+                final ChannelBuffer out = ch.takeSend();
+                final long[] o = out.longs();
+                for (int d = 0; d < inter.remoteSize(); d++) {
+                    for (int e = 0; e < mineBlock; e++) {
+                        o[d * mineBlock + e] = ~word(bytes, it, w.rank(), d, e);
+                    }
+                }
+                ch.submit(out);
+                final ChannelBuffer in = ch.takeReceive();
+                final long[] r = in.longs();
+                for (int s = 0; s < inter.remoteSize(); s++) {
+                    for (int e = 0; e < theirBlock; e++) {
+                        same(~word(bytes, it, from0 + s, inter.rank(), e), r[s * theirBlock + e], "bipartite channel",
+                            bytes, it, from0 + s, e);
+                    }
+                }
+                ch.release(in);
+            }
+        } finally {
+            inter.free();
+            half.free();
         }
     }
 
