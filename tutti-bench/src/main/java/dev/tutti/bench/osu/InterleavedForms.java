@@ -1,0 +1,275 @@
+package dev.tutti.bench.osu;
+
+import dev.tutti.Buf;
+import dev.tutti.Communicator;
+import dev.tutti.Datatype;
+import dev.tutti.Op;
+import dev.tutti.PersistentRequest;
+import dev.tutti.Tutti;
+import dev.tutti.channel.AlltoallChannel;
+import dev.tutti.channel.ChannelBuffer;
+import dev.tutti.channel.ChannelQos;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The build-once forms of issue 16 against the per-call ones, interleaved in one job: per size, per-call
+ * {@code alltoall}, {@code alltoallInit}, an alltoall channel, per-call {@code allreduce} and {@code allreduceInit}
+ * take turns in blocks of OSU-style calls (each call timed on its own, an untimed barrier after it), the order of the
+ * forms reversed every other block. Whatever the machine does meanwhile (other load, frequency, the scheduler) falls on
+ * every form alike, so the ratios are those of the forms, where separate jobs per form (as {@code compare.sh} runs
+ * them) differ by the drift between jobs as well: 20-80% between runs of one cell on a shared 2-core machine.
+ *
+ * <pre>
+ * bin/tutti run -n 4 -cp tutti-bench/target/classes dev.tutti.bench.osu.InterleavedForms [options] BYTES...
+ *   --blocks B   blocks per form and size (default 10)
+ *   --calls N    timed calls per block (default 500)
+ *   --warmup W   untimed calls of each form before the first block of a size (default 20000: fewer leave the JIT
+ *                compiling during the first sizes, and a rank whose core a compiler thread takes waits a 4 ms tick)
+ * </pre>
+ *
+ * <p>{@code BYTES} as in the OSU benchmarks: the block per pair for the alltoall forms, the vector for the reductions
+ * (rounded down to whole longs, at least one). Each rank averages its timed calls per form; the table shows the
+ * maximum over ranks, and the per-call time over each form's. After each size every form runs once more into
+ * poisoned buffers, and what it received is checked against what the ranks sent. Data lives in long arrays, the channel's blocks in its own buffers (depth 1, confined
+ * to the rank's thread, as {@code alltoall_channel}).
+ */
+public final class InterleavedForms {
+    private static final String[] NAMES = {"alltoall", "alltoall_init", "alltoall_channel", "allreduce",
+        "allreduce_init"};
+
+    private final int blocks;
+    private final int calls;
+    private final int warmup;
+
+    /**
+     * @param blocks blocks per form and size, at least 1
+     * @param calls  timed calls per block, at least 1
+     * @param warmup untimed calls of each form before a size's first block, at least 0
+     */
+    public InterleavedForms(final int blocks, final int calls, final int warmup) {
+        if (blocks < 1 || calls < 1 || warmup < 0) {
+            throw new IllegalArgumentException("InterleavedForms: blocks=" + blocks + " calls=" + calls + " warmup="
+                + warmup + ", expected blocks >= 1, calls >= 1, warmup >= 0");
+        }
+        this.blocks = blocks;
+        this.calls = calls;
+        this.warmup = warmup;
+    }
+
+    /**
+     * Runs the benchmark.
+     *
+     * @param args options and sizes, see the class comment
+     */
+    public static void main(final String[] args) {
+        int blocks = 10;
+        int calls = 500;
+        int warmup = 20_000;
+        final List<Integer> sizes = new ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--blocks" -> blocks = Integer.parseInt(args[++i]);
+                case "--calls" -> calls = Integer.parseInt(args[++i]);
+                case "--warmup" -> warmup = Integer.parseInt(args[++i]);
+                default -> sizes.add(Integer.parseInt(args[i]));
+            }
+        }
+        if (sizes.isEmpty()) {
+            throw new IllegalArgumentException("InterleavedForms: no sizes given, expected [--blocks B] [--calls N] "
+                + "[--warmup W] BYTES...");
+        }
+        final InterleavedForms bench = new InterleavedForms(blocks, calls, warmup);
+        try (Tutti tutti = Tutti.init()) {
+            bench.run(tutti.world(), sizes.stream().mapToInt(Integer::intValue).toArray(),
+                0 == tutti.world().rank() ? System.out : null);
+        }
+    }
+
+    /**
+     * Measures every size; rank 0 prints the table.
+     *
+     * @param world the communicator
+     * @param sizes the sizes in bytes, each at least 1
+     * @param out   where the table goes (rank 0), or null
+     */
+    public void run(final Communicator world, final int[] sizes, final PrintStream out) {
+        if (null != out) {
+            out.printf("# interleaved forms, %d ranks, %d blocks x %d calls per form and size, %d warm-up calls%n",
+                world.size(), blocks, calls, warmup);
+            out.println("| bytes | alltoall | alltoall_init | alltoall_channel | allreduce | allreduce_init |");
+            out.println("|---:|---:|---:|---:|---:|---:|");
+        }
+        for (final int bytes : sizes) {
+            if (bytes < 1) {
+                throw new IllegalArgumentException("InterleavedForms: bytes=" + bytes + ", expected >= 1");
+            }
+            final double[] us = size(world, bytes);
+            if (null != out) {
+                out.printf("| %d | %.3f | %.3f (%.2fx) | %.3f (%.2fx) | %.3f | %.3f (%.2fx) |%n", bytes, us[0], us[1],
+                    us[0] / us[1], us[2], us[0] / us[2], us[3], us[4], us[3] / us[4]);
+            }
+        }
+    }
+
+    /** @return the maximum over ranks of each form's average µs per call, in {@link #NAMES} order */
+    private double[] size(final Communicator world, final int bytes) {
+        final Forms f = new Forms(world, bytes);
+        try {
+            final Runnable[] forms = {f::alltoall, f::alltoallInit, f::channel, f::allreduce, f::allreduceInit};
+            for (final Runnable form : forms) {
+                for (int i = 0; i < warmup; i++) {
+                    form.run();
+                }
+            }
+            final long[] ns = new long[forms.length];
+            for (int b = 0; b < blocks; b++) {
+                for (int k = 0; k < forms.length; k++) {
+                    final int form = 0 == (b & 1) ? k : forms.length - 1 - k;
+                    world.barrier();
+                    for (int i = 0; i < calls; i++) {
+                        final long t0 = System.nanoTime();
+                        forms[form].run();
+                        ns[form] += System.nanoTime() - t0;
+                        world.barrier();
+                    }
+                }
+            }
+            f.verify();
+            final double[] avg = new double[forms.length];
+            for (int k = 0; k < forms.length; k++) {
+                avg[k] = ns[k] / 1e3 / ((long) blocks * calls);
+            }
+            final double[] max = new double[forms.length];
+            world.allreduce(Buf.of(avg), Buf.of(max), Op.MAX);
+            return max;
+        } finally {
+            f.close();
+        }
+    }
+
+    /** One size's buffers, requests and channel; the data written once, checked after the last call. */
+    private static final class Forms {
+        private final Communicator world;
+        private final int block;
+        private final long[] send;
+        private final long[] recv;
+        private final long[] vector;
+        private final long[] sum;
+        private final PersistentRequest alltoall;
+        private final PersistentRequest allreduce;
+        private final AlltoallChannel channel;
+        private ChannelBuffer out;
+        private ChannelBuffer in;
+
+        Forms(final Communicator world, final int bytes) {
+            this.world = world;
+            final int p = world.size();
+            final int me = world.rank();
+            block = Math.max(1, bytes / Long.BYTES);
+            send = new long[p * block];
+            recv = new long[p * block];
+            vector = new long[block];
+            sum = new long[block];
+            for (int d = 0; d < p; d++) {
+                for (int e = 0; e < block; e++) {
+                    send[d * block + e] = value(me, d, e);
+                }
+            }
+            for (int e = 0; e < block; e++) {
+                vector[e] = value(me, 0, e);
+            }
+            alltoall = world.alltoallInit(Buf.of(send), Buf.of(recv));
+            allreduce = world.allreduceInit(Buf.of(vector), Buf.of(sum), Op.SUM);
+            channel = AlltoallChannel.create(world, "forms" + bytes, Datatype.LONG, block, 1,
+                ChannelQos.bestEffort().confined());
+            out = channel.takeSend();
+            System.arraycopy(send, 0, out.longs(), 0, send.length);
+        }
+
+        static long value(final int from, final int to, final int e) {
+            return from * 1_000_003L + to * 1_009L + e;
+        }
+
+        void alltoall() {
+            world.alltoall(Buf.of(send), Buf.of(recv));
+        }
+
+        void alltoallInit() {
+            alltoall.start();
+            alltoall.waitFor();
+        }
+
+        void channel() {
+            if (null != in) {
+                channel.release(in);
+            }
+            channel.submit(out);
+            in = channel.takeReceive();
+            out = channel.takeSend();
+        }
+
+        void allreduce() {
+            world.allreduce(Buf.of(vector), Buf.of(sum), Op.SUM);
+        }
+
+        void allreduceInit() {
+            allreduce.start();
+            allreduce.waitFor();
+        }
+
+        /** Runs each form once more into poisoned buffers and checks what it received. */
+        void verify() {
+            final int p = world.size();
+            final int me = world.rank();
+            Arrays.fill(recv, -1);
+            alltoall();
+            check("alltoall", recv, p, me);
+            Arrays.fill(recv, -1);
+            alltoallInit();
+            check("alltoall_init", recv, p, me);
+            channel();
+            check("alltoall_channel", in.longs(), p, me);
+            Arrays.fill(sum, -1);
+            allreduce();
+            checkSum("allreduce", p, me);
+            Arrays.fill(sum, -1);
+            allreduceInit();
+            checkSum("allreduce_init", p, me);
+        }
+
+        private void checkSum(final String form, final int p, final int me) {
+            for (int e = 0; e < block; e++) {
+                long want = 0;
+                for (int s = 0; s < p; s++) {
+                    want += value(s, 0, e);
+                }
+                if (sum[e] != want) {
+                    throw new IllegalStateException("InterleavedForms: " + form + " of " + block + " longs on rank "
+                        + me + ": element " + e + " is " + sum[e] + ", expected " + want);
+                }
+            }
+        }
+
+        private void check(final String form, final long[] got, final int p, final int me) {
+            for (int s = 0; s < p; s++) {
+                for (int e = 0; e < block; e++) {
+                    if (got[s * block + e] != value(s, me, e)) {
+                        throw new IllegalStateException("InterleavedForms: " + form + " of " + block + " longs on rank "
+                            + me + ": element " + e + " from rank " + s + " is " + got[s * block + e] + ", expected "
+                            + value(s, me, e));
+                    }
+                }
+            }
+        }
+
+        void close() {
+            alltoall.close();
+            allreduce.close();
+            channel.close();
+        }
+    }
+}

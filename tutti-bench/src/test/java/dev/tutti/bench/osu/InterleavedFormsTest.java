@@ -1,0 +1,44 @@
+package dev.tutti.bench.osu;
+
+import dev.tutti.Tutti;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The interleaved forms benchmark in-process with tiny counts: its table's shape and its data checks, not timing. */
+@Timeout(60)
+class InterleavedFormsTest {
+    @Test
+    void shouldPrintARowPerSizeWithEveryFormAndItsRatio() {
+        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        final PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+        Tutti.runLocal(3, Tutti.Options.defaults().timeout(Duration.ofSeconds(40)),
+            world -> new InterleavedForms(2, 5, 3).run(world, new int[] {1, 8, 100, 4096}, 0 == world.rank() ? out
+                : null));
+        final List<String> lines = Arrays.asList(bytes.toString(StandardCharsets.UTF_8).split("\n"));
+        assertTrue(lines.get(0).startsWith("# interleaved forms, 3 ranks, 2 blocks x 5 calls"), lines.get(0));
+        final List<String> rows = lines.stream().filter(l -> l.matches("\\| [0-9]+ \\|.*")).toList();
+        assertEquals(4, rows.size(), String.join("\n", lines));
+        for (final String row : rows) {
+            assertTrue(row.matches("\\| [0-9]+ \\| [0-9.]+ \\| [0-9.]+ \\([0-9.]+x\\) \\| [0-9.]+ \\([0-9.]+x\\) \\| "
+                + "[0-9.]+ \\| [0-9.]+ \\([0-9.]+x\\) \\|"), row);
+        }
+    }
+
+    @Test
+    void shouldRefuseCountsThatMeasureNothing() {
+        final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            () -> new InterleavedForms(0, 5, 0));
+        assertTrue(e.getMessage().contains("blocks=0"), e.getMessage());
+    }
+}
