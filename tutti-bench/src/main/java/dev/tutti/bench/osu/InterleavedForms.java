@@ -32,8 +32,11 @@ import java.util.List;
  * </pre>
  *
  * <p>{@code BYTES} as in the OSU benchmarks: the block per pair for the alltoall forms, the vector for the reductions
- * (rounded down to whole longs, at least one). Each rank averages its timed calls per form; the table shows the
- * maximum over ranks, and the per-call time over each form's. After each size every form runs once more into
+ * (rounded down to whole longs, at least one). Each rank averages its timed calls per block, and takes the median of
+ * a form's blocks: on a shared machine a call now and then waits a whole scheduler tick (4 ms here) for its core,
+ * which moves one block's mean by microseconds and the median not at all. The table shows the maximum over ranks,
+ * and the per-call time over each form's. The first size is measured once more before the table and discarded (the
+ * JIT keeps compiling for seconds after the warm-up calls when 4 JVMs share 2 cores). After each size every form runs once more into
  * poisoned buffers, and what it received is checked against what the ranks sent. Data lives in long arrays, the channel's blocks in its own buffers (depth 1, confined
  * to the rank's thread, as {@code alltoall_channel}).
  */
@@ -93,13 +96,16 @@ public final class InterleavedForms {
      * Measures every size; rank 0 prints the table.
      *
      * @param world the communicator
-     * @param sizes the sizes in bytes, each at least 1
+     * @param sizes the sizes in bytes (at least one), each at least 1
      * @param out   where the table goes (rank 0), or null
      */
     public void run(final Communicator world, final int[] sizes, final PrintStream out) {
+        if (0 == sizes.length) {
+            throw new IllegalArgumentException("InterleavedForms: no sizes, expected at least one");
+        }
         if (null != out) {
-            out.printf("# interleaved forms, %d ranks, %d blocks x %d calls per form and size, %d warm-up calls%n",
-                world.size(), blocks, calls, warmup);
+            out.printf("# interleaved forms, %d ranks, %d blocks x %d calls per form and size, %d warm-up calls; "
+                + "us per call: median over blocks, max over ranks%n", world.size(), blocks, calls, warmup);
             out.println("| bytes | alltoall | alltoall_init | alltoall_channel | allreduce | allreduce_init |");
             out.println("|---:|---:|---:|---:|---:|---:|");
         }
@@ -107,6 +113,9 @@ public final class InterleavedForms {
             if (bytes < 1) {
                 throw new IllegalArgumentException("InterleavedForms: bytes=" + bytes + ", expected >= 1");
             }
+        }
+        size(world, sizes[0]); // discarded: the JIT still compiles for seconds after the first size's warm-up
+        for (final int bytes : sizes) {
             final double[] us = size(world, bytes);
             if (null != out) {
                 out.printf("| %d | %.3f | %.3f (%.2fx) | %.3f (%.2fx) | %.3f | %.3f (%.2fx) |%n", bytes, us[0], us[1],
@@ -125,7 +134,7 @@ public final class InterleavedForms {
                     form.run();
                 }
             }
-            final long[] ns = new long[forms.length];
+            final long[][] ns = new long[forms.length][blocks];
             for (int b = 0; b < blocks; b++) {
                 for (int k = 0; k < forms.length; k++) {
                     final int form = 0 == (b & 1) ? k : forms.length - 1 - k;
@@ -133,7 +142,7 @@ public final class InterleavedForms {
                     for (int i = 0; i < calls; i++) {
                         final long t0 = System.nanoTime();
                         forms[form].run();
-                        ns[form] += System.nanoTime() - t0;
+                        ns[form][b] += System.nanoTime() - t0;
                         world.barrier();
                     }
                 }
@@ -141,7 +150,8 @@ public final class InterleavedForms {
             f.verify();
             final double[] avg = new double[forms.length];
             for (int k = 0; k < forms.length; k++) {
-                avg[k] = ns[k] / 1e3 / ((long) blocks * calls);
+                Arrays.sort(ns[k]);
+                avg[k] = (ns[k][(blocks - 1) / 2] + ns[k][blocks / 2]) / 2.0 / 1e3 / calls;
             }
             final double[] max = new double[forms.length];
             world.allreduce(Buf.of(avg), Buf.of(max), Op.MAX);
