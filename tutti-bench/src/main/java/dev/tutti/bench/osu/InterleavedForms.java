@@ -36,9 +36,10 @@ import java.util.List;
  * a form's blocks: on a shared machine a call now and then waits a whole scheduler tick (4 ms here) for its core,
  * which moves one block's mean by microseconds and the median not at all. The table shows the maximum over ranks,
  * and the per-call time over each form's. The first size is measured once more before the table and discarded (the
- * JIT keeps compiling for seconds after the warm-up calls when 4 JVMs share 2 cores). After each size every form runs once more into
- * poisoned buffers, and what it received is checked against what the ranks sent. Data lives in long arrays, the channel's blocks in its own buffers (depth 1, confined
- * to the rank's thread, as {@code alltoall_channel}).
+ * JIT keeps compiling for seconds after the warm-up calls when 4 JVMs share 2 cores). After each size every form
+ * runs once more into poisoned buffers, and what it received is checked against what the ranks sent. Data lives in
+ * long arrays, the channel's blocks in its own buffers (depth 1, confined to the rank's thread, as
+ * {@code alltoall_channel}).
  */
 public final class InterleavedForms {
     private static final String[] NAMES = {"alltoall", "alltoall_init", "alltoall_channel", "allreduce",
@@ -75,9 +76,9 @@ public final class InterleavedForms {
         final List<Integer> sizes = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
-                case "--blocks" -> blocks = Integer.parseInt(args[++i]);
-                case "--calls" -> calls = Integer.parseInt(args[++i]);
-                case "--warmup" -> warmup = Integer.parseInt(args[++i]);
+                case "--blocks" -> blocks = option(args, ++i);
+                case "--calls" -> calls = option(args, ++i);
+                case "--warmup" -> warmup = option(args, ++i);
                 default -> sizes.add(Integer.parseInt(args[i]));
             }
         }
@@ -90,6 +91,14 @@ public final class InterleavedForms {
             bench.run(tutti.world(), sizes.stream().mapToInt(Integer::intValue).toArray(),
                 0 == tutti.world().rank() ? System.out : null);
         }
+    }
+
+    private static int option(final String[] args, final int at) {
+        if (at >= args.length) {
+            throw new IllegalArgumentException("InterleavedForms: " + args[at - 1] + " without a value, expected "
+                + args[at - 1] + " N");
+        }
+        return Integer.parseInt(args[at]);
     }
 
     /**
@@ -106,7 +115,7 @@ public final class InterleavedForms {
         if (null != out) {
             out.printf("# interleaved forms, %d ranks, %d blocks x %d calls per form and size, %d warm-up calls; "
                 + "us per call: median over blocks, max over ranks%n", world.size(), blocks, calls, warmup);
-            out.println("| bytes | alltoall | alltoall_init | alltoall_channel | allreduce | allreduce_init |");
+            out.println("| bytes | " + String.join(" | ", NAMES) + " |");
             out.println("|---:|---:|---:|---:|---:|---:|");
         }
         for (final int bytes : sizes) {
