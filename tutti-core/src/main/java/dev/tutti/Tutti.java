@@ -204,7 +204,7 @@ public final class Tutti implements AutoCloseable {
                     shm.close();
                 }
             }
-            final boolean oversubscribed = onHost > Runtime.getRuntime().availableProcessors();
+            final boolean oversubscribed = Configuration.oversubscribed(onHost);
             idle.choose(oversubscribed, onHost > 1);
             if (onHost > 1 && bind) {
                 // With more ranks than CPUs too: the i-th rank of the host goes to CPU i mod CPUs, so that every
@@ -299,7 +299,7 @@ public final class Tutti implements AutoCloseable {
             throw Errors.argument(ErrorClass.ARG, "runLocal", null, "n", n, "n >= 1");
         }
         final P2pEngine[] engines = new P2pEngine[n];
-        final IdleStrategy idle = n > Runtime.getRuntime().availableProcessors()
+        final IdleStrategy idle = Configuration.oversubscribed(n)
             ? Configuration.oversubscribedIdleStrategy() : Configuration.idleStrategy();
         for (int i = 0; i < n; i++) {
             engines[i] = new P2pEngine(i, n, idle);

@@ -155,6 +155,17 @@ public final class Configuration {
     }
 
     /**
+     * Tells whether a host that runs this many ranks of the job has more ranks than cores: the one test behind the
+     * choices made for such hosts (idle strategies, the shm transport's slot limit).
+     *
+     * @param ranksOnHost ranks of the job on this host (threads of one JVM, or processes), this one included
+     * @return true if they outnumber the cores the JVM sees
+     */
+    public static boolean oversubscribed(final int ranksOnHost) {
+        return ranksOnHost > Runtime.getRuntime().availableProcessors();
+    }
+
+    /**
      * Returns the idle strategy for ranks that outnumber the cores (embedded jobs larger than the machine): it
      * spins only briefly, because a spinning rank takes the core from the rank it waits for.
      *

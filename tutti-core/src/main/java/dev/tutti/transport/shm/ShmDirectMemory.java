@@ -2,6 +2,7 @@ package dev.tutti.transport.shm;
 
 import dev.tutti.ErrorClass;
 import dev.tutti.internal.Errors;
+import dev.tutti.runtime.Configuration;
 import dev.tutti.transport.DirectMemory;
 
 import java.lang.foreign.MemorySegment;
@@ -65,7 +66,7 @@ final class ShmDirectMemory implements DirectMemory {
      */
     @Override
     public long defaultDirectLimit() {
-        return hostRanks > Runtime.getRuntime().availableProcessors() ? OVERSUBSCRIBED_LIMIT : LIMIT;
+        return Configuration.oversubscribed(hostRanks) ? OVERSUBSCRIBED_LIMIT : LIMIT;
     }
 
     /** A send out of the arena larger than the eager limit: the receiver copies it straight out of it. */
