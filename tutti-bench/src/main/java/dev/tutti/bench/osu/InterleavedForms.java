@@ -10,10 +10,14 @@ import dev.tutti.channel.AlltoallChannel;
 import dev.tutti.channel.ChannelBuffer;
 import dev.tutti.channel.ChannelQos;
 
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
 import java.io.PrintStream;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
+import java.util.concurrent.Callable;
 
 /**
  * The build-once forms of issue 16 against the per-call ones, interleaved in one job: per size, per-call
@@ -64,41 +68,37 @@ public final class InterleavedForms {
         this.warmup = warmup;
     }
 
+    /** The command line: picocli parses it, so a bad or missing value is named with the usage. */
+    @Command(name = "InterleavedForms", mixinStandardHelpOptions = true,
+        description = "The build-once forms against the per-call ones, interleaved in one job.")
+    static final class Cli implements Callable<Integer> {
+        @Option(names = "--blocks", description = "blocks per form and size (default ${DEFAULT-VALUE})")
+        int blocks = 10;
+        @Option(names = "--calls", description = "timed calls per block (default ${DEFAULT-VALUE})")
+        int calls = 500;
+        @Option(names = "--warmup", description = "untimed calls of each form before a size's first block "
+            + "(default ${DEFAULT-VALUE})")
+        int warmup = 20_000;
+        @Parameters(arity = "1..*", paramLabel = "BYTES", description = "sizes in bytes")
+        int[] sizes;
+
+        @Override
+        public Integer call() {
+            final InterleavedForms bench = new InterleavedForms(blocks, calls, warmup);
+            try (Tutti tutti = Tutti.init()) {
+                bench.run(tutti.world(), sizes, 0 == tutti.world().rank() ? System.out : null);
+            }
+            return 0;
+        }
+    }
+
     /**
      * Runs the benchmark.
      *
      * @param args options and sizes, see the class comment
      */
     public static void main(final String[] args) {
-        int blocks = 10;
-        int calls = 500;
-        int warmup = 20_000;
-        final List<Integer> sizes = new ArrayList<>();
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--blocks" -> blocks = option(args, ++i);
-                case "--calls" -> calls = option(args, ++i);
-                case "--warmup" -> warmup = option(args, ++i);
-                default -> sizes.add(Integer.parseInt(args[i]));
-            }
-        }
-        if (sizes.isEmpty()) {
-            throw new IllegalArgumentException("InterleavedForms: no sizes given, expected [--blocks B] [--calls N] "
-                + "[--warmup W] BYTES...");
-        }
-        final InterleavedForms bench = new InterleavedForms(blocks, calls, warmup);
-        try (Tutti tutti = Tutti.init()) {
-            bench.run(tutti.world(), sizes.stream().mapToInt(Integer::intValue).toArray(),
-                0 == tutti.world().rank() ? System.out : null);
-        }
-    }
-
-    private static int option(final String[] args, final int at) {
-        if (at >= args.length) {
-            throw new IllegalArgumentException("InterleavedForms: " + args[at - 1] + " without a value, expected "
-                + args[at - 1] + " N");
-        }
-        return Integer.parseInt(args[at]);
+        System.exit(new CommandLine(new Cli()).execute(args));
     }
 
     /**
@@ -135,8 +135,7 @@ public final class InterleavedForms {
 
     /** @return the maximum over ranks of each form's average µs per call, in {@link #NAMES} order */
     private double[] size(final Communicator world, final int bytes) {
-        final Forms f = new Forms(world, bytes);
-        try {
+        try (Forms f = new Forms(world, bytes)) {
             final Runnable[] forms = {f::alltoall, f::alltoallInit, f::channel, f::allreduce, f::allreduceInit};
             for (final Runnable form : forms) {
                 for (int i = 0; i < warmup; i++) {
@@ -165,13 +164,11 @@ public final class InterleavedForms {
             final double[] max = new double[forms.length];
             world.allreduce(Buf.of(avg), Buf.of(max), Op.MAX);
             return max;
-        } finally {
-            f.close();
         }
     }
 
     /** One size's buffers, requests and channel; the data written once, checked after the last call. */
-    private static final class Forms {
+    private static final class Forms implements AutoCloseable {
         private final Communicator world;
         private final int block;
         private final long[] send;
@@ -285,7 +282,8 @@ public final class InterleavedForms {
             }
         }
 
-        void close() {
+        @Override
+        public void close() {
             alltoall.close();
             allreduce.close();
             channel.close();

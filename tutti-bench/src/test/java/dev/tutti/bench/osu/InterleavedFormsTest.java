@@ -3,9 +3,12 @@ package dev.tutti.bench.osu;
 import dev.tutti.Tutti;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import picocli.CommandLine;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
@@ -34,6 +37,16 @@ class InterleavedFormsTest {
             assertTrue(row.matches("\\| [0-9]+ \\| [0-9.]+ \\| [0-9.]+ \\([0-9.]+x\\) \\| [0-9.]+ \\([0-9.]+x\\) \\| "
                 + "[0-9.]+ \\| [0-9.]+ \\([0-9.]+x\\) \\|"), row);
         }
+    }
+
+    @Test
+    void shouldRefuseAnOptionWithoutItsValueOrNoSizesBeforeRunning() {
+        final StringWriter err = new StringWriter();
+        final CommandLine cl = new CommandLine(new InterleavedForms.Cli()).setErr(new PrintWriter(err));
+        assertEquals(2, cl.execute("--calls"));
+        assertTrue(err.toString().contains("--calls"), err.toString());
+        assertEquals(2, cl.execute("--blocks", "3"));
+        assertTrue(err.toString().contains("BYTES"), err.toString());
     }
 
     @Test
