@@ -17,13 +17,14 @@ import picocli.CommandLine.Parameters;
 
 import java.io.PrintStream;
 import java.util.Arrays;
+import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 
 /**
  * The build-once forms of issue 16 against the per-call ones, interleaved in one job: per size, per-call
  * {@code alltoall}, {@code alltoallInit}, an alltoall channel, per-call {@code allreduce} and {@code allreduceInit}
- * take turns in blocks of OSU-style calls (each call timed on its own, an untimed barrier after it), the order of the
- * forms reversed every other block. Whatever the machine does meanwhile (other load, frequency, the scheduler) falls on
+ * take turns in blocks of OSU-style calls (each call timed on its own, an untimed barrier after it), in an order
+ * shuffled for each block (the same on every rank). Whatever the machine does meanwhile (other load, frequency, the scheduler) falls on
  * every form alike, so the ratios are those of the forms, where separate jobs per form (as {@code compare.sh} runs
  * them) differ by the drift between jobs as well: 20-80% between runs of one cell on a shared 2-core machine.
  *
@@ -33,7 +34,15 @@ import java.util.concurrent.Callable;
  *   --calls N    timed calls per block (default 500)
  *   --warmup W   untimed calls of each form before the first block of a size (default 20000: fewer leave the JIT
  *                compiling during the first sizes, and a rank whose core a compiler thread takes waits a 4 ms tick)
+ *   --warmup-ms T  and at least this long per form and size (default 500): a size that takes a new path (the
+ *                shm ring above 16 KiB) runs new code, whose first few hundred calls took 0.2-8 ms each at
+ *                24 KiB on 2 ranks, where the warm code takes 20 us
  * </pre>
+ *
+ * <p>Order: with the order reversed every other block (as up to session 22) each form kept the same neighbours; at
+ * 4 MiB on 2 ranks the second form (run after the channel in every other block) measured 4-11% slower than the
+ * first, whichever of per-call {@code alltoall} and {@code alltoallInit} was second. A shuffled order gives every
+ * form every neighbour.
  *
  * <p>{@code BYTES} as in the OSU benchmarks: the block per pair for the alltoall forms, the vector for the reductions
  * (rounded down to whole longs, at least one). Each rank averages its timed calls per block, and takes the median of
@@ -49,23 +58,29 @@ public final class InterleavedForms {
     private static final String[] NAMES = {"alltoall", "alltoall_init", "alltoall_channel", "allreduce",
         "allreduce_init"};
 
+    /** Warm-up calls between two looks at rank 0's clock. */
+    private static final int WARMUP_ROUND = 10;
+
     private final int blocks;
     private final int calls;
     private final int warmup;
+    private final long warmupNs;
 
     /**
-     * @param blocks blocks per form and size, at least 1
-     * @param calls  timed calls per block, at least 1
-     * @param warmup untimed calls of each form before a size's first block, at least 0
+     * @param blocks   blocks per form and size, at least 1
+     * @param calls    timed calls per block, at least 1
+     * @param warmup   untimed calls of each form before a size's first block, at least 0
+     * @param warmupMs and the least time those take per form, at least 0 (rank 0's clock decides for all)
      */
-    public InterleavedForms(final int blocks, final int calls, final int warmup) {
-        if (blocks < 1 || calls < 1 || warmup < 0) {
+    public InterleavedForms(final int blocks, final int calls, final int warmup, final int warmupMs) {
+        if (blocks < 1 || calls < 1 || warmup < 0 || warmupMs < 0) {
             throw new IllegalArgumentException("InterleavedForms: blocks=" + blocks + " calls=" + calls + " warmup="
-                + warmup + ", expected blocks >= 1, calls >= 1, warmup >= 0");
+                + warmup + " warmupMs=" + warmupMs + ", expected blocks >= 1, calls >= 1, warmup >= 0, warmupMs >= 0");
         }
         this.blocks = blocks;
         this.calls = calls;
         this.warmup = warmup;
+        this.warmupNs = warmupMs * 1_000_000L;
     }
 
     /** The command line: picocli parses it, so a bad or missing value is named with the usage. */
@@ -79,12 +94,15 @@ public final class InterleavedForms {
         @Option(names = "--warmup", description = "untimed calls of each form before a size's first block "
             + "(default ${DEFAULT-VALUE})")
         int warmup = 20_000;
+        @Option(names = "--warmup-ms", description = "and the least time they take per form and size, in ms "
+            + "(default ${DEFAULT-VALUE})")
+        int warmupMs = 500;
         @Parameters(arity = "1..*", paramLabel = "BYTES", description = "sizes in bytes")
         int[] sizes;
 
         @Override
         public Integer call() {
-            final InterleavedForms bench = new InterleavedForms(blocks, calls, warmup);
+            final InterleavedForms bench = new InterleavedForms(blocks, calls, warmup, warmupMs);
             try (Tutti tutti = Tutti.init()) {
                 bench.run(tutti.world(), sizes, 0 == tutti.world().rank() ? System.out : null);
             }
@@ -113,8 +131,9 @@ public final class InterleavedForms {
             throw new IllegalArgumentException("InterleavedForms: no sizes, expected at least one");
         }
         if (null != out) {
-            out.printf("# interleaved forms, %d ranks, %d blocks x %d calls per form and size, %d warm-up calls; "
-                + "us per call: median over blocks, max over ranks%n", world.size(), blocks, calls, warmup);
+            out.printf("# interleaved forms, %d ranks, %d blocks x %d calls per form and size in shuffled order, "
+                + "%d warm-up calls and at least %d ms; us per call: median over blocks, max over ranks%n",
+                world.size(), blocks, calls, warmup, warmupNs / 1_000_000);
             out.println("| bytes | " + String.join(" | ", NAMES) + " |");
             out.println("|---:|---:|---:|---:|---:|---:|");
         }
@@ -138,14 +157,20 @@ public final class InterleavedForms {
         try (Forms f = new Forms(world, bytes)) {
             final Runnable[] forms = {f::alltoall, f::alltoallInit, f::channel, f::allreduce, f::allreduceInit};
             for (final Runnable form : forms) {
-                for (int i = 0; i < warmup; i++) {
-                    form.run();
-                }
+                warmUp(world, form);
             }
             final long[][] ns = new long[forms.length][blocks];
+            final SplittableRandom shuffle = new SplittableRandom(bytes); // the same order on every rank
+            final int[] order = {0, 1, 2, 3, 4};
             for (int b = 0; b < blocks; b++) {
+                for (int k = order.length - 1; k > 0; k--) {
+                    final int j = shuffle.nextInt(k + 1);
+                    final int o = order[k];
+                    order[k] = order[j];
+                    order[j] = o;
+                }
                 for (int k = 0; k < forms.length; k++) {
-                    final int form = 0 == (b & 1) ? k : forms.length - 1 - k;
+                    final int form = order[k];
                     world.barrier();
                     for (int i = 0; i < calls; i++) {
                         final long t0 = System.nanoTime();
@@ -164,6 +189,28 @@ public final class InterleavedForms {
             final double[] max = new double[forms.length];
             world.allreduce(Buf.of(avg), Buf.of(max), Op.MAX);
             return max;
+        }
+    }
+
+    /**
+     * Runs a form's warm-up calls: {@code warmup} of them, and more in rounds of {@value #WARMUP_ROUND} until rank 0
+     * has spent {@code warmupNs} on them (every rank runs as many: rank 0's clock decides, by a bcast per round).
+     */
+    private void warmUp(final Communicator world, final Runnable form) {
+        final long t0 = System.nanoTime();
+        for (int i = 0; i < warmup; i++) {
+            form.run();
+        }
+        final int[] more = {1};
+        while (true) {
+            more[0] = System.nanoTime() - t0 < warmupNs ? 1 : 0;
+            world.bcast(Buf.of(more), 0);
+            if (0 == more[0]) {
+                return;
+            }
+            for (int i = 0; i < WARMUP_ROUND; i++) {
+                form.run();
+            }
         }
     }
 

@@ -26,7 +26,7 @@ class InterleavedFormsTest {
         final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         final PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
         Tutti.runLocal(3, Tutti.Options.defaults().timeout(Duration.ofSeconds(40)),
-            world -> new InterleavedForms(2, 5, 3).run(world, new int[] {1, 8, 100, 4096}, 0 == world.rank() ? out
+            world -> new InterleavedForms(2, 5, 3, 20).run(world, new int[] {1, 8, 100, 4096}, 0 == world.rank() ? out
                 : null));
         final List<String> lines = Arrays.asList(bytes.toString(StandardCharsets.UTF_8).split("\n"));
         assertTrue(lines.get(0).startsWith("# interleaved forms, 3 ranks, 2 blocks x 5 calls"), lines.get(0));
@@ -52,7 +52,10 @@ class InterleavedFormsTest {
     @Test
     void shouldRefuseCountsThatMeasureNothing() {
         final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-            () -> new InterleavedForms(0, 5, 0));
+            () -> new InterleavedForms(0, 5, 0, 0));
         assertTrue(e.getMessage().contains("blocks=0"), e.getMessage());
+        final IllegalArgumentException t = assertThrows(IllegalArgumentException.class,
+            () -> new InterleavedForms(1, 5, 0, -1));
+        assertTrue(t.getMessage().contains("warmupMs=-1"), t.getMessage());
     }
 }
