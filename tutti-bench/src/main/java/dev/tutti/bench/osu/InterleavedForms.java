@@ -51,7 +51,9 @@ import java.util.concurrent.Callable;
  * and the per-call time over each form's. The first size is measured once more before the table and discarded (the
  * JIT keeps compiling for seconds after the warm-up calls when 4 JVMs share 2 cores). After each size every form
  * runs once more into poisoned buffers, and what it received is checked against what the ranks sent. Data lives in
- * long arrays, the channel's blocks in its own buffers (depth 1, confined to the rank's thread, as
+ * long arrays, each form's own (up to session 22 the persistent forms shared the per-call ones', which were then
+ * warm in the caches whenever the two ran one after the other: at 1 MiB on 4 ranks a cold 4 MiB costs hundreds of
+ * microseconds), the channel's blocks in its own buffers (depth 1, confined to the rank's thread, as
  * {@code alltoall_channel}).
  */
 public final class InterleavedForms {
@@ -222,6 +224,11 @@ public final class InterleavedForms {
         private final long[] recv;
         private final long[] vector;
         private final long[] sum;
+        /** The persistent forms' own buffers: shared with the per-call ones, they were warm when those ran last. */
+        private final long[] initSend;
+        private final long[] initRecv;
+        private final long[] initVector;
+        private final long[] initSum;
         private final PersistentRequest alltoall;
         private final PersistentRequest allreduce;
         private final AlltoallChannel channel;
@@ -245,8 +252,12 @@ public final class InterleavedForms {
             for (int e = 0; e < block; e++) {
                 vector[e] = value(me, 0, e);
             }
-            alltoall = world.alltoallInit(Buf.of(send), Buf.of(recv));
-            allreduce = world.allreduceInit(Buf.of(vector), Buf.of(sum), Op.SUM);
+            initSend = send.clone();
+            initRecv = new long[recv.length];
+            initVector = vector.clone();
+            initSum = new long[sum.length];
+            alltoall = world.alltoallInit(Buf.of(initSend), Buf.of(initRecv));
+            allreduce = world.allreduceInit(Buf.of(initVector), Buf.of(initSum), Op.SUM);
             channel = AlltoallChannel.create(world, "forms" + bytes, Datatype.LONG, block, 1,
                 ChannelQos.bestEffort().confined());
             out = channel.takeSend();
@@ -291,20 +302,20 @@ public final class InterleavedForms {
             Arrays.fill(recv, -1);
             alltoall();
             check("alltoall", recv, p, me);
-            Arrays.fill(recv, -1);
+            Arrays.fill(initRecv, -1);
             alltoallInit();
-            check("alltoall_init", recv, p, me);
+            check("alltoall_init", initRecv, p, me);
             channel();
             check("alltoall_channel", in.longs(), p, me);
             Arrays.fill(sum, -1);
             allreduce();
-            checkSum("allreduce", p, me);
-            Arrays.fill(sum, -1);
+            checkSum("allreduce", sum, p, me);
+            Arrays.fill(initSum, -1);
             allreduceInit();
-            checkSum("allreduce_init", p, me);
+            checkSum("allreduce_init", initSum, p, me);
         }
 
-        private void checkSum(final String form, final int p, final int me) {
+        private void checkSum(final String form, final long[] sum, final int p, final int me) {
             for (int e = 0; e < block; e++) {
                 long want = 0;
                 for (int s = 0; s < p; s++) {
