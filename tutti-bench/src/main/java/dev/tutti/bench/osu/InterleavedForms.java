@@ -45,10 +45,13 @@ import java.util.concurrent.Callable;
  * form every neighbour.
  *
  * <p>{@code BYTES} as in the OSU benchmarks: the block per pair for the alltoall forms, the vector for the reductions
- * (rounded down to whole longs, at least one). Each rank averages its timed calls per block, and takes the median of
- * a form's blocks: on a shared machine a call now and then waits a whole scheduler tick (4 ms here) for its core,
- * which moves one block's mean by microseconds and the median not at all. The table shows the maximum over ranks,
- * and the per-call time over each form's. The first size is measured once more before the table and discarded (the
+ * (rounded down to whole longs, at least one). Each rank averages its timed calls per block; a block's time is the
+ * largest of the ranks' averages (a collective takes as long as its slowest rank), and a form's time is the median
+ * of its blocks': on a shared machine a call now and then waits a whole scheduler tick (4 ms here) for its core,
+ * which moves one block's mean by microseconds and the median not at all. A form's speed-up is paired by block: the
+ * per-call form's time in a block over the form's in the same block, whose median the table shows with its
+ * quartiles (a shift of the whole machine between blocks falls on both sides of each pair, so where two forms take
+ * the same path the quartiles straddle 1). The first size is measured once more before the table and discarded (the
  * JIT keeps compiling for seconds after the warm-up calls when 4 JVMs share 2 cores). After each size every form
  * runs once more into poisoned buffers, and what it received is checked against what the ranks sent. Data lives in
  * long arrays, each form's own (up to session 22 the persistent forms shared the per-call ones', which were then
@@ -134,7 +137,8 @@ public final class InterleavedForms {
         }
         if (null != out) {
             out.printf("# interleaved forms, %d ranks, %d blocks x %d calls per form and size in shuffled order, "
-                + "%d warm-up calls and at least %d ms; us per call: median over blocks, max over ranks%n",
+                + "%d warm-up calls and at least %d ms; us per call: median over blocks of the slowest rank's mean; "
+                + "speed-up: median and quartiles of the per-block ratios%n",
                 world.size(), blocks, calls, warmup, warmupNs / 1_000_000);
             out.println("| bytes | " + String.join(" | ", NAMES) + " |");
             out.println("|---:|---:|---:|---:|---:|---:|");
@@ -146,16 +150,35 @@ public final class InterleavedForms {
         }
         size(world, sizes[0]); // discarded: the JIT still compiles for seconds after the first size's warm-up
         for (final int bytes : sizes) {
-            final double[] us = size(world, bytes);
+            final long[][] ns = size(world, bytes);
             if (null != out) {
-                out.printf("| %d | %.3f | %.3f (%.2fx) | %.3f (%.2fx) | %.3f | %.3f (%.2fx) |%n", bytes, us[0], us[1],
-                    us[0] / us[1], us[2], us[0] / us[2], us[3], us[4], us[3] / us[4]);
+                out.printf("| %d | %.3f | %.3f %s | %.3f %s | %.3f | %.3f %s |%n", bytes, us(ns[0]), us(ns[1]),
+                    speedup(ns[0], ns[1]), us(ns[2]), speedup(ns[0], ns[2]), us(ns[3]), us(ns[4]),
+                    speedup(ns[3], ns[4]));
             }
         }
     }
 
-    /** @return the maximum over ranks of each form's average µs per call, in {@link #NAMES} order */
-    private double[] size(final Communicator world, final int bytes) {
+    /** @return a form's µs per call: the median of its blocks' times */
+    private double us(final long[] blockNs) {
+        final long[] sorted = blockNs.clone();
+        Arrays.sort(sorted);
+        return (sorted[(blocks - 1) / 2] + sorted[blocks / 2]) / 2.0 / 1e3 / calls;
+    }
+
+    /** @return "(median x, first-third quartile)" of the per-block ratios of the per-call form's time over the form's */
+    private String speedup(final long[] perCall, final long[] form) {
+        final double[] r = new double[blocks];
+        for (int b = 0; b < blocks; b++) {
+            r[b] = (double) perCall[b] / form[b];
+        }
+        Arrays.sort(r);
+        return String.format("(%.2fx, %.2f-%.2f)", (r[(blocks - 1) / 2] + r[blocks / 2]) / 2, r[(blocks - 1) / 4],
+            r[(3 * (blocks - 1) + 3) / 4]);
+    }
+
+    /** @return each form's block times in ns (the slowest rank's sum per block), in {@link #NAMES} order */
+    private long[][] size(final Communicator world, final int bytes) {
         try (Forms f = new Forms(world, bytes)) {
             final Runnable[] forms = {f::alltoall, f::alltoallInit, f::channel, f::allreduce, f::allreduceInit};
             for (final Runnable form : forms) {
@@ -183,14 +206,16 @@ public final class InterleavedForms {
                 }
             }
             f.verify();
-            final double[] avg = new double[forms.length];
+            final long[] mine = new long[forms.length * blocks];
             for (int k = 0; k < forms.length; k++) {
-                Arrays.sort(ns[k]);
-                avg[k] = (ns[k][(blocks - 1) / 2] + ns[k][blocks / 2]) / 2.0 / 1e3 / calls;
+                System.arraycopy(ns[k], 0, mine, k * blocks, blocks);
             }
-            final double[] max = new double[forms.length];
-            world.allreduce(Buf.of(avg), Buf.of(max), Op.MAX);
-            return max;
+            final long[] slowest = new long[mine.length];
+            world.allreduce(Buf.of(mine), Buf.of(slowest), Op.MAX);
+            for (int k = 0; k < forms.length; k++) {
+                System.arraycopy(slowest, k * blocks, ns[k], 0, blocks);
+            }
+            return ns;
         }
     }
 
