@@ -159,10 +159,11 @@ public final class Configuration {
      * choices made for such hosts (idle strategies, the shm transport's slot limit).
      *
      * @param ranksOnHost ranks of the job on this host (threads of one JVM, or processes), this one included
-     * @return true if they outnumber the cores the JVM sees
+     * @return true if they outnumber the CPUs this process may use (counted before a rank was bound to one of them,
+     *         {@link CpuBinding#unboundCpus()})
      */
     public static boolean oversubscribed(final int ranksOnHost) {
-        return ranksOnHost > Runtime.getRuntime().availableProcessors();
+        return ranksOnHost > CpuBinding.unboundCpus();
     }
 
     /**

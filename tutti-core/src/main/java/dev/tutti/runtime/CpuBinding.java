@@ -18,12 +18,30 @@ import java.util.Locale;
  * (pid 0), called through the FFM linker: a restricted method, so binding happens only when native access is
  * enabled for this module ({@code --enable-native-access=ALL-UNNAMED} on the class path, which {@code tutti run}
  * passes, or {@code =dev.tutti} on the module path); otherwise nothing is bound and {@link #bind} says why. The
- * CPU mask is 1024 bits ({@code cpu_set_t}). No state; each call looks the functions up (init-time only).
+ * CPU mask is 1024 bits ({@code cpu_set_t}). Its one state: the CPUs found before the first binding
+ * ({@link #unboundCpus()}); each call looks the functions up (init-time only).
  */
 public final class CpuBinding {
     private static final long MASK_BYTES = 128;
+    /**
+     * The CPUs this process could use when a thread of it was first bound ({@link #bind}), 0 before: afterwards
+     * {@link Runtime#availableProcessors()} answers 1 on the bound thread (the JVM reads the calling thread's
+     * affinity), which made a rank with a core of its own look like one of a host with more ranks than cores.
+     */
+    private static volatile int unboundCpus;
 
     private CpuBinding() {
+    }
+
+    /**
+     * Returns the CPUs this process may use, as they were before {@link #bind} bound a thread of it to one of them:
+     * what tells whether a host has more ranks than cores ({@link Configuration#oversubscribed}), on any thread.
+     *
+     * @return the CPUs from before binding, or {@link Runtime#availableProcessors()} if no thread was bound
+     */
+    public static int unboundCpus() {
+        final int before = unboundCpus;
+        return 0 != before ? before : Runtime.getRuntime().availableProcessors();
     }
 
     /**
@@ -56,6 +74,9 @@ public final class CpuBinding {
                 final int allowed = countBits(mask);
                 if (0 == allowed) {
                     return -1;
+                }
+                if (0 == unboundCpus) { // this thread's CPUs before its first binding (a later one sees one)
+                    unboundCpus = allowed;
                 }
                 final int cpu = nthSetBit(mask, Math.floorMod(index, allowed));
                 mask.fill((byte) 0);

@@ -1,7 +1,10 @@
 package dev.tutti.runtime;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -20,6 +23,44 @@ class CpuBindingTest {
         assertTrue(-1 == got || (got >= 0 && got < 1024), "bind returned " + got);
         if (!CpuBinding.class.getModule().isNativeAccessEnabled()) {
             assertEquals(-1, got, "without native access nothing is bound");
+        }
+    }
+
+    /**
+     * In a JVM of its own with native access, as a launched rank has: once its thread is bound to one CPU (where
+     * {@link Runtime#availableProcessors()} then answers 1), the host still counts the CPUs from before, so a rank
+     * with a core of its own is not taken for one of an oversubscribed host (which gave 2 ranks on 2 cores the
+     * slot limit and waits of 4 ranks on 2).
+     */
+    @Test
+    @Timeout(60)
+    void shouldCountTheCpusFromBeforeBindingOnTheBoundThread() throws Exception {
+        final String java = ProcessHandle.current().info().command().orElse("java");
+        final Process p = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-cp",
+            System.getProperty("java.class.path"), BoundRank.class.getName()).redirectErrorStream(true).start();
+        final String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        assertTrue(p.waitFor(50, TimeUnit.SECONDS), out);
+        assertEquals(0, p.exitValue(), out);
+        final String[] f = out.substring(out.lastIndexOf('\n') + 1).split(" ");
+        assertEquals(5, f.length, out);
+        final int before = Integer.parseInt(f[0]);
+        assertEquals(Runtime.getRuntime().availableProcessors(), before, out);
+        assertTrue(Integer.parseInt(f[1]) >= -1, out); // the CPU bound to, -1 where the system refused
+        assertEquals(before, Integer.parseInt(f[3]), "unboundCpus: " + out);
+        assertEquals("false", f[4], "oversubscribed(CPUs) on the bound thread: " + out);
+    }
+
+    /** The child of the test above: before, bound CPU, after, unbound CPUs, oversubscribed(before) on one line. */
+    public static final class BoundRank {
+        private BoundRank() {
+        }
+
+        /** @param args none */
+        public static void main(final String[] args) {
+            final int before = Runtime.getRuntime().availableProcessors();
+            final int cpu = CpuBinding.bind(0);
+            System.out.println(before + " " + cpu + " " + Runtime.getRuntime().availableProcessors() + " "
+                + CpuBinding.unboundCpus() + " " + Configuration.oversubscribed(before));
         }
     }
 

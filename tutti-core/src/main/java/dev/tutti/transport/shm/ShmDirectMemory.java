@@ -2,7 +2,6 @@ package dev.tutti.transport.shm;
 
 import dev.tutti.ErrorClass;
 import dev.tutti.internal.Errors;
-import dev.tutti.runtime.Configuration;
 import dev.tutti.transport.DirectMemory;
 
 import java.lang.foreign.MemorySegment;
@@ -13,10 +12,13 @@ import java.util.Set;
  * A rank's shared arena ({@link SharedArena}) as {@link DirectMemory}: blocks are named by their offset in the job
  * file, which every rank maps whole, so a peer reaches a block through its own mapping.
  *
- * <p>Implementation notes. The default limit depends on whether the host's ranks each have a core of their own
- * ({@link #hostRanks}, set once the transport knows its peers). With a core each, the ring's pipelined copies
- * (the sender fills one chunk while the receiver empties the one before) beat a slot's two copies in a row from
- * about 8 KiB; without, a rank that waits gives its core to another rank, and what counts is how many times a
+ * <p>Implementation notes. The default limit is 1 MiB whether or not the host's ranks each have a core: a slot's
+ * two copies in a row (the sender's in, the receiver's out) against the ring's pipelined ones (the sender fills a
+ * chunk while the receiver empties the one before), both persistent alltoalls in one job, OSU's loop, blocks
+ * shuffled, slots over ring per block (session 23): 2 ranks on 2 cores 1.11-1.28x at 4-8 KiB, 0.99-1.07x at
+ * 16 KiB, 1.05x at 32 KiB, 1.24-1.49x at 64 KiB-1 MiB; 4 ranks 1.11-2.23x at 8 KiB-1 MiB. (Up to session 22 the
+ * limit was meant to be 4 KiB with a core per rank, but the test read the bound thread's one CPU, so 1 MiB is
+ * what every measurement since session 21 ran with.) Where ranks outnumber cores, what counts is how many times a
  * message makes a rank wait: once for a slot, once per chunk and handshake for the ring, so slots win at every size
  * measured. Slots live as long as their communicator ({@code DirectLane}): their blocks together may take at most a
  * quarter of the arena ({@code slotBytes}), so that the program's shared buffers, windows and channels keep
@@ -24,10 +26,8 @@ import java.util.Set;
  * volatile.
  */
 final class ShmDirectMemory implements DirectMemory {
-    /** The default limit when the host has a core per rank. */
-    static final long LIMIT = 4 * 1024;
-    /** The default limit when the host has more ranks than cores. */
-    static final long OVERSUBSCRIBED_LIMIT = 1024 * 1024;
+    /** The default limit. */
+    static final long LIMIT = 1024 * 1024;
 
     private final SharedArena arena;
     private final ShmFile file;
@@ -39,8 +39,6 @@ final class ShmDirectMemory implements DirectMemory {
     /** Bytes of the arena in slot blocks now, and those blocks' addresses (guarded by this). */
     private long slotBytes;
     private final Set<Long> slotBlocks = new HashSet<>();
-    /** Ranks of the job on this host, this one included; 1 until the transport starts serving its peers. */
-    private volatile int hostRanks = 1;
 
     ShmDirectMemory(final SharedArena arena, final ShmFile file, final int rank, final long eagerLimit) {
         this.arena = arena;
@@ -50,23 +48,14 @@ final class ShmDirectMemory implements DirectMemory {
         this.slotCap = file.layout.arenaBytes / 4;
     }
 
-    /** Records how many ranks of the job run on this host (this one included); called once, at the start. */
-    void hostRanks(final int ranks) {
-        hostRanks = ranks;
-    }
-
     /**
-     * 4 KiB while every rank of the host has a core, 1 MiB when the host has more ranks than cores. Measured with
-     * persistent alltoall and allreduce between barriers (OSU's loop), slots against the ring: 2 ranks on 2 cores,
-     * 2 KiB 1.04-1.16 against 1.42-1.49 us (alltoall) and 1.33-1.52 against 1.75-2.11 (allreduce), 4 KiB 1.57-1.71
-     * against 1.58-2.01 and 1.99-2.13 against 2.09-2.88, 8 KiB 2.91-3.06 against 2.80-2.86 (alltoall; allreduce
-     * equal), 16 KiB 4.50-4.82 against 3.74-4.02. 4 ranks on 2 cores, persistent alltoall in steady state:
-     * 2 KiB 5.2-6.4 against 7.8-8.9 us, 16 KiB 16.9-17.4 against 20.4-21.0, 128 KiB 201-243 against 355-475,
-     * 1 MiB 1563-1570 against 1858-2258.
+     * 1 MiB, with or without a core per rank (see the class note). Measured before with persistent alltoall in
+     * steady state, 4 ranks on 2 cores, slots against the ring: 2 KiB 5.2-6.4 against 7.8-8.9 us, 16 KiB 16.9-17.4
+     * against 20.4-21.0, 128 KiB 201-243 against 355-475, 1 MiB 1563-1570 against 1858-2258.
      */
     @Override
     public long defaultDirectLimit() {
-        return Configuration.oversubscribed(hostRanks) ? OVERSUBSCRIBED_LIMIT : LIMIT;
+        return LIMIT;
     }
 
     /** A send out of the arena larger than the eager limit: the receiver copies it straight out of it. */

@@ -192,11 +192,6 @@ public final class ShmTransport implements Transport {
      */
     public void start(final boolean[] served) {
         liveness = new ShmLiveness(file, served);
-        int onHost = 1;
-        for (final boolean s : served) {
-            onHost += s ? 1 : 0;
-        }
-        direct.hostRanks(onHost);
         peers = served.clone(); // volatile store: publishes the liveness above to every poller
     }
 
