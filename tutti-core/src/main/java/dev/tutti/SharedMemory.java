@@ -84,6 +84,18 @@ public final class SharedMemory {
     }
 
     /**
+     * Returns the largest message of a persistent collective (or an alltoall channel) that goes through slots of the
+     * arenas between ranks of this host, copied in by the sender and out by the receiver with no matching: the
+     * setting {@code tutti.coll.directLimit}, by default 1 MiB. Up to there that beats a send out of the arena
+     * ({@link #singleCopyAbove()}), so buffers of such calls are best left in Java arrays.
+     *
+     * @return bytes, 0 when persistent collectives do not use slots
+     */
+    public long slotLimit() {
+        return shm.directMemory().directLimit();
+    }
+
+    /**
      * @return the payload size in bytes above which a send from the arena takes the single-copy path (the shm
      *         eager limit)
      */

@@ -19,8 +19,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Channel buffers in the shm transport's shared arena: send blocks above the window's limit (256 KiB) go out of the
- * arena with one copy (the transport's single-copy counter counts one send per remote rank per exchange), every
+ * Channel buffers in the shm transport's shared arena: send blocks above the window's limit (256 KiB) and the slot
+ * limit (here set to the window's, see {@link #arenaJob}; by default 1 MiB, below which blocks take slots) go out of
+ * the arena with one copy (the transport's single-copy counter counts one send per remote rank per exchange), every
  * byte checked over thousands of exchanges of random block sizes; and the fallbacks to Java arrays: smaller blocks
  * (the window, or slots), an array accessor (which moves the buffer), a full arena, inproc and tcp.
  */
@@ -62,6 +63,20 @@ class ChannelSharedMemoryTest {
      * @param shared whether every send buffer must be in the arena (true), in none (false), or either (null)
      * @return how many of the exchanges went out of a send buffer in the arena
      */
+    /**
+     * Runs a job over shm whose slot limit is the window's ({@code tutti.coll.directLimit}): send blocks above the
+     * window then live in the arena, as they do above 1 MiB by default, at sizes this test can exchange thousands of.
+     */
+    private static void arenaJob(final int n, final ShmJob.Body body) {
+        final String limit = dev.tutti.runtime.Settings.COLL_DIRECT_LIMIT.name();
+        System.setProperty(limit, Long.toString(WINDOW_LIMIT));
+        try {
+            ShmJob.run(n, body);
+        } finally {
+            System.clearProperty(limit);
+        }
+    }
+
     /** The largest block of the channel's window over shm ({@code WindowExchanges.SHM_LIMIT}). */
     static final long WINDOW_LIMIT = 256 * 1024;
 
@@ -101,7 +116,7 @@ class ChannelSharedMemoryTest {
     @Test
     void shouldSendBlocksAboveTheWindowWithOneCopyOutOfTheArena() {
         final int n = 3;
-        ShmJob.run(n, (world, shm) -> {
+        arenaJob(n, (world, shm) -> {
             final Random rnd = new Random(7); // the same on every rank
             final long eager = shm.eagerLimit();
             long total = 0;
@@ -134,7 +149,7 @@ class ChannelSharedMemoryTest {
     /** Bipartite, one direction above the window and the other empty: only the senders' buffers are shared. */
     @Test
     void shouldSendABipartiteDirectionOutOfTheArena() {
-        ShmJob.run(3, (world, shm) -> {
+        arenaJob(3, (world, shm) -> {
             final int side = world.rank() % 2;
             final Communicator half = world.split(side, world.rank());
             final Intercommunicator inter = half.createIntercomm(0, world, 1 - side, 5);
@@ -153,7 +168,7 @@ class ChannelSharedMemoryTest {
 
     @Test
     void shouldMoveASendBufferToTheHeapWhenItsArrayIsAskedFor() {
-        ShmJob.run(2, (world, shm) -> {
+        arenaJob(2, (world, shm) -> {
             final int block = (int) (WINDOW_LIMIT / LONG) * 2;
             final int me = world.rank();
             try (AlltoallChannel ch = AlltoallChannel.create(world, "moved", Datatype.LONG, block, 1)) {
@@ -197,7 +212,7 @@ class ChannelSharedMemoryTest {
 
     @Test
     void shouldFallBackToArraysWhenTheArenaIsFull() {
-        ShmJob.run(2, (world, shm) -> {
+        arenaJob(2, (world, shm) -> {
             final SharedMemory arena = SharedMemory.of(world).orElseThrow();
             final int block = (int) (WINDOW_LIMIT / LONG) * 2; // 512 KiB a block, 1 MiB a buffer
             final long bufferBytes = 2L * block * LONG;
@@ -221,6 +236,25 @@ class ChannelSharedMemoryTest {
             assertEquals(none, shm.singleCopySends());
             arena.free(back);
             arena.free(hog);
+        });
+    }
+
+    /**
+     * By default blocks between the window's limit and 1 MiB stay in Java arrays and go through slots (faster there
+     * than the arena's single copy): no single-copy send, every byte checked, and the slot limit says 1 MiB.
+     */
+    @Test
+    void shouldSendBlocksBetweenTheWindowAndTheSlotLimitThroughSlots() {
+        ShmJob.run(3, (world, shm) -> {
+            final SharedMemory arena = SharedMemory.of(world).orElseThrow();
+            assertEquals(1024 * 1024, arena.slotLimit());
+            final int block = (int) (WINDOW_LIMIT / LONG) * 2; // 512 KiB
+            final long before = shm.singleCopySends();
+            try (AlltoallChannel ch = AlltoallChannel.create(world, "slots", Datatype.LONG, block, 2)) {
+                assertEquals(0, run(ch, 60, false), "send buffers in the arena");
+                assertEquals(60, ch.stats().exchanges());
+            }
+            assertEquals(before, shm.singleCopySends(), "single-copy sends below the slot limit");
         });
     }
 

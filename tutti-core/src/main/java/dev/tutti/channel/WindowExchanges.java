@@ -70,8 +70,8 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Memory: closing retires the window ({@link SharedWindow#retire()}): its blocks go back once every rank has
  * closed the channel (a sender may have read an open line before this rank closed, and write later). Used for
- * blocks up to {@link #limit} bytes ({@link #fits}); larger blocks take the channel's other path, whose shared-memory
- * send buffers also move each block with one copy.
+ * blocks up to {@link #limit} bytes ({@link #fits}); larger blocks take the channel's other path (slots up to the slot
+ * limit, above it shared-memory send buffers that move each block with one copy).
  */
 final class WindowExchanges {
     /** The largest block that goes through the window without the shm transport (threads of one JVM). */
@@ -81,8 +81,10 @@ final class WindowExchanges {
      * moves a block with one copy, but the receiver's, out of the sender's arena buffer in one piece after the whole
      * exchange was submitted. Here the sender writes while the receiver waits. Measured at 2 ranks with the send
      * buffer written before each exchange, window against that path: 3.9 vs 10.4 us at 32 KiB, 6.8 vs 18.1 at
-     * 64 KiB, 13.8 vs 24.5 at 128 KiB, 38.6 vs 50.7 at 256 KiB. The zones cost each rank's arena twice its ring
-     * depth (at least 4) blocks per sender; a full arena keeps the other path.
+     * 64 KiB, 13.8 vs 24.5 at 128 KiB, 38.6 vs 50.7 at 256 KiB. Since session 23 the other path takes slots up
+     * to the slot limit ({@link SharedMemory#slotLimit()}) instead; the window still beats them (2 ranks,
+     * {@code InterleavedForms}: 64 KiB 6.0-10.3 against 11.8-16.5 us, 256 KiB 28-48 against 49-66). The zones cost
+     * each rank's arena twice its ring depth (at least 4) blocks per sender; a full arena keeps the other path.
      */
     private static final long SHM_LIMIT = 256 * 1024;
     /**

@@ -111,7 +111,7 @@ final class DirectPlan {
         if (pairs.isEmpty()) {
             return null;
         }
-        final long limit = setting < 0 ? memory.defaultDirectLimit() : setting;
+        final long limit = memory.directLimit();
         if (limit <= 0) {
             return null;
         }

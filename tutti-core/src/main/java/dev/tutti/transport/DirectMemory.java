@@ -21,6 +21,17 @@ public interface DirectMemory {
     long defaultDirectLimit();
 
     /**
+     * Returns the largest message that goes through direct memory: the setting {@code tutti.coll.directLimit}, or
+     * {@link #defaultDirectLimit()} where the setting is negative (its default). The one place that decides it.
+     *
+     * @return bytes, 0 for none
+     */
+    default long directLimit() {
+        final long setting = dev.tutti.runtime.Settings.COLL_DIRECT_LIMIT.intValue();
+        return setting < 0 ? defaultDirectLimit() : setting;
+    }
+
+    /**
      * Tells whether the transport moves a message sent from {@code data} with one copy (the receiver's, straight out
      * of the sender's memory), which beats a slot's two: a persistent collective that sends from such memory keeps
      * the message layer.
