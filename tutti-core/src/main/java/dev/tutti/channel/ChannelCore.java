@@ -56,9 +56,9 @@ import java.util.concurrent.TimeUnit;
  * ({@link SharedMemory#slotLimit()}, 1 MiB by default) are blocks of the rank's shared arena ({@code arena}, when
  * there is one and it has room), which the receivers copy once; the rest Java arrays, whose blocks the channel's
  * persistent alltoall moves through slots up to the slot limit (at 1 MiB on 4 ranks of 2 cores, 1.22-1.27x faster
- * than per-call {@code alltoall} where the arena's single copy was 0.96-0.98x, session 23). An arena buffer whose array the
- * application asks for moves to a new array under the lock while it is held (so in no exchange), its arena block
- * freed and its pair requests forgotten, to be built again over the array at their next exchange. On the one-copy
+ * than per-call {@code alltoall} where the arena's single copy was 0.96-0.98x, session 23). An arena buffer whose
+ * array the application asks for moves to a new array under the lock while it is held (so in no exchange), its arena
+ * block freed and its pair requests forgotten, to be built again over the array at their next exchange. On the one-copy
  * path the send buffers are Java arrays and the receive buffers show zones of the window ({@code zones}).
  *
  * <p>Locking ({@code guard}, "the lock" above): every operation holds the lock, except a {@link #takeSend} that

@@ -156,7 +156,7 @@ public final class Configuration {
 
     /**
      * Tells whether a host that runs this many ranks of the job has more ranks than cores: the one test behind the
-     * choices made for such hosts (idle strategies, the shm transport's slot limit).
+     * choices made for such hosts (the idle strategies).
      *
      * @param ranksOnHost ranks of the job on this host (threads of one JVM, or processes), this one included
      * @return true if they outnumber the CPUs this process may use (counted before a rank was bound to one of them,

@@ -105,7 +105,8 @@ public final class Settings {
         "persistent collectives and alltoall channels: each message up to this many bytes goes through a slot of "
             + "memory agreed once per peer and shape (no matching, no queue) instead of the message layer; -1: "
             + "16384 between ranks that are threads of one JVM (twice as fast there); between processes over "
-            + "shared memory 1048576 (faster than the message layer's ring at every size up to there); slots take at most a quarter of a rank's shared arena; 0 turns it off; read at each "
+            + "shared memory 1048576 (faster than the message layer's ring at every size up to there); slots "
+            + "take at most a quarter of a rank's shared arena; 0 turns it off; read at each "
             + "`...Init`, and every rank must use the same value");
     /** The correctness checker. */
     public static final Setting LOG_LEVEL = choice("tutti.log.level", "warning", List.of("off", "error", "warning",

@@ -24,9 +24,10 @@ import java.util.concurrent.Callable;
  * The build-once forms of issue 16 against the per-call ones, interleaved in one job: per size, per-call
  * {@code alltoall}, {@code alltoallInit}, an alltoall channel, per-call {@code allreduce} and {@code allreduceInit}
  * take turns in blocks of OSU-style calls (each call timed on its own, an untimed barrier after it), in an order
- * shuffled for each block (the same on every rank). Whatever the machine does meanwhile (other load, frequency, the scheduler) falls on
- * every form alike, so the ratios are those of the forms, where separate jobs per form (as {@code compare.sh} runs
- * them) differ by the drift between jobs as well: 20-80% between runs of one cell on a shared 2-core machine.
+ * shuffled for each block (the same on every rank). Whatever the machine does meanwhile (other load, frequency, the
+ * scheduler) falls on every form alike, so the ratios are those of the forms, where separate jobs per form (as
+ * {@code compare.sh} runs them) differ by the drift between jobs as well: 20-80% between runs of one cell on a
+ * shared 2-core machine.
  *
  * <pre>
  * bin/tutti run -n 4 -cp tutti-bench/target/classes dev.tutti.bench.osu.InterleavedForms [options] BYTES...
@@ -166,7 +167,7 @@ public final class InterleavedForms {
         return (sorted[(blocks - 1) / 2] + sorted[blocks / 2]) / 2.0 / 1e3 / calls;
     }
 
-    /** @return "(median x, first-third quartile)" of the per-block ratios of the per-call form's time over the form's */
+    /** @return "(median x, first-third quartile)" of the per-block ratios: per-call form's time over the form's */
     private String speedup(final long[] perCall, final long[] form) {
         final double[] r = new double[blocks];
         for (int b = 0; b < blocks; b++) {
