@@ -187,7 +187,8 @@ public final class InterleavedForms {
             }
             final long[][] ns = new long[forms.length][blocks];
             final SplittableRandom shuffle = new SplittableRandom(bytes); // the same order on every rank
-            final int[] order = {0, 1, 2, 3, 4};
+            final int[] order = new int[forms.length];
+            Arrays.setAll(order, k -> k);
             for (int b = 0; b < blocks; b++) {
                 for (int k = order.length - 1; k > 0; k--) {
                     final int j = shuffle.nextInt(k + 1);
