@@ -26,7 +26,7 @@ class CollDirectTest {
 
     /**
      * Runs a job of processes-like ranks over shm with slots for messages up to 16 KiB, the way a program would with
-     * {@code -Dtutti.coll.directLimit=16384} (the default depends on the host's cores per rank).
+     * {@code -Dtutti.coll.directLimit=16384} (the default between processes is 1 MiB).
      */
     private static void shm(final int n, final ShmJob.Body body) {
         System.setProperty(LIMIT, "16384");

@@ -77,10 +77,6 @@ final class DirectPlan {
      * @return the plan, or null
      */
     static DirectPlan of(final Schedule schedule, final CollComm comm, final BooleanSupplier idle) {
-        final long setting = dev.tutti.runtime.Settings.COLL_DIRECT_LIMIT.intValue();
-        if (0 == setting) {
-            return null;
-        }
         final P2pEngine engine = comm.engine();
         final Pair[] byPeer = new Pair[comm.size()];
         final List<Pair> pairs = new ArrayList<>();

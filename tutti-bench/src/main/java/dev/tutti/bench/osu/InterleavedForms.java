@@ -326,20 +326,19 @@ public final class InterleavedForms {
         void verify() {
             final int p = world.size();
             final int me = world.rank();
-            Arrays.fill(recv, -1);
-            alltoall();
-            check("alltoall", recv, p, me);
-            Arrays.fill(initRecv, -1);
-            alltoallInit();
-            check("alltoall_init", initRecv, p, me);
+            check("alltoall", poisonedRun(recv, this::alltoall), p, me);
+            check("alltoall_init", poisonedRun(initRecv, this::alltoallInit), p, me);
             channel();
             check("alltoall_channel", in.longs(), p, me);
-            Arrays.fill(sum, -1);
-            allreduce();
-            checkSum("allreduce", sum, p, me);
-            Arrays.fill(initSum, -1);
-            allreduceInit();
-            checkSum("allreduce_init", initSum, p, me);
+            checkSum("allreduce", poisonedRun(sum, this::allreduce), p, me);
+            checkSum("allreduce_init", poisonedRun(initSum, this::allreduceInit), p, me);
+        }
+
+        /** @return {@code into}, filled with -1 and then run into by {@code form} */
+        private static long[] poisonedRun(final long[] into, final Runnable form) {
+            Arrays.fill(into, -1);
+            form.run();
+            return into;
         }
 
         private void checkSum(final String form, final long[] sum, final int p, final int me) {
