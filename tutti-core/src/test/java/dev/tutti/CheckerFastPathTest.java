@@ -156,8 +156,6 @@ class CheckerFastPathTest {
      */
     @Test
     void shouldAllocateAlmostNothingPerRepeatedCheckedCall() {
-        final com.sun.management.ThreadMXBean mx =
-            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         ShmJob.run(2, (world, shm) -> {
             Checker.install(world.engine(), 1000, false);
             final Buf x = Buf.of(new long[] {1 + world.rank()});
@@ -168,16 +166,7 @@ class CheckerFastPathTest {
                 () -> world.allreduce(big, bigOut, Op.SUM)};
             final String[] names = {"barrier", "allreduce 8 B", "allreduce 8 KiB (its schedule)"};
             for (int c = 0; c < calls.length; c++) {
-                final int iterations = 2 == c ? 2_000 : 20_000;
-                for (int i = 0; i < iterations; i++) {
-                    calls[c].run();
-                }
-                final long thread = Thread.currentThread().threadId();
-                final long before = mx.getThreadAllocatedBytes(thread);
-                for (int i = 0; i < iterations; i++) {
-                    calls[c].run();
-                }
-                final double perCall = (double) (mx.getThreadAllocatedBytes(thread) - before) / iterations;
+                final double perCall = AllocationProbe.leastPerCall(calls[c], 2 == c ? 2_000 : 20_000);
                 System.out.printf("checked %s: %.2f bytes per call (rank %d)%n", names[c], perCall, world.rank());
                 // The 8 KiB call runs its schedule, whose messages may arrive before their receives are posted and
                 // then be held beyond the transport's pools (now and then a few bytes per call, 16.16 in one CI

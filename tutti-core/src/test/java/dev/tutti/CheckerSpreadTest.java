@@ -63,8 +63,6 @@ class CheckerSpreadTest {
     /** A repeated call on this path reuses the exchange's slots, requests and views of the user's memory. */
     @Test
     void shouldAllocateAlmostNothingPerRepeatedCall() {
-        final com.sun.management.ThreadMXBean mx =
-            (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
         ShmJob.run(3, (world, shm) -> {
             Checker.install(world.engine(), 1000, false);
             final Buf x = Buf.of(new long[1024]);
@@ -74,15 +72,8 @@ class CheckerSpreadTest {
             final Runnable[] calls = {() -> world.allreduce(x, y, Op.SUM), () -> world.alltoall(sent, got)};
             final String[] names = {"allreduce 8 KiB", "alltoall 8 KiB blocks"};
             for (int c = 0; c < calls.length; c++) {
-                for (int i = 0; i < 2_000; i++) {
-                    calls[c].run();
-                }
-                final long thread = Thread.currentThread().threadId();
-                final long before = mx.getThreadAllocatedBytes(thread);
-                for (int i = 0; i < 2_000; i++) {
-                    calls[c].run();
-                }
-                final double perCall = (mx.getThreadAllocatedBytes(thread) - before) / 2_000.0;
+                final double perCall = AllocationProbe.leastPerCall(calls[c], 2_000);
+                System.out.printf("checked %s: %.2f bytes per call (rank %d)%n", names[c], perCall, world.rank());
                 // 64 leaves room for messages held beyond the transport's pools now and then; a call that allocated
                 // its check made about 900 bytes, one that sliced the user's memory per peer about 120.
                 assertTrue(perCall < 64, "rank " + world.rank() + ": checked " + names[c] + " allocated " + perCall

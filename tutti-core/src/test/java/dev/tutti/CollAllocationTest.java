@@ -37,8 +37,6 @@ class CollAllocationTest {
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void shouldAllocateAlmostNothingPerRepeatedBlockingCollective() {
-        final com.sun.management.ThreadMXBean mx =
-            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         ShmJob.run(2, (world, shm) -> {
             final float[] x = {1 + world.rank(), 10 * (1 + world.rank())};
             final float[] y = new float[2];
@@ -51,15 +49,7 @@ class CollAllocationTest {
                 () -> world.bcast(head, 0), () -> world.alltoall(head, tail)};
             final String[] names = {"barrier", "allreduce", "bcast", "alltoall"};
             for (int c = 0; c < calls.length; c++) {
-                for (int i = 0; i < CALLS; i++) { // warm-up: cache admission, JIT
-                    calls[c].run();
-                }
-                final long thread = Thread.currentThread().threadId();
-                final long before = mx.getThreadAllocatedBytes(thread);
-                for (int i = 0; i < CALLS; i++) {
-                    calls[c].run();
-                }
-                final double perCall = (double) (mx.getThreadAllocatedBytes(thread) - before) / CALLS;
+                final double perCall = AllocationProbe.leastPerCall(calls[c], CALLS); // after warm-up: cache, JIT
                 System.out.printf("blocking %s: %.2f bytes per call (rank %d)%n", names[c], perCall, world.rank());
                 final double max = 2 == c && 1 == world.rank() ? MAX_BYTES_PER_BUFFERED_CALL : MAX_BYTES_PER_CALL;
                 assertTrue(perCall < max, "rank " + world.rank() + ": blocking " + names[c] + " allocated " + perCall

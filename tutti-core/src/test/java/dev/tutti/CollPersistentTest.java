@@ -5,7 +5,6 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -384,8 +383,6 @@ class CollPersistentTest {
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void shouldAllocateNothingPerStartOnTheSmallMessagePath() {
-        final com.sun.management.ThreadMXBean mx =
-            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         final int calls = 50_000;
         ShmJob.run(2, (world, shm) -> {
             final float[] x = {1 + world.rank(), 2};
@@ -395,17 +392,11 @@ class CollPersistentTest {
                 world.bcastInit(Buf.of(b), 0)};
             final String[] names = {"barrier", "allreduce", "bcast"};
             for (int c = 0; c < rs.length; c++) {
-                for (int i = 0; i < calls; i++) {
-                    rs[c].start();
-                    rs[c].waitFor();
-                }
-                final long thread = Thread.currentThread().threadId();
-                final long before = mx.getThreadAllocatedBytes(thread);
-                for (int i = 0; i < calls; i++) {
-                    rs[c].start();
-                    rs[c].waitFor();
-                }
-                final double perStart = (double) (mx.getThreadAllocatedBytes(thread) - before) / calls;
+                final PersistentRequest r = rs[c];
+                final double perStart = AllocationProbe.leastPerCall(() -> {
+                    r.start();
+                    r.waitFor();
+                }, calls);
                 System.out.printf("persistent %s: %.2f bytes per start (rank %d)%n", names[c], perStart,
                     world.rank());
                 // Nothing per start and wait: the start reuses its run, and the point-to-point layer its matcher

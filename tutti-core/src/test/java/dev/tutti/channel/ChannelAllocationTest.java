@@ -1,5 +1,6 @@
 package dev.tutti.channel;
 
+import dev.tutti.AllocationProbe;
 import dev.tutti.Buf;
 import dev.tutti.Datatype;
 import dev.tutti.PersistentRequest;
@@ -8,7 +9,6 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.lang.management.ManagementFactory;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -26,8 +26,6 @@ class ChannelAllocationTest {
     @ParameterizedTest(name = "confined={0}")
     @ValueSource(booleans = {false, true})
     void shouldAllocateNoMorePerExchangeThanAPersistentAlltoall(final boolean confined) {
-        final com.sun.management.ThreadMXBean mx =
-            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         Tutti.runLocal(2, AlltoallChannelTest.OPTS, w -> {
             final long[] s = new long[2 * 8];
             final long[] r = new long[2 * 8];
@@ -40,21 +38,13 @@ class ChannelAllocationTest {
                     ch.submit(ch.takeSend());
                     ch.release(ch.takeReceive());
                 };
-                final long thread = Thread.currentThread().threadId();
                 final double[] perCall = new double[2];
                 final Runnable[] calls = {() -> {
                     persistent.start();
                     persistent.waitFor();
                 }, channel};
                 for (int c = 0; c < 2; c++) {
-                    for (int i = 0; i < CALLS; i++) {
-                        calls[c].run();
-                    }
-                    final long before = mx.getThreadAllocatedBytes(thread);
-                    for (int i = 0; i < CALLS; i++) {
-                        calls[c].run();
-                    }
-                    perCall[c] = (double) (mx.getThreadAllocatedBytes(thread) - before) / CALLS;
+                    perCall[c] = AllocationProbe.leastPerCall(calls[c], CALLS);
                 }
                 assertTrue(perCall[1] <= perCall[0] + SLACK_BYTES, "rank " + w.rank() + ": a channel exchange "
                     + "allocated " + perCall[1] + " bytes, a start and wait of a persistent alltoall " + perCall[0]);
