@@ -25,6 +25,7 @@ import java.util.concurrent.Callable;
  * tutti bench barrier --transport tcp -n 3
  * tutti bench allreduce --quick             # 8 B .. 1 MiB, 200 iterations: seconds
  * tutti bench tagged-overlap -n 4           # k tagged allreduces overlapped against k in a row
+ * tutti bench forms -n 4                    # persistent and channel forms against per-call ones ({@link FormsCommand})
  * java -cp ... dev.tutti.bench.osu.BenchCommand pingpong -n 2
  * </pre>
  *
@@ -36,8 +37,9 @@ import java.util.concurrent.Callable;
  * over ranks, and a check of the received data after timing (a wrong byte fails the run). Exit codes: 0 success,
  * 1 the benchmark failed, 2 bad arguments (an unknown algorithm among them: the message lists the valid ones).
  */
-@Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
-    description = "OSU-style benchmark of one operation: OSU's table, optional CSV impl,op,ranks,bytes,avg_us.")
+@Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false, subcommands = FormsCommand.class,
+    description = "OSU-style benchmark of one operation: OSU's table, optional CSV impl,op,ranks,bytes,avg_us; "
+        + "'bench forms' compares the persistent and channel forms with the per-call ones in one job.")
 public final class BenchCommand implements Callable<Integer> {
     @Spec
     private CommandSpec commandSpec;

@@ -20,9 +20,10 @@ public final class BenchOptions {
     /** Warm-up iterations per size with {@code --quick}. */
     static final int QUICK_WARMUP = 20;
 
-    @Parameters(index = "0", paramLabel = "OP", completionCandidates = OpNames.class,
+    @Parameters(index = "0", arity = "0..1", paramLabel = "OP", completionCandidates = OpNames.class,
         description = "The operation: ${COMPLETION-CANDIDATES}, or tagged-overlap (k tagged allreduces "
-            + "overlapped against k in a row; -i sets its batches).")
+            + "overlapped against k in a row; -i sets its batches). ('forms' is a command of its own: "
+            + "tutti bench forms --help.)")
     String op;
 
     @Option(names = "-n", paramLabel = "RANKS", defaultValue = "2",
@@ -89,6 +90,10 @@ public final class BenchOptions {
      * @throws IllegalArgumentException naming the bad option and its value
      */
     public BenchSpec toSpec() {
+        if (null == op) {
+            throw new IllegalArgumentException("Missing required parameter: 'OP', expected one of "
+                + String.join(", ", Benchmarks.names()) + ", tagged-overlap or forms");
+        }
         if (null != iterations && iterations < 1) {
             throw new IllegalArgumentException("-i " + iterations + ", expected ITERS >= 1");
         }

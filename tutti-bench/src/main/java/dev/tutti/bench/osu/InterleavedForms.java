@@ -30,6 +30,7 @@ import java.util.concurrent.Callable;
  * shared 2-core machine.
  *
  * <pre>
+ * bin/tutti bench forms -n 4 [options] [BYTES...]      ({@link FormsCommand}: checks the options, starts the ranks)
  * bin/tutti run -n 4 -cp tutti-bench/target/classes dev.tutti.bench.osu.InterleavedForms [options] BYTES...
  *   --blocks B   blocks per form and size (default 10)
  *   --calls N    timed calls per block (default 500)
