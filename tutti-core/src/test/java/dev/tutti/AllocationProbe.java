@@ -8,13 +8,14 @@ import java.lang.management.ManagementFactory;
  *
  * <p>The action runs {@code calls} times to warm up (the JIT, pools and caches reaching their steady size), then in
  * {@link #WINDOWS} windows of {@code calls} each, and the answer is the least window's average. A cost that every
- * call pays shows in every window and so in the answer; a burst now and then lands in some windows, not in all. Such
- * bursts happen on a loaded host: one CI run measured 70 bytes per call in a single 2,000-call window for a checked
- * alltoall that allocates nothing per call, and with two busy loops beside the test single windows measured 40-144
- * bytes per call for it while the shm transport's array pool allocated nothing (counted); where the garbage came
- * from was not found (code deoptimized to the interpreter, where escape analysis no longer removes allocations, is
- * one candidate). In a collective test every rank calls this with the same counts, so every rank runs the same
- * number of calls.
+ * call pays shows in every window and so in the answer; a burst now and then (a pool growing, compiled code replaced)
+ * lands in some windows, not in all. In a collective test every rank calls this with the same counts, so every rank
+ * runs the same number of calls.
+ *
+ * <p>History: one CI run measured 70 bytes per call in a single 2,000-call window of a checked allreduce on rank 0.
+ * That one was real, not a burst: the checker's deadlock detector, on the coordinator (rank 0), copied every wait
+ * into a list at each pass of a wait loop, so a checked call allocated as long as it waited (130-150 bytes per call
+ * with a busy loop beside the test; {@code WaitRegistry.oldestMs} now allocates nothing, {@code WaitRegistryTest}).
  */
 public final class AllocationProbe {
     /** Windows measured after the warm-up. */

@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * gets a new envelope object (its bytes wait in a pooled array).
  */
 class CollAllocationTest {
-    private static final int CALLS = 100_000;
+    private static final int CALLS = 40_000;
     /**
      * Bytes per call allowed: nothing (under a byte on average, for the JIT's own rare events). The descriptor is the
      * thread's, the schedule the cache's, the matcher searches without iterators, and a message that arrives before

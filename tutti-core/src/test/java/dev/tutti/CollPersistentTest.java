@@ -383,7 +383,7 @@ class CollPersistentTest {
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void shouldAllocateNothingPerStartOnTheSmallMessagePath() {
-        final int calls = 50_000;
+        final int calls = 20_000;
         ShmJob.run(2, (world, shm) -> {
             final float[] x = {1 + world.rank(), 2};
             final float[] y = new float[2];
