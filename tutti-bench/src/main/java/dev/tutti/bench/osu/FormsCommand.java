@@ -104,7 +104,9 @@ public final class FormsCommand implements Callable<Integer> {
     public Integer call() {
         final int[] measured;
         final InterleavedForms bench;
+        final BenchTransport where;
         try {
+            where = checkedTransport();
             measured = checkedSizes();
             if (ranks < 1) {
                 throw new IllegalArgumentException("-n " + ranks + ", expected RANKS >= 1");
@@ -118,7 +120,7 @@ public final class FormsCommand implements Callable<Integer> {
         }
         final PrintWriter err = commandSpec.commandLine().getErr();
         try {
-            return BenchTransport.INPROC.label().equals(transport) ? inproc(bench, measured) : shm(measured, err);
+            return BenchTransport.INPROC == where ? inproc(bench, measured) : shm(measured, err);
         } catch (final TuttiException | BenchmarkException e) {
             err.println("tutti bench forms failed: " + BenchCommand.describe(e));
             err.flush();
@@ -126,11 +128,17 @@ public final class FormsCommand implements Callable<Integer> {
         }
     }
 
-    /** @return the sizes to measure, each at least 1 byte */
-    private int[] checkedSizes() {
-        if (!BenchTransport.INPROC.label().equals(transport) && !BenchTransport.SHM.label().equals(transport)) {
+    /** @return the transport: shm or inproc, in any case */
+    private BenchTransport checkedTransport() {
+        final BenchTransport t = BenchTransport.parse(transport);
+        if (BenchTransport.INPROC != t && BenchTransport.SHM != t) {
             throw new IllegalArgumentException("--transport " + transport + ", expected shm or inproc");
         }
+        return t;
+    }
+
+    /** @return the sizes to measure, each at least 1 byte */
+    private int[] checkedSizes() {
         if (null != range && null != sizes && 0 != sizes.length) {
             throw new IllegalArgumentException("-m " + range + " and sizes " + Arrays.toString(sizes)
                 + ", expected one of the two");

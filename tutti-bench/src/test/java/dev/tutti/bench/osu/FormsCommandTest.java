@@ -52,7 +52,7 @@ class FormsCommandTest {
     @Test
     void shouldPrintTheTableOfEveryFormInProcess() {
         final Recording none = new Recording(0);
-        final Run r = bench(none, "forms", "--transport", "inproc", "-n", "3", "--blocks", "2", "--calls", "3",
+        final Run r = bench(none, "forms", "--transport", "INPROC", "-n", "3", "--blocks", "2", "--calls", "3",
             "--warmup", "2", "--warmup-ms", "0", "-m", "8:16");
         assertEquals(0, r.status(), r.err());
         assertTrue(r.out().startsWith("# interleaved forms, 3 ranks, 2 blocks x 3 calls"), r.out());
@@ -89,9 +89,10 @@ class FormsCommandTest {
         final String[][] bad = {
             {"-n", "0"}, {"-m", "0:8"}, {"-m", "8:64", "128"}, {"--transport", "tcp"}, {"--blocks", "0"},
             {"--calls", "0"}, {"--warmup", "-1"}, {"--warmup-ms", "-1"}, {"--timeout", "-1"}, {"-m", "x"}, {"0"},
+            {"--transport", "carrier-pigeon"},
         };
         final String[] named = {"-n 0", "size 0", "-m 8:64 and sizes [128]", "--transport tcp", "blocks=0",
-            "calls=0", "warmup=-1", "warmupMs=-1", "--timeout -1", "-m 'x'", "size 0"};
+            "calls=0", "warmup=-1", "warmupMs=-1", "--timeout -1", "-m 'x'", "size 0", "--transport carrier-pigeon"};
         for (int i = 0; i < bad.length; i++) {
             final Recording launcher = new Recording(0);
             final String[] args = new String[bad[i].length + 1];
