@@ -9,11 +9,7 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-import java.io.ByteArrayOutputStream;
-import java.io.OutputStream;
-import java.io.PrintStream;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -157,11 +153,9 @@ public final class FormsCommand implements Callable<Integer> {
     /** Ranks as threads of this JVM; rank 0's table goes to the command's output, a row as each size completes. */
     private int inproc(final InterleavedForms bench, final int[] measured) {
         final Tutti.Options opts = Tutti.Options.defaults();
-        try (PrintStream out = new PrintStream(new LinesTo(commandSpec.commandLine().getOut()), true,
-            StandardCharsets.UTF_8)) {
-            Tutti.runLocal(ranks, 0 == timeoutSeconds ? opts : opts.timeout(Duration.ofSeconds(timeoutSeconds)),
-                world -> bench.run(world, measured, 0 == world.rank() ? out : null));
-        }
+        final PrintWriter out = commandSpec.commandLine().getOut();
+        Tutti.runLocal(ranks, 0 == timeoutSeconds ? opts : opts.timeout(Duration.ofSeconds(timeoutSeconds)),
+            world -> bench.run(world, measured, 0 == world.rank() ? out : null));
         return 0;
     }
 
@@ -179,32 +173,5 @@ public final class FormsCommand implements Callable<Integer> {
             err.flush();
         }
         return 0 == rc ? 0 : 1;
-    }
-
-    /** The bytes of a print stream, handed to a writer at each flush (the stream flushes at each line). */
-    private static final class LinesTo extends OutputStream {
-        private final PrintWriter writer;
-        private final ByteArrayOutputStream pending = new ByteArrayOutputStream();
-
-        LinesTo(final PrintWriter writer) {
-            this.writer = writer;
-        }
-
-        @Override
-        public synchronized void write(final int b) {
-            pending.write(b);
-        }
-
-        @Override
-        public synchronized void write(final byte[] b, final int off, final int len) {
-            pending.write(b, off, len);
-        }
-
-        @Override
-        public synchronized void flush() {
-            writer.print(pending.toString(StandardCharsets.UTF_8));
-            writer.flush();
-            pending.reset();
-        }
     }
 }

@@ -15,7 +15,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
@@ -111,7 +112,8 @@ public final class InterleavedForms {
         public Integer call() {
             final InterleavedForms bench = new InterleavedForms(blocks, calls, warmup, warmupMs);
             try (Tutti tutti = Tutti.init()) {
-                bench.run(tutti.world(), sizes, 0 == tutti.world().rank() ? System.out : null);
+                bench.run(tutti.world(), sizes, 0 == tutti.world().rank()
+                    ? new PrintWriter(System.out, true, StandardCharsets.UTF_8) : null);
             }
             return 0;
         }
@@ -133,7 +135,7 @@ public final class InterleavedForms {
      * @param sizes the sizes in bytes (at least one), each at least 1
      * @param out   where the table goes (rank 0), or null
      */
-    public void run(final Communicator world, final int[] sizes, final PrintStream out) {
+    public void run(final Communicator world, final int[] sizes, final PrintWriter out) {
         if (0 == sizes.length) {
             throw new IllegalArgumentException("InterleavedForms: no sizes, expected at least one");
         }
@@ -157,6 +159,7 @@ public final class InterleavedForms {
                 out.printf("| %d | %.3f | %.3f %s | %.3f %s | %.3f | %.3f %s |%n", bytes, us(ns[0]), us(ns[1]),
                     speedup(ns[0], ns[1]), us(ns[2]), speedup(ns[0], ns[2]), us(ns[3]), us(ns[4]),
                     speedup(ns[3], ns[4]));
+                out.flush(); // a row as each size completes
             }
         }
     }

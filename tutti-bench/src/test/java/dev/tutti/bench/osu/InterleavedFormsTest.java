@@ -5,11 +5,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import picocli.CommandLine;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -23,12 +20,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class InterleavedFormsTest {
     @Test
     void shouldPrintARowPerSizeWithEveryFormAndItsRatio() {
-        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        final PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+        final StringWriter text = new StringWriter();
+        final PrintWriter out = new PrintWriter(text);
         Tutti.runLocal(3, Tutti.Options.defaults().timeout(Duration.ofSeconds(40)),
             world -> new InterleavedForms(2, 5, 3, 20).run(world, new int[] {1, 8, 100, 4096}, 0 == world.rank() ? out
                 : null));
-        final List<String> lines = Arrays.asList(bytes.toString(StandardCharsets.UTF_8).split("\n"));
+        final List<String> lines = Arrays.asList(text.toString().split("\n"));
         assertTrue(lines.get(0).startsWith("# interleaved forms, 3 ranks, 2 blocks x 5 calls"), lines.get(0));
         assertTrue(lines.get(0).contains("median over blocks of the slowest rank's mean"), lines.get(0));
         final List<String> rows = lines.stream().filter(l -> l.matches("\\| [0-9]+ \\|.*")).toList();
