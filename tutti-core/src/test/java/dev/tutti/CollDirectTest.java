@@ -233,8 +233,8 @@ class CollDirectTest {
     }
 
     /**
-     * A slot's cell holds the message's bytes from its first line and the sequence word after them, at the next
-     * multiple of 8: messages of every length around those lines and the cell depths' limits (1 KiB, 4 KiB), started
+     * A slot's cell ends in the sequence word, and the message's bytes end right before it (rounded up to 8), their
+     * start padded: messages of every length around those lines and the cell depths' limits (1 KiB, 4 KiB), started
      * many times with new bytes, into receive buffers at odd offsets of their arrays. Every byte is checked, and the
      * bytes around each receive buffer must stay as they were.
      */
@@ -244,7 +244,8 @@ class CollDirectTest {
         shm(p, (w, shm) -> {
             final int me = w.rank();
             final byte guard = (byte) 0xA5;
-            for (final int bytes : new int[] {1, 7, 8, 9, 55, 56, 57, 63, 64, 65, 1017, 1024, 1025, 4096, 4097}) {
+            for (final int bytes : new int[] {1, 7, 8, 9, 55, 56, 57, 63, 64, 65, 119, 120, 121, 127, 128, 1017, 1024, 1025, 4096,
+                4097}) {
                 final byte[] send = new byte[p * bytes + 5];
                 final byte[] recv = new byte[p * bytes + 8];
                 final PersistentRequest r = w.alltoallInit(Buf.of(send, 5, p * bytes), Buf.of(recv, 3, p * bytes));

@@ -17,12 +17,14 @@ import java.lang.invoke.VarHandle;
  *
  * <p>Implementation notes. A slot lies in the receiving rank's memory and belongs to one (sender, receiver, n-th
  * message of the lane's shape between them). Its first 64-byte line is the receiver's acknowledgement, the last run
- * it has read; then come {@link #depth} cells, each the message's bytes followed by a sequence word (at the next
- * multiple of 8), padded to whole 64-byte lines. The bytes start on a line, so that the copies in and out move
- * whole lines; with the word first and the bytes after it, a persistent alltoall of 2 ranks took 0.37 us at 512 B
- * and 0.56-0.58 at 1 KiB, against 0.32 and 0.52-0.54 now. A small message and its sequence word share one cache
- * line and cross between cores together. Runs are numbered from 1 per lane, the same on both ranks; run {@code k}
- * uses cell {@code k % depth}.
+ * it has read; then come {@link #depth} cells of whole 64-byte lines ({@link #cellBytes}). A cell's last 8 bytes are
+ * its sequence word, and the message's bytes end right before it (rounded up to 8, the start padded): so the line
+ * the receiver polls is one the sender's copy also writes, and a message of up to 56 bytes crosses between cores in
+ * that one line. With the bytes at the start of the cell instead and the word after them, a message of a multiple of
+ * 64 bytes left the word alone on a line the copy did not touch, and a persistent alltoall of 2 ranks took 0.54-0.61
+ * us at 64-512 B against 0.40-0.50 now (72 B, whose last 8 bytes shared the word's line, 0.40 both ways; session 25,
+ * bench/RESULTS.md). A cell spans as many lines either way. Runs are numbered from 1 per lane, the same on both
+ * ranks; run {@code k} uses cell {@code k % depth}.
  * <ul>
  * <li>The sender may fill the cell once the receiver has read the cell's previous use, run {@code k - depth}: it
  * keeps the acknowledgement it last read ({@code credits}, per lane and slot) and reads the line again only when
@@ -57,8 +59,10 @@ final class DirectPart extends AbstractRequest {
     private final MemorySegment slot;
     private final MemorySegment data;
     private final long cell;
-    /** The offset of a cell's sequence word in the cell: after the bytes, at the next multiple of 8. */
+    /** The offset of a cell's sequence word in the cell: its last 8 bytes. */
     private final long sequence;
+    /** The offset of the message's bytes in a cell: they end at the sequence word (rounded up to 8). */
+    private final long bytesAt;
     private final int depth;
     private final long[] runs;
     private final int lane;
@@ -85,7 +89,8 @@ final class DirectPart extends AbstractRequest {
         this.slot = slot;
         this.data = data;
         this.cell = cellBytes(data.byteSize());
-        this.sequence = (data.byteSize() + Long.BYTES - 1) & -Long.BYTES;
+        this.sequence = cell - Long.BYTES;
+        this.bytesAt = bytesAt(data.byteSize());
         this.depth = depth(data.byteSize());
         this.runs = runs;
         this.lane = lane;
@@ -104,8 +109,18 @@ final class DirectPart extends AbstractRequest {
     }
 
     /** @return a cell's bytes: the message's, rounded up to 8, and the sequence word, padded to whole lines */
-    private static long cellBytes(final long bytes) {
-        return (Long.BYTES + bytes + LINE - 1) / LINE * LINE;
+    static long cellBytes(final long bytes) {
+        return (Long.BYTES + words(bytes) + LINE - 1) / LINE * LINE;
+    }
+
+    /** @return {@code bytes} rounded up to a multiple of 8 */
+    private static long words(final long bytes) {
+        return (bytes + Long.BYTES - 1) & -Long.BYTES;
+    }
+
+    /** @return the offset of a message's bytes in its cell, for messages of {@code bytes} bytes */
+    static long bytesAt(final long bytes) {
+        return cellBytes(bytes) - Long.BYTES - words(bytes);
     }
 
     /**
@@ -166,13 +181,13 @@ final class DirectPart extends AbstractRequest {
                     return false;
                 }
             }
-            SegmentCopy.copy(data, 0, slot, at, data.byteSize());
+            SegmentCopy.copy(data, 0, slot, at + bytesAt, data.byteSize());
             LONG.setRelease(slot, at + sequence, k);
         } else {
             if ((long) LONG.getAcquire(slot, at + sequence) != k || (long) LONG.getAcquire(slot, ACK) != k - 1) {
                 return false;
             }
-            SegmentCopy.copy(slot, at, data, 0, data.byteSize());
+            SegmentCopy.copy(slot, at + bytesAt, data, 0, data.byteSize());
             LONG.setRelease(slot, ACK, k);
         }
         return true;
