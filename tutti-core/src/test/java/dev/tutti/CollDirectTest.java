@@ -244,8 +244,8 @@ class CollDirectTest {
         shm(p, (w, shm) -> {
             final int me = w.rank();
             final byte guard = (byte) 0xA5;
-            for (final int bytes : new int[] {1, 7, 8, 9, 55, 56, 57, 63, 64, 65, 119, 120, 121, 127, 128, 1017, 1024, 1025, 4096,
-                4097}) {
+            for (final int bytes : new int[] {1, 7, 8, 9, 55, 56, 57, 63, 64, 65, 119, 120, 121, 127, 128, 1017, 1024,
+                1025, 4096, 4097}) {
                 final byte[] send = new byte[p * bytes + 5];
                 final byte[] recv = new byte[p * bytes + 8];
                 final PersistentRequest r = w.alltoallInit(Buf.of(send, 5, p * bytes), Buf.of(recv, 3, p * bytes));

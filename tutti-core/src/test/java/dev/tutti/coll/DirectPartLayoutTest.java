@@ -22,7 +22,8 @@ class DirectPartLayoutTest {
             assertEquals(((n + 7) / 8 * 8 + Long.BYTES + LINE - 1) / LINE * LINE, cell, n + " B: no spare line");
             assertTrue(at >= 0 && at < LINE, n + " B: the padding before the message is less than a line, " + at);
             assertEquals(0, at % Long.BYTES, n + " B: the message starts on a word, " + at);
-            assertTrue(at + n <= word && word - (at + n) < Long.BYTES, n + " B: the message ends right before its word");
+            assertTrue(at + n <= word && word - (at + n) < Long.BYTES,
+                n + " B: the message ends right before its word");
             if (n > 0) {
                 assertEquals(word / LINE, (at + n - 1) / LINE, n + " B: its last byte shares the word's line");
             }
