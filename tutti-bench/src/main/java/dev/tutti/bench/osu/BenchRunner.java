@@ -202,20 +202,29 @@ final class BenchRunner {
      * @param loopNs     the loop's wall time
      * @return the answer
      */
-    private static boolean busy(final long compilerNs, final long loopNs) {
+    static boolean busy(final long compilerNs, final long loopNs) {
         return compilerNs > Math.max(COMPILER_BUSY_NS, loopNs / 100 * COMPILER_BUSY_PERCENT);
     }
 
     /** @return the table's note on the timed loops {@link #timedLoop} ran again, and the one it kept if busy */
     private static String compilerNote(final Timed timed) {
+        return compilerNote(timed.discardedCompilerUs(), timed.keptCompilerUs());
+    }
+
+    /**
+     * @param discardedUs per timed part run again, the most a rank's compiler threads ran in it (µs)
+     * @param keptUs      the same for the part kept if its compilers were busy, else 0
+     * @return the table's note on timed parts run again because the JIT compilers were busy, empty if none
+     */
+    static String compilerNote(final List<Double> discardedUs, final double keptUs) {
         final StringBuilder b = new StringBuilder();
-        if (!timed.discardedCompilerUs().isEmpty()) {
-            b.append(timed.discardedCompilerUs().size()).append(" timed loop(s) run again: JIT compiler threads ran ")
-                .append(timed.discardedCompilerUs().stream().map(BenchRunner::ms).collect(Collectors.joining(", ")))
+        if (!discardedUs.isEmpty()) {
+            b.append(discardedUs.size()).append(" timed loop(s) run again: JIT compiler threads ran ")
+                .append(discardedUs.stream().map(BenchRunner::ms).collect(Collectors.joining(", ")))
                 .append(" during them at one rank");
         }
-        if (timed.keptCompilerUs() > 0) {
-            b.append(b.isEmpty() ? "" : "; ").append("JIT compiler threads ran ").append(ms(timed.keptCompilerUs()))
+        if (keptUs > 0) {
+            b.append(b.isEmpty() ? "" : "; ").append("JIT compiler threads ran ").append(ms(keptUs))
                 .append(" during the loop kept, at one rank");
         }
         return b.toString();

@@ -59,20 +59,20 @@ public final class FormsCommand implements Callable<Integer> {
     @Parameters(arity = "0..*", paramLabel = "BYTES", description = "Sizes in bytes (instead of -m).")
     int[] sizes;
 
-    @Option(names = "--blocks", paramLabel = "B", defaultValue = "10",
+    @Option(names = "--blocks", paramLabel = "B", defaultValue = "" + InterleavedForms.DEFAULT_BLOCKS,
         description = "Blocks per form and size (default: ${DEFAULT-VALUE}).")
     int blocks;
 
-    @Option(names = "--calls", paramLabel = "N", defaultValue = "500",
+    @Option(names = "--calls", paramLabel = "N", defaultValue = "" + InterleavedForms.DEFAULT_CALLS,
         description = "Timed calls per block (default: ${DEFAULT-VALUE}).")
     int calls;
 
-    @Option(names = "--warmup", paramLabel = "W", defaultValue = "20000",
+    @Option(names = "--warmup", paramLabel = "W", defaultValue = "" + InterleavedForms.DEFAULT_WARMUP,
         description = "Untimed calls of each form before a size's first block (default: ${DEFAULT-VALUE}; "
             + "use fewer for sizes of megabytes).")
     int warmup;
 
-    @Option(names = "--warmup-ms", paramLabel = "T", defaultValue = "500",
+    @Option(names = "--warmup-ms", paramLabel = "T", defaultValue = "" + InterleavedForms.DEFAULT_WARMUP_MS,
         description = "And at least this long per form and size, in ms (default: ${DEFAULT-VALUE}).")
     int warmupMs;
 

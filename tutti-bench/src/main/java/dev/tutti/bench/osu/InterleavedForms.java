@@ -17,7 +17,9 @@ import picocli.CommandLine.Parameters;
 
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 
@@ -33,7 +35,7 @@ import java.util.concurrent.Callable;
  * <pre>
  * bin/tutti bench forms -n 4 [options] [BYTES...]      ({@link FormsCommand}: checks the options, starts the ranks)
  * bin/tutti run -n 4 -cp tutti-bench/target/classes dev.tutti.bench.osu.InterleavedForms [options] BYTES...
- *   --blocks B   blocks per form and size (default 10)
+ *   --blocks B   blocks per form and size (default 20)
  *   --calls N    timed calls per block (default 500)
  *   --warmup W   untimed calls of each form before the first block of a size (default 20000: fewer leave the JIT
  *                compiling during the first sizes, and a rank whose core a compiler thread takes waits a 4 ms tick)
@@ -66,6 +68,18 @@ public final class InterleavedForms {
     private static final String[] NAMES = {"alltoall", "alltoall_init", "alltoall_channel", "allreduce",
         "allreduce_init"};
 
+    /**
+     * Default blocks per form and size. With 10 (up to session 25) a cluster of multi-millisecond stalls (the JVM's
+     * own threads taking a rank's core) could hold half of one form's blocks at a size and move its median; 20
+     * blocks double the timed part of a size (tens to hundreds of milliseconds, next to its seconds of warm-up).
+     */
+    static final int DEFAULT_BLOCKS = 20;
+    /** Default timed calls per block. */
+    static final int DEFAULT_CALLS = 500;
+    /** Default untimed calls of each form before a size's first block. */
+    static final int DEFAULT_WARMUP = 20_000;
+    /** Default least time of those per form and size, in ms. */
+    static final int DEFAULT_WARMUP_MS = 500;
     /** Warm-up calls between two looks at rank 0's clock. */
     private static final int WARMUP_ROUND = 10;
 
@@ -96,15 +110,15 @@ public final class InterleavedForms {
         description = "The build-once forms against the per-call ones, interleaved in one job.")
     static final class Cli implements Callable<Integer> {
         @Option(names = "--blocks", description = "blocks per form and size (default ${DEFAULT-VALUE})")
-        int blocks = 10;
+        int blocks = DEFAULT_BLOCKS;
         @Option(names = "--calls", description = "timed calls per block (default ${DEFAULT-VALUE})")
-        int calls = 500;
+        int calls = DEFAULT_CALLS;
         @Option(names = "--warmup", description = "untimed calls of each form before a size's first block "
             + "(default ${DEFAULT-VALUE})")
-        int warmup = 20_000;
+        int warmup = DEFAULT_WARMUP;
         @Option(names = "--warmup-ms", description = "and the least time they take per form and size, in ms "
             + "(default ${DEFAULT-VALUE})")
-        int warmupMs = 500;
+        int warmupMs = DEFAULT_WARMUP_MS;
         @Parameters(arity = "1..*", paramLabel = "BYTES", description = "sizes in bytes")
         int[] sizes;
 
@@ -152,10 +166,15 @@ public final class InterleavedForms {
                 throw new IllegalArgumentException("InterleavedForms: bytes=" + bytes + ", expected >= 1");
             }
         }
-        size(world, sizes[0]); // discarded: the JIT still compiles for seconds after the first size's warm-up
+        final JvmActivity jvm = new JvmActivity(); // this rank's (one per run: a bench may serve several threads)
+        size(world, sizes[0], jvm); // discarded: the JIT still compiles for seconds after the first size's warm-up
         for (final int bytes : sizes) {
-            final long[][] ns = size(world, bytes);
+            final Measured m = size(world, bytes, jvm);
+            final long[][] ns = m.ns();
             if (null != out) {
+                if (!m.note().isEmpty()) {
+                    out.printf("# %d B: %s%n", bytes, m.note());
+                }
                 out.printf("| %d | %.3f | %.3f %s | %.3f %s | %.3f | %.3f %s |%n", bytes, us(ns[0]), us(ns[1]),
                     speedup(ns[0], ns[1]), us(ns[2]), speedup(ns[0], ns[2]), us(ns[3]), us(ns[4]),
                     speedup(ns[3], ns[4]));
@@ -182,47 +201,88 @@ public final class InterleavedForms {
             r[(3 * (blocks - 1) + 3) / 4]);
     }
 
-    /** @return each form's block times in ns (the slowest rank's sum per block), in {@link #NAMES} order */
-    private long[][] size(final Communicator world, final int bytes) {
+    /**
+     * A size's result.
+     *
+     * @param ns   each form's block times in ns (the slowest rank's sum per block), in {@link #NAMES} order
+     * @param note what the JIT compilers did during the timed blocks (rank 0), empty if nothing worth a line
+     */
+    private record Measured(long[][] ns, String note) {
+    }
+
+    /**
+     * Measures one size: the forms' warm-ups, then their blocks, which run again (at most
+     * {@value BenchRunner#MAX_RERUNS} times) while some rank's JIT compiler threads were busy during them, as
+     * {@link BenchRunner}'s timed loops do: at 64 B on 2 ranks, the first size whose channel takes a new path, most
+     * runs had blocks with stalls of milliseconds in every form (session 25), and a compilation in the timed part is
+     * warm-up, not the steady state the table reports.
+     */
+    private Measured size(final Communicator world, final int bytes, final JvmActivity jvm) {
         try (Forms f = new Forms(world, bytes)) {
             final Runnable[] forms = {f::alltoall, f::alltoallInit, f::channel, f::allreduce, f::allreduceInit};
             for (final Runnable form : forms) {
                 warmUp(world, form);
             }
-            final long[][] ns = new long[forms.length][blocks];
             final SplittableRandom shuffle = new SplittableRandom(bytes); // the same order on every rank
-            final int[] order = new int[forms.length];
-            Arrays.setAll(order, k -> k);
-            for (int b = 0; b < blocks; b++) {
-                for (int k = order.length - 1; k > 0; k--) {
-                    final int j = shuffle.nextInt(k + 1);
-                    final int o = order[k];
-                    order[k] = order[j];
-                    order[j] = o;
+            final List<Double> discarded = new ArrayList<>();
+            while (true) {
+                jvm.markCompilers();
+                final long start = System.nanoTime();
+                final long[][] ns = blocks(world, forms, shuffle);
+                world.barrier();
+                final long compilerNs = jvm.compilerNsSinceMark();
+                final boolean busy = Control.maxToRoot(world, BenchRunner.busy(compilerNs, System.nanoTime() - start)
+                    ? 1 : 0) > 0;
+                final double compilerUs = Control.maxToRoot(world, compilerNs / 1e3); // busy, compilerUs: rank 0
+                if (!Control.fromRoot(world, busy && discarded.size() < BenchRunner.MAX_RERUNS)) {
+                    f.verify();
+                    return new Measured(slowest(world, ns), BenchRunner.compilerNote(discarded, busy ? compilerUs : 0));
                 }
-                for (int k = 0; k < forms.length; k++) {
-                    final int form = order[k];
-                    world.barrier();
-                    for (int i = 0; i < calls; i++) {
-                        final long t0 = System.nanoTime();
-                        forms[form].run();
-                        ns[form][b] += System.nanoTime() - t0;
-                        world.barrier();
-                    }
-                }
+                discarded.add(compilerUs);
+                jvm.awaitQuiet(BenchRunner.QUIET_MS, BenchRunner.QUIET_MAX_MS); // the compilations end first
+                world.barrier();
             }
-            f.verify();
-            final long[] mine = new long[forms.length * blocks];
-            for (int k = 0; k < forms.length; k++) {
-                System.arraycopy(ns[k], 0, mine, k * blocks, blocks);
-            }
-            final long[] slowest = new long[mine.length];
-            world.allreduce(Buf.of(mine), Buf.of(slowest), Op.MAX);
-            for (int k = 0; k < forms.length; k++) {
-                System.arraycopy(slowest, k * blocks, ns[k], 0, blocks);
-            }
-            return ns;
         }
+    }
+
+    /** @return this rank's block times in ns per form: every form's blocks, in an order shuffled per block */
+    private long[][] blocks(final Communicator world, final Runnable[] forms, final SplittableRandom shuffle) {
+        final long[][] ns = new long[forms.length][blocks];
+        final int[] order = new int[forms.length];
+        Arrays.setAll(order, k -> k);
+        for (int b = 0; b < blocks; b++) {
+            for (int k = order.length - 1; k > 0; k--) {
+                final int j = shuffle.nextInt(k + 1);
+                final int o = order[k];
+                order[k] = order[j];
+                order[j] = o;
+            }
+            for (int k = 0; k < forms.length; k++) {
+                final int form = order[k];
+                world.barrier();
+                for (int i = 0; i < calls; i++) {
+                    final long t0 = System.nanoTime();
+                    forms[form].run();
+                    ns[form][b] += System.nanoTime() - t0;
+                    world.barrier();
+                }
+            }
+        }
+        return ns;
+    }
+
+    /** @return the slowest rank's block times, in place of this rank's */
+    private long[][] slowest(final Communicator world, final long[][] ns) {
+        final long[] mine = new long[ns.length * blocks];
+        for (int k = 0; k < ns.length; k++) {
+            System.arraycopy(ns[k], 0, mine, k * blocks, blocks);
+        }
+        final long[] slowest = new long[mine.length];
+        world.allreduce(Buf.of(mine), Buf.of(slowest), Op.MAX);
+        for (int k = 0; k < ns.length; k++) {
+            System.arraycopy(slowest, k * blocks, ns[k], 0, blocks);
+        }
+        return ns;
     }
 
     /**

@@ -73,7 +73,7 @@ class FormsCommandTest {
 
         final Recording defaults = new Recording(0);
         assertEquals(0, bench(defaults, "forms").status());
-        assertEquals(List.of("2 " + InterleavedForms.class.getName() + " --blocks 10 --calls 500 --warmup 20000 "
+        assertEquals(List.of("2 " + InterleavedForms.class.getName() + " --blocks 20 --calls 500 --warmup 20000 "
             + "--warmup-ms 500 8 16 32 64 128 256 512 1024 timeout=0"), defaults.calls);
     }
 
