@@ -150,6 +150,11 @@ public final class InterleavedForms {
      * @param out   where the table goes (rank 0), or null
      */
     public void run(final Communicator world, final int[] sizes, final PrintWriter out) {
+        run(world, sizes, out, new JvmActivity()); // this rank's (one per run: a bench may serve several threads)
+    }
+
+    /** {@link #run(Communicator, int[], PrintWriter)} with this rank's view of its JVM's compilers given (tests). */
+    void run(final Communicator world, final int[] sizes, final PrintWriter out, final JvmActivity jvm) {
         if (0 == sizes.length) {
             throw new IllegalArgumentException("InterleavedForms: no sizes, expected at least one");
         }
@@ -166,7 +171,6 @@ public final class InterleavedForms {
                 throw new IllegalArgumentException("InterleavedForms: bytes=" + bytes + ", expected >= 1");
             }
         }
-        final JvmActivity jvm = new JvmActivity(); // this rank's (one per run: a bench may serve several threads)
         size(world, sizes[0], jvm); // discarded: the JIT still compiles for seconds after the first size's warm-up
         for (final int bytes : sizes) {
             final Measured m = size(world, bytes, jvm);
@@ -213,9 +217,10 @@ public final class InterleavedForms {
     /**
      * Measures one size: the forms' warm-ups, then their blocks, which run again (at most
      * {@value BenchRunner#MAX_RERUNS} times) while some rank's JIT compiler threads were busy during them, as
-     * {@link BenchRunner}'s timed loops do: at 64 B on 2 ranks, the first size whose channel takes a new path, most
-     * runs had blocks with stalls of milliseconds in every form (session 25), and a compilation in the timed part is
-     * warm-up, not the steady state the table reports.
+     * {@link BenchRunner}'s timed loops do: at 64 B, the first size whose channel takes a new path (the window), the
+     * compilers ran 34-129 ms during the blocks of every run on 2 and 4 ranks (session 25), and a compilation in the
+     * timed part is warm-up, not the steady state the table reports. Without a timed warm-up ({@code warmupMs} 0)
+     * the blocks run once and nobody looks at the compilers, as {@code tutti bench --jit-warmup 0} does.
      */
     private Measured size(final Communicator world, final int bytes, final JvmActivity jvm) {
         try (Forms f = new Forms(world, bytes)) {
@@ -225,16 +230,21 @@ public final class InterleavedForms {
             }
             final SplittableRandom shuffle = new SplittableRandom(bytes); // the same order on every rank
             final List<Double> discarded = new ArrayList<>();
+            final int reruns = warmupNs > 0 ? BenchRunner.MAX_RERUNS : 0;
             while (true) {
                 jvm.markCompilers();
                 final long start = System.nanoTime();
                 final long[][] ns = blocks(world, forms, shuffle);
                 world.barrier();
+                if (0 == reruns) {
+                    f.verify();
+                    return new Measured(slowest(world, ns), "");
+                }
                 final long compilerNs = jvm.compilerNsSinceMark();
                 final boolean busy = Control.maxToRoot(world, BenchRunner.busy(compilerNs, System.nanoTime() - start)
                     ? 1 : 0) > 0;
                 final double compilerUs = Control.maxToRoot(world, compilerNs / 1e3); // busy, compilerUs: rank 0
-                if (!Control.fromRoot(world, busy && discarded.size() < BenchRunner.MAX_RERUNS)) {
+                if (!Control.fromRoot(world, busy && discarded.size() < reruns)) {
                     f.verify();
                     return new Measured(slowest(world, ns), BenchRunner.compilerNote(discarded, busy ? compilerUs : 0));
                 }

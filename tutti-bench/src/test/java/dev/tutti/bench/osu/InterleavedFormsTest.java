@@ -23,7 +23,7 @@ class InterleavedFormsTest {
         final StringWriter text = new StringWriter();
         final PrintWriter out = new PrintWriter(text);
         Tutti.runLocal(3, Tutti.Options.defaults().timeout(Duration.ofSeconds(40)),
-            world -> new InterleavedForms(2, 5, 3, 20).run(world, new int[] {1, 8, 100, 4096}, 0 == world.rank() ? out
+            world -> new InterleavedForms(2, 5, 3, 0).run(world, new int[] {1, 8, 100, 4096}, 0 == world.rank() ? out
                 : null));
         final List<String> lines = Arrays.asList(text.toString().split("\n"));
         assertTrue(lines.get(0).startsWith("# interleaved forms, 3 ranks, 2 blocks x 5 calls"), lines.get(0));
@@ -34,6 +34,44 @@ class InterleavedFormsTest {
             final String ratio = "\\([0-9.]+x, [0-9.]+-[0-9.]+\\)";
             assertTrue(row.matches("\\| [0-9]+ \\| [0-9.]+ \\| [0-9.]+ " + ratio + " \\| [0-9.]+ " + ratio
                 + " \\| [0-9.]+ \\| [0-9.]+ " + ratio + " \\|"), row);
+        }
+    }
+
+    /**
+     * A size whose timed blocks ran while a rank's JIT compilers were busy runs them again, and a line above its row
+     * says so; here the compilers are busy during the first two timed parts of every size, at every rank.
+     */
+    @Test
+    void shouldRunASizeAgainWhileTheCompilersWereBusy() {
+        final StringWriter text = new StringWriter();
+        final PrintWriter out = new PrintWriter(text);
+        Tutti.runLocal(2, Tutti.Options.defaults().timeout(Duration.ofSeconds(40)),
+            world -> new InterleavedForms(2, 3, 2, 1).run(world, new int[] {8, 64}, 0 == world.rank() ? out : null,
+                new BusyTwice()));
+        final List<String> lines = Arrays.asList(text.toString().split("\n"));
+        for (final int bytes : new int[] {8, 64}) {
+            final int row = lines.indexOf(lines.stream().filter(l -> l.startsWith("| " + bytes + " |")).findFirst()
+                .orElseThrow(() -> new AssertionError(String.join("\n", lines))));
+            assertEquals("# " + bytes + " B: 2 timed loop(s) run again: JIT compiler threads ran 3.00 ms, 3.00 ms "
+                + "during them at one rank", lines.get(row - 1), String.join("\n", lines));
+        }
+    }
+
+    /** A JVM whose compilers ran 3 ms during the first two of every three timed parts, and never make a rank wait. */
+    private static final class BusyTwice extends JvmActivity {
+        private int parts;
+
+        @Override
+        void markCompilers() {
+        }
+
+        @Override
+        long compilerNsSinceMark() {
+            return 0 != parts++ % 3 - 2 ? 3_000_000 : 0;
+        }
+
+        @Override
+        void awaitQuiet(final long stepMs, final long maxMs) {
         }
     }
 
