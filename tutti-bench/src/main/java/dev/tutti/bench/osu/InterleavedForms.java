@@ -232,7 +232,9 @@ public final class InterleavedForms {
             final List<Double> discarded = new ArrayList<>();
             final int reruns = warmupNs > 0 ? BenchRunner.MAX_RERUNS : 0;
             while (true) {
-                jvm.markCompilers();
+                if (reruns > 0) {
+                    jvm.markCompilers();
+                }
                 final long start = System.nanoTime();
                 final long[][] ns = blocks(world, forms, shuffle);
                 world.barrier();
