@@ -73,7 +73,6 @@ class CheckerSpreadTest {
             final String[] names = {"allreduce 8 KiB", "alltoall 8 KiB blocks"};
             for (int c = 0; c < calls.length; c++) {
                 final double perCall = AllocationProbe.leastPerCall(calls[c], 2_000);
-                System.out.printf("checked %s: %.2f bytes per call (rank %d)%n", names[c], perCall, world.rank());
                 // 64 leaves room for messages held beyond the transport's pools now and then; a call that allocated
                 // its check made about 900 bytes, one that sliced the user's memory per peer about 120.
                 assertTrue(perCall < 64, "rank " + world.rank() + ": checked " + names[c] + " allocated " + perCall

@@ -238,21 +238,22 @@ public final class InterleavedForms {
                 final long start = System.nanoTime();
                 final long[][] ns = blocks(world, forms, shuffle);
                 world.barrier();
-                if (0 == reruns) {
-                    f.verify();
-                    return new Measured(slowest(world, ns), "");
+                String note = "";
+                if (reruns > 0) {
+                    final long compilerNs = jvm.compilerNsSinceMark();
+                    final boolean busy = Control.maxToRoot(world,
+                        BenchRunner.busy(compilerNs, System.nanoTime() - start) ? 1 : 0) > 0;
+                    final double compilerUs = Control.maxToRoot(world, compilerNs / 1e3); // busy, compilerUs: rank 0
+                    if (Control.fromRoot(world, busy && discarded.size() < reruns)) {
+                        discarded.add(compilerUs);
+                        jvm.awaitQuiet(BenchRunner.QUIET_MS, BenchRunner.QUIET_MAX_MS); // the compilations end first
+                        world.barrier();
+                        continue;
+                    }
+                    note = BenchRunner.compilerNote(discarded, busy ? compilerUs : 0);
                 }
-                final long compilerNs = jvm.compilerNsSinceMark();
-                final boolean busy = Control.maxToRoot(world, BenchRunner.busy(compilerNs, System.nanoTime() - start)
-                    ? 1 : 0) > 0;
-                final double compilerUs = Control.maxToRoot(world, compilerNs / 1e3); // busy, compilerUs: rank 0
-                if (!Control.fromRoot(world, busy && discarded.size() < reruns)) {
-                    f.verify();
-                    return new Measured(slowest(world, ns), BenchRunner.compilerNote(discarded, busy ? compilerUs : 0));
-                }
-                discarded.add(compilerUs);
-                jvm.awaitQuiet(BenchRunner.QUIET_MS, BenchRunner.QUIET_MAX_MS); // the compilations end first
-                world.barrier();
+                f.verify();
+                return new Measured(slowest(world, ns), note);
             }
         }
     }
