@@ -43,9 +43,9 @@ import java.util.concurrent.TimeUnit;
  * waits on the oldest incomplete exchange's request ({@code waiting}, so that a request has one waiter at a time),
  * with the state lock released, or, when another thread already is, waits on {@code changed}; both in slices of
  * {@link #POLL_NS}, so that close and failure are seen promptly (a confined channel's thread, which no other can
- * close, waits to the request's end when it has no deadline). Every state change signals {@code changed}. A
- * failed exchange (a peer that died, a mismatch) fails the channel: every waiting and later operation throws,
- * naming the channel and, through the cause, the rank.
+ * close, waits to the request's end when it has no deadline: {@link #awaitOldest}). Every state change signals
+ * {@code changed}. A failed exchange (a peer that died, a mismatch) fails the channel: every waiting and later
+ * operation throws, naming the channel and, through the cause, the rank.
  *
  * <p>One copy: a channel of blocks of a suitable size (any QoS), whose ranks all share memory, starts its exchanges
  * through {@code window} instead ({@link WindowExchanges}: senders write into
@@ -82,8 +82,12 @@ final class ChannelCore {
     private static final long EXPIRED = Long.MIN_VALUE;
     /** Best effort: exchanges shorter than this (10 us) are timed one in {@link #TIME_EVERY}, see {@link #start}. */
     private static final long TIME_ALL_FROM_NS = 10_000L;
-    /** Best effort: one fast exchange in this many (a power of two) is timed. */
-    private static final long TIME_EVERY = 16;
+    /**
+     * Best effort: one fast exchange in this many (a power of two) is timed. One in 16 cost 11-22 ns per exchange on
+     * one rank (8 B, session 26: a channel exchange took 47-59 ns more than a persistent alltoall's start and wait
+     * with it, 35-37 with no exchange timed).
+     */
+    private static final long TIME_EVERY = 64;
 
     /** One exchange holding a receive buffer. */
     private static final class Exchange {
@@ -408,6 +412,9 @@ final class ChannelCore {
     ChannelBuffer takeReceive(final String op, final long timeoutNs) {
         guard.enter(op);
         try {
+            if (lockFreeRelease && guard.confined() && timeoutNs < 0) {
+                awaitOldest();
+            }
             final long deadline = deadline(timeoutNs);
             boolean more = true;
             while (true) {
@@ -551,36 +558,54 @@ final class ChannelCore {
 
     // ------------------------------------------------------------------------------------------- internals
 
+    /**
+     * Starts an exchange of {@code b} into {@code r} (checked: {@code b} taken, {@code r} free) and records it. The
+     * request starts before the record is written: in a loop of take, submit and wait, what a rank does between
+     * seeing one exchange complete and starting the next delays every rank (they wait for its data), so the
+     * bookkeeping that can follow the start does.
+     */
     private void start(final String op, final ChannelBuffer b, final ChannelBuffer r) {
-        final Exchange e = ring[wrap(head + count, ring.length)];
-        count++;
-        e.number = next++;
-        e.send = b;
-        e.recv = r;
-        e.done = false;
-        // Two clock readings per timed exchange cost about 80 ns here (a virtual machine's clock), a third of a
-        // short exchange's bookkeeping: fast best-effort exchanges are sampled, slower ones and time-driven ones
-        // (whose deadline needs the completion time) all timed.
-        e.timed = timeDriven || !fast || 0 == (e.number & (TIME_EVERY - 1));
-        e.startNs = e.timed ? System.nanoTime() : 0;
-        e.releaseNs = timeDriven ? tick(e.number) : e.startNs;
-        if (idle != b) { // the idle buffer is never written and may be in several exchanges at once
-            b.state(State.IN_FLIGHT);
-            b.exchange(e.number);
-        }
-        r.state(State.IN_FLIGHT);
-        r.exchange(e.number);
+        final long number = next;
+        // Two clock readings per timed exchange cost about 80 ns here (a virtual machine's clock), more than a short
+        // exchange's bookkeeping: fast best-effort exchanges are sampled (TIME_EVERY), slower ones and time-driven
+        // ones (whose deadline needs the completion time) all timed.
+        final boolean timed = timeDriven || !fast || 0 == (number & (TIME_EVERY - 1));
+        final long startNs = timed ? System.nanoTime() : 0;
+        Request request = null;
+        Request flags = null;
+        TuttiException failed = null;
         try {
             if (null == window) {
-                e.request = starts.start(b, r);
+                request = starts.start(b, r);
             } else {
                 final int zone = window.nextZone(); // >= 0: freeRecv checked it
                 r.show(zones[zone], zone);
-                e.request = window.start(e.number, zone, b.raw().segment());
+                request = window.start(number, zone, b.raw().segment());
             }
-            e.flags = timeDriven ? starts.startFlags(idle != b, r) : null;
+            flags = timeDriven ? starts.startFlags(idle != b, r) : null;
         } catch (final TuttiException x) {
-            fail(e, x);
+            failed = x;
+        }
+        final Exchange e = ring[wrap(head + count, ring.length)];
+        count++;
+        next = number + 1;
+        e.number = number;
+        e.send = b;
+        e.recv = r;
+        e.done = false;
+        e.timed = timed;
+        e.startNs = startNs;
+        e.releaseNs = timeDriven ? tick(number) : startNs;
+        e.request = request;
+        e.flags = flags;
+        if (idle != b) { // the idle buffer is never written and may be in several exchanges at once
+            b.state(State.IN_FLIGHT);
+            b.exchange(number);
+        }
+        r.state(State.IN_FLIGHT);
+        r.exchange(number);
+        if (null != failed) {
+            fail(e, failed);
             checkUsable(op);
         }
         guard.signal();
@@ -633,6 +658,32 @@ final class ChannelCore {
             guard.awaitChange(op, slice, FOREVER == deadline);
         }
         return true;
+    }
+
+    /**
+     * Waits until the oldest exchange completes, or fails the channel if it fails: {@link #progress}'s work for the
+     * owner of a confined best-effort channel off the window that waits without a limit, without its slices, scans and
+     * flags (no other thread may use the channel meanwhile, and an exchange has no request but its alltoall); the
+     * exchanges behind the oldest are seen when they become the oldest. With {@link #start}'s order, 11 of the 63 ns
+     * that a channel exchange took over a persistent alltoall's start and wait on one rank (session 26: 8 B, means
+     * of six runs, two JVMs at once, one per CPU).
+     */
+    private void awaitOldest() {
+        if (0 == count || closed || null != failure) {
+            return; // nothing to wait for, or the caller's loop reports why not
+        }
+        final Exchange e = ring[head];
+        final Request request = e.request;
+        if (e.done || null == request) {
+            return;
+        }
+        try {
+            request.waitFor();
+        } catch (final TuttiException x) {
+            fail(e, x);
+            return;
+        }
+        seen(e, request);
     }
 
     /** Completes, without blocking, every started exchange whose requests have completed. */

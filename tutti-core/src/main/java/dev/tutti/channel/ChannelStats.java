@@ -8,7 +8,7 @@ import java.time.Duration;
  * saw it complete) as percentiles of a log-bucket histogram (within 6.25 %), and, for a time-driven channel, the
  * exchanges that completed after their deadline. Latency is measured on every exchange of a time-driven channel, and
  * on every exchange of a best-effort one while they take 10 us or more; faster best-effort exchanges are sampled,
- * one in 16 timed (two clock readings would cost them a noticeable part of their time), so the percentiles and the
+ * one in 64 timed (two clock readings would cost them a noticeable part of their time), so the percentiles and the
  * maximum then describe the sample.
  */
 public final class ChannelStats {
