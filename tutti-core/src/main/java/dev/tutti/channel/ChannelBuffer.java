@@ -55,7 +55,14 @@ public final class ChannelBuffer {
     }
 
     /** Which ring a buffer belongs to. */
-    enum Side { SEND, RECEIVE }
+    enum Side {
+        SEND, RECEIVE;
+
+        /** @return "send" or "receive", for messages */
+        String noun() {
+            return SEND == this ? "send" : "receive";
+        }
+    }
 
     /** Where a buffer is in its cycle; changed under the channel's lock. */
     enum State {
@@ -145,6 +152,15 @@ public final class ChannelBuffer {
 
     /** A landing zone of the window path as a receive buffer shows it: its memory and its views. */
     record Zone(MemorySegment memory, Buf whole, Buf[] blocks) {
+    }
+
+    /** @return the views of each zone of {@code memory}, as {@link #zoneViews(MemorySegment, Datatype, int, int)} */
+    static Zone[] zoneViews(final MemorySegment[] memory, final Datatype type, final int ranks, final int block) {
+        final Zone[] z = new Zone[memory.length];
+        for (int i = 0; i < z.length; i++) {
+            z[i] = zoneViews(memory[i], type, ranks, block);
+        }
+        return z;
     }
 
     /**
@@ -258,8 +274,8 @@ public final class ChannelBuffer {
     private void checkHeld(final String op) {
         final State s = state();
         if (State.TAKEN != s) {
-            throw Errors.invalid(ErrorClass.BUFFER, "ChannelBuffer." + op, owner.where(), "the " + side.name()
-                .toLowerCase(java.util.Locale.ROOT) + " buffer is " + s + ", expected one the application holds "
+            throw Errors.invalid(ErrorClass.BUFFER, "ChannelBuffer." + op, owner.where(), "the " + side.noun()
+                + " buffer is " + s + ", expected one the application holds "
                 + "(taken and not yet " + (Side.SEND == side ? "submitted" : "released") + ")");
         }
     }
@@ -414,6 +430,6 @@ public final class ChannelBuffer {
 
     @Override
     public String toString() {
-        return side.name().toLowerCase(java.util.Locale.ROOT) + " buffer of " + owner.where() + " (" + state() + ")";
+        return side.noun() + " buffer of " + owner.where() + " (" + state() + ")";
     }
 }

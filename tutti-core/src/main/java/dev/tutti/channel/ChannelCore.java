@@ -183,8 +183,8 @@ final class ChannelCore {
         this.ring = new Exchange[depth];
         this.window = WindowExchanges.open(comm, where, type, sendBlock, recvBlock, depth, Datatype.BOOLEAN != type,
             qos.level());
-        this.arena = null == window ? sharedArena(comm, type, sendBlock) : null;
-        this.zones = null == window ? null : zoneViews(window.zones(), type, recvRanks, recvBlock);
+        this.arena = null == window ? Storage.sharedArena(comm, type, sendBlock) : null;
+        this.zones = null == window ? null : ChannelBuffer.zoneViews(window.zones(), type, recvRanks, recvBlock);
         this.lockFreeRelease = !timeDriven && null == window;
         for (int i = 0; i < depth; i++) {
             final MemorySegment shared = null == arena ? null : arena.tryAllocate(sendBytes);
@@ -199,30 +199,6 @@ final class ChannelCore {
         this.clockPollNs = Math.max(TimeUnit.MICROSECONDS.toNanos(100), Math.min(TimeUnit.MILLISECONDS.toNanos(1),
             qos.deadlineNanos() / 10));
         this.t0 = System.nanoTime();
-    }
-
-    /**
-     * @return the shared arena of {@code comm}'s rank if send buffers should live in it: the job runs over shm, the
-     *         type has raw memory (not BOOLEAN) and a block is larger than the eager limit (below it, the transport
-     *         copies inline whatever the memory) and than the slot limit (below it, slots beat the single copy);
-     *         else null
-     */
-    private static SharedMemory sharedArena(final Comm comm, final Datatype type, final int sendBlock) {
-        if (Datatype.BOOLEAN == type || 0 == sendBlock) {
-            return null;
-        }
-        final long blockBytes = (long) sendBlock * type.sizeBytes();
-        return SharedMemory.of(comm).filter(a -> blockBytes > Math.max(a.singleCopyAbove(), a.slotLimit()))
-            .orElse(null);
-    }
-
-    private static ChannelBuffer.Zone[] zoneViews(final MemorySegment[] memory, final Datatype type, final int ranks,
-        final int block) {
-        final ChannelBuffer.Zone[] z = new ChannelBuffer.Zone[memory.length];
-        for (int i = 0; i < z.length; i++) {
-            z[i] = ChannelBuffer.zoneViews(memory[i], type, ranks, block);
-        }
-        return z;
     }
 
     /**
@@ -768,14 +744,10 @@ final class ChannelCore {
                 + ", expected one of this channel");
         }
         if (side != b.side()) {
-            throw Errors.invalid(ErrorClass.BUFFER, op, where, "the buffer is a " + sideName(b.side())
-                + " buffer, expected a " + sideName(side) + " buffer (from " + (Side.SEND == side ? "takeSend"
+            throw Errors.invalid(ErrorClass.BUFFER, op, where, "the buffer is a " + b.side().noun()
+                + " buffer, expected a " + side.noun() + " buffer (from " + (Side.SEND == side ? "takeSend"
                 : "takeReceive") + ")");
         }
-    }
-
-    private static String sideName(final Side side) {
-        return Side.SEND == side ? "send" : "receive";
     }
 
     /**

@@ -1,11 +1,31 @@
 package dev.tutti.channel;
 
 import dev.tutti.Buf;
+import dev.tutti.Comm;
 import dev.tutti.Datatype;
+import dev.tutti.SharedMemory;
 
-/** The arrays behind a channel's heap buffers, one per buffer, of the element type's primitive array. */
+/**
+ * Where a channel's buffers live: the arrays behind its heap buffers, one per buffer, of the element type's
+ * primitive array, and whether its send buffers go to the shared arena instead.
+ */
 final class Storage {
     private Storage() {
+    }
+
+    /**
+     * @return the shared arena of {@code comm}'s rank if send buffers should live in it: the job runs over shm, the
+     *         type has raw memory (not BOOLEAN) and a block is larger than the eager limit (below it, the transport
+     *         copies inline whatever the memory) and than the slot limit (below it, slots beat the single copy);
+     *         else null
+     */
+    static SharedMemory sharedArena(final Comm comm, final Datatype type, final int sendBlock) {
+        if (Datatype.BOOLEAN == type || 0 == sendBlock) {
+            return null;
+        }
+        final long blockBytes = (long) sendBlock * type.sizeBytes();
+        return SharedMemory.of(comm).filter(a -> blockBytes > Math.max(a.singleCopyAbove(), a.slotLimit()))
+            .orElse(null);
     }
 
     static boolean supports(final Datatype type) {
