@@ -84,7 +84,7 @@ final class ChannelCore {
     private static final long TIME_ALL_FROM_NS = 10_000L;
     /**
      * Best effort: one fast exchange in this many (a power of two) is timed. One in 16 cost 11-22 ns per exchange on
-     * one rank (8 B, session 26: a channel exchange took 47-59 ns more than a persistent alltoall's start and wait
+     * one rank (8 B, session 26: a channel exchange took 46-59 ns more than a persistent alltoall's start and wait
      * with it, 35-37 with no exchange timed).
      */
     private static final long TIME_EVERY = 64;
@@ -638,11 +638,11 @@ final class ChannelCore {
 
     /**
      * Waits until the oldest exchange completes, or fails the channel if it fails: {@link #progress}'s work for the
-     * owner of a confined best-effort channel off the window that waits without a limit, without its slices, scans and
-     * flags (no other thread may use the channel meanwhile, and an exchange has no request but its alltoall); the
-     * exchanges behind the oldest are seen when they become the oldest. With {@link #start}'s order, 11 of the 63 ns
-     * that a channel exchange took over a persistent alltoall's start and wait on one rank (session 26: 8 B, means
-     * of six runs, two JVMs at once, one per CPU).
+     * owner of a confined channel that is neither time-driven nor on the window and waits without a limit, without
+     * its slices, scans and flags (no other thread may use the channel meanwhile, and an exchange has no request but
+     * its alltoall); the exchanges behind the oldest are seen when they become the oldest. With {@link #start}'s
+     * order, 11 of the 63 ns that a channel exchange took over a persistent alltoall's start and wait on one rank
+     * (session 26: 8 B, means of six runs, two JVMs at once, one per CPU).
      */
     private void awaitOldest() {
         if (0 == count || closed || null != failure) {
