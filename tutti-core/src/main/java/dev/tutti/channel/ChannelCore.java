@@ -15,7 +15,8 @@ import java.lang.foreign.MemorySegment;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The running part of a channel on one rank: its two buffer rings, the exchanges in flight, and the statistics.
+ * The running part of a channel on one rank: its two buffer rings, the exchanges in flight, and its statistics
+ * ({@link ChannelMeter}).
  *
  * <p>Implementation notes. Exchange <i>k</i> is the <i>k</i>-th start of the one-copy path (below), or of a
  * persistent alltoall on the channel's private communicator ({@link ExchangeStarts}: one request per pair of ring
@@ -80,14 +81,6 @@ final class ChannelCore {
     private static final long FOREVER = Long.MAX_VALUE;
     /** The deadline of an operation that does not wait ({@link #deadline}). */
     private static final long EXPIRED = Long.MIN_VALUE;
-    /** Best effort: exchanges shorter than this (10 us) are timed one in {@link #TIME_EVERY}, see {@link #start}. */
-    private static final long TIME_ALL_FROM_NS = 10_000L;
-    /**
-     * Best effort: one fast exchange in this many (a power of two) is timed. One in 16 cost 11-22 ns per exchange on
-     * one rank (8 B, session 26: a channel exchange took 46-59 ns more than a persistent alltoall's start and wait
-     * with it, 35-37 with no exchange timed).
-     */
-    private static final long TIME_EVERY = 64;
 
     /** One exchange holding a receive buffer. */
     private static final class Exchange {
@@ -142,7 +135,8 @@ final class ChannelCore {
     private volatile boolean submitWaiting;
     /** Whether a release may skip the lock: best effort, off the window's path (its zones are guarded by it). */
     private final boolean lockFreeRelease;
-    private final LatencyHistogram latency = new LatencyHistogram();
+    /** Exchanges, latency, misses and abandoned exchanges; which exchanges are timed. */
+    private final ChannelMeter meter;
     private final Runnable onClose;
     private long t0;
     private int head;
@@ -151,11 +145,6 @@ final class ChannelCore {
     /** Written under the lock; volatile for the lock-free fast path of {@link #takeSend}. */
     private volatile boolean closed;
     private volatile TuttiException failure;
-    private long exchanges;
-    private long misses;
-    private long abandoned;
-    /** Best effort: whether the last timed exchange took less than {@link #TIME_ALL_FROM_NS}. */
-    private boolean fast;
 
     /**
      * @param comm       the channel's private communicator
@@ -174,6 +163,7 @@ final class ChannelCore {
         this.qos = qos;
         this.onClose = onClose;
         this.timeDriven = ChannelQos.Kind.TIME_DRIVEN == qos.kind();
+        this.meter = new ChannelMeter(qos);
         this.starts = new ExchangeStarts(comm, type, depth + (timeDriven ? 1 : 0), depth, 0 == sendBlock,
             0 == recvBlock, qos.level());
         this.sendBytes = (long) sendRanks * sendBlock * type.sizeBytes();
@@ -262,7 +252,10 @@ final class ChannelCore {
         }
     }
 
-    /** @return when exchange {@code k} of a time-driven channel starts: one period per exchange, the first at t0 + period */
+    /**
+     * @return when exchange {@code k} of a time-driven channel starts: one period per exchange, the first at t0 +
+     *         period
+     */
     private long tick(final long k) {
         return t0 + (k + 1) * qos.periodNanos();
     }
@@ -453,8 +446,7 @@ final class ChannelCore {
     ChannelStats stats() {
         guard.enter("stats");
         try {
-            return new ChannelStats(name, exchanges, exchanges * sendBytes, exchanges * recvBytes, misses, abandoned,
-                latency.copy());
+            return meter.snapshot(name, sendBytes, recvBytes);
         } finally {
             guard.exit();
         }
@@ -489,7 +481,7 @@ final class ChannelCore {
                     left++;
                 }
             }
-            abandoned = left;
+            meter.abandoned(left);
             freeShared();
             for (int i = 0; i < sends.length; i++) {
                 sends[i].state(State.CLOSED);
@@ -542,10 +534,7 @@ final class ChannelCore {
      */
     private void start(final String op, final ChannelBuffer b, final ChannelBuffer r) {
         final long number = next;
-        // Two clock readings per timed exchange cost about 80 ns here (a virtual machine's clock), more than a short
-        // exchange's bookkeeping: fast best-effort exchanges are sampled (TIME_EVERY), slower ones and time-driven
-        // ones (whose deadline needs the completion time) all timed.
-        final boolean timed = timeDriven || !fast || 0 == (number & (TIME_EVERY - 1));
+        final boolean timed = meter.timed(number);
         final long startNs = timed ? System.nanoTime() : 0;
         Request request = null;
         Request flags = null;
@@ -707,15 +696,7 @@ final class ChannelCore {
             e.send.state(State.FREE);
         }
         e.recv.state(State.FULL);
-        exchanges++;
-        if (e.timed) {
-            final long now = System.nanoTime();
-            latency.record(now - e.startNs);
-            fast = !timeDriven && now - e.startNs < TIME_ALL_FROM_NS;
-            if (timeDriven && now - (e.releaseNs + qos.deadlineNanos()) > 0) {
-                misses++;
-            }
-        }
+        meter.completed(e.timed, e.startNs, e.releaseNs);
         guard.signal();
     }
 
