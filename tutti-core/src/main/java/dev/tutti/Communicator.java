@@ -72,6 +72,7 @@ public final class Communicator extends CollectiveCalls implements ScanCollectiv
         this.selection = selection;
         this.collComm = new CollComm(engine, p2pContext + ContextIdAllocator.COLL, rank(), worldRanks, view(),
             selection);
+        collComm.register();
         this.coll = new IntraBridge(collComm, describe());
         this.objects = new ObjectBridge(this, serializer);
     }

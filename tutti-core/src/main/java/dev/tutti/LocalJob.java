@@ -1,5 +1,6 @@
 package dev.tutti;
 
+import dev.tutti.coll.CollLeftovers;
 import dev.tutti.internal.Failures;
 import dev.tutti.p2p.P2pEngine;
 
@@ -13,8 +14,10 @@ import java.util.function.IntFunction;
  * <p>Implementation notes. Each rank runs on its own daemon thread. A rank that returns tells every other engine
  * that it left ({@code peerLeft}), so operations still waiting for it fail. The first rank to throw aborts every
  * engine: all current and future waits on any rank then fail with a {@link ErrorClass#PROC_FAILED} exception naming
- * that rank, so no rank hangs waiting for a dead one. The job's exception names the first failure (by time) and
- * carries the rest as suppressed exceptions. On timeout the engines are aborted with the stacks of the ranks
+ * that rank, so no rank hangs waiting for a dead one. The job's exception names the first failure (by time; a rank
+ * that failed on its own before one that failed only because a peer left) and carries the rest as suppressed
+ * exceptions. Once every rank has returned, a collective message that no rank's call
+ * received fails the job as a mismatch ({@link CollLeftovers}). On timeout the engines are aborted with the stacks of the ranks
  * still running, and their threads are interrupted.
  */
 final class LocalJob {
@@ -64,8 +67,26 @@ final class LocalJob {
         }
         if (timedOut) {
             timeout(threads);
+        } else {
+            checkLeftovers();
         }
         finish();
+    }
+
+    /**
+     * Every rank has returned, so every message any rank sent has arrived: a collective message that no call
+     * received shows a mismatch ({@link CollLeftovers}), which fails the job like a rank that threw it.
+     */
+    private void checkLeftovers() {
+        if (firstFailed.get() >= 0) {
+            return;
+        }
+        for (int r = 0; r < engines.length; r++) {
+            final TuttiException leftover = CollLeftovers.check(engines[r]);
+            if (null != leftover) {
+                fail(r, leftover);
+            }
+        }
     }
 
     private static boolean join(final Thread t, final long deadline) {
@@ -143,10 +164,11 @@ final class LocalJob {
     }
 
     private void finish() {
-        final int first = firstFailed.get();
-        if (first < 0) {
+        final int earliest = firstFailed.get();
+        if (earliest < 0) {
             return;
         }
+        final int first = cause(earliest);
         final Throwable root = failures.get(first);
         final TuttiException job = Failures.failed(root instanceof TuttiException te ? te.errorClass()
             : ErrorClass.PROC_FAILED, "runLocal", null, "rank " + first + " failed", root);
@@ -157,5 +179,23 @@ final class LocalJob {
             }
         }
         throw job;
+    }
+
+    /**
+     * The rank whose failure the job reports: the earliest, unless that rank failed only because a peer left or
+     * failed ({@link ErrorClass#PROC_FAILED}) and another rank failed on its own (a peer that returned early after a
+     * mismatched collective fails its partner's send before the partner sees the mismatch).
+     */
+    private int cause(final int earliest) {
+        if (!(failures.get(earliest) instanceof TuttiException t) || ErrorClass.PROC_FAILED != t.errorClass()) {
+            return earliest;
+        }
+        for (int i = 0; i < failures.length(); i++) {
+            final Throwable f = failures.get(i);
+            if (null != f && !(f instanceof TuttiException o && ErrorClass.PROC_FAILED == o.errorClass())) {
+                return i;
+            }
+        }
+        return earliest;
     }
 }

@@ -1,5 +1,6 @@
 package dev.tutti;
 
+import dev.tutti.coll.CollLeftovers;
 import dev.tutti.internal.Errors;
 import dev.tutti.internal.Failures;
 import dev.tutti.p2p.P2pEngine;
@@ -382,6 +383,13 @@ public final class Tutti implements AutoCloseable {
      * {@link ErrorClass#PROC_FAILED} naming it, within about 100 ms, instead of hanging. Unlike
      * {@code MPI_Finalize} it does not block until every rank has finished, so a rank that failed (threw) still
      * leaves promptly; {@link #abort(Throwable)} leaves without goodbye.
+     *
+     * <p>Last, it looks for collective messages that its peers sent and no call of this rank received: each proves
+     * that the ranks called different collectives or roots in a way no receive saw (two ranks that each named
+     * themselves the root of a bcast), and the first is thrown ({@link ErrorClass#ROOT} or {@link ErrorClass#ARG},
+     * naming the sender's call and this rank's call of the same number).
+     *
+     * @throws TuttiException for such a mismatch, after the rank has left
      */
     @Override
     public void close() {
@@ -396,6 +404,10 @@ public final class Tutti implements AutoCloseable {
             if (null != launch) {
                 launch.close();
             }
+        }
+        final TuttiException leftover = CollLeftovers.check(engine);
+        if (null != leftover) {
+            throw leftover;
         }
     }
 

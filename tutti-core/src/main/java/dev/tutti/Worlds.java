@@ -22,11 +22,15 @@ final class Worlds {
 
     /**
      * Leaves the job as {@link Tutti#close()} does for a multi-process job: the engine's transports say goodbye
-     * and close.
+     * and close, and a collective message that no call received fails the rank.
      *
      * @param world the world communicator built by {@link #world}
      */
     static void finish(final Communicator world) {
         world.engine().close();
+        final TuttiException leftover = dev.tutti.coll.CollLeftovers.check(world.engine());
+        if (null != leftover) {
+            throw leftover;
+        }
     }
 }

@@ -33,6 +33,8 @@ public final class CollComm {
     public static final int TAGGED_TAG_UB = 0xFFFF;
     private static final int TAGGED_SEQ_BITS = 10;
     private static final int TAGGED_TAG_BITS = 16;
+    /** How many of its latest ordinary calls a communicator remembers, for reports ({@link #recentCall}). */
+    private static final int RECENT_CALLS = 64;
 
     private final P2pEngine engine;
     private final int context;
@@ -41,6 +43,8 @@ public final class CollComm {
     private final int[] worldRanks;
     private final CommView view;
     private final AtomicInteger seq = new AtomicInteger();
+    /** {@link CollHeader#record()} of the latest calls, by tag modulo {@link #RECENT_CALLS}: one plain store a call. */
+    private final long[] recentCalls = new long[RECENT_CALLS];
     private final java.util.concurrent.ConcurrentHashMap<Integer, AtomicInteger> taggedSeq =
         new java.util.concurrent.ConcurrentHashMap<>();
     private final SelectionTable selection;
@@ -201,9 +205,50 @@ public final class CollComm {
         return -1;
     }
 
-    /** @return the tag of the next ordinary collective call */
-    int nextTag() {
-        return seq.getAndIncrement() & SEQ_MASK;
+    /**
+     * Draws the tag of the next ordinary collective call and remembers what the call was (its kind, roots and
+     * count), so that a message of this call that no call of this rank consumes can be reported with both calls
+     * ({@link CollLeftovers}).
+     *
+     * @param header the call's header
+     * @return its tag
+     */
+    int nextTag(final CollHeader header) {
+        final int tag = seq.getAndIncrement() & SEQ_MASK;
+        recentCalls[tag & (RECENT_CALLS - 1)] = header.record();
+        return tag;
+    }
+
+    /**
+     * Returns what this rank remembers of its ordinary call {@code tag}: its {@link CollHeader#record()}, or
+     * {@link Long#MIN_VALUE} if this rank has not made that call, or {@link Long#MAX_VALUE} if it is too old to be
+     * remembered. Read after the calls are done (a report), so plain reads suffice.
+     *
+     * @param tag the call's tag
+     * @return the record, or one of the two markers
+     */
+    long recentCall(final int tag) {
+        final int made = seq.get() & SEQ_MASK;
+        if (tag >= made) {
+            return Long.MIN_VALUE;
+        }
+        return made - tag > RECENT_CALLS ? Long.MAX_VALUE : recentCalls[tag & (RECENT_CALLS - 1)];
+    }
+
+    /** @return how many ordinary calls this rank has made on the communicator (modulo 2^31) */
+    int callsMade() {
+        return seq.get() & SEQ_MASK;
+    }
+
+    /**
+     * Makes this communicator known to its rank's collective state by its context, until its block is retired
+     * ({@link CollLeftovers#retired}): the close of the rank then looks for its messages that no call consumed.
+     * Communicators made only to build schedules (no engine) are not registered.
+     */
+    public void register() {
+        if (null != engine) {
+            rankState().comms().put(context, this);
+        }
     }
 
     /**
@@ -235,6 +280,21 @@ public final class CollComm {
         return key << TAGGED_SEQ_BITS | (n & ((1 << TAGGED_SEQ_BITS) - 1));
     }
 
+    /** @return the kind's ordinal in a tagged collective's message tag ({@link #nextTaggedTag}) */
+    static int taggedKind(final int tag) {
+        return tag >>> (TAGGED_SEQ_BITS + TAGGED_TAG_BITS);
+    }
+
+    /** @return the user's tag in a tagged collective's message tag */
+    static int taggedUserTag(final int tag) {
+        return tag >>> TAGGED_SEQ_BITS & TAGGED_TAG_UB;
+    }
+
+    /** @return the use of its (kind, tag) key, modulo 1024, in a tagged collective's message tag */
+    static int taggedUse(final int tag) {
+        return tag & ((1 << TAGGED_SEQ_BITS) - 1);
+    }
+
     /**
      * Takes the key of the next ordinary collective call for an operation that runs several schedules one after
      * another under that one key (communicator creation retries its context-id agreement this way). Like any
@@ -243,7 +303,7 @@ public final class CollComm {
      * @return the tag to pass to {@link ScheduleRun#start(Schedule, CollComm, int, boolean)}
      */
     public int reserveTag() {
-        return nextTag();
+        return nextTag(CollHeader.NONE);
     }
 
     /**

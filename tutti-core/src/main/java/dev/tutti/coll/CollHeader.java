@@ -25,7 +25,7 @@ import dev.tutti.type.TypeCode;
  */
 public final class CollHeader {
     /** No header: messages carry the plain datatype ordinal and receives check only the datatype. */
-    public static final CollHeader NONE = new CollHeader(null, -1, -1, false, false, 0, 0);
+    public static final CollHeader NONE = new CollHeader(null, -1, -1, false, false, 0, 0, -1);
 
     private static final CollKind[] KINDS = CollKind.values();
 
@@ -43,9 +43,11 @@ public final class CollHeader {
     private final boolean localFirst;
     private final int firstSize;
     private final int bits;
+    /** What a communicator remembers of a call run under this header ({@link CollComm#nextTag}): bits and count. */
+    private final long record;
 
     private CollHeader(final CollKind kind, final int root, final int remoteRoot, final boolean inter,
-        final boolean localFirst, final int firstSize, final int bits) {
+        final boolean localFirst, final int firstSize, final int bits, final int count) {
         this.kind = kind;
         this.root = root;
         this.remoteRoot = remoteRoot;
@@ -53,17 +55,20 @@ public final class CollHeader {
         this.localFirst = localFirst;
         this.firstSize = firstSize;
         this.bits = bits;
+        this.record = (long) bits << Integer.SIZE | (count & 0xFFFF_FFFFL);
     }
 
     /**
      * The header of an intracommunicator call (or of any schedule run on a union as one group).
      *
-     * @param kind the operation
-     * @param root the root, or -1
+     * @param kind  the operation
+     * @param root  the root, or -1
+     * @param count the call's count argument (for reports only: messages do not carry it), or -1
      * @return the header
      */
-    public static CollHeader of(final CollKind kind, final int root) {
-        return new CollHeader(kind, root, -1, false, false, 0, TypeCode.intraHeader(kind.ordinal() + 1, root));
+    public static CollHeader of(final CollKind kind, final int root, final int count) {
+        return new CollHeader(kind, root, -1, false, false, 0, TypeCode.intraHeader(kind.ordinal() + 1, root),
+            count);
     }
 
     /**
@@ -74,17 +79,23 @@ public final class CollHeader {
      * @param remoteRoot the remote group's root, or -1
      * @param localFirst whether this group comes first in the union order
      * @param firstSize  the size of the group that comes first
+     * @param count      the call's count argument (for reports only), or -1
      * @return the header
      */
     public static CollHeader inter(final CollKind kind, final int root, final int remoteRoot,
-        final boolean localFirst, final int firstSize) {
+        final boolean localFirst, final int firstSize, final int count) {
         return new CollHeader(kind, root, remoteRoot, true, localFirst, firstSize, TypeCode.interHeader(
-            kind.ordinal() + 1, localFirst ? root : remoteRoot, localFirst ? remoteRoot : root));
+            kind.ordinal() + 1, localFirst ? root : remoteRoot, localFirst ? remoteRoot : root), count);
     }
 
     /** @return the header bits to OR with a datatype ordinal (0 for {@link #NONE}) */
     public int bits() {
         return bits;
+    }
+
+    /** @return the bits (high half) and the count (low half), as {@link CollComm} keeps a call's record */
+    long record() {
+        return record;
     }
 
     /**

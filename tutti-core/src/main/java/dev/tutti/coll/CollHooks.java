@@ -14,6 +14,12 @@ import dev.tutti.p2p.P2pEngine;
 public final class CollHooks {
     private final ActiveRuns runs;
     private volatile CollHook hook;
+    /** The rank's communicators by collective context, from creation until their block is retired. */
+    private final java.util.concurrent.ConcurrentHashMap<Integer, CollComm> comms =
+        new java.util.concurrent.ConcurrentHashMap<>();
+    /** The first mismatch found among a retired block's unreceived messages ({@link CollLeftovers}), or null. */
+    private final java.util.concurrent.atomic.AtomicReference<dev.tutti.TuttiException> retiredMismatch =
+        new java.util.concurrent.atomic.AtomicReference<>();
 
     private CollHooks(final ActiveRuns runs) {
         this.runs = runs;
@@ -60,6 +66,14 @@ public final class CollHooks {
      */
     public static boolean inFlight(final P2pEngine engine, final int fromContext, final int toContext) {
         return of(engine).runs.inFlight(fromContext, toContext);
+    }
+
+    java.util.concurrent.ConcurrentHashMap<Integer, CollComm> comms() {
+        return comms;
+    }
+
+    java.util.concurrent.atomic.AtomicReference<dev.tutti.TuttiException> retiredMismatch() {
+        return retiredMismatch;
     }
 
     ActiveRuns runs() {

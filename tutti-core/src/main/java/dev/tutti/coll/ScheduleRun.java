@@ -167,8 +167,8 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
      */
     static ScheduleRun start(final Schedule schedule, final CollComm comm, final boolean nonblocking,
         final ScheduleCache.Entry lease, final CollGate gate) {
-        return begin(new ScheduleRun(schedule, comm, comm.context(), comm.nextTag(), null, -1, 0, nonblocking,
-            lease).gatedBy(gate));
+        return begin(new ScheduleRun(schedule, comm, comm.context(), comm.nextTag(schedule.header()), null, -1, 0,
+            nonblocking, lease).gatedBy(gate));
     }
 
     private ScheduleRun gatedBy(final CollGate g) {
@@ -211,9 +211,10 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
     public static Request runBlocking(final Schedule schedule, final CollComm comm, final ScheduleCache.Entry lease) {
         ScheduleRun run = lease.takeSpareRun();
         if (null == run) { // a spare is a run of this entry's schedule on this communicator
-            run = new ScheduleRun(schedule, comm, comm.context(), comm.nextTag(), null, -1, 0, false, lease);
+            run = new ScheduleRun(schedule, comm, comm.context(), comm.nextTag(schedule.header()), null, -1, 0, false,
+                lease);
         } else {
-            run.restart(comm.nextTag());
+            run.restart(comm.nextTag(schedule.header()));
         }
         begin(run);
         run.waitFor();
@@ -283,7 +284,7 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
             afterCall = call;
             afterHook = hook;
         }
-        restart(comm.nextTag());
+        restart(comm.nextTag(schedule.header()));
         return begin(this);
     }
 
@@ -303,7 +304,8 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
             failure = stepFailure(e);
             done = true;
         }
-        final int next = comm.nextTag(); // every start draws its place in the call order, as the other ranks do
+        // Every start draws its place in the call order, as the other ranks do.
+        final int next = comm.nextTag(schedule.header());
         if (done && null == failure) {
             tag = next;
             lease.release();
@@ -426,11 +428,20 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
             // the lock (a lean start, or a restart's plain stores): a complete run is not this thread's to step.
             return isDone() ? 0 : step();
         } catch (final RuntimeException e) {
-            finishWith(stepFailure(e));
+            finishWith(explained(stepFailure(e)));
             return 1;
         } finally {
             BUSY.setRelease(this, 0); // hands round/parts/pending to the next holder's CAS (a lock's release)
         }
+    }
+
+    /**
+     * @return the failure of a call whose peer is gone, explained by a mismatch if this rank holds a message that
+     *         shows one ({@link CollLeftovers#explain}); any other failure as it is
+     */
+    private TuttiException explained(final TuttiException failure) {
+        return context == comm.context() || context == comm.taggedContext() ? CollLeftovers.explain(comm,
+            null != taggedKind, tag, schedule.header().bits(), failure) : failure;
     }
 
     /** @return how a step's exception fails the run: a Tutti failure as it is, anything else as an internal one */
@@ -651,7 +662,16 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
         }
         final TuttiException departed = departedPeer();
         if (null != departed) {
-            return departed;
+            return explained(departed);
+        }
+        if ((context == comm.context() || context == comm.taggedContext()) && stalls.conflictCheckDue()) {
+            // Each side may only send (a bcast against a reduce to the same root, messages too large to go
+            // eagerly): no receive meets the other call's message, and the sends wait for ever.
+            final TuttiException conflict = CollLeftovers.conflict(comm, null != taggedKind, tag,
+                schedule.header().bits());
+            if (null != conflict) {
+                return conflict;
+            }
         }
         if (null != direct && stalls.directCheckDue()) {
             final TuttiException conflict = directConflict();

@@ -9,7 +9,9 @@ import dev.tutti.internal.Failures;
  * What the failure checks of a waiting {@link ScheduleRun} remember, and how they word their verdicts: when a peer's
  * departure was first seen (the run fails only once it has lasted {@link #DEPARTURE_GRACE_NS}), and when a run with
  * messages through shared-memory slots was first seen stalled (it looks for another call's message on its tag only
- * after {@link #DIRECT_STALL_NS}, on one idle pass in {@link #DIRECT_CHECK_EVERY}).
+ * after {@link #DIRECT_STALL_NS}, on one idle pass in {@link #DIRECT_CHECK_EVERY}), and when an ordinary run was
+ * first seen stalled (it looks for a message of another call at its place in the call order after
+ * {@link #CONFLICT_STALL_NS}, as often).
  *
  * <p>Implementation notes. Why the grace: a wait that the departure really blocks lasts forever, so 100 ms cost it
  * nothing that matters; the grace keeps a window that CollTaggedTest hit about once in ten runs (a tagged
@@ -26,14 +28,36 @@ final class StallChecks {
     /** How long a departure must last before a run that waits for the departed peer fails: 100 ms. */
     static final long DEPARTURE_GRACE_NS = 100_000_000L;
 
+    /** How long an ordinary run waits before it looks for a message that shows a mismatch: 200 ms. */
+    static final long CONFLICT_STALL_NS = 200_000_000L;
+
     private long departureSeenNs;
     private long directStallNs;
     private int directChecks;
+    private long conflictStallNs;
+    private int conflictChecks;
 
     /** Forgets the last start's sightings (its owner, at a start). */
     void reset() {
         departureSeenNs = 0;
         directStallNs = 0;
+        conflictStallNs = 0;
+    }
+
+    /**
+     * @return true on one idle pass in {@link #DIRECT_CHECK_EVERY} once the run has been seen stalled for
+     *         {@link #CONFLICT_STALL_NS}: time to look for a message of another call ({@link CollLeftovers#conflict})
+     */
+    boolean conflictCheckDue() {
+        if (0 != (++conflictChecks & (DIRECT_CHECK_EVERY - 1))) {
+            return false;
+        }
+        final long now = System.nanoTime();
+        if (0 == conflictStallNs) {
+            conflictStallNs = now;
+            return false;
+        }
+        return now - conflictStallNs >= CONFLICT_STALL_NS;
     }
 
     /** @return true on one idle pass in {@link #DIRECT_CHECK_EVERY} */

@@ -4,6 +4,7 @@ import dev.tutti.ErrorClass;
 import dev.tutti.TuttiException;
 import dev.tutti.internal.Errors;
 import dev.tutti.internal.Failures;
+import dev.tutti.coll.CollLeftovers;
 import dev.tutti.p2p.CommView;
 import dev.tutti.p2p.P2pEngine;
 import dev.tutti.p2p.SyncSend;
@@ -300,11 +301,13 @@ public final class ContextIdAllocator {
                     continue;
                 }
                 final int from = base(r.block());
-                final int dropped = engine.retireContexts(from, from + IDS_PER_BLOCK);
+                final int dropped = engine.retireContexts(from, from + IDS_PER_BLOCK,
+                    m -> CollLeftovers.dropping(engine, m));
                 if (dropped < 0) {
                     r.refused(); // a receive posted before the free is still pending
                     continue;
                 }
+                CollLeftovers.retired(engine, from, from + IDS_PER_BLOCK);
                 if (dropped > 0) {
                     LOG.log(System.Logger.Level.DEBUG, () -> "rank " + engine.worldRank() + ": dropped " + dropped
                         + " never-received messages of freed block " + r.block());

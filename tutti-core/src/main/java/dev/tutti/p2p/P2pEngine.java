@@ -658,16 +658,18 @@ public final class P2pEngine implements InboundSink {
      * every message on them that arrived and was never received (each is discarded, so that its sender completes),
      * and returns how many. Retiring again is harmless; the caller ensures that nothing more arrives on them.
      *
-     * @param from the first context
-     * @param to   one past the last context
+     * @param from    the first context
+     * @param to      one past the last context
+     * @param inspect sees each message before it is dropped (the collective layer looks for mismatches)
      * @return the number of messages dropped, or -1 (nothing done) while a receive on one of the contexts is posted
      */
-    public int retireContexts(final int from, final int to) {
+    public int retireContexts(final int from, final int to, final java.util.function.Consumer<Inbound> inspect) {
         final List<Inbound> dropped = matcher.retire(from, to);
         if (null == dropped) {
             return -1;
         }
         for (final Inbound m : dropped) {
+            inspect.accept(m);
             final String what = "context=" + m.context + " from rank=" + m.source; // read before discard recycles m
             m.discard(failure -> {
                 if (null != failure) {

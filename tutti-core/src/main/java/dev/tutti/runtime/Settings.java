@@ -77,6 +77,10 @@ public final class Settings {
     /** Shared memory: how often a waiting rank checks its peers' processes. */
     public static final Setting SHM_LIVENESS_MS = integer("tutti.shm.livenessMs", 100, ReadAt.JOB_START,
         "how often (ms) a waiting rank checks that its shared-memory peers' processes are alive");
+    /** Shared memory: how long a closing rank reads its inbox for its peers' goodbyes. */
+    public static final Setting SHM_CLOSE_WAIT_MS = integer("tutti.shm.closeWaitMs", 500, ReadAt.JOB_END,
+        "how long (ms) closing reads the shared-memory inbox for the goodbyes of peers that are still running, so "
+            + "that what they sent before is read and a collective message no call received is reported; 0: no wait");
     /** Shared memory: yields before a waiting rank parks. */
     public static final Setting SHM_IDLE_YIELDS = integer("tutti.shm.idle.yields", 20_000, ReadAt.JOB_START,
         "iterations a rank with shared-memory peers yields before it parks (no process can wake another, and a "
@@ -204,7 +208,7 @@ public final class Settings {
 
     private static final List<Setting> ALL = List.of(TRANSPORT, EAGER_LIMIT, INPROC_EAGER_LIMIT, IDLE_SPINS,
         IDLE_YIELDS, IDLE_MAX_PARK_US, BIND, SHM_DIR, SHM_RING_BYTES, SHM_EAGER_LIMIT, SHM_CHUNK_BYTES, SHM_CHUNKS,
-        SHM_PUSH_LIMIT, SHM_ARENA_MIB, SHM_LIVENESS_MS, SHM_IDLE_YIELDS, SHM_IDLE_MAX_PARK_US, SHM_IDLE_YIELD_EVERY,
+        SHM_PUSH_LIMIT, SHM_ARENA_MIB, SHM_LIVENESS_MS, SHM_CLOSE_WAIT_MS, SHM_IDLE_YIELDS, SHM_IDLE_MAX_PARK_US, SHM_IDLE_YIELD_EVERY,
         COLL_ALGORITHM, COLL_TAGGED_TIMEOUT_MS, COLL_DIRECT_LIMIT, LOG_LEVEL, CHECK, CHECK_TIMEOUT_MS, CHECK_REPORT, RENDEZVOUS_TIMEOUT_MS,
         TCP_HOST, TCP_CONNECT_TIMEOUT_MS, TCP_CLOSE_TIMEOUT_MS, HOST_ID, HOST_LAYOUT, SERIAL_ALLOW, SECRET_FILE, RANK, SIZE,
         RENDEZVOUS, JOB_SECRET, JOB_ID, K8S_SERVICE);

@@ -20,7 +20,7 @@ public final class Algorithms {
      * @return the schedule for this rank
      */
     public static Schedule build(final AlgorithmId id, final CollComm c, final CollArgs a) {
-        return algorithm(id, c, a).withHeader(CollHeader.of(id.kind(), a.root()));
+        return algorithm(id, c, a).withHeader(CollHeader.of(id.kind(), a.root(), a.count()));
     }
 
     private static Schedule algorithm(final AlgorithmId id, final CollComm c, final CollArgs a) {

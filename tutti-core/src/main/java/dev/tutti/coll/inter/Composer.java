@@ -45,12 +45,14 @@ final class Composer {
      * @param op         its name, for messages
      * @param root       this group's root, or -1 (none, or not known to this rank)
      * @param remoteRoot the remote group's root, or -1
+     * @param count      the call's send count (reports only), or -1
      */
-    Composer(final InterComm ic, final CollKind kind, final String op, final int root, final int remoteRoot) {
+    Composer(final InterComm ic, final CollKind kind, final String op, final int root, final int remoteRoot,
+        final int count) {
         this.ic = ic;
         this.op = op;
         this.header = CollHeader.inter(kind, root, remoteRoot, ic.isLocalFirst(),
-            ic.isLocalFirst() ? ic.localSize() : ic.remoteSize());
+            ic.isLocalFirst() ? ic.localSize() : ic.remoteSize(), count);
     }
 
     Composer sendRemote(final int remoteRank, final MemorySegment segment, final Datatype type) {

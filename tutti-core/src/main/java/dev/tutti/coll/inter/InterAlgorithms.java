@@ -46,7 +46,7 @@ public final class InterAlgorithms {
 
     /** @param ic the intercommunicator @param op name @return barrier schedule */
     public static Schedule barrier(final InterComm ic, final String op) {
-        final Composer c = new Composer(ic, CollKind.BARRIER, op, -1, -1);
+        final Composer c = new Composer(ic, CollKind.BARRIER, op, -1, -1, 0);
         final CollArgs none = CollArgs.of(op, null, null, Datatype.BYTE, 0, -1, null);
         if (ic.localSize() > 1) {
             c.inGroup(local(ic, CollKind.BARRIER, none, 0, 0, null));
@@ -364,7 +364,7 @@ public final class InterAlgorithms {
 
     /** Starts the schedule of a call with its header: the kind and the roots in {@code a}. */
     private static Composer composer(final InterComm ic, final CollKind kind, final InterArgs a) {
-        return new Composer(ic, kind, a.op(), a.root(), a.remoteRoot());
+        return new Composer(ic, kind, a.op(), a.root(), a.remoteRoot(), a.sendCount());
     }
 
     private static MemorySegment scratch(final long n, final Datatype t) {

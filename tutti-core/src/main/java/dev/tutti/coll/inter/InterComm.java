@@ -44,6 +44,7 @@ public final class InterComm {
         final int me = indexOf(localWorld, engine.worldRank());
         this.union = new CollComm(engine, context, localFirst ? me : remoteSize + me, all, view, selection);
         this.local = new CollComm(engine, context, me, localWorld, view, selection);
+        union.register(); // the union runs every call on the context; the local view never sends
     }
 
     /**

@@ -5,6 +5,7 @@ import dev.tutti.TuttiException;
 import dev.tutti.internal.Errors;
 import dev.tutti.internal.Failures;
 import dev.tutti.internal.SegmentCopy;
+import dev.tutti.runtime.Settings;
 import dev.tutti.transport.DirectMemory;
 import dev.tutti.transport.Inbound;
 import dev.tutti.transport.InboundSink;
@@ -658,7 +659,8 @@ public final class ShmTransport implements Transport {
 
     /**
      * Says goodbye to every peer (a BYE record after everything already queued), waits (at most 10 s) until
-     * queued records and streams in progress are written, marks this rank left, and unmaps; the last rank of the
+     * queued records and streams in progress are written, reads the peers' goodbyes for a short while
+     * ({@link #awaitGoodbyes}), marks this rank left, and unmaps; the last rank of the
      * host deletes the file. Rendezvous sends not yet matched by their receivers, and receives in progress, fail.
      */
     @Override
@@ -683,7 +685,35 @@ public final class ShmTransport implements Transport {
                 LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(50));
             }
         }
+        if (clean) {
+            awaitGoodbyes(served);
+        }
         shutdown(clean);
+    }
+
+    /**
+     * Reads the inbox until every served peer has said goodbye or failed, for at most the setting
+     * {@link Settings#SHM_CLOSE_WAIT_MS}: a peer's BYE comes after everything it sent, so the messages of peers that
+     * close at about the same time are all read, and the collective layer can tell a message that no call received
+     * (a mismatch) from one still on its way. A peer still running after that keeps running; this rank leaves.
+     */
+    private void awaitGoodbyes(final boolean[] served) {
+        final long waitMs = Settings.SHM_CLOSE_WAIT_MS.intValue();
+        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMs);
+        while (waitMs > 0 && anyAlive(served) && System.nanoTime() - deadline < 0) {
+            if (0 == poll()) {
+                LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(50));
+            }
+        }
+    }
+
+    private boolean anyAlive(final boolean[] served) {
+        for (int r = 0; r < size; r++) {
+            if (served[r] && ALIVE == peerState.get(r)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
