@@ -17,7 +17,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * reads only the first n entries of its count, displacement and type arrays (n = the group's size, or the remote
  * group's on an intercommunicator), so longer arrays work, while shorter ones stay an ERR_ARG error naming the
  * operation, the argument, its length and what was expected. The entries past n hold values that would fail or
- * move wrong data if they were read (huge or negative counts and displacements, null types).
+ * move wrong data if they were read (huge or negative counts and displacements, null types). The same holds for
+ * the other arrays the bindings read only as far as they need: Cartesian periods, coordinates and kept dimensions,
+ * derived-type displacements and types, group range rows.
  */
 @Timeout(60)
 class ConformanceLenientTest {
@@ -349,6 +351,99 @@ class ConformanceLenientTest {
                 + half.getSize() + " entries (one per process of the local group, size=" + half.getSize() + ")",
                 e.getCause().getMessage());
             inter.barrier();
+            MPI.Finalize();
+        });
+    }
+
+    /**
+     * The other calls whose arrays Open MPI's bindings read only as far as they need: Cartesian periods,
+     * coordinates and kept dimensions (one per dimension), derived-type displacements and types (one per block),
+     * group range rows (first, last, stride).
+     */
+    @Test
+    void shouldReadOneEntryPerDimensionOfACartesianGrid() {
+        MpiJobs.run(4, args -> {
+            MPI.Init(args);
+            final Intracomm w = MPI.COMM_WORLD;
+            final int me = w.getRank();
+            // a 2 x 2 grid, periodic in dimension 0 only; periods has an extra entry
+            final CartComm cart = w.createCart(new int[] {2, 2}, new boolean[] {true, false, false}, false);
+            assertEquals(4, cart.getSize());
+            final ShiftParms along0 = cart.shift(0, 1);
+            assertEquals((me + 2) % 4, along0.getRankDest()); // wraps: dimension 0 is periodic
+            final ShiftParms along1 = cart.shift(1, 1);
+            assertEquals(1 == me % 2 ? MPI.PROC_NULL : me + 1, along1.getRankDest()); // does not wrap
+            assertEquals(3, cart.getRank(new int[] {1, 1, 99}));
+            final CartComm row = cart.sub(new boolean[] {false, true, true});
+            assertEquals(2, row.getSize());
+            assertEquals(me < 3 ? me : MPI.UNDEFINED, cart.map(new int[] {3}, new boolean[] {false, true}));
+            MPI.Finalize();
+        });
+    }
+
+    @Test
+    void shouldReadOneDisplacementAndTypePerBlockOfADerivedType() {
+        MpiJobs.run(2, args -> {
+            MPI.Init(args);
+            final Intracomm w = MPI.COMM_WORLD;
+            final int me = w.getRank();
+            // one block per blockLengths entry, extra displacements and types unread
+            final Datatype indexed = Datatype.createIndexed(new int[] {1, 2}, new int[] {0, 3, -50}, MPI.INT);
+            indexed.commit();
+            final Datatype hindexed = Datatype.createHIndexed(new int[] {1, 1}, new int[] {4, 12, 1 << 20},
+                MPI.INT);
+            hindexed.commit();
+            final Datatype struct = Datatype.createStruct(new int[] {1, 1}, new int[] {0, 8, -8},
+                new Datatype[] {MPI.INT, MPI.INT, null});
+            struct.commit();
+            final int other = me ^ 1;
+            final int[] data = {10 + me, 11 + me, 12 + me, 13 + me, 14 + me};
+            final int[] in = new int[5];
+            w.sendRecv(data, 1, indexed, other, 1, in, 3, MPI.INT, other, 1);
+            assertArrayEquals(new int[] {10 + other, 13 + other, 14 + other}, Arrays.copyOf(in, 3));
+            w.sendRecv(data, 1, hindexed, other, 2, in, 2, MPI.INT, other, 2);
+            assertArrayEquals(new int[] {11 + other, 13 + other}, Arrays.copyOf(in, 2));
+            w.sendRecv(data, 1, struct, other, 3, in, 2, MPI.INT, other, 3);
+            assertArrayEquals(new int[] {10 + other, 12 + other}, Arrays.copyOf(in, 2));
+            MPI.Finalize();
+        });
+    }
+
+    @Test
+    void shouldReadThreeEntriesPerRowOfAGroupRange() {
+        MpiJobs.run(4, args -> {
+            MPI.Init(args);
+            final Intracomm w = MPI.COMM_WORLD;
+            final int me = w.getRank();
+            // a row's entries past {first, last, stride} are unread
+            final Group evens = w.getGroup().rangeIncl(new int[][] {{0, 3, 2, -7}});
+            assertEquals(2, evens.getSize());
+            assertEquals(0 == me % 2 ? me / 2 : MPI.UNDEFINED, evens.getRank());
+            assertEquals(2, w.getGroup().rangeExcl(new int[][] {{1, 3, 2, 1_000}}).getSize());
+            MPI.Finalize();
+        });
+    }
+
+    @Test
+    void shouldStillRefuseTooFewEntriesInTheOtherCalls() {
+        MpiJobs.run(4, args -> {
+            MPI.Init(args);
+            final Intracomm w = MPI.COMM_WORLD;
+            w.setErrhandler(MPI.ERRORS_RETURN);
+            final CartComm cart = w.createCart(new int[] {2, 2}, new boolean[] {true, false}, false);
+            cart.setErrhandler(MPI.ERRORS_RETURN);
+            assertArgError("createCart", "dims.length=2 periods.length=1",
+                () -> w.createCart(new int[] {2, 2}, new boolean[] {true}, false));
+            assertArgError("getRank", "coords.length=1", () -> cart.getRank(new int[] {1}));
+            assertArgError("sub", "remainDims.length=1", () -> cart.sub(new boolean[] {true}));
+            assertArgError("createIndexed", "displacements.length=1",
+                () -> Datatype.createIndexed(new int[] {1, 1}, new int[] {0}, MPI.INT));
+            assertArgError("createHIndexed", "displacements=null",
+                () -> Datatype.createHIndexed(new int[] {1, 1}, null, MPI.INT));
+            assertArgError("createStruct", "types.length=1",
+                () -> Datatype.createStruct(new int[] {1, 1}, new int[] {0, 4}, new Datatype[] {MPI.INT}));
+            final MPIException e = assertThrows(MPIException.class, () -> w.getGroup().rangeIncl(new int[][] {{0, 3}}));
+            assertEquals(MPI.ERR_ARG, e.getErrorClass());
             MPI.Finalize();
         });
     }
