@@ -12,14 +12,31 @@ import java.util.Deque;
  * locally: its data is copied and sent in the background, so two processes that buffer-send to each other before
  * either receives do not wait for each other, as MPI requires of this mode.
  *
+ * <p>A message of at most {@link #EAGER_BYTES} packed bytes goes the eager path and takes no space of the
+ * attached buffer: it completes with no buffer attached, or with one too full to hold it. This is what Open MPI
+ * does: its ob1 PML sends a buffered message that fits the transport's eager limit by copying it into a transport
+ * fragment ({@code mca_pml_ob1_send_request_start_copy}), and only a larger one is copied into the attached buffer,
+ * where a missing buffer or missing room is {@code MPI_ERR_BUFFER}. Programs written for Open MPI rely on it when
+ * they {@code bSend} a few values without {@code attachBuffer}.
+ *
  * <p>Implementation note: each message's data is packed into a copy of its own (not into the attached array,
- * whose space is only accounted for, as the mode's rules are about space): a message takes its packed size plus
- * {@code MPI.BSEND_OVERHEAD} bytes of the attached buffer until its send completes; a send that does not fit, or
- * without an attached buffer, is an ERR_BUFFER error, as in Open MPI. Completed sends are reaped at each buffered
- * send; {@link #detach} waits for all. A background send that fails (its peer left) is reported by the next call
- * here. All state is guarded by this object's lock; one instance per rank.
+ * whose space is only accounted for, as the mode's rules are about space), so a buffered send completes locally
+ * whatever the transport does with the message; the copy of an eager one is Open MPI's fragment. A message above
+ * {@link #EAGER_BYTES} takes its packed size plus {@code MPI.BSEND_OVERHEAD} bytes of the attached buffer until its
+ * send completes; one that does not fit, or finds no buffer attached, is an ERR_BUFFER error. Completed sends are
+ * reaped at each buffered send; {@link #detach} waits for all. A background send that fails (its peer left) is
+ * reported by the next call here. All state is guarded by this object's lock; one instance per rank.
  */
 final class Buffered {
+    /**
+     * The largest buffered message (packed bytes) sent on the eager path, without space of the attached buffer.
+     * It is the smallest of Tutti's eager limits (the in-process transport's default, {@code tutti.inproc.eagerLimit};
+     * shared memory's and tcp's are larger), so whether a buffered send needs an attached buffer does not depend on
+     * the transport that reaches its destination, as a program must behave the same in the embedded mode and over
+     * processes. Open MPI's eager limits are of the same order (4 KiB over shared memory, 64 KiB over tcp).
+     */
+    static final int EAGER_BYTES = 8 * 1024;
+
     /** A message on its way: its send and the bytes of the attached buffer it takes. */
     private record Pending(dev.tutti.Request send, long bytes) {
     }
@@ -85,7 +102,8 @@ final class Buffered {
      * @param dest the destination ({@code MPI.PROC_NULL}: nothing is sent)
      * @param tag  the tag
      * @return a request that is complete: the message was copied
-     * @throws Errors.MpiError ERR_BUFFER if no buffer is attached or the message does not fit
+     * @throws Errors.MpiError ERR_BUFFER for a message above {@link #EAGER_BYTES} when no buffer is attached or the
+     *                         message does not fit in the free part of the attached one
      */
     synchronized dev.tutti.Request send(final dev.tutti.Comm comm, final Buf data, final int dest, final int tag) {
         reap();
@@ -94,24 +112,34 @@ final class Buffered {
             return DoneRequest.SENT;
         }
         final long bytes = data.byteSize();
+        if (bytes <= EAGER_BYTES) {
+            start(comm, data, dest, tag, 0);
+            return DoneRequest.SENT;
+        }
         final long need = bytes + MPI.BSEND_OVERHEAD;
         if (null == area) {
-            throw Errors.error(MPI.ERR_BUFFER, "bSend: no buffer is attached, expected MPI.attachBuffer with at "
-                + "least " + need + " bytes (the message's " + bytes + " + MPI.BSEND_OVERHEAD)");
+            throw Errors.error(MPI.ERR_BUFFER, "bSend: no buffer is attached for a message of " + bytes + " bytes "
+                + "(above the eager limit of " + EAGER_BYTES + "), expected MPI.attachBuffer with at least " + need
+                + " bytes (the message's " + bytes + " + MPI.BSEND_OVERHEAD)");
         }
         if (used + need > area.length) {
             throw Errors.error(MPI.ERR_BUFFER, "bSend: the message needs " + need + " bytes of the attached buffer "
-                + "(" + bytes + " + MPI.BSEND_OVERHEAD), " + (area.length - used) + " of its " + area.length
-                + " are free");
+                + "(" + bytes + " + MPI.BSEND_OVERHEAD; it is above the eager limit of " + EAGER_BYTES + "), "
+                + (area.length - used) + " of its " + area.length + " are free");
         }
-        final byte[] copy = new byte[Math.toIntExact(bytes)];
+        start(comm, data, dest, tag, need);
+        return DoneRequest.SENT;
+    }
+
+    /** Copies a message and starts its send, which holds {@code need} bytes of the attached buffer until done. */
+    private void start(final dev.tutti.Comm comm, final Buf data, final int dest, final int tag, final long need) {
+        final byte[] copy = new byte[Math.toIntExact(data.byteSize())];
         data.pack(MemorySegment.ofArray(copy));
         final dev.tutti.Datatype wire = dev.tutti.Datatype.BOOLEAN == data.datatype() ? dev.tutti.Datatype.BYTE
             : data.datatype();
         final dev.tutti.Request r = comm.isend(Buf.of(MemorySegment.ofArray(copy), wire), dest, tag);
         pending.add(new Pending(r, need));
         used += need;
-        return DoneRequest.SENT;
     }
 
     /** Forgets the sends that have completed, giving their space back. */

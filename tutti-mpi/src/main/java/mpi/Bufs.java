@@ -4,6 +4,7 @@ import dev.tutti.Buf;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.Buffer;
+import java.util.Arrays;
 
 /**
  * Turns the buffer arguments of the mpi API into Tutti {@link Buf}s, with Open MPI's rules: a primitive array is
@@ -125,6 +126,51 @@ final class Bufs {
         }
         final dev.tutti.Datatype wire = dev.tutti.Datatype.BOOLEAN == unit ? dev.tutti.Datatype.BYTE : unit;
         return Buf.of(seg.asSlice(0, bytes), wire);
+    }
+
+    /**
+     * Returns the first {@code n} entries of a per-process array of a v- or w-collective (counts, displacements,
+     * datatypes). MPI reads exactly {@code n} entries (one per process of the group, or of the remote group) and
+     * Open MPI's bindings pass the whole Java array, so a longer array is accepted and its extra entries are never
+     * read; a shorter one would be read past its end in C, and is an error here.
+     *
+     * @param what  the operation, for messages
+     * @param arg   the argument's name, for messages
+     * @param a     the array, or null
+     * @param n     the entries the operation reads
+     * @param whose whose processes the entries stand for, for messages ("the group", "the remote group")
+     * @return {@code a} itself when it has {@code n} entries, else a copy of its first {@code n}
+     * @throws Errors.MpiError ERR_ARG for null or fewer than {@code n} entries
+     */
+    static int[] first(final String what, final String arg, final int[] a, final int n, final String whose) {
+        if (null == a || a.length < n) {
+            throw shortArray(what, null == a ? arg + "=null" : arg + ".length=" + a.length, n, whose);
+        }
+        return a.length == n ? a : Arrays.copyOf(a, n);
+    }
+
+    /**
+     * As {@link #first(String, String, int[], int, String)}, for the datatypes of a w-collective.
+     *
+     * @param what  the operation, for messages
+     * @param arg   the argument's name, for messages
+     * @param a     the array, or null
+     * @param n     the entries the operation reads
+     * @param whose whose processes the entries stand for, for messages
+     * @return {@code a} itself when it has {@code n} entries, else a copy of its first {@code n}
+     * @throws Errors.MpiError ERR_ARG for null or fewer than {@code n} entries
+     */
+    static Datatype[] first(final String what, final String arg, final Datatype[] a, final int n,
+        final String whose) {
+        if (null == a || a.length < n) {
+            throw shortArray(what, null == a ? arg + "=null" : arg + ".length=" + a.length, n, whose);
+        }
+        return a.length == n ? a : Arrays.copyOf(a, n);
+    }
+
+    private static Errors.MpiError shortArray(final String what, final String got, final int n, final String whose) {
+        return Errors.error(MPI.ERR_ARG, what + ": " + got + ", expected at least " + n + " entries (one per process "
+            + "of " + whose + ")");
     }
 
     /**

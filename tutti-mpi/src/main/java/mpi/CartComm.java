@@ -46,23 +46,32 @@ public final class CartComm extends Intracomm {
     static CartComm create(final Communicator parent, final CommState state, final int colour, final int[] dims,
         final boolean[] periods) {
         final Communicator c = parent.split(colour, parent.rank());
+        final boolean[] wraps = Arrays.copyOf(periods, dims.length);
         if (null == c) {
-            return new CartComm((dev.tutti.Comm) null, new CommState("MPI_COMM_NULL"), dims, periods, null);
+            return new CartComm((dev.tutti.Comm) null, new CommState("MPI_COMM_NULL"), dims, wraps, null);
         }
         final int[] neighbours = new int[2 * dims.length];
         final int[] coords = coords(dims, c.rank());
         for (int d = 0; d < dims.length; d++) {
-            neighbours[2 * d] = step(dims, periods, coords, d, -1);
-            neighbours[2 * d + 1] = step(dims, periods, coords, d, 1);
+            neighbours[2 * d] = step(dims, wraps, coords, d, -1);
+            neighbours[2 * d + 1] = step(dims, wraps, coords, d, 1);
         }
-        return new CartComm(c, state, dims.clone(), periods.clone(), new Topology(MPI.CART, neighbours, neighbours,
-            c.dup()));
+        return new CartComm(c, state, dims.clone(), wraps, new Topology(MPI.CART, neighbours, neighbours, c.dup()));
     }
 
-    /** @return the number of processes of a grid, after checking it */
+    /**
+     * Returns the number of processes of a grid, after checking it. The grid has {@code dims.length} dimensions;
+     * {@code periods} may be longer, its extra entries unread, as MPI reads ndims entries and Open MPI's bindings
+     * take ndims from {@code dims}.
+     */
     static int checkGrid(final String what, final int[] dims, final boolean[] periods) {
-        if (null == dims || null == periods || dims.length != periods.length) {
-            throw Errors.error(MPI.ERR_ARG, what + ": dims and periods must be arrays of one length");
+        if (null == dims) {
+            throw Errors.error(MPI.ERR_ARG, what + ": dims=null, expected an array");
+        }
+        if (null == periods || periods.length < dims.length) {
+            throw Errors.error(MPI.ERR_ARG, what + ": dims.length=" + dims.length + " periods" + (null == periods
+                ? "=null" : ".length=" + periods.length) + ", expected at least " + dims.length + " periods (one per "
+                + "dimension)");
         }
         long n = 1;
         for (int d = 0; d < dims.length; d++) {
@@ -127,10 +136,11 @@ public final class CartComm extends Intracomm {
     public int getRank(final int[] coords) throws MPIException {
         return get("MPI_Cart_rank", () -> {
             tc();
-            if (null == coords || coords.length != dims.length) {
-                throw Errors.error(MPI.ERR_ARG, "getRank: coords must have " + dims.length + " entries");
+            if (null == coords || coords.length < dims.length) { // MPI reads one per dimension: more are unread
+                throw Errors.error(MPI.ERR_ARG, "getRank: coords" + (null == coords ? "=null" : ".length="
+                    + coords.length) + ", expected at least " + dims.length + " entries (one per dimension)");
             }
-            final int[] c = coords.clone();
+            final int[] c = Arrays.copyOf(coords, dims.length);
             for (int d = 0; d < dims.length; d++) {
                 if (periods[d]) {
                     c[d] = Math.floorMod(c[d], dims[d]);
@@ -180,8 +190,9 @@ public final class CartComm extends Intracomm {
      */
     public CartComm sub(final boolean[] remainDims) throws MPIException {
         return get("MPI_Cart_sub", () -> {
-            if (null == remainDims || remainDims.length != dims.length) {
-                throw Errors.error(MPI.ERR_ARG, "sub: remainDims must have " + dims.length + " entries");
+            if (null == remainDims || remainDims.length < dims.length) { // as getRank: more entries are unread
+                throw Errors.error(MPI.ERR_ARG, "sub: remainDims" + (null == remainDims ? "=null" : ".length="
+                    + remainDims.length) + ", expected at least " + dims.length + " entries (one per dimension)");
             }
             final int[] c = coords(dims, myRank());
             int colour = 0;

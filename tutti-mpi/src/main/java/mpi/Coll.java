@@ -16,6 +16,10 @@ import java.nio.Buffer;
  * <p>Rooted collectives on an intercommunicator follow MPI: {@code MPI.ROOT} at the root, {@code MPI.PROC_NULL} at
  * the other ranks of its group (they move nothing), and the root's remote rank in the other group. In-place forms
  * exist on intracommunicators only, as in MPI.
+ *
+ * <p>The per-process arrays of the v- and w-collectives (counts, displacements, datatypes) and reduceScatter's
+ * counts are read for their first n entries only, n being the number of processes they stand for; longer arrays
+ * are accepted, as MPI and Open MPI's bindings accept them, and shorter ones are an ERR_ARG error.
  */
 final class Coll {
     /** Which gatherv/scatterv overload was called. */
@@ -52,6 +56,20 @@ final class Coll {
         return inter(c) ? c.remoteSize() : c.size();
     }
 
+    /**
+     * Returns the first {@link #blocks} entries of a per-process argument of a v- or w-collective (see
+     * {@link Bufs#first(String, String, int[], int, String)}): the group's on an intracommunicator, the remote
+     * group's on an intercommunicator, as MPI defines these arguments.
+     */
+    private static int[] perBlock(final String what, final String arg, final int[] a, final dev.tutti.Comm c) {
+        return Bufs.first(what, arg, a, blocks(c), whose(c));
+    }
+
+    /** @return whose processes a per-process array stands for, for messages */
+    private static String whose(final dev.tutti.Comm c) {
+        return inter(c) ? "the remote group, remoteSize=" + c.remoteSize() : "the group, size=" + c.size();
+    }
+
     /** @return MPI's root translated to Tutti's convention */
     private static int root(final dev.tutti.Comm c, final int root) {
         return inter(c) && MPI.ROOT == root ? Intercommunicator.ROOT : root;
@@ -85,10 +103,7 @@ final class Coll {
         return s;
     }
 
-    private static int sum(final String what, final int[] a) {
-        if (null == a) {
-            throw Errors.error(MPI.ERR_ARG, what + ": counts=null, expected an array");
-        }
+    private static int sum(final int[] a) {
         int s = 0;
         for (final int x : a) {
             s += x;
@@ -149,9 +164,11 @@ final class Coll {
         final boolean at = isRoot(c, root);
         final Buf send = rootInPlace(form) ? Buf.IN_PLACE : idle(c, root) || inter(c) && at ? null
             : buf("gatherv", s, sc, st);
-        final Buf recv = at && Form.NON_ROOT != form ? Bufs.span("gatherv", r, rcounts, displs, rt) : null;
-        final int[] counts = at ? Bufs.scale(rcounts, rt) : null;
-        final int[] ds = at ? Bufs.displs(rcounts, displs, rt) : null;
+        final int[] rc = at ? perBlock("gatherv", "recvcount", rcounts, c) : null;
+        final int[] rd = at ? perBlock("gatherv", "displs", displs, c) : null;
+        final Buf recv = at && Form.NON_ROOT != form ? Bufs.span("gatherv", r, rc, rd, rt) : null;
+        final int[] counts = at ? Bufs.scale(rc, rt) : null;
+        final int[] ds = at ? Bufs.displs(rc, rd, rt) : null;
         if (c instanceof Intercommunicator ic) {
             final int rr = root(c, root);
             return nb ? ic.igatherv(send, recv, counts, ds, rr) : done(() -> ic.gatherv(send, recv, counts, ds, rr));
@@ -194,9 +211,11 @@ final class Coll {
         final int[] scounts, final int[] displs, final Datatype st, final Object r, final int rc, final Datatype rt,
         final int root) {
         final boolean at = isRoot(c, root);
-        final Buf send = at && Form.NON_ROOT != form ? Bufs.span("scatterv", s, scounts, displs, st) : null;
-        final int[] counts = at ? Bufs.scale(scounts, st) : null;
-        final int[] ds = at ? Bufs.displs(scounts, displs, st) : null;
+        final int[] sc = at ? perBlock("scatterv", "sendcount", scounts, c) : null;
+        final int[] sd = at ? perBlock("scatterv", "displs", displs, c) : null;
+        final Buf send = at && Form.NON_ROOT != form ? Bufs.span("scatterv", s, sc, sd, st) : null;
+        final int[] counts = at ? Bufs.scale(sc, st) : null;
+        final int[] ds = at ? Bufs.displs(sc, sd, st) : null;
         final Buf recv = rootInPlace(form) ? Buf.IN_PLACE : idle(c, root) || inter(c) && at ? null
             : buf("scatterv", r, rc, rt);
         if (c instanceof Intercommunicator ic) {
@@ -221,9 +240,11 @@ final class Coll {
     static dev.tutti.Request allGatherv(final dev.tutti.Comm c, final boolean nb, final Object s, final int sc,
         final Datatype st, final Object r, final int[] rcounts, final int[] displs, final Datatype rt) {
         final Buf send = null == st ? Buf.IN_PLACE : buf("allGatherv", s, sc, st);
-        final Buf recv = Bufs.span("allGatherv", r, rcounts, displs, rt);
-        final int[] counts = Bufs.scale(rcounts, rt);
-        final int[] ds = Bufs.displs(rcounts, displs, rt);
+        final int[] rc = perBlock("allGatherv", "recvcount", rcounts, c);
+        final int[] rd = perBlock("allGatherv", "displs", displs, c);
+        final Buf recv = Bufs.span("allGatherv", r, rc, rd, rt);
+        final int[] counts = Bufs.scale(rc, rt);
+        final int[] ds = Bufs.displs(rc, rd, rt);
         if (c instanceof Intercommunicator ic) {
             return nb ? ic.iallgatherv(send, recv, counts, ds) : done(() -> ic.allgatherv(send, recv, counts, ds));
         }
@@ -241,12 +262,16 @@ final class Coll {
     static dev.tutti.Request allToAllv(final dev.tutti.Comm c, final boolean nb, final Object s,
         final int[] scounts, final int[] sdispls, final Datatype st, final Object r, final int[] rcounts,
         final int[] rdispls, final Datatype rt) {
-        final Buf send = Bufs.span("allToAllv", s, scounts, sdispls, st);
-        final Buf recv = Bufs.span("allToAllv", r, rcounts, rdispls, rt);
-        final int[] sc = Bufs.scale(scounts, st);
-        final int[] sd = Bufs.displs(scounts, sdispls, st);
-        final int[] rc = Bufs.scale(rcounts, rt);
-        final int[] rd = Bufs.displs(rcounts, rdispls, rt);
+        final int[] scn = perBlock("allToAllv", "sendcount", scounts, c);
+        final int[] sdn = perBlock("allToAllv", "sdispls", sdispls, c);
+        final int[] rcn = perBlock("allToAllv", "recvcount", rcounts, c);
+        final int[] rdn = perBlock("allToAllv", "rdispls", rdispls, c);
+        final Buf send = Bufs.span("allToAllv", s, scn, sdn, st);
+        final Buf recv = Bufs.span("allToAllv", r, rcn, rdn, rt);
+        final int[] sc = Bufs.scale(scn, st);
+        final int[] sd = Bufs.displs(scn, sdn, st);
+        final int[] rc = Bufs.scale(rcn, rt);
+        final int[] rd = Bufs.displs(rcn, rdn, rt);
         if (c instanceof Intercommunicator ic) {
             return nb ? ic.ialltoallv(send, sc, sd, recv, rc, rd) : done(() -> ic.alltoallv(send, sc, sd, recv, rc, rd));
         }
@@ -257,8 +282,11 @@ final class Coll {
     static dev.tutti.Request allToAllw(final dev.tutti.Comm c, final boolean nb, final Buffer s,
         final int[] scounts, final int[] sdispls, final Datatype[] st, final Buffer r, final int[] rcounts,
         final int[] rdispls, final Datatype[] rt) {
-        final Buf[] send = blocksAt("allToAllw", s, scounts, sdispls, st, blocks(c));
-        final Buf[] recv = blocksAt("allToAllw", r, rcounts, rdispls, rt, blocks(c));
+        final String what = "allToAllw";
+        final Buf[] send = blocksAt(s, perBlock(what, "sendCount", scounts, c), perBlock(what, "sDispls", sdispls, c),
+            Bufs.first(what, "sendTypes", st, blocks(c), whose(c)));
+        final Buf[] recv = blocksAt(r, perBlock(what, "recvCount", rcounts, c), perBlock(what, "rDispls", rdispls, c),
+            Bufs.first(what, "recvTypes", rt, blocks(c), whose(c)));
         if (c instanceof Intercommunicator ic) {
             return nb ? ic.ialltoallw(send, recv) : done(() -> ic.alltoallw(send, recv));
         }
@@ -266,13 +294,13 @@ final class Coll {
         return nb ? ic.ialltoallw(send, recv) : done(() -> ic.alltoallw(send, recv));
     }
 
-    /** The blocks of allToAllw: block i is counts[i] items of types[i] at byte displs[i]. */
-    private static Buf[] blocksAt(final String what, final Buffer b, final int[] counts, final int[] displs,
-        final Datatype[] types, final int n) {
-        if (null == counts || null == displs || null == types || counts.length < n || displs.length < n
-            || types.length < n) {
-            throw Errors.error(MPI.ERR_ARG, what + ": counts, displs and types need " + n + " entries");
-        }
+    /**
+     * The blocks of allToAllw: block i is counts[i] items of types[i] at byte displs[i], one block per entry of
+     * the three arrays (of one length, see {@link #perBlock}).
+     */
+    private static Buf[] blocksAt(final Buffer b, final int[] counts, final int[] displs, final Datatype[] types) {
+        final String what = "allToAllw";
+        final int n = counts.length;
         final MemorySegment seg = null == b ? MemorySegment.ofArray(new byte[0]) : Bufs.segment(what, b);
         final Buf[] out = new Buf[n];
         for (int i = 0; i < n; i++) {
@@ -337,11 +365,13 @@ final class Coll {
     static dev.tutti.Request reduceScatter(final dev.tutti.Comm c, final boolean nb, final Object s, final Object r,
         final boolean inPlace, final int[] counts, final Datatype t, final Op op) {
         final Reductions.Plan p = Reductions.plan("reduceScatter", op, t);
-        final int total = sum("reduceScatter", counts);
+        // one count per process of this rank's own group, on an intercommunicator too (MPI 5.10.1)
+        final int[] cn = Bufs.first("reduceScatter", "recvcounts", counts, c.size(), (inter(c) ? "the local group, "
+            : "the group, ") + "size=" + c.size());
+        final int total = sum(cn);
         final Buf send = inPlace ? Buf.IN_PLACE : buf("reduceScatter", s, total, t, p);
-        final Buf recv = inPlace ? buf("reduceScatter", r, total, t, p)
-            : buf("reduceScatter", r, counts[c.rank()], t, p);
-        final int[] sc = scale(counts, p.perItem());
+        final Buf recv = inPlace ? buf("reduceScatter", r, total, t, p) : buf("reduceScatter", r, cn[c.rank()], t, p);
+        final int[] sc = scale(cn, p.perItem());
         if (inPlace) {
             intra(c, "reduceScatter");
         }

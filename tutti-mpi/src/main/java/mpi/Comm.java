@@ -13,11 +13,11 @@ import java.nio.Buffer;
  * call (see {@link Env}). Every call reports errors through the communicator's error handler, by default
  * {@code MPI.ERRORS_ARE_FATAL}.
  *
- * <p>Send modes: buffered sends ({@code bSend}, {@code ibSend}, {@code bSendInit}) copy the message into the
- * space of {@link MPI#attachBuffer} and complete at once ({@link Buffered}); synchronous sends ({@code sSend},
- * {@code isSend}, {@code sSendInit}) are Tutti's ({@link dev.tutti.PointToPoint#ssend}): they complete only once
- * the destination's receive has matched the message; ready sends ({@code rSend} and its forms) are standard sends,
- * which are correct ready sends.
+ * <p>Send modes: buffered sends ({@code bSend}, {@code ibSend}, {@code bSendInit}) copy the message and complete
+ * at once, a message above the eager limit in the space of {@link MPI#attachBuffer} ({@link Buffered});
+ * synchronous sends ({@code sSend}, {@code isSend}, {@code sSendInit}) are Tutti's
+ * ({@link dev.tutti.PointToPoint#ssend}): they complete only once the destination's receive has matched the
+ * message; ready sends ({@code rSend} and its forms) are standard sends, which are correct ready sends.
  */
 public class Comm extends CommCollectives implements Freeable, Cloneable {
     /** The split type of {@link Intracomm#splitType}: processes that share memory. */
@@ -178,8 +178,9 @@ public class Comm extends CommCollectives implements Freeable, Cloneable {
 
     /**
      * Sends in buffered mode (MPI_Bsend): the message is copied and sent in the background, so the call returns
-     * at once; it takes space of the buffer {@link MPI#attachBuffer} gave until it is out (ERR_BUFFER without
-     * enough).
+     * at once. A message of at most 8 KiB goes the eager path, as in Open MPI, and needs no attached buffer; a
+     * larger one takes space of the buffer {@link MPI#attachBuffer} gave until it is out (ERR_BUFFER without
+     * enough). See {@code Buffered}.
      */
     public final void bSend(final Object buf, final int count, final Datatype type, final int dest, final int tag)
         throws MPIException {

@@ -365,7 +365,8 @@ public final class Datatype implements Freeable, Cloneable {
         throws MPIException {
         MPI.check();
         return Derived.make("createIndexed", () -> derived("indexed", Derived.old("createIndexed", oldType),
-            dev.tutti.Layout.indexed(blockLengths, displacements, oldType.item()), Derived.sum(blockLengths)));
+            dev.tutti.Layout.indexed(blockLengths, Derived.perBlock("createIndexed", blockLengths, displacements),
+                oldType.item()), Derived.sum(blockLengths)));
     }
 
     /**
@@ -380,7 +381,8 @@ public final class Datatype implements Freeable, Cloneable {
         final Datatype oldType) throws MPIException {
         MPI.check();
         return Derived.make("createHIndexed", () -> derived("hindexed", Derived.old("createHIndexed", oldType),
-            dev.tutti.Layout.hindexed(blockLengths, Derived.longs(displacements), oldType.item()),
+            dev.tutti.Layout.hindexed(blockLengths, Derived.longs(Derived.perBlock("createHIndexed", blockLengths,
+                displacements)), oldType.item()),
             Derived.sum(blockLengths)));
     }
 

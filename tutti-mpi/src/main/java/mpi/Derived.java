@@ -1,5 +1,6 @@
 package mpi;
 
+import java.util.Arrays;
 import java.util.function.Supplier;
 
 /**
@@ -48,13 +49,43 @@ final class Derived {
         return l;
     }
 
-    /** The body of {@link Datatype#createStruct}. */
-    static Datatype struct(final int[] blockLengths, final int[] displacements, final Datatype[] types) {
-        if (null == blockLengths || null == displacements || null == types || blockLengths.length
-            != displacements.length || types.length != blockLengths.length) {
-            throw Errors.error(MPI.ERR_ARG, "createStruct: blockLengths, displacements and types must be non-null "
-                + "arrays of one length");
+    /**
+     * Returns the first {@code blockLengths.length} displacements. A derived type has one block per entry of
+     * {@code blockLengths}: Open MPI's bindings take the count from it and read that many displacements (and
+     * types), so longer arrays are accepted with their extra entries unread; shorter ones are an error.
+     *
+     * @param what          the constructor, for messages
+     * @param blockLengths  the block lengths (null: the layout reports it)
+     * @param displacements the displacements
+     * @return {@code displacements}, or a copy of its first {@code blockLengths.length} entries
+     * @throws Errors.MpiError ERR_ARG for null or too few displacements
+     */
+    static int[] perBlock(final String what, final int[] blockLengths, final int[] displacements) {
+        if (null == blockLengths || null != displacements && displacements.length == blockLengths.length) {
+            return displacements;
         }
+        if (null == displacements || displacements.length < blockLengths.length) {
+            throw tooFew(what, "displacements", null == displacements ? -1 : displacements.length,
+                blockLengths.length);
+        }
+        return Arrays.copyOf(displacements, blockLengths.length);
+    }
+
+    private static Errors.MpiError tooFew(final String what, final String arg, final int length, final int blocks) {
+        return Errors.error(MPI.ERR_ARG, what + ": " + arg + (length < 0 ? "=null" : ".length=" + length)
+            + ", expected at least " + blocks + " entries (one per block, blockLengths.length=" + blocks + ")");
+    }
+
+    /** The body of {@link Datatype#createStruct}. */
+    static Datatype struct(final int[] blockLengths, final int[] given, final Datatype[] allTypes) {
+        if (null == blockLengths) {
+            throw Errors.error(MPI.ERR_ARG, "createStruct: blockLengths=null, expected an array");
+        }
+        final int[] displacements = perBlock("createStruct", blockLengths, given);
+        if (null == allTypes || allTypes.length < blockLengths.length) {
+            throw tooFew("createStruct", "types", null == allTypes ? -1 : allTypes.length, blockLengths.length);
+        }
+        final Datatype[] types = Arrays.copyOf(allTypes, blockLengths.length);
         final dev.tutti.Layout[] items = new dev.tutti.Layout[types.length];
         boolean oneElement = true;
         int elements = 0;

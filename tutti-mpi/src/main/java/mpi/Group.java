@@ -116,12 +116,33 @@ public final class Group implements Freeable {
 
     /** @param ranges rows {first, last, stride} @return the group of those ranks */
     public Group rangeIncl(final int[][] ranges) throws MPIException {
-        return call(() -> new Group(tutti("rangeIncl").rangeIncl(ranges)));
+        return call(() -> new Group(tutti("rangeIncl").rangeIncl(triples(ranges))));
     }
 
     /** @param ranges rows {first, last, stride} @return the group without those ranks */
     public Group rangeExcl(final int[][] ranges) throws MPIException {
-        return call(() -> new Group(tutti("rangeExcl").rangeExcl(ranges)));
+        return call(() -> new Group(tutti("rangeExcl").rangeExcl(triples(ranges))));
+    }
+
+    /**
+     * Returns the ranges with each row cut to its first three entries: Open MPI's bindings read {@code first},
+     * {@code last} and {@code stride} from each row and nothing more, so a longer row is accepted; a shorter or null
+     * row is left for Tutti to refuse.
+     */
+    private static int[][] triples(final int[][] ranges) {
+        if (null == ranges) {
+            return null;
+        }
+        int[][] out = ranges;
+        for (int i = 0; i < ranges.length; i++) {
+            if (null != ranges[i] && ranges[i].length > 3) {
+                if (out == ranges) {
+                    out = ranges.clone();
+                }
+                out[i] = java.util.Arrays.copyOf(ranges[i], 3);
+            }
+        }
+        return out;
     }
 
     /*

@@ -271,7 +271,8 @@ public final class MPI {
     }
 
     /**
-     * Attaches the buffer of buffered-mode sends (MPI_Buffer_attach): each buffered message takes its size plus
+     * Attaches the buffer of buffered-mode sends (MPI_Buffer_attach): each buffered message above the eager limit
+     * (8 KiB, as Open MPI sends smaller ones eagerly without this buffer) takes its size plus
      * {@link #BSEND_OVERHEAD} bytes of it until its send completes. A second buffer is an ERR_BUFFER error.
      *
      * @param buffer the buffer

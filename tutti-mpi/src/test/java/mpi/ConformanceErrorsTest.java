@@ -92,11 +92,12 @@ class ConformanceErrorsTest {
             twice.free();
             // topologies
             assertClass(MPI.ERR_DIMS, () -> CartComm.createDims(6, new int[] {4, 0}));
-            // buffered mode: no buffer, too small a buffer, a second buffer
+            // buffered mode, a message above the eager limit: no buffer, too small a buffer; a second buffer
             final int other = (w.getRank() + 1) % 3;
-            assertClass(MPI.ERR_BUFFER, () -> w.bSend(b, 1, MPI.INT, other, 0));
+            final byte[] big = new byte[Buffered.EAGER_BYTES + 1];
+            assertClass(MPI.ERR_BUFFER, () -> w.bSend(big, big.length, MPI.BYTE, other, 0));
             MPI.attachBuffer(new byte[MPI.BSEND_OVERHEAD + 4]);
-            assertClass(MPI.ERR_BUFFER, () -> w.bSend(b, 2, MPI.INT, other, 0));
+            assertClass(MPI.ERR_BUFFER, () -> w.bSend(big, big.length, MPI.BYTE, other, 0));
             assertClass(MPI.ERR_BUFFER, () -> MPI.attachBuffer(new byte[10]));
             assertEquals(MPI.BSEND_OVERHEAD + 4, MPI.detachBuffer().length);
             // everything above left the communicator usable

@@ -2,6 +2,7 @@ package mpi;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.function.Executable;
 
 import java.nio.IntBuffer;
 import java.util.Arrays;
@@ -14,7 +15,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Send modes and request life cycles at their corners: buffered mode really buffers (crossing large sends
- * complete, the attached array comes back, derived types and booleans), persistent requests of every mode with
+ * complete, the attached array comes back, derived types and booleans; messages up to the eager limit need no
+ * attached buffer, as in Open MPI, larger ones still do), persistent requests of every mode with
  * everyone, freed receives that still match, and a waitAll whose request fails (every request completes, then
  * MPI_ERR_IN_STATUS).
  */
@@ -89,6 +91,105 @@ class ConformanceModesTest {
             assertSame(area, MPI.detachBuffer());
             MPI.Finalize();
         });
+    }
+
+    /**
+     * Buffered sends that fit the eager path complete without an attached buffer, and without room in one, as in
+     * Open MPI (whose ob1 PML copies them into a transport fragment); the data arrives as sent.
+     */
+    @Test
+    void shouldSendSmallBufferedMessagesWithoutAnAttachedBuffer() {
+        MpiJobs.run(2, args -> {
+            MPI.Init(args);
+            final Intracomm w = MPI.COMM_WORLD;
+            final int other = 1 - w.getRank();
+            final int[] three = {w.getRank(), 7, 8};
+            w.bSend(three, 3, MPI.INT, other, 1); // both ranks send before either receives
+            three[0] = -1; // the message was copied out
+            final Request r = w.ibSend(MPI.newIntBuffer(2).put(0, 40 + w.getRank()).put(1, 41), 2, MPI.INT, other, 2);
+            assertTrue(r.test()); // complete at once: the message was copied
+            final IntBuffer one = MPI.newIntBuffer(1).put(0, 60 + w.getRank());
+            final Prequest p = w.bSendInit(one, 1, MPI.INT, other, 3);
+            p.start();
+            p.waitFor();
+            p.free();
+            final byte[] edge = new byte[Buffered.EAGER_BYTES]; // the largest eager message
+            Arrays.fill(edge, (byte) (w.getRank() + 1));
+            w.bSend(edge, edge.length, MPI.BYTE, other, 4);
+            // an attached buffer too small for the message: the eager path does not use it
+            final byte[] area = new byte[MPI.BSEND_OVERHEAD + 4];
+            MPI.attachBuffer(area);
+            final int[] hundred = new int[100];
+            Arrays.fill(hundred, 70 + w.getRank());
+            w.bSend(hundred, 100, MPI.INT, other, 5);
+            final int[] in = new int[100];
+            w.recv(in, 3, MPI.INT, other, 1);
+            assertArrayEquals(new int[] {other, 7, 8}, Arrays.copyOf(in, 3));
+            w.recv(in, 2, MPI.INT, other, 2);
+            assertArrayEquals(new int[] {40 + other, 41}, Arrays.copyOf(in, 2));
+            w.recv(in, 1, MPI.INT, other, 3);
+            assertEquals(60 + other, in[0]);
+            final byte[] edgeIn = new byte[edge.length];
+            w.recv(edgeIn, edgeIn.length, MPI.BYTE, other, 4);
+            final byte[] edgeExpected = new byte[edge.length];
+            Arrays.fill(edgeExpected, (byte) (other + 1));
+            assertArrayEquals(edgeExpected, edgeIn);
+            w.recv(in, 100, MPI.INT, other, 5);
+            final int[] hundredExpected = new int[100];
+            Arrays.fill(hundredExpected, 70 + other);
+            assertArrayEquals(hundredExpected, in);
+            assertSame(area, MPI.detachBuffer());
+            MPI.Finalize();
+        });
+    }
+
+    private static void assertBufferError(final String detail, final Executable call) {
+        final MPIException e = assertThrows(MPIException.class, call);
+        assertEquals(MPI.ERR_BUFFER, e.getErrorClass(), e::toString);
+        assertTrue(e.getCause().getMessage().contains(detail), e.getCause()::getMessage);
+    }
+
+    /** A buffered send above the eager limit still needs room in an attached buffer: ERR_BUFFER without it. */
+    @Test
+    void shouldStillRefuseLargeBufferedSendsWithoutRoom() {
+        MpiJobs.run(2, args -> {
+            MPI.Init(args);
+            final Intracomm w = MPI.COMM_WORLD;
+            w.setErrhandler(MPI.ERRORS_RETURN);
+            final int other = 1 - w.getRank();
+            final int big = Buffered.EAGER_BYTES + 1;
+            final byte[] data = new byte[big];
+            Arrays.fill(data, (byte) (3 + w.getRank()));
+            assertBufferError("bSend: no buffer is attached for a message of " + big + " bytes",
+                () -> w.bSend(data, big, MPI.BYTE, other, 1));
+            assertBufferError("no buffer is attached", () -> w.ibSend(MPI.newByteBuffer(big), big, MPI.BYTE, other,
+                1));
+            MPI.attachBuffer(new byte[MPI.BSEND_OVERHEAD + big - 1]);
+            assertBufferError("bSend: the message needs " + (big + MPI.BSEND_OVERHEAD) + " bytes of the attached "
+                + "buffer", () -> w.bSend(data, big, MPI.BYTE, other, 1));
+            MPI.detachBuffer();
+            // with room, the same message goes, and the communicator is still usable
+            MPI.attachBuffer(new byte[MPI.BSEND_OVERHEAD + big]);
+            w.bSend(data, big, MPI.BYTE, other, 1);
+            final byte[] in = new byte[big];
+            w.recv(in, big, MPI.BYTE, other, 1);
+            final byte[] expected = new byte[big];
+            Arrays.fill(expected, (byte) (3 + other));
+            assertArrayEquals(expected, in);
+            MPI.detachBuffer();
+            MPI.Finalize();
+        });
+    }
+
+    /**
+     * The eager limit of buffered sends is within each of Tutti's transports' eager limits (their defaults), so a
+     * buffered send needs an attached buffer on no transport where a standard send would not go eagerly.
+     */
+    @Test
+    void shouldKeepTheBufferedEagerLimitWithinEveryTransportsEagerLimit() {
+        assertTrue(Buffered.EAGER_BYTES <= dev.tutti.runtime.Configuration.INPROC_EAGER_LIMIT_DEFAULT);
+        assertTrue(Buffered.EAGER_BYTES <= dev.tutti.runtime.Configuration.SHM_EAGER_LIMIT_DEFAULT);
+        assertTrue(Buffered.EAGER_BYTES <= dev.tutti.runtime.Configuration.EAGER_LIMIT_DEFAULT);
     }
 
     /**
