@@ -35,6 +35,8 @@ public final class CollComm {
     private static final int TAGGED_TAG_BITS = 16;
     /** How many of its latest ordinary calls a communicator remembers, for reports ({@link #recentCall}). */
     private static final int RECENT_CALLS = 64;
+    /** What {@link #recentCall} answers for a call whose failure reached the program. */
+    static final long FAILED_CALL = Long.MIN_VALUE + 1;
 
     private final P2pEngine engine;
     private final int context;
@@ -221,8 +223,8 @@ public final class CollComm {
 
     /**
      * Returns what this rank remembers of its ordinary call {@code tag}: its {@link CollHeader#record()}, or
-     * {@link Long#MIN_VALUE} if this rank has not made that call, or {@link Long#MAX_VALUE} if it is too old to be
-     * remembered. Read after the calls are done (a report), so plain reads suffice.
+     * {@link Long#MIN_VALUE} if this rank has not made that call, {@link Long#MAX_VALUE} if it is too old to be
+     * remembered, or {@link #FAILED_CALL} if it failed. Read after the calls are done (a report), so plain reads suffice.
      *
      * @param tag the call's tag
      * @return the record, or one of the two markers
@@ -233,6 +235,27 @@ public final class CollComm {
             return Long.MIN_VALUE;
         }
         return made - tag > RECENT_CALLS ? Long.MAX_VALUE : recentCalls[tag & (RECENT_CALLS - 1)];
+    }
+
+    /**
+     * Marks ordinary call {@code tag} failed (its failure reached the program): {@link #recentCall} then answers
+     * {@link #FAILED_CALL} for it.
+     *
+     * @param tag the call's tag
+     */
+    void callFailed(final int tag) {
+        recentCalls[tag & (RECENT_CALLS - 1)] = FAILED_CALL;
+    }
+
+    /**
+     * Tells whether a message tag on the collective context is a slot agreement's ({@link DirectLane#agreementTag}),
+     * not a call's: such a message is left unreceived by a peer that runs the call without slots.
+     *
+     * @param tag the message's tag
+     * @return true for an agreement's
+     */
+    boolean isAgreementTag(final int tag) {
+        return (tag ^ (seq.get() & SEQ_MASK)) >= 1 << 30;
     }
 
     /** @return how many ordinary calls this rank has made on the communicator (modulo 2^31) */

@@ -44,7 +44,7 @@ public final class CollLeftovers {
      */
     public static void dropping(final P2pEngine engine, final Inbound m) {
         final CollHooks state = CollHooks.of(engine);
-        if (null == state.retiredMismatch().get()) {
+        if (null == state.retiredMismatch().get() && null != owner(state, m)) {
             final TuttiException e = describe(state, m, 0);
             if (null != e) {
                 state.retiredMismatch().compareAndSet(null, e);
@@ -143,7 +143,8 @@ public final class CollLeftovers {
             }
             final long mine = tagged ? (long) bits << Integer.SIZE : comm.recentCall(m.tag);
             final int own = (int) (mine >>> Integer.SIZE);
-            if (Long.MIN_VALUE != mine && Long.MAX_VALUE != mine && 0 != own
+            if (Long.MIN_VALUE != mine && Long.MAX_VALUE != mine && CollComm.FAILED_CALL != mine && 0 != own
+                && (tagged || !comm.isAgreementTag(m.tag))
                 && !TypeCode.headersAgree(m.typeCode, own)) {
                 return describe(CollHooks.of(comm.engine()), m, 0);
             }
@@ -151,10 +152,16 @@ public final class CollLeftovers {
         return null;
     }
 
-    /** @return the communicator whose collective (or tagged) context the message is on, or null */
+    /**
+     * @return the communicator whose collective (or tagged) context the message is on, or null; null too for a
+     *         message that shows nothing: a slot agreement's, or one of a call whose failure reached the program
+     */
     private static CollComm owner(final CollHooks state, final Inbound m) {
         final CollComm ordinary = state.comms().get(m.context);
-        return null != ordinary ? ordinary : tagged(state, m);
+        if (null == ordinary) {
+            return tagged(state, m);
+        }
+        return ordinary.isAgreementTag(m.tag) || CollComm.FAILED_CALL == ordinary.recentCall(m.tag) ? null : ordinary;
     }
 
     private static CollComm tagged(final CollHooks state, final Inbound m) {

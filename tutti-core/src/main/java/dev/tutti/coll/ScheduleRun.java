@@ -601,6 +601,7 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
         if (null == failure) {
             complete(Status.EMPTY, null);
         } else {
+            callFailed();
             complete(null, failure);
         }
         if (registered && !permanent) {
@@ -642,6 +643,14 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
         if (registered) {
             comm.activeRuns().remove(this);
         }
+        callFailed();
+    }
+
+    /** The program is told this call failed: its messages that no call received are not reported again at close. */
+    private void callFailed() {
+        if (null == taggedKind && context == comm.context()) {
+            comm.callFailed(tag);
+        }
     }
 
     /** @return the context this run's messages travel on */
@@ -664,7 +673,8 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
         if (null != departed) {
             return explained(departed);
         }
-        if ((context == comm.context() || context == comm.taggedContext()) && stalls.conflictCheckDue()) {
+        if (null == direct && (context == comm.context() || context == comm.taggedContext())
+            && stalls.conflictCheckDue()) {
             // Each side may only send (a bcast against a reduce to the same root, messages too large to go
             // eagerly): no receive meets the other call's message, and the sends wait for ever.
             final TuttiException conflict = CollLeftovers.conflict(comm, null != taggedKind, tag,
