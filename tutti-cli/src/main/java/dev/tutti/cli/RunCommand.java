@@ -113,7 +113,9 @@ public final class RunCommand implements Callable<Integer> {
     private String transport;
 
     @Option(names = {"-v", "--verbose"}, description = "Before the job starts, print its wiring on stderr: ranks, "
-        + "hosts, the transport of each pair of ranks, eager limits and the collective algorithms forced.")
+        + "hosts, the transport of each pair of ranks, eager limits and the collective algorithms forced. Forward "
+        + "every rank's stack traces whole (otherwise a rank that fails because a peer failed prints one line, and "
+        + "an exception another rank already printed is not repeated).")
     private boolean verbose;
 
     @Option(names = {"-J", "--jvm-option"}, paramLabel = "OPTION",
@@ -271,7 +273,7 @@ public final class RunCommand implements Callable<Integer> {
         }
         final List<Host> hostList = null != hostfile ? Hosts.parseHostfile(hostfile) : Hosts.parseList(hosts);
         final Launcher.Builder b = Launcher.builder().ranks(ranks).hosts(hostList).oversubscribe(oversubscribe)
-            .tagOutput(tagOutput).jvmOptions(rankJvmOptions()).rendezvous(rendezvous).stdout(out).stderr(err);
+            .tagOutput(tagOutput).verbose(verbose).jvmOptions(rankJvmOptions()).rendezvous(rendezvous).stdout(out).stderr(err);
         exports.forEach(b::export);
         if (null != checkMode()) {
             b.export(dev.tutti.runtime.Settings.CHECK.envName() + "=" + checkMode());

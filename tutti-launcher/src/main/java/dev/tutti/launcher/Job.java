@@ -1,9 +1,12 @@
 package dev.tutti.launcher;
 
 import java.io.IOException;
+import java.nio.charset.Charset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
@@ -37,6 +40,8 @@ final class Job {
     private final RankProcess[] ranks;
     private final boolean[] exited;
     private final BlockingQueue<RankProcess.Exit> exits = new LinkedBlockingQueue<>();
+    /** The exception texts the ranks' stderr filters have let through, shared by them. */
+    private final Set<String> reportedExceptions = ConcurrentHashMap.newKeySet();
     private volatile boolean stopping;
 
     Job(final Launcher launcher, final IntFunction<String> rendezvous, final String secret, final String jobId) {
@@ -213,7 +218,8 @@ final class Job {
         try {
             ranks[r] = RankProcess.start(r, placement.host(r), local,
                 launcher.processBuilder(r, rendezvous.apply(r), secret, jobId), local ? null : secret,
-                launcher.stdout(), launcher.stderr(), tag, exits);
+                launcher.stdout(), launcher.stderr(), tag,
+                launcher.verbose() ? null : new StderrFilter(r, reportedExceptions, Charset.defaultCharset()), exits);
             return null;
         } catch (final IOException e) {
             return "rank " + r + (local ? "" : " on " + placement.host(r)) + " could not be started: "
