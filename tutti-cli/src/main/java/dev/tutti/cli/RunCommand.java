@@ -294,7 +294,8 @@ public final class RunCommand implements Callable<Integer> {
         if (null != remoteShell) {
             b.remoteShell(Arrays.asList(remoteShell.trim().split("\\s+")));
         }
-        b.classpath(null != jar ? null : withTutti(programClasspath()));
+        // With -jar, a -cp given too reaches the builder, which refuses the pair.
+        b.classpath(withTutti(null != jar ? classpath : programClasspath()));
         if (null != transport && !Settings.TRANSPORT.choices().contains(transport.toLowerCase(Locale.ROOT))) {
             throw new InvalidLaunchException("--transport " + transport + ", expected one of "
                 + String.join(", ", Settings.TRANSPORT.choices()) + " (--embedded runs the ranks as threads)");

@@ -37,7 +37,8 @@ import java.util.regex.Pattern;
  *   <li>if a rank exits non-zero, is killed, or dies of an exception, the others are stopped (SIGTERM, then SIGKILL
  *       after {@link Builder#stopGrace}, 2 s by default) and the result names the rank that failed first on its own
  *       (not one that failed because that peer died) and the exception it reported on stderr, e.g. from its
- *       {@code Exception in thread ...} line, never a log record (see {@link JobResult#description()});</li>
+ *       {@code Exception in thread ...} line, never a log record (see {@link JobResult#description()}), or the rank
+ *       that exited 0 while the failed ranks still needed it ({@link JobResult.Outcome#LEFT_EARLY});</li>
  *   <li>a job running longer than its timeout gets its ranks' thread stacks printed ({@code jcmd Thread.print}),
  *       is stopped, and ends with {@link JobResult.Outcome#TIMED_OUT};</li>
  *   <li>while a job runs, a shutdown hook stops its ranks and deletes the job's shared-memory file on this host if
