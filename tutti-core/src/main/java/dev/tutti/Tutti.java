@@ -168,6 +168,7 @@ public final class Tutti implements AutoCloseable {
         boolean ok = false;
         try {
             final boolean[] local;
+            TcpTransport tcp = null;
             if ("shm".equals(mode) && size > 1) {
                 RendezvousClient.exchange(info, "shm"); // the fence
                 local = shm.ranksOnHost();
@@ -182,7 +183,7 @@ public final class Tutti implements AutoCloseable {
                         + "=shm but ranks " + away + " are not on this host", "auto or tcp");
                 }
             } else {
-                final Transport tcp = size > 1 ? TcpTransport.connect(info, engine, Configuration.eagerLimit()) : null;
+                tcp = size > 1 ? TcpTransport.connect(info, engine, Configuration.eagerLimit()) : null;
                 for (int r = 0; r < size; r++) {
                     if (r != rank) {
                         routes[r] = tcp;
@@ -201,6 +202,9 @@ public final class Tutti implements AutoCloseable {
                     }
                 }
                 shm.start(served);
+                if (null != tcp) {
+                    tcp.routedElsewhere(served);
+                }
                 if (1 == onHost) {
                     shm.close();
                 }

@@ -37,7 +37,7 @@ import picocli.CommandLine.Spec;
 /**
  * {@code tutti run}: starts a job with mpirun's flags,
  * {@code tutti run -n N [-H h1,h2 | --hostfile F] [-x VAR[=v]] [--transport auto|shm|tcp] [-v] [--tag-output]
- * [--timeout S] [--check[=strict]] [--check-report F] (-cp CP Main | -jar J) args...}, and exits with the job's status. Everything after the main class, or after {@code -jar J}, belongs to
+ * [--timeout S] [--check[=strict]] [--check-report F] ([-cp CP] Main | -jar J) args...}, and exits with the job's status. Everything after the main class, or after {@code -jar J}, belongs to
  * the program, even if it looks like one of these options.
  */
 @Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
@@ -49,6 +49,8 @@ import picocli.CommandLine.Spec;
         + "--oversubscribe). Ranks on localhost or this machine start directly; others start over "
         + "'ssh -o BatchMode=yes', in the same working directory, with the same java and class path, which must "
         + "exist on every host.",
+        "", "Without -cp (and -jar), the program's class path is CLASSPATH if set, else the working directory, as "
+        + "for java; Tutti's own jar is added to it either way.",
         "", "Exit status: 0; the failed rank's status; 124 on timeout; 127 if the program cannot be started (main "
         + "class not found on the class path, no such jar) or a rank could not start; 130 if interrupted; 2 for a "
         + "usage error."})
@@ -96,7 +98,8 @@ public final class RunCommand implements Callable<Integer> {
     private java.nio.file.Path checkReport;
 
     @Option(names = {"-cp", "-classpath", "--class-path"}, paramLabel = "CLASSPATH",
-        description = "Class path of the program; the main class follows.")
+        description = "Class path of the program; the main class follows. Default: CLASSPATH, else the working "
+            + "directory (as for java).")
     private String classpath;
 
     @Option(names = "-jar", paramLabel = "JAR", preprocessor = JarAndArgs.class,
@@ -113,7 +116,9 @@ public final class RunCommand implements Callable<Integer> {
     private String transport;
 
     @Option(names = {"-v", "--verbose"}, description = "Before the job starts, print its wiring on stderr: ranks, "
-        + "hosts, the transport of each pair of ranks, eager limits and the collective algorithms forced.")
+        + "hosts, the transport of each pair of ranks, eager limits and the collective algorithms forced. Forward "
+        + "every rank's stack traces whole (otherwise a rank that fails because a peer failed prints one line, and "
+        + "an exception another rank already printed is not repeated).")
     private boolean verbose;
 
     @Option(names = {"-J", "--jvm-option"}, paramLabel = "OPTION",
@@ -244,12 +249,13 @@ public final class RunCommand implements Callable<Integer> {
         String problem = null;
         if (null != jar) {
             problem = Files.isRegularFile(Path.of(jar)) ? null : "-jar " + jar + " does not exist";
-        } else if (null != classpath) {
-            for (final String entry : ProgramCheck.missingEntries(classpath)) {
+        } else if (!program.isEmpty()) {
+            final String cp = programClasspath();
+            for (final String entry : ProgramCheck.missingEntries(cp)) {
                 err.println("tutti run: warning: class path entry " + entry + " does not exist");
             }
-            problem = ProgramCheck.mainClassProblem(withTutti(classpath), program.getFirst()).map(p ->
-                "cannot start " + program.getFirst() + " from -cp " + classpath + ": " + p).orElse(null);
+            problem = ProgramCheck.mainClassProblem(withTutti(cp), program.getFirst()).map(p ->
+                "cannot start " + program.getFirst() + " from " + describeClasspath() + ": " + p).orElse(null);
         }
         if (null == problem) {
             return null;
@@ -271,7 +277,7 @@ public final class RunCommand implements Callable<Integer> {
         }
         final List<Host> hostList = null != hostfile ? Hosts.parseHostfile(hostfile) : Hosts.parseList(hosts);
         final Launcher.Builder b = Launcher.builder().ranks(ranks).hosts(hostList).oversubscribe(oversubscribe)
-            .tagOutput(tagOutput).jvmOptions(rankJvmOptions()).rendezvous(rendezvous).stdout(out).stderr(err);
+            .tagOutput(tagOutput).verbose(verbose).jvmOptions(rankJvmOptions()).rendezvous(rendezvous).stdout(out).stderr(err);
         exports.forEach(b::export);
         if (null != checkMode()) {
             b.export(dev.tutti.runtime.Settings.CHECK.envName() + "=" + checkMode());
@@ -288,7 +294,8 @@ public final class RunCommand implements Callable<Integer> {
         if (null != remoteShell) {
             b.remoteShell(Arrays.asList(remoteShell.trim().split("\\s+")));
         }
-        b.classpath(withTutti(classpath));
+        // With -jar, a -cp given too reaches the builder, which refuses the pair.
+        b.classpath(withTutti(null != jar ? classpath : programClasspath()));
         if (null != transport && !Settings.TRANSPORT.choices().contains(transport.toLowerCase(Locale.ROOT))) {
             throw new InvalidLaunchException("--transport " + transport + ", expected one of "
                 + String.join(", ", Settings.TRANSPORT.choices()) + " (--embedded runs the ranks as threads)");
@@ -307,6 +314,29 @@ public final class RunCommand implements Callable<Integer> {
                 + "this host, or --transport auto or tcp");
         }
         return launcher;
+    }
+
+    /**
+     * The program's class path as {@code java} takes it: {@code -cp} if given, else the environment's
+     * {@code CLASSPATH}, else the working directory.
+     */
+    private String programClasspath() {
+        if (null != classpath) {
+            return classpath;
+        }
+        final String env = System.getenv("CLASSPATH");
+        return null == env || env.isBlank() ? "." : env;
+    }
+
+    /** @return where {@link #programClasspath()} comes from, for a message */
+    private String describeClasspath() {
+        if (null != classpath) {
+            return "-cp " + classpath;
+        }
+        final String env = System.getenv("CLASSPATH");
+        return null == env || env.isBlank()
+            ? "the working directory " + Path.of("").toAbsolutePath() + " (no -cp given)"
+            : "CLASSPATH=" + env + " (no -cp given)";
     }
 
     /** The ranks' JVM options: those given, then {@code --transport}'s system property. */

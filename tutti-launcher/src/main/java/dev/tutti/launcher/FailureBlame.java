@@ -14,8 +14,10 @@ import java.util.regex.Pattern;
  * exception that reports another rank's failure or departure ({@code TuttiException: ... rank N failed},
  * {@code ... rank N closed} or {@code ... rank N has left the job}, the wording of the transports, the
  * point-to-point engine and the collectives, see {@code Failures.peerLeft}), and that rank
- * failed too. Among the other failures the one whose exception was read first (else whose process ended first)
- * wins; if every failure is a consequence (ranks blaming each other), the first of them does.
+ * failed too, or exited with status 0 (it left while its peers still needed it). Among the other failures the one
+ * whose exception was read first (else whose process ended first) wins; if every failure is a consequence (ranks
+ * blaming each other, or all blaming a rank that exited 0), the first of them does, and {@link #leftEarly} names
+ * the rank that exited 0 if that failure blames one.
  */
 final class FailureBlame {
     /** A Tutti exception that only reports that another rank failed or left. */
@@ -58,11 +60,13 @@ final class FailureBlame {
     /**
      * Picks the failure to report (see the class comment).
      *
-     * @param failures the failed exits, at least one
-     * @param ranks    the job's ranks, by rank
+     * @param failures   the failed exits, at least one
+     * @param ranks      the job's ranks, by rank
+     * @param exitedZero which ranks have exited with status 0, by rank
      * @return one of the failures
      */
-    static RankProcess.Exit rootCause(final List<RankProcess.Exit> failures, final RankProcess[] ranks) {
+    static RankProcess.Exit rootCause(final List<RankProcess.Exit> failures, final RankProcess[] ranks,
+        final boolean[] exitedZero) {
         final Set<Integer> failedRanks = new HashSet<>();
         failures.forEach(f -> failedRanks.add(f.rank()));
         RankProcess.Exit own = null;
@@ -73,12 +77,53 @@ final class FailureBlame {
             if (null == any || rp.failedAtNanos(f) - ranks[any.rank()].failedAtNanos(any) < 0) {
                 any = f;
             }
-            final boolean consequence = blamed >= 0 && blamed != f.rank() && failedRanks.contains(blamed);
+            final boolean consequence = blamed >= 0 && blamed != f.rank()
+                && (failedRanks.contains(blamed) || blamed < exitedZero.length && exitedZero[blamed]);
             if (!consequence && (null == own || rp.failedAtNanos(f) - ranks[own.rank()].failedAtNanos(own) < 0)) {
                 own = f;
             }
         }
         return null != own ? own : any;
+    }
+
+    /**
+     * Returns the rank that a failure blames if that rank exited with status 0: it left the job while the failed
+     * rank still needed it, so it, not the failed rank, is what went wrong first.
+     *
+     * @param failure    the failure to report ({@link #rootCause})
+     * @param ranks      the job's ranks, by rank
+     * @param exitedZero which ranks have exited with status 0, by rank
+     * @return the rank, or -1 if the failure blames no rank that exited 0
+     */
+    static int leftEarly(final RankProcess.Exit failure, final RankProcess[] ranks, final boolean[] exitedZero) {
+        final int blamed = blamedRank(ranks[failure.rank()].exceptionChain());
+        return blamed >= 0 && blamed < exitedZero.length && blamed != failure.rank() && exitedZero[blamed]
+            ? blamed : -1;
+    }
+
+    /**
+     * Tells whether a rank's failure goes back to another rank: it blames that rank, or a rank whose failure goes
+     * back to it (rank 3 blames rank 0, which blames rank 2: rank 3 waited for rank 0 in a collective that rank 0
+     * could not finish without rank 2).
+     *
+     * @param rank  the failed rank
+     * @param cause the rank it may go back to
+     * @param ranks the job's ranks, by rank
+     * @return true if following the blame from {@code rank} reaches {@code cause}
+     */
+    static boolean goesBackTo(final int rank, final int cause, final RankProcess[] ranks) {
+        int r = rank;
+        for (int step = 0; step < ranks.length; step++) {
+            final int blamed = blamedRank(ranks[r].exceptionChain());
+            if (cause == blamed) {
+                return true;
+            }
+            if (blamed < 0 || blamed >= ranks.length || null == ranks[blamed]) {
+                return false;
+            }
+            r = blamed;
+        }
+        return false;
     }
 
     /**

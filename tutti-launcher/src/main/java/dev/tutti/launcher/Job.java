@@ -1,9 +1,12 @@
 package dev.tutti.launcher;
 
 import java.io.IOException;
+import java.nio.charset.Charset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
@@ -36,7 +39,11 @@ final class Job {
     private final String jobId;
     private final RankProcess[] ranks;
     private final boolean[] exited;
+    /** Which ranks have exited with status 0: a failure that blames one of them blames its early exit. */
+    private final boolean[] exitedZero;
     private final BlockingQueue<RankProcess.Exit> exits = new LinkedBlockingQueue<>();
+    /** The exception texts the ranks' stderr filters have let through, shared by them. */
+    private final Set<String> reportedExceptions = ConcurrentHashMap.newKeySet();
     private volatile boolean stopping;
 
     Job(final Launcher launcher, final IntFunction<String> rendezvous, final String secret, final String jobId) {
@@ -46,6 +53,7 @@ final class Job {
         this.jobId = jobId;
         this.ranks = new RankProcess[launcher.ranks()];
         this.exited = new boolean[launcher.ranks()];
+        this.exitedZero = new boolean[launcher.ranks()];
     }
 
     JobResult run() {
@@ -112,6 +120,7 @@ final class Job {
         final long deadline = System.nanoTime() + timeoutNs;
         int done = 0;
         RankProcess.Exit failed = null;
+        List<RankProcess.Exit> failures = List.of();
         boolean timedOut = false;
         try {
             while (done < started) {
@@ -122,11 +131,12 @@ final class Job {
                     break;
                 }
                 exited[e.rank()] = true;
+                exitedZero[e.rank()] = 0 == e.exitCode();
                 done++;
                 if (0 != e.exitCode()) {
-                    final List<RankProcess.Exit> failures = new java.util.ArrayList<>(List.of(e));
+                    failures = new ArrayList<>(List.of(e));
                     done += collectConsequences(failures, exited, started - done);
-                    failed = FailureBlame.rootCause(failures, ranks);
+                    failed = FailureBlame.rootCause(failures, ranks, exitedZero);
                     break;
                 }
             }
@@ -152,6 +162,12 @@ final class Job {
                     + " still running; printed their thread stacks and stopped them");
         }
         if (null != failed && !stoppedByHook) {
+            final int leaver = FailureBlame.leftEarly(failed, ranks, exitedZero);
+            if (leaver >= 0) {
+                return new JobResult(statusOf(failed.exitCode()), JobResult.Outcome.LEFT_EARLY, leaver,
+                    describeEarlyExit(ranks[leaver], failures.stream().map(RankProcess.Exit::rank)
+                        .filter(r -> FailureBlame.goesBackTo(r, leaver, ranks)).toList()));
+            }
             final RankProcess rp = ranks[failed.rank()];
             return new JobResult(statusOf(failed.exitCode()), JobResult.Outcome.RANK_FAILED, failed.rank(),
                 describeFailure(rp, failed.exitCode()));
@@ -191,6 +207,7 @@ final class Job {
             final RankProcess.Exit e = exits.poll(until - now, TimeUnit.NANOSECONDS);
             if (null != e) {
                 exited[e.rank()] = true;
+                exitedZero[e.rank()] = 0 == e.exitCode();
                 more++;
                 if (0 != e.exitCode()) {
                     failures.add(e);
@@ -213,7 +230,8 @@ final class Job {
         try {
             ranks[r] = RankProcess.start(r, placement.host(r), local,
                 launcher.processBuilder(r, rendezvous.apply(r), secret, jobId), local ? null : secret,
-                launcher.stdout(), launcher.stderr(), tag, exits);
+                launcher.stdout(), launcher.stderr(), tag,
+                launcher.verbose() ? null : new StderrFilter(r, reportedExceptions, Charset.defaultCharset()), exits);
             return null;
         } catch (final IOException e) {
             return "rank " + r + (local ? "" : " on " + placement.host(r)) + " could not be started: "
@@ -319,6 +337,23 @@ final class Job {
             sb.append("; last line on its stderr: ").append(rp.lastStderrLine());
         }
         return sb.toString();
+    }
+
+    /**
+     * One line naming a rank that exited 0 while its peers still needed it, and the ranks that failed without it.
+     *
+     * @param leaver  the rank that exited 0
+     * @param victims the failed ranks whose failure goes back to it
+     * @return e.g. {@code rank 2 exited 0 while its peers still needed it: ranks 0, 3 failed without it}
+     */
+    static String describeEarlyExit(final RankProcess leaver, final List<Integer> victims) {
+        final StringBuilder sb = new StringBuilder("rank ").append(leaver.rank());
+        if (!leaver.isLocal()) {
+            sb.append(" on ").append(leaver.host());
+        }
+        sb.append(" exited 0 while its peers still needed it: rank").append(1 == victims.size() ? " " : "s ");
+        sb.append(String.join(", ", victims.stream().sorted().map(String::valueOf).toList()));
+        return sb.append(" failed without it").toString();
     }
 
     /**

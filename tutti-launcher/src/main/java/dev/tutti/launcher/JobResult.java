@@ -7,13 +7,16 @@ package dev.tutti.launcher;
  *                    ({@code 128 + signal} if a signal killed it, at least 1), {@link #TIMEOUT_STATUS},
  *                    {@link #START_FAILED_STATUS} or {@link #INTERRUPTED_STATUS}
  * @param outcome     what happened
- * @param failedRank  the rank whose failure ended the job, or -1
+ * @param failedRank  the rank whose failure ended the job (for {@link Outcome#LEFT_EARLY}, the rank that exited 0
+ *                    while its peers still needed it), or -1
  * @param description one line naming the rank and the cause, e.g.
  *                    {@code rank 2 failed (exit 1): java.lang.IllegalStateException: boom}: the exception the rank
  *                    reported on stderr (its first uncaught exception, else the last stack trace it printed; the top
  *                    exception, followed by {@code (caused by ROOT)} when the root cause adds something), else the
  *                    java launcher's {@code Error:} line, else {@code ; last line on its stderr: ...} with its last
- *                    line that is not a log record; empty on success
+ *                    line that is not a log record; or
+ *                    {@code rank 2 exited 0 while its peers still needed it: ranks 0, 3 failed without it};
+ *                    empty on success
  */
 public record JobResult(int exitStatus, Outcome outcome, int failedRank, String description) {
     /** Exit status of a job that ran longer than its timeout (as GNU {@code timeout}). */
@@ -29,6 +32,11 @@ public record JobResult(int exitStatus, Outcome outcome, int failedRank, String 
         SUCCEEDED,
         /** A rank exited non-zero or was killed; the others were stopped. */
         RANK_FAILED,
+        /**
+         * A rank exited with status 0 while its peers still needed it (they failed without it and the others were
+         * stopped); {@link #failedRank()} is that rank, the exit status the first failed peer's.
+         */
+        LEFT_EARLY,
         /** The rendezvous or a rank could not be started; the ranks already started were stopped. */
         START_FAILED,
         /** The job ran longer than its timeout; the ranks' stacks were printed and they were stopped. */

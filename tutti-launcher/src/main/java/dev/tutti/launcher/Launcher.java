@@ -31,11 +31,14 @@ import java.util.regex.Pattern;
  *       {@link SecureRandom}, hex) and {@code TUTTI_JOB_ID}, plus the variables given with {@link Builder#env},
  *       {@link Builder#forwardEnv} or {@link Builder#export} (mpirun's {@code -x});</li>
  *   <li>each rank's stdout and stderr are forwarded line by line, optionally tagged {@code [1,rank]<stdout>:}
- *       ({@code [1,rank][host]<stdout>:} for every rank when some run on other hosts);</li>
+ *       ({@code [1,rank][host]<stdout>:} for every rank when some run on other hosts); unless verbose, a rank's
+ *       uncaught exception that only reports another rank's failure is cut to its first line, and one that another
+ *       rank already reported is left out ({@link Builder#verbose});</li>
  *   <li>if a rank exits non-zero, is killed, or dies of an exception, the others are stopped (SIGTERM, then SIGKILL
  *       after {@link Builder#stopGrace}, 2 s by default) and the result names the rank that failed first on its own
  *       (not one that failed because that peer died) and the exception it reported on stderr, e.g. from its
- *       {@code Exception in thread ...} line, never a log record (see {@link JobResult#description()});</li>
+ *       {@code Exception in thread ...} line, never a log record (see {@link JobResult#description()}), or the rank
+ *       that exited 0 while the failed ranks still needed it ({@link JobResult.Outcome#LEFT_EARLY});</li>
  *   <li>a job running longer than its timeout gets its ranks' thread stacks printed ({@code jcmd Thread.print}),
  *       is stopped, and ends with {@link JobResult.Outcome#TIMED_OUT};</li>
  *   <li>while a job runs, a shutdown hook stops its ranks and deletes the job's shared-memory file on this host if
@@ -76,6 +79,7 @@ public final class Launcher {
     private final Map<String, String> env;
     private final List<String> forwardedEnv;
     private final boolean tagOutput;
+    private final boolean verbose;
     private final Duration timeout;
     private final String javaCommand;
     private final List<String> jvmOptions;
@@ -98,6 +102,7 @@ public final class Launcher {
         this.env = Map.copyOf(b.env);
         this.forwardedEnv = List.copyOf(b.forwardedEnv);
         this.tagOutput = b.tagOutput;
+        this.verbose = b.verbose;
         this.timeout = b.timeout;
         this.javaCommand = b.javaCommand;
         this.jvmOptions = List.copyOf(b.jvmOptions);
@@ -307,6 +312,10 @@ public final class Launcher {
         return tagOutput;
     }
 
+    boolean verbose() {
+        return verbose;
+    }
+
     Duration timeout() {
         return timeout;
     }
@@ -339,6 +348,7 @@ public final class Launcher {
         private final Map<String, String> env = new LinkedHashMap<>();
         private final List<String> forwardedEnv = new ArrayList<>();
         private boolean tagOutput;
+        private boolean verbose;
         private Duration timeout;
         private String javaCommand = currentJavaCommand();
         private final List<String> jvmOptions = new ArrayList<>();
@@ -437,6 +447,20 @@ public final class Launcher {
          */
         public Builder tagOutput(final boolean tag) {
             this.tagOutput = tag;
+            return this;
+        }
+
+        /**
+         * Forwards every rank's stderr as the rank printed it; default false, which shortens the stack traces that
+         * repeat what the failing rank and the job's summary already say: a rank that dies of an exception saying
+         * only that another rank failed or left prints its first line, and an exception another rank already
+         * reported word for word is left out (see {@link StderrFilter}).
+         *
+         * @param verbose whether to forward everything
+         * @return this builder
+         */
+        public Builder verbose(final boolean verbose) {
+            this.verbose = verbose;
             return this;
         }
 

@@ -14,7 +14,8 @@ import java.util.Arrays;
  * while holding the destination's monitor, so lines of different ranks never interleave within a line; the
  * destination is flushed when the source has nothing more available, so a burst costs one flush and a lone line
  * appears at once. A line longer than {@link #MAX_LINE_BYTES} is forwarded in pieces of that size. A final line
- * without a newline gets one.
+ * without a newline gets one. A {@link StderrFilter}, when given, decides which lines are forwarded; the listener
+ * sees every line.
  */
 final class LinePump implements Runnable {
     /** Longest line buffered before it is forwarded in pieces. */
@@ -36,6 +37,8 @@ final class LinePump implements Runnable {
     private final OutputStream out;
     private final byte[] prefix;
     private final LineListener listener;
+    private final StderrFilter filter;
+    private final StderrFilter.Out writer = this::write;
     private byte[] line = new byte[256];
     private int length;
     private boolean outputFailed;
@@ -47,12 +50,15 @@ final class LinePump implements Runnable {
      * @param out      the destination
      * @param prefix   bytes written before each line (may be empty)
      * @param listener sees each line, or null
+     * @param filter   decides which lines are forwarded, or null to forward all
      */
-    LinePump(final InputStream in, final OutputStream out, final byte[] prefix, final LineListener listener) {
+    LinePump(final InputStream in, final OutputStream out, final byte[] prefix, final LineListener listener,
+        final StderrFilter filter) {
         this.in = in;
         this.out = out;
         this.prefix = prefix;
         this.listener = listener;
+        this.filter = filter;
     }
 
     @Override
@@ -81,6 +87,9 @@ final class LinePump implements Runnable {
         if (length > 0) {
             emit();
         }
+        if (null != filter) {
+            filter.onEnd(writer);
+        }
         flush();
     }
 
@@ -99,11 +108,20 @@ final class LinePump implements Runnable {
         if (null != listener) {
             listener.onLine(line, length);
         }
+        if (null == filter) {
+            write(line, length);
+        } else {
+            filter.onLine(line, length, writer);
+        }
+        length = 0;
+    }
+
+    private void write(final byte[] bytes, final int count) {
         if (!outputFailed) {
             synchronized (out) {
                 try {
                     out.write(prefix);
-                    out.write(line, 0, length);
+                    out.write(bytes, 0, count);
                     out.write('\n');
                 } catch (final IOException e) {
                     // The launcher's own output is gone (closed terminal or pipe): keep draining the rank so it
@@ -112,7 +130,6 @@ final class LinePump implements Runnable {
                 }
             }
         }
-        length = 0;
     }
 
     private void flush() {

@@ -51,16 +51,16 @@ final class RankProcess {
     private final StderrDigest stderr = new StderrDigest();
 
     private RankProcess(final int rank, final String host, final boolean local, final Process process,
-        final OutputStream out, final OutputStream err, final Tag tag) {
+        final OutputStream out, final OutputStream err, final Tag tag, final StderrFilter filter) {
         this.rank = rank;
         this.host = host;
         this.local = local;
         this.process = process;
         this.stdoutPump = Thread.ofPlatform().daemon().name("tutti-rank-" + rank + "-stdout").unstarted(
-            new LinePump(process.getInputStream(), out, prefix(tag, rank, host, "stdout"), null));
+            new LinePump(process.getInputStream(), out, prefix(tag, rank, host, "stdout"), null, null));
         this.stderrPump = Thread.ofPlatform().daemon().name("tutti-rank-" + rank + "-stderr").unstarted(
             new LinePump(process.getErrorStream(), err, prefix(tag, rank, host, "stderr"),
-                this::onStderrLine));
+                this::onStderrLine, filter));
     }
 
     /**
@@ -75,15 +75,16 @@ final class RankProcess {
      * @param out       where its standard output goes
      * @param err       where its standard error goes
      * @param tag       how its lines are tagged
+     * @param filter    which of its stderr lines are forwarded, or null for all
      * @param exits     where the waiter posts the exit
      * @return the running rank
      * @throws IOException if the process cannot be started
      */
     static RankProcess start(final int rank, final String host, final boolean local, final ProcessBuilder builder,
         final String stdinLine, final OutputStream out, final OutputStream err, final Tag tag,
-        final BlockingQueue<Exit> exits) throws IOException {
+        final StderrFilter filter, final BlockingQueue<Exit> exits) throws IOException {
         final Process process = builder.start();
-        final RankProcess rp = new RankProcess(rank, host, local, process, out, err, tag);
+        final RankProcess rp = new RankProcess(rank, host, local, process, out, err, tag, filter);
         rp.stdoutPump.start();
         rp.stderrPump.start();
         if (null == stdinLine) {

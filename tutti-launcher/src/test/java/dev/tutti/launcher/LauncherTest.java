@@ -147,6 +147,57 @@ class LauncherTest {
     }
 
     @Test
+    void shouldPrintOneLinePerRankThatFailedBecauseAPeerFailed() {
+        final TestJobs.Output output = new TestJobs.Output();
+        final JobResult result = job(3, output, "1:slowExit=1500", "1:throw", "0:peerFailed=1", "2:peerFailed=1")
+            .build().run();
+
+        assertEquals(new JobResult(1, JobResult.Outcome.RANK_FAILED, 1,
+            "rank 1 failed (exit 1): java.lang.IllegalStateException: boom from rank 1"), result, output.err());
+        final List<String> lines = output.errLines();
+        assertEquals(4, lines.size(), output.err());
+        assertEquals(1, lines.stream().filter(l -> l.startsWith("\tat ")).count(), output.err());
+        assertTrue(lines.contains("Exception in thread \"main\" java.lang.IllegalStateException: boom from rank 1"),
+            output.err());
+        for (final int r : new int[] {0, 2}) {
+            assertTrue(lines.contains("Exception in thread \"main\" dev.tutti.TuttiException: recv (comm=WORLD, rank="
+                + r + ") from rank=1 tag=0 failed: rank 1 failed: the tcp connection from rank=" + r + " to rank=1 "
+                + "was reset"), output.err());
+        }
+    }
+
+    @Test
+    void shouldForwardTheTracesOfRanksThatFailedBecauseAPeerFailedWhenVerbose() {
+        final TestJobs.Output output = new TestJobs.Output();
+        final JobResult result = job(3, output, "1:slowExit=1500", "1:throw", "0:peerFailed=1", "2:peerFailed=1")
+            .verbose(true).build().run();
+
+        assertEquals(1, result.failedRank(), result.description());
+        // boom's trace has one frame (main), each peer failure's two (peerFailure, main)
+        assertEquals(1 + 2 + 2, output.errLines().stream().filter(l -> l.startsWith("\tat ")).count(), output.err());
+    }
+
+    @Test
+    void shouldNameARankThatExitedZeroWhileItsPeersStillNeededIt() {
+        final TestJobs.Output output = new TestJobs.Output();
+        final JobResult result = job(3, output, "2:hang", "1:exit=0", "0:peerFailed=1").build().run();
+
+        assertEquals(new JobResult(1, JobResult.Outcome.LEFT_EARLY, 1,
+            "rank 1 exited 0 while its peers still needed it: rank 0 failed without it"), result, output.err());
+        assertHungRanksGone(output, 1);
+    }
+
+    @Test
+    void shouldBlameARankThatFailedOnItsOwnRatherThanOneThatExitedZero() {
+        final TestJobs.Output output = new TestJobs.Output();
+        final JobResult result = job(3, output, "2:hang", "1:exit=0", "0:throw").build().run();
+
+        assertEquals(new JobResult(1, JobResult.Outcome.RANK_FAILED, 0,
+            "rank 0 failed (exit 1): java.lang.IllegalStateException: boom from rank 0"), result, output.err());
+        assertHungRanksGone(output, 1);
+    }
+
+    @Test
     void shouldExitWithTheStatusOfARankThatCallsSystemExit() {
         final TestJobs.Output output = new TestJobs.Output();
         final JobResult result = job(2, output, "0:hang", "1:exit=3").build().run();

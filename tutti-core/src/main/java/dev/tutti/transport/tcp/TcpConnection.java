@@ -103,6 +103,11 @@ final class TcpConnection {
     private boolean cleanedUp;
 
     private volatile TuttiException failure;
+    /**
+     * Whether the pair's messages go over this connection; false when they go over another transport (shared
+     * memory) and this connection only tells when the peer goes away, so that its failure does not name tcp.
+     */
+    private volatile boolean routed = true;
 
     TcpConnection(final TcpTransport transport, final int self, final int peer, final SocketChannel channel,
         final InboundSink sink, final TcpIoLoop loop, final int stagingBytes) throws IOException {
@@ -442,7 +447,8 @@ final class TcpConnection {
                 transport.settled();
             }
             case FrameDescriptor.ABORT -> {
-                fail("was aborted by rank " + peer + " (its program failed)", null);
+                fail("was aborted by rank " + peer + " (its program failed)", null,
+                    "it aborted: its program failed");
                 cleanUp();
                 in.position(in.limit()); // the last frame: nothing after it is read
             }
@@ -511,14 +517,34 @@ final class TcpConnection {
      * @return the connection's failure
      */
     TuttiException fail(final String what, final Throwable cause) {
-        final TuttiException e = Failures.peerFailed(peer, "the tcp connection from rank=" + self + " to rank="
-            + peer + " (" + remote + ") " + what + (null == cause ? "" : ": " + cause), cause);
+        return fail(what, cause, "it left without goodbye");
+    }
+
+    /**
+     * As {@link #fail(String, Throwable)}, with the words for a peer whose messages do not go over this connection.
+     *
+     * @param what     what happened to the connection, e.g. {@code "failed while reading"}
+     * @param cause    the underlying exception, or null
+     * @param unrouted what happened to the peer, e.g. {@code "it left without goodbye"}, when the pair talks over
+     *                 another transport; null to say {@code what} anyway (a failure of this rank's own tcp side)
+     * @return the connection's failure
+     */
+    TuttiException fail(final String what, final Throwable cause, final String unrouted) {
+        final String how = routed || null == unrouted ? "the tcp connection from rank=" + self + " to rank=" + peer
+            + " (" + remote + ") " + what + (null == cause ? "" : ": " + cause)
+            : unrouted + " (noticed by rank " + self + ")";
+        final TuttiException e = Failures.peerFailed(peer, how, cause);
         if (FAILURE.compareAndSet(this, null, e)) {
             closeChannel(e);
             loop.scheduleCleanUp(this);
             return e;
         }
         return failure;
+    }
+
+    /** The pair's messages go over another transport; a failure of this connection then does not name tcp. */
+    void unrouted() {
+        routed = false;
     }
 
     /** Closes the socket; a failure to close is attached to {@code reason}. */

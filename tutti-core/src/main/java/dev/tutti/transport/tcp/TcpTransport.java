@@ -196,6 +196,21 @@ public final class TcpTransport implements Transport {
     }
 
     /**
+     * Names the peers whose messages go over another transport (shared memory, on this host). This transport keeps
+     * its connection to each, which still tells when the peer goes away, but then reports that the peer left
+     * without naming tcp, which the pair does not use. Call once after wiring, before the first message.
+     *
+     * @param elsewhere by world rank, true for a peer served by another transport
+     */
+    public void routedElsewhere(final boolean[] elsewhere) {
+        for (int r = 0; r < size && r < elsewhere.length; r++) {
+            if (elsewhere[r] && null != connections[r]) {
+                connections[r].unrouted();
+            }
+        }
+    }
+
+    /**
      * Says goodbye to every peer, waits until every peer has said goodbye too and the output is flushed (at most
      * {@link Settings#TCP_CLOSE_TIMEOUT_MS}), then stops the I/O thread and closes the connections. Sends and receives
      * still pending fail. Call it once every rank is done (after the finalize agreement), or peers see a failure.
@@ -287,7 +302,7 @@ public final class TcpTransport implements Transport {
     void loopFailed(final Throwable cause) {
         for (final TcpConnection c : connections) {
             if (null != c) {
-                c.fail("lost its I/O thread", cause);
+                c.fail("lost its I/O thread", cause, null);
                 c.cleanUp();
             }
         }

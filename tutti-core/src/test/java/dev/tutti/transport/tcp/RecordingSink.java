@@ -19,6 +19,7 @@ class RecordingSink implements InboundSink {
 
     final BlockingQueue<Arrival> arrivals = new LinkedBlockingQueue<>();
     final BlockingQueue<Integer> failedPeers = new LinkedBlockingQueue<>();
+    final BlockingQueue<Throwable> peerFailures = new LinkedBlockingQueue<>();
     private final Function<Inbound, MemorySegment> destinations;
 
     RecordingSink() {
@@ -37,6 +38,7 @@ class RecordingSink implements InboundSink {
 
     @Override
     public void peerFailed(final int worldRank, final Throwable cause) {
+        peerFailures.add(cause);
         failedPeers.add(worldRank);
     }
 

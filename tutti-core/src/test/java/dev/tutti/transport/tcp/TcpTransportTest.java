@@ -240,6 +240,33 @@ class TcpTransportTest {
     }
 
     /**
+     * Rank 1 aborts. Rank 0 routes rank 1's messages over tcp in the first job and over another transport (shared
+     * memory) in the second: the failure names the tcp connection only in the first, so that a job whose pairs all
+     * use shared memory never blames a tcp connection it does not use.
+     */
+    @Test
+    void shouldNameTheTcpConnectionOnlyWhenThePairUsesIt() throws Exception {
+        for (final boolean elsewhere : new boolean[] {false, true}) {
+            final RecordingSink sink0 = new RecordingSink();
+            final TcpTransport[] t = connectPair(sink0, new RecordingSink(), 1024);
+            try {
+                t[0].routedElsewhere(new boolean[] {false, elsewhere});
+                t[1].abort();
+                final Throwable failure = sink0.peerFailures.poll(10, TimeUnit.SECONDS);
+                assertNotNull(failure);
+                final String message = failure.getMessage();
+                if (elsewhere) {
+                    assertEquals("rank 1 failed: it aborted: its program failed (noticed by rank 0)", message);
+                } else {
+                    assertTrue(message.startsWith("rank 1 failed: the tcp connection from rank=0 to rank=1 "), message);
+                }
+            } finally {
+                closeAll(t);
+            }
+        }
+    }
+
+    /**
      * Rank 1's I/O thread is stalled inside {@code arrive} while rank 0 sends 25 MiB of eager messages and a
      * rendezvous message: far more than the socket buffers hold, yet every send returns (what the socket does not
      * take is queued), and once rank 1 resumes everything arrives complete and in send order.
