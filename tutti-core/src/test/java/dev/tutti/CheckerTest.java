@@ -291,6 +291,10 @@ class CheckerTest {
                 e.getMessage());
             assertTrue(e.getMessage().contains("rank " + (1 - r) + ", which has not reached this call; rank "
                 + (1 - r) + " waits in call #1 barrier() at " + o.site(1 - r)), e.getMessage());
+            final String[] comm = {"'WORLD'", "'WORLD/dup#1'"};
+            assertTrue(e.getMessage().endsWith("; rank " + r + " and rank " + (1 - r) + " are in collectives on "
+                + "different communicators: rank " + r + " on " + comm[r] + ", rank " + (1 - r) + " on "
+                + comm[1 - r]), e.getMessage());
         }
         assertTrue(System.nanoTime() - t0 < 15_000_000_000L, "reported after the 1 s threshold, not the job timeout");
     }
