@@ -3,7 +3,6 @@ package dev.tutti.check;
 import dev.tutti.coll.CollCall;
 import dev.tutti.coll.CollKind;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
@@ -35,11 +34,12 @@ final class OwnedBuffers {
     private final String site;
     private final BiConsumer<String, String> report;
     private final MemorySegment send;
-    private final MemorySegment sendCopy;
+    /** The copies: dropped once the user has seen the operation complete (the leak report keeps its request). */
+    private MemorySegment sendCopy;
     private final String recvRole;
     private final MemorySegment recv;
-    private final MemorySegment recvCopy;
-    private final MemorySegment shadow;
+    private MemorySegment recvCopy;
+    private MemorySegment shadow;
     private final AtomicBoolean sendReported = new AtomicBoolean();
     private final AtomicBoolean recvReported = new AtomicBoolean();
 
@@ -127,12 +127,18 @@ final class OwnedBuffers {
         MemorySegment.copy(shadow, 0, recv, 0, recv.byteSize()); // the call's region only: the rest is the user's
     }
 
-    /** The user saw the operation complete (its wait, or a test that returned true), at its call site now. */
+    /**
+     * The user saw the operation complete (its wait, or a test that returned true), at its call site now; called
+     * once, after the schedule's last step (the request completes after it), on the thread that saw it.
+     */
     void observed() {
         compare(send, sendCopy, "send buffer", sendReported, "");
         if (null != recv) {
             compare(recv, shadow.asSlice(0, recv.byteSize()), recvRole, recvReported, "");
         }
+        sendCopy = null;
+        recvCopy = null;
+        shadow = null;
     }
 
     private void compare(final MemorySegment user, final MemorySegment copy, final String role,
@@ -160,13 +166,36 @@ final class OwnedBuffers {
         return m.asSlice(0, Math.min(bytes, m.byteSize()));
     }
 
-    /** @return a copy of {@code m} in memory of its own (aligned for any element type), or null */
+    /**
+     * Returns a copy of {@code m} on the heap, in an array of the same element type as {@code m}'s if it is an
+     * array's (so the kernels' array paths apply to a shadow), else of longs (aligned for any element type). Heap, not
+     * native: native memory of an automatic arena is given back only by the garbage collector, and a few MiB a call
+     * made the JDK's direct-memory reservation stall the call (about 25 ms per 1 MiB iallreduce).
+     *
+     * @param m the memory, or null
+     * @return the copy, or null
+     */
     private static MemorySegment copyOf(final MemorySegment m) {
         if (null == m) {
             return null;
         }
-        final MemorySegment c = Arena.ofAuto().allocate(Math.max(1, m.byteSize()), 64).asSlice(0, m.byteSize());
-        MemorySegment.copy(m, 0, c, 0, m.byteSize());
-        return c;
+        final long bytes = m.byteSize();
+        final Object base = m.heapBase().orElse(null);
+        final MemorySegment c = switch (base) {
+            case double[] x -> MemorySegment.ofArray(new double[elements(bytes, Double.BYTES)]);
+            case float[] x -> MemorySegment.ofArray(new float[elements(bytes, Float.BYTES)]);
+            case int[] x -> MemorySegment.ofArray(new int[elements(bytes, Integer.BYTES)]);
+            case short[] x -> MemorySegment.ofArray(new short[elements(bytes, Short.BYTES)]);
+            case char[] x -> MemorySegment.ofArray(new char[elements(bytes, Character.BYTES)]);
+            case byte[] x -> MemorySegment.ofArray(new byte[elements(bytes, 1)]);
+            case null, default -> MemorySegment.ofArray(new long[elements(bytes, Long.BYTES)]);
+        };
+        final MemorySegment copy = c.asSlice(0, bytes);
+        MemorySegment.copy(m, 0, copy, 0, bytes);
+        return copy;
+    }
+
+    private static int elements(final long bytes, final int size) {
+        return Math.toIntExact((bytes + size - 1) / size);
     }
 }
