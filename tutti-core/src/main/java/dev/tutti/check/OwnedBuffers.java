@@ -2,6 +2,7 @@ package dev.tutti.check;
 
 import dev.tutti.coll.CollCall;
 import dev.tutti.coll.CollKind;
+import dev.tutti.internal.SegmentCopy;
 
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -124,7 +125,8 @@ final class OwnedBuffers {
      */
     private void beforeLastWrite() {
         compare(recv, recvCopy, recvRole, recvReported, null);
-        MemorySegment.copy(shadow, 0, recv, 0, recv.byteSize()); // the call's region only: the rest is the user's
+        // The call's region only: the rest of the memory is the user's.
+        SegmentCopy.copy(shadow, 0, recv, 0, recv.byteSize());
     }
 
     /**
@@ -191,7 +193,7 @@ final class OwnedBuffers {
             case null, default -> MemorySegment.ofArray(new long[elements(bytes, Long.BYTES)]);
         };
         final MemorySegment copy = c.asSlice(0, bytes);
-        MemorySegment.copy(m, 0, copy, 0, bytes);
+        SegmentCopy.copy(m, 0, copy, 0, bytes);
         return copy;
     }
 
