@@ -129,7 +129,8 @@ public final class Checker implements CollHook, Agent {
      * @param thresholdMs how long a call waits for a peer's digest before it asks the peer what it is doing
      * @param strict      whether every blocking send is unbuffered ({@code --check=strict})
      * @param warn        whether findings that do not stop a call (leaks, buffers in use) only warn
-     *                    ({@code --check=warn}); else the rank's close fails with {@link dev.tutti.CheckFailedException}
+     *                    ({@code --check=warn}); else the rank's close fails with
+     *                    {@link dev.tutti.CheckFailedException}
      * @return the checker
      */
     public static Checker install(final P2pEngine engine, final long thresholdMs, final boolean strict,
