@@ -12,13 +12,15 @@ import java.util.function.IntFunction;
  * Runs the ranks of an embedded job as threads and turns their outcome into one result.
  *
  * <p>Implementation notes. Each rank runs on its own daemon thread. A rank that returns tells every other engine
- * that it left ({@code peerLeft}), so operations still waiting for it fail. The first rank to throw aborts every
+ * that it left ({@code peerLeft}), so operations still waiting for it fail; the checker's failure at its close (a
+ * finding it only reported, {@link CheckFailedException}) is kept and thrown once every rank has returned, so that
+ * it fails the job without cutting short the ranks still running. The first rank to throw aborts every
  * engine: all current and future waits on any rank then fail with a {@link ErrorClass#PROC_FAILED} exception naming
  * that rank, so no rank hangs waiting for a dead one. The job's exception names the first failure (by time; a rank
  * that failed on its own before one that failed only because a peer left) and carries the rest as suppressed
- * exceptions. Once every rank has returned, a collective message that no rank's call
- * received fails the job as a mismatch ({@link CollLeftovers}). On timeout the engines are aborted with the stacks of the ranks
- * still running, and their threads are interrupted.
+ * exceptions. Once every rank has returned, a collective message that no rank's call received fails the job as a
+ * mismatch ({@link CollLeftovers}). On timeout the engines are aborted with the stacks of the ranks still running,
+ * and their threads are interrupted.
  */
 final class LocalJob {
     private static final long GRACE_MS = 5_000;
@@ -28,12 +30,15 @@ final class LocalJob {
     private final IntFunction<Tutti> ranks;
     private final AtomicReferenceArray<Throwable> failures;
     private final AtomicInteger firstFailed = new AtomicInteger(-1);
+    /** Per rank: the checker's failure at its close (a finding it only reported), or null. */
+    private final AtomicReferenceArray<CheckFailedException> checkFailures;
 
     LocalJob(final P2pEngine[] engines, final Tutti.Options options, final IntFunction<Tutti> ranks) {
         this.engines = engines;
         this.options = options;
         this.ranks = ranks;
         this.failures = new AtomicReferenceArray<>(engines.length);
+        this.checkFailures = new AtomicReferenceArray<>(engines.length);
     }
 
     void run(final RankBody body) {
@@ -46,8 +51,12 @@ final class LocalJob {
                 try {
                     tutti.bindToThread();
                     body.run(tutti.world());
-                    engines[rank].closing();
+                    final TuttiException found = engines[rank].closing();
                     left(rank);
+                    if (null != found) {
+                        checkFailures.set(rank, found instanceof CheckFailedException c ? c
+                            : new CheckFailedException(found.getMessage()));
+                    }
                 } catch (final Throwable t) {
                     fail(rank, t);
                 }
@@ -166,6 +175,7 @@ final class LocalJob {
     private void finish() {
         final int earliest = firstFailed.get();
         if (earliest < 0) {
+            finishChecked();
             return;
         }
         final int first = cause(earliest);
@@ -197,5 +207,27 @@ final class LocalJob {
             }
         }
         return earliest;
+    }
+
+    /**
+     * Fails a job whose ranks all returned if the checker reported a finding on any (its report is on standard
+     * error): the first such rank's {@link CheckFailedException} names it, the others are suppressed.
+     */
+    private void finishChecked() {
+        CheckFailedException job = null;
+        for (int i = 0; i < checkFailures.length(); i++) {
+            final CheckFailedException t = checkFailures.get(i);
+            if (null == t) {
+                continue;
+            }
+            if (null == job) {
+                job = new CheckFailedException("runLocal: " + t.getMessage(), t);
+            } else {
+                job.addSuppressed(t);
+            }
+        }
+        if (null != job) {
+            throw job;
+        }
     }
 }

@@ -71,7 +71,7 @@ public final class Tutti implements AutoCloseable {
             world.collComm().refreshHosts();
         }
         if (options.check()) {
-            dev.tutti.check.Checker.install(engine, options.checkTimeoutMs(), options.strict());
+            dev.tutti.check.Checker.install(engine, options.checkTimeoutMs(), options.strict(), options.warn());
         }
     }
 
@@ -393,7 +393,10 @@ public final class Tutti implements AutoCloseable {
      * themselves the root of a bcast), and the first is thrown ({@link ErrorClass#ROOT} or {@link ErrorClass#ARG},
      * naming the sender's call and this rank's call of the same number).
      *
-     * @throws TuttiException for such a mismatch, after the rank has left
+     * @throws TuttiException      for such a mismatch, after the rank has left
+     * @throws CheckFailedException with the checker on (not {@code --check=warn}), once the rank has left, if the
+     *                              checker reported a finding on this rank (its report is on standard error): so that
+     *                              the rank's process ends with a non-zero status
      */
     @Override
     public void close() {
@@ -401,7 +404,7 @@ public final class Tutti implements AutoCloseable {
             return;
         }
         closed = true;
-        engine.closing();
+        final TuttiException found = engine.closing();
         try {
             engine.close();
         } finally {
@@ -411,7 +414,13 @@ public final class Tutti implements AutoCloseable {
         }
         final TuttiException leftover = CollLeftovers.check(engine);
         if (null != leftover) {
+            if (null != found) {
+                leftover.addSuppressed(found);
+            }
             throw leftover;
+        }
+        if (null != found) {
+            throw found;
         }
     }
 
@@ -449,10 +458,12 @@ public final class Tutti implements AutoCloseable {
      * @param algorithms forced collective algorithms, operation name to algorithm name
      * @param check      whether the correctness checker is on (see {@link #check(boolean)})
      * @param strict     whether it checks strictly (see {@link #strict(boolean)}); implies {@code check}
+     * @param warn       whether the checker's reported findings leave the job's outcome alone (see
+     *                   {@link #warn(boolean)})
      * @param hostLayout fake hosts of the ranks for node-aware collectives (see {@link #hosts(String)}), or ""
      */
     public record Options(ObjectSerializer serializer, Duration timeout, java.util.Map<String, String> algorithms,
-        boolean check, boolean strict, String hostLayout) {
+        boolean check, boolean strict, boolean warn, String hostLayout) {
 
         /**
          * Returns the defaults: Java serialization with the default allow-list, no timeout, automatic selection, the
@@ -470,8 +481,9 @@ public final class Tutti implements AutoCloseable {
                 throw dev.tutti.internal.Errors.argument("Options.defaults", null, e);
             }
             final boolean strict = "strict".equals(mode);
-            return new Options(ObjectSerializer.java(null), Duration.ZERO, java.util.Map.of(), strict
-                || "on".equals(mode), strict, dev.tutti.runtime.Settings.HOST_LAYOUT.text());
+            final boolean warn = "warn".equals(mode);
+            return new Options(ObjectSerializer.java(null), Duration.ZERO, java.util.Map.of(), strict || warn
+                || "on".equals(mode), strict, warn, dev.tutti.runtime.Settings.HOST_LAYOUT.text());
         }
 
         /**
@@ -485,7 +497,7 @@ public final class Tutti implements AutoCloseable {
          * @return the copy
          */
         public Options check(final boolean on) {
-            return new Options(serializer, timeout, algorithms, on, on && strict, hostLayout);
+            return new Options(serializer, timeout, algorithms, on, on && strict, on && warn, hostLayout);
         }
 
         /**
@@ -500,7 +512,23 @@ public final class Tutti implements AutoCloseable {
          * @return the copy
          */
         public Options strict(final boolean on) {
-            return new Options(serializer, timeout, algorithms, check || on, on, hostLayout);
+            return new Options(serializer, timeout, algorithms, check || on, on, warn, hostLayout);
+        }
+
+        /**
+         * Returns a copy whose checker only warns ({@code --check=warn}), or fails the job (the default). The checker
+         * reports some findings without throwing where they happen: what a rank leaves behind at close (requests never
+         * completed, persistent requests left active or never freed, communicators never freed, messages never
+         * received) and a buffer written while an operation owned it. By default a rank with such a finding fails at
+         * close with {@link CheckFailedException} once its report is written ({@link #runLocal} throws; a rank's
+         * {@link #close()} throws, so its process exits 1); warning, the report is all. Turns the checker on when
+         * {@code on}. Findings that stop a call (a mismatch, a deadlock) fail it either way.
+         *
+         * @param on whether findings only warn
+         * @return the copy
+         */
+        public Options warn(final boolean on) {
+            return new Options(serializer, timeout, algorithms, check || on, strict, on, hostLayout);
         }
 
         /** @return the checker's threshold: the setting {@code tutti.check.timeoutMs}, read now */
@@ -515,7 +543,7 @@ public final class Tutti implements AutoCloseable {
          * @return the copy
          */
         public Options serializer(final ObjectSerializer s) {
-            return new Options(s, timeout, algorithms, check, strict, hostLayout);
+            return new Options(s, timeout, algorithms, check, strict, warn, hostLayout);
         }
 
         /**
@@ -525,7 +553,7 @@ public final class Tutti implements AutoCloseable {
          * @return the copy
          */
         public Options timeout(final Duration t) {
-            return new Options(serializer, t, algorithms, check, strict, hostLayout);
+            return new Options(serializer, t, algorithms, check, strict, warn, hostLayout);
         }
 
         /**
@@ -551,7 +579,7 @@ public final class Tutti implements AutoCloseable {
             final java.util.Map<String, String> next = new java.util.TreeMap<>(algorithms);
             next.put(operation, algorithm);
             return new Options(serializer, timeout, java.util.Collections.unmodifiableMap(next), check, strict,
-                hostLayout);
+                warn, hostLayout);
         }
 
         /**
@@ -574,7 +602,7 @@ public final class Tutti implements AutoCloseable {
             if (l.startsWith("blocks:") || l.startsWith("cyclic:")) {
                 layoutOf(l, 1);
             }
-            return new Options(serializer, timeout, algorithms, check, strict, l);
+            return new Options(serializer, timeout, algorithms, check, strict, warn, l);
         }
 
         /**

@@ -59,11 +59,14 @@ class CheckerTest {
         return run(CHECKED, n, body);
     }
 
-    /** Runs a job with these options in which each rank records how its body ended, and returns normally. */
+    /**
+     * Runs a job with these options in which each rank records how its body ended, and returns normally: the checker,
+     * if on, only warns of what it reports at close (the job's failure for it is {@link CheckerLifecycleTest}'s).
+     */
     static Outcomes run(final Tutti.Options options, final int n, final Body body) {
         final AtomicReferenceArray<Object> out = new AtomicReferenceArray<>(n);
         final int[] lines = new int[n];
-        Tutti.runLocal(n, options, world -> {
+        Tutti.runLocal(n, options.check() ? options.warn(true) : options, world -> {
             final Communicator w = (Communicator) world;
             final int[] line = new int[1];
             try {
@@ -288,6 +291,10 @@ class CheckerTest {
                 e.getMessage());
             assertTrue(e.getMessage().contains("rank " + (1 - r) + ", which has not reached this call; rank "
                 + (1 - r) + " waits in call #1 barrier() at " + o.site(1 - r)), e.getMessage());
+            final String[] comm = {"'WORLD'", "'WORLD/dup#1'"};
+            assertTrue(e.getMessage().endsWith("; rank " + r + " and rank " + (1 - r) + " are in collectives on "
+                + "different communicators: rank " + r + " on " + comm[r] + ", rank " + (1 - r) + " on "
+                + comm[1 - r]), e.getMessage());
         }
         assertTrue(System.nanoTime() - t0 < 15_000_000_000L, "reported after the 1 s threshold, not the job timeout");
     }
@@ -365,6 +372,8 @@ class CheckerTest {
                 if (!rootSide) {
                     assertEquals(11, v[0]);
                 }
+                pair.free();
+                half.free();
                 w.barrier();
             });
         }

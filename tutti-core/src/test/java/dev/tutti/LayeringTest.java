@@ -36,7 +36,7 @@ class LayeringTest {
      */
     private static final Set<String> VALUE_TYPES = Set.of("Buf", "Layout", "Datatype", "Op", "Status", "Request",
         "Requests", "CollectiveHandle", "PersistentRequest", "TuttiException", "CollectiveMismatchException",
-        "DeadlockException", "ErrorClass");
+        "DeadlockException", "CheckFailedException", "ErrorClass");
 
     private static final DescribedPredicate<JavaClass> VALUE = DescribedPredicate.describe(
         "the value types of dev.tutti", c -> "dev.tutti".equals(c.getPackageName()) && VALUE_TYPES.contains(topLevel(c).getSimpleName()));

@@ -89,8 +89,11 @@ public final class RunCommand implements Callable<Integer> {
         + "rank with each rank's call and call site, so do receives whose buffers do not fit the message, and a "
         + "deadlocked job ends with a report of every rank's blocked call. --check=strict also makes every blocking "
         + "send wait until it is received, so a program that deadlocks only when sends are not buffered is "
-        + "reported.")
+        + "reported. What is only reported (requests never completed, buffers written while an operation owns them, "
+        + "what a rank leaves behind) fails the rank at close (exit status 1); --check=warn only reports it.")
     private String check;
+    /** The values of {@code --check}: the setting {@code tutti.check}'s. */
+    private static final List<String> CHECK_MODES = Settings.CHECK.choices();
 
 
     @Option(names = "--check-report", paramLabel = "FILE", description = "With the checker (implies --check): every "
@@ -160,23 +163,23 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     /**
-     * @return the checker's mode for the ranks ({@code on} or {@code strict}), or null for none
+     * @return the checker's mode for the ranks ({@code on}, {@code strict} or {@code warn}), or null for none
      * @throws CommandLine.ParameterException if {@code --check} has another value
      */
     private String checkMode() {
         if (null == check) {
             return null != checkReport ? "on" : null;
         }
-        if (!List.of("on", "strict", "off").contains(check)) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--check=" + check + ", expected on, strict "
-                + "or off");
+        if (!CHECK_MODES.contains(check)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--check=" + check + ", expected on, strict, "
+                + "warn or off");
         }
         return "off".equals(check) ? (null != checkReport ? "on" : null) : check;
     }
 
     @Override
     public Integer call() {
-        if (null != check && !List.of("on", "strict", "off").contains(check)
+        if (null != check && !CHECK_MODES.contains(check)
             && spec.commandLine().getParseResult().originalArgs().contains("--check")) {
             program.addFirst(check); // "--check Main": the main class, not the checker's mode
             check = "on";

@@ -83,4 +83,45 @@ class CheckProcessTest {
             "ordered");
         assertEquals(0, twin.status(), twin.out() + twin.err());
     }
+
+    private static ProcessJobTest.Run ownership(final List<String> options, final String mode) {
+        final List<String> a = new ArrayList<>(List.of("run", "-n", "3"));
+        a.addAll(List.of(ProcessJobTest.RANK_JVM));
+        a.addAll(options);
+        a.addAll(List.of("-cp", System.getProperty("java.class.path"),
+            dev.tutti.cli.testranks.OwnershipRank.class.getName(), mode));
+        return ProcessJobTest.tutti(a.toArray(new String[0]));
+    }
+
+    @Test
+    void shouldFailACheckedJobThatLeavesARequestBehindAndReportItInJson(
+        @org.junit.jupiter.api.io.TempDir final java.nio.file.Path dir) throws java.io.IOException {
+        final java.nio.file.Path json = dir.resolve("check.jsonl");
+        final ProcessJobTest.Run r = ownership(List.of("--check-report", json.toString(), "--timeout", "60"), "leak");
+        assertEquals(1, r.status(), r.out() + r.err());
+        assertTrue(r.err().contains("nonblocking collective never completed: ibarrier() on 'WORLD', started at "
+            + "OwnershipRank.java:"), r.err());
+        assertTrue(r.err().contains("CheckFailedException: check: rank "), r.err());
+        assertTrue(r.out().contains("sum 6"), r.out());
+        final List<String> lines = java.nio.file.Files.readAllLines(json);
+        assertEquals(3, lines.size(), lines.toString());
+        assertTrue(lines.stream().allMatch(l -> l.startsWith("{\"kind\":\"leak\",\"rank\":") && l.contains(
+            "nonblocking collective never completed: ibarrier() on 'WORLD', started at OwnershipRank.java:")),
+            lines.toString());
+    }
+
+    @Test
+    void shouldFailACheckedJobThatWritesASendBufferInFlightAndKeepTheStatusUnderWarn() {
+        final ProcessJobTest.Run r = ownership(List.of("--check", "--timeout", "60"), "write");
+        assertEquals(1, r.status(), r.out() + r.err());
+        assertTrue(r.err().contains("tutti check: rank 1: the send buffer of iallreduce(op=SUM, 1 x int) on 'WORLD', "
+            + "started at OwnershipRank.java:"), r.err());
+        final ProcessJobTest.Run warn = ownership(List.of("--check=warn", "--timeout", "60"), "write");
+        assertEquals(0, warn.status(), warn.out() + warn.err());
+        assertTrue(warn.err().contains("tutti check: rank 1: the send buffer of iallreduce"), warn.err());
+        final ProcessJobTest.Run twin = ownership(List.of("--check", "--timeout", "60"), "ok");
+        assertEquals(0, twin.status(), twin.out() + twin.err());
+        assertTrue(twin.out().contains("sum 6"), twin.out());
+        assertTrue(!twin.err().contains("tutti check"), twin.err());
+    }
 }

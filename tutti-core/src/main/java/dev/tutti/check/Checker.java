@@ -91,10 +91,21 @@ public final class Checker implements CollHook, Agent {
     /** The JSON report ({@code tutti.check.report}), or null. */
     private JsonReport json;
     private LeakTracker leaks;
+    /** Whether findings that do not stop a call only warn ({@code --check=warn}): the rank does not fail for them. */
+    private final boolean warn;
+    /** Findings reported without stopping a call (leaks, buffers in use), by kind: the rank fails at close for them. */
+    private final Map<String, java.util.concurrent.atomic.AtomicInteger> reported = new java.util.TreeMap<>();
+    /** The nonblocking calls between {@link #before} and {@link #started}, with their call site and watch. */
+    private final Map<CollCall, Starting> starting = new ConcurrentHashMap<>();
 
-    private Checker(final P2pEngine engine, final long thresholdMs) {
+    /** A nonblocking call that passed {@link #before}: where it was made, and the watch of its buffers or null. */
+    private record Starting(String site, OwnedBuffers buffers) {
+    }
+
+    private Checker(final P2pEngine engine, final long thresholdMs, final boolean warn) {
         this.engine = engine;
         this.thresholdMs = thresholdMs;
+        this.warn = warn;
         this.worldView = CommView.ofWorldRanks("checker, rank=" + engine.worldRank());
     }
 
@@ -108,7 +119,23 @@ public final class Checker implements CollHook, Agent {
      * @return the checker
      */
     public static Checker install(final P2pEngine engine, final long thresholdMs, final boolean strict) {
-        final Checker c = new Checker(engine, thresholdMs);
+        return install(engine, thresholdMs, strict, false);
+    }
+
+    /**
+     * Turns the checker on for a rank, failing the rank at close for what it only reported or not.
+     *
+     * @param engine      the rank's engine
+     * @param thresholdMs how long a call waits for a peer's digest before it asks the peer what it is doing
+     * @param strict      whether every blocking send is unbuffered ({@code --check=strict})
+     * @param warn        whether findings that do not stop a call (leaks, buffers in use) only warn
+     *                    ({@code --check=warn}); else the rank's close fails with
+     *                    {@link dev.tutti.CheckFailedException}
+     * @return the checker
+     */
+    public static Checker install(final P2pEngine engine, final long thresholdMs, final boolean strict,
+        final boolean warn) {
+        final Checker c = new Checker(engine, thresholdMs, warn);
         final String report = dev.tutti.runtime.Settings.CHECK_REPORT.text();
         if (null != report && !report.isBlank()) {
             c.json = new JsonReport(java.nio.file.Path.of(report), engine.worldRank());
@@ -116,8 +143,8 @@ public final class Checker implements CollHook, Agent {
         final WaitRegistry waits = new WaitRegistry();
         c.sites = new SiteTable(engine, c.worldView);
         c.detector = new DeadlockDetector(engine, c.worldView, waits, thresholdMs, c::found);
-        c.leaks = new LeakTracker(engine, c.sites, c::found);
-        engine.hook(new P2pChecks(c.sites, waits, c.leaks, c::found, c::linger, strict));
+        c.leaks = new LeakTracker(engine, c.sites, c::reported);
+        engine.hook(new P2pChecks(c.sites, waits, c.leaks, c::found, c::linger, strict, c::bufferInUse, c::verdict));
         engine.addAgent(c);
         CollHooks.install(engine, c);
         return c;
@@ -157,9 +184,34 @@ public final class Checker implements CollHook, Agent {
         final DigestExchange x = DigestExchange.start(this, state, comm, context, tag, CallDigest.of(call, seq, site));
         if (CollCall.Variant.BLOCKING == call.variant()) {
             x.waitFor();
-        } else {
-            call.gate(x);
+            return;
         }
+        call.gate(x);
+        if (CollCall.Variant.PERSISTENT != call.variant()) {
+            final OwnedBuffers owned = OwnedBuffers.watch(call, site, this::bufferInUse);
+            starting.put(call, new Starting(site, owned));
+        }
+    }
+
+    @Override
+    public dev.tutti.Request started(final CollCall call, final dev.tutti.Request request) {
+        return owned(call, request, "nonblocking collective never completed", "started");
+    }
+
+    @Override
+    public dev.tutti.CollectiveHandle begun(final CollCall call, final dev.tutti.CollectiveHandle handle) {
+        return owned(call, handle, "tagged handle never ended", "created");
+    }
+
+    /** @return the program's request for a started call: listed at close if the program never saw it complete */
+    private OwnedRequest owned(final CollCall call, final dev.tutti.Request request, final String leak,
+        final String made) {
+        final Starting s = starting.remove(call);
+        final OwnedRequest r = new OwnedRequest(request, null == s ? null : s.buffers());
+        final String what = CallDigest.of(call, 0, null).describe() + " on '" + Reports.commName(call.communicator()
+            .describe()) + "'";
+        leaks.opened(() -> leak, r, () -> what, r::observed, made, null == s ? CallSite.capture() : s.site());
+        return r;
     }
 
     /**
@@ -209,6 +261,12 @@ public final class Checker implements CollHook, Agent {
         final java.util.function.BooleanSupplier released) {
         final String what = CallDigest.of(call, 0, null).describe() + " on '" + Reports.commName(call.communicator()
             .describe()) + "'";
+        if (resource instanceof dev.tutti.PersistentRequest p) {
+            // An active request cannot be freed: its leak is that it was left active (started, never completed).
+            leaks.opened(() -> p.isActive() ? "persistent request left active (started, never waited or tested to "
+                + "completion)" : leak, resource, () -> what, released, "created", CallSite.capture());
+            return;
+        }
         leaks.opened(leak, resource, () -> what, released);
     }
 
@@ -296,6 +354,44 @@ public final class Checker implements CollHook, Agent {
             }
         }
         return new PeerState(waits, last);
+    }
+
+    /**
+     * Notes a finding that does not stop a call (a leak, a buffer in use): in the JSON report, and in the count the
+     * rank fails for at close ({@link #verdict()}).
+     *
+     * @param kind    its kind ({@link JsonReport})
+     * @param message its report
+     */
+    void reported(final String kind, final String message) {
+        synchronized (reported) {
+            reported.computeIfAbsent(kind, k -> new java.util.concurrent.atomic.AtomicInteger()).incrementAndGet();
+        }
+        found(kind, message);
+    }
+
+    /**
+     * Reports a buffer written while an operation owned it ({@link OwnedBuffers}), on standard error at once.
+     *
+     * @param kind    {@code buffer-in-use}
+     * @param message the report
+     */
+    void bufferInUse(final String kind, final String message) {
+        System.err.println("tutti check: rank " + engine.worldRank() + ": " + message);
+        reported(kind, message);
+    }
+
+    /**
+     * @return the failure the rank's close ends with: null if it reported nothing that did not stop a call, or if
+     *         the checker only warns
+     */
+    dev.tutti.TuttiException verdict() {
+        synchronized (reported) {
+            if (warn || reported.isEmpty()) {
+                return null;
+            }
+            return Reports.checkFailed(engine.worldRank(), reported);
+        }
     }
 
     /**

@@ -614,7 +614,7 @@ final class DigestExchange extends AbstractRequest implements CollGate {
 
     /** @return this pending call as a peer's answer lists it ({@link PeerState}) */
     PeerState.Pending asPending() {
-        return new PeerState.Pending(key(), waitedMs(), describePending(), missingWorldRanks());
+        return new PeerState.Pending(key(), waitedMs(), describePending(), commName(), missingWorldRanks());
     }
 
     /**

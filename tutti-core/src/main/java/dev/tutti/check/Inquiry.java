@@ -89,8 +89,12 @@ final class Inquiry {
         for (final PeerState.Pending p : s.pending()) {
             if (p.key() != call.key() && p.waitedMs() >= threshold) {
                 final int groupRank = call.comm().groupRank(peer);
-                return Reports.missing(call.commName(), call.mine(), call.myLabel(), call.waitedMs(),
-                    call.peerLabel(groupRank), "waits in " + p.text() + s.lastCallSuffix(call.commName()));
+                final String peerLabel = call.peerLabel(groupRank);
+                final String elsewhere = p.comm().equals(call.commName()) ? "" : "; " + call.myLabel() + " and "
+                    + peerLabel + " are in collectives on different communicators: " + call.myLabel() + " on '"
+                    + call.commName() + "', " + peerLabel + " on '" + p.comm() + "'";
+                return Reports.missing(call.commName(), call.mine(), call.myLabel(), call.waitedMs(), peerLabel,
+                    "waits in " + p.text() + s.lastCallSuffix(call.commName()) + elsewhere);
             }
         }
         return null;

@@ -17,8 +17,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * What a rank leaves behind when it is done with the job, with the call sites that created it: the user's
  * nonblocking sends and receives that never completed, the messages that arrived and were never received (their
  * senders' call sites travel with them, {@link SiteCode}), and what the collective layer reports as opened
- * ({@link dev.tutti.coll.CollHook#opened}): communicators never freed, persistent requests never freed, tagged
- * handles never ended. Reported at close ({@link #report}), on the rank's standard error, one line per leak.
+ * ({@link dev.tutti.coll.CollHook#opened}): communicators never freed, persistent requests left active or never
+ * freed, tagged handles never ended; and, noted by the checker, nonblocking collectives never waited or tested to
+ * completion. Reported at close ({@link #report}), on the rank's standard error, one line per leak.
  *
  * <p>Implementation notes. Concurrent maps from each started request, and each opened resource, to its call site;
  * completed or released ones are dropped every {@value #PURGE_EVERY} starts, so the maps hold about what is in
@@ -33,9 +34,12 @@ final class LeakTracker {
     private final AtomicInteger sincePurge = new AtomicInteger();
     private final Map<Object, Held> held = java.util.Collections.synchronizedMap(new java.util.IdentityHashMap<>());
 
-    /** An opened resource: what its leak is called, what it is, whether it was released, where it was made. */
-    private record Held(String leak, java.util.function.Supplier<String> what,
-        java.util.function.BooleanSupplier released, String site) {
+    /**
+     * An opened resource: what its leak is called, what it is, whether it was released, where it was made (or
+     * started: {@code made} says which).
+     */
+    private record Held(java.util.function.Supplier<String> leak, java.util.function.Supplier<String> what,
+        java.util.function.BooleanSupplier released, String made, String site) {
     }
 
     private final java.util.function.BiConsumer<String, String> found;
@@ -62,8 +66,33 @@ final class LeakTracker {
      */
     void opened(final String leak, final Object resource, final java.util.function.Supplier<String> what,
         final java.util.function.BooleanSupplier released) {
-        held.put(resource, new Held(leak, what, released, CallSite.capture()));
+        opened(() -> leak, resource, what, released, "created", CallSite.capture());
+    }
+
+    /**
+     * Notes a resource the program must release, whose leak's name may change until close (a persistent request
+     * left active), made at a known call site.
+     *
+     * @param leak     what its leak is called, read at close
+     * @param resource the resource
+     * @param what     describes it
+     * @param released whether it has been released
+     * @param made     how it was made, for the report ({@code created}, {@code started})
+     * @param site     where
+     */
+    void opened(final java.util.function.Supplier<String> leak, final Object resource,
+        final java.util.function.Supplier<String> what, final java.util.function.BooleanSupplier released,
+        final String made, final String site) {
+        held.put(resource, new Held(leak, what, released, made, site));
         purgeNow();
+    }
+
+    /**
+     * @param request a started request ({@link #created})
+     * @return its call site, or null if it is not noted (or was purged, completed)
+     */
+    String siteOf(final AbstractRequest request) {
+        return started.get(request);
     }
 
     private void purgeNow() {
@@ -87,7 +116,7 @@ final class LeakTracker {
         synchronized (held) {
             for (final Held h : held.values()) {
                 if (!h.released().getAsBoolean()) {
-                    out.add(h.leak() + ": " + h.what().get() + ", created at " + h.site());
+                    out.add(h.leak().get() + ": " + h.what().get() + ", " + h.made() + " at " + h.site());
                 }
             }
         }

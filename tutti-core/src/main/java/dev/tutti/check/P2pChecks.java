@@ -17,7 +17,8 @@ import dev.tutti.type.TypeCode;
  * its type code ({@link SiteTable}); each user receive keeps its own call site; a matched message whose type
  * signature does not fit the receive fails the receive with both sides' types, counts and call sites; and every
  * blocking wait is registered for deadlock detection ({@link WaitRegistry}); nonblocking requests are noted for the
- * leak report at close ({@link LeakTracker}); under {@code --check=strict} each blocking send is a synchronous send
+ * leak report at close ({@link LeakTracker}), and a nonblocking send's buffer is watched until the user sees it
+ * complete ({@link OwnedBuffers}); under {@code --check=strict} each blocking send is a synchronous send
  * ({@link SyncSend}), so that it returns only once its destination has received it, as a send of any size may
  * behave under another MPI: a program that needs the library to buffer its sends (each of two ranks sends to the
  * other before it receives) then blocks in the sends, and the deadlock detector reports it as any deadlock.
@@ -36,11 +37,18 @@ final class P2pChecks implements P2pHook {
     private final Runnable beforeLeaving;
     /** Whether every blocking send is unbuffered ({@code --check=strict}): sent as a synchronous send. */
     private final boolean strict;
+    /** Takes a buffer written while a send owned it ({@link OwnedBuffers}). */
+    private final java.util.function.BiConsumer<String, String> bufferInUse;
+    /** The failure the rank's close ends with, or null ({@link Checker#verdict()}). */
+    private final java.util.function.Supplier<TuttiException> verdict;
 
     P2pChecks(final SiteTable sites, final WaitRegistry waits, final LeakTracker leaks,
         final java.util.function.BiConsumer<String, String> found, final Runnable beforeLeaving,
-        final boolean strict) {
+        final boolean strict, final java.util.function.BiConsumer<String, String> bufferInUse,
+        final java.util.function.Supplier<TuttiException> verdict) {
         this.strict = strict;
+        this.bufferInUse = bufferInUse;
+        this.verdict = verdict;
         this.beforeLeaving = beforeLeaving;
         this.sites = sites;
         this.waits = waits;
@@ -54,9 +62,18 @@ final class P2pChecks implements P2pHook {
     }
 
     @Override
-    public void closing() {
+    public TuttiException closing() {
         beforeLeaving.run();
         leaks.report();
+        return verdict.get();
+    }
+
+    @Override
+    public dev.tutti.Request started(final AbstractRequest request, final java.lang.foreign.MemorySegment payload) {
+        final String site = leaks.siteOf(request);
+        final String what = "isend (" + request.describeWait() + ")";
+        return new OwnedRequest(request, OwnedBuffers.watchSend(what, payload, null == site ? CallSite.capture()
+            : site, bufferInUse));
     }
 
     @Override

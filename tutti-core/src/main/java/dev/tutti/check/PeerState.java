@@ -15,7 +15,8 @@ import java.util.List;
  * A rank's answer to a peer's question ({@link Inquiry}): the checked collectives it waits in, and its last completed
  * call on the communicator the question is about.
  *
- * <p>Wire layout: {@code n:int (key:long waitedMs:long text:utf k:int (worldRank:int){k}){n} lastCall:utf}.
+ * <p>Wire layout: {@code n:int (key:long waitedMs:long text:utf comm:utf k:int (worldRank:int){k}){n}
+ * lastCall:utf}.
  *
  * @param pending  the calls this rank waits in
  * @param lastCall its last completed call on the communicator asked about, or ""
@@ -28,9 +29,10 @@ record PeerState(List<Pending> pending, String lastCall) {
      * @param key      its context and tag ({@link DigestExchange#key()})
      * @param waitedMs how long it has waited
      * @param text     its description
+     * @param comm     the name of its communicator
      * @param waitsOn  the world ranks whose digests it still waits for
      */
-    record Pending(long key, long waitedMs, String text, int[] waitsOn) {
+    record Pending(long key, long waitedMs, String text, String comm, int[] waitsOn) {
 
         /**
          * @param worldRank a world rank
@@ -55,6 +57,7 @@ record PeerState(List<Pending> pending, String lastCall) {
                 out.writeLong(p.key());
                 out.writeLong(p.waitedMs());
                 out.writeUTF(clip(p.text()));
+                out.writeUTF(clip(p.comm()));
                 out.writeInt(p.waitsOn().length);
                 for (final int r : p.waitsOn()) {
                     out.writeInt(r);
@@ -91,11 +94,12 @@ record PeerState(List<Pending> pending, String lastCall) {
                     final long key = in.readLong();
                     final long waited = in.readLong();
                     final String text = in.readUTF();
+                    final String comm = in.readUTF();
                     final int[] on = new int[in.readInt()];
                     for (int j = 0; j < on.length; j++) {
                         on[j] = in.readInt();
                     }
-                    pending.add(new Pending(key, waited, text, on));
+                    pending.add(new Pending(key, waited, text, comm, on));
                 }
                 return new PeerState(pending, in.readUTF());
             }

@@ -125,6 +125,26 @@ final class Reports {
     }
 
     /**
+     * The failure of a rank whose checker reported findings that did not stop a call, at its close.
+     *
+     * @param rank  the rank's world rank
+     * @param kinds the count of each kind of finding
+     * @return the exception, e.g. {@code check: rank 1 has 2 findings (1 buffer-in-use, 1 leak), reported above;
+     *         --check=warn only reports them}
+     */
+    static dev.tutti.CheckFailedException checkFailed(final int rank,
+        final Map<String, java.util.concurrent.atomic.AtomicInteger> kinds) {
+        int total = 0;
+        final StringBuilder each = new StringBuilder();
+        for (final Map.Entry<String, java.util.concurrent.atomic.AtomicInteger> e : kinds.entrySet()) {
+            total += e.getValue().get();
+            each.append(each.isEmpty() ? "" : ", ").append(e.getValue().get()).append(' ').append(e.getKey());
+        }
+        return new dev.tutti.CheckFailedException("check: rank " + rank + " has " + total + (1 == total ? " finding"
+            : " findings") + " (" + each + "), reported above; --check=warn only reports them");
+    }
+
+    /**
      * The report of a deadlock ({@link DeadlockDetector}, {@link WaitGraph#report}).
      *
      * @param report the text

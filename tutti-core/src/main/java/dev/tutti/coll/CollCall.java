@@ -315,6 +315,21 @@ public final class CollCall {
         return recv;
     }
 
+    /**
+     * Has a regular intracommunicator call receive into other memory, and run a step after its schedule, before its
+     * request completes: the checker's watch of a nonblocking or tagged call's buffers, which lets the library write
+     * only a shadow of the receive memory while the call runs, and copies it in at that step. Called by a hook's
+     * {@link CollHook#before}, before the schedule is built; such a call is not taken from the schedule cache.
+     * Not for calls that stage their memory ({@link #staged()}), whose steps it would replace.
+     *
+     * @param memory the memory to receive into, laid out as the receive memory ({@link #recvMemory()})
+     * @param last   the step
+     */
+    public void receiveInto(final MemorySegment memory, final Runnable last) {
+        this.recv = memory;
+        this.finish = List.of(last);
+    }
+
     /** @return whether the call stages its memory and copies it back when done (boolean buffers) */
     public boolean staged() {
         return null != finish && !finish.isEmpty();

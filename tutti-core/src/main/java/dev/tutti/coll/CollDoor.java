@@ -61,7 +61,7 @@ public final class CollDoor {
         }
         hook.before(call);
         if (CollCall.Variant.BLOCKING != call.variant()) {
-            return notify(start(build(call)), hook, call);
+            return hook.started(call, notify(start(build(call)), hook, call));
         }
         if (call.isDoneByHook()) {
             hook.after(call, null);
@@ -102,8 +102,7 @@ public final class CollDoor {
         if (null == hook) {
             return run;
         }
-        hook.openedBy("tagged handle never ended", call, run, run::isDone);
-        return notify(run, hook, call);
+        return hook.begun(call, notify(run, hook, call));
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.tutti.coll;
 
+import dev.tutti.CollectiveHandle;
 import dev.tutti.TuttiException;
 
 /**
@@ -33,6 +34,30 @@ public interface CollHook {
      * @param failure why it failed, or null if it succeeded
      */
     void after(CollCall call, TuttiException failure);
+
+    /**
+     * A nonblocking call passed {@link #before} and started: returns the request the program gets for it (the
+     * checker's watches the moment the program sees it complete). Called on the calling thread.
+     *
+     * @param call    the call
+     * @param request the engine's request
+     * @return the program's request
+     */
+    default dev.tutti.Request started(final CollCall call, final dev.tutti.Request request) {
+        return request;
+    }
+
+    /**
+     * A tagged call passed {@link #before} and began: returns the handle the program gets for it, which it must end
+     * (the checker's lists it at close if it never was).
+     *
+     * @param call   the call
+     * @param handle the engine's handle
+     * @return the program's handle
+     */
+    default CollectiveHandle begun(final CollCall call, final CollectiveHandle handle) {
+        return handle;
+    }
 
     /**
      * The program got something it must release before it leaves: a communicator (to free), a persistent request

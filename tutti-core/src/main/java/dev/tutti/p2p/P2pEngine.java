@@ -166,13 +166,14 @@ public final class P2pEngine implements InboundSink {
      * @param buf       the data
      * @return the request
      */
-    public SendRequest isend(final int context, final int destWorld, final int tag, final Buf buf) {
+    public dev.tutti.Request isend(final int context, final int destWorld, final int tag, final Buf buf) {
         final P2pHook h = hook;
         if (null != h) {
+            final MemorySegment payload = BooleanStaging.sendMemory(buf);
             final SendRequest r = start(new SendRequest(this, context, destWorld, tag, h.sendCode(destWorld,
-                buf.datatype(), false), BooleanStaging.sendMemory(buf)), destWorld);
+                buf.datatype(), false), payload), destWorld);
             h.created(r);
-            return r;
+            return BooleanStaging.staged(buf) ? r : h.started(r, payload);
         }
         return isend(context, destWorld, tag, buf.datatype(), BooleanStaging.sendMemory(buf));
     }
@@ -689,13 +690,16 @@ public final class P2pEngine implements InboundSink {
     /**
      * The rank is done with the job (its close, or its body's return in an embedded job): with the checker on, the
      * checker reports what the rank leaves behind ({@link P2pHook#closing()}); else nothing.
+     *
+     * @return the failure the checker ends the rank with (it reported a finding and does not only warn), or null
      */
-    public void closing() {
+    public TuttiException closing() {
         final P2pHook h = hook;
         if (null != h) {
             progress();
-            h.closing();
+            return h.closing();
         }
+        return null;
     }
 
     /** @return receives posted plus messages unmatched, for leak checks */

@@ -81,6 +81,24 @@ public interface P2pHook {
      */
     void created(AbstractRequest request);
 
-    /** The rank is done with the job ({@link P2pEngine#closing()}): report what it leaves behind. */
-    void closing();
+    /**
+     * The rank is done with the job ({@link P2pEngine#closing()}): report what it leaves behind.
+     *
+     * @return the failure the rank's leaving ends with, if the checker reported a finding on it and is to fail the
+     *         job for it; else null
+     */
+    TuttiException closing();
+
+    /**
+     * A user's nonblocking send was started ({@link P2pEngine#isend(int, int, int, dev.tutti.Buf)}): returns the
+     * request the user gets, which may watch the send buffer until the user sees the send complete. Called after
+     * {@link #created}.
+     *
+     * @param request the request
+     * @param payload the memory the send reads
+     * @return the user's request
+     */
+    default dev.tutti.Request started(final AbstractRequest request, final java.lang.foreign.MemorySegment payload) {
+        return request;
+    }
 }

@@ -112,19 +112,24 @@ public final class Settings {
             + "shared memory 1048576 (faster than the message layer's ring at every size up to there); slots "
             + "take at most a quarter of a rank's shared arena; 0 turns it off; read at each "
             + "`...Init`, and every rank must use the same value");
-    /** The correctness checker. */
+    /** The least severe log record passed on. */
     public static final Setting LOG_LEVEL = choice("tutti.log.level", "warning", List.of("off", "error", "warning",
         "info", "debug", "trace"), ReadAt.EACH_CALL, "The least severe of Tutti's own log records that is passed on "
             + "(to `System.Logger`, one line each, naming the rank); read at each record. `warning` by default, so "
             + "`info` and below are not shown");
-    public static final Setting CHECK = choice("tutti.check", "off", List.of("off", "on", "strict"), ReadAt.JOB_START,
+    /** The correctness checker. */
+    public static final Setting CHECK = choice("tutti.check", "off", List.of("off", "on", "strict", "warn"),
+        ReadAt.JOB_START,
         "`on`: every collective call is compared with its peers' calls before its data moves (operation, root, "
             + "reduction, tag, type signature and counts, in-place use, blocking or not) and a mismatch throws "
             + "`CollectiveMismatchException` on every rank involved, naming each rank's call and call site; so are "
             + "point-to-point type signatures, deadlocks and what a rank leaves behind at close; read when "
             + "the default options (`Tutti.Options.defaults()`) are made. `strict`: as `on`, and every blocking send "
             + "waits until it is received (unbuffered), so a program that deadlocks only when sends are not buffered "
-            + "is reported. `off`: no checking and no cost");
+            + "is reported. `warn`: as `on`, but what is only reported (what a rank leaves behind at close, a buffer "
+            + "written while an operation owns it) does not fail the job; with `on` and `strict` a rank with such a "
+            + "finding fails at close (`CheckFailedException`: `runLocal` throws, a rank's process exits 1). `off`: no "
+            + "checking and no cost");
     /** How long a checked collective waits for a peer's call before it asks what the peer is doing. */
     public static final Setting CHECK_TIMEOUT_MS = integer("tutti.check.timeoutMs", 1_000, ReadAt.JOB_START,
         "with the checker on: a collective that has waited this long (ms) for a peer's call asks the peer what it "
