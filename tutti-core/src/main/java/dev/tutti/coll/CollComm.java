@@ -224,7 +224,8 @@ public final class CollComm {
     /**
      * Returns what this rank remembers of its ordinary call {@code tag}: its {@link CollHeader#record()}, or
      * {@link Long#MIN_VALUE} if this rank has not made that call, {@link Long#MAX_VALUE} if it is too old to be
-     * remembered, or {@link #FAILED_CALL} if it failed. Read after the calls are done (a report), so plain reads suffice.
+     * remembered, or {@link #FAILED_CALL} if it failed. Read after the calls are done (a report), so plain reads
+     * suffice.
      *
      * @param tag the call's tag
      * @return the record, or one of the two markers
