@@ -16,9 +16,13 @@ class SsendCheckedTest extends SsendContractTest {
         return 4096;
     }
 
+    /**
+     * The contract's jobs run checked with findings only reported ({@code --check=warn}): some leave a message
+     * unreceived on purpose (a receiver that dies), which the checker reports as a leak and would fail the job for.
+     */
     @Override
     void job(final int n, final int eagerLimit, final boolean finalizeAtEnd, final P2pContractTest.Body body) {
-        Tutti.runLocal(n, CheckerTest.CHECKED, w -> body.run(w, () -> { }));
+        Tutti.runLocal(n, CheckerTest.CHECKED.warn(true), w -> body.run(w, () -> { }));
     }
 
     @Test
