@@ -37,6 +37,11 @@ class MismatchProcessTest {
         assertNotEquals(0, r.status(), r.out() + r.err());
         assertTrue(r.err().contains(BOTH), r.err());
         assertTrue(r.err().contains("as part of bcast root="), r.err());
+        assertTrue(r.err().contains("tutti run: rank "), r.err());
+        // One rank's report whole, one line from each other rank that found the mismatch, the summary line.
+        final long traces = r.err().lines().filter(l -> l.startsWith("\tat ")).count();
+        assertTrue(traces <= 20, traces + " stack frames: " + r.err());
+        assertTrue(r.err().lines().count() <= 45, r.err());
     }
 
     @ParameterizedTest(name = "{0} ranks over {1}")

@@ -3,6 +3,7 @@ package dev.tutti.coll;
 import dev.tutti.runtime.Agent;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
@@ -211,6 +212,31 @@ final class ActiveRuns implements Agent {
         for (final ScheduleRun r : persistent) {
             if (runs(r, fromContext, toContext)) {
                 return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Whether a call of this rank is still running (started, not complete): its peers' messages may wait for its
+     * later rounds, which are not a mismatch ({@link CollLeftovers}). A scan, for reports only.
+     *
+     * @param context the call's context
+     * @param tag     its message tag
+     * @return whether such a run is registered and not complete
+     */
+    boolean running(final int context, final int tag) {
+        for (int i = 0; i < SLOTS; i++) {
+            final ScheduleRun r = slots.get(i);
+            if (runs(r, context, context + 1) && r.tag() == tag) {
+                return true;
+            }
+        }
+        for (final ScheduleRun[] all : List.of(overflow, persistent)) {
+            for (final ScheduleRun r : all) {
+                if (runs(r, context, context + 1) && r.tag() == tag) {
+                    return true;
+                }
             }
         }
         return false;

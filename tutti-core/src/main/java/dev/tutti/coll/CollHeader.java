@@ -27,6 +27,9 @@ public final class CollHeader {
     /** No header: messages carry the plain datatype ordinal and receives check only the datatype. */
     public static final CollHeader NONE = new CollHeader(null, -1, -1, false, false, 0, 0, -1);
 
+    /** Why a message of another call proves a mismatch: the end of every such failure's message. */
+    static final String DIFFERENT_CALLS = "the ranks called different collectives or roots";
+
     private static final CollKind[] KINDS = CollKind.values();
 
     static {
@@ -114,7 +117,7 @@ public final class CollHeader {
         final boolean sameKind = null != kind && k == kind.ordinal() + 1 && TypeCode.isInter(sentCode) == inter;
         return Errors.mismatch(sameKind ? ErrorClass.ROOT : ErrorClass.ARG, op, comm.describe(), peer, "as part of "
             + describe(sentCode, peer, comm), "called " + describe(bits, comm.rank(), comm),
-            "the ranks called different collectives or roots");
+            DIFFERENT_CALLS);
     }
 
     /** Names the call a code belongs to as rank {@code sender} of {@code comm} made it, e.g. {@code reduce root=1}. */

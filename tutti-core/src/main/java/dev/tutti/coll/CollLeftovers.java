@@ -29,7 +29,6 @@ import dev.tutti.type.TypeCode;
  * ({@link CollHooks}), filled when they are made ({@link CollComm#register}) and emptied at retirement.
  */
 public final class CollLeftovers {
-    private static final String WHY = "the ranks called different collectives or roots";
     private static final CollKind[] KINDS = CollKind.values();
 
     private CollLeftovers() {
@@ -154,9 +153,13 @@ public final class CollLeftovers {
 
     /**
      * @return the communicator whose collective (or tagged) context the message is on, or null; null too for a
-     *         message that shows nothing: a slot agreement's, or one of a call whose failure reached the program
+     *         message that shows nothing: a slot agreement's, one of a call of this rank still running, or one of a
+     *         call whose failure reached the program
      */
     private static CollComm owner(final CollHooks state, final Inbound m) {
+        if (state.runs().running(m.context, m.tag)) {
+            return null; // a call of this rank that never completed: the checker's leak, not a mismatch
+        }
         final CollComm ordinary = state.comms().get(m.context);
         if (null == ordinary) {
             return tagged(state, m);
@@ -182,7 +185,7 @@ public final class CollLeftovers {
         final CollComm comm = null != ordinary ? ordinary : taggedOn;
         final int peer = comm.groupRank(m.source);
         final String sent = "as part of " + message(m, null != taggedOn);
-        final String tail = WHY + "; no call of this rank received that message"
+        final String tail = CollHeader.DIFFERENT_CALLS + "; no call of this rank received that message"
             + (more > 0 ? " (and " + more + " more collective message" + (1 == more ? "" : "s") + " like it)" : "");
         if (null != taggedOn) {
             return Errors.mismatch(ErrorClass.ARG, kindName(CollComm.taggedKind(m.tag)), comm.describe(), peer, sent,

@@ -658,6 +658,11 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
         return context;
     }
 
+    /** @return the tag of this run's messages (its current start's) */
+    int tag() {
+        return tag;
+    }
+
     /** @return the tagged key for messages ({@code allreduce tag=5}), or null for an ordinary collective */
     private String key() {
         return null == taggedKind ? null : taggedKind.mpiName() + " tag=" + userTag;

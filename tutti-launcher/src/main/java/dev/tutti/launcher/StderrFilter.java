@@ -16,7 +16,10 @@ import java.util.Set;
  *       {@code Exception in thread "main" dev.tutti.TuttiException: allreduce (comm=WORLD, rank=3): cannot
  *       complete ...: rank 2 closed (left the job) ...}) keeps its first line and loses its frames and causes;</li>
  *   <li>a report whose exception text another rank of the job already reported word for word (every rank detects
- *       the same collective mismatch under the checker) is left out whole.</li>
+ *       the same collective mismatch under the checker) is left out whole;</li>
+ *   <li>a collective mismatch found without the checker ({@code ... the ranks called different collectives or
+ *       roots}), which each rank of it words from where it stands, is reported whole once and keeps its first line
+ *       on every other rank.</li>
  * </ul>
  *
  * <p>Every other line is forwarded unchanged and in order. The launcher's verbose mode forwards everything (no
@@ -39,6 +42,12 @@ final class StderrFilter {
     private static final String UNCAUGHT = "Exception in thread \"";
     private static final String CAUSED_BY = "Caused by: ";
     private static final String SUPPRESSED = "Suppressed: ";
+    /**
+     * The end of the failure of a rank that found a collective mismatch without the checker (the core's wording):
+     * each rank of the mismatch words it from where it stands, so the first is reported whole and the others in one
+     * line each.
+     */
+    private static final String DIFFERENT_CALLS = "the ranks called different collectives or roots";
 
     /** Writes one forwarded line (without its newline) to the launcher's stream. */
     @FunctionalInterface
@@ -102,7 +111,8 @@ final class StderrFilter {
             final int endOfName = text.indexOf("\" ", UNCAUGHT.length());
             final String exception = endOfName > 0 ? text.substring(endOfName + 2) : text;
             final int blamed = FailureBlame.blamedRank(exception);
-            if (blamed >= 0 && blamed != rank) {
+            if (blamed >= 0 && blamed != rank || exception.contains(DIFFERENT_CALLS) && !reported.add(
+                DIFFERENT_CALLS)) {
                 out.write(line, length);
                 skipping = true;
             } else if (!reported.add(exception)) {

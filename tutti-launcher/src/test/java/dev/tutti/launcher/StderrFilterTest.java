@@ -105,4 +105,16 @@ class StderrFilterTest {
         all.add(last);
         return all.toArray(new String[0]);
     }
+
+    @Test
+    void shouldReportACollectiveMismatchWholeOnceAndInOneLineOnTheOtherRanks() {
+        final Set<String> reported = ConcurrentHashMap.newKeySet();
+        final String mine = "Exception in thread \"main\" dev.tutti.TuttiException: bcast (comm=WORLD, rank=2): rank=1 "
+            + "sent as part of bcast root=1 (call 0) but this rank called bcast root=0 (call 0): the ranks called "
+            + "different collectives or roots";
+        final String theirs = mine.replace("rank=2", "rank=3");
+        final String frame = "\tat dev.tutti.Tutti.close(Tutti.java:415)";
+        assertEquals(List.of(mine, frame), forward(2, reported, mine, frame));
+        assertEquals(List.of(theirs, "after"), forward(3, reported, theirs, frame, "after"));
+    }
 }
