@@ -13,9 +13,9 @@ import java.util.List;
  * rank 0 after each size (as the benchmark sends its per-rank mean). With an eager limit of 512 KiB or more,
  * rank 0 finds 16 bytes at [bytes - 40, bytes - 24) not written (still the poison) or zero, in 3 of 4 runs on
  * Temurin 25.0.3; never with -XX:TieredStopAtLevel=1 or -Djava.lang.foreign.native.threshold.power.copy=0, never
- * with the default eager limit (64 KiB). Cause (bench/RESULTS.md): C2's compilation of the Java loop that the
- * five-argument MemorySegment.copy runs for copies under 64 bytes; fixed by transport.tcp.SegmentCopy, after which
- * this finds 0 bad messages.
+ * with the default eager limit (64 KiB). Cause (bench/history/RESULTS-diary.md): C2's compilation of the Java loop
+ * that the five-argument MemorySegment.copy runs for copies under 64 bytes; fixed by transport.tcp.SegmentCopy, after
+ * which this finds 0 bad messages.
  *
  * <pre>
  * mkdir -p /tmp/repro && javac -cp tutti-cli/target/tutti.jar -d /tmp/repro bench/repro/TcpLargeEagerCheck.java

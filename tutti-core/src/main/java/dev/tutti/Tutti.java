@@ -77,8 +77,8 @@ public final class Tutti implements AutoCloseable {
 
     /**
      * Joins the job this process was launched into (by {@code tutti run}, {@code srun}, {@code mpirun}, MPICH's
-     * {@code mpiexec}, torchrun or a Kubernetes indexed Job: see {@link Launch} and the README's "Running under
-     * Slurm or mpirun"), or starts a job of one rank.
+     * {@code mpiexec}, torchrun or a Kubernetes indexed Job: see {@link Launch} and the user guide's
+     * {@code docs/slurm-and-mpirun.md}), or starts a job of one rank.
      *
      * @return this rank's handle; close it when done
      * @throws TuttiException if the launch environment is inconsistent or the peers cannot be reached

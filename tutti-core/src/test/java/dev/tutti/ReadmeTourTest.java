@@ -8,8 +8,9 @@ import java.time.Duration;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * The README's API tour, verbatim (keep the two in step), run on 4 embedded ranks: {@code Tutti.init()} inside
- * {@code runLocal} joins the embedded job.
+ * The first blocks of the API tour ({@code docs/api-tour.md}), verbatim (keep the two in step), run on 4 embedded
+ * ranks with checks of their results: {@code Tutti.init()} inside {@code runLocal} joins the embedded job. (tutti-cli's
+ * {@code ReadmeSnippetsTest} compiles and runs every block of the guide as the page has it.)
  */
 @Timeout(60)
 class ReadmeTourTest {
@@ -31,9 +32,13 @@ class ReadmeTourTest {
             } else if (rank == 1) {
                 Status s = world.recv(Buf.of(a, 0, 1000), 0, 7); // s.source(), s.tag(), s.count()
             }
-            Request r = world.irecv(Buf.of(a), Communicator.ANY_SOURCE, Communicator.ANY_TAG);
-            // ... r.test(), r.waitFor(), Request.waitAll(...), Request.waitAny(...), r.cancel()
-            r.cancel(); // (not in the README: nothing is sent to it here)
+            // Nonblocking: post a receive, do other work, complete it (also r.test(), Request.waitAll/waitAny, r.cancel()).
+            double[] next = new double[1000];
+            Request r = world.irecv(Buf.of(next), (rank + size - 1) % size, 8);   // from the rank before me, tag 8
+            world.send(Buf.of(a), (rank + 1) % size, 8);                            // to the rank after me
+            Status from = r.waitFor();                                               // from.source() == the rank before
+            // Synchronous mode: ssend and issend complete only once the destination's receive has matched the message.
+            assertEquals((rank + size - 1) % size, from.source());
 
             // Collectives over buffers, blocking and nonblocking (i...).
             double[] local = {rank}, total = new double[1];

@@ -10,7 +10,7 @@ import java.util.List;
  * method ({@link #run}, for ranks as threads). Two ranks bounce messages whose frames fill the read buffer k times
  * and end with a short piece (each frame starts a read, as in a ping-pong), after a warm-up that gets the I/O
  * thread's copies compiled, with an 8-byte double message from rank 1 before each size (as the benchmark that found
- * the corruption of bench/RESULTS.md sent one after each: that message made the copy's destination type
+ * the corruption of bench/history/RESULTS-diary.md sent one after each: that message made the copy's destination type
  * polymorphic, which the failing compilation needed). The receiver poisons its buffer before each message and
  * checks every byte.
  */

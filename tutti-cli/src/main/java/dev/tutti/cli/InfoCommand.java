@@ -17,7 +17,7 @@ import picocli.CommandLine.Spec;
  * {@code tutti info}: the Tutti version, the JVM, the processors, every setting of {@link Settings} with its value
  * and where the value comes from, the transports in this build, and which launcher started this process and why.
  * {@code tutti info --settings} describes every setting (environment variable, default, when it is read, meaning);
- * with {@code --markdown}, as the README's Configuration table.
+ * with {@code --markdown}, as the user guide's settings table ({@code docs/configuration.md}).
  */
 @Command(name = "info", mixinStandardHelpOptions = true,
     description = "Describes this installation: version, Java, processors, settings and transports.")
@@ -36,7 +36,8 @@ public final class InfoCommand implements Callable<Integer> {
         + "value in force, when it is read and what it means; and name tutti.*/TUTTI_* names that are no setting.")
     private boolean settings;
 
-    @Option(names = "--markdown", description = "With --settings: print the README's Configuration table instead.")
+    @Option(names = "--markdown", description = "With --settings: print the settings table of docs/configuration.md "
+        + "instead.")
     private boolean markdown;
 
     /** Creates the command. */

@@ -35,12 +35,15 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code tutti run}: starts a job with mpirun's flags,
- * {@code tutti run -n N [-H h1,h2 | --hostfile F] [-x VAR[=v]] [--transport auto|shm|tcp] [-v] [--tag-output]
- * [--timeout S] [--check[=strict]] [--check-report F] ([-cp CP] Main | -jar J) args...}, and exits with the job's status. Everything after the main class, or after {@code -jar J}, belongs to
- * the program, even if it looks like one of these options.
+ * {@code tutti run}: starts a job with mpirun's flags ({@link #SYNOPSIS}) and exits with the job's status. Everything
+ * after the main class, or after {@code -jar JAR}, belongs to the program, even if it looks like one of these options.
+ * The synopsis is written by hand, in mpirun's form ({@code -n N}, not picocli's {@code -n=N}), and the user guide
+ * ({@code docs/running.md}) shows the same lines; {@code RunSynopsisTest} keeps the two equal and checks that the
+ * synopsis names every option.
  */
 @Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
+    customSynopsis = {RunCommand.SYNOPSIS_1, RunCommand.SYNOPSIS_2, RunCommand.SYNOPSIS_3, RunCommand.SYNOPSIS_4,
+        RunCommand.SYNOPSIS_5, RunCommand.SYNOPSIS_6},
     description = {"Runs a program on N ranks, one JVM each, on this machine or on other hosts over ssh. Each rank "
         + "gets TUTTI_RANK, TUTTI_SIZE, TUTTI_RENDEZVOUS, TUTTI_JOB_SECRET and TUTTI_JOB_ID. If a rank fails, the "
         + "others are stopped and the exit status is that rank's.", ""},
@@ -55,6 +58,24 @@ import picocli.CommandLine.Spec;
         + "class not found on the class path, no such jar) or a rank could not start; 130 if interrupted; 2 for a "
         + "usage error."})
 public final class RunCommand implements Callable<Integer> {
+    /** Indent of the synopsis's later lines: under the first line's options, after {@code Usage: tutti run }. */
+    private static final String MORE = "                 ";
+    /** The synopsis, line by line (each within the help's 80 columns): {@code tutti run --help} prints it. */
+    static final String SYNOPSIS_1 = "tutti run -n N [-H HOST[:SLOTS][,...] | --hostfile FILE]";
+    /** The synopsis, second line. */
+    static final String SYNOPSIS_2 = MORE + "[--oversubscribe] [-x VAR[=VALUE]]... [--embedded] [-v]";
+    /** The synopsis, third line. */
+    static final String SYNOPSIS_3 = MORE + "[--transport auto|shm|tcp] [--tag-output] [--timeout SECONDS]";
+    /** The synopsis, fourth line. */
+    static final String SYNOPSIS_4 = MORE + "[--check[=MODE]] [--check-report FILE] [-J OPTION]...";
+    /** The synopsis, fifth line. */
+    static final String SYNOPSIS_5 = MORE + "[--java PATH] [--rsh COMMAND]";
+    /** The synopsis, last line. */
+    static final String SYNOPSIS_6 = MORE + "([-cp CLASSPATH] MAIN_CLASS | -jar JAR) [ARGS...]";
+    /** The synopsis, as {@code tutti run --help} prints it after {@code Usage: }. */
+    static final List<String> SYNOPSIS = List.of(SYNOPSIS_1, SYNOPSIS_2, SYNOPSIS_3, SYNOPSIS_4, SYNOPSIS_5,
+        SYNOPSIS_6);
+
     @Spec
     private CommandSpec spec;
 

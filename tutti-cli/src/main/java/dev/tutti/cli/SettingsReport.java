@@ -15,10 +15,11 @@ import java.util.TreeSet;
  * The settings of {@link Settings} as {@code tutti info} shows them: each with the value in force and where it comes
  * from, the members of a family that are set ({@code tutti.coll.allreduce}), and the {@code tutti.*} properties and
  * {@code TUTTI_*} variables that are set but are no setting (a misspelt name would otherwise be ignored silently).
- * Also the README's Configuration table ({@link #markdown()}), which a test keeps equal to the registry.
+ * Also the user guide's settings table ({@code docs/configuration.md}, {@link #markdown()}), which a test keeps
+ * equal to the registry.
  */
 final class SettingsReport {
-    /** Header of the README's settings table. */
+    /** Header of the user guide's settings table. */
     static final String MARKDOWN_HEADER = "| setting | environment variable | default | read at | meaning |\n"
         + "|---|---|---|---|---|\n";
 
@@ -110,8 +111,8 @@ final class SettingsReport {
     }
 
     /**
-     * The README's Configuration table: one row per setting of the registry, with its name, environment variable,
-     * default, reading time and meaning.
+     * The user guide's settings table ({@code docs/configuration.md}): one row per setting of the registry, with its
+     * name, environment variable, default, reading time and meaning.
      *
      * @return the Markdown table, lines ending in a newline
      */

@@ -54,7 +54,42 @@ public final class TuttiCommand implements Runnable {
         cl.addSubcommand("help", new CommandLine.HelpCommand());
         cl.getSubcommands().get("run").setStopAtPositional(true);
         cl.setParameterExceptionHandler(TuttiCommand::usageError);
+        cl.setHelpFactory(SpaceSeparatedHelp::new);
         return cl;
+    }
+
+    /**
+     * The help of every command, with an option's value after a space as mpirun and the user guide write it
+     * ({@code -n N}, {@code -cp CLASSPATH}) rather than picocli's {@code -n=N}. An optional value keeps its {@code =}
+     * ({@code --check[=MODE]}), the only form in which it is read as the option's. Parsing is not changed: both
+     * {@code -n 4} and {@code -n=4} are accepted.
+     */
+    static final class SpaceSeparatedHelp extends CommandLine.Help {
+        SpaceSeparatedHelp(final CommandSpec spec, final CommandLine.Help.ColorScheme colors) {
+            super(spec, colors);
+        }
+
+        @Override
+        public IParamLabelRenderer parameterLabelRenderer() {
+            final IParamLabelRenderer standard = super.parameterLabelRenderer();
+            return new IParamLabelRenderer() {
+                @Override
+                public Ansi.Text renderParameterLabel(final CommandLine.Model.ArgSpec arg, final Ansi ansi,
+                    final java.util.List<Ansi.IStyle> styles) {
+                    final Ansi.Text label = standard.renderParameterLabel(arg, ansi, styles);
+                    final String separator = standard.separator();
+                    if (arg.isOption() && label.plainString().startsWith(separator)) {
+                        return ansi.text(" ").concat(label.substring(separator.length()));
+                    }
+                    return label;
+                }
+
+                @Override
+                public String separator() {
+                    return " ";
+                }
+            };
+        }
     }
 
     @Override

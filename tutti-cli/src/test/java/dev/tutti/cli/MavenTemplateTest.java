@@ -27,9 +27,10 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The README's "Start a project with Maven": its blocks are the files of {@code templates/maven}, and the template,
- * copied to a directory of its own, builds with real Maven against the {@code tutti-core} this build made and runs
- * on 4 ranks with the README's own {@code mvn} and {@code tutti run} lines.
+ * The README's "A first program": the blocks of the documentation ({@link UserDocs}) that name a file are the files
+ * of {@code templates/maven}; the lines that put {@code tutti} on the PATH work in a home without {@code ~/.local/bin};
+ * and the template, copied to a directory of its own, builds with real Maven against the {@code tutti-core} this
+ * build made and runs on 4 ranks with the README's own {@code mvn} and {@code tutti run} lines.
  *
  * <p>Implementation note: nothing is installed into the build's local repository (it may be shared). Maven gets a
  * local repository of its own, seeded with {@code tutti-core}'s jar (this build's, or a jar of its classes
@@ -41,21 +42,23 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(150)
 class MavenTemplateTest {
-    private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+    private static final Path ROOT = UserDocs.ROOT;
+    private static final String SECTION = "## A first program";
     private static final Path TEMPLATE = ROOT.resolve("templates/maven");
     private static final String PROMPT = "$ ";
 
     /** A fenced block whose info string names a file of the repository ({@code ```xml templates/maven/pom.xml}). */
-    record FileBlock(int line, String path, String text) {
+    record FileBlock(String page, int line, String path, String text) {
     }
 
     /**
      * The fenced blocks of a markdown text whose info string is a language and a path.
      *
+     * @param page     the page's name
      * @param markdown the text
      * @return the blocks, in order
      */
-    static List<FileBlock> fileBlocks(final String markdown) {
+    static List<FileBlock> fileBlocks(final String page, final String markdown) {
         final List<FileBlock> found = new ArrayList<>();
         final String[] lines = markdown.split("\n", -1);
         for (int i = 0; i < lines.length; i++) {
@@ -69,17 +72,17 @@ class MavenTemplateTest {
                 text.append(lines[j]).append('\n');
                 j++;
             }
-            found.add(new FileBlock(i + 2, info[1], text.toString()));
+            found.add(new FileBlock(page, i + 2, info[1], text.toString()));
             i = j;
         }
         return found;
     }
 
-    /** @return the fenced {@code console} block of the README's "Start a project with Maven" section */
+    /** @return the fenced {@code console} block of the README's "A first program" section */
     private static List<String> consoleBlock() throws IOException {
-        final String readme = Files.readString(ROOT.resolve("README.md"));
-        final int section = readme.indexOf("\n## Start a project with Maven\n");
-        assertTrue(section >= 0, "README.md has no section 'Start a project with Maven'");
+        final String readme = UserDocs.page("README.md").text();
+        final int section = readme.indexOf("\n" + SECTION + "\n");
+        assertTrue(section >= 0, "README.md has no section '" + SECTION + "'");
         final int open = readme.indexOf("```console\n", section);
         final int close = readme.indexOf("\n```\n", open);
         assertTrue(open >= 0 && close > open, "the section has no console block");
@@ -97,9 +100,43 @@ class MavenTemplateTest {
         return prompted.subList(cd + 1, prompted.size()).stream().map(c -> List.of(c.split("\\s+"))).toList();
     }
 
+    /** The commands the console block runs in this checkout before it copies the template, Maven's aside. */
+    private static List<String> checkoutCommands(final List<String> block) {
+        final List<String> prompted = block.stream().filter(l -> l.startsWith(PROMPT))
+            .map(l -> l.substring(PROMPT.length()).replaceFirst("\\s+#.*$", "").strip()).toList();
+        final int copy = prompted.indexOf(prompted.stream().filter(c -> c.startsWith("cp ")).findFirst()
+            .orElseThrow(() -> new AssertionError("no copy of the template: " + prompted)));
+        return prompted.subList(0, copy).stream().filter(c -> !c.startsWith("mvn ")).toList();
+    }
+
     @Test
-    void shouldShowEveryTemplateFileInTheReadmeAsItIs() throws IOException {
-        final List<FileBlock> blocks = fileBlocks(Files.readString(ROOT.resolve("README.md")));
+    void shouldPutTuttiOnThePathInAHomeWithoutLocalBin(@TempDir final Path tmp) throws Exception {
+        final List<String> commands = checkoutCommands(consoleBlock());
+        assertTrue(commands.stream().anyMatch(c -> c.contains("ln -s")), "no link to bin/tutti: " + commands);
+        final Path home = Files.createDirectories(tmp.resolve("home"));
+        // Twice: the lines work again where they have run before.
+        final String script = "set -e\n" + String.join("\n", commands) + "\n" + String.join("\n", commands)
+            + "\ncommand -v tutti\n";
+        final ProcessBuilder pb = new ProcessBuilder("sh", "-c", script).directory(ROOT.toFile())
+            .redirectErrorStream(true).redirectOutput(tmp.resolve("sh.log").toFile());
+        pb.environment().put("HOME", home.toString());
+        pb.environment().put("PWD", ROOT.toString());
+        pb.environment().put("PATH", "/usr/bin:/bin");
+        final Process p = pb.start();
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS), "the shell did not end");
+        final String out = Files.readString(tmp.resolve("sh.log"));
+        assertEquals(0, p.exitValue(), script + "\n" + out);
+        final Path link = home.resolve(".local/bin/tutti");
+        assertEquals(link.toString(), out.strip(), script + "\n" + out);
+        assertTrue(Files.isSymbolicLink(link) && Files.isSameFile(link, ROOT.resolve("bin/tutti")), out);
+    }
+
+    @Test
+    void shouldShowEveryTemplateFileInTheDocumentationAsItIs() throws IOException {
+        final List<FileBlock> blocks = new ArrayList<>();
+        for (final UserDocs.Page p : UserDocs.pages()) {
+            blocks.addAll(fileBlocks(p.name(), p.text()));
+        }
         final List<String> templateFiles;
         try (Stream<Path> files = Files.walk(TEMPLATE)) {
             templateFiles = files.filter(Files::isRegularFile).map(f -> ROOT.relativize(f).toString()).sorted()
@@ -107,13 +144,13 @@ class MavenTemplateTest {
         }
         assertEquals(List.of("templates/maven/pom.xml", "templates/maven/src/main/java/Main.java"), templateFiles);
         assertEquals(templateFiles, blocks.stream().map(FileBlock::path).sorted().toList(),
-            "the README's blocks that name a file");
+            "the documentation's blocks that name a file");
         for (final FileBlock b : blocks) {
-            assertEquals(Files.readString(ROOT.resolve(b.path())), b.text(), "README.md line " + b.line()
+            assertEquals(Files.readString(ROOT.resolve(b.path())), b.text(), b.page() + " line " + b.line()
                 + " differs from " + b.path());
         }
-        assertEquals(List.of(new FileBlock(3, "a/B.java", "class B {}\n")),
-            fileBlocks("text\n```java a/B.java\nclass B {}\n```\n```java\nint a;\n```\n``` \nx\n```\n"));
+        assertEquals(List.of(new FileBlock("p.md", 3, "a/B.java", "class B {}\n")),
+            fileBlocks("p.md", "text\n```java a/B.java\nclass B {}\n```\n```java\nint a;\n```\n``` \nx\n```\n"));
     }
 
     @Test

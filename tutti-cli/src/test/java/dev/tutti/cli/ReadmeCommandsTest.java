@@ -24,15 +24,15 @@ import org.junit.jupiter.api.Timeout;
 import picocli.CommandLine;
 
 /**
- * The commands of the README's fenced {@code sh} blocks: each goes through {@code bin/tutti} (which finds a JDK 25
- * itself) or is a Maven command (whose toolchain finds one, as the Install section says); each {@code bin/tutti}
- * command parses; and each {@code bin/tutti run} on this host runs as written (real rank JVMs, its class path taken
- * from the repository root) and exits 0. Benchmarks and jobs on other hosts are only parsed: they take a minute or
- * need other machines.
+ * The commands of the fenced {@code sh} blocks of the README and the user guide ({@link UserDocs}): each goes
+ * through {@code bin/tutti} (which finds a JDK 25 itself) or is a Maven command (whose toolchain finds one, as the
+ * Install section says); each {@code bin/tutti} command parses; and each {@code bin/tutti run} on this host runs as
+ * written (real rank JVMs, its class path taken from the repository root) and exits 0, once however many pages show
+ * it. Benchmarks and jobs on other hosts are only parsed: they take a minute or need other machines.
  */
 @Timeout(180)
 class ReadmeCommandsTest {
-    private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+    private static final Path ROOT = UserDocs.ROOT;
     private static final String TUTTI = "bin/tutti ";
 
     /**
@@ -61,18 +61,31 @@ class ReadmeCommandsTest {
         return found;
     }
 
+    /** @return the commands of every page, each once, in the order of their first appearance */
     private static List<String> readme() throws IOException {
-        return commands(Files.readString(ROOT.resolve("README.md")));
+        final List<String> all = new ArrayList<>();
+        for (final UserDocs.Page p : UserDocs.pages()) {
+            all.addAll(commands(p.text()));
+        }
+        return all.stream().distinct().toList();
     }
 
     @Test
     void shouldRunEveryCommandThroughBinTuttiOrMaven() throws IOException {
         final List<String> commands = readme();
         assertTrue(commands.size() >= 10, commands.toString());
+        final List<String> pages = new ArrayList<>();
+        for (final UserDocs.Page p : UserDocs.pages()) {
+            if (!commands(p.text()).isEmpty()) {
+                pages.add(p.name());
+            }
+        }
+        assertTrue(pages.containsAll(List.of("README.md", "docs/api-tour.md", "docs/benchmarks.md",
+            "docs/channels.md", "docs/tutti-mpi.md")), "pages with sh commands: " + pages);
         for (final String c : commands) {
-            assertTrue(c.startsWith(TUTTI) || c.startsWith("mvn "), "README command '" + c + "' goes neither "
+            assertTrue(c.startsWith(TUTTI) || c.startsWith("mvn "), "documented command '" + c + "' goes neither "
                 + "through bin/tutti nor Maven, so it does not find its JDK 25 by itself");
-            assertTrue(!c.contains("--csv") || c.matches(".*--csv /tmp/\\S+.*"), "README command '" + c
+            assertTrue(!c.contains("--csv") || c.matches(".*--csv /tmp/\\S+.*"), "documented command '" + c
                 + "' writes its CSV into the working tree");
         }
         assertEquals(List.of("bin/tutti run -n 2 x", "mvn -B verify"), commands("```sh\nbin/tutti run -n 2 x   "
@@ -86,7 +99,7 @@ class ReadmeCommandsTest {
                 try {
                     TuttiCommand.newCommandLine().parseArgs(args(c));
                 } catch (final CommandLine.ParameterException e) {
-                    throw new AssertionError("README command '" + c + "' does not parse: " + e.getMessage(), e);
+                    throw new AssertionError("documented command '" + c + "' does not parse: " + e.getMessage(), e);
                 }
             }
         }
@@ -127,7 +140,7 @@ class ReadmeCommandsTest {
             .toString() : e).collect(Collectors.joining(File.pathSeparator));
     }
 
-    /** The arguments of a {@code bin/tutti} command (the README's commands need no shell quoting). */
+    /** The arguments of a {@code bin/tutti} command (the documented commands need no shell quoting). */
     private static String[] args(final String command) {
         return command.substring(TUTTI.length()).strip().split("\\s+");
     }

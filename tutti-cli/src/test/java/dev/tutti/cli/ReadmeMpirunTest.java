@@ -20,25 +20,25 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The README's {@code mpirun} line runs as written, under Debian's Open MPI, from the repository root: {@code java}
- * is this JDK 25, and as root {@code --allow-run-as-root --oversubscribe} are added (as the README says). Skipped,
- * saying so, without {@code mpirun} or a built {@code tutti-examples}.
+ * The documentation's one {@code mpirun} line ({@code docs/slurm-and-mpirun.md}; every page of {@link UserDocs} is
+ * searched) runs as written, under Debian's Open MPI, from the repository root: {@code java} is this JDK 25, and as
+ * root {@code --allow-run-as-root --oversubscribe} are added (as the page says). Skipped, saying so, without
+ * {@code mpirun} or a built {@code tutti-examples}.
  */
 @Timeout(120)
 class ReadmeMpirunTest {
-    private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+    private static final Path ROOT = UserDocs.ROOT;
 
     @TempDir
     Path home;
 
     @Test
-    void shouldRunTheReadmeMpirunLine() throws IOException, InterruptedException {
+    void shouldRunTheDocumentedMpirunLine() throws IOException, InterruptedException {
         Assumptions.assumeTrue(onPath("mpirun"), "mpirun is not installed (apt-get install openmpi-bin)");
         Assumptions.assumeTrue(Files.isDirectory(ROOT.resolve("tutti-examples/target/classes")),
             "tutti-examples is not built (run the reactor)");
-        final List<String> lines = Files.readString(ROOT.resolve("README.md")).lines()
-            .filter(l -> l.startsWith("mpirun ")).toList();
-        assertEquals(1, lines.size(), "the README's mpirun lines: " + lines);
+        final List<String> lines = mpirunLines();
+        assertEquals(1, lines.size(), "the documentation's mpirun lines: " + lines);
         final List<String> cmd = new ArrayList<>(Arrays.asList(lines.get(0).split("\\s+")));
         cmd.replaceAll(a -> "java".equals(a) ? Path.of(System.getProperty("java.home"), "bin", "java").toString() : a);
         cmd.addAll(1, List.of("--allow-run-as-root", "--oversubscribe"));
@@ -57,6 +57,22 @@ class ReadmeMpirunTest {
         }
         assertEquals(0, p.exitValue(), String.join(" ", cmd) + "\n" + out);
         assertTrue(out.contains("from 4 ranks"), out);
+    }
+
+    @Test
+    void shouldFindTheOneMpirunLineOfTheDocumentation() throws IOException {
+        final List<String> lines = mpirunLines();
+        assertEquals(1, lines.size(), "the documentation's mpirun lines: " + lines);
+        assertTrue(lines.get(0).contains(" dev.tutti.examples.Pi"), lines.get(0));
+    }
+
+    /** @return every line of the documentation that starts with {@code mpirun} */
+    private static List<String> mpirunLines() throws IOException {
+        final List<String> lines = new ArrayList<>();
+        for (final UserDocs.Page p : UserDocs.pages()) {
+            p.text().lines().filter(l -> l.startsWith("mpirun ")).forEach(lines::add);
+        }
+        return lines;
     }
 
     private static boolean onPath(final String command) {

@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import javax.tools.Diagnostic;
 import javax.tools.DiagnosticCollector;
@@ -34,31 +35,36 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Every fenced {@code java} block of the README compiles against Tutti as written and runs on 4 ranks of an embedded
- * job (ranks as threads of this JVM) within a time limit, so that a reader who pastes one gets a working program.
+ * Every fenced {@code java} block of the README and the user guide ({@link UserDocs}) compiles against Tutti as
+ * written and runs on 4 ranks of an embedded job (ranks as threads of this JVM) within a time limit, so that a reader
+ * who pastes one gets a working program.
  *
  * <p>Implementation note: a block is wrapped by what it is. A block that calls {@code Tutti.init()} is a rank's
  * whole program: it runs as each rank's body of {@code Tutti.runLocal(4, ...)}, where {@code init} joins the
  * in-process job (as {@code tutti run --embedded} runs a main). A block that calls {@code Tutti.runLocal} starts its
  * own job and runs as it is. Any other block is a fragment of a rank's program that uses {@code world}, the world
  * communicator, and nothing else it does not declare: it runs as the body of {@code Tutti.runLocal(4, world -> ...)}.
- * All blocks are compiled in one javac call; errors are reported at their README line. A block whose info string
+ * All blocks are compiled in one javac call; errors are reported at their page and line. A block whose info string
  * also names a file ({@code ```java templates/maven/src/main/java/Main.java}) is that whole file, not a fragment:
  * {@link MavenTemplateTest} checks it against the file and builds it.
  */
 @Timeout(120)
 class ReadmeSnippetsTest {
-    private static final Path README = Path.of("../README.md");
     private static final int RANKS = 4;
     private static final Duration LIMIT = Duration.ofSeconds(30);
     /** Lines of a wrapper before the block's first line (see {@link #wrap}). */
     private static final int HEADER_LINES = 2;
 
-    /** One fenced java block: the README line of its first code line, and its code. */
-    record Snippet(int line, String code) {
-        /** @return the class name its wrapper gets */
+    /** One fenced java block: its page, the line of its first code line there, and its code. */
+    record Snippet(String page, int line, String code) {
+        /** @return the class name its wrapper gets, unique among the pages' blocks */
         String className() {
-            return "ReadmeLine" + line;
+            return "Doc_" + page.replaceAll("[^A-Za-z0-9]", "_") + "_line" + line;
+        }
+
+        /** @return where the block is, e.g. {@code docs/api-tour.md line 12} */
+        String where() {
+            return page + " line " + line;
         }
 
         /** @return how it is wrapped */
@@ -78,13 +84,23 @@ class ReadmeSnippetsTest {
     @TempDir
     static Path classes;
 
+    /** @return the fenced java blocks of every page of the documentation, page by page */
+    static List<Snippet> snippets() throws IOException {
+        final List<Snippet> all = new ArrayList<>();
+        for (final UserDocs.Page p : UserDocs.pages()) {
+            all.addAll(snippets(p.name(), p.text()));
+        }
+        return all;
+    }
+
     /**
      * The fenced java blocks of a markdown text.
      *
+     * @param page     the page's name
      * @param markdown the text
      * @return the blocks, in order
      */
-    static List<Snippet> snippets(final String markdown) {
+    static List<Snippet> snippets(final String page, final String markdown) {
         final List<Snippet> found = new ArrayList<>();
         final String[] lines = markdown.split("\n", -1);
         for (int i = 0; i < lines.length; i++) {
@@ -97,7 +113,7 @@ class ReadmeSnippetsTest {
                 code.append(lines[j]).append('\n');
                 j++;
             }
-            found.add(new Snippet(i + 2, code.toString()));
+            found.add(new Snippet(page, i + 2, code.toString()));
             i = j;
         }
         return found;
@@ -137,20 +153,25 @@ class ReadmeSnippetsTest {
     }
 
     @Test
-    void shouldFindTheReadmesJavaBlocksAndWrapEachByWhatItIs() throws IOException {
-        final List<Snippet> all = snippets(Files.readString(README));
+    void shouldFindTheJavaBlocksOfEveryPageAndWrapEachByWhatItIs() throws IOException {
+        final List<Snippet> all = snippets();
         assertTrue(all.size() >= 5, "java blocks found: " + all.size());
+        assertTrue(all.stream().map(Snippet::page).collect(Collectors.toSet()).containsAll(List.of(
+            "docs/api-tour.md", "docs/channels.md", "docs/checker.md")), "pages with java blocks: "
+            + all.stream().map(Snippet::page).distinct().toList());
         assertTrue(all.stream().anyMatch(s -> Kind.RANK_PROGRAM == s.kind()), "no block calls Tutti.init()");
         assertTrue(all.stream().anyMatch(s -> Kind.JOB == s.kind()), "no block calls Tutti.runLocal");
-        final List<Snippet> two = snippets("text\n```java\nint a;\n```\n```sh\nls\n```\n  ```java\nint b;\n  ```\n");
-        assertEquals(List.of(new Snippet(3, "int a;\n"), new Snippet(9, "int b;\n")), two);
+        final List<Snippet> two = snippets("p.md", "text\n```java\nint a;\n```\n```sh\nls\n```\n  ```java\nint b;\n"
+            + "  ```\n");
+        assertEquals(List.of(new Snippet("p.md", 3, "int a;\n"), new Snippet("p.md", 9, "int b;\n")), two);
+        assertEquals("Doc_docs_api_tour_md_line3", new Snippet("docs/api-tour.md", 3, "").className());
     }
 
     @Test
     @Timeout(20)
-    void shouldCatchAReadmeBlockThatHangs() throws Exception {
+    void shouldCatchABlockThatHangs() throws Exception {
         // The tour's old line: a receive from anyone, never completed, that swallows a later object message.
-        final Snippet hang = new Snippet(1, "world.irecv(Buf.of(new double[1]), Communicator.ANY_SOURCE, "
+        final Snippet hang = new Snippet("hang.md", 1, "world.irecv(Buf.of(new double[1]), Communicator.ANY_SOURCE, "
             + "Communicator.ANY_TAG);\nworld.sendObject(\"x\", (world.rank() + 1) % world.size(), 0);\n"
             + "String got = world.recvObject(Communicator.ANY_SOURCE, 0);\n");
         final Path dir = Files.createTempDirectory(classes, "hang");
@@ -162,19 +183,18 @@ class ReadmeSnippetsTest {
 
     @TestFactory
     Stream<DynamicTest> everyJavaBlockCompilesAndRunsOnFourRanks() throws IOException {
-        final List<Snippet> all = snippets(Files.readString(README));
+        final List<Snippet> all = snippets();
         compile(all, LIMIT, classes);
-        return all.stream().map(s -> DynamicTest.dynamicTest("README.md line " + s.line(), () -> {
+        return all.stream().map(s -> DynamicTest.dynamicTest(s.where(), () -> {
             final Throwable failure = assertTimeoutPreemptively(LIMIT.plusSeconds(10), () -> runCatching(s, classes),
-                "README.md line " + s.line() + " did not end");
+                s.where() + " did not end");
             if (null != failure) {
-                throw new AssertionError("README.md line " + s.line() + " failed on " + RANKS + " ranks: " + failure,
-                    failure);
+                throw new AssertionError(s.where() + " failed on " + RANKS + " ranks: " + failure, failure);
             }
         }));
     }
 
-    /** Compiles the wrapped blocks into {@code dir}; fails naming the README line of each error. */
+    /** Compiles the wrapped blocks into {@code dir}; fails naming the page and line of each error. */
     private static void compile(final List<Snippet> blocks, final Duration limit, final Path dir)
         throws IOException {
         final JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
@@ -197,11 +217,12 @@ class ReadmeSnippetsTest {
                 if (Diagnostic.Kind.ERROR == d.getKind()) {
                     final Snippet s = blocks.stream().filter(b -> d.getSource().getName().endsWith(b.className()
                         + ".java")).findFirst().orElseThrow();
-                    errors.append("README.md:").append(s.line() + d.getLineNumber() - 1 - HEADER_LINES).append(": ")
+                    errors.append(s.page()).append(':').append(s.line() + d.getLineNumber() - 1 - HEADER_LINES)
+                        .append(": ")
                         .append(d.getMessage(Locale.ROOT)).append('\n');
                 }
             }
-            assertTrue(ok && errors.isEmpty(), "README java blocks do not compile:\n" + errors + out);
+            assertTrue(ok && errors.isEmpty(), "java blocks of the documentation do not compile:\n" + errors + out);
         }
     }
 

@@ -25,7 +25,7 @@ import java.util.Locale;
  * @param defaultValue the value when unset; empty when there is none (the meaning says what happens then)
  * @param choices      the accepted values of a {@link Type#CHOICE}, lower case; empty for other types
  * @param readAt       when Tutti reads it
- * @param meaning      what it does, one paragraph (the README's text)
+ * @param meaning      what it does, one paragraph (the settings table's text)
  */
 public record Setting(String name, String envName, Kind kind, Type type, String defaultValue, List<String> choices,
     ReadAt readAt, String meaning) {
@@ -67,7 +67,7 @@ public record Setting(String name, String envName, Kind kind, Type type, String 
             this.label = label;
         }
 
-        /** @return the short label of the README and {@code tutti info --settings}, e.g. {@code job start} */
+        /** @return the short label of the settings table and {@code tutti info --settings}, e.g. {@code job start} */
         public String label() {
             return label;
         }

@@ -10,10 +10,10 @@ import java.util.regex.Pattern;
 /**
  * Every setting of Tutti, in one place: each {@code tutti.*} system property, its {@code TUTTI_*} environment
  * variable, its default, when it is read and what it means, and the variables the launcher gives each rank.
- * {@code tutti info --settings} lists them with their values, and the README's Configuration table is checked
- * against {@link #all()} (a test fails if a row is missing, extra or different). Code reads a setting through its
- * constant here ({@code Settings.EAGER_LIMIT.intValue()}); the {@code *_PROP_NAME} constants elsewhere are these
- * names.
+ * {@code tutti info --settings} lists them with their values, and the user guide's settings table
+ * ({@code docs/configuration.md}) is checked against {@link #all()} (a test fails if a row is missing, extra or
+ * different). Code reads a setting through its constant here ({@code Settings.EAGER_LIMIT.intValue()}); the
+ * {@code *_PROP_NAME} constants elsewhere are these names.
  *
  * <p>When a setting is read: see {@link Setting#readAt()}. Each is read when the thing it configures is made (a job,
  * a communicator), never per message, and not cached across jobs: one JVM may run many jobs (tests, benchmarks,
@@ -224,7 +224,7 @@ public final class Settings {
     private Settings() {
     }
 
-    /** @return every setting, in the order of the README */
+    /** @return every setting, in the order of the settings table (docs/configuration.md) */
     public static List<Setting> all() {
         return ALL;
     }

@@ -55,7 +55,7 @@ public final class BenchOptions {
             + "1000, or 100 above 8 KiB; with --quick " + QUICK_WARMUP + ").")
     Integer warmup;
 
-    @Option(names = "--quick", description = "A run of seconds rather than a minute: sizes " + QUICK_SIZES + ", "
+    @Option(names = "--quick", description = "A run of seconds rather than one to two minutes: sizes " + QUICK_SIZES + ", "
         + QUICK_ITERATIONS + " iterations after " + QUICK_WARMUP + " warm-up ones (as bench/compare.sh --quick) and "
         + "no JIT warm-up, unless -m, -i, -x or --jit-warmup say otherwise. The first sizes then include "
         + "compilation: compare numbers of runs without it.")
