@@ -94,20 +94,22 @@ class CollLeftoverTest {
     }
 
     /**
-     * A rank that makes one collective call more than its peer leaves its message with a peer that never makes it
-     * (the peer waits for a later point-to-point message, so it is still in the job when the bcast's comes).
+     * A rank that makes one collective call more than its peer leaves its message with a peer that never makes it.
+     * On a freed communicator every member has freed it, so that is a mismatch; at close it is not reported (a rank
+     * that threw stops early, and its exception is the report).
      */
     @Test
-    void shouldFailARankThatBroadcastsOnceMoreThanItsPeer() {
+    void shouldFailARankThatBroadcastsOnceMoreThanItsPeerOnAFreedCommunicator() {
         final TuttiException e = assertThrows(TuttiException.class, () -> Tutti.runLocal(2, OPTS.algorithm("bcast",
             "linear"), w -> {
-                w.bcast(Buf.of(new int[2]), 0);
+                final Communicator c = w.dup();
+                c.bcast(Buf.of(new int[2]), 0);
                 if (0 == w.rank()) {
-                    w.bcast(Buf.of(new int[2]), 0);
-                    w.send(Buf.of(new int[1]), 1, 5);
-                } else {
-                    w.recv(Buf.of(new int[1]), 0, 5);
+                    c.bcast(Buf.of(new int[2]), 0);
                 }
+                c.free();
+                w.barrier();
+                w.barrier();
             }));
         assertEquals(ErrorClass.ARG, cause(e).errorClass(), message(e));
         assertTrue(message(e).contains("made only 1 collective calls on this communicator"), message(e));

@@ -67,8 +67,8 @@ public final class CollLeftovers {
 
     /**
      * Returns the mismatch shown by a collective message that this rank never received, if any: one dropped when a
-     * freed communicator was retired, else the oldest such message still queued. Call it when the rank is done (its
-     * peers' messages have arrived).
+     * freed communicator was retired, else the oldest such message still queued of a call this rank made. Call it
+     * when the rank is done (its peers' messages have arrived).
      *
      * @param engine the rank's engine
      * @return the failure naming both calls, or null if there is none
@@ -85,7 +85,10 @@ public final class CollLeftovers {
         Inbound first = null;
         int found = 0;
         for (final Inbound m : engine.unreceived()) {
-            if (null != owner(state, m)) {
+            final CollComm comm = owner(state, m);
+            // A call this rank never made is left out: a rank that stops early because it threw (its close runs as
+            // the exception unwinds) leaves its peers' later calls unreceived, and its exception is the report.
+            if (null != comm && (comm.taggedContext() == m.context || Long.MIN_VALUE != comm.recentCall(m.tag))) {
                 first = null == first ? m : first;
                 found++;
             }
