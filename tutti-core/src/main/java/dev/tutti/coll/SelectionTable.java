@@ -21,9 +21,6 @@ import java.util.Set;
  * passes null hosts: its selection costs one more comparison than without the node-aware algorithms.
  */
 public final class SelectionTable {
-    /** Prefix of the override settings. */
-    public static final String OVERRIDE_PROP_PREFIX = Settings.COLL_ALGORITHM.prefix();
-
     /** The default table, without overrides. */
     private static final SelectionTable DEFAULTS = new SelectionTable(new EnumMap<>(CollKind.class),
         EnumSet.noneOf(CollKind.class));

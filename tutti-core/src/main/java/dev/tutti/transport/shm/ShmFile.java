@@ -2,6 +2,7 @@ package dev.tutti.transport.shm;
 
 import dev.tutti.internal.SegmentCopy;
 import dev.tutti.runtime.Configuration;
+import dev.tutti.runtime.Settings;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -134,13 +135,13 @@ final class ShmFile implements AutoCloseable {
         check(seg, MAGIC_OFFSET, MAGIC, "magic", path);
         check(seg, VERSION_OFFSET, VERSION, "version", path);
         check(seg, RANKS_OFFSET, layout.ranks, "ranks", path);
-        check(seg, RING_BYTES_OFFSET, layout.ringBytes, "ringBytes (" + Configuration.SHM_RING_BYTES_PROP_NAME + ")",
+        check(seg, RING_BYTES_OFFSET, layout.ringBytes, "ringBytes (" + Settings.SHM_RING_BYTES.name() + ")",
             path);
         check(seg, CHUNK_BYTES_OFFSET, layout.chunkBytes, "chunkBytes ("
-            + Configuration.SHM_CHUNK_BYTES_PROP_NAME + ")", path);
-        check(seg, CHUNKS_OFFSET, layout.chunksPerChannel, "chunks (" + Configuration.SHM_CHUNKS_PROP_NAME + ")",
+            + Settings.SHM_CHUNK_BYTES.name() + ")", path);
+        check(seg, CHUNKS_OFFSET, layout.chunksPerChannel, "chunks (" + Settings.SHM_CHUNKS.name() + ")",
             path);
-        check(seg, ARENA_BYTES_OFFSET, layout.arenaBytes, "arenaBytes (" + Configuration.SHM_ARENA_MIB_PROP_NAME
+        check(seg, ARENA_BYTES_OFFSET, layout.arenaBytes, "arenaBytes (" + Settings.SHM_ARENA_MIB.name()
             + ")", path);
     }
 
