@@ -1,5 +1,7 @@
 package dev.tutti.runtime;
 
+import dev.tutti.internal.Failures;
+
 /**
  * What the settings of {@link Settings} make: the idle strategies, the CPU binding decision and the shared-memory
  * job file's path. The settings themselves are read through their constants in {@link Settings}
@@ -62,7 +64,7 @@ public final class Configuration {
                 .digest(secret.getBytes(java.nio.charset.StandardCharsets.UTF_8));
             digest = java.util.HexFormat.of().formatHex(d, 0, 6);
         } catch (final java.security.NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+            throw Failures.missingFromJvm("SHA-256", e);
         }
         return java.nio.file.Path.of(null == dir || dir.isBlank() ? Settings.SHM_DIR.defaultValue() : dir.trim(),
             SHM_FILE_PREFIX + safeId.substring(0, Math.min(safeId.length(), 100)) + "-" + digest + SHM_FILE_SUFFIX);

@@ -1,5 +1,6 @@
 package dev.tutti.runtime;
 
+import dev.tutti.internal.Errors;
 import dev.tutti.runtime.Setting.Kind;
 import dev.tutti.runtime.Setting.ReadAt;
 import dev.tutti.runtime.Setting.Type;
@@ -286,7 +287,7 @@ public final class Settings {
     public static Setting require(final String name) {
         final Setting s = find(name);
         if (null == s) {
-            throw new IllegalArgumentException("setting " + name + " is not declared in " + Settings.class.getName()
+            throw Errors.refused("setting " + name + " is not declared in " + Settings.class.getName()
                 + ", which lists every setting");
         }
         return s;

@@ -1,5 +1,6 @@
 package dev.tutti.transport.shm;
 
+import dev.tutti.internal.Failures;
 import dev.tutti.internal.SegmentCopy;
 import dev.tutti.runtime.Configuration;
 import dev.tutti.runtime.Settings;
@@ -126,7 +127,7 @@ final class ShmFile implements AutoCloseable {
         // Acquire pairs with the creator's release of READY above.
         while (INIT_READY != (long) LONG.getAcquire(seg, INIT_STATE_OFFSET)) {
             if (System.nanoTime() - deadline > 0) {
-                throw new IllegalStateException("shm file " + path + " was not initialized within " + INIT_WAIT_MS
+                throw Failures.badState("shm file " + path + " was not initialized within " + INIT_WAIT_MS
                     + " ms by the rank that created it (initState="
                     + (long) LONG.getAcquire(seg, INIT_STATE_OFFSET) + ")");
             }
@@ -149,7 +150,7 @@ final class ShmFile implements AutoCloseable {
         final Path path) {
         final long actual = seg.get(ValueLayout.JAVA_LONG, offset);
         if (actual != expected) {
-            throw new IllegalStateException("shm file " + path + " has " + what + "=" + actual + ", this rank expects "
+            throw Failures.badState("shm file " + path + " has " + what + "=" + actual + ", this rank expects "
                 + expected + " (every rank of a job must use the same shm settings)");
         }
     }
@@ -163,7 +164,7 @@ final class ShmFile implements AutoCloseable {
             final long pid = seg.get(ValueLayout.JAVA_LONG, slot + SLOT_PID);
             final long start = seg.get(ValueLayout.JAVA_LONG, slot + SLOT_START_MILLIS);
             if (alive(pid, start)) {
-                throw new IllegalStateException("shm file " + path + ": rank " + rank + " is already attached by the "
+                throw Failures.badState("shm file " + path + ": rank " + rank + " is already attached by the "
                     + "live process pid=" + pid + "; two processes claim the same rank");
             }
         }
