@@ -214,8 +214,8 @@ public final class Tutti implements AutoCloseable {
             idle.choose(oversubscribed, onHost > 1);
             if (onHost > 1 && bind) {
                 // With more ranks than CPUs too: the i-th rank of the host goes to CPU i mod CPUs, so that every
-                // CPU has the same number of ranks. Left alone, this VM's scheduler kept three of four yielding
-                // ranks on one CPU and the fourth alone on the other for 10-35 ms at a time.
+                // CPU has the same number of ranks. Left alone, the scheduler may keep three of four yielding
+                // ranks on one CPU and the fourth alone on the other for many milliseconds at a time.
                 int index = 0;
                 for (int r = 0; r < rank; r++) {
                     index += local[r] ? 1 : 0;

@@ -254,9 +254,9 @@ final class ShmFile implements AutoCloseable {
 
     /**
      * Returns the live process with this pid and, if a start time is known, this start time (not a reused pid). Its
-     * {@link ProcessHandle#isAlive()} is the cheap check to repeat (some 25 µs: one read of {@code /proc/<pid>/stat},
-     * and the handle tells a reused pid by its start time), while this lookup reads the process's command line and
-     * owner too (some 300 µs).
+     * {@link ProcessHandle#isAlive()} is the cheap check to repeat (one read of {@code /proc/<pid>/stat}, and the
+     * handle tells a reused pid by its start time), while this lookup reads the process's command line and owner too,
+     * which costs far more.
      *
      * @param pid         the pid
      * @param startMillis its start time in epoch ms, or -1
