@@ -102,7 +102,7 @@ public abstract class Comm implements PointToPoint, BlockingCollectives, Nonbloc
                 return i;
             }
         }
-        throw new IllegalArgumentException("world rank " + r + " is not a member");
+        throw Errors.refused("world rank " + r + " is not a member");
     }
 
     /** @return this process's rank in the group, 0..size-1 */

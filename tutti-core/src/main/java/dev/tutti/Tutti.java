@@ -10,6 +10,7 @@ import dev.tutti.runtime.IdleStrategy;
 import dev.tutti.runtime.Launch;
 import dev.tutti.runtime.LaunchInfo;
 import dev.tutti.runtime.RendezvousClient;
+import dev.tutti.runtime.Settings;
 import dev.tutti.transport.InboundSink;
 import dev.tutti.transport.Transport;
 import dev.tutti.transport.inproc.InprocFabric;
@@ -145,7 +146,7 @@ public final class Tutti implements AutoCloseable {
         final String mode;
         final boolean bind;
         try {
-            mode = Configuration.transport();
+            mode = Settings.TRANSPORT.choice();
             bind = Configuration.bindToCore();
         } catch (final IllegalArgumentException e) {
             throw Errors.argument("init", null, e);
@@ -179,11 +180,11 @@ public final class Tutti implements AutoCloseable {
                     }
                 }
                 if (!away.isEmpty()) {
-                    throw Errors.expected(ErrorClass.ARG, "init", "rank=" + rank, Configuration.TRANSPORT_PROP_NAME
+                    throw Errors.expected(ErrorClass.ARG, "init", "rank=" + rank, Settings.TRANSPORT.name()
                         + "=shm but ranks " + away + " are not on this host", "auto or tcp");
                 }
             } else {
-                tcp = size > 1 ? TcpTransport.connect(info, engine, Configuration.eagerLimit()) : null;
+                tcp = size > 1 ? TcpTransport.connect(info, engine, Settings.EAGER_LIMIT.intValue()) : null;
                 for (int r = 0; r < size; r++) {
                     if (r != rank) {
                         routes[r] = tcp;
@@ -213,8 +214,8 @@ public final class Tutti implements AutoCloseable {
             idle.choose(oversubscribed, onHost > 1);
             if (onHost > 1 && bind) {
                 // With more ranks than CPUs too: the i-th rank of the host goes to CPU i mod CPUs, so that every
-                // CPU has the same number of ranks. Left alone, this VM's scheduler kept three of four yielding
-                // ranks on one CPU and the fourth alone on the other for 10-35 ms at a time.
+                // CPU has the same number of ranks. Left alone, the scheduler may keep three of four yielding
+                // ranks on one CPU and the fourth alone on the other for many milliseconds at a time.
                 int index = 0;
                 for (int r = 0; r < rank; r++) {
                     index += local[r] ? 1 : 0;
@@ -275,7 +276,7 @@ public final class Tutti implements AutoCloseable {
     private static Transport selfTransport(final P2pEngine engine, final int rank, final int size) {
         final InboundSink[] sinks = new InboundSink[size];
         sinks[rank] = engine;
-        return new InprocTransport(new InprocFabric(sinks), Configuration.inprocEagerLimit());
+        return new InprocTransport(new InprocFabric(sinks), Settings.INPROC_EAGER_LIMIT.intValue());
     }
 
     /**
@@ -316,7 +317,7 @@ public final class Tutti implements AutoCloseable {
         final InprocFabric fabric = new InprocFabric(engines);
         for (final P2pEngine e : engines) {
             final Transport[] routes = new Transport[n];
-            Arrays.fill(routes, new InprocTransport(fabric, Configuration.inprocEagerLimit()));
+            Arrays.fill(routes, new InprocTransport(fabric, Settings.INPROC_EAGER_LIMIT.intValue()));
             e.connect(routes);
         }
         final LocalJob[] job = new LocalJob[1];

@@ -54,13 +54,13 @@ import java.util.concurrent.TimeUnit;
  * and its release hands the zone to a later exchange). Ranks agree on the path at creation.
  *
  * <p>Memory: send buffers of blocks above both the shm eager limit and the slot limit
- * ({@link SharedMemory#slotLimit()}, 1 MiB by default) are blocks of the rank's shared arena ({@code arena}, when
- * there is one and it has room), which the receivers copy once; the rest Java arrays, whose blocks the channel's
- * persistent alltoall moves through slots up to the slot limit (at 1 MiB on 4 ranks of 2 cores, 1.22-1.27x faster
- * than per-call {@code alltoall} where the arena's single copy was 0.96-0.98x, session 23). An arena buffer whose
- * array the application asks for moves to a new array under the lock while it is held (so in no exchange), its arena
- * block freed and its pair requests forgotten, to be built again over the array at their next exchange. On the one-copy
- * path the send buffers are Java arrays and the receive buffers show zones of the window ({@code zones}).
+ * ({@link SharedMemory#slotLimit()}, 1 MiB by default) are blocks of the rank's shared arena ({@code arena}, when there
+ * is one and it has room), which the receivers copy once; the rest Java arrays, whose blocks the channel's persistent
+ * alltoall moves through slots up to the slot limit (up to there slots beat the arena's single copy, which is no faster
+ * than a per-call {@code alltoall}). An arena buffer whose array the application asks for moves to a new array under
+ * the lock while it is held (so in no exchange), its arena block freed and its pair requests forgotten, to be built
+ * again over the array at their next exchange. On the one-copy path the send buffers are Java arrays and the receive
+ * buffers show zones of the window ({@code zones}).
  *
  * <p>Locking ({@code guard}, "the lock" above): every operation holds the lock, except a {@link #takeSend} that
  * finds a free buffer (claimed by its CAS, see {@link #takeFree()}) and a best-effort {@link #release} off the
@@ -630,8 +630,8 @@ final class ChannelCore {
      * owner of a confined channel that is neither time-driven nor on the window and waits without a limit, without
      * its slices, scans and flags (no other thread may use the channel meanwhile, and an exchange has no request but
      * its alltoall); the exchanges behind the oldest are seen when they become the oldest. With {@link #start}'s
-     * order, 11 of the 63 ns that a channel exchange took over a persistent alltoall's start and wait on one rank
-     * (session 26: 8 B, means of six runs, two JVMs at once, one per CPU).
+     * order, this makes a small exchange measurably cheaper than the general wait does (bench/RESULTS.md, "Findings
+     * kept in the diary": what a channel's own work costs per exchange).
      */
     private void awaitOldest() {
         if (0 == count || closed || null != failure) {

@@ -18,8 +18,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * thread that created the channel, a final field, so no fence), and the rest does nothing, because no other thread
  * can change the channel: a wait for a change that no request of this rank can bring would never end, so
  * {@link #awaitChange} refuses it at once. Buffer states then change by plain release stores instead of CASes
- * ({@link ChannelBuffer#take(boolean)}). Saves three lock round trips and two CASes per exchange: 25-50 ns at 2
- * ranks over shm (OSU-style runs, 8 B-1 KiB), 30 of 81 ns on a single rank.
+ * ({@link ChannelBuffer#take(boolean)}). That saves three lock round trips and two CASes per exchange, a visible
+ * share of an exchange of small blocks.
  */
 final class ChannelGuard {
     private final String where;

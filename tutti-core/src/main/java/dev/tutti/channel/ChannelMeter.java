@@ -7,16 +7,15 @@ package dev.tutti.channel;
  * <p>Implementation notes. Guarded as the rest of the channel's state is ({@link ChannelGuard}: the channel's lock,
  * or its owner thread when confined). A time-driven channel times every exchange, from its tick (its deadline is
  * counted from there); a best-effort one every exchange while they take {@link #TIME_ALL_FROM_NS} or more, else one
- * in {@link #TIME_EVERY}: two clock readings cost about 80 ns here (a virtual machine's clock), more than a short
- * exchange's bookkeeping. Cost per exchange: a counter, and for a timed one a clock reading and a histogram update.
+ * in {@link #TIME_EVERY}: on a virtual machine's clock two readings cost more than a short exchange's
+ * bookkeeping. Cost per exchange: a counter, and for a timed one a clock reading and a histogram update.
  */
 final class ChannelMeter {
     /** Best effort: exchanges shorter than this (10 us) are timed one in {@link #TIME_EVERY}. */
     private static final long TIME_ALL_FROM_NS = 10_000L;
     /**
-     * Best effort: one fast exchange in this many (a power of two) is timed. One in 16 cost 11-22 ns per exchange on
-     * one rank (8 B, session 26: a channel exchange took 46-59 ns more than a persistent alltoall's start and wait
-     * with it, 35-37 with no exchange timed).
+     * Best effort: one fast exchange in this many (a power of two) is timed. One in 16 made a small exchange on one
+     * rank measurably slower than timing none, more than its clock readings account for; hence one in 64.
      */
     private static final long TIME_EVERY = 64;
 

@@ -105,9 +105,8 @@ public final class ChannelQos {
 
     /**
      * This QoS for a channel that only the thread that creates it uses, as a confined {@link java.lang.foreign.Arena}
-     * is that thread's: its operations then take no lock and make no atomic update. An exchange of 8 B-1 KiB blocks
-     * between two processes over shm took 25-50 ns less (0.265 against 0.290 us at 8 B), and one on a single rank
-     * 51 ns against 81.
+     * is that thread's: its operations then take no lock and make no atomic update, which is a measurable part of an
+     * exchange of small blocks.
      *
      * <p>Its takes, submits, releases, {@code stats()} and {@code close()} from any other thread throw, naming the
      * channel and both threads; its description, {@link AlltoallChannel#isClosed()} and its buffers' contents stay

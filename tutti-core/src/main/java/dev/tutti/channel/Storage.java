@@ -4,6 +4,7 @@ import dev.tutti.Buf;
 import dev.tutti.Comm;
 import dev.tutti.Datatype;
 import dev.tutti.SharedMemory;
+import dev.tutti.internal.Errors;
 
 /**
  * Where a channel's buffers live: the arrays behind its heap buffers, one per buffer, of the element type's
@@ -50,7 +51,7 @@ final class Storage {
             case FLOAT -> float[].class;
             case LONG -> long[].class;
             case DOUBLE -> double[].class;
-            default -> throw new IllegalArgumentException(type.name()); // refused by AlltoallChannel first
+            default -> throw Errors.refused(type.name()); // refused by AlltoallChannel first
         };
     }
 
@@ -64,7 +65,7 @@ final class Storage {
             case float[] a -> Buf.of(a);
             case long[] a -> Buf.of(a);
             case double[] a -> Buf.of(a);
-            default -> throw new IllegalArgumentException(array.getClass().getName());
+            default -> throw Errors.refused(array.getClass().getName());
         };
     }
 }

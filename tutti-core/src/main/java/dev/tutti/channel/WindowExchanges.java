@@ -77,22 +77,19 @@ final class WindowExchanges {
     /** The largest block that goes through the window without the shm transport (threads of one JVM). */
     private static final long LIMIT = 16 * 1024;
     /**
-     * The largest block that goes through the window over shm. Above the eager limit (16 KiB), the other path also
-     * moves a block with one copy, but the receiver's, out of the sender's arena buffer in one piece after the whole
-     * exchange was submitted. Here the sender writes while the receiver waits. Measured at 2 ranks with the send
-     * buffer written before each exchange, window against that path: 3.9 vs 10.4 us at 32 KiB, 6.8 vs 18.1 at
-     * 64 KiB, 13.8 vs 24.5 at 128 KiB, 38.6 vs 50.7 at 256 KiB. Since session 23 the other path takes slots up
-     * to the slot limit ({@link SharedMemory#slotLimit()}) instead; the window still beats them (2 ranks,
-     * {@code InterleavedForms}: 64 KiB 6.0-10.3 against 11.8-16.5 us, 256 KiB 28-48 against 49-66). The zones cost
-     * each rank's arena twice its ring depth (at least 4) blocks per sender; a full arena keeps the other path.
+     * The largest block that goes through the window over shm. Above the eager limit (16 KiB) the other path moves
+     * a block through slots up to the slot limit ({@link SharedMemory#slotLimit()}), and above it with the receiver's
+     * one copy out of the sender's arena buffer once the whole exchange was submitted. Here the sender writes while
+     * the receiver waits, which is faster than both up to this size (measured at 2 ranks with the send buffer written
+     * before each exchange; bench/history/RESULTS-diary.md). The zones cost each rank's arena twice its ring depth
+     * (at least 4) blocks per sender; a full arena keeps the other path.
      */
     private static final long SHM_LIMIT = 256 * 1024;
     /**
      * The smallest block that goes through the window: below a cache line, several senders' blocks (the receiver's
      * own among them) share each line of a zone and contend for it. Smaller blocks take the channel's other path,
-     * a persistent alltoall, whose small messages go through slots the lean way: at 2 ranks and 8-32 B it
-     * took 0.26-0.29 us per exchange where the window took 0.32-0.33 (blocks in their sequence lines, tried too,
-     * took 0.27).
+     * a persistent alltoall, whose small messages go through slots the lean way, which is faster there than the
+     * window, with or without each block in its zone's sequence line.
      */
     static final long MIN = 64;
     /** The fewest landing zones a rank has (twice its ring depth otherwise). */

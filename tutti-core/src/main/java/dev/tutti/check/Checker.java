@@ -273,9 +273,8 @@ public final class Checker implements CollHook, Agent {
     /**
      * Serves one question of a peer, if one has arrived. Called on every progress of every waiting thread, so
      * it first looks, without a lock or the clock, whether a question, answer or verdict may have arrived; if none,
-     * only one call in {@link #WORK_EVERY} goes on to the clock and the housekeeping. Unthrottled, it made the rank's
-     * polling loop 4 to 6 times slower (14 -> 54..90 ns per progress on 2 ranks over shm), which every wait's
-     * reaction paid for.
+     * only one call in {@link #WORK_EVERY} goes on to the clock and the housekeeping. Unthrottled, it would make the
+     * rank's polling loop several times slower, and every wait's reaction with it.
      */
     @Override
     public int doWork() {

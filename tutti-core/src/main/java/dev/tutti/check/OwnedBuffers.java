@@ -172,7 +172,7 @@ final class OwnedBuffers {
      * Returns a copy of {@code m} on the heap, in an array of the same element type as {@code m}'s if it is an
      * array's (so the kernels' array paths apply to a shadow), else of longs (aligned for any element type). Heap, not
      * native: native memory of an automatic arena is given back only by the garbage collector, and a few MiB a call
-     * made the JDK's direct-memory reservation stall the call (about 25 ms per 1 MiB iallreduce).
+     * make the JDK's direct-memory reservation stall the call for milliseconds.
      *
      * @param m the memory, or null
      * @return the copy, or null

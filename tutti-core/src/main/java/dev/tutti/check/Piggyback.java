@@ -4,6 +4,7 @@ import dev.tutti.Datatype;
 import dev.tutti.Op;
 import dev.tutti.coll.CollCall;
 import dev.tutti.coll.CollKind;
+import dev.tutti.internal.Failures;
 import dev.tutti.internal.SegmentCopy;
 import dev.tutti.type.kernel.Reductions;
 
@@ -102,7 +103,7 @@ final class Piggyback {
                     SegmentCopy.copy(call.recvMemory(), 0, out, Long.BYTES, n);
                 }
             }
-            default -> throw new IllegalStateException("no payload for " + call.kind());
+            default -> throw Failures.badState("no payload for " + call.kind());
         }
     }
 
@@ -159,7 +160,7 @@ final class Piggyback {
                     SegmentCopy.copy(payloads[call.root()], 0, recv, 0, n);
                 }
             }
-            default -> throw new IllegalStateException("no payload for " + call.kind());
+            default -> throw Failures.badState("no payload for " + call.kind());
         }
     }
 

@@ -38,12 +38,12 @@ import java.lang.foreign.MemorySegment;
  * <p>Implementation notes. One per reusable exchange, used by one call at a time. The slots grow to the largest call
  * seen ({@code long[]}, so every element type is aligned) and are kept; the requests are reused; the views of the
  * user's memory are kept while a loop repeats the call, so a repeated call allocates nothing. Costs beyond the
- * schedule's messages: the alltoall's copy out of the slots, {@code (n - 1)} blocks. Where it pays, measured over shm
- * (session 11, 4 ranks on 2 cores, medians): a 64 KiB allreduce 36-40 µs against 49-50 µs with the hash round and
- * then the schedule (41-60 µs unchecked); from 128 KiB (blocks past the shm eager limit, streamed) the linear
- * exchange lost to the schedule's pairwise rounds by 10-25 %, hence {@link #ALLREDUCE_MAX_BLOCK}; alltoall at 64 KiB
- * about even, 2 KiB to 256 KiB in one in-process run 0.7-0.95 of the hash round's path; on 2 ranks the hash round
- * costs well under a microsecond and the copies more, hence {@link #MIN_RANKS}.
+ * schedule's messages: the alltoall's copy out of the slots, {@code (n - 1)} blocks. Where it pays (over shm, 4 ranks
+ * on 2 cores): a checked allreduce up to 64 KiB is faster this way than with the hash round and then the schedule,
+ * and no slower than unchecked; from 128 KiB (blocks past the shm eager limit, streamed) the linear exchange loses
+ * to the schedule's pairwise rounds, hence {@link #ALLREDUCE_MAX_BLOCK}; a checked alltoall is faster this way from
+ * 2 KiB to 256 KiB in one JVM and about even at 64 KiB over shm. On 2 ranks the hash round costs well under a
+ * microsecond and the copies more, hence {@link #MIN_RANKS}. The runs: bench/history/RESULTS-diary.md.
  */
 final class Spread {
     /** Tag bits of the first round: above the first phase's tags ({@code < 2^30}) and the second's. */

@@ -40,9 +40,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * polled request lives in its slot ({@link Slot#poll}; a concurrent map for threads beyond the slots), updated by a
  * volatile write per unsuccessful test of the same request. {@link #oldestMs}, asked at every progress of the
  * coordinator's waits (so at every pass of a wait loop there), reads the slots through an array replaced whole when
- * a slot is added, and the maps only when they hold something: it allocates nothing in the usual case (it used to
- * copy every wait into a list, 130-150 bytes per checked 8 KiB alltoall of 3 ranks on the coordinator once calls
- * waited long enough on a loaded host).
+ * a slot is added, and the maps only when they hold something: it allocates nothing in the usual case (a copy of
+ * every wait into a list would allocate on the coordinator at every checked call once calls wait long enough, as
+ * they do on a loaded host).
  */
 final class WaitRegistry {
     private final AtomicLong ids = new AtomicLong();

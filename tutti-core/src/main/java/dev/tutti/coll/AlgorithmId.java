@@ -1,5 +1,7 @@
 package dev.tutti.coll;
 
+import dev.tutti.internal.Errors;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -179,7 +181,7 @@ public enum AlgorithmId {
                 return a;
             }
         }
-        throw new IllegalArgumentException("unknown algorithm '" + name + "' for " + kind.mpiName()
-            + ", expected one of " + of(kind).stream().map(AlgorithmId::shortName).toList());
+        throw Errors.refused("unknown algorithm '" + name + "' for " + kind.mpiName(),
+            "one of " + of(kind).stream().map(AlgorithmId::shortName).toList());
     }
 }

@@ -1,5 +1,7 @@
 package dev.tutti.coll;
 
+import dev.tutti.internal.Errors;
+
 import java.util.Locale;
 
 /** The kinds of collective operation, named as in MPI. */
@@ -59,7 +61,7 @@ public enum CollKind {
                 return k;
             }
         }
-        throw new IllegalArgumentException("unknown collective '" + name + "', expected one of "
-            + java.util.Arrays.stream(values()).map(CollKind::mpiName).toList());
+        throw Errors.refused("unknown collective '" + name + "'",
+            "one of " + java.util.Arrays.stream(values()).map(CollKind::mpiName).toList());
     }
 }

@@ -16,15 +16,15 @@ import java.lang.invoke.VarHandle;
  * instead of the message layer ({@link DirectLane}): the part request a {@link ScheduleRun} holds for that step.
  *
  * <p>Implementation notes. A slot lies in the receiving rank's memory and belongs to one (sender, receiver, n-th
- * message of the lane's shape between them). Its first 64-byte line is the receiver's acknowledgement, the last run
- * it has read; then come {@link #depth} cells of whole 64-byte lines ({@link #cellBytes}). A cell's last 8 bytes are
- * its sequence word, and the message's bytes end right before it (rounded up to 8, the start padded): so the line
- * the receiver polls is one the sender's copy also writes, and a message of up to 56 bytes crosses between cores in
- * that one line. With the bytes at the start of the cell instead and the word after them, a message of a multiple of
- * 64 bytes left the word alone on a line the copy did not write, and a persistent alltoall of 2 ranks took 0.58-0.69
- * us at 64-512 B against 0.43-0.55 now, in one job (72 B, whose last 8 bytes shared the word's line, 0.43 both
- * ways; session 25, bench/RESULTS.md). A cell spans as many lines either way. Runs are numbered from 1 per lane, the
- * same on both ranks; run {@code k} uses cell {@code k % depth}.
+ * message of the lane's shape between them). Its first 64-byte line is the receiver's acknowledgement, the last run it
+ * has read; then come {@link #depth} cells of whole 64-byte lines ({@link #cellBytes}). A cell's last 8 bytes are its
+ * sequence word, and the message's bytes end right before it (rounded up to 8, the start padded): so the line the
+ * receiver polls is one the sender's copy also writes, and a message of up to 56 bytes crosses between cores in that
+ * one line. With the bytes at the start of the cell and the word after them, a message of a multiple of 64 bytes would
+ * leave the word alone on a line the copy does not write, one more line to cross per message, which makes a small
+ * persistent alltoall measurably slower (bench/RESULTS.md, "Findings kept in the diary": the layout of a slot's cell).
+ * A cell spans as many lines either way. Runs are numbered from 1 per lane, the same on both ranks; run {@code k} uses
+ * cell {@code k % depth}.
  * <ul>
  * <li>The sender may fill the cell once the receiver has read the cell's previous use, run {@code k - depth}: it
  * keeps the acknowledgement it last read ({@code credits}, per lane and slot) and reads the line again only when

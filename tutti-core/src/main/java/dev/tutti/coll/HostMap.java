@@ -1,5 +1,7 @@
 package dev.tutti.coll;
 
+import dev.tutti.internal.Errors;
+
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -162,15 +164,15 @@ public final class HostMap {
         } else {
             final String[] labels = spec.split(",", -1);
             if (labels.length != size) {
-                throw new IllegalArgumentException("host layout '" + spec + "' has " + labels.length
-                    + " labels, expected one per rank (" + size + "), blocks:N or cyclic:N");
+                throw Errors.refused("host layout '" + spec + "' has " + labels.length + " labels",
+                    "one per rank (" + size + "), blocks:N or cyclic:N");
             }
             final List<String> seen = new ArrayList<>();
             for (int r = 0; r < size; r++) {
                 final String label = labels[r].trim();
                 if (label.isEmpty()) {
-                    throw new IllegalArgumentException("host layout '" + spec + "' has an empty label for rank "
-                        + r + ", expected a host label per rank");
+                    throw Errors.refused("host layout '" + spec + "' has an empty label for rank " + r,
+                        "a host label per rank");
                 }
                 if (!seen.contains(label)) {
                     seen.add(label);
@@ -190,8 +192,8 @@ public final class HostMap {
         } catch (final NumberFormatException e) {
             // reported below
         }
-        throw new IllegalArgumentException("host layout '" + spec + "' has no host count >= 1 after ':', expected "
-            + "blocks:N, cyclic:N or a host label per rank");
+        throw Errors.refused("host layout '" + spec + "' has no host count >= 1 after ':'",
+            "blocks:N, cyclic:N or a host label per rank");
     }
 
     @Override

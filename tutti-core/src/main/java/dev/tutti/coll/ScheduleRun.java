@@ -48,10 +48,6 @@ import java.util.List;
  * even while other parts of the round still wait (they may wait for messages the other call never sends).
  */
 public final class ScheduleRun extends AbstractRequest implements CollectiveHandle {
-    /** Longest a tagged collective may stay unmatched before it fails (milliseconds; 0 = forever). */
-    public static final String TAGGED_TIMEOUT_PROP_NAME = dev.tutti.runtime.Settings.COLL_TAGGED_TIMEOUT_MS.name();
-    /** Default of {@link #TAGGED_TIMEOUT_PROP_NAME}: 5 minutes. */
-    public static final int TAGGED_TIMEOUT_DEFAULT_MS = dev.tutti.runtime.Settings.COLL_TAGGED_TIMEOUT_MS.intDefault();
     private static final AbstractRequest[] NONE = new AbstractRequest[0];
     /**
      * Reads of an awaited direct message's sequence word per idle pass of its wait (see {@code watch}), while the
@@ -179,8 +175,9 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
     /**
      * Starts a tagged two-phase collective: its messages are keyed by (kind, user tag, n-th use of that key) in the
      * communicator's tagged context, so ranks may begin tagged collectives in any order. A run that has not
-     * completed within the setting {@link #TAGGED_TIMEOUT_PROP_NAME} fails with {@link ErrorClass#TIMEOUT} naming
-     * the kind, the tag and the ranks it still waits for (a begin that can never match).
+     * completed within the setting {@link dev.tutti.runtime.Settings#COLL_TAGGED_TIMEOUT_MS} fails with
+     * {@link ErrorClass#TIMEOUT} naming the kind, the tag and the ranks it still waits for (a begin that can never
+     * match).
      *
      * @param schedule the schedule
      * @param comm     the communicator
@@ -697,8 +694,8 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
         if (Long.MAX_VALUE != deadlineNs && System.nanoTime() - deadlineNs > 0) {
             return Failures.timeout(key(), comm.describe(), "not matched", comm.taggedTimeoutMs(), "still waiting "
                 + "for rank(s) " + waitingFor() + " in round " + round + " of " + schedule.rounds().length
-                + "; did they begin " + key() + " with the same count? (setting " + TAGGED_TIMEOUT_PROP_NAME + ")",
-                null);
+                + "; did they begin " + key() + " with the same count? (setting "
+                + dev.tutti.runtime.Settings.COLL_TAGGED_TIMEOUT_MS.name() + ")", null);
         }
         return null;
     }

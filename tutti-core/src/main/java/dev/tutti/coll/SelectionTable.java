@@ -21,9 +21,6 @@ import java.util.Set;
  * passes null hosts: its selection costs one more comparison than without the node-aware algorithms.
  */
 public final class SelectionTable {
-    /** Prefix of the override settings. */
-    public static final String OVERRIDE_PROP_PREFIX = Settings.COLL_ALGORITHM.prefix();
-
     /** The default table, without overrides. */
     private static final SelectionTable DEFAULTS = new SelectionTable(new EnumMap<>(CollKind.class),
         EnumSet.noneOf(CollKind.class));
@@ -169,12 +166,11 @@ public final class SelectionTable {
         final boolean pow2 = 0 == (p & (p - 1));
         return switch (kind) {
             // Open MPI's tuned decision: fan-in/fan-out through rank 0 for 4-8 ranks (2(p-1) messages on two
-            // hops, against dissemination's p log p); with 4 ranks on 2 cores it took 4.9-5.0 µs per barrier here,
-            // dissemination 6.1 µs, Open MPI 5.6 µs.
+            // hops, against dissemination's p log p), faster than dissemination with 4 ranks on 2 cores.
             case BARRIER -> p >= 4 && p <= 8 ? AlgorithmId.BARRIER_LINEAR : AlgorithmId.BARRIER_DISSEMINATION;
             // Up to 4 ranks the root sends to each (Open MPI's libnbc does so for p <= 4): every rank then waits on
             // the root alone, not on a forwarder that may not have been scheduled yet. With 4 ranks on 2 cores it
-            // took 0.2-0.5 µs at 8-256 B against binomial's 2-4 µs (Open MPI 0.25-0.3), and no more up to 128 KiB.
+            // is several times faster than binomial for small messages, and no slower up to 128 KiB.
             case BCAST -> p <= 4 && bytes <= 128 * 1024 ? AlgorithmId.BCAST_LINEAR
                 : p < 8 || bytes <= 12_288 || count < p ? AlgorithmId.BCAST_BINOMIAL
                 : AlgorithmId.BCAST_SCATTER_ALLGATHER;
@@ -193,9 +189,8 @@ public final class SelectionTable {
             case REDUCE -> !commutative || p < 4 || bytes <= 2048 || count < Integer.highestOneBit(p)
                 ? AlgorithmId.REDUCE_BINOMIAL : AlgorithmId.REDUCE_RABENSEIFNER;
             // Short vectors on 3-8 ranks: every rank sends its vector to every other at once, one round instead
-            // of lg p (plus a fold for non-powers of two). With 4 ranks on 2 cores, 8 B-1 KiB: allreduce_init
-            // 3.05-4.73 µs against recursive doubling's 3.61-5.13, per call within its noise (bench/RESULTS.md,
-            // session 15).
+            // of lg p (plus a fold for non-powers of two). With 4 ranks on 2 cores, 8 B-1 KiB, it is faster in
+            // the persistent form, and per call within the noise.
             case ALLREDUCE -> p >= 3 && p <= 8 && bytes <= 1024 ? AlgorithmId.ALLREDUCE_ALLGATHER_REDUCE
                 : !commutative || bytes <= 8192 || count < Integer.highestOneBit(p)
                 ? AlgorithmId.ALLREDUCE_RECURSIVE_DOUBLING : AlgorithmId.ALLREDUCE_RABENSEIFNER;

@@ -16,6 +16,11 @@ import dev.tutti.TuttiException;
  * <p>{@code where} names the communicator (its {@code describe()}) or whatever else locates the call; it is null
  * when the operation alone locates it (a static factory such as {@code Buf.of}), and the message then begins
  * {@code op: }. What goes wrong below the caller (peers, timeouts, I/O, protocol) is in {@link Failures}.
+ *
+ * <p>Code below the operations (parsers, constructors, the settings) refuses a value with {@link #refused}, an
+ * {@link IllegalArgumentException} in the same {@code what, expected allowed} shape without the head; the operation
+ * that called it, which knows its name and place, passes it on with {@link #argument(String, String,
+ * IllegalArgumentException)}.
  */
 public final class Errors {
     private Errors() {
@@ -219,5 +224,49 @@ public final class Errors {
         final int source, final int tag, final String has, final String clash) {
         return invalid(errorClass, op, where, "message from rank=" + source + " tag=" + tag + " has " + has + ", "
             + clash);
+    }
+
+    /**
+     * A value refused below any operation: {@code what, expected allowed}.
+     *
+     * @param what    the value and what is wrong with it, e.g. {@code "TUTTI_RENDEZVOUS=x"}
+     * @param allowed what is allowed, e.g. {@code "host:port[,host:port...]"}
+     * @return the exception
+     */
+    public static IllegalArgumentException refused(final String what, final String allowed) {
+        return new IllegalArgumentException(what + ", expected " + allowed);
+    }
+
+    /**
+     * A value refused below any operation, with the failure that showed it: {@code what, expected allowed}.
+     *
+     * @param what    the value and what is wrong with it
+     * @param allowed what is allowed
+     * @param cause   the parser's failure
+     * @return the exception
+     */
+    public static IllegalArgumentException refused(final String what, final String allowed, final Throwable cause) {
+        return new IllegalArgumentException(what + ", expected " + allowed, cause);
+    }
+
+    /**
+     * A value refused below any operation where no one form is allowed instead: {@code what}.
+     *
+     * @param what the value and what is wrong with it, e.g. {@code "world rank 5 is not a member"}
+     * @return the exception
+     */
+    public static IllegalArgumentException refused(final String what) {
+        return new IllegalArgumentException(what);
+    }
+
+    /**
+     * A value refused below any operation, with the failure that showed it: {@code what}.
+     *
+     * @param what  the value and what is wrong with it, e.g. {@code "setting tutti.x=1s is not an integer"}
+     * @param cause the parser's failure
+     * @return the exception
+     */
+    public static IllegalArgumentException refused(final String what, final Throwable cause) {
+        return new IllegalArgumentException(what, cause);
     }
 }

@@ -15,6 +15,10 @@ import dev.tutti.TuttiException;
  *   rank N failed: how  /  rank N closed (...)  /  rank N aborted: cause      a peer
  * </pre>
  *
+ * <p>Below the operations, where there is no {@code op (where)} to name, a state that should not arise (a job file
+ * that other ranks made differently, a kind a switch does not handle, a frame that breaks the wire protocol) is an
+ * {@link IllegalStateException} from {@link #badState}, which the operation above catches or lets through as a bug.
+ *
  * <p>The peer wording ({@code rank N failed}, {@code rank N closed}, {@code rank N has left the job}) is read by the
  * launcher to tell a rank that failed on its own from one that failed because a peer did: keep it.
  */
@@ -191,5 +195,27 @@ public final class Failures {
      */
     public static TuttiException unreachable(final String op, final String where, final String why) {
         return new TuttiException(ErrorClass.PROC_FAILED, Errors.at(op, where) + ": " + why);
+    }
+
+    /**
+     * A state that should not arise, found below any operation: {@code detail}.
+     *
+     * @param detail the state and the value that breaks it
+     * @return the exception
+     */
+    public static IllegalStateException badState(final String detail) {
+        return new IllegalStateException(detail);
+    }
+
+    /**
+     * An algorithm that every Java SE platform must provide and this JVM does not: {@code algorithm is missing from
+     * this JVM}.
+     *
+     * @param algorithm e.g. {@code SHA-256}
+     * @param cause     the JDK's refusal
+     * @return the exception
+     */
+    public static IllegalStateException missingFromJvm(final String algorithm, final Exception cause) {
+        return new IllegalStateException(algorithm + " is missing from this JVM", cause);
     }
 }

@@ -12,17 +12,16 @@ import java.lang.foreign.ValueLayout;
  * lengths under 64 bytes runs a Java loop ({@code jdk.internal.foreign.SegmentBulkOperations.copy}). From 64 bytes
  * (the JDK's threshold, {@link #NATIVE_FROM}) it takes the five-argument form, which is then bounds checks and
  * {@code copyMemory} only, inlined ({@code @ForceInline}), where the element-layout form is a call that also checks
- * both layouts' alignment: 6-12 against 18-19 ns per copy of 64-256 B from a heap segment to a native one (a loop of
- * copies, JDK 25.0.3). In one job, the two forms alternated per block (medians of per-block ratios), a persistent
- * alltoall of 4 ranks ran 1.06x faster at 64 and at 512 B a block (quartiles 0.88-1.38, 1.03-1.23),
- * {@code allreduceInit} 1.02-1.10x, per-call {@code alltoall} 0.99-1.04x; at 2 ranks 0.97-1.13x, quartiles around 1
- * (session 24). Below 64 bytes, two reasons, both measured here (bench/RESULTS.md):
+ * both layouts' alignment: the five-argument form is markedly faster per copy of 64-256 B from a heap segment to a
+ * native one, and collectives that copy small blocks (persistent and per-call, 2 and 4 ranks) are as fast with it or
+ * faster. Below 64 bytes, two reasons (bench/RESULTS.md, "Findings kept in the diary"):
  * <ul>
  * <li>Correctness. On JDK 25.0.3, C2's compilation of that loop, inlined into the tcp transport's copy, left 16
  * bytes of 48-byte copies from the direct read buffer into a heap receive buffer unwritten (bytes 8 to 24 of the
- * piece; session 7, {@code TcpStressTest}). The element-layout copy has no such loop.</li>
- * <li>Speed. A persistent alltoall of 4 ranks on 2 cores, timed between barriers, took 2.5-2.8 us at 32-48 B a
- * block with the loop (its slots' copies) and 2.3-2.5 with this copy, as at 16 and 64 B (session 20).</li>
+ * piece; {@code TcpStressTest} found it, {@code bench/repro/TcpLargeEagerCheck.java} reproduces it). The
+ * element-layout copy has no such loop.</li>
+ * <li>Speed. A persistent alltoall of 4 ranks on 2 cores at 32-48 B a block is slower with the loop (its slots'
+ * copies) than with this copy, which is as fast there as at 16 and 64 B.</li>
  * </ul>
  * {@code LayeringTest} fails a main class other than this one that calls the five-argument form.
  */

@@ -106,9 +106,9 @@ public abstract class AbstractRequest implements Request {
      * {@code delivered}/{@code sent}; a late {@link #wake()} of the old use is a harmless spurious unpark.
      */
     protected final void rearm() {
-        // A volatile store, fence included. A release store was tried (session 12): a persistent alltoall between two
-        // processes over shm then hung in about 3 % of runs of 3 million starts (a receive re-armed after its
-        // message had matched); the cause is not found yet, so the fence stays.
+        // A volatile store, fence included, not a release store: with a release store a persistent alltoall between
+        // two processes over shm hangs now and then (a receive re-armed after its message had matched), for a cause
+        // not found yet. The fence stays until it is.
         RESULT.set(this, null);
     }
 

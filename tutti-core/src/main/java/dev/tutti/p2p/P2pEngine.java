@@ -82,7 +82,7 @@ public final class P2pEngine implements InboundSink {
      */
     public void connect(final Transport[] routesByRank) {
         if (routesByRank.length != worldSize) {
-            throw new IllegalArgumentException("routes=" + routesByRank.length + ", expected " + worldSize);
+            throw Errors.refused("routes=" + routesByRank.length, Integer.toString(worldSize));
         }
         this.routes = routesByRank.clone();
         final Map<Transport, Boolean> distinct = new IdentityHashMap<>();

@@ -1,5 +1,7 @@
 package dev.tutti.runtime;
 
+import dev.tutti.internal.Errors;
+
 import java.io.IOException;
 import java.net.DatagramSocket;
 import java.net.Inet4Address;
@@ -122,7 +124,7 @@ public final class Addresses {
      */
     public static List<HostPort> parse(final String what, final String value) {
         if (null == value || value.isBlank()) {
-            throw new IllegalArgumentException(what + "=" + value + ", expected host:port[,host:port...]");
+            throw Errors.refused(what + "=" + value, "host:port[,host:port...]");
         }
         final List<HostPort> out = new ArrayList<>();
         for (final String part : value.split(",")) {
@@ -131,7 +133,7 @@ public final class Addresses {
             }
         }
         if (out.isEmpty()) {
-            throw new IllegalArgumentException(what + "=" + value + ", expected host:port[,host:port...]");
+            throw Errors.refused(what + "=" + value, "host:port[,host:port...]");
         }
         return List.copyOf(out);
     }

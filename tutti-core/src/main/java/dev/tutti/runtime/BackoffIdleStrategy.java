@@ -1,5 +1,7 @@
 package dev.tutti.runtime;
 
+import dev.tutti.internal.Errors;
+
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -50,9 +52,9 @@ public final class BackoffIdleStrategy implements IdleStrategy {
         final int yieldEvery) {
         if (spins < 0 || yields < 0 || minParkNs < 1 || maxParkNs < minParkNs || yieldEvery < 1
             || 0 != (yieldEvery & (yieldEvery - 1))) {
-            throw new IllegalArgumentException("BackoffIdleStrategy: spins=" + spins + " yields=" + yields
-                + " minParkNs=" + minParkNs + " maxParkNs=" + maxParkNs + " yieldEvery=" + yieldEvery
-                + ", expected spins >= 0, yields >= 0, 1 <= minParkNs <= maxParkNs, yieldEvery a power of two");
+            throw Errors.refused("BackoffIdleStrategy: spins=" + spins + " yields=" + yields + " minParkNs=" + minParkNs
+                + " maxParkNs=" + maxParkNs + " yieldEvery=" + yieldEvery,
+                "spins >= 0, yields >= 0, 1 <= minParkNs <= maxParkNs, yieldEvery a power of two");
         }
         this.spins = spins;
         this.yields = yields;

@@ -1,5 +1,7 @@
 package dev.tutti.runtime;
 
+import dev.tutti.internal.Failures;
+
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -111,6 +113,6 @@ public final class CpuBinding {
                 seen++;
             }
         }
-        throw new IllegalStateException("CPU mask has fewer than " + (n + 1) + " CPUs");
+        throw Failures.badState("CPU mask has fewer than " + (n + 1) + " CPUs");
     }
 }

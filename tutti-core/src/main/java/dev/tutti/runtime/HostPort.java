@@ -1,5 +1,7 @@
 package dev.tutti.runtime;
 
+import dev.tutti.internal.Errors;
+
 /**
  * A TCP endpoint written {@code host:port}, {@code [ipv6]:port} or {@code tcp://host:port}.
  *
@@ -18,7 +20,7 @@ public record HostPort(String host, int port) {
      */
     public static HostPort parse(final String what, final String value) {
         if (null == value) {
-            throw new IllegalArgumentException(what + "=null, expected host:port");
+            throw Errors.refused(what + "=null", "host:port");
         }
         String s = value.trim();
         if (s.startsWith("tcp://")) {
@@ -26,7 +28,7 @@ public record HostPort(String host, int port) {
         }
         final int colon = s.lastIndexOf(':');
         if (colon <= 0 || colon == s.length() - 1) {
-            throw new IllegalArgumentException(what + "=" + value + ", expected host:port");
+            throw Errors.refused(what + "=" + value, "host:port");
         }
         String host = s.substring(0, colon);
         if (host.startsWith("[") && host.endsWith("]")) {
@@ -36,10 +38,10 @@ public record HostPort(String host, int port) {
         try {
             port = Integer.parseInt(s.substring(colon + 1));
         } catch (final NumberFormatException e) {
-            throw new IllegalArgumentException(what + "=" + value + ", expected host:port with a numeric port", e);
+            throw Errors.refused(what + "=" + value, "host:port with a numeric port", e);
         }
         if (port < 1 || port > 65535 || host.isEmpty()) {
-            throw new IllegalArgumentException(what + "=" + value + ", expected host:port with port in 1..65535");
+            throw Errors.refused(what + "=" + value, "host:port with port in 1..65535");
         }
         return new HostPort(host, port);
     }

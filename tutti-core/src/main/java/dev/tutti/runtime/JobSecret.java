@@ -1,5 +1,8 @@
 package dev.tutti.runtime;
 
+import dev.tutti.internal.Errors;
+import dev.tutti.internal.Failures;
+
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
@@ -43,8 +46,7 @@ public final class JobSecret {
      */
     public static JobSecret of(final String secret) {
         if (null == secret || secret.isEmpty()) {
-            throw new IllegalArgumentException("job secret is " + (null == secret ? "null" : "empty")
-                + ", expected a non-empty (hex) string");
+            throw Errors.refused("job secret is " + (null == secret ? "null" : "empty"), "a non-empty (hex) string");
         }
         final byte[] hex = decodeHex(secret);
         return new JobSecret(null != hex ? hex : secret.getBytes(StandardCharsets.UTF_8));
@@ -77,7 +79,7 @@ public final class JobSecret {
             mac = Mac.getInstance(ALGORITHM);
             mac.init(key);
         } catch (final GeneralSecurityException e) {
-            throw new IllegalStateException("HMAC-SHA256 is unavailable in this JVM", e);
+            throw Failures.missingFromJvm("HMAC-SHA256", e);
         }
         mac.update(label.getBytes(StandardCharsets.US_ASCII));
         mac.update((byte) 0);

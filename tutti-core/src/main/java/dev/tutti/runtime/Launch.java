@@ -170,7 +170,7 @@ public final class Launch implements AutoCloseable {
             if (s.startsWith(FILE_SCHEME)) {
                 final String dir = s.substring(FILE_SCHEME.length());
                 if (dir.isEmpty() || !dir.startsWith("/")) {
-                    throw new IllegalArgumentException(name + "=" + s + ", expected file:///<absolute directory>");
+                    throw Errors.refused(name + "=" + s, "file:///<absolute directory>");
                 }
                 return new Plan(null, Path.of(dir), jobId, "rank 0 writes its address to " + dir + " (" + name
                     + "=" + s + ")");
@@ -194,7 +194,7 @@ public final class Launch implements AutoCloseable {
         try {
             d = MessageDigest.getInstance("SHA-256").digest(jobId.getBytes(StandardCharsets.UTF_8));
         } catch (final NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+            throw Failures.missingFromJvm("SHA-256", e);
         }
         final long v = ((d[0] & 0xFFL) << 24) | ((d[1] & 0xFFL) << 16) | ((d[2] & 0xFFL) << 8) | (d[3] & 0xFFL);
         return PORT_BASE + (int) (v % PORT_SPAN);

@@ -40,9 +40,13 @@ import java.util.concurrent.locks.LockSupport;
  * and its last error.
  */
 public final class RendezvousClient {
-    /** Longest time {@link #exchange(LaunchInfo, String)} may take, in milliseconds. */
+    /**
+     * {@link Settings#RENDEZVOUS_TIMEOUT_MS}'s name: the longest {@link #exchange(LaunchInfo, String)} may take, in
+     * milliseconds. Code reads the registry; this constant and {@link #TIMEOUT_DEFAULT_MS} stay because a test holds
+     * them equal to it.
+     */
     public static final String TIMEOUT_PROP_NAME = Settings.RENDEZVOUS_TIMEOUT_MS.name();
-    /** Default of {@link #TIMEOUT_PROP_NAME}: 60 s. */
+    /** Default of {@link Settings#RENDEZVOUS_TIMEOUT_MS}: 60 s. */
     public static final int TIMEOUT_DEFAULT_MS = Settings.RENDEZVOUS_TIMEOUT_MS.intDefault();
 
     private static final String OP = "rendezvous";

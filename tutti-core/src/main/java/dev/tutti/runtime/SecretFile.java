@@ -63,7 +63,7 @@ public final class SecretFile {
             mac.update((byte) 0);
             return HexFormat.of().formatHex(mac.doFinal(jobId.getBytes(StandardCharsets.UTF_8)));
         } catch (final GeneralSecurityException e) {
-            throw new IllegalStateException("HMAC-SHA256 is unavailable in this JVM", e);
+            throw Failures.missingFromJvm("HMAC-SHA256", e);
         }
     }
 

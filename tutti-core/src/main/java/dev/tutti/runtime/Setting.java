@@ -1,5 +1,8 @@
 package dev.tutti.runtime;
 
+import dev.tutti.internal.Errors;
+import dev.tutti.internal.Failures;
+
 import java.util.List;
 import java.util.Locale;
 
@@ -112,12 +115,11 @@ public record Setting(String name, String envName, Kind kind, Type type, String 
     public Setting {
         choices = List.copyOf(choices);
         if ((Type.CHOICE == type) == choices.isEmpty()) {
-            throw new IllegalArgumentException("setting " + name + ": type=" + type + ", choices=" + choices
-                + ", expected choices exactly for a CHOICE");
+            throw Errors.refused("setting " + name + ": type=" + type + ", choices=" + choices,
+                "choices exactly for a CHOICE");
         }
         if ((Kind.FAMILY == kind) != (name.indexOf(KEY_OPEN) > 0)) {
-            throw new IllegalArgumentException("setting " + name + ": kind=" + kind
-                + ", expected a <key> in the name exactly for a FAMILY");
+            throw Errors.refused("setting " + name + ": kind=" + kind, "a <key> in the name exactly for a FAMILY");
         }
         if (Type.INT == type && !defaultValue.isEmpty()) {
             Integer.parseInt(defaultValue);
@@ -143,7 +145,7 @@ public record Setting(String name, String envName, Kind kind, Type type, String 
      */
     public Setting member(final String key) {
         if (Kind.FAMILY != kind) {
-            throw new IllegalStateException("setting " + name + " is a " + kind + ", not a FAMILY with members");
+            throw Failures.badState("setting " + name + " is a " + kind + ", not a FAMILY with members");
         }
         final String property = prefix() + key;
         return new Setting(property, envNameOf(property), Kind.TUNABLE, type, defaultValue, choices, readAt,
@@ -203,14 +205,14 @@ public record Setting(String name, String envName, Kind kind, Type type, String 
         try {
             return Integer.parseInt(v.trim());
         } catch (final NumberFormatException e) {
-            throw new IllegalArgumentException("setting " + name + "=" + v + " is not an integer", e);
+            throw Errors.refused("setting " + name + "=" + v + " is not an integer", e);
         }
     }
 
     /** @return the default of an integer setting */
     public int intDefault() {
         if (Type.INT != type) {
-            throw new IllegalStateException("setting " + name + " is " + type + ", not an INT");
+            throw Failures.badState("setting " + name + " is " + type + ", not an INT");
         }
         return Integer.parseInt(defaultValue);
     }
@@ -228,8 +230,8 @@ public record Setting(String name, String envName, Kind kind, Type type, String 
         }
         final String c = v.trim().toLowerCase(Locale.ROOT);
         if (!choices.contains(c)) {
-            throw new IllegalArgumentException("setting " + name + "=" + v + ", expected "
-                + String.join(", ", choices.subList(0, choices.size() - 1)) + " or " + choices.getLast());
+            throw Errors.refused("setting " + name + "=" + v,
+                String.join(", ", choices.subList(0, choices.size() - 1)) + " or " + choices.getLast());
         }
         return c;
     }

@@ -1,5 +1,6 @@
 package dev.tutti.runtime;
 
+import dev.tutti.internal.Errors;
 import dev.tutti.runtime.Setting.Kind;
 import dev.tutti.runtime.Setting.ReadAt;
 import dev.tutti.runtime.Setting.Type;
@@ -12,8 +13,10 @@ import java.util.regex.Pattern;
  * variable, its default, when it is read and what it means, and the variables the launcher gives each rank.
  * {@code tutti info --settings} lists them with their values, and the user guide's settings table
  * ({@code docs/configuration.md}) is checked against {@link #all()} (a test fails if a row is missing, extra or
- * different). Code reads a setting through its constant here ({@code Settings.EAGER_LIMIT.intValue()}); the
- * {@code *_PROP_NAME} constants elsewhere are these names.
+ * different). Code reads a setting through its constant here ({@code Settings.EAGER_LIMIT.intValue()}) and names
+ * it by {@link Setting#name()}. The few constants elsewhere that carry a name are defined from these: the public
+ * API's ({@code Communicator.HOST_ID_PROP_NAME}, {@code ObjectSerializer.ALLOW_PROP_NAME}; this package is not
+ * exported), and the launch variables that {@link LaunchInfo} reads.
  *
  * <p>When a setting is read: see {@link Setting#readAt()}. Each is read when the thing it configures is made (a job,
  * a communicator), never per message, and not cached across jobs: one JVM may run many jobs (tests, benchmarks,
@@ -284,7 +287,7 @@ public final class Settings {
     public static Setting require(final String name) {
         final Setting s = find(name);
         if (null == s) {
-            throw new IllegalArgumentException("setting " + name + " is not declared in " + Settings.class.getName()
+            throw Errors.refused("setting " + name + " is not declared in " + Settings.class.getName()
                 + ", which lists every setting");
         }
         return s;

@@ -1,6 +1,7 @@
 package dev.tutti.type;
 
 import dev.tutti.Datatype;
+import dev.tutti.internal.Errors;
 
 /**
  * The layout of the 32-bit type code every message carries. Transports move it as an opaque {@code int} (inproc in
@@ -82,7 +83,7 @@ public final class TypeCode {
 
     private static int kindBits(final int kind) {
         if (kind < 1 || kind > MAX_KIND) {
-            throw new IllegalArgumentException("kind=" + kind + ", expected 1.." + MAX_KIND);
+            throw Errors.refused("kind=" + kind, "1.." + MAX_KIND);
         }
         return kind << KIND_SHIFT;
     }

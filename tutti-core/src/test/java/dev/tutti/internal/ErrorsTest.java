@@ -36,6 +36,18 @@ class ErrorsTest {
             + "if no family fits): " + inline);
     }
 
+    /**
+     * The JDK's argument and state exceptions too: code below the operations refuses a value with
+     * {@link Errors#refused} and reports a state that should not arise with {@link Failures#badState}.
+     */
+    @Test
+    void shouldBuildArgumentAndStateExceptionsOnlyThroughTheFactories() throws IOException {
+        final List<String> inline = constructions(MAIN, List.of("new IllegalArgumentException(",
+            "new IllegalStateException("));
+        assertTrue(inline.isEmpty(), "build these through Errors.refused or Failures.badState (add a factory if "
+            + "neither fits): " + inline);
+    }
+
     /** The scan finds what it is for: an inline construction in a file that is not on the list. */
     @Test
     void shouldCatchAnInlineConstruction() throws IOException {
@@ -58,6 +70,10 @@ class ErrorsTest {
     }
 
     private static List<String> inlineConstructions(final Path root) throws IOException {
+        return constructions(root, List.of(INLINE));
+    }
+
+    private static List<String> constructions(final Path root, final List<String> needles) throws IOException {
         assertTrue(Files.isDirectory(root), "no source tree at " + root.toAbsolutePath());
         final List<String> found = new ArrayList<>();
         try (Stream<Path> files = Files.walk(root)) {
@@ -68,7 +84,8 @@ class ErrorsTest {
                 }
                 final List<String> lines = Files.readAllLines(f);
                 for (int i = 0; i < lines.size(); i++) {
-                    if (lines.get(i).contains(INLINE)) {
+                    final String line = lines.get(i);
+                    if (needles.stream().anyMatch(line::contains)) {
                         found.add(name + ":" + (i + 1));
                     }
                 }

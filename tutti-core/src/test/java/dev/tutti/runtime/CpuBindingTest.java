@@ -66,22 +66,22 @@ class CpuBindingTest {
 
     @Test
     void shouldReadTheBindSetting() {
-        final String old = System.getProperty(Configuration.BIND_PROP_NAME);
+        final String old = System.getProperty(Settings.BIND.name());
         try {
-            System.setProperty(Configuration.BIND_PROP_NAME, "none");
+            System.setProperty(Settings.BIND.name(), "none");
             assertEquals(false, Configuration.bindToCore());
-            System.setProperty(Configuration.BIND_PROP_NAME, " Core ");
+            System.setProperty(Settings.BIND.name(), " Core ");
             assertEquals(true, Configuration.bindToCore());
-            System.setProperty(Configuration.BIND_PROP_NAME, "socket");
+            System.setProperty(Settings.BIND.name(), "socket");
             final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 Configuration::bindToCore);
             assertTrue(e.getMessage().contains("tutti.bind=socket") && e.getMessage().contains("core or none"),
                 e.getMessage());
         } finally {
             if (null == old) {
-                System.clearProperty(Configuration.BIND_PROP_NAME);
+                System.clearProperty(Settings.BIND.name());
             } else {
-                System.setProperty(Configuration.BIND_PROP_NAME, old);
+                System.setProperty(Settings.BIND.name(), old);
             }
         }
     }

@@ -52,7 +52,7 @@ class SettingsTest {
             assertEquals(Setting.Source.DEFAULT, Settings.SHM_LIVENESS_MS.source());
             System.setProperty(name, " 250 ");
             assertEquals(250, Settings.SHM_LIVENESS_MS.intValue());
-            assertEquals(250, Configuration.intValue(name, 100));
+            assertEquals(250, Settings.require(name).intValue());
             assertEquals(Setting.Source.SYSTEM_PROPERTY, Settings.SHM_LIVENESS_MS.source());
             System.setProperty(name, "1s");
             final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
@@ -69,11 +69,11 @@ class SettingsTest {
     void shouldReadAChoiceInAnyCaseAndNameTheChoices() {
         final String name = Settings.TRANSPORT.name();
         try {
-            assertEquals("auto", Configuration.transport());
+            assertEquals("auto", Settings.TRANSPORT.choice());
             System.setProperty(name, " TCP ");
-            assertEquals("tcp", Configuration.transport());
+            assertEquals("tcp", Settings.TRANSPORT.choice());
             System.setProperty(name, "rdma");
-            final IllegalArgumentException e = assertThrows(IllegalArgumentException.class, Configuration::transport);
+            final IllegalArgumentException e = assertThrows(IllegalArgumentException.class, Settings.TRANSPORT::choice);
             assertEquals("setting tutti.transport=rdma, expected auto, shm or tcp", e.getMessage());
         } finally {
             System.clearProperty(name);
@@ -103,10 +103,10 @@ class SettingsTest {
     @Test
     void shouldRefuseToReadAnUndeclaredSetting() {
         final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-            () -> Configuration.value("tutti.shm.ringbytes"));
+            () -> Settings.require("tutti.shm.ringbytes").raw());
         assertEquals("setting tutti.shm.ringbytes is not declared in dev.tutti.runtime.Settings, which lists every "
             + "setting", e.getMessage());
-        assertThrows(IllegalArgumentException.class, () -> Configuration.intValue("tutti.nothing", 1));
+        assertThrows(IllegalArgumentException.class, () -> Settings.require("tutti.nothing").intValue());
     }
 
     @Test

@@ -294,7 +294,7 @@ public final class Launcher {
      * @return the path ({@link Configuration#shmFile(String, String, String)})
      */
     Path rankShmFile(final String jobId, final String secret) {
-        final String option = "-D" + Configuration.SHM_DIR_PROP_NAME + "=";
+        final String option = "-D" + Settings.SHM_DIR.name() + "=";
         String dir = null;
         for (final String o : jvmOptions) {
             if (o.startsWith(option)) {

@@ -36,8 +36,8 @@ final class BenchRunner {
      * Rehearsals end once those since the last busy one ran this many iterations, HotSpot's count of calls after
      * which a method still at the profiling tier is compiled at the top tier ({@code Tier4InvocationThreshold}):
      * a method called once per iteration that some earlier deoptimisation left at that tier then gets compiled
-     * during a rehearsal, not during the timed loop that follows a rehearsal that happened to stay quiet (C2
-     * compiled {@code Collectives.run} for 6-10 ms inside 4 ranks' timed barrier loop, {@code -XX:+LogCompilation})...
+     * during a rehearsal, not during the timed loop that follows a rehearsal that happened to stay quiet (as
+     * {@code -XX:+LogCompilation} shows C2 compiling {@code Collectives.run} inside 4 ranks' timed barrier loop)...
      */
     static final long QUIET_STREAK_ITERATIONS = 5_000;
     /** ...or once they have been quiet this long (ms), for large sizes' few iterations. */
@@ -103,7 +103,7 @@ final class BenchRunner {
         bench.allocate(world, sizes[sizes.length - 1]);
         // The header first, before any warm-up: the first line a rank prints wakes the launcher, which forwards it
         // with code it has never run (class loading, compilation); printed between the warm-up and the first timed
-        // loop, that took a core from a busy-polling rank and cost the first size 10-30 times its steady time.
+        // loop, that would take a core from a busy-polling rank and cost the first size many times its steady time.
         if (null != report) {
             report.begin();
         }
@@ -152,14 +152,14 @@ final class BenchRunner {
 
     /**
      * Runs the timed loop, and runs it again (at most {@value #MAX_RERUNS} times) while the JIT compiler threads of
-     * some rank were busy during it ({@link #busy}): a compilation during the loop is warm-up that the
-     * warm-ups and rehearsals did not catch, not the steady state the table reports. HotSpot compiles a method when
-     * its counters cross a threshold, whenever that is; at large sizes a path first taken at this size crossed it
-     * inside the timed loop even after 4 s of warm-up (4 ranks on 2 cores, the channel at 512 KiB, its first size on
-     * the arena path: {@code ShmRendezvousInbound.deliver} compiled by C2 in the loop, exchanges of 5-8 ms among ones
-     * of 0.4). A collection does not make a loop run again: what a loop allocates, it pays for. Every rank runs the
-     * same number of loops (rank 0 decides). Without the JIT warm-up ({@code --jit-warmup 0}, {@code --quick}) the
-     * timed loops include compilation, as asked, run once, and nobody looks at the compilers.
+     * some rank were busy during it ({@link #busy}): a compilation during the loop is warm-up that the warm-ups and
+     * rehearsals did not catch, not the steady state the table reports. HotSpot compiles a method when its counters
+     * cross a threshold, whenever that is; at large sizes a path first taken at this size can cross it inside the timed
+     * loop even after seconds of warm-up (4 ranks on 2 cores, the channel at 512 KiB, its first size on the arena path:
+     * C2 compiles {@code ShmRendezvousInbound.deliver} in the loop, and the exchanges it overlaps take many times as
+     * long as the others). A collection does not make a loop run again: what a loop allocates, it pays for. Every rank
+     * runs the same number of loops (rank 0 decides). Without the JIT warm-up ({@code --jit-warmup 0}, {@code --quick})
+     * the timed loops include compilation, as asked, run once, and nobody looks at the compilers.
      *
      * @param reruns the most loops run again
      * @return the kept loop's mean and histogram, and what the compilers did (meaningful at rank 0)
@@ -175,8 +175,8 @@ final class BenchRunner {
             final long start = System.nanoTime();
             final double meanUs = bench.measure(world, bytes, iterations, warmup, histogram);
             // Every rank leaves the timed loop before any runs the code after it: that code (the check, the
-            // report) compiles anew, and with 4 ranks on 2 cores those compilations took the cores from a rank
-            // still in its last timed barrier for 4-23 ms (perf sched, -XX:+LogCompilation).
+            // report) compiles anew, and with 4 ranks on 2 cores those compilations would take the cores for
+            // milliseconds from a rank still in its last timed barrier (perf sched, -XX:+LogCompilation).
             world.barrier();
             if (0 == reruns) {
                 return new Timed(meanUs, histogram, discarded, 0);
@@ -252,16 +252,16 @@ final class BenchRunner {
      * most for {@value #REHEARSAL_MAX_MS} ms; after each one every rank sleeps until they are. A rehearsal has the
      * timed call's trip counts and branches, so that whatever the compiler does only for them (on-stack
      * replacement, recompilation, methods that cross a compile threshold only now) happens before timing. One
-     * rehearsal was not enough with more ranks than cores: C2 compiler threads then ran 1-5 ms slices on the ranks'
-     * cores during the timed loop ({@code perf sched timehist}); 4 ranks' 32 KiB bcast measured 80-590 µs per call
-     * instead of 25-69 (Open MPI 17-25). Every rank runs the same number of rehearsals (rank 0 decides). Each
+     * rehearsal is not enough with more ranks than cores: C2 compiler threads then run millisecond slices on the
+     * ranks' cores during the timed loop ({@code perf sched timehist}), and a 4-rank 32 KiB bcast measures several
+     * times slower than its steady state. Every rank runs the same number of rehearsals (rank 0 decides). Each
      * rehearsal ends with a call of one iteration: HotSpot compiles a method at the entry that follows an on-stack
-     * compilation of its loop, and that entry was the timed call's (a 20-64 ms C2 compile of {@code measure} inside
-     * 4 ranks' timed barrier loop, {@code -XX:+LogCompilation}).
+     * compilation of its loop, and that entry would otherwise be the timed call's ({@code -XX:+LogCompilation} shows
+     * C2 compiling {@code measure} inside 4 ranks' timed barrier loop).
      *
      * <p>First every rank has its young generation collected ({@link JvmActivity#collectYoung}): what the warm-up
      * and the harness left there would otherwise fill it at some call of the timed loop, and a young collection
-     * stalls every rank (5-14 ms each with 4 ranks on 2 cores, where the first one came 3-4 s into a run). What the
+     * stalls every rank for milliseconds (with 4 ranks on 2 cores the first one comes seconds into a run). What the
      * timed calls allocate themselves still fills the young generation during the timed loop, and its collections
      * are measured.
      */
@@ -302,12 +302,12 @@ final class BenchRunner {
      * Runs the harness's own calls (a reduction and a broadcast of the control values, a barrier) after every rank has
      * slept, as they run after each quiet wait of a rehearsal, with each rank in turn waking last. Their message paths
      * after a sleep (a message that reaches a rank still asleep, a receive posted after its message arrived) are then
-     * taken here, in the warm-up. Otherwise the first of them ran at the end of the rehearsal, in code compiled while
-     * the warm-up's lockstep never took them: the uncommon trap sent the compilers to work for 10-30 ms on the cores
-     * the ranks spin on, into the timed loop that followed ({@code -Xlog:deoptimization,jit+compilation}:
+     * taken here, in the warm-up. Otherwise the first of them runs at the end of the rehearsal, in code compiled while
+     * the warm-up's lockstep never took them: the uncommon trap sends the compilers to work for milliseconds on the
+     * cores the ranks spin on, into the timed loop that follows ({@code -Xlog:deoptimization,jit+compilation}:
      * {@code unstable_if} traps in {@code Matcher.takePosted}, {@code Matcher.post} and
-     * {@code ShmTransport.drainInbox} 5-15 ms before it). Sizes timed above 1 µs per call, 2 ranks, build-once alltoall
-     * and allreduce at 8-32 B, runs alternated: 18 of 108 without this, 3 of 108 with it (steady 0.25-0.3 µs).
+     * {@code ShmTransport.drainInbox} just before it), and the small sizes of the build-once forms at 2 ranks come out
+     * several times slower than their steady state far more often.
      */
     private static void wakeInTurn(final Communicator world) {
         for (int round = 0; round < WAKE_ROUNDS; round++) {
@@ -323,11 +323,11 @@ final class BenchRunner {
      * Frees a communicator before the warm-up, so that the warm-up takes the paths of a rank's first free: a free
      * adds housekeeping to the rank's progress loop (returning the context ids once every member has freed), and the
      * channel benchmark closes its previous channel, and with it the channel's communicator, at each size's prepare.
-     * The first size's second prepare was the job's first free: the progress loop met its new work inside the
-     * rehearsals or the timed loop, where the uncommon traps sent the compilers to work
+     * Otherwise the first size's second prepare is the job's first free: the progress loop meets its new work inside
+     * the rehearsals or the timed loop, where the uncommon traps send the compilers to work
      * ({@code -Xlog:deoptimization}: traps in {@code ContextIdAllocator.reap} and {@code P2pEngine.progress} inside
-     * the timed loop). With this and the first size's own warm-up, 4 ranks' 8-byte channel exchange stalled in 0 of
-     * 8 runs, against 4 of 8 (4.0-43 µs per call instead of 2.4-2.9) before.
+     * the timed loop), and 4 ranks' 8-byte channel exchange stalls in many runs; with this and the first size's own
+     * warm-up it does not.
      */
     private static void freeOnce(final Communicator world) {
         final Communicator scratch = world.dup();
@@ -339,8 +339,8 @@ final class BenchRunner {
      * Calls {@link OsuBenchmark#measure} {@value #MEASURE_CALLS} times with one iteration, so that HotSpot compiles
      * the method itself at the top tier now: it counts calls and loop iterations apart, and the warm-up's few long
      * calls leave it at the profiling tier with a loop that crosses its on-stack compilation threshold at some
-     * later call, which was 4 ranks' timed barrier loop (a 15-64 ms C2 compile of {@code measure} there,
-     * {@code -XX:+LogCompilation}). One iteration at the smallest size costs little.
+     * later call, such as 4 ranks' timed barrier loop ({@code -XX:+LogCompilation} shows C2 compiling
+     * {@code measure} there). One iteration at the smallest size costs little.
      */
     private static void compileMeasure(final Communicator world, final OsuBenchmark bench, final int bytes,
         final boolean percentiles) {

@@ -24,13 +24,13 @@ import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 
 /**
- * The build-once forms of issue 16 against the per-call ones, interleaved in one job: per size, per-call
- * {@code alltoall}, {@code alltoallInit}, an alltoall channel, per-call {@code allreduce} and {@code allreduceInit}
- * take turns in blocks of OSU-style calls (each call timed on its own, an untimed barrier after it), in an order
- * shuffled for each block (the same on every rank). Whatever the machine does meanwhile (other load, frequency, the
- * scheduler) falls on every form alike, so the ratios are those of the forms, where separate jobs per form (as
- * {@code compare.sh} runs them) differ by the drift between jobs as well: 20-80% between runs of one cell on a
- * shared 2-core machine.
+ * The build-once forms (persistent collectives, alltoall channels) against the per-call ones, interleaved in one job:
+ * per size, per-call {@code alltoall}, {@code alltoallInit}, an alltoall channel, per-call {@code allreduce} and
+ * {@code allreduceInit} take turns in blocks of OSU-style calls (each call timed on its own, an untimed barrier after
+ * it), in an order shuffled for each block (the same on every rank). Whatever the machine does meanwhile (other load,
+ * frequency, the scheduler) falls on every form alike, so the ratios are those of the forms, where separate jobs per
+ * form (as {@code compare.sh} runs them) differ by the drift between jobs as well, which on a shared 2-core machine is
+ * often larger than the differences between forms (bench/RESULTS.md, on the host).
  *
  * <pre>
  * bin/tutti bench forms -n 4 [options] [BYTES...]      ({@link FormsCommand}: checks the options, starts the ranks)
@@ -40,14 +40,14 @@ import java.util.concurrent.Callable;
  *   --warmup W   untimed calls of each form before the first block of a size (default 20000: fewer leave the JIT
  *                compiling during the first sizes, and a rank whose core a compiler thread takes waits a 4 ms tick)
  *   --warmup-ms T  and at least this long per form and size (default 500): a size that takes a new path (the
- *                shm ring above 16 KiB) runs new code, whose first few hundred calls took 0.2-8 ms each at
- *                24 KiB on 2 ranks, where the warm code takes 20 us
+ *                shm ring above 16 KiB) runs new code, whose first few hundred calls are orders of magnitude
+ *                slower than warm ones
  * </pre>
  *
- * <p>Order: with the order reversed every other block (as up to session 22) each form kept the same neighbours; at
- * 4 MiB on 2 ranks the second form (run after the channel in every other block) measured 4-11% slower than the
- * first, whichever of per-call {@code alltoall} and {@code alltoallInit} was second. A shuffled order gives every
- * form every neighbour.
+ * <p>Order: in a fixed or alternating order each form keeps the same neighbours, and a form pays for what the one
+ * before it left behind: at 4 MiB on 2 ranks the form run after the channel measures slower than the other,
+ * whichever of per-call {@code alltoall} and {@code alltoallInit} it is. A shuffled order gives every form every
+ * neighbour.
  *
  * <p>{@code BYTES} as in the OSU benchmarks: the block per pair for the alltoall forms, the vector for the reductions
  * (rounded down to whole longs, at least one). Each rank averages its timed calls per block; a block's time is the
@@ -59,9 +59,9 @@ import java.util.concurrent.Callable;
  * the same path the quartiles straddle 1). The first size is measured once more before the table and discarded (the
  * JIT keeps compiling for seconds after the warm-up calls when 4 JVMs share 2 cores). After each size every form
  * runs once more into poisoned buffers, and what it received is checked against what the ranks sent. Data lives in
- * long arrays, each form's own (up to session 22 the persistent forms shared the per-call ones', which were then
- * warm in the caches whenever the two ran one after the other: at 1 MiB on 4 ranks a cold 4 MiB costs hundreds of
- * microseconds), the channel's blocks in its own buffers (depth 1, confined to the rank's thread, as
+ * long arrays, each form's own (arrays shared by two forms would be warm in the caches for whichever runs second,
+ * and at large sizes a cold buffer costs more than the forms differ by), the channel's blocks in its own buffers
+ * (depth 1, confined to the rank's thread, as
  * {@code alltoall_channel}).
  */
 public final class InterleavedForms {
@@ -69,9 +69,9 @@ public final class InterleavedForms {
         "allreduce_init"};
 
     /**
-     * Default blocks per form and size. With 10 (up to session 25) a cluster of multi-millisecond stalls (the JVM's
-     * own threads taking a rank's core) could hold half of one form's blocks at a size and move its median; 20
-     * blocks double the timed part of a size (tens to hundreds of milliseconds, next to its seconds of warm-up).
+     * Default blocks per form and size. With 10, a cluster of multi-millisecond stalls (the JVM's own threads taking
+     * a rank's core) can hold half of one form's blocks at a size and move its median; 20 blocks cost little, the
+     * timed part of a size being tens to hundreds of milliseconds next to its seconds of warm-up.
      */
     static final int DEFAULT_BLOCKS = 20;
     /** Default timed calls per block. */
@@ -218,8 +218,8 @@ public final class InterleavedForms {
      * Measures one size: the forms' warm-ups, then their blocks, which run again (at most
      * {@value BenchRunner#MAX_RERUNS} times) while some rank's JIT compiler threads were busy during them, as
      * {@link BenchRunner}'s timed loops do: at 64 B, the first size whose channel takes a new path (the window), the
-     * compilers ran 34-129 ms during the blocks of every run on 2 and 4 ranks (session 25), and a compilation in the
-     * timed part is warm-up, not the steady state the table reports. Without a timed warm-up ({@code warmupMs} 0)
+     * compilers run during the blocks of every run on 2 and 4 ranks, and a compilation in the timed part is warm-up,
+     * not the steady state the table reports. Without a timed warm-up ({@code warmupMs} 0)
      * the blocks run once and nobody looks at the compilers, as {@code tutti bench --jit-warmup 0} does.
      */
     private Measured size(final Communicator world, final int bytes, final JvmActivity jvm) {

@@ -18,8 +18,8 @@ import java.util.stream.Stream;
  * <p>Implementation note: the JVM's threads are hidden from {@code ThreadMXBean}'s thread list, so their CPU time
  * is the process's CPU time minus that of every listed (Java) thread; the JIT's total compilation time (ms) changes
  * when a compilation ends. On a host whose cores all run busy-polling ranks, a compiler or GC thread that shares a
- * rank's core stalls the rank for scheduler slices of 1-5 ms ({@code perf sched timehist} showed C1/C2 compiler
- * threads next to 9 in 10 stalls of over 2 ms in a 4-rank run on 2 cores). The compiler threads' own CPU time
+ * rank's core stalls the rank for whole scheduler slices of milliseconds ({@code perf sched timehist} shows C1/C2
+ * compiler threads beside most long stalls of a 4-rank run on 2 cores). The compiler threads' own CPU time
  * ({@link #compilerNsSinceMark}) comes from Linux's per-thread {@code schedstat} (nanoseconds, unlike the clock
  * ticks of {@code stat}), found by the threads' names; elsewhere a compilation that ended stands for it. Not
  * thread-safe: one per rank.
@@ -98,8 +98,8 @@ class JvmActivity {
 
     /**
      * Runs the look at the compiler threads {@value #WATCH_WARMUP_LOOKS} times, so that its own code (a directory
-     * listing, file reads, a stream) has been compiled before the first loop it watches; else the compilers worked on
-     * it during the loops and made them run again, and the rehearsals, which wait for quiet, took seconds longer.
+     * listing, file reads, a stream) has been compiled before the first loop it watches; else the compilers work on
+     * it during the loops and make them run again, and the rehearsals, which wait for quiet, take seconds longer.
      */
     void compileCompilerWatch() {
         for (int i = 0; i < WATCH_WARMUP_LOOKS; i++) {
@@ -171,8 +171,8 @@ class JvmActivity {
     /**
      * Fills the young generation with short-lived arrays until a collection has run (at most {@code maxMs}), so
      * that a timed loop starts with it empty. Not {@link System#gc()}: that full collection shrinks the heap to a
-     * few tens of MB (G1, measured: 384 MB to 28 MB) and uncommits the rest on a background thread, so that the
-     * timed loop then ran with a small young generation whose pages fault in again. Filling also touches the young
+     * few tens of MB (G1) and uncommits the rest on a background thread, so that the timed loop would run with a
+     * small young generation whose pages fault in again. Filling also touches the young
      * generation's pages once, which a JVM that has run for a while has done.
      *
      * @param maxMs the longest time spent filling

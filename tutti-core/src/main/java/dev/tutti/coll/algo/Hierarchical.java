@@ -32,8 +32,8 @@ import java.lang.foreign.MemorySegment;
  * <li>bcast: the root stands in for its host's leader: a bcast from the root among it and the other hosts'
  *     leaders, then one within every host at once (from the root on its host, from the leader on the others). So
  *     the data crosses the network first, as in a flat binomial tree, and then all hosts spread it side by side;
- *     serving the root's host first put a whole intra-host copy before the network phase (session 9 measured
- *     4 MiB across 2 hosts x 2 ranks at 1.17 times flat). No rank receives the data twice.</li>
+ *     serving the root's host first would put a whole intra-host copy before the network phase. No rank receives
+ *     the data twice.</li>
  * <li>reduce: to each leader within its host, among the leaders to the root's leader, then to the root if it is
  *     not its host's leader (one more message within a host). allreduce: to each leader, allreduce among the
  *     leaders (in place), bcast within each host. Above {@link #BLOCKS_MIN_BYTES} (where the flat table turns to
@@ -41,8 +41,8 @@ import java.lang.foreign.MemorySegment;
  *     within each host leaves block i of k at its rank i, the k ranks i of all hosts allreduce their block (k
  *     exchanges of n/k bytes across the network side by side, not one of n bytes at the leader), and an
  *     allgatherv within each host puts the blocks together: each phase moves n/k bytes a rank where the leader's
- *     scheme moved n three times in a row (session 9 measured 64 KiB across 2 hosts x 2 ranks at 1.73 times
- *     flat). It is Rabenseifner's split (reduce-scatter, then allgather) with the network phase between.</li>
+ *     scheme moves n three times in a row. It is Rabenseifner's split (reduce-scatter, then allgather) with the
+ *     network phase between.</li>
  * <li>Order of operands. With each host's ranks consecutive ({@link HostMap#contiguous()}), the reduction within a
  *     host is over a range of ranks in order, and the leaders' over the hosts in rank order, both by
  *     order-preserving algorithms when the op is not commutative, so the result is x0 op x1 op ... op x(p-1) as

@@ -34,9 +34,9 @@ import java.lang.foreign.MemorySegment;
  *     scratch {@code 2n} on non-root working ranks.</li>
  * <li>{@code count < p'} falls back to {@link Linear#allreduce} / {@link Linear#reduce} (every rank sees the same
  *     count and group size, so all take the same branch). The blocked pattern would still be correct with empty
- *     blocks, but such vectors are latency-bound and its {@code 2 lg p' + 2} rounds measured slower than the
- *     two rounds of the linear algorithm (p = 8, 3 doubles, in one JVM). The selection table sends these calls
- *     to recursive doubling / binomial anyway; the fallback only serves forced use.</li>
+ *     blocks, but such vectors are latency-bound, and its {@code 2 lg p' + 2} rounds are slower than the linear
+ *     algorithm's two. The selection table sends these calls to recursive doubling / binomial anyway; the fallback
+ *     only serves forced use.</li>
  * <li>Operands are combined in the order partners meet, not rank order: commutative operations only.</li>
  * </ul>
  */

@@ -2,6 +2,7 @@ package dev.tutti.coll.inter;
 
 import dev.tutti.coll.CollComm;
 import dev.tutti.coll.SelectionTable;
+import dev.tutti.internal.Errors;
 import dev.tutti.p2p.CommView;
 import dev.tutti.p2p.P2pEngine;
 
@@ -64,7 +65,7 @@ public final class InterComm {
                 return i;
             }
         }
-        throw new IllegalArgumentException("world rank " + v + " is not in the local group");
+        throw Errors.refused("world rank " + v + " is not in the local group");
     }
 
     /** @return the union of the two groups, on which every intercommunicator schedule runs */

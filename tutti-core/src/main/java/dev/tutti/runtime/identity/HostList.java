@@ -1,5 +1,7 @@
 package dev.tutti.runtime.identity;
 
+import dev.tutti.internal.Errors;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -29,7 +31,7 @@ public final class HostList {
      */
     public static List<String> expand(final String what, final String list) {
         if (null == list || list.isBlank()) {
-            throw new IllegalArgumentException(what + "=" + list + ", expected a host list such as node[01-04,07]");
+            throw Errors.refused(what + "=" + list, "a host list such as node[01-04,07]");
         }
         final List<String> out = new ArrayList<>();
         int depth = 0;
@@ -117,7 +119,6 @@ public final class HostList {
     }
 
     private static IllegalArgumentException bad(final String what, final String list, final String why) {
-        return new IllegalArgumentException(what + "=" + list + ": " + why
-            + ", expected a host list such as node[01-04,07] or a[1-2],b3");
+        return Errors.refused(what + "=" + list + ": " + why, "a host list such as node[01-04,07] or a[1-2],b3");
     }
 }

@@ -1,5 +1,7 @@
 package dev.tutti.transport.inproc;
 
+import dev.tutti.internal.Errors;
+import dev.tutti.internal.Failures;
 import dev.tutti.transport.InboundSink;
 
 import java.lang.foreign.Arena;
@@ -44,7 +46,7 @@ public final class InprocFabric {
     long name(final MemorySegment block) {
         final Long name = names.get(block.address());
         if (null == name) {
-            throw new IllegalArgumentException("not a block of this fabric: address " + block.address());
+            throw Errors.refused("not a block of this fabric: address " + block.address());
         }
         return name;
     }
@@ -52,7 +54,7 @@ public final class InprocFabric {
     MemorySegment resolve(final long name, final long bytes) {
         final MemorySegment block = blocks.get(name);
         if (null == block || bytes < 0 || bytes > block.byteSize()) {
-            throw new IllegalArgumentException("no block " + name + " of at least " + bytes + " bytes in this fabric");
+            throw Errors.refused("no block " + name + " of at least " + bytes + " bytes in this fabric");
         }
         return block.asSlice(0, bytes);
     }
@@ -67,7 +69,7 @@ public final class InprocFabric {
     InboundSink sink(final int worldRank) {
         final InboundSink s = sinks[worldRank];
         if (null == s) {
-            throw new IllegalStateException("world rank " + worldRank + " is not in this JVM");
+            throw Failures.badState("world rank " + worldRank + " is not in this JVM");
         }
         return s;
     }

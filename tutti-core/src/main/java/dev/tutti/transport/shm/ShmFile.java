@@ -1,7 +1,9 @@
 package dev.tutti.transport.shm;
 
+import dev.tutti.internal.Failures;
 import dev.tutti.internal.SegmentCopy;
 import dev.tutti.runtime.Configuration;
+import dev.tutti.runtime.Settings;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -125,7 +127,7 @@ final class ShmFile implements AutoCloseable {
         // Acquire pairs with the creator's release of READY above.
         while (INIT_READY != (long) LONG.getAcquire(seg, INIT_STATE_OFFSET)) {
             if (System.nanoTime() - deadline > 0) {
-                throw new IllegalStateException("shm file " + path + " was not initialized within " + INIT_WAIT_MS
+                throw Failures.badState("shm file " + path + " was not initialized within " + INIT_WAIT_MS
                     + " ms by the rank that created it (initState="
                     + (long) LONG.getAcquire(seg, INIT_STATE_OFFSET) + ")");
             }
@@ -134,13 +136,13 @@ final class ShmFile implements AutoCloseable {
         check(seg, MAGIC_OFFSET, MAGIC, "magic", path);
         check(seg, VERSION_OFFSET, VERSION, "version", path);
         check(seg, RANKS_OFFSET, layout.ranks, "ranks", path);
-        check(seg, RING_BYTES_OFFSET, layout.ringBytes, "ringBytes (" + Configuration.SHM_RING_BYTES_PROP_NAME + ")",
+        check(seg, RING_BYTES_OFFSET, layout.ringBytes, "ringBytes (" + Settings.SHM_RING_BYTES.name() + ")",
             path);
         check(seg, CHUNK_BYTES_OFFSET, layout.chunkBytes, "chunkBytes ("
-            + Configuration.SHM_CHUNK_BYTES_PROP_NAME + ")", path);
-        check(seg, CHUNKS_OFFSET, layout.chunksPerChannel, "chunks (" + Configuration.SHM_CHUNKS_PROP_NAME + ")",
+            + Settings.SHM_CHUNK_BYTES.name() + ")", path);
+        check(seg, CHUNKS_OFFSET, layout.chunksPerChannel, "chunks (" + Settings.SHM_CHUNKS.name() + ")",
             path);
-        check(seg, ARENA_BYTES_OFFSET, layout.arenaBytes, "arenaBytes (" + Configuration.SHM_ARENA_MIB_PROP_NAME
+        check(seg, ARENA_BYTES_OFFSET, layout.arenaBytes, "arenaBytes (" + Settings.SHM_ARENA_MIB.name()
             + ")", path);
     }
 
@@ -148,7 +150,7 @@ final class ShmFile implements AutoCloseable {
         final Path path) {
         final long actual = seg.get(ValueLayout.JAVA_LONG, offset);
         if (actual != expected) {
-            throw new IllegalStateException("shm file " + path + " has " + what + "=" + actual + ", this rank expects "
+            throw Failures.badState("shm file " + path + " has " + what + "=" + actual + ", this rank expects "
                 + expected + " (every rank of a job must use the same shm settings)");
         }
     }
@@ -162,7 +164,7 @@ final class ShmFile implements AutoCloseable {
             final long pid = seg.get(ValueLayout.JAVA_LONG, slot + SLOT_PID);
             final long start = seg.get(ValueLayout.JAVA_LONG, slot + SLOT_START_MILLIS);
             if (alive(pid, start)) {
-                throw new IllegalStateException("shm file " + path + ": rank " + rank + " is already attached by the "
+                throw Failures.badState("shm file " + path + ": rank " + rank + " is already attached by the "
                     + "live process pid=" + pid + "; two processes claim the same rank");
             }
         }
@@ -252,9 +254,9 @@ final class ShmFile implements AutoCloseable {
 
     /**
      * Returns the live process with this pid and, if a start time is known, this start time (not a reused pid). Its
-     * {@link ProcessHandle#isAlive()} is the cheap check to repeat (some 25 µs: one read of {@code /proc/<pid>/stat},
-     * and the handle tells a reused pid by its start time), while this lookup reads the process's command line and
-     * owner too (some 300 µs).
+     * {@link ProcessHandle#isAlive()} is the cheap check to repeat (one read of {@code /proc/<pid>/stat}, and the
+     * handle tells a reused pid by its start time), while this lookup reads the process's command line and owner too,
+     * which costs far more.
      *
      * @param pid         the pid
      * @param startMillis its start time in epoch ms, or -1

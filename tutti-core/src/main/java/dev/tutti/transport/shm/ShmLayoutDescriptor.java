@@ -1,5 +1,7 @@
 package dev.tutti.transport.shm;
 
+import dev.tutti.internal.Errors;
+
 /**
  * The layout of a job's shared-memory file: one file per job in the shm directory ({@code /dev/shm}), mapped by
  * every rank of the job on this host. All numbers are native-endian 64-bit words; every word accessed by more than
@@ -117,10 +119,9 @@ final class ShmLayoutDescriptor {
         final long arenaBytes) {
         if (ranks < 1 || Long.bitCount(ringBytes) != 1 || ringBytes < 4096 || chunkBytes < 64
             || 0 != chunkBytes % 64 || chunksPerChannel < 1 || arenaBytes < 0 || 0 != arenaBytes % PAGE) {
-            throw new IllegalArgumentException("shm layout: ranks=" + ranks + " ringBytes=" + ringBytes
-                + " chunkBytes=" + chunkBytes + " chunks=" + chunksPerChannel + " arenaBytes=" + arenaBytes
-                + ", expected ranks >= 1, ringBytes a power of two >= 4096, chunkBytes a multiple of 64, "
-                + "chunks >= 1, arenaBytes a multiple of 4096");
+            throw Errors.refused("shm layout: ranks=" + ranks + " ringBytes=" + ringBytes + " chunkBytes=" + chunkBytes
+                + " chunks=" + chunksPerChannel + " arenaBytes=" + arenaBytes, "ranks >= 1, ringBytes a power of "
+                + "two >= 4096, chunkBytes a multiple of 64, chunks >= 1, arenaBytes a multiple of 4096");
         }
         this.ranks = ranks;
         this.ringBytes = ringBytes;

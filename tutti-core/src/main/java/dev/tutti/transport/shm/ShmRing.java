@@ -218,16 +218,16 @@ final class ShmRing {
      * when a 1 MiB inbox first wraps, often seconds into a job. C2 compiles a branch that its profile has never
      * seen taken as a trap to the interpreter; each compiled method that inlines the branch then deoptimizes when
      * it is first taken, and is compiled again. With 4 ranks on 2 cores those compilations take the cores from the
-     * ranks for the kernel's 4 ms tick, once or more: {@code -Xlog:deoptimization=debug} showed traps in
-     * {@code tryClaim} and {@code peek} inside 3 of 4 timed loops of a 4-rank barrier benchmark, and without this
-     * warm-up 2 of 5 runs stalled for 7.5 and 10.8 ms (mean 12.6 and 17.3 µs a barrier instead of 6-9), with it
-     * none of 5. Profiles belong to the method, not to the ring, so this ring's records count for every ring.
+     * ranks for the kernel's 4 ms tick, once or more, and a timed loop stalls for milliseconds
+     * ({@code -Xlog:deoptimization=debug} shows the traps in {@code tryClaim} and {@code peek}; the diagnosis:
+     * bench/RESULTS.md, "Findings kept in the diary"). Profiles belong to the method, not to the ring, so this ring's
+     * records count for every ring.
      *
-     * <p>Cost: 20-70 ms at start with 4 ranks starting on 2 cores, most of it in the interpreter (part of it, linking
-     * the {@code VarHandle}s, the first messages would pay otherwise), and {@link #WARM_UP_FOOTPRINT} bytes of the
-     * file that nothing else uses. With {@value #WARM_UP_RECORDS} records no trap in these paths was left in a
-     * 4-rank barrier benchmark ({@code -Xlog:deoptimization=debug}), against 8-13 without. The producer's retry
-     * after a lost CAS is not exercised (it needs a second producer thread).
+     * <p>Cost: tens of milliseconds at start with 4 ranks starting on 2 cores, most of it in the interpreter (part of
+     * it, linking the {@code VarHandle}s, the first messages would pay otherwise), and {@link #WARM_UP_FOOTPRINT}
+     * bytes of the file that nothing else uses. {@value #WARM_UP_RECORDS} records leave no trap in these paths in a
+     * 4-rank barrier benchmark ({@code -Xlog:deoptimization=debug}). The producer's retry after a lost CAS is not
+     * exercised (it needs a second producer thread).
      *
      * @param file   the whole mapping (the same kind of segment as the inboxes', so that type profiles stay as
      *               they will be)

@@ -630,7 +630,7 @@ public final class ShmTransport implements Transport {
         if (null == s) {
             throw Errors.expected(ErrorClass.ARG, "allocShared", "rank=" + rank, "bytes=" + bytes
                 + " do not fit in the free part of the shared arena of " + file.layout.arenaBytes + " bytes",
-                "less, or a larger " + dev.tutti.runtime.Configuration.SHM_ARENA_MIB_PROP_NAME);
+                "less, or a larger " + dev.tutti.runtime.Settings.SHM_ARENA_MIB.name());
         }
         return s;
     }

@@ -502,7 +502,7 @@ final class TcpConnection {
 
     private IllegalStateException protocolError(final int type, final int source, final long length,
         final String what) {
-        return new IllegalStateException("protocol error from rank=" + peer + ": " + what + " (frame type="
+        return Failures.badState("protocol error from rank=" + peer + ": " + what + " (frame type="
             + FrameDescriptor.typeName(type) + ", source=" + source + ", length=" + length + ")");
     }
 

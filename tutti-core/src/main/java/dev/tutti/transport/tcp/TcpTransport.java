@@ -56,17 +56,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class TcpTransport implements Transport {
     private static final String OP = "tcp connect";
 
-    /** Address to listen on and publish; default: loopback if the rendezvous is on loopback, else every interface,
-     *  publishing this host's addresses with the one on the interface that reaches the rendezvous first. */
-    public static final String HOST_PROP_NAME = Settings.TCP_HOST.name();
-    /** Longest time the wiring after the rendezvous may take, in milliseconds. */
-    public static final String CONNECT_TIMEOUT_PROP_NAME = Settings.TCP_CONNECT_TIMEOUT_MS.name();
-    /** Default of {@link #CONNECT_TIMEOUT_PROP_NAME}: 60 s. */
-    public static final int CONNECT_TIMEOUT_DEFAULT_MS = Settings.TCP_CONNECT_TIMEOUT_MS.intDefault();
-    /** Longest time {@link #close()} waits for the peers' goodbyes, in milliseconds. */
-    public static final String CLOSE_TIMEOUT_PROP_NAME = Settings.TCP_CLOSE_TIMEOUT_MS.name();
-    /** Default of {@link #CLOSE_TIMEOUT_PROP_NAME}: 10 s. */
-    public static final int CLOSE_TIMEOUT_DEFAULT_MS = Settings.TCP_CLOSE_TIMEOUT_MS.intDefault();
 
     /** Staging bytes per connection, at least (rendezvous chunks are built in it). */
     static final int MIN_STAGING_BYTES = 128 * 1024;

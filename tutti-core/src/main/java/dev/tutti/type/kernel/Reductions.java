@@ -22,12 +22,11 @@ public final class Reductions {
      * kernels with BAND/BOR/BXOR mapped to LAND/LOR/LXOR, so results stay 0/1 whatever nonzero bytes come in.
      * A pair type runs its component's kernels over 2 * count values (MINLOC/MAXLOC are the only ops there).
      *
-     * Why every loop runs over arrays, never over MemorySegment accessors. A loop of getAtIndex/setAtIndex runs
-     * at ~0.33 ns/element on 1M doubles when it has only ever seen one kind of segment, but at 4-35 ns/element
-     * once it has seen heap segments of two array types and native ones (measured on JDK 25, 2-core x86): the
-     * segment classes make the accessors' type profile megamorphic, and the profile lives in shared JDK code,
-     * so no copy of our loop escapes it. The library sees every kind (user arrays, byte[] staging, native shm).
-     * So:
+     * Why every loop runs over arrays, never over MemorySegment accessors. A loop of getAtIndex/setAtIndex is as fast
+     * as an array loop while it has only ever seen one kind of segment, but an order of magnitude or more slower once
+     * it has seen heap segments of two array types and native ones (JDK 25): the segment classes make the accessors'
+     * type profile megamorphic, and the profile lives in shared JDK code, so no copy of our loop escapes it. The
+     * library sees every kind (user arrays, byte[] staging, native shm). So:
      *   - a call over more than one chunk whose operand is a writable heap segment backed by the matching
      *     primitive array, starting at an element boundary, reduces that operand in place with the array loop
      *     (heapBase() + address(), which is the byte offset for heap segments; read-only segments have no
@@ -37,10 +36,8 @@ public final class Reductions {
      * Calls of at most one chunk always stage, because heapBase() allocates its Optional (16 B per operand per
      * call, which C2 does not eliminate under the mixed profile) and small reductions are schedule steps on the
      * hot path, which must not allocate; above one chunk, saving a copy is worth 32 B per >= 16 KiB reduced.
-     * Measured (ReductionBenchmark, JDK 25, 2-core x86, all kinds mixed in one JVM; ns per value, noisy
-     * machine): 1M doubles SUM array-backed 0.36-0.41, staged (native or byte[]-backed) 0.83-1.5, naive
-     * segment loop 25-32; 256 doubles staged ~1.4; count=1 ~60 ns per call (validation, ThreadLocal, three
-     * bulk copies); INT SUM 0.3; MAXLOC on double pairs 1.0.
+     * ReductionBenchmark (a test class) measures these paths with every kind of segment mixed in one JVM: the
+     * array-backed one, the staged one behind it, and the segment loop far behind both.
      *
      * Allocation. None per call of at most one chunk, after warm-up: the staging chunks are per thread
      * (ThreadLocal, one pair per primitive type used, 2 * CHUNK_BYTES). User functions need whole vectors (a
