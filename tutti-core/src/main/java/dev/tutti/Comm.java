@@ -1,5 +1,7 @@
 package dev.tutti;
 
+import dev.tutti.calls.ApiAccess;
+import dev.tutti.calls.P2pChecks;
 import dev.tutti.coll.CollComm;
 import dev.tutti.coll.CollDoor;
 import dev.tutti.coll.CollStart;
@@ -63,6 +65,15 @@ public abstract class Comm implements PointToPoint, BlockingCollectives, Nonbloc
     private final ObjectSerializer serializer;
     private final ContextIdAllocator contexts;
     private final View view = new View();
+    static {
+        ApiAccess.install(new ApiAccess() {
+            @Override
+            protected String describeComm(final Comm comm) {
+                return comm.describe();
+            }
+        });
+    }
+
     private final P2pChecks p2pChecks = new P2pChecks(this);
 
     /**
@@ -221,6 +232,7 @@ public abstract class Comm implements PointToPoint, BlockingCollectives, Nonbloc
 
     @Override
     public void send(final Buf buf, final int dest, final int tag) {
+        checkLive("send");
         p2pChecks.send("send", buf, dest, tag);
         if (PROC_NULL != dest) {
             engine.send(p2pContext, toWorld(dest), tag, buf);
@@ -229,6 +241,7 @@ public abstract class Comm implements PointToPoint, BlockingCollectives, Nonbloc
 
     @Override
     public Request isend(final Buf buf, final int dest, final int tag) {
+        checkLive("isend");
         p2pChecks.send("isend", buf, dest, tag);
         if (PROC_NULL == dest) {
             return CompletedRequest.NULL_PEER;
@@ -238,6 +251,7 @@ public abstract class Comm implements PointToPoint, BlockingCollectives, Nonbloc
 
     @Override
     public void ssend(final Buf buf, final int dest, final int tag) {
+        checkLive("ssend");
         p2pChecks.send("ssend", buf, dest, tag);
         if (PROC_NULL != dest) {
             engine.ssend(p2pContext, toWorld(dest), tag, buf, view);
@@ -246,6 +260,7 @@ public abstract class Comm implements PointToPoint, BlockingCollectives, Nonbloc
 
     @Override
     public Request issend(final Buf buf, final int dest, final int tag) {
+        checkLive("issend");
         p2pChecks.send("issend", buf, dest, tag);
         if (PROC_NULL == dest) {
             return CompletedRequest.NULL_PEER;
@@ -255,6 +270,7 @@ public abstract class Comm implements PointToPoint, BlockingCollectives, Nonbloc
 
     @Override
     public Status recv(final Buf buf, final int source, final int tag) {
+        checkLive("recv");
         p2pChecks.recv("recv", buf, source, tag);
         if (PROC_NULL == source) {
             return CompletedRequest.NULL_PEER.waitFor();
@@ -264,6 +280,7 @@ public abstract class Comm implements PointToPoint, BlockingCollectives, Nonbloc
 
     @Override
     public Request irecv(final Buf buf, final int source, final int tag) {
+        checkLive("irecv");
         p2pChecks.recv("irecv", buf, source, tag);
         if (PROC_NULL == source) {
             return CompletedRequest.NULL_PEER;

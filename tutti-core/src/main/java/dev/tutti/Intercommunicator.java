@@ -1,5 +1,7 @@
 package dev.tutti;
 
+import dev.tutti.calls.InterBridge;
+import dev.tutti.calls.CollBridge;
 import dev.tutti.coll.SelectionTable;
 import dev.tutti.coll.inter.InterComm;
 import dev.tutti.comm.Agreement;

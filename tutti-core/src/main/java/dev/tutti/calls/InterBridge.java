@@ -1,5 +1,10 @@
-package dev.tutti;
+package dev.tutti.calls;
 
+import dev.tutti.Buf;
+import dev.tutti.Comm;
+import dev.tutti.Datatype;
+import dev.tutti.Intercommunicator;
+import dev.tutti.Op;
 import dev.tutti.coll.CollCall;
 import dev.tutti.coll.CollKind;
 import dev.tutti.coll.CollStart;
@@ -23,7 +28,7 @@ import static dev.tutti.type.BooleanStaging.sendMemory;
  * group's sender (or -1 when this group only receives), {@code remoteRoot} the other group's. Every call gets its
  * own descriptor: intercommunicator collectives are not on the small-message fast path of intracommunicators.
  */
-final class InterBridge implements CollBridge {
+public final class InterBridge implements CollBridge {
     /** The empty buffer of a direction that moves nothing. */
     private static final Buf NONE = Buf.of(new byte[0]);
     private static final List<Runnable> NO_FINISH = List.of();
@@ -35,7 +40,7 @@ final class InterBridge implements CollBridge {
     private final int remoteSize;
     private final CollChecks check;
 
-    InterBridge(final InterComm ic, final String where, final int rank, final int size, final int remoteSize) {
+    public InterBridge(final InterComm ic, final String where, final int rank, final int size, final int remoteSize) {
         this.ic = ic;
         this.where = where;
         this.rank = rank;

@@ -1,5 +1,12 @@
-package dev.tutti;
+package dev.tutti.calls;
 
+import dev.tutti.Buf;
+import dev.tutti.Comm;
+import dev.tutti.Datatype;
+import dev.tutti.ErrorClass;
+import dev.tutti.Intercommunicator;
+import dev.tutti.Op;
+import dev.tutti.TuttiException;
 import dev.tutti.coll.CollComm;
 import dev.tutti.internal.Errors;
 import dev.tutti.type.kernel.Reductions;
@@ -10,7 +17,7 @@ import dev.tutti.type.kernel.Reductions;
  * {@link TuttiException} naming the operation, the communicator, the argument, its value and what was expected,
  * before anything is sent. One instance per bridge; immutable.
  */
-final class CollChecks {
+public final class CollChecks {
     private final String where;
     /** What per-peer arrays and blocks are counted by: {@code size} (intra) or {@code remoteSize} (inter). */
     private final String peersName;
@@ -21,14 +28,14 @@ final class CollChecks {
      * @param peersName what the number of blocks and per-peer entries is called ({@code size}, {@code remoteSize})
      * @param peers     that number
      */
-    CollChecks(final String where, final String peersName, final int peers) {
+    public CollChecks(final String where, final String peersName, final int peers) {
         this.where = where;
         this.peersName = peersName;
         this.peers = peers;
     }
 
     /** Requires a buffer: neither null nor {@link Buf#IN_PLACE}. */
-    void need(final String op, final String arg, final Buf b) {
+    public void need(final String op, final String arg, final Buf b) {
         if (null == b || Buf.IN_PLACE == b) {
             throw Errors.invalid(ErrorClass.BUFFER, op, where, arg + "=" + (null == b ? "null" : "IN_PLACE")
                 + ", expected a buffer");
@@ -36,7 +43,7 @@ final class CollChecks {
     }
 
     /** Refuses {@link Buf#IN_PLACE} where the operation has no in-place form (every intercommunicator one). */
-    void noInPlace(final String op, final Buf send, final Buf recv) {
+    public void noInPlace(final String op, final Buf send, final Buf recv) {
         if (Buf.IN_PLACE == send || Buf.IN_PLACE == recv) {
             throw Errors.invalid(ErrorClass.BUFFER, op, where, (Buf.IN_PLACE == send ? "send" : "recv")
                 + "=IN_PLACE, expected a buffer: an intercommunicator has no in-place collectives");
@@ -44,33 +51,33 @@ final class CollChecks {
     }
 
     /** Requires a reduction operation. */
-    void needOp(final String op, final Op o) {
+    public void needOp(final String op, final Op o) {
         if (null == o) {
             throw Errors.invalid(ErrorClass.OP, op, where, "op=null, expected a reduction operation");
         }
     }
 
     /** Requires {@code o} to be defined on the elements of {@code b} (an empty buffer has none to check). */
-    void reducible(final String op, final Op o, final Datatype type) {
+    public void reducible(final String op, final Op o, final Datatype type) {
         Reductions.check(op, o, type);
     }
 
     /** As {@link #reducible(String, Op, Datatype)} for a buffer, which may be empty. */
-    void reducible(final String op, final Op o, final Buf b) {
+    public void reducible(final String op, final Op o, final Buf b) {
         if (b.count() > 0) {
             Reductions.check(op, o, b.datatype());
         }
     }
 
     /** Requires a root of a group of {@code size} ranks (an intracommunicator's). */
-    void root(final String op, final int root, final int size) {
+    public void root(final String op, final int root, final int size) {
         if (root < 0 || root >= size) {
             throw Errors.root(op, where, root, size);
         }
     }
 
     /** Requires the same root on an intracommunicator's two (coinciding) groups. */
-    void sameRoot(final String op, final int root, final int remoteRoot) {
+    public void sameRoot(final String op, final int root, final int remoteRoot) {
         if (root != remoteRoot) {
             throw Errors.invalid(ErrorClass.ROOT, op, where, "root=" + root + " but remoteRoot=" + remoteRoot
                 + ": on an intracommunicator both groups are this group, expected the same root");
@@ -78,7 +85,7 @@ final class CollChecks {
     }
 
     /** Requires the root argument of an intercommunicator's one-way form. */
-    void oneWayRoot(final String op, final int root) {
+    public void oneWayRoot(final String op, final int root) {
         if (Intercommunicator.ROOT != root && Comm.PROC_NULL != root && (root < 0 || root >= peers)) {
             throw Errors.invalid(ErrorClass.ROOT, op, where, "root=" + root + " is not ROOT, PROC_NULL or a "
                 + "rank of the remote group, expected ROOT (-3) at the root, PROC_NULL (-2) at its group's other "
@@ -87,7 +94,7 @@ final class CollChecks {
     }
 
     /** Requires the roots of an intercommunicator's symmetric form, one in each group. */
-    void symmetricRoots(final String op, final int root, final int localSize, final int remoteRoot) {
+    public void symmetricRoots(final String op, final int root, final int localSize, final int remoteRoot) {
         if (root < 0 || root >= localSize) {
             throw Errors.invalid(ErrorClass.ROOT, op, where, "root=" + root + " is outside the local group, "
                 + "expected 0.." + (localSize - 1));
@@ -102,7 +109,7 @@ final class CollChecks {
      * Requires buffers a persistent collective can use again at every start: none staged (booleans and
      * non-contiguous layouts are copied through bytes when a call is made, which a persistent call is only once).
      */
-    static void persistable(final String op, final String where, final Object... bufs) {
+    public static void persistable(final String op, final String where, final Object... bufs) {
         for (final Object o : bufs) {
             if (o instanceof Buf[] each) {
                 persistable(op, where, (Object[]) each);
@@ -115,14 +122,14 @@ final class CollChecks {
     }
 
     /** Requires a tag of a tagged two-phase collective. */
-    static void tag(final String op, final String where, final int tag) {
+    public static void tag(final String op, final String where, final int tag) {
         if (tag < 0 || tag > CollComm.TAGGED_TAG_UB) {
             throw Errors.tag(op, where, tag, CollComm.TAGGED_TAG_UB, " (wildcards are not allowed for collectives)");
         }
     }
 
     /** Requires the send and receive buffers to hold the same element type. */
-    void sameType(final String op, final Buf send, final Buf recv) {
+    public void sameType(final String op, final Buf send, final Buf recv) {
         if (send.datatype() != recv.datatype()) {
             throw Errors.invalid(ErrorClass.TYPE, op, where, "send type=" + send.datatype() + " but recv type="
                 + recv.datatype() + ", expected the same type");
@@ -130,7 +137,7 @@ final class CollChecks {
     }
 
     /** Requires room for {@code needed} elements in {@code b}. */
-    void capacity(final String op, final String arg, final Buf b, final long needed) {
+    public void capacity(final String op, final String arg, final Buf b, final long needed) {
         if (b.count() < needed) {
             throw Errors.invalid(ErrorClass.COUNT, op, where, arg + " count=" + b.count()
                 + " is too small, expected at least " + needed + " elements (" + peersName + "=" + peers + ")");
@@ -138,7 +145,7 @@ final class CollChecks {
     }
 
     /** Requires {@code b} to split into one equal block per peer. */
-    void multiple(final String op, final String arg, final Buf b) {
+    public void multiple(final String op, final String arg, final Buf b) {
         if (0 != b.count() % peers) {
             throw Errors.invalid(ErrorClass.COUNT, op, where, arg + " count=" + b.count() + " is not a multiple of "
                 + peersName + "=" + peers + ", expected " + peersName + " equal blocks");
@@ -146,7 +153,7 @@ final class CollChecks {
     }
 
     /** Requires one send and one receive buffer per peer (alltoallw). */
-    void buffers(final String op, final Buf[] send, final Buf[] recv) {
+    public void buffers(final String op, final Buf[] send, final Buf[] recv) {
         if (null == send || null == recv || send.length != peers || recv.length != peers) {
             throw Errors.invalid(ErrorClass.ARG, op, where, "send.length=" + (null == send ? "null" : send.length)
                 + " recv.length=" + (null == recv ? "null" : recv.length) + ", expected " + peersName + "=" + peers
@@ -163,7 +170,7 @@ final class CollChecks {
      *
      * @return their sum
      */
-    long counts(final String op, final String arg, final int[] counts, final String nName, final int n) {
+    public long counts(final String op, final String arg, final int[] counts, final String nName, final int n) {
         if (null == counts || counts.length != n) {
             throw Errors.invalid(ErrorClass.ARG, op, where, arg + ".length=" + (null == counts ? "null"
                 : counts.length) + ", expected " + nName + "=" + n);
@@ -185,7 +192,7 @@ final class CollChecks {
      * @throws TuttiException of class {@link ErrorClass#ARG} for a wrong length, {@link ErrorClass#COUNT} for a
      *                        negative or out-of-buffer block
      */
-    void vector(final String op, final String countsName, final String displsName, final int[] counts,
+    public void vector(final String op, final String countsName, final String displsName, final int[] counts,
         final int[] displs, final Buf b) {
         if (null == counts || null == displs || counts.length != peers || displs.length != peers) {
             throw Errors.invalid(ErrorClass.ARG, op, where, countsName + ".length=" + (null == counts ? "null"

@@ -1,5 +1,9 @@
-package dev.tutti;
+package dev.tutti.calls;
 
+import dev.tutti.BlockingCollectives;
+import dev.tutti.Buf;
+import dev.tutti.Comm;
+import dev.tutti.Op;
 import dev.tutti.coll.CollCall;
 import dev.tutti.coll.CollStart;
 
@@ -11,7 +15,7 @@ import dev.tutti.coll.CollStart;
  * intracommunicator ({@link IntraBridge}) the ordinary collectives, the symmetric forms with one root; on an
  * intercommunicator ({@link InterBridge}) MPI's one-way forms and the symmetric ones.
  */
-interface CollBridge {
+public interface CollBridge {
     CollCall barrier(CollStart start);
 
     CollCall bcast(CollStart start, Buf buf, int root);

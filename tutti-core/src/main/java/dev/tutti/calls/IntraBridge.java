@@ -1,5 +1,10 @@
-package dev.tutti;
+package dev.tutti.calls;
 
+import dev.tutti.Buf;
+import dev.tutti.Communicator;
+import dev.tutti.Datatype;
+import dev.tutti.ErrorClass;
+import dev.tutti.Op;
 import dev.tutti.coll.CallSlot;
 import dev.tutti.coll.CollArgs;
 import dev.tutti.coll.CollCall;
@@ -27,7 +32,7 @@ import static dev.tutti.type.BooleanStaging.sendMemory;
  * small blocking collective allocates nothing here; a call that outlives its method (nonblocking, tagged) gets its
  * own descriptor.
  */
-final class IntraBridge implements CollBridge {
+public final class IntraBridge implements CollBridge {
     /** The finish steps of a call without staging. */
     private static final List<Runnable> NO_FINISH = List.of();
 
@@ -36,7 +41,7 @@ final class IntraBridge implements CollBridge {
     private final String where;
     private final CollChecks check;
 
-    IntraBridge(final CollComm coll, final String where) {
+    public IntraBridge(final CollComm coll, final String where) {
         this.coll = coll;
         this.where = where;
         this.check = new CollChecks(where, "size", coll.size());
@@ -308,11 +313,11 @@ final class IntraBridge implements CollBridge {
         return reduction(CollKind.ALLREDUCE, start, send, recv, o);
     }
 
-    CollCall scan(final CollStart start, final Buf send, final Buf recv, final Op o) {
+    public CollCall scan(final CollStart start, final Buf send, final Buf recv, final Op o) {
         return reduction(CollKind.SCAN, start, send, recv, o);
     }
 
-    CollCall exscan(final CollStart start, final Buf send, final Buf recv, final Op o) {
+    public CollCall exscan(final CollStart start, final Buf send, final Buf recv, final Op o) {
         return reduction(CollKind.EXSCAN, start, send, recv, o);
     }
 

@@ -1,5 +1,10 @@
-package dev.tutti;
+package dev.tutti.calls;
 
+import dev.tutti.Buf;
+import dev.tutti.Communicator;
+import dev.tutti.ErrorClass;
+import dev.tutti.ObjectSerializer;
+import dev.tutti.type.kernel.Reductions;
 import dev.tutti.internal.Errors;
 
 import java.util.ArrayList;
@@ -13,16 +18,16 @@ import java.util.function.BinaryOperator;
  * order, so any associative {@link BinaryOperator} works, commutative or not; this moves O(p) values per rank,
  * which is the right trade for objects (use the buffer collectives for numeric data).
  */
-final class ObjectBridge {
+public final class ObjectBridge {
     private final Communicator comm;
     private final ObjectSerializer serializer;
 
-    ObjectBridge(final Communicator comm, final ObjectSerializer serializer) {
+    public ObjectBridge(final Communicator comm, final ObjectSerializer serializer) {
         this.comm = comm;
         this.serializer = serializer;
     }
 
-    <T> T bcast(final T value, final int root) {
+    public <T> T bcast(final T value, final int root) {
         final boolean isRoot = comm.rank() == root;
         final byte[] mine = isRoot ? serializer.serialize(value) : null;
         final int[] len = {isRoot ? mine.length : 0};
@@ -32,7 +37,7 @@ final class ObjectBridge {
         return isRoot ? value : cast(serializer.deserialize(bytes));
     }
 
-    <T> List<T> gather(final T value, final int root) {
+    public <T> List<T> gather(final T value, final int root) {
         final boolean isRoot = comm.rank() == root;
         final int p = comm.size();
         final byte[] mine = serializer.serialize(value);
@@ -44,7 +49,7 @@ final class ObjectBridge {
         return isRoot ? decode(all, lens, displs) : null;
     }
 
-    <T> T scatter(final List<? extends T> values, final int root) {
+    public <T> T scatter(final List<? extends T> values, final int root) {
         final boolean isRoot = comm.rank() == root;
         final int p = comm.size();
         int[] lens = null;
@@ -52,7 +57,7 @@ final class ObjectBridge {
         byte[] all = null;
         if (isRoot) {
             if (null == values || values.size() != p) {
-                throw Errors.argument(ErrorClass.COUNT, "scatterObject", comm.describe(), "values.size()",
+                throw Errors.argument(ErrorClass.COUNT, "scatterObject", ApiAccess.describe(comm), "values.size()",
                     null == values ? "null" : values.size(), "size=" + p);
             }
             final byte[][] parts = new byte[p][];
@@ -74,7 +79,7 @@ final class ObjectBridge {
         return cast(serializer.deserialize(mine));
     }
 
-    <T> List<T> allgather(final T value) {
+    public <T> List<T> allgather(final T value) {
         final int p = comm.size();
         final byte[] mine = serializer.serialize(value);
         final int[] lens = new int[p];
@@ -85,10 +90,10 @@ final class ObjectBridge {
         return decode(all, lens, displs);
     }
 
-    <T> List<T> alltoall(final List<? extends T> values) {
+    public <T> List<T> alltoall(final List<? extends T> values) {
         final int p = comm.size();
         if (null == values || values.size() != p) {
-            throw Errors.argument(ErrorClass.COUNT, "alltoallObject", comm.describe(), "values.size()",
+            throw Errors.argument(ErrorClass.COUNT, "alltoallObject", ApiAccess.describe(comm), "values.size()",
                 null == values ? "null" : values.size(), "size=" + p);
         }
         final byte[][] parts = new byte[p][];
@@ -110,17 +115,17 @@ final class ObjectBridge {
         return decode(in, recvLens, recvDispls);
     }
 
-    <T> T reduce(final T value, final BinaryOperator<T> op, final int root) {
+    public <T> T reduce(final T value, final BinaryOperator<T> op, final int root) {
         final List<T> all = gather(value, root);
         return null == all ? null : fold(all, op, all.size());
     }
 
-    <T> T allreduce(final T value, final BinaryOperator<T> op) {
+    public <T> T allreduce(final T value, final BinaryOperator<T> op) {
         final List<T> all = allgather(value);
         return fold(all, op, all.size());
     }
 
-    <T> T scan(final T value, final BinaryOperator<T> op, final boolean inclusive) {
+    public <T> T scan(final T value, final BinaryOperator<T> op, final boolean inclusive) {
         final List<T> all = allgather(value);
         final int upTo = inclusive ? comm.rank() + 1 : comm.rank();
         return 0 == upTo ? null : fold(all, op, upTo);
@@ -149,7 +154,7 @@ final class ObjectBridge {
         long at = 0;
         for (int i = 0; i < lens.length; i++) {
             if (at > Integer.MAX_VALUE) {
-                throw Errors.invalid(ErrorClass.COUNT, "object collective", comm.describe(),
+                throw Errors.invalid(ErrorClass.COUNT, "object collective", ApiAccess.describe(comm),
                     "serialized values total more than " + Integer.MAX_VALUE + " bytes");
             }
             d[i] = (int) at;
