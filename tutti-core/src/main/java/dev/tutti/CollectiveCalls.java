@@ -1,7 +1,7 @@
 package dev.tutti;
 
-import dev.tutti.calls.CollChecks;
 import dev.tutti.calls.CollBridge;
+import dev.tutti.calls.CollChecks;
 import dev.tutti.coll.CollComm;
 import dev.tutti.coll.CollDoor;
 import dev.tutti.coll.CollStart;

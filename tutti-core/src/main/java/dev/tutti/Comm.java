@@ -71,6 +71,11 @@ public abstract class Comm implements PointToPoint, BlockingCollectives, Nonbloc
             protected String describeComm(final Comm comm) {
                 return comm.describe();
             }
+
+            @Override
+            protected void bindTuttiToThread(final Tutti tutti) {
+                tutti.bindToThread();
+            }
         });
     }
 

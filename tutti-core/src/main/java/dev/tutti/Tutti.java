@@ -3,6 +3,8 @@ package dev.tutti;
 import dev.tutti.coll.CollLeftovers;
 import dev.tutti.internal.Errors;
 import dev.tutti.internal.Failures;
+import dev.tutti.job.Hosts;
+import dev.tutti.job.LocalJob;
 import dev.tutti.p2p.P2pEngine;
 import dev.tutti.runtime.Configuration;
 import dev.tutti.runtime.CpuBinding;

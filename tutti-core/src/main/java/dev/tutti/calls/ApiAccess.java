@@ -1,11 +1,12 @@
 package dev.tutti.calls;
 
 import dev.tutti.Comm;
+import dev.tutti.Tutti;
 
 /**
  * The implementation's one way into what the api's handles keep package-private, in the manner of the JDK's
  * {@code SharedSecrets}: {@link Comm} installs the one instance when its class is initialized, so the accessor is
- * set before any communicator exists to be passed here. Used only off the per-call paths (error messages).
+ * set before any communicator exists to be passed here. Used only off the per-call paths (error messages, a rank thread's start).
  */
 public abstract class ApiAccess {
     private static ApiAccess access;
@@ -23,5 +24,12 @@ public abstract class ApiAccess {
         return access.describeComm(comm);
     }
 
+    /** Binds the rank's handle to the calling thread, as an embedded job's rank thread does first. */
+    public static void bindToThread(final Tutti tutti) {
+        access.bindTuttiToThread(tutti);
+    }
+
     protected abstract String describeComm(Comm comm);
+
+    protected abstract void bindTuttiToThread(Tutti tutti);
 }

@@ -4,8 +4,8 @@ import dev.tutti.Buf;
 import dev.tutti.Communicator;
 import dev.tutti.ErrorClass;
 import dev.tutti.ObjectSerializer;
-import dev.tutti.type.kernel.Reductions;
 import dev.tutti.internal.Errors;
+import dev.tutti.type.kernel.Reductions;
 
 import java.util.ArrayList;
 import java.util.Collections;

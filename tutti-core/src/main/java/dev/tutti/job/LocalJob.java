@@ -1,5 +1,11 @@
-package dev.tutti;
+package dev.tutti.job;
 
+import dev.tutti.CheckFailedException;
+import dev.tutti.ErrorClass;
+import dev.tutti.RankBody;
+import dev.tutti.Tutti;
+import dev.tutti.TuttiException;
+import dev.tutti.calls.ApiAccess;
 import dev.tutti.coll.CollLeftovers;
 import dev.tutti.internal.Failures;
 import dev.tutti.p2p.P2pEngine;
@@ -22,7 +28,7 @@ import java.util.function.IntFunction;
  * mismatch ({@link CollLeftovers}). On timeout the engines are aborted with the stacks of the ranks still running,
  * and their threads are interrupted.
  */
-final class LocalJob {
+public final class LocalJob {
     private static final long GRACE_MS = 5_000;
 
     private final P2pEngine[] engines;
@@ -33,7 +39,7 @@ final class LocalJob {
     /** Per rank: the checker's failure at its close (a finding it only reported), or null. */
     private final AtomicReferenceArray<CheckFailedException> checkFailures;
 
-    LocalJob(final P2pEngine[] engines, final Tutti.Options options, final IntFunction<Tutti> ranks) {
+    public LocalJob(final P2pEngine[] engines, final Tutti.Options options, final IntFunction<Tutti> ranks) {
         this.engines = engines;
         this.options = options;
         this.ranks = ranks;
@@ -41,7 +47,7 @@ final class LocalJob {
         this.checkFailures = new AtomicReferenceArray<>(engines.length);
     }
 
-    void run(final RankBody body) {
+    public void run(final RankBody body) {
         final int n = engines.length;
         final Thread[] threads = new Thread[n];
         for (int i = 0; i < n; i++) {
@@ -49,7 +55,7 @@ final class LocalJob {
             final Tutti tutti = ranks.apply(rank);
             threads[i] = Thread.ofPlatform().name("tutti-rank-" + rank).daemon(true).unstarted(() -> {
                 try {
-                    tutti.bindToThread();
+                    ApiAccess.bindToThread(tutti);
                     body.run(tutti.world());
                     final TuttiException found = engines[rank].closing();
                     left(rank);
@@ -132,7 +138,7 @@ final class LocalJob {
      * @param rank the rank
      * @param t    what it threw (or passed to {@link Tutti#abort})
      */
-    void fail(final int rank, final Throwable t) {
+    public void fail(final int rank, final Throwable t) {
         failures.compareAndSet(rank, null, t); // the first: an abort, then the exception it threw
         if (firstFailed.compareAndSet(-1, rank)) {
             final TuttiException cause = Failures.failed(ErrorClass.PROC_FAILED, "job aborted", null, "rank " + rank

@@ -1,5 +1,7 @@
-package dev.tutti;
+package dev.tutti.job;
 
+import dev.tutti.Buf;
+import dev.tutti.Communicator;
 import dev.tutti.runtime.Settings;
 
 import java.net.InetAddress;
@@ -23,7 +25,7 @@ import java.util.Map;
  * Equal keys are one host; hosts are numbered in order of their lowest rank. A fake layout
  * ({@code tutti.host.layout}) replaces all this, with no exchange.
  */
-final class Hosts {
+public final class Hosts {
     private Hosts() {
     }
 
@@ -35,7 +37,7 @@ final class Hosts {
      * @param sharesMemory per world rank, whether this rank reaches it by shared memory (itself included)
      * @return the host index of each world rank, or null if every rank is on one host
      */
-    static int[] of(final Communicator world, final int[] fake, final boolean[] sharesMemory) {
+    public static int[] of(final Communicator world, final int[] fake, final boolean[] sharesMemory) {
         if (null != fake) {
             return fake;
         }
@@ -63,7 +65,7 @@ final class Hosts {
     }
 
     /** @return this process's host id: the setting {@code tutti.host.id}, else the host name */
-    static String hostId() {
+    public static String hostId() {
         final String configured = Settings.HOST_ID.text();
         return configured.isEmpty() ? HostName.NAME : configured;
     }
