@@ -9,7 +9,7 @@ import dev.tutti.p2p.P2pEngine;
 import dev.tutti.runtime.Configuration;
 import dev.tutti.runtime.CpuBinding;
 import dev.tutti.runtime.IdleStrategy;
-import dev.tutti.runtime.Launch;
+import dev.tutti.runtime.identity.Launch;
 import dev.tutti.runtime.LaunchInfo;
 import dev.tutti.runtime.RendezvousClient;
 import dev.tutti.transport.InboundSink;

@@ -1,11 +1,15 @@
-package dev.tutti.runtime;
+package dev.tutti.runtime.identity;
 
 import dev.tutti.ErrorClass;
+import dev.tutti.Tutti;
 import dev.tutti.TuttiException;
 import dev.tutti.internal.Errors;
 import dev.tutti.internal.Failures;
-import dev.tutti.runtime.identity.Identities;
-import dev.tutti.runtime.identity.Identity;
+import dev.tutti.runtime.HostPort;
+import dev.tutti.runtime.LaunchInfo;
+import dev.tutti.runtime.RendezvousServer;
+import dev.tutti.runtime.SecretFile;
+import dev.tutti.runtime.Settings;
 
 import java.io.IOException;
 import java.net.Inet4Address;

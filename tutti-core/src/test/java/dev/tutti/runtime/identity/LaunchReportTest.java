@@ -1,4 +1,4 @@
-package dev.tutti.runtime;
+package dev.tutti.runtime.identity;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,8 +1,8 @@
-package dev.tutti.runtime;
+package dev.tutti.runtime.identity;
 
 import dev.tutti.TuttiException;
-import dev.tutti.runtime.identity.Identities;
-import dev.tutti.runtime.identity.Identity;
+import dev.tutti.runtime.SecretFile;
+import dev.tutti.runtime.Settings;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
