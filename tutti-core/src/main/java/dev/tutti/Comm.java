@@ -3,7 +3,7 @@ package dev.tutti;
 import dev.tutti.calls.ApiAccess;
 import dev.tutti.calls.P2pChecks;
 import dev.tutti.coll.CollComm;
-import dev.tutti.coll.CollDoor;
+import dev.tutti.coll.door.CollDoor;
 import dev.tutti.coll.CollStart;
 import dev.tutti.comm.ContextIdAllocator;
 import dev.tutti.internal.Errors;

@@ -5,7 +5,7 @@ import dev.tutti.calls.CollChecks;
 import dev.tutti.calls.IntraBridge;
 import dev.tutti.calls.ObjectBridge;
 import dev.tutti.coll.CollComm;
-import dev.tutti.coll.CollDoor;
+import dev.tutti.coll.door.CollDoor;
 import dev.tutti.coll.CollStart;
 import dev.tutti.coll.SelectionTable;
 import dev.tutti.comm.Agreement;

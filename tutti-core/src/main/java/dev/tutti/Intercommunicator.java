@@ -3,7 +3,7 @@ package dev.tutti;
 import dev.tutti.calls.CollBridge;
 import dev.tutti.calls.InterBridge;
 import dev.tutti.coll.SelectionTable;
-import dev.tutti.coll.inter.InterComm;
+import dev.tutti.coll.InterComm;
 import dev.tutti.comm.Agreement;
 import dev.tutti.comm.ContextIdAllocator;
 import dev.tutti.comm.Creation;

@@ -10,7 +10,7 @@ import dev.tutti.coll.CollStart;
 /**
  * A communicator kind's bridge to the collective engine: each method checks a collective's arguments as this kind
  * defines them, before anything is sent, and returns the call's descriptor, which {@link Comm} hands to the
- * engine's one door ({@code dev.tutti.coll.CollDoor}) as the call's variant says (run and wait, start, or begin a
+ * engine's one door ({@code dev.tutti.coll.door.CollDoor}) as the call's variant says (run and wait, start, or begin a
  * tagged run). The roots and buffers mean what {@link BlockingCollectives} says for each kind: on an
  * intracommunicator ({@link IntraBridge}) the ordinary collectives, the symmetric forms with one root; on an
  * intercommunicator ({@link InterBridge}) MPI's one-way forms and the symmetric ones.

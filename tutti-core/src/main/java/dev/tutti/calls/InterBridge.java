@@ -8,8 +8,8 @@ import dev.tutti.Op;
 import dev.tutti.coll.CollCall;
 import dev.tutti.coll.CollKind;
 import dev.tutti.coll.CollStart;
-import dev.tutti.coll.inter.InterArgs;
-import dev.tutti.coll.inter.InterComm;
+import dev.tutti.coll.InterArgs;
+import dev.tutti.coll.InterComm;
 
 import java.lang.foreign.MemorySegment;
 import java.util.List;

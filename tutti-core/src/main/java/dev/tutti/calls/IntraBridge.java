@@ -9,7 +9,7 @@ import dev.tutti.coll.CallSlot;
 import dev.tutti.coll.CollArgs;
 import dev.tutti.coll.CollCall;
 import dev.tutti.coll.CollComm;
-import dev.tutti.coll.CollDoor;
+import dev.tutti.coll.door.CollDoor;
 import dev.tutti.coll.CollKind;
 import dev.tutti.coll.CollStart;
 import dev.tutti.internal.Errors;

@@ -2,8 +2,6 @@ package dev.tutti.coll;
 
 import dev.tutti.Datatype;
 import dev.tutti.Op;
-import dev.tutti.coll.inter.InterArgs;
-import dev.tutti.coll.inter.InterComm;
 
 import java.lang.foreign.MemorySegment;
 import java.util.List;
@@ -338,73 +336,73 @@ public final class CollCall {
     // ---------------------------------------------------------------------------------------- engine side
 
     /** @return whether the hook did the whole call ({@link #doneByHook()}) */
-    boolean isDoneByHook() {
+    public boolean isDoneByHook() {
         return doneByHook;
     }
 
-    CollGate gate() {
+    public CollGate gate() {
         return gate;
     }
 
-    CollStart start() {
+    public CollStart start() {
         return start;
     }
 
-    CollComm comm() {
+    public CollComm comm() {
         return comm;
     }
 
-    MemorySegment send() {
+    public MemorySegment send() {
         return send;
     }
 
-    MemorySegment recv() {
+    public MemorySegment recv() {
         return recv;
     }
 
-    CollArgs args() {
+    public CollArgs args() {
         return args;
     }
 
-    long selectBytes() {
+    public long selectBytes() {
         return selectBytes;
     }
 
-    long selectCount() {
+    public long selectCount() {
         return selectCount;
     }
 
-    List<Runnable> finish() {
+    public List<Runnable> finish() {
         return finish;
     }
 
-    InterComm interComm() {
+    public InterComm interComm() {
         return inter;
     }
 
-    InterArgs interArgs() {
+    public InterArgs interArgs() {
         return interArgs;
     }
 
-    AlgorithmId algorithm() {
+    public AlgorithmId algorithm() {
         return algorithm;
     }
 
-    void algorithm(final AlgorithmId id) {
+    public void algorithm(final AlgorithmId id) {
         this.algorithm = id;
     }
 
     /** Records what the door built for this call. */
-    void built(final Schedule theSchedule, final ScheduleCache.Entry theLease) {
+    public void built(final Schedule theSchedule, final ScheduleCache.Entry theLease) {
         this.schedule = theSchedule;
         this.lease = theLease;
     }
 
-    Schedule schedule() {
+    public Schedule schedule() {
         return schedule;
     }
 
-    ScheduleCache.Entry lease() {
+    public ScheduleCache.Entry lease() {
         return lease;
     }
 

@@ -366,7 +366,7 @@ public final class CollComm {
     }
 
     /** @return the rank's collective state, looked up once per communicator (see {@link #activeRuns()}) */
-    CollHooks rankState() {
+    public CollHooks rankState() {
         final CollHooks h = rankState;
         if (null != h) {
             return h;

@@ -63,7 +63,7 @@ public final class CollStart {
      * @param gate     what a nonblocking or tagged run waits for before its data moves ({@link CollGate}), or null
      * @return the run, or for a blocking call of a leased schedule a completed request
      */
-    dev.tutti.Request start(final Schedule schedule, final CollComm comm, final ScheduleCache.Entry lease,
+    public dev.tutti.Request start(final Schedule schedule, final CollComm comm, final ScheduleCache.Entry lease,
         final CollGate gate) {
         if (!nonblocking && null != lease) {
             return ScheduleRun.runBlocking(schedule, comm, lease); // waits here; every blocking caller waits at once

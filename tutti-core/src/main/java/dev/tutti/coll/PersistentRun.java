@@ -43,7 +43,7 @@ public final class PersistentRun implements PersistentRequest {
     private volatile boolean freed;
     private boolean started;
 
-    PersistentRun(final CollCall call, final Schedule schedule) {
+    public PersistentRun(final CollCall call, final Schedule schedule) {
         this.call = call;
         this.entry = ScheduleCache.Entry.standalone(schedule);
         this.run = ScheduleRun.persistent(schedule, call.comm(), entry, () -> freed || !isActive());
@@ -163,7 +163,7 @@ public final class PersistentRun implements PersistentRequest {
     }
 
     /** @return whether {@link #free()} was called */
-    boolean isFreed() {
+    public boolean isFreed() {
         return freed;
     }
 

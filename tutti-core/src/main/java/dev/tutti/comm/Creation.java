@@ -7,7 +7,7 @@ import dev.tutti.coll.CollArgs;
 import dev.tutti.coll.CollComm;
 import dev.tutti.coll.ScheduleRun;
 import dev.tutti.coll.algo.Algorithms;
-import dev.tutti.coll.inter.InterComm;
+import dev.tutti.coll.InterComm;
 
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;

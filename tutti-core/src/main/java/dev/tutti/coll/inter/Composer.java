@@ -3,6 +3,7 @@ package dev.tutti.coll.inter;
 import dev.tutti.Datatype;
 import dev.tutti.coll.CollHeader;
 import dev.tutti.coll.CollKind;
+import dev.tutti.coll.InterComm;
 import dev.tutti.coll.Schedule;
 
 import java.lang.foreign.MemorySegment;

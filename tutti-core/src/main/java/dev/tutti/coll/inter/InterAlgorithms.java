@@ -5,6 +5,8 @@ import dev.tutti.Op;
 import dev.tutti.coll.AlgorithmId;
 import dev.tutti.coll.CollArgs;
 import dev.tutti.coll.CollKind;
+import dev.tutti.coll.InterArgs;
+import dev.tutti.coll.InterComm;
 import dev.tutti.coll.Schedule;
 import dev.tutti.coll.Scratch;
 import dev.tutti.coll.algo.Algorithms;
@@ -39,7 +41,7 @@ import java.util.List;
  * than a dedicated one-way schedule.
  */
 public final class InterAlgorithms {
-    static final MemorySegment EMPTY = MemorySegment.ofArray(new byte[0]);
+    static final MemorySegment EMPTY = InterArgs.EMPTY;
 
     private InterAlgorithms() {
     }

@@ -1,4 +1,4 @@
-package dev.tutti.coll.inter;
+package dev.tutti.coll;
 
 import dev.tutti.Datatype;
 import dev.tutti.Op;
@@ -50,6 +50,9 @@ public record InterArgs(String op, Datatype sendType, Datatype recvType, Op redu
     int sendCount, MemorySegment recv, int recvCount, int root, int remoteRoot, int[] sendCounts, int[] sendDispls,
     int[] recvCounts, int[] recvDispls, MemorySegment[] sendBlocks, Datatype[] sendTypes, MemorySegment[] recvBlocks,
     Datatype[] recvTypes) {
+    /** The empty segment of a side with no data (one object, shared by the intercommunicator algorithms). */
+    public static final MemorySegment EMPTY = MemorySegment.ofArray(new byte[0]);
+
 
     /**
      * Arguments of a regular (non-v) operation.
@@ -87,7 +90,7 @@ public record InterArgs(String op, Datatype sendType, Datatype recvType, Op redu
      * @param n     elements
      * @return {@code n} out elements from {@code first}, or an empty segment if {@code n} is 0
      */
-    MemorySegment out(final long first, final long n) {
+    public MemorySegment out(final long first, final long n) {
         return slice(send, sendType, first, n);
     }
 
@@ -96,13 +99,13 @@ public record InterArgs(String op, Datatype sendType, Datatype recvType, Op redu
      * @param n     elements
      * @return {@code n} in elements from {@code first}, or an empty segment if {@code n} is 0
      */
-    MemorySegment in(final long first, final long n) {
+    public MemorySegment in(final long first, final long n) {
         return slice(recv, recvType, first, n);
     }
 
-    static MemorySegment slice(final MemorySegment s, final Datatype t, final long first, final long n) {
+    public static MemorySegment slice(final MemorySegment s, final Datatype t, final long first, final long n) {
         if (0 == n) {
-            return InterAlgorithms.EMPTY;
+            return EMPTY;
         }
         return s.asSlice(first * t.sizeBytes(), n * t.sizeBytes());
     }

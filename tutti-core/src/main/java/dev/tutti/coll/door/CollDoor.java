@@ -1,4 +1,4 @@
-package dev.tutti.coll;
+package dev.tutti.coll.door;
 
 import dev.tutti.CollectiveHandle;
 import dev.tutti.Datatype;
@@ -6,13 +6,24 @@ import dev.tutti.ErrorClass;
 import dev.tutti.Request;
 import dev.tutti.Status;
 import dev.tutti.TuttiException;
+import dev.tutti.coll.AlgorithmId;
+import dev.tutti.coll.CallSlot;
+import dev.tutti.coll.CollArgs;
+import dev.tutti.coll.CollCall;
+import dev.tutti.coll.CollComm;
+import dev.tutti.coll.CollHook;
+import dev.tutti.coll.CollKind;
+import dev.tutti.coll.InterArgs;
+import dev.tutti.coll.InterComm;
+import dev.tutti.coll.PersistentRun;
+import dev.tutti.coll.Schedule;
+import dev.tutti.coll.ScheduleCache;
+import dev.tutti.coll.ScheduleRun;
 import dev.tutti.coll.algo.Algorithms;
 import dev.tutti.coll.inter.InterAlgorithms;
-import dev.tutti.coll.inter.InterArgs;
-import dev.tutti.coll.inter.InterComm;
 import dev.tutti.internal.Errors;
-
 import dev.tutti.internal.Failures;
+
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -65,7 +76,7 @@ public final class CollDoor {
         }
         if (call.isDoneByHook()) {
             hook.after(call, null);
-            return DONE;
+            return ScheduleRun.DONE;
         }
         final Request r;
         try {
@@ -223,35 +234,4 @@ public final class CollDoor {
         return c.isInter() || finish.isEmpty() ? schedule
             : schedule.thenFinally(() -> finish.forEach(Runnable::run));
     }
-
-    /**
-     * What {@link ScheduleRun#runBlocking} (and the door, for a call its hook did) returns: the collective has
-     * completed.
-     */
-    static final Request DONE = new Request() {
-        @Override
-        public boolean test() {
-            return true;
-        }
-
-        @Override
-        public Status waitFor() {
-            return Status.EMPTY;
-        }
-
-        @Override
-        public Status waitFor(final long timeout, final TimeUnit unit) {
-            return Status.EMPTY;
-        }
-
-        @Override
-        public void cancel() {
-            // Complete already.
-        }
-
-        @Override
-        public String toString() {
-            return "collective(complete)";
-        }
-    };
 }

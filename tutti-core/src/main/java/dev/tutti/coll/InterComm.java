@@ -1,7 +1,5 @@
-package dev.tutti.coll.inter;
+package dev.tutti.coll;
 
-import dev.tutti.coll.CollComm;
-import dev.tutti.coll.SelectionTable;
 import dev.tutti.p2p.CommView;
 import dev.tutti.p2p.P2pEngine;
 
@@ -10,7 +8,7 @@ import dev.tutti.p2p.P2pEngine;
  * intercommunicator's collective context, with one call sequence shared by both groups, since MPI orders an
  * intercommunicator's collectives the same way in both), and a second {@code CollComm} over the local group
  * alone, used only as the shape from which intracommunicator algorithms build the in-group phases (it never
- * sends: its schedules are re-addressed to union ranks by {@link Composer}).
+ * sends: its schedules are re-addressed to union ranks by {@code coll.inter.Composer}).
  *
  * <p>Union order: the group whose rank 0 has the smaller world rank comes first, then the other; both groups
  * compute the same order without communication. Immutable.
