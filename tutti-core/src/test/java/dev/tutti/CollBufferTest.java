@@ -3,7 +3,7 @@ package dev.tutti;
 import dev.tutti.TypedData.Values;
 import dev.tutti.coll.AlgorithmId;
 import dev.tutti.coll.CollKind;
-import dev.tutti.type.kernel.Reductions;
+import dev.tutti.type.Reductions;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;

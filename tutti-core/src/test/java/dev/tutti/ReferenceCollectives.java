@@ -1,6 +1,6 @@
 package dev.tutti;
 
-import dev.tutti.type.kernel.Reductions;
+import dev.tutti.type.Reductions;
 
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;

@@ -9,7 +9,7 @@ import dev.tutti.Op;
 import dev.tutti.TuttiException;
 import dev.tutti.coll.CollComm;
 import dev.tutti.internal.Errors;
-import dev.tutti.type.kernel.Reductions;
+import dev.tutti.type.Reductions;
 
 /**
  * The argument checks of the collective bridges ({@link IntraBridge}, {@link InterBridge}): every rule a

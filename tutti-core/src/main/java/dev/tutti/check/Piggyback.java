@@ -5,7 +5,7 @@ import dev.tutti.Op;
 import dev.tutti.coll.CollCall;
 import dev.tutti.coll.CollKind;
 import dev.tutti.internal.SegmentCopy;
-import dev.tutti.type.kernel.Reductions;
+import dev.tutti.type.Reductions;
 
 import java.lang.foreign.MemorySegment;
 

@@ -9,7 +9,7 @@ import dev.tutti.internal.SegmentCopy;
 import dev.tutti.p2p.P2pEngine;
 import dev.tutti.p2p.RecvRequest;
 import dev.tutti.p2p.SendRequest;
-import dev.tutti.type.kernel.Reductions;
+import dev.tutti.type.Reductions;
 
 import java.lang.foreign.MemorySegment;
 

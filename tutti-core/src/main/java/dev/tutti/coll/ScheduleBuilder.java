@@ -3,7 +3,7 @@ package dev.tutti.coll;
 import dev.tutti.Datatype;
 import dev.tutti.Op;
 import dev.tutti.internal.SegmentCopy;
-import dev.tutti.type.kernel.Reductions;
+import dev.tutti.type.Reductions;
 
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;

@@ -2,6 +2,7 @@ package dev.tutti.type.kernel;
 
 import dev.tutti.Datatype;
 import dev.tutti.Op;
+import dev.tutti.type.Reductions;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

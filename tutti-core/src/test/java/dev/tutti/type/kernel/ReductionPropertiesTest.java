@@ -2,6 +2,7 @@ package dev.tutti.type.kernel;
 
 import dev.tutti.Datatype;
 import dev.tutti.Op;
+import dev.tutti.type.Reductions;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Assume;

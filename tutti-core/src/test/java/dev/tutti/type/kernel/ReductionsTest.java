@@ -4,6 +4,7 @@ import dev.tutti.Datatype;
 import dev.tutti.ErrorClass;
 import dev.tutti.Op;
 import dev.tutti.TuttiException;
+import dev.tutti.type.Reductions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;

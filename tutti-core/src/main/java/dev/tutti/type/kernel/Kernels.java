@@ -2,23 +2,26 @@ package dev.tutti.type.kernel;
 
 import dev.tutti.Datatype;
 import dev.tutti.ErrorClass;
-import dev.tutti.Op;
 import dev.tutti.TuttiException;
-
 import dev.tutti.internal.Errors;
 import dev.tutti.internal.Failures;
+
 import java.lang.foreign.MemorySegment;
+import java.util.function.Predicate;
 
 /**
- * The one entry point of the collective engine for local reduction steps, {@link #reduce}, and the check that an
- * operation is defined for a type, {@link #check}, made before anything is sent.
+ * The reduction kernels' one entry, which knows no {@code Op}: the predefined operations by code ({@link #SUM} ...
+ * {@link #MAXLOC}, in the order of {@code Op.Predefined}, whose ordinal is its code), the segment checks made
+ * before a reduction, and the message of an operation not defined for a type. The per-type kernels
+ * ({@link IntKernels} ...) take user functions through an adapter ({@code UserApply}), so that this package
+ * never names the api's function types; {@code dev.tutti.type.Reductions} is the op-aware dispatch of the engine.
  */
-public final class Reductions {
+public final class Kernels {
     /*
      * Implementation notes.
      *
-     * Dispatch. reduce() switches once on the datatype (and the kernel once on the op); the loop that follows is
-     * monomorphic, over primitive arrays, with no boxing and no per-element dispatch. BOOLEAN runs the byte
+     * Dispatch. reducePredefined() switches once on the datatype (and the kernel once on the op code); the loop
+     * that follows is monomorphic, over primitive arrays, with no boxing and no per-element dispatch. BOOLEAN runs the byte
      * kernels with BAND/BOR/BXOR mapped to LAND/LOR/LXOR, so results stay 0/1 whatever nonzero bytes come in.
      * A pair type runs its component's kernels over 2 * count values (MINLOC/MAXLOC are the only ops there).
      *
@@ -57,65 +60,57 @@ public final class Reductions {
      * the bracketing across ranks.
      */
 
+    /** Code of a predefined operation: the ordinal of the {@code Op.Predefined} of the same name. */
+    public static final int SUM = 0;
+    /** @see #SUM */
+    public static final int PROD = 1;
+    /** @see #SUM */
+    public static final int MIN = 2;
+    /** @see #SUM */
+    public static final int MAX = 3;
+    /** @see #SUM */
+    public static final int LAND = 4;
+    /** @see #SUM */
+    public static final int LOR = 5;
+    /** @see #SUM */
+    public static final int LXOR = 6;
+    /** @see #SUM */
+    public static final int BAND = 7;
+    /** @see #SUM */
+    public static final int BOR = 8;
+    /** @see #SUM */
+    public static final int BXOR = 9;
+    /** @see #SUM */
+    public static final int MINLOC = 10;
+    /** @see #SUM */
+    public static final int MAXLOC = 11;
+
+    /** The names of the codes, as {@code Op.Predefined} spells them. */
+    private static final String[] NAMES = {"SUM", "PROD", "MIN", "MAX", "LAND", "LOR", "LXOR", "BAND", "BOR", "BXOR",
+        "MINLOC", "MAXLOC"};
+
     /** Bytes per operand in one staging chunk; a power of two that keeps both chunks in L1. */
     static final int CHUNK_BYTES = 16 * 1024;
 
-    private Reductions() {
+    private Kernels() {
     }
 
     /**
-     * Reduces {@code in} into {@code inout}: {@code inout[i] = in[i] (op) inout[i]} for {@code i < count}.
-     * {@code in} is the left operand (the lower rank's data), which matters for non-commutative operations. The
-     * segments hold {@code count} elements of {@code type} in native byte order, heap or native, aligned or not;
-     * BOOLEAN elements are bytes 0/1. The two must not overlap unless they are the same.
+     * @param code a predefined operation's code
+     * @return its name, as {@code Op.Predefined} spells it
+     */
+    public static String name(final int code) {
+        return NAMES[code];
+    }
+
+    /**
+     * Checks the operands of a reduction of {@code count} elements of {@code type}.
      *
-     * @param op    the operation
-     * @param type  the element type
-     * @param in    the left operand, at least {@code count * type.sizeBytes()} bytes, not modified
-     * @param inout the right operand, overwritten with the result
-     * @param count the number of elements
-     * @throws TuttiException of class {@link ErrorClass#OP} if the operation is not defined for the type (see
-     *                        {@link #check}), {@link ErrorClass#COUNT} if {@code count} is negative, or
+     * @throws TuttiException of class {@link ErrorClass#COUNT} if {@code count} is negative, or
      *                        {@link ErrorClass#BUFFER} if a segment is null, smaller than {@code count} elements, or
-     *                        {@code inout} is read-only; an exception thrown by a user function propagates as is
+     *                        {@code inout} is read-only
      */
-    public static void reduce(final Op op, final Datatype type, final MemorySegment in, final MemorySegment inout,
-        final int count) {
-        check("reduce", op, type);
-        checkSegments(type, in, inout, count);
-        if (0 == count) {
-            return;
-        }
-        if (op instanceof final Op.Predefined predefined) {
-            reducePredefined(predefined, type, in, inout, count);
-        } else {
-            reduceUser((Op.User) op, type, in, inout, count);
-        }
-    }
-
-    /**
-     * Checks, before anything is sent, that an operation may reduce a type.
-     *
-     * @param opName the collective that asks, for the message (for example {@code "allreduce"})
-     * @param op     the operation
-     * @param type   the element type
-     * @throws TuttiException of class {@link ErrorClass#OP} if {@code op} is null or not defined for {@code type}
-     *                        (the message names the collective, the op, the type and the types it accepts), or of
-     *                        class {@link ErrorClass#TYPE} if {@code type} is null
-     */
-    public static void check(final String opName, final Op op, final Datatype type) {
-        if (null == op) {
-            throw Errors.argument(ErrorClass.OP, opName, null, "op", null, "a predefined or user Op");
-        }
-        if (null == type) {
-            throw Errors.argument(ErrorClass.TYPE, opName, null, "type", null, "a Datatype (op=" + op + ")");
-        }
-        if (!op.isDefinedFor(type)) {
-            throw notDefined(opName, op, type);
-        }
-    }
-
-    private static void checkSegments(final Datatype type, final MemorySegment in, final MemorySegment inout,
+    public static void checkSegments(final Datatype type, final MemorySegment in, final MemorySegment inout,
         final int count) {
         if (count < 0) {
             throw Errors.argument(ErrorClass.COUNT, "reduce", null, "count", count, "count >= 0");
@@ -134,7 +129,18 @@ public final class Reductions {
         return null == s ? "null" : Long.toString(s.byteSize());
     }
 
-    private static void reducePredefined(final Op.Predefined op, final Datatype type, final MemorySegment in,
+    /**
+     * Reduces {@code in} into {@code inout} with a predefined operation: {@code inout[i] = in[i] (op) inout[i]} for
+     * {@code i < count}; the caller has checked that the operation is defined for the type and the segments
+     * ({@link #checkSegments}), and {@code count > 0}.
+     *
+     * @param op    the operation's code
+     * @param type  the element type
+     * @param in    the left operand
+     * @param inout the right operand, overwritten with the result
+     * @param count the number of elements
+     */
+    public static void reducePredefined(final int op, final Datatype type, final MemorySegment in,
         final MemorySegment inout, final int count) {
         switch (type) {
             case BYTE -> ByteKernels.reduce(op, in, inout, count);
@@ -153,65 +159,12 @@ public final class Reductions {
         }
     }
 
-    private static void reduceUser(final Op.User op, final Datatype type, final MemorySegment in,
-        final MemorySegment inout, final int count) {
-        switch (type) {
-            case BYTE -> {
-                if (null != op.byteFunction()) {
-                    ByteKernels.reduceUser(op.byteFunction(), in, inout, count);
-                    return;
-                }
-            }
-            case SHORT -> {
-                if (null != op.shortFunction()) {
-                    ShortKernels.reduceUser(op.shortFunction(), in, inout, count);
-                    return;
-                }
-            }
-            case CHAR -> {
-                if (null != op.charFunction()) {
-                    CharKernels.reduceUser(op.charFunction(), in, inout, count);
-                    return;
-                }
-            }
-            case INT -> {
-                if (null != op.intFunction()) {
-                    IntKernels.reduceUser(op.intFunction(), in, inout, count);
-                    return;
-                }
-            }
-            case LONG -> {
-                if (null != op.longFunction()) {
-                    LongKernels.reduceUser(op.longFunction(), in, inout, count);
-                    return;
-                }
-            }
-            case FLOAT -> {
-                if (null != op.floatFunction()) {
-                    FloatKernels.reduceUser(op.floatFunction(), in, inout, count);
-                    return;
-                }
-            }
-            case DOUBLE -> {
-                if (null != op.doubleFunction()) {
-                    DoubleKernels.reduceUser(op.doubleFunction(), in, inout, count);
-                    return;
-                }
-            }
-            default -> {
-                // no typed functions for BOOLEAN, the pairs and OBJECT: only the segment function applies
-            }
-        }
-        // check() has made sure a segment function exists when no typed one does
-        op.segmentFunction().apply(type, in, inout, count);
-    }
-
     /** On BOOLEAN bytes the bitwise ops are the logical ones, which keep results 0/1. */
-    private static Op.Predefined logical(final Op.Predefined op) {
+    private static int logical(final int op) {
         return switch (op) {
-            case BAND -> Op.Predefined.LAND;
-            case BOR -> Op.Predefined.LOR;
-            case BXOR -> Op.Predefined.LXOR;
+            case BAND -> LAND;
+            case BOR -> LOR;
+            case BXOR -> LXOR;
             default -> op;
         };
     }
@@ -224,32 +177,44 @@ public final class Reductions {
         return 2 * pairs;
     }
 
-    private static TuttiException notDefined(final String opName, final Op op, final Datatype type) {
+    /**
+     * The exception for an operation not defined for a type, naming the types it is defined for.
+     *
+     * @param opName     the collective that asks
+     * @param op         the operation, as its {@code toString} reads
+     * @param predefined whether it is a predefined operation
+     * @param locOp      whether it is MINLOC or MAXLOC
+     * @param defined    which types the operation is defined for
+     * @param type       the type asked for
+     * @return the exception to throw
+     */
+    public static TuttiException notDefined(final String opName, final Object op, final boolean predefined,
+        final boolean locOp, final Predicate<Datatype> defined, final Datatype type) {
         final StringBuilder accepted = new StringBuilder();
         for (final Datatype t : Datatype.values()) {
-            if (op.isDefinedFor(t)) {
+            if (defined.test(t)) {
                 accepted.append(accepted.isEmpty() ? "" : ", ").append(t.name());
             }
         }
         final String what = "op=" + op + " is not defined for type=" + type;
         final String types = accepted.isEmpty() ? "no type" : accepted.toString();
-        if (!op.isPredefined()) {
+        if (!predefined) {
             return Errors.invalid(ErrorClass.OP, opName, null, what + ", it has functions for " + types
                 + " (give a function for " + type + " or a SegmentFunction)");
         }
         return Errors.expected(ErrorClass.OP, opName, null, what,
-            (Op.MINLOC == op || Op.MAXLOC == op ? "a (value, index) pair type: " : "one of ") + types);
+            (locOp ? "a (value, index) pair type: " : "one of ") + types);
     }
 
     /**
      * Reports a kernel reached with an operation it has no loop for; {@link #check} makes this impossible.
      *
-     * @param op   the operation
+     * @param op   the operation's code
      * @param type the element type's name
      * @return the exception to throw
      */
-    static TuttiException unreachable(final Op op, final String type) {
-        return Failures.internal("reduce", null, "no kernel for op=" + op + " on type=" + type
+    static TuttiException unreachable(final int op, final String type) {
+        return Failures.internal("reduce", null, "no kernel for op=" + NAMES[op] + " on type=" + type
             + " after check() accepted it");
     }
 }
