@@ -7,7 +7,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.List;
 
 /**
- * One collective call as it enters the engine through {@link CollDoor}: which operation, on which communicator,
+ * One collective call as it enters the engine through {@link dev.tutti.coll.door.CollDoor}: which operation, on which communicator,
  * how it starts (blocking, nonblocking, tagged, persistent), its root(s), its buffers with their element types and
  * counts, and its reduction. The API layer fills one in after validating the arguments; the door selects, builds
  * (or takes from the cache) and starts the schedule from it; the hooks ({@link CollHook}) read it.

@@ -10,7 +10,7 @@ import java.lang.invoke.VarHandle;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A persistent collective request: one call's descriptor, its schedule built once ({@link CollDoor#init}), and one
+ * A persistent collective request: one call's descriptor, its schedule built once ({@link dev.tutti.coll.door.CollDoor#init}), and one
  * run started again for each {@link #start()}.
  *
  * <p>Implementation notes. The schedule is the request's own (never shared through the communicator's cache), so

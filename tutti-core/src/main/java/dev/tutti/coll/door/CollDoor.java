@@ -29,7 +29,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The one door into the collective engine: every collective call of the api, on both communicator kinds and in
- * every variant, enters here as a validated {@link CollCall}. The door passes it to the rank's hook
+ * every variant, enters here as a validated {@link CollCall}; the library's own collectives enter by
+ * {@link #internal}. The door passes it to the rank's hook
  * ({@link CollHook#before}) before any data moves, selects the algorithm, takes the schedule from the
  * communicator's cache or builds it, starts it as the call's variant says, and has the hook told when it has
  * completed ({@link CollHook#after}). Three entries, one per way a call runs: {@link #enter} (blocking and
@@ -138,6 +139,36 @@ public final class CollDoor {
             hook.openedBy("persistent request never freed", call, run, run::isFreed);
         }
         return run;
+    }
+
+    /**
+     * Starts one of the library's own collectives (a communicator's creation, a context-id agreement), call-ordered on
+     * the communicator: an algorithm the caller chose, on arguments it gave. It passes no hook (the checker judges the
+     * program's calls, inside which these run) and no cache.
+     *
+     * @param id   the algorithm
+     * @param comm the communicator
+     * @param args the arguments
+     * @return the started run, which the caller waits for
+     */
+    public static ScheduleRun internal(final AlgorithmId id, final CollComm comm, final CollArgs args) {
+        return ScheduleRun.start(Algorithms.build(id, comm, args), comm, false);
+    }
+
+    /**
+     * Starts one of the library's own collectives under a tag the caller reserved, nonblocking, with a last local step
+     * once its data has moved; as {@link #internal(AlgorithmId, CollComm, CollArgs)} otherwise.
+     *
+     * @param id   the algorithm
+     * @param comm the communicator
+     * @param args the arguments
+     * @param tag  the tag of every message of the run
+     * @param last the step run when the schedule has completed on this rank
+     * @return the started run
+     */
+    public static ScheduleRun internal(final AlgorithmId id, final CollComm comm, final CollArgs args, final int tag,
+        final Runnable last) {
+        return ScheduleRun.start(Algorithms.build(id, comm, args).thenFinally(last), comm, tag, true);
     }
 
     private static Request start(final CollCall c) {
