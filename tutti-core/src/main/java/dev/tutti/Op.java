@@ -175,7 +175,7 @@ public sealed interface Op permits Op.Predefined, Op.User {
     }
 
     /**
-     * Reduces segments as the engine's {@code dev.tutti.type.Reductions.reduce} does, with the same checks and
+     * Reduces segments as the engine's {@code dev.tutti.type.LocalReduction.reduce} does, with the same checks and
      * messages, but here: the kernels know no {@code Op}, and {@code Op} does not use the engine's class, so that
      * neither package's classes depend on each other in a circle. A predefined op passes its code (its ordinal), a
      * user op its function ({@link User#reduce}).

@@ -3,7 +3,7 @@ package dev.tutti;
 import dev.tutti.coll.CollLeftovers;
 import dev.tutti.internal.Errors;
 import dev.tutti.internal.Failures;
-import dev.tutti.job.Hosts;
+import dev.tutti.job.HostDiscovery;
 import dev.tutti.job.LocalJob;
 import dev.tutti.p2p.P2pEngine;
 import dev.tutti.runtime.Configuration;
@@ -68,7 +68,7 @@ public final class Tutti implements AutoCloseable {
         this.world = new Communicator(engine, "WORLD", WORLD_P2P_CONTEXT, null, options.serializer(),
             options.selection());
         if (null != sharesMemory) {
-            engine.hostLayout(Hosts.of(world, Options.layoutOf(options.hostLayout(), engine.worldSize()),
+            engine.hostLayout(HostDiscovery.of(world, Options.layoutOf(options.hostLayout(), engine.worldSize()),
                 sharesMemory));
             world.collComm().refreshHosts();
         }
@@ -563,7 +563,8 @@ public final class Tutti implements AutoCloseable {
          * {@code algorithm("allreduce", "ring")}. Every rank must use the same options.
          *
          * @param operation the collective, as in MPI in lower case ({@code reduce_scatter_block})
-         * @param algorithm the algorithm's name ({@code ring}, {@code binomial}, {@code hierarchical}, ...; {@code auto}
+         * @param algorithm the algorithm's name ({@code ring}, {@code binomial}, {@code hierarchical}, ...; {@code
+         * auto}
          *                  to select; {@code flat} to select but never the node-aware algorithm)
          * @return the copy
          * @throws TuttiException of class {@link ErrorClass#ARG} naming the valid names if either is unknown

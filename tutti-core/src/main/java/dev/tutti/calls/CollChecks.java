@@ -9,7 +9,7 @@ import dev.tutti.Op;
 import dev.tutti.TuttiException;
 import dev.tutti.coll.CollComm;
 import dev.tutti.internal.Errors;
-import dev.tutti.type.Reductions;
+import dev.tutti.type.LocalReduction;
 
 /**
  * The argument checks of the collective bridges ({@link IntraBridge}, {@link InterBridge}): every rule a
@@ -59,13 +59,13 @@ public final class CollChecks {
 
     /** Requires {@code o} to be defined on the elements of {@code b} (an empty buffer has none to check). */
     public void reducible(final String op, final Op o, final Datatype type) {
-        Reductions.check(op, o, type);
+        LocalReduction.check(op, o, type);
     }
 
     /** As {@link #reducible(String, Op, Datatype)} for a buffer, which may be empty. */
     public void reducible(final String op, final Op o, final Buf b) {
         if (b.count() > 0) {
-            Reductions.check(op, o, b.datatype());
+            LocalReduction.check(op, o, b.datatype());
         }
     }
 

@@ -5,7 +5,7 @@ import dev.tutti.Communicator;
 import dev.tutti.Datatype;
 import dev.tutti.ErrorClass;
 import dev.tutti.Op;
-import dev.tutti.coll.CallSlot;
+import dev.tutti.coll.BlockingCallReuse;
 import dev.tutti.coll.CollArgs;
 import dev.tutti.coll.CollCall;
 import dev.tutti.coll.CollComm;
@@ -28,16 +28,16 @@ import static dev.tutti.type.BooleanStaging.sendMemory;
  * the call's descriptor ({@link CollCall}), which the caller hands to the engine's one door ({@link CollDoor}).
  * One instance per communicator (renewed when it is renamed).
  *
- * <p>Implementation note. A blocking call reuses the calling thread's descriptor ({@link CallSlot}), so a repeated
- * small blocking collective allocates nothing here; a call that outlives its method (nonblocking, tagged) gets its
- * own descriptor.
+ * <p>Implementation note. A blocking call reuses the calling thread's descriptor ({@link BlockingCallReuse}), so a
+ * repeated small blocking collective allocates nothing here; a call that outlives its method (nonblocking, tagged) gets
+ * its own descriptor.
  */
 public final class IntraBridge implements CollBridge {
     /** The finish steps of a call without staging. */
     private static final List<Runnable> NO_FINISH = List.of();
 
     private final CollComm coll;
-    private final CallSlot blockingCalls = new CallSlot();
+    private final BlockingCallReuse blockingCalls = new BlockingCallReuse();
     private final String where;
     private final CollChecks check;
 

@@ -5,7 +5,7 @@ import dev.tutti.Communicator;
 import dev.tutti.ErrorClass;
 import dev.tutti.ObjectSerializer;
 import dev.tutti.internal.Errors;
-import dev.tutti.type.Reductions;
+import dev.tutti.type.LocalReduction;
 
 import java.util.ArrayList;
 import java.util.Collections;

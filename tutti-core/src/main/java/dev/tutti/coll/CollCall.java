@@ -7,10 +7,10 @@ import java.lang.foreign.MemorySegment;
 import java.util.List;
 
 /**
- * One collective call as it enters the engine through {@link dev.tutti.coll.door.CollDoor}: which operation, on which communicator,
- * how it starts (blocking, nonblocking, tagged, persistent), its root(s), its buffers with their element types and
- * counts, and its reduction. The API layer fills one in after validating the arguments; the door selects, builds
- * (or takes from the cache) and starts the schedule from it; the hooks ({@link CollHook}) read it.
+ * One collective call as it enters the engine through {@link dev.tutti.coll.door.CollDoor}: which operation, on which
+ * communicator, how it starts (blocking, nonblocking, tagged, persistent), its root(s), its buffers with their element
+ * types and counts, and its reduction. The API layer fills one in after validating the arguments; the door selects,
+ * builds (or takes from the cache) and starts the schedule from it; the hooks ({@link CollHook}) read it.
  *
  * <p>Shape. Identity: {@link #kind()}, {@link #variant()}, {@link #tag()}, {@link #isInter()},
  * {@link #where()}. Arguments, for either communicator kind: {@link #root()}, {@link #remoteRoot()},
@@ -20,7 +20,7 @@ import java.util.List;
  * intercommunicator call holds its {@link InterArgs}.
  *
  * <p>Implementation note. Mutable and reused: a thread's blocking intracommunicator calls share one descriptor
- * ({@link CallSlot}), so a repeated small blocking collective allocates nothing for it; every
+ * ({@link BlockingCallReuse}), so a repeated small blocking collective allocates nothing for it; every
  * nonblocking, tagged or intercommunicator call gets its own, which lives as long as its run (a hook's
  * {@code after} may read it then). Not thread-safe: one call, one thread at a time.
  */

@@ -353,13 +353,13 @@ public final class CollComm {
     }
 
     /**
-     * Makes work that is not a schedule take part in this rank's priority order ({@link RankedWork}), until the
+     * Makes work that is not a schedule take part in this rank's priority order ({@link PrioritizedWork}), until the
      * returned handle runs.
      *
      * @param work the work, whose priority is at least 1
      * @return what ends the registration (harmless to run twice)
      */
-    public Runnable rank(final RankedWork work) {
+    public Runnable rank(final PrioritizedWork work) {
         final ActiveRuns runs = activeRuns();
         runs.addRanked(work);
         return () -> runs.removeRanked(work);

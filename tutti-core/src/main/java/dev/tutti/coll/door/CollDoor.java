@@ -7,7 +7,7 @@ import dev.tutti.Request;
 import dev.tutti.Status;
 import dev.tutti.TuttiException;
 import dev.tutti.coll.AlgorithmId;
-import dev.tutti.coll.CallSlot;
+import dev.tutti.coll.BlockingCallReuse;
 import dev.tutti.coll.CollArgs;
 import dev.tutti.coll.CollCall;
 import dev.tutti.coll.CollComm;
@@ -41,7 +41,7 @@ import java.util.concurrent.TimeUnit;
  * <p>Implementation notes. Without a hook the door costs one volatile load and one predictable branch per call.
  * Intracommunicator calls of the regular collectives reuse a schedule from {@link ScheduleCache} when the memory,
  * type, count, root and op repeat (up to 16 MiB per rank, no boolean staging): together with the thread's reused
- * descriptor ({@link CallSlot}) and the cache's reused runs, a repeated small blocking collective allocates
+ * descriptor ({@link BlockingCallReuse}) and the cache's reused runs, a repeated small blocking collective allocates
  * nothing. Intercommunicator calls of the regular collectives are cached the same way, keyed also by the receive
  * type and count and the remote root ({@link InterAlgorithms} builds them). With a hook, a blocking call is
  * waited for here (so {@code after} follows its completion on the calling thread); a nonblocking or tagged run

@@ -14,15 +14,15 @@ import java.util.function.Predicate;
  * {@link #MAXLOC}, in the order of {@code Op.Predefined}, whose ordinal is its code), the segment checks made
  * before a reduction, and the message of an operation not defined for a type. The per-type kernels
  * ({@link IntKernels} ...) take user functions through an adapter ({@code UserApply}), so that this package
- * never names the api's function types; {@code dev.tutti.type.Reductions} is the op-aware dispatch of the engine.
+ * never names the api's function types; {@code dev.tutti.type.LocalReduction} is the op-aware dispatch of the engine.
  */
 public final class Kernels {
     /*
      * Implementation notes.
      *
      * Dispatch. reducePredefined() switches once on the datatype (and the kernel once on the op code); the loop
-     * that follows is monomorphic, over primitive arrays, with no boxing and no per-element dispatch. BOOLEAN runs the byte
-     * kernels with BAND/BOR/BXOR mapped to LAND/LOR/LXOR, so results stay 0/1 whatever nonzero bytes come in.
+     * that follows is monomorphic, over primitive arrays, with no boxing and no per-element dispatch. BOOLEAN runs the
+     * byte kernels with BAND/BOR/BXOR mapped to LAND/LOR/LXOR, so results stay 0/1 whatever nonzero bytes come in.
      * A pair type runs its component's kernels over 2 * count values (MINLOC/MAXLOC are the only ops there).
      *
      * Why every loop runs over arrays, never over MemorySegment accessors. A loop of getAtIndex/setAtIndex runs

@@ -22,7 +22,7 @@ import static dev.tutti.type.kernel.Kernels.SUM;
  * Reduction kernels over {@code short} elements: one loop per predefined operation over array ranges, the
  * driver that brings heap and native segments to those loops, and the adapter for user functions over
  * {@code short[]}. Called only by {@link Kernels} and, for user functions, by the op-aware dispatch
- * ({@code dev.tutti.type.Reductions}, {@code Op.reduceLocal}), which have validated the operation, the type and the
+ * ({@code dev.tutti.type.LocalReduction}, {@code Op.reduceLocal}), which have validated the operation, the type and the
  * sizes; see the implementation notes of {@link Kernels} for why every loop runs over arrays.
  */
 public final class ShortKernels {

@@ -2,7 +2,7 @@
  * Reduction kernels: the local step {@code inout = in (op) inout} of every reducing collective, one loop per
  * (predefined operation x primitive type), plus the adapter for user functions. Entry point:
  * {@link dev.tutti.type.kernel.Kernels}, which takes a predefined operation by its code; the op-aware dispatch is
- * {@link dev.tutti.type.Reductions} (and {@code Op.reduceLocal}).
+ * {@link dev.tutti.type.LocalReduction} (and {@code Op.reduceLocal}).
  *
  * <p>Layer: {@code type}, a leaf that any layer may use. Imports only {@code dev.tutti} (Datatype,
  * TuttiException, ErrorClass; never Op), {@code internal} and the JDK.

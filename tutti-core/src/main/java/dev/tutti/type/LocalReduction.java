@@ -23,7 +23,7 @@ import java.lang.foreign.MemorySegment;
  * function with the adapter that applies it to arrays. {@link Op#reduceLocal} does the same on its own, so that
  * the api's {@code Op} and this class do not use each other.
  */
-public final class Reductions {
+public final class LocalReduction {
     private static final ByteKernels.UserApply<Op.ByteFunction> BYTES = Op.ByteFunction::apply;
     private static final ShortKernels.UserApply<Op.ShortFunction> SHORTS = Op.ShortFunction::apply;
     private static final CharKernels.UserApply<Op.CharFunction> CHARS = Op.CharFunction::apply;
@@ -32,7 +32,7 @@ public final class Reductions {
     private static final FloatKernels.UserApply<Op.FloatFunction> FLOATS = Op.FloatFunction::apply;
     private static final DoubleKernels.UserApply<Op.DoubleFunction> DOUBLES = Op.DoubleFunction::apply;
 
-    private Reductions() {
+    private LocalReduction() {
     }
 
     /**
@@ -83,8 +83,8 @@ public final class Reductions {
             throw Errors.argument(ErrorClass.TYPE, opName, null, "type", null, "a Datatype (op=" + op + ")");
         }
         if (!op.isDefinedFor(type)) {
-            throw Kernels.notDefined(opName, op, op.isPredefined(), Op.MINLOC == op || Op.MAXLOC == op, op::isDefinedFor,
-                type);
+            throw Kernels.notDefined(opName, op, op.isPredefined(), Op.MINLOC == op || Op.MAXLOC == op,
+                op::isDefinedFor, type);
         }
     }
 

@@ -7,7 +7,7 @@ import dev.tutti.runtime.Agent;
  * that moves data through a shared-memory window for a prioritized alltoall channel. While it is in flight, runs of
  * lower priority advance it before they post a round, and a rank's progress advances it with the runs of its level.
  */
-public interface RankedWork extends Agent {
+public interface PrioritizedWork extends Agent {
 
     /** @return the priority, 1 or more (fixed for the registration's life) */
     int priority();

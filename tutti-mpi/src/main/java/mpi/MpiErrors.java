@@ -9,7 +9,7 @@ import java.util.regex.Pattern;
  * Error classes and the two error handlers: maps Tutti's {@link ErrorClass} to MPI's classes, holds MPI's error
  * strings, and either throws an {@link MPIException} (ERRORS_RETURN) or ends the job (ERRORS_ARE_FATAL).
  */
-final class Errors {
+final class MpiErrors {
     /** MPI's error string of each class 0..53, as Open MPI reports them. */
     private static final String[] STRINGS = {
         "MPI_SUCCESS: no errors",
@@ -71,7 +71,7 @@ final class Errors {
     /** A Tutti message that reports another rank's failure or departure (what the launcher blames on that rank). */
     private static final Pattern PEER_FAILED = Pattern.compile("\\brank \\d+ (?:failed|closed|has left the job)");
 
-    private Errors() {
+    private MpiErrors() {
     }
 
     /**

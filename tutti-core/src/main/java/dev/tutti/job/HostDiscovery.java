@@ -25,8 +25,8 @@ import java.util.Map;
  * Equal keys are one host; hosts are numbered in order of their lowest rank. A fake layout
  * ({@code tutti.host.layout}) replaces all this, with no exchange.
  */
-public final class Hosts {
-    private Hosts() {
+public final class HostDiscovery {
+    private HostDiscovery() {
     }
 
     /**

@@ -12,7 +12,7 @@ package dev.tutti.coll;
  * atomic instruction and no {@code ThreadLocal} lookup (which allocated 24 bytes a call in a 2-rank shm barrier
  * loop on JDK 25, measured with {@code ThreadMXBean}) on the call path.
  */
-public final class CallSlot {
+public final class BlockingCallReuse {
     /** The owner thread and its descriptor. */
     private record Held(Thread owner, CollCall call) {
     }

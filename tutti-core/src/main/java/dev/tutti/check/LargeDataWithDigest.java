@@ -9,17 +9,17 @@ import dev.tutti.internal.SegmentCopy;
 import dev.tutti.p2p.P2pEngine;
 import dev.tutti.p2p.RecvRequest;
 import dev.tutti.p2p.SendRequest;
-import dev.tutti.type.Reductions;
+import dev.tutti.type.LocalReduction;
 
 import java.lang.foreign.MemorySegment;
 
 /**
- * The data of a larger regular blocking alltoall or allreduce (past {@link Piggyback#LIMIT}), moved by the checker
- * itself, its first messages sent together with the hashes ({@link DigestExchange}) instead of after them: without
- * it such a call paid the hash round and then its schedule's rounds, and on oversubscribed cores every round costs
- * scheduler slices. Alltoall: each rank sends block {@code r} of its send memory to rank {@code r} (one round, what
- * the linear alltoall sends). Allreduce: a reduce-scatter then an allgather, both linear (two rounds, each rank sends
- * {@code 2 (n - 1) / n} of its operand, what Rabenseifner's and the ring's send): rank {@code r} receives block
+ * The data of a larger regular blocking alltoall or allreduce (past {@link SmallDataWithDigest#LIMIT}), moved by the
+ * checker itself, its first messages sent together with the hashes ({@link DigestExchange}) instead of after them:
+ * without it such a call paid the hash round and then its schedule's rounds, and on oversubscribed cores every round
+ * costs scheduler slices. Alltoall: each rank sends block {@code r} of its send memory to rank {@code r} (one round,
+ * what the linear alltoall sends). Allreduce: a reduce-scatter then an allgather, both linear (two rounds, each rank
+ * sends {@code 2 (n - 1) / n} of its operand, what Rabenseifner's and the ring's send): rank {@code r} receives block
  * {@code r} of every operand, folds it in rank order ({@code x0 op (x1 op (... op x(n-1)))}, MPI's canonical order,
  * so non-commutative operations are right and every rank gets the same bits) and sends the result to every rank.
  *
@@ -45,7 +45,7 @@ import java.lang.foreign.MemorySegment;
  * about even, 2 KiB to 256 KiB in one in-process run 0.7-0.95 of the hash round's path; on 2 ranks the hash round
  * costs well under a microsecond and the copies more, hence {@link #MIN_RANKS}.
  */
-final class Spread {
+final class LargeDataWithDigest {
     /** Tag bits of the first round: above the first phase's tags ({@code < 2^30}) and the second's. */
     static final int DATA = 0x6000_0000;
     private static final int DATA_SEQ_MASK = 0x0FFF_FFFF;
@@ -79,7 +79,7 @@ final class Spread {
     /** Between {@link #post} and the successful end of {@link #finish}: the requests may be under way. */
     private boolean busy;
 
-    Spread(final CollComm comm, final int context) {
+    LargeDataWithDigest(final CollComm comm, final int context) {
         this.comm = comm;
         this.engine = comm.engine();
         this.context = context;
@@ -105,23 +105,23 @@ final class Spread {
 
     /**
      * Returns whether the checker moves a call's data itself: a regular blocking alltoall (not in place) of more than
-     * {@link Piggyback#LIMIT} and at most {@link #ALLTOALL_MAX_BLOCK} bytes per block, or allreduce of more than
-     * {@link Piggyback#LIMIT} bytes and at most {@link #ALLREDUCE_MAX_BLOCK} per rank's block, on a group of
-     * {@link #MIN_RANKS} to {@link Piggyback#MAX_RANKS}, not staged (boolean buffers). A function of what the call's
-     * hash covers and of the group's size only: every rank that made the same call decides the same. Never true where
-     * {@link Piggyback#bytes} is {@code >= 0}.
+     * {@link SmallDataWithDigest#LIMIT} and at most {@link #ALLTOALL_MAX_BLOCK} bytes per block, or allreduce of more
+     * than {@link SmallDataWithDigest#LIMIT} bytes and at most {@link #ALLREDUCE_MAX_BLOCK} per rank's block, on a
+     * group of {@link #MIN_RANKS} to {@link SmallDataWithDigest#MAX_RANKS}, not staged (boolean buffers). A function of
+     * what the call's hash covers and of the group's size only: every rank that made the same call decides the same.
+     * Never true where {@link SmallDataWithDigest#bytes} is {@code >= 0}.
      *
      * @param call      the call (regular, blocking, intracommunicator)
      * @param groupSize the communicator's size
      * @return whether it is spread
      */
     static boolean applies(final CollCall call, final int groupSize) {
-        if (groupSize < MIN_RANKS || groupSize > Piggyback.MAX_RANKS || call.staged()
+        if (groupSize < MIN_RANKS || groupSize > SmallDataWithDigest.MAX_RANKS || call.staged()
             || Datatype.BOOLEAN == call.sendType()) {
             return false;
         }
         final long b = (long) call.sendCount() * call.sendType().sizeBytes();
-        if (b <= Piggyback.LIMIT) {
+        if (b <= SmallDataWithDigest.LIMIT) {
             return false;
         }
         return switch (call.kind()) {
@@ -261,7 +261,7 @@ final class Spread {
             if (r != me) {
                 recvs[r].waitFor();
             }
-            Reductions.reduce(op, type, r == me ? mine : slots[r], into, k);
+            LocalReduction.reduce(op, type, r == me ? mine : slots[r], into, k);
         }
         SegmentCopy.copy(into, 0, recv, (long) first(call, me) * size, bytes);
         for (int j = 1; j < n; j++) {

@@ -19,13 +19,13 @@ import java.util.Map;
  * after a threshold (replies carry the same information whoever asked, so an answer meant for another call of this
  * rank serves as well).
  */
-final class Inquiry {
+final class LatePeerInquiry {
     private final Checker checker;
     private final DigestExchange call;
     private final Map<Integer, RecvRequest> replies = new HashMap<>();
     private final Map<Integer, Long> nextAskNs = new HashMap<>();
 
-    Inquiry(final Checker checker, final DigestExchange call) {
+    LatePeerInquiry(final Checker checker, final DigestExchange call) {
         this.checker = checker;
         this.call = call;
     }

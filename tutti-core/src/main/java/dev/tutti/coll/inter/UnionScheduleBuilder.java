@@ -27,7 +27,7 @@ import java.util.List;
  * intercommunicator header ({@link CollHeader#inter}), which both groups compute alike; the intracommunicator
  * schedules of the in-group phases lend their rounds only, not their own headers.
  */
-final class Composer {
+final class UnionScheduleBuilder {
     private static final Schedule.CommStep[] NO_COMM = new Schedule.CommStep[0];
     private static final Runnable[] NO_LOCAL = new Runnable[0];
 
@@ -48,7 +48,7 @@ final class Composer {
      * @param remoteRoot the remote group's root, or -1
      * @param count      the call's send count (reports only), or -1
      */
-    Composer(final InterComm ic, final CollKind kind, final String op, final int root, final int remoteRoot,
+    UnionScheduleBuilder(final InterComm ic, final CollKind kind, final String op, final int root, final int remoteRoot,
         final int count) {
         this.ic = ic;
         this.op = op;
@@ -56,25 +56,25 @@ final class Composer {
             ic.isLocalFirst() ? ic.localSize() : ic.remoteSize(), count);
     }
 
-    Composer sendRemote(final int remoteRank, final MemorySegment segment, final Datatype type) {
+    UnionScheduleBuilder sendRemote(final int remoteRank, final MemorySegment segment, final Datatype type) {
         flushLocal();
         comm.add(new Schedule.CommStep(true, ic.remoteToUnion(remoteRank), segment, type));
         return this;
     }
 
-    Composer recvRemote(final int remoteRank, final MemorySegment segment, final Datatype type) {
+    UnionScheduleBuilder recvRemote(final int remoteRank, final MemorySegment segment, final Datatype type) {
         flushLocal();
         comm.add(new Schedule.CommStep(false, ic.remoteToUnion(remoteRank), segment, type));
         return this;
     }
 
     /** Adds a local step after the current round's messages. */
-    Composer step(final Runnable r) {
+    UnionScheduleBuilder step(final Runnable r) {
         local.add(r);
         return this;
     }
 
-    Composer endRound() {
+    UnionScheduleBuilder endRound() {
         if (!comm.isEmpty() || !local.isEmpty()) {
             rounds.add(new Schedule.Round(comm.isEmpty() ? NO_COMM : comm.toArray(NO_COMM),
                 local.isEmpty() ? NO_LOCAL : local.toArray(NO_LOCAL)));
@@ -91,7 +91,7 @@ final class Composer {
     }
 
     /** Appends an intracommunicator schedule built on {@link InterComm#local()}, as the next phase. */
-    Composer inGroup(final Schedule s) {
+    UnionScheduleBuilder inGroup(final Schedule s) {
         endRound();
         for (final Schedule.Round r : s.rounds()) {
             final Schedule.CommStep[] steps = new Schedule.CommStep[r.comm().length];

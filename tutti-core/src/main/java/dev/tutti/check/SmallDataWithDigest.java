@@ -5,7 +5,7 @@ import dev.tutti.Op;
 import dev.tutti.coll.CollCall;
 import dev.tutti.coll.CollKind;
 import dev.tutti.internal.SegmentCopy;
-import dev.tutti.type.Reductions;
+import dev.tutti.type.LocalReduction;
 
 import java.lang.foreign.MemorySegment;
 
@@ -32,13 +32,13 @@ import java.lang.foreign.MemorySegment;
  * {@code (n - 1)} messages of the payload per rank, what the linear algorithms send, so it stops at
  * {@link #MAX_RANKS}, where the call's own logarithmic schedule is the better trade.
  */
-final class Piggyback {
+final class SmallDataWithDigest {
     /** The largest payload per message, in bytes. */
     static final int LIMIT = 1024;
     /** The largest group whose calls carry data. */
     static final int MAX_RANKS = 8;
 
-    private Piggyback() {
+    private SmallDataWithDigest() {
     }
 
     /**
@@ -139,7 +139,7 @@ final class Piggyback {
                 final int count = call.sendCount();
                 SegmentCopy.copy(size - 1 == me ? mine : payloads[size - 1], 0, scratch, 0, n);
                 for (int r = size - 2; r >= 0; r--) {
-                    Reductions.reduce(op, type, r == me ? mine : payloads[r], scratch, count);
+                    LocalReduction.reduce(op, type, r == me ? mine : payloads[r], scratch, count);
                 }
                 SegmentCopy.copy(scratch, 0, recv, 0, n);
             }

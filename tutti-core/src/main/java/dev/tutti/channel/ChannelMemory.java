@@ -9,8 +9,8 @@ import dev.tutti.SharedMemory;
  * Where a channel's buffers live: the arrays behind its heap buffers, one per buffer, of the element type's
  * primitive array, and whether its send buffers go to the shared arena instead.
  */
-final class Storage {
-    private Storage() {
+final class ChannelMemory {
+    private ChannelMemory() {
     }
 
     /**

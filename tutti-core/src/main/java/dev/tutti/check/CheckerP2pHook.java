@@ -29,7 +29,7 @@ import dev.tutti.type.TypeCode;
  * side bytes) stays in force with the checker off; the checker adds the partial element and the report naming both
  * calls. Stateless besides its tables; thread-safe.
  */
-final class P2pChecks implements P2pHook {
+final class CheckerP2pHook implements P2pHook {
     private final SiteTable sites;
     private final WaitRegistry waits;
     private final LeakTracker leaks;
@@ -42,7 +42,7 @@ final class P2pChecks implements P2pHook {
     /** The failure the rank's close ends with, or null ({@link Checker#verdict()}). */
     private final java.util.function.Supplier<TuttiException> verdict;
 
-    P2pChecks(final SiteTable sites, final WaitRegistry waits, final LeakTracker leaks,
+    CheckerP2pHook(final SiteTable sites, final WaitRegistry waits, final LeakTracker leaks,
         final java.util.function.BiConsumer<String, String> found, final Runnable beforeLeaving,
         final boolean strict, final java.util.function.BiConsumer<String, String> bufferInUse,
         final java.util.function.Supplier<TuttiException> verdict) {
