@@ -1,10 +1,12 @@
 package dev.tutti;
 
 import dev.tutti.calls.ApiAccess;
+import dev.tutti.calls.CompletedRequest;
+import dev.tutti.calls.ObjectReceive;
 import dev.tutti.calls.P2pChecks;
 import dev.tutti.coll.CollComm;
-import dev.tutti.coll.door.CollDoor;
 import dev.tutti.coll.CollStart;
+import dev.tutti.coll.door.CollDoor;
 import dev.tutti.comm.ContextIdAllocator;
 import dev.tutti.internal.Errors;
 import dev.tutti.p2p.CommView;

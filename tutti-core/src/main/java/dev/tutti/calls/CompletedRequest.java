@@ -1,10 +1,15 @@
-package dev.tutti;
+package dev.tutti.calls;
+
+import dev.tutti.Communicator;
+import dev.tutti.Datatype;
+import dev.tutti.Request;
+import dev.tutti.Status;
 
 import java.util.concurrent.TimeUnit;
 
 /** A request that is complete from the start (operations on {@link Communicator#PROC_NULL}). */
-final class CompletedRequest implements Request {
-    static final CompletedRequest NULL_PEER =
+public final class CompletedRequest implements Request {
+    public static final CompletedRequest NULL_PEER =
         new CompletedRequest(new Status(Communicator.PROC_NULL, Communicator.ANY_TAG, 0, Datatype.BYTE, false));
 
     private final Status status;

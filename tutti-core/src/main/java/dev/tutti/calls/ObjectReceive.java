@@ -1,5 +1,8 @@
-package dev.tutti;
+package dev.tutti.calls;
 
+import dev.tutti.ObjectRequest;
+import dev.tutti.ObjectSerializer;
+import dev.tutti.Status;
 import dev.tutti.p2p.RecvRequest;
 
 import java.util.concurrent.TimeUnit;
@@ -10,11 +13,11 @@ import java.util.concurrent.TimeUnit;
  *
  * @param <T> the value's type
  */
-final class ObjectReceive<T> implements ObjectRequest<T> {
+public final class ObjectReceive<T> implements ObjectRequest<T> {
     private final RecvRequest recv;
     private final ObjectSerializer serializer;
 
-    ObjectReceive(final RecvRequest recv, final ObjectSerializer serializer) {
+    public ObjectReceive(final RecvRequest recv, final ObjectSerializer serializer) {
         this.recv = recv;
         this.serializer = serializer;
     }
