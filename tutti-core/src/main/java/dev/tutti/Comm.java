@@ -54,20 +54,7 @@ public abstract class Comm implements PointToPoint, BlockingCollectives, Nonbloc
     /** A color that puts the calling rank in no new communicator ({@link Communicator#split}), MPI_UNDEFINED. */
     public static final int UNDEFINED = Group.UNDEFINED;
 
-    private final P2pEngine engine;
-    private final int p2pContext;
-    private final int block;
-    private final int rank;
-    private final int size;
-    private volatile String name;
-    private volatile boolean freed;
-    private final int[] worldRanks;
-    private final int[] peerRanks;
-    private final int peerSize;
-    private final ObjectSerializer serializer;
-    private final ContextIdAllocator contexts;
-    private final View view = new View();
-    static {
+    static { // the implementation's way into what the api keeps package-private (see ApiAccess)
         ApiAccess.install(new ApiAccess() {
             @Override
             protected String describeComm(final Comm comm) {
@@ -81,6 +68,19 @@ public abstract class Comm implements PointToPoint, BlockingCollectives, Nonbloc
         });
     }
 
+    private final P2pEngine engine;
+    private final int p2pContext;
+    private final int block;
+    private final int rank;
+    private final int size;
+    private volatile String name;
+    private volatile boolean freed;
+    private final int[] worldRanks;
+    private final int[] peerRanks;
+    private final int peerSize;
+    private final ObjectSerializer serializer;
+    private final ContextIdAllocator contexts;
+    private final View view = new View();
     private final P2pChecks p2pChecks = new P2pChecks(this);
 
     /**
