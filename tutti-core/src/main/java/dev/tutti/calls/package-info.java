@@ -7,7 +7,7 @@
  *
  * <p>Layer: calls, just below the api handles ({@code Communicator}, {@code Intercommunicator}), which alone use
  * it, and {@code job}. May import {@code dev.tutti} (the handles it serves, the value types), {@code comm},
- * {@code coll} and below. What it needs of a
- * handle's package-private state it reaches through {@link dev.tutti.calls.ApiAccess}, off the per-call paths.
+ * {@code coll} and below. What it needs of a handle's package-private state it reaches through
+ * {@link dev.tutti.calls.ApiAccess}, off the per-call paths.
  */
 package dev.tutti.calls;
