@@ -8,4 +8,5 @@ module dev.tutti {
     exports dev.tutti;
     exports dev.tutti.channel;
     exports dev.tutti.runtime to dev.tutti.launcher, dev.tutti.cli;
+    exports dev.tutti.runtime.identity to dev.tutti.cli; // LaunchReport, Identities: tutti info
 }

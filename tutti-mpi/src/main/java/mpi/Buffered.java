@@ -50,14 +50,14 @@ final class Buffered {
      * Attaches the buffer of buffered mode (MPI_Buffer_attach).
      *
      * @param buffer the buffer
-     * @throws Errors.MpiError ERR_BUFFER if a buffer is attached already, or for null
+     * @throws MpiErrors.MpiError ERR_BUFFER if a buffer is attached already, or for null
      */
     synchronized void attach(final byte[] buffer) {
         if (null == buffer) {
-            throw Errors.error(MPI.ERR_BUFFER, "attachBuffer: buffer=null, expected a byte array");
+            throw MpiErrors.error(MPI.ERR_BUFFER, "attachBuffer: buffer=null, expected a byte array");
         }
         if (null != area) {
-            throw Errors.error(MPI.ERR_BUFFER, "attachBuffer: a buffer of " + area.length + " bytes is attached "
+            throw MpiErrors.error(MPI.ERR_BUFFER, "attachBuffer: a buffer of " + area.length + " bytes is attached "
                 + "already, expected detachBuffer first");
         }
         area = buffer;
@@ -102,7 +102,7 @@ final class Buffered {
      * @param dest the destination ({@code MPI.PROC_NULL}: nothing is sent)
      * @param tag  the tag
      * @return a request that is complete: the message was copied
-     * @throws Errors.MpiError ERR_BUFFER for a message above {@link #EAGER_BYTES} when no buffer is attached or the
+     * @throws MpiErrors.MpiError ERR_BUFFER for a message above {@link #EAGER_BYTES} when no buffer is attached or the
      *                         message does not fit in the free part of the attached one
      */
     synchronized dev.tutti.Request send(final dev.tutti.Comm comm, final Buf data, final int dest, final int tag) {
@@ -118,12 +118,12 @@ final class Buffered {
         }
         final long need = bytes + MPI.BSEND_OVERHEAD;
         if (null == area) {
-            throw Errors.error(MPI.ERR_BUFFER, "bSend: no buffer is attached for a message of " + bytes + " bytes "
+            throw MpiErrors.error(MPI.ERR_BUFFER, "bSend: no buffer is attached for a message of " + bytes + " bytes "
                 + "(above the eager limit of " + EAGER_BYTES + "), expected MPI.attachBuffer with at least " + need
                 + " bytes (the message's " + bytes + " + MPI.BSEND_OVERHEAD)");
         }
         if (used + need > area.length) {
-            throw Errors.error(MPI.ERR_BUFFER, "bSend: the message needs " + need + " bytes of the attached buffer "
+            throw MpiErrors.error(MPI.ERR_BUFFER, "bSend: the message needs " + need + " bytes of the attached buffer "
                 + "(" + bytes + " + MPI.BSEND_OVERHEAD; it is above the eager limit of " + EAGER_BYTES + "), "
                 + (area.length - used) + " of its " + area.length + " are free");
         }

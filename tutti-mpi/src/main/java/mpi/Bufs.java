@@ -26,7 +26,7 @@ final class Bufs {
      * @param count items
      * @param type  the datatype
      * @return the buffer
-     * @throws Errors.MpiError ERR_COUNT for a negative count, ERR_TYPE for a null or uncommitted type, ERR_BUFFER
+     * @throws MpiErrors.MpiError ERR_COUNT for a negative count, ERR_TYPE for a null or uncommitted type, ERR_BUFFER
      *                         for an unsupported kind of object or a buffer shorter than {@code count} items
      */
     static Buf of(final String what, final Object buf, final int count, final Datatype type) {
@@ -65,10 +65,10 @@ final class Bufs {
     static Buf of(final String what, final Object buf, final int count, final Datatype type,
         final dev.tutti.Datatype unit, final int perItem, final BufCache cache) {
         if (count < 0) {
-            throw Errors.error(MPI.ERR_COUNT, what + ": count=" + count + ", expected count >= 0");
+            throw MpiErrors.error(MPI.ERR_COUNT, what + ": count=" + count + ", expected count >= 0");
         }
         if (null == type) {
-            throw Errors.error(MPI.ERR_TYPE, what + ": datatype=null, expected a datatype");
+            throw MpiErrors.error(MPI.ERR_TYPE, what + ": datatype=null, expected a datatype");
         }
         if (!type.settled) { // a predefined type is always live and committed: the hot path skips both checks
             type.committedFor(what); // the one place a datatype becomes a buffer: MPI's commit rule, for any count
@@ -93,8 +93,8 @@ final class Bufs {
         }
         if (null != type.shape) {
             if (unit != type.wire || perItem != type.wirePerItem) {
-                throw Errors.error(MPI.ERR_UNSUPPORTED_OPERATION, what + ": datatype=" + type + " cannot be moved as "
-                    + perItem + " x " + unit);
+                throw MpiErrors.error(MPI.ERR_UNSUPPORTED_OPERATION, what + ": datatype=" + type
+                    + " cannot be moved as " + perItem + " x " + unit);
             }
             if (buf instanceof Buffer nb) { // a layout may reach before the origin: give it the whole memory
                 final Slices.Base base = Slices.of(nb);
@@ -111,7 +111,7 @@ final class Bufs {
         final int n = count * perItem;
         if (buf instanceof boolean[] b) {
             if (dev.tutti.Datatype.BOOLEAN != unit) {
-                throw Errors.error(MPI.ERR_TYPE, what + ": datatype=" + type + " used with a boolean[] buffer, "
+                throw MpiErrors.error(MPI.ERR_TYPE, what + ": datatype=" + type + " used with a boolean[] buffer, "
                     + "expected MPI.BOOLEAN");
             }
             if (b.length < n) {
@@ -140,7 +140,7 @@ final class Bufs {
      * @param n     the entries the operation reads
      * @param whose whose processes the entries stand for, for messages ("the group", "the remote group")
      * @return {@code a} itself when it has {@code n} entries, else a copy of its first {@code n}
-     * @throws Errors.MpiError ERR_ARG for null or fewer than {@code n} entries
+     * @throws MpiErrors.MpiError ERR_ARG for null or fewer than {@code n} entries
      */
     static int[] first(final String what, final String arg, final int[] a, final int n, final String whose) {
         if (null == a || a.length < n) {
@@ -158,7 +158,7 @@ final class Bufs {
      * @param n     the entries the operation reads
      * @param whose whose processes the entries stand for, for messages
      * @return {@code a} itself when it has {@code n} entries, else a copy of its first {@code n}
-     * @throws Errors.MpiError ERR_ARG for null or fewer than {@code n} entries
+     * @throws MpiErrors.MpiError ERR_ARG for null or fewer than {@code n} entries
      */
     static Datatype[] first(final String what, final String arg, final Datatype[] a, final int n,
         final String whose) {
@@ -168,9 +168,9 @@ final class Bufs {
         return a.length == n ? a : Arrays.copyOf(a, n);
     }
 
-    private static Errors.MpiError shortArray(final String what, final String got, final int n, final String whose) {
-        return Errors.error(MPI.ERR_ARG, what + ": " + got + ", expected at least " + n + " entries (one per process "
-            + "of " + whose + ")");
+    private static MpiErrors.MpiError shortArray(final String what, final String got, final int n, final String whose) {
+        return MpiErrors.error(MPI.ERR_ARG, what + ": " + got + ", expected at least " + n
+            + " entries (one per process of " + whose + ")");
     }
 
     /**
@@ -186,7 +186,7 @@ final class Bufs {
     static Buf span(final String what, final Object buf, final int[] counts, final int[] displs,
         final Datatype type) {
         if (null == counts || null == displs || counts.length != displs.length) {
-            throw Errors.error(MPI.ERR_ARG, what + ": counts and displs must be non-null arrays of one length");
+            throw MpiErrors.error(MPI.ERR_ARG, what + ": counts and displs must be non-null arrays of one length");
         }
         int end = 0;
         for (int i = 0; i < counts.length; i++) {
@@ -271,9 +271,9 @@ final class Bufs {
             case float[] a -> MemorySegment.ofArray(a);
             case double[] a -> MemorySegment.ofArray(a);
             case Buffer b -> MemorySegment.ofBuffer(b.duplicate().clear());
-            case null -> throw Errors.error(MPI.ERR_BUFFER, what + ": buffer=null with a non-zero count, expected "
+            case null -> throw MpiErrors.error(MPI.ERR_BUFFER, what + ": buffer=null with a non-zero count, expected "
                 + "an array or a java.nio buffer");
-            default -> throw Errors.error(MPI.ERR_BUFFER, what + ": buffer of " + buf.getClass().getName()
+            default -> throw MpiErrors.error(MPI.ERR_BUFFER, what + ": buffer of " + buf.getClass().getName()
                 + " is not supported, expected a primitive array or a java.nio buffer");
         };
     }
@@ -291,9 +291,9 @@ final class Bufs {
         return Buf.of(MemorySegment.ofArray(new long[0]), wire);
     }
 
-    private static Errors.MpiError tooSmall(final String what, final long have, final long need,
+    private static MpiErrors.MpiError tooSmall(final String what, final long have, final long need,
         final Datatype type) {
-        return Errors.error(MPI.ERR_BUFFER, what + ": buffer holds " + have + (type.wire
+        return MpiErrors.error(MPI.ERR_BUFFER, what + ": buffer holds " + have + (type.wire
             == dev.tutti.Datatype.BOOLEAN ? " booleans" : " bytes") + ", expected at least " + need
             + " for the count of " + type);
     }

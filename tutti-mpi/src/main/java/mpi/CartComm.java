@@ -66,21 +66,21 @@ public final class CartComm extends Intracomm {
      */
     static int checkGrid(final String what, final int[] dims, final boolean[] periods) {
         if (null == dims) {
-            throw Errors.error(MPI.ERR_ARG, what + ": dims=null, expected an array");
+            throw MpiErrors.error(MPI.ERR_ARG, what + ": dims=null, expected an array");
         }
         if (null == periods || periods.length < dims.length) {
-            throw Errors.error(MPI.ERR_ARG, what + ": dims.length=" + dims.length + " periods" + (null == periods
+            throw MpiErrors.error(MPI.ERR_ARG, what + ": dims.length=" + dims.length + " periods" + (null == periods
                 ? "=null" : ".length=" + periods.length) + ", expected at least " + dims.length + " periods (one per "
                 + "dimension)");
         }
         long n = 1;
         for (int d = 0; d < dims.length; d++) {
             if (dims[d] <= 0) {
-                throw Errors.error(MPI.ERR_DIMS, what + ": dims[" + d + "]=" + dims[d] + ", expected > 0");
+                throw MpiErrors.error(MPI.ERR_DIMS, what + ": dims[" + d + "]=" + dims[d] + ", expected > 0");
             }
             n *= dims[d];
             if (n > Integer.MAX_VALUE) {
-                throw Errors.error(MPI.ERR_DIMS, what + ": the grid " + Arrays.toString(dims) + " is too large");
+                throw MpiErrors.error(MPI.ERR_DIMS, what + ": the grid " + Arrays.toString(dims) + " is too large");
             }
         }
         return (int) n;
@@ -137,7 +137,7 @@ public final class CartComm extends Intracomm {
         return get("MPI_Cart_rank", () -> {
             tc();
             if (null == coords || coords.length < dims.length) { // MPI reads one per dimension: more are unread
-                throw Errors.error(MPI.ERR_ARG, "getRank: coords" + (null == coords ? "=null" : ".length="
+                throw MpiErrors.error(MPI.ERR_ARG, "getRank: coords" + (null == coords ? "=null" : ".length="
                     + coords.length) + ", expected at least " + dims.length + " entries (one per dimension)");
             }
             final int[] c = Arrays.copyOf(coords, dims.length);
@@ -145,7 +145,7 @@ public final class CartComm extends Intracomm {
                 if (periods[d]) {
                     c[d] = Math.floorMod(c[d], dims[d]);
                 } else if (c[d] < 0 || c[d] >= dims[d]) {
-                    throw Errors.error(MPI.ERR_ARG, "getRank: coords[" + d + "]=" + c[d] + ", expected 0.."
+                    throw MpiErrors.error(MPI.ERR_ARG, "getRank: coords[" + d + "]=" + c[d] + ", expected 0.."
                         + (dims[d] - 1) + " in a non-periodic dimension");
                 }
             }
@@ -157,7 +157,7 @@ public final class CartComm extends Intracomm {
     public int[] getCoords(final int rank) throws MPIException {
         return get("MPI_Cart_coords", () -> {
             if (rank < 0 || rank >= tc().size()) {
-                throw Errors.error(MPI.ERR_RANK, "getCoords: rank=" + rank + ", expected 0.." + (tc().size() - 1));
+                throw MpiErrors.error(MPI.ERR_RANK, "getCoords: rank=" + rank + ", expected 0.." + (tc().size() - 1));
             }
             return coords(dims, rank);
         });
@@ -174,7 +174,7 @@ public final class CartComm extends Intracomm {
     public ShiftParms shift(final int direction, final int disp) throws MPIException {
         return get("MPI_Cart_shift", () -> {
             if (direction < 0 || direction >= dims.length) {
-                throw Errors.error(MPI.ERR_DIMS, "shift: direction=" + direction + ", expected 0.."
+                throw MpiErrors.error(MPI.ERR_DIMS, "shift: direction=" + direction + ", expected 0.."
                     + (dims.length - 1));
             }
             final int[] c = coords(dims, myRank());
@@ -191,7 +191,7 @@ public final class CartComm extends Intracomm {
     public CartComm sub(final boolean[] remainDims) throws MPIException {
         return get("MPI_Cart_sub", () -> {
             if (null == remainDims || remainDims.length < dims.length) { // as getRank: more entries are unread
-                throw Errors.error(MPI.ERR_ARG, "sub: remainDims" + (null == remainDims ? "=null" : ".length="
+                throw MpiErrors.error(MPI.ERR_ARG, "sub: remainDims" + (null == remainDims ? "=null" : ".length="
                     + remainDims.length) + ", expected at least " + dims.length + " entries (one per dimension)");
             }
             final int[] c = coords(dims, myRank());

@@ -79,7 +79,7 @@ final class Coll {
         if (c instanceof Communicator ic) {
             return ic;
         }
-        throw Errors.error(MPI.ERR_COMM, what + ": needs an intracommunicator (in-place forms and scans do not "
+        throw MpiErrors.error(MPI.ERR_COMM, what + ": needs an intracommunicator (in-place forms and scans do not "
             + "exist on intercommunicators)");
     }
 
@@ -306,7 +306,7 @@ final class Coll {
         for (int i = 0; i < n; i++) {
             final Datatype t = types[i].usable(what);
             if (counts[i] < 0) {
-                throw Errors.error(MPI.ERR_COUNT, what + ": counts[" + i + "]=" + counts[i] + ", expected >= 0");
+                throw MpiErrors.error(MPI.ERR_COUNT, what + ": counts[" + i + "]=" + counts[i] + ", expected >= 0");
             }
             final int at = 0 == counts[i] ? 0 : displs[i]; // an empty block's displacement is used for nothing
             if (null != t.shape) {
@@ -315,7 +315,7 @@ final class Coll {
             }
             final long bytes = (long) counts[i] * t.extentBytes;
             if (at < 0 || at + bytes > seg.byteSize()) {
-                throw Errors.error(MPI.ERR_BUFFER, what + ": block " + i + " (byte " + at + ", " + bytes
+                throw MpiErrors.error(MPI.ERR_BUFFER, what + ": block " + i + " (byte " + at + ", " + bytes
                     + " bytes) exceeds the buffer of " + seg.byteSize() + " bytes");
             }
             final dev.tutti.Datatype w = dev.tutti.Datatype.BOOLEAN == t.wire ? dev.tutti.Datatype.BYTE : t.wire;

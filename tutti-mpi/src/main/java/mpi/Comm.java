@@ -93,7 +93,7 @@ public class Comm extends CommCollectives implements Freeable, Cloneable {
     public final void free() throws MPIException {
         run("MPI_Comm_free", () -> {
             if (DERIVED != predefined) {
-                throw Errors.error(MPI.ERR_COMM, "free: " + state().name() + " cannot be freed");
+                throw MpiErrors.error(MPI.ERR_COMM, "free: " + state().name() + " cannot be freed");
             }
             freeWithTopology();
             handle = null;

@@ -71,7 +71,7 @@ abstract class CommBase {
      * Returns the Tutti communicator of the calling rank.
      *
      * @return the communicator
-     * @throws Errors.MpiError ERR_COMM if this communicator is null or freed
+     * @throws MpiErrors.MpiError ERR_COMM if this communicator is null or freed
      */
     final dev.tutti.Comm tc() {
         if (WORLD == predefined || SELF == predefined) {
@@ -87,7 +87,7 @@ abstract class CommBase {
      *
      * @param e the calling rank's state
      * @return the communicator
-     * @throws Errors.MpiError ERR_COMM if this communicator is null or freed
+     * @throws MpiErrors.MpiError ERR_COMM if this communicator is null or freed
      */
     final dev.tutti.Comm tc(final Env e) {
         if (WORLD == predefined) {
@@ -101,7 +101,7 @@ abstract class CommBase {
         if (null == h) {
             final ObjectRequest<? extends dev.tutti.Comm> p = pending;
             if (null == p) {
-                throw Errors.error(MPI.ERR_COMM, "the communicator is null or freed");
+                throw MpiErrors.error(MPI.ERR_COMM, "the communicator is null or freed");
             }
             h = p.get();
             handle = h;
@@ -131,7 +131,7 @@ abstract class CommBase {
      */
     final MPIException fail(final String call, final RuntimeException e) {
         final CommState s = null == own && DERIVED == predefined ? null : state();
-        return Errors.handle(null == s ? MPI.ERRORS_ARE_FATAL : s.handler(), call,
+        return MpiErrors.handle(null == s ? MPI.ERRORS_ARE_FATAL : s.handler(), call,
             null == s ? "a null communicator" : s.name(), e);
     }
 
@@ -240,7 +240,7 @@ abstract class CommBase {
     /** The body of {@link Comm#createIntercomm}, called on the peer communicator. */
     final Intercomm intercomm(final Comm localComm, final int localLeader, final int remoteLeader, final int tag) {
         if (!(localComm.tc() instanceof Communicator local)) {
-            throw Errors.error(MPI.ERR_COMM, "createIntercomm: localComm must be an intracommunicator");
+            throw MpiErrors.error(MPI.ERR_COMM, "createIntercomm: localComm must be an intracommunicator");
         }
         return new Intercomm(local.createIntercomm(localLeader, tc(), remoteLeader, tag),
             localComm.state().derive("intercomm"));
@@ -265,11 +265,11 @@ abstract class CommBase {
         final String rank = String.valueOf(tc().rank());
         System.err.println("MPI_ABORT was invoked on rank " + rank + " in communicator " + state().name()
             + " with errorcode " + errorcode + ".\nNOTE: invoking MPI_ABORT causes Tutti to kill all ranks.");
-        return Errors.abort(errorcode, "MPI_ABORT on rank " + rank, null);
+        return MpiErrors.abort(errorcode, "MPI_ABORT on rank " + rank, null);
     }
 
     /** The body of {@link Comm#callErrhandler}: under ERRORS_ARE_FATAL the job ends with the code. */
     final void callHandler(final int errorCode) {
-        Errors.callHandler(state().handler(), "MPI_Comm_call_errhandler", state().name(), errorCode);
+        MpiErrors.callHandler(state().handler(), "MPI_Comm_call_errhandler", state().name(), errorCode);
     }
 }

@@ -48,7 +48,7 @@ abstract class CommNeighbors extends CommBase {
         tc();
         final Topology t = topology();
         if (null == t) {
-            throw Errors.error(MPI.ERR_TOPOLOGY, what + ": " + state().name() + " has no topology, expected a "
+            throw MpiErrors.error(MPI.ERR_TOPOLOGY, what + ": " + state().name() + " has no topology, expected a "
                 + "Cartesian or graph communicator");
         }
         return t;

@@ -71,7 +71,7 @@ final class CommState {
      */
     static String fit(final String what, final String n) {
         if (null == n) {
-            throw Errors.error(MPI.ERR_ARG, what + ": name=null, expected a string");
+            throw MpiErrors.error(MPI.ERR_ARG, what + ": name=null, expected a string");
         }
         return n.length() < MPI.MAX_OBJECT_NAME ? n : n.substring(0, MPI.MAX_OBJECT_NAME - 1);
     }
@@ -89,14 +89,14 @@ final class CommState {
      */
     synchronized void put(final int keyval, final Object value) {
         if (null != value && !(value instanceof Serializable)) {
-            throw Errors.error(MPI.ERR_ARG, "setAttr: value of " + value.getClass().getName()
+            throw MpiErrors.error(MPI.ERR_ARG, "setAttr: value of " + value.getClass().getName()
                 + " is not Serializable, expected a Serializable value");
         }
         final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
             out.writeObject(value);
         } catch (final IOException e) {
-            throw Errors.error(MPI.ERR_ARG, "setAttr: cannot serialize value: " + e);
+            throw MpiErrors.error(MPI.ERR_ARG, "setAttr: cannot serialize value: " + e);
         }
         attributes.put(keyval, bytes.toByteArray());
     }
@@ -115,7 +115,7 @@ final class CommState {
         try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(b))) {
             return in.readObject();
         } catch (final IOException | ClassNotFoundException e) {
-            throw Errors.error(MPI.ERR_INTERN, "getAttr: cannot deserialize value: " + e);
+            throw MpiErrors.error(MPI.ERR_INTERN, "getAttr: cannot deserialize value: " + e);
         }
     }
 

@@ -168,7 +168,7 @@ public final class Datatype implements Freeable, Cloneable {
      */
     Datatype live(final String what) {
         if (nullType()) {
-            throw Errors.error(MPI.ERR_TYPE, what + ": datatype=" + getNameQuietly()
+            throw MpiErrors.error(MPI.ERR_TYPE, what + ": datatype=" + getNameQuietly()
                 + " is null or freed, expected a valid datatype");
         }
         return this;
@@ -196,7 +196,7 @@ public final class Datatype implements Freeable, Cloneable {
      */
     Datatype committedFor(final String what) {
         if (!committed) {
-            throw Errors.error(MPI.ERR_TYPE, what + ": datatype=" + getNameQuietly() + " is not committed, "
+            throw MpiErrors.error(MPI.ERR_TYPE, what + ": datatype=" + getNameQuietly() + " is not committed, "
                 + "expected commit() before it is used in communication");
         }
         return this;
@@ -258,8 +258,8 @@ public final class Datatype implements Freeable, Cloneable {
     public void free() throws MPIException {
         MPI.check();
         if (predefined) {
-            throw new MPIException(MPI.ERR_TYPE, Errors.string(MPI.ERR_TYPE),
-                Errors.error(MPI.ERR_TYPE, "free: " + state.name() + " is predefined and cannot be freed"));
+            throw new MPIException(MPI.ERR_TYPE, MpiErrors.string(MPI.ERR_TYPE),
+                MpiErrors.error(MPI.ERR_TYPE, "free: " + state.name() + " is predefined and cannot be freed"));
         }
         freed = true;
     }
@@ -303,7 +303,7 @@ public final class Datatype implements Freeable, Cloneable {
         return Derived.make("createContiguous", () -> {
             Derived.old("createContiguous", oldType);
             if (count < 0) {
-                throw Errors.error(MPI.ERR_COUNT, "createContiguous: count=" + count + ", expected count >= 0");
+                throw MpiErrors.error(MPI.ERR_COUNT, "createContiguous: count=" + count + ", expected count >= 0");
             }
             final String name = "contiguous(" + count + ", " + oldType.state.name() + ")";
             if (null == oldType.shape) {
@@ -518,7 +518,7 @@ public final class Datatype implements Freeable, Cloneable {
             return shape;
         }
         if (dev.tutti.Datatype.BOOLEAN == wire) {
-            throw Errors.error(MPI.ERR_TYPE, "derived datatypes of " + state.name() + " are not supported");
+            throw MpiErrors.error(MPI.ERR_TYPE, "derived datatypes of " + state.name() + " are not supported");
         }
         final dev.tutti.Layout one = dev.tutti.Layout.contiguous(wirePerItem, dev.tutti.Layout.of(wire));
         return one.extentBytes() == extentBytes ? one : dev.tutti.Layout.resized(one, 0, extentBytes);

@@ -21,7 +21,7 @@ final class Derived {
     /** @return {@code t}, if it can be the old type of a derived type */
     static Datatype old(final String what, final Datatype t) {
         if (null == t || t.isNull()) {
-            throw Errors.error(MPI.ERR_TYPE, what + ": oldType is null or freed, expected a valid datatype");
+            throw MpiErrors.error(MPI.ERR_TYPE, what + ": oldType is null or freed, expected a valid datatype");
         }
         return t;
     }
@@ -58,7 +58,7 @@ final class Derived {
      * @param blockLengths  the block lengths (null: the layout reports it)
      * @param displacements the displacements
      * @return {@code displacements}, or a copy of its first {@code blockLengths.length} entries
-     * @throws Errors.MpiError ERR_ARG for null or too few displacements
+     * @throws MpiErrors.MpiError ERR_ARG for null or too few displacements
      */
     static int[] perBlock(final String what, final int[] blockLengths, final int[] displacements) {
         if (null == blockLengths || null != displacements && displacements.length == blockLengths.length) {
@@ -71,15 +71,15 @@ final class Derived {
         return Arrays.copyOf(displacements, blockLengths.length);
     }
 
-    private static Errors.MpiError tooFew(final String what, final String arg, final int length, final int blocks) {
-        return Errors.error(MPI.ERR_ARG, what + ": " + arg + (length < 0 ? "=null" : ".length=" + length)
+    private static MpiErrors.MpiError tooFew(final String what, final String arg, final int length, final int blocks) {
+        return MpiErrors.error(MPI.ERR_ARG, what + ": " + arg + (length < 0 ? "=null" : ".length=" + length)
             + ", expected at least " + blocks + " entries (one per block, blockLengths.length=" + blocks + ")");
     }
 
     /** The body of {@link Datatype#createStruct}. */
     static Datatype struct(final int[] blockLengths, final int[] given, final Datatype[] allTypes) {
         if (null == blockLengths) {
-            throw Errors.error(MPI.ERR_ARG, "createStruct: blockLengths=null, expected an array");
+            throw MpiErrors.error(MPI.ERR_ARG, "createStruct: blockLengths=null, expected an array");
         }
         final int[] displacements = perBlock("createStruct", blockLengths, given);
         if (null == allTypes || allTypes.length < blockLengths.length) {

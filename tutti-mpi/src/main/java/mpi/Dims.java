@@ -19,18 +19,18 @@ final class Dims {
      *
      * @param nnodes the number of processes, > 0
      * @param dims   the dimensions: entries > 0 are fixed, 0 entries are filled
-     * @throws Errors.MpiError ERR_DIMS for a negative entry or a fixed product that does not divide
+     * @throws MpiErrors.MpiError ERR_DIMS for a negative entry or a fixed product that does not divide
      *                         {@code nnodes}; ERR_ARG for {@code nnodes <= 0}
      */
     static void fill(final int nnodes, final int[] dims) {
         if (nnodes <= 0 || null == dims) {
-            throw Errors.error(MPI.ERR_ARG, "createDims: nnodes=" + nnodes + ", expected > 0 and a dims array");
+            throw MpiErrors.error(MPI.ERR_ARG, "createDims: nnodes=" + nnodes + ", expected > 0 and a dims array");
         }
         int fixed = 1;
         int free = 0;
         for (int d = 0; d < dims.length; d++) {
             if (dims[d] < 0) {
-                throw Errors.error(MPI.ERR_DIMS, "createDims: dims[" + d + "]=" + dims[d] + ", expected >= 0");
+                throw MpiErrors.error(MPI.ERR_DIMS, "createDims: dims[" + d + "]=" + dims[d] + ", expected >= 0");
             }
             if (0 == dims[d]) {
                 free++;
@@ -39,8 +39,8 @@ final class Dims {
             }
         }
         if (0 != nnodes % fixed || (0 == free && fixed != nnodes)) {
-            throw Errors.error(MPI.ERR_DIMS, "createDims: the fixed dims " + Arrays.toString(dims) + " do not divide "
-                + "nnodes=" + nnodes);
+            throw MpiErrors.error(MPI.ERR_DIMS, "createDims: the fixed dims " + Arrays.toString(dims)
+                + " do not divide nnodes=" + nnodes);
         }
         if (0 == free) {
             return;

@@ -63,10 +63,10 @@ public final class File {
         this.info = info;
         this.comm = guard.get("MPI_File_open", () -> {
             if (null == comm || !(comm.tc() instanceof Communicator c)) {
-                throw Errors.error(MPI.ERR_COMM, "File: comm must be an intracommunicator");
+                throw MpiErrors.error(MPI.ERR_COMM, "File: comm must be an intracommunicator");
             }
             if (null == filename) {
-                throw Errors.error(MPI.ERR_BAD_FILE, "File: filename=null, expected a path");
+                throw MpiErrors.error(MPI.ERR_BAD_FILE, "File: filename=null, expected a path");
             }
             return c;
         });
@@ -82,7 +82,7 @@ public final class File {
         }
         comm.bcast(Buf.of(outcome), 0);
         if (MPI.SUCCESS != outcome[0]) {
-            throw Errors.error(outcome[0], "File: cannot open " + path);
+            throw MpiErrors.error(outcome[0], "File: cannot open " + path);
         }
         final Set<StandardOpenOption> options = EnumSet.noneOf(StandardOpenOption.class);
         if (0 == (amode & MPI.MODE_WRONLY)) {
@@ -94,7 +94,7 @@ public final class File {
         try {
             return FileChannel.open(path, options);
         } catch (final IOException e) {
-            throw Errors.error(ioClass(e), "File: cannot open " + path + ": " + e);
+            throw MpiErrors.error(ioClass(e), "File: cannot open " + path + ": " + e);
         }
     }
 
@@ -122,7 +122,7 @@ public final class File {
         final boolean readOnly = 0 != (amode & MPI.MODE_RDONLY);
         if (1 != access || readOnly && 0 != (amode & (MPI.MODE_CREATE | MPI.MODE_EXCL))
             || 0 != (amode & MPI.MODE_RDWR) && 0 != (amode & MPI.MODE_SEQUENTIAL)) {
-            throw Errors.error(MPI.ERR_AMODE, "File: amode=" + amode + ", expected exactly one of MODE_RDONLY, "
+            throw MpiErrors.error(MPI.ERR_AMODE, "File: amode=" + amode + ", expected exactly one of MODE_RDONLY, "
                 + "MODE_WRONLY, MODE_RDWR, no CREATE or EXCL with RDONLY, no SEQUENTIAL with RDWR");
         }
     }
@@ -141,7 +141,7 @@ public final class File {
             try {
                 return body.run();
             } catch (final IOException e) {
-                throw Errors.error(ioClass(e), call + ": " + path + ": " + e);
+                throw MpiErrors.error(ioClass(e), call + ": " + path + ": " + e);
             }
         });
     }
@@ -178,14 +178,14 @@ public final class File {
         MPI.check();
         try {
             if (null == filename) {
-                throw Errors.error(MPI.ERR_BAD_FILE, "delete: filename=null, expected a path");
+                throw MpiErrors.error(MPI.ERR_BAD_FILE, "delete: filename=null, expected a path");
             }
             Files.delete(Path.of(filename));
         } catch (final IOException e) {
-            throw Errors.handle(MPI.ERRORS_RETURN, "MPI_File_delete", filename, Errors.error(ioClass(e),
+            throw MpiErrors.handle(MPI.ERRORS_RETURN, "MPI_File_delete", filename, MpiErrors.error(ioClass(e),
                 "delete: " + filename + ": " + e));
         } catch (final RuntimeException e) {
-            throw Errors.handle(MPI.ERRORS_RETURN, "MPI_File_delete", filename, e);
+            throw MpiErrors.handle(MPI.ERRORS_RETURN, "MPI_File_delete", filename, e);
         }
     }
 
@@ -213,10 +213,10 @@ public final class File {
 
     private void checkSize(final String what, final long size) {
         if (size < 0) {
-            throw Errors.error(MPI.ERR_ARG, what + ": size=" + size + ", expected >= 0");
+            throw MpiErrors.error(MPI.ERR_ARG, what + ": size=" + size + ", expected >= 0");
         }
         if (0 != (amode & MPI.MODE_RDONLY)) {
-            throw Errors.error(MPI.ERR_READ_ONLY, what + ": " + path + " is open read-only");
+            throw MpiErrors.error(MPI.ERR_READ_ONLY, what + ": " + path + " is open read-only");
         }
     }
 
@@ -271,10 +271,10 @@ public final class File {
         final Info info) throws MPIException {
         guard.run("MPI_File_set_view", () -> {
             if (null == etype || null == filetype) {
-                throw Errors.error(MPI.ERR_TYPE, "setView: etype and filetype must be datatypes");
+                throw MpiErrors.error(MPI.ERR_TYPE, "setView: etype and filetype must be datatypes");
             }
             if (!DATAREPS.contains(datarep)) {
-                throw Errors.error(MPI.ERR_UNSUPPORTED_DATAREP, "setView: datarep='" + datarep + "', expected "
+                throw MpiErrors.error(MPI.ERR_UNSUPPORTED_DATAREP, "setView: datarep='" + datarep + "', expected "
                     + "native, internal or external32");
             }
             view = new FileView(disp, etype, filetype, datarep);
@@ -495,7 +495,7 @@ public final class File {
     public int getTypeExtent(final Datatype type) throws MPIException {
         guard.run("MPI_File_get_type_extent", () -> {
             if (null == type) {
-                throw Errors.error(MPI.ERR_TYPE, "getTypeExtent: type=null");
+                throw MpiErrors.error(MPI.ERR_TYPE, "getTypeExtent: type=null");
             }
         });
         return type.getExtent();

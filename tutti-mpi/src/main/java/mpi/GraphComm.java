@@ -39,12 +39,12 @@ public final class GraphComm extends Intracomm {
     static GraphComm graph(final Communicator parent, final CommState state, final int[] index, final int[] edges) {
         final int nodes = null == index ? -1 : index.length;
         if (nodes < 0 || null == edges || nodes > parent.size()) {
-            throw Errors.error(MPI.ERR_ARG, "createGraph: index and edges must be arrays, index no longer than the "
+            throw MpiErrors.error(MPI.ERR_ARG, "createGraph: index and edges must be arrays, index no longer than the "
                 + "communicator's size " + parent.size());
         }
         for (int i = 0; i < nodes; i++) {
             if (index[i] < (0 == i ? 0 : index[i - 1]) || index[i] > edges.length) {
-                throw Errors.error(MPI.ERR_ARG, "createGraph: index[" + i + "]=" + index[i] + ", expected a "
+                throw MpiErrors.error(MPI.ERR_ARG, "createGraph: index[" + i + "]=" + index[i] + ", expected a "
                     + "non-decreasing edge count <= " + edges.length);
             }
         }
@@ -65,7 +65,7 @@ public final class GraphComm extends Intracomm {
         final int[] sourceWeights, final int[] destinations, final int[] destWeights) {
         if (null == sources || null == destinations || null != sourceWeights && sourceWeights.length
             < sources.length || null != destWeights && destWeights.length < destinations.length) {
-            throw Errors.error(MPI.ERR_ARG, "createDistGraphAdjacent: sources and destinations must be arrays, "
+            throw MpiErrors.error(MPI.ERR_ARG, "createDistGraphAdjacent: sources and destinations must be arrays, "
                 + "their weights at least as long (the degrees are the lengths of sources and destinations)");
         }
         for (final int s : sources) {
@@ -89,7 +89,7 @@ public final class GraphComm extends Intracomm {
     static GraphComm distributed(final Communicator parent, final CommState state, final int[] sources,
         final int[] degrees, final int[] destinations, final int[] weights) {
         if (null == sources || null == degrees || null == destinations || degrees.length < sources.length) {
-            throw Errors.error(MPI.ERR_ARG, "createDistGraph: sources, degrees and destinations must be arrays, "
+            throw MpiErrors.error(MPI.ERR_ARG, "createDistGraph: sources, degrees and destinations must be arrays, "
                 + "one degree per source");
         }
         int edges = 0;
@@ -98,7 +98,7 @@ public final class GraphComm extends Intracomm {
             edges += degrees[i];
         }
         if (edges > destinations.length || null != weights && edges > weights.length) {
-            throw Errors.error(MPI.ERR_ARG, "createDistGraph: the degrees name " + edges + " edges, more than "
+            throw MpiErrors.error(MPI.ERR_ARG, "createDistGraph: the degrees name " + edges + " edges, more than "
                 + "destinations (or weights) hold");
         }
         final int[] mine = new int[3 * edges];
@@ -134,7 +134,7 @@ public final class GraphComm extends Intracomm {
 
     private static void checkRank(final String what, final int rank, final int size) {
         if (rank < 0 || rank >= size) {
-            throw Errors.error(MPI.ERR_RANK, what + "=" + rank + ", expected 0.." + (size - 1));
+            throw MpiErrors.error(MPI.ERR_RANK, what + "=" + rank + ", expected 0.." + (size - 1));
         }
     }
 
@@ -153,7 +153,7 @@ public final class GraphComm extends Intracomm {
     private Shape graphShape(final String what) {
         tc();
         if (MPI.GRAPH != topology.kind) {
-            throw Errors.error(MPI.ERR_TOPOLOGY, what + ": " + state().name() + " has a distributed graph "
+            throw MpiErrors.error(MPI.ERR_TOPOLOGY, what + ": " + state().name() + " has a distributed graph "
                 + "topology, expected a graph topology");
         }
         return shape;
@@ -207,7 +207,7 @@ public final class GraphComm extends Intracomm {
         return get("MPI_Dist_graph_neighbors", () -> {
             tc();
             if (MPI.DIST_GRAPH != topology.kind) {
-                throw Errors.error(MPI.ERR_TOPOLOGY, "getDistGraphNeighbors: " + state().name() + " has a graph "
+                throw MpiErrors.error(MPI.ERR_TOPOLOGY, "getDistGraphNeighbors: " + state().name() + " has a graph "
                     + "topology, expected a distributed graph topology");
             }
             return new DistGraphNeighbors(topology.sources, shape.sourceWeights(), topology.destinations,
@@ -225,7 +225,7 @@ public final class GraphComm extends Intracomm {
     public int map(final int[] index, final int[] edges) throws MPIException {
         return get("MPI_Graph_map", () -> {
             if (null == index || null == edges) {
-                throw Errors.error(MPI.ERR_ARG, "map: index and edges must be arrays");
+                throw MpiErrors.error(MPI.ERR_ARG, "map: index and edges must be arrays");
             }
             return tc().rank() < index.length ? tc().rank() : MPI.UNDEFINED;
         });

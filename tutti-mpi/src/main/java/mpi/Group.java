@@ -16,12 +16,12 @@ public final class Group implements Freeable {
      *
      * @param what the operation, for messages
      * @return the group
-     * @throws Errors.MpiError ERR_GROUP if this group was freed
+     * @throws MpiErrors.MpiError ERR_GROUP if this group was freed
      */
     dev.tutti.Group tutti(final String what) {
         final dev.tutti.Group g = group;
         if (null == g) {
-            throw Errors.error(MPI.ERR_GROUP, what + ": the group was freed");
+            throw MpiErrors.error(MPI.ERR_GROUP, what + ": the group was freed");
         }
         return g;
     }

@@ -48,19 +48,19 @@ final class Guard {
         MPI.check();
         try {
             if (freed) {
-                throw Errors.error(nullClass, call + ": " + state.name() + " is freed");
+                throw MpiErrors.error(nullClass, call + ": " + state.name() + " is freed");
             }
             return body.get();
         } catch (final RuntimeException e) {
-            throw Errors.handle(state.handler(), call, state.name(), e);
+            throw MpiErrors.handle(state.handler(), call, state.name(), e);
         }
     }
 
     /** @return the failure of an operation Tutti does not provide: thrown, whatever the handler */
     MPIException unsupported(final String call) throws MPIException {
         MPI.check();
-        return new MPIException(MPI.ERR_UNSUPPORTED_OPERATION, Errors.string(MPI.ERR_UNSUPPORTED_OPERATION),
-            Errors.unsupported(call));
+        return new MPIException(MPI.ERR_UNSUPPORTED_OPERATION, MpiErrors.string(MPI.ERR_UNSUPPORTED_OPERATION),
+            MpiErrors.unsupported(call));
     }
 
     void setHandler(final Errhandler h) throws MPIException {
@@ -75,6 +75,6 @@ final class Guard {
 
     /** MPI_*_call_errhandler: under ERRORS_ARE_FATAL the job ends with the code, under ERRORS_RETURN it returns. */
     void call(final String call, final int errorCode) {
-        Errors.callHandler(state.handler(), call, state.name(), errorCode);
+        MpiErrors.callHandler(state.handler(), call, state.name(), errorCode);
     }
 }

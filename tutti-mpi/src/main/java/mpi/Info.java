@@ -60,11 +60,11 @@ public final class Info implements Freeable, Cloneable {
      */
     private static MPIException fail(final String call, final int errorClass, final String detail)
         throws MPIException {
-        final Errors.MpiError e = Errors.error(errorClass, detail);
+        final MpiErrors.MpiError e = MpiErrors.error(errorClass, detail);
         if (MPI.isInitialized() && !MPI.isFinalized()) {
             return MPI.COMM_WORLD.fail(call, e);
         }
-        return new MPIException(errorClass, Errors.string(errorClass), e);
+        return new MPIException(errorClass, MpiErrors.string(errorClass), e);
     }
 
     /** @return the number of keys */
@@ -76,8 +76,8 @@ public final class Info implements Freeable, Cloneable {
     public synchronized String getKey(final int i) throws MPIException {
         final List<String> keys = new ArrayList<>(live().keySet());
         if (i < 0 || i >= keys.size()) {
-            throw new MPIException(MPI.ERR_ARG, Errors.string(MPI.ERR_ARG),
-                Errors.error(MPI.ERR_ARG, "getKey: i=" + i + " outside 0.." + (keys.size() - 1)));
+            throw new MPIException(MPI.ERR_ARG, MpiErrors.string(MPI.ERR_ARG),
+                MpiErrors.error(MPI.ERR_ARG, "getKey: i=" + i + " outside 0.." + (keys.size() - 1)));
         }
         return keys.get(i);
     }

@@ -34,8 +34,8 @@ public class Intracomm extends Comm {
 
     private static MPIException unsupported(final String what) throws MPIException {
         MPI.check();
-        return new MPIException(MPI.ERR_UNSUPPORTED_OPERATION, Errors.string(MPI.ERR_UNSUPPORTED_OPERATION),
-            Errors.unsupported(what));
+        return new MPIException(MPI.ERR_UNSUPPORTED_OPERATION, MpiErrors.string(MPI.ERR_UNSUPPORTED_OPERATION),
+            MpiErrors.unsupported(what));
     }
 
     /** @return a duplicate; failures are wrapped in a RuntimeException */
@@ -87,7 +87,7 @@ public class Intracomm extends Comm {
                 return wrapIntra(intra().split(MPI.UNDEFINED, key), "split_type");
             }
             if (TYPE_SHARED != splitType) {
-                throw Errors.error(MPI.ERR_ARG, "splitType: splitType=" + splitType + ", expected Comm.TYPE_SHARED "
+                throw MpiErrors.error(MPI.ERR_ARG, "splitType: splitType=" + splitType + ", expected Comm.TYPE_SHARED "
                     + "or MPI.UNDEFINED");
             }
             return wrapIntra(intra().splitType(Communicator.SplitType.SHARED, key), state().name() + "/shared");
@@ -118,7 +118,7 @@ public class Intracomm extends Comm {
         return get("MPI_Cart_create", () -> {
             final int n = CartComm.checkGrid("createCart", dims, periods);
             if (n > intra().size()) {
-                throw Errors.error(MPI.ERR_ARG, "createCart: the grid needs " + n + " processes, "
+                throw MpiErrors.error(MPI.ERR_ARG, "createCart: the grid needs " + n + " processes, "
                     + state().name() + " has " + intra().size());
             }
             return CartComm.create(intra(), state().derive(state().name() + "/cart"),

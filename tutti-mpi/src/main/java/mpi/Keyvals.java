@@ -58,7 +58,7 @@ final class Keyvals {
      *
      * @param kind   the kind of object the caller is
      * @param keyval the keyval
-     * @throws Errors.MpiError ERR_KEYVAL for an unknown, freed, predefined or other-kind keyval
+     * @throws MpiErrors.MpiError ERR_KEYVAL for an unknown, freed, predefined or other-kind keyval
      */
     static void free(final Kind kind, final int keyval) {
         final Entry e = writable("freeKeyval", kind, keyval);
@@ -69,11 +69,11 @@ final class Keyvals {
      * Checks a keyval for reading an attribute.
      *
      * @param keyval the keyval
-     * @throws Errors.MpiError ERR_KEYVAL if it was never created
+     * @throws MpiErrors.MpiError ERR_KEYVAL if it was never created
      */
     static void readable(final int keyval) {
         if (null == KEYVALS.get(keyval)) {
-            throw Errors.error(MPI.ERR_KEYVAL, "getAttr: keyval=" + keyval + " was never created, expected one from "
+            throw MpiErrors.error(MPI.ERR_KEYVAL, "getAttr: keyval=" + keyval + " was never created, expected one from "
                 + "createKeyval or a predefined one");
         }
     }
@@ -85,7 +85,7 @@ final class Keyvals {
      * @param kind   the kind of object the caller is
      * @param keyval the keyval
      * @return its entry
-     * @throws Errors.MpiError ERR_KEYVAL for an unknown, freed, predefined or other-kind keyval
+     * @throws MpiErrors.MpiError ERR_KEYVAL for an unknown, freed, predefined or other-kind keyval
      */
     static Entry writable(final String what, final Kind kind, final int keyval) {
         return check(what, kind, keyval, false);
@@ -97,7 +97,7 @@ final class Keyvals {
      *
      * @param kind   the kind of object the caller is
      * @param keyval the keyval
-     * @throws Errors.MpiError ERR_KEYVAL for an unknown, predefined or other-kind keyval
+     * @throws MpiErrors.MpiError ERR_KEYVAL for an unknown, predefined or other-kind keyval
      */
     static void deletable(final Kind kind, final int keyval) {
         check("deleteAttr", kind, keyval, true);
@@ -109,7 +109,7 @@ final class Keyvals {
             : e.freed() && !freedOk ? "was freed" : e.kind() != kind ? "is a keyval of " + e.kind() + " objects"
             : null;
         if (null != problem) {
-            throw Errors.error(MPI.ERR_KEYVAL, what + ": keyval=" + keyval + " " + problem + ", expected one from "
+            throw MpiErrors.error(MPI.ERR_KEYVAL, what + ": keyval=" + keyval + " " + problem + ", expected one from "
                 + "createKeyval of " + kind + " objects");
         }
         return e;

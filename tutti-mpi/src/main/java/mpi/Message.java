@@ -122,7 +122,7 @@ public final class Message {
         final Datatype type) {
         final int n = b.data.length;
         if (null != type && count >= 0 && n > (long) count * type.sizeBytes) {
-            throw Errors.error(MPI.ERR_TRUNCATE, what + ": the message of " + n + " bytes from rank=" + b.source
+            throw MpiErrors.error(MPI.ERR_TRUNCATE, what + ": the message of " + n + " bytes from rank=" + b.source
                 + " tag=" + b.tag + " exceeds the receive buffer of count=" + count + " x " + type);
         }
         final int size = null == type ? 1 : Math.max(1, type.sizeBytes);
@@ -139,7 +139,7 @@ public final class Message {
     private Bound take(final String call) throws MPIException {
         MPI.check();
         if (null == comm) {
-            throw new MPIException(MPI.ERR_REQUEST, Errors.string(MPI.ERR_REQUEST), Errors.error(MPI.ERR_REQUEST,
+            throw new MPIException(MPI.ERR_REQUEST, MpiErrors.string(MPI.ERR_REQUEST), MpiErrors.error(MPI.ERR_REQUEST,
                 call + ": the message handle is null, expected one bound by mProbe or imProbe"));
         }
         final Bound b = new Bound(comm, source, tag, data);

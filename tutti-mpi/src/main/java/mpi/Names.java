@@ -131,13 +131,13 @@ final class Names {
             service.thread.join();
         } catch (final InterruptedException x) {
             Thread.currentThread().interrupt();
-            throw Errors.error(MPI.ERR_INTERN, "Finalize: interrupted while stopping the name service");
+            throw MpiErrors.error(MPI.ERR_INTERN, "Finalize: interrupted while stopping the name service");
         }
     }
 
     private static String required(final String what, final String name, final String value) {
         if (null == value || value.isEmpty()) {
-            throw Errors.error(MPI.ERR_ARG, what + ": " + name + "=" + (null == value ? "null" : "\"\"")
+            throw MpiErrors.error(MPI.ERR_ARG, what + ": " + name + "=" + (null == value ? "null" : "\"\"")
                 + ", expected a name");
         }
         return value;
@@ -152,7 +152,7 @@ final class Names {
         }
         final int errorClass = (Integer) answer[0];
         if (MPI.SUCCESS != errorClass) {
-            throw Errors.error(errorClass, op + "Name: " + answer[1]);
+            throw MpiErrors.error(errorClass, op + "Name: " + answer[1]);
         }
         return (String) answer[1];
     }

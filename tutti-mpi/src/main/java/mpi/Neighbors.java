@@ -85,7 +85,7 @@ final class Neighbors {
     private static Buf[] blocks(final String what, final Object buf, final int[] counts, final int[] displs,
         final Datatype type, final int n) {
         if (null == counts || null == displs || counts.length < n || displs.length < n) {
-            throw Errors.error(MPI.ERR_ARG, what + ": counts and displs need " + n + " entries (one per neighbour), "
+            throw MpiErrors.error(MPI.ERR_ARG, what + ": counts and displs need " + n + " entries (one per neighbour), "
                 + "got " + (null == counts ? "null" : counts.length) + " and " + (null == displs ? "null"
                 : displs.length));
         }
@@ -96,7 +96,7 @@ final class Neighbors {
         final Buf[] out = new Buf[n];
         for (int j = 0; j < n; j++) {
             if (c[j] < 0) {
-                throw Errors.error(MPI.ERR_COUNT, what + ": counts[" + j + "]=" + c[j] + ", expected >= 0");
+                throw MpiErrors.error(MPI.ERR_COUNT, what + ": counts[" + j + "]=" + c[j] + ", expected >= 0");
             }
             out[j] = 0 == c[j] ? whole.slice(0, 0) : whole.slice(d[j] * per, c[j] * per);
         }

@@ -69,8 +69,8 @@ public final class Op implements Freeable {
     public void free() throws MPIException {
         MPI.check();
         if (predefined) {
-            throw new MPIException(MPI.ERR_OP, Errors.string(MPI.ERR_OP),
-                Errors.error(MPI.ERR_OP, "free: " + name + " is predefined and cannot be freed"));
+            throw new MPIException(MPI.ERR_OP, MpiErrors.string(MPI.ERR_OP),
+                MpiErrors.error(MPI.ERR_OP, "free: " + name + " is predefined and cannot be freed"));
         }
         freed = true;
         perType.clear();

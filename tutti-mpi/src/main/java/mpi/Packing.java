@@ -33,7 +33,7 @@ final class Packing {
 
     private static void check(final String what, final byte[] packed, final int position, final int bytes) {
         if (null == packed || position < 0 || (long) position + bytes > packed.length) {
-            throw Errors.error(MPI.ERR_TRUNCATE, what + ": position=" + position + " + " + bytes + " bytes exceeds "
+            throw MpiErrors.error(MPI.ERR_TRUNCATE, what + ": position=" + position + " + " + bytes + " bytes exceeds "
                 + "the packed buffer of " + (null == packed ? 0 : packed.length) + " bytes");
         }
     }

@@ -45,7 +45,7 @@ final class Ports {
     static void close(final String name) {
         synchronized (OPEN) {
             if (!OPEN.remove(name)) {
-                throw Errors.error(MPI.ERR_PORT, "closePort: port '" + name + "' is not open here");
+                throw MpiErrors.error(MPI.ERR_PORT, "closePort: port '" + name + "' is not open here");
             }
         }
     }
@@ -70,7 +70,7 @@ final class Ports {
         final Communicator local = (Communicator) comm.tc();
         final int[] agreed = new int[2]; // {error class, tag}
         int remoteLeader = 0;
-        Errors.MpiError failure = null;
+        MpiErrors.MpiError failure = null;
         if (local.rank() == root) {
             try {
                 final Port p = parse(what, port, e);
@@ -84,7 +84,7 @@ final class Ports {
                     remoteLeader = p.worldRank();
                 }
                 agreed[1] = 2 * p.number() + 1;
-            } catch (final Errors.MpiError x) {
+            } catch (final MpiErrors.MpiError x) {
                 failure = x;
                 agreed[0] = x.errorClass();
             }
@@ -94,7 +94,7 @@ final class Ports {
             throw failure;
         }
         if (MPI.SUCCESS != agreed[0]) {
-            throw Errors.error(agreed[0], what + ": the root found port '" + port + "' bad");
+            throw MpiErrors.error(agreed[0], what + ": the root found port '" + port + "' bad");
         }
         return new Intercomm(local.createIntercomm(root, e.world(), remoteLeader, agreed[1]),
             comm.state().derive(what + "(" + port + ")"));
@@ -106,7 +106,7 @@ final class Ports {
             open = OPEN.contains(port);
         }
         if (p.worldRank() != e.world().rank() || !open) {
-            throw Errors.error(MPI.ERR_PORT, "accept: port '" + port + "' is not an open port of this process");
+            throw MpiErrors.error(MPI.ERR_PORT, "accept: port '" + port + "' is not an open port of this process");
         }
     }
 
@@ -119,13 +119,13 @@ final class Ports {
             p = 3 == f.length ? new Port(Long.parseUnsignedLong(f[0], 16), Integer.parseInt(f[1]),
                 Integer.parseInt(f[2])) : null;
         } catch (final NumberFormatException x) {
-            throw Errors.error(MPI.ERR_PORT, what + ": port='" + port + "' is not a port name: " + x.getMessage());
+            throw MpiErrors.error(MPI.ERR_PORT, what + ": port='" + port + "' is not a port name: " + x.getMessage());
         }
         if (null == p || p.worldRank() < 0 || p.worldRank() >= e.world().size() || p.number() < 0) {
-            throw Errors.error(MPI.ERR_PORT, what + ": port='" + port + "', expected a name from openPort");
+            throw MpiErrors.error(MPI.ERR_PORT, what + ": port='" + port + "', expected a name from openPort");
         }
         if (p.job() != e.jobKey()) {
-            throw Errors.error(MPI.ERR_PORT, what + ": port '" + port + "' belongs to another job; Tutti connects "
+            throw MpiErrors.error(MPI.ERR_PORT, what + ": port '" + port + "' belongs to another job; Tutti connects "
                 + "groups of one job only");
         }
         return p;

@@ -26,11 +26,11 @@ public final class Prequest extends Request {
     public void start() throws MPIException {
         MPI.check();
         if (freed) {
-            throw new MPIException(MPI.ERR_REQUEST, Errors.string(MPI.ERR_REQUEST),
-                Errors.error(MPI.ERR_REQUEST, "start: the persistent request was freed"));
+            throw new MPIException(MPI.ERR_REQUEST, MpiErrors.string(MPI.ERR_REQUEST),
+                MpiErrors.error(MPI.ERR_REQUEST, "start: the persistent request was freed"));
         }
         if (active()) {
-            throw fail("MPI_Start", Errors.error(MPI.ERR_REQUEST, "start: the persistent request is active (started "
+            throw fail("MPI_Start", MpiErrors.error(MPI.ERR_REQUEST, "start: the persistent request is active (started "
                 + "and not completed), expected a wait or test first"));
         }
         try {

@@ -94,14 +94,15 @@ final class Reductions {
      * @param op   the mpi operation
      * @param type the mpi datatype
      * @return the plan
-     * @throws Errors.MpiError of class ERR_OP for a null, freed or unsuitable operation
+     * @throws MpiErrors.MpiError of class ERR_OP for a null, freed or unsuitable operation
      */
     static Plan plan(final String what, final Op op, final Datatype type) {
         if (null == op || op.isNull()) {
-            throw Errors.error(MPI.ERR_OP, what + ": op=" + (null == op ? "null" : "freed") + ", expected a valid op");
+            throw MpiErrors.error(MPI.ERR_OP, what + ": op=" + (null == op ? "null" : "freed")
+                + ", expected a valid op");
         }
         if (null == type) {
-            throw Errors.error(MPI.ERR_TYPE, what + ": datatype=null, expected a datatype");
+            throw MpiErrors.error(MPI.ERR_TYPE, what + ": datatype=null, expected a datatype");
         }
         if (!type.settled) {
             type.live(what);
@@ -120,14 +121,14 @@ final class Reductions {
             return UserOps.plan(what, op, type);
         }
         if (null == op.tutti) {
-            throw Errors.error(MPI.ERR_OP, what + ": op=" + op + " is for one-sided accumulate only");
+            throw MpiErrors.error(MPI.ERR_OP, what + ": op=" + op + " is for one-sided accumulate only");
         }
         final dev.tutti.Op t = op.tutti;
         final boolean loc = dev.tutti.Op.MINLOC == t || dev.tutti.Op.MAXLOC == t;
         switch (type.layout) {
             case SHORT_INT, FLOAT_INT, LONG_INT, DOUBLE_INT -> {
                 if (!loc) {
-                    throw Errors.error(MPI.ERR_OP, what + ": op=" + op + " is not defined for " + type
+                    throw MpiErrors.error(MPI.ERR_OP, what + ": op=" + op + " is not defined for " + type
                         + ", expected MPI.MINLOC or MPI.MAXLOC");
                 }
                 final dev.tutti.Op k = (dev.tutti.Op.MAXLOC == t ? MAXLOC : MINLOC)[type.layout.ordinal()];
@@ -145,7 +146,7 @@ final class Reductions {
                         : new Plan(DOUBLE_COMPLEX_PROD, dev.tutti.Datatype.DOUBLE_PAIR, type.wirePerItem / 2);
                 }
                 if (dev.tutti.Op.SUM != t) {
-                    throw Errors.error(MPI.ERR_OP, what + ": op=" + op + " is not defined for " + type
+                    throw MpiErrors.error(MPI.ERR_OP, what + ": op=" + op + " is not defined for " + type
                         + ", expected MPI.SUM or MPI.PROD");
                 }
                 return new Plan(t, type.wire, type.wirePerItem);
@@ -157,7 +158,7 @@ final class Reductions {
                         type.wirePerItem);
                 }
                 if (!t.isDefinedFor(type.wire)) {
-                    throw Errors.error(MPI.ERR_OP, what + ": op=" + op + " is not defined for " + type);
+                    throw MpiErrors.error(MPI.ERR_OP, what + ": op=" + op + " is not defined for " + type);
                 }
                 return new Plan(t, type.wire, type.wirePerItem);
             }
@@ -179,7 +180,7 @@ final class Reductions {
             return;
         }
         if (!(plan.op() instanceof dev.tutti.Op.User u) || null == u.segmentFunction()) {
-            throw Errors.unsupported(what + " with op " + plan.op().name());
+            throw MpiErrors.unsupported(what + " with op " + plan.op().name());
         }
         final MemorySegment a = null != in.segment() ? in.segment() : packed(in);
         final MemorySegment b = null != inOut.segment() ? inOut.segment() : packed(inOut);

@@ -178,7 +178,7 @@ public class Request implements Freeable {
     }
 
     final MPIException fail(final String call, final RuntimeException e) {
-        return null == comm ? Errors.handle(MPI.ERRORS_ARE_FATAL, call, "MPI_COMM_WORLD", e)
+        return null == comm ? MpiErrors.handle(MPI.ERRORS_ARE_FATAL, call, "MPI_COMM_WORLD", e)
             : comm.fail(call, e);
     }
 
@@ -290,7 +290,7 @@ public class Request implements Freeable {
         void report(final String call) throws MPIException {
             if (null != failure) {
                 final MPIException e = request.fail(call, failure);
-                throw new MPIException(MPI.ERR_IN_STATUS, Errors.string(MPI.ERR_IN_STATUS), e);
+                throw new MPIException(MPI.ERR_IN_STATUS, MpiErrors.string(MPI.ERR_IN_STATUS), e);
             }
         }
     }

@@ -45,7 +45,7 @@ final class Topology {
         if (null == c) {
             final ObjectRequest<Communicator> p = pending;
             if (null == p) {
-                throw Errors.error(MPI.ERR_COMM, "the topology communicator is null or freed");
+                throw MpiErrors.error(MPI.ERR_COMM, "the topology communicator is null or freed");
             }
             c = p.get();
             traffic = c;

@@ -70,7 +70,7 @@ final class UserOps {
     private static Reductions.Plan gapped(final String what, final Op op, final Datatype type) {
         final dev.tutti.Layout shape = type.shape;
         if (shape.trueLbBytes() < 0 || shape.trueLbBytes() + shape.trueExtentBytes() > shape.extentBytes()) {
-            throw Errors.error(MPI.ERR_UNSUPPORTED_OPERATION, what + ": a user op on " + type + " (true lb "
+            throw MpiErrors.error(MPI.ERR_UNSUPPORTED_OPERATION, what + ": a user op on " + type + " (true lb "
                 + shape.trueLbBytes() + ", true extent " + shape.trueExtentBytes() + ", extent " + shape.extentBytes()
                 + " bytes): its data reaches outside its extent, which no buffer of count * extent bytes can show");
         }

@@ -110,13 +110,13 @@ public final class Win implements Freeable {
         }
         return comm.get(call, () -> {
             if (comm.tc().isInter()) {
-                throw Errors.error(MPI.ERR_COMM, call + ": an intercommunicator, expected an intracommunicator");
+                throw MpiErrors.error(MPI.ERR_COMM, call + ": an intercommunicator, expected an intracommunicator");
             }
             if (size < 0) {
-                throw Errors.error(MPI.ERR_SIZE, call + ": size=" + size + ", expected >= 0");
+                throw MpiErrors.error(MPI.ERR_SIZE, call + ": size=" + size + ", expected >= 0");
             }
             if (dispUnit <= 0) {
-                throw Errors.error(MPI.ERR_DISP, call + ": dispUnit=" + dispUnit + ", expected > 0");
+                throw MpiErrors.error(MPI.ERR_DISP, call + ": dispUnit=" + dispUnit + ", expected > 0");
             }
             return new Group(comm.tc().group());
         });

@@ -23,7 +23,7 @@ class ConformanceErrorsTest {
         final MPIException e = assertThrows(MPIException.class, call);
         assertEquals(errorClass, e.getErrorClass(), e::toString);
         assertEquals(errorClass, e.getErrorCode(), e::toString);
-        assertTrue(e.getMessage().startsWith(Errors.string(errorClass).substring(0, 8)), e.getMessage());
+        assertTrue(e.getMessage().startsWith(MpiErrors.string(errorClass).substring(0, 8)), e.getMessage());
     }
 
     @Test

@@ -7,7 +7,7 @@ import java.time.Duration;
 /**
  * Test harness: runs an mpi program on n ranks as threads of this JVM (Tutti's embedded mode). Each rank thread
  * gets a fresh mpi state ({@link Env#bindTestRank()}), so {@code MPI.Init} there joins that rank, and an abort
- * fails the job (its exception's cause chain holds {@link Errors.AbortError}) instead of exiting the JVM.
+ * fails the job (its exception's cause chain holds {@link MpiErrors.AbortError}) instead of exiting the JVM.
  */
 final class MpiJobs {
     /** An mpi program's main. */
@@ -33,7 +33,7 @@ final class MpiJobs {
     /** @return the exit status of the abort that failed a job, or -1 if the failure was no abort */
     static int abortStatus(final Throwable jobFailure) {
         for (Throwable t = jobFailure; null != t; t = t.getCause()) {
-            if (t instanceof Errors.AbortError a) {
+            if (t instanceof MpiErrors.AbortError a) {
                 return a.status();
             }
         }

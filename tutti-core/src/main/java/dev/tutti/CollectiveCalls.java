@@ -1,7 +1,9 @@
 package dev.tutti;
 
+import dev.tutti.calls.CollBridge;
+import dev.tutti.calls.CollChecks;
 import dev.tutti.coll.CollComm;
-import dev.tutti.coll.CollDoor;
+import dev.tutti.coll.door.CollDoor;
 import dev.tutti.coll.CollStart;
 import dev.tutti.comm.ContextIdAllocator;
 import dev.tutti.p2p.P2pEngine;

@@ -1,8 +1,12 @@
 package dev.tutti;
 
+import dev.tutti.calls.ApiAccess;
+import dev.tutti.calls.CompletedRequest;
+import dev.tutti.calls.ObjectReceive;
+import dev.tutti.calls.P2pChecks;
 import dev.tutti.coll.CollComm;
-import dev.tutti.coll.CollDoor;
 import dev.tutti.coll.CollStart;
+import dev.tutti.coll.door.CollDoor;
 import dev.tutti.comm.ContextIdAllocator;
 import dev.tutti.internal.Errors;
 import dev.tutti.p2p.CommView;
@@ -49,6 +53,20 @@ public abstract class Comm implements PointToPoint, BlockingCollectives, Nonbloc
     public static final int TAG_UB = Integer.MAX_VALUE;
     /** A color that puts the calling rank in no new communicator ({@link Communicator#split}), MPI_UNDEFINED. */
     public static final int UNDEFINED = Group.UNDEFINED;
+
+    static { // the implementation's way into what the api keeps package-private (see ApiAccess)
+        ApiAccess.install(new ApiAccess() {
+            @Override
+            protected String describeComm(final Comm comm) {
+                return comm.describe();
+            }
+
+            @Override
+            protected void bindTuttiToThread(final Tutti tutti) {
+                tutti.bindToThread();
+            }
+        });
+    }
 
     private final P2pEngine engine;
     private final int p2pContext;
@@ -221,6 +239,7 @@ public abstract class Comm implements PointToPoint, BlockingCollectives, Nonbloc
 
     @Override
     public void send(final Buf buf, final int dest, final int tag) {
+        checkLive("send");
         p2pChecks.send("send", buf, dest, tag);
         if (PROC_NULL != dest) {
             engine.send(p2pContext, toWorld(dest), tag, buf);
@@ -229,6 +248,7 @@ public abstract class Comm implements PointToPoint, BlockingCollectives, Nonbloc
 
     @Override
     public Request isend(final Buf buf, final int dest, final int tag) {
+        checkLive("isend");
         p2pChecks.send("isend", buf, dest, tag);
         if (PROC_NULL == dest) {
             return CompletedRequest.NULL_PEER;
@@ -238,6 +258,7 @@ public abstract class Comm implements PointToPoint, BlockingCollectives, Nonbloc
 
     @Override
     public void ssend(final Buf buf, final int dest, final int tag) {
+        checkLive("ssend");
         p2pChecks.send("ssend", buf, dest, tag);
         if (PROC_NULL != dest) {
             engine.ssend(p2pContext, toWorld(dest), tag, buf, view);
@@ -246,6 +267,7 @@ public abstract class Comm implements PointToPoint, BlockingCollectives, Nonbloc
 
     @Override
     public Request issend(final Buf buf, final int dest, final int tag) {
+        checkLive("issend");
         p2pChecks.send("issend", buf, dest, tag);
         if (PROC_NULL == dest) {
             return CompletedRequest.NULL_PEER;
@@ -255,6 +277,7 @@ public abstract class Comm implements PointToPoint, BlockingCollectives, Nonbloc
 
     @Override
     public Status recv(final Buf buf, final int source, final int tag) {
+        checkLive("recv");
         p2pChecks.recv("recv", buf, source, tag);
         if (PROC_NULL == source) {
             return CompletedRequest.NULL_PEER.waitFor();
@@ -264,6 +287,7 @@ public abstract class Comm implements PointToPoint, BlockingCollectives, Nonbloc
 
     @Override
     public Request irecv(final Buf buf, final int source, final int tag) {
+        checkLive("irecv");
         p2pChecks.recv("irecv", buf, source, tag);
         if (PROC_NULL == source) {
             return CompletedRequest.NULL_PEER;

@@ -1,12 +1,16 @@
 package dev.tutti;
 
+import dev.tutti.calls.CollBridge;
+import dev.tutti.calls.CollChecks;
+import dev.tutti.calls.IntraBridge;
+import dev.tutti.calls.ObjectBridge;
 import dev.tutti.coll.CollComm;
-import dev.tutti.coll.CollDoor;
+import dev.tutti.coll.door.CollDoor;
 import dev.tutti.coll.CollStart;
 import dev.tutti.coll.SelectionTable;
 import dev.tutti.comm.Agreement;
-import dev.tutti.comm.Creation;
 import dev.tutti.comm.ContextIdAllocator;
+import dev.tutti.comm.Creation;
 import dev.tutti.internal.Errors;
 import dev.tutti.p2p.P2pEngine;
 

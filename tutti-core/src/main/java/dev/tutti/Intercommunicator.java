@@ -1,11 +1,13 @@
 package dev.tutti;
 
+import dev.tutti.calls.CollBridge;
+import dev.tutti.calls.InterBridge;
 import dev.tutti.coll.SelectionTable;
-import dev.tutti.coll.inter.InterComm;
+import dev.tutti.coll.InterComm;
 import dev.tutti.comm.Agreement;
+import dev.tutti.comm.ContextIdAllocator;
 import dev.tutti.comm.Creation;
 import dev.tutti.comm.Intercomms;
-import dev.tutti.comm.ContextIdAllocator;
 import dev.tutti.internal.Errors;
 import dev.tutti.p2p.P2pEngine;
 

@@ -1,6 +1,15 @@
 package dev.tutti;
 
 import dev.tutti.internal.Errors;
+import dev.tutti.type.kernel.ByteKernels;
+import dev.tutti.type.kernel.CharKernels;
+import dev.tutti.type.kernel.DoubleKernels;
+import dev.tutti.type.kernel.FloatKernels;
+import dev.tutti.type.kernel.IntKernels;
+import dev.tutti.type.kernel.Kernels;
+import dev.tutti.type.kernel.LongKernels;
+import dev.tutti.type.kernel.ShortKernels;
+
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -159,9 +168,35 @@ public sealed interface Op permits Op.Predefined, Op.User {
         }
         final MemorySegment a = null != in.segment() ? in.segment() : packedCopy(in);
         final MemorySegment b = null != inout.segment() ? inout.segment() : packedCopy(inout);
-        dev.tutti.type.kernel.Reductions.reduce(this, inout.datatype(), a, b, inout.count());
+        reduce(this, inout.datatype(), a, b, inout.count());
         if (null == inout.segment()) {
             inout.unpack(b);
+        }
+    }
+
+    /**
+     * Reduces segments as the engine's {@code dev.tutti.type.LocalReduction.reduce} does, with the same checks and
+     * messages, but here: the kernels know no {@code Op}, and {@code Op} does not use the engine's class, so that
+     * neither package's classes depend on each other in a circle. A predefined op passes its code (its ordinal), a
+     * user op its function ({@link User#reduce}).
+     */
+    private static void reduce(final Op op, final Datatype type, final MemorySegment in, final MemorySegment inout,
+        final int count) {
+        if (null == type) {
+            throw Errors.argument(ErrorClass.TYPE, "reduce", null, "type", null, "a Datatype (op=" + op + ")");
+        }
+        if (!op.isDefinedFor(type)) {
+            throw Kernels.notDefined("reduce", op, op.isPredefined(), MINLOC == op || MAXLOC == op, op::isDefinedFor,
+                type);
+        }
+        Kernels.checkSegments(type, in, inout, count);
+        if (0 == count) {
+            return;
+        }
+        if (op instanceof final Predefined predefined) {
+            Kernels.reducePredefined(predefined.ordinal(), type, in, inout, count);
+        } else {
+            ((User) op).reduce(type, in, inout, count);
         }
     }
 
@@ -475,6 +510,14 @@ public sealed interface Op permits Op.Predefined, Op.User {
      * over raw memory. Immutable and safe to share between threads (provided the functions are).
      */
     final class User implements Op {
+        private static final ByteKernels.UserApply<ByteFunction> BYTES = ByteFunction::apply;
+        private static final ShortKernels.UserApply<ShortFunction> SHORTS = ShortFunction::apply;
+        private static final CharKernels.UserApply<CharFunction> CHARS = CharFunction::apply;
+        private static final IntKernels.UserApply<IntFunction> INTS = IntFunction::apply;
+        private static final LongKernels.UserApply<LongFunction> LONGS = LongFunction::apply;
+        private static final FloatKernels.UserApply<FloatFunction> FLOATS = FloatFunction::apply;
+        private static final DoubleKernels.UserApply<DoubleFunction> DOUBLES = DoubleFunction::apply;
+
         private final String name;
         private final boolean commutative;
         private final ByteFunction byteFunction;
@@ -604,6 +647,58 @@ public sealed interface Op permits Op.Predefined, Op.User {
          */
         public SegmentFunction segmentFunction() {
             return segmentFunction;
+        }
+
+        /** Applies the function for {@code type} (the segment function if there is none), checked by the caller. */
+        private void reduce(final Datatype type, final MemorySegment in, final MemorySegment inout, final int count) {
+            switch (type) {
+                case BYTE -> {
+                    if (null != byteFunction) {
+                        ByteKernels.reduceUser(byteFunction, BYTES, in, inout, count);
+                        return;
+                    }
+                }
+                case SHORT -> {
+                    if (null != shortFunction) {
+                        ShortKernels.reduceUser(shortFunction, SHORTS, in, inout, count);
+                        return;
+                    }
+                }
+                case CHAR -> {
+                    if (null != charFunction) {
+                        CharKernels.reduceUser(charFunction, CHARS, in, inout, count);
+                        return;
+                    }
+                }
+                case INT -> {
+                    if (null != intFunction) {
+                        IntKernels.reduceUser(intFunction, INTS, in, inout, count);
+                        return;
+                    }
+                }
+                case LONG -> {
+                    if (null != longFunction) {
+                        LongKernels.reduceUser(longFunction, LONGS, in, inout, count);
+                        return;
+                    }
+                }
+                case FLOAT -> {
+                    if (null != floatFunction) {
+                        FloatKernels.reduceUser(floatFunction, FLOATS, in, inout, count);
+                        return;
+                    }
+                }
+                case DOUBLE -> {
+                    if (null != doubleFunction) {
+                        DoubleKernels.reduceUser(doubleFunction, DOUBLES, in, inout, count);
+                        return;
+                    }
+                }
+                default -> {
+                    // no typed functions for BOOLEAN, the pairs and OBJECT: only the segment function applies
+                }
+            }
+            segmentFunction.apply(type, in, inout, count);
         }
 
         /** @return {@code name(user)} or {@code name(user, non-commutative)} */

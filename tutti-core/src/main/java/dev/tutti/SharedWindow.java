@@ -1,6 +1,6 @@
 package dev.tutti;
 
-import dev.tutti.coll.RankedWork;
+import dev.tutti.coll.PrioritizedWork;
 import dev.tutti.internal.Errors;
 import dev.tutti.p2p.P2pEngine;
 import dev.tutti.transport.DirectMemory;
@@ -251,7 +251,7 @@ public final class SharedWindow {
     }
 
     /** A protocol registered by {@link #prioritize}, as the rank's priority order sees it. */
-    private record Ranked(int priority, BooleanSupplier busy, IntSupplier step) implements RankedWork {
+    private record Ranked(int priority, BooleanSupplier busy, IntSupplier step) implements PrioritizedWork {
         @Override
         public boolean inFlight() {
             return busy.getAsBoolean();

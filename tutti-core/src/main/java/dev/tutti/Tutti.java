@@ -3,26 +3,18 @@ package dev.tutti;
 import dev.tutti.coll.CollLeftovers;
 import dev.tutti.internal.Errors;
 import dev.tutti.internal.Failures;
+import dev.tutti.job.HostDiscovery;
+import dev.tutti.job.LocalJob;
+import dev.tutti.job.TransportWiring;
 import dev.tutti.p2p.P2pEngine;
-import dev.tutti.runtime.Configuration;
-import dev.tutti.runtime.CpuBinding;
-import dev.tutti.runtime.IdleStrategy;
-import dev.tutti.runtime.Launch;
 import dev.tutti.runtime.LaunchInfo;
-import dev.tutti.runtime.RendezvousClient;
-import dev.tutti.runtime.Settings;
-import dev.tutti.transport.InboundSink;
+import dev.tutti.runtime.identity.Launch;
 import dev.tutti.transport.Transport;
-import dev.tutti.transport.inproc.InprocFabric;
-import dev.tutti.transport.inproc.InprocTransport;
-import dev.tutti.transport.shm.ShmConfig;
 import dev.tutti.transport.shm.ShmTransport;
-import dev.tutti.transport.tcp.TcpTransport;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
-import java.util.Arrays;
 
 /**
  * The entry point: one {@code Tutti} per rank. In a program started by {@code tutti run}, {@link #init()} joins
@@ -67,7 +59,7 @@ public final class Tutti implements AutoCloseable {
         this.world = new Communicator(engine, "WORLD", WORLD_P2P_CONTEXT, null, options.serializer(),
             options.selection());
         if (null != sharesMemory) {
-            engine.hostLayout(Hosts.of(world, Options.layoutOf(options.hostLayout(), engine.worldSize()),
+            engine.hostLayout(HostDiscovery.of(world, Options.layoutOf(options.hostLayout(), engine.worldSize()),
                 sharesMemory));
             world.collComm().refreshHosts();
         }
@@ -102,8 +94,8 @@ public final class Tutti implements AutoCloseable {
         }
         final Launch launch = Launch.join(System.getenv());
         if (null == launch) {
-            final P2pEngine engine = newEngine(0, 1);
-            engine.connect(new Transport[] {selfTransport(engine, 0, 1)});
+            final P2pEngine engine = TransportWiring.newEngine(0, 1);
+            engine.connect(new Transport[] {TransportWiring.selfTransport(engine, 0, 1)});
             return new Tutti(engine, options, null);
         }
         dev.tutti.runtime.Log.oneLinePerRecord(); // a rank of a job: its records name it, one line each
@@ -111,9 +103,9 @@ public final class Tutti implements AutoCloseable {
         boolean ok = false;
         try {
             final LaunchInfo info = launch.info();
-            final HostIdle idle = new HostIdle();
+            final TransportWiring.HostIdle idle = new TransportWiring.HostIdle();
             final P2pEngine engine = new P2pEngine(info.rank(), info.size(), idle);
-            final Transport[] routes = wire(info, engine, idle);
+            final Transport[] routes = TransportWiring.wire(info, engine, idle);
             engine.connect(routes);
             final boolean[] sharesMemory = new boolean[routes.length];
             for (int r = 0; r < routes.length; r++) {
@@ -128,155 +120,6 @@ public final class Tutti implements AutoCloseable {
                 launch.close();
             }
         }
-    }
-
-    /*
-     * Transport selection (setting tutti.transport): "tcp" wires every peer over tcp. "auto" maps the job's shm file
-     * and registers in it first, then wires tcp, whose rendezvous is the job's fence: after it every rank of this
-     * host has registered, so the ranks found in the file are exactly this host's, and both ends of a pair agree to
-     * use shm; the others go over tcp (a hybrid job). A rank that cannot map the file stays out of it and uses tcp
-     * with everyone. "shm" needs every rank on this host and no tcp at all: the rendezvous is only the fence.
-     * When this host has more ranks than cores, waits do not spin (see HostIdle). A rank with shm peers binds its
-     * init thread to one CPU (CpuBinding, setting tutti.bind), as Open MPI binds ranks to cores; with more ranks than
-     * CPUs, round-robin.
-     */
-    private static Transport[] wire(final LaunchInfo info, final P2pEngine engine, final HostIdle idle) {
-        final int rank = info.rank();
-        final int size = info.size();
-        final String mode;
-        final boolean bind;
-        try {
-            mode = Settings.TRANSPORT.choice();
-            bind = Configuration.bindToCore();
-        } catch (final IllegalArgumentException e) {
-            throw Errors.argument("init", null, e);
-        }
-        final Transport[] routes = new Transport[size];
-        routes[rank] = selfTransport(engine, rank, size);
-        ShmTransport shm = null;
-        if (!"tcp".equals(mode) && size > 1) {
-            try {
-                shm = ShmTransport.join(Configuration.shmFile(info.jobId(), info.secret()), info.jobId(), rank, size,
-                    engine, ShmConfig.fromConfiguration());
-            } catch (final TuttiException e) {
-                if ("shm".equals(mode)) {
-                    throw e;
-                }
-                dev.tutti.runtime.Log.of(Tutti.class).log(System.Logger.Level.WARNING,
-                    "init (rank={0}): shared memory unavailable, using tcp with every peer: {1}", rank, e.getMessage());
-            }
-        }
-        boolean ok = false;
-        try {
-            final boolean[] local;
-            TcpTransport tcp = null;
-            if ("shm".equals(mode) && size > 1) {
-                RendezvousClient.exchange(info, "shm"); // the fence
-                local = shm.ranksOnHost();
-                final java.util.List<Integer> away = new java.util.ArrayList<>();
-                for (int r = 0; r < size; r++) {
-                    if (!local[r]) {
-                        away.add(r);
-                    }
-                }
-                if (!away.isEmpty()) {
-                    throw Errors.expected(ErrorClass.ARG, "init", "rank=" + rank, Settings.TRANSPORT.name()
-                        + "=shm but ranks " + away + " are not on this host", "auto or tcp");
-                }
-            } else {
-                tcp = size > 1 ? TcpTransport.connect(info, engine, Settings.EAGER_LIMIT.intValue()) : null;
-                for (int r = 0; r < size; r++) {
-                    if (r != rank) {
-                        routes[r] = tcp;
-                    }
-                }
-                local = null != shm ? shm.ranksOnHost() : new boolean[size];
-            }
-            int onHost = 1;
-            if (null != shm) {
-                final boolean[] served = local.clone();
-                served[rank] = false;
-                for (int r = 0; r < size; r++) {
-                    if (served[r]) {
-                        routes[r] = shm;
-                        onHost++;
-                    }
-                }
-                shm.start(served);
-                if (null != tcp) {
-                    tcp.routedElsewhere(served);
-                }
-                if (1 == onHost) {
-                    shm.close();
-                }
-            }
-            final boolean oversubscribed = Configuration.oversubscribed(onHost);
-            idle.choose(oversubscribed, onHost > 1);
-            if (onHost > 1 && bind) {
-                // With more ranks than CPUs too: the i-th rank of the host goes to CPU i mod CPUs, so that every
-                // CPU has the same number of ranks. Left alone, the scheduler may keep three of four yielding
-                // ranks on one CPU and the fourth alone on the other for many milliseconds at a time.
-                int index = 0;
-                for (int r = 0; r < rank; r++) {
-                    index += local[r] ? 1 : 0;
-                }
-                CpuBinding.bind(index);
-            }
-            ok = true;
-            return routes;
-        } finally {
-            if (!ok && null != shm) {
-                shm.abort();
-            }
-        }
-    }
-
-    /**
-     * The idle strategy of a launched rank, chosen once the ranks on this host are known: with shm peers the shm
-     * one (bounded parks, since no process can unpark another; short spins when this host has more ranks than
-     * cores), else the configured one, or the oversubscribed one when this host has more ranks than cores (a
-     * spinning rank would take the core from the rank it waits for). Until then (during wiring) the configured one.
-     */
-    private static final class HostIdle implements IdleStrategy {
-        private volatile IdleStrategy delegate = Configuration.idleStrategy();
-
-        void choose(final boolean oversubscribed, final boolean shm) {
-            if (shm) {
-                delegate = Configuration.shmIdleStrategy(oversubscribed);
-            } else if (oversubscribed) {
-                delegate = Configuration.oversubscribedIdleStrategy();
-            }
-        }
-
-        @Override
-        public void idle(final int iteration) {
-            delegate.idle(iteration);
-        }
-
-        @Override
-        public boolean mayPark(final int iteration) {
-            return delegate.mayPark(iteration);
-        }
-
-        @Override
-        public boolean spinsOnly(final int iteration) {
-            return delegate.spinsOnly(iteration);
-        }
-
-        @Override
-        public String toString() {
-            return delegate.toString();
-        }
-    }
-
-    private static P2pEngine newEngine(final int rank, final int size) {
-        return new P2pEngine(rank, size, Configuration.idleStrategy());
-    }
-
-    private static Transport selfTransport(final P2pEngine engine, final int rank, final int size) {
-        final InboundSink[] sinks = new InboundSink[size];
-        sinks[rank] = engine;
-        return new InprocTransport(new InprocFabric(sinks), Settings.INPROC_EAGER_LIMIT.intValue());
     }
 
     /**
@@ -304,22 +147,7 @@ public final class Tutti implements AutoCloseable {
         if (n < 1) {
             throw Errors.argument(ErrorClass.ARG, "runLocal", null, "n", n, "n >= 1");
         }
-        final P2pEngine[] engines = new P2pEngine[n];
-        final IdleStrategy idle = Configuration.oversubscribed(n)
-            ? Configuration.oversubscribedIdleStrategy() : Configuration.idleStrategy();
-        for (int i = 0; i < n; i++) {
-            engines[i] = new P2pEngine(i, n, idle);
-        }
-        final int[] hosts = Options.layoutOf(options.hostLayout(), n);
-        for (final P2pEngine e : engines) {
-            e.hostLayout(hosts);
-        }
-        final InprocFabric fabric = new InprocFabric(engines);
-        for (final P2pEngine e : engines) {
-            final Transport[] routes = new Transport[n];
-            Arrays.fill(routes, new InprocTransport(fabric, Settings.INPROC_EAGER_LIMIT.intValue()));
-            e.connect(routes);
-        }
+        final P2pEngine[] engines = TransportWiring.embedded(n, Options.layoutOf(options.hostLayout(), n));
         final LocalJob[] job = new LocalJob[1];
         job[0] = new LocalJob(engines, options, rank -> new Tutti(engines[rank], options,
             cause -> job[0].fail(rank, cause)));
@@ -562,7 +390,8 @@ public final class Tutti implements AutoCloseable {
          * {@code algorithm("allreduce", "ring")}. Every rank must use the same options.
          *
          * @param operation the collective, as in MPI in lower case ({@code reduce_scatter_block})
-         * @param algorithm the algorithm's name ({@code ring}, {@code binomial}, {@code hierarchical}, ...; {@code auto}
+         * @param algorithm the algorithm's name ({@code ring}, {@code binomial}, {@code hierarchical}, ...; {@code
+         * auto}
          *                  to select; {@code flat} to select but never the node-aware algorithm)
          * @return the copy
          * @throws TuttiException of class {@link ErrorClass#ARG} naming the valid names if either is unknown

@@ -22,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @Timeout(120)
 class CheckerFastPathTest {
-    /** Bytes per message the exchange carries (dev.tutti.check.Piggyback.LIMIT). */
+    /** Bytes per message the exchange carries (dev.tutti.check.SmallDataWithDigest.LIMIT). */
     private static final int LIMIT = 1024;
     /** An associative, non-commutative reduction: the left operand (the lower rank's). */
     private static final Op FIRST = Op.builder("first", false).longs((in, inout, count) -> {

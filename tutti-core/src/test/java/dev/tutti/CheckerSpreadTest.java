@@ -11,12 +11,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The checker's path for larger regular blocking alltoall and allreduce calls (past the 1 KiB that travels with the
- * hashes): their first messages go out with the hashes and the checker moves the data itself (dev.tutti.check.Spread).
- * With the checker on the results must be those of the unchecked call, just past the hashes' limit, at sizes that do
- * not split evenly, past the path's own limits, in place, with a non-commutative operation in rank order, on groups
- * smaller and larger than the path's (2 ranks and 9 take the hash round, then the schedule), over inproc and over shm;
- * and a mismatch on this path must still be reported on every rank with the user's receive memory untouched, then and
- * while the communicator goes on.
+ * hashes): their first messages go out with the hashes and the checker moves the data itself
+ * (dev.tutti.check.LargeDataWithDigest). With the checker on the results must be those of the unchecked call, just past
+ * the hashes' limit, at sizes that do not split evenly, past the path's own limits, in place, with a non-commutative
+ * operation in rank order, on groups smaller and larger than the path's (2 ranks and 9 take the hash round, then the
+ * schedule), over inproc and over shm; and a mismatch on this path must still be reported on every rank with the user's
+ * receive memory untouched, then and while the communicator goes on.
  */
 @Timeout(180)
 class CheckerSpreadTest {

@@ -3,7 +3,7 @@ package dev.tutti;
 import dev.tutti.TypedData.Values;
 import dev.tutti.coll.AlgorithmId;
 import dev.tutti.coll.CollKind;
-import dev.tutti.type.kernel.Reductions;
+import dev.tutti.type.LocalReduction;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -62,7 +62,7 @@ class CollBufferTest {
 
     static boolean reducible(final Datatype t) {
         try {
-            Reductions.check("test", opFor(t), t);
+            LocalReduction.check("test", opFor(t), t);
             return true;
         } catch (final TuttiException e) {
             return false;

@@ -1,5 +1,6 @@
 package dev.tutti;
 
+import dev.tutti.calls.CompletedRequest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -1,6 +1,6 @@
 package dev.tutti;
 
-import dev.tutti.type.kernel.Reductions;
+import dev.tutti.type.LocalReduction;
 
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
@@ -18,7 +18,7 @@ final class ReferenceCollectives {
         final int p = inputs.length;
         final byte[] acc = Arrays.copyOf(inputs[p - 1], n * t.sizeBytes());
         for (int i = p - 2; i >= 0; i--) {
-            Reductions.reduce(op, t, MemorySegment.ofArray(Arrays.copyOf(inputs[i], n * t.sizeBytes())),
+            LocalReduction.reduce(op, t, MemorySegment.ofArray(Arrays.copyOf(inputs[i], n * t.sizeBytes())),
                 MemorySegment.ofArray(acc), n);
         }
         return acc;

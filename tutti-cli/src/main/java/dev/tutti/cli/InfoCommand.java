@@ -1,6 +1,6 @@
 package dev.tutti.cli;
 
-import dev.tutti.runtime.LaunchReport;
+import dev.tutti.runtime.identity.LaunchReport;
 import dev.tutti.runtime.SecretFile;
 import dev.tutti.runtime.Settings;
 

@@ -214,7 +214,7 @@ public final class AlltoallChannel implements AutoCloseable {
             throw Errors.argument(ErrorClass.ARG, op, where, "name", null == name ? null : "\"" + name + "\"",
                 "a non-blank name");
         }
-        if (null == type || !Storage.supports(type)) {
+        if (null == type || !ChannelMemory.supports(type)) {
             throw Errors.argument(ErrorClass.TYPE, op, where, "type", type,
                 "a primitive type (BYTE, BOOLEAN, CHAR, SHORT, INT, FLOAT, LONG, DOUBLE)");
         }

@@ -123,8 +123,8 @@ public final class ChannelBuffer {
         this.blocks = new Buf[ranks];
         this.shared = shared;
         if (null == shared) {
-            array = Storage.allocate(type, ranks * block);
-            view(Storage.buf(array));
+            array = ChannelMemory.allocate(type, ranks * block);
+            view(ChannelMemory.buf(array));
         } else {
             view(Buf.of(shared, type));
         }
@@ -195,8 +195,8 @@ public final class ChannelBuffer {
      */
     MemorySegment moveToHeap() {
         final MemorySegment left = shared;
-        final Object a = Storage.allocate(type, blocks.length * block);
-        final Buf heap = Storage.buf(a);
+        final Object a = ChannelMemory.allocate(type, blocks.length * block);
+        final Buf heap = ChannelMemory.buf(a);
         heap.segment().copyFrom(left);
         array = a;
         shared = null;
@@ -383,8 +383,8 @@ public final class ChannelBuffer {
      */
     private Object copyOfShared() {
         if (null == array) {
-            array = Storage.allocate(type, blocks.length * block);
-            copyTarget = Storage.buf(array).segment();
+            array = ChannelMemory.allocate(type, blocks.length * block);
+            copyTarget = ChannelMemory.buf(array).segment();
             copied = -1;
         }
         if (copied != exchange) {
@@ -421,7 +421,7 @@ public final class ChannelBuffer {
 
     private <T> T typed(final String op, final Class<T> type) {
         checkHeld(op);
-        if (type != Storage.arrayClass(this.type)) {
+        if (type != ChannelMemory.arrayClass(this.type)) {
             throw Errors.argument(ErrorClass.TYPE, "ChannelBuffer." + op, owner.where(), "datatype", this.type,
                 "the type whose array " + op + "() returns (use array() or buf())");
         }

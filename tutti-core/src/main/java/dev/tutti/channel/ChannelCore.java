@@ -173,7 +173,7 @@ final class ChannelCore {
         this.ring = new Exchange[depth];
         this.window = WindowExchanges.open(comm, where, type, sendBlock, recvBlock, depth, Datatype.BOOLEAN != type,
             qos.level());
-        this.arena = null == window ? Storage.sharedArena(comm, type, sendBlock) : null;
+        this.arena = null == window ? ChannelMemory.sharedArena(comm, type, sendBlock) : null;
         this.zones = null == window ? null : ChannelBuffer.zoneViews(window.zones(), type, recvRanks, recvBlock);
         this.lockFreeRelease = !timeDriven && null == window;
         for (int i = 0; i < depth; i++) {

@@ -9,7 +9,7 @@ import dev.tutti.TuttiException;
 import dev.tutti.coll.CollArgs;
 import dev.tutti.coll.CollCall;
 import dev.tutti.coll.CollKind;
-import dev.tutti.coll.inter.InterArgs;
+import dev.tutti.coll.InterArgs;
 
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;

@@ -27,7 +27,7 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The correctness checker of one rank: the hook of the collective engine's door ({@link CollHook}) that compares
  * every collective call with its peers' calls before its data moves ({@link DigestExchange}, {@link DigestRules}),
- * and the agent that answers the peers' questions about what this rank waits in ({@link Inquiry}).
+ * and the agent that answers the peers' questions about what this rank waits in ({@link LatePeerInquiry}).
  *
  * <p>Keys. An ordinary call is the n-th on its communicator (n from 1, this checker's count of the calls that pass
  * the door, blocking and nonblocking together, as MPI orders them); its digests travel on the communicator's checker
@@ -42,7 +42,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * synchronized weak map (a freed communicator's entry goes with it); {@link #doWork} is guarded by a flag, so one
  * of the rank's waiting threads at a time serves questions; at most once a millisecond it also reads the peers'
  * site announcements ({@link SiteTable}) and runs the {@link DeadlockDetector}. The point-to-point part (signatures,
- * blocked waits, leaks) is the engine's hook, {@link P2pChecks}. A call given up because a peer waits elsewhere
+ * blocked waits, leaks) is the engine's hook, {@link CheckerP2pHook}. A call given up because a peer waits elsewhere
  * stays in this rank's answers until its next checked call, and a rank that leaves first serves questions until each
  * peer it learned waits for it has been told ({@link #linger}, bounded): else the peer would see only a departure.
  * With the checker off none of this exists: the
@@ -71,7 +71,7 @@ public final class Checker implements CollHook, Agent {
     private final long thresholdMs;
     private final Map<CollComm, CommState> comms = Collections.synchronizedMap(new WeakHashMap<>());
     private final Set<DigestExchange> pending = ConcurrentHashMap.newKeySet();
-    /** Calls this rank gave up because a peer waits elsewhere ({@link Inquiry}), as peers are told of them. */
+    /** Calls this rank gave up because a peer waits elsewhere ({@link LatePeerInquiry}), as peers are told of them. */
     private final List<PeerState.Pending> abandoned = new java.util.concurrent.CopyOnWriteArrayList<>();
     /** Peers blocked in a call that waits for this rank, which will ask it ({@link #owe}). */
     private final Set<Integer> owed = ConcurrentHashMap.newKeySet();
@@ -144,7 +144,8 @@ public final class Checker implements CollHook, Agent {
         c.sites = new SiteTable(engine, c.worldView);
         c.detector = new DeadlockDetector(engine, c.worldView, waits, thresholdMs, c::found);
         c.leaks = new LeakTracker(engine, c.sites, c::reported);
-        engine.hook(new P2pChecks(c.sites, waits, c.leaks, c::found, c::linger, strict, c::bufferInUse, c::verdict));
+        engine.hook(new CheckerP2pHook(c.sites, waits, c.leaks, c::found, c::linger, strict, c::bufferInUse,
+            c::verdict));
         engine.addAgent(c);
         CollHooks.install(engine, c);
         return c;
@@ -219,8 +220,9 @@ public final class Checker implements CollHook, Agent {
      * holds ({@link CommState#roundBusy}; while another thread's call holds it, a call takes the general path): its
      * first phase allocates nothing. A barrier that passes is done: its exchange, in which this rank heard from every
      * other rank of the group in this call, synchronized the group ({@link CollCall#doneByHook()}); so is a small
-     * allreduce, allgather, alltoall or bcast, whose data came with the hashes ({@link Piggyback}), and a larger
-     * alltoall or allreduce, whose data the checker moved itself once the hashes agreed ({@link Spread}).
+     * allreduce, allgather, alltoall or bcast, whose data came with the hashes ({@link SmallDataWithDigest}), and a
+     * larger alltoall or allreduce, whose data the checker moved itself once the hashes agreed ({@link
+     * LargeDataWithDigest}).
      */
     private void checkRegular(final CollCall call, final CommState state, final int base) {
         try {
@@ -445,7 +447,7 @@ public final class Checker implements CollHook, Agent {
         return pending;
     }
 
-    /** @return the threshold of {@link Inquiry} (ms) */
+    /** @return the threshold of {@link LatePeerInquiry} (ms) */
     long thresholdMs() {
         return thresholdMs;
     }

@@ -36,13 +36,14 @@ import java.lang.foreign.MemorySegment;
  * call allocates nothing. Its first phase also does the call's work where it can. A barrier: once this rank holds
  * every peer's hash of this call, every peer has entered it, which is all a barrier promises, so the barrier's own
  * schedule does not run. A small allreduce, allgather, alltoall or bcast: the hashes carry the data
- * ({@link Piggyback}), delivered into the user's memory only when every hash equals this rank's, so wrong data never
- * reaches it. A larger alltoall or allreduce (up to {@link Spread}'s limits): its first messages go out with the
- * hashes into the exchange's slots and the checker moves the rest of its data once the hashes agree ({@link Spread}),
- * so it pays no round for the check. The decisions are the same on every rank, since they depend only on what the
- * hash covers, the group's size and the hashes, which every rank holds. (The alternative, a hash stamped on the
- * schedule's own first messages, would need every algorithm to hear from every rank in its first round, which the
- * logarithmic ones do not: a rank of a binomial bcast would learn of a mismatch only after wrong data had reached it.)
+ * ({@link SmallDataWithDigest}), delivered into the user's memory only when every hash equals this rank's, so wrong
+ * data never reaches it. A larger alltoall or allreduce (up to {@link LargeDataWithDigest}'s limits): its first
+ * messages go out with the hashes into the exchange's slots and the checker moves the rest of its data once the hashes
+ * agree ({@link LargeDataWithDigest}), so it pays no round for the check. The decisions are the same on every rank,
+ * since they depend only on what the hash covers, the group's size and the hashes, which every rank holds. (The
+ * alternative, a hash stamped on the schedule's own first messages, would need every algorithm to hear from every rank
+ * in its first round, which the logarithmic ones do not: a rank of a binomial bcast would learn of a mismatch only
+ * after wrong data had reached it.)
  *
  * <p>Implementation notes. All-to-all: every rank sends to each of the {@code n - 1} others on the communicator's
  * checker context and receives theirs, one hop of latency; fine for the groups of a node, quadratic in messages for
@@ -82,7 +83,7 @@ final class DigestExchange extends AbstractRequest implements CollGate {
     /** The peers' hashes (first phase), by group rank. */
     private long[] hashes;
     private CallDigest[] got;
-    private Inquiry inquiry; // guarded by this
+    private LatePeerInquiry inquiry; // guarded by this
     /** Whom the receives wake: this request, or the run that holds it as its gate. */
     private volatile AbstractRequest wakes;
     /** When a departed peer was first seen, or 0 (see {@link #departureSettled()}). */
@@ -93,13 +94,13 @@ final class DigestExchange extends AbstractRequest implements CollGate {
     private final Round round;
     /** Whether this exchange is in {@link Checker#pending()} (a reusable one is found through its communicator). */
     private final boolean listed;
-    /** The bytes of data this rank's first-phase messages carry ({@link Piggyback}), or -1. */
+    /** The bytes of data this rank's first-phase messages carry ({@link SmallDataWithDigest}), or -1. */
     private int carried = -1;
     /** Whether every rank's first-phase hash was this rank's (the verdict came from the first phase). */
     private boolean allSame;
     /** Whether the first-phase receives are allocating: a peer's message may carry data (general path). */
     private boolean allocating;
-    /** Whether this call's data moves with the hashes through the round's {@link Spread}. */
+    /** Whether this call's data moves with the hashes through the round's {@link LargeDataWithDigest}. */
     private boolean spreading;
 
     private DigestExchange(final Checker checker, final Checker.CommState state, final CollComm comm,
@@ -189,8 +190,8 @@ final class DigestExchange extends AbstractRequest implements CollGate {
         allSame = false;
         caller = Thread.currentThread();
         hash = CallDigest.hashOf(theCall);
-        carried = Piggyback.bytes(theCall, comm.size());
-        spreading = Spread.applies(theCall, comm.size());
+        carried = SmallDataWithDigest.bytes(theCall, comm.size());
+        spreading = LargeDataWithDigest.applies(theCall, comm.size());
         startNs = System.nanoTime();
         synchronized (this) {
             sendHashes();
@@ -231,9 +232,9 @@ final class DigestExchange extends AbstractRequest implements CollGate {
                 if (r != me) {
                     round.outs[r][0] = hash;
                     int length = Long.BYTES;
-                    if (carried >= 0 && Piggyback.sends(c, me)) {
-                        Piggyback.write(c, carried, me, r, round.outSegments[r]);
-                        length += Piggyback.padded(carried);
+                    if (carried >= 0 && SmallDataWithDigest.sends(c, me)) {
+                        SmallDataWithDigest.write(c, carried, me, r, round.outSegments[r]);
+                        length += SmallDataWithDigest.padded(carried);
                     }
                     engine.isend(round.sends[r], context, comm.world(r), tag, Datatype.LONG, round.outSlice(r, length));
                 }
@@ -246,8 +247,8 @@ final class DigestExchange extends AbstractRequest implements CollGate {
         hashes = new long[n];
         hashes[me] = hash;
         final RecvRequest[] rs = new RecvRequest[n];
-        // A peer's regular blocking call may carry its data: receive whatever length comes (Piggyback).
-        allocating = Piggyback.capacity(n) > 0;
+        // A peer's regular blocking call may carry its data: receive whatever length comes (SmallDataWithDigest).
+        allocating = SmallDataWithDigest.capacity(n) > 0;
         final MemorySegment into = MemorySegment.ofArray(hashes);
         for (int r = 0; r < n; r++) {
             if (r != me) {
@@ -346,9 +347,9 @@ final class DigestExchange extends AbstractRequest implements CollGate {
     }
 
     /**
-     * After a {@link #restart}ed call passed: if its data came with the hashes ({@link Piggyback}), writes it into
-     * the call's memory, or if its first messages went with them ({@link Spread}), completes the call's data
-     * movement; then the call is done.
+     * After a {@link #restart}ed call passed: if its data came with the hashes ({@link SmallDataWithDigest}), writes it
+     * into the call's memory, or if its first messages went with them ({@link LargeDataWithDigest}), completes the
+     * call's data movement; then the call is done.
      *
      * @param c the call (this exchange let go of it when it completed)
      * @return whether the call's data has been delivered (its schedule must not run)
@@ -368,11 +369,14 @@ final class DigestExchange extends AbstractRequest implements CollGate {
         if (carried < 0) {
             return false;
         }
-        Piggyback.deliver(c, carried, comm.rank(), round.payloads, round.scratch);
+        SmallDataWithDigest.deliver(c, carried, comm.rank(), round.payloads, round.scratch);
         return true;
     }
 
-    /** Withdraws what a {@link Spread} call posted, after its call failed or did not pass with every hash equal. */
+    /**
+     * Withdraws what a {@link LargeDataWithDigest} call posted, after its call failed or did not pass with every hash
+     * equal.
+     */
     void abandon() {
         if (spreading && null != round && null != round.spread) {
             round.spread.abandon();
@@ -449,9 +453,9 @@ final class DigestExchange extends AbstractRequest implements CollGate {
     }
 
     /** @return the questions of this call to its peers, made when it has waited the threshold */
-    private synchronized Inquiry inquiry() {
+    private synchronized LatePeerInquiry inquiry() {
         if (null == inquiry) {
-            inquiry = new Inquiry(checker, this);
+            inquiry = new LatePeerInquiry(checker, this);
         }
         return inquiry;
     }
@@ -631,8 +635,8 @@ final class DigestExchange extends AbstractRequest implements CollGate {
 
     /**
      * The first phase's messages of a {@link #reusable} exchange: made once per communicator, reused per call. Each
-     * peer has its receive slot and its out buffer, the hash in word 0 and room for a {@link Piggyback} payload
-     * after it.
+     * peer has its receive slot and its out buffer, the hash in word 0 and room for a {@link SmallDataWithDigest}
+     * payload after it.
      */
     private static final class Round {
         final long[] hashes;
@@ -648,12 +652,12 @@ final class DigestExchange extends AbstractRequest implements CollGate {
         final int[] outLengths;
         final MemorySegment scratch;
         /** The data of larger alltoall and allreduce calls, made when first needed, or null. */
-        Spread spread;
+        LargeDataWithDigest spread;
 
         Round(final CollComm comm) {
             final int n = comm.size();
             final P2pEngine engine = comm.engine();
-            final int words = 1 + Piggyback.capacity(n) / Long.BYTES;
+            final int words = 1 + SmallDataWithDigest.capacity(n) / Long.BYTES;
             hashes = new long[n];
             slotWords = new long[n][];
             slots = new MemorySegment[n];
@@ -678,10 +682,10 @@ final class DigestExchange extends AbstractRequest implements CollGate {
             }
         }
 
-        /** @return the round's {@link Spread}, made on first use */
-        Spread spread(final CollComm comm, final int context) {
+        /** @return the round's {@link LargeDataWithDigest}, made on first use */
+        LargeDataWithDigest spread(final CollComm comm, final int context) {
             if (null == spread) {
-                spread = new Spread(comm, context);
+                spread = new LargeDataWithDigest(comm, context);
             }
             return spread;
         }

@@ -12,8 +12,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A rank's answer to a peer's question ({@link Inquiry}): the checked collectives it waits in, and its last completed
- * call on the communicator the question is about.
+ * A rank's answer to a peer's question ({@link LatePeerInquiry}): the checked collectives it waits in, and its last
+ * completed call on the communicator the question is about.
  *
  * <p>Wire layout: {@code n:int (key:long waitedMs:long text:utf comm:utf k:int (worldRank:int){k}){n}
  * lastCall:utf}.

@@ -34,7 +34,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  *     communicator is): {@code persistent}, a copy-on-write array changed under this object's lock. A start then
  *     costs no CAS here; every scan skips the ones that are not active (complete), by one volatile read each. Their
  *     priority is counted from registration and changed only through {@link #prioritize} (under the lock).</li>
- * <li>Ranked work ({@link RankedWork}: a prioritized channel's exchanges through a shared window, which are not
+ * <li>Ranked work ({@link PrioritizedWork}: a prioritized channel's exchanges through a shared window, which are not
  *     schedules) is registered for its owner's life in {@code ranked}, copy-on-write like {@code persistent}, and
  *     counted in {@code prioritized} (its level is at least 1): the level-by-level scans advance it with the runs
  *     of its level, and it outranks lower levels while it says it is in flight. Unregistered work costs nothing.</li>
@@ -44,14 +44,14 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 final class ActiveRuns implements Agent {
     private static final int SLOTS = 4;
     private static final ScheduleRun[] EMPTY = new ScheduleRun[0];
-    private static final RankedWork[] NO_WORK = new RankedWork[0];
+    private static final PrioritizedWork[] NO_WORK = new PrioritizedWork[0];
 
     private final AtomicReferenceArray<ScheduleRun> slots = new AtomicReferenceArray<>(SLOTS);
     private volatile ScheduleRun[] overflow = EMPTY;
     /** Persistent requests' runs, registered for their request's life (copy-on-write under this object's lock). */
     private volatile ScheduleRun[] persistent = EMPTY;
     /** Prioritized work that is not a schedule, registered for its owner's life (copy-on-write under this lock). */
-    private volatile RankedWork[] ranked = NO_WORK;
+    private volatile PrioritizedWork[] ranked = NO_WORK;
     private final AtomicInteger prioritized = new AtomicInteger();
 
     void add(final ScheduleRun run) {
@@ -125,7 +125,7 @@ final class ActiveRuns implements Agent {
      *
      * @param work the work, whose priority is at least 1
      */
-    synchronized void addRanked(final RankedWork work) {
+    synchronized void addRanked(final PrioritizedWork work) {
         prioritized.incrementAndGet();
         ranked = with(ranked, work);
     }
@@ -135,8 +135,8 @@ final class ActiveRuns implements Agent {
      *
      * @param work the work
      */
-    synchronized void removeRanked(final RankedWork work) {
-        final RankedWork[] cur = ranked;
+    synchronized void removeRanked(final PrioritizedWork work) {
+        final PrioritizedWork[] cur = ranked;
         final int i = indexOf(cur, work);
         if (i >= 0) {
             ranked = without(cur, i);
@@ -307,7 +307,7 @@ final class ActiveRuns implements Agent {
                     work += r.advance();
                 }
             }
-            for (final RankedWork w : ranked) {
+            for (final PrioritizedWork w : ranked) {
                 if (level == w.priority()) {
                     work += w.doWork();
                 }
@@ -340,7 +340,7 @@ final class ActiveRuns implements Agent {
                 best = r.priority();
             }
         }
-        for (final RankedWork w : ranked) {
+        for (final PrioritizedWork w : ranked) {
             if (w.priority() < bound && w.priority() > best && w.inFlight()) {
                 best = w.priority();
             }

@@ -2,17 +2,15 @@ package dev.tutti.coll;
 
 import dev.tutti.Datatype;
 import dev.tutti.Op;
-import dev.tutti.coll.inter.InterArgs;
-import dev.tutti.coll.inter.InterComm;
 
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 
 /**
- * One collective call as it enters the engine through {@link CollDoor}: which operation, on which communicator,
- * how it starts (blocking, nonblocking, tagged, persistent), its root(s), its buffers with their element types and
- * counts, and its reduction. The API layer fills one in after validating the arguments; the door selects, builds
- * (or takes from the cache) and starts the schedule from it; the hooks ({@link CollHook}) read it.
+ * One collective call as it enters the engine through {@link dev.tutti.coll.door.CollDoor}: which operation, on which
+ * communicator, how it starts (blocking, nonblocking, tagged, persistent), its root(s), its buffers with their element
+ * types and counts, and its reduction. The API layer fills one in after validating the arguments; the door selects,
+ * builds (or takes from the cache) and starts the schedule from it; the hooks ({@link CollHook}) read it.
  *
  * <p>Shape. Identity: {@link #kind()}, {@link #variant()}, {@link #tag()}, {@link #isInter()},
  * {@link #where()}. Arguments, for either communicator kind: {@link #root()}, {@link #remoteRoot()},
@@ -22,7 +20,7 @@ import java.util.List;
  * intercommunicator call holds its {@link InterArgs}.
  *
  * <p>Implementation note. Mutable and reused: a thread's blocking intracommunicator calls share one descriptor
- * ({@link CallSlot}), so a repeated small blocking collective allocates nothing for it; every
+ * ({@link BlockingCallReuse}), so a repeated small blocking collective allocates nothing for it; every
  * nonblocking, tagged or intercommunicator call gets its own, which lives as long as its run (a hook's
  * {@code after} may read it then). Not thread-safe: one call, one thread at a time.
  */
@@ -338,73 +336,73 @@ public final class CollCall {
     // ---------------------------------------------------------------------------------------- engine side
 
     /** @return whether the hook did the whole call ({@link #doneByHook()}) */
-    boolean isDoneByHook() {
+    public boolean isDoneByHook() {
         return doneByHook;
     }
 
-    CollGate gate() {
+    public CollGate gate() {
         return gate;
     }
 
-    CollStart start() {
+    public CollStart start() {
         return start;
     }
 
-    CollComm comm() {
+    public CollComm comm() {
         return comm;
     }
 
-    MemorySegment send() {
+    public MemorySegment send() {
         return send;
     }
 
-    MemorySegment recv() {
+    public MemorySegment recv() {
         return recv;
     }
 
-    CollArgs args() {
+    public CollArgs args() {
         return args;
     }
 
-    long selectBytes() {
+    public long selectBytes() {
         return selectBytes;
     }
 
-    long selectCount() {
+    public long selectCount() {
         return selectCount;
     }
 
-    List<Runnable> finish() {
+    public List<Runnable> finish() {
         return finish;
     }
 
-    InterComm interComm() {
+    public InterComm interComm() {
         return inter;
     }
 
-    InterArgs interArgs() {
+    public InterArgs interArgs() {
         return interArgs;
     }
 
-    AlgorithmId algorithm() {
+    public AlgorithmId algorithm() {
         return algorithm;
     }
 
-    void algorithm(final AlgorithmId id) {
+    public void algorithm(final AlgorithmId id) {
         this.algorithm = id;
     }
 
     /** Records what the door built for this call. */
-    void built(final Schedule theSchedule, final ScheduleCache.Entry theLease) {
+    public void built(final Schedule theSchedule, final ScheduleCache.Entry theLease) {
         this.schedule = theSchedule;
         this.lease = theLease;
     }
 
-    Schedule schedule() {
+    public Schedule schedule() {
         return schedule;
     }
 
-    ScheduleCache.Entry lease() {
+    public ScheduleCache.Entry lease() {
         return lease;
     }
 

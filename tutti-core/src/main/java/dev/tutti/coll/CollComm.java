@@ -352,20 +352,20 @@ public final class CollComm {
     }
 
     /**
-     * Makes work that is not a schedule take part in this rank's priority order ({@link RankedWork}), until the
+     * Makes work that is not a schedule take part in this rank's priority order ({@link PrioritizedWork}), until the
      * returned handle runs.
      *
      * @param work the work, whose priority is at least 1
      * @return what ends the registration (harmless to run twice)
      */
-    public Runnable rank(final RankedWork work) {
+    public Runnable rank(final PrioritizedWork work) {
         final ActiveRuns runs = activeRuns();
         runs.addRanked(work);
         return () -> runs.removeRanked(work);
     }
 
     /** @return the rank's collective state, looked up once per communicator (see {@link #activeRuns()}) */
-    CollHooks rankState() {
+    public CollHooks rankState() {
         final CollHooks h = rankState;
         if (null != h) {
             return h;

@@ -5,7 +5,7 @@ import dev.tutti.TuttiException;
 
 /**
  * What the correctness checker and the tracer attach to the one door into the collective engine
- * ({@link CollDoor}): every collective call of a rank, whatever its variant and communicator kind, passes
+ * ({@link dev.tutti.coll.door.CollDoor}): every collective call of a rank, whatever its variant and communicator kind, passes
  * {@link #before} once its arguments are validated and before any of its data moves, and {@link #after} once it
  * has completed (successfully or not). Installed per rank with {@link CollHooks#install}; none by default, which
  * costs the door one predictable branch.

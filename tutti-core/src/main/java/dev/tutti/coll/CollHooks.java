@@ -80,7 +80,7 @@ public final class CollHooks {
         return runs;
     }
 
-    CollHook hook() {
+    public CollHook hook() {
         return hook;
     }
 }

@@ -3,24 +3,23 @@ package dev.tutti.coll;
 /**
  * How a collective call starts its schedule: blocking, nonblocking, or as a tagged two-phase collective keyed by
  * (kind, tag). Immutable; the api layer threads one through its validation code into the call's descriptor
- * ({@link CollCall}), and the door ({@link CollDoor}) starts the schedule accordingly: {@link CollDoor#enter} for
- * the call-ordered variants, {@link CollDoor#begin} for a tagged one.
+ * ({@link CollCall}), and the door ({@code coll.door.CollDoor}) starts the schedule accordingly: {@code enter} for
+ * the call-ordered variants, {@code begin} for a tagged one. The variant ({@link CollCall.Variant}) is held here.
  */
 public final class CollStart {
     /** A blocking call: run, then the caller waits. */
-    public static final CollStart BLOCKING = new CollStart(false, false, -1);
+    public static final CollStart BLOCKING = new CollStart(CollCall.Variant.BLOCKING, -1);
     /** A nonblocking call: the run progresses in any wait of the rank. */
-    public static final CollStart NONBLOCKING = new CollStart(true, false, -1);
-    /** A persistent call ({@code ...Init}): built once by {@link CollDoor#init}, each start nonblocking. */
-    public static final CollStart PERSISTENT = new CollStart(true, false, -1);
+    public static final CollStart NONBLOCKING = new CollStart(CollCall.Variant.NONBLOCKING, -1);
+    /** A persistent call ({@code ...Init}): built once by the door's {@code init}, each start nonblocking. */
+    public static final CollStart PERSISTENT = new CollStart(CollCall.Variant.PERSISTENT, -1);
 
-    private final boolean nonblocking;
-    private final boolean tagged;
+    /** The call's variant: held here only, {@link CollCall#variant()} reads it. */
+    private final CollCall.Variant variant;
     private final int tag;
 
-    private CollStart(final boolean nonblocking, final boolean tagged, final int tag) {
-        this.nonblocking = nonblocking;
-        this.tagged = tagged;
+    private CollStart(final CollCall.Variant variant, final int tag) {
+        this.variant = variant;
         this.tag = tag;
     }
 
@@ -32,7 +31,7 @@ public final class CollStart {
      * @return the start
      */
     public static CollStart tagged(final int tag) {
-        return new CollStart(true, true, tag);
+        return new CollStart(CollCall.Variant.TAGGED, tag);
     }
 
     /**
@@ -45,8 +44,7 @@ public final class CollStart {
 
     /** @return the variant this start gives a call */
     public CollCall.Variant variant() {
-        return PERSISTENT == this ? CollCall.Variant.PERSISTENT : tagged ? CollCall.Variant.TAGGED : nonblocking ? CollCall.Variant.NONBLOCKING
-            : CollCall.Variant.BLOCKING;
+        return variant;
     }
 
     /** @return the user tag of a tagged start, else -1 */
@@ -55,7 +53,7 @@ public final class CollStart {
     }
 
     /**
-     * Starts a call-ordered schedule this way (a tagged call starts through {@link CollDoor#begin}).
+     * Starts a call-ordered schedule this way (a tagged call starts through the door's {@code begin}).
      *
      * @param schedule the schedule
      * @param comm     the communicator (for an intercommunicator, the union of its groups)
@@ -63,8 +61,9 @@ public final class CollStart {
      * @param gate     what a nonblocking or tagged run waits for before its data moves ({@link CollGate}), or null
      * @return the run, or for a blocking call of a leased schedule a completed request
      */
-    dev.tutti.Request start(final Schedule schedule, final CollComm comm, final ScheduleCache.Entry lease,
+    public dev.tutti.Request start(final Schedule schedule, final CollComm comm, final ScheduleCache.Entry lease,
         final CollGate gate) {
+        final boolean nonblocking = CollCall.Variant.BLOCKING != variant;
         if (!nonblocking && null != lease) {
             return ScheduleRun.runBlocking(schedule, comm, lease); // waits here; every blocking caller waits at once
         }

@@ -10,7 +10,7 @@ import java.lang.invoke.VarHandle;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A persistent collective request: one call's descriptor, its schedule built once ({@link CollDoor#init}), and one
+ * A persistent collective request: one call's descriptor, its schedule built once ({@link dev.tutti.coll.door.CollDoor#init}), and one
  * run started again for each {@link #start()}.
  *
  * <p>Implementation notes. The schedule is the request's own (never shared through the communicator's cache), so
@@ -43,7 +43,7 @@ public final class PersistentRun implements PersistentRequest {
     private volatile boolean freed;
     private boolean started;
 
-    PersistentRun(final CollCall call, final Schedule schedule) {
+    public PersistentRun(final CollCall call, final Schedule schedule) {
         this.call = call;
         this.entry = ScheduleCache.Entry.standalone(schedule);
         this.run = ScheduleRun.persistent(schedule, call.comm(), entry, () -> freed || !isActive());
@@ -163,7 +163,7 @@ public final class PersistentRun implements PersistentRequest {
     }
 
     /** @return whether {@link #free()} was called */
-    boolean isFreed() {
+    public boolean isFreed() {
         return freed;
     }
 

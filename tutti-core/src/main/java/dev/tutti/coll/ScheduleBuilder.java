@@ -3,7 +3,7 @@ package dev.tutti.coll;
 import dev.tutti.Datatype;
 import dev.tutti.Op;
 import dev.tutti.internal.SegmentCopy;
-import dev.tutti.type.kernel.Reductions;
+import dev.tutti.type.LocalReduction;
 
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
@@ -129,7 +129,7 @@ public final class ScheduleBuilder {
     public ScheduleBuilder reduce(final Op o, final Datatype type, final MemorySegment in,
         final MemorySegment inout, final int count) {
         if (count > 0) {
-            local(() -> Reductions.reduce(o, type, in, inout, count));
+            local(() -> LocalReduction.reduce(o, type, in, inout, count));
         }
         return this;
     }

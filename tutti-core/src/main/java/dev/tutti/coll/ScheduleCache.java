@@ -110,7 +110,7 @@ public final class ScheduleCache {
      * @param c  the call
      * @return the leased entry, or null if there is none or it is in use
      */
-    Entry claim(final AlgorithmId id, final CollCall c) {
+    public Entry claim(final AlgorithmId id, final CollCall c) {
         return claim(null != id ? id : c.kind(), c.sendType(), c.sendCount(), c.recvType(), c.recvCount(), c.root(),
             c.remoteRoot(), c.op(), c.send(), c.recv());
     }
@@ -176,7 +176,7 @@ public final class ScheduleCache {
      * @param schedule the schedule built for exactly this call
      * @return the leased entry, or null if the schedule is not cached
      */
-    Entry add(final AlgorithmId id, final CollCall c, final Schedule schedule) {
+    public Entry add(final AlgorithmId id, final CollCall c, final Schedule schedule) {
         return add(null != id ? id : c.kind(), c.sendType(), c.sendCount(), c.recvType(), c.recvCount(), c.root(),
             c.remoteRoot(), c.op(), c.send(), c.recv(), schedule);
     }

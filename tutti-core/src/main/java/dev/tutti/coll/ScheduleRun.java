@@ -13,6 +13,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * One execution of a {@link Schedule}: the request returned by a nonblocking collective, and waited on by a
@@ -48,6 +49,37 @@ import java.util.List;
  * even while other parts of the round still wait (they may wait for messages the other call never sends).
  */
 public final class ScheduleRun extends AbstractRequest implements CollectiveHandle {
+    /**
+     * What {@link #runBlocking} (and the door, for a call its hook did) returns: the collective has
+     * completed.
+     */
+    public static final Request DONE = new Request() {
+        @Override
+        public boolean test() {
+            return true;
+        }
+
+        @Override
+        public Status waitFor() {
+            return Status.EMPTY;
+        }
+
+        @Override
+        public Status waitFor(final long timeout, final TimeUnit unit) {
+            return Status.EMPTY;
+        }
+
+        @Override
+        public void cancel() {
+            // Complete already.
+        }
+
+        @Override
+        public String toString() {
+            return "collective(complete)";
+        }
+    };
+
     private static final AbstractRequest[] NONE = new AbstractRequest[0];
     /**
      * Reads of an awaited direct message's sequence word per idle pass of its wait (see {@code watch}), while the
@@ -187,7 +219,7 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
      * @param gate     what holds the run's data back ({@link CollGate}), or null
      * @return the started run
      */
-    static ScheduleRun startTagged(final Schedule schedule, final CollComm comm, final CollKind kind,
+    public static ScheduleRun startTagged(final Schedule schedule, final CollComm comm, final CollKind kind,
         final int userTag, final ScheduleCache.Entry lease, final CollGate gate) {
         return begin(new ScheduleRun(schedule, comm, comm.taggedContext(), comm.nextTaggedTag(kind, userTag), kind,
             userTag, comm.taggedTimeoutMs() * 1_000_000L, true, lease).gatedBy(gate));
@@ -217,7 +249,7 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
         run.waitFor();
         // Only this thread advanced the run (it is not registered), and it is complete: nothing references it.
         lease.giveSpareRun(run);
-        return CollDoor.DONE;
+        return DONE;
     }
 
     /**
@@ -609,13 +641,13 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
 
     /**
      * Has {@code hook.after(call, ...)} called once this run has completed (at once if it already has): how a
-     * nonblocking or tagged call that passed a hook at the door ({@link CollDoor}) reports its completion. The
+     * nonblocking or tagged call that passed a hook at the door ({@link dev.tutti.coll.door.CollDoor}) reports its completion. The
      * first of the completing thread and this call to see both the hook and the completion calls it, once.
      *
      * @param hook the hook
      * @param call the call's descriptor
      */
-    void notifyOnCompletion(final CollHook hook, final CollCall call) {
+    public void notifyOnCompletion(final CollHook hook, final CollCall call) {
         afterCall = call;
         afterHook = hook; // volatile store after the call: notifyHook reads the hook, then the call
         if (isDone()) {

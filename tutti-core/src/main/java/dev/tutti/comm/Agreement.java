@@ -7,9 +7,7 @@ import dev.tutti.TuttiException;
 import dev.tutti.coll.AlgorithmId;
 import dev.tutti.coll.CollArgs;
 import dev.tutti.coll.CollComm;
-import dev.tutti.coll.Schedule;
-import dev.tutti.coll.ScheduleRun;
-import dev.tutti.coll.algo.Algorithms;
+import dev.tutti.coll.door.CollDoor;
 import dev.tutti.internal.Failures;
 import dev.tutti.p2p.AbstractRequest;
 import dev.tutti.p2p.P2pEngine;
@@ -104,10 +102,9 @@ public final class Agreement extends AbstractRequest {
             final long[] mine = new long[ContextIdAllocator.PROPOSAL_WORDS];
             final long[] common = new long[ContextIdAllocator.PROPOSAL_WORDS];
             allocator.propose(key, mine, member);
-            final Schedule s = Algorithms.build(AlgorithmId.ALLREDUCE_RECURSIVE_DOUBLING, comm, CollArgs.of(op,
+            CollDoor.internal(AlgorithmId.ALLREDUCE_RECURSIVE_DOUBLING, comm, CollArgs.of(op,
                 MemorySegment.ofArray(mine), MemorySegment.ofArray(common), Datatype.LONG, mine.length, -1,
-                Op.BAND));
-            ScheduleRun.start(s.thenFinally(() -> decide(common)), comm, tag, true);
+                Op.BAND), tag, () -> decide(common));
         } catch (final TuttiException e) {
             allocator.abandon(key);
             complete(null, e);

@@ -5,9 +5,8 @@ import dev.tutti.Op;
 import dev.tutti.coll.AlgorithmId;
 import dev.tutti.coll.CollArgs;
 import dev.tutti.coll.CollComm;
-import dev.tutti.coll.ScheduleRun;
-import dev.tutti.coll.algo.Algorithms;
-import dev.tutti.coll.inter.InterComm;
+import dev.tutti.coll.InterComm;
+import dev.tutti.coll.door.CollDoor;
 
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
@@ -117,9 +116,8 @@ public final class Creation {
 
     private static int[] allgather(final CollComm coll, final int[] mine, final String op) {
         final int[] all = new int[mine.length * coll.size()];
-        ScheduleRun.start(Algorithms.build(AlgorithmId.ALLGATHER_LINEAR, coll, CollArgs.of(op,
-            MemorySegment.ofArray(mine), MemorySegment.ofArray(all), Datatype.INT, mine.length, -1, null)), coll,
-            false).waitFor();
+        CollDoor.internal(AlgorithmId.ALLGATHER_LINEAR, coll, CollArgs.of(op, MemorySegment.ofArray(mine),
+            MemorySegment.ofArray(all), Datatype.INT, mine.length, -1, null)).waitFor();
         return all;
     }
 
@@ -132,8 +130,8 @@ public final class Creation {
      * @param op   the operation, for messages
      */
     static void bcast(final CollComm coll, final long[] data, final int root, final String op) {
-        ScheduleRun.start(Algorithms.build(AlgorithmId.BCAST_BINOMIAL, coll, CollArgs.of(op, null,
-            MemorySegment.ofArray(data), Datatype.LONG, data.length, root, null)), coll, false).waitFor();
+        CollDoor.internal(AlgorithmId.BCAST_BINOMIAL, coll, CollArgs.of(op, null, MemorySegment.ofArray(data),
+            Datatype.LONG, data.length, root, null)).waitFor();
     }
 
     /**
@@ -145,9 +143,8 @@ public final class Creation {
      * @param op   the operation, for messages
      */
     static void and(final CollComm coll, final long[] in, final long[] out, final String op) {
-        ScheduleRun.start(Algorithms.build(AlgorithmId.ALLREDUCE_RECURSIVE_DOUBLING, coll, CollArgs.of(op,
-            MemorySegment.ofArray(in), MemorySegment.ofArray(out), Datatype.LONG, in.length, -1, Op.BAND)), coll,
-            false).waitFor();
+        CollDoor.internal(AlgorithmId.ALLREDUCE_RECURSIVE_DOUBLING, coll, CollArgs.of(op, MemorySegment.ofArray(in),
+            MemorySegment.ofArray(out), Datatype.LONG, in.length, -1, Op.BAND)).waitFor();
     }
 
     /**

@@ -5,6 +5,8 @@ import dev.tutti.Op;
 import dev.tutti.coll.AlgorithmId;
 import dev.tutti.coll.CollArgs;
 import dev.tutti.coll.CollKind;
+import dev.tutti.coll.InterArgs;
+import dev.tutti.coll.InterComm;
 import dev.tutti.coll.Schedule;
 import dev.tutti.coll.Scratch;
 import dev.tutti.coll.algo.Algorithms;
@@ -13,7 +15,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.List;
 
 /**
- * The intercommunicator collectives, each one schedule over the union of the groups (see {@link Composer}).
+ * The intercommunicator collectives, each one schedule over the union of the groups (see {@link UnionScheduleBuilder}).
  *
  * <p>Implementation notes. MPICH's approach for the rooted and reducing operations: the data crosses between
  * the groups in <em>one</em> message per direction, between a group's root (or its rank 0, the "relay") and the
@@ -39,14 +41,14 @@ import java.util.List;
  * than a dedicated one-way schedule.
  */
 public final class InterAlgorithms {
-    static final MemorySegment EMPTY = MemorySegment.ofArray(new byte[0]);
+    static final MemorySegment EMPTY = InterArgs.EMPTY;
 
     private InterAlgorithms() {
     }
 
     /** @param ic the intercommunicator @param op name @return barrier schedule */
     public static Schedule barrier(final InterComm ic, final String op) {
-        final Composer c = new Composer(ic, CollKind.BARRIER, op, -1, -1, 0);
+        final UnionScheduleBuilder c = new UnionScheduleBuilder(ic, CollKind.BARRIER, op, -1, -1, 0);
         final CollArgs none = CollArgs.of(op, null, null, Datatype.BYTE, 0, -1, null);
         if (ic.localSize() > 1) {
             c.inGroup(local(ic, CollKind.BARRIER, none, 0, 0, null));
@@ -67,7 +69,7 @@ public final class InterAlgorithms {
      * @return bcast schedule
      */
     public static Schedule bcast(final InterComm ic, final InterArgs a, final List<Runnable> finish) {
-        final Composer c = composer(ic, CollKind.BCAST, a);
+        final UnionScheduleBuilder c = composer(ic, CollKind.BCAST, a);
         final int me = ic.rank();
         final MemorySegment in = a.in(0, a.recvCount());
         if (me == a.root()) {
@@ -91,7 +93,7 @@ public final class InterAlgorithms {
      * @return scatter schedule
      */
     public static Schedule scatter(final InterComm ic, final InterArgs a, final List<Runnable> finish) {
-        final Composer c = composer(ic, CollKind.SCATTER, a);
+        final UnionScheduleBuilder c = composer(ic, CollKind.SCATTER, a);
         final int me = ic.rank();
         final int p = ic.localSize();
         final int n = a.recvCount();
@@ -119,7 +121,7 @@ public final class InterAlgorithms {
      * @return gather schedule
      */
     public static Schedule gather(final InterComm ic, final InterArgs a, final List<Runnable> finish) {
-        final Composer c = composer(ic, CollKind.GATHER, a);
+        final UnionScheduleBuilder c = composer(ic, CollKind.GATHER, a);
         final MemorySegment gathered = gatherToRelay(ic, c, a);
         if (0 == ic.rank()) {
             c.sendRemote(a.remoteRoot(), gathered, a.sendType());
@@ -137,7 +139,7 @@ public final class InterAlgorithms {
      * @return reduce schedule
      */
     public static Schedule reduce(final InterComm ic, final InterArgs a, final List<Runnable> finish) {
-        final Composer c = composer(ic, CollKind.REDUCE, a);
+        final UnionScheduleBuilder c = composer(ic, CollKind.REDUCE, a);
         final MemorySegment reduced = reduceToRelay(ic, c, a);
         if (0 == ic.rank()) {
             c.sendRemote(a.remoteRoot(), reduced, a.sendType());
@@ -155,7 +157,7 @@ public final class InterAlgorithms {
      * @return allgather schedule
      */
     public static Schedule allgather(final InterComm ic, final InterArgs a, final List<Runnable> finish) {
-        final Composer c = composer(ic, CollKind.ALLGATHER, a);
+        final UnionScheduleBuilder c = composer(ic, CollKind.ALLGATHER, a);
         final MemorySegment gathered = gatherToRelay(ic, c, a);
         final long n = (long) ic.remoteSize() * a.recvCount();
         final MemorySegment all = a.in(0, n);
@@ -177,7 +179,7 @@ public final class InterAlgorithms {
      * @return allreduce schedule
      */
     public static Schedule allreduce(final InterComm ic, final InterArgs a, final List<Runnable> finish) {
-        final Composer c = composer(ic, CollKind.ALLREDUCE, a);
+        final UnionScheduleBuilder c = composer(ic, CollKind.ALLREDUCE, a);
         final MemorySegment reduced = reduceToRelay(ic, c, a);
         final MemorySegment result = a.in(0, a.recvCount());
         if (0 == ic.rank()) {
@@ -198,7 +200,7 @@ public final class InterAlgorithms {
      * @return reduce_scatter(_block) schedule
      */
     public static Schedule reduceScatter(final InterComm ic, final InterArgs a, final List<Runnable> finish) {
-        final Composer c = composer(ic, null == a.recvCounts() ? CollKind.REDUCE_SCATTER_BLOCK
+        final UnionScheduleBuilder c = composer(ic, null == a.recvCounts() ? CollKind.REDUCE_SCATTER_BLOCK
             : CollKind.REDUCE_SCATTER, a);
         final int p = ic.localSize();
         final int me = ic.rank();
@@ -237,7 +239,7 @@ public final class InterAlgorithms {
      * @return alltoall schedule: every pair across the groups at once
      */
     public static Schedule alltoall(final InterComm ic, final InterArgs a, final List<Runnable> finish) {
-        final Composer c = composer(ic, CollKind.ALLTOALL, a);
+        final UnionScheduleBuilder c = composer(ic, CollKind.ALLTOALL, a);
         for (int j = 0; j < ic.remoteSize(); j++) {
             c.recvRemote(j, a.in((long) j * a.recvCount(), a.recvCount()), a.recvType());
             c.sendRemote(j, a.out((long) j * a.sendCount(), a.sendCount()), a.sendType());
@@ -252,7 +254,7 @@ public final class InterAlgorithms {
      * @return alltoallv schedule
      */
     public static Schedule alltoallv(final InterComm ic, final InterArgs a, final List<Runnable> finish) {
-        final Composer c = composer(ic, CollKind.ALLTOALLV, a);
+        final UnionScheduleBuilder c = composer(ic, CollKind.ALLTOALLV, a);
         for (int j = 0; j < ic.remoteSize(); j++) {
             c.recvRemote(j, a.in(a.recvDispls()[j], a.recvCounts()[j]), a.recvType());
             c.sendRemote(j, a.out(a.sendDispls()[j], a.sendCounts()[j]), a.sendType());
@@ -267,7 +269,7 @@ public final class InterAlgorithms {
      * @return alltoallw schedule
      */
     public static Schedule alltoallw(final InterComm ic, final InterArgs a, final List<Runnable> finish) {
-        final Composer c = composer(ic, CollKind.ALLTOALLW, a);
+        final UnionScheduleBuilder c = composer(ic, CollKind.ALLTOALLW, a);
         for (int j = 0; j < ic.remoteSize(); j++) {
             c.recvRemote(j, a.recvBlocks()[j], a.recvTypes()[j]);
             c.sendRemote(j, a.sendBlocks()[j], a.sendTypes()[j]);
@@ -282,7 +284,7 @@ public final class InterAlgorithms {
      * @return allgatherv schedule
      */
     public static Schedule allgatherv(final InterComm ic, final InterArgs a, final List<Runnable> finish) {
-        final Composer c = composer(ic, CollKind.ALLGATHERV, a);
+        final UnionScheduleBuilder c = composer(ic, CollKind.ALLGATHERV, a);
         final MemorySegment mine = a.out(0, a.sendCount());
         for (int j = 0; j < ic.remoteSize(); j++) {
             c.recvRemote(j, a.in(a.recvDispls()[j], a.recvCounts()[j]), a.recvType());
@@ -301,7 +303,7 @@ public final class InterAlgorithms {
      * @return gatherv schedule
      */
     public static Schedule gatherv(final InterComm ic, final InterArgs a, final List<Runnable> finish) {
-        final Composer c = composer(ic, CollKind.GATHERV, a);
+        final UnionScheduleBuilder c = composer(ic, CollKind.GATHERV, a);
         if (ic.rank() == a.root()) {
             for (int j = 0; j < ic.remoteSize(); j++) {
                 c.recvRemote(j, a.in(a.recvDispls()[j], a.recvCounts()[j]), a.recvType());
@@ -322,7 +324,7 @@ public final class InterAlgorithms {
      * @return scatterv schedule
      */
     public static Schedule scatterv(final InterComm ic, final InterArgs a, final List<Runnable> finish) {
-        final Composer c = composer(ic, CollKind.SCATTERV, a);
+        final UnionScheduleBuilder c = composer(ic, CollKind.SCATTERV, a);
         if (ic.rank() == a.root()) {
             for (int j = 0; j < ic.remoteSize(); j++) {
                 c.sendRemote(j, a.out(a.sendDispls()[j], a.sendCounts()[j]), a.sendType());
@@ -336,7 +338,7 @@ public final class InterAlgorithms {
     // ------------------------------------------------------------------------------------------------ phases
 
     /** In-group gather of every rank's out block to the relay; returns the relay's localSize blocks there. */
-    private static MemorySegment gatherToRelay(final InterComm ic, final Composer c, final InterArgs a) {
+    private static MemorySegment gatherToRelay(final InterComm ic, final UnionScheduleBuilder c, final InterArgs a) {
         final int p = ic.localSize();
         final int n = a.sendCount();
         final MemorySegment mine = a.out(0, n);
@@ -350,7 +352,7 @@ public final class InterAlgorithms {
     }
 
     /** In-group reduce (rank order) of the out vectors to the relay; returns the result there. */
-    private static MemorySegment reduceToRelay(final InterComm ic, final Composer c, final InterArgs a) {
+    private static MemorySegment reduceToRelay(final InterComm ic, final UnionScheduleBuilder c, final InterArgs a) {
         final int n = a.sendCount();
         final MemorySegment mine = a.out(0, n);
         if (1 == ic.localSize() || 0 == n) {
@@ -363,8 +365,8 @@ public final class InterAlgorithms {
     }
 
     /** Starts the schedule of a call with its header: the kind and the roots in {@code a}. */
-    private static Composer composer(final InterComm ic, final CollKind kind, final InterArgs a) {
-        return new Composer(ic, kind, a.op(), a.root(), a.remoteRoot(), a.sendCount());
+    private static UnionScheduleBuilder composer(final InterComm ic, final CollKind kind, final InterArgs a) {
+        return new UnionScheduleBuilder(ic, kind, a.op(), a.root(), a.remoteRoot(), a.sendCount());
     }
 
     private static MemorySegment scratch(final long n, final Datatype t) {

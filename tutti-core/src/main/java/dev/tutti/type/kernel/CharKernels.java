@@ -2,20 +2,32 @@
 // Do not edit: change the template and run `java src/main/scripts/KernelGen.java` in tutti-core.
 package dev.tutti.type.kernel;
 
-import dev.tutti.Op;
-
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+
+import static dev.tutti.type.kernel.Kernels.BAND;
+import static dev.tutti.type.kernel.Kernels.BOR;
+import static dev.tutti.type.kernel.Kernels.BXOR;
+import static dev.tutti.type.kernel.Kernels.LAND;
+import static dev.tutti.type.kernel.Kernels.LOR;
+import static dev.tutti.type.kernel.Kernels.LXOR;
+import static dev.tutti.type.kernel.Kernels.MAX;
+import static dev.tutti.type.kernel.Kernels.MAXLOC;
+import static dev.tutti.type.kernel.Kernels.MIN;
+import static dev.tutti.type.kernel.Kernels.MINLOC;
+import static dev.tutti.type.kernel.Kernels.PROD;
+import static dev.tutti.type.kernel.Kernels.SUM;
 
 /**
  * Reduction kernels over {@code char} elements: one loop per predefined operation over array ranges, the
  * driver that brings heap and native segments to those loops, and the adapter for user functions over
- * {@code char[]}. Called only by {@link Reductions}, which has validated the operation, the type and the sizes;
- * see its implementation notes for why every loop runs over arrays.
+ * {@code char[]}. Called only by {@link Kernels} and, for user functions, by the op-aware dispatch
+ * ({@code dev.tutti.type.LocalReduction}, {@code Op.reduceLocal}), which have validated the operation, the type and the
+ * sizes; see the implementation notes of {@link Kernels} for why every loop runs over arrays.
  */
-final class CharKernels {
-    /** Elements per staging chunk: {@link Reductions#CHUNK_BYTES} of them. */
-    static final int CHUNK = Reductions.CHUNK_BYTES >> 1;
+public final class CharKernels {
+    /** Elements per staging chunk: {@link Kernels#CHUNK_BYTES} of them. */
+    static final int CHUNK = Kernels.CHUNK_BYTES >> 1;
 
     private static final ValueLayout.OfChar LAYOUT = ValueLayout.JAVA_CHAR_UNALIGNED;
     private static final int SHIFT = 1;
@@ -31,6 +43,23 @@ final class CharKernels {
     }
 
     /**
+     * Applies a user function over {@code char[]} ranges: {@code inout[i] = in[i] (op) inout[i]} for
+     * {@code i < count}.
+     *
+     * @param <F> the function's type
+     */
+    @FunctionalInterface
+    public interface UserApply<F> {
+        /**
+         * @param f     the function
+         * @param in    the left operand
+         * @param inout the right operand and result
+         * @param count the number of elements
+         */
+        void apply(F f, char[] in, char[] inout, int count);
+    }
+
+    /**
      * Applies a predefined operation: {@code inout[i] = in[i] (op) inout[i]} for {@code i < n}.
      *
      * @param op    the operation, defined for the type (pair operations see {@code n = 2 * pairs})
@@ -38,7 +67,7 @@ final class CharKernels {
      * @param inout the right operand and result, at least {@code n} elements
      * @param n     the number of {@code char} values
      */
-    static void reduce(final Op.Predefined op, final MemorySegment in, final MemorySegment inout, final int n) {
+    static void reduce(final int op, final MemorySegment in, final MemorySegment inout, final int n) {
         // heapBase() allocates an Optional per call: only worth it when it saves copying more than one chunk
         final char[] a = n > CHUNK ? array(in) : null;
         final char[] b = n > CHUNK ? array(inout) : null;
@@ -55,16 +84,18 @@ final class CharKernels {
      * reduces again on the same thread) and copies the result back.
      *
      * @param f     the function
+     * @param apply how to apply it to arrays (a constant of the caller, so that this package names no api type)
      * @param in    the left operand, at least {@code n} elements
      * @param inout the right operand and result, at least {@code n} elements
      * @param n     the number of elements
+     * @param <F>   the function's type
      */
-    static void reduceUser(final Op.CharFunction f, final MemorySegment in, final MemorySegment inout,
-        final int n) {
+    public static <F> void reduceUser(final F f, final UserApply<F> apply, final MemorySegment in,
+        final MemorySegment inout, final int n) {
         final char[] a = n > CHUNK ? wholeArray(in) : null;
         final char[] b = n > CHUNK ? wholeArray(inout) : null;
         if (null != a && null != b) {
-            f.apply(a, b, n);
+            apply.apply(f, a, b, n);
             return;
         }
         final UserScratch<char[]> scratch = USER_SCRATCH.get();
@@ -72,7 +103,7 @@ final class CharKernels {
         final char[] x = null != a ? a : stage(in, reuse ? scratch.in : null, n);
         final char[] y = null != b ? b : stage(inout, reuse ? scratch.inout : null, n);
         if (!reuse) {
-            f.apply(x, y, n);
+            apply.apply(f, x, y, n);
         } else {
             if (UserScratch.retains((long) n << SHIFT)) {
                 scratch.in = null != a ? scratch.in : x;
@@ -80,7 +111,7 @@ final class CharKernels {
             }
             scratch.busy = true;
             try {
-                f.apply(x, y, n);
+                apply.apply(f, x, y, n);
             } finally {
                 scratch.busy = false;
             }
@@ -111,7 +142,7 @@ final class CharKernels {
         return (int) (s.address() >>> SHIFT);
     }
 
-    private static void reduceStaged(final Op.Predefined op, final MemorySegment in, final char[] a,
+    private static void reduceStaged(final int op, final MemorySegment in, final char[] a,
         final MemorySegment inout, final char[] b, final int n) {
         final char[][] staging = STAGING.get();
         final char[] sa = staging[0];
@@ -146,7 +177,7 @@ final class CharKernels {
      * @param bi its first index
      * @param n  the number of {@code char} values (twice the pairs for MINLOC/MAXLOC)
      */
-    static void apply(final Op.Predefined op, final char[] a, final int ai, final char[] b, final int bi,
+    static void apply(final int op, final char[] a, final int ai, final char[] b, final int bi,
         final int n) {
         switch (op) {
             case SUM -> sum(a, ai, b, bi, n);
@@ -159,7 +190,7 @@ final class CharKernels {
             case BAND -> band(a, ai, b, bi, n);
             case BOR -> bor(a, ai, b, bi, n);
             case BXOR -> bxor(a, ai, b, bi, n);
-            default -> throw Reductions.unreachable(op, "char");
+            default -> throw Kernels.unreachable(op, "char");
         }
     }
 

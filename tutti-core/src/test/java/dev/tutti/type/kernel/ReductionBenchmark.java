@@ -2,6 +2,7 @@ package dev.tutti.type.kernel;
 
 import dev.tutti.Datatype;
 import dev.tutti.Op;
+import dev.tutti.type.LocalReduction;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -80,7 +81,7 @@ public final class ReductionBenchmark {
         final long allocated0 = THREADS.getCurrentThreadAllocatedBytes();
         final long t0 = System.nanoTime();
         for (int r = 0; r < reps; r++) {
-            Reductions.reduce(op, type, in, inout, count);
+            LocalReduction.reduce(op, type, in, inout, count);
         }
         final long ns = System.nanoTime() - t0;
         final long allocated = THREADS.getCurrentThreadAllocatedBytes() - allocated0;

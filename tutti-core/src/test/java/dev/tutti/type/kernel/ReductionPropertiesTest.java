@@ -2,6 +2,7 @@ package dev.tutti.type.kernel;
 
 import dev.tutti.Datatype;
 import dev.tutti.Op;
+import dev.tutti.type.LocalReduction;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Assume;
@@ -86,18 +87,18 @@ class ReductionPropertiesTest {
     private static void assertLaws(final Op.Predefined op, final Datatype type, final int n, final MemorySegment a,
         final MemorySegment b, final MemorySegment c, final Vectors v) {
         final MemorySegment ab = v.copy(b);
-        Reductions.reduce(op, type, a, ab, n);
+        LocalReduction.reduce(op, type, a, ab, n);
         final MemorySegment abC = v.copy(c);
-        Reductions.reduce(op, type, ab, abC, n);
+        LocalReduction.reduce(op, type, ab, abC, n);
 
         final MemorySegment bc = v.copy(c);
-        Reductions.reduce(op, type, b, bc, n);
+        LocalReduction.reduce(op, type, b, bc, n);
         final MemorySegment aBc = v.copy(bc);
-        Reductions.reduce(op, type, a, aBc, n);
+        LocalReduction.reduce(op, type, a, aBc, n);
         assertEquals(-1, abC.mismatch(aBc), "(a op b) op c != a op (b op c)");
 
         final MemorySegment ba = v.copy(a);
-        Reductions.reduce(op, type, b, ba, n);
+        LocalReduction.reduce(op, type, b, ba, n);
         assertEquals(-1, ab.mismatch(ba), "a op b != b op a");
     }
 

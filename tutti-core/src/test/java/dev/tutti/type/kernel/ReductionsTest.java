@@ -4,6 +4,7 @@ import dev.tutti.Datatype;
 import dev.tutti.ErrorClass;
 import dev.tutti.Op;
 import dev.tutti.TuttiException;
+import dev.tutti.type.LocalReduction;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -91,7 +92,7 @@ class ReductionsTest {
             final MemorySegment expected = inout.copy();
             ReferenceReduction.reduce(op, type, inBefore, expected, count);
 
-            Reductions.reduce(op, type, in.operand, inout.operand, count);
+            LocalReduction.reduce(op, type, in.operand, inout.operand, count);
 
             assertSameElements(type, expected, inout.operand, count);
             assertEquals(-1, inBefore.mismatch(in.operand), "in was modified");
@@ -133,15 +134,15 @@ class ReductionsTest {
         for (final Op.Predefined op : Op.Predefined.values()) {
             for (final Datatype type : Datatype.values()) {
                 if (definedTypes(op).contains(type)) {
-                    Reductions.check("allreduce", op, type);
+                    LocalReduction.check("allreduce", op, type);
                     continue;
                 }
                 final TuttiException e = assertThrows(TuttiException.class,
-                    () -> Reductions.check("allreduce", op, type), op + " on " + type);
+                    () -> LocalReduction.check("allreduce", op, type), op + " on " + type);
                 assertEquals(ErrorClass.OP, e.errorClass());
                 assertTrue(e.getMessage().startsWith("allreduce: op=" + op + " is not defined for type=" + type
                     + ", expected "), e.getMessage());
-                final TuttiException r = assertThrows(TuttiException.class, () -> Reductions.reduce(op, type,
+                final TuttiException r = assertThrows(TuttiException.class, () -> LocalReduction.reduce(op, type,
                     MemorySegment.ofArray(new byte[32]), MemorySegment.ofArray(new byte[32]), 1));
                 assertEquals(ErrorClass.OP, r.errorClass());
                 refused++;
@@ -153,11 +154,11 @@ class ReductionsTest {
     @Test
     void shouldListAcceptedTypesInRefusal() {
         final TuttiException e = assertThrows(TuttiException.class,
-            () -> Reductions.check("allreduce", Op.MINLOC, Datatype.DOUBLE));
+            () -> LocalReduction.check("allreduce", Op.MINLOC, Datatype.DOUBLE));
         assertEquals("allreduce: op=MINLOC is not defined for type=DOUBLE, expected a (value, index) pair type: "
             + "INT_PAIR, LONG_PAIR, FLOAT_PAIR, DOUBLE_PAIR", e.getMessage());
         final TuttiException land = assertThrows(TuttiException.class,
-            () -> Reductions.check("reduce", Op.LAND, Datatype.FLOAT));
+            () -> LocalReduction.check("reduce", Op.LAND, Datatype.FLOAT));
         assertEquals("reduce: op=LAND is not defined for type=FLOAT, expected one of BYTE, BOOLEAN, CHAR, SHORT, "
             + "INT, LONG", land.getMessage());
     }
@@ -166,33 +167,33 @@ class ReductionsTest {
     void shouldRefuseBadArguments() {
         final MemorySegment eight = MemorySegment.ofArray(new int[2]);
         assertEquals(ErrorClass.OP, assertThrows(TuttiException.class,
-            () -> Reductions.check("scan", null, Datatype.INT)).errorClass());
+            () -> LocalReduction.check("scan", null, Datatype.INT)).errorClass());
         assertEquals(ErrorClass.TYPE, assertThrows(TuttiException.class,
-            () -> Reductions.check("scan", Op.SUM, null)).errorClass());
+            () -> LocalReduction.check("scan", Op.SUM, null)).errorClass());
         assertEquals(ErrorClass.COUNT, assertThrows(TuttiException.class,
-            () -> Reductions.reduce(Op.SUM, Datatype.INT, eight, eight, -1)).errorClass());
+            () -> LocalReduction.reduce(Op.SUM, Datatype.INT, eight, eight, -1)).errorClass());
         final TuttiException small = assertThrows(TuttiException.class,
-            () -> Reductions.reduce(Op.SUM, Datatype.INT, eight, MemorySegment.ofArray(new int[3]), 3));
+            () -> LocalReduction.reduce(Op.SUM, Datatype.INT, eight, MemorySegment.ofArray(new int[3]), 3));
         assertEquals(ErrorClass.BUFFER, small.errorClass());
         assertEquals("reduce: in bytes=8, inout bytes=12, expected at least 12 each (count=3 of type=INT)",
             small.getMessage());
         assertEquals(ErrorClass.BUFFER, assertThrows(TuttiException.class,
-            () -> Reductions.reduce(Op.SUM, Datatype.INT, null, eight, 1)).errorClass());
+            () -> LocalReduction.reduce(Op.SUM, Datatype.INT, null, eight, 1)).errorClass());
         assertEquals(ErrorClass.BUFFER, assertThrows(TuttiException.class,
-            () -> Reductions.reduce(Op.SUM, Datatype.INT, eight, eight.asReadOnly(), 1)).errorClass());
+            () -> LocalReduction.reduce(Op.SUM, Datatype.INT, eight, eight.asReadOnly(), 1)).errorClass());
     }
 
     @Test
     void shouldWrapIntegerSumAndProduct() {
         final int[] in = {Integer.MAX_VALUE, Integer.MIN_VALUE, 65_536};
         final int[] inout = {1, -1, 65_536};
-        Reductions.reduce(Op.SUM, Datatype.INT, MemorySegment.ofArray(in), MemorySegment.ofArray(inout), 3);
+        LocalReduction.reduce(Op.SUM, Datatype.INT, MemorySegment.ofArray(in), MemorySegment.ofArray(inout), 3);
         assertArrayEquals(new int[] {Integer.MIN_VALUE, Integer.MAX_VALUE, 131_072}, inout);
         final int[] p = {1, -1, 65_536};
-        Reductions.reduce(Op.PROD, Datatype.INT, MemorySegment.ofArray(in), MemorySegment.ofArray(p), 3);
+        LocalReduction.reduce(Op.PROD, Datatype.INT, MemorySegment.ofArray(in), MemorySegment.ofArray(p), 3);
         assertArrayEquals(new int[] {Integer.MAX_VALUE, Integer.MIN_VALUE, 0}, p);
         final byte[] b = {127, -128};
-        Reductions.reduce(Op.SUM, Datatype.BYTE, MemorySegment.ofArray(new byte[] {1, -1}),
+        LocalReduction.reduce(Op.SUM, Datatype.BYTE, MemorySegment.ofArray(new byte[] {1, -1}),
             MemorySegment.ofArray(b), 2);
         assertArrayEquals(new byte[] {-128, 127}, b);
     }
@@ -200,11 +201,11 @@ class ReductionsTest {
     @Test
     void shouldTreatCharAsUnsigned() {
         final char[] inout = {1, 0xFFFF, 0xFFFF};
-        Reductions.reduce(Op.MAX, Datatype.CHAR, MemorySegment.ofArray(new char[] {0x8000, 1, 0}),
+        LocalReduction.reduce(Op.MAX, Datatype.CHAR, MemorySegment.ofArray(new char[] {0x8000, 1, 0}),
             MemorySegment.ofArray(inout), 3);
         assertArrayEquals(new char[] {0x8000, 0xFFFF, 0xFFFF}, inout);
         final char[] sum = {0xFFFF};
-        Reductions.reduce(Op.SUM, Datatype.CHAR, MemorySegment.ofArray(new char[] {2}), MemorySegment.ofArray(sum),
+        LocalReduction.reduce(Op.SUM, Datatype.CHAR, MemorySegment.ofArray(new char[] {2}), MemorySegment.ofArray(sum),
             1);
         assertArrayEquals(new char[] {1}, sum);
     }
@@ -214,8 +215,8 @@ class ReductionsTest {
         final double[] in = {Double.NaN, 1.0, -0.0, 0.0};
         final double[] min = {1.0, Double.NaN, 0.0, -0.0};
         final double[] max = min.clone();
-        Reductions.reduce(Op.MIN, Datatype.DOUBLE, MemorySegment.ofArray(in), MemorySegment.ofArray(min), 4);
-        Reductions.reduce(Op.MAX, Datatype.DOUBLE, MemorySegment.ofArray(in), MemorySegment.ofArray(max), 4);
+        LocalReduction.reduce(Op.MIN, Datatype.DOUBLE, MemorySegment.ofArray(in), MemorySegment.ofArray(min), 4);
+        LocalReduction.reduce(Op.MAX, Datatype.DOUBLE, MemorySegment.ofArray(in), MemorySegment.ofArray(max), 4);
         assertAll(
             () -> assertTrue(Double.isNaN(min[0]) && Double.isNaN(min[1])),
             () -> assertEquals(Double.doubleToRawLongBits(-0.0), Double.doubleToRawLongBits(min[2])),
@@ -224,7 +225,7 @@ class ReductionsTest {
             () -> assertEquals(Double.doubleToRawLongBits(0.0), Double.doubleToRawLongBits(max[2])),
             () -> assertEquals(Double.doubleToRawLongBits(0.0), Double.doubleToRawLongBits(max[3])));
         final float[] f = {Float.NaN};
-        Reductions.reduce(Op.MIN, Datatype.FLOAT, MemorySegment.ofArray(new float[] {1f}), MemorySegment.ofArray(f),
+        LocalReduction.reduce(Op.MIN, Datatype.FLOAT, MemorySegment.ofArray(new float[] {1f}), MemorySegment.ofArray(f),
             1);
         assertTrue(Float.isNaN(f[0]));
     }
@@ -233,18 +234,18 @@ class ReductionsTest {
     void shouldPickLowerIndexOnTiesAndLetNanWinInLocOps() {
         final int[] in = {5, 7, 5, 2, 5, 9};
         final int[] min = {5, 3, 5, 1, 4, 0};
-        Reductions.reduce(Op.MINLOC, Datatype.INT_PAIR, MemorySegment.ofArray(in), MemorySegment.ofArray(min), 3);
+        LocalReduction.reduce(Op.MINLOC, Datatype.INT_PAIR, MemorySegment.ofArray(in), MemorySegment.ofArray(min), 3);
         assertArrayEquals(new int[] {5, 3, 5, 1, 4, 0}, min);
         final int[] max = {5, 3, 5, 1, 4, 0};
-        Reductions.reduce(Op.MAXLOC, Datatype.INT_PAIR, MemorySegment.ofArray(in), MemorySegment.ofArray(max), 3);
+        LocalReduction.reduce(Op.MAXLOC, Datatype.INT_PAIR, MemorySegment.ofArray(in), MemorySegment.ofArray(max), 3);
         assertArrayEquals(new int[] {5, 3, 5, 1, 5, 9}, max);
 
         final double[] din = {Double.NaN, 4, 1.0, 0, -0.0, 8, Double.NaN, 3};
         final double[] dmin = {1.0, 2, Double.NaN, 1, 0.0, 1, Double.NaN, 5};
         final double[] dmax = dmin.clone();
-        Reductions.reduce(Op.MINLOC, Datatype.DOUBLE_PAIR, MemorySegment.ofArray(din), MemorySegment.ofArray(dmin),
+        LocalReduction.reduce(Op.MINLOC, Datatype.DOUBLE_PAIR, MemorySegment.ofArray(din), MemorySegment.ofArray(dmin),
             4);
-        Reductions.reduce(Op.MAXLOC, Datatype.DOUBLE_PAIR, MemorySegment.ofArray(din), MemorySegment.ofArray(dmax),
+        LocalReduction.reduce(Op.MAXLOC, Datatype.DOUBLE_PAIR, MemorySegment.ofArray(din), MemorySegment.ofArray(dmax),
             4);
         assertAll(
             () -> assertEquals(4.0, dmin[1]),
@@ -264,7 +265,7 @@ class ReductionsTest {
         final byte[] in = {2, 0, -1, 1, 0};
         for (final Op op : List.of(Op.LAND, Op.LOR, Op.LXOR, Op.BAND, Op.BOR, Op.BXOR)) {
             final byte[] inout = {1, 4, -128, 0, 0};
-            Reductions.reduce(op, Datatype.BOOLEAN, MemorySegment.ofArray(in), MemorySegment.ofArray(inout), 5);
+            LocalReduction.reduce(op, Datatype.BOOLEAN, MemorySegment.ofArray(in), MemorySegment.ofArray(inout), 5);
             for (int i = 0; i < inout.length; i++) {
                 final boolean a = 0 != in[i];
                 final boolean b = 0 != new byte[] {1, 4, -128, 0, 0}[i];
@@ -281,7 +282,7 @@ class ReductionsTest {
     @Test
     void shouldTreatNonzeroAsTrueInLogicalOpsOnIntegers() {
         final long[] inout = {0, 6, 5, -9};
-        Reductions.reduce(Op.LXOR, Datatype.LONG, MemorySegment.ofArray(new long[] {3, 0, 7, Long.MIN_VALUE}),
+        LocalReduction.reduce(Op.LXOR, Datatype.LONG, MemorySegment.ofArray(new long[] {3, 0, 7, Long.MIN_VALUE}),
             MemorySegment.ofArray(inout), 4);
         assertArrayEquals(new long[] {1, 1, 0, 0}, inout);
     }
@@ -290,7 +291,7 @@ class ReductionsTest {
     void shouldReduceInPlaceWhenInAndInoutAreTheSameSegment() {
         final double[] a = {1.5, -2, 3};
         final MemorySegment s = MemorySegment.ofArray(a);
-        Reductions.reduce(Op.SUM, Datatype.DOUBLE, s, s, 3);
+        LocalReduction.reduce(Op.SUM, Datatype.DOUBLE, s, s, 3);
         assertArrayEquals(new double[] {3, -4, 6}, a);
     }
 }

@@ -4,6 +4,7 @@ import dev.tutti.Datatype;
 import dev.tutti.ErrorClass;
 import dev.tutti.Op;
 import dev.tutti.TuttiException;
+import dev.tutti.type.LocalReduction;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -86,7 +87,7 @@ class UserOpTest {
             ReferenceReduction.reduce(Op.Predefined.SUM, Datatype.INT, in.copy(), expected, count);
             final MemorySegment inBefore = in.copy();
 
-            Reductions.reduce(INT_SUM, Datatype.INT, in.operand, inout.operand, count);
+            LocalReduction.reduce(INT_SUM, Datatype.INT, in.operand, inout.operand, count);
 
             ReductionsTest.assertSameElements(Datatype.INT, expected, inout.operand, count);
             assertEquals(-1, inBefore.mismatch(in.operand), "in was modified");
@@ -108,7 +109,7 @@ class UserOpTest {
             matmul(left, expected, count);
             matmul(inout.operand.toArray(ValueLayout.JAVA_DOUBLE_UNALIGNED), swapped, count);
 
-            Reductions.reduce(MATMUL, Datatype.DOUBLE, in.operand, inout.operand, count);
+            LocalReduction.reduce(MATMUL, Datatype.DOUBLE, in.operand, inout.operand, count);
 
             assertArrayEquals(expected, inout.operand.toArray(ValueLayout.JAVA_DOUBLE_UNALIGNED));
             if (count > 0) {
@@ -131,13 +132,13 @@ class UserOpTest {
             seen[2] = n;
             INT_SUM_FN.apply(a, b, n);
         });
-        Reductions.reduce(op, Datatype.INT, MemorySegment.ofArray(in), MemorySegment.ofArray(inout), count);
+        LocalReduction.reduce(op, Datatype.INT, MemorySegment.ofArray(in), MemorySegment.ofArray(inout), count);
         assertSame(in, seen[0]);
         assertSame(inout, seen[1]);
         assertEquals(count, seen[2]);
         assertEquals(11, inout[count - 1]);
         assertEquals(10, inout[count]);
-        Reductions.reduce(op, Datatype.INT, MemorySegment.ofArray(in), MemorySegment.ofArray(inout), 3);
+        LocalReduction.reduce(op, Datatype.INT, MemorySegment.ofArray(in), MemorySegment.ofArray(inout), 3);
         assertNotSame(in, seen[0], "short vectors are copied: heapBase() would allocate");
         assertEquals(12, inout[2]);
     }
@@ -164,12 +165,12 @@ class UserOpTest {
             })
             .build();
         final int[] pairs = {1, 2, 3, 4};
-        Reductions.reduce(op, Datatype.INT_PAIR, MemorySegment.ofArray(new int[] {10, 20, 30, 40}),
+        LocalReduction.reduce(op, Datatype.INT_PAIR, MemorySegment.ofArray(new int[] {10, 20, 30, 40}),
             MemorySegment.ofArray(pairs), 2);
         assertArrayEquals(new int[] {11, 22, 33, 44}, pairs);
         assertEquals(1, segmentCalls.get());
         final int[] ints = {1};
-        Reductions.reduce(op, Datatype.INT, MemorySegment.ofArray(new int[] {5}), MemorySegment.ofArray(ints), 1);
+        LocalReduction.reduce(op, Datatype.INT, MemorySegment.ofArray(new int[] {5}), MemorySegment.ofArray(ints), 1);
         assertArrayEquals(new int[] {6}, ints);
         assertEquals(1, segmentCalls.get(), "the typed function must win over the segment function");
     }
@@ -177,16 +178,16 @@ class UserOpTest {
     @Test
     void shouldRefuseTypesTheUserOpHasNoFunctionFor() {
         final TuttiException e = assertThrows(TuttiException.class,
-            () -> Reductions.check("allreduce", MATMUL, Datatype.INT));
+            () -> LocalReduction.check("allreduce", MATMUL, Datatype.INT));
         assertEquals(ErrorClass.OP, e.errorClass());
         assertEquals("allreduce: op=matmul(user, non-commutative) is not defined for type=INT, it has functions "
             + "for DOUBLE (give a function for INT or a SegmentFunction)", e.getMessage());
-        assertThrows(TuttiException.class, () -> Reductions.reduce(MATMUL, Datatype.BOOLEAN,
+        assertThrows(TuttiException.class, () -> LocalReduction.reduce(MATMUL, Datatype.BOOLEAN,
             MemorySegment.ofArray(new byte[1]), MemorySegment.ofArray(new byte[1]), 1));
         final Op raw = Op.user("raw", true, (type, in, inout, count) -> { });
         assertTrue(raw.isDefinedFor(Datatype.DOUBLE_PAIR));
         assertEquals(ErrorClass.OP, assertThrows(TuttiException.class,
-            () -> Reductions.check("reduce", raw, Datatype.OBJECT)).errorClass());
+            () -> LocalReduction.check("reduce", raw, Datatype.OBJECT)).errorClass());
     }
 
     @Test
@@ -197,7 +198,7 @@ class UserOpTest {
             final Op outer = Op.user("outer", true, (int[] in, int[] inout, int count) -> {
                 innerIn.fill((byte) 1);
                 innerInout.fill((byte) 0);
-                Reductions.reduce(INT_SUM, Datatype.INT, innerIn, innerInout, 4);
+                LocalReduction.reduce(INT_SUM, Datatype.INT, innerIn, innerInout, 4);
                 for (int i = 0; i < count; i++) {
                     inout[i] += in[i] + innerInout.getAtIndex(ValueLayout.JAVA_INT, i % 4);
                 }
@@ -206,7 +207,7 @@ class UserOpTest {
             final MemorySegment inout = arena.allocate(4 * 4L);
             in.setAtIndex(ValueLayout.JAVA_INT, 0, 100);
             inout.setAtIndex(ValueLayout.JAVA_INT, 0, 1000);
-            Reductions.reduce(outer, Datatype.INT, in, inout, 4);
+            LocalReduction.reduce(outer, Datatype.INT, in, inout, 4);
             assertEquals(1100 + 0x01010101, inout.getAtIndex(ValueLayout.JAVA_INT, 0));
             assertEquals(0x01010101, inout.getAtIndex(ValueLayout.JAVA_INT, 3));
         }
@@ -221,7 +222,7 @@ class UserOpTest {
         try (Arena arena = Arena.ofConfined()) {
             final MemorySegment inout = arena.allocate(8);
             final IllegalStateException e = assertThrows(IllegalStateException.class,
-                () -> Reductions.reduce(failing, Datatype.LONG, arena.allocate(8), inout, 1));
+                () -> LocalReduction.reduce(failing, Datatype.LONG, arena.allocate(8), inout, 1));
             assertEquals("user bug", e.getMessage());
             assertEquals(0, inout.get(ValueLayout.JAVA_LONG, 0));
         }
@@ -252,9 +253,9 @@ class UserOpTest {
     private static final MemorySegment HEAP_INOUT = MemorySegment.ofArray(new double[256]);
 
     private static void reduceBoth(final MemorySegment in, final MemorySegment inout) {
-        Reductions.reduce(Op.SUM, Datatype.DOUBLE, in, inout, 1000);
-        Reductions.reduce(MATMUL, Datatype.DOUBLE, in, inout, 1000);
-        Reductions.reduce(Op.SUM, Datatype.DOUBLE, HEAP_IN, HEAP_INOUT, 256);
-        Reductions.reduce(MATMUL, Datatype.DOUBLE, HEAP_IN, HEAP_INOUT, 256);
+        LocalReduction.reduce(Op.SUM, Datatype.DOUBLE, in, inout, 1000);
+        LocalReduction.reduce(MATMUL, Datatype.DOUBLE, in, inout, 1000);
+        LocalReduction.reduce(Op.SUM, Datatype.DOUBLE, HEAP_IN, HEAP_INOUT, 256);
+        LocalReduction.reduce(MATMUL, Datatype.DOUBLE, HEAP_IN, HEAP_INOUT, 256);
     }
 }
