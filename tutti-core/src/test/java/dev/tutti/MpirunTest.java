@@ -27,7 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * identity from {@code OMPI_*}, rank 0 serves the rendezvous at the port derived from Open MPI's job id, the job
  * secret comes from a fresh per-user secret file, and an allreduce runs. Then a rank dies with status 0 (nothing
  * mpirun would act on) and every other rank must fail within seconds naming it, so that mpirun ends non-zero.
- * Skipped, saying so, where {@code mpirun} is not installed ({@code apt-get install openmpi-bin}).
+ * Skipped, saying so, where {@code mpirun} is not installed ({@code it/setup.sh} installs openmpi-bin).
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class MpirunTest {
@@ -38,7 +38,7 @@ class MpirunTest {
 
     @BeforeAll
     static void needsMpirun() {
-        Assumptions.assumeTrue(onPath("mpirun"), "mpirun is not installed (apt-get install openmpi-bin): the test "
+        Assumptions.assumeTrue(onPath("mpirun"), "mpirun is not installed (it/setup.sh installs openmpi-bin): the test "
             + "of Tutti under Open MPI's launcher is skipped");
     }
 

@@ -34,7 +34,7 @@ class ReadmeMpirunTest {
 
     @Test
     void shouldRunTheDocumentedMpirunLine() throws IOException, InterruptedException {
-        Assumptions.assumeTrue(onPath("mpirun"), "mpirun is not installed (apt-get install openmpi-bin)");
+        Assumptions.assumeTrue(onPath("mpirun"), "mpirun is not installed (it/setup.sh installs openmpi-bin)");
         Assumptions.assumeTrue(Files.isDirectory(ROOT.resolve("tutti-examples/target/classes")),
             "tutti-examples is not built (run the reactor)");
         final List<String> lines = mpirunLines();
