@@ -3,6 +3,7 @@ package dev.tutti;
 import dev.tutti.runtime.Settings;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,6 +30,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * mpirun would act on) and every other rank must fail within seconds naming it, so that mpirun ends non-zero.
  * Skipped, saying so, where {@code mpirun} is not installed ({@code it/setup.sh} installs openmpi-bin).
  */
+@Tag("process")
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class MpirunTest {
     private static final int RANKS = 4;

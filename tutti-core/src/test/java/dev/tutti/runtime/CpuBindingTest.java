@@ -1,5 +1,6 @@
 package dev.tutti.runtime;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -33,6 +34,7 @@ class CpuBindingTest {
      * slot limit and waits of 4 ranks on 2).
      */
     @Test
+    @Tag("process")
     @Timeout(60)
     void shouldCountTheCpusFromBeforeBindingOnTheBoundThread() throws Exception {
         final String java = ProcessHandle.current().info().command().orElse("java");

@@ -21,6 +21,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.DisabledOnOs;
@@ -33,6 +34,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * The job's shared-memory file ({@link Configuration#shmFile}) with real ranks that call {@code Tutti.init()}: the
  * launcher removes it when it is interrupted, and the next job removes a stale one without a word on stderr.
  */
+@Tag("process")
 @Timeout(60)
 @DisabledOnOs(OS.WINDOWS)
 class JobShmFileTest {

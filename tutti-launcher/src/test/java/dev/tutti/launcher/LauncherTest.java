@@ -13,10 +13,12 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /** Launches real JVMs on this machine. */
+@Tag("process")
 @Timeout(30)
 class LauncherTest {
     private static final Pattern INFO = Pattern.compile(

@@ -13,12 +13,14 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.DisabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 
 /** Ctrl-C: SIGINT to the launcher's process (only to it, not to its ranks) stops every rank. */
+@Tag("process")
 @Timeout(30)
 @DisabledOnOs(OS.WINDOWS)
 class ShutdownTest {
