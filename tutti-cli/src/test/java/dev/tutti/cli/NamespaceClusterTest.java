@@ -9,6 +9,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -46,6 +47,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * saying which is missing, otherwise. The cluster gets an id of its own (10.77.ID.0/24, namespaces ttIDh1, ttIDh2)
  * so that two builds on one machine do not share it, and is taken down afterwards.
  */
+// Runs alone (@Isolated): it asserts that a job ends within 5 s of a rank's kill, which another job on these 2
+// cores would delay.
+@Isolated
 @Tag("cluster")
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
 class NamespaceClusterTest {

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -35,6 +36,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * skipped, saying which is missing, otherwise. Its ports are 6917 and 6918, so that a Slurm of the machine's own
  * keeps its ports.
  */
+// Runs alone (@Isolated): it asserts that a step ends within 10 s of a rank's death, which another job on these 2
+// cores would delay.
+@Isolated
 @Tag("cluster")
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class SlurmClusterTest {

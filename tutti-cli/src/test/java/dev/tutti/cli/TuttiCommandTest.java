@@ -26,10 +26,13 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import picocli.CommandLine;
 
+// Runs alone (@Isolated): it sets System properties that the jobs of other tests would read.
+@Isolated
 @Timeout(30)
 class TuttiCommandTest {
     private static final RendezvousService.Factory NO_RENDEZVOUS = (host, size, secret) -> new RendezvousService() {

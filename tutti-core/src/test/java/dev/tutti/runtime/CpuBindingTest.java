@@ -3,6 +3,7 @@ package dev.tutti.runtime;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
@@ -12,6 +13,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+// Runs alone (@Isolated): it sets System properties that the jobs of other tests would read.
+@Isolated
 class CpuBindingTest {
 
     /** On a thread of its own (a bound thread stays bound): a CPU of this process, or -1 where binding is off. */
