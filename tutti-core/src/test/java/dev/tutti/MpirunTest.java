@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import java.io.BufferedReader;
 import java.io.File;
@@ -30,6 +31,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * mpirun would act on) and every other rank must fail within seconds naming it, so that mpirun ends non-zero.
  * Skipped, saying so, where {@code mpirun} is not installed ({@code it/setup.sh} installs openmpi-bin).
  */
+// Runs alone (@Isolated): it asserts that every rank fails within 10 s of a rank's death, which another job on these 2
+// cores would delay.
+@Isolated
 @Tag("process")
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class MpirunTest {

@@ -27,6 +27,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.DisabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -34,6 +35,9 @@ import org.junit.jupiter.params.provider.CsvSource;
  * The job's shared-memory file ({@link Configuration#shmFile}) with real ranks that call {@code Tutti.init()}: the
  * launcher removes it when it is interrupted, and the next job removes a stale one without a word on stderr.
  */
+// Runs alone (@Isolated): it asserts that the launcher ends within 5 s of SIGINT, which another job on these 2 cores
+// would delay.
+@Isolated
 @Tag("process")
 @Timeout(60)
 @DisabledOnOs(OS.WINDOWS)
