@@ -36,14 +36,7 @@ need_tools() {
     [ -x /usr/sbin/sshd ] || missing+=(openssh-server)
     command -v ssh >/dev/null 2>&1 || missing+=(openssh-client)
     command -v unshare >/dev/null 2>&1 || missing+=(util-linux)
-    if [ ${#missing[@]} -gt 0 ]; then
-        command -v apt-get >/dev/null 2>&1 || die "missing ${missing[*]} and no apt-get to install them"
-        echo "cluster.sh: installing ${missing[*]}" >&2
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null \
-            || { DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null \
-                 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null; } \
-            || die "could not install ${missing[*]}"
-    fi
+    [ ${#missing[@]} -eq 0 ] || die "${missing[*]} not installed (it/setup.sh installs them)"
 }
 
 addr() { echo "$PREFIX.$(( $1 + 1 ))"; }

@@ -2,7 +2,7 @@
 # A single-node Slurm on this machine, without systemd: munged, slurmctld and slurmd started by this script with a
 # generated slurm.conf (one node, this host, with 4 CPUs whatever it has, so that srun -n 4 fits). Needs root.
 #
-#   it/slurm.sh up              install slurm-wlm and munge if missing, write the config, start the daemons
+#   it/slurm.sh up              write the config, start the daemons (slurm-wlm and munge: it/setup.sh)
 #   it/slurm.sh down            stop the daemons this script started and remove the state directory
 #   it/slurm.sh run CMD...      run CMD with SLURM_CONF set (e.g. it/slurm.sh run srun -n 4 hostname)
 #   it/slurm.sh status          sinfo; exit 1 if the node is not up
@@ -21,12 +21,7 @@ die() { echo "slurm.sh: $*" >&2; exit 1; }
 need_tools() {
     [ "$(id -u)" = 0 ] || die "needs root (slurmd runs jobs as their users)"
     if [ ! -x /usr/sbin/slurmctld ] || [ ! -x /usr/sbin/slurmd ] || [ ! -x /usr/sbin/munged ]; then
-        command -v apt-get >/dev/null 2>&1 || die "slurm-wlm or munge is missing and there is no apt-get"
-        echo "slurm.sh: installing slurm-wlm munge" >&2
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq slurm-wlm munge >/dev/null \
-            || { DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null \
-                 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq slurm-wlm munge >/dev/null; } \
-            || die "could not install slurm-wlm munge"
+        die "slurm-wlm or munge is not installed (it/setup.sh installs them)"
     fi
 }
 

@@ -4,6 +4,7 @@ import dev.tutti.Buf;
 import dev.tutti.Communicator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import java.lang.management.ManagementFactory;
 
@@ -18,6 +19,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * counted by the JVM per thread after a warm-up (not timed). Measured: 20 bytes per send or receive and none per
  * allreduce over Tutti's own; before the cache (per-call views, plans and lambdas), 213 and 360.
  */
+// Runs alone (@Isolated): it counts the bytes its calls allocate, with no other job competing for the CPU while they
+// wait.
+@Isolated
 @Timeout(120)
 class MpiAllocationTest {
     private static final int CALLS = 50_000;

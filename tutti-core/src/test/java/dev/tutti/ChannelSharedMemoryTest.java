@@ -5,6 +5,7 @@ import dev.tutti.channel.ChannelBuffer;
 import dev.tutti.channel.ChannelQos;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -25,6 +26,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * byte checked over thousands of exchanges of random block sizes; and the fallbacks to Java arrays: smaller blocks
  * (the window, or slots), an array accessor (which moves the buffer), a full arena, inproc and tcp.
  */
+// Runs alone (@Isolated): it sets System properties that the jobs of other tests would read.
+@Isolated
 @Timeout(180)
 class ChannelSharedMemoryTest {
     private static final int LONG = 8;

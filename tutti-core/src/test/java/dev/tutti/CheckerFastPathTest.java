@@ -3,6 +3,7 @@ package dev.tutti;
 import dev.tutti.check.Checker;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import java.lang.management.ManagementFactory;
 import java.util.Arrays;
@@ -20,6 +21,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * non-commutative operation in rank order; a barrier must still synchronize; a mismatch must still be reported on
  * every rank with the user's buffer untouched; and a repeated checked call allocates (almost) nothing.
  */
+// Runs alone (@Isolated): it counts the bytes its calls allocate, with no other job competing for the CPU while they
+// wait.
+@Isolated
 @Timeout(120)
 class CheckerFastPathTest {
     /** Bytes per message the exchange carries (dev.tutti.check.SmallDataWithDigest.LIMIT). */

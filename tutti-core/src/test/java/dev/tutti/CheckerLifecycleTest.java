@@ -2,6 +2,7 @@ package dev.tutti;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -19,6 +20,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * reported at close with the call site that made them, and the job fails ({@link CheckFailedException}) unless the
  * checker only warns; the correct twins are silent and the job passes.
  */
+// Runs alone (@Isolated): it replaces System.out or System.err, which other tests print to.
+@Isolated
 @Timeout(60)
 class CheckerLifecycleTest {
     private static final String FILE = "CheckerLifecycleTest.java:";

@@ -2,6 +2,7 @@ package dev.tutti;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -13,6 +14,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * all block with no way on ends within 5 s with a {@link DeadlockException} on every rank naming each rank's call and
  * the cycle; and the correct twin of each passes. The threshold is the default (1 s).
  */
+// Runs alone (@Isolated): it replaces System.out or System.err, which other tests print to.
+@Isolated
 @Timeout(60)
 class CheckerP2pTest {
     private static final String FILE = "CheckerP2pTest.java:";

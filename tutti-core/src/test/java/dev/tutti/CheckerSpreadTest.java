@@ -3,6 +3,7 @@ package dev.tutti;
 import dev.tutti.check.Checker;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import java.util.Arrays;
 
@@ -18,6 +19,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * schedule), over inproc and over shm; and a mismatch on this path must still be reported on every rank with the user's
  * receive memory untouched, then and while the communicator goes on.
  */
+// Runs alone (@Isolated): it counts the bytes its calls allocate, with no other job competing for the CPU while they
+// wait.
+@Isolated
 @Timeout(180)
 class CheckerSpreadTest {
     /** An associative, non-commutative reduction: the left operand (the lower rank's). */

@@ -2,6 +2,7 @@ package dev.tutti;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import java.lang.management.ManagementFactory;
 import java.util.Arrays;
@@ -18,6 +19,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * thread (not timed), after a warm-up; what remains is a message that arrives before its receive is posted, which
  * gets a new envelope object (its bytes wait in a pooled array).
  */
+// Runs alone (@Isolated): it counts the bytes its calls allocate, with no other job competing for the CPU while they
+// wait.
+@Isolated
 class CollAllocationTest {
     private static final int CALLS = 40_000;
     /**

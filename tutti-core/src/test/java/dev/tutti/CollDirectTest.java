@@ -2,6 +2,7 @@ package dev.tutti;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -20,6 +21,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * completed in changing orders, with a slow rank; a count mismatch fails both ranks before any data moves; the slots
  * go back to the arena with their communicator. (A peer that dies: {@code ShmLaunchTest}.)
  */
+// Runs alone (@Isolated): it sets System properties that the jobs of other tests would read.
+@Isolated
 @Timeout(120)
 class CollDirectTest {
     private static final String LIMIT = dev.tutti.runtime.Settings.COLL_DIRECT_LIMIT.name();

@@ -5,6 +5,7 @@ import dev.tutti.coll.CollKind;
 import dev.tutti.coll.HostMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -33,6 +34,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * order, by the hierarchy with consecutive ranks per host and by the flat fallback otherwise; and the nonblocking,
  * tagged and persistent variants, which run the same schedules.
  */
+// Runs alone (@Isolated): it counts the bytes its calls allocate, with no other job competing for the CPU while they
+// wait.
+@Isolated
 @Timeout(300)
 class CollHierarchicalTest {
     static final List<AlgorithmId> HIERARCHICAL = Arrays.stream(AlgorithmId.values())

@@ -2,6 +2,7 @@ package dev.tutti;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -27,6 +28,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * intercommunicator; starts interleave with ordinary collectives; a start on the small-message path allocates
  * nothing; and MPI-4's state rules are enforced.
  */
+// Runs alone (@Isolated): it sets System properties that the jobs of other tests would read.
+@Isolated
 @Timeout(60)
 class CollPersistentTest {
     private static final Tutti.Options OPTS = Tutti.Options.defaults().timeout(Duration.ofSeconds(50));

@@ -7,6 +7,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,6 +24,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Tagged two-phase collectives: matched by (kind, tag), begun in any order, from several threads. */
+// Runs alone (@Isolated): it sets System properties that the jobs of other tests would read.
+@Isolated
 class CollTaggedTest {
     static final Tutti.Options OPTS = Tutti.Options.defaults().timeout(Duration.ofSeconds(50));
 

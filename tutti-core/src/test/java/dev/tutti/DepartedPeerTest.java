@@ -2,6 +2,7 @@ package dev.tutti;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -18,6 +19,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * rank fails within 2 s, naming it, instead of hanging until the job's timeout. The process forms (shm, tcp; a
  * rank that closes, throws, exits or is killed) are in tutti-cli's DepartedPeerMatrixTest.
  */
+// Runs alone (@Isolated): it asserts how soon a failure is noticed, which another job on these 2 cores would delay.
+@Isolated
 @Timeout(60)
 class DepartedPeerTest {
     private static final int RANKS = 4;

@@ -3,9 +3,11 @@ package dev.tutti;
 import dev.tutti.runtime.Settings;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import java.io.BufferedReader;
 import java.io.File;
@@ -27,8 +29,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * identity from {@code OMPI_*}, rank 0 serves the rendezvous at the port derived from Open MPI's job id, the job
  * secret comes from a fresh per-user secret file, and an allreduce runs. Then a rank dies with status 0 (nothing
  * mpirun would act on) and every other rank must fail within seconds naming it, so that mpirun ends non-zero.
- * Skipped, saying so, where {@code mpirun} is not installed ({@code apt-get install openmpi-bin}).
+ * Skipped, saying so, where {@code mpirun} is not installed ({@code it/setup.sh} installs openmpi-bin).
  */
+// Runs alone (@Isolated): it asserts that every rank fails within 10 s of a rank's death, which another job on these 2
+// cores would delay.
+@Isolated
+@Tag("process")
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class MpirunTest {
     private static final int RANKS = 4;
@@ -38,7 +44,7 @@ class MpirunTest {
 
     @BeforeAll
     static void needsMpirun() {
-        Assumptions.assumeTrue(onPath("mpirun"), "mpirun is not installed (apt-get install openmpi-bin): the test "
+        Assumptions.assumeTrue(onPath("mpirun"), "mpirun is not installed (it/setup.sh installs openmpi-bin): the test "
             + "of Tutti under Open MPI's launcher is skipped");
     }
 

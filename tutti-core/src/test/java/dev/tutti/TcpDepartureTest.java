@@ -2,6 +2,7 @@ package dev.tutti;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -15,6 +16,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * How a tcp rank leaves: a close returns once the peers' I/O threads have answered its goodbye, whatever their
  * programs do meanwhile; an abort makes the peers fail it at once, saying it aborted.
  */
+// Runs alone (@Isolated): it asserts how soon a failure is noticed, which another job on these 2 cores would delay.
+@Isolated
 @Timeout(60)
 class TcpDepartureTest {
 

@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.jar.Attributes;
 import java.util.jar.JarOutputStream;
 import java.util.jar.Manifest;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code mvn} on the PATH that writes colour codes as Maven 3.8 does even with {@code -Dstyle.color=never}: the
  * build that runs on first use keeps its output out of the job's stdout (and, if it succeeds, out of stderr).
  */
+@Tag("process")
 @Timeout(60)
 class BinTuttiTest {
     private static final String ESC = "\u001b";

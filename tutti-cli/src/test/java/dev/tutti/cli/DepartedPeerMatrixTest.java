@@ -4,6 +4,7 @@ import dev.tutti.cli.testranks.DepartingRank;
 import dev.tutti.launcher.RendezvousService;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -28,6 +29,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * fail within 2 s (its operation never completes normally), a rank that waited on rank 1 directly names it, and
  * the launcher exits non-zero within 5 s of the departure.
  */
+// Runs alone (@Isolated): it asserts that the waiting ranks fail within 2 s of the departure and that the job ends
+// within 5 s, which another job on these 2 cores would delay.
+@Isolated
 @Tag("process")
 @Timeout(60)
 class DepartedPeerMatrixTest {

@@ -22,6 +22,7 @@ import java.util.jar.Manifest;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,6 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
  * runs as a real script from a copy of the tree's layout whose {@code tutti.jar} starts {@link TuttiCommand} from
  * this test's class path (in a fresh checkout the reactor has not packaged it yet when this test runs).
  */
+@Tag("build")
 @Timeout(150)
 class MavenTemplateTest {
     private static final Path ROOT = UserDocs.ROOT;

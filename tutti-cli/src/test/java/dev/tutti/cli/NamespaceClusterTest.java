@@ -9,6 +9,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -42,10 +43,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * two ranks on each over ssh. Ranks of one host talk shm, ranks of different hosts tcp over the bridge. Open MPI's
  * {@code mpirun --host a:2,b:2} does the same through its own daemons (when installed).
  *
- * <p>Needs root and {@code ip netns} (skipped otherwise, saying why); {@code it/cluster.sh} installs
- * openssh-server if it is missing. The cluster gets an id of its own (10.77.ID.0/24, namespaces ttIDh1, ttIDh2)
+ * <p>Needs root, {@code ip netns} and an sshd ({@code it/setup.sh} installs openssh-server and iproute2); skipped,
+ * saying which is missing, otherwise. The cluster gets an id of its own (10.77.ID.0/24, namespaces ttIDh1, ttIDh2)
  * so that two builds on one machine do not share it, and is taken down afterwards.
  */
+// Runs alone (@Isolated): it asserts that a job ends within 5 s of a rank's kill, which another job on these 2
+// cores would delay.
+@Isolated
 @Tag("cluster")
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
 class NamespaceClusterTest {
@@ -62,6 +66,9 @@ class NamespaceClusterTest {
         Assumptions.assumeTrue(System.getProperty("os.name").startsWith("Linux"), "network namespaces need Linux");
         Assumptions.assumeTrue("root".equals(System.getProperty("user.name")),
             "building namespace hosts needs root (user is " + System.getProperty("user.name") + ")");
+        Assumptions.assumeTrue(ItScript.installed("ip", "/usr/sbin/sshd", "ssh", "ssh-keygen", "unshare"),
+            "ip, sshd, ssh or unshare is not installed (it/setup.sh installs openssh-server, openssh-client and "
+            + "iproute2)");
         Assumptions.assumeTrue(0 == quiet("ip", "netns", "list"), "`ip netns` is unavailable");
         Assumptions.assumeTrue(Files.isExecutable(SCRIPT), SCRIPT + " is missing");
         final ItScript.Result r = script("up", "2");
@@ -133,8 +140,8 @@ class NamespaceClusterTest {
      */
     @Test
     void shouldRunACollectiveJobUnderMpirunAcrossHosts() throws Exception {
-        Assumptions.assumeTrue(0 == quiet("sh", "-c", "command -v mpirun"), "mpirun is not installed (apt-get "
-            + "install openmpi-bin): the job under Open MPI's launcher across hosts is skipped");
+        Assumptions.assumeTrue(0 == quiet("sh", "-c", "command -v mpirun"), "mpirun is not installed (it/setup.sh "
+            + "installs openmpi-bin): the job under Open MPI's launcher across hosts is skipped");
         final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         final List<String> cmd = new ArrayList<>(List.of("timeout", "80", "mpirun", "--allow-run-as-root",
             "--oversubscribe", "-n", "4", "--host", HOST1 + ":2," + HOST2 + ":2",

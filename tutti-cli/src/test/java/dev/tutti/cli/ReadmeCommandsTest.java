@@ -18,6 +18,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.Timeout;
@@ -30,6 +31,7 @@ import picocli.CommandLine;
  * written (real rank JVMs, its class path taken from the repository root) and exits 0, once however many pages show
  * it. Benchmarks and jobs on other hosts are only parsed: they take a minute or need other machines.
  */
+@Tag("process")
 @Timeout(180)
 class ReadmeCommandsTest {
     private static final Path ROOT = UserDocs.ROOT;

@@ -2,6 +2,7 @@ package dev.tutti.cli;
 
 import dev.tutti.runtime.Settings;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,8 +34,9 @@ class ReadmeMpirunTest {
     Path home;
 
     @Test
+    @Tag("process")
     void shouldRunTheDocumentedMpirunLine() throws IOException, InterruptedException {
-        Assumptions.assumeTrue(onPath("mpirun"), "mpirun is not installed (apt-get install openmpi-bin)");
+        Assumptions.assumeTrue(onPath("mpirun"), "mpirun is not installed (it/setup.sh installs openmpi-bin)");
         Assumptions.assumeTrue(Files.isDirectory(ROOT.resolve("tutti-examples/target/classes")),
             "tutti-examples is not built (run the reactor)");
         final List<String> lines = mpirunLines();

@@ -23,12 +23,16 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import picocli.CommandLine;
 
+// Runs alone (@Isolated): it sets System properties that the jobs of other tests would read.
+@Isolated
 @Timeout(30)
 class TuttiCommandTest {
     private static final RendezvousService.Factory NO_RENDEZVOUS = (host, size, secret) -> new RendezvousService() {
@@ -90,6 +94,7 @@ class TuttiCommandTest {
     }
 
     @Test
+    @Tag("process")
     void shouldRunTheRanksTagTheirOutputAndPassProgramArgumentsThrough() {
         final Run run = tutti(runEcho("-n", "2", "--tag-output", "-x", "CLI_TEST=v", "-cp", testClasspath(),
             EchoRank.class.getName(), "-n", "5", "--tag-output"));
@@ -101,6 +106,7 @@ class TuttiCommandTest {
     }
 
     @Test
+    @Tag("process")
     void shouldExitWithTheFailedRanksStatusAndNameItsException() {
         final Run run = tutti(runEcho("-n", "2", "-cp", testClasspath(), EchoRank.class.getName(), "throw=1"));
 
@@ -112,6 +118,7 @@ class TuttiCommandTest {
     }
 
     @Test
+    @Tag("process")
     void shouldEndAHungJobAtTheTimeout() {
         final Run run = tutti(runEcho("-n", "1", "--timeout", "1", "-cp", testClasspath(), EchoRank.class.getName(),
             "hang"));
@@ -122,6 +129,7 @@ class TuttiCommandTest {
     }
 
     @Test
+    @Tag("process")
     void shouldRefuseAMainClassThatIsNotOnTheClassPathInOneLineWith127() {
         // The examples are not bundled with the launcher, so a wrong -cp cannot run them by accident.
         assertThrows(ClassNotFoundException.class, () -> Class.forName("dev.tutti.examples.Pi"));
@@ -135,6 +143,7 @@ class TuttiCommandTest {
     }
 
     @Test
+    @Tag("process")
     void shouldRefuseAClassWithoutMainAndAMissingJar() {
         final Run noMain = tutti("run", "-n", "2", "-cp", testClasspath(), NoMain.class.getName());
         assertEquals(127, noMain.status(), noMain.err());
@@ -147,6 +156,7 @@ class TuttiCommandTest {
     }
 
     @Test
+    @Tag("process")
     void shouldWarnOfAMissingClassPathEntryAndStillRunTheJob() {
         final String cp = testClasspath() + java.io.File.pathSeparator + "/nonexistent/lib.jar";
         final Run run = tutti(runEcho("-n", "1", "-cp", cp, EchoRank.class.getName()));
@@ -157,6 +167,7 @@ class TuttiCommandTest {
     }
 
     @Test
+    @Tag("process")
     void shouldRunOverTheTransportAskedForAndPrintTheWiringWithVerbose() {
         final Run run = tuttiWithRendezvous(runEcho("-n", "2", "--transport", "tcp", "-v",
             "-J-D" + Settings.COLL_ALGORITHM.prefix() + "allreduce=ring", "-x", Settings.EAGER_LIMIT.envName()
@@ -172,6 +183,7 @@ class TuttiCommandTest {
     }
 
     @Test
+    @Tag("process")
     void shouldWireRanksOfOneHostOverShmAndOfTwoHostsOverTcpWhenAuto() {
         final RunCommand run = new RunCommand(NO_RENDEZVOUS, System.out, System.err);
         TuttiCommand.newCommandLine(run).parseArgs("run", "-n", "4", "-H", "localhost:2,far:2", "-cp", "c", "M");
@@ -189,6 +201,7 @@ class TuttiCommandTest {
     }
 
     @Test
+    @Tag("process")
     void shouldGiveEverythingAfterTheJarToTheProgram() {
         final RunCommand run = new RunCommand(NO_RENDEZVOUS, System.out, System.err);
         final CommandLine cl = TuttiCommand.newCommandLine(run);

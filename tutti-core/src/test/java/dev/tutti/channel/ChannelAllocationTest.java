@@ -6,6 +6,7 @@ import dev.tutti.Datatype;
 import dev.tutti.PersistentRequest;
 import dev.tutti.Tutti;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -17,6 +18,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * block views, exchange records and persistent requests are made at creation or at the first exchanges. Bytes are
  * counted by the JVM for the rank's thread after a warm-up.
  */
+// Runs alone (@Isolated): it counts the bytes its calls allocate, with no other job competing for the CPU while they
+// wait.
+@Isolated
 @Timeout(60)
 class ChannelAllocationTest {
     private static final int CALLS = 2_000;

@@ -11,6 +11,7 @@ import dev.tutti.TuttiException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.function.Executable;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -28,6 +29,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Bad input is refused before anything is sent, with a message naming the operation, the channel and the value,
  * and the communicator stays usable; close never hangs; a rank that dies fails the waiting channel operations.
  */
+// Runs alone (@Isolated): it asserts how soon a failure is noticed, which another job on these 2 cores would delay.
+@Isolated
 @Timeout(60)
 class ChannelMisuseTest {
 

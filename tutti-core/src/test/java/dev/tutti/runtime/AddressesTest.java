@@ -4,6 +4,7 @@ import dev.tutti.ErrorClass;
 import dev.tutti.TuttiException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -20,6 +21,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Advertised address lists: their syntax, their order, and a rendezvous reached through a list. */
+// Runs alone (@Isolated): it asserts how soon a failure is noticed, which another job on these 2 cores would delay.
+@Isolated
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class AddressesTest {
     private static final String SECRET = HexFormat.of().formatHex(new byte[] {9, 8, 7, 6, 5, 4, 3, 2});

@@ -1,7 +1,9 @@
 package dev.tutti.runtime;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
@@ -11,6 +13,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+// Runs alone (@Isolated): it sets System properties that the jobs of other tests would read.
+@Isolated
 class CpuBindingTest {
 
     /** On a thread of its own (a bound thread stays bound): a CPU of this process, or -1 where binding is off. */
@@ -33,6 +37,7 @@ class CpuBindingTest {
      * slot limit and waits of 4 ranks on 2).
      */
     @Test
+    @Tag("process")
     @Timeout(60)
     void shouldCountTheCpusFromBeforeBindingOnTheBoundThread() throws Exception {
         final String java = ProcessHandle.current().info().command().orElse("java");

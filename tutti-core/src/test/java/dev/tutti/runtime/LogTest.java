@@ -2,6 +2,7 @@ package dev.tutti.runtime;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import java.lang.System.Logger.Level;
 import java.util.concurrent.atomic.AtomicReference;
@@ -11,6 +12,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Tutti's log records: one line naming the rank, and only as severe as {@code tutti.log.level} lets through. */
+// Runs alone (@Isolated): it sets System properties that the jobs of other tests would read.
+@Isolated
 class LogTest {
     @AfterEach
     void clear() {

@@ -9,8 +9,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.HashSet;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /** The registry: its declarations are consistent, and values are read when asked, as declared. */
+// Runs alone (@Isolated): it sets System properties that the jobs of other tests would read.
+@Isolated
 class SettingsTest {
 
     @Test

@@ -21,11 +21,13 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.DisabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -33,6 +35,10 @@ import org.junit.jupiter.params.provider.CsvSource;
  * The job's shared-memory file ({@link Configuration#shmFile}) with real ranks that call {@code Tutti.init()}: the
  * launcher removes it when it is interrupted, and the next job removes a stale one without a word on stderr.
  */
+// Runs alone (@Isolated): it asserts that the launcher ends within 5 s of SIGINT, which another job on these 2 cores
+// would delay.
+@Isolated
+@Tag("process")
 @Timeout(60)
 @DisabledOnOs(OS.WINDOWS)
 class JobShmFileTest {

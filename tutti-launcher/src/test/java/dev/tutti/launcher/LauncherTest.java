@@ -13,10 +13,16 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /** Launches real JVMs on this machine. */
+// Runs alone (@Isolated): it looks for leftover rank processes among this JVM's descendants, where another class's
+// ranks would count, and asserts that a job ends within 5 s of a failure.
+@Isolated
+@Tag("process")
 @Timeout(30)
 class LauncherTest {
     private static final Pattern INFO = Pattern.compile(

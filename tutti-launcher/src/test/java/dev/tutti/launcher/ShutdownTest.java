@@ -13,12 +13,18 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.DisabledOnOs;
 import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /** Ctrl-C: SIGINT to the launcher's process (only to it, not to its ranks) stops every rank. */
+// Runs alone (@Isolated): it asserts that the launcher ends within 5 s of SIGINT, which another job on these 2 cores
+// would delay.
+@Isolated
+@Tag("process")
 @Timeout(30)
 @DisabledOnOs(OS.WINDOWS)
 class ShutdownTest {

@@ -2,6 +2,7 @@ package dev.tutti.bench.osu;
 
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import picocli.CommandLine;
@@ -22,6 +23,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * processes (whose {@code MPI.Init} uses the handle the bench worker joined with, see
  * {@code dev.tutti.mpi.JoinedRank}).
  */
+// Runs alone (@Isolated): its MPI programs call MPI.Init outside the mpi layer's test harness, so they use its
+// process-wide state; beside another class's job, one such program hung and another read a foreign job's data.
+@Isolated
 @Timeout(120)
 class MpiApiBenchTest {
 

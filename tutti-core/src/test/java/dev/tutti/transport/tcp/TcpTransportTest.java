@@ -9,6 +9,7 @@ import dev.tutti.runtime.RendezvousServer;
 import dev.tutti.transport.Inbound;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -42,6 +43,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The tcp transport below the p2p layer: authentication, wiring timeouts, streaming, failure. */
+// Runs alone (@Isolated): it counts the bytes its calls allocate, with no other job competing for the CPU while they
+// wait.
+@Isolated
 @Timeout(60)
 class TcpTransportTest {
     private static final byte[] NOTHING = new byte[0];

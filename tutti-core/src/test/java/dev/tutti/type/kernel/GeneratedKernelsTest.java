@@ -1,5 +1,6 @@
 package dev.tutti.type.kernel;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -13,6 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The per-type kernels are generated; this fails when someone edits one by hand or forgets to regenerate. */
+@Tag("build")
 @Timeout(120)
 class GeneratedKernelsTest {
     @Test
