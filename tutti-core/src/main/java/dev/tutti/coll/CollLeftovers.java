@@ -25,12 +25,12 @@ import dev.tutti.type.TypeCode;
  * a peer left, looks for a message of its own call number (or an earlier one) whose kind or root disagrees with what
  * this rank called ({@link #conflict}, {@link #explain}).
  *
- *
  * <p>Implementation notes. The collective path pays one plain store per call: the communicator remembers the kind,
  * roots and count of its latest {@code 64} calls ({@link CollComm#nextTag}), so that the report names this rank's
  * call of the same number too. Everything else runs only at retirement, at close and on stalled or failed calls,
- * over the unexpected queue (a copy taken under the matcher's lock). Communicators are found by collective context in the rank's registry
- * ({@link CollHooks}), filled when they are made ({@link CollComm#register}) and emptied at retirement.
+ * over the unexpected queue (a copy taken under the matcher's lock). Communicators are found by collective context
+ * in the rank's registry ({@link CollHooks}), filled when they are made ({@link CollComm#register}) and emptied at
+ * retirement.
  */
 public final class CollLeftovers {
     private static final CollKind[] KINDS = CollKind.values();
