@@ -168,35 +168,46 @@ public sealed interface Op permits Op.Predefined, Op.User {
         }
         final MemorySegment a = null != in.segment() ? in.segment() : packedCopy(in);
         final MemorySegment b = null != inout.segment() ? inout.segment() : packedCopy(inout);
-        reduce(this, inout.datatype(), a, b, inout.count());
+        reduce(inout.datatype(), a, b, inout.count());
         if (null == inout.segment()) {
             inout.unpack(b);
         }
     }
 
     /**
-     * Reduces segments as the engine's {@code dev.tutti.type.LocalReduction.reduce} does, with the same checks and
-     * messages, but here: the kernels know no {@code Op}, and {@code Op} does not use the engine's class, so that
-     * neither package's classes depend on each other in a circle. A predefined op passes its code (its ordinal), a
-     * user op its function ({@link User#reduce}).
+     * Applies this operation to raw memory, as every reduction collective's local step does: {@code inout[i] = in[i]
+     * (op) inout[i]} for {@code i < count}, {@code in} being the left operand (the lower rank's data, which matters
+     * for non-commutative operations). The segments hold {@code count} elements of {@code type} in native byte
+     * order, heap or native, aligned or not; BOOLEAN elements are bytes 0/1. The two must not overlap unless they
+     * are the same. A predefined op runs its kernel, a user op its function for the type (else its segment
+     * function).
+     *
+     * @param type  the element type
+     * @param in    the left operand, at least {@code count * type.sizeBytes()} bytes, not modified
+     * @param inout the right operand, overwritten with the result
+     * @param count the number of elements
+     * @throws TuttiException of class {@link ErrorClass#TYPE} if {@code type} is null, {@link ErrorClass#OP} if this
+     *                        operation is not defined for the type, {@link ErrorClass#COUNT} if {@code count} is
+     *                        negative, or {@link ErrorClass#BUFFER} if a segment is null, smaller than {@code count}
+     *                        elements, or {@code inout} is read-only; an exception thrown by a user function
+     *                        propagates as is
      */
-    private static void reduce(final Op op, final Datatype type, final MemorySegment in, final MemorySegment inout,
-        final int count) {
+    default void reduce(final Datatype type, final MemorySegment in, final MemorySegment inout, final int count) {
         if (null == type) {
-            throw Errors.argument(ErrorClass.TYPE, "reduce", null, "type", null, "a Datatype (op=" + op + ")");
+            throw Errors.argument(ErrorClass.TYPE, "reduce", null, "type", null, "a Datatype (op=" + this + ")");
         }
-        if (!op.isDefinedFor(type)) {
-            throw Kernels.notDefined("reduce", op, op.isPredefined(), MINLOC == op || MAXLOC == op, op::isDefinedFor,
-                type);
+        if (!isDefinedFor(type)) {
+            throw Kernels.notDefined("reduce", this, isPredefined(), MINLOC == this || MAXLOC == this,
+                this::isDefinedFor, type);
         }
         Kernels.checkSegments(type, in, inout, count);
         if (0 == count) {
             return;
         }
-        if (op instanceof final Predefined predefined) {
+        if (this instanceof final Predefined predefined) {
             Kernels.reducePredefined(predefined.ordinal(), type, in, inout, count);
         } else {
-            ((User) op).reduce(type, in, inout, count);
+            ((User) this).applyFunction(type, in, inout, count);
         }
     }
 
@@ -650,7 +661,8 @@ public sealed interface Op permits Op.Predefined, Op.User {
         }
 
         /** Applies the function for {@code type} (the segment function if there is none), checked by the caller. */
-        private void reduce(final Datatype type, final MemorySegment in, final MemorySegment inout, final int count) {
+        private void applyFunction(final Datatype type, final MemorySegment in, final MemorySegment inout,
+            final int count) {
             switch (type) {
                 case BYTE -> {
                     if (null != byteFunction) {

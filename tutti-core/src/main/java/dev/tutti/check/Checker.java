@@ -378,7 +378,7 @@ public final class Checker implements CollHook, Agent {
      * @param message the report
      */
     void bufferInUse(final String kind, final String message) {
-        System.err.println("tutti check: rank " + engine.worldRank() + ": " + message);
+        Reports.print("tutti check: rank " + engine.worldRank() + ": " + message);
         reported(kind, message);
     }
 

@@ -132,7 +132,7 @@ final class LeakTracker {
         return out;
     }
 
-    /** Prints the leaks, if any, on the standard error. */
+    /** Prints the leaks, if any, with the checker's report ({@link Reports#print}). */
     void report() {
         final List<String> leaks = leaks();
         if (leaks.isEmpty()) {
@@ -144,6 +144,6 @@ final class LeakTracker {
             sb.append("\n  ").append(l);
             found.accept("leak", l);
         }
-        System.err.println(sb);
+        Reports.print(sb.toString());
     }
 }

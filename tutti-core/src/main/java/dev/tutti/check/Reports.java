@@ -19,6 +19,18 @@ final class Reports {
     }
 
     /**
+     * Writes a finding that stops no call (what a rank leaves behind at close, a buffer written while an operation
+     * owned it) where the user reads the checker's report: standard error, as a sanitizer's report, at once and
+     * whatever the logging configuration (a logger could filter it out, and then the job would fail for a finding
+     * nobody sees). Findings that stop a call are thrown instead.
+     *
+     * @param report the report, starting {@code tutti check: rank N}
+     */
+    static void print(final String report) {
+        System.err.println(report);
+    }
+
+    /**
      * Returns the name of a communicator from its description ({@code comm=WORLD, rank=2} gives {@code WORLD}).
      *
      * @param describe the communicator's description

@@ -5,32 +5,16 @@ import dev.tutti.ErrorClass;
 import dev.tutti.Op;
 import dev.tutti.TuttiException;
 import dev.tutti.internal.Errors;
-import dev.tutti.type.kernel.ByteKernels;
-import dev.tutti.type.kernel.CharKernels;
-import dev.tutti.type.kernel.DoubleKernels;
-import dev.tutti.type.kernel.FloatKernels;
-import dev.tutti.type.kernel.IntKernels;
 import dev.tutti.type.kernel.Kernels;
-import dev.tutti.type.kernel.LongKernels;
-import dev.tutti.type.kernel.ShortKernels;
 
 import java.lang.foreign.MemorySegment;
 
 /**
- * The engine's one entry for local reduction steps with an {@link Op}, {@link #reduce}, and the check that an
- * operation is defined for a type, {@link #check}, made before anything is sent. It turns the op into what the
- * kernels ({@link Kernels}) take, which know no {@code Op}: a predefined op's code (its ordinal), or a user
- * function with the adapter that applies it to arrays. {@link Op#reduceLocal} does the same on its own, so that
- * the api's {@code Op} and this class do not use each other.
+ * The engine's one entry for local reduction steps with an {@link Op}, {@link #reduce} (the op's own
+ * {@link Op#reduce}, which turns it into what the kernels take: they know no {@code Op}), and the check that an
+ * operation is defined for a type, {@link #check}, made before anything is sent.
  */
 public final class LocalReduction {
-    private static final ByteKernels.UserApply<Op.ByteFunction> BYTES = Op.ByteFunction::apply;
-    private static final ShortKernels.UserApply<Op.ShortFunction> SHORTS = Op.ShortFunction::apply;
-    private static final CharKernels.UserApply<Op.CharFunction> CHARS = Op.CharFunction::apply;
-    private static final IntKernels.UserApply<Op.IntFunction> INTS = Op.IntFunction::apply;
-    private static final LongKernels.UserApply<Op.LongFunction> LONGS = Op.LongFunction::apply;
-    private static final FloatKernels.UserApply<Op.FloatFunction> FLOATS = Op.FloatFunction::apply;
-    private static final DoubleKernels.UserApply<Op.DoubleFunction> DOUBLES = Op.DoubleFunction::apply;
 
     private LocalReduction() {
     }
@@ -53,16 +37,10 @@ public final class LocalReduction {
      */
     public static void reduce(final Op op, final Datatype type, final MemorySegment in, final MemorySegment inout,
         final int count) {
-        check("reduce", op, type);
-        Kernels.checkSegments(type, in, inout, count);
-        if (0 == count) {
-            return;
+        if (null == op) {
+            throw Errors.argument(ErrorClass.OP, "reduce", null, "op", null, "a predefined or user Op");
         }
-        if (op instanceof final Op.Predefined predefined) {
-            Kernels.reducePredefined(predefined.ordinal(), type, in, inout, count);
-        } else {
-            reduceUser((Op.User) op, type, in, inout, count);
-        }
+        op.reduce(type, in, inout, count);
     }
 
     /**
@@ -86,58 +64,5 @@ public final class LocalReduction {
             throw Kernels.notDefined(opName, op, op.isPredefined(), Op.MINLOC == op || Op.MAXLOC == op,
                 op::isDefinedFor, type);
         }
-    }
-
-    private static void reduceUser(final Op.User op, final Datatype type, final MemorySegment in,
-        final MemorySegment inout, final int count) {
-        switch (type) {
-            case BYTE -> {
-                if (null != op.byteFunction()) {
-                    ByteKernels.reduceUser(op.byteFunction(), BYTES, in, inout, count);
-                    return;
-                }
-            }
-            case SHORT -> {
-                if (null != op.shortFunction()) {
-                    ShortKernels.reduceUser(op.shortFunction(), SHORTS, in, inout, count);
-                    return;
-                }
-            }
-            case CHAR -> {
-                if (null != op.charFunction()) {
-                    CharKernels.reduceUser(op.charFunction(), CHARS, in, inout, count);
-                    return;
-                }
-            }
-            case INT -> {
-                if (null != op.intFunction()) {
-                    IntKernels.reduceUser(op.intFunction(), INTS, in, inout, count);
-                    return;
-                }
-            }
-            case LONG -> {
-                if (null != op.longFunction()) {
-                    LongKernels.reduceUser(op.longFunction(), LONGS, in, inout, count);
-                    return;
-                }
-            }
-            case FLOAT -> {
-                if (null != op.floatFunction()) {
-                    FloatKernels.reduceUser(op.floatFunction(), FLOATS, in, inout, count);
-                    return;
-                }
-            }
-            case DOUBLE -> {
-                if (null != op.doubleFunction()) {
-                    DoubleKernels.reduceUser(op.doubleFunction(), DOUBLES, in, inout, count);
-                    return;
-                }
-            }
-            default -> {
-                // no typed functions for BOOLEAN, the pairs and OBJECT: only the segment function applies
-            }
-        }
-        // check() has made sure a segment function exists when no typed one does
-        op.segmentFunction().apply(type, in, inout, count);
     }
 }
