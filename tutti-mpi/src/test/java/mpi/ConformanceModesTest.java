@@ -187,9 +187,9 @@ class ConformanceModesTest {
      */
     @Test
     void shouldKeepTheBufferedEagerLimitWithinEveryTransportsEagerLimit() {
-        assertTrue(Buffered.EAGER_BYTES <= dev.tutti.runtime.Settings.INPROC_EAGER_LIMIT.intDefault());
-        assertTrue(Buffered.EAGER_BYTES <= dev.tutti.runtime.Settings.SHM_EAGER_LIMIT.intDefault());
-        assertTrue(Buffered.EAGER_BYTES <= dev.tutti.runtime.Settings.EAGER_LIMIT.intDefault());
+        assertTrue(Buffered.EAGER_BYTES <= dev.tutti.internal.Settings.INPROC_EAGER_LIMIT.intDefault());
+        assertTrue(Buffered.EAGER_BYTES <= dev.tutti.internal.Settings.SHM_EAGER_LIMIT.intDefault());
+        assertTrue(Buffered.EAGER_BYTES <= dev.tutti.internal.Settings.EAGER_LIMIT.intDefault());
     }
 
     /**

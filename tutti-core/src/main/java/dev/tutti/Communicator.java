@@ -53,7 +53,7 @@ public final class Communicator extends CollectiveCalls implements ScanCollectiv
 
     /** Setting that gives the host id of a rank that shares memory with no other, for {@link #splitType} and the
      *  node-aware collectives (default: the host name). */
-    public static final String HOST_ID_PROP_NAME = dev.tutti.runtime.Settings.HOST_ID.name();
+    public static final String HOST_ID_PROP_NAME = dev.tutti.internal.Settings.HOST_ID.name();
 
     private final CollComm collComm;
     private final SelectionTable selection;

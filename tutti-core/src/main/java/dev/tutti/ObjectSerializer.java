@@ -19,7 +19,7 @@ import java.io.Serializable;
 public interface ObjectSerializer {
 
     /** System property (or env {@code TUTTI_SERIAL_ALLOW}) adding allow-list patterns to the default. */
-    String ALLOW_PROP_NAME = dev.tutti.runtime.Settings.SERIAL_ALLOW.name();
+    String ALLOW_PROP_NAME = dev.tutti.internal.Settings.SERIAL_ALLOW.name();
 
     /** The default allow-list: the classes of {@code java.base} (strings, boxes, collections, arrays, ...). */
     String DEFAULT_ALLOW = "java.base/*";
@@ -53,7 +53,7 @@ public interface ObjectSerializer {
      */
     static ObjectSerializer java(final String allowPatterns) {
         final StringBuilder allow = new StringBuilder(DEFAULT_ALLOW);
-        final String extra = dev.tutti.runtime.Settings.SERIAL_ALLOW.raw();
+        final String extra = dev.tutti.internal.Settings.SERIAL_ALLOW.raw();
         if (null != extra && !extra.isBlank()) {
             allow.append(';').append(extra.trim());
         }

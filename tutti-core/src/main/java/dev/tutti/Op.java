@@ -1,12 +1,12 @@
 package dev.tutti;
 
 import dev.tutti.internal.Errors;
+import dev.tutti.internal.RawReduction;
 import dev.tutti.type.kernel.ByteKernels;
 import dev.tutti.type.kernel.CharKernels;
 import dev.tutti.type.kernel.DoubleKernels;
 import dev.tutti.type.kernel.FloatKernels;
 import dev.tutti.type.kernel.IntKernels;
-import dev.tutti.type.kernel.Kernels;
 import dev.tutti.type.kernel.LongKernels;
 import dev.tutti.type.kernel.ShortKernels;
 
@@ -197,15 +197,15 @@ public sealed interface Op permits Op.Predefined, Op.User {
             throw Errors.argument(ErrorClass.TYPE, "reduce", null, "type", null, "a Datatype (op=" + this + ")");
         }
         if (!isDefinedFor(type)) {
-            throw Kernels.notDefined("reduce", this, isPredefined(), MINLOC == this || MAXLOC == this,
+            throw RawReduction.notDefined("reduce", this, isPredefined(), MINLOC == this || MAXLOC == this,
                 this::isDefinedFor, type);
         }
-        Kernels.checkSegments(type, in, inout, count);
+        RawReduction.checkSegments(type, in, inout, count);
         if (0 == count) {
             return;
         }
         if (this instanceof final Predefined predefined) {
-            Kernels.reducePredefined(predefined.ordinal(), type, in, inout, count);
+            RawReduction.predefined(predefined.ordinal(), type, in, inout, count);
         } else {
             ((User) this).applyFunction(type, in, inout, count);
         }

@@ -305,14 +305,14 @@ public final class Tutti implements AutoCloseable {
         public static Options defaults() {
             final String mode;
             try {
-                mode = dev.tutti.runtime.Settings.CHECK.choice();
+                mode = dev.tutti.internal.Settings.CHECK.choice();
             } catch (final IllegalArgumentException e) {
                 throw dev.tutti.internal.Errors.argument("Options.defaults", null, e);
             }
             final boolean strict = "strict".equals(mode);
             final boolean warn = "warn".equals(mode);
             return new Options(ObjectSerializer.java(null), Duration.ZERO, java.util.Map.of(), strict || warn
-                || "on".equals(mode), strict, warn, dev.tutti.runtime.Settings.HOST_LAYOUT.text());
+                || "on".equals(mode), strict, warn, dev.tutti.internal.Settings.HOST_LAYOUT.text());
         }
 
         /**
@@ -362,7 +362,7 @@ public final class Tutti implements AutoCloseable {
 
         /** @return the checker's threshold: the setting {@code tutti.check.timeoutMs}, read now */
         long checkTimeoutMs() {
-            return dev.tutti.runtime.Settings.CHECK_TIMEOUT_MS.intValue();
+            return dev.tutti.internal.Settings.CHECK_TIMEOUT_MS.intValue();
         }
 
         /**

@@ -71,7 +71,7 @@ class ChannelSharedMemoryTest {
      * window then live in the arena, as they do above 1 MiB by default, at sizes this test can exchange thousands of.
      */
     private static void arenaJob(final int n, final ShmJob.Body body) {
-        final String limit = dev.tutti.runtime.Settings.COLL_DIRECT_LIMIT.name();
+        final String limit = dev.tutti.internal.Settings.COLL_DIRECT_LIMIT.name();
         System.setProperty(limit, Long.toString(WINDOW_LIMIT));
         try {
             ShmJob.run(n, body);

@@ -389,7 +389,7 @@ class CheckerTest {
             assertNotNull(CollHooks.installed(((Communicator) world).engine()));
             world.barrier();
         });
-        if (null == dev.tutti.runtime.Settings.CHECK.raw()) {
+        if (null == dev.tutti.internal.Settings.CHECK.raw()) {
             assertEquals(false, Tutti.Options.defaults().check(), "off unless the setting says on");
         }
         assertEquals(Arrays.asList(false, true), Arrays.asList(Tutti.Options.defaults().check(false).check(),

@@ -25,7 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Isolated
 @Timeout(120)
 class CollDirectTest {
-    private static final String LIMIT = dev.tutti.runtime.Settings.COLL_DIRECT_LIMIT.name();
+    private static final String LIMIT = dev.tutti.internal.Settings.COLL_DIRECT_LIMIT.name();
 
     /**
      * Runs a job of processes-like ranks over shm with slots for messages up to 16 KiB, the way a program would with
@@ -98,7 +98,7 @@ class CollDirectTest {
      */
     @Test
     void shouldFailNamingTheSettingWhenRanksDisagreeOnSlots() {
-        final String name = dev.tutti.runtime.Settings.COLL_DIRECT_LIMIT.name();
+        final String name = dev.tutti.internal.Settings.COLL_DIRECT_LIMIT.name();
         try {
             final TuttiException e = assertThrows(TuttiException.class, () -> Tutti.runLocal(2,
                 Tutti.Options.defaults().timeout(java.time.Duration.ofSeconds(30)), w -> {

@@ -291,7 +291,7 @@ class CollPersistentTest {
     @ParameterizedTest
     @ValueSource(strings = {"0", "16384"})
     void shouldProgressAStartedRequestWhileTheRankBlocksElsewhere(final String directLimit) {
-        final String name = dev.tutti.runtime.Settings.COLL_DIRECT_LIMIT.name();
+        final String name = dev.tutti.internal.Settings.COLL_DIRECT_LIMIT.name();
         System.setProperty(name, directLimit);
         try {
             Tutti.runLocal(4, OPTS, w -> {

@@ -1,6 +1,6 @@
 package dev.tutti;
 
-import dev.tutti.runtime.Settings;
+import dev.tutti.internal.Settings;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;

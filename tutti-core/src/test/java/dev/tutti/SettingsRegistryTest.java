@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tutti.coll.CollKind;
-import dev.tutti.runtime.Settings;
+import dev.tutti.internal.Settings;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -51,7 +51,7 @@ class SettingsRegistryTest {
                 }
             }
         }
-        assertTrue(violations.isEmpty(), "settings named outside dev.tutti.runtime.Settings (declare them there "
+        assertTrue(violations.isEmpty(), "settings named outside dev.tutti.internal.Settings (declare them there "
             + "and refer to the declaration):\n" + String.join("\n", violations));
     }
 

@@ -326,7 +326,7 @@ class ShmTransportTest {
             final TuttiException e = assertThrows(TuttiException.class,
                 () -> dev.tutti.transport.shm.ShmTransport.join(file, "m", 1, 2,
                     new dev.tutti.p2p.P2pEngine(1, 2, Configuration.idleStrategy()), b));
-            assertTrue(e.getMessage().contains(dev.tutti.runtime.Settings.SHM_RING_BYTES.name()), e.getMessage());
+            assertTrue(e.getMessage().contains(dev.tutti.internal.Settings.SHM_RING_BYTES.name()), e.getMessage());
         } finally {
             first.start(new boolean[2]);
             first.close();

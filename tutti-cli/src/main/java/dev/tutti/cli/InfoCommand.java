@@ -2,7 +2,7 @@ package dev.tutti.cli;
 
 import dev.tutti.runtime.identity.LaunchReport;
 import dev.tutti.runtime.SecretFile;
-import dev.tutti.runtime.Settings;
+import dev.tutti.internal.Settings;
 
 import java.io.PrintWriter;
 import java.util.ArrayList;

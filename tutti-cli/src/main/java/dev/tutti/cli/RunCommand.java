@@ -7,7 +7,7 @@ import dev.tutti.launcher.JobResult;
 import dev.tutti.launcher.Launcher;
 import dev.tutti.launcher.Placement;
 import dev.tutti.launcher.RendezvousService;
-import dev.tutti.runtime.Settings;
+import dev.tutti.internal.Settings;
 
 import java.io.File;
 import java.io.PrintStream;
@@ -215,10 +215,10 @@ public final class RunCommand implements Callable<Integer> {
                     "--embedded needs -cp CLASSPATH MAIN_CLASS and no -jar, -H or --hostfile");
             }
             if (null != checkMode()) {
-                System.setProperty(dev.tutti.runtime.Settings.CHECK.name(), checkMode()); // read by the job's options
+                System.setProperty(dev.tutti.internal.Settings.CHECK.name(), checkMode()); // read by the job's options
             }
             if (null != checkReport) {
-                System.setProperty(dev.tutti.runtime.Settings.CHECK_REPORT.name(),
+                System.setProperty(dev.tutti.internal.Settings.CHECK_REPORT.name(),
                     checkReport.toAbsolutePath().toString());
             }
             return EmbeddedRun.run(ranks, classpath, program.getFirst(), program.subList(1, program.size()),
@@ -304,10 +304,10 @@ public final class RunCommand implements Callable<Integer> {
             .tagOutput(tagOutput).verbose(verbose).jvmOptions(rankJvmOptions()).rendezvous(rendezvous).stdout(out).stderr(err);
         exports.forEach(b::export);
         if (null != checkMode()) {
-            b.export(dev.tutti.runtime.Settings.CHECK.envName() + "=" + checkMode());
+            b.export(dev.tutti.internal.Settings.CHECK.envName() + "=" + checkMode());
         }
         if (null != checkReport) {
-            b.export(dev.tutti.runtime.Settings.CHECK_REPORT.envName() + "=" + checkReport.toAbsolutePath());
+            b.export(dev.tutti.internal.Settings.CHECK_REPORT.envName() + "=" + checkReport.toAbsolutePath());
         }
         if (null != timeoutSeconds) {
             b.timeout(Duration.ofSeconds(timeoutSeconds));

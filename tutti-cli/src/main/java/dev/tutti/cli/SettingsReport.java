@@ -1,7 +1,7 @@
 package dev.tutti.cli;
 
-import dev.tutti.runtime.Setting;
-import dev.tutti.runtime.Settings;
+import dev.tutti.internal.Setting;
+import dev.tutti.internal.Settings;
 
 import java.io.PrintWriter;
 import java.util.ArrayList;

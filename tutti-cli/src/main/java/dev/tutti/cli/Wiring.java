@@ -1,8 +1,8 @@
 package dev.tutti.cli;
 
 import dev.tutti.launcher.Placement;
-import dev.tutti.runtime.Setting;
-import dev.tutti.runtime.Settings;
+import dev.tutti.internal.Setting;
+import dev.tutti.internal.Settings;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

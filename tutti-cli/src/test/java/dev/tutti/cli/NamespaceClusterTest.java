@@ -2,7 +2,7 @@ package dev.tutti.cli;
 
 import dev.tutti.cli.testranks.ClusterRank;
 import dev.tutti.launcher.RendezvousService;
-import dev.tutti.runtime.Settings;
+import dev.tutti.internal.Settings;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;

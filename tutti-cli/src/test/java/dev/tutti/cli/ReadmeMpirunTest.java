@@ -1,6 +1,6 @@
 package dev.tutti.cli;
 
-import dev.tutti.runtime.Settings;
+import dev.tutti.internal.Settings;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;

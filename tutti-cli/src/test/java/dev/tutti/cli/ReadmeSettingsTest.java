@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tutti.runtime.Setting;
-import dev.tutti.runtime.Settings;
+import dev.tutti.internal.Setting;
+import dev.tutti.internal.Settings;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,7 +1,7 @@
 package dev.tutti.cli;
 
 import dev.tutti.cli.testranks.AllreduceRank;
-import dev.tutti.runtime.Settings;
+import dev.tutti.internal.Settings;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;

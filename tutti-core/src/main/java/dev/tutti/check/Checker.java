@@ -136,7 +136,7 @@ public final class Checker implements CollHook, Agent {
     public static Checker install(final P2pEngine engine, final long thresholdMs, final boolean strict,
         final boolean warn) {
         final Checker c = new Checker(engine, thresholdMs, warn);
-        final String report = dev.tutti.runtime.Settings.CHECK_REPORT.text();
+        final String report = dev.tutti.internal.Settings.CHECK_REPORT.text();
         if (null != report && !report.isBlank()) {
             c.json = new JsonReport(java.nio.file.Path.of(report), engine.worldRank());
         }

@@ -50,7 +50,7 @@ public final class CollComm {
     private final java.util.concurrent.ConcurrentHashMap<Integer, AtomicInteger> taggedSeq =
         new java.util.concurrent.ConcurrentHashMap<>();
     private final SelectionTable selection;
-    private final int taggedTimeoutMs = dev.tutti.runtime.Settings.COLL_TAGGED_TIMEOUT_MS.intValue();
+    private final int taggedTimeoutMs = dev.tutti.internal.Settings.COLL_TAGGED_TIMEOUT_MS.intValue();
     private volatile CollHooks rankState;
     private final ScheduleCache schedules = new ScheduleCache();
     /** The shared-memory lanes of its persistent collectives ({@link DirectLane}), made on first use. */

@@ -207,7 +207,7 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
     /**
      * Starts a tagged two-phase collective: its messages are keyed by (kind, user tag, n-th use of that key) in the
      * communicator's tagged context, so ranks may begin tagged collectives in any order. A run that has not
-     * completed within the setting {@link dev.tutti.runtime.Settings#COLL_TAGGED_TIMEOUT_MS} fails with
+     * completed within the setting {@link dev.tutti.internal.Settings#COLL_TAGGED_TIMEOUT_MS} fails with
      * {@link ErrorClass#TIMEOUT} naming the kind, the tag and the ranks it still waits for (a begin that can never
      * match).
      *
@@ -727,7 +727,7 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
             return Failures.timeout(key(), comm.describe(), "not matched", comm.taggedTimeoutMs(), "still waiting "
                 + "for rank(s) " + waitingFor() + " in round " + round + " of " + schedule.rounds().length
                 + "; did they begin " + key() + " with the same count? (setting "
-                + dev.tutti.runtime.Settings.COLL_TAGGED_TIMEOUT_MS.name() + ")", null);
+                + dev.tutti.internal.Settings.COLL_TAGGED_TIMEOUT_MS.name() + ")", null);
         }
         return null;
     }

@@ -1,6 +1,6 @@
 package dev.tutti.coll;
 
-import dev.tutti.runtime.Settings;
+import dev.tutti.internal.Settings;
 
 import java.util.EnumMap;
 import java.util.EnumSet;

@@ -103,7 +103,7 @@ final class StallChecks {
     static TuttiException settingsDiffer(final String op, final CollComm comm, final int peer) {
         return Errors.invalid(ErrorClass.ARG, op, comm.describe(), "rank=" + peer + " sent this call's data through "
             + "the message layer while this rank waits to agree shared-memory slots with it: the ranks run with "
-            + "different settings " + dev.tutti.runtime.Settings.COLL_DIRECT_LIMIT.name());
+            + "different settings " + dev.tutti.internal.Settings.COLL_DIRECT_LIMIT.name());
     }
 
     /** @return the error of a run whose peer, reached through slots, sent a message of another call on its tag */

@@ -2,7 +2,7 @@ package dev.tutti.job;
 
 import dev.tutti.Buf;
 import dev.tutti.Communicator;
-import dev.tutti.runtime.Settings;
+import dev.tutti.internal.Settings;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;

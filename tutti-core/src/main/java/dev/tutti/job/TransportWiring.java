@@ -10,7 +10,7 @@ import dev.tutti.runtime.CpuBinding;
 import dev.tutti.runtime.IdleStrategy;
 import dev.tutti.runtime.LaunchInfo;
 import dev.tutti.runtime.RendezvousClient;
-import dev.tutti.runtime.Settings;
+import dev.tutti.internal.Settings;
 import dev.tutti.transport.InboundSink;
 import dev.tutti.transport.Transport;
 import dev.tutti.transport.inproc.InprocFabric;

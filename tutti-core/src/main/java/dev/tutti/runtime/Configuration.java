@@ -1,6 +1,8 @@
 package dev.tutti.runtime;
 
 import dev.tutti.internal.Failures;
+import dev.tutti.internal.Setting;
+import dev.tutti.internal.Settings;
 
 /**
  * What the settings of {@link Settings} make: the idle strategies, the CPU binding decision and the shared-memory

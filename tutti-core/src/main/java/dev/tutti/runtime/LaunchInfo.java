@@ -4,6 +4,7 @@ import dev.tutti.ErrorClass;
 import dev.tutti.TuttiException;
 
 import dev.tutti.internal.Errors;
+import dev.tutti.internal.Settings;
 import java.util.Map;
 
 /**

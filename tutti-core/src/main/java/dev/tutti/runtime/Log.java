@@ -1,5 +1,7 @@
 package dev.tutti.runtime;
 
+import dev.tutti.internal.Settings;
+
 import java.lang.System.Logger.Level;
 import java.text.MessageFormat;
 

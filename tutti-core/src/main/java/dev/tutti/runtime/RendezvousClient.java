@@ -4,6 +4,7 @@ import dev.tutti.ErrorClass;
 import dev.tutti.TuttiException;
 import dev.tutti.internal.Errors;
 import dev.tutti.internal.Failures;
+import dev.tutti.internal.Settings;
 
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
@@ -55,7 +56,7 @@ public final class RendezvousClient {
     /** Longest single connection attempt to one candidate (an address that drops packets costs this much). */
     static final int ATTEMPT_MS = 2_000;
     /** Longest time spent trying to connect to a rendezvous that is known to be up before the exchange fails. */
-    static final int CONNECT_WINDOW_MS = 10_000;
+    static final int CONNECT_WINDOW_MS = Settings.RENDEZVOUS_CONNECT_WINDOW_MS;
 
     private RendezvousClient() {
     }

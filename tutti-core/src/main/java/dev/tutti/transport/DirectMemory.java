@@ -27,7 +27,7 @@ public interface DirectMemory {
      * @return bytes, 0 for none
      */
     default long directLimit() {
-        final long setting = dev.tutti.runtime.Settings.COLL_DIRECT_LIMIT.intValue();
+        final long setting = dev.tutti.internal.Settings.COLL_DIRECT_LIMIT.intValue();
         return setting < 0 ? defaultDirectLimit() : setting;
     }
 

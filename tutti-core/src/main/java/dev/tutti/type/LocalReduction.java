@@ -5,7 +5,7 @@ import dev.tutti.ErrorClass;
 import dev.tutti.Op;
 import dev.tutti.TuttiException;
 import dev.tutti.internal.Errors;
-import dev.tutti.type.kernel.Kernels;
+import dev.tutti.internal.RawReduction;
 
 import java.lang.foreign.MemorySegment;
 
@@ -61,7 +61,7 @@ public final class LocalReduction {
             throw Errors.argument(ErrorClass.TYPE, opName, null, "type", null, "a Datatype (op=" + op + ")");
         }
         if (!op.isDefinedFor(type)) {
-            throw Kernels.notDefined(opName, op, op.isPredefined(), Op.MINLOC == op || Op.MAXLOC == op,
+            throw RawReduction.notDefined(opName, op, op.isPredefined(), Op.MINLOC == op || Op.MAXLOC == op,
                 op::isDefinedFor, type);
         }
     }

@@ -1,5 +1,6 @@
 package dev.tutti.runtime;
 
+import dev.tutti.internal.Settings;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

@@ -1,5 +1,6 @@
 package dev.tutti.runtime;
 
+import dev.tutti.internal.Settings;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.parallel.Isolated;

@@ -3,7 +3,7 @@ package dev.tutti.launcher;
 import dev.tutti.runtime.Addresses;
 import dev.tutti.runtime.Configuration;
 import dev.tutti.runtime.LaunchInfo;
-import dev.tutti.runtime.Settings;
+import dev.tutti.internal.Settings;
 
 import java.io.OutputStream;
 import java.net.Inet4Address;

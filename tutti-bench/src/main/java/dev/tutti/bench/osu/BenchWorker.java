@@ -60,7 +60,7 @@ public final class BenchWorker {
             bench = Benchmarks.create(spec.op());
             spec.checkFits(bench);
             // The transport under test: tcp even between ranks of one host, or shm (auto would pick shm locally).
-            System.setProperty(dev.tutti.runtime.Settings.TRANSPORT.name(), spec.transport().label());
+            System.setProperty(dev.tutti.internal.Settings.TRANSPORT.name(), spec.transport().label());
             tutti = Tutti.init(spec.tuttiOptions());
         } catch (final RuntimeException e) {
             err.println("BenchWorker " + spec.op() + ": " + BenchCommand.describe(e));

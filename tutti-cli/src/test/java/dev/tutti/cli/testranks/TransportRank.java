@@ -3,7 +3,7 @@ package dev.tutti.cli.testranks;
 import dev.tutti.Buf;
 import dev.tutti.Op;
 import dev.tutti.Tutti;
-import dev.tutti.runtime.Settings;
+import dev.tutti.internal.Settings;
 
 /**
  * A rank program for CLI tests: joins the job, sums the ranks with an allreduce, and prints

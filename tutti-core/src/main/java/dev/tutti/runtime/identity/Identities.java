@@ -1,7 +1,7 @@
 package dev.tutti.runtime.identity;
 
 import dev.tutti.TuttiException;
-import dev.tutti.runtime.Settings;
+import dev.tutti.internal.Settings;
 
 import java.util.ArrayList;
 import java.util.List;

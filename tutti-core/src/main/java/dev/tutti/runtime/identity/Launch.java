@@ -9,7 +9,7 @@ import dev.tutti.runtime.HostPort;
 import dev.tutti.runtime.LaunchInfo;
 import dev.tutti.runtime.RendezvousServer;
 import dev.tutti.runtime.SecretFile;
-import dev.tutti.runtime.Settings;
+import dev.tutti.internal.Settings;
 
 import java.io.IOException;
 import java.net.Inet4Address;

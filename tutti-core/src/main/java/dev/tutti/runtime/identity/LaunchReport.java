@@ -2,7 +2,7 @@ package dev.tutti.runtime.identity;
 
 import dev.tutti.TuttiException;
 import dev.tutti.runtime.SecretFile;
-import dev.tutti.runtime.Settings;
+import dev.tutti.internal.Settings;
 
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,6 +1,6 @@
 package dev.tutti.transport.shm;
 
-import dev.tutti.runtime.Settings;
+import dev.tutti.internal.Settings;
 
 /**
  * The shared-memory transport's tunables (see the {@code tutti.shm.*} settings in {@link Settings}). Every

@@ -3,7 +3,7 @@ package dev.tutti.transport.shm;
 import dev.tutti.internal.Failures;
 import dev.tutti.internal.SegmentCopy;
 import dev.tutti.runtime.Configuration;
-import dev.tutti.runtime.Settings;
+import dev.tutti.internal.Settings;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;

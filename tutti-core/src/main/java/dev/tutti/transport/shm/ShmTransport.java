@@ -5,7 +5,7 @@ import dev.tutti.TuttiException;
 import dev.tutti.internal.Errors;
 import dev.tutti.internal.Failures;
 import dev.tutti.internal.SegmentCopy;
-import dev.tutti.runtime.Settings;
+import dev.tutti.internal.Settings;
 import dev.tutti.transport.DirectMemory;
 import dev.tutti.transport.Inbound;
 import dev.tutti.transport.InboundSink;
@@ -630,7 +630,7 @@ public final class ShmTransport implements Transport {
         if (null == s) {
             throw Errors.expected(ErrorClass.ARG, "allocShared", "rank=" + rank, "bytes=" + bytes
                 + " do not fit in the free part of the shared arena of " + file.layout.arenaBytes + " bytes",
-                "less, or a larger " + dev.tutti.runtime.Settings.SHM_ARENA_MIB.name());
+                "less, or a larger " + dev.tutti.internal.Settings.SHM_ARENA_MIB.name());
         }
         return s;
     }

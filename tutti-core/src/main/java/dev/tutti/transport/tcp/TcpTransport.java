@@ -4,7 +4,7 @@ import dev.tutti.ErrorClass;
 import dev.tutti.TuttiException;
 import dev.tutti.internal.Errors;
 import dev.tutti.internal.Failures;
-import dev.tutti.runtime.Settings;
+import dev.tutti.internal.Settings;
 import dev.tutti.runtime.Addresses;
 import dev.tutti.runtime.JobSecret;
 import dev.tutti.runtime.LaunchInfo;

@@ -8,7 +8,7 @@ import dev.tutti.runtime.Addresses;
 import dev.tutti.runtime.HostPort;
 import dev.tutti.runtime.JobSecret;
 import dev.tutti.runtime.LaunchInfo;
-import dev.tutti.runtime.Settings;
+import dev.tutti.internal.Settings;
 
 import java.io.DataInputStream;
 import java.io.IOException;

@@ -67,7 +67,7 @@ public final class ByteKernels {
      * @param inout the right operand and result, at least {@code n} elements
      * @param n     the number of {@code byte} values
      */
-    static void reduce(final int op, final MemorySegment in, final MemorySegment inout, final int n) {
+    public static void reduce(final int op, final MemorySegment in, final MemorySegment inout, final int n) {
         // heapBase() allocates an Optional per call: only worth it when it saves copying more than one chunk
         final byte[] a = n > CHUNK ? array(in) : null;
         final byte[] b = n > CHUNK ? array(inout) : null;

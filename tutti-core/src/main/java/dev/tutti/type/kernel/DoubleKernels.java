@@ -67,7 +67,7 @@ public final class DoubleKernels {
      * @param inout the right operand and result, at least {@code n} elements
      * @param n     the number of {@code double} values
      */
-    static void reduce(final int op, final MemorySegment in, final MemorySegment inout, final int n) {
+    public static void reduce(final int op, final MemorySegment in, final MemorySegment inout, final int n) {
         // heapBase() allocates an Optional per call: only worth it when it saves copying more than one chunk
         final double[] a = n > CHUNK ? array(in) : null;
         final double[] b = n > CHUNK ? array(inout) : null;

@@ -1,26 +1,18 @@
 package dev.tutti.type.kernel;
 
-import dev.tutti.Datatype;
-import dev.tutti.ErrorClass;
-import dev.tutti.TuttiException;
-import dev.tutti.internal.Errors;
-import dev.tutti.internal.Failures;
-
-import java.lang.foreign.MemorySegment;
-import java.util.function.Predicate;
 
 /**
- * The reduction kernels' one entry, which knows no {@code Op}: the predefined operations by code ({@link #SUM} ...
- * {@link #MAXLOC}, in the order of {@code Op.Predefined}, whose ordinal is its code), the segment checks made
- * before a reduction, and the message of an operation not defined for a type. The per-type kernels
- * ({@link IntKernels} ...) take user functions through an adapter ({@code UserApply}), so that this package
- * never names the api's function types; {@code dev.tutti.type.LocalReduction} is the op-aware dispatch of the engine.
+ * What the reduction kernels share: the predefined operations by code ({@link #SUM} ... {@link #MAXLOC}, in the
+ * order of {@code Op.Predefined}, whose ordinal is its code) and the staging chunk. This package is pure arithmetic
+ * over memory segments and knows nothing of the api: one kernel class per primitive type ({@link IntKernels} ...),
+ * each taking an operation code, or a user function through an adapter ({@code UserApply}).
+ * {@code dev.tutti.internal.RawReduction} checks the operands and picks the kernel for a datatype.
  */
 public final class Kernels {
     /*
      * Implementation notes.
      *
-     * Dispatch. reducePredefined() switches once on the datatype (and the kernel once on the op code); the loop
+     * Dispatch. RawReduction.predefined() switches once on the datatype (and the kernel once on the op code); the loop
      * that follows is monomorphic, over primitive arrays, with no boxing and no per-element dispatch. BOOLEAN runs the
      * byte kernels with BAND/BOR/BXOR mapped to LAND/LOR/LXOR, so results stay 0/1 whatever nonzero bytes come in.
      * A pair type runs its component's kernels over 2 * count values (MINLOC/MAXLOC are the only ops there).
@@ -101,117 +93,15 @@ public final class Kernels {
     }
 
     /**
-     * Checks the operands of a reduction of {@code count} elements of {@code type}.
-     *
-     * @throws TuttiException of class {@link ErrorClass#COUNT} if {@code count} is negative, or
-     *                        {@link ErrorClass#BUFFER} if a segment is null, smaller than {@code count} elements, or
-     *                        {@code inout} is read-only
-     */
-    public static void checkSegments(final Datatype type, final MemorySegment in, final MemorySegment inout,
-        final int count) {
-        if (count < 0) {
-            throw Errors.argument(ErrorClass.COUNT, "reduce", null, "count", count, "count >= 0");
-        }
-        final long bytes = (long) count * type.sizeBytes();
-        if (null == in || null == inout || in.byteSize() < bytes || inout.byteSize() < bytes) {
-            throw Errors.expected(ErrorClass.BUFFER, "reduce", null, "in bytes=" + size(in) + ", inout bytes="
-                + size(inout), "at least " + bytes + " each (count=" + count + " of type=" + type + ")");
-        }
-        if (inout.isReadOnly()) {
-            throw Errors.expected(ErrorClass.BUFFER, "reduce", null, "inout is read-only", "a writable segment");
-        }
-    }
-
-    private static String size(final MemorySegment s) {
-        return null == s ? "null" : Long.toString(s.byteSize());
-    }
-
-    /**
-     * Reduces {@code in} into {@code inout} with a predefined operation: {@code inout[i] = in[i] (op) inout[i]} for
-     * {@code i < count}; the caller has checked that the operation is defined for the type and the segments
-     * ({@link #checkSegments}), and {@code count > 0}.
-     *
-     * @param op    the operation's code
-     * @param type  the element type
-     * @param in    the left operand
-     * @param inout the right operand, overwritten with the result
-     * @param count the number of elements
-     */
-    public static void reducePredefined(final int op, final Datatype type, final MemorySegment in,
-        final MemorySegment inout, final int count) {
-        switch (type) {
-            case BYTE -> ByteKernels.reduce(op, in, inout, count);
-            case BOOLEAN -> ByteKernels.reduce(logical(op), in, inout, count);
-            case SHORT -> ShortKernels.reduce(op, in, inout, count);
-            case CHAR -> CharKernels.reduce(op, in, inout, count);
-            case INT -> IntKernels.reduce(op, in, inout, count);
-            case LONG -> LongKernels.reduce(op, in, inout, count);
-            case FLOAT -> FloatKernels.reduce(op, in, inout, count);
-            case DOUBLE -> DoubleKernels.reduce(op, in, inout, count);
-            case INT_PAIR -> IntKernels.reduce(op, in, inout, values(count));
-            case LONG_PAIR -> LongKernels.reduce(op, in, inout, values(count));
-            case FLOAT_PAIR -> FloatKernels.reduce(op, in, inout, values(count));
-            case DOUBLE_PAIR -> DoubleKernels.reduce(op, in, inout, values(count));
-            case OBJECT -> throw unreachable(op, type.name());
-        }
-    }
-
-    /** On BOOLEAN bytes the bitwise ops are the logical ones, which keep results 0/1. */
-    private static int logical(final int op) {
-        return switch (op) {
-            case BAND -> LAND;
-            case BOR -> LOR;
-            case BXOR -> LXOR;
-            default -> op;
-        };
-    }
-
-    private static int values(final int pairs) {
-        if (pairs > Integer.MAX_VALUE / 2) {
-            throw Errors.expected(ErrorClass.COUNT, "reduce", null, "count=" + pairs + " pairs",
-                "at most " + Integer.MAX_VALUE / 2 + " pairs per call");
-        }
-        return 2 * pairs;
-    }
-
-    /**
-     * The exception for an operation not defined for a type, naming the types it is defined for.
-     *
-     * @param opName     the collective that asks
-     * @param op         the operation, as its {@code toString} reads
-     * @param predefined whether it is a predefined operation
-     * @param locOp      whether it is MINLOC or MAXLOC
-     * @param defined    which types the operation is defined for
-     * @param type       the type asked for
-     * @return the exception to throw
-     */
-    public static TuttiException notDefined(final String opName, final Object op, final boolean predefined,
-        final boolean locOp, final Predicate<Datatype> defined, final Datatype type) {
-        final StringBuilder accepted = new StringBuilder();
-        for (final Datatype t : Datatype.values()) {
-            if (defined.test(t)) {
-                accepted.append(accepted.isEmpty() ? "" : ", ").append(t.name());
-            }
-        }
-        final String what = "op=" + op + " is not defined for type=" + type;
-        final String types = accepted.isEmpty() ? "no type" : accepted.toString();
-        if (!predefined) {
-            return Errors.invalid(ErrorClass.OP, opName, null, what + ", it has functions for " + types
-                + " (give a function for " + type + " or a SegmentFunction)");
-        }
-        return Errors.expected(ErrorClass.OP, opName, null, what,
-            (locOp ? "a (value, index) pair type: " : "one of ") + types);
-    }
-
-    /**
-     * Reports a kernel reached with an operation it has no loop for; {@link #check} makes this impossible.
+     * The error of a kernel reached with an operation it has no loop for: the caller has checked that the operation
+     * is defined for the type, so this is a broken invariant, not an argument to report.
      *
      * @param op   the operation's code
      * @param type the element type's name
-     * @return the exception to throw
+     * @return the error to throw
      */
-    static TuttiException unreachable(final int op, final String type) {
-        return Failures.internal("reduce", null, "no kernel for op=" + NAMES[op] + " on type=" + type
-            + " after check() accepted it");
+    static AssertionError unreachable(final int op, final String type) {
+        return new AssertionError("no kernel for op=" + NAMES[op] + " on type=" + type
+            + " after the caller's check accepted it");
     }
 }

@@ -1,4 +1,4 @@
-package dev.tutti.runtime;
+package dev.tutti.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -107,7 +107,7 @@ class SettingsTest {
     void shouldRefuseToReadAnUndeclaredSetting() {
         final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
             () -> Settings.require("tutti.shm.ringbytes").raw());
-        assertEquals("setting tutti.shm.ringbytes is not declared in dev.tutti.runtime.Settings, which lists every "
+        assertEquals("setting tutti.shm.ringbytes is not declared in dev.tutti.internal.Settings, which lists every "
             + "setting", e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> Settings.require("tutti.nothing").intValue());
     }

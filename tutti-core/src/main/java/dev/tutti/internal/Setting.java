@@ -1,7 +1,5 @@
-package dev.tutti.runtime;
+package dev.tutti.internal;
 
-import dev.tutti.internal.Errors;
-import dev.tutti.internal.Failures;
 
 import java.util.List;
 import java.util.Locale;

@@ -1,9 +1,8 @@
-package dev.tutti.runtime;
+package dev.tutti.internal;
 
-import dev.tutti.internal.Errors;
-import dev.tutti.runtime.Setting.Kind;
-import dev.tutti.runtime.Setting.ReadAt;
-import dev.tutti.runtime.Setting.Type;
+import dev.tutti.internal.Setting.Kind;
+import dev.tutti.internal.Setting.ReadAt;
+import dev.tutti.internal.Setting.Type;
 
 import java.util.List;
 import java.util.regex.Pattern;
@@ -143,12 +142,17 @@ public final class Settings {
     public static final Setting CHECK_REPORT = text("tutti.check.report", "", ReadAt.JOB_START,
         "with the checker on: a file every rank appends its findings to, one JSON object per line (`kind`, `rank`, "
             + "`message`); unset: none");
+    /**
+     * How long a rank under {@code tutti run} keeps trying to reach the rendezvous, which is up before any rank
+     * starts: fixed, not a setting.
+     */
+    public static final int RENDEZVOUS_CONNECT_WINDOW_MS = 10_000;
     /** Longest the rendezvous may take. */
     public static final Setting RENDEZVOUS_TIMEOUT_MS = integer("tutti.rendezvous.timeoutMs", 60_000,
         ReadAt.JOB_START, "how long (ms) a rank waits for all ranks to join the job. Under another launcher "
             + "(`srun`, `mpirun`, ...) that includes reaching rank 0's rendezvous, which a rank keeps trying this long "
             + "(rank 0's JVM may start well after the others); under `tutti run`, whose rendezvous is up before any "
-            + "rank starts, a rank that cannot reach it fails within " + RendezvousClient.CONNECT_WINDOW_MS / 1000
+            + "rank starts, a rank that cannot reach it fails within " + RENDEZVOUS_CONNECT_WINDOW_MS / 1000
             + " s");
     /** Address of this rank's tcp endpoint. */
     public static final Setting TCP_HOST = text("tutti.tcp.host", "", ReadAt.JOB_START,
