@@ -7,6 +7,10 @@
 module dev.tutti {
     exports dev.tutti;
     exports dev.tutti.channel;
+    exports dev.tutti.internal to dev.tutti.launcher, dev.tutti.cli; // Settings: the one registry of settings
     exports dev.tutti.runtime to dev.tutti.launcher, dev.tutti.cli;
     exports dev.tutti.runtime.identity to dev.tutti.cli; // LaunchReport, Identities: tutti info
+
+    uses dev.tutti.internal.Provider; // Tutti.init and the api's other static entries find the implementation
+    provides dev.tutti.internal.Provider with dev.tutti.job.JobProvider;
 }

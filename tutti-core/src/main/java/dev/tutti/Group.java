@@ -1,6 +1,7 @@
 package dev.tutti;
 
 import dev.tutti.internal.Errors;
+import dev.tutti.internal.GroupAccess;
 
 import java.util.Arrays;
 
@@ -40,6 +41,25 @@ public final class Group {
         SIMILAR,
         /** Different members. */
         UNEQUAL
+    }
+
+    static { // the implementation's way to a group's world ranks (see GroupAccess)
+        GroupAccess.install(new GroupAccess() {
+            @Override
+            public Group of(final int self, final int... worldRanks) {
+                return Group.of(self, worldRanks);
+            }
+
+            @Override
+            public int[] members(final Group group) {
+                return group.members;
+            }
+
+            @Override
+            public int indexOf(final Group group, final int worldRank) {
+                return group.indexOf(worldRank);
+            }
+        });
     }
 
     private final int[] members;

@@ -1,9 +1,6 @@
 package dev.tutti;
 
-import dev.tutti.internal.Errors;
-import dev.tutti.p2p.P2pEngine;
-import dev.tutti.transport.Transport;
-import dev.tutti.transport.shm.ShmTransport;
+import dev.tutti.internal.Provider;
 
 import java.lang.foreign.MemorySegment;
 import java.util.Optional;
@@ -25,31 +22,15 @@ import java.util.Optional;
  *
  * <p>Thread-safety: every method may be called from any thread.
  */
-public final class SharedMemory {
-    private final ShmTransport shm;
-    private final P2pEngine engine;
-
-    private SharedMemory(final ShmTransport shm, final P2pEngine engine) {
-        this.shm = shm;
-        this.engine = engine;
-    }
-
+public interface SharedMemory {
     /**
      * Returns the arena of the calling rank of {@code comm}.
      *
      * @param comm a communicator
      * @return the arena, or empty when the job has no shm transport (embedded jobs, tcp only) or comm is null
      */
-    public static Optional<SharedMemory> of(final Comm comm) {
-        if (null == comm) {
-            return Optional.empty();
-        }
-        for (final Transport t : comm.engine().transports()) {
-            if (t instanceof ShmTransport s) {
-                return Optional.of(new SharedMemory(s, comm.engine()));
-            }
-        }
-        return Optional.empty();
+    static Optional<SharedMemory> of(final Comm comm) {
+        return Provider.get().sharedMemory(comm);
     }
 
     /**
@@ -59,19 +40,7 @@ public final class SharedMemory {
      * @return the block, or null if the arena has no free run of that size (setting {@code tutti.shm.arenaMiB})
      * @throws TuttiException of class {@link ErrorClass#ARG} if bytes is negative
      */
-    public MemorySegment tryAllocate(final long bytes) {
-        if (bytes < 0) {
-            throw Errors.argument(ErrorClass.ARG, "SharedMemory.tryAllocate", null, "bytes", bytes, ">= 0");
-        }
-        SharedWindow.sweep(engine); // blocks of windows every rank has retired come back first
-        final MemorySegment block;
-        try {
-            block = shm.allocShared(bytes);
-        } catch (final TuttiException full) {
-            return null; // the only refusal of a size >= 0: no room
-        }
-        return block; // zeroed by the arena
-    }
+    MemorySegment tryAllocate(long bytes);
 
     /**
      * Returns a block from {@link #tryAllocate} (or {@link Tutti#allocShared}) to the arena.
@@ -79,9 +48,7 @@ public final class SharedMemory {
      * @param block the block
      * @throws TuttiException of class {@link ErrorClass#ARG} if it is not a live block of this rank's arena
      */
-    public void free(final MemorySegment block) {
-        shm.freeShared(block);
-    }
+    void free(MemorySegment block);
 
     /**
      * Returns the largest message of a persistent collective (or an alltoall channel) that goes through slots of the
@@ -91,20 +58,11 @@ public final class SharedMemory {
      *
      * @return bytes, 0 when persistent collectives do not use slots
      */
-    public long slotLimit() {
-        return shm.directMemory().directLimit();
-    }
+    long slotLimit();
 
     /**
      * @return the payload size in bytes above which a send from the arena takes the single-copy path (the shm
      *         eager limit)
      */
-    public long singleCopyAbove() {
-        return shm.eagerLimit();
-    }
-
-    @Override
-    public String toString() {
-        return "SharedMemory(" + shm + ")";
-    }
+    long singleCopyAbove();
 }

@@ -1,20 +1,9 @@
 package dev.tutti;
 
-import dev.tutti.coll.PrioritizedWork;
-import dev.tutti.internal.Errors;
-import dev.tutti.p2p.P2pEngine;
-import dev.tutti.transport.DirectMemory;
-import dev.tutti.transport.Transport;
+import dev.tutti.internal.Provider;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.lang.invoke.VarHandle;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.WeakHashMap;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntSupplier;
 
@@ -41,46 +30,9 @@ import java.util.function.IntSupplier;
  * memory once every rank has retired (looked at when a rank retires a window, allocates one, or allocates from its
  * {@link SharedMemory} arena), so no store can land in memory handed out anew.
  *
- * <p>Implementation notes. Each block ends with retirement flags, not part of {@link #segment}: a long per rank,
- * which that rank sets (a release store) when it retires, as its last access to the block. An owner reads only the
- * flags in its own block (acquire) and frees the block once all are set: so no rank reads or writes a block after
- * its owner freed it. The windows this rank retired and has not freed yet are kept per engine ({@code RETIRED}, under
- * its monitor).
- *
  * <p>Thread-safety: every method may be called from any thread.
  */
-public final class SharedWindow {
-    private static final int LINE = 64;
-    private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
-    /** Per rank (engine): the windows it retired whose blocks wait for the other ranks to retire. */
-    private static final Map<P2pEngine, List<SharedWindow>> RETIRED = new WeakHashMap<>();
-
-    private final Comm comm;
-    private final MemorySegment[] segments;
-    /** This rank's block as its memory made it (what goes back). */
-    private final MemorySegment block;
-    /** The blocks with their retirement flags at the end (see the class comment). */
-    private final MemorySegment[] lined;
-    private final long[] sizes;
-    private final int[] world;
-    private final DirectMemory memory;
-    /** Whether this rank retired the window (guarded by {@code RETIRED}). */
-    private boolean retired;
-
-    private SharedWindow(final Comm comm, final MemorySegment[] lined, final long[] sizes, final int[] world,
-        final DirectMemory memory, final MemorySegment block) {
-        this.comm = comm;
-        this.block = block;
-        this.world = world;
-        this.lined = lined;
-        this.segments = new MemorySegment[lined.length];
-        for (int r = 0; r < lined.length; r++) {
-            segments[r] = lined[r].asSlice(0, sizes[r]);
-        }
-        this.sizes = sizes;
-        this.memory = memory;
-    }
-
+public interface SharedWindow {
     /**
      * Allocates a zeroed, 64-byte aligned block of {@code bytes} on this rank, and reaches the blocks of every other
      * rank (collective: every rank of {@code comm} calls it; the sizes may differ). Empty on every rank when some
@@ -93,70 +45,8 @@ public final class SharedWindow {
      * @return the window, or empty (the same answer on every rank)
      * @throws TuttiException of class {@link ErrorClass#ARG} before anything is sent, for a negative size
      */
-    public static Optional<SharedWindow> allocate(final Communicator comm, final long bytes) {
-        final String op = "SharedWindow.allocate";
-        if (null == comm) {
-            throw Errors.argument(ErrorClass.COMM, op, null, "comm", null, "a communicator");
-        }
-        final Comm c = (Comm) comm;
-        c.checkLive(op);
-        if (bytes < 0) {
-            throw Errors.argument(ErrorClass.ARG, op, c.describe(), "bytes", bytes, ">= 0");
-        }
-        final P2pEngine engine = c.engine();
-        sweep(engine);
-        final int n = c.size();
-        final int[] world = c.localWorldRanks();
-        // With the checker on, no window: waits on plain stores are out of its sight (it could not name their
-        // deadlocks), so that libraries keep to the messages it sees.
-        final DirectMemory memory = null == engine.hook() ? sharedBy(engine, world, c.rank()) : null;
-        MemorySegment mine = null;
-        final long lined = (bytes + LINE - 1) / LINE * LINE + flagBytes(n);
-        MemorySegment block = null;
-        if (1 == n && null == engine.hook()) {
-            block = Arena.ofAuto().allocate(lined, LINE);
-        } else if (null != memory) {
-            block = memory.tryAllocateDirect(lined);
-        }
-        if (null != block) {
-            mine = block.asSlice(0, lined); // the memory may round up: the retirement line is where peers look
-        }
-        final long[] offer = {null == mine ? 0 : 1, null == mine || 1 == n ? 0 : memory.nameDirect(block), bytes};
-        final long[] all = new long[3 * n];
-        comm.allgather(Buf.of(offer), Buf.of(all));
-        for (int r = 0; r < n; r++) {
-            if (0 == all[3 * r]) {
-                if (null != block && 1 != n) {
-                    memory.freeDirect(block);
-                }
-                return Optional.empty();
-            }
-        }
-        final MemorySegment[] segments = new MemorySegment[n];
-        final long[] sizes = new long[n];
-        for (int r = 0; r < n; r++) {
-            sizes[r] = all[3 * r + 2];
-            segments[r] = r == c.rank() ? mine : memory.resolveDirect(world[r], all[3 * r + 1],
-                (sizes[r] + LINE - 1) / LINE * LINE + flagBytes(n));
-        }
-        return Optional.of(new SharedWindow(c, segments, sizes, world, 1 == n ? null : memory, block));
-    }
-
-    /** @return the direct memory this rank shares with every other rank of the group, or null if there is none */
-    private static DirectMemory sharedBy(final P2pEngine engine, final int[] world, final int self) {
-        DirectMemory memory = null;
-        for (int r = 0; r < world.length; r++) {
-            if (r == self) {
-                continue;
-            }
-            final Transport route = engine.route(world[r]);
-            final DirectMemory m = null == route ? null : route.directMemory();
-            if (null == m || (null != memory && memory != m)) {
-                return null;
-            }
-            memory = m;
-        }
-        return memory;
+    static Optional<SharedWindow> allocate(final Communicator comm, final long bytes) {
+        return Provider.get().allocateWindow(comm, bytes);
     }
 
     /**
@@ -166,24 +56,16 @@ public final class SharedWindow {
      * @return its block ({@link #bytes(int)} long)
      * @throws TuttiException of class {@link ErrorClass#RANK} for a rank out of range
      */
-    public MemorySegment segment(final int rank) {
-        check("segment", rank);
-        return segments[rank];
-    }
+    MemorySegment segment(int rank);
 
     /**
      * @param rank a rank of the communicator
      * @return the size of its block
      */
-    public long bytes(final int rank) {
-        check("bytes", rank);
-        return sizes[rank];
-    }
+    long bytes(int rank);
 
     /** @return the number of ranks (blocks) */
-    public int size() {
-        return segments.length;
-    }
+    int size();
 
     /**
      * Returns why a rank can no longer take part (it left the job or failed, or the job is aborting), or null while
@@ -192,10 +74,7 @@ public final class SharedWindow {
      * @param rank a rank of the communicator
      * @return the failure, naming the rank, or null
      */
-    public TuttiException failureOf(final int rank) {
-        check("failureOf", rank);
-        return comm.engine().failureAffecting(world[rank]);
-    }
+    TuttiException failureOf(int rank);
 
     /**
      * Runs one pass of this rank's progress engine (its transports and outstanding collectives): a thread that spins
@@ -203,9 +82,7 @@ public final class SharedWindow {
      *
      * @return the work done, 0 if nothing moved
      */
-    public int progress() {
-        return comm.engine().progress();
-    }
+    int progress();
 
     /**
      * Tells whether a collective of a higher progress priority than {@code level} is in flight on this rank (a
@@ -217,9 +94,7 @@ public final class SharedWindow {
      * @param level a priority (0: the default)
      * @return true while such a collective has not completed
      */
-    public boolean outranked(final int level) {
-        return comm instanceof Communicator c && c.collComm().outranked(level);
-    }
+    boolean outranked(int level);
 
     /**
      * Makes a protocol that moves data through the window take part in this rank's progress priority, as a persistent
@@ -236,35 +111,10 @@ public final class SharedWindow {
      * @return the registration; close it (on this rank) when the protocol is done
      * @throws TuttiException if {@code level} is below 1 or a function is null
      */
-    public Registration prioritize(final int level, final BooleanSupplier inFlight,
-        final IntSupplier advance) {
-        if (level < 1) {
-            throw Errors.argument(ErrorClass.ARG, "SharedWindow.prioritize", comm.describe(), "level", level, ">= 1");
-        }
-        if (null == inFlight || null == advance) {
-            throw Errors.nullArg("SharedWindow.prioritize", comm.describe(), null == inFlight ? "inFlight" : "advance");
-        }
-        if (!(comm instanceof Communicator c)) {
-            return () -> { };
-        }
-        return c.collComm().rank(new Ranked(level, inFlight, advance))::run; // ending it twice does nothing
-    }
-
-    /** A protocol registered by {@link #prioritize}, as the rank's priority order sees it. */
-    private record Ranked(int priority, BooleanSupplier busy, IntSupplier step) implements PrioritizedWork {
-        @Override
-        public boolean inFlight() {
-            return busy.getAsBoolean();
-        }
-
-        @Override
-        public int doWork() {
-            return step.getAsInt();
-        }
-    }
+    Registration prioritize(int level, BooleanSupplier inFlight, IntSupplier advance);
 
     /** A protocol's place in the rank's priority order ({@link #prioritize}); closing it twice does nothing. */
-    public interface Registration extends AutoCloseable {
+    interface Registration extends AutoCloseable {
         /** Ends the registration. */
         @Override
         void close();
@@ -276,70 +126,12 @@ public final class SharedWindow {
      *
      * @param iteration how many idle calls came before this one without the awaited store (0 for the first)
      */
-    public void idle(final int iteration) {
-        comm.engine().idleStrategy().idle(iteration);
-    }
+    void idle(int iteration);
 
     /**
      * Tells the other ranks that this rank will not touch the window again (no load or store through any of its
      * segments after this call). This rank's block goes back to its memory once every rank has retired the window.
      * Retiring twice does nothing.
      */
-    public void retire() {
-        synchronized (RETIRED) {
-            if (retired) {
-                return;
-            }
-            retired = true;
-            for (final MemorySegment b : lined) { // the last touch of each block
-                LONG.setRelease(b, flagAt(b, comm.rank()), 1L);
-            }
-            RETIRED.computeIfAbsent(comm.engine(), e -> new ArrayList<>()).add(this);
-        }
-        sweep(comm.engine());
-    }
-
-    /** Frees the blocks of this rank's retired windows that every rank has retired (any thread of the rank). */
-    static void sweep(final P2pEngine engine) {
-        synchronized (RETIRED) {
-            final List<SharedWindow> mine = RETIRED.get(engine);
-            if (null != mine) {
-                mine.removeIf(SharedWindow::freeIfAllRetired);
-            }
-        }
-    }
-
-    private boolean freeIfAllRetired() {
-        final MemorySegment own = lined[comm.rank()];
-        for (int r = 0; r < lined.length; r++) {
-            if (1L != (long) LONG.getAcquire(own, flagAt(own, r))) {
-                return false;
-            }
-        }
-        if (null != memory) {
-            memory.freeDirect(block);
-        }
-        return true;
-    }
-
-    /** @return the offset in {@code block} of the retirement flag of rank {@code writer} */
-    private long flagAt(final MemorySegment block, final int writer) {
-        return block.byteSize() - flagBytes(lined.length) + (long) writer * Long.BYTES;
-    }
-
-    /** @return the bytes of the retirement flags at the end of each block: a long per rank, in whole lines */
-    private static long flagBytes(final int n) {
-        return ((long) n * Long.BYTES + LINE - 1) / LINE * LINE;
-    }
-
-    private void check(final String op, final int rank) {
-        if (rank < 0 || rank >= segments.length) {
-            throw Errors.rank("SharedWindow." + op, comm.describe(), "rank", rank, segments.length, "");
-        }
-    }
-
-    @Override
-    public String toString() {
-        return "SharedWindow(" + comm.describe() + ", size=" + segments.length + ")";
-    }
+    void retire();
 }

@@ -1,18 +1,9 @@
 package dev.tutti;
 
-import dev.tutti.coll.CollLeftovers;
 import dev.tutti.internal.Errors;
-import dev.tutti.internal.Failures;
-import dev.tutti.job.HostDiscovery;
-import dev.tutti.job.LocalJob;
-import dev.tutti.job.TransportWiring;
-import dev.tutti.p2p.P2pEngine;
-import dev.tutti.runtime.LaunchInfo;
-import dev.tutti.runtime.identity.Launch;
-import dev.tutti.transport.Transport;
-import dev.tutti.transport.shm.ShmTransport;
+import dev.tutti.internal.Provider;
+import dev.tutti.internal.Settings;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 
@@ -28,55 +19,16 @@ import java.time.Duration;
  * }
  * }</pre>
  */
-public final class Tutti implements AutoCloseable {
-    /** Context id of the world communicator's point-to-point traffic. */
-    static final int WORLD_P2P_CONTEXT = 0;
-
-    /**
-     * The rank an embedded job's thread belongs to, so that a program's own {@link #init()} inside
-     * {@link #runLocal} (or {@code tutti run --embedded}) joins that job. Inherited by threads the rank starts.
-     */
-    private static final InheritableThreadLocal<Tutti> EMBEDDED_RANK = new InheritableThreadLocal<>();
-
-    private final P2pEngine engine;
-    private final Communicator world;
-    /** For a rank of an embedded job: how it fails the job ({@link #abort}); null for a process. */
-    private final java.util.function.Consumer<Throwable> embeddedAbort;
-    private volatile boolean closed;
-    /** How this process joined its job: rank 0 under another launcher serves the rendezvous until close. */
-    private Launch launch;
-
-    private Tutti(final P2pEngine engine, final Options options,
-        final java.util.function.Consumer<Throwable> embeddedAbort) {
-        this(engine, options, embeddedAbort, null);
-    }
-
-    /** @param sharesMemory for a launched process, the world ranks it reaches by shared memory; else null */
-    private Tutti(final P2pEngine engine, final Options options,
-        final java.util.function.Consumer<Throwable> embeddedAbort, final boolean[] sharesMemory) {
-        this.engine = engine;
-        this.embeddedAbort = embeddedAbort;
-        this.world = new Communicator(engine, "WORLD", WORLD_P2P_CONTEXT, null, options.serializer(),
-            options.selection());
-        if (null != sharesMemory) {
-            engine.hostLayout(HostDiscovery.of(world, Options.layoutOf(options.hostLayout(), engine.worldSize()),
-                sharesMemory));
-            world.collComm().refreshHosts();
-        }
-        if (options.check()) {
-            dev.tutti.check.Checker.install(engine, options.checkTimeoutMs(), options.strict(), options.warn());
-        }
-    }
-
+public interface Tutti extends AutoCloseable {
     /**
      * Joins the job this process was launched into (by {@code tutti run}, {@code srun}, {@code mpirun}, MPICH's
-     * {@code mpiexec}, torchrun or a Kubernetes indexed Job: see {@link Launch} and the user guide's
+     * {@code mpiexec}, torchrun or a Kubernetes indexed Job: see the user guide's
      * {@code docs/slurm-and-mpirun.md}), or starts a job of one rank.
      *
      * @return this rank's handle; close it when done
      * @throws TuttiException if the launch environment is inconsistent or the peers cannot be reached
      */
-    public static Tutti init() {
+    static Tutti init() {
         return init(Options.defaults());
     }
 
@@ -87,39 +39,8 @@ public final class Tutti implements AutoCloseable {
      * @return this rank's handle
      * @throws TuttiException if the launch environment is inconsistent or the peers cannot be reached
      */
-    public static Tutti init(final Options options) {
-        final Tutti bound = EMBEDDED_RANK.get();
-        if (null != bound) {
-            return bound;
-        }
-        final Launch launch = Launch.join(System.getenv());
-        if (null == launch) {
-            final P2pEngine engine = TransportWiring.newEngine(0, 1);
-            engine.connect(new Transport[] {TransportWiring.selfTransport(engine, 0, 1)});
-            return new Tutti(engine, options, null);
-        }
-        dev.tutti.runtime.Log.oneLinePerRecord(); // a rank of a job: its records name it, one line each
-        dev.tutti.runtime.Log.rank(launch.info().rank()); // and threads started from here (transports) inherit it
-        boolean ok = false;
-        try {
-            final LaunchInfo info = launch.info();
-            final TransportWiring.HostIdle idle = new TransportWiring.HostIdle();
-            final P2pEngine engine = new P2pEngine(info.rank(), info.size(), idle);
-            final Transport[] routes = TransportWiring.wire(info, engine, idle);
-            engine.connect(routes);
-            final boolean[] sharesMemory = new boolean[routes.length];
-            for (int r = 0; r < routes.length; r++) {
-                sharesMemory[r] = r == info.rank() || routes[r] instanceof ShmTransport;
-            }
-            final Tutti tutti = new Tutti(engine, options, null, sharesMemory);
-            tutti.launch = launch;
-            ok = true;
-            return tutti;
-        } finally {
-            if (!ok) {
-                launch.close();
-            }
-        }
+    static Tutti init(final Options options) {
+        return Provider.get().init(options);
     }
 
     /**
@@ -130,7 +51,7 @@ public final class Tutti implements AutoCloseable {
      * @throws TuttiException if a rank threw: the message names the first rank that failed and why, the cause
      *                        is its exception, and other ranks' failures are suppressed
      */
-    public static void runLocal(final int n, final RankBody body) {
+    static void runLocal(final int n, final RankBody body) {
         runLocal(n, Options.defaults(), body);
     }
 
@@ -143,15 +64,8 @@ public final class Tutti implements AutoCloseable {
      * @throws TuttiException if a rank threw, or of class {@link ErrorClass#TIMEOUT} if the job ran longer than
      *                        the options' timeout (the message holds each unfinished rank's stack)
      */
-    public static void runLocal(final int n, final Options options, final RankBody body) {
-        if (n < 1) {
-            throw Errors.argument(ErrorClass.ARG, "runLocal", null, "n", n, "n >= 1");
-        }
-        final P2pEngine[] engines = TransportWiring.embedded(n, Options.layoutOf(options.hostLayout(), n));
-        final LocalJob[] job = new LocalJob[1];
-        job[0] = new LocalJob(engines, options, rank -> new Tutti(engines[rank], options,
-            cause -> job[0].fail(rank, cause)));
-        job[0].run(body);
+    static void runLocal(final int n, final Options options, final RankBody body) {
+        Provider.get().runLocal(n, options, body);
     }
 
     /**
@@ -164,17 +78,7 @@ public final class Tutti implements AutoCloseable {
      * @return the segment, zeroed; release it with {@link #freeShared}
      * @throws TuttiException of class {@link ErrorClass#ARG} if bytes is negative or the arena is exhausted
      */
-    public MemorySegment allocShared(final long bytes) {
-        for (final Transport t : engine.transports()) {
-            if (t instanceof ShmTransport shm) {
-                return shm.allocShared(bytes);
-            }
-        }
-        if (bytes < 0) {
-            throw Errors.argument(ErrorClass.ARG, "allocShared", null, "bytes", bytes, ">= 0");
-        }
-        return Arena.ofAuto().allocate(bytes, 64);
-    }
+    MemorySegment allocShared(long bytes);
 
     /**
      * Returns a buffer from {@link #allocShared} to the arena (without shm, the memory is left to the garbage
@@ -184,27 +88,10 @@ public final class Tutti implements AutoCloseable {
      * @throws TuttiException of class {@link ErrorClass#ARG} if the job runs over shm and the segment is not a live
      *                        block of this rank's arena
      */
-    public void freeShared(final MemorySegment segment) {
-        for (final Transport t : engine.transports()) {
-            if (t instanceof ShmTransport shm) {
-                shm.freeShared(segment);
-                return;
-            }
-        }
-    }
+    void freeShared(MemorySegment segment);
 
     /** @return the world communicator: every rank of the job */
-    public Communicator world() {
-        return world;
-    }
-
-    /**
-     * Binds the calling thread (and threads it starts) to this rank of an embedded job.
-     */
-    void bindToThread() {
-        EMBEDDED_RANK.set(this);
-        dev.tutti.runtime.Log.rank(engine.worldRank());
-    }
+    Communicator world();
 
     /**
      * Leaves the job. In a rank of an embedded job this does nothing (the job ends when its threads return, and a
@@ -228,30 +115,7 @@ public final class Tutti implements AutoCloseable {
      *                              the rank's process ends with a non-zero status
      */
     @Override
-    public void close() {
-        if (closed || null != embeddedAbort) {
-            return;
-        }
-        closed = true;
-        final TuttiException found = engine.closing();
-        try {
-            engine.close();
-        } finally {
-            if (null != launch) {
-                launch.close();
-            }
-        }
-        final TuttiException leftover = CollLeftovers.check(engine);
-        if (null != leftover) {
-            if (null != found) {
-                leftover.addSuppressed(found);
-            }
-            throw leftover;
-        }
-        if (null != found) {
-            throw found;
-        }
-    }
+    void close();
 
     /**
      * Leaves the job at once because this rank failed (like {@code MPI_Abort}, but the process goes on: end it
@@ -267,17 +131,7 @@ public final class Tutti implements AutoCloseable {
      *
      * @param cause why this rank gives up
      */
-    public void abort(final Throwable cause) {
-        if (null != embeddedAbort) {
-            embeddedAbort.accept(cause);
-            return;
-        }
-        if (closed) {
-            return;
-        }
-        closed = true;
-        engine.abortRank(Failures.aborted(engine.worldRank(), cause));
-    }
+    void abort(Throwable cause);
 
     /**
      * Options of a job. Immutable; {@code with}-style methods return a copy.
@@ -291,7 +145,7 @@ public final class Tutti implements AutoCloseable {
      *                   {@link #warn(boolean)})
      * @param hostLayout fake hosts of the ranks for node-aware collectives (see {@link #hosts(String)}), or ""
      */
-    public record Options(ObjectSerializer serializer, Duration timeout, java.util.Map<String, String> algorithms,
+    record Options(ObjectSerializer serializer, Duration timeout, java.util.Map<String, String> algorithms,
         boolean check, boolean strict, boolean warn, String hostLayout) {
 
         /**
@@ -305,14 +159,14 @@ public final class Tutti implements AutoCloseable {
         public static Options defaults() {
             final String mode;
             try {
-                mode = dev.tutti.internal.Settings.CHECK.choice();
+                mode = Settings.CHECK.choice();
             } catch (final IllegalArgumentException e) {
-                throw dev.tutti.internal.Errors.argument("Options.defaults", null, e);
+                throw Errors.argument("Options.defaults", null, e);
             }
             final boolean strict = "strict".equals(mode);
             final boolean warn = "warn".equals(mode);
             return new Options(ObjectSerializer.java(null), Duration.ZERO, java.util.Map.of(), strict || warn
-                || "on".equals(mode), strict, warn, dev.tutti.internal.Settings.HOST_LAYOUT.text());
+                || "on".equals(mode), strict, warn, Settings.HOST_LAYOUT.text());
         }
 
         /**
@@ -350,7 +204,7 @@ public final class Tutti implements AutoCloseable {
          * completed, persistent requests left active or never freed, communicators never freed, messages never
          * received) and a buffer written while an operation owned it. By default a rank with such a finding fails at
          * close with {@link CheckFailedException} once its report is written ({@link #runLocal} throws; a rank's
-         * {@link #close()} throws, so its process exits 1); warning, the report is all. Turns the checker on when
+         * {@link Tutti#close()} throws, so its process exits 1); warning, the report is all. Turns the checker on when
          * {@code on}. Findings that stop a call (a mismatch, a deadlock) fail it either way.
          *
          * @param on whether findings only warn
@@ -360,10 +214,6 @@ public final class Tutti implements AutoCloseable {
             return new Options(serializer, timeout, algorithms, check || on, strict, on, hostLayout);
         }
 
-        /** @return the checker's threshold: the setting {@code tutti.check.timeoutMs}, read now */
-        long checkTimeoutMs() {
-            return dev.tutti.internal.Settings.CHECK_TIMEOUT_MS.intValue();
-        }
 
         /**
          * Returns a copy with another serializer.
@@ -398,11 +248,7 @@ public final class Tutti implements AutoCloseable {
          */
         public Options algorithm(final String operation, final String algorithm) {
             try {
-                final dev.tutti.coll.CollKind kind = dev.tutti.coll.CollKind.fromMpiName(operation);
-                if (!"auto".equalsIgnoreCase(algorithm)
-                    && !dev.tutti.coll.SelectionTable.FLAT.equalsIgnoreCase(algorithm)) {
-                    dev.tutti.coll.AlgorithmId.parse(kind, algorithm);
-                }
+                Provider.get().checkAlgorithm(operation, algorithm);
             } catch (final IllegalArgumentException e) {
                 throw Errors.argument("Options.algorithm", null, e);
             }
@@ -430,37 +276,13 @@ public final class Tutti implements AutoCloseable {
         public Options hosts(final String layout) {
             final String l = null == layout ? "" : layout.trim();
             if (l.startsWith("blocks:") || l.startsWith("cyclic:")) {
-                layoutOf(l, 1);
-            }
-            return new Options(serializer, timeout, algorithms, check, strict, warn, l);
-        }
-
-        /**
-         * @param layout a layout as {@link #hosts(String)} takes it
-         * @param size   the job size
-         * @return the host of each world rank, or null if the layout is empty
-         * @throws TuttiException of class {@link ErrorClass#ARG} if the layout is malformed
-         */
-        static int[] layoutOf(final String layout, final int size) {
-            try {
-                return dev.tutti.coll.HostMap.layout(layout, size);
-            } catch (final IllegalArgumentException e) {
-                throw Errors.argument("Options.hosts", null, e);
-            }
-        }
-
-        /** @return the selection table: configuration overrides, then these options' */
-        dev.tutti.coll.SelectionTable selection() {
-            dev.tutti.coll.SelectionTable t = dev.tutti.coll.SelectionTable.fromConfiguration();
-            for (final java.util.Map.Entry<String, String> e : algorithms.entrySet()) {
-                final dev.tutti.coll.CollKind kind = dev.tutti.coll.CollKind.fromMpiName(e.getKey());
-                if (dev.tutti.coll.SelectionTable.FLAT.equalsIgnoreCase(e.getValue())) {
-                    t = t.withFlat(kind);
-                } else if (!"auto".equalsIgnoreCase(e.getValue())) {
-                    t = t.withOverride(dev.tutti.coll.AlgorithmId.parse(kind, e.getValue()));
+                try {
+                    Provider.get().checkHostLayout(l);
+                } catch (final IllegalArgumentException e) {
+                    throw Errors.argument("Options.hosts", null, e);
                 }
             }
-            return t;
+            return new Options(serializer, timeout, algorithms, check, strict, warn, l);
         }
 
         /** @return the serializer */

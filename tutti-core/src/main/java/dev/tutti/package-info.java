@@ -4,10 +4,11 @@
  * {@link dev.tutti.Request}, {@link dev.tutti.Status}, {@link dev.tutti.TuttiException} with
  * {@link dev.tutti.ErrorClass}.
  *
- * <p>Layer: api, below the channels. The public API only: its handles ({@code Tutti}, the communicators,
- * {@code SharedWindow}, ...) hold or start the implementation, which lives in packages that are not exported
- * ({@code dev.tutti.job}, {@code dev.tutti.calls}, the engine below); its value types ({@code Buf}, {@code Datatype},
- * {@code Op}, {@code Status}, {@code Request}, {@code TuttiException}, {@code ErrorClass}, ...) hold none of it and
- * are used by every layer (they import only {@code internal} and {@code type}). See docs/architecture.md.
+ * <p>Layer: api, the bottom of the engine. Interfaces ({@code Tutti}, the communicators, {@code SharedWindow},
+ * {@code SharedMemory}, the call families), values ({@code Buf}, {@code Datatype}, {@code Op}, {@code Group},
+ * {@code Status}, ...) and exceptions; the library implements the interfaces, a program never does. Imports only its
+ * support, {@code internal}, and the kernels of {@code type.kernel}; the static entries reach the implementation
+ * through {@code internal.Provider} ({@code ServiceLoader}), so every layer of the engine may use the api and none is
+ * used by it. See docs/architecture.md.
  */
 package dev.tutti;

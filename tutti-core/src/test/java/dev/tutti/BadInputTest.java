@@ -153,6 +153,6 @@ class BadInputTest {
             OPTS.timeout(Duration.ofMillis(500)), w -> w.recv(Buf.of(new int[1]), 1 - w.rank(), 0)));
         assertEquals(ErrorClass.TIMEOUT, e.errorClass());
         assertTrue(e.getMessage().contains("rank 0 still running"), e.getMessage());
-        assertTrue(e.getMessage().contains("Comm.recv"), e.getMessage());
+        assertTrue(e.getMessage().contains("CommImpl.recv"), e.getMessage());
     }
 }

@@ -161,7 +161,7 @@ class CheckerFastPathTest {
     @Test
     void shouldAllocateAlmostNothingPerRepeatedCheckedCall() {
         ShmJob.run(2, (world, shm) -> {
-            Checker.install(world.engine(), 1000, false);
+            Checker.install(Worlds.impl(world).engine(), 1000, false);
             final Buf x = Buf.of(new long[] {1 + world.rank()});
             final Buf y = Buf.of(new long[1]);
             final Buf big = Buf.of(new long[LIMIT]);

@@ -54,7 +54,7 @@ class CheckerSpreadTest {
     @Test
     void shouldComputeTheUncheckedResultsOverShm() {
         ShmJob.run(4, (world, shm) -> {
-            Checker.install(world.engine(), 1000, false);
+            Checker.install(Worlds.impl(world).engine(), 1000, false);
             for (final int count : COUNTS) {
                 for (int round = 0; round < 3; round++) {
                     exercise(world, count, round);
@@ -68,7 +68,7 @@ class CheckerSpreadTest {
     @Test
     void shouldAllocateAlmostNothingPerRepeatedCall() {
         ShmJob.run(3, (world, shm) -> {
-            Checker.install(world.engine(), 1000, false);
+            Checker.install(Worlds.impl(world).engine(), 1000, false);
             final Buf x = Buf.of(new long[1024]);
             final Buf y = Buf.of(new long[1024]);
             final Buf sent = Buf.of(new long[3 * 1024]);

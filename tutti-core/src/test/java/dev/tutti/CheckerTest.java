@@ -382,11 +382,11 @@ class CheckerTest {
     @Test
     void shouldInstallNoHookWithTheCheckerOff() {
         Tutti.runLocal(2, CHECKED.check(false), world -> {
-            assertNull(CollHooks.installed(((Communicator) world).engine()), "no hook with the checker off");
+            assertNull(CollHooks.installed(Worlds.impl(world).engine()), "no hook with the checker off");
             world.barrier();
         });
         Tutti.runLocal(2, CHECKED, world -> {
-            assertNotNull(CollHooks.installed(((Communicator) world).engine()));
+            assertNotNull(CollHooks.installed(Worlds.impl(world).engine()));
             world.barrier();
         });
         if (null == dev.tutti.internal.Settings.CHECK.raw()) {

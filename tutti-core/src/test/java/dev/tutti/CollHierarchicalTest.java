@@ -113,42 +113,42 @@ class CollHierarchicalTest {
     @Test
     void shouldSelectHierarchicalOnlyWhenTheGroupSpansHostsWithSeveralRanksOnOne() {
         Tutti.runLocal(6, Tutti.Options.defaults().timeout(JOB).hosts("blocks:2"), w -> {
-            final HostMap m = w.collComm().hosts();
+            final HostMap m = Worlds.impl(w).collComm().hosts();
             assertNotNull(m, "6 ranks on 2 hosts");
             assertEquals(2, m.hosts());
             assertArrayEquals(new int[] {0, 1, 2}, m.members(0));
             assertTrue(m.contiguous());
-            assertEquals(AlgorithmId.ALLREDUCE_HIERARCHICAL, w.selection().select(CollKind.ALLREDUCE, 6, 8, 1,
+            assertEquals(AlgorithmId.ALLREDUCE_HIERARCHICAL, Worlds.impl(w).selection().select(CollKind.ALLREDUCE, 6, 8, 1,
                 true, m));
-            assertEquals(AlgorithmId.GATHER_BINOMIAL, w.selection().select(CollKind.GATHER, 6, 8, 1, true, m),
+            assertEquals(AlgorithmId.GATHER_BINOMIAL, Worlds.impl(w).selection().select(CollKind.GATHER, 6, 8, 1, true, m),
                 "gather has no hierarchical algorithm");
             // One host's ranks: flat.
             final Communicator half = w.split(w.rank() / 3, 0);
-            assertNull(half.collComm().hosts(), "a communicator within one host");
+            assertNull(Worlds.impl(half).collComm().hosts(), "a communicator within one host");
             // One rank per host: flat.
             final Communicator leaders = w.split(0 == w.rank() % 3 ? 0 : Communicator.UNDEFINED, 0);
             if (null != leaders) {
-                assertNull(leaders.collComm().hosts(), "one rank per host");
+                assertNull(Worlds.impl(leaders).collComm().hosts(), "one rank per host");
             }
             // Every other rank: ranks 0, 2 on host 0 and 4 on host 1, renumbered in the child.
             final Communicator evens = w.split(w.rank() % 2, 0);
-            final HostMap e = evens.collComm().hosts();
+            final HostMap e = Worlds.impl(evens).collComm().hosts();
             assertNotNull(e, "3 ranks of which 2 share a host");
             assertEquals(0 == w.rank() % 2 ? "[0, 1] [2]" : "[0] [1, 2]", e.toString());
         });
-        Tutti.runLocal(4, Tutti.Options.defaults().timeout(JOB), w -> assertNull(w.collComm().hosts(),
+        Tutti.runLocal(4, Tutti.Options.defaults().timeout(JOB), w -> assertNull(Worlds.impl(w).collComm().hosts(),
             "an embedded job is on one host"));
         Tutti.runLocal(4, Tutti.Options.defaults().timeout(JOB).hosts("cyclic:2").algorithm("allreduce", "ring"),
-            w -> assertEquals(AlgorithmId.ALLREDUCE_RING, w.selection().select(CollKind.ALLREDUCE, 4, 8, 1, true,
-                w.collComm().hosts()), "a forced flat algorithm wins"));
+            w -> assertEquals(AlgorithmId.ALLREDUCE_RING, Worlds.impl(w).selection().select(CollKind.ALLREDUCE, 4, 8, 1, true,
+                Worlds.impl(w).collComm().hosts()), "a forced flat algorithm wins"));
         Tutti.runLocal(4, Tutti.Options.defaults().timeout(JOB).hosts("cyclic:2").algorithm("allreduce", "flat")
             .algorithm("bcast", "hierarchical"), w -> {
-                final HostMap m = w.collComm().hosts();
-                assertEquals(AlgorithmId.ALLREDUCE_ALLGATHER_REDUCE, w.selection().select(CollKind.ALLREDUCE, 4,
+                final HostMap m = Worlds.impl(w).collComm().hosts();
+                assertEquals(AlgorithmId.ALLREDUCE_ALLGATHER_REDUCE, Worlds.impl(w).selection().select(CollKind.ALLREDUCE, 4,
                     8, 1, true, m), "flat: the default choice without the hierarchy");
-                assertEquals(AlgorithmId.ALLREDUCE_RABENSEIFNER, w.selection().select(CollKind.ALLREDUCE, 4,
+                assertEquals(AlgorithmId.ALLREDUCE_RABENSEIFNER, Worlds.impl(w).selection().select(CollKind.ALLREDUCE, 4,
                     1 << 20, 1 << 17, true, m), "flat: the default choice without the hierarchy");
-                assertEquals(AlgorithmId.BCAST_HIERARCHICAL, w.selection().select(CollKind.BCAST, 4, 8, 1, true, m));
+                assertEquals(AlgorithmId.BCAST_HIERARCHICAL, Worlds.impl(w).selection().select(CollKind.BCAST, 4, 8, 1, true, m));
                 final long[] x = {w.rank()};
                 w.allreduce(Buf.IN_PLACE, Buf.of(x), Op.SUM);
                 assertEquals(6, x[0]);

@@ -54,7 +54,7 @@ class CollHookTest {
             final Communicator half = w.split(w.rank() % 2, w.rank());
             final Intercommunicator pair = half.createIntercomm(0, w, even ? 1 : 0, 99);
             final Recorder rec = new Recorder();
-            CollHooks.install(w.engine(), rec);
+            CollHooks.install(Worlds.impl(w).engine(), rec);
 
             final int[] x = {w.rank() + 1};
             final int[] sum = new int[1];
@@ -72,7 +72,7 @@ class CollHookTest {
             assertEquals(7, theirs[0]);
             pair.allreduce(Buf.of(x), Buf.of(sum), Op.SUM);                      // standard inter form
             pair.ibarrier().waitFor();
-            CollHooks.install(w.engine(), null);
+            CollHooks.install(Worlds.impl(w).engine(), null);
             w.barrier(); // not recorded
             seen.add(rec.lines);
         });
@@ -108,7 +108,7 @@ class CollHookTest {
     void shouldSendNothingForACallTheHookRefuses() {
         Tutti.runLocal(2, BadInputTest.OPTS, world -> {
             final Communicator w = (Communicator) world;
-            CollHooks.install(w.engine(), new CollHook() {
+            CollHooks.install(Worlds.impl(w).engine(), new CollHook() {
                 @Override
                 public void before(final CollCall c) {
                     if (dev.tutti.coll.CollKind.BCAST == c.kind()) {
@@ -125,7 +125,7 @@ class CollHookTest {
             final int[] x = {w.rank()};
             w.allreduce(Buf.IN_PLACE, Buf.of(x), Op.SUM); // the communicator goes on; no bcast message is in the way
             assertEquals(1, x[0]);
-            assertEquals(0, w.engine().pendingCount(), "nothing left posted or unmatched");
+            assertEquals(0, Worlds.impl(w).engine().pendingCount(), "nothing left posted or unmatched");
         });
     }
 }

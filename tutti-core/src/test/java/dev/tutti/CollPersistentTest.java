@@ -365,7 +365,7 @@ class CollPersistentTest {
     void shouldPassEveryStartThroughTheHook() {
         Tutti.runLocal(2, OPTS, w -> {
             final CollHookTest.Recorder rec = new CollHookTest.Recorder();
-            dev.tutti.coll.CollHooks.install(w.engine(), rec);
+            dev.tutti.coll.CollHooks.install(Worlds.impl(w).engine(), rec);
             final int[] x = {1};
             final int[] y = new int[1];
             try (PersistentRequest r = w.allreduceInit(Buf.of(x), Buf.of(y), Op.SUM)) {
@@ -375,7 +375,7 @@ class CollPersistentTest {
                     r.waitFor();
                 }
             } finally {
-                dev.tutti.coll.CollHooks.install(w.engine(), null);
+                dev.tutti.coll.CollHooks.install(Worlds.impl(w).engine(), null);
             }
             final String call = "allreduce PERSISTENT root=-1 send=1xINT recv=1xINT op=SUM";
             assertEquals(List.of("before " + call, "after " + call, "before " + call, "after " + call), rec.lines);

@@ -49,12 +49,12 @@ class CommManagementTest {
     @Test
     void shouldDupAndFreeTenThousandTimesWithoutLeak() {
         Tutti.runLocal(2, OPTS, w -> {
-            final ContextIdAllocator ids = w.contexts();
+            final ContextIdAllocator ids = Worlds.impl(w).contexts();
             final int before = ids.inUse();
             final long[] start = ids.snapshot();
             for (int i = 0; i < 10_000; i++) {
                 final Communicator d = w.dup();
-                assertNotEquals(0, d.contextBase());
+                assertNotEquals(0, Worlds.impl(d).contextBase());
                 d.free();
             }
             assertEquals(before, ids.inUse(), "blocks in use after the loop");
@@ -66,17 +66,17 @@ class CommManagementTest {
     @Test
     void shouldKeepThousandsAliveWithDistinctContextsThenFreeThemAll() {
         Tutti.runLocal(3, OPTS, w -> {
-            final ContextIdAllocator ids = w.contexts();
+            final ContextIdAllocator ids = Worlds.impl(w).contexts();
             final long[] start = ids.snapshot();
             final List<Communicator> live = new ArrayList<>();
             final Set<Integer> bases = new HashSet<>();
-            bases.add(w.contextBase());
+            bases.add(Worlds.impl(w).contextBase());
             Communicator parent = w;
             for (int i = 0; i < 2_000; i++) {
                 // Alternate parents and kinds so the masks of the ranks drift apart, then agree again.
                 final Communicator c = 0 == i % 3 ? parent.dup() : 1 == i % 3 ? w.split(0, -w.rank())
                     : w.create(w.group());
-                assertTrue(bases.add(c.contextBase()), "context block reused while alive: " + c.name());
+                assertTrue(bases.add(Worlds.impl(c).contextBase()), "context block reused while alive: " + c.name());
                 live.add(c);
                 parent = c;
             }
@@ -147,7 +147,7 @@ class CommManagementTest {
                     half.free();
                     s.free();
                 }
-                assertEquals(1, w.contexts().inUse(), "only the world's block is left");
+                assertEquals(1, Worlds.impl(w).contexts().inUse(), "only the world's block is left");
             });
         }
     }
@@ -182,7 +182,7 @@ class CommManagementTest {
             if (null != c) {
                 c.free();
             }
-            assertEquals(1, w.contexts().inUse());
+            assertEquals(1, Worlds.impl(w).contexts().inUse());
         });
     }
 
@@ -200,13 +200,13 @@ class CommManagementTest {
             // Complete them in a rank-dependent order.
             for (int i = 0; i < 8; i++) {
                 final Communicator d = pending.get((i + w.rank()) % 8).get();
-                assertTrue(bases.add(d.contextBase()));
+                assertTrue(bases.add(Worlds.impl(d).contextBase()));
             }
             for (final ObjectRequest<Communicator> r : pending) {
                 exercise(r.get(), new int[] {0, 1, 2, 3});
                 r.get().free();
             }
-            assertEquals(1, w.contexts().inUse());
+            assertEquals(1, Worlds.impl(w).contexts().inUse());
         });
     }
 
@@ -226,7 +226,7 @@ class CommManagementTest {
                         final List<Communicator> live = new ArrayList<>();
                         for (int i = 0; i < 150; i++) {
                             final Communicator c = parent.dup();
-                            mine.add(c.contextBase());
+                            mine.add(Worlds.impl(c).contextBase());
                             live.add(c);
                             if (live.size() > 5) {
                                 live.remove(0).free();
@@ -248,8 +248,8 @@ class CommManagementTest {
             }
             a.free();
             b.free();
-            assertEquals(1, w.contexts().inUse());
-            assertTrue(!w.contexts().busy());
+            assertEquals(1, Worlds.impl(w).contexts().inUse());
+            assertTrue(!Worlds.impl(w).contexts().busy());
         });
     }
 

@@ -28,14 +28,14 @@ class ContextReuseTest {
     void shouldNotDeliverAFreedCommunicatorsMessageOnTheNextCommunicatorOfItsBlock() {
         Tutti.runLocal(2, OPTS, w -> {
             final Communicator a = w.dup();
-            final int aBase = a.contextBase();
+            final int aBase = Worlds.impl(a).contextBase();
             if (1 == w.rank()) {
                 a.send(Buf.of(new int[] {-1}), 0, TAG); // never received: a late message of A
             }
             a.free();
             w.barrier();
             final Communicator b = w.dup();
-            assertEquals(aBase, b.contextBase(), "B got A's block (the case under test)");
+            assertEquals(aBase, Worlds.impl(b).contextBase(), "B got A's block (the case under test)");
             if (1 == w.rank()) {
                 b.send(Buf.of(new int[] {1}), 0, TAG);
             } else {
@@ -45,8 +45,8 @@ class ContextReuseTest {
             }
             b.free();
             w.barrier();
-            w.contexts().awaitRetired();
-            assertEquals(0, w.engine().pendingCount(), "A's unreceived message is dropped, not kept forever");
+            Worlds.impl(w).contexts().awaitRetired();
+            assertEquals(0, Worlds.impl(w).engine().pendingCount(), "A's unreceived message is dropped, not kept forever");
         });
     }
 
@@ -54,7 +54,7 @@ class ContextReuseTest {
     void shouldCompleteAReceivePostedBeforeFreeAndHoldTheBlockUntilThen() {
         Tutti.runLocal(2, OPTS, w -> {
             final Communicator a = w.dup();
-            final ContextIdAllocator ids = w.contexts();
+            final ContextIdAllocator ids = Worlds.impl(w).contexts();
             if (0 == w.rank()) {
                 final int[] got = new int[1];
                 final Request r = a.irecv(Buf.of(got), 1, TAG);
@@ -63,7 +63,7 @@ class ContextReuseTest {
                 assertFalse(r.test());
                 assertEquals(1, ids.retiring(), "the block waits for the pending receive");
                 final Communicator b = w.dup();
-                assertTrue(b.contextBase() != a.contextBase(), "a block with a pending receive is not reused");
+                assertTrue(Worlds.impl(b).contextBase() != Worlds.impl(a).contextBase(), "a block with a pending receive is not reused");
                 w.barrier();
                 r.waitFor();
                 assertEquals(7, got[0], "a pending operation of a freed communicator completes normally");
@@ -75,13 +75,13 @@ class ContextReuseTest {
                 w.barrier();
                 // The latest a message of A can come: after its sender's FIN (as a send whose transfer ran late
                 // would); the engine sends it, since A is freed here. The posted receive still holds the block.
-                w.engine().send(a.contextBase(), 0, TAG, Buf.of(new int[] {7}));
+                Worlds.impl(w).engine().send(Worlds.impl(a).contextBase(), 0, TAG, Buf.of(new int[] {7}));
                 b.free();
             }
             w.barrier();
             ids.awaitRetired();
             assertEquals(0, ids.retiring());
-            assertEquals(0, w.engine().pendingCount());
+            assertEquals(0, Worlds.impl(w).engine().pendingCount());
         });
     }
 
@@ -95,7 +95,7 @@ class ContextReuseTest {
     void shouldHoldTheFinOfAFreeUntilTheCollectivesRunningOnTheCommunicatorAreDone() {
         Tutti.runLocal(2, OPTS, w -> {
             final Communicator a = w.dup();
-            final int finContext = a.contextBase() + ContextIdAllocator.RETIRE;
+            final int finContext = Worlds.impl(a).contextBase() + ContextIdAllocator.RETIRE;
             final int[] sum = new int[1];
             final PersistentRequest p = a.allreduceInit(Buf.of(new int[] {w.rank() + 1}), Buf.of(sum), Op.SUM);
             if (0 == w.rank()) {
@@ -112,9 +112,9 @@ class ContextReuseTest {
             } else {
                 w.recv(Buf.of(new int[1]), 0, TAG);
                 for (int i = 0; i < 200; i++) {
-                    w.engine().progress();
+                    Worlds.impl(w).engine().progress();
                 }
-                assertNull(w.engine().iprobe(finContext, 0, 0, w.view()),
+                assertNull(Worlds.impl(w).engine().iprobe(finContext, 0, 0, Worlds.impl(w).view()),
                     "rank 0's FIN went out while its ibarrier and iallreduce on the block still had to send");
                 a.ibarrier().waitFor(); // nonblocking, as rank 0's: MPI never matches the two kinds
                 a.iallreduce(Buf.of(new int[] {w.rank() + 1}), Buf.of(sum), Op.SUM).waitFor();
@@ -128,8 +128,8 @@ class ContextReuseTest {
             b.allreduce(Buf.of(new int[] {10 * (w.rank() + 1)}), Buf.of(again), Op.SUM);
             assertEquals(30, again[0]);
             b.free();
-            w.contexts().awaitRetired();
-            assertEquals(0, w.contexts().retiring());
+            Worlds.impl(w).contexts().awaitRetired();
+            assertEquals(0, Worlds.impl(w).contexts().retiring());
         });
     }
 
@@ -154,7 +154,7 @@ class ContextReuseTest {
                 w.send(Buf.of(token), 1, TAG);
             }
             final Communicator c = next.get();
-            assertTrue(w.contexts().retried() > 0, "the first attempt found no block free at both ranks");
+            assertTrue(Worlds.impl(w).contexts().retried() > 0, "the first attempt found no block free at both ranks");
             final int[] sum = new int[1];
             c.allreduce(Buf.of(new int[] {1}), Buf.of(sum), Op.SUM);
             assertEquals(2, sum[0]);
@@ -188,7 +188,7 @@ class ContextReuseTest {
      * once, this fails over shm and tcp: the late ones then match on the next communicator.)
      */
     private static void churn(final Communicator w, final int rounds) {
-        final ContextIdAllocator ids = w.contexts();
+        final ContextIdAllocator ids = Worlds.impl(w).contexts();
         final Communicator half = w.split(w.rank() % 2, 0);
         final int baseline = ids.inUse();
         for (int i = 0; i < rounds; i++) {
@@ -221,6 +221,6 @@ class ContextReuseTest {
         ids.awaitRetired();
         assertEquals(baseline - 1, ids.inUse());
         assertEquals(0, ids.retiring());
-        assertEquals(0, w.engine().pendingCount(), "every unreceived message of a freed communicator is dropped");
+        assertEquals(0, Worlds.impl(w).engine().pendingCount(), "every unreceived message of a freed communicator is dropped");
     }
 }

@@ -24,7 +24,7 @@ public final class HierarchicalMain {
             final Communicator w = tutti.world();
             final int me = w.rank();
             final int p = w.size();
-            final HostMap hosts = w.collComm().hosts();
+            final HostMap hosts = Worlds.impl(w).collComm().hosts();
             for (final int n : new int[] {3, 70_000}) {
                 final long sum = (long) p * (p - 1) / 2;
                 for (int root = 0; root < p; root++) {

@@ -75,7 +75,7 @@ class IntercommTest {
                 + (inter.remoteSize() - 1)), e.getMessage());
             inter.barrier();
             inter.free();
-            assertEquals(1, w.contexts().inUse());
+            assertEquals(1, Worlds.impl(w).contexts().inUse());
         });
     }
 
@@ -101,7 +101,7 @@ class IntercommTest {
                 m.free();
             }
             inter.free();
-            assertEquals(1, w.contexts().inUse());
+            assertEquals(1, Worlds.impl(w).contexts().inUse());
         });
     }
 
@@ -154,7 +154,7 @@ class IntercommTest {
             nb.free();
             d.free();
             inter.free();
-            assertEquals(1, w.contexts().inUse());
+            assertEquals(1, Worlds.impl(w).contexts().inUse());
         });
     }
 
@@ -174,7 +174,7 @@ class IntercommTest {
                 assertTrue(e.getMessage().contains("peerComm=null"), e.getMessage());
             }
             half.free();
-            assertEquals(1, w.contexts().inUse());
+            assertEquals(1, Worlds.impl(w).contexts().inUse());
         });
     }
 }

@@ -1,27 +1,24 @@
 package dev.tutti;
 
-import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.EvaluationResult;
-import com.tngtech.archunit.core.domain.Dependency;
 import com.tngtech.archunit.library.Architectures;
 import com.tngtech.archunit.library.dependencies.SliceAssignment;
 import com.tngtech.archunit.library.dependencies.SliceIdentifier;
 import com.tngtech.archunit.library.dependencies.SliceRule;
+import dev.tutti.internal.GroupAccess;
 import dev.tutti.internal.SegmentCopy;
 import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.MemorySegment;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
-import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -31,28 +28,37 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The architecture of STYLE.md §3.1 and docs/architecture.md, checked on the compiled classes of the main sources (so
  * fully-qualified references, lambdas and nested classes count as much as imports).
  *
- * <p>Layers: channel → api → job, calls → check → comm → coll → p2p → transport → runtime → internal, each layer
- * using only layers below it. {@code channel} (the alltoall channels, built on the public api alone) is the top,
- * which nothing uses, and it may use only the api, the value types and {@code internal}. The api is the package
- * {@code dev.tutti}: its <em>handles</em> (the classes that hold or start the implementation: any class of the
- * package that uses a package of the implementation, found from the classes, not listed) are used only by the
- * implementation they start ({@code job}, the entry point's wiring; {@code calls}, the handles' argument checks and
- * bridges) and by channels; its <em>value types</em> (every other class: buffers, datatypes, ops, statuses,
- * requests, exceptions) may be used by every layer. {@code check} (the correctness checker) sits beside the api,
- * which alone installs it; {@code type} (datatypes, kernels, type codes) is a leaf every layer below the api may use;
- * {@code internal} (the error factories) is the bottom that every layer, {@code type} and the value types included,
- * may use.
+ * <p>Layers, top to bottom: channel → job → calls → check → comm → coll → p2p → transport → runtime → type → api →
+ * internal → kernel, each using only layers below it. {@code channel} (the alltoall channels, built on the public
+ * api alone) is the top, which nothing uses, and it may use only the api and {@code internal}. {@code job} starts
+ * ranks and is the implementation the api finds through {@code ServiceLoader} ({@code internal.Provider});
+ * {@code calls} implements the api's communicator handles. The api ({@code dev.tutti}: interfaces, values,
+ * exceptions and the entry point's static methods) uses nothing of the engine: only its support, {@code internal}
+ * (error factories, settings, the provider interface, raw reductions), and the pure arithmetic of
+ * {@code type.kernel}.
  *
- * <p>Cycles: no two packages below the api use each other, directly or not; and no classes of different packages
- * form a cycle, with one exception: the api's handles and the implementation they start ({@code job},
- * {@code calls}) may know each other. So nothing from the engine down takes part in a cycle. Also checked here:
- * bytes are copied between memory segments only through {@link SegmentCopy}.
+ * <p>Cycles: no packages use each other, directly or not, and no classes of different packages form a cycle, with
+ * one exception: the api and its support ({@code internal}, whose factories build the api's exceptions and whose
+ * provider returns its handles) may know each other. So nothing from the engine down takes part in a cycle. Also
+ * checked here: bytes are copied between memory segments only through {@link SegmentCopy}.
  */
 class LayeringTest {
-    /** The packages a value type may use besides its own: the error factories and the kernels. */
-    private static final List<String> VALUE_MAY_USE = List.of("dev.tutti.internal", "dev.tutti.type");
-    /** The implementation that the api's handles start, which may know them. */
-    private static final String[] STARTED = {"dev.tutti.job..", "dev.tutti.calls.."};
+    /** The packages in the layer order, top first; a subpackage belongs to its parent's layer unless listed. */
+    private static final String[][] LAYERS = {
+        {"channel", "dev.tutti.channel.."},
+        {"job", "dev.tutti.job.."},
+        {"calls", "dev.tutti.calls.."},
+        {"check", "dev.tutti.check.."},
+        {"comm", "dev.tutti.comm.."},
+        {"coll", "dev.tutti.coll.."},
+        {"p2p", "dev.tutti.p2p.."},
+        {"transport", "dev.tutti.transport.."},
+        {"runtime", "dev.tutti.runtime.."},
+        {"type", "dev.tutti.type"},
+        {"api", "dev.tutti"},
+        {"internal", "dev.tutti.internal.."},
+        {"kernel", "dev.tutti.type.kernel.."},
+    };
 
     private static JavaClass topLevel(final JavaClass c) {
         JavaClass t = c;
@@ -62,82 +68,57 @@ class LayeringTest {
         return t;
     }
 
-    /**
-     * @return the top-level classes of {@code dev.tutti} that use (themselves or by a nested class) a package of the
-     *         implementation, or another such class of {@code dev.tutti}: the handles, which hold or start the
-     *         implementation or take part in what does
-     */
-    private static Set<String> handles(final JavaClasses classes) {
-        final Set<String> out = new HashSet<>();
-        boolean grew = true;
-        while (grew) {
-            grew = false;
-            for (final JavaClass c : classes) {
-                if (!"dev.tutti".equals(c.getPackageName()) || out.contains(topLevel(c).getName())) {
-                    continue;
-                }
-                for (final Dependency d : c.getDirectDependenciesFromSelf()) {
-                    final JavaClass t = d.getTargetClass();
-                    final String p = t.getPackageName();
-                    final boolean implementation = p.startsWith("dev.tutti.") && VALUE_MAY_USE.stream()
-                        .noneMatch(v -> p.equals(v) || p.startsWith(v + "."));
-                    if (implementation || "dev.tutti".equals(p) && out.contains(topLevel(t).getName())) {
-                        grew |= out.add(topLevel(c).getName());
-                        break;
-                    }
-                }
-            }
-        }
-        return out;
-    }
-
     /** The layer rule; {@code classes} are what it is checked on. */
     static EvaluationResult evaluate(final JavaClasses classes) {
-        final Set<String> handles = handles(classes);
-        final DescribedPredicate<JavaClass> api = DescribedPredicate.describe("the handles of dev.tutti",
-            c -> "dev.tutti".equals(c.getPackageName()) && handles.contains(topLevel(c).getName()));
-        final DescribedPredicate<JavaClass> values = DescribedPredicate.describe("the value types of dev.tutti",
-            c -> "dev.tutti".equals(c.getPackageName()) && !handles.contains(topLevel(c).getName()));
-        return Architectures.layeredArchitecture().consideringOnlyDependenciesInLayers()
-            .layer("channel").definedBy("dev.tutti.channel..")
-            .layer("api").definedBy(api)
-            .layer("job").definedBy("dev.tutti.job..")
-            .layer("calls").definedBy("dev.tutti.calls..")
-            .layer("check").definedBy("dev.tutti.check..")
-            .layer("comm").definedBy("dev.tutti.comm..")
-            .layer("coll").definedBy("dev.tutti.coll..")
-            .layer("p2p").definedBy("dev.tutti.p2p..")
-            .layer("transport").definedBy("dev.tutti.transport..")
-            .layer("runtime").definedBy("dev.tutti.runtime..")
-            .layer("internal").definedBy("dev.tutti.internal..")
-            .layer("type").definedBy("dev.tutti.type..")
-            .layer("values").definedBy(values)
-            .whereLayer("channel").mayNotBeAccessedByAnyLayer()
-            .whereLayer("api").mayOnlyBeAccessedByLayers("channel", "job", "calls")
-            .whereLayer("job").mayOnlyBeAccessedByLayers("api")
-            .whereLayer("calls").mayOnlyBeAccessedByLayers("api", "job")
-            .whereLayer("check").mayOnlyBeAccessedByLayers("api", "job", "calls")
-            .whereLayer("comm").mayOnlyBeAccessedByLayers("api", "job", "calls", "check")
-            .whereLayer("coll").mayOnlyBeAccessedByLayers("api", "job", "calls", "check", "comm")
-            .whereLayer("p2p").mayOnlyBeAccessedByLayers("api", "job", "calls", "check", "comm", "coll")
-            .whereLayer("transport").mayOnlyBeAccessedByLayers("api", "job", "calls", "check", "comm", "coll", "p2p")
-            .whereLayer("runtime").mayOnlyBeAccessedByLayers("api", "job", "calls", "check", "comm", "coll", "p2p",
-                "transport")
-            .whereLayer("internal").mayOnlyBeAccessedByLayers("channel", "api", "job", "calls", "check", "comm", "coll",
-                "p2p", "transport", "runtime", "type", "values")
-            .whereLayer("type").mayOnlyBeAccessedByLayers("api", "job", "calls", "check", "comm", "coll", "p2p",
-                "transport", "values")
-            .evaluate(classes);
+        Architectures.LayeredArchitecture arch = Architectures.layeredArchitecture()
+            .consideringOnlyDependenciesInLayers();
+        for (final String[] layer : LAYERS) {
+            arch = arch.layer(layer[0]).definedBy(layer[1]);
+        }
+        arch = arch.whereLayer("channel").mayNotBeAccessedByAnyLayer();
+        for (int i = 1; i < LAYERS.length; i++) {
+            final List<String> above = new java.util.ArrayList<>();
+            for (int j = 0; j < i; j++) {
+                above.add(LAYERS[j][0]);
+            }
+            if ("api".equals(LAYERS[i][0])) {
+                above.add("internal"); // the one pair that may know each other: the api and its support
+            }
+            if (!"internal".equals(LAYERS[i][0]) && !"api".equals(LAYERS[i][0])) {
+                above.remove("channel"); // channels reach only the api and its support
+            }
+            arch = above.isEmpty() ? arch.whereLayer(LAYERS[i][0]).mayNotBeAccessedByAnyLayer()
+                : arch.whereLayer(LAYERS[i][0]).mayOnlyBeAccessedByLayers(above.toArray(String[]::new));
+        }
+        return arch.evaluate(classes);
     }
 
-    /** The package rule: the packages below the api ({@code dev.tutti.*}, one slice each) use each other in no cycle. */
+    /**
+     * The package rule: the packages of {@code dev.tutti} (the api included, one slice each) use each other in no
+     * cycle, except the api with its support ({@code internal}'s uses of the api are not counted).
+     */
     static EvaluationResult evaluatePackageCycles(final JavaClasses classes) {
-        return slices().matching("dev.tutti.(**)").namingSlices("$1").should().beFreeOfCycles().evaluate(classes);
+        final SliceAssignment byPackage = new SliceAssignment() {
+            @Override
+            public SliceIdentifier getIdentifierOf(final JavaClass c) {
+                final String p = c.getPackageName();
+                return "dev.tutti".equals(p) || p.startsWith("dev.tutti.") ? SliceIdentifier.of(p)
+                    : SliceIdentifier.ignore();
+            }
+
+            @Override
+            public String getDescription() {
+                return "packages of dev.tutti";
+            }
+        };
+        return slices().assignedFrom(byPackage).should().beFreeOfCycles()
+            .ignoreDependency(resideInAPackage("dev.tutti.internal"), resideInAPackage("dev.tutti"))
+            .evaluate(classes);
     }
 
     /**
      * The class rule: top-level classes (with their nested classes) of different packages form no cycle, except the
-     * api's handles with the implementation they start, whose uses of the api are not counted.
+     * api with its support, whose uses of the api are not counted.
      */
     static EvaluationResult evaluateClassCycles(final JavaClasses classes) {
         final SliceAssignment byTopLevelClass = new SliceAssignment() {
@@ -158,7 +139,8 @@ class LayeringTest {
         for (final String p : packages) { // a cycle inside one package is that package's business
             rule = rule.ignoreDependency(resideInAPackage(p), resideInAPackage(p));
         }
-        return rule.ignoreDependency(resideInAnyPackage(STARTED), resideInAPackage("dev.tutti")).evaluate(classes);
+        return rule.ignoreDependency(resideInAPackage("dev.tutti.internal"), resideInAPackage("dev.tutti"))
+            .evaluate(classes);
     }
 
     /** The copy rule: no class but {@link SegmentCopy} calls the five-argument {@code MemorySegment.copy}. */
@@ -206,21 +188,25 @@ class LayeringTest {
     }
 
     /**
-     * A cycle through the api is caught too, by both rules: an engine class that uses a handle (which uses the
-     * engine) breaks the layers and closes a cycle; the same cycle with the implementation the handle starts is
-     * the one allowed.
+     * A cycle through the api is caught too, by every rule: an api class that reaches the engine breaks the layers
+     * and closes a cycle with an engine class that uses the api. The api with its support is the one pair allowed.
      */
     @Test
     void shouldCatchACycleThroughTheApi() throws ClassNotFoundException {
         final JavaClasses planted = new ClassFileImporter().importClasses(Class.forName("dev.tutti.PlantedHandle"),
-            Class.forName("dev.tutti.coll.PlantedEngine"), Class.forName("dev.tutti.job.PlantedStart"));
+            Class.forName("dev.tutti.coll.PlantedEngine"));
         final String classes = evaluateClassCycles(planted).getFailureReport().toString();
         assertTrue(classes.contains("PlantedEngine"), "an engine class in a cycle with the api went unnoticed: "
             + classes);
-        assertFalse(classes.contains("PlantedStart"), "the entry point's own implementation was refused: " + classes);
+        final String packages = evaluatePackageCycles(planted).getFailureReport().toString();
+        assertTrue(packages.contains("PlantedEngine"), "a package cycle through the api went unnoticed: " + packages);
         final String layers = evaluate(planted).getFailureReport().toString();
-        assertTrue(layers.contains("PlantedEngine"), "an engine class using a handle went unnoticed: " + layers);
-        assertFalse(layers.contains("PlantedStart"), layers);
+        assertTrue(layers.contains("PlantedHandle"), "an api class using the engine went unnoticed: " + layers);
+        final JavaClasses allowed = new ClassFileImporter().importClasses(Group.class, GroupAccess.class);
+        assertFalse(evaluateClassCycles(allowed).hasViolation(), "the api with its support was refused");
+        assertFalse(evaluatePackageCycles(allowed).hasViolation(), "the api with its support was refused");
+        final String allowedLayers = evaluate(allowed).getFailureReport().toString();
+        assertFalse(allowedLayers.contains("GroupAccess"), "the api with its support was refused: " + allowedLayers);
     }
 
     @Test
@@ -242,9 +228,9 @@ class LayeringTest {
     @Test
     void shouldCatchAnUpwardDependency() throws ClassNotFoundException {
         final JavaClasses planted = new ClassFileImporter().importClasses(Class.forName("dev.tutti.p2p.UpwardFromP2p"),
-            Communicator.class, dev.tutti.p2p.P2pEngine.class);
+            dev.tutti.calls.CommImpl.class, dev.tutti.p2p.P2pEngine.class);
         final EvaluationResult result = evaluate(planted);
-        assertTrue(result.hasViolation(), "a p2p class using the api layer went unnoticed");
+        assertTrue(result.hasViolation(), "a p2p class using the calls layer went unnoticed");
         final String report = result.getFailureReport().toString();
         assertTrue(report.contains("UpwardFromP2p"), report);
     }

@@ -43,7 +43,7 @@ class P2pMisuseTest {
                 w.recv(Buf.of(next), 0, 1);
                 assertEquals(10, next[0]);
             }
-            assertEquals(0, ((Communicator) w).engine().pendingCount(), "nothing left posted or unmatched");
+            assertEquals(0, Worlds.impl(w).engine().pendingCount(), "nothing left posted or unmatched");
         });
     }
 
@@ -81,7 +81,7 @@ class P2pMisuseTest {
             } else {
                 refused(ErrorClass.TAG, "tag=-4", () -> w.recvObject(0, -4));
                 assertEquals("after", w.recvObject(0, 0));
-                assertEquals(0, ((Communicator) w).engine().pendingCount(), "nothing left posted or unmatched");
+                assertEquals(0, Worlds.impl(w).engine().pendingCount(), "nothing left posted or unmatched");
             }
         });
     }

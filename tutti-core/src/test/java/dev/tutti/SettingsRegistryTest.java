@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 class SettingsRegistryTest {
     /** A string literal that is a setting name: a {@code tutti.x} property (or prefix) or {@code TUTTI_X} variable. */
     private static final Pattern NAME_LITERAL = Pattern.compile("\"(tutti\\.[A-Za-z][\\w.<>]*|TUTTI_[A-Z_<>]+)\"");
-    private static final Path REGISTRY = Path.of("dev/tutti/runtime/Settings.java");
+    private static final Path REGISTRY = Path.of("dev/tutti/internal/Settings.java");
 
     @Test
     void shouldNameSettingsOnlyInTheRegistry() throws IOException {

@@ -54,7 +54,7 @@ public final class ShmInitMain {
         final Communicator world = tutti.world();
         final int r = world.rank();
         final int n = world.size();
-        final String wiring = world.engine().toString();
+        final String wiring = Worlds.impl(world).engine().toString();
         if (!wiring.contains("shm(")) {
             throw new AssertionError("rank " + r + " is not wired over shm: " + wiring);
         }

@@ -1,5 +1,9 @@
 package dev.tutti;
 
+import dev.tutti.calls.CommImpl;
+import dev.tutti.calls.CommunicatorImpl;
+import dev.tutti.calls.IntercommunicatorImpl;
+import dev.tutti.job.TuttiImpl;
 import dev.tutti.p2p.P2pEngine;
 
 /**
@@ -17,7 +21,7 @@ final class Worlds {
      * @return the world communicator
      */
     static Communicator world(final P2pEngine engine) {
-        return new Communicator(engine, "WORLD", Tutti.WORLD_P2P_CONTEXT, null, ObjectSerializer.java(null));
+        return new CommunicatorImpl(engine, "WORLD", TuttiImpl.WORLD_P2P_CONTEXT, null, ObjectSerializer.java(null));
     }
 
     /**
@@ -27,10 +31,34 @@ final class Worlds {
      * @param world the world communicator built by {@link #world}
      */
     static void finish(final Communicator world) {
-        world.engine().close();
-        final TuttiException leftover = dev.tutti.coll.CollLeftovers.check(world.engine());
+        impl(world).engine().close();
+        final TuttiException leftover = dev.tutti.coll.CollLeftovers.check(impl(world).engine());
         if (null != leftover) {
             throw leftover;
         }
+    }
+
+    /**
+     * @param comm a communicator of the library
+     * @return its implementation, for tests that look at the engine behind it
+     */
+    static CommImpl impl(final Comm comm) {
+        return (CommImpl) comm;
+    }
+
+    /**
+     * @param comm an intracommunicator of the library
+     * @return its implementation
+     */
+    static CommunicatorImpl impl(final Communicator comm) {
+        return (CommunicatorImpl) comm;
+    }
+
+    /**
+     * @param comm an intercommunicator of the library
+     * @return its implementation
+     */
+    static IntercommunicatorImpl impl(final Intercommunicator comm) {
+        return (IntercommunicatorImpl) comm;
     }
 }

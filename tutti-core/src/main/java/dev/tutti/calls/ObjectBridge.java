@@ -19,10 +19,10 @@ import java.util.function.BinaryOperator;
  * which is the right trade for objects (use the buffer collectives for numeric data).
  */
 public final class ObjectBridge {
-    private final Communicator comm;
+    private final CommunicatorImpl comm;
     private final ObjectSerializer serializer;
 
-    public ObjectBridge(final Communicator comm, final ObjectSerializer serializer) {
+    public ObjectBridge(final CommunicatorImpl comm, final ObjectSerializer serializer) {
         this.comm = comm;
         this.serializer = serializer;
     }
@@ -57,7 +57,7 @@ public final class ObjectBridge {
         byte[] all = null;
         if (isRoot) {
             if (null == values || values.size() != p) {
-                throw Errors.argument(ErrorClass.COUNT, "scatterObject", ApiAccess.describe(comm), "values.size()",
+                throw Errors.argument(ErrorClass.COUNT, "scatterObject", comm.describe(), "values.size()",
                     null == values ? "null" : values.size(), "size=" + p);
             }
             final byte[][] parts = new byte[p][];
@@ -93,7 +93,7 @@ public final class ObjectBridge {
     public <T> List<T> alltoall(final List<? extends T> values) {
         final int p = comm.size();
         if (null == values || values.size() != p) {
-            throw Errors.argument(ErrorClass.COUNT, "alltoallObject", ApiAccess.describe(comm), "values.size()",
+            throw Errors.argument(ErrorClass.COUNT, "alltoallObject", comm.describe(), "values.size()",
                 null == values ? "null" : values.size(), "size=" + p);
         }
         final byte[][] parts = new byte[p][];
@@ -154,7 +154,7 @@ public final class ObjectBridge {
         long at = 0;
         for (int i = 0; i < lens.length; i++) {
             if (at > Integer.MAX_VALUE) {
-                throw Errors.invalid(ErrorClass.COUNT, "object collective", ApiAccess.describe(comm),
+                throw Errors.invalid(ErrorClass.COUNT, "object collective", comm.describe(),
                     "serialized values total more than " + Integer.MAX_VALUE + " bytes");
             }
             d[i] = (int) at;

@@ -12,9 +12,9 @@ import dev.tutti.internal.Errors;
  * before anything is sent. One per communicator.
  */
 public final class P2pChecks {
-    private final Comm comm;
+    private final CommImpl comm;
 
-    public P2pChecks(final Comm comm) {
+    public P2pChecks(final CommImpl comm) {
         this.comm = comm;
     }
 
@@ -39,34 +39,34 @@ public final class P2pChecks {
     /** A point-to-point buffer: neither null nor {@link Buf#IN_PLACE}, which only collectives understand. */
     public void buf(final String op, final String arg, final Buf buf) {
         if (null == buf) {
-            throw Errors.nullArg(op, ApiAccess.describe(comm), arg);
+            throw Errors.nullArg(op, comm.describe(), arg);
         }
         if (Buf.IN_PLACE == buf) {
-            throw Errors.inPlace(op, ApiAccess.describe(comm), arg, "only for collectives, where it names data already in place");
+            throw Errors.inPlace(op, comm.describe(), arg, "only for collectives, where it names data already in place");
         }
     }
 
     public void dest(final String op, final int dest) {
         if ((dest < 0 || dest >= comm.remoteSize()) && Comm.PROC_NULL != dest) {
-            throw Errors.rank(op, ApiAccess.describe(comm), "dest", dest, comm.remoteSize(), " or Comm.PROC_NULL");
+            throw Errors.rank(op, comm.describe(), "dest", dest, comm.remoteSize(), " or Comm.PROC_NULL");
         }
     }
 
     public void source(final String op, final int source) {
         if ((source < 0 || source >= comm.remoteSize()) && Comm.PROC_NULL != source && Comm.ANY_SOURCE != source) {
-            throw Errors.rank(op, ApiAccess.describe(comm), "source", source, comm.remoteSize(), " or Comm.ANY_SOURCE or Comm.PROC_NULL");
+            throw Errors.rank(op, comm.describe(), "source", source, comm.remoteSize(), " or Comm.ANY_SOURCE or Comm.PROC_NULL");
         }
     }
 
     public void sendTag(final String op, final int tag) {
         if (tag < 0) {
-            throw Errors.tag(op, ApiAccess.describe(comm), tag, Comm.TAG_UB, "");
+            throw Errors.tag(op, comm.describe(), tag, Comm.TAG_UB, "");
         }
     }
 
     public void recvTag(final String op, final int tag) {
         if (tag < 0 && Comm.ANY_TAG != tag) {
-            throw Errors.tag(op, ApiAccess.describe(comm), tag, Comm.TAG_UB, " or Comm.ANY_TAG");
+            throw Errors.tag(op, comm.describe(), tag, Comm.TAG_UB, " or Comm.ANY_TAG");
         }
     }
 }

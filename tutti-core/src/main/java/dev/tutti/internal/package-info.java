@@ -1,9 +1,11 @@
 /**
- * Shared internals with no dependencies on other Tutti layers: the error message factories, {@code Errors} (what
- * a caller passed) and {@code Failures} (what went wrong below the caller), and {@code SegmentCopy}, the one way the
- * library copies bytes between memory segments.
+ * The api's support: the error message factories, {@code Errors} (what a caller passed) and {@code Failures} (what
+ * went wrong below the caller); the settings registry ({@code Setting}, {@code Settings}); {@code Provider}, through
+ * which the api's static entries find the implementation, and {@code GroupAccess}, the implementation's way to a
+ * group's world ranks; {@code RawReduction}, the checks and kernel choice of one reduction over raw memory; and
+ * {@code SegmentCopy}, the one way the library copies bytes between memory segments.
  *
- * <p>Layer: internal, the bottom; every layer may use it, {@code type} and the value types of {@code dev.tutti}
- * included. May import only the value types of {@code dev.tutti}.
+ * <p>Layer: internal, just below the api, which it serves and may import (the one pair of packages that know each
+ * other); every layer may use it. Imports nothing else of Tutti but {@code type.kernel}.
  */
 package dev.tutti.internal;

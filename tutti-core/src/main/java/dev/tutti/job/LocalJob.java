@@ -5,7 +5,6 @@ import dev.tutti.ErrorClass;
 import dev.tutti.RankBody;
 import dev.tutti.Tutti;
 import dev.tutti.TuttiException;
-import dev.tutti.calls.ApiAccess;
 import dev.tutti.coll.CollLeftovers;
 import dev.tutti.internal.Failures;
 import dev.tutti.p2p.P2pEngine;
@@ -55,7 +54,7 @@ public final class LocalJob {
             final Tutti tutti = ranks.apply(rank);
             threads[i] = Thread.ofPlatform().name("tutti-rank-" + rank).daemon(true).unstarted(() -> {
                 try {
-                    ApiAccess.bindToThread(tutti);
+                    ((TuttiImpl) tutti).bindToThread();
                     body.run(tutti.world());
                     final TuttiException found = engines[rank].closing();
                     left(rank);

@@ -1,7 +1,8 @@
 /**
- * Datatypes and reductions: the engine's op-aware reduction step ({@link dev.tutti.type.LocalReduction}), boolean
- * staging and type codes; {@code type.kernel} holds one reduction kernel per operation and primitive type.
+ * Datatypes and reductions in the engine: the op-aware reduction step ({@link dev.tutti.type.LocalReduction}),
+ * boolean staging and type codes.
  *
- * <p>Layer: leaf; any layer may use it. May import only the value types of {@code dev.tutti}.
+ * <p>Layer: type, just above the api; every layer of the engine may use it. Imports the api, {@code internal} and
+ * {@code type.kernel}.
  */
 package dev.tutti.type;

@@ -1,6 +1,6 @@
 package dev.tutti.coll;
 
-/** A deliberate violation for {@code LayeringTest}: an engine class that uses an api handle. Test sources only. */
+/** A deliberate violation for {@code LayeringTest}: an engine class that uses the api class that reaches it. Test sources only. */
 public final class PlantedEngine {
     private PlantedEngine() {
     }

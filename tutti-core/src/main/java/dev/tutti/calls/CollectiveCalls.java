@@ -1,10 +1,14 @@
-package dev.tutti;
+package dev.tutti.calls;
 
-import dev.tutti.calls.CollBridge;
-import dev.tutti.calls.CollChecks;
+import dev.tutti.Buf;
+import dev.tutti.CollectiveHandle;
+import dev.tutti.ObjectSerializer;
+import dev.tutti.Op;
+import dev.tutti.PersistentRequest;
+import dev.tutti.Request;
 import dev.tutti.coll.CollComm;
-import dev.tutti.coll.door.CollDoor;
 import dev.tutti.coll.CollStart;
+import dev.tutti.coll.door.CollDoor;
 import dev.tutti.comm.ContextIdAllocator;
 import dev.tutti.p2p.P2pEngine;
 
@@ -15,7 +19,7 @@ import dev.tutti.p2p.P2pEngine;
  * that to the engine's one door ({@link CollDoor}): {@code enter} runs a blocking call and starts a nonblocking
  * one, {@code begin} starts a tagged one, {@code init} builds a persistent one.
  */
-abstract class CollectiveCalls extends Comm {
+public abstract class CollectiveCalls extends CommImpl {
     CollectiveCalls(final P2pEngine engine, final String name, final int p2pContext, final int[] worldRanks,
         final int[] peerRanks, final ObjectSerializer serializer, final ContextIdAllocator contexts) {
         super(engine, name, p2pContext, worldRanks, peerRanks, serializer, contexts);

@@ -1,4 +1,7 @@
-package dev.tutti.internal;
+package dev.tutti.runtime;
+
+import dev.tutti.internal.Setting;
+import dev.tutti.internal.Settings;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
