@@ -183,7 +183,7 @@ public class MPI {
      * @throws MPIException if already initialized, or if the class path holds two {@code mpi} APIs
      */
     public static String[] Init(final String[] argv) throws MPIException {
-        checkOneApi();
+        checkOneApi(MPI.class.getClassLoader());
         Env.init();
         synchronized (MPI.class) {
             if (null == COMM_WORLD) {
@@ -215,10 +215,9 @@ public class MPI {
      * Refuses a class path with two implementations of package {@code mpi}: every jar of Tutti's mpi APIs ships a
      * marker resource, and two markers mean the classes of one would be mixed with the other's.
      */
-    private static void checkOneApi() {
+    static void checkOneApi(final ClassLoader l) {
         final List<String> apis = new ArrayList<>();
         try {
-            final ClassLoader l = MPI.class.getClassLoader();
             for (final URL u : Collections.list(null == l ? ClassLoader.getSystemResources(API_MARKER)
                 : l.getResources(API_MARKER))) {
                 final Properties p = new Properties();
