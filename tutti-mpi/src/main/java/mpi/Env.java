@@ -99,6 +99,7 @@ final class Env {
      * @throws MPIException if this rank is already initialized
      */
     static void init(final int level) throws MPIException {
+        ApiMarker.checkOne(MPI.class.getClassLoader()); // tutti-mpj's mpi package on the same class path
         Env e = LOCAL.get();
         if (null == e) {
             e = new Env(false);

@@ -1,0 +1,183 @@
+package mpi;
+
+import dev.tutti.Communicator;
+import dev.tutti.Tutti;
+
+/**
+ * The MPI state of one rank: its phase, its Tutti handle, world and self communicators, error handler and
+ * buffered-mode buffer.
+ *
+ * <p>Implementation note: {@code MPI.COMM_WORLD} is one static object, so each call finds the calling rank's state
+ * here. A process is one rank ({@link #process}); in an embedded job (ranks as threads of one JVM, as the tests
+ * run them) each rank thread holds its own state in an inheritable thread-local, so threads a rank starts share it.
+ * A lookup tries the thread-local first. {@link #bindTestRank()} gives a test rank thread a fresh state, so that an
+ * abort fails the embedded job instead of exiting the JVM.
+ *
+ * <p>Init after Finalize: Finalize leaves the Tutti job in a process (the handle is closed), so a second Init
+ * there fails with a clear message; in an embedded job Tutti keeps the rank joined and Init works again on the same
+ * world, as MPJ Express's test suite expects.
+ */
+final class Env {
+    private static final InheritableThreadLocal<Env> LOCAL = new InheritableThreadLocal<>();
+    private static volatile Env process;
+
+    private static final int NEW = 0;
+    private static final int INITIALIZED = 1;
+    private static final int FINALIZED = 2;
+
+    private final boolean testHarness;
+    private volatile int phase = NEW;
+    private volatile Tutti tutti;
+    private volatile Communicator world;
+    private volatile Communicator self;
+    private volatile Errhandler handler;
+    /** Whether Finalize left the Tutti job (a process rank): Init cannot join again. */
+    private volatile boolean left;
+    private final Buffered buffered = new Buffered();
+
+    private Env(final boolean testHarness) {
+        this.testHarness = testHarness;
+    }
+
+    /** @return the calling rank's state, or null if there is none yet */
+    static Env current() {
+        final Env e = LOCAL.get();
+        return null != e ? e : process;
+    }
+
+    /** Gives the calling thread (a rank of an embedded test job) a fresh state. */
+    static void bindTestRank() {
+        LOCAL.set(new Env(true));
+    }
+
+    /** Removes the calling thread's state (the end of a test rank). */
+    static void unbindTestRank() {
+        LOCAL.remove();
+    }
+
+    /**
+     * Returns the calling rank's state if it is initialized and not finalized.
+     *
+     * @param call the MPJ call, for the message
+     * @return the state
+     * @throws MPIException if MPI.Init has not been called, or MPI.Finalize has
+     */
+    static Env check(final String call) {
+        final Env e = current();
+        if (null == e || NEW == e.phase) {
+            throw new MPIException(call + ": MPI is not initialized (call MPI.Init first)");
+        }
+        if (FINALIZED == e.phase) {
+            throw new MPIException(call + ": MPI is finalized (MPI.Finalize was called; call MPI.Init again)");
+        }
+        return e;
+    }
+
+    /**
+     * Initializes the calling rank: joins the Tutti job (or, after a Finalize, takes up the same world again).
+     *
+     * @return the state
+     * @throws MPIException if already initialized, or if the rank cannot join again
+     */
+    static Env init() {
+        Env e = LOCAL.get();
+        if (null == e) {
+            e = new Env(false);
+            LOCAL.set(e);
+            synchronized (Env.class) {
+                if (null == process) {
+                    process = e;
+                }
+            }
+        }
+        synchronized (e) {
+            if (INITIALIZED == e.phase) {
+                throw new MPIException("MPI.Init: called after MPJ has already been successfully initialized "
+                    + "(call MPI.Finalize first)");
+            }
+            if (e.left) {
+                throw new MPIException("MPI.Init: this rank process left its job in MPI.Finalize and cannot join "
+                    + "again (Init after Finalize works in embedded jobs, where ranks are threads)");
+            }
+            if (null == e.tutti) {
+                final Tutti t = Tutti.init();
+                e.tutti = t;
+                e.world = t.world();
+                e.self = e.world.split(e.world.rank(), 0);
+                e.self.setName("MPI.COMM_SELF");
+            }
+            e.handler = MPI.ERRORS_RETURN;
+            e.phase = INITIALIZED;
+        }
+        return e;
+    }
+
+    /** Finalize: drains buffered sends, waits for every rank, and (in a process) leaves the job. */
+    void finish() {
+        synchronized (this) {
+            buffered.detach("MPI.Finalize");
+            world.barrier();
+            phase = FINALIZED;
+            if (!testHarness) {
+                left = true;
+                tutti.close(); // in an embedded job's rank this does nothing: the rank stays joined
+            }
+        }
+    }
+
+    boolean isInitialized() {
+        return INITIALIZED == phase;
+    }
+
+    boolean isTestHarness() {
+        return testHarness;
+    }
+
+    Tutti tutti() {
+        return tutti;
+    }
+
+    Communicator world() {
+        return world;
+    }
+
+    Communicator self() {
+        return self;
+    }
+
+    Errhandler handler() {
+        final Errhandler h = handler;
+        return null == h ? MPI.ERRORS_RETURN : h;
+    }
+
+    void handler(final Errhandler h) {
+        handler = h;
+    }
+
+    Buffered buffered() {
+        return buffered;
+    }
+
+    /**
+     * Ends the job: the rank leaves Tutti at once (its peers' operations with it fail), and a process exits with
+     * {@code status}. In an embedded test job the job fails with the returned exception instead.
+     *
+     * @param status the exit status
+     * @param cause  why
+     * @return the exception to throw in an embedded job (a process never returns)
+     */
+    MPIException abort(final int status, final Throwable cause) {
+        final MPIException e = new MPIException("MPI job aborted by rank "
+            + (null != world ? world.rank() : -1) + " with status " + status + ": " + cause.getMessage(), cause);
+        if (null != tutti) {
+            tutti.abort(e);
+        }
+        if (!testHarness) {
+            System.err.println(e.getMessage());
+            System.err.flush();
+            System.out.flush();
+            Runtime.getRuntime().exit(status);
+        }
+        return e;
+    }
+}

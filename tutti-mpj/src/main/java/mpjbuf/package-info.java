@@ -1,0 +1,5 @@
+/**
+ * The classes of MPJ Express's {@code mpjbuf} package that programs use: {@link mpjbuf.Buffer} and its storage, for
+ * {@code Comm.Pack}/{@code Unpack} and {@code MPI.PACKED} messages.
+ */
+package mpjbuf;
