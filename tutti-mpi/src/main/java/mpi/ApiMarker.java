@@ -25,6 +25,7 @@ final class ApiMarker {
      */
     static void checkOne(final ClassLoader l) throws MPIException {
         final List<String> apis = new ArrayList<>();
+        final java.util.Set<String> modules = new java.util.TreeSet<>();
         try {
             for (final URL u : Collections.list(null == l ? ClassLoader.getSystemResources(MARKER)
                 : l.getResources(MARKER))) {
@@ -32,13 +33,14 @@ final class ApiMarker {
                 try (InputStream in = u.openStream()) {
                     p.load(in);
                 }
+                modules.add(p.getProperty("module", "?"));
                 apis.add(p.getProperty("module", "?") + " (" + p.getProperty("api", "?") + ") at "
                     + u.toString().replace("!/" + MARKER, "").replace("/" + MARKER, ""));
             }
         } catch (final IOException e) {
             return; // the check cannot look; the program goes on
         }
-        if (apis.size() > 1) {
+        if (modules.size() > 1) { // the same jar twice (a directory and its jar) is not a mix-up
             throw new MPIException(MPI.ERR_OTHER, "MPI.Init: the class path holds " + apis.size()
                 + " implementations of package mpi: " + String.join(", ", apis) + ". An Open MPI Java program needs "
                 + "tutti-mpi alone; an MPJ Express program needs tutti-mpj alone (remove the other from -cp)", null);

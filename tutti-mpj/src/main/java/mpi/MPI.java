@@ -217,6 +217,7 @@ public class MPI {
      */
     static void checkOneApi(final ClassLoader l) {
         final List<String> apis = new ArrayList<>();
+        final java.util.Set<String> modules = new java.util.TreeSet<>();
         try {
             for (final URL u : Collections.list(null == l ? ClassLoader.getSystemResources(API_MARKER)
                 : l.getResources(API_MARKER))) {
@@ -224,13 +225,14 @@ public class MPI {
                 try (InputStream in = u.openStream()) {
                     p.load(in);
                 }
+                modules.add(p.getProperty("module", "?"));
                 apis.add(p.getProperty("module", "?") + " (" + p.getProperty("api", "?") + ") at "
                     + u.toString().replace("!/" + API_MARKER, "").replace("/" + API_MARKER, ""));
             }
         } catch (final IOException e) {
             return; // the check cannot look; the program goes on
         }
-        if (apis.size() > 1) {
+        if (modules.size() > 1) { // the same jar twice (a directory and its jar) is not a mix-up
             throw new MPIException("MPI.Init: the class path holds " + apis.size() + " implementations of package "
                 + "mpi: " + String.join(", ", apis) + ". An MPJ Express program needs tutti-mpj alone; an Open MPI "
                 + "Java program needs tutti-mpi alone (remove the other from -cp)");

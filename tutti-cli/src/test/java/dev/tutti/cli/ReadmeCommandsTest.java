@@ -83,7 +83,7 @@ class ReadmeCommandsTest {
             }
         }
         assertTrue(pages.containsAll(List.of("README.md", "docs/api-tour.md", "docs/benchmarks.md",
-            "docs/channels.md", "docs/tutti-mpi.md")), "pages with sh commands: " + pages);
+            "docs/channels.md", "docs/tutti-mpi.md", "docs/tutti-mpj.md")), "pages with sh commands: " + pages);
         for (final String c : commands) {
             assertTrue(c.startsWith(TUTTI) || c.startsWith("mvn "), "documented command '" + c + "' goes neither "
                 + "through bin/tutti nor Maven, so it does not find its JDK 25 by itself");
