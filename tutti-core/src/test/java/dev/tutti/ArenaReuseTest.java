@@ -1,5 +1,7 @@
 package dev.tutti;
 
+import dev.tutti.testkit.ShmJob;
+
 import dev.tutti.channel.AlltoallChannel;
 import dev.tutti.channel.ChannelBuffer;
 import dev.tutti.channel.ChannelQos;

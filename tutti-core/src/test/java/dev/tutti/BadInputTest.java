@@ -12,10 +12,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Every bad input is refused before anything is sent, with a message naming it, and the communicator works on. */
 @Timeout(60)
-class BadInputTest {
-    static final Tutti.Options OPTS = Tutti.Options.defaults().timeout(Duration.ofSeconds(50));
+public class BadInputTest {
+    public static final Tutti.Options OPTS = Tutti.Options.defaults().timeout(Duration.ofSeconds(50));
 
-    static void refused(final ErrorClass cls, final String needle, final Runnable call) {
+    public static void refused(final ErrorClass cls, final String needle, final Runnable call) {
         final TuttiException e = assertThrows(TuttiException.class, call::run);
         assertEquals(cls, e.errorClass(), e.getMessage());
         assertTrue(e.getMessage().contains(needle), "message '" + e.getMessage() + "' should contain '" + needle
@@ -23,7 +23,7 @@ class BadInputTest {
     }
 
     @Test
-    void shouldRefuseBadPointToPointArguments() {
+    public void shouldRefuseBadPointToPointArguments() {
         Tutti.runLocal(2, OPTS, w -> {
             final int[] a = new int[4];
             refused(ErrorClass.RANK, "dest=2 is out of range, expected 0..1", () -> w.send(Buf.of(a), 2, 0));
@@ -49,7 +49,7 @@ class BadInputTest {
     }
 
     @Test
-    void shouldReportTruncationWithBothSizesAndGoOn() {
+    public void shouldReportTruncationWithBothSizesAndGoOn() {
         Tutti.runLocal(2, OPTS, w -> {
             for (final int n : new int[] {10, 100_000}) {
                 if (0 == w.rank()) {
@@ -67,7 +67,7 @@ class BadInputTest {
     }
 
     @Test
-    void shouldReportTypeMismatch() {
+    public void shouldReportTypeMismatch() {
         Tutti.runLocal(2, OPTS, w -> {
             if (0 == w.rank()) {
                 w.send(Buf.of(new double[2]), 1, 0);
@@ -79,7 +79,7 @@ class BadInputTest {
     }
 
     @Test
-    void shouldRefuseBadCollectiveArguments() {
+    public void shouldRefuseBadCollectiveArguments() {
         Tutti.runLocal(3, OPTS, w -> {
             final int[] a = new int[6];
             refused(ErrorClass.ROOT, "root=3 is out of range, expected 0..2", () -> w.bcast(Buf.of(a), 3));
@@ -107,7 +107,7 @@ class BadInputTest {
     }
 
     @Test
-    void shouldRefuseNonCommutativeOpOnReorderingAlgorithm() {
+    public void shouldRefuseNonCommutativeOpOnReorderingAlgorithm() {
         final Op minus = Op.user("minus", false, (Op.IntFunction) (in, inout, count) -> {
             for (int i = 0; i < count; i++) {
                 inout[i] = in[i] - inout[i];
@@ -123,7 +123,7 @@ class BadInputTest {
     }
 
     @Test
-    void shouldNameBothCountsWhenRanksDisagree() {
+    public void shouldNameBothCountsWhenRanksDisagree() {
         final TuttiException e = assertThrows(TuttiException.class, () -> Tutti.runLocal(2, OPTS, w -> {
             final int[] a = new int[0 == w.rank() ? 4 : 8];
             w.bcast(Buf.of(a), 0);
@@ -134,7 +134,7 @@ class BadInputTest {
     }
 
     @Test
-    void shouldEndTheJobNamingTheRankThatThrew() {
+    public void shouldEndTheJobNamingTheRankThatThrew() {
         final long start = System.nanoTime();
         final TuttiException e = assertThrows(TuttiException.class, () -> Tutti.runLocal(4, OPTS, w -> {
             if (2 == w.rank()) {
@@ -148,7 +148,7 @@ class BadInputTest {
     }
 
     @Test
-    void shouldTimeOutAHungJobWithStacks() {
+    public void shouldTimeOutAHungJobWithStacks() {
         final TuttiException e = assertThrows(TuttiException.class, () -> Tutti.runLocal(2,
             OPTS.timeout(Duration.ofMillis(500)), w -> w.recv(Buf.of(new int[1]), 1 - w.rank(), 0)));
         assertEquals(ErrorClass.TIMEOUT, e.errorClass());

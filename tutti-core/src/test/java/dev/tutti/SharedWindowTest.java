@@ -1,5 +1,9 @@
 package dev.tutti;
 
+import dev.tutti.check.CheckerTest;
+import dev.tutti.testkit.ShmJob;
+import dev.tutti.testkit.TcpJob;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 

@@ -1,6 +1,8 @@
 package dev.tutti.channel;
 
-import dev.tutti.AllocationProbe;
+import dev.tutti.testkit.AllocationProbe;
+
+import dev.tutti.testkit.AllocationProbe;
 import dev.tutti.Buf;
 import dev.tutti.Datatype;
 import dev.tutti.PersistentRequest;

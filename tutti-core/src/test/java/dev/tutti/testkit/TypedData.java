@@ -1,0 +1,105 @@
+package dev.tutti.testkit;
+
+import dev.tutti.Buf;
+import dev.tutti.Datatype;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.SplittableRandom;
+
+/**
+ * Test data of every primitive type: arrays with deterministic contents (so every rank can compute every other
+ * rank's input), {@link Buf}s over them, and canonical bytes for comparison.
+ */
+public final class TypedData {
+    /** Value ranges: small integers keep float sums and products exact under any bracketing. */
+    public enum Values { SMALL, UNIT }
+
+    public static final Datatype[] PRIMITIVES = {Datatype.BYTE, Datatype.BOOLEAN, Datatype.CHAR, Datatype.SHORT,
+        Datatype.INT, Datatype.FLOAT, Datatype.LONG, Datatype.DOUBLE};
+
+    private TypedData() {
+    }
+
+    public static Object array(final Datatype t, final int len) {
+        return switch (t) {
+            case BYTE -> new byte[len];
+            case BOOLEAN -> new boolean[len];
+            case CHAR -> new char[len];
+            case SHORT -> new short[len];
+            case INT -> new int[len];
+            case FLOAT -> new float[len];
+            case LONG -> new long[len];
+            case DOUBLE -> new double[len];
+            default -> throw new IllegalArgumentException(t.name());
+        };
+    }
+
+    public static Buf buf(final Object a, final int off, final int n) {
+        return switch (a) {
+            case byte[] x -> Buf.of(x, off, n);
+            case boolean[] x -> Buf.of(x, off, n);
+            case char[] x -> Buf.of(x, off, n);
+            case short[] x -> Buf.of(x, off, n);
+            case int[] x -> Buf.of(x, off, n);
+            case float[] x -> Buf.of(x, off, n);
+            case long[] x -> Buf.of(x, off, n);
+            case double[] x -> Buf.of(x, off, n);
+            default -> throw new IllegalArgumentException(a.getClass().getName());
+        };
+    }
+
+    /** An array of {@code off + n + tail} elements whose [off, off+n) holds the canonical data for (seed). */
+    public static Object filled(final Datatype t, final int off, final int n, final int tail, final long seed,
+        final Values v) {
+        final Object a = array(t, off + n + tail);
+        final byte[] bytes = canonical(t, n, seed, v);
+        write(a, t, off, bytes);
+        return a;
+    }
+
+    /** Canonical bytes (native order; booleans as 0/1) of n elements for a seed. */
+    public static byte[] canonical(final Datatype t, final int n, final long seed, final Values v) {
+        final SplittableRandom r = new SplittableRandom(seed * 0x9E3779B97F4A7C15L + n);
+        final MemorySegment s = MemorySegment.ofArray(new byte[n * t.sizeBytes()]);
+        for (int i = 0; i < n; i++) {
+            final int x = Values.UNIT == v ? new int[] {-1, 1, 2, 1}[r.nextInt(4)] : r.nextInt(-100, 101);
+            switch (t) {
+                case BYTE -> s.set(ValueLayout.JAVA_BYTE, i, (byte) x);
+                case BOOLEAN -> s.set(ValueLayout.JAVA_BYTE, i, (byte) (x > 0 ? 1 : 0));
+                case CHAR -> s.setAtIndex(ValueLayout.JAVA_CHAR_UNALIGNED, i, (char) (x + 100));
+                case SHORT -> s.setAtIndex(ValueLayout.JAVA_SHORT_UNALIGNED, i, (short) x);
+                case INT -> s.setAtIndex(ValueLayout.JAVA_INT_UNALIGNED, i, x * 1000 + i);
+                case FLOAT -> s.setAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, i, x);
+                case LONG -> s.setAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, i, ((long) x << 33) + i);
+                case DOUBLE -> s.setAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, i, x);
+                default -> throw new IllegalArgumentException(t.name());
+            }
+        }
+        return s.toArray(ValueLayout.JAVA_BYTE);
+    }
+
+    /** Reads [off, off+n) of an array as canonical bytes. */
+    public static byte[] read(final Object a, final Datatype t, final int off, final int n) {
+        if (a instanceof boolean[] b) {
+            final byte[] out = new byte[n];
+            for (int i = 0; i < n; i++) {
+                out[i] = (byte) (b[off + i] ? 1 : 0);
+            }
+            return out;
+        }
+        return buf(a, off, n).segment().toArray(ValueLayout.JAVA_BYTE);
+    }
+
+    /** Writes canonical bytes into an array at element off. */
+    public static void write(final Object a, final Datatype t, final int off, final byte[] bytes) {
+        if (a instanceof boolean[] b) {
+            for (int i = 0; i < bytes.length; i++) {
+                b[off + i] = 0 != bytes[i];
+            }
+            return;
+        }
+        final Buf buf = buf(a, off, bytes.length / t.sizeBytes());
+        MemorySegment.copy(MemorySegment.ofArray(bytes), 0, buf.segment(), 0, bytes.length);
+    }
+}

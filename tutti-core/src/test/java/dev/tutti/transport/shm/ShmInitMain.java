@@ -1,0 +1,118 @@
+package dev.tutti.transport.shm;
+
+import dev.tutti.Buf;
+import dev.tutti.Communicator;
+import dev.tutti.ErrorClass;
+import dev.tutti.Op;
+import dev.tutti.PersistentRequest;
+import dev.tutti.Request;
+import dev.tutti.Tutti;
+import dev.tutti.TuttiException;
+import dev.tutti.testkit.Worlds;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A rank program for {@link ShmLaunchTest}: joins the job through {@link Tutti#init()}, checks that its peers are
+ * routed over shm, and then either exchanges small and large messages around a ring and runs an allreduce
+ * ({@code ok}), or plays the peer-death scenario ({@code die}: rank 1 halts without closing, rank 0 must see its
+ * receive fail naming rank 1). Exits non-zero (by throwing) on any error.
+ */
+public final class ShmInitMain {
+    private ShmInitMain() {
+    }
+
+    /**
+     * A persistent allreduce whose messages go through shared-memory slots (agreed in its first start) runs a few
+     * times; then rank 1 halts, and rank 0's next start must fail naming rank 1 instead of waiting on the slot.
+     */
+    private static void diePersistent(final Tutti tutti, final Communicator world) {
+        final int r = world.rank();
+        final long[] x = {r + 1};
+        final long[] y = new long[1];
+        final PersistentRequest p = world.allreduceInit(Buf.of(x), Buf.of(y), Op.SUM);
+        for (int i = 0; i < 5; i++) {
+            p.start();
+            p.waitFor();
+        }
+        if (!p.toString().matches(".*direct [1-9].*")) {
+            throw new AssertionError("rank " + r + ": the allreduce does not go through slots: " + p);
+        }
+        if (1 == r) {
+            Runtime.getRuntime().halt(3);
+        }
+        p.start();
+        try {
+            p.waitFor(30, TimeUnit.SECONDS);
+            throw new AssertionError("rank 0: the persistent allreduce with the dead rank 1 completed");
+        } catch (final TuttiException e) {
+            if (ErrorClass.PROC_FAILED != e.errorClass() || !e.getMessage().contains("rank 1")) {
+                throw new AssertionError("rank 0: unexpected failure " + e, e);
+            }
+            System.out.println("rank 0 saw: " + e.getMessage());
+        }
+        tutti.close();
+    }
+
+    /**
+     * Runs the rank.
+     *
+     * @param args {@code ok}, {@code die} or {@code die-persistent}
+     */
+    public static void main(final String[] args) {
+        final Tutti tutti = Tutti.init();
+        final Communicator world = tutti.world();
+        final int r = world.rank();
+        final int n = world.size();
+        final String wiring = Worlds.impl(world).engine().toString();
+        if (!wiring.contains("shm(")) {
+            throw new AssertionError("rank " + r + " is not wired over shm: " + wiring);
+        }
+        if ("die-persistent".equals(args[0])) {
+            diePersistent(tutti, world);
+            return;
+        }
+        if ("die".equals(args[0])) {
+            if (1 == r) {
+                world.recv(Buf.of(new int[1]), 0, 0);
+                Runtime.getRuntime().halt(3); // no goodbye, no unmapping: a crash
+            }
+            if (0 == r) {
+                world.send(Buf.of(new int[] {1}), 1, 0);
+                final Request never = world.irecv(Buf.of(new int[1]), 1, 1);
+                try {
+                    never.waitFor(30, TimeUnit.SECONDS);
+                    throw new AssertionError("rank 0: the receive from the dead rank 1 completed");
+                } catch (final TuttiException e) {
+                    if (ErrorClass.PROC_FAILED != e.errorClass() || !e.getMessage().contains("rank 1")) {
+                        throw new AssertionError("rank 0: unexpected failure " + e, e);
+                    }
+                    System.out.println("rank 0 saw: " + e.getMessage());
+                }
+            }
+            tutti.close();
+            return;
+        }
+        final int right = (r + 1) % n;
+        final int left = (r + n - 1) % n;
+        final int[] got = new int[1];
+        world.sendrecv(Buf.of(new int[] {r}), right, 0, Buf.of(got), left, 0);
+        if (got[0] != left) {
+            throw new AssertionError("rank " + r + " got " + got[0] + " from its left, expected " + left);
+        }
+        final double[] big = new double[1 << 18];
+        java.util.Arrays.fill(big, r + 0.5);
+        final double[] in = new double[big.length];
+        world.sendrecv(Buf.of(big), right, 1, Buf.of(in), left, 1);
+        if (in[in.length - 1] != left + 0.5) {
+            throw new AssertionError("rank " + r + " got " + in[in.length - 1] + " in the large message");
+        }
+        final long[] sum = new long[1];
+        world.allreduce(Buf.of(new long[] {r}), Buf.of(sum), Op.SUM);
+        if (sum[0] != (long) n * (n - 1) / 2) {
+            throw new AssertionError("rank " + r + ": allreduce gave " + sum[0]);
+        }
+        tutti.close();
+        System.out.println("rank " + r + " of " + n + " ok over " + wiring);
+    }
+}
