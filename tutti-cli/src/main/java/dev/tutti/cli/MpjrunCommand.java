@@ -38,7 +38,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "mpjrun", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
     customSynopsis = {MpjrunCommand.SYNOPSIS_1, MpjrunCommand.SYNOPSIS_2, MpjrunCommand.SYNOPSIS_3},
-    description = {"Runs an MPJ Express program (built against tutti-mpj) with MPJ Express's mpjrun.sh flags: "
+    description = {"Runs an MPJ Express program (built against tutti-mpj) with the flags of MPJ Express's launcher: "
         + "-dev multicore runs the ranks as threads of this JVM, each loading the program through its own class "
         + "loader (its own static fields); niodev and hybdev run one JVM a rank, on this machine or on the hosts of "
         + "the machines file. Options come before the main class; every later word is the program's.", ""},
@@ -52,9 +52,9 @@ public final class MpjrunCommand implements Callable<Integer>, JarProgram {
     /** The synopsis, first line: {@code tutti mpjrun --help} prints it. */
     static final String SYNOPSIS_1 = "tutti mpjrun [-np N] [-dev multicore|niodev|hybdev] [-machinesfile FILE]";
     /** The synopsis, second line. */
-    static final String SYNOPSIS_2 = MORE + "[-wdir DIR] [-psl BYTES] [-DNAME[=VALUE]]... [-XOPTION]... [-ea]";
+    static final String SYNOPSIS_2 = MORE + "[-wdir DIR] [-psl BYTES] [-DNAME[=VALUE]]... [-XOPTION]...";
     /** The synopsis, last line. */
-    static final String SYNOPSIS_3 = MORE + "([-cp CLASSPATH] MAIN_CLASS | -jar JAR) [ARGS...]";
+    static final String SYNOPSIS_3 = MORE + "[-ea] ([-cp CLASSPATH] MAIN_CLASS | -jar JAR) [ARGS...]";
     /** The synopsis, as {@code tutti mpjrun --help} prints it after {@code Usage: }. */
     static final List<String> SYNOPSIS = List.of(SYNOPSIS_1, SYNOPSIS_2, SYNOPSIS_3);
     /** The devices taken, as {@code -dev} names them. */

@@ -131,7 +131,8 @@ public final class RunCommand implements Callable<Integer>, JarProgram {
     private String jar;
 
     @Option(names = "--embedded", description = "Run the ranks as threads of this JVM (no processes, no network): "
-        + "the program's Tutti.init() joins the in-process job. Needs -cp and a main class.")
+        + "each rank loads the program from -cp through a class loader of its own (its own static fields, as in a "
+        + "process), and the program's Tutti.init() joins the in-process job. Needs -cp and a main class.")
     private boolean embedded;
 
     @Option(names = "--transport", paramLabel = "auto|shm|tcp", description = "How the ranks talk: auto (shared "
