@@ -78,25 +78,6 @@ final class ProgramCheck {
         }
     }
 
-    /**
-     * The static {@code main(String[])} of a class, as {@code tutti run --embedded} calls it.
-     *
-     * @param classpath the class path (Tutti's own classes come from this class's loader)
-     * @param mainClass the main class
-     * @return the method
-     * @throws ReflectiveOperationException if the class or a static {@code main(String[])} is missing
-     * @throws MalformedURLException        if a class path entry is no valid path
-     */
-    static Method staticMain(final String classpath, final String mainClass)
-        throws ReflectiveOperationException, MalformedURLException {
-        final ClassLoader loader = loader(classpath, ProgramCheck.class.getClassLoader());
-        final Method m = Class.forName(mainClass, true, loader).getMethod("main", String[].class);
-        if (!Modifier.isStatic(m.getModifiers())) {
-            throw new NoSuchMethodException(mainClass + ".main(String[]) is not static");
-        }
-        return m;
-    }
-
     private static boolean hasMain(final Class<?> c) {
         for (Class<?> k = c; null != k; k = k.getSuperclass()) {
             for (final Method m : k.getDeclaredMethods()) {

@@ -57,7 +57,7 @@ import picocli.CommandLine.Spec;
         "", "Exit status: 0; the failed rank's status; 124 on timeout; 127 if the program cannot be started (main "
         + "class not found on the class path, no such jar) or a rank could not start; 130 if interrupted; 2 for a "
         + "usage error."})
-public final class RunCommand implements Callable<Integer> {
+public final class RunCommand implements Callable<Integer>, JarProgram {
     /** Indent of the synopsis's later lines: under the first line's options, after {@code Usage: tutti run }. */
     private static final String MORE = "                 ";
     /** The synopsis, line by line (each within the help's 80 columns): {@code tutti run --help} prints it. */
@@ -131,7 +131,8 @@ public final class RunCommand implements Callable<Integer> {
     private String jar;
 
     @Option(names = "--embedded", description = "Run the ranks as threads of this JVM (no processes, no network): "
-        + "the program's Tutti.init() joins the in-process job. Needs -cp and a main class.")
+        + "each rank loads the program from -cp through a class loader of its own (its own static fields, as in a "
+        + "process), and the program's Tutti.init() joins the in-process job. Needs -cp and a main class.")
     private boolean embedded;
 
     @Option(names = "--transport", paramLabel = "auto|shm|tcp", description = "How the ranks talk: auto (shared "
@@ -221,7 +222,7 @@ public final class RunCommand implements Callable<Integer> {
                 System.setProperty(dev.tutti.internal.Settings.CHECK_REPORT.name(),
                     checkReport.toAbsolutePath().toString());
             }
-            return EmbeddedRun.run(ranks, classpath, program.getFirst(), program.subList(1, program.size()),
+            return EmbeddedRun.run("tutti run", ranks, classpath, program.getFirst(), program.subList(1, program.size()),
                 null == timeoutSeconds ? null : Duration.ofSeconds(timeoutSeconds), err);
         }
         final Launcher launcher;
@@ -257,36 +258,57 @@ public final class RunCommand implements Callable<Integer> {
         return result.exitStatus();
     }
 
+    /** {@link #checkProgram(String, Placement, String, String, String, PrintStream)} for this command's job. */
+    private Integer checkProgram(final Launcher launcher) {
+        return checkProgram("tutti run", launcher.placement(), jar, classpath,
+            program.isEmpty() ? null : program.getFirst(), err);
+    }
+
     /**
      * Checks the program where its ranks' JVMs will look for it, when some rank runs on this machine: warns of each
      * class path entry that does not exist (java ignores it), and refuses a main class that cannot be started or a
      * jar that does not exist in one line, before any rank starts.
      *
-     * @param launcher the job
+     * @param prefix    what starts each line printed ({@code tutti run})
+     * @param placement where the ranks run
+     * @param jar       the program's jar, or null
+     * @param classpath the {@code -cp} given, or null
+     * @param mainClass the main class, or null (with a jar)
+     * @param err       where the lines go
      * @return null to go on, else the exit status ({@link JobResult#START_FAILED_STATUS})
      */
-    private Integer checkProgram(final Launcher launcher) {
-        final Placement placement = launcher.placement();
+    static Integer checkProgram(final String prefix, final Placement placement, final String jar,
+        final String classpath, final String mainClass, final PrintStream err) {
         if (IntStream.range(0, placement.size()).noneMatch(placement::isLocal)) {
             return null;
         }
         String problem = null;
         if (null != jar) {
             problem = Files.isRegularFile(Path.of(jar)) ? null : "-jar " + jar + " does not exist";
-        } else if (!program.isEmpty()) {
-            final String cp = programClasspath();
+        } else if (null != mainClass) {
+            final String cp = programClasspath(classpath);
             for (final String entry : ProgramCheck.missingEntries(cp)) {
-                err.println("tutti run: warning: class path entry " + entry + " does not exist");
+                err.println(prefix + ": warning: class path entry " + entry + " does not exist");
             }
-            problem = ProgramCheck.mainClassProblem(withTutti(cp), program.getFirst()).map(p ->
-                "cannot start " + program.getFirst() + " from " + describeClasspath() + ": " + p).orElse(null);
+            problem = ProgramCheck.mainClassProblem(withTutti(cp), mainClass).map(p ->
+                "cannot start " + mainClass + " from " + describeClasspath(classpath) + ": " + p).orElse(null);
         }
         if (null == problem) {
             return null;
         }
-        err.println("tutti run: " + problem);
+        err.println(prefix + ": " + problem);
         err.flush();
         return JobResult.START_FAILED_STATUS;
+    }
+
+    @Override
+    public void jar(final String path) {
+        this.jar = path;
+    }
+
+    @Override
+    public List<String> program() {
+        return program;
     }
 
     /**
@@ -319,7 +341,7 @@ public final class RunCommand implements Callable<Integer> {
             b.remoteShell(Arrays.asList(remoteShell.trim().split("\\s+")));
         }
         // With -jar, a -cp given too reaches the builder, which refuses the pair.
-        b.classpath(withTutti(null != jar ? classpath : programClasspath()));
+        b.classpath(withTutti(null != jar ? classpath : programClasspath(classpath)));
         if (null != transport && !Settings.TRANSPORT.choices().contains(transport.toLowerCase(Locale.ROOT))) {
             throw new InvalidLaunchException("--transport " + transport + ", expected one of "
                 + String.join(", ", Settings.TRANSPORT.choices()) + " (--embedded runs the ranks as threads)");
@@ -343,8 +365,11 @@ public final class RunCommand implements Callable<Integer> {
     /**
      * The program's class path as {@code java} takes it: {@code -cp} if given, else the environment's
      * {@code CLASSPATH}, else the working directory.
+     *
+     * @param classpath the {@code -cp} given, or null
+     * @return the class path
      */
-    private String programClasspath() {
+    static String programClasspath(final String classpath) {
         if (null != classpath) {
             return classpath;
         }
@@ -352,8 +377,8 @@ public final class RunCommand implements Callable<Integer> {
         return null == env || env.isBlank() ? "." : env;
     }
 
-    /** @return where {@link #programClasspath()} comes from, for a message */
-    private String describeClasspath() {
+    /** @return where {@link #programClasspath(String)} comes from, for a message */
+    private static String describeClasspath(final String classpath) {
         if (null != classpath) {
             return "-cp " + classpath;
         }
@@ -376,7 +401,7 @@ public final class RunCommand implements Callable<Integer> {
      * Appends the jar (or classes directory) that holds Tutti itself to a program's class path, so that programs
      * need not list Tutti; a Tutti on the program's own class path comes first and wins.
      */
-    private static String withTutti(final String cp) {
+    static String withTutti(final String cp) {
         if (null == cp) {
             return null;
         }
@@ -392,10 +417,11 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     /**
-     * Makes {@code -jar JAR} take every later argument as the program's, as {@code java -jar} and mpirun do, so
+     * Makes {@code -jar JAR} take every later argument as the program's, as {@code java -jar}, mpirun and mpjrun.sh do, so
      * that {@code tutti run -n 2 -jar app.jar -n 5} passes {@code -n 5} to the program.
      */
     static final class JarAndArgs implements CommandLine.IParameterPreprocessor {
+
         @Override
         public boolean preprocess(final Stack<String> args, final CommandSpec commandSpec, final ArgSpec argSpec,
             final Map<String, Object> info) {
@@ -403,10 +429,10 @@ public final class RunCommand implements Callable<Integer> {
                 throw new CommandLine.MissingParameterException(commandSpec.commandLine(), argSpec,
                     "Missing required parameter for option '-jar' (JAR)");
             }
-            final RunCommand cmd = (RunCommand) commandSpec.userObject();
-            cmd.jar = args.pop();
+            final JarProgram cmd = (JarProgram) commandSpec.userObject();
+            cmd.jar(args.pop());
             while (!args.isEmpty()) {
-                cmd.program.add(args.pop());
+                cmd.program().add(args.pop());
             }
             return true;
         }

@@ -10,7 +10,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /**
- * The {@code tutti} command and the main class of {@code tutti.jar}: {@code tutti run|info|bench|help ...}.
+ * The {@code tutti} command and the main class of {@code tutti.jar}: {@code tutti run|mpjrun|info|bench|help ...}.
  *
  * <p>Exit status: that of the subcommand; 2 for a usage error (unknown option, missing or invalid argument), with
  * one line naming the problem and a pointer to {@code --help}.
@@ -47,12 +47,26 @@ public final class TuttiCommand implements Runnable {
      * @return the command line
      */
     static CommandLine newCommandLine(final RunCommand run) {
+        return newCommandLine(run, new MpjrunCommand());
+    }
+
+    /**
+     * The command line with given {@code run} and {@code mpjrun} subcommands (tests supply them with a stand-in
+     * rendezvous or streams).
+     *
+     * @param run    the run subcommand
+     * @param mpjrun the mpjrun subcommand
+     * @return the command line
+     */
+    static CommandLine newCommandLine(final RunCommand run, final MpjrunCommand mpjrun) {
         final CommandLine cl = new CommandLine(new TuttiCommand());
         cl.addSubcommand("run", run);
+        cl.addSubcommand("mpjrun", mpjrun);
         cl.addSubcommand("info", new InfoCommand());
         cl.addSubcommand("bench", new dev.tutti.bench.osu.BenchCommand());
         cl.addSubcommand("help", new CommandLine.HelpCommand());
         cl.getSubcommands().get("run").setStopAtPositional(true);
+        cl.getSubcommands().get("mpjrun").setStopAtPositional(true);
         cl.setParameterExceptionHandler(TuttiCommand::usageError);
         cl.setHelpFactory(SpaceSeparatedHelp::new);
         return cl;
@@ -94,7 +108,7 @@ public final class TuttiCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "a command is required (run, info, bench, help)");
+        throw new CommandLine.ParameterException(spec.commandLine(), "a command is required (run, mpjrun, info, bench, help)");
     }
 
     /**
