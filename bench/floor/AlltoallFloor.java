@@ -11,7 +11,7 @@ import java.util.List;
 
 /**
  * The floor of a persistent alltoall between two processes of one host, with no library around it: what Tutti's
- * lean way through shared-memory slots ({@code DirectRounds}, {@code DirectPart}) would cost if it were nothing but
+ * lean way through shared-memory slots ({@code SlotRounds}, {@code SlotPart}) would cost if it were nothing but
  * its loads, stores and copies. Each process owns a slot in a shared file: an acknowledgement line, then 8 cells of
  * a sequence word followed by the message, padded to whole 64-byte lines. Each exchange k: wait for room in the
  * peer's cell k % 8 (its acknowledgement, read once in 7 exchanges), copy the block into it, publish k (release);

@@ -1,5 +1,6 @@
 package dev.tutti.coll;
 
+import dev.tutti.coll.slot.SlotLanes;
 import dev.tutti.p2p.CommView;
 import dev.tutti.p2p.P2pEngine;
 
@@ -53,8 +54,8 @@ public final class CollComm {
     private final int taggedTimeoutMs = dev.tutti.internal.Settings.COLL_TAGGED_TIMEOUT_MS.intValue();
     private volatile CollHooks rankState;
     private final ScheduleCache schedules = new ScheduleCache();
-    /** The shared-memory lanes of its persistent collectives ({@link DirectLane}), made on first use. */
-    private volatile java.util.concurrent.ConcurrentHashMap<DirectLane.Key, DirectLane> directLanes;
+    /** The shared-memory lanes of its persistent collectives ({@link SlotLanes}), made on first use. */
+    private volatile SlotLanes slotLanes;
     /** Its hosts when it spans several with more than one rank on some: null (the usual case) means flat. */
     private HostMap hosts;
 
@@ -86,9 +87,9 @@ public final class CollComm {
      * forgets the runs of persistent requests that the program did not free.
      */
     public void freed() {
-        final java.util.concurrent.ConcurrentHashMap<DirectLane.Key, DirectLane> m = directLanes;
-        if (null != m) {
-            m.values().forEach(DirectLane::close);
+        final SlotLanes lanes = slotLanes;
+        if (null != lanes) {
+            lanes.close();
         }
         if (null != rankState) {
             rankState.runs().removePersistent(this);
@@ -96,21 +97,21 @@ public final class CollComm {
     }
 
     /**
-     * Returns this communicator's lane for a peer and shape, made on first use (at a persistent call's init, in call
-     * order, so both ranks of a pair make their lanes alike).
+     * Returns this communicator's lanes of slots, made on first use (at the init of a persistent call that has a
+     * peer in direct memory, see {@link Road#plan}).
      */
-    DirectLane directLane(final DirectLane.Key key, final dev.tutti.transport.DirectMemory shm, final long limit) {
-        java.util.concurrent.ConcurrentHashMap<DirectLane.Key, DirectLane> m = directLanes;
-        if (null == m) {
+    SlotLanes slotLanes() {
+        SlotLanes lanes = slotLanes;
+        if (null == lanes) {
             synchronized (this) {
-                m = directLanes;
-                if (null == m) {
-                    m = new java.util.concurrent.ConcurrentHashMap<>();
-                    directLanes = m;
+                lanes = slotLanes;
+                if (null == lanes) {
+                    lanes = new SlotLanes(engine, context, view);
+                    slotLanes = lanes;
                 }
             }
         }
-        return m.computeIfAbsent(key, k -> new DirectLane(k, this, shm, limit));
+        return lanes;
     }
 
     /**
@@ -248,7 +249,7 @@ public final class CollComm {
     }
 
     /**
-     * Tells whether a message tag on the collective context is a slot agreement's ({@link DirectLane#agreementTag}),
+     * Tells whether a message tag on the collective context is a slot agreement's ({@code SlotLane.agreementTag}),
      * not a call's: such a message is left unreceived by a peer that runs the call without slots.
      *
      * @param tag the message's tag

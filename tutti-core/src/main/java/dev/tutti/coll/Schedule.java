@@ -41,6 +41,15 @@ public record Schedule(String op, Round[] rounds, Runnable finish, CollHeader he
         }, header);
     }
 
+    /** @return the most messages of any round (the part requests a run of it needs at once) */
+    public int widest() {
+        int w = 0;
+        for (final Round r : rounds) {
+            w = Math.max(w, r.comm().length);
+        }
+        return w;
+    }
+
     /**
      * One round: its messages (receives are posted before sends), the local steps that run while they are in
      * flight, and the local steps that follow them.

@@ -328,7 +328,7 @@ public final class ScheduleCache {
             this.sendSegment = send;
             this.recvSegment = recv;
             this.schedule = schedule;
-            this.parts = new AbstractRequest[ScheduleRun.widest(schedule)];
+            this.parts = new AbstractRequest[schedule.widest()];
             this.recvParts = new RecvRequest[parts.length];
             this.sendParts = new SendRequest[parts.length];
         }

@@ -5,14 +5,15 @@ import dev.tutti.ErrorClass;
 import dev.tutti.Request;
 import dev.tutti.Status;
 import dev.tutti.TuttiException;
+import dev.tutti.coll.slot.SlotPart;
+import dev.tutti.coll.slot.SlotPlan;
+import dev.tutti.coll.slot.SlotRounds;
 import dev.tutti.internal.Failures;
 import dev.tutti.p2p.AbstractRequest;
 import dev.tutti.p2p.P2pEngine;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.Arrays;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -37,11 +38,17 @@ import java.util.concurrent.TimeUnit;
  * a call allocates nothing. A nonblocking run is added to the
  * engine's {@link ActiveRuns} only if its first advance did not complete it (see there for the add/remove race),
  * and removed when it finishes or fails; a blocking run never is; a persistent request's run is registered once for
- * the request's life ({@code permanent}), complete (inactive) between its starts. A round that waits only for
- * messages through slots names the first of them in {@code watch}: advances skip the lock until it has arrived. A run of a cached schedule
+ * the request's life ({@code permanent}), complete (inactive) between its starts. A run of a cached schedule
  * ({@link ScheduleCache}) gives its lease back after its last step, before it completes, so the caller's next
  * identical call finds the schedule free; a failed run keeps the lease (its memory may still be written by
  * messages in flight).
+ *
+ * <p>Roads. {@link Road} decides whether the run's messages go through the message layer or through slots of
+ * shared memory ({@code coll.slot}); the run keeps its decisions in its own fields ({@code direct}, {@code alone},
+ * {@code lean}, {@code leanNow}), so that its hot path reads them with no indirection. On the slot road a part of
+ * a round is a {@link SlotPart} in place of a message, and a round that waits only for messages through slots
+ * names the first of them in {@code watch}: advances skip the lock until it has arrived. On the lean road a start
+ * goes through {@link SlotRounds} alone. Why a waiting run can never complete, {@link StallChecks} finds.
  *
  * <p>Every message of a run carries the schedule's {@link CollHeader} (the call's kind and roots) in its type code,
  * and every receive refuses a message whose header disagrees: a receive that met one (its own message, or another
@@ -49,37 +56,6 @@ import java.util.concurrent.TimeUnit;
  * even while other parts of the round still wait (they may wait for messages the other call never sends).
  */
 public final class ScheduleRun extends AbstractRequest implements CollectiveHandle {
-    /**
-     * What {@link #runBlocking} (and the door, for a call its hook did) returns: the collective has
-     * completed.
-     */
-    public static final Request DONE = new Request() {
-        @Override
-        public boolean test() {
-            return true;
-        }
-
-        @Override
-        public Status waitFor() {
-            return Status.EMPTY;
-        }
-
-        @Override
-        public Status waitFor(final long timeout, final TimeUnit unit) {
-            return Status.EMPTY;
-        }
-
-        @Override
-        public void cancel() {
-            // Complete already.
-        }
-
-        @Override
-        public String toString() {
-            return "collective(complete)";
-        }
-    };
-
     private static final AbstractRequest[] NONE = new AbstractRequest[0];
     /**
      * Reads of an awaited direct message's sequence word per idle pass of its wait (see {@code watch}), while the
@@ -96,7 +72,7 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
         try {
             BUSY = MethodHandles.lookup().findVarHandle(ScheduleRun.class, "busy", int.class);
             NOTIFIED = MethodHandles.lookup().findVarHandle(ScheduleRun.class, "notified", int.class);
-            WATCH = MethodHandles.lookup().findVarHandle(ScheduleRun.class, "watch", DirectPart.class);
+            WATCH = MethodHandles.lookup().findVarHandle(ScheduleRun.class, "watch", SlotPart.class);
         } catch (final ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -113,8 +89,8 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
     private final ScheduleCache.Entry lease;
     @SuppressWarnings("unused") // accessed through BUSY
     private volatile int busy;
-    /** What the failure checks of waits remember ({@link #blockingFailure()}). */
-    private final StallChecks stalls = new StallChecks();
+    /** The failure checks of waits, and what they remember ({@link #blockingFailure()}). */
+    private final StallChecks stalls = new StallChecks(this);
     private volatile CollHook afterHook;
     private CollCall afterCall;
     @SuppressWarnings("unused") // accessed through NOTIFIED
@@ -123,28 +99,32 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
     /** What the run waits for before its first round ({@link CollGate}), null once passed (holder of busy only). */
     private CollGate gate;
     /**
-     * A persistent run's messages through shared-memory slots ({@link DirectPlan}): agreed in the first run, before
-     * its first round; null when none of them goes direct (holder of busy, or the owner of an inactive run).
+     * A persistent run's messages through shared-memory slots ({@link SlotPlan}, made by {@link Road#plan}): agreed
+     * in the first run, before its first round; null when none of them goes direct ({@link Road#agreed}) (holder of
+     * busy, or the owner of an inactive run).
      */
-    private DirectPlan direct;
+    private SlotPlan direct;
     /** The plan as made (kept when {@code direct} is dropped), for {@link #releaseDirect()}. */
-    private DirectPlan plan;
+    private SlotPlan plan;
     /**
      * The direct receive that the current round waits for first when it waits for nothing else, or null: written by
      * the holder of busy (release), read by {@link #advance()} (acquire) to skip the CAS while that message has not
      * arrived.
      */
     @SuppressWarnings("unused") // accessed through WATCH
-    private DirectPart watch;
+    private SlotPart watch;
     /**
      * Whether every message of this persistent run goes through shared-memory slots, so that its own advances
      * complete it without the engine's transports ({@link #engineEvery()}): set once, by the holder of busy, when
      * its plan is agreed; read racily by waits (a stale false only costs the engine's passes).
      */
     private boolean alone;
-    /** The lean form of an agreed plan whose every message is direct ({@link DirectRounds}), or null. */
-    private DirectRounds lean;
-    /** Whether the current start goes the lean way: set by the owner at a start, read by the holder of busy. */
+    /** The lean form of an agreed plan whose every message is direct ({@link Road#leanRounds}), or null. */
+    private SlotRounds lean;
+    /**
+     * Whether the current start goes the lean way ({@link Road#lean}): set by the owner at a start, read by the
+     * holder of busy.
+     */
     private boolean leanNow;
     /** A persistent request's run: registered in {@link ActiveRuns} for the request's life, not per start. */
     private boolean permanent;
@@ -249,7 +229,7 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
         run.waitFor();
         // Only this thread advanced the run (it is not registered), and it is complete: nothing references it.
         lease.giveSpareRun(run);
-        return DONE;
+        return CollDone.DONE;
     }
 
     /**
@@ -265,7 +245,7 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
     static ScheduleRun persistent(final Schedule schedule, final CollComm comm, final ScheduleCache.Entry lease,
         final java.util.function.BooleanSupplier idle) {
         final ScheduleRun run = new ScheduleRun(schedule, comm, comm.context(), -1, null, -1, 0, true, lease);
-        run.plan = DirectPlan.of(schedule, comm, idle);
+        run.plan = Road.plan(schedule, comm, idle);
         run.direct = run.plan;
         run.permanent = true; // published by the registration (PersistentRun), before any other thread sees the run
         run.completeByHolder(Status.EMPTY); // inactive until its first start: the registered runs' scans skip it
@@ -279,9 +259,9 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
         }
     }
 
-    /** @return how a persistent run's messages travel ({@link DirectPlan#toString}), or null for the message layer */
+    /** @return how a persistent run's messages travel ({@link SlotPlan#toString}), or null for the message layer */
     String directPlan() {
-        final DirectPlan d = direct;
+        final SlotPlan d = direct;
         return null == d ? null : d.toString();
     }
 
@@ -303,8 +283,7 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
             afterHook = null;
             notified = 0;
         }
-        // Lean unless a gate or a hook must see the run, or a run of a higher priority may need to go first.
-        leanNow = null != lean && null == g && null == hook && !comm.activeRuns().outranks(priority);
+        leanNow = Road.lean(lean, g, hook, this);
         if (leanNow) {
             return startLean();
         }
@@ -318,7 +297,7 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
     }
 
     /**
-     * A lean start ({@link DirectRounds}). The run is still complete from its last start, so no other thread
+     * A lean start ({@link SlotRounds}). The run is still complete from its last start, so no other thread
      * advances it: its first round's sends go out before anything else, and the start's fences (the tag's atomic
      * increment, the re-arming store) come after them, off the path from the peers' last messages to this one. A
      * run that completes at once (its peers' messages were there) is never re-armed.
@@ -389,7 +368,7 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
     @Override
     protected int progressSelf() {
         final ActiveRuns active = comm.activeRuns();
-        final DirectPart w = (DirectPart) WATCH.getAcquire(this);
+        final SlotPart w = (SlotPart) WATCH.getAcquire(this);
         // Only a direct message is awaited: watch it closely before the wait's other duties, unless the idle
         // strategy does not spin (ranks outnumber cores, or this core is shared now): then the rank that writes it
         // may need this core, and the wait's yield must come at once.
@@ -448,7 +427,7 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
         if (isDone()) {
             return 0;
         }
-        final DirectPart w = (DirectPart) WATCH.getAcquire(this);
+        final SlotPart w = (SlotPart) WATCH.getAcquire(this);
         if ((null != w && !w.arrived()) || !BUSY.compareAndSet(this, 0, 1)) {
             return 0; // a CAS is a fence: a wait for a direct message that has not arrived makes none
         }
@@ -457,20 +436,11 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
             // the lock (a lean start, or a restart's plain stores): a complete run is not this thread's to step.
             return isDone() ? 0 : step();
         } catch (final RuntimeException e) {
-            finishWith(explained(stepFailure(e)));
+            finishWith(stalls.explained(stepFailure(e)));
             return 1;
         } finally {
             BUSY.setRelease(this, 0); // hands round/parts/pending to the next holder's CAS (a lock's release)
         }
-    }
-
-    /**
-     * @return the failure of a call whose peer is gone, explained by a mismatch if this rank holds a message that
-     *         shows one ({@link CollLeftovers#explain}); any other failure as it is
-     */
-    private TuttiException explained(final TuttiException failure) {
-        return context == comm.context() || context == comm.taggedContext() ? CollLeftovers.explain(comm,
-            null != taggedKind, tag, schedule.header().bits(), failure) : failure;
     }
 
     /** @return how a step's exception fails the run: a Tutti failure as it is, anything else as an internal one */
@@ -492,11 +462,10 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
             if (!direct.agree(this, tag)) {
                 return work;
             }
-            if (!direct.any()) {
-                direct = null;
-            } else {
+            direct = Road.agreed(direct); // null: every lane declined slots
+            if (null != direct) {
                 alone = direct.all();
-                lean = alone ? DirectRounds.of(schedule, direct) : null; // from the next start on
+                lean = Road.leanRounds(schedule, direct); // from the next start on
             }
             work++;
         }
@@ -515,9 +484,9 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
                             return work;
                         }
                     }
-                } else if (!DirectPart.pollAll(ps, n)) {
+                } else if (!SlotPart.pollAll(ps, n)) {
                     RoundChecks.failIfRefused(schedule, comm, ps, n);
-                    WATCH.setRelease(this, DirectPart.awaited(ps, n));
+                    WATCH.setRelease(this, SlotPart.awaited(ps, n));
                     return work;
                 } else if (null != watch) {
                     WATCH.setRelease(this, null);
@@ -548,10 +517,10 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
         }
     }
 
-    /** A step of a lean start ({@link DirectRounds}): the run's rounds through its slots, nothing else. */
+    /** A step of a lean start ({@link SlotRounds}): the run's rounds through its slots, nothing else. */
     private int leanStep() {
         yieldToHigher();
-        final DirectRounds d = lean;
+        final SlotRounds d = lean;
         final int round0 = d.round();
         final long mask0 = d.mask();
         if (!d.advance()) {
@@ -588,16 +557,16 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
             return;
         }
         if (parts.length < steps.length) {
-            parts = null != lease ? lease.parts(comm.engine()) : new AbstractRequest[widest(schedule)];
+            parts = null != lease ? lease.parts(comm.engine()) : new AbstractRequest[schedule.widest()];
         }
         final AbstractRequest[] parts = this.parts;
         final P2pEngine engine = comm.engine();
         final ScheduleCache.Entry reuse = lease; // leased: its part requests are this run's, and idle
         final int header = schedule.header().bits();
-        final DirectPlan d = direct;
+        final SlotPlan d = direct;
         for (int i = 0; i < steps.length; i++) {
             final Schedule.CommStep s = steps[i];
-            final DirectPart dp = null == d ? null : d.part(round, i);
+            final SlotPart dp = null == d ? null : d.part(round, i);
             if (null != dp) {
                 parts[i] = dp.post();
             } else if (!s.send()) {
@@ -615,15 +584,6 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
             }
         }
         pending = steps.length;
-    }
-
-    /** @return the most messages of any round of {@code s} */
-    static int widest(final Schedule s) {
-        int w = 0;
-        for (final Schedule.Round r : s.rounds()) {
-            w = Math.max(w, r.comm().length);
-        }
-        return w;
     }
 
     private void finishWith(final TuttiException failure) {
@@ -692,144 +652,70 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
         return tag;
     }
 
+    /** @return whether this is a tagged two-phase run */
+    boolean tagged() {
+        return null != taggedKind;
+    }
+
+    /** @return the schedule */
+    Schedule schedule() {
+        return schedule;
+    }
+
+    /** @return when a tagged run times out ({@link System#nanoTime()}), {@link Long#MAX_VALUE} for never */
+    long deadlineNs() {
+        return deadlineNs;
+    }
+
+    /*
+     * The round state, for the failure checks of waits (StallChecks): read by the holder of busy (tryHold), or racily
+     * for messages only.
+     */
+
+    /** @return the current round, from 0 (-1 before the first) */
+    int round() {
+        return round;
+    }
+
+    /** @return the part requests of the current round, the first {@link #pending()} of them its own */
+    AbstractRequest[] parts() {
+        return parts;
+    }
+
+    /** @return the parts of the current round */
+    int pending() {
+        return pending;
+    }
+
+    /** @return the agreed or agreeing plan of slots, or null when every message goes through the message layer */
+    SlotPlan direct() {
+        return direct;
+    }
+
+    /** @return the lean rounds when the current start goes the lean way ({@link Road#lean}), else null */
+    SlotRounds leanNow() {
+        return leanNow ? lean : null;
+    }
+
+    /** @return whether this thread took {@code busy} (then it must {@link #letGo()}) */
+    boolean tryHold() {
+        return BUSY.compareAndSet(this, 0, 1);
+    }
+
+    /** Gives {@code busy} back after {@link #tryHold()}. */
+    void letGo() {
+        BUSY.setRelease(this, 0); // as in advance()
+    }
+
     /** @return the tagged key for messages ({@code allreduce tag=5}), or null for an ordinary collective */
-    private String key() {
+    String key() {
         return null == taggedKind ? null : taggedKind.mpiName() + " tag=" + userTag;
     }
 
+    /** Why a wait on this run can never complete, or null ({@link StallChecks}). */
     @Override
     protected TuttiException blockingFailure() {
-        final TuttiException f = comm.engine().failureAffecting(P2pEngine.ANY);
-        if (null != f) {
-            return Failures.wrap(f, schedule.op(), comm.describe(), "cannot complete");
-        }
-        final TuttiException departed = departedPeer();
-        if (null != departed) {
-            return explained(departed);
-        }
-        if (null == direct && (context == comm.context() || context == comm.taggedContext())
-            && stalls.conflictCheckDue()) {
-            // Each side may only send (a bcast against a reduce to the same root, messages too large to go
-            // eagerly): no receive meets the other call's message, and the sends wait for ever.
-            final TuttiException conflict = CollLeftovers.conflict(comm, null != taggedKind, tag,
-                schedule.header().bits());
-            if (null != conflict) {
-                return conflict;
-            }
-        }
-        if (null != direct && stalls.directCheckDue()) {
-            final TuttiException conflict = directConflict();
-            if (null != conflict) {
-                return conflict;
-            }
-        }
-        if (Long.MAX_VALUE != deadlineNs && System.nanoTime() - deadlineNs > 0) {
-            return Failures.timeout(key(), comm.describe(), "not matched", comm.taggedTimeoutMs(), "still waiting "
-                + "for rank(s) " + waitingFor() + " in round " + round + " of " + schedule.rounds().length
-                + "; did they begin " + key() + " with the same count? (setting "
-                + dev.tutti.internal.Settings.COLL_TAGGED_TIMEOUT_MS.name() + ")", null);
-        }
-        return null;
-    }
-
-    /**
-     * Returns why a receive of the current round can never complete (its peer left the job or failed), or null. A
-     * peer that left after doing its part of this collective is no reason: only a receive still pending from it is
-     * (every transport delivers a peer's messages before its goodbye, so such a receive can only be one the peer
-     * never sent). Sends are not asked: the transport fails a send to a peer that is gone. The
-     * check holds {@code busy}, so that the parts and the steps it pairs them with are of the same round; when
-     * another thread is advancing the run it returns null and the wait loop asks again on its next idle iteration.
-     * Called only by waits that found no work, so the scan costs nothing on the fast path.
-     */
-    private TuttiException departedPeer() {
-        if (!comm.engine().anyPeerGone() || !BUSY.compareAndSet(this, 0, 1)) { // no CAS while every peer is here
-            return null;
-        }
-        try {
-            final Schedule.Round[] rounds = schedule.rounds();
-            if (leanNow && !isDone()) {
-                final DirectPart p = lean.blockedBy();
-                return null == p || !stalls.departureSettled() ? null : StallChecks.waitsFor(p.blockingFailure(),
-                    schedule.op(), comm, comm.groupRank(p.peerWorld()), lean.round(), rounds.length);
-            }
-            if (!isDone() && round < 0 && null != direct && !direct.ready()) {
-                final DirectPlan.Blocked b = direct.blockedBy(); // the agreement of its shared-memory slots
-                return null == b || !stalls.departureSettled() ? null : StallChecks.agreeingWith(b.failure(),
-                    schedule.op(), comm, b.peer());
-            }
-            if (isDone() || round < 0 || round >= rounds.length) {
-                return null;
-            }
-            final Schedule.CommStep[] steps = rounds[round].comm();
-            for (int i = 0; i < pending; i++) {
-                if (steps[i].send()) {
-                    // A send's completion may trail the receiver's (inproc: the sender's thread finishes a copy the
-                    // receiver already took), so a peer that did its part may leave while the send is pending.
-                    continue;
-                }
-                final TuttiException f = parts[i].blockedBy();
-                if (null != f) {
-                    return !stalls.departureSettled() ? null : StallChecks.waitsFor(f, null == taggedKind
-                        ? schedule.op() : key(), comm, steps[i].peer(), round, rounds.length);
-                }
-            }
-            return null;
-        } finally {
-            BUSY.setRelease(this, 0); // as in advance()
-        }
-    }
-
-    /**
-     * Returns the mismatch that keeps a stalled run with direct parts waiting, or null: a message on this run's tag
-     * from a peer that this run reaches through shared-memory slots can only come from a different call at the same
-     * place in the call order (the peer's messages of this very call go through the slots), which the message layer
-     * would have refused by its header. Looked for only once the run has stalled long enough ({@link StallChecks}):
-     * a probe per peer of the round. Holds {@code busy}, as {@link #departedPeer()} does.
-     */
-    private TuttiException directConflict() {
-        if (!stalls.directStalledLong() || !BUSY.compareAndSet(this, 0, 1)) {
-            return null;
-        }
-        try {
-            final DirectPlan d = direct; // dropped by an advance that found no lane direct
-            if (null == d) {
-                return null;
-            }
-            if (!isDone() && round < 0 && !d.ready()) {
-                final int peer = d.stalledBy(tag);
-                return peer < 0 ? null : StallChecks.settingsDiffer(schedule.op(), comm, peer);
-            }
-            if (isDone() || (round < 0 && !leanNow)) {
-                return null;
-            }
-            final List<? extends AbstractRequest> waiting = leanNow ? lean.pending()
-                : Arrays.asList(parts).subList(0, pending);
-            for (final AbstractRequest part : waiting) {
-                if (part instanceof DirectPart dp && (leanNow || !dp.isDone())
-                    && null != comm.engine().iprobe(context, dp.peerWorld(), tag, comm.view())) {
-                    return StallChecks.otherCall(schedule.op(), comm, comm.groupRank(dp.peerWorld()));
-                }
-            }
-            return null;
-        } finally {
-            BUSY.setRelease(this, 0);
-        }
-    }
-
-    /** The peers whose messages of the current round are still outstanding (read racily: for messages only). */
-    private String waitingFor() {
-        final AbstractRequest[] ps = parts;
-        final int n = pending;
-        final StringBuilder sb = new StringBuilder();
-        if (round >= 0 && round < schedule.rounds().length) {
-            final Schedule.CommStep[] steps = schedule.rounds()[round].comm();
-            for (int i = 0; i < n && i < ps.length && i < steps.length; i++) {
-                if (null != ps[i] && !ps[i].isDone()) {
-                    sb.append(sb.isEmpty() ? "" : ", ").append(steps[i].peer());
-                }
-            }
-        }
-        return sb.isEmpty() ? "(none)" : sb.toString();
+        return stalls.blockingFailure();
     }
 
     @Override

@@ -5,7 +5,7 @@ import java.lang.foreign.MemorySegment;
 /**
  * Memory that a rank's peers on the same transport can write into directly: the shared arena of the shm transport,
  * the heap of the JVM for ranks that are its threads. The collective layer keeps the slots of persistent collectives
- * there (see {@code dev.tutti.coll.DirectLane}): a block is made by its owner, named to a peer by a number, and
+ * there (see {@code dev.tutti.coll.slot.SlotLane}): a block is made by its owner, named to a peer by a number, and
  * reached by the peer through that number.
  *
  * <p>Thread-safety: every method may be called from any thread of the owning rank.

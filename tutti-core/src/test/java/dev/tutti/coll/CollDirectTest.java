@@ -27,7 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Persistent collectives over shared memory, whose small messages go through slots agreed once per peer and shape
- * ({@code dev.tutti.coll.DirectLane}) instead of the message layer: the same results as the blocking forms for every
+ * ({@code dev.tutti.coll.slot.SlotLane}) instead of the message layer: the same results as the blocking forms for every
  * collective; every byte right when several requests share a lane and have runs in flight together, started and
  * completed in changing orders, with a slow rank; a count mismatch fails both ranks before any data moves; the slots
  * go back to the arena with their communicator. (A peer that dies: {@code ShmLaunchTest}.)

@@ -85,7 +85,7 @@ class DepartedPeerTest {
 
     /**
      * The same for persistent requests whose messages go through slots (in-process, every message does): after
-     * a few starts the runs take the lean way ({@code DirectRounds}), whose waits must still find the departure.
+     * a few starts the runs take the lean way ({@code SlotRounds}), whose waits must still find the departure.
      */
     @ParameterizedTest
     @EnumSource(names = {"BARRIER", "ALLREDUCE"}, value = Wait.class)

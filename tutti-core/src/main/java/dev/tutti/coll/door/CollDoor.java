@@ -11,6 +11,7 @@ import dev.tutti.coll.BlockingCallReuse;
 import dev.tutti.coll.CollArgs;
 import dev.tutti.coll.CollCall;
 import dev.tutti.coll.CollComm;
+import dev.tutti.coll.CollDone;
 import dev.tutti.coll.CollHook;
 import dev.tutti.coll.CollKind;
 import dev.tutti.coll.InterArgs;
@@ -77,7 +78,7 @@ public final class CollDoor {
         }
         if (call.isDoneByHook()) {
             hook.after(call, null);
-            return ScheduleRun.DONE;
+            return CollDone.DONE;
         }
         final Request r;
         try {

@@ -18,7 +18,7 @@ import java.util.Set;
  * and at 4 ranks on 2 cores (both as persistent alltoalls in one job; the runs are in
  * bench/history/RESULTS-diary.md). Where ranks outnumber cores, what counts is how many times a message makes a
  * rank wait: once for a slot, once per chunk and handshake for the ring, so slots win at every size measured. Slots
- * live as long as their communicator ({@code DirectLane}): their blocks together may take at most a
+ * live as long as their communicator ({@code SlotLane}): their blocks together may take at most a
  * quarter of the arena ({@code slotBytes}), so that the program's shared buffers, windows and channels keep
  * their room. Thread-safety: the arena synchronizes, and so does the count of slot bytes; the rest is immutable or
  * volatile.

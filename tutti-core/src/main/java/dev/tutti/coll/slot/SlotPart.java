@@ -1,4 +1,4 @@
-package dev.tutti.coll;
+package dev.tutti.coll.slot;
 
 import dev.tutti.Status;
 import dev.tutti.TuttiException;
@@ -13,7 +13,8 @@ import java.lang.invoke.VarHandle;
 
 /**
  * One message of a persistent collective's schedule that travels through a pre-agreed slot of direct memory
- * instead of the message layer ({@link DirectLane}): the part request a {@link ScheduleRun} holds for that step.
+ * instead of the message layer ({@link SlotLane}): the part request a run
+ * ({@code dev.tutti.coll.ScheduleRun}) holds for that step.
  *
  * <p>Implementation notes. A slot lies in the receiving rank's memory and belongs to one (sender, receiver, n-th
  * message of the lane's shape between them). Its first 64-byte line is the receiver's acknowledgement, the last run it
@@ -42,12 +43,12 @@ import java.lang.invoke.VarHandle;
  * <p>Threading: {@link #post} and {@link #poll} are called by the thread that holds the run's advance lock, so the
  * part's fields are that thread's, its request state included: it is re-armed and completed with release stores
  * ({@code rearmByHolder}, {@code completeByHolder}), no fence, except a send failed by a departed peer
- * ({@link AbstractRequest#complete}). {@link DirectRounds} moves parts without touching that state at all.
+ * ({@link AbstractRequest#complete}). {@link SlotRounds} moves parts without touching that state at all.
  * {@code credits} is shared by the runs of the lane's requests (opaque accesses: a stale value only costs a read
  * of the acknowledgement). A send that finds no room asks the engine whether its peer is gone, so that a dead
  * receiver fails the run instead of leaving it waiting (receives are asked by the run, as for every part).
  */
-final class DirectPart extends AbstractRequest {
+public final class SlotPart extends AbstractRequest {
     private static final long LINE = 64;
     /** The acknowledgement's offset in a slot; cells follow at {@link #LINE}. */
     private static final long ACK = 0;
@@ -76,12 +77,12 @@ final class DirectPart extends AbstractRequest {
      * @param peerWorld the peer's world rank
      * @param slot      the slot, {@link #slotBytes} of {@code data}'s size
      * @param data      the step's bytes: read by a send, written by a receive
-     * @param runs      the current run's number on each lane of the request ({@link DirectPlan})
+     * @param runs      the current run's number on each lane of the request ({@link SlotPlan})
      * @param lane      the index of this part's lane in {@code runs}
      * @param credits   the lane's last acknowledgement read per send slot (sends only, else null)
      * @param credit    this slot's index in {@code credits}
      */
-    DirectPart(final P2pEngine engine, final boolean send, final int peerWorld, final MemorySegment slot,
+    SlotPart(final P2pEngine engine, final boolean send, final int peerWorld, final MemorySegment slot,
         final MemorySegment data, final long[] runs, final int lane, final long[] credits, final int credit) {
         super(engine);
         this.send = send;
@@ -128,7 +129,7 @@ final class DirectPart extends AbstractRequest {
      *
      * @return this part
      */
-    DirectPart post() {
+    public SlotPart post() {
         rearmByHolder(); // the part's state is the holder's alone (see the class note)
         run = runs[lane];
         poll();
@@ -158,7 +159,7 @@ final class DirectPart extends AbstractRequest {
         return false;
     }
 
-    /** Aims the part at its lane's current run without touching its request state ({@link DirectRounds}). */
+    /** Aims the part at its lane's current run without touching its request state ({@link SlotRounds}). */
     void aim() {
         run = runs[lane];
     }
@@ -201,7 +202,7 @@ final class DirectPart extends AbstractRequest {
      *
      * @return true if {@link #poll()} may complete the part
      */
-    boolean arrived() {
+    public boolean arrived() {
         final long k = run;
         return (long) LONG.getAcquire(slot, cellAt(k) + sequence) == k;
     }
@@ -220,24 +221,27 @@ final class DirectPart extends AbstractRequest {
      * Polls every direct part of the round (each may be the one its peer waits for: a send that waits for room
      * must be retried even while an earlier receive waits) and tells whether all parts are complete.
      */
-    static boolean pollAll(final AbstractRequest[] ps, final int n) {
+    public static boolean pollAll(final AbstractRequest[] ps, final int n) {
         boolean all = true;
         for (int i = 0; i < n; i++) {
             final AbstractRequest p = ps[i];
-            if (!p.isDone() && !(p instanceof DirectPart d && d.poll())) {
+            if (!p.isDone() && !(p instanceof SlotPart d && d.poll())) {
                 all = false;
             }
         }
         return all;
     }
 
-    /** @return the first pending part if every pending part is a direct receive, else null (what {@code ScheduleRun} watches) */
-    static DirectPart awaited(final AbstractRequest[] ps, final int n) {
-        DirectPart first = null;
+    /**
+     * @return the first pending part if every pending part is a direct receive, else null (what
+     *         {@code ScheduleRun} watches)
+     */
+    public static SlotPart awaited(final AbstractRequest[] ps, final int n) {
+        SlotPart first = null;
         for (int i = 0; i < n; i++) {
             final AbstractRequest p = ps[i];
             if (!p.isDone()) {
-                if (!(p instanceof DirectPart d) || d.sends()) {
+                if (!(p instanceof SlotPart d) || d.sends()) {
                     return null;
                 }
                 if (null == first) {
@@ -254,12 +258,16 @@ final class DirectPart extends AbstractRequest {
     }
 
     /** @return the peer's world rank */
-    int peerWorld() {
+    public int peerWorld() {
         return peerWorld;
     }
 
+    /**
+     * Public, where the base class's is protected: the failure checks of a waiting run ask a part of the lean road
+     * directly, its request state being left alone there (see the class note).
+     */
     @Override
-    protected TuttiException blockingFailure() {
+    public TuttiException blockingFailure() {
         return engine.failureAffecting(peerWorld);
     }
 
@@ -275,6 +283,6 @@ final class DirectPart extends AbstractRequest {
 
     @Override
     public String toString() {
-        return "DirectPart(" + describeWait() + ", " + data.byteSize() + " bytes" + (isDone() ? ", done" : "") + ")";
+        return "SlotPart(" + describeWait() + ", " + data.byteSize() + " bytes" + (isDone() ? ", done" : "") + ")";
     }
 }

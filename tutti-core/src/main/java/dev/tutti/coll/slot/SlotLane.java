@@ -1,4 +1,4 @@
-package dev.tutti.coll;
+package dev.tutti.coll.slot;
 
 import dev.tutti.Datatype;
 import dev.tutti.ErrorClass;
@@ -6,6 +6,7 @@ import dev.tutti.TuttiException;
 import dev.tutti.internal.Errors;
 import dev.tutti.internal.Failures;
 import dev.tutti.p2p.AbstractRequest;
+import dev.tutti.p2p.CommView;
 import dev.tutti.p2p.P2pEngine;
 import dev.tutti.p2p.RecvRequest;
 import dev.tutti.transport.DirectMemory;
@@ -20,7 +21,7 @@ import java.util.function.BooleanSupplier;
  * The slots of direct memory between this rank and one peer for one shape of persistent collective: every
  * persistent request of a communicator whose messages with that peer have this shape (the call's kind and roots, the
  * sizes of its messages to the peer and from it, in schedule order) moves them through this lane's slots
- * ({@link DirectPart}), once the two ranks have agreed on it. Direct memory ({@link DirectMemory}) is the shm
+ * ({@link SlotPart}), once the two ranks have agreed on it. Direct memory ({@link DirectMemory}) is the shm
  * transport's shared arena between processes, the heap between ranks that are threads of one JVM.
  *
  * <p>Why per peer and shape, not per request: what pairs a start on one rank with a start on another is the
@@ -40,9 +41,9 @@ import java.util.function.BooleanSupplier;
  * (which keeps their run numbers in step). Its slots are given back when the communicator is freed ({@link #close()})
  * if no request that uses it is active then: a peer writes into them only during a run this rank takes part in, so
  * once every such run here has completed, nothing writes them any more; otherwise they stay until the job ends.
- * Cost: one block of {@link DirectPart#slotBytes} per incoming message of the shape.
+ * Cost: one block of {@link SlotPart#slotBytes} per incoming message of the shape.
  */
-final class DirectLane {
+final class SlotLane {
     private static final int NEW = 0;
     private static final int POSTED = 1;
     private static final int AGREED = 2;
@@ -70,7 +71,10 @@ final class DirectLane {
     }
 
     private final Key key;
-    private final CollComm comm;
+    private final P2pEngine engine;
+    private final int context;
+    private final CommView view;
+    private final int peerWorld;
     private final DirectMemory memory;
     private final long limit;
     /** Runs started on this lane so far: the owner threads' (starts on a communicator are ordered by MPI). */
@@ -81,7 +85,7 @@ final class DirectLane {
     private MemorySegment block;
     private MemorySegment[] recvSlots;
     private MemorySegment[] sendSlots;
-    /** The last acknowledgement read per send slot ({@link DirectPart}): shared by the lane's requests. */
+    /** The last acknowledgement read per send slot ({@link SlotPart}): shared by the lane's requests. */
     private long[] credits;
     private long[] out;
     private long[] in;
@@ -91,9 +95,22 @@ final class DirectLane {
     private final List<BooleanSupplier> users = new ArrayList<>();
     private boolean closed;
 
-    DirectLane(final Key key, final CollComm comm, final DirectMemory memory, final long limit) {
+    /**
+     * @param key       the peer (group rank) and the shape
+     * @param engine    the engine of this rank
+     * @param context   the communicator's collective context, on which the agreement travels
+     * @param view      the communicator, for messages
+     * @param peerWorld the peer's world rank
+     * @param memory    the direct memory this rank shares with the peer
+     * @param limit     the largest message the lane may take through a slot (0: it declines slots)
+     */
+    SlotLane(final Key key, final P2pEngine engine, final int context, final CommView view, final int peerWorld,
+        final DirectMemory memory, final long limit) {
         this.key = key;
-        this.comm = comm;
+        this.engine = engine;
+        this.context = context;
+        this.view = view;
+        this.peerWorld = peerWorld;
         this.memory = memory;
         this.limit = limit;
     }
@@ -162,7 +179,7 @@ final class DirectLane {
 
     /** @return the peer's world rank */
     int peerWorld() {
-        return comm.world(key.peer);
+        return peerWorld;
     }
 
     /**
@@ -176,7 +193,7 @@ final class DirectLane {
      * @return true once agreed
      * @throws TuttiException if the peer's shape disagrees with this rank's, or a message failed
      */
-    boolean agree(final ScheduleRun owner, final int tag, final long run, final String op) {
+    boolean agree(final AbstractRequest owner, final int tag, final long run, final String op) {
         if (AGREED == state) {
             return true;
         }
@@ -226,10 +243,10 @@ final class DirectLane {
      * @return true if such a message waits
      */
     boolean stalledBy(final int tag) {
-        return POSTED == state && null != comm.engine().iprobe(comm.context(), peerWorld(), tag, comm.view());
+        return POSTED == state && null != engine.iprobe(context, peerWorld, tag, view);
     }
 
-    private void post(final ScheduleRun owner, final int tag) {
+    private void post(final AbstractRequest owner, final int tag) {
         boolean offer = true;
         long total = 0;
         for (final long s : key.sends) {
@@ -237,7 +254,7 @@ final class DirectLane {
         }
         for (final long s : key.recvs) {
             offer &= s <= limit;
-            total += DirectPart.slotBytes(s);
+            total += SlotPart.slotBytes(s);
         }
         offer &= !closed;
         block = offer && total > 0 ? memory.tryAllocateSlots(total) : null;
@@ -255,19 +272,16 @@ final class DirectLane {
         long at = 0;
         for (int j = 0; j < nr; j++) { // each slot's offset in the block
             out[HEAD + ns + nr + j] = at;
-            at += DirectPart.slotBytes(key.recvs[j]);
+            at += SlotPart.slotBytes(key.recvs[j]);
         }
         // The peer's message: its sends are this rank's receives and the other way round. One long more, so that
         // a longer message shows as a wrong length rather than a truncation.
         in = new long[HEAD + nr + 2 * ns + 1];
-        final P2pEngine engine = comm.engine();
         final int code = key.header | Datatype.LONG.ordinal();
-        final int world = peerWorld();
         final int agreeTag = agreementTag(tag);
-        inReq = engine.irecvCoded(null, comm.context(), world, agreeTag, code, MemorySegment.ofArray(in),
-            comm.view());
+        inReq = engine.irecvCoded(null, context, peerWorld, agreeTag, code, MemorySegment.ofArray(in), view);
         inReq.wakeOnComplete(owner);
-        outReq = engine.isendCoded(null, comm.context(), world, agreeTag, code, MemorySegment.ofArray(out));
+        outReq = engine.isendCoded(null, context, peerWorld, agreeTag, code, MemorySegment.ofArray(out));
         outReq.wakeOnComplete(owner);
     }
 
@@ -277,7 +291,7 @@ final class DirectLane {
             inReq.waitFor();
         } catch (final TuttiException e) {
             if (ErrorClass.TRUNCATE != e.errorClass()) {
-                throw Failures.wrap(e, op, comm.describe(), "agreeing with rank=" + key.peer + " failed");
+                throw Failures.wrap(e, op, view.describe(), "agreeing with rank=" + key.peer + " failed");
             }
             throw shapes(op, "more messages");
         }
@@ -303,13 +317,13 @@ final class DirectLane {
         if (direct) {
             recvSlots = new MemorySegment[nr];
             for (int j = 0; j < nr; j++) {
-                recvSlots[j] = block.asSlice(out[HEAD + ns + nr + j], DirectPart.slotBytes(key.recvs[j]));
+                recvSlots[j] = block.asSlice(out[HEAD + ns + nr + j], SlotPart.slotBytes(key.recvs[j]));
             }
             sendSlots = new MemorySegment[ns];
             credits = new long[ns];
-            final MemorySegment theirs = 0 == ns ? null : memory.resolveDirect(peerWorld(), in[3], in[4]);
+            final MemorySegment theirs = 0 == ns ? null : memory.resolveDirect(peerWorld, in[3], in[4]);
             for (int j = 0; j < ns; j++) {
-                sendSlots[j] = theirs.asSlice(in[HEAD + nr + ns + j], DirectPart.slotBytes(key.sends[j]));
+                sendSlots[j] = theirs.asSlice(in[HEAD + nr + ns + j], SlotPart.slotBytes(key.sends[j]));
             }
         } else if (null != block) {
             memory.freeDirect(block);
@@ -322,20 +336,20 @@ final class DirectLane {
     }
 
     private TuttiException shapes(final String op, final String theirs) {
-        return Errors.mismatch(ErrorClass.COUNT, op, comm.describe(), key.peer, theirs, "has " + key.sends.length
+        return Errors.mismatch(ErrorClass.COUNT, op, view.describe(), key.peer, theirs, "has " + key.sends.length
             + " message(s) to it and " + key.recvs.length + " from it", "the ranks passed different counts, types "
             + "or roots");
     }
 
     private TuttiException count(final String op, final String theyDo, final long theirs, final String weDo,
         final long ours) {
-        return Errors.invalid(ErrorClass.COUNT, op, comm.describe(), "rank=" + key.peer + " " + theyDo + " bytes="
+        return Errors.invalid(ErrorClass.COUNT, op, view.describe(), "rank=" + key.peer + " " + theyDo + " bytes="
             + theirs + " but this rank " + weDo + " bytes=" + ours + ": the ranks passed different counts or types");
     }
 
     @Override
     public String toString() {
-        return "DirectLane(" + key + ", " + (AGREED == state ? direct ? "direct" : "message layer" : "not agreed")
+        return "SlotLane(" + key + ", " + (AGREED == state ? direct ? "direct" : "message layer" : "not agreed")
             + ", " + runs + " runs)";
     }
 }

@@ -1,4 +1,4 @@
-package dev.tutti.coll;
+package dev.tutti.coll.slot;
 
 import org.junit.jupiter.api.Test;
 
@@ -6,17 +6,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Where a slot's cell puts a message and its sequence word ({@link DirectPart}): the word is the cell's last 8 bytes,
+ * Where a slot's cell puts a message and its sequence word ({@link SlotPart}): the word is the cell's last 8 bytes,
  * the message ends in the word's line, and a cell takes no more lines than the message and the word need.
  */
-class DirectPartLayoutTest {
+class SlotPartLayoutTest {
     private static final long LINE = 64;
 
     @Test
     void shouldEndEveryMessageInTheLineOfItsSequenceWord() {
         for (long n = 0; n <= 5000; n++) {
-            final long cell = DirectPart.cellBytes(n);
-            final long at = DirectPart.bytesAt(n);
+            final long cell = SlotPart.cellBytes(n);
+            final long at = SlotPart.bytesAt(n);
             final long word = cell - Long.BYTES;
             assertEquals(0, cell % LINE, n + " B: a cell is whole lines");
             assertEquals(((n + 7) / 8 * 8 + Long.BYTES + LINE - 1) / LINE * LINE, cell, n + " B: no spare line");

@@ -1,13 +1,13 @@
-package dev.tutti.coll;
+package dev.tutti.coll.slot;
 
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The lean way through a persistent run whose every message goes through shared-memory slots ({@link DirectPlan}
- * agreed, all of its messages direct): the rounds as flat arrays of {@link DirectPart}s, sends first, each round's
+ * The lean way through a persistent run whose every message goes through shared-memory slots ({@link SlotPlan}
+ * agreed, all of its messages direct): the rounds as flat arrays of {@link SlotPart}s, sends first, each round's
  * outstanding parts in one bit mask. A start of such a run moves its messages here instead of through
- * {@link ScheduleRun}'s general round machinery (part requests re-armed and completed, their outcomes and lengths
+ * {@code ScheduleRun}'s general round machinery (part requests re-armed and completed, their outcomes and lengths
  * checked, a watch kept): a slot's message cannot fail or differ in size once the lane is agreed, so none of that
  * is needed, and the path from one message's arrival to the next message's send is a few loads and stores.
  *
@@ -18,11 +18,11 @@ import java.util.List;
  * (moving its parts once before running its {@code meanwhile} steps). A send waiting for room (its receiver has not
  * read the cell's previous use) keeps its bit; the run's wait finds a departed peer through {@link #pending()} (as
  * {@code ScheduleRun} does for its part requests). Used only when every round has at most 64 messages. Cost per
- * message: the part's copy and one release store ({@link DirectPart#move()}); per round: one pass over its parts per
+ * message: the part's copy and one release store ({@link SlotPart#move()}); per round: one pass over its parts per
  * advance.
  */
-final class DirectRounds {
-    private final DirectPart[][] parts;
+public final class SlotRounds {
+    private final SlotPart[][] parts;
     private final long[] all;
     private final Runnable[][] meanwhile;
     private final Runnable[][] local;
@@ -30,7 +30,7 @@ final class DirectRounds {
     private int round;
     private long mask;
 
-    private DirectRounds(final DirectPart[][] parts, final long[] all, final Runnable[][] meanwhile,
+    private SlotRounds(final SlotPart[][] parts, final long[] all, final Runnable[][] meanwhile,
         final Runnable[][] local, final Runnable finish) {
         this.parts = parts;
         this.all = all;
@@ -43,38 +43,37 @@ final class DirectRounds {
      * Returns the lean form of an agreed plan whose every message is direct, or null if a round has more than 64
      * messages.
      *
-     * @param schedule the run's schedule
-     * @param plan     its plan, agreed, every message direct
+     * @param plan      the run's plan, agreed, every message direct
+     * @param meanwhile each round's steps run while its messages fly, by round
+     * @param local     each round's steps run once its messages have moved, by round
+     * @param finish    the step run after the last round, or null
      * @return the rounds, or null
      */
-    static DirectRounds of(final Schedule schedule, final DirectPlan plan) {
-        final Schedule.Round[] rounds = schedule.rounds();
-        final DirectPart[][] parts = new DirectPart[rounds.length][];
-        final long[] all = new long[rounds.length];
-        final Runnable[][] meanwhile = new Runnable[rounds.length][];
-        final Runnable[][] local = new Runnable[rounds.length][];
-        for (int r = 0; r < rounds.length; r++) {
-            final Schedule.CommStep[] steps = rounds[r].comm();
-            if (steps.length > Long.SIZE) {
+    public static SlotRounds of(final SlotPlan plan, final Runnable[][] meanwhile, final Runnable[][] local,
+        final Runnable finish) {
+        final int rounds = local.length;
+        final SlotPart[][] parts = new SlotPart[rounds][];
+        final long[] all = new long[rounds];
+        for (int r = 0; r < rounds; r++) {
+            final int width = plan.width(r);
+            if (width > Long.SIZE) {
                 return null;
             }
-            final List<DirectPart> sends = new ArrayList<>();
-            final List<DirectPart> recvs = new ArrayList<>();
-            for (int i = 0; i < steps.length; i++) {
-                final DirectPart p = plan.part(r, i);
+            final List<SlotPart> sends = new ArrayList<>();
+            final List<SlotPart> recvs = new ArrayList<>();
+            for (int i = 0; i < width; i++) {
+                final SlotPart p = plan.part(r, i);
                 (p.sends() ? sends : recvs).add(p);
             }
             sends.addAll(recvs); // a round's sends go out before it looks for its receives
-            parts[r] = sends.toArray(new DirectPart[0]);
-            all[r] = steps.length == Long.SIZE ? -1L : (1L << steps.length) - 1;
-            meanwhile[r] = rounds[r].meanwhile();
-            local[r] = rounds[r].local();
+            parts[r] = sends.toArray(new SlotPart[0]);
+            all[r] = width == Long.SIZE ? -1L : (1L << width) - 1;
         }
-        return new DirectRounds(parts, all, meanwhile, local, schedule.finish());
+        return new SlotRounds(parts, all, meanwhile, local, finish);
     }
 
     /** Starts a run at its first round (the lanes' run numbers are drawn). */
-    void begin() {
+    public void begin() {
         round = -1;
         mask = 0;
     }
@@ -86,8 +85,8 @@ final class DirectRounds {
      *
      * @return true once the run's last local step (and its finish step) has run
      */
-    boolean advance() {
-        final DirectPart[][] parts = this.parts;
+    public boolean advance() {
+        final SlotPart[][] parts = this.parts;
         while (true) {
             if (round >= 0) {
                 mask = move(parts[round], mask);
@@ -104,7 +103,7 @@ final class DirectRounds {
                 }
                 return true;
             }
-            for (final DirectPart p : parts[round]) {
+            for (final SlotPart p : parts[round]) {
                 p.aim();
             }
             mask = all[round];
@@ -118,7 +117,7 @@ final class DirectRounds {
     }
 
     /** @return {@code m} without the bits of the parts of {@code ps} that moved now */
-    private static long move(final DirectPart[] ps, final long m) {
+    private static long move(final SlotPart[] ps, final long m) {
         long left = m;
         for (long b = m; 0 != b; b &= b - 1) {
             final int i = Long.numberOfTrailingZeros(b);
@@ -135,12 +134,12 @@ final class DirectRounds {
      *
      * @return the receive, or null
      */
-    DirectPart awaited() {
-        DirectPart first = null;
+    public SlotPart awaited() {
+        SlotPart first = null;
         if (round >= 0 && round < parts.length) {
-            final DirectPart[] ps = parts[round];
+            final SlotPart[] ps = parts[round];
             for (long left = mask; 0 != left; left &= left - 1) {
-                final DirectPart p = ps[Long.numberOfTrailingZeros(left)];
+                final SlotPart p = ps[Long.numberOfTrailingZeros(left)];
                 if (p.sends()) {
                     return null;
                 }
@@ -153,8 +152,8 @@ final class DirectRounds {
     }
 
     /** @return the outstanding parts of the current round (for the failure checks of a wait; allocates) */
-    List<DirectPart> pending() {
-        final List<DirectPart> out = new ArrayList<>();
+    public List<SlotPart> pending() {
+        final List<SlotPart> out = new ArrayList<>();
         if (round >= 0 && round < parts.length) {
             for (long left = mask; 0 != left; left &= left - 1) {
                 out.add(parts[round][Long.numberOfTrailingZeros(left)]);
@@ -164,12 +163,12 @@ final class DirectRounds {
     }
 
     /** @return the current round, from 0 (-1 before the first) */
-    int round() {
+    public int round() {
         return round;
     }
 
     /** @return the bits of the current round's outstanding parts */
-    long mask() {
+    public long mask() {
         return mask;
     }
 
@@ -178,8 +177,8 @@ final class DirectRounds {
      *
      * @return the part, or null
      */
-    DirectPart blockedBy() {
-        for (final DirectPart p : pending()) {
+    public SlotPart blockedBy() {
+        for (final SlotPart p : pending()) {
             if (null != p.blockingFailure()) {
                 return p;
             }

@@ -1,0 +1,133 @@
+package dev.tutti.coll;
+
+import dev.tutti.coll.slot.SlotPlan;
+import dev.tutti.coll.slot.SlotRounds;
+import dev.tutti.p2p.P2pEngine;
+import dev.tutti.transport.DirectMemory;
+import dev.tutti.transport.Transport;
+
+import java.util.function.BooleanSupplier;
+
+/**
+ * Which road a collective run's data takes: the message layer ({@code p2p}), or slots in memory this rank shares
+ * with a peer ({@code coll.slot}). It is decided here and nowhere else; {@link ScheduleRun} keeps what is decided in
+ * its own fields and follows it.
+ * <ul>
+ * <li><b>Messages</b>: every run of a blocking, nonblocking or tagged call, and of the library's own collectives
+ * (their peers and sizes hold for one call, and a lane of slots is agreed once for many). A persistent run too when
+ * none of its peers shares direct memory with this rank or the setting {@code tutti.coll.directLimit} is 0
+ * ({@link #plan} makes no plan), or when every lane declined slots at its agreement ({@link #agreed}).</li>
+ * <li><b>Slots</b>: a persistent run's messages with each peer in direct memory whose lane agreed on slots
+ * ({@code SlotLane}). The run's rounds go as for messages, with a {@code SlotPart} in place of the message layer's
+ * request for each such message; its other messages stay on the message layer.</li>
+ * <li><b>Lean slots</b>: a persistent run whose every message goes through slots, at a start that no gate, no hook
+ * and no registered run of a higher priority must see ({@link #lean}): its rounds go through {@link SlotRounds}
+ * alone, none of the run's round machinery.</li>
+ * </ul>
+ *
+ * <p>Implementation notes. Static methods of a final class, no state: a road object per run would put one more load
+ * between the run and its plan on every step of its hot path, and a road per interface a virtual call, so the run
+ * holds the outcome itself (its plan, whether every message goes through slots, its lean rounds, whether the
+ * current start is lean). {@link #plan} runs at a persistent call's init, {@link #agreed} and {@link #leanRounds}
+ * once per request, when its lanes have agreed; {@link #lean} once per start, inlined into it.
+ */
+final class Road {
+    private Road() {
+    }
+
+    /**
+     * Makes the slot plan of a persistent call's schedule at its init, or returns null when every message keeps the
+     * message layer: a message may go through a slot when its peer is another rank whose transport has
+     * {@link DirectMemory} (the first such memory met: one per plan), and when that memory allows messages through
+     * slots at all ({@link DirectMemory#directLimit()} above 0).
+     *
+     * @param schedule the request's own schedule
+     * @param comm     its communicator
+     * @param idle     tells whether the request has no run in flight (for its lanes)
+     * @return the plan, or null
+     */
+    static SlotPlan plan(final Schedule schedule, final CollComm comm, final BooleanSupplier idle) {
+        final P2pEngine engine = comm.engine();
+        final Schedule.Round[] rounds = schedule.rounds();
+        SlotPlan.Builder slots = null;
+        DirectMemory memory = null;
+        for (int r = 0; r < rounds.length; r++) {
+            final Schedule.CommStep[] steps = rounds[r].comm();
+            for (int i = 0; i < steps.length; i++) {
+                final Schedule.CommStep s = steps[i];
+                final int world = comm.world(s.peer());
+                final Transport route = world == engine.worldRank() ? null : engine.route(world);
+                final DirectMemory t = null == route ? null : route.directMemory();
+                if (null == t || (null != memory && memory != t)) {
+                    continue;
+                }
+                memory = t;
+                if (null == slots) {
+                    slots = new SlotPlan.Builder(schedule.op(), schedule.header().bits(), widths(rounds), comm.size(),
+                        engine, idle);
+                }
+                slots.add(s.peer(), world, r, i, s.send(), s.segment(), s.send() && t.copiesOnce(s.segment()));
+            }
+        }
+        if (null == slots) {
+            return null;
+        }
+        final long limit = memory.directLimit();
+        return limit <= 0 ? null : slots.build(comm.slotLanes(), memory, limit);
+    }
+
+    private static int[] widths(final Schedule.Round[] rounds) {
+        final int[] w = new int[rounds.length];
+        for (int r = 0; r < rounds.length; r++) {
+            w[r] = rounds[r].comm().length;
+        }
+        return w;
+    }
+
+    /**
+     * Once a run's lanes have agreed: its plan, or null when every lane declined slots and the message layer
+     * carries every message from then on.
+     *
+     * @param plan the plan, agreed ({@link SlotPlan#ready()})
+     * @return {@code plan}, or null
+     */
+    static SlotPlan agreed(final SlotPlan plan) {
+        return plan.any() ? plan : null;
+    }
+
+    /**
+     * Once a run's lanes have agreed: the lean form of its rounds when every message goes through slots, else null
+     * (also when a round has more messages than the lean form takes).
+     *
+     * @param schedule the run's schedule
+     * @param plan     its plan, agreed, with a message through slots
+     * @return the lean rounds, or null
+     */
+    static SlotRounds leanRounds(final Schedule schedule, final SlotPlan plan) {
+        if (!plan.all()) {
+            return null;
+        }
+        final Schedule.Round[] rounds = schedule.rounds();
+        final Runnable[][] meanwhile = new Runnable[rounds.length][];
+        final Runnable[][] local = new Runnable[rounds.length][];
+        for (int r = 0; r < rounds.length; r++) {
+            meanwhile[r] = rounds[r].meanwhile();
+            local[r] = rounds[r].local();
+        }
+        return SlotRounds.of(plan, meanwhile, local, schedule.finish());
+    }
+
+    /**
+     * At a persistent run's start: whether it goes the lean way. Not when a gate or a hook must see the run, nor
+     * when a registered run of a higher priority may need to go first (a lean start sends its first round at once).
+     *
+     * @param lean the run's lean rounds, or null
+     * @param gate what the start waits for before its data moves, or null
+     * @param hook the hook to tell at completion, or null
+     * @param run  the run
+     * @return true for the lean way
+     */
+    static boolean lean(final SlotRounds lean, final CollGate gate, final CollHook hook, final ScheduleRun run) {
+        return null != lean && null == gate && null == hook && !run.comm().activeRuns().outranks(run.priority());
+    }
+}
