@@ -29,7 +29,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * fully-qualified references, lambdas and nested classes count as much as imports).
  *
  * <p>Layers, top to bottom: channel → job → calls → check → comm → coll → p2p → transport → runtime → type → api →
- * internal → kernel, each using only layers below it. {@code channel} (the alltoall channels, built on the public
+ * internal → kernel, each using only layers below it. Inside coll: the door ({@code coll.door}) → the intercommunicator
+ * collectives ({@code coll.inter}) → the algorithms ({@code coll.algo}) → the engine ({@code coll}) → the slots of
+ * persistent calls ({@code coll.slot}), which know no schedule. {@code channel} (the alltoall channels, built on the public
  * api alone) is the top, which nothing uses, and it may use only the api and {@code internal}. {@code job} starts
  * ranks and is the implementation the api finds through {@code ServiceLoader} ({@code internal.Provider});
  * {@code calls} implements the api's communicator handles. The api ({@code dev.tutti}: interfaces, values,
@@ -50,7 +52,11 @@ class LayeringTest {
         {"calls", "dev.tutti.calls.."},
         {"check", "dev.tutti.check.."},
         {"comm", "dev.tutti.comm.."},
-        {"coll", "dev.tutti.coll.."},
+        {"door", "dev.tutti.coll.door.."},
+        {"inter", "dev.tutti.coll.inter.."},
+        {"algo", "dev.tutti.coll.algo.."},
+        {"coll", "dev.tutti.coll"},
+        {"slot", "dev.tutti.coll.slot.."},
         {"p2p", "dev.tutti.p2p.."},
         {"transport", "dev.tutti.transport.."},
         {"runtime", "dev.tutti.runtime.."},
@@ -185,6 +191,18 @@ class LayeringTest {
             "a cycle between coll and coll.algo went unnoticed: " + packages);
         final String classes = evaluateClassCycles(planted).getFailureReport().toString();
         assertTrue(classes.contains("PlantedUp") && classes.contains("PlantedDown"), classes);
+    }
+
+    /**
+     * The slots sit below the engine that runs them: a class of {@code coll.slot} that uses a run breaks the layers
+     * (and closes a cycle between the two packages).
+     */
+    @Test
+    void shouldCatchASlotClassThatUsesTheEngine() throws ClassNotFoundException {
+        final JavaClasses planted = new ClassFileImporter().importClasses(
+            Class.forName("dev.tutti.coll.slot.PlantedSlotUp"), dev.tutti.coll.ScheduleRun.class);
+        final String layers = evaluate(planted).getFailureReport().toString();
+        assertTrue(layers.contains("PlantedSlotUp"), "a slot class using the engine went unnoticed: " + layers);
     }
 
     /**
