@@ -601,8 +601,9 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
 
     /**
      * Has {@code hook.after(call, ...)} called once this run has completed (at once if it already has): how a
-     * nonblocking or tagged call that passed a hook at the door ({@link dev.tutti.coll.door.CollDoor}) reports its completion. The
-     * first of the completing thread and this call to see both the hook and the completion calls it, once.
+     * nonblocking or tagged call that passed a hook at the door ({@link dev.tutti.coll.door.CollDoor}) reports its
+     * completion. The first of the completing thread and this call to see both the hook and the completion calls it,
+     * once.
      *
      * @param hook the hook
      * @param call the call's descriptor

@@ -270,8 +270,8 @@ final class StallChecks {
     }
 
     /** @return the failure of a run that waits for rank {@code peer} (group rank), which is gone */
-    private static TuttiException waitsFor(final TuttiException gone, final String op, final CollComm comm, final int peer,
-        final int round, final int rounds) {
+    private static TuttiException waitsFor(final TuttiException gone, final String op, final CollComm comm,
+        final int peer, final int round, final int rounds) {
         return Failures.wrap(gone, op, comm.describe(), "cannot complete, it waits for rank " + peer + " (round "
             + (round + 1) + " of " + rounds + ")");
     }

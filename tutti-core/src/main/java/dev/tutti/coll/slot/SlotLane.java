@@ -30,12 +30,13 @@ import java.util.function.BooleanSupplier;
  * this shape with the peer is, on both ranks, the same collective call; so runs are numbered per lane
  * ({@link #nextRun()}), and both ranks see the same numbers whichever requests they start.
  *
- * <p>Agreement: the lane's first run (number 1) sends the peer one message ({@link #agreementTag}): {@code [offer, sends, receives, block name, block bytes, send sizes..., receive sizes...,
- * slot offsets in the block...]} (the block holds this rank's slots for the peer's messages), and receives the
- * peer's. The lane goes direct when both offered (every message at most the direct limit, and room for the slots);
- * sizes that disagree fail the run on both ranks as a count mismatch, before a byte is written into a slot (a sender
- * writes into a slot its receiver sized). Runs of other requests that reach the lane before it is agreed wait.
- * State changes under the lane's lock; {@code state} is volatile so that runs read it without the lock once agreed.
+ * <p>Agreement: the lane's first run (number 1) sends the peer one message ({@link #agreementTag}): {@code [offer,
+ * sends, receives, block name, block bytes, send sizes..., receive sizes..., slot offsets in the block...]} (the block
+ * holds this rank's slots for the peer's messages), and receives the peer's. The lane goes direct when both offered
+ * (every message at most the direct limit, and room for the slots); sizes that disagree fail the run on both ranks as a
+ * count mismatch, before a byte is written into a slot (a sender writes into a slot its receiver sized). Runs of other
+ * requests that reach the lane before it is agreed wait. State changes under the lane's lock; {@code state} is volatile
+ * so that runs read it without the lock once agreed.
  *
  * <p>Lifetime: the lane lives as long as its communicator on this rank, so that both ranks keep it equally long
  * (which keeps their run numbers in step). Its slots are given back when the communicator is freed ({@link #close()})

@@ -11,10 +11,12 @@ import java.util.List;
 import java.util.function.BooleanSupplier;
 
 /**
- * How a persistent collective's messages skip the message layer: each of its messages with a peer whose transport
- * has {@link DirectMemory} (shared memory between processes, the heap between ranks that are threads of one JVM)
- * goes through a slot of the {@link SlotLane} for that peer and shape ({@link SlotPart}). A persistent call's
- * peers and sizes never change, so the matching that the message layer does on every call is done once per lane.
+ * How a persistent collective's messages skip the message layer: each of its messages with a peer in
+ * {@link DirectMemory} (shared memory between processes, the heap between ranks that are threads of one JVM), as the
+ * caller chose them ({@link Builder}), goes through a slot of the {@link SlotLane} for that peer and shape
+ * ({@link SlotPart}). A persistent call's peers and sizes never change, so the matching that the message layer does
+ * on every call is done once per lane. The plan knows the schedule only by the number of messages in each round and
+ * the place (round, index) of each message it was given.
  *
  * <p>Implementation notes. Made with the request ({@code init} stays local, as MPI-4 requires: lanes are agreed in
  * their first run). Each start draws the next run number of each of its lanes ({@link #nextRun()}); the run then
