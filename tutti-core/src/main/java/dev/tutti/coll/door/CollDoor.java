@@ -37,7 +37,8 @@ import java.util.concurrent.TimeUnit;
  * completed ({@link CollHook#after}). Three entries, one per way a call runs: {@link #enter} (blocking and
  * nonblocking calls, matched by call order), {@link #begin} (tagged calls, matched by kind and tag) and
  * {@link #init} (persistent calls: the schedule is built once here, and each start of the returned
- * {@link PersistentRun} tells the hook and runs it again).
+ * {@link PersistentRun} tells the hook and runs it again). Which road the data of a run takes (messages, or slots of
+ * memory shared with a peer for a persistent call's runs) is decided in one place, {@code coll.Road}.
  *
  * <p>Implementation notes. Without a hook the door costs one volatile load and one predictable branch per call.
  * Intracommunicator calls of the regular collectives reuse a schedule from {@link ScheduleCache} when the memory,
