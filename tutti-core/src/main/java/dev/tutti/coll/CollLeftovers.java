@@ -101,6 +101,25 @@ public final class CollLeftovers {
     }
 
     /**
+     * Returns a mismatch shown by a collective message still unreceived on any communicator of this rank whose kind
+     * or root disagrees with this rank's call of the same number ({@link #conflict}): for a job that failed because
+     * ranks left or failed, where a message that merely was not received yet proves nothing, but one that disagrees
+     * names the mismatch that made a rank leave early.
+     *
+     * @param engine the rank's engine
+     * @return the failure naming both calls, or null if there is none
+     */
+    public static TuttiException disagreement(final P2pEngine engine) {
+        for (final CollComm comm : java.util.List.copyOf(CollHooks.of(engine).comms().values())) {
+            final TuttiException e = conflict(comm, false, Integer.MAX_VALUE, 0);
+            if (null != e) {
+                return e;
+            }
+        }
+        return null;
+    }
+
+    /**
      * Explains a call that failed because a peer left or failed, if this rank holds a message that shows a mismatch
      * ({@link #conflict}): such a peer did its part of another collective and left; the mismatch is the cause, its
      * departure only the symptom. Runs only on that failure path.

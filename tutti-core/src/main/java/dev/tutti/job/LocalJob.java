@@ -5,6 +5,7 @@ import dev.tutti.ErrorClass;
 import dev.tutti.RankBody;
 import dev.tutti.Tutti;
 import dev.tutti.TuttiException;
+import dev.tutti.calls.CommunicatorImpl;
 import dev.tutti.coll.CollLeftovers;
 import dev.tutti.internal.Failures;
 import dev.tutti.p2p.P2pEngine;
@@ -31,6 +32,8 @@ public final class LocalJob {
     private static final long GRACE_MS = 5_000;
 
     private final P2pEngine[] engines;
+    /** Each rank's handle, set before its thread starts. */
+    private final Tutti[] handles;
     private final Tutti.Options options;
     private final IntFunction<Tutti> ranks;
     private final AtomicReferenceArray<Throwable> failures;
@@ -43,6 +46,7 @@ public final class LocalJob {
         this.options = options;
         this.ranks = ranks;
         this.failures = new AtomicReferenceArray<>(engines.length);
+        this.handles = new Tutti[engines.length];
         this.checkFailures = new AtomicReferenceArray<>(engines.length);
     }
 
@@ -52,6 +56,7 @@ public final class LocalJob {
         for (int i = 0; i < n; i++) {
             final int rank = i;
             final Tutti tutti = ranks.apply(rank);
+            handles[rank] = tutti;
             threads[i] = Thread.ofPlatform().name("tutti-rank-" + rank).daemon(true).unstarted(() -> {
                 try {
                     ((TuttiImpl) tutti).bindToThread();
@@ -89,18 +94,45 @@ public final class LocalJob {
 
     /**
      * Every rank has returned, so every message any rank sent has arrived: a collective message that no call
-     * received shows a mismatch ({@link CollLeftovers}), which fails the job like a rank that threw it.
+     * received shows a mismatch ({@link CollLeftovers}), which fails the job like a rank that threw it. A job whose
+     * failures are all departures ({@link ErrorClass#PROC_FAILED}: a rank that returned early made its peers' calls
+     * fail) is searched too, for a message that disagrees with the call of its number; found, it is the cause.
      */
     private void checkLeftovers() {
-        if (firstFailed.get() >= 0) {
+        final boolean failed = firstFailed.get() >= 0;
+        if (failed && !departuresOnly()) {
             return;
         }
         for (int r = 0; r < engines.length; r++) {
-            final TuttiException leftover = CollLeftovers.check(engines[r]);
-            if (null != leftover) {
-                fail(r, leftover);
+            ((CommunicatorImpl) handles[r].world()).contexts().reapAtClose();
+            if (!failed) {
+                final TuttiException leftover = CollLeftovers.check(engines[r]);
+                if (null != leftover) {
+                    fail(r, leftover);
+                }
+                continue;
+            }
+            final TuttiException mismatch = CollLeftovers.disagreement(engines[r]);
+            if (null != mismatch) {
+                final Throwable symptom = failures.get(r);
+                if (null != symptom) {
+                    mismatch.addSuppressed(symptom);
+                }
+                failures.set(r, mismatch);
+                return;
             }
         }
+    }
+
+    /** @return whether every rank that failed failed because a peer left or failed */
+    private boolean departuresOnly() {
+        for (int i = 0; i < failures.length(); i++) {
+            final Throwable t = failures.get(i);
+            if (null != t && !(t instanceof TuttiException e && ErrorClass.PROC_FAILED == e.errorClass())) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean join(final Thread t, final long deadline) {

@@ -188,6 +188,7 @@ public final class TuttiImpl implements Tutti {
                 launch.close();
             }
         }
+        world.contexts().reapAtClose(); // every peer said goodbye: its FINs are in
         final TuttiException leftover = CollLeftovers.check(engine);
         if (null != leftover) {
             if (null != found) {
