@@ -16,12 +16,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
@@ -46,7 +44,7 @@ import picocli.CommandLine.Spec;
         + "(-dport, -mpjport, -sport, -headnodeip), -mxboardnum, -localloader, -remoteloader, -debug, -profile.",
         "", "Exit status: 0; the failed rank's status (1 for a rank thread); 127 if the program cannot be started; "
         + "2 for a usage error."})
-public final class MpjrunCommand implements Callable<Integer>, JarProgram {
+public final class MpjrunCommand extends ProgramCommand {
     /** Indent of the synopsis's later lines: under the first line's options, after {@code Usage: tutti mpjrun }. */
     private static final String MORE = "                    ";
     /** The synopsis, first line: {@code tutti mpjrun --help} prints it. */
@@ -119,13 +117,6 @@ public final class MpjrunCommand implements Callable<Integer>, JarProgram {
         "-debug", "-profile"}, arity = "0..1", hidden = true)
     private List<String> unsupported = new ArrayList<>();
 
-    @Parameters(paramLabel = "MAIN_CLASS [ARGS...]", arity = "0..*",
-        description = "The main class and its arguments (or, after -jar JAR, the arguments).")
-    private List<String> program = new ArrayList<>();
-
-    private final RendezvousService.Factory rendezvous;
-    private final PrintStream out;
-    private final PrintStream err;
 
     /** The command as installed: the real rendezvous, this process's standard streams. */
     public MpjrunCommand() {
@@ -140,20 +131,14 @@ public final class MpjrunCommand implements Callable<Integer>, JarProgram {
      * @param err        where the ranks' stderr and the failure line go
      */
     MpjrunCommand(final RendezvousService.Factory rendezvous, final PrintStream out, final PrintStream err) {
-        this.rendezvous = rendezvous;
-        this.out = out;
-        this.err = err;
+        super(rendezvous, out, err);
     }
 
     @Override
-    public void jar(final String path) {
+    void jar(final String path) {
         this.jar = path;
     }
 
-    @Override
-    public List<String> program() {
-        return program;
-    }
 
     @Override
     public Integer call() {
@@ -168,7 +153,7 @@ public final class MpjrunCommand implements Callable<Integer>, JarProgram {
                 return refused;
             }
             return EmbeddedRun.run("tutti mpjrun", ranks(), RunCommand.programClasspath(classpath),
-                program.getFirst(), program.subList(1, program.size()), null, err);
+                program().getFirst(), program().subList(1, program().size()), null, err);
         }
         final Launcher launcher;
         try {
@@ -181,7 +166,7 @@ public final class MpjrunCommand implements Callable<Integer>, JarProgram {
             return refused;
         }
         final Integer unstartable = RunCommand.checkProgram("tutti mpjrun", launcher.placement(), jar, classpath,
-            null != jar ? null : program.getFirst(), err);
+            null != jar ? null : program().getFirst(), err);
         if (null != unstartable) {
             return unstartable;
         }
@@ -197,7 +182,7 @@ public final class MpjrunCommand implements Callable<Integer>, JarProgram {
 
     /**
      * Refuses what this command cannot do, naming the flag: an unsupported mpjrun.sh flag or device, a flag the
-     * device cannot honour, a missing program.
+     * device cannot honour, a missing program().
      */
     private void validate() {
         if (!unsupported.isEmpty()) {
@@ -217,7 +202,7 @@ public final class MpjrunCommand implements Callable<Integer>, JarProgram {
         if (null != protocolSwitchLimit && protocolSwitchLimit < 0) {
             throw usage("-psl " + protocolSwitchLimit + ", expected a number of bytes >= 0");
         }
-        if (null == jar && program.isEmpty()) {
+        if (null == jar && program().isEmpty()) {
             throw usage("no program given, expected MAIN_CLASS or -jar JAR after the options");
         }
         if (null != jar && null != classpath) {
@@ -269,10 +254,10 @@ public final class MpjrunCommand implements Callable<Integer>, JarProgram {
             b.workingDirectory(workingDirectory);
         }
         if (null != jar) {
-            b.classpath(RunCommand.withTutti(null)).jar(jar).args(program);
+            b.classpath(RunCommand.withTutti(null)).jar(jar).args(program());
         } else {
-            b.classpath(RunCommand.withTutti(RunCommand.programClasspath(classpath))).mainClass(program.getFirst())
-                .args(program.subList(1, program.size()));
+            b.classpath(RunCommand.withTutti(RunCommand.programClasspath(classpath))).mainClass(program().getFirst())
+                .args(program().subList(1, program().size()));
         }
         return b.build();
     }

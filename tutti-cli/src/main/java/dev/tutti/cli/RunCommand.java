@@ -24,14 +24,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Stack;
-import java.util.concurrent.Callable;
 import java.util.stream.IntStream;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
@@ -57,7 +55,7 @@ import picocli.CommandLine.Spec;
         "", "Exit status: 0; the failed rank's status; 124 on timeout; 127 if the program cannot be started (main "
         + "class not found on the class path, no such jar) or a rank could not start; 130 if interrupted; 2 for a "
         + "usage error."})
-public final class RunCommand implements Callable<Integer>, JarProgram {
+public final class RunCommand extends ProgramCommand {
     /** Indent of the synopsis's later lines: under the first line's options, after {@code Usage: tutti run }. */
     private static final String MORE = "                 ";
     /** The synopsis, line by line (each within the help's 80 columns): {@code tutti run --help} prints it. */
@@ -158,13 +156,6 @@ public final class RunCommand implements Callable<Integer>, JarProgram {
         description = "Remote shell for other hosts (default: ssh -o BatchMode=yes).")
     private String remoteShell;
 
-    @Parameters(paramLabel = "MAIN_CLASS [ARGS...]", arity = "0..*",
-        description = "The main class and its arguments (or, after -jar JAR, the arguments).")
-    private List<String> program = new ArrayList<>();
-
-    private final RendezvousService.Factory rendezvous;
-    private final PrintStream out;
-    private final PrintStream err;
 
     /** The command as installed: the real rendezvous, this process's standard streams. */
     public RunCommand() {
@@ -179,9 +170,7 @@ public final class RunCommand implements Callable<Integer>, JarProgram {
      * @param err        where the ranks' stderr and the failure line go
      */
     RunCommand(final RendezvousService.Factory rendezvous, final PrintStream out, final PrintStream err) {
-        this.rendezvous = rendezvous;
-        this.out = out;
-        this.err = err;
+        super(rendezvous, out, err);
     }
 
     /**
@@ -203,7 +192,7 @@ public final class RunCommand implements Callable<Integer>, JarProgram {
     public Integer call() {
         if (null != check && !CHECK_MODES.contains(check)
             && spec.commandLine().getParseResult().originalArgs().contains("--check")) {
-            program.addFirst(check); // "--check Main": the main class, not the checker's mode
+            program().addFirst(check); // "--check Main": the main class, not the checker's mode
             check = "on";
         }
         if (embedded) {
@@ -211,7 +200,7 @@ public final class RunCommand implements Callable<Integer>, JarProgram {
                 throw new CommandLine.ParameterException(spec.commandLine(), "--transport " + transport + " with "
                     + "--embedded, expected one of them (embedded ranks are threads of this JVM and talk in memory)");
             }
-            if (null == classpath || null != jar || program.isEmpty() || !hosts.isEmpty() || null != hostfile) {
+            if (null == classpath || null != jar || program().isEmpty() || !hosts.isEmpty() || null != hostfile) {
                 throw new CommandLine.ParameterException(spec.commandLine(),
                     "--embedded needs -cp CLASSPATH MAIN_CLASS and no -jar, -H or --hostfile");
             }
@@ -222,7 +211,7 @@ public final class RunCommand implements Callable<Integer>, JarProgram {
                 System.setProperty(dev.tutti.internal.Settings.CHECK_REPORT.name(),
                     checkReport.toAbsolutePath().toString());
             }
-            return EmbeddedRun.run("tutti run", ranks, classpath, program.getFirst(), program.subList(1, program.size()),
+            return EmbeddedRun.run("tutti run", ranks, classpath, program().getFirst(), program().subList(1, program().size()),
                 null == timeoutSeconds ? null : Duration.ofSeconds(timeoutSeconds), err);
         }
         final Launcher launcher;
@@ -261,7 +250,7 @@ public final class RunCommand implements Callable<Integer>, JarProgram {
     /** {@link #checkProgram(String, Placement, String, String, String, PrintStream)} for this command's job. */
     private Integer checkProgram(final Launcher launcher) {
         return checkProgram("tutti run", launcher.placement(), jar, classpath,
-            program.isEmpty() ? null : program.getFirst(), err);
+            program().isEmpty() ? null : program().getFirst(), err);
     }
 
     /**
@@ -302,14 +291,10 @@ public final class RunCommand implements Callable<Integer>, JarProgram {
     }
 
     @Override
-    public void jar(final String path) {
+    void jar(final String path) {
         this.jar = path;
     }
 
-    @Override
-    public List<String> program() {
-        return program;
-    }
 
     /**
      * Builds the launcher from the options.
@@ -347,10 +332,10 @@ public final class RunCommand implements Callable<Integer>, JarProgram {
                 + String.join(", ", Settings.TRANSPORT.choices()) + " (--embedded runs the ranks as threads)");
         }
         if (null != jar) {
-            b.jar(jar).args(program);
+            b.jar(jar).args(program());
         } else {
-            if (!program.isEmpty()) {
-                b.mainClass(program.getFirst()).args(program.subList(1, program.size()));
+            if (!program().isEmpty()) {
+                b.mainClass(program().getFirst()).args(program().subList(1, program().size()));
             }
         }
         final Launcher launcher = b.build();
@@ -418,7 +403,7 @@ public final class RunCommand implements Callable<Integer>, JarProgram {
 
     /**
      * Makes {@code -jar JAR} take every later argument as the program's, as {@code java -jar}, mpirun and mpjrun.sh do, so
-     * that {@code tutti run -n 2 -jar app.jar -n 5} passes {@code -n 5} to the program.
+     * that {@code tutti run -n 2 -jar app.jar -n 5} passes {@code -n 5} to the program().
      */
     static final class JarAndArgs implements CommandLine.IParameterPreprocessor {
 
@@ -429,7 +414,7 @@ public final class RunCommand implements Callable<Integer>, JarProgram {
                 throw new CommandLine.MissingParameterException(commandSpec.commandLine(), argSpec,
                     "Missing required parameter for option '-jar' (JAR)");
             }
-            final JarProgram cmd = (JarProgram) commandSpec.userObject();
+            final ProgramCommand cmd = (ProgramCommand) commandSpec.userObject();
             cmd.jar(args.pop());
             while (!args.isEmpty()) {
                 cmd.program().add(args.pop());
