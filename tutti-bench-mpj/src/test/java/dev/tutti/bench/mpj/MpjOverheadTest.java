@@ -63,7 +63,8 @@ class MpjOverheadTest {
         assertEquals(18, full.sizes().length); // 8 B .. 1 MiB
         assertEquals(full.calls(), full.callsAt(8192));
         assertEquals(full.calls() / 2, full.callsAt(16384));
-        assertEquals(MpjOverhead.MIN_CALLS, full.callsAt(1 << 20));
+        assertEquals(full.calls() * 8192 / (1 << 20), full.callsAt(1 << 20));
+        assertEquals(MpjOverhead.MIN_CALLS, full.callsAt(1 << 30));
         assertArrayEquals(new int[] {4, 8}, MpjOverhead.Config.powersOfTwo(3, 8));
         assertThrows(IllegalArgumentException.class, () -> MpjOverhead.Config.parse(new String[] {"--blocks"}));
         assertThrows(IllegalArgumentException.class, () -> MpjOverhead.Config.parse(new String[] {"--nope"}));
