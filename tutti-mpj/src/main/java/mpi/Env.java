@@ -2,6 +2,7 @@ package mpi;
 
 import dev.tutti.Communicator;
 import dev.tutti.Tutti;
+import dev.tutti.mpj.JoinedRank;
 
 /**
  * The MPI state of one rank: its phase, its Tutti handle, world and self communicators, error handler and
@@ -33,6 +34,8 @@ final class Env {
     private volatile Errhandler handler;
     /** Whether Finalize left the Tutti job (a process rank): Init cannot join again. */
     private volatile boolean left;
+    /** Whether Init joined the job itself (else it uses the handle of {@link JoinedRank}, which it leaves open). */
+    private volatile boolean ownsTutti;
     private final Buffered buffered = new Buffered();
 
     private Env(final boolean testHarness) {
@@ -100,7 +103,9 @@ final class Env {
                     + "again (Init after Finalize works in embedded jobs, where ranks are threads)");
             }
             if (null == e.tutti) {
-                final Tutti t = Tutti.init();
+                final Tutti adopted = e.testHarness ? null : JoinedRank.handle();
+                final Tutti t = null == adopted ? Tutti.init() : adopted;
+                e.ownsTutti = null == adopted;
                 e.tutti = t;
                 e.world = t.world();
                 e.self = e.world.split(e.world.rank(), 0);
@@ -118,7 +123,7 @@ final class Env {
             buffered.detach("MPI.Finalize");
             world.barrier();
             phase = FINALIZED;
-            if (!testHarness) {
+            if (!testHarness && ownsTutti) {
                 left = true;
                 tutti.close(); // in an embedded job's rank this does nothing: the rank stays joined
             }

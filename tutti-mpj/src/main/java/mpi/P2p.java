@@ -154,10 +154,27 @@ final class P2p {
         }
     }
 
-    /** Receives into the buffer. */
+    /**
+     * Receives into the buffer. Primitive data takes Tutti's blocking receive, with no request to make, complete and
+     * clear (objects and packed data complete through {@link #irecv}'s steps).
+     */
     static Status recv(final Comm comm, final String call, final Object buf, final int offset, final int count,
         final Datatype type, final int source, final int tag) {
-        return irecv(comm, call, buf, offset, count, type, source, tag).Wait();
+        if (isObject(type) || isPacked(type)) {
+            return irecv(comm, call, buf, offset, count, type, source, tag).Wait();
+        }
+        final dev.tutti.Comm c = comm.tc(call);
+        final int s = source(call, source);
+        final int t = recvTag(call, tag);
+        try {
+            final Slab.Sink sink = Slab.recv(call, "buf", buf, offset, count, type);
+            final dev.tutti.Status st = c.recv(sink.buf, s, t);
+            final int elements = (int) (st.bytes() / type.base().bytes);
+            sink.finish(elements);
+            return status(st, elements, type);
+        } catch (final RuntimeException e) {
+            throw Fail.wrap(call, e);
+        }
     }
 
     /** Starts a receive; its completion moves the data into the caller's array and makes the status. */

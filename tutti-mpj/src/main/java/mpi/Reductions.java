@@ -57,8 +57,8 @@ final class Reductions {
                 location(c, call, kind, sendbuf, sendoffset, recvbuf, recvoffset, count, type, op, root, result);
                 return;
             }
-            final Buf send = Slab.send(call, "sendbuf", sendbuf, sendoffset, count, type);
-            final Slab.Sink sink = result ? Slab.recv(call, "recvbuf", recvbuf, recvoffset, count, type) : null;
+            final Buf send = Slab.sendChecked(call, sendbuf, sendoffset, count, type);
+            final Slab.Sink sink = result ? Slab.recvChecked(call, recvbuf, recvoffset, count, type) : null;
             switch (kind) {
                 case REDUCE -> c.reduce(send, null == sink ? null : sink.buf, op.predefined, root);
                 case ALLREDUCE -> c.allreduce(send, sink.buf, op.predefined);

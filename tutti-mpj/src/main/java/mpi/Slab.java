@@ -127,6 +127,12 @@ final class Slab {
     static Buf send(final String call, final String arg, final Object buf, final int offset, final int count,
         final Datatype type) {
         check(call, arg, buf, offset, count, type);
+        return sendChecked(call, buf, offset, count, type);
+    }
+
+    /** {@link #send} of a buffer argument that {@link #check} has passed. */
+    static Buf sendChecked(final String call, final Object buf, final int offset, final int count,
+        final Datatype type) {
         final Shape s = type.shape();
         final int n = elements(call, count, type);
         if (0 == n) {
@@ -173,6 +179,12 @@ final class Slab {
     static Sink recv(final String call, final String arg, final Object buf, final int offset, final int count,
         final Datatype type) {
         check(call, arg, buf, offset, count, type);
+        return recvChecked(call, buf, offset, count, type);
+    }
+
+    /** {@link #recv} of a buffer argument that {@link #check} has passed. */
+    static Sink recvChecked(final String call, final Object buf, final int offset, final int count,
+        final Datatype type) {
         final Shape s = type.shape();
         final int n = elements(call, count, type);
         if (0 == n) {

@@ -44,6 +44,14 @@ class MpjProcessTest {
         assertTrue(pi.out().contains("pi OK"), pi.out() + pi.err());
     }
 
+    /** A rank process that joined through Tutti's API and hands its handle to MPI.Init (dev.tutti.mpj.JoinedRank). */
+    @Test
+    void shouldInitMpiOnTheHandleATuttiProgramJoinedWith() {
+        final Run r = run(3, "JoinedTuttiRank");
+        assertEquals(0, r.status(), r.err());
+        assertTrue(r.out().contains("joined rank OK"), r.out() + r.err());
+    }
+
     @Test
     void shouldExitWithTheStatusAbortGives() {
         final Run r = run(2, "AbortWith", "4");
