@@ -554,6 +554,22 @@ public final class P2pEngine implements InboundSink {
     }
 
     /**
+     * As {@link #progress()}, for a waiting thread that is about to park ({@link Transport#pollBeforePark()}).
+     *
+     * @return the work done, 0 if none
+     */
+    public int progressBeforePark() {
+        int work = 0;
+        for (final Transport t : polled) {
+            work += t.pollBeforePark();
+        }
+        for (final Agent a : agents) {
+            work += a.doWork();
+        }
+        return work;
+    }
+
+    /**
      * Adds an agent that every wait on this engine runs (the collective layer's active schedules).
      *
      * @param agent the agent

@@ -57,6 +57,7 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class TcpConnection {
     private static final VarHandle FAILURE;
+    private static final VarHandle READING;
     private static final int READ_HEADER = 0;
     private static final int READ_EAGER = 1;
     private static final int READ_DATA = 2;
@@ -66,6 +67,7 @@ final class TcpConnection {
     static {
         try {
             FAILURE = MethodHandles.lookup().findVarHandle(TcpConnection.class, "failure", TuttiException.class);
+            READING = MethodHandles.lookup().findVarHandle(TcpConnection.class, "reading", int.class);
         } catch (final ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -91,6 +93,8 @@ final class TcpConnection {
     private final ConcurrentHashMap<Long, StreamedReceive> receives = new ConcurrentHashMap<>();
     private final AtomicLong lastReceiveId = new AtomicLong();
 
+    /** The read token: 1 while a thread reads this connection (see the class notes). */
+    private volatile int reading;
     private final byte[] carry = new byte[FrameDescriptor.HEADER_LENGTH];
     private final ArrayList<Outbound> ioCompleted = new ArrayList<>();
     private int carried;
@@ -133,23 +137,16 @@ final class TcpConnection {
     /** Sends a message whole; completes {@code m} when its payload has been copied out, or fails it. */
     void sendEager(final Outbound m) {
         final MemorySegment payload = m.payload();
-        final long len = payload.byteSize();
         TuttiException failed;
         writeLock.lock();
         try {
             failed = refusalLocked();
             if (null == failed) {
-                if (backlog.isEmpty() && out.free() >= FrameDescriptor.HEADER_LENGTH + len) {
-                    final int at = out.reserve(FrameDescriptor.HEADER_LENGTH + (int) len);
-                    FrameDescriptor.putHeader(out.buffer(), at, FrameDescriptor.EAGER, m.context(), self, m.tag(),
-                        m.typeCode(), len, 0, 0);
-                    if (len > 0) {
-                        SegmentCopy.copy(payload, 0, out.segment(), at + FrameDescriptor.HEADER_LENGTH, len);
-                    }
-                    failed = flushLocked();
+                if (stagesLocked(payload.byteSize())) {
+                    failed = writeEagerLocked(m.context(), m.tag(), m.typeCode(), payload);
                 } else {
                     backlog.addLast(QueuedFrame.of(FrameDescriptor.EAGER, m.context(), self, m.tag(), m.typeCode(),
-                        len, 0, 0, payload));
+                        payload.byteSize(), 0, 0, payload));
                     wantWriteLocked();
                 }
             }
@@ -157,6 +154,40 @@ final class TcpConnection {
             writeLock.unlock();
         }
         m.sent(failed);
+    }
+
+    /**
+     * Sends a message whole if it can go into the staging buffer now (nothing queued before it); else does nothing.
+     * The caller's thread writes it to the socket, as {@link #sendEager} does.
+     *
+     * @return true if sent; false if nothing was done (queued frames, no room, or the connection refuses sends:
+     *         the caller then sends through {@link #sendEager}, which reports the refusal)
+     */
+    boolean trySendEagerNow(final int context, final int tag, final int typeCode, final MemorySegment payload) {
+        writeLock.lock();
+        try {
+            return null == refusalLocked() && stagesLocked(payload.byteSize())
+                && null == writeEagerLocked(context, tag, typeCode, payload);
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    /** Whether an eager frame of {@code len} payload bytes goes into {@code out} now, in order. */
+    private boolean stagesLocked(final long len) {
+        return backlog.isEmpty() && out.free() >= FrameDescriptor.HEADER_LENGTH + len;
+    }
+
+    /** Appends an eager frame to {@code out} (it fits: {@link #stagesLocked}) and writes what the socket takes. */
+    private TuttiException writeEagerLocked(final int context, final int tag, final int typeCode,
+        final MemorySegment payload) {
+        final long len = payload.byteSize();
+        final int at = out.reserve(FrameDescriptor.HEADER_LENGTH + (int) len);
+        FrameDescriptor.putHeader(out.buffer(), at, FrameDescriptor.EAGER, context, self, tag, typeCode, len, 0, 0);
+        if (len > 0) {
+            SegmentCopy.copy(payload, 0, out.segment(), at + FrameDescriptor.HEADER_LENGTH, len);
+        }
+        return flushLocked();
     }
 
     /** Announces a large message (RTS); the payload is streamed when the receiver answers with a CTS. */
@@ -332,24 +363,94 @@ final class TcpConnection {
         }
     }
 
+    /** Completes the rendezvous sends whose last chunk went into {@code out}, outside the write lock. */
     private void completeSends() {
-        final ArrayList<Outbound> done = ioCompleted;
-        for (int i = 0; i < done.size(); i++) {
-            done.get(i).sent(null);
+        while (true) {
+            final Outbound done;
+            writeLock.lock();
+            try {
+                done = ioCompleted.isEmpty() ? null : ioCompleted.removeLast();
+            } finally {
+                writeLock.unlock();
+            }
+            if (null == done) {
+                return;
+            }
+            done.sent(null);
         }
-        done.clear();
     }
 
     // ------------------------------------------------------------------------------------------------ receiving
 
     /**
-     * I/O thread: reads what the socket has and dispatches the frames it completes.
+     * I/O thread: the socket is readable. Reads it unless another thread reads it now (that thread then takes what
+     * the socket has).
      *
      * @param in    the I/O thread's read buffer (little-endian)
      * @param inSeg a segment over the whole of {@code in}
+     * @throws IOException if the socket failed; the caller fails the connection
      */
     void onReadable(final ByteBuffer in, final MemorySegment inSeg) throws IOException {
+        if (!tryAcquireRead()) {
+            return;
+        }
+        try {
+            if (readable()) {
+                readLocked(in, inSeg);
+            }
+        } finally {
+            releaseRead();
+        }
+    }
+
+    /**
+     * Any thread, while it waits for something: reads what the socket has now and dispatches the frames it
+     * completes, unless another thread reads this connection now. Never blocks; a failure fails the connection
+     * (the I/O thread cleans up).
+     *
+     * @param in    the caller's read buffer (little-endian), which it alone uses during this call
+     * @param inSeg a segment over the whole of {@code in}
+     * @return the bytes read, 0 if none (or another thread reads)
+     */
+    int poll(final ByteBuffer in, final MemorySegment inSeg) {
+        if (!tryAcquireRead()) {
+            return 0;
+        }
+        try {
+            return readable() ? readLocked(in, inSeg) : 0;
+        } catch (final IOException | RuntimeException e) {
+            fail("failed", e);
+            return 1; // the failure is news: the caller's wait looks at it at once
+        } finally {
+            releaseRead();
+        }
+    }
+
+    /** Whether reading may go on: the connection neither failed nor ended (read under the read token). */
+    private boolean readable() {
+        return null == failure && !endOfStream;
+    }
+
+    private boolean tryAcquireRead() {
+        return 0 == reading && READING.compareAndSet(this, 0, 1);
+    }
+
+    private void releaseRead() {
+        READING.setRelease(this, 0); // pairs with the CAS of the next tryAcquireRead: the read state goes with it
+    }
+
+    /** Takes the read token, waiting for a holder to finish (it never blocks while it holds the token). */
+    private void acquireRead() {
+        while (!tryAcquireRead()) {
+            Thread.onSpinWait();
+            Thread.yield();
+        }
+    }
+
+    /** Under the read token: one read from the socket, and the frames it completes. */
+    private int readLocked(final ByteBuffer in, final MemorySegment inSeg) throws IOException {
         in.clear();
+        final int carriedBefore = carried;
         if (carried > 0) {
             in.put(carry, 0, carried);
             carried = 0;
@@ -358,7 +459,14 @@ final class TcpConnection {
         in.flip();
         if (n < 0) {
             onEndOfStream(in.remaining());
-            return;
+            return 1;
+        }
+        if (0 == n) {
+            if (carriedBefore > 0) {
+                in.get(carry, 0, carriedBefore);
+                carried = carriedBefore;
+            }
+            return 0;
         }
         parse(in, inSeg);
         final int left = in.remaining();
@@ -366,6 +474,7 @@ final class TcpConnection {
             in.get(carry, 0, left);
             carried = left;
         }
+        return n;
     }
 
     private void parse(final ByteBuffer in, final MemorySegment inSeg) {
@@ -376,7 +485,7 @@ final class TcpConnection {
                 }
                 final int at = in.position();
                 in.position(at + FrameDescriptor.HEADER_LENGTH);
-                onHeader(in, at);
+                onHeader(in, inSeg, at);
             } else {
                 final int available = in.remaining();
                 if (0 == available) {
@@ -402,7 +511,7 @@ final class TcpConnection {
         }
     }
 
-    private void onHeader(final ByteBuffer in, final int at) {
+    private void onHeader(final ByteBuffer in, final MemorySegment inSeg, final int at) {
         final int type = in.get(at + FrameDescriptor.TYPE_OFFSET) & 0xFF;
         final int source = in.getInt(at + FrameDescriptor.SOURCE_OFFSET);
         final long length = in.getLong(at + FrameDescriptor.LENGTH_OFFSET);
@@ -415,9 +524,15 @@ final class TcpConnection {
                 if (length > MAX_EAGER_BYTES) {
                     throw protocolError(type, source, length, "eager frame larger than an array");
                 }
-                final EagerInbound m = new EagerInbound(in.getInt(at + FrameDescriptor.CONTEXT_OFFSET), peer,
-                    in.getInt(at + FrameDescriptor.TAG_OFFSET), in.getInt(at + FrameDescriptor.TYPE_CODE_OFFSET),
-                    length);
+                final int context = in.getInt(at + FrameDescriptor.CONTEXT_OFFSET);
+                final int tag = in.getInt(at + FrameDescriptor.TAG_OFFSET);
+                final int typeCode = in.getInt(at + FrameDescriptor.TYPE_CODE_OFFSET);
+                final int pos = in.position();
+                if (in.remaining() >= length && sink.arriveNow(context, peer, tag, typeCode, inSeg, pos, length)) {
+                    in.position(pos + (int) length); // received: copied from the read buffer into the receive
+                    return;
+                }
+                final EagerInbound m = new EagerInbound(context, peer, tag, typeCode, length);
                 if (length > 0) {
                     eager = m;
                     payloadLeft = length;
@@ -448,8 +563,7 @@ final class TcpConnection {
             }
             case FrameDescriptor.ABORT -> {
                 fail("was aborted by rank " + peer + " (its program failed)", null,
-                    "it aborted: its program failed");
-                cleanUp();
+                    "it aborted: its program failed"); // the I/O thread cleans up
                 in.position(in.limit()); // the last frame: nothing after it is read
             }
             default -> throw protocolError(type, source, length, "unknown frame type");
@@ -496,8 +610,7 @@ final class TcpConnection {
             return;
         }
         fail(byeReceived ? "was closed in the middle of a frame" : "was closed by the peer without goodbye (BYE)",
-            null);
-        cleanUp();
+            null); // the I/O thread cleans up
     }
 
     private IllegalStateException protocolError(final int type, final int source, final long length,
@@ -545,6 +658,29 @@ final class TcpConnection {
     /** The pair's messages go over another transport; a failure of this connection then does not name tcp. */
     void unrouted() {
         routed = false;
+    }
+
+    /** @return whether the pair's messages go over this connection (waiting threads read it) */
+    boolean isRouted() {
+        return routed;
+    }
+
+    /**
+     * I/O thread: whether the selector watches this connection for reading. Off while waiting threads read it
+     * themselves (see {@link TcpIoLoop}), so that an arrival does not wake the I/O thread as well.
+     *
+     * @param on whether to watch for reading
+     */
+    void readInterest(final boolean on) {
+        try {
+            if (on) {
+                key.interestOpsOr(SelectionKey.OP_READ);
+            } else {
+                key.interestOpsAnd(~SelectionKey.OP_READ);
+            }
+        } catch (final CancelledKeyException e) {
+            // failed or ended: nothing more to read
+        }
     }
 
     /** Closes the socket; a failure to close is attached to {@code reason}. */
@@ -606,12 +742,17 @@ final class TcpConnection {
         } finally {
             writeLock.unlock();
         }
-        if (null != eager) {
-            eager.fail(cause);
-            eager = null;
+        acquireRead(); // the read state: a thread that reads now finishes first, and no thread reads after
+        try {
+            if (null != eager) {
+                eager.fail(cause);
+                eager = null;
+            }
+            streaming = null;
+            readState = READ_HEADER;
+        } finally {
+            releaseRead();
         }
-        streaming = null;
-        readState = READ_HEADER;
         for (final Long id : sends.keySet()) {
             final StreamedSend s = sends.remove(id);
             if (null != s) {

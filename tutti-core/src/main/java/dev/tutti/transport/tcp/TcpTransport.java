@@ -14,9 +14,12 @@ import dev.tutti.transport.Outbound;
 import dev.tutti.transport.Transport;
 
 import java.io.IOException;
+import java.lang.foreign.MemorySegment;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.List;
@@ -72,6 +75,15 @@ public final class TcpTransport implements Transport {
     private final AtomicBoolean closeStarted = new AtomicBoolean();
     private final Object settleLock = new Object();
     private volatile boolean closing;
+    /** The connections that carry messages, which waiting threads read (set before traffic). */
+    private volatile TcpConnection[] routed;
+    /** The poll token: 1 while a waiting thread reads the connections (it then owns {@code pollIn}). */
+    private final AtomicBoolean polling = new AtomicBoolean();
+    private final ByteBuffer pollIn = ByteBuffer.allocateDirect(TcpIoLoop.READ_BUFFER_BYTES)
+        .order(ByteOrder.LITTLE_ENDIAN);
+    private final MemorySegment pollInSeg = MemorySegment.ofBuffer(pollIn);
+    /** Polls made, written by the holder of the poll token, read by the I/O thread (its standby). */
+    private volatile long polls;
 
     private TcpTransport(final LaunchInfo info, final InboundSink sink, final int eagerLimit,
         final SocketChannel[] channels) throws IOException {
@@ -88,6 +100,7 @@ public final class TcpTransport implements Transport {
                 connections[r].register();
             }
         }
+        this.routed = routedConnections();
         loop.start();
     }
 
@@ -196,6 +209,72 @@ public final class TcpTransport implements Transport {
             if (elsewhere[r] && null != connections[r]) {
                 connections[r].unrouted();
             }
+        }
+        routed = routedConnections();
+    }
+
+    private TcpConnection[] routedConnections() {
+        int n = 0;
+        final TcpConnection[] all = new TcpConnection[size];
+        for (final TcpConnection c : connections) {
+            if (null != c && c.isRouted()) {
+                all[n++] = c;
+            }
+        }
+        return java.util.Arrays.copyOf(all, n);
+    }
+
+    @Override
+    public boolean trySendNow(final int destWorldRank, final int context, final int tag, final int typeCode,
+        final MemorySegment payload) {
+        final TcpConnection c = destWorldRank >= 0 && destWorldRank < size ? connections[destWorldRank] : null;
+        return null != c && payload.byteSize() <= eagerLimit && c.trySendEagerNow(context, tag, typeCode, payload);
+    }
+
+    /**
+     * Reads every connection that carries messages and that no other thread reads now, in the calling thread: a
+     * waiting thread receives its message without a hand-off from the I/O thread. One thread polls at a time (the
+     * poll token, with the one read buffer it owns); another that calls meanwhile returns 0 at once, since the
+     * holder reads for it. Never blocks.
+     *
+     * @return the bytes read, 0 if none
+     */
+    @Override
+    public int poll() {
+        if (polling.get() || !polling.compareAndSet(false, true)) {
+            return 0;
+        }
+        try {
+            polls = polls + 1; // only the token's holder writes it
+            int work = 0;
+            for (final TcpConnection c : routed) {
+                work += c.poll(pollIn, pollInSeg);
+            }
+            return work;
+        } finally {
+            polling.set(false);
+        }
+    }
+
+    /** Polls, then has the I/O thread take over reading if it stands by: the caller is about to park. */
+    @Override
+    public int pollBeforePark() {
+        final int work = poll();
+        if (0 == work) {
+            loop.waiterParks();
+        }
+        return work;
+    }
+
+    /** @return the polls made so far (the I/O thread's standby counts them) */
+    long polls() {
+        return polls;
+    }
+
+    /** I/O thread: watches, or stops watching, the connections that waiting threads read. */
+    void readInterest(final boolean on) {
+        for (final TcpConnection c : routed) {
+            c.readInterest(on);
         }
     }
 
