@@ -23,8 +23,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * One authenticated connection to one peer: frames out (any thread) and frames in (the I/O thread), the eager
- * and rendezvous protocols, and failure.
+ * One authenticated connection to one peer: frames out (any thread) and frames in (the holder of the read token),
+ * the eager and rendezvous protocols, and failure.
  *
  * <p>Implementation notes.
  * <ul>
@@ -33,22 +33,31 @@ import java.util.concurrent.locks.ReentrantLock;
  * thread then writes to the non-blocking socket itself: no thread hop on the send path. Whatever the socket does
  * not take stays in {@code out}, and the I/O thread finishes it on OP_WRITE. If {@code out} lacks room, or the
  * {@code backlog} is not empty (order!), the frame is copied to the heap and appended to the backlog instead; an
- * eager send completes as soon as its payload is copied, either way. Only the I/O thread moves backlog jobs into
- * {@code out}. Invariant (under the lock): if {@code out} or the backlog is non-empty, {@code wantWrite} is set
- * and OP_WRITE is in the key's interest set. Nothing ever blocks while holding the lock.</li>
+ * eager send completes as soon as its payload is copied, either way. Backlog jobs are moved into {@code out} by
+ * the I/O thread, and by a thread that reads a CTS (it starts the stream). Invariant (under the lock): if
+ * {@code out} or the backlog is non-empty, {@code wantWrite} is set and OP_WRITE is in the key's interest set.
+ * Nothing ever blocks while holding the lock.</li>
  * <li><b>Rendezvous.</b> The sender registers a {@link StreamedSend} in {@code sends} and writes an RTS. The
  * receiver's {@link RendezvousInbound#deliver} registers a {@link StreamedReceive} in {@code receives} and writes a
  * CTS saying how many bytes it takes ({@code min(message, destination)}: a truncated message is only sent as far
- * as it fits). The sender's I/O thread then appends the stream to the backlog, where it yields to other frames
+ * as it fits). The thread that reads the CTS then appends the stream to the backlog, where it yields to other frames
  * after every chunk (round robin), so a huge message delays other traffic by at most one chunk. The payload is
  * read from the sender's segment chunk by chunk and written chunk by chunk into the receiver's destination; the
  * send completes when its last chunk has been copied out, the receive when its last byte arrived. Entries of both
  * maps are completed by whoever removes them (success path or failure path), so exactly once.</li>
- * <li><b>Reading</b> (I/O thread only): a small state machine over the I/O thread's shared read buffer; a partial
+ * <li><b>Reading</b> (any thread holding the read token {@code reading}: a waiting thread through {@link #poll},
+ * the I/O thread through {@link #onReadable}): a small state machine over the reader's read buffer; a partial
  * header is carried over in {@code carry}, payload bytes are handed on as they come (see {@link EagerInbound}).
- * Frames from this peer reach the sink in wire order, which is send order.</li>
+ * Every field of the read state ({@code carry}, {@code readState}, {@code payloadLeft}, {@code eager},
+ * {@code streaming}) is read and written only under the token, whose CAS and release store order one holder's
+ * accesses before the next one's. A holder parses every whole frame it read before it releases the token, so
+ * frames from this peer reach the sink in wire order, which is send order, whoever reads. The token is only ever
+ * tried on the fast path (a taken token means its holder reads); {@link #cleanUp()} waits for it, since a holder
+ * never blocks. Reading in application threads is safe against interrupts: a non-blocking channel's read installs
+ * no interrupt hook, so an interrupted reader does not close the socket.</li>
  * <li><b>Failure.</b> {@code failure} is set once (CAS); the channel is closed and the I/O thread runs
- * {@link #cleanUp()}: it fails the partial eager message, every registered send and receive, drops the backlog and
+ * {@link #cleanUp()} (a reader that sees the failure only records it and stops reading): it fails the partial eager
+ * message, every registered send and receive, drops the backlog and
  * tells the sink the peer failed (unless the transport is closing or the peer said goodbye). Sends that start
  * after {@code failure} is set fail at once; registrations re-check {@code failure} after inserting into their map
  * (the volatile write of {@code failure} precedes the map scan of {@code cleanUp}, and the insert precedes the
@@ -328,7 +337,7 @@ final class TcpConnection {
         }
     }
 
-    /** I/O thread, under the lock: moves backlog jobs into {@code out} and writes until the socket is full. */
+    /** Under the lock: moves backlog jobs into {@code out} and writes until the socket is full. */
     private void drainLocked() throws IOException {
         while (true) {
             fillLocked();
@@ -462,10 +471,7 @@ final class TcpConnection {
             return 1;
         }
         if (0 == n) {
-            if (carriedBefore > 0) {
-                in.get(carry, 0, carriedBefore);
-                carried = carriedBefore;
-            }
+            carried = carriedBefore; // still in carry
             return 0;
         }
         parse(in, inSeg);

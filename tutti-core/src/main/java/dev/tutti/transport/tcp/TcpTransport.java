@@ -39,12 +39,27 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <ul>
  * <li>Sending threads write their frames to the socket themselves, under the connection's write lock, without
  * blocking ({@link TcpConnection}); what the socket does not take is finished by the I/O thread.</li>
- * <li>One I/O thread per transport ({@link TcpIoLoop}) reads every connection, calls the sink's
- * {@code arrive} and the deliveries on it, answers RTS with CTS (queued like any frame, never a blocking write),
- * and streams rendezvous data. It never blocks on anything but {@code select}, so every connection is always
- * drained and two ranks sending large messages to each other cannot deadlock.</li>
- * <li>Eager payloads are read straight into the receive buffer when the receive is posted (even if it is posted
- * while the payload streams in), else into a byte[] of exactly the message's size ({@link EagerInbound}).
+ * <li>Reading: a thread that waits for a message reads the sockets itself ({@link #poll}, called by its wait loop),
+ * as native MPIs progress in the calling thread: the message goes from the socket to the posted receive with no
+ * thread hand-off, no wake-up and no allocation. One waiting thread polls at a time (the poll token), reading each
+ * connection that carries messages with the transport's poll buffer; other waiting threads find the token taken and
+ * spin on their own requests, which the holder completes. The I/O thread ({@link TcpIoLoop}) is the fallback: it
+ * stands by while waiting threads poll often, and reads when nobody waits, or when a waiting thread parks
+ * ({@link #pollBeforePark}), so that a parked thread is woken by the arrival it waits for.</li>
+ * <li>Who may read a connection when: any thread, but only while it holds the connection's read token (a CAS, never
+ * waited for on the fast path: a thread that finds it taken skips the connection, since the holder reads it). All
+ * the read state (partial header, the frame being read, the message it belongs to) is the token's, and the token's
+ * release/acquire hands it over whole. So the bytes of one connection are parsed by one thread at a time, in wire
+ * order, and the frames reach the sink ({@code arrive}, {@code arriveNow}) in wire order, which is send order: the
+ * p2p engine's matching order per (source, context) holds whichever threads read. A byte read by a thread is parsed
+ * by it before it releases the token (only a partial header is carried to the next reader), so no byte is lost.</li>
+ * <li>The I/O thread answers RTS with CTS when it reads them, as does a waiting thread (queued like any frame, never
+ * a blocking write), and streams rendezvous data. It never blocks on anything but {@code select}, and resumes
+ * reading within a standby tick once the polls stop, so every connection is always drained and two ranks sending
+ * large messages to each other cannot deadlock.</li>
+ * <li>Eager payloads go from the read buffer straight into the receive buffer when the receive is posted: without
+ * any object when the whole payload is in the read buffer ({@code arriveNow}), else as it streams in (even if the
+ * receive is posted meanwhile); an unexpected one goes into a byte[] of exactly its size ({@link EagerInbound}).
  * Rendezvous payloads are read into the receive buffer chunk by chunk through the shared read buffer: a large
  * message needs no second copy of its size on either side, and an unexpected one costs only its header.</li>
  * <li>Failure: a connection that closes without BYE, or errors, makes the sink's {@code peerFailed} fire and fails
@@ -378,6 +393,11 @@ public final class TcpTransport implements Transport {
 
     void closeProblem(final IOException e) {
         LOG.log(System.Logger.Level.WARNING, "tcp close (rank={0}): {1}", rank, e);
+    }
+
+    /** @return whether the I/O thread stands by, leaving the reading to waiting threads (for tests) */
+    boolean ioThreadStandsBy() {
+        return loop.inStandby();
     }
 
     /** @return the I/O thread (tests measure its allocations) */
