@@ -94,7 +94,8 @@ final class TcpConnection {
     private final ReentrantLock writeLock = new ReentrantLock();
     private final OutBuffer out;
     private final ArrayDeque<WriteJob> backlog = new ArrayDeque<>();
-    private boolean wantWrite;
+    /** Output is pending (written under the write lock; read without it by waiting threads, see {@link #poll}). */
+    private volatile boolean wantWrite;
     private long lastSendId;
     private volatile boolean byeQueued;
 
@@ -422,17 +423,46 @@ final class TcpConnection {
      * @return the bytes read, 0 if none (or another thread reads)
      */
     int poll(final ByteBuffer in, final MemorySegment inSeg) {
+        final int written = wantWrite ? pollWrites() : 0;
         if (!tryAcquireRead()) {
-            return 0;
+            return written;
         }
         try {
-            return readable() ? readLocked(in, inSeg) : 0;
+            return written + (readable() ? readLocked(in, inSeg) : 0);
         } catch (final IOException | RuntimeException e) {
             fail("failed", e);
             return 1; // the failure is news: the caller's wait looks at it at once
         } finally {
             releaseRead();
         }
+    }
+
+    /**
+     * A waiting thread finishes pending output (a rendezvous stream, frames the socket did not take) as far as the
+     * socket takes it, unless another thread holds the write lock: the stream of a large message then needs no
+     * hand-off to the I/O thread for each staging buffer's worth.
+     *
+     * @return 1 if bytes went out, else 0 (the socket is full: the peer has not read yet)
+     */
+    private int pollWrites() {
+        if (!writeLock.tryLock()) {
+            return 0;
+        }
+        final long before = out.written();
+        final long after;
+        try {
+            if (!wantWrite || null != failure) {
+                return 0;
+            }
+            drainLocked();
+        } catch (final IOException e) {
+            fail("failed while writing", e);
+        } finally {
+            after = out.written();
+            writeLock.unlock();
+        }
+        completeSends();
+        return after > before ? 1 : 0;
     }
 
     /** Whether reading may go on: the connection neither failed nor ended (read under the read token). */
