@@ -543,14 +543,7 @@ public final class P2pEngine implements InboundSink {
      * @return the work done, 0 if none
      */
     public int progress() {
-        int work = 0;
-        for (final Transport t : polled) {
-            work += t.poll();
-        }
-        for (final Agent a : agents) {
-            work += a.doWork();
-        }
-        return work;
+        return progress(false);
     }
 
     /**
@@ -559,9 +552,13 @@ public final class P2pEngine implements InboundSink {
      * @return the work done, 0 if none
      */
     public int progressBeforePark() {
+        return progress(true);
+    }
+
+    private int progress(final boolean beforePark) {
         int work = 0;
         for (final Transport t : polled) {
-            work += t.pollBeforePark();
+            work += beforePark ? t.pollBeforePark() : t.poll();
         }
         for (final Agent a : agents) {
             work += a.doWork();

@@ -38,7 +38,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>Implementation notes (threading).
  * <ul>
  * <li>Sending threads write their frames to the socket themselves, under the connection's write lock, without
- * blocking ({@link TcpConnection}); what the socket does not take is finished by the I/O thread.</li>
+ * blocking ({@link TcpConnection}); what the socket does not take is finished by a waiting thread's poll or by the
+ * I/O thread.</li>
  * <li>Reading: a thread that waits for a message reads the sockets itself ({@link #poll}, called by its wait loop),
  * as native MPIs progress in the calling thread: the message goes from the socket to the posted receive with no
  * thread hand-off, no wake-up and no allocation. One waiting thread polls at a time (the poll token), reading each
@@ -60,14 +61,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <li>Eager payloads go from the read buffer straight into the receive buffer when the receive is posted: without
  * any object when the whole payload is in the read buffer ({@code arriveNow}), else as it streams in (even if the
  * receive is posted meanwhile); an unexpected one goes into a byte[] of exactly its size ({@link EagerInbound}).
- * Rendezvous payloads are read into the receive buffer chunk by chunk through the shared read buffer: a large
+ * Rendezvous payloads are read into the receive buffer chunk by chunk through the reader's read buffer: a large
  * message needs no second copy of its size on either side, and an unexpected one costs only its header.</li>
  * <li>Failure: a connection that closes without BYE, or errors, makes the sink's {@code peerFailed} fire and fails
  * every rendezvous send and receive outstanding with that peer, with {@link ErrorClass#PROC_FAILED} naming the
  * rank. {@link #close()} sends BYE to every peer, waits (bounded) until every peer has said goodbye too and the
- * output is flushed, then stops the I/O thread. A peer's I/O thread answers BYE with its own at once, so the wait
- * is one round trip, whatever the peer's program is doing (before, it lasted until the peer's program closed too,
- * and a rank that threw held its job for the whole timeout). {@link #abort()} sends ABORT instead (best effort)
+ * output is flushed, then stops the I/O thread. The peer's reader (its I/O thread, once nobody there waits) answers
+ * BYE with its own at once, so the wait is one round trip, whatever the peer's program is doing.
+ * {@link #abort()} sends ABORT instead (best effort)
  * and closes: the peers fail this rank at once.</li>
  * </ul>
  */

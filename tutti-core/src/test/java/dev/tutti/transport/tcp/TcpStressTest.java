@@ -55,18 +55,7 @@ class TcpStressTest {
     @ParameterizedTest(name = "eager limit {0}")
     @ValueSource(ints = {64 * 1024, 512 * 1024, 1 << 20, 8 << 20})
     void shouldDeliverEveryByteFromManySendersToOneWildcardReceiver(final int eagerLimit) {
-        final StressSizes sizes = new StressSizes(eagerLimit);
-        final int[][] plans = new int[SENDERS + 1][];
-        for (int s = 1; s <= SENDERS; s++) {
-            plans[s] = plan(sizes, eagerLimit, s);
-        }
-        TcpJob.run(SENDERS + 1, eagerLimit, (world, tcp) -> {
-            if (0 == world.rank()) {
-                receiveAll(world, plans, eagerLimit);
-            } else {
-                sendAll(world, plans[world.rank()]);
-            }
-        });
+        runPlans(eagerLimit, TcpStressTest::receiveAll);
     }
 
     /**
@@ -81,6 +70,17 @@ class TcpStressTest {
     @ParameterizedTest(name = "eager limit {0}")
     @ValueSource(ints = {64 * 1024, 1 << 20})
     void shouldDeliverEveryByteToSeveralThreadsOfOneRankWaitingAtOnce(final int eagerLimit) {
+        runPlans(eagerLimit, TcpStressTest::receiveByThreads);
+    }
+
+    /** Rank 0's side of a run: receives every sender's plan. */
+    @FunctionalInterface
+    private interface Receiver {
+        void receive(Communicator world, int[][] plans, int eagerLimit) throws Exception;
+    }
+
+    /** Draws each sender's plan, then runs the senders and rank 0's {@code receiver} over tcp. */
+    private static void runPlans(final int eagerLimit, final Receiver receiver) {
         final StressSizes sizes = new StressSizes(eagerLimit);
         final int[][] plans = new int[SENDERS + 1][];
         for (int s = 1; s <= SENDERS; s++) {
@@ -88,7 +88,7 @@ class TcpStressTest {
         }
         TcpJob.run(SENDERS + 1, eagerLimit, (world, tcp) -> {
             if (0 == world.rank()) {
-                receiveByThreads(world, plans, eagerLimit);
+                receiver.receive(world, plans, eagerLimit);
             } else {
                 sendAll(world, plans[world.rank()]);
             }
