@@ -22,8 +22,8 @@ import java.util.function.Consumer;
  * <p>Implementation notes.
  * <ul>
  * <li><b>Standby.</b> Threads that wait for a message read the sockets themselves ({@link TcpTransport#poll}). While
- * they do so often (at least {@value #BUSY_POLLS_PER_MS} polls a millisecond, counted by the transport), this thread
- * stands by: it takes OP_READ off the routed connections, so that an arrival wakes no second thread, and selects
+ * they do so often (at least {@value #BUSY_POLLS_PER_MS} polls a millisecond, and {@value #MIN_BUSY_POLLS} since
+ * this thread last looked, counted by the transport), this thread stands by: it takes OP_READ off the routed connections, so that an arrival wakes no second thread, and selects
  * with a timeout of {@value #STANDBY_TICK_MS} ms, after which it counts again. It resumes reading when the polls
  * stop or become rare (waiting threads that park poll once per park), and at once when a waiting thread is about to
  * park ({@link #waiterParks()}): a parked thread is then woken by this thread's read, not after its park. Only this
@@ -48,6 +48,11 @@ final class TcpIoLoop implements Runnable {
      * the kernel's timer slack (50 microseconds).
      */
     static final long BUSY_POLLS_PER_MS = 64;
+    /**
+     * Polls that show a thread spinning on the sockets when this thread wakes sooner than a tick (an arrival woke
+     * it): it then stands by at once rather than after a tick of racing the poller for every message.
+     */
+    static final long MIN_BUSY_POLLS = 16;
     private static final long TICK_NS = TimeUnit.MILLISECONDS.toNanos(STANDBY_TICK_MS);
 
     private final TcpTransport transport;
@@ -173,11 +178,12 @@ final class TcpIoLoop implements Runnable {
         final long now = System.nanoTime();
         final long elapsed = now - countedAtNs;
         final boolean parking = parkSignal;
-        if (!parking && elapsed < TICK_NS) {
-            return; // too short to count: a write or a clean-up woke this thread
-        }
         final long polls = transport.polls();
-        boolean busy = (polls - pollsSeen) * TICK_NS >= BUSY_POLLS_PER_MS * elapsed;
+        final long counted = polls - pollsSeen;
+        if (!parking && elapsed < TICK_NS && counted < MIN_BUSY_POLLS) {
+            return; // too few to tell yet: a write, a clean-up or the first arrival woke this thread
+        }
+        boolean busy = counted >= MIN_BUSY_POLLS && counted * TICK_NS >= BUSY_POLLS_PER_MS * elapsed;
         if (parking) {
             parkSignal = false;
             busy = false;
