@@ -315,7 +315,7 @@ public abstract class AbstractRequest implements Request {
                     if (isDone()) {
                         return;
                     }
-                    if (progressSelf() + engine.progress() > 0) {
+                    if (progressSelf() + engine.progressBeforePark() > 0) {
                         continue;
                     }
                 }

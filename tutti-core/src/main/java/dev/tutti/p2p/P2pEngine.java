@@ -543,9 +543,22 @@ public final class P2pEngine implements InboundSink {
      * @return the work done, 0 if none
      */
     public int progress() {
+        return progress(false);
+    }
+
+    /**
+     * As {@link #progress()}, for a waiting thread that is about to park ({@link Transport#pollBeforePark()}).
+     *
+     * @return the work done, 0 if none
+     */
+    public int progressBeforePark() {
+        return progress(true);
+    }
+
+    private int progress(final boolean beforePark) {
         int work = 0;
         for (final Transport t : polled) {
-            work += t.poll();
+            work += beforePark ? t.pollBeforePark() : t.poll();
         }
         for (final Agent a : agents) {
             work += a.doWork();

@@ -51,6 +51,17 @@ public interface Transport extends AutoCloseable {
     }
 
     /**
+     * As {@link #poll()}, called by a waiting thread that is about to park (it found nothing to do for a while): a
+     * transport whose waiting threads read for it hands the reading back to its own thread, which wakes the parked
+     * thread when its message comes. The default polls.
+     *
+     * @return 0 if nothing was done
+     */
+    default int pollBeforePark() {
+        return poll();
+    }
+
+    /**
      * Returns the memory this rank's peers on this transport can write into directly (the collectives keep the slots
      * of persistent calls there), or null when the transport has none.
      *

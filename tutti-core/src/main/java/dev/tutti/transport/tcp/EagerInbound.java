@@ -8,11 +8,12 @@ import java.lang.foreign.MemorySegment;
 /**
  * An EAGER message: announced to the sink as soon as its header is read, filled as its payload streams in.
  *
- * <p>Implementation notes. The I/O thread calls {@link #accept} for each piece of payload it reads, and
+ * <p>Implementation notes. The connection's reader (the holder of its read token: a waiting thread or the I/O
+ * thread) calls {@link #accept} for each piece of payload it reads, and
  * {@link #deliver} may be called at any time from any thread (synchronously inside the sink's {@code arrive} when
  * a receive was posted, later by the thread that posts the receive). The monitor of this object orders the two.
  * Bytes go straight into the destination once {@code deliver} has named it: so a message whose receive is posted
- * is copied once, from the I/O thread's read buffer into the receive buffer, and never buffered. Bytes that
+ * is copied once, from the reader's read buffer into the receive buffer, and never buffered. Bytes that
  * arrive before {@code deliver} go into {@code buffered}, allocated on the first such byte with exactly the
  * message's length; {@code deliver} copies them over and drops the buffer. {@code done} is called, outside the
  * monitor, by whichever of the two sees both the destination and the last byte. If the connection fails first,
@@ -31,7 +32,7 @@ final class EagerInbound extends Inbound {
         complete = 0 == lengthBytes;
     }
 
-    /** I/O thread: the next {@code n} payload bytes are at {@code src[srcOffset..]}. */
+    /** Reader: the next {@code n} payload bytes are at {@code src[srcOffset..]}. */
     void accept(final MemorySegment src, final long srcOffset, final long n) {
         final Delivery fire;
         synchronized (this) {

@@ -14,6 +14,7 @@ import java.nio.channels.SocketChannel;
 final class OutBuffer {
     private final ByteBuffer buf;
     private final MemorySegment seg;
+    private long written;
 
     OutBuffer(final int capacity) {
         this.buf = ByteBuffer.allocateDirect(capacity).order(ByteOrder.LITTLE_ENDIAN);
@@ -65,12 +66,17 @@ final class OutBuffer {
      * @throws IOException if the socket failed
      */
     boolean writeTo(final SocketChannel channel) throws IOException {
-        channel.write(buf);
+        written += channel.write(buf);
         if (buf.hasRemaining()) {
             return false;
         }
         buf.position(0).limit(0);
         return true;
+    }
+
+    /** @return the bytes written to the socket so far */
+    long written() {
+        return written;
     }
 
     /** Drops every unwritten byte. */

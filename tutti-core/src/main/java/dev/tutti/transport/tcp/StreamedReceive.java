@@ -6,9 +6,9 @@ import dev.tutti.transport.Inbound;
 import java.lang.foreign.MemorySegment;
 
 /**
- * A rendezvous receive: the destination named by the matched receive, filled by DATA frames on the I/O thread
- * (only the I/O thread touches {@code received}). Completion, success or failure, is claimed by removing it from
- * its connection's map, so {@code done} is called exactly once.
+ * A rendezvous receive: the destination named by the matched receive, filled by DATA frames by the holder of the
+ * connection's read token (only it touches {@code received}). Completion, success or failure, is claimed by
+ * removing it from its connection's map, so {@code done} is called exactly once.
  */
 final class StreamedReceive {
     final long receiveId;
@@ -30,7 +30,7 @@ final class StreamedReceive {
         return received;
     }
 
-    /** I/O thread: the next {@code n} bytes of the message are at {@code src[srcOffset..]}. */
+    /** Reader: the next {@code n} bytes of the message are at {@code src[srcOffset..]}. */
     void accept(final MemorySegment src, final long srcOffset, final long n) {
         SegmentCopy.copy(src, srcOffset, destination, received, n);
         received += n;

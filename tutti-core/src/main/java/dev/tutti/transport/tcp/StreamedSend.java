@@ -8,7 +8,7 @@ import java.lang.foreign.MemorySegment;
 /**
  * A rendezvous send: registered when its RTS is written, started by the receiver's CTS, then appended to the
  * staging buffer chunk by chunk (DATA frames) straight from the sender's payload, so it is never copied whole.
- * Fields after {@link #start} are used by the I/O thread only.
+ * Fields after {@link #start} are used under the connection's write lock only.
  */
 final class StreamedSend extends WriteJob {
     /** Smallest chunk worth a frame header when the staging buffer is nearly full. */

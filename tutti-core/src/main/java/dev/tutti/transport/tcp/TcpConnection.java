@@ -23,8 +23,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * One authenticated connection to one peer: frames out (any thread) and frames in (the I/O thread), the eager
- * and rendezvous protocols, and failure.
+ * One authenticated connection to one peer: frames out (any thread) and frames in (the holder of the read token),
+ * the eager and rendezvous protocols, and failure.
  *
  * <p>Implementation notes.
  * <ul>
@@ -33,22 +33,31 @@ import java.util.concurrent.locks.ReentrantLock;
  * thread then writes to the non-blocking socket itself: no thread hop on the send path. Whatever the socket does
  * not take stays in {@code out}, and the I/O thread finishes it on OP_WRITE. If {@code out} lacks room, or the
  * {@code backlog} is not empty (order!), the frame is copied to the heap and appended to the backlog instead; an
- * eager send completes as soon as its payload is copied, either way. Only the I/O thread moves backlog jobs into
- * {@code out}. Invariant (under the lock): if {@code out} or the backlog is non-empty, {@code wantWrite} is set
- * and OP_WRITE is in the key's interest set. Nothing ever blocks while holding the lock.</li>
+ * eager send completes as soon as its payload is copied, either way. Backlog jobs are moved into {@code out} by
+ * the I/O thread, and by a thread that reads a CTS (it starts the stream). Invariant (under the lock): if
+ * {@code out} or the backlog is non-empty, {@code wantWrite} is set and OP_WRITE is in the key's interest set.
+ * Nothing ever blocks while holding the lock.</li>
  * <li><b>Rendezvous.</b> The sender registers a {@link StreamedSend} in {@code sends} and writes an RTS. The
  * receiver's {@link RendezvousInbound#deliver} registers a {@link StreamedReceive} in {@code receives} and writes a
  * CTS saying how many bytes it takes ({@code min(message, destination)}: a truncated message is only sent as far
- * as it fits). The sender's I/O thread then appends the stream to the backlog, where it yields to other frames
+ * as it fits). The thread that reads the CTS then appends the stream to the backlog, where it yields to other frames
  * after every chunk (round robin), so a huge message delays other traffic by at most one chunk. The payload is
  * read from the sender's segment chunk by chunk and written chunk by chunk into the receiver's destination; the
  * send completes when its last chunk has been copied out, the receive when its last byte arrived. Entries of both
  * maps are completed by whoever removes them (success path or failure path), so exactly once.</li>
- * <li><b>Reading</b> (I/O thread only): a small state machine over the I/O thread's shared read buffer; a partial
+ * <li><b>Reading</b> (any thread holding the read token {@code reading}: a waiting thread through {@link #poll},
+ * the I/O thread through {@link #onReadable}): a small state machine over the reader's read buffer; a partial
  * header is carried over in {@code carry}, payload bytes are handed on as they come (see {@link EagerInbound}).
- * Frames from this peer reach the sink in wire order, which is send order.</li>
+ * Every field of the read state ({@code carry}, {@code readState}, {@code payloadLeft}, {@code eager},
+ * {@code streaming}) is read and written only under the token, whose CAS and release store order one holder's
+ * accesses before the next one's. A holder parses every whole frame it read before it releases the token, so
+ * frames from this peer reach the sink in wire order, which is send order, whoever reads. The token is only ever
+ * tried on the fast path (a taken token means its holder reads); {@link #cleanUp()} waits for it, since a holder
+ * never blocks. Reading in application threads is safe against interrupts: a non-blocking channel's read installs
+ * no interrupt hook, so an interrupted reader does not close the socket.</li>
  * <li><b>Failure.</b> {@code failure} is set once (CAS); the channel is closed and the I/O thread runs
- * {@link #cleanUp()}: it fails the partial eager message, every registered send and receive, drops the backlog and
+ * {@link #cleanUp()} (a reader that sees the failure only records it and stops reading): it fails the partial eager
+ * message, every registered send and receive, drops the backlog and
  * tells the sink the peer failed (unless the transport is closing or the peer said goodbye). Sends that start
  * after {@code failure} is set fail at once; registrations re-check {@code failure} after inserting into their map
  * (the volatile write of {@code failure} precedes the map scan of {@code cleanUp}, and the insert precedes the
@@ -57,6 +66,7 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class TcpConnection {
     private static final VarHandle FAILURE;
+    private static final VarHandle READING;
     private static final int READ_HEADER = 0;
     private static final int READ_EAGER = 1;
     private static final int READ_DATA = 2;
@@ -66,6 +76,7 @@ final class TcpConnection {
     static {
         try {
             FAILURE = MethodHandles.lookup().findVarHandle(TcpConnection.class, "failure", TuttiException.class);
+            READING = MethodHandles.lookup().findVarHandle(TcpConnection.class, "reading", int.class);
         } catch (final ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -83,7 +94,8 @@ final class TcpConnection {
     private final ReentrantLock writeLock = new ReentrantLock();
     private final OutBuffer out;
     private final ArrayDeque<WriteJob> backlog = new ArrayDeque<>();
-    private boolean wantWrite;
+    /** Output is pending (written under the write lock; read without it by waiting threads, see {@link #poll}). */
+    private volatile boolean wantWrite;
     private long lastSendId;
     private volatile boolean byeQueued;
 
@@ -91,6 +103,8 @@ final class TcpConnection {
     private final ConcurrentHashMap<Long, StreamedReceive> receives = new ConcurrentHashMap<>();
     private final AtomicLong lastReceiveId = new AtomicLong();
 
+    /** The read token: 1 while a thread reads this connection (see the class notes). */
+    private volatile int reading;
     private final byte[] carry = new byte[FrameDescriptor.HEADER_LENGTH];
     private final ArrayList<Outbound> ioCompleted = new ArrayList<>();
     private int carried;
@@ -133,23 +147,16 @@ final class TcpConnection {
     /** Sends a message whole; completes {@code m} when its payload has been copied out, or fails it. */
     void sendEager(final Outbound m) {
         final MemorySegment payload = m.payload();
-        final long len = payload.byteSize();
         TuttiException failed;
         writeLock.lock();
         try {
             failed = refusalLocked();
             if (null == failed) {
-                if (backlog.isEmpty() && out.free() >= FrameDescriptor.HEADER_LENGTH + len) {
-                    final int at = out.reserve(FrameDescriptor.HEADER_LENGTH + (int) len);
-                    FrameDescriptor.putHeader(out.buffer(), at, FrameDescriptor.EAGER, m.context(), self, m.tag(),
-                        m.typeCode(), len, 0, 0);
-                    if (len > 0) {
-                        SegmentCopy.copy(payload, 0, out.segment(), at + FrameDescriptor.HEADER_LENGTH, len);
-                    }
-                    failed = flushLocked();
+                if (stagesLocked(payload.byteSize())) {
+                    failed = writeEagerLocked(m.context(), m.tag(), m.typeCode(), payload);
                 } else {
                     backlog.addLast(QueuedFrame.of(FrameDescriptor.EAGER, m.context(), self, m.tag(), m.typeCode(),
-                        len, 0, 0, payload));
+                        payload.byteSize(), 0, 0, payload));
                     wantWriteLocked();
                 }
             }
@@ -157,6 +164,40 @@ final class TcpConnection {
             writeLock.unlock();
         }
         m.sent(failed);
+    }
+
+    /**
+     * Sends a message whole if it can go into the staging buffer now (nothing queued before it); else does nothing.
+     * The caller's thread writes it to the socket, as {@link #sendEager} does.
+     *
+     * @return true if sent; false if nothing was done (queued frames, no room, or the connection refuses sends:
+     *         the caller then sends through {@link #sendEager}, which reports the refusal)
+     */
+    boolean trySendEagerNow(final int context, final int tag, final int typeCode, final MemorySegment payload) {
+        writeLock.lock();
+        try {
+            return null == refusalLocked() && stagesLocked(payload.byteSize())
+                && null == writeEagerLocked(context, tag, typeCode, payload);
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    /** Whether an eager frame of {@code len} payload bytes goes into {@code out} now, in order. */
+    private boolean stagesLocked(final long len) {
+        return backlog.isEmpty() && out.free() >= FrameDescriptor.HEADER_LENGTH + len;
+    }
+
+    /** Appends an eager frame to {@code out} (it fits: {@link #stagesLocked}) and writes what the socket takes. */
+    private TuttiException writeEagerLocked(final int context, final int tag, final int typeCode,
+        final MemorySegment payload) {
+        final long len = payload.byteSize();
+        final int at = out.reserve(FrameDescriptor.HEADER_LENGTH + (int) len);
+        FrameDescriptor.putHeader(out.buffer(), at, FrameDescriptor.EAGER, context, self, tag, typeCode, len, 0, 0);
+        if (len > 0) {
+            SegmentCopy.copy(payload, 0, out.segment(), at + FrameDescriptor.HEADER_LENGTH, len);
+        }
+        return flushLocked();
     }
 
     /** Announces a large message (RTS); the payload is streamed when the receiver answers with a CTS. */
@@ -297,7 +338,7 @@ final class TcpConnection {
         }
     }
 
-    /** I/O thread, under the lock: moves backlog jobs into {@code out} and writes until the socket is full. */
+    /** Under the lock: moves backlog jobs into {@code out} and writes until the socket is full. */
     private void drainLocked() throws IOException {
         while (true) {
             fillLocked();
@@ -332,24 +373,123 @@ final class TcpConnection {
         }
     }
 
+    /** Completes the rendezvous sends whose last chunk went into {@code out}, outside the write lock. */
     private void completeSends() {
-        final ArrayList<Outbound> done = ioCompleted;
-        for (int i = 0; i < done.size(); i++) {
-            done.get(i).sent(null);
+        while (true) {
+            final Outbound done;
+            writeLock.lock();
+            try {
+                done = ioCompleted.isEmpty() ? null : ioCompleted.removeLast();
+            } finally {
+                writeLock.unlock();
+            }
+            if (null == done) {
+                return;
+            }
+            done.sent(null);
         }
-        done.clear();
     }
 
     // ------------------------------------------------------------------------------------------------ receiving
 
     /**
-     * I/O thread: reads what the socket has and dispatches the frames it completes.
+     * I/O thread: the socket is readable. Reads it unless another thread reads it now (that thread then takes what
+     * the socket has).
      *
      * @param in    the I/O thread's read buffer (little-endian)
      * @param inSeg a segment over the whole of {@code in}
+     * @throws IOException if the socket failed; the caller fails the connection
      */
     void onReadable(final ByteBuffer in, final MemorySegment inSeg) throws IOException {
+        if (!tryAcquireRead()) {
+            return;
+        }
+        try {
+            if (readable()) {
+                readLocked(in, inSeg);
+            }
+        } finally {
+            releaseRead();
+        }
+    }
+
+    /**
+     * Any thread, while it waits for something: reads what the socket has now and dispatches the frames it
+     * completes, unless another thread reads this connection now. Never blocks; a failure fails the connection
+     * (the I/O thread cleans up).
+     *
+     * @param in    the caller's read buffer (little-endian), which it alone uses during this call
+     * @param inSeg a segment over the whole of {@code in}
+     * @return the bytes read, 0 if none (or another thread reads)
+     */
+    int poll(final ByteBuffer in, final MemorySegment inSeg) {
+        final int written = wantWrite ? pollWrites() : 0;
+        if (!tryAcquireRead()) {
+            return written;
+        }
+        try {
+            return written + (readable() ? readLocked(in, inSeg) : 0);
+        } catch (final IOException | RuntimeException e) {
+            fail("failed", e);
+            return 1; // the failure is news: the caller's wait looks at it at once
+        } finally {
+            releaseRead();
+        }
+    }
+
+    /**
+     * A waiting thread finishes pending output (a rendezvous stream, frames the socket did not take) as far as the
+     * socket takes it, unless another thread holds the write lock: the stream of a large message then needs no
+     * hand-off to the I/O thread for each staging buffer's worth.
+     *
+     * @return 1 if bytes went out, else 0 (the socket is full: the peer has not read yet)
+     */
+    private int pollWrites() {
+        if (!writeLock.tryLock()) {
+            return 0;
+        }
+        final long before = out.written();
+        final long after;
+        try {
+            if (!wantWrite || null != failure) {
+                return 0;
+            }
+            drainLocked();
+        } catch (final IOException e) {
+            fail("failed while writing", e);
+        } finally {
+            after = out.written();
+            writeLock.unlock();
+        }
+        completeSends();
+        return after > before ? 1 : 0;
+    }
+
+    /** Whether reading may go on: the connection neither failed nor ended (read under the read token). */
+    private boolean readable() {
+        return null == failure && !endOfStream;
+    }
+
+    private boolean tryAcquireRead() {
+        return 0 == reading && READING.compareAndSet(this, 0, 1);
+    }
+
+    private void releaseRead() {
+        READING.setRelease(this, 0); // pairs with the CAS of the next tryAcquireRead: the read state goes with it
+    }
+
+    /** Takes the read token, waiting for a holder to finish (it never blocks while it holds the token). */
+    private void acquireRead() {
+        while (!tryAcquireRead()) {
+            Thread.onSpinWait();
+            Thread.yield();
+        }
+    }
+
+    /** Under the read token: one read from the socket, and the frames it completes. */
+    private int readLocked(final ByteBuffer in, final MemorySegment inSeg) throws IOException {
         in.clear();
+        final int carriedBefore = carried;
         if (carried > 0) {
             in.put(carry, 0, carried);
             carried = 0;
@@ -358,7 +498,11 @@ final class TcpConnection {
         in.flip();
         if (n < 0) {
             onEndOfStream(in.remaining());
-            return;
+            return 1;
+        }
+        if (0 == n) {
+            carried = carriedBefore; // still in carry
+            return 0;
         }
         parse(in, inSeg);
         final int left = in.remaining();
@@ -366,6 +510,7 @@ final class TcpConnection {
             in.get(carry, 0, left);
             carried = left;
         }
+        return n;
     }
 
     private void parse(final ByteBuffer in, final MemorySegment inSeg) {
@@ -376,7 +521,7 @@ final class TcpConnection {
                 }
                 final int at = in.position();
                 in.position(at + FrameDescriptor.HEADER_LENGTH);
-                onHeader(in, at);
+                onHeader(in, inSeg, at);
             } else {
                 final int available = in.remaining();
                 if (0 == available) {
@@ -402,7 +547,7 @@ final class TcpConnection {
         }
     }
 
-    private void onHeader(final ByteBuffer in, final int at) {
+    private void onHeader(final ByteBuffer in, final MemorySegment inSeg, final int at) {
         final int type = in.get(at + FrameDescriptor.TYPE_OFFSET) & 0xFF;
         final int source = in.getInt(at + FrameDescriptor.SOURCE_OFFSET);
         final long length = in.getLong(at + FrameDescriptor.LENGTH_OFFSET);
@@ -415,9 +560,15 @@ final class TcpConnection {
                 if (length > MAX_EAGER_BYTES) {
                     throw protocolError(type, source, length, "eager frame larger than an array");
                 }
-                final EagerInbound m = new EagerInbound(in.getInt(at + FrameDescriptor.CONTEXT_OFFSET), peer,
-                    in.getInt(at + FrameDescriptor.TAG_OFFSET), in.getInt(at + FrameDescriptor.TYPE_CODE_OFFSET),
-                    length);
+                final int context = in.getInt(at + FrameDescriptor.CONTEXT_OFFSET);
+                final int tag = in.getInt(at + FrameDescriptor.TAG_OFFSET);
+                final int typeCode = in.getInt(at + FrameDescriptor.TYPE_CODE_OFFSET);
+                final int pos = in.position();
+                if (in.remaining() >= length && sink.arriveNow(context, peer, tag, typeCode, inSeg, pos, length)) {
+                    in.position(pos + (int) length); // received: copied from the read buffer into the receive
+                    return;
+                }
+                final EagerInbound m = new EagerInbound(context, peer, tag, typeCode, length);
                 if (length > 0) {
                     eager = m;
                     payloadLeft = length;
@@ -448,8 +599,7 @@ final class TcpConnection {
             }
             case FrameDescriptor.ABORT -> {
                 fail("was aborted by rank " + peer + " (its program failed)", null,
-                    "it aborted: its program failed");
-                cleanUp();
+                    "it aborted: its program failed"); // the I/O thread cleans up
                 in.position(in.limit()); // the last frame: nothing after it is read
             }
             default -> throw protocolError(type, source, length, "unknown frame type");
@@ -496,8 +646,7 @@ final class TcpConnection {
             return;
         }
         fail(byeReceived ? "was closed in the middle of a frame" : "was closed by the peer without goodbye (BYE)",
-            null);
-        cleanUp();
+            null); // the I/O thread cleans up
     }
 
     private IllegalStateException protocolError(final int type, final int source, final long length,
@@ -545,6 +694,29 @@ final class TcpConnection {
     /** The pair's messages go over another transport; a failure of this connection then does not name tcp. */
     void unrouted() {
         routed = false;
+    }
+
+    /** @return whether the pair's messages go over this connection (waiting threads read it) */
+    boolean isRouted() {
+        return routed;
+    }
+
+    /**
+     * I/O thread: whether the selector watches this connection for reading. Off while waiting threads read it
+     * themselves (see {@link TcpIoLoop}), so that an arrival does not wake the I/O thread as well.
+     *
+     * @param on whether to watch for reading
+     */
+    void readInterest(final boolean on) {
+        try {
+            if (on) {
+                key.interestOpsOr(SelectionKey.OP_READ);
+            } else {
+                key.interestOpsAnd(~SelectionKey.OP_READ);
+            }
+        } catch (final CancelledKeyException e) {
+            // failed or ended: nothing more to read
+        }
     }
 
     /** Closes the socket; a failure to close is attached to {@code reason}. */
@@ -606,12 +778,17 @@ final class TcpConnection {
         } finally {
             writeLock.unlock();
         }
-        if (null != eager) {
-            eager.fail(cause);
-            eager = null;
+        acquireRead(); // the read state: a thread that reads now finishes first, and no thread reads after
+        try {
+            if (null != eager) {
+                eager.fail(cause);
+                eager = null;
+            }
+            streaming = null;
+            readState = READ_HEADER;
+        } finally {
+            releaseRead();
         }
-        streaming = null;
-        readState = READ_HEADER;
         for (final Long id : sends.keySet()) {
             final StreamedSend s = sends.remove(id);
             if (null != s) {

@@ -14,9 +14,12 @@ import dev.tutti.transport.Outbound;
 import dev.tutti.transport.Transport;
 
 import java.io.IOException;
+import java.lang.foreign.MemorySegment;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.List;
@@ -35,21 +38,37 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>Implementation notes (threading).
  * <ul>
  * <li>Sending threads write their frames to the socket themselves, under the connection's write lock, without
- * blocking ({@link TcpConnection}); what the socket does not take is finished by the I/O thread.</li>
- * <li>One I/O thread per transport ({@link TcpIoLoop}) reads every connection, calls the sink's
- * {@code arrive} and the deliveries on it, answers RTS with CTS (queued like any frame, never a blocking write),
- * and streams rendezvous data. It never blocks on anything but {@code select}, so every connection is always
- * drained and two ranks sending large messages to each other cannot deadlock.</li>
- * <li>Eager payloads are read straight into the receive buffer when the receive is posted (even if it is posted
- * while the payload streams in), else into a byte[] of exactly the message's size ({@link EagerInbound}).
- * Rendezvous payloads are read into the receive buffer chunk by chunk through the shared read buffer: a large
+ * blocking ({@link TcpConnection}); what the socket does not take is finished by a waiting thread's poll or by the
+ * I/O thread.</li>
+ * <li>Reading: a thread that waits for a message reads the sockets itself ({@link #poll}, called by its wait loop),
+ * as native MPIs progress in the calling thread: the message goes from the socket to the posted receive with no
+ * thread hand-off, no wake-up and no allocation. One waiting thread polls at a time (the poll token), reading each
+ * connection that carries messages with the transport's poll buffer; other waiting threads find the token taken and
+ * spin on their own requests, which the holder completes. The I/O thread ({@link TcpIoLoop}) is the fallback: it
+ * stands by while waiting threads poll often, and reads when nobody waits, or when a waiting thread parks
+ * ({@link #pollBeforePark}), so that a parked thread is woken by the arrival it waits for.</li>
+ * <li>Who may read a connection when: any thread, but only while it holds the connection's read token (a CAS, never
+ * waited for on the fast path: a thread that finds it taken skips the connection, since the holder reads it). All
+ * the read state (partial header, the frame being read, the message it belongs to) is the token's, and the token's
+ * release/acquire hands it over whole. So the bytes of one connection are parsed by one thread at a time, in wire
+ * order, and the frames reach the sink ({@code arrive}, {@code arriveNow}) in wire order, which is send order: the
+ * p2p engine's matching order per (source, context) holds whichever threads read. A byte read by a thread is parsed
+ * by it before it releases the token (only a partial header is carried to the next reader), so no byte is lost.</li>
+ * <li>The I/O thread answers RTS with CTS when it reads them, as does a waiting thread (queued like any frame, never
+ * a blocking write), and streams rendezvous data. It never blocks on anything but {@code select}, and resumes
+ * reading within a standby tick once the polls stop, so every connection is always drained and two ranks sending
+ * large messages to each other cannot deadlock.</li>
+ * <li>Eager payloads go from the read buffer straight into the receive buffer when the receive is posted: without
+ * any object when the whole payload is in the read buffer ({@code arriveNow}), else as it streams in (even if the
+ * receive is posted meanwhile); an unexpected one goes into a byte[] of exactly its size ({@link EagerInbound}).
+ * Rendezvous payloads are read into the receive buffer chunk by chunk through the reader's read buffer: a large
  * message needs no second copy of its size on either side, and an unexpected one costs only its header.</li>
  * <li>Failure: a connection that closes without BYE, or errors, makes the sink's {@code peerFailed} fire and fails
  * every rendezvous send and receive outstanding with that peer, with {@link ErrorClass#PROC_FAILED} naming the
  * rank. {@link #close()} sends BYE to every peer, waits (bounded) until every peer has said goodbye too and the
- * output is flushed, then stops the I/O thread. A peer's I/O thread answers BYE with its own at once, so the wait
- * is one round trip, whatever the peer's program is doing (before, it lasted until the peer's program closed too,
- * and a rank that threw held its job for the whole timeout). {@link #abort()} sends ABORT instead (best effort)
+ * output is flushed, then stops the I/O thread. The peer's reader (its I/O thread, once nobody there waits) answers
+ * BYE with its own at once, so the wait is one round trip, whatever the peer's program is doing.
+ * {@link #abort()} sends ABORT instead (best effort)
  * and closes: the peers fail this rank at once.</li>
  * </ul>
  */
@@ -72,6 +91,15 @@ public final class TcpTransport implements Transport {
     private final AtomicBoolean closeStarted = new AtomicBoolean();
     private final Object settleLock = new Object();
     private volatile boolean closing;
+    /** The connections that carry messages, which waiting threads read (set before traffic). */
+    private volatile TcpConnection[] routed;
+    /** The poll token: 1 while a waiting thread reads the connections (it then owns {@code pollIn}). */
+    private final AtomicBoolean polling = new AtomicBoolean();
+    private final ByteBuffer pollIn = ByteBuffer.allocateDirect(TcpIoLoop.READ_BUFFER_BYTES)
+        .order(ByteOrder.LITTLE_ENDIAN);
+    private final MemorySegment pollInSeg = MemorySegment.ofBuffer(pollIn);
+    /** Polls made, written by the holder of the poll token, read by the I/O thread (its standby). */
+    private volatile long polls;
 
     private TcpTransport(final LaunchInfo info, final InboundSink sink, final int eagerLimit,
         final SocketChannel[] channels) throws IOException {
@@ -88,6 +116,7 @@ public final class TcpTransport implements Transport {
                 connections[r].register();
             }
         }
+        this.routed = routedConnections();
         loop.start();
     }
 
@@ -197,6 +226,72 @@ public final class TcpTransport implements Transport {
                 connections[r].unrouted();
             }
         }
+        routed = routedConnections();
+    }
+
+    private TcpConnection[] routedConnections() {
+        int n = 0;
+        final TcpConnection[] all = new TcpConnection[size];
+        for (final TcpConnection c : connections) {
+            if (null != c && c.isRouted()) {
+                all[n++] = c;
+            }
+        }
+        return java.util.Arrays.copyOf(all, n);
+    }
+
+    @Override
+    public boolean trySendNow(final int destWorldRank, final int context, final int tag, final int typeCode,
+        final MemorySegment payload) {
+        final TcpConnection c = destWorldRank >= 0 && destWorldRank < size ? connections[destWorldRank] : null;
+        return null != c && payload.byteSize() <= eagerLimit && c.trySendEagerNow(context, tag, typeCode, payload);
+    }
+
+    /**
+     * Reads every connection that carries messages and that no other thread reads now, in the calling thread: a
+     * waiting thread receives its message without a hand-off from the I/O thread. One thread polls at a time (the
+     * poll token, with the one read buffer it owns); another that calls meanwhile returns 0 at once, since the
+     * holder reads for it. Never blocks.
+     *
+     * @return the bytes read, 0 if none
+     */
+    @Override
+    public int poll() {
+        if (polling.get() || !polling.compareAndSet(false, true)) {
+            return 0;
+        }
+        try {
+            polls = polls + 1; // only the token's holder writes it
+            int work = 0;
+            for (final TcpConnection c : routed) {
+                work += c.poll(pollIn, pollInSeg);
+            }
+            return work;
+        } finally {
+            polling.set(false);
+        }
+    }
+
+    /** Polls, then has the I/O thread take over reading if it stands by: the caller is about to park. */
+    @Override
+    public int pollBeforePark() {
+        final int work = poll();
+        if (0 == work) {
+            loop.waiterParks();
+        }
+        return work;
+    }
+
+    /** @return the polls made so far (the I/O thread's standby counts them) */
+    long polls() {
+        return polls;
+    }
+
+    /** I/O thread: watches, or stops watching, the connections that waiting threads read. */
+    void readInterest(final boolean on) {
+        for (final TcpConnection c : routed) {
+            c.readInterest(on);
+        }
     }
 
     /**
@@ -299,6 +394,11 @@ public final class TcpTransport implements Transport {
 
     void closeProblem(final IOException e) {
         LOG.log(System.Logger.Level.WARNING, "tcp close (rank={0}): {1}", rank, e);
+    }
+
+    /** @return whether the I/O thread stands by, leaving the reading to waiting threads (for tests) */
+    boolean ioThreadStandsBy() {
+        return loop.inStandby();
     }
 
     /** @return the I/O thread (tests measure its allocations) */

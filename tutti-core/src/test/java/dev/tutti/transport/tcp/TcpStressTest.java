@@ -55,6 +55,32 @@ class TcpStressTest {
     @ParameterizedTest(name = "eager limit {0}")
     @ValueSource(ints = {64 * 1024, 512 * 1024, 1 << 20, 8 << 20})
     void shouldDeliverEveryByteFromManySendersToOneWildcardReceiver(final int eagerLimit) {
+        runPlans(eagerLimit, TcpStressTest::receiveAll);
+    }
+
+    /**
+     * As {@link #shouldDeliverEveryByteFromManySendersToOneWildcardReceiver}, but rank 0 receives with one thread per
+     * sender, all waiting at once (MPI_THREAD_MULTIPLE): each thread receives its sender's messages with ANY_TAG, by
+     * a blocking receive into a large buffer, a probe then a receive of exactly the message's size, or a nonblocking
+     * receive and a wait, and now and then sleeps a few milliseconds before it receives, so that both the waiting
+     * threads and the I/O thread read the sockets, and messages arrive both expected and unexpected.
+     *
+     * @param eagerLimit the job's eager limit
+     */
+    @ParameterizedTest(name = "eager limit {0}")
+    @ValueSource(ints = {64 * 1024, 1 << 20})
+    void shouldDeliverEveryByteToSeveralThreadsOfOneRankWaitingAtOnce(final int eagerLimit) {
+        runPlans(eagerLimit, TcpStressTest::receiveByThreads);
+    }
+
+    /** Rank 0's side of a run: receives every sender's plan. */
+    @FunctionalInterface
+    private interface Receiver {
+        void receive(Communicator world, int[][] plans, int eagerLimit) throws Exception;
+    }
+
+    /** Draws each sender's plan, then runs the senders and rank 0's {@code receiver} over tcp. */
+    private static void runPlans(final int eagerLimit, final Receiver receiver) {
         final StressSizes sizes = new StressSizes(eagerLimit);
         final int[][] plans = new int[SENDERS + 1][];
         for (int s = 1; s <= SENDERS; s++) {
@@ -62,7 +88,7 @@ class TcpStressTest {
         }
         TcpJob.run(SENDERS + 1, eagerLimit, (world, tcp) -> {
             if (0 == world.rank()) {
-                receiveAll(world, plans, eagerLimit);
+                receiver.receive(world, plans, eagerLimit);
             } else {
                 sendAll(world, plans[world.rank()]);
             }
@@ -216,6 +242,61 @@ class TcpStressTest {
                 } else {
                     received += receivePerSender(world, plans, next, exact, check);
                 }
+            }
+        }
+    }
+
+    /** Rank 0's side of the threaded test: one thread per sender, each checking its sender's messages. */
+    private static void receiveByThreads(final Communicator world, final int[][] plans, final int eagerLimit)
+        throws InterruptedException {
+        final Throwable[] failures = new Throwable[SENDERS + 1];
+        final Thread[] threads = new Thread[SENDERS + 1];
+        for (int s = 1; s <= SENDERS; s++) {
+            final int sender = s;
+            threads[s] = Thread.ofPlatform().name("tcp-stress-receiver-" + s).start(() -> {
+                try {
+                    receiveFrom(world, plans, sender, eagerLimit);
+                } catch (final Throwable t) {
+                    failures[sender] = t;
+                }
+            });
+        }
+        for (int s = 1; s <= SENDERS; s++) {
+            threads[s].join();
+        }
+        for (int s = 1; s <= SENDERS; s++) {
+            if (null != failures[s]) {
+                throw new AssertionError("receiver thread of rank " + s + " failed, " + seedText(), failures[s]);
+            }
+        }
+    }
+
+    private static void receiveFrom(final Communicator world, final int[][] plans, final int sender,
+        final int eagerLimit) throws InterruptedException {
+        final int[] plan = plans[sender];
+        int max = 1;
+        for (final int size : plan) {
+            max = Math.max(max, size);
+        }
+        final Checker check = new Checker(plans, new int[SENDERS + 1], max, eagerLimit);
+        final SplittableRandom r = new SplittableRandom(SEED ^ eagerLimit ^ ((long) sender << 32));
+        final byte[] big = new byte[max];
+        final byte[] exact = new byte[max];
+        for (int i = 0; i < plan.length; i++) {
+            final int way = r.nextInt(12);
+            if (way < 2) {
+                Thread.sleep(1 + r.nextInt(3));
+            }
+            if (way < 5) {
+                check.arrived(world.recv(Buf.of(big), sender, Comm.ANY_TAG), big,
+                    "receive from one sender into a " + max + "-byte buffer, one thread per sender");
+            } else if (way < 8) {
+                final Status probed = world.probe(sender, Comm.ANY_TAG);
+                check.arrived(world.recv(Buf.of(exact, 0, (int) probed.bytes()), sender, probed.tag()), exact,
+                    "receive after a probe, exact size, one thread per sender");
+            } else {
+                check.arrived(world.irecv(Buf.of(exact, 0, plan[i]), sender, Comm.ANY_TAG).waitFor(), exact,
+                    "nonblocking receive of exact size, one thread per sender");
             }
         }
     }

@@ -333,6 +333,50 @@ class TcpTransportTest {
         out.done.get(20, TimeUnit.SECONDS);
     }
 
+    /**
+     * A thread that polls the transport often reads the socket itself: the I/O thread stands by and a message arrives
+     * through the poll, on the polling thread. When the polls stop, the I/O thread reads again: a message arrives
+     * with nobody polling, on the I/O thread.
+     */
+    @Test
+    void shouldReadInThePollingThreadWhileItPollsAndInTheIoThreadOtherwise() throws Exception {
+        final BlockingQueue<Thread> readers = new LinkedBlockingQueue<>();
+        final RecordingSink sink1 = new RecordingSink() {
+            @Override
+            public void arrive(final Inbound message) {
+                readers.add(Thread.currentThread());
+                super.arrive(message);
+            }
+        };
+        final TcpTransport[] t = connectPair(new RecordingSink(), sink1, 1024);
+        try {
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            Thread reader = null;
+            while (!t[1].ioThreadStandsBy() || Thread.currentThread() != reader) {
+                // messages wake the I/O thread, which then finds the polls and stands by
+                t[0].send(1, new TestOutbound(0, 1, MemorySegment.ofArray(new byte[] {1, 2, 3})));
+                RecordingSink.Arrival a = null;
+                while (null == a) {
+                    t[1].poll();
+                    a = sink1.arrivals.poll();
+                    assertTrue(System.nanoTime() < deadline, "the I/O thread never stood by while a thread polled");
+                }
+                reader = readers.poll(10, TimeUnit.SECONDS);
+            }
+            while (t[1].ioThreadStandsBy()) {
+                Thread.sleep(1);
+                assertTrue(System.nanoTime() < deadline, "the I/O thread kept standing by without polls");
+            }
+            t[0].send(1, new TestOutbound(0, 2, MemorySegment.ofArray(new byte[] {4, 5})));
+            final RecordingSink.Arrival a = sink1.arrivals.poll(10, TimeUnit.SECONDS);
+            assertNotNull(a, "nobody read the second message");
+            assertEquals(2, a.envelope().tag);
+            assertEquals(t[1].ioThread(), readers.poll(10, TimeUnit.SECONDS), "read by the I/O thread");
+        } finally {
+            closeAll(t);
+        }
+    }
+
     static TcpTransport[] connectPair(final RecordingSink sink0, final RecordingSink sink1, final int eagerLimit)
         throws Exception {
         final String secret = newSecret();
