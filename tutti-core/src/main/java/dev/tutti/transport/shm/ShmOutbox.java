@@ -112,6 +112,19 @@ final class ShmOutbox {
     }
 
     /**
+     * Writes a control record now if nothing is queued for {@code d} and its ring has room.
+     *
+     * @param d     the destination
+     * @param type  the record type
+     * @param msgId the message id
+     * @param value the value
+     * @return whether it was written (else nothing happened)
+     */
+    boolean tryControl(final int d, final int type, final long msgId, final long value) {
+        return 0 == pendingCount.get(d) && writeControl(d, type, msgId, value);
+    }
+
+    /**
      * Sends a control record (CTS, FIN, BYE), in order with the other records to {@code d}.
      *
      * @param d     the destination

@@ -658,10 +658,10 @@ public final class ShmTransport implements Transport {
     // ------------------------------------------------------------------------------------------------ closing
 
     /**
-     * Says goodbye to every peer (a BYE record after everything already queued), waits (at most 10 s) until
-     * queued records and streams in progress are written, reads the peers' goodbyes for a short while
-     * ({@link #awaitGoodbyes}), marks this rank left, and unmaps; the last rank of the
-     * host deletes the file. Rendezvous sends not yet matched by their receivers, and receives in progress, fail.
+     * Says goodbye to every peer (a BYE record after everything already queued; to a peer that left first too, so
+     * that it stops waiting for this goodbye), waits (at most 10 s) until queued records and streams in progress
+     * are written, reads the peers' goodbyes for a short while ({@link #awaitGoodbyes}), marks this rank left, and
+     * unmaps; the last rank of the host deletes the file. Rendezvous sends not yet matched by their receivers, and receives in progress, fail.
      */
     @Override
     public void close() {
@@ -670,8 +670,16 @@ public final class ShmTransport implements Transport {
         }
         final boolean[] served = peers;
         for (int r = 0; r < size; r++) {
-            if (served[r] && ALIVE == peerState.get(r)) {
+            if (!served[r]) {
+                continue;
+            }
+            final int state = peerState.get(r);
+            if (ALIVE == state) {
                 outbox.sendControl(r, ShmRecordDescriptor.BYE, 0, 0);
+            } else if (LEFT == state) {
+                // A peer that said goodbye first may still read its inbox for this rank's goodbye
+                // (awaitGoodbyes): written if its ring has room now, never queued, as nobody may read it.
+                outbox.tryControl(r, ShmRecordDescriptor.BYE, 0, 0);
             }
         }
         final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CLOSE_TIMEOUT_MS);
