@@ -39,7 +39,8 @@ public final class TransportWiring {
      * with everyone. "shm" needs every rank on this host and no tcp at all: the rendezvous is only the fence.
      * When this host has more ranks than cores, waits do not spin (see HostIdle). A rank with shm peers binds its
      * init thread to one CPU (CpuBinding, setting tutti.bind), as Open MPI binds ranks to cores; with more ranks than
-     * CPUs, round-robin.
+     * CPUs, round-robin. The engine is connected here: its routes, and the tcp transport it keeps when shm serves
+     * every peer (see P2pEngine.connect).
      */
     public static Transport[] wire(final LaunchInfo info, final P2pEngine engine, final HostIdle idle) {
         final int rank = info.rank();
@@ -68,9 +69,9 @@ public final class TransportWiring {
             }
         }
         boolean ok = false;
+        TcpTransport tcp = null;
         try {
             final boolean[] local;
-            TcpTransport tcp = null;
             if ("shm".equals(mode) && size > 1) {
                 RendezvousClient.exchange(info, "shm"); // the fence
                 local = shm.ranksOnHost();
@@ -123,11 +124,15 @@ public final class TransportWiring {
                 }
                 CpuBinding.bind(index);
             }
+            engine.connect(routes, tcp);
             ok = true;
             return routes;
         } finally {
             if (!ok && null != shm) {
                 shm.abort();
+            }
+            if (!ok && null != tcp) {
+                tcp.abort();
             }
         }
     }

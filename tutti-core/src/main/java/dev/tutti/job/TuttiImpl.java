@@ -102,7 +102,6 @@ public final class TuttiImpl implements Tutti {
             final TransportWiring.HostIdle idle = new TransportWiring.HostIdle();
             final P2pEngine engine = new P2pEngine(info.rank(), info.size(), idle);
             final Transport[] routes = TransportWiring.wire(info, engine, idle);
-            engine.connect(routes);
             final boolean[] sharesMemory = new boolean[routes.length];
             for (int r = 0; r < routes.length; r++) {
                 sharesMemory[r] = r == info.rank() || routes[r] instanceof ShmTransport;

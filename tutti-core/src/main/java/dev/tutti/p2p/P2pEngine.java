@@ -51,6 +51,8 @@ public final class P2pEngine implements InboundSink {
     private volatile boolean anyPeerLeft;
     private Transport[] routes;
     private Transport[] polled = new Transport[0];
+    /** Transports this engine closes with the others but routes no message through (see {@link #connect}). */
+    private Transport[] kept = new Transport[0];
     private volatile Agent[] agents = new Agent[0];
     private Object collectiveState;
     /** The correctness checker's additions, or null (checker off): set once before traffic. */
@@ -76,11 +78,15 @@ public final class P2pEngine implements InboundSink {
 
     /**
      * Sets the transport for each destination (index = world rank). Transports listed more than once are polled
-     * once.
+     * once. A transport given as {@code alsoOwned} and routing no destination is not polled, but closed and aborted
+     * with the others: a tcp transport whose every peer is reached through shared memory stays open for what its
+     * connections tell (a peer's process ending), and ends with the job, its I/O thread too (a JVM's exit waits
+     * for a thread blocked in a system call).
      *
      * @param routesByRank a transport per world rank
+     * @param alsoOwned    transports owned by this engine though perhaps routing nothing (null elements skipped)
      */
-    public void connect(final Transport[] routesByRank) {
+    public void connect(final Transport[] routesByRank, final Transport... alsoOwned) {
         if (routesByRank.length != worldSize) {
             throw Errors.refused("routes=" + routesByRank.length, Integer.toString(worldSize));
         }
@@ -90,6 +96,8 @@ public final class P2pEngine implements InboundSink {
             distinct.put(t, Boolean.TRUE);
         }
         this.polled = distinct.keySet().toArray(new Transport[0]);
+        this.kept = Arrays.stream(alsoOwned).filter(t -> null != t && !distinct.containsKey(t))
+            .distinct().toArray(Transport[]::new);
     }
 
     /** @return the distinct transports this engine routes to (a copy) */
@@ -731,12 +739,17 @@ public final class P2pEngine implements InboundSink {
         for (final Transport t : polled) {
             t.abort();
         }
+        for (final Transport t : kept) {
+            t.abort();
+        }
     }
 
-    /** Closes every transport once. */
+    /** Closes every transport once: those that route messages, then those only kept open. */
     public void close() {
-        final Transport[] ts = polled;
-        for (final Transport t : ts) {
+        for (final Transport t : polled) {
+            t.close();
+        }
+        for (final Transport t : kept) {
             t.close();
         }
     }
