@@ -16,22 +16,22 @@ import java.util.stream.Collectors;
  * {@link Communicator#barrier()}), {@link OsuBenchmark#measure} (warm-up, then the timed iterations: this rank's
  * mean), a barrier (no rank runs new code while another is still timing), {@link OsuBenchmark#verify} (the
  * received data, checked after timing so the check costs nothing in the loop), then the maximum of the means over
- * ranks, and at rank 0 the row. Before the first size an untimed JIT warm-up runs (its iterations, and at least
- * 2 s, then {@link #wakeInTurn} and {@link #compileMeasure}), and after every size's {@code prepare}, the first
- * size's too, a shorter one (until two chunks of iterations take the same time and the JVM's own threads were quiet
- * during the last one, at most 2 s), unless {@code --jit-warmup 0} was given: each size's own code paths are
+ * ranks, and at rank 0 the row. Before the first size an untimed JIT warm-up runs (its iterations, and at least a
+ * minimum time, then {@link #wakeInTurn} and {@link #compileMeasure}), and after every size's {@code prepare}, the
+ * first size's too, a shorter one (until two chunks of iterations take the same time and the JVM's own threads were
+ * quiet during the last one, within a maximum time), unless {@code --jit-warmup 0} was given: each size's own code paths are
  * compiled before they are timed, as they would be in a long-running job. Then the timed call is rehearsed until
  * the JVM stays quiet ({@link #rehearse}, {@link JvmActivity}), after a young collection, and a timed loop during
  * which the JIT compilers were busy runs again ({@link #timedLoop}). A rank whose check fails throws, which fails
- * the job. Before all of it, a communicator is freed ({@link #freeOnce}).
+ * the job. Before all of it, a communicator is freed ({@link #freeOnce}). How long the untimed phases may last:
+ * {@link Pacing}.
  */
 final class BenchRunner {
-    /** After a rehearsal the ranks sleep in steps of this long (ms) until a step was quiet ({@link JvmActivity})... */
+    /**
+     * After a rehearsal the ranks sleep in steps of this long (ms) until a step was quiet ({@link JvmActivity}), at
+     * most for the pacing's {@link Pacing#quietMaxMs}.
+     */
     static final long QUIET_MS = 50;
-    /** ...at most this long (ms). */
-    static final long QUIET_MAX_MS = 2_000;
-    /** Longest time spent filling the young generation before a size's rehearsals (ms). */
-    static final long COLLECT_MAX_MS = 2_000;
     /**
      * Rehearsals end once those since the last busy one ran this many iterations, HotSpot's count of calls after
      * which a method still at the profiling tier is compiled at the top tier ({@code Tier4InvocationThreshold}):
@@ -40,30 +40,20 @@ final class BenchRunner {
      * {@code -XX:+LogCompilation} shows C2 compiling {@code Collectives.run} inside 4 ranks' timed barrier loop)...
      */
     static final long QUIET_STREAK_ITERATIONS = 5_000;
-    /** ...or once they have been quiet this long (ms), for large sizes' few iterations. */
-    static final long QUIET_STREAK_MS = 300;
     /** A timed loop during which some rank's JIT compiler threads ran longer than this (ns)... */
     static final long COMPILER_BUSY_NS = 250_000;
     /** ...and longer than this share (percent) of the loop's time runs again... */
     static final int COMPILER_BUSY_PERCENT = 2;
     /** ...at most this many times ({@link #timedLoop}). */
     static final int MAX_RERUNS = 5;
-    /** No further rehearsal of the timed call starts after this long (ms). */
-    static final long REHEARSAL_MAX_MS = 3_000;
     /** {@link #wakeInTurn}: rounds, the sleep of every rank (about a quiet wait's), how much later the last wakes. */
     static final int WAKE_ROUNDS = 3;
     static final long WAKE_SLEEP_NS = 50_000_000L;
     static final long WAKE_LATE_NS = 10_000_000L;
-    /** Longest untimed warm-up at each size after the first. */
-    static final long SIZE_WARMUP_NS = 2_000_000_000L;
     /** Two warm-up chunks whose times differ by at most this share (percent) end the warm-up. */
     static final int STABLE_PERCENT = 10;
     /** Calls of one iteration that get {@code measure} compiled at the top tier ({@link #compileMeasure}). */
     static final int MEASURE_CALLS = 2_000;
-    /** The warm-up before the first size lasts at least this long (and its iterations)... */
-    static final long FIRST_WARMUP_MIN_NS = 2_000_000_000L;
-    /** ...and at most this long. */
-    static final long FIRST_WARMUP_MAX_NS = 5_000_000_000L;
 
     private BenchRunner() {
     }
@@ -78,22 +68,23 @@ final class BenchRunner {
      * @throws BenchmarkException if the data this rank received is wrong
      */
     static void run(final Communicator world, final BenchSpec spec, final OsuBenchmark bench, final Report report) {
-        run(world, spec, bench, report, new JvmActivity());
+        run(world, spec, bench, report, new JvmActivity(), Pacing.STANDARD);
     }
 
     /**
-     * Runs the benchmark on this rank, watching the JVM through {@code jvm} (tests pass one that reports what they
-     * need).
+     * Runs the benchmark on this rank, watching the JVM through {@code jvm} and pacing its untimed phases with
+     * {@code pacing} (tests pass what they need).
      *
      * @param world  the communicator of all ranks
      * @param spec   the run
      * @param bench  this rank's benchmark instance
      * @param report the report, at rank 0; null at other ranks
      * @param jvm    this rank's view of its JVM's own threads
+     * @param pacing how long the untimed phases may last
      * @throws BenchmarkException if the data this rank received is wrong
      */
     static void run(final Communicator world, final BenchSpec spec, final OsuBenchmark bench, final Report report,
-        final JvmActivity jvm) {
+        final JvmActivity jvm, final Pacing pacing) {
         final int[] sizes = bench.sizes(spec.sizes().sizes(), world.size());
         if (0 == sizes.length) {
             throw new BenchmarkException(spec.op() + " (rank=" + world.rank() + "): none of the sizes -m "
@@ -113,8 +104,8 @@ final class BenchRunner {
             freeOnce(world);
             bench.prepare(world, sizes[0]);
             world.barrier();
-            warmUp(world, bench, jvm, sizes[0], jit, Math.max(1, spec.warmup(sizes[0], defaults)), FIRST_WARMUP_MIN_NS,
-                FIRST_WARMUP_MAX_NS, spec.percentiles());
+            warmUp(world, bench, jvm, sizes[0], jit, Math.max(1, spec.warmup(sizes[0], defaults)),
+                pacing.firstWarmupMinNs(), pacing.firstWarmupMaxNs(), spec.percentiles());
             wakeInTurn(world);
             compileMeasure(world, bench, sizes[0], spec.percentiles());
         }
@@ -128,15 +119,15 @@ final class BenchRunner {
             // The first size too: its timed loop runs on what this prepare made (a new persistent request, a new
             // channel), whose first calls take paths the warm-up never took; their traps must not recompile in it.
             if (jit > 0) {
-                warmUp(world, bench, jvm, bytes, jit, Math.max(1, spec.warmup(bytes, defaults)), 0, SIZE_WARMUP_NS,
-                    spec.percentiles());
+                warmUp(world, bench, jvm, bytes, jit, Math.max(1, spec.warmup(bytes, defaults)), 0,
+                    pacing.sizeWarmupMaxNs(), spec.percentiles());
             }
             final int iterations = spec.iterations(bytes, defaults);
             final int warmup = spec.warmup(bytes, defaults);
             if (jit > 0) {
-                rehearse(world, bench, jvm, bytes, iterations, warmup, spec.percentiles());
+                rehearse(world, bench, jvm, pacing, bytes, iterations, warmup, spec.percentiles());
             }
-            final Timed timed = timedLoop(world, bench, jvm, bytes, iterations, warmup, spec.percentiles(),
+            final Timed timed = timedLoop(world, bench, jvm, pacing, bytes, iterations, warmup, spec.percentiles(),
                 jit > 0 ? MAX_RERUNS : 0);
             bench.verify(world, bytes);
             final double maxUs = Control.maxToRoot(world, timed.meanUs());
@@ -165,7 +156,7 @@ final class BenchRunner {
      * @return the kept loop's mean and histogram, and what the compilers did (meaningful at rank 0)
      */
     private static Timed timedLoop(final Communicator world, final OsuBenchmark bench, final JvmActivity jvm,
-        final int bytes, final int iterations, final int warmup, final boolean percentiles, final int reruns) {
+        final Pacing pacing, final int bytes, final int iterations, final int warmup, final boolean percentiles, final int reruns) {
         final List<Double> discarded = new ArrayList<>();
         while (true) {
             final Histogram histogram = percentiles ? new Histogram(3) : null;
@@ -188,7 +179,7 @@ final class BenchRunner {
                 return new Timed(meanUs, histogram, discarded, busy ? compilerUs : 0);
             }
             discarded.add(compilerUs);
-            jvm.awaitQuiet(QUIET_MS, QUIET_MAX_MS); // the compilation finishes before the loop runs again
+            jvm.awaitQuiet(QUIET_MS, pacing.quietMaxMs()); // the compilation finishes before the loop runs again
             world.barrier();
         }
     }
@@ -248,8 +239,8 @@ final class BenchRunner {
 
     /**
      * Rehearses the timed call, untimed, until the JVM's own threads were quiet at every rank ({@link JvmActivity})
-     * for {@value #QUIET_STREAK_ITERATIONS} iterations or {@value #QUIET_STREAK_MS} ms of rehearsals in a row, at
-     * most for {@value #REHEARSAL_MAX_MS} ms; after each one every rank sleeps until they are. A rehearsal has the
+     * for {@value #QUIET_STREAK_ITERATIONS} iterations or the pacing's {@link Pacing#quietStreakMs} of rehearsals
+     * in a row, at most for its {@link Pacing#rehearsalMaxMs}; after each one every rank sleeps until they are. A rehearsal has the
      * timed call's trip counts and branches, so that whatever the compiler does only for them (on-stack
      * replacement, recompilation, methods that cross a compile threshold only now) happens before timing. One
      * rehearsal is not enough with more ranks than cores: C2 compiler threads then run millisecond slices on the
@@ -266,9 +257,9 @@ final class BenchRunner {
      * are measured.
      */
     private static void rehearse(final Communicator world, final OsuBenchmark bench, final JvmActivity jvm,
-        final int bytes, final int iterations, final int warmup, final boolean percentiles) {
-        jvm.collectYoung(COLLECT_MAX_MS);
-        jvm.awaitQuiet(QUIET_MS, QUIET_MAX_MS);
+        final Pacing pacing, final int bytes, final int iterations, final int warmup, final boolean percentiles) {
+        jvm.collectYoung(pacing.collectMaxMs());
+        jvm.awaitQuiet(QUIET_MS, pacing.quietMaxMs());
         world.barrier();
         final long start = System.nanoTime();
         long quietIterations = 0; // of the rehearsals since the last busy one (meaningful at rank 0)
@@ -282,7 +273,7 @@ final class BenchRunner {
             // HotSpot compiles the whole method at the next call's entry, which must not be the timed call.
             bench.measure(world, bytes, 1, 0, percentiles ? new Histogram(3) : null);
             final boolean busy = !jvm.quiet();
-            jvm.awaitQuiet(QUIET_MS, QUIET_MAX_MS);
+            jvm.awaitQuiet(QUIET_MS, pacing.quietMaxMs());
             final double anyBusy = Control.maxToRoot(world, busy || jvm.compileMs() != compiledBefore ? 1 : 0);
             final long now = System.nanoTime();
             if (anyBusy > 0) {
@@ -292,8 +283,8 @@ final class BenchRunner {
                 quietIterations += iterations + warmup + 1;
             }
             final boolean settled = quietIterations >= QUIET_STREAK_ITERATIONS
-                || (quietIterations > 0 && now - quietSince >= QUIET_STREAK_MS * 1_000_000L);
-            again = Control.fromRoot(world, !settled && now - start < REHEARSAL_MAX_MS * 1_000_000L);
+                || (quietIterations > 0 && now - quietSince >= pacing.quietStreakMs() * 1_000_000L);
+            again = Control.fromRoot(world, !settled && now - start < pacing.rehearsalMaxMs() * 1_000_000L);
         } while (again);
         world.barrier();
     }

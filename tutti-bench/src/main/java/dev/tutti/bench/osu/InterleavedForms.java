@@ -246,7 +246,7 @@ public final class InterleavedForms {
                     final double compilerUs = Control.maxToRoot(world, compilerNs / 1e3); // busy, compilerUs: rank 0
                     if (Control.fromRoot(world, busy && discarded.size() < reruns)) {
                         discarded.add(compilerUs);
-                        jvm.awaitQuiet(BenchRunner.QUIET_MS, BenchRunner.QUIET_MAX_MS); // the compilations end first
+                        jvm.awaitQuiet(BenchRunner.QUIET_MS, Pacing.STANDARD.quietMaxMs()); // the compilations end first
                         world.barrier();
                         continue;
                     }

@@ -30,6 +30,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Timeout(60)
 class BenchSmokeTest {
     private static final Tutti.Options OPTS = Tutti.Options.defaults().timeout(Duration.ofSeconds(30));
+    /**
+     * The tests that run {@link BenchRunner} directly check the order of its phases, not their effect on the
+     * figures: shorter phases than a run's do.
+     */
+    private static final Pacing SHORT = new Pacing(100_000_000L, 2_000_000_000L, 500_000_000L, 200, 200, 1_000, 30);
 
     private record Run(int exitCode, String out, String err) {
     }
@@ -112,7 +117,7 @@ class BenchSmokeTest {
     @Test
     void shouldFailLoudlyWhenReceivedDataIsWrong() {
         final TuttiException e = assertThrows(TuttiException.class, () -> Tutti.runLocal(2, OPTS, world ->
-            BenchRunner.run(world, spec("corrupt", 2), new CorruptingPingPong(), null)));
+            run(world, spec("corrupt", 2), new CorruptingPingPong(), null)));
         Throwable c = e;
         while (null != c && !(c instanceof BenchmarkException)) {
             c = c.getCause();
@@ -128,7 +133,7 @@ class BenchSmokeTest {
         final BenchSpec spec = spec(LinearBcast.OP, 3);
         final OsuBenchmark probe = new LinearBcast();
         try (Report report = new Report(new PrintWriter(out), null, spec, probe, Progress.none())) {
-            Tutti.runLocal(3, OPTS, world -> BenchRunner.run(world, spec, new LinearBcast(), 0 == world.rank()
+            Tutti.runLocal(3, OPTS, world -> run(world, spec, new LinearBcast(), 0 == world.rank()
                 ? report : null));
         }
         assertEquals(4, dataRows(out.toString()).size(), out.toString());
@@ -143,7 +148,7 @@ class BenchSmokeTest {
             1, 0, false, null, 0);
         try (Report report = new Report(new PrintWriter(out), null, spec, new LinearBcast(),
             Progress.to(new PrintWriter(terminal)))) {
-            Tutti.runLocal(2, OPTS, world -> BenchRunner.run(world, spec, new LinearBcast(), 0 == world.rank()
+            Tutti.runLocal(2, OPTS, world -> run(world, spec, new LinearBcast(), 0 == world.rank()
                 ? report : null));
         }
         final String erase = "\r\u001b[K";
@@ -297,11 +302,11 @@ class BenchSmokeTest {
             if (0 == world.rank()) {
                 final PrintWriter out = new PrintWriter(table);
                 try (Report report = Report.open(out, spec, bench, Progress.onTerminal(out))) {
-                    BenchRunner.run(world, spec, bench, report, jvm.apply(bench.calls));
+                    BenchRunner.run(world, spec, bench, report, jvm.apply(bench.calls), SHORT);
                 }
                 calls.add(bench.calls);
             } else {
-                BenchRunner.run(world, spec, bench, null, jvm.apply(bench.calls));
+                BenchRunner.run(world, spec, bench, null, jvm.apply(bench.calls), SHORT);
             }
         });
         return new Recorded(new ArrayList<>(calls.get(0)), table.toString());
@@ -334,6 +339,11 @@ class BenchSmokeTest {
             loops++;
             return busy < 0 || loops == busy ? 2_000_000 : 0;
         }
+    }
+
+    private static void run(final Communicator world, final BenchSpec spec, final OsuBenchmark bench,
+        final Report report) {
+        BenchRunner.run(world, spec, bench, report, new JvmActivity(), SHORT);
     }
 
     private static boolean isOneIteration(final int[] call) {
