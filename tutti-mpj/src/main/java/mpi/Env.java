@@ -11,8 +11,10 @@ import dev.tutti.mpj.JoinedRank;
  * <p>Implementation note: {@code MPI.COMM_WORLD} is one static object, so each call finds the calling rank's state
  * here. A process is one rank ({@link #process}); in an embedded job (ranks as threads of one JVM, as the tests
  * run them) each rank thread holds its own state in an inheritable thread-local, so threads a rank starts share it.
- * A lookup tries the thread-local first. {@link #bindTestRank()} gives a test rank thread a fresh state, so that an
- * abort fails the embedded job instead of exiting the JVM.
+ * While the class serves one rank (a process, or a rank with a class loader of its own, as {@code tutti mpjrun}'s
+ * multicore device gives it) a lookup is one volatile read of {@link #process}; once a second rank's state is made in
+ * it ({@link #shared}), a lookup tries the thread-local first. {@link #bindTestRank()} gives a test rank thread a
+ * fresh state, so that an abort fails the embedded job instead of exiting the JVM.
  *
  * <p>Init after Finalize works everywhere, as MPJ Express's test suite expects (its driver runs Init/Finalize once
  * per test program, in one JVM a rank): Finalize waits for every rank but keeps the rank joined, and the next Init
@@ -24,6 +26,12 @@ import dev.tutti.mpj.JoinedRank;
 final class Env {
     private static final InheritableThreadLocal<Env> LOCAL = new InheritableThreadLocal<>();
     private static volatile Env process;
+    /**
+     * Whether this class serves more than one rank (test ranks, or ranks as threads sharing one class loader): then
+     * a call finds its rank's state through {@link #LOCAL}; until then {@link #process} is every caller's, and a
+     * call reads it without the thread-local lookup.
+     */
+    private static volatile boolean shared;
 
     private static final int NEW = 0;
     private static final int INITIALIZED = 1;
@@ -40,6 +48,8 @@ final class Env {
     /** Whether Init joined the job itself (else it uses the handle of {@link JoinedRank}, which it leaves open). */
     private volatile boolean ownsTutti;
     private final Buffered buffered = new Buffered();
+    /** The views of the thread that called Init first (see {@link Views}); made there. */
+    private volatile Views views;
 
     private Env(final boolean testHarness) {
         this.testHarness = testHarness;
@@ -47,12 +57,19 @@ final class Env {
 
     /** @return the calling rank's state, or null if there is none yet */
     static Env current() {
+        if (!shared) {
+            final Env p = process;
+            if (null != p) {
+                return p;
+            }
+        }
         final Env e = LOCAL.get();
         return null != e ? e : process;
     }
 
     /** Gives the calling thread (a rank of an embedded test job) a fresh state. */
     static void bindTestRank() {
+        shared = true;
         LOCAL.set(new Env(true));
     }
 
@@ -93,6 +110,8 @@ final class Env {
             synchronized (Env.class) {
                 if (null == process) {
                     process = e;
+                } else {
+                    shared = true; // a second rank in this class: from now on each call looks its own up
                 }
             }
         }
@@ -109,6 +128,9 @@ final class Env {
                 e.world = t.world();
                 e.self = e.world.split(e.world.rank(), 0);
                 e.self.setName("MPI.COMM_SELF");
+            }
+            if (null == e.views) {
+                e.views = new Views(Thread.currentThread());
             }
             e.handler = MPI.ERRORS_RETURN;
             e.phase = INITIALIZED;
@@ -181,6 +203,15 @@ final class Env {
     Buffered buffered() {
         return buffered;
     }
+
+    /** @return the cache of buffer views of the thread that called Init (any thread may ask; see {@link Views}) */
+    Views views() {
+        final Views v = views;
+        return null != v ? v : NO_VIEWS;
+    }
+
+    /** Before Init: a cache no thread owns, which builds every view afresh. */
+    private static final Views NO_VIEWS = new Views(null);
 
     /**
      * Ends the job: the rank leaves Tutti at once (its peers' operations with it fail), and a process exits with

@@ -26,6 +26,7 @@ public class Collectives {
         reductions(w);
         locations(w);
         objects(w);
+        mutableObjects(w);
         Check.complete("Collectives");
         MPI.Finalize();
     }
@@ -347,5 +348,70 @@ public class Collectives {
             Check.equal(r + "->" + (n - 1 - me), ai[n - 1 - r], "Alltoallv OBJECT");
         }
         Check.that(null == sc[0], "untouched");
+    }
+
+    /** A user operator that adds into the objects of {@code inoutvec} in place, as the mpiJava object tests do. */
+    private static final class Add extends User_function {
+        @Override
+        public void Call(final Object invec, final int inoffset, final Object inoutvec, final int inoutoffset,
+            final int count, final Datatype datatype) {
+            for (int i = 0; i < count; i++) {
+                final Complex into = (Complex) ((Object[]) inoutvec)[inoutoffset + i];
+                final Complex from = (Complex) ((Object[]) invec)[inoffset + i];
+                into.re += from.re;
+                into.im += from.im;
+            }
+        }
+    }
+
+    private static Complex[] complexes(final int n, final int scale) {
+        final Complex[] c = new Complex[n];
+        for (int i = 0; i < n; i++) {
+            c[i] = new Complex(i * scale, -i);
+        }
+        return c;
+    }
+
+    private static void mutableObjects(final Intracomm w) {
+        final int me = w.Rank();
+        final int n = w.Size();
+        final int len = 100;
+        final Op add = new Op(new Add(), false);
+        final int root = n / 2;
+        final Complex[] into = complexes(len, 0);
+        w.Reduce(complexes(len, 1), 0, into, 0, len, MPI.OBJECT, add, root);
+        if (me == root) {
+            for (int k = 0; k < len; k++) {
+                Check.equal(k * n, (long) into[k].re, "Reduce of objects a user operator changes in place " + k);
+                Check.equal(-k * n, (long) into[k].im, "Reduce of objects, imaginary part " + k);
+            }
+        }
+        for (int round = 0; round < 3; round++) {
+            final Complex[] all = new Complex[len];
+            w.Allreduce(complexes(len, 1 + me), 0, all, 0, len, MPI.OBJECT, add);
+            for (int k = 0; k < len; k++) {
+                Check.equal((long) k * n * (n + 1) / 2, (long) all[k].re, "Allreduce of objects " + k);
+            }
+        }
+        final Complex[] pre = new Complex[4];
+        w.Scan(complexes(4, 1), 0, pre, 0, 4, MPI.OBJECT, add);
+        Check.equal(3L * (me + 1), (long) pre[3].re, "Scan of objects");
+        final int[] counts = new int[n];
+        java.util.Arrays.fill(counts, 2);
+        final Complex[] part = new Complex[2];
+        w.Reduce_scatter(complexes(2 * n, 1), 0, part, 0, counts, MPI.OBJECT, add);
+        Check.equal((2L * me + 1) * n, (long) part[1].re, "Reduce_scatter of objects");
+    }
+}
+
+/** A serialisable value of a class that is neither public nor in java.base. */
+class Complex implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
+    float re;
+    float im;
+
+    Complex(final float re, final float im) {
+        this.re = re;
+        this.im = im;
     }
 }
