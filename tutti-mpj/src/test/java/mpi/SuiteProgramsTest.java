@@ -8,7 +8,6 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.parallel.Isolated;
 
 import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -30,17 +29,6 @@ class SuiteProgramsTest {
     private static final String[] PROGRAMS = {"EnvCalls", "Pt2ptModes", "Pt2ptMatching", "Collectives",
         "DerivedTypes", "GroupsAndComms", "Topologies"};
 
-    private static String output(final Runnable job) {
-        final PrintStream old = System.out;
-        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        System.setOut(new PrintStream(bytes, true, StandardCharsets.UTF_8));
-        try {
-            job.run();
-        } finally {
-            System.setOut(old);
-        }
-        return bytes.toString(StandardCharsets.UTF_8);
-    }
 
     private static void assertComplete(final String out) {
         for (final String p : PROGRAMS) {
@@ -51,8 +39,8 @@ class SuiteProgramsTest {
 
     @Test
     void shouldPassTheSuiteWithRanksAsThreads() {
-        assertComplete(output(() -> MpjJobs.runMain(4, "mpjsuite.Driver")));
-        assertComplete(output(() -> MpjJobs.runMain(3, "mpjsuite.Driver")));
+        assertComplete(MpjJobs.output(() -> MpjJobs.runMain(4, "mpjsuite.Driver")));
+        assertComplete(MpjJobs.output(() -> MpjJobs.runMain(3, "mpjsuite.Driver")));
     }
 
     @Test
