@@ -15,9 +15,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The layer's hot calls allocate little beyond what Tutti's own API allocates for the same call, whatever the load
  * of the machine (bytes are counted by the JVM per thread after a warm-up, not timed): a program's loop of
  * {@code Send}/{@code Recv} or {@code Allreduce} on the same arrays. What the layer may add: the {@link Status} a
- * {@code Recv} returns; the views over the program's arrays come from the rank's cache ({@link Views}). Measured:
- * before that cache 32 bytes per Allreduce of a double[2] and 40 per Send or Recv of 4 ints over Tutti's own (which
- * builds its buffers per call too); with it none per Allreduce and about half of Tutti's per Send or Recv.
+ * {@code Recv} returns; the views over the program's arrays come from the rank's cache ({@link Views}), while the
+ * Tutti form here builds its buffers per call.
  */
 // Runs alone (@Isolated): it counts the bytes its calls allocate, with no other job competing while they wait.
 @Isolated
