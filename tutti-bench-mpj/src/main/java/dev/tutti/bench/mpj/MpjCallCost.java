@@ -20,7 +20,7 @@ import java.util.Locale;
  * machine moves far less than the wall time of a job of several ranks ({@link MpjOverhead}).
  *
  * <pre>
- * java -cp tutti-core/target/classes:tutti-mpj/target/classes:tutti-bench-mpj/target/classes \
+ * bin/tutti run -n 1 -cp tutti-mpj/target/classes:tutti-bench-mpj/target/classes \
  *     dev.tutti.bench.mpj.MpjCallCost [ROUNDS]
  * </pre>
  *
