@@ -29,6 +29,7 @@ public class Pt2ptMatching {
             probes(w, me < peer, peer);
             completions(w, me < peer, peer);
             cancel(w);
+            cancelSent(w, me < peer, peer);
             synchronous(w, me < peer, peer);
             buffered(w, me < peer, peer);
         }
@@ -179,6 +180,26 @@ public class Pt2ptMatching {
         final Status plain = w.Sendrecv(new int[] {1}, 0, 1, MPI.INT, w.Rank(), 7, new int[1], 0, 1, MPI.INT,
             w.Rank(), 7);
         Check.that(!plain.Test_cancelled(), "a received message is not cancelled");
+    }
+
+    /** Cancelling a send under way, or a receive that completed, changes nothing: both complete normally. */
+    private static void cancelSent(final Intracomm w, final boolean low, final int peer) {
+        if (low) {
+            final Request r = w.Isend(new int[] {7}, 0, 1, MPI.INT, peer, 80);
+            r.Cancel();
+            Check.that(!r.Wait().Test_cancelled(), "a send under way is not cancelled");
+        } else {
+            final int[] in = new int[1];
+            final Request r = w.Irecv(in, 0, 1, MPI.INT, peer, 80);
+            Status s;
+            do {
+                s = r.Test();
+            } while (null == s);
+            r.Cancel(); // completed already: nothing to cancel
+            Check.that(!s.Test_cancelled(), "a receive that matched is not cancelled");
+            Check.that(r.Is_null() && !r.Wait().Test_cancelled(), "a completed request stays complete");
+            Check.equal(7, in[0], "the data of a send that was cancelled under way");
+        }
     }
 
     /** An Issend is not complete before its receive is posted, which waits for a message sent after the test. */
