@@ -27,7 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Isolated("replaces System.out")
 class SuiteProgramsTest {
     private static final String[] PROGRAMS = {"EnvCalls", "Pt2ptModes", "Pt2ptMatching", "Collectives",
-        "DerivedTypes", "GroupsAndComms", "Topologies"};
+        "DerivedTypes", "GroupsAndComms", "Topologies", "Threads"};
 
 
     private static void assertComplete(final String out) {

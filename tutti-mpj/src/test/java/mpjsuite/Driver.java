@@ -20,6 +20,7 @@ public class Driver {
         new DerivedTypes(args);
         new GroupsAndComms(args);
         new Topologies(args);
+        new Threads(args);
         if (0 == me) {
             System.out.println("ALL TESTS COMPLETE");
         }
