@@ -100,7 +100,7 @@ final class Env {
      * Initializes the calling rank: joins the Tutti job (or, after a Finalize, takes up the same world again).
      *
      * @return the state
-     * @throws MPIException if already initialized, or if the rank cannot join again
+     * @throws MPIException if already initialized, or if the job cannot be joined
      */
     static Env init() {
         Env e = LOCAL.get();
