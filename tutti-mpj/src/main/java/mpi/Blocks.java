@@ -89,7 +89,7 @@ final class Blocks {
             }
             pos += ec[i];
         }
-        return new Blocks(Slab.buf(dense, 0, total), ec, ed, send ? null : dense, buf, offset, displs.clone(), s);
+        return new Blocks(Slab.make(dense, 0, total), ec, ed, send ? null : dense, buf, offset, displs.clone(), s);
     }
 
     /** Spreads received blocks into the caller's array (if they went to scratch). */

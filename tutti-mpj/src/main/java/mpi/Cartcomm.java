@@ -100,7 +100,8 @@ public class Cartcomm extends Intracomm {
     /**
      * @param direction the dimension
      * @param disp      the displacement (positive: towards higher coordinates)
-     * @return the ranks to receive from and send to; -1 off the edge of a non-periodic dimension
+     * @return the ranks to receive from and send to; {@code MPI.PROC_NULL} off the edge of a non-periodic dimension
+     *         (MPJ Express answered -1, which no call takes), so that a send or receive there moves nothing
      * @throws MPIException for a direction outside the grid
      */
     public ShiftParms Shift(final int direction, final int disp) throws MPIException {
@@ -116,7 +117,7 @@ public class Cartcomm extends Intracomm {
         final int[] c = coords.clone();
         c[direction] += disp;
         if (!periods[direction] && (c[direction] < 0 || c[direction] >= dims[direction])) {
-            return MPI.UNDEFINED;
+            return MPI.PROC_NULL;
         }
         return Rank(c);
     }

@@ -11,16 +11,27 @@ import dev.tutti.mpj.JoinedRank;
  * <p>Implementation note: {@code MPI.COMM_WORLD} is one static object, so each call finds the calling rank's state
  * here. A process is one rank ({@link #process}); in an embedded job (ranks as threads of one JVM, as the tests
  * run them) each rank thread holds its own state in an inheritable thread-local, so threads a rank starts share it.
- * A lookup tries the thread-local first. {@link #bindTestRank()} gives a test rank thread a fresh state, so that an
- * abort fails the embedded job instead of exiting the JVM.
+ * While the class serves one rank (a process, or a rank with a class loader of its own, as {@code tutti mpjrun}'s
+ * multicore device gives it) a lookup is one volatile read of {@link #process}; once a second rank's state is made in
+ * it ({@link #shared}), a lookup tries the thread-local first. {@link #bindTestRank()} gives a test rank thread a
+ * fresh state, so that an abort fails the embedded job instead of exiting the JVM.
  *
- * <p>Init after Finalize: Finalize leaves the Tutti job in a process (the handle is closed), so a second Init
- * there fails with a clear message; in an embedded job Tutti keeps the rank joined and Init works again on the same
- * world, as MPJ Express's test suite expects.
+ * <p>Init after Finalize works everywhere, as MPJ Express's test suite expects (its driver runs Init/Finalize once
+ * per test program, in one JVM a rank): Finalize waits for every rank but keeps the rank joined, and the next Init
+ * takes up the same world. A process rank that joined the job itself leaves it when its JVM exits, through a
+ * shutdown hook ({@link #leaveAtExit}) that closes the handle; a rank process cannot join a job twice, so closing
+ * in Finalize would forbid the next Init. A failure of that close (a collective mismatch found on leaving, a
+ * checker finding) halts the JVM with status 1, so that the rank still ends non-zero.
  */
 final class Env {
     private static final InheritableThreadLocal<Env> LOCAL = new InheritableThreadLocal<>();
     private static volatile Env process;
+    /**
+     * Whether this class serves more than one rank (test ranks, or ranks as threads sharing one class loader): then
+     * a call finds its rank's state through {@link #LOCAL}; until then {@link #process} is every caller's, and a
+     * call reads it without the thread-local lookup.
+     */
+    private static volatile boolean shared;
 
     private static final int NEW = 0;
     private static final int INITIALIZED = 1;
@@ -32,11 +43,13 @@ final class Env {
     private volatile Communicator world;
     private volatile Communicator self;
     private volatile Errhandler handler;
-    /** Whether Finalize left the Tutti job (a process rank): Init cannot join again. */
-    private volatile boolean left;
+    /** Whether the shutdown hook that leaves the job at exit is registered. */
+    private boolean hooked;
     /** Whether Init joined the job itself (else it uses the handle of {@link JoinedRank}, which it leaves open). */
     private volatile boolean ownsTutti;
     private final Buffered buffered = new Buffered();
+    /** The views of the thread that called Init first (see {@link Views}); made there. */
+    private volatile Views views;
 
     private Env(final boolean testHarness) {
         this.testHarness = testHarness;
@@ -44,12 +57,19 @@ final class Env {
 
     /** @return the calling rank's state, or null if there is none yet */
     static Env current() {
+        if (!shared) {
+            final Env p = process;
+            if (null != p) {
+                return p;
+            }
+        }
         final Env e = LOCAL.get();
         return null != e ? e : process;
     }
 
     /** Gives the calling thread (a rank of an embedded test job) a fresh state. */
     static void bindTestRank() {
+        shared = true;
         LOCAL.set(new Env(true));
     }
 
@@ -80,7 +100,7 @@ final class Env {
      * Initializes the calling rank: joins the Tutti job (or, after a Finalize, takes up the same world again).
      *
      * @return the state
-     * @throws MPIException if already initialized, or if the rank cannot join again
+     * @throws MPIException if already initialized, or if the job cannot be joined
      */
     static Env init() {
         Env e = LOCAL.get();
@@ -90,6 +110,8 @@ final class Env {
             synchronized (Env.class) {
                 if (null == process) {
                     process = e;
+                } else {
+                    shared = true; // a second rank in this class: from now on each call looks its own up
                 }
             }
         }
@@ -97,10 +119,6 @@ final class Env {
             if (INITIALIZED == e.phase) {
                 throw new MPIException("MPI.Init: called after MPJ has already been successfully initialized "
                     + "(call MPI.Finalize first)");
-            }
-            if (e.left) {
-                throw new MPIException("MPI.Init: this rank process left its job in MPI.Finalize and cannot join "
-                    + "again (Init after Finalize works in embedded jobs, where ranks are threads)");
             }
             if (null == e.tutti) {
                 final Tutti adopted = e.testHarness ? null : JoinedRank.handle();
@@ -111,23 +129,46 @@ final class Env {
                 e.self = e.world.split(e.world.rank(), 0);
                 e.self.setName("MPI.COMM_SELF");
             }
+            if (null == e.views) {
+                e.views = new Views(Thread.currentThread());
+            }
             e.handler = MPI.ERRORS_RETURN;
             e.phase = INITIALIZED;
         }
         return e;
     }
 
-    /** Finalize: drains buffered sends, waits for every rank, and (in a process) leaves the job. */
+    /**
+     * Finalize: drains buffered sends and waits for every rank. The rank stays joined, so that Init may follow; a
+     * rank that joined the job itself leaves it when the JVM exits.
+     */
     void finish() {
         synchronized (this) {
             buffered.detach("MPI.Finalize");
             world.barrier();
             phase = FINALIZED;
-            if (!testHarness && ownsTutti) {
-                left = true;
-                tutti.close(); // in an embedded job's rank this does nothing: the rank stays joined
+            if (!testHarness && ownsTutti && !hooked) {
+                hooked = true;
+                leaveAtExit(tutti);
             }
         }
+    }
+
+    /**
+     * Closes {@code t} when the JVM exits (in an embedded job's rank close does nothing). A failed close prints its
+     * reason and halts with status 1, as an exception escaping the rank's main would have ended it.
+     */
+    private static void leaveAtExit(final Tutti t) {
+        Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("mpj-leave-job").unstarted(() -> {
+            try {
+                t.close();
+            } catch (final RuntimeException x) {
+                System.err.println("MPI: leaving the job at exit failed: " + x);
+                System.err.flush();
+                System.out.flush();
+                Runtime.getRuntime().halt(1);
+            }
+        }));
     }
 
     boolean isInitialized() {
@@ -162,6 +203,15 @@ final class Env {
     Buffered buffered() {
         return buffered;
     }
+
+    /** @return the cache of buffer views of the thread that called Init (any thread may ask; see {@link Views}) */
+    Views views() {
+        final Views v = views;
+        return null != v ? v : NO_VIEWS;
+    }
+
+    /** Before Init: a cache no thread owns, which builds every view afresh. */
+    private static final Views NO_VIEWS = new Views(null);
 
     /**
      * Ends the job: the rank leaves Tutti at once (its peers' operations with it fail), and a process exits with

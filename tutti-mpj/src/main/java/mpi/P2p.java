@@ -134,7 +134,7 @@ final class P2p {
                 } else if (Mode.BUFFERED == mode) {
                     Slab.check(call, "buf", buf, offset, count, type);
                     final int n = Slab.elements(call, count, type);
-                    b = 0 == n ? Slab.empty(type.shape()) : Slab.buf(Slab.pack(buf, offset, count, type.shape()), 0, n);
+                    b = 0 == n ? Slab.empty(type.shape()) : Slab.make(Slab.pack(buf, offset, count, type.shape()), 0, n);
                 } else {
                     b = Slab.send(call, "buf", buf, offset, count, type);
                 }

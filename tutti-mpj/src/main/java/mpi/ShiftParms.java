@@ -1,8 +1,8 @@
 package mpi;
 
 /**
- * What {@link Cartcomm#Shift} returns: the ranks to receive from and send to; -1 off the edge of a dimension that
- * does not wrap (as in MPJ Express).
+ * What {@link Cartcomm#Shift} returns: the ranks to receive from and send to; {@code MPI.PROC_NULL} off the edge of
+ * a dimension that does not wrap.
  */
 public class ShiftParms {
     /** The rank to receive from. */

@@ -100,11 +100,25 @@ final class Slab {
 
     /** @return a buffer of no elements of the base type (a message's type must match its receive's) */
     static Buf empty(final Shape s) {
-        return buf(s.base.isPrimitive() ? s.base.newArray(0) : new byte[0], 0, 0);
+        return make(s.base.isPrimitive() ? s.base.newArray(0) : new byte[0], 0, 0);
     }
 
-    /** @return a Tutti buffer over {@code n} elements of a primitive array from {@code off} */
+    /**
+     * @return a Tutti buffer over {@code n} elements of a primitive array from {@code off}: the calling rank's cached
+     *         view ({@link Views}) when the rank is initialized
+     */
     static Buf buf(final Object array, final int off, final int n) {
+        return view(array, off, n).buf;
+    }
+
+    /** @return a view over {@code n} elements of a primitive array from {@code off}, cached as {@link #buf} says */
+    private static Sink view(final Object array, final int off, final int n) {
+        final Env e = Env.current();
+        return null == e ? Sink.direct(make(array, off, n)) : e.views().of(array, off, n);
+    }
+
+    /** @return a new Tutti buffer over {@code n} elements of a primitive array from {@code off} */
+    static Buf make(final Object array, final int off, final int n) {
         return switch (array) {
             case byte[] a -> Buf.of(a, off, n);
             case char[] a -> Buf.of(a, off, n);
@@ -138,7 +152,7 @@ final class Slab {
         if (0 == n) {
             return empty(s);
         }
-        return s.contiguous ? buf(buf, offset, n) : buf(pack(buf, offset, count, s), 0, n);
+        return s.contiguous ? buf(buf, offset, n) : make(pack(buf, offset, count, s), 0, n);
     }
 
     /**
@@ -188,13 +202,13 @@ final class Slab {
         final Shape s = type.shape();
         final int n = elements(call, count, type);
         if (0 == n) {
-            return new Sink(empty(s), null, null, 0, s);
+            return Sink.direct(empty(s));
         }
         if (s.contiguous) {
-            return new Sink(buf(buf, offset, n), null, null, 0, s);
+            return view(buf, offset, n);
         }
         final Object scratch = s.base.newArray(n);
-        return new Sink(buf(scratch, 0, n), scratch, buf, offset, s);
+        return new Sink(make(scratch, 0, n), scratch, buf, offset, s);
     }
 
     /** A receive buffer, and how its data reaches the caller's array. */
@@ -204,6 +218,11 @@ final class Slab {
         private final Object target;
         private final int offset;
         private final Shape shape;
+
+        /** @return a sink that is the caller's elements themselves (nothing to spread) */
+        static Sink direct(final Buf buf) {
+            return new Sink(buf, null, null, 0, null);
+        }
 
         Sink(final Buf buf, final Object scratch, final Object target, final int offset, final Shape shape) {
             this.buf = buf;

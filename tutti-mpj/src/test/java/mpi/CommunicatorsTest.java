@@ -81,7 +81,7 @@ class CommunicatorsTest {
                 final ShiftParms rows = cart.Shift(0, 1);
                 assertEquals((me + 2) % 4, rows.rank_dest);
                 final ShiftParms cols = cart.Shift(1, 1);
-                assertEquals(me % 2 == 0 ? me + 1 : -1, cols.rank_dest);
+                assertEquals(me % 2 == 0 ? me + 1 : MPI.PROC_NULL, cols.rank_dest);
                 final CartParms p = cart.Get();
                 assertArrayEquals(new int[] {2, 2}, p.dims);
                 assertArrayEquals(new int[] {me / 2, me % 2}, p.coords);

@@ -2,7 +2,10 @@ package mpi;
 
 import dev.tutti.Tutti;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.lang.reflect.InvocationTargetException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
 /**
@@ -49,5 +52,23 @@ final class MpjJobs {
             body.main(args);
             MPI.Finalize();
         });
+    }
+
+    /**
+     * Runs a job with {@code System.out} captured (the ranks of an embedded job print there); the caller's test class
+     * must be {@code @Isolated}.
+     *
+     * @return what the job printed
+     */
+    static String output(final Runnable job) {
+        final PrintStream old = System.out;
+        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        try {
+            job.run();
+        } finally {
+            System.setOut(old);
+        }
+        return bytes.toString(StandardCharsets.UTF_8);
     }
 }
