@@ -1,6 +1,6 @@
 import mpi.*;
 
-/** Rank 1 aborts the job with the status given as the program's argument; rank 0 waits in a barrier. */
+/** Rank 1 calls Abort with the code given as the program's argument, then both meet in a barrier and finish. */
 public class AbortWith {
     public static void main(String[] args) throws Exception {
         String[] own = MPI.Init(args);
