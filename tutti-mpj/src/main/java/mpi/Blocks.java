@@ -1,13 +1,16 @@
 package mpi;
 
 import dev.tutti.Buf;
+import java.util.Arrays;
 
 /**
  * The root side of a "v" collective (and of the plain ones, as equal blocks): block {@code i} is {@code counts[i]}
  * items of the datatype from array element {@code offset + displs[i]} on. As in MPJ Express a displacement counts
  * array elements, whatever the datatype. Tutti gets one buffer and per-block counts and displacements in elements:
  * over the caller's array when the datatype's items are runs of elements, else over a dense copy (sending) or a
- * dense scratch array spread back by {@link #finish()} (receiving).
+ * dense scratch array spread back by {@link #finish()} (receiving). The count and displacement arrays may be longer
+ * than the communicator (mpiJava's test programs size them for the largest run); as in MPI, entry {@code i} belongs
+ * to rank {@code i} and the rest are not read.
  */
 final class Blocks {
     final Buf buf;
@@ -78,7 +81,7 @@ final class Blocks {
             for (int i = 0; i < n; i++) {
                 end = Math.max(end, displs[i] + ec[i]);
             }
-            return new Blocks(Slab.buf(buf, offset, end), ec, displs.clone(), null, null, 0, null, s);
+            return new Blocks(Slab.buf(buf, offset, end), ec, Arrays.copyOf(displs, n), null, null, 0, null, s);
         }
         final Object dense = s.base.newArray(total);
         int pos = 0;
@@ -89,7 +92,8 @@ final class Blocks {
             }
             pos += ec[i];
         }
-        return new Blocks(Slab.make(dense, 0, total), ec, ed, send ? null : dense, buf, offset, displs.clone(), s);
+        return new Blocks(Slab.make(dense, 0, total), ec, ed, send ? null : dense, buf, offset, Arrays.copyOf(displs, n),
+            s);
     }
 
     /** Spreads received blocks into the caller's array (if they went to scratch). */

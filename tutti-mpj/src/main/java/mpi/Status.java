@@ -7,7 +7,8 @@ package mpi;
  * <p>Implementation note: {@code numEls} holds the basic elements received and {@code count} the items of the
  * receive call's datatype ({@code numEls / Size()}); {@code type} is the base type, so a count asked in a datatype of
  * another base type is refused. After a probe the items are basic elements. An {@code MPI.OBJECT} message seen by
- * a probe has not been deserialised, so its count is not known ({@link MPI#UNDEFINED}).
+ * a probe has not been deserialised, so its count is not known ({@link MPI#UNDEFINED}). A receive into a datatype of
+ * no elements reports the count it asked for and {@link MPI#UNDEFINED} elements.
  */
 public class Status extends mpjdev.Status implements Freeable {
     private boolean cancelled;

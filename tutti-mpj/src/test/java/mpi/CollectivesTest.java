@@ -187,4 +187,37 @@ class CollectivesTest {
             assertArrayEquals(new int[] {0, 0, 1, 1, 0, 0}, g);
         });
     }
+
+    @Test
+    void shouldReadOneCountAndDisplacementPerProcessFromLongerArrays() {
+        MpjJobs.mpi(2, args -> {
+            final Intracomm w = MPI.COMM_WORLD;
+            final int me = w.Rank();
+            // mpiJava's test programs size the per-process arrays for their largest run (10 entries here)
+            final int[] counts = {2, 1, 7, 7, 7, 7, 7, 7, 7, 7};
+            final int[] displs = {0, 4, 9, 9, 9, 9, 9, 9, 9, 9};
+            final int[] ag = new int[6];
+            w.Allgatherv(new int[] {me + 1, me + 1}, 0, 2 - me, MPI.INT, ag, 0, counts, displs, MPI.INT);
+            assertArrayEquals(new int[] {1, 1, 0, 0, 2, 0}, ag);
+            final int[] gv = new int[6];
+            w.Gatherv(new int[] {5 + me, 5 + me}, 0, 2 - me, MPI.INT, gv, 0, counts, displs, MPI.INT, 1);
+            if (1 == me) {
+                assertArrayEquals(new int[] {5, 5, 0, 0, 6, 0}, gv);
+            }
+            final int[] sv = new int[2];
+            w.Scatterv(new int[] {1, 2, 0, 0, 3}, 0, counts, displs, MPI.INT, sv, 0, counts[me], MPI.INT, 0);
+            assertArrayEquals(0 == me ? new int[] {1, 2} : new int[] {3, 0}, sv);
+            final int[] ones = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+            final int[] steps = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
+            final int[] av = new int[2];
+            w.Alltoallv(new int[] {10 * me, 10 * me + 1}, 0, ones, steps, MPI.INT, av, 0, ones, steps, MPI.INT);
+            assertArrayEquals(new int[] {me, 10 + me}, av);
+            final Object[] ov = new Object[6];
+            w.Allgatherv(new Object[] {"r" + me, "r" + me}, 0, 2 - me, MPI.OBJECT, ov, 0, counts, displs, MPI.OBJECT);
+            assertArrayEquals(new Object[] {"r0", "r0", null, null, "r1", null}, ov);
+            final int[] rs = new int[2];
+            w.Reduce_scatter(new int[] {1, 2, 3}, 0, rs, 0, new int[] {2, 1, 9, 9}, MPI.INT, MPI.SUM);
+            assertArrayEquals(0 == me ? new int[] {2, 4} : new int[] {6, 0}, rs);
+        });
+    }
 }

@@ -26,6 +26,10 @@ class CommunicatorsTest {
             assertEquals(MPI.GROUP_EMPTY, g.Incl(new int[0]));
             assertEquals(g, g.Excl(new int[0]));
             assertEquals(2, g.Range_incl(new int[][] {{1, 3, 2}}).Size());
+            // as in MPI, only the ranks a range produces must be in the group: {2, 4, 3} is 2 alone here
+            assertArrayEquals(new int[] {0, 1, 2}, Group.Translate_ranks(g.Range_incl(new int[][] {{0, 1, 1},
+                {2, 4, 3}}), new int[] {0, 1, 2}, g));
+            assertEquals(3, g.Range_excl(new int[][] {{2, 4, 3}}).Size());
             assertEquals(MPI.IDENT, Group.Compare(g, w.Group()));
             assertEquals(MPI.SIMILAR, Group.Compare(g.Incl(new int[] {0, 1, 2, 3}), g.Incl(new int[] {3, 2, 1, 0})));
             assertEquals(MPI.UNEQUAL, Group.Compare(g, evens));
@@ -135,6 +139,27 @@ class CommunicatorsTest {
         assertEquals(10, ix.Extent());
         assertEquals(Datatype.Hindexed(new int[] {1}, new int[] {3}, MPI.INT).Ub(), 4);
         assertThrows(MPIException.class, () -> Datatype.Vector(-1, 1, 1, MPI.INT));
+    }
+
+    @Test
+    void shouldCountItemsOfADatatypeWithNoElements() {
+        MpjJobs.mpi(2, args -> {
+            final Intracomm w = MPI.COMM_WORLD;
+            final Datatype none = Datatype.Struct(new int[0], new int[0], new Datatype[0]);
+            assertEquals(0, none.Size());
+            final int[] buf = {7};
+            if (0 == w.Rank()) {
+                w.Send(buf, 0, 100, none, 1, 0);
+                w.Send(buf, 0, 3, none, 1, 1);
+            } else {
+                final Status st = w.Recv(buf, 0, 100, none, 0, 0);
+                assertEquals(7, buf[0], "an empty message writes nothing");
+                assertEquals(100, st.Get_count(none), "any number of such items is an empty message");
+                assertEquals(MPI.UNDEFINED, st.Get_elements(none));
+                final Status nb = w.Irecv(buf, 0, 3, none, 0, 1).Wait();
+                assertEquals(3, nb.Get_count(none));
+            }
+        });
     }
 
     @Test

@@ -238,7 +238,8 @@ public final class Group {
     /**
      * The members of rank ranges, in the order the ranges produce them (MPI_Group_range_incl). Each range is
      * {@code {first, last, stride}} and stands for {@code first, first + stride, ...} up to {@code last} (down to
-     * it for a negative stride).
+     * it for a negative stride); as in MPI, {@code last} itself need not be produced or be a rank of the group, only
+     * the ranks produced must be.
      *
      * @param ranges the ranges
      * @return the new group
@@ -337,23 +338,27 @@ public final class Group {
             final int first = t[0];
             final int last = t[1];
             final int stride = t[2];
-            for (final int end : new int[] {first, last}) {
-                if (end < 0 || end >= members.length) {
-                    throw Errors.rank(op, describe(), "ranges[" + i + "]=" + Arrays.toString(t) + ": rank", end,
-                        members.length, "");
-                }
-            }
             if (0 == stride || (stride > 0 && first > last) || (stride < 0 && first < last)) {
                 throw Errors.invalid(ErrorClass.ARG, op, describe(), "ranges[" + i + "]=" + Arrays.toString(t)
                     + " never reaches last=" + last + ", expected a nonzero stride pointing from first to last");
             }
-            total += (last - first) / stride + 1;
+            // MPI requires the ranks the range produces to be valid, not last itself: {5, 8, 2} is 5, 7
+            final long steps = ((long) last - first) / stride;
+            final long end = first + steps * stride;
+            for (final long r : new long[] {first, end}) {
+                if (r < 0 || r >= members.length) {
+                    throw Errors.rank(op, describe(), "ranges[" + i + "]=" + Arrays.toString(t) + ": rank", (int) r,
+                        members.length, "");
+                }
+            }
+            total += (int) steps + 1;
         }
         final int[] out = new int[total];
         int n = 0;
         for (final int[] t : ranges) {
-            for (int r = t[0]; t[2] > 0 ? r <= t[1] : r >= t[1]; r += t[2]) {
-                out[n++] = r;
+            final int count = (int) (((long) t[1] - t[0]) / t[2]) + 1;
+            for (int k = 0; k < count; k++) {
+                out[n++] = t[0] + k * t[2];
             }
         }
         return out;

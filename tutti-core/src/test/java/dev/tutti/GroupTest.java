@@ -118,6 +118,9 @@ class GroupTest {
         assertEquals(List.of(0, 3, 6, 9, 8, 7), list(g.rangeIncl(new int[][] {{0, 9, 3}, {8, 7, -1}})));
         assertEquals(List.of(1, 2, 4, 5), list(g.rangeExcl(new int[][] {{0, 9, 3}, {8, 7, -1}})));
         assertEquals(List.of(9, 7, 5), list(g.rangeIncl(new int[][] {{9, 4, -2}})));
+        assertEquals(List.of(1, 2, 3, 4, 5, 7, 9), list(g.rangeIncl(new int[][] {{1, 4, 1}, {5, 10, 2}})),
+            "last=10 is past the group, but the range produces only 5, 7 and 9 (MPI asks only those to be ranks)");
+        assertEquals(List.of(0, 1, 2, 3, 4, 6, 8), list(g.rangeExcl(new int[][] {{5, 10, 2}})));
         assertEquals(Group.UNDEFINED, g.incl(0, 1).rank());
         assertEquals(1, g.incl(0, 3).rank());
         assertSame(Group.Comparison.UNEQUAL, g.compare(g.incl(0, 1)));
@@ -139,6 +142,8 @@ class GroupTest {
         refused(ErrorClass.ARG, "ranges[0]=[3, 0, 1] never reaches", () -> g.rangeExcl(new int[][] {{3, 0, 1}}));
         refused(ErrorClass.ARG, "expected {first, last, stride}", () -> g.rangeIncl(new int[][] {{0, 1}}));
         refused(ErrorClass.RANK, "rank=4 is out of range", () -> g.rangeIncl(new int[][] {{0, 4, 1}}));
+        refused(ErrorClass.RANK, "ranges[0]=[1, 6, 3]: rank=4 is out of range",
+            () -> g.rangeIncl(new int[][] {{1, 6, 3}}));
         refused(ErrorClass.RANK, "appears more than once", () -> g.rangeIncl(new int[][] {{0, 2, 1}, {2, 3, 1}}));
         refused(ErrorClass.RANK, "translateRanks (group size=4): ranks[0]=9", () -> g.translateRanks(new int[] {9},
             g));
