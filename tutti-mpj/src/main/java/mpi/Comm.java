@@ -13,7 +13,7 @@ package mpi;
 public class Comm {
     /** The communicator's group (null for {@code COMM_WORLD}/{@code COMM_SELF}, whose group is per rank). */
     public Group group;
-    /** MPJ Express's device communicator; Tutti keeps its state elsewhere, so always null. */
+    /** MPJ Express's device communicator: {@code mpjbuf.Buffer} sends and receives on this communicator. */
     public mpjdev.Comm mpjdevComm;
 
     /** Which communicator an object stands for. */
@@ -26,6 +26,7 @@ public class Comm {
         this.kind = kind;
         this.fixed = fixed;
         this.group = null == fixed ? null : new Group(fixed.group());
+        this.mpjdevComm = new mpjdev.Comm(() -> tc("mpjdev.Comm"));
     }
 
     /**

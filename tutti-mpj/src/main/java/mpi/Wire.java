@@ -3,11 +3,9 @@ package mpi;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.NotSerializableException;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
-import java.io.ObjectStreamClass;
 
 /**
  * Java serialisation of the elements of {@code MPI.OBJECT} buffers: one {@code Object[]} per message or block.
@@ -15,7 +13,7 @@ import java.io.ObjectStreamClass;
  *
  * <p>Implementation note: reading admits any class the reader can load, as MPJ Express does (its programs send
  * their own classes without declaring them); the peers are the job's own ranks, which Tutti authenticates. Classes
- * resolve through the thread's context class loader first, then the usual lookup.
+ * resolve as {@link mpjbuf.LoaderObjectInputStream} says.
  */
 final class Wire {
     private Wire() {
@@ -47,30 +45,10 @@ final class Wire {
      * @throws MPIException if the bytes cannot be read back
      */
     static Object[] read(final String call, final byte[] bytes) {
-        try (ObjectInputStream in = new LoaderStream(new ByteArrayInputStream(bytes))) {
+        try (ObjectInputStream in = new mpjbuf.LoaderObjectInputStream(new ByteArrayInputStream(bytes))) {
             return (Object[]) in.readObject();
         } catch (final IOException | ClassNotFoundException | ClassCastException e) {
             throw Fail.error(call + ": cannot deserialise the MPI.OBJECT elements received: " + e);
-        }
-    }
-
-    /** Resolves classes through the context class loader, where a rank's classes are. */
-    private static final class LoaderStream extends ObjectInputStream {
-        LoaderStream(final InputStream in) throws IOException {
-            super(in);
-        }
-
-        @Override
-        protected Class<?> resolveClass(final ObjectStreamClass desc) throws IOException, ClassNotFoundException {
-            final ClassLoader l = Thread.currentThread().getContextClassLoader();
-            if (null != l) {
-                try {
-                    return Class.forName(desc.getName(), false, l);
-                } catch (final ClassNotFoundException e) {
-                    // fall back to the default lookup (primitive types, the caller's loader)
-                }
-            }
-            return super.resolveClass(desc);
         }
     }
 }

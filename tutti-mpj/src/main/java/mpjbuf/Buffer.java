@@ -3,18 +3,23 @@ package mpjbuf;
 /**
  * A buffer of packed data: what {@code Comm.Pack} writes, {@code Comm.Unpack} reads and {@code MPI.PACKED}
  * messages carry. Programs make one from storage of {@link BufferFactory#create(int)}:
- * {@code new Buffer(BufferFactory.create(cap), MPI.SEND_OVERHEAD, cap)}.
+ * {@code new Buffer(BufferFactory.create(cap), MPI.SEND_OVERHEAD, cap)}. It is also MPJ Express's device-level
+ * message ({@code mpjdev.Comm.send}/{@code recv}): typed sections, each a header ({@link #putSectionHeader}) and
+ * elements written contiguously, gathered by index or from a strided patch, and read back the same ways after
+ * {@link #commit()}.
  *
  * <p>Implementation note: the buffer is a byte array with a fill mark, {@link #getSize()}: the number of bytes
  * written by Pack or received. Pack writes at a position its caller gives and moves the mark to the end of what it
  * wrote; a receive sets the mark to the length of the message. The layout of what Pack writes is
- * {@code mpi}'s business (each section: an 8-byte header, the data, padding to 8 bytes).
+ * {@code mpi}'s business (each section: an 8-byte header, the data, padding to 8 bytes). The device-level
+ * sections are kept apart from those bytes, by {@link Sections}.
  */
 public class Buffer {
     private final RawBuffer storage;
     private final int overhead;
     private final int capacity;
     private int size;
+    private Sections sections;
 
     /**
      * @param staticBuffer the storage
@@ -78,5 +83,884 @@ public class Buffer {
      */
     public byte[] array() {
         return storage.bytes();
+    }
+
+    /**
+     * Starts a section of elements of {@code type}: the elements written next belong to it.
+     *
+     * @param type the elements' type ({@code _DYNAMIC} types and {@link Type#OBJECT} take any number of elements)
+     * @throws IllegalStateException if the buffer is committed, or its capacity cannot take the header
+     */
+    public void putSectionHeader(final Type type) {
+        sections().header(capacity, type);
+    }
+
+    /**
+     * Moves to the next section (of a committed buffer); reads take their elements from it.
+     *
+     * @return the section's type
+     * @throws IllegalStateException if the buffer is not committed or every section has been read
+     */
+    public Type getSectionHeader() {
+        return sections().nextHeader();
+    }
+
+    /**
+     * @return the number of elements of the section {@link #getSectionHeader()} moved to
+     * @throws IllegalStateException if no section is open
+     */
+    public int getSectionSize() {
+        return sections().size();
+    }
+
+    /** Ends writing (before a send) or receiving (before reading): reads then start at the first section. */
+    public void commit() {
+        sections().commit();
+    }
+
+    /** Empties the sections, so that the buffer can be written again. */
+    public void clear() {
+        sections().clear();
+    }
+
+    /**
+     * The sections as a message, for {@code mpjdev.Comm}'s sends.
+     *
+     * @return the message's bytes
+     * @throws IllegalArgumentException if an object of a section is not serialisable
+     */
+    public byte[] toMessage() {
+        return sections().encode("mpjdev.Comm.send");
+    }
+
+    /**
+     * Replaces the sections with a received message's, for {@code mpjdev.Comm}'s receives; {@link #commit()} then
+     * makes them readable.
+     *
+     * @param message what {@link #toMessage()} made
+     * @return the number of elements received
+     * @throws IllegalStateException if the message cannot be read or does not fit the capacity
+     */
+    public int fromMessage(final byte[] message) {
+        final Sections s = sections();
+        s.decode("mpjdev.Comm.recv", capacity, message);
+        return s.elements();
+    }
+
+    private Sections sections() {
+        if (null == sections) {
+            sections = new Sections();
+        }
+        return sections;
+    }
+
+    private static Sections.Index listed(final String op, final int[] indexes, final int offs, final int numEls) {
+        if (null == indexes || offs < 0 || numEls < 0 || offs + numEls > indexes.length) {
+            throw new IllegalArgumentException("mpjbuf.Buffer." + op + ": indexes[" + offs + ".." + (offs + numEls)
+                + ") of " + (null == indexes ? "null" : "an array of " + indexes.length) + " (expected numEls "
+                + "entries from offs)");
+        }
+        return i -> indexes[offs + i];
+    }
+
+    /**
+     * Appends {@code numEls} elements of {@code source} from {@code srcOff} to the current section.
+     *
+     * @param source the elements
+     * @param srcOff the first element's index
+     * @param numEls the number of elements
+     * @throws IllegalArgumentException if the section is of another type, or the elements are out of the array
+     * @throws IllegalStateException    if the buffer is committed or full
+     */
+    public void write(final byte[] source, final int srcOff, final int numEls) {
+        sections().put("write", capacity, source, numEls, i -> srcOff + i);
+    }
+
+    /**
+     * Appends {@code source[indexes[offs + i]]} for {@code i < numEls} to the current section.
+     *
+     * @param source  the elements
+     * @param numEls  the number of elements
+     * @param offs    the first entry of {@code indexes} used
+     * @param indexes the elements' indexes
+     * @throws IllegalArgumentException as {@link #write(byte[], int, int)}, or for indexes out of range
+     */
+    public void gather(final byte[] source, final int numEls, final int offs, final int[] indexes) {
+        sections().put("gather", capacity, source, numEls, listed("gather", indexes, offs, numEls));
+    }
+
+    /**
+     * Appends a multi-dimensional strided patch of {@code source} to the current section: {@code rank}
+     * dimensions with extents {@code shape[exts + d]} and strides {@code shape[strs + d]}, the first dimension
+     * outermost, from element {@code srcOff}.
+     *
+     * @param source the elements
+     * @param srcOff the patch's first element
+     * @param rank   the number of dimensions
+     * @param exts   where the extents start in {@code shape}
+     * @param strs   where the strides start in {@code shape}
+     * @param shape  the extents and strides
+     * @throws IllegalArgumentException as {@link #write(byte[], int, int)}, or for a malformed shape
+     */
+    public void strGather(final byte[] source, final int srcOff, final int rank, final int exts, final int strs,
+        final int[] shape) {
+        final int[] at = Sections.strided("strGather", srcOff, rank, exts, strs, shape);
+        sections().put("strGather", capacity, source, at.length, i -> at[i]);
+    }
+
+    /**
+     * Takes the current section's next {@code numEls} elements into {@code dest} from {@code dstOff}.
+     *
+     * @param dest   the array to fill
+     * @param dstOff the first element's index
+     * @param numEls the number of elements
+     * @throws IllegalArgumentException if the section is of another type or has fewer elements left
+     * @throws IllegalStateException    if no section is open
+     */
+    public void read(final byte[] dest, final int dstOff, final int numEls) {
+        sections().take("read", dest, numEls, i -> dstOff + i);
+    }
+
+    /**
+     * Takes the current section's next {@code numEls} elements into {@code dest[indexes[offs + i]]}.
+     *
+     * @param dest    the array to fill
+     * @param numEls  the number of elements
+     * @param offs    the first entry of {@code indexes} used
+     * @param indexes the elements' indexes
+     * @throws IllegalArgumentException as {@link #read(byte[], int, int)}, or for indexes out of range
+     */
+    public void scatter(final byte[] dest, final int numEls, final int offs, final int[] indexes) {
+        sections().take("scatter", dest, numEls, listed("scatter", indexes, offs, numEls));
+    }
+
+    /**
+     * Takes the current section's next elements into a strided patch of {@code dest}, as
+     * {@link #strGather(byte[], int, int, int, int, int[])} lays it out.
+     *
+     * @param dest   the array to fill
+     * @param dstOff the patch's first element
+     * @param rank   the number of dimensions
+     * @param exts   where the extents start in {@code shape}
+     * @param strs   where the strides start in {@code shape}
+     * @param shape  the extents and strides
+     * @throws IllegalArgumentException as {@link #read(byte[], int, int)}, or for a malformed shape
+     */
+    public void strScatter(final byte[] dest, final int dstOff, final int rank, final int exts, final int strs,
+        final int[] shape) {
+        final int[] at = Sections.strided("strScatter", dstOff, rank, exts, strs, shape);
+        sections().take("strScatter", dest, at.length, i -> at[i]);
+    }
+
+    /**
+     * Appends {@code numEls} elements of {@code source} from {@code srcOff} to the current section.
+     *
+     * @param source the elements
+     * @param srcOff the first element's index
+     * @param numEls the number of elements
+     * @throws IllegalArgumentException if the section is of another type, or the elements are out of the array
+     * @throws IllegalStateException    if the buffer is committed or full
+     */
+    public void write(final char[] source, final int srcOff, final int numEls) {
+        sections().put("write", capacity, source, numEls, i -> srcOff + i);
+    }
+
+    /**
+     * Appends {@code source[indexes[offs + i]]} for {@code i < numEls} to the current section.
+     *
+     * @param source  the elements
+     * @param numEls  the number of elements
+     * @param offs    the first entry of {@code indexes} used
+     * @param indexes the elements' indexes
+     * @throws IllegalArgumentException as {@link #write(char[], int, int)}, or for indexes out of range
+     */
+    public void gather(final char[] source, final int numEls, final int offs, final int[] indexes) {
+        sections().put("gather", capacity, source, numEls, listed("gather", indexes, offs, numEls));
+    }
+
+    /**
+     * Appends a multi-dimensional strided patch of {@code source} to the current section: {@code rank}
+     * dimensions with extents {@code shape[exts + d]} and strides {@code shape[strs + d]}, the first dimension
+     * outermost, from element {@code srcOff}.
+     *
+     * @param source the elements
+     * @param srcOff the patch's first element
+     * @param rank   the number of dimensions
+     * @param exts   where the extents start in {@code shape}
+     * @param strs   where the strides start in {@code shape}
+     * @param shape  the extents and strides
+     * @throws IllegalArgumentException as {@link #write(char[], int, int)}, or for a malformed shape
+     */
+    public void strGather(final char[] source, final int srcOff, final int rank, final int exts, final int strs,
+        final int[] shape) {
+        final int[] at = Sections.strided("strGather", srcOff, rank, exts, strs, shape);
+        sections().put("strGather", capacity, source, at.length, i -> at[i]);
+    }
+
+    /**
+     * Takes the current section's next {@code numEls} elements into {@code dest} from {@code dstOff}.
+     *
+     * @param dest   the array to fill
+     * @param dstOff the first element's index
+     * @param numEls the number of elements
+     * @throws IllegalArgumentException if the section is of another type or has fewer elements left
+     * @throws IllegalStateException    if no section is open
+     */
+    public void read(final char[] dest, final int dstOff, final int numEls) {
+        sections().take("read", dest, numEls, i -> dstOff + i);
+    }
+
+    /**
+     * Takes the current section's next {@code numEls} elements into {@code dest[indexes[offs + i]]}.
+     *
+     * @param dest    the array to fill
+     * @param numEls  the number of elements
+     * @param offs    the first entry of {@code indexes} used
+     * @param indexes the elements' indexes
+     * @throws IllegalArgumentException as {@link #read(char[], int, int)}, or for indexes out of range
+     */
+    public void scatter(final char[] dest, final int numEls, final int offs, final int[] indexes) {
+        sections().take("scatter", dest, numEls, listed("scatter", indexes, offs, numEls));
+    }
+
+    /**
+     * Takes the current section's next elements into a strided patch of {@code dest}, as
+     * {@link #strGather(char[], int, int, int, int, int[])} lays it out.
+     *
+     * @param dest   the array to fill
+     * @param dstOff the patch's first element
+     * @param rank   the number of dimensions
+     * @param exts   where the extents start in {@code shape}
+     * @param strs   where the strides start in {@code shape}
+     * @param shape  the extents and strides
+     * @throws IllegalArgumentException as {@link #read(char[], int, int)}, or for a malformed shape
+     */
+    public void strScatter(final char[] dest, final int dstOff, final int rank, final int exts, final int strs,
+        final int[] shape) {
+        final int[] at = Sections.strided("strScatter", dstOff, rank, exts, strs, shape);
+        sections().take("strScatter", dest, at.length, i -> at[i]);
+    }
+
+    /**
+     * Appends {@code numEls} elements of {@code source} from {@code srcOff} to the current section.
+     *
+     * @param source the elements
+     * @param srcOff the first element's index
+     * @param numEls the number of elements
+     * @throws IllegalArgumentException if the section is of another type, or the elements are out of the array
+     * @throws IllegalStateException    if the buffer is committed or full
+     */
+    public void write(final short[] source, final int srcOff, final int numEls) {
+        sections().put("write", capacity, source, numEls, i -> srcOff + i);
+    }
+
+    /**
+     * Appends {@code source[indexes[offs + i]]} for {@code i < numEls} to the current section.
+     *
+     * @param source  the elements
+     * @param numEls  the number of elements
+     * @param offs    the first entry of {@code indexes} used
+     * @param indexes the elements' indexes
+     * @throws IllegalArgumentException as {@link #write(short[], int, int)}, or for indexes out of range
+     */
+    public void gather(final short[] source, final int numEls, final int offs, final int[] indexes) {
+        sections().put("gather", capacity, source, numEls, listed("gather", indexes, offs, numEls));
+    }
+
+    /**
+     * Appends a multi-dimensional strided patch of {@code source} to the current section: {@code rank}
+     * dimensions with extents {@code shape[exts + d]} and strides {@code shape[strs + d]}, the first dimension
+     * outermost, from element {@code srcOff}.
+     *
+     * @param source the elements
+     * @param srcOff the patch's first element
+     * @param rank   the number of dimensions
+     * @param exts   where the extents start in {@code shape}
+     * @param strs   where the strides start in {@code shape}
+     * @param shape  the extents and strides
+     * @throws IllegalArgumentException as {@link #write(short[], int, int)}, or for a malformed shape
+     */
+    public void strGather(final short[] source, final int srcOff, final int rank, final int exts, final int strs,
+        final int[] shape) {
+        final int[] at = Sections.strided("strGather", srcOff, rank, exts, strs, shape);
+        sections().put("strGather", capacity, source, at.length, i -> at[i]);
+    }
+
+    /**
+     * Takes the current section's next {@code numEls} elements into {@code dest} from {@code dstOff}.
+     *
+     * @param dest   the array to fill
+     * @param dstOff the first element's index
+     * @param numEls the number of elements
+     * @throws IllegalArgumentException if the section is of another type or has fewer elements left
+     * @throws IllegalStateException    if no section is open
+     */
+    public void read(final short[] dest, final int dstOff, final int numEls) {
+        sections().take("read", dest, numEls, i -> dstOff + i);
+    }
+
+    /**
+     * Takes the current section's next {@code numEls} elements into {@code dest[indexes[offs + i]]}.
+     *
+     * @param dest    the array to fill
+     * @param numEls  the number of elements
+     * @param offs    the first entry of {@code indexes} used
+     * @param indexes the elements' indexes
+     * @throws IllegalArgumentException as {@link #read(short[], int, int)}, or for indexes out of range
+     */
+    public void scatter(final short[] dest, final int numEls, final int offs, final int[] indexes) {
+        sections().take("scatter", dest, numEls, listed("scatter", indexes, offs, numEls));
+    }
+
+    /**
+     * Takes the current section's next elements into a strided patch of {@code dest}, as
+     * {@link #strGather(short[], int, int, int, int, int[])} lays it out.
+     *
+     * @param dest   the array to fill
+     * @param dstOff the patch's first element
+     * @param rank   the number of dimensions
+     * @param exts   where the extents start in {@code shape}
+     * @param strs   where the strides start in {@code shape}
+     * @param shape  the extents and strides
+     * @throws IllegalArgumentException as {@link #read(short[], int, int)}, or for a malformed shape
+     */
+    public void strScatter(final short[] dest, final int dstOff, final int rank, final int exts, final int strs,
+        final int[] shape) {
+        final int[] at = Sections.strided("strScatter", dstOff, rank, exts, strs, shape);
+        sections().take("strScatter", dest, at.length, i -> at[i]);
+    }
+
+    /**
+     * Appends {@code numEls} elements of {@code source} from {@code srcOff} to the current section.
+     *
+     * @param source the elements
+     * @param srcOff the first element's index
+     * @param numEls the number of elements
+     * @throws IllegalArgumentException if the section is of another type, or the elements are out of the array
+     * @throws IllegalStateException    if the buffer is committed or full
+     */
+    public void write(final boolean[] source, final int srcOff, final int numEls) {
+        sections().put("write", capacity, source, numEls, i -> srcOff + i);
+    }
+
+    /**
+     * Appends {@code source[indexes[offs + i]]} for {@code i < numEls} to the current section.
+     *
+     * @param source  the elements
+     * @param numEls  the number of elements
+     * @param offs    the first entry of {@code indexes} used
+     * @param indexes the elements' indexes
+     * @throws IllegalArgumentException as {@link #write(boolean[], int, int)}, or for indexes out of range
+     */
+    public void gather(final boolean[] source, final int numEls, final int offs, final int[] indexes) {
+        sections().put("gather", capacity, source, numEls, listed("gather", indexes, offs, numEls));
+    }
+
+    /**
+     * Appends a multi-dimensional strided patch of {@code source} to the current section: {@code rank}
+     * dimensions with extents {@code shape[exts + d]} and strides {@code shape[strs + d]}, the first dimension
+     * outermost, from element {@code srcOff}.
+     *
+     * @param source the elements
+     * @param srcOff the patch's first element
+     * @param rank   the number of dimensions
+     * @param exts   where the extents start in {@code shape}
+     * @param strs   where the strides start in {@code shape}
+     * @param shape  the extents and strides
+     * @throws IllegalArgumentException as {@link #write(boolean[], int, int)}, or for a malformed shape
+     */
+    public void strGather(final boolean[] source, final int srcOff, final int rank, final int exts, final int strs,
+        final int[] shape) {
+        final int[] at = Sections.strided("strGather", srcOff, rank, exts, strs, shape);
+        sections().put("strGather", capacity, source, at.length, i -> at[i]);
+    }
+
+    /**
+     * Takes the current section's next {@code numEls} elements into {@code dest} from {@code dstOff}.
+     *
+     * @param dest   the array to fill
+     * @param dstOff the first element's index
+     * @param numEls the number of elements
+     * @throws IllegalArgumentException if the section is of another type or has fewer elements left
+     * @throws IllegalStateException    if no section is open
+     */
+    public void read(final boolean[] dest, final int dstOff, final int numEls) {
+        sections().take("read", dest, numEls, i -> dstOff + i);
+    }
+
+    /**
+     * Takes the current section's next {@code numEls} elements into {@code dest[indexes[offs + i]]}.
+     *
+     * @param dest    the array to fill
+     * @param numEls  the number of elements
+     * @param offs    the first entry of {@code indexes} used
+     * @param indexes the elements' indexes
+     * @throws IllegalArgumentException as {@link #read(boolean[], int, int)}, or for indexes out of range
+     */
+    public void scatter(final boolean[] dest, final int numEls, final int offs, final int[] indexes) {
+        sections().take("scatter", dest, numEls, listed("scatter", indexes, offs, numEls));
+    }
+
+    /**
+     * Takes the current section's next elements into a strided patch of {@code dest}, as
+     * {@link #strGather(boolean[], int, int, int, int, int[])} lays it out.
+     *
+     * @param dest   the array to fill
+     * @param dstOff the patch's first element
+     * @param rank   the number of dimensions
+     * @param exts   where the extents start in {@code shape}
+     * @param strs   where the strides start in {@code shape}
+     * @param shape  the extents and strides
+     * @throws IllegalArgumentException as {@link #read(boolean[], int, int)}, or for a malformed shape
+     */
+    public void strScatter(final boolean[] dest, final int dstOff, final int rank, final int exts, final int strs,
+        final int[] shape) {
+        final int[] at = Sections.strided("strScatter", dstOff, rank, exts, strs, shape);
+        sections().take("strScatter", dest, at.length, i -> at[i]);
+    }
+
+    /**
+     * Appends {@code numEls} elements of {@code source} from {@code srcOff} to the current section.
+     *
+     * @param source the elements
+     * @param srcOff the first element's index
+     * @param numEls the number of elements
+     * @throws IllegalArgumentException if the section is of another type, or the elements are out of the array
+     * @throws IllegalStateException    if the buffer is committed or full
+     */
+    public void write(final int[] source, final int srcOff, final int numEls) {
+        sections().put("write", capacity, source, numEls, i -> srcOff + i);
+    }
+
+    /**
+     * Appends {@code source[indexes[offs + i]]} for {@code i < numEls} to the current section.
+     *
+     * @param source  the elements
+     * @param numEls  the number of elements
+     * @param offs    the first entry of {@code indexes} used
+     * @param indexes the elements' indexes
+     * @throws IllegalArgumentException as {@link #write(int[], int, int)}, or for indexes out of range
+     */
+    public void gather(final int[] source, final int numEls, final int offs, final int[] indexes) {
+        sections().put("gather", capacity, source, numEls, listed("gather", indexes, offs, numEls));
+    }
+
+    /**
+     * Appends a multi-dimensional strided patch of {@code source} to the current section: {@code rank}
+     * dimensions with extents {@code shape[exts + d]} and strides {@code shape[strs + d]}, the first dimension
+     * outermost, from element {@code srcOff}.
+     *
+     * @param source the elements
+     * @param srcOff the patch's first element
+     * @param rank   the number of dimensions
+     * @param exts   where the extents start in {@code shape}
+     * @param strs   where the strides start in {@code shape}
+     * @param shape  the extents and strides
+     * @throws IllegalArgumentException as {@link #write(int[], int, int)}, or for a malformed shape
+     */
+    public void strGather(final int[] source, final int srcOff, final int rank, final int exts, final int strs,
+        final int[] shape) {
+        final int[] at = Sections.strided("strGather", srcOff, rank, exts, strs, shape);
+        sections().put("strGather", capacity, source, at.length, i -> at[i]);
+    }
+
+    /**
+     * Takes the current section's next {@code numEls} elements into {@code dest} from {@code dstOff}.
+     *
+     * @param dest   the array to fill
+     * @param dstOff the first element's index
+     * @param numEls the number of elements
+     * @throws IllegalArgumentException if the section is of another type or has fewer elements left
+     * @throws IllegalStateException    if no section is open
+     */
+    public void read(final int[] dest, final int dstOff, final int numEls) {
+        sections().take("read", dest, numEls, i -> dstOff + i);
+    }
+
+    /**
+     * Takes the current section's next {@code numEls} elements into {@code dest[indexes[offs + i]]}.
+     *
+     * @param dest    the array to fill
+     * @param numEls  the number of elements
+     * @param offs    the first entry of {@code indexes} used
+     * @param indexes the elements' indexes
+     * @throws IllegalArgumentException as {@link #read(int[], int, int)}, or for indexes out of range
+     */
+    public void scatter(final int[] dest, final int numEls, final int offs, final int[] indexes) {
+        sections().take("scatter", dest, numEls, listed("scatter", indexes, offs, numEls));
+    }
+
+    /**
+     * Takes the current section's next elements into a strided patch of {@code dest}, as
+     * {@link #strGather(int[], int, int, int, int, int[])} lays it out.
+     *
+     * @param dest   the array to fill
+     * @param dstOff the patch's first element
+     * @param rank   the number of dimensions
+     * @param exts   where the extents start in {@code shape}
+     * @param strs   where the strides start in {@code shape}
+     * @param shape  the extents and strides
+     * @throws IllegalArgumentException as {@link #read(int[], int, int)}, or for a malformed shape
+     */
+    public void strScatter(final int[] dest, final int dstOff, final int rank, final int exts, final int strs,
+        final int[] shape) {
+        final int[] at = Sections.strided("strScatter", dstOff, rank, exts, strs, shape);
+        sections().take("strScatter", dest, at.length, i -> at[i]);
+    }
+
+    /**
+     * Appends {@code numEls} elements of {@code source} from {@code srcOff} to the current section.
+     *
+     * @param source the elements
+     * @param srcOff the first element's index
+     * @param numEls the number of elements
+     * @throws IllegalArgumentException if the section is of another type, or the elements are out of the array
+     * @throws IllegalStateException    if the buffer is committed or full
+     */
+    public void write(final long[] source, final int srcOff, final int numEls) {
+        sections().put("write", capacity, source, numEls, i -> srcOff + i);
+    }
+
+    /**
+     * Appends {@code source[indexes[offs + i]]} for {@code i < numEls} to the current section.
+     *
+     * @param source  the elements
+     * @param numEls  the number of elements
+     * @param offs    the first entry of {@code indexes} used
+     * @param indexes the elements' indexes
+     * @throws IllegalArgumentException as {@link #write(long[], int, int)}, or for indexes out of range
+     */
+    public void gather(final long[] source, final int numEls, final int offs, final int[] indexes) {
+        sections().put("gather", capacity, source, numEls, listed("gather", indexes, offs, numEls));
+    }
+
+    /**
+     * Appends a multi-dimensional strided patch of {@code source} to the current section: {@code rank}
+     * dimensions with extents {@code shape[exts + d]} and strides {@code shape[strs + d]}, the first dimension
+     * outermost, from element {@code srcOff}.
+     *
+     * @param source the elements
+     * @param srcOff the patch's first element
+     * @param rank   the number of dimensions
+     * @param exts   where the extents start in {@code shape}
+     * @param strs   where the strides start in {@code shape}
+     * @param shape  the extents and strides
+     * @throws IllegalArgumentException as {@link #write(long[], int, int)}, or for a malformed shape
+     */
+    public void strGather(final long[] source, final int srcOff, final int rank, final int exts, final int strs,
+        final int[] shape) {
+        final int[] at = Sections.strided("strGather", srcOff, rank, exts, strs, shape);
+        sections().put("strGather", capacity, source, at.length, i -> at[i]);
+    }
+
+    /**
+     * Takes the current section's next {@code numEls} elements into {@code dest} from {@code dstOff}.
+     *
+     * @param dest   the array to fill
+     * @param dstOff the first element's index
+     * @param numEls the number of elements
+     * @throws IllegalArgumentException if the section is of another type or has fewer elements left
+     * @throws IllegalStateException    if no section is open
+     */
+    public void read(final long[] dest, final int dstOff, final int numEls) {
+        sections().take("read", dest, numEls, i -> dstOff + i);
+    }
+
+    /**
+     * Takes the current section's next {@code numEls} elements into {@code dest[indexes[offs + i]]}.
+     *
+     * @param dest    the array to fill
+     * @param numEls  the number of elements
+     * @param offs    the first entry of {@code indexes} used
+     * @param indexes the elements' indexes
+     * @throws IllegalArgumentException as {@link #read(long[], int, int)}, or for indexes out of range
+     */
+    public void scatter(final long[] dest, final int numEls, final int offs, final int[] indexes) {
+        sections().take("scatter", dest, numEls, listed("scatter", indexes, offs, numEls));
+    }
+
+    /**
+     * Takes the current section's next elements into a strided patch of {@code dest}, as
+     * {@link #strGather(long[], int, int, int, int, int[])} lays it out.
+     *
+     * @param dest   the array to fill
+     * @param dstOff the patch's first element
+     * @param rank   the number of dimensions
+     * @param exts   where the extents start in {@code shape}
+     * @param strs   where the strides start in {@code shape}
+     * @param shape  the extents and strides
+     * @throws IllegalArgumentException as {@link #read(long[], int, int)}, or for a malformed shape
+     */
+    public void strScatter(final long[] dest, final int dstOff, final int rank, final int exts, final int strs,
+        final int[] shape) {
+        final int[] at = Sections.strided("strScatter", dstOff, rank, exts, strs, shape);
+        sections().take("strScatter", dest, at.length, i -> at[i]);
+    }
+
+    /**
+     * Appends {@code numEls} elements of {@code source} from {@code srcOff} to the current section.
+     *
+     * @param source the elements
+     * @param srcOff the first element's index
+     * @param numEls the number of elements
+     * @throws IllegalArgumentException if the section is of another type, or the elements are out of the array
+     * @throws IllegalStateException    if the buffer is committed or full
+     */
+    public void write(final float[] source, final int srcOff, final int numEls) {
+        sections().put("write", capacity, source, numEls, i -> srcOff + i);
+    }
+
+    /**
+     * Appends {@code source[indexes[offs + i]]} for {@code i < numEls} to the current section.
+     *
+     * @param source  the elements
+     * @param numEls  the number of elements
+     * @param offs    the first entry of {@code indexes} used
+     * @param indexes the elements' indexes
+     * @throws IllegalArgumentException as {@link #write(float[], int, int)}, or for indexes out of range
+     */
+    public void gather(final float[] source, final int numEls, final int offs, final int[] indexes) {
+        sections().put("gather", capacity, source, numEls, listed("gather", indexes, offs, numEls));
+    }
+
+    /**
+     * Appends a multi-dimensional strided patch of {@code source} to the current section: {@code rank}
+     * dimensions with extents {@code shape[exts + d]} and strides {@code shape[strs + d]}, the first dimension
+     * outermost, from element {@code srcOff}.
+     *
+     * @param source the elements
+     * @param srcOff the patch's first element
+     * @param rank   the number of dimensions
+     * @param exts   where the extents start in {@code shape}
+     * @param strs   where the strides start in {@code shape}
+     * @param shape  the extents and strides
+     * @throws IllegalArgumentException as {@link #write(float[], int, int)}, or for a malformed shape
+     */
+    public void strGather(final float[] source, final int srcOff, final int rank, final int exts, final int strs,
+        final int[] shape) {
+        final int[] at = Sections.strided("strGather", srcOff, rank, exts, strs, shape);
+        sections().put("strGather", capacity, source, at.length, i -> at[i]);
+    }
+
+    /**
+     * Takes the current section's next {@code numEls} elements into {@code dest} from {@code dstOff}.
+     *
+     * @param dest   the array to fill
+     * @param dstOff the first element's index
+     * @param numEls the number of elements
+     * @throws IllegalArgumentException if the section is of another type or has fewer elements left
+     * @throws IllegalStateException    if no section is open
+     */
+    public void read(final float[] dest, final int dstOff, final int numEls) {
+        sections().take("read", dest, numEls, i -> dstOff + i);
+    }
+
+    /**
+     * Takes the current section's next {@code numEls} elements into {@code dest[indexes[offs + i]]}.
+     *
+     * @param dest    the array to fill
+     * @param numEls  the number of elements
+     * @param offs    the first entry of {@code indexes} used
+     * @param indexes the elements' indexes
+     * @throws IllegalArgumentException as {@link #read(float[], int, int)}, or for indexes out of range
+     */
+    public void scatter(final float[] dest, final int numEls, final int offs, final int[] indexes) {
+        sections().take("scatter", dest, numEls, listed("scatter", indexes, offs, numEls));
+    }
+
+    /**
+     * Takes the current section's next elements into a strided patch of {@code dest}, as
+     * {@link #strGather(float[], int, int, int, int, int[])} lays it out.
+     *
+     * @param dest   the array to fill
+     * @param dstOff the patch's first element
+     * @param rank   the number of dimensions
+     * @param exts   where the extents start in {@code shape}
+     * @param strs   where the strides start in {@code shape}
+     * @param shape  the extents and strides
+     * @throws IllegalArgumentException as {@link #read(float[], int, int)}, or for a malformed shape
+     */
+    public void strScatter(final float[] dest, final int dstOff, final int rank, final int exts, final int strs,
+        final int[] shape) {
+        final int[] at = Sections.strided("strScatter", dstOff, rank, exts, strs, shape);
+        sections().take("strScatter", dest, at.length, i -> at[i]);
+    }
+
+    /**
+     * Appends {@code numEls} elements of {@code source} from {@code srcOff} to the current section.
+     *
+     * @param source the elements
+     * @param srcOff the first element's index
+     * @param numEls the number of elements
+     * @throws IllegalArgumentException if the section is of another type, or the elements are out of the array
+     * @throws IllegalStateException    if the buffer is committed or full
+     */
+    public void write(final double[] source, final int srcOff, final int numEls) {
+        sections().put("write", capacity, source, numEls, i -> srcOff + i);
+    }
+
+    /**
+     * Appends {@code source[indexes[offs + i]]} for {@code i < numEls} to the current section.
+     *
+     * @param source  the elements
+     * @param numEls  the number of elements
+     * @param offs    the first entry of {@code indexes} used
+     * @param indexes the elements' indexes
+     * @throws IllegalArgumentException as {@link #write(double[], int, int)}, or for indexes out of range
+     */
+    public void gather(final double[] source, final int numEls, final int offs, final int[] indexes) {
+        sections().put("gather", capacity, source, numEls, listed("gather", indexes, offs, numEls));
+    }
+
+    /**
+     * Appends a multi-dimensional strided patch of {@code source} to the current section: {@code rank}
+     * dimensions with extents {@code shape[exts + d]} and strides {@code shape[strs + d]}, the first dimension
+     * outermost, from element {@code srcOff}.
+     *
+     * @param source the elements
+     * @param srcOff the patch's first element
+     * @param rank   the number of dimensions
+     * @param exts   where the extents start in {@code shape}
+     * @param strs   where the strides start in {@code shape}
+     * @param shape  the extents and strides
+     * @throws IllegalArgumentException as {@link #write(double[], int, int)}, or for a malformed shape
+     */
+    public void strGather(final double[] source, final int srcOff, final int rank, final int exts, final int strs,
+        final int[] shape) {
+        final int[] at = Sections.strided("strGather", srcOff, rank, exts, strs, shape);
+        sections().put("strGather", capacity, source, at.length, i -> at[i]);
+    }
+
+    /**
+     * Takes the current section's next {@code numEls} elements into {@code dest} from {@code dstOff}.
+     *
+     * @param dest   the array to fill
+     * @param dstOff the first element's index
+     * @param numEls the number of elements
+     * @throws IllegalArgumentException if the section is of another type or has fewer elements left
+     * @throws IllegalStateException    if no section is open
+     */
+    public void read(final double[] dest, final int dstOff, final int numEls) {
+        sections().take("read", dest, numEls, i -> dstOff + i);
+    }
+
+    /**
+     * Takes the current section's next {@code numEls} elements into {@code dest[indexes[offs + i]]}.
+     *
+     * @param dest    the array to fill
+     * @param numEls  the number of elements
+     * @param offs    the first entry of {@code indexes} used
+     * @param indexes the elements' indexes
+     * @throws IllegalArgumentException as {@link #read(double[], int, int)}, or for indexes out of range
+     */
+    public void scatter(final double[] dest, final int numEls, final int offs, final int[] indexes) {
+        sections().take("scatter", dest, numEls, listed("scatter", indexes, offs, numEls));
+    }
+
+    /**
+     * Takes the current section's next elements into a strided patch of {@code dest}, as
+     * {@link #strGather(double[], int, int, int, int, int[])} lays it out.
+     *
+     * @param dest   the array to fill
+     * @param dstOff the patch's first element
+     * @param rank   the number of dimensions
+     * @param exts   where the extents start in {@code shape}
+     * @param strs   where the strides start in {@code shape}
+     * @param shape  the extents and strides
+     * @throws IllegalArgumentException as {@link #read(double[], int, int)}, or for a malformed shape
+     */
+    public void strScatter(final double[] dest, final int dstOff, final int rank, final int exts, final int strs,
+        final int[] shape) {
+        final int[] at = Sections.strided("strScatter", dstOff, rank, exts, strs, shape);
+        sections().take("strScatter", dest, at.length, i -> at[i]);
+    }
+
+    /**
+     * Appends {@code numEls} elements of {@code source} from {@code srcOff} to the current section.
+     *
+     * @param source the elements
+     * @param srcOff the first element's index
+     * @param numEls the number of elements
+     * @throws IllegalArgumentException if the section is of another type, or the elements are out of the array
+     * @throws IllegalStateException    if the buffer is committed or full
+     */
+    public void write(final Object[] source, final int srcOff, final int numEls) {
+        sections().put("write", capacity, source, numEls, i -> srcOff + i);
+    }
+
+    /**
+     * Appends {@code source[indexes[offs + i]]} for {@code i < numEls} to the current section.
+     *
+     * @param source  the elements
+     * @param numEls  the number of elements
+     * @param offs    the first entry of {@code indexes} used
+     * @param indexes the elements' indexes
+     * @throws IllegalArgumentException as {@link #write(Object[], int, int)}, or for indexes out of range
+     */
+    public void gather(final Object[] source, final int numEls, final int offs, final int[] indexes) {
+        sections().put("gather", capacity, source, numEls, listed("gather", indexes, offs, numEls));
+    }
+
+    /**
+     * Appends a multi-dimensional strided patch of {@code source} to the current section: {@code rank}
+     * dimensions with extents {@code shape[exts + d]} and strides {@code shape[strs + d]}, the first dimension
+     * outermost, from element {@code srcOff}.
+     *
+     * @param source the elements
+     * @param srcOff the patch's first element
+     * @param rank   the number of dimensions
+     * @param exts   where the extents start in {@code shape}
+     * @param strs   where the strides start in {@code shape}
+     * @param shape  the extents and strides
+     * @throws IllegalArgumentException as {@link #write(Object[], int, int)}, or for a malformed shape
+     */
+    public void strGather(final Object[] source, final int srcOff, final int rank, final int exts, final int strs,
+        final int[] shape) {
+        final int[] at = Sections.strided("strGather", srcOff, rank, exts, strs, shape);
+        sections().put("strGather", capacity, source, at.length, i -> at[i]);
+    }
+
+    /**
+     * Takes the current section's next {@code numEls} elements into {@code dest} from {@code dstOff}.
+     *
+     * @param dest   the array to fill
+     * @param dstOff the first element's index
+     * @param numEls the number of elements
+     * @throws IllegalArgumentException if the section is of another type or has fewer elements left
+     * @throws IllegalStateException    if no section is open
+     */
+    public void read(final Object[] dest, final int dstOff, final int numEls) {
+        sections().take("read", dest, numEls, i -> dstOff + i);
+    }
+
+    /**
+     * Takes the current section's next {@code numEls} elements into {@code dest[indexes[offs + i]]}.
+     *
+     * @param dest    the array to fill
+     * @param numEls  the number of elements
+     * @param offs    the first entry of {@code indexes} used
+     * @param indexes the elements' indexes
+     * @throws IllegalArgumentException as {@link #read(Object[], int, int)}, or for indexes out of range
+     */
+    public void scatter(final Object[] dest, final int numEls, final int offs, final int[] indexes) {
+        sections().take("scatter", dest, numEls, listed("scatter", indexes, offs, numEls));
+    }
+
+    /**
+     * Takes the current section's next elements into a strided patch of {@code dest}, as
+     * {@link #strGather(Object[], int, int, int, int, int[])} lays it out.
+     *
+     * @param dest   the array to fill
+     * @param dstOff the patch's first element
+     * @param rank   the number of dimensions
+     * @param exts   where the extents start in {@code shape}
+     * @param strs   where the strides start in {@code shape}
+     * @param shape  the extents and strides
+     * @throws IllegalArgumentException as {@link #read(Object[], int, int)}, or for a malformed shape
+     */
+    public void strScatter(final Object[] dest, final int dstOff, final int rank, final int exts, final int strs,
+        final int[] shape) {
+        final int[] at = Sections.strided("strScatter", dstOff, rank, exts, strs, shape);
+        sections().take("strScatter", dest, at.length, i -> at[i]);
     }
 }
