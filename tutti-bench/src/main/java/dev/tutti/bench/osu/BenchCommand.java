@@ -124,7 +124,7 @@ public final class BenchCommand implements Callable<Integer> {
             final BenchSpec spec = null == scratch ? given : given.withCsv(scratch);
             final int rc = switch (spec.transport()) {
                 case INPROC -> runInproc(spec, bench);
-                case TCP, SHM, AUTO -> runTcp(spec, err);
+                case TCP, SHM, AUTO -> runTcp(spec, bench, err);
             };
             if (0 == rc && null != plot) {
                 ChartFiles.write(plot, BenchPlots.charts(CsvReader.read(java.util.List.of(spec.csv()))));
@@ -183,11 +183,21 @@ public final class BenchCommand implements Callable<Integer> {
         return 0;
     }
 
-    private int runTcp(final BenchSpec spec, final PrintWriter err) {
+    /**
+     * Ranks as processes; rank 0 prints the table, which reaches this process's output through a
+     * {@link ProgressStream} that shows the progress line on a terminal.
+     */
+    private int runTcp(final BenchSpec spec, final OsuBenchmark bench, final PrintWriter err) {
         final WorkerLauncher l = null == launcher ? new LauncherWorkerLauncher() : launcher;
         final BenchSpec forWorkers = null == spec.csv() ? spec : spec.withCsv(spec.csv().toAbsolutePath());
-        final int rc = l.launch(spec.ranks(), BenchWorker.class.getName(), forWorkers.toArgs(),
-            Duration.ofSeconds(spec.timeoutSeconds()));
+        final int rc;
+        try (ProgressStream out = new ProgressStream(System.out, Progress.onTerminal(err), spec.op(),
+            bench.sizes(spec.sizes().sizes(), spec.ranks()))) {
+            rc = l.launch(spec.ranks(), BenchWorker.class.getName(), forWorkers.toArgs(),
+                Duration.ofSeconds(spec.timeoutSeconds()), out);
+        } catch (final IOException e) {
+            throw new UncheckedIOException(e);
+        }
         if (0 != rc) {
             err.println("tutti bench " + spec.op() + " failed: a rank exited with code " + rc);
             err.flush();
