@@ -43,6 +43,8 @@ public final class Charts {
         1.0f, new float[] {6.0f, 4.0f}, 0.0f);
     /** The size axis reaches this factor beyond the smallest and largest size, so no point sits on its edge. */
     private static final double MARGIN = 1.3;
+    /** A y axis reaches this factor beyond its end ticks, so that both are drawn. */
+    private static final double EDGE = 1.05;
     private static final Font TITLE_FONT = new Font(Font.SANS_SERIF, Font.BOLD, 16);
 
     private Charts() {
@@ -109,8 +111,9 @@ public final class Charts {
             final double base = y.getBase();
             final double low = Math.pow(base, Math.floor(Math.log(extent[0]) / Math.log(base) + 1e-9));
             final double high = Math.pow(base, Math.ceil(Math.log(extent[1]) / Math.log(base) - 1e-9));
-            y.setRange(panel.ratio() ? Math.min(0.5, low) : low,
-                panel.ratio() ? Math.max(2.0, high) : Math.max(high, low * base));
+            // (EDGE: a little beyond them, so that rounding does not drop the end ticks)
+            y.setRange((panel.ratio() ? Math.min(0.5, low) : low) / EDGE,
+                (panel.ratio() ? Math.max(2.0, high) : Math.max(high, low * base)) * EDGE);
         }
         final XYPlot plot = new XYPlot(data, null, y, renderer);
         plot.setBackgroundPaint(Color.WHITE);
