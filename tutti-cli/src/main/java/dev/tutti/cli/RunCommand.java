@@ -327,7 +327,8 @@ public final class RunCommand extends ProgramCommand {
         }
         final List<Host> hostList = null != hostfile ? Hosts.parseHostfile(hostfile) : Hosts.parseList(hosts);
         final Launcher.Builder b = Launcher.builder().ranks(ranks).hosts(hostList).oversubscribe(oversubscribe)
-            .tagOutput(tagOutput).verbose(verbose()).jvmOptions(rankJvmOptions()).rendezvous(rendezvous).stdout(out).stderr(err);
+            .tagOutput(tagOutput).verbose(verbose()).jvmOptions(rankJvmOptions()).rendezvous(rendezvous).stdout(out)
+            .stderr(err);
         exports.forEach(b::export);
         if (null != checkMode()) {
             b.export(dev.tutti.internal.Settings.CHECK.envName() + "=" + checkMode());

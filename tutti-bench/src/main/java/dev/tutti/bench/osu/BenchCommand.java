@@ -2,6 +2,7 @@ package dev.tutti.bench.osu;
 
 import dev.tutti.Tutti;
 import dev.tutti.TuttiException;
+import dev.tutti.bench.plot.ChartFiles;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -10,14 +11,14 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-import dev.tutti.bench.plot.ChartFiles;
-
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 /**
@@ -49,7 +50,8 @@ import java.util.concurrent.Callable;
  * temporary one), as {@code tutti bench plot -o FILE CSV} would; ranks in processes write the CSV as they do for
  * {@code --csv}, so the plot is drawn here, in the command's JVM.
  */
-@Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false, subcommands = {FormsCommand.class, PlotCommand.class},
+@Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
+    subcommands = {FormsCommand.class, PlotCommand.class},
     description = "OSU-style benchmark of one operation: OSU's table, optional CSV impl,op,ranks,bytes,avg_us and "
         + "plot; 'bench forms' compares the persistent and channel forms with the per-call ones in one job; "
         + "'bench plot' draws CSVs.")
@@ -107,7 +109,7 @@ public final class BenchCommand implements Callable<Integer> {
             given.checkFits(bench);
             if (null != plot) {
                 ChartFiles.Format.of(plot, "--plot");
-                if (java.util.Arrays.stream(bench.sizes(given.sizes().sizes(), given.ranks())).allMatch(b -> b < 1)) {
+                if (Arrays.stream(bench.sizes(given.sizes().sizes(), given.ranks())).allMatch(b -> b < 1)) {
                     throw new IllegalArgumentException("--plot " + plot + " with " + given.op() + ", expected an "
                         + "operation that moves data (" + given.op() + " has no message size to plot)");
                 }
@@ -127,7 +129,7 @@ public final class BenchCommand implements Callable<Integer> {
                 case TCP, SHM, AUTO -> runTcp(spec, bench, err);
             };
             if (0 == rc && null != plot) {
-                ChartFiles.write(plot, BenchPlots.charts(CsvReader.read(java.util.List.of(spec.csv()))));
+                ChartFiles.write(plot, BenchPlots.charts(CsvReader.read(List.of(spec.csv()))));
             }
             return rc;
         } catch (final TuttiException | BenchmarkException | UncheckedIOException e) {

@@ -55,8 +55,8 @@ final class BenchPlots {
      */
     static Map<Group, Figure> figures(final List<CsvReader.Row> rows) {
         final List<String> opOrder = List.copyOf(Benchmarks.names());
-        final Map<Group, List<CsvReader.Row>> groups = rows.stream().filter(r -> r.bytes() > 0).collect(Collectors.groupingBy(
-            r -> new Group(r.op(), r.ranks()), () -> new TreeMap<>(Comparator
+        final Map<Group, List<CsvReader.Row>> groups = rows.stream().filter(r -> r.bytes() > 0)
+            .collect(Collectors.groupingBy(r -> new Group(r.op(), r.ranks()), () -> new TreeMap<>(Comparator
                 .comparingInt((Group g) -> opOrder.contains(g.op()) ? opOrder.indexOf(g.op()) : opOrder.size())
                 .thenComparing(Group::op).thenComparingInt(Group::ranks)), Collectors.toList()));
         if (groups.isEmpty()) {

@@ -133,11 +133,12 @@ public final class ChartFiles {
     }
 
     /**
-     * Makes AWT headless unless the program chose otherwise, and has JFreeChart draw rotated text (the y axes'
-     * labels) as text rather than as glyph outlines, so that an SVG's labels can be read and searched. (Its
-     * workaround, on by default, is for a rotation bug of JDKs long gone.)
+     * Makes AWT headless unless the program chose otherwise (before any chart is made: AWT reads the property once),
+     * and has JFreeChart draw rotated text (the y axes' labels) as text rather than as glyph outlines, so that an
+     * SVG's labels can be read and searched. (Its workaround, on by default, is for a rotation bug of JDKs long
+     * gone.)
      */
-    private static void headless() {
+    static void headless() {
         if (null == System.getProperty("java.awt.headless")) {
             System.setProperty("java.awt.headless", "true");
         }

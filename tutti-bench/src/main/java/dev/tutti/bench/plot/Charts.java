@@ -57,6 +57,7 @@ public final class Charts {
      * @return the chart
      */
     public static JFreeChart chart(final Figure figure) {
+        ChartFiles.headless();
         final LogAxis sizes = new LogAxis(figure.xLabel());
         sizes.setBase(2);
         sizes.setNumberFormatOverride(new SizeFormat());
