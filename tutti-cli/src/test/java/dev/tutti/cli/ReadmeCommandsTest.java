@@ -153,7 +153,9 @@ class ReadmeCommandsTest {
     Stream<DynamicTest> everyPlotCommandRunsAsWritten() throws IOException {
         return readme().stream().filter(c -> c.startsWith(TUTTI + "bench ") && (c.contains("--plot ")
             || c.startsWith(TUTTI + "bench plot "))).map(c -> DynamicTest.dynamicTest(c, () -> {
-                final String[] args = args(c);
+                // Files of the repository (docs/..., bench/...) are named from its root; the tests run in tutti-cli.
+                final String[] args = Arrays.stream(args(c)).map(a -> a.startsWith("docs/") || a.startsWith("bench/")
+                    ? ROOT.resolve(a).toString() : a).toArray(String[]::new);
                 final Path plot = Path.of(args[Arrays.asList(args).indexOf(c.contains("--plot ") ? "--plot" : "-o")
                     + 1]);
                 deletePlots(plot); // a plot left by an earlier run must not pass for this one's
