@@ -18,7 +18,7 @@
 # --impls: a comma-separated subset of openmpi-vader,openmpi-tcp,tutti-shm,tutti-inproc,tutti-tcp (default: all).
 # Results go to DIR (default bench/results/<date-time>): one CSV and one log per run, merged.csv and summary.txt.
 # --plot DIR: also draws each op (per number of ranks) into DIR/OP-RANKS.png: one curve per implementation, log-log,
-# and the time ratio Tutti / Open MPI per size below (tutti bench plot; DIR may be the results directory).
+# and the time ratio Tutti / Open MPI per size below (tutti bench plot); --plot FILE.png or .svg: all in one grid.
 # A run that fails is reported and shows as "-" in the table.
 #
 # Needs: mpicc/mpirun (Debian openmpi-bin, libopenmpi-dev), Maven, python3, and a JDK >= 25 (found in JAVA_HOME,
