@@ -2,16 +2,21 @@ package dev.tutti.bench.plot;
 
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.text.TextUtils;
-import org.jfree.svg.SVGGraphics2D;
+import org.apache.batik.svggen.SVGGraphics2D;
+import org.w3c.dom.Document;
 
 import javax.imageio.ImageIO;
+import javax.xml.parsers.DocumentBuilderFactory;
+import javax.xml.parsers.ParserConfigurationException;
 import java.awt.Color;
+import java.awt.Dimension;
 import java.awt.Graphics2D;
 import java.awt.RenderingHints;
 import java.awt.geom.Rectangle2D;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,8 +28,8 @@ import java.util.Locale;
  * at most {@value #COLUMNS} columns, each cell {@value #CELL_WIDTH} by {@value #CELL_HEIGHT} pixels (SVG: user
  * units).
  *
- * <p>In an SVG the title, the axes' labels and the legend are text elements; the tick labels of the logarithmic
- * axes are drawn as outlines (JFreeChart lays them out as attributed text).
+ * <p>SVG is written by Apache Batik's SVG generator. The title, the axes' labels and the legend are text elements;
+ * the tick labels of the logarithmic axes may be drawn as outlines (JFreeChart lays them out as attributed text).
  *
  * <p>AWT runs headless: the property {@code java.awt.headless} is set to {@code true} before the first chart is
  * drawn unless the program set it, so that plotting works without a display (CI, ssh, a rank's JVM).
@@ -36,6 +41,8 @@ public final class ChartFiles {
     public static final int CELL_HEIGHT = 600;
     /** Most charts side by side in one file. */
     public static final int COLUMNS = 2;
+    /** The namespace of SVG elements. */
+    static final String SVG_NS = "http://www.w3.org/2000/svg";
 
     /** The formats, by file extension. */
     public enum Format {
@@ -111,13 +118,26 @@ public final class ChartFiles {
                     }
                 }
                 case SVG -> {
-                    final SVGGraphics2D g = new SVGGraphics2D(width, height);
+                    final SVGGraphics2D g = new SVGGraphics2D(svgDocument());
+                    g.setSVGCanvasSize(new Dimension(width, height));
                     draw(g, charts, columns, width, height);
-                    Files.writeString(file, g.getSVGDocument(), StandardCharsets.UTF_8);
+                    try (Writer out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+                        g.stream(out, true);
+                    }
                 }
             }
         } catch (final IOException e) {
             throw new UncheckedIOException("plot: cannot write file=" + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** @return an empty SVG document, made by the JDK's DOM (Batik's generator takes any) */
+    private static Document svgDocument() throws IOException {
+        try {
+            return DocumentBuilderFactory.newInstance().newDocumentBuilder().getDOMImplementation()
+                .createDocument(SVG_NS, "svg", null);
+        } catch (final ParserConfigurationException e) {
+            throw new IOException("no XML document builder in this JDK: " + e.getMessage(), e);
         }
     }
 
