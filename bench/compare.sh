@@ -5,7 +5,7 @@
 # one table per op with the ratios tutti/openmpi (shm vs vader, inproc vs vader, tcp vs tcp).
 #
 #   bench/compare.sh [-n RANKS] [-m [MIN:]MAX] [-i ITERS] [-x WARMUP] [--quick] [--repeat N]
-#                    [--wait-idle SECONDS] [--impls LIST] [--out DIR] [--no-build] [OP...]
+#                    [--wait-idle SECONDS] [--impls LIST] [--out DIR] [--plot DIR] [--no-build] [OP...]
 #
 # OP: pingpong bandwidth barrier bcast reduce allreduce allgather alltoall, "p2p" (the first two), "coll" (the six
 # collectives) or "all" (default); also the build-once forms allreduce_init, alltoall_init (Open MPI: MPIX_..._init)
@@ -17,6 +17,8 @@
 # most twice) if other processes took > 10% of the CPU during the run; each log notes both shares.
 # --impls: a comma-separated subset of openmpi-vader,openmpi-tcp,tutti-shm,tutti-inproc,tutti-tcp (default: all).
 # Results go to DIR (default bench/results/<date-time>): one CSV and one log per run, merged.csv and summary.txt.
+# --plot DIR: also draws each op (per number of ranks) into DIR/OP-RANKS.png: one curve per implementation, log-log,
+# and the time ratio Tutti / Open MPI per size below (tutti bench plot); --plot FILE.png or .svg: all in one grid.
 # A run that fails is reported and shows as "-" in the table.
 #
 # Needs: mpicc/mpirun (Debian openmpi-bin, libopenmpi-dev), Maven, python3, and a JDK >= 25 (found in JAVA_HOME,
@@ -32,9 +34,10 @@ COMMON=()
 OPS=()
 COLLECTIVES=(barrier bcast reduce allreduce allgather alltoall)
 
-usage() { sed -n '2,24p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
+usage() { sed -n '2,26p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
 
 REPEAT=1
+PLOT=""
 WAIT_IDLE=0
 IMPLS=",openmpi-vader,openmpi-tcp,tutti-shm,tutti-inproc,tutti-tcp,"
 QUICK=0
@@ -52,6 +55,7 @@ while (($#)); do
         --wait-idle) WAIT_IDLE="$2"; shift 2 ;;
         --impls) IMPLS=",$2,"; shift 2 ;;
         --out) OUT="$2"; shift 2 ;;
+        --plot) PLOT="$2"; shift 2 ;;
         --no-build) BUILD=0; shift ;;
         -h|--help) usage 0 ;;
         p2p) OPS+=(pingpong bandwidth); shift ;;
@@ -280,3 +284,9 @@ done
         echo "runs during which other processes took > 10% of the CPU: ${NOISY[*]}"
     fi
 } | tee "$OUT/summary.txt"
+
+if [[ -n "$PLOT" && -f "$OUT/merged.csv" ]]; then
+    log "plots: $PLOT"
+    "$JAVA" -cp "$CP" dev.tutti.bench.osu.BenchCommand plot -o "$PLOT" "$OUT/merged.csv" >&2 \
+        || { echo "compare.sh: drawing the plots failed" >&2; exit 1; }
+fi

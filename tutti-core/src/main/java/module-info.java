@@ -5,6 +5,9 @@
  */
 @SuppressWarnings("module") // the launcher and the cli are named modules only when run from the module path
 module dev.tutti {
+    // Only for tutti.log.level debug and trace: lets the default backend of System.Logger pass those records
+    // (runtime.Log), where the module is present; nothing else uses it.
+    requires static java.logging;
     exports dev.tutti;
     exports dev.tutti.channel;
     exports dev.tutti.internal to dev.tutti.launcher, dev.tutti.cli; // Settings: the one registry of settings

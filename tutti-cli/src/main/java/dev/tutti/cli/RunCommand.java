@@ -61,7 +61,7 @@ public final class RunCommand extends ProgramCommand {
     /** The synopsis, line by line (each within the help's 80 columns): {@code tutti run --help} prints it. */
     static final String SYNOPSIS_1 = "tutti run -n N [-H HOST[:SLOTS][,...] | --hostfile FILE]";
     /** The synopsis, second line. */
-    static final String SYNOPSIS_2 = MORE + "[--oversubscribe] [-x VAR[=VALUE]]... [--embedded] [-v]";
+    static final String SYNOPSIS_2 = MORE + "[--oversubscribe] [-x VAR[=VALUE]]... [--embedded] [-v]...";
     /** The synopsis, third line. */
     static final String SYNOPSIS_3 = MORE + "[--transport auto|shm|tcp] [--tag-output] [--timeout SECONDS]";
     /** The synopsis, fourth line. */
@@ -141,8 +141,23 @@ public final class RunCommand extends ProgramCommand {
     @Option(names = {"-v", "--verbose"}, description = "Before the job starts, print its wiring on stderr: ranks, "
         + "hosts, the transport of each pair of ranks, eager limits and the collective algorithms forced. Forward "
         + "every rank's stack traces whole (otherwise a rank that fails because a peer failed prints one line, and "
-        + "an exception another rank already printed is not repeated).")
-    private boolean verbose;
+        + "an exception another rank already printed is not repeated). Raise every rank's log level (the setting "
+        + "tutti.log.level) to debug; -vv to trace. A level given with -x TUTTI_LOG_LEVEL or -J-Dtutti.log.level "
+        + "wins.")
+    private boolean[] verbosity = new boolean[0];
+
+    /** The log level of the ranks for each count of {@code -v}, from one: the setting {@code tutti.log.level}'s. */
+    static final List<String> VERBOSE_LOG_LEVELS = List.of("debug", "trace");
+
+    /** @return whether {@code -v} was given */
+    private boolean verbose() {
+        return verbosity.length > 0;
+    }
+
+    /** @return the ranks' log level for the {@code -v}s given, or null for none */
+    String verboseLogLevel() {
+        return verbose() ? VERBOSE_LOG_LEVELS.get(Math.min(verbosity.length, VERBOSE_LOG_LEVELS.size()) - 1) : null;
+    }
 
     @Option(names = {"-J", "--jvm-option"}, paramLabel = "OPTION",
         description = "Option for the ranks' JVMs, e.g. -J-Xmx2g (repeatable).")
@@ -211,6 +226,10 @@ public final class RunCommand extends ProgramCommand {
                 System.setProperty(dev.tutti.internal.Settings.CHECK_REPORT.name(),
                     checkReport.toAbsolutePath().toString());
             }
+            if (verbose() && null == System.getProperty(Settings.LOG_LEVEL.name())) {
+                System.setProperty(Settings.LOG_LEVEL.name(), verboseLogLevel()); // the ranks are this JVM's threads
+                dev.tutti.runtime.Log.oneLinePerRecord();
+            }
             return EmbeddedRun.run("tutti run", ranks, classpath, program().getFirst(), program().subList(1, program().size()),
                 null == timeoutSeconds ? null : Duration.ofSeconds(timeoutSeconds), err);
         }
@@ -220,7 +239,7 @@ public final class RunCommand extends ProgramCommand {
         } catch (final InvalidLaunchException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
         }
-        if (verbose) {
+        if (verbose()) {
             final Map<String, String> env = new HashMap<>(System.getenv());
             for (final String x : exports) {
                 final int eq = x.indexOf('=');
@@ -308,13 +327,18 @@ public final class RunCommand extends ProgramCommand {
         }
         final List<Host> hostList = null != hostfile ? Hosts.parseHostfile(hostfile) : Hosts.parseList(hosts);
         final Launcher.Builder b = Launcher.builder().ranks(ranks).hosts(hostList).oversubscribe(oversubscribe)
-            .tagOutput(tagOutput).verbose(verbose).jvmOptions(rankJvmOptions()).rendezvous(rendezvous).stdout(out).stderr(err);
+            .tagOutput(tagOutput).verbose(verbose()).jvmOptions(rankJvmOptions()).rendezvous(rendezvous).stdout(out)
+            .stderr(err);
         exports.forEach(b::export);
         if (null != checkMode()) {
             b.export(dev.tutti.internal.Settings.CHECK.envName() + "=" + checkMode());
         }
         if (null != checkReport) {
             b.export(dev.tutti.internal.Settings.CHECK_REPORT.envName() + "=" + checkReport.toAbsolutePath());
+        }
+        final String logEnv = Settings.LOG_LEVEL.envName();
+        if (verbose() && exports.stream().noneMatch(x -> x.equals(logEnv) || x.startsWith(logEnv + "="))) {
+            b.export(logEnv + "=" + verboseLogLevel());
         }
         if (null != timeoutSeconds) {
             b.timeout(Duration.ofSeconds(timeoutSeconds));

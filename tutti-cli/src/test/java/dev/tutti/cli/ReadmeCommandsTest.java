@@ -89,6 +89,10 @@ class ReadmeCommandsTest {
                 + "through bin/tutti nor Maven, so it does not find its JDK 25 by itself");
             assertTrue(!c.contains("--csv") || c.matches(".*--csv /tmp/\\S+.*"), "documented command '" + c
                 + "' writes its CSV into the working tree");
+            assertTrue(!c.contains("--plot") || c.matches(".*--plot /tmp/\\S+.*"), "documented command '" + c
+                + "' writes its plot into the working tree");
+            assertTrue(!c.startsWith(TUTTI + "bench plot") || c.matches(".* -o /tmp/\\S+.*"), "documented command '"
+                + c + "' writes its plots into the working tree");
         }
         assertEquals(List.of("bin/tutti run -n 2 x", "mvn -B verify"), commands("```sh\nbin/tutti run -n 2 x   "
             + "# two\n\nmvn -B verify\n```\n```\nnot sh\n```\n"));
@@ -138,6 +142,53 @@ class ReadmeCommandsTest {
                 assertTrue(out.size() > 0 || c.contains("--embedded") || mpjrun && !c.contains("-dev niodev"),
                     c + " printed nothing\n" + text);
             }));
+    }
+
+    /**
+     * The documented commands that draw plots ({@code tutti bench OP ... --plot FILE}, {@code tutti bench plot}) run
+     * as written, in the order the pages show them (a plot command may draw the CSV an earlier one wrote), and each
+     * leaves its file or directory of plots.
+     */
+    @TestFactory
+    Stream<DynamicTest> everyPlotCommandRunsAsWritten() throws IOException {
+        return readme().stream().filter(c -> c.startsWith(TUTTI + "bench ") && (c.contains("--plot ")
+            || c.startsWith(TUTTI + "bench plot "))).map(c -> DynamicTest.dynamicTest(c, () -> {
+                // Files of the repository (docs/..., bench/...) are named from its root; the tests run in tutti-cli.
+                final String[] args = Arrays.stream(args(c)).map(a -> a.startsWith("docs/") || a.startsWith("bench/")
+                    ? ROOT.resolve(a).toString() : a).toArray(String[]::new);
+                final Path plot = Path.of(args[Arrays.asList(args).indexOf(c.contains("--plot ") ? "--plot" : "-o")
+                    + 1]);
+                deletePlots(plot); // a plot left by an earlier run must not pass for this one's
+                final ByteArrayOutputStream out = new ByteArrayOutputStream();
+                final ByteArrayOutputStream err = new ByteArrayOutputStream();
+                final CommandLine cl = TuttiCommand.newCommandLine();
+                cl.setOut(new java.io.PrintWriter(out, true, StandardCharsets.UTF_8));
+                cl.setErr(new java.io.PrintWriter(err, true, StandardCharsets.UTF_8));
+                final int status = cl.execute(args);
+                final String text = out.toString(StandardCharsets.UTF_8) + err.toString(StandardCharsets.UTF_8);
+                assertEquals(0, status, c + "\n" + text);
+                if (Files.isDirectory(plot)) {
+                    try (Stream<Path> files = Files.list(plot)) {
+                        assertTrue(files.anyMatch(f -> f.toString().endsWith(".png") || f.toString().endsWith(".svg")),
+                            c + " left no plot in " + plot + "\n" + text);
+                    }
+                } else {
+                    assertTrue(Files.size(plot) > 0, c + " left an empty " + plot + "\n" + text);
+                }
+            }));
+    }
+
+    private static void deletePlots(final Path plot) throws IOException {
+        if (Files.isDirectory(plot)) {
+            try (Stream<Path> files = Files.list(plot)) {
+                for (final Path f : files.filter(f -> f.toString().endsWith(".png") || f.toString().endsWith(".svg"))
+                    .toList()) {
+                    Files.delete(f);
+                }
+            }
+        } else {
+            Files.deleteIfExists(plot);
+        }
     }
 
     /** @return a class path whose entries in this repository ({@code tutti-*}/...) are resolved from its root */

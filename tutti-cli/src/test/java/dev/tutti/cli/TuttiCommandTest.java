@@ -179,7 +179,10 @@ class TuttiCommandTest {
             "  tcp between 0-1", "  eager limits: tcp 4096 B, shm " + Settings.SHM_EAGER_LIMIT.defaultValue()
                 + " B (ring " + Settings.SHM_RING_BYTES.defaultValue() + " B, chunk "
                 + Settings.SHM_CHUNK_BYTES.defaultValue() + " B, push limit " + Settings.SHM_PUSH_LIMIT.defaultValue()
-                + " B)", "  algorithms forced: allreduce=ring"), run.err().lines().toList());
+                + " B)", "  algorithms forced: allreduce=ring"), run.err().lines()
+                .filter(l -> !l.startsWith("FINE: tutti rank ")).toList(), "the wiring, and then only debug records");
+        assertTrue(run.err().contains("FINE: tutti rank 1: joined as rank 1 of 2"), "-v raises the ranks' log level "
+            + "to debug: " + run.err());
     }
 
     @Test

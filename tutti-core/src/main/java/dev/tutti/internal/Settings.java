@@ -118,7 +118,8 @@ public final class Settings {
     public static final Setting LOG_LEVEL = choice("tutti.log.level", "warning", List.of("off", "error", "warning",
         "info", "debug", "trace"), ReadAt.EACH_CALL, "The least severe of Tutti's own log records that is passed on "
             + "(to `System.Logger`, one line each, naming the rank); read at each record. `warning` by default, so "
-            + "`info` and below are not shown");
+            + "`info` and below are not shown; `tutti run -v` sets `debug` on every rank, `-vv` `trace` (see "
+            + "Logging below)");
     /** The correctness checker. */
     public static final Setting CHECK = choice("tutti.check", "off", List.of("off", "on", "strict", "warn"),
         ReadAt.JOB_START,

@@ -1,7 +1,6 @@
 package dev.tutti.job;
 
 import dev.tutti.ErrorClass;
-import dev.tutti.Tutti;
 import dev.tutti.TuttiException;
 import dev.tutti.internal.Errors;
 import dev.tutti.p2p.P2pEngine;
@@ -64,7 +63,7 @@ public final class TransportWiring {
                 if ("shm".equals(mode)) {
                     throw e;
                 }
-                dev.tutti.runtime.Log.of(Tutti.class).log(System.Logger.Level.WARNING,
+                dev.tutti.runtime.Log.of(TransportWiring.class).log(System.Logger.Level.WARNING,
                     "init (rank={0}): shared memory unavailable, using tcp with every peer: {1}", rank, e.getMessage());
             }
         }

@@ -44,6 +44,7 @@ public final class TuttiImpl implements Tutti {
      * The rank an embedded job's thread belongs to, so that a program's own {@link #init()} inside
      * {@link #runLocal} (or {@code tutti run --embedded}) joins that job. Inherited by threads the rank starts.
      */
+    private static final dev.tutti.runtime.Log LOG = dev.tutti.runtime.Log.of(TuttiImpl.class);
     private static final InheritableThreadLocal<Tutti> EMBEDDED_RANK = new InheritableThreadLocal<>();
 
     private final P2pEngine engine;
@@ -108,6 +109,9 @@ public final class TuttiImpl implements Tutti {
             }
             final TuttiImpl tutti = new TuttiImpl(engine, options, null, sharesMemory);
             tutti.launch = launch;
+            LOG.log(System.Logger.Level.DEBUG, () -> "joined as rank " + info.rank() + " of " + info.size()
+                + " (pid " + ProcessHandle.current().pid() + "), peers " + routesOf(routes, info.rank())
+                + ", checker " + (options.check() ? "on" : "off"));
             ok = true;
             return tutti;
         } finally {
@@ -188,6 +192,7 @@ public final class TuttiImpl implements Tutti {
             }
         }
         world.contexts().reapAtClose(); // every peer said goodbye: its FINs are in
+        LOG.log(System.Logger.Level.DEBUG, () -> "left the job: every peer said goodbye");
         final TuttiException leftover = CollLeftovers.check(engine);
         if (null != leftover) {
             if (null != found) {
@@ -213,6 +218,29 @@ public final class TuttiImpl implements Tutti {
         engine.abortRank(Failures.aborted(engine.worldRank(), cause));
     }
 
+
+    /**
+     * @param routes the transport to each world rank
+     * @param self   this rank
+     * @return which ranks each transport reaches, e.g. {@code shm: 1, 2; tcp: 3}
+     */
+    static String routesOf(final Transport[] routes, final int self) {
+        final Map<String, java.util.List<Integer>> by = new java.util.TreeMap<>();
+        for (int r = 0; r < routes.length; r++) {
+            if (r != self) {
+                final String name = routes[r].getClass().getSimpleName().replace("Transport", "")
+                    .toLowerCase(java.util.Locale.ROOT);
+                by.computeIfAbsent(name, k -> new java.util.ArrayList<>()).add(r);
+            }
+        }
+        if (by.isEmpty()) {
+            return "none";
+        }
+        final StringBuilder sb = new StringBuilder();
+        by.forEach((name, ranks) -> sb.append(sb.isEmpty() ? "" : "; ").append(name).append(": ")
+            .append(ranks.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(", "))));
+        return sb.toString();
+    }
 
     /**
      * @param layout a layout as {@link Options#hosts(String)} takes it

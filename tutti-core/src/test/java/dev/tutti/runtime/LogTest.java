@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.parallel.Isolated;
 
 import java.lang.System.Logger.Level;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -54,6 +55,37 @@ class LogTest {
             } else {
                 System.setProperty(Log.JUL_FORMAT_PROPERTY, before);
             }
+        }
+    }
+
+    @Test
+    void shouldLetTheDefaultBackendPassDebugRecordsWhenTheLevelAsksForThem() {
+        final java.util.logging.Logger origin = java.util.logging.Logger.getLogger(LogTest.class.getName());
+        final List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+        final java.util.logging.Handler capture = new java.util.logging.Handler() {
+            @Override
+            public void publish(final java.util.logging.LogRecord r) {
+                seen.add(r.getLevel() + " " + r.getMessage());
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        origin.addHandler(capture);
+        try {
+            System.setProperty(Settings.LOG_LEVEL.name(), "debug");
+            Log.oneLinePerRecord();
+            Log.of(LogTest.class).log(Level.DEBUG, "shm: removed {0}", "f");
+            assertEquals(List.of("FINE tutti: shm: removed f"), seen, "java.util.logging passes INFO and above "
+                + "unless Tutti's root logger " + Log.ROOT + " was opened to every level");
+            assertEquals(java.util.logging.Level.ALL, java.util.logging.Logger.getLogger(Log.ROOT).getLevel());
+        } finally {
+            origin.removeHandler(capture);
         }
     }
 

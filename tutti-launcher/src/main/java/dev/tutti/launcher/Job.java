@@ -97,7 +97,7 @@ final class Job {
         try {
             java.nio.file.Files.deleteIfExists(file);
         } catch (final IOException e) {
-            System.getLogger(Job.class.getName()).log(System.Logger.Level.WARNING,
+            dev.tutti.runtime.Log.of(Job.class).log(System.Logger.Level.WARNING,
                 "cannot delete the job''s shared-memory file {0}: {1}", file, e);
         }
     }

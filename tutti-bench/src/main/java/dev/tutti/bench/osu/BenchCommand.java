@@ -2,15 +2,23 @@ package dev.tutti.bench.osu;
 
 import dev.tutti.Tutti;
 import dev.tutti.TuttiException;
+import dev.tutti.bench.plot.ChartFiles;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 /**
@@ -24,6 +32,7 @@ import java.util.concurrent.Callable;
  * tutti bench allreduce -n 4 -m 4:1048576 --algorithm ring
  * tutti bench barrier --transport tcp -n 3
  * tutti bench allreduce --quick             # 8 B .. 1 MiB, 200 iterations: seconds
+ * tutti bench allreduce --quick --plot allreduce.svg   # and its latency curve, log-log ({@link PlotCommand})
  * tutti bench tagged-overlap -n 4           # k tagged allreduces overlapped against k in a row
  * tutti bench forms -n 4                    # persistent and channel forms against per-call ones ({@link FormsCommand})
  * java -cp ... dev.tutti.bench.osu.BenchCommand pingpong -n 2
@@ -36,16 +45,27 @@ import java.util.concurrent.Callable;
  * timed iterations (for collectives each call timed alone, separated by a barrier), each rank's mean, the maximum
  * over ranks, and a check of the received data after timing (a wrong byte fails the run). Exit codes: 0 success,
  * 1 the benchmark failed, 2 bad arguments (an unknown algorithm among them: the message lists the valid ones).
+ *
+ * <p>{@code --plot FILE} draws the rows, once the run has succeeded, from its CSV ({@code --csv}'s, else a
+ * temporary one), as {@code tutti bench plot -o FILE CSV} would; ranks in processes write the CSV as they do for
+ * {@code --csv}, so the plot is drawn here, in the command's JVM.
  */
-@Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false, subcommands = FormsCommand.class,
-    description = "OSU-style benchmark of one operation: OSU's table, optional CSV impl,op,ranks,bytes,avg_us; "
-        + "'bench forms' compares the persistent and channel forms with the per-call ones in one job.")
+@Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
+    subcommands = {FormsCommand.class, PlotCommand.class},
+    description = "OSU-style benchmark of one operation: OSU's table, optional CSV impl,op,ranks,bytes,avg_us and "
+        + "plot; 'bench forms' compares the persistent and channel forms with the per-call ones in one job; "
+        + "'bench plot' draws CSVs.")
 public final class BenchCommand implements Callable<Integer> {
     @Spec
     private CommandSpec commandSpec;
 
     @Mixin
     private final BenchOptions options = new BenchOptions();
+
+    @Option(names = "--plot", paramLabel = "FILE.png|FILE.svg",
+        description = "After the run, draw its curve (log-log: OSU's metric against message size) to FILE, a PNG "
+            + "or SVG by its extension.")
+    private Path plot;
 
     private final WorkerLauncher launcher;
 
@@ -75,27 +95,60 @@ public final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         if (TaggedOverlap.NAME.equals(options.op)) {
+            if (null != plot) {
+                throw new ParameterException(commandSpec.commandLine(), "--plot " + plot + " with "
+                    + TaggedOverlap.NAME + ", expected an operation measured over message sizes");
+            }
             return taggedOverlap();
         }
-        final BenchSpec spec;
+        final BenchSpec given;
         final OsuBenchmark bench;
         try {
-            spec = options.toSpec();
-            bench = Benchmarks.create(spec.op());
-            spec.checkFits(bench);
+            given = options.toSpec();
+            bench = Benchmarks.create(given.op());
+            given.checkFits(bench);
+            if (null != plot) {
+                ChartFiles.Format.of(plot, "--plot");
+                if (Arrays.stream(bench.sizes(given.sizes().sizes(), given.ranks())).allMatch(b -> b < 1)) {
+                    throw new IllegalArgumentException("--plot " + plot + " with " + given.op() + ", expected an "
+                        + "operation that moves data (" + given.op() + " has no message size to plot)");
+                }
+            }
         } catch (final IllegalArgumentException e) {
             throw new ParameterException(commandSpec.commandLine(), e.getMessage(), e);
         }
         final PrintWriter err = commandSpec.commandLine().getErr();
+        Path scratch = null;
         try {
-            return switch (spec.transport()) {
+            if (null != plot && null == given.csv()) {
+                scratch = Files.createTempFile("tutti-bench-" + given.op() + "-", ".csv");
+            }
+            final BenchSpec spec = null == scratch ? given : given.withCsv(scratch);
+            final int rc = switch (spec.transport()) {
                 case INPROC -> runInproc(spec, bench);
-                case TCP, SHM, AUTO -> runTcp(spec, err);
+                case TCP, SHM, AUTO -> runTcp(spec, bench, err);
             };
-        } catch (final TuttiException | BenchmarkException e) {
-            err.println("tutti bench " + spec.op() + " failed: " + describe(e));
+            if (0 == rc && null != plot) {
+                ChartFiles.write(plot, BenchPlots.charts(CsvReader.read(List.of(spec.csv()))));
+            }
+            return rc;
+        } catch (final TuttiException | BenchmarkException | UncheckedIOException e) {
+            err.println("tutti bench " + given.op() + " failed: " + describe(e));
             err.flush();
             return 1;
+        } catch (final IOException e) {
+            err.println("tutti bench " + given.op() + " failed: cannot create a temporary CSV for --plot: "
+                + e.getMessage());
+            err.flush();
+            return 1;
+        } finally {
+            if (null != scratch) {
+                try {
+                    Files.deleteIfExists(scratch);
+                } catch (final IOException e) {
+                    err.println("tutti bench " + given.op() + ": cannot delete " + scratch + ": " + e.getMessage());
+                }
+            }
         }
     }
 
@@ -132,11 +185,21 @@ public final class BenchCommand implements Callable<Integer> {
         return 0;
     }
 
-    private int runTcp(final BenchSpec spec, final PrintWriter err) {
+    /**
+     * Ranks as processes; rank 0 prints the table, which reaches this process's output through a
+     * {@link ProgressStream} that shows the progress line on a terminal.
+     */
+    private int runTcp(final BenchSpec spec, final OsuBenchmark bench, final PrintWriter err) {
         final WorkerLauncher l = null == launcher ? new LauncherWorkerLauncher() : launcher;
         final BenchSpec forWorkers = null == spec.csv() ? spec : spec.withCsv(spec.csv().toAbsolutePath());
-        final int rc = l.launch(spec.ranks(), BenchWorker.class.getName(), forWorkers.toArgs(),
-            Duration.ofSeconds(spec.timeoutSeconds()));
+        final int rc;
+        try (ProgressStream out = new ProgressStream(System.out, Progress.onTerminal(err), spec.op(),
+            bench.sizes(spec.sizes().sizes(), spec.ranks()))) {
+            rc = l.launch(spec.ranks(), BenchWorker.class.getName(), forWorkers.toArgs(),
+                Duration.ofSeconds(spec.timeoutSeconds()), out);
+        } catch (final IOException e) {
+            throw new UncheckedIOException(e);
+        }
         if (0 != rc) {
             err.println("tutti bench " + spec.op() + " failed: a rank exited with code " + rc);
             err.flush();

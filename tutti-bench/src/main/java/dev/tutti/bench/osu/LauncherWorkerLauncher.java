@@ -4,6 +4,7 @@ import dev.tutti.launcher.JobResult;
 import dev.tutti.launcher.Launcher;
 
 import java.lang.management.ManagementFactory;
+import java.io.OutputStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,7 +21,13 @@ public final class LauncherWorkerLauncher implements WorkerLauncher {
 
     @Override
     public int launch(final int ranks, final String mainClass, final List<String> args, final Duration timeout) {
-        final Launcher.Builder b = Launcher.builder().ranks(ranks).oversubscribe(true)
+        return launch(ranks, mainClass, args, timeout, System.out);
+    }
+
+    @Override
+    public int launch(final int ranks, final String mainClass, final List<String> args, final Duration timeout,
+        final OutputStream stdout) {
+        final Launcher.Builder b = Launcher.builder().ranks(ranks).oversubscribe(true).stdout(stdout)
             .jvmOptions(jvmOptionsToPass()).classpath(System.getProperty("java.class.path"))
             .mainClass(mainClass).args(args);
         if (!timeout.isZero()) {
