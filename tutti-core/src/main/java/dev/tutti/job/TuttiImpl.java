@@ -40,11 +40,11 @@ public final class TuttiImpl implements Tutti {
     /** Context id of the world communicator's point-to-point traffic. */
     public static final int WORLD_P2P_CONTEXT = 0;
 
+    private static final dev.tutti.runtime.Log LOG = dev.tutti.runtime.Log.of(TuttiImpl.class);
     /**
      * The rank an embedded job's thread belongs to, so that a program's own {@link #init()} inside
      * {@link #runLocal} (or {@code tutti run --embedded}) joins that job. Inherited by threads the rank starts.
      */
-    private static final dev.tutti.runtime.Log LOG = dev.tutti.runtime.Log.of(TuttiImpl.class);
     private static final InheritableThreadLocal<Tutti> EMBEDDED_RANK = new InheritableThreadLocal<>();
 
     private final P2pEngine engine;
