@@ -131,8 +131,10 @@ done
 
 version=$(sed -n 's/^mpjexpress\.version *= *//p' "$MPJ_HOME/conf/mpjexpress.conf" 2>/dev/null || true)
 echo
-echo "MPJ Express ${version:-(version not found in conf/mpjexpress.conf)} at $MPJ_HOME, $(java -version 2>&1 | head -n 1);"
-echo "tutti-mpj $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '(no git)'); $rounds rounds; $(uptime | sed 's/.*load/load/')"
+echo "MPJ Express ${version:-(no mpjexpress.version in conf/mpjexpress.conf)} at $MPJ_HOME," \
+    "$(java -version 2>&1 | head -n 1);"
+echo "tutti-mpj $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '(no git)'); $rounds rounds;" \
+    "$(uptime | sed 's/.*load/load/')"
 echo
 for dev in $devices; do
     for f in "$work"/out/*-"$dev"-*.txt; do
@@ -143,12 +145,20 @@ for dev in $devices; do
         sed -n "s/^mpjbench /$impl $round /p" "$f"
     done | awk -v dev="$dev" '
         function median(a, n,   i, j, t) {
-            for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
+            for (i = 2; i <= n; i++) {
+                t = a[i]
+                for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]
+                a[j + 1] = t
+            }
             return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
         }
-        { key = $3 " " $4; t[$1, $2, key] = $5; rounds[$2] = 1; if (!(key in seen)) { seen[key] = 1; keys[++nk] = key } }
+        {
+            key = $3 " " $4; t[$1, $2, key] = $5; rounds[$2] = 1
+            if (!(key in seen)) { seen[key] = 1; keys[++nk] = key }
+        }
         END {
-            printf "%s:\n\n| op | bytes | MPJ Express us | tutti-mpj us | tutti-mpj / MPJ Express | range |\n", dev
+            printf "%s:\n\n", dev
+            print "| op | bytes | MPJ Express us | tutti-mpj us | tutti-mpj / MPJ Express | range |"
             print "|---|---:|---:|---:|---:|---|"
             faster = 0
             for (k = 1; k <= nk; k++) {
@@ -164,7 +174,8 @@ for dev in $devices; do
                 ratio = median(q, n)
                 if (ratio < 1) faster++
                 split(key, kp, " ")
-                printf "| %s | %d | %.2f | %.2f | %.2f | %.2f-%.2f |\n", kp[1], kp[2], median(m, n), median(u, n), ratio, lo, hi
+                printf "| %s | %d | %.2f | %.2f | %.2f | %.2f-%.2f |\n",
+                    kp[1], kp[2], median(m, n), median(u, n), ratio, lo, hi
             }
             printf "\ntutti-mpj faster (median ratio < 1) at %d of %d op-sizes on %s\n\n", faster, nk, dev
         }'

@@ -20,7 +20,7 @@ import java.util.Locale;
  *   --calls N   calls per block at up to 8 KiB, fewer above in proportion to the size, at least 20 (default 1000)
  *   --warmup W  untimed calls per op and size before its blocks, scaled as the calls (default 1000)
  *   -m MIN:MAX  sizes in bytes, the powers of two from MIN to MAX (default 8:1048576)
- *   --quick     3 blocks of 50 calls, 20 warm-up calls: a smoke run
+ *   --quick     3 blocks of 50 calls, 20 warm-up calls, the first size not measured twice: a smoke run
  * </pre>
  *
  * <p>Rank 0 prints one line per op and size, {@code mpjbench OP BYTES MICROS}, where {@code OP} is {@code pingpong}
@@ -34,12 +34,12 @@ import java.util.Locale;
  * benchmarks. Allreduce: every rank reduces a {@code double[]} of the size (one element at least) with {@code
  * MPI.SUM}; a block's time is its slowest rank's (taken by an untimed {@code Allreduce} with {@code MPI.MAX}), as a
  * collective lasts as long as its slowest rank. An untimed {@code Barrier} precedes each block. Each op and size
- * first runs its warm-up calls, and the whole size range is preceded by a pass of warm-up calls at 8 B and 64 KiB so
- * that the first sizes do not carry the JIT's work. Checks: the receiving arrays are poisoned before each size and
- * checked after its blocks (ping-pong: the pattern rank 0 sent, on both ranks; allreduce: the exact sum of the
- * ranks' integral inputs); a mismatch throws, naming op, size, index, value and what was expected. Ranks above 1 take
- * part in the allreduce and the barriers only. The median, not the mean: on a shared machine a block that waits a
- * scheduler tick moves that block alone.
+ * first runs its warm-up calls; before the table come warm-up calls at 8 B and 64 KiB and the first size's blocks,
+ * whose times are discarded (as one JVM a rank, the first size's blocks otherwise still carry the JIT's work).
+ * Checks: the receiving arrays are poisoned before each size and checked after its blocks (ping-pong: the pattern
+ * rank 0 sent, on both ranks; allreduce: the exact sum of the ranks' integral inputs); a mismatch throws, naming op,
+ * size, index, value and what was expected. Ranks above 1 take part in the allreduce and the barriers only. The
+ * median, not the mean: on a shared machine a block that waits a scheduler tick moves that block alone.
  */
 public final class MpjPortableBench {
     /** Default timed blocks per op and size. */
@@ -65,9 +65,10 @@ public final class MpjPortableBench {
         final int blocks;
         final int calls;
         final int warmup;
+        final boolean discard;
         final int[] sizes;
 
-        Config(final int blocks, final int calls, final int warmup, final int[] sizes) {
+        Config(final int blocks, final int calls, final int warmup, final boolean discard, final int[] sizes) {
             if (blocks < 1 || calls < 1 || warmup < 0 || 0 == sizes.length) {
                 throw new IllegalArgumentException("blocks=" + blocks + " calls=" + calls + " warmup=" + warmup
                     + " sizes=" + sizes.length + ", expected blocks >= 1, calls >= 1, warmup >= 0, a size or more");
@@ -75,6 +76,7 @@ public final class MpjPortableBench {
             this.blocks = blocks;
             this.calls = calls;
             this.warmup = warmup;
+            this.discard = discard;
             this.sizes = sizes;
         }
 
@@ -101,6 +103,7 @@ public final class MpjPortableBench {
             int blocks = DEFAULT_BLOCKS;
             int calls = DEFAULT_CALLS;
             int warmup = DEFAULT_WARMUP;
+            boolean discard = true;
             int[] sizes = powersOfTwo(8, 1 << 20);
             for (int i = 0; i < args.length; i++) {
                 final String a = args[i];
@@ -108,6 +111,7 @@ public final class MpjPortableBench {
                     blocks = 3;
                     calls = 50;
                     warmup = 20;
+                    discard = false;
                 } else if ("--blocks".equals(a)) {
                     blocks = number(a, value(args, ++i, a));
                 } else if ("--calls".equals(a)) {
@@ -126,7 +130,7 @@ public final class MpjPortableBench {
                         + ", expected --blocks B, --calls N, --warmup W, -m MIN:MAX or --quick");
                 }
             }
-            return new Config(blocks, calls, warmup, sizes);
+            return new Config(blocks, calls, warmup, discard, sizes);
         }
 
         private static String value(final String[] args, final int i, final String option) {
@@ -192,6 +196,11 @@ public final class MpjPortableBench {
         for (final int bytes : new int[] {8, 65536}) {
             pingPong(rank, bytes, config.warmupAt(bytes), 0, 0);
             allreduce(rank, size, bytes, config.warmupAt(bytes), 0, 0);
+        }
+        if (config.discard) {
+            final int first = config.sizes[0];
+            pingPong(rank, first, config.warmupAt(first), config.blocks, config.callsAt(first));
+            allreduce(rank, size, first, config.warmupAt(first), config.blocks, config.callsAt(first));
         }
         for (final int bytes : config.sizes) {
             final double micros = pingPong(rank, bytes, config.warmupAt(bytes), config.blocks,

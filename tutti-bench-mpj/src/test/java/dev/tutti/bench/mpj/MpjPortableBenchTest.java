@@ -71,9 +71,11 @@ class MpjPortableBenchTest {
             MpjPortableBench.Config.parse(new String[] {"--quick", "-m", "8:64"});
         assertEquals(3, quick.blocks);
         assertEquals(50, quick.calls);
+        assertEquals(false, quick.discard);
         assertArrayEquals(new int[] {8, 16, 32, 64}, quick.sizes);
         final MpjPortableBench.Config full = MpjPortableBench.Config.parse(new String[0]);
         assertEquals(18, full.sizes.length); // 8 B .. 1 MiB
+        assertTrue(full.discard);
         assertEquals(full.calls, full.callsAt(8192));
         assertEquals(full.calls / 2, full.callsAt(16384));
         assertEquals(MpjPortableBench.MIN_CALLS, full.callsAt(1 << 20));
