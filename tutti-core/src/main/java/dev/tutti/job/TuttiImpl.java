@@ -20,6 +20,8 @@ import dev.tutti.runtime.LaunchInfo;
 import dev.tutti.runtime.identity.Launch;
 import dev.tutti.transport.Transport;
 import dev.tutti.transport.shm.ShmTransport;
+import dev.tutti.trace.RankRecording;
+import dev.tutti.trace.Trace;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -53,6 +55,8 @@ public final class TuttiImpl implements Tutti {
     private volatile boolean closed;
     /** How this process joined its job: rank 0 under another launcher serves the rendezvous until close. */
     private Launch launch;
+    /** This process's Flight Recorder recording, with Tutti's events on ({@code tutti.jfr}); else null. */
+    private RankRecording recording;
 
     private TuttiImpl(final P2pEngine engine, final Options options,
         final java.util.function.Consumer<Throwable> embeddedAbort) {
@@ -92,7 +96,7 @@ public final class TuttiImpl implements Tutti {
         if (null == launch) {
             final P2pEngine engine = TransportWiring.newEngine(0, 1);
             engine.connect(new Transport[] {TransportWiring.selfTransport(engine, 0, 1)});
-            return new TuttiImpl(engine, options, null);
+            return new TuttiImpl(engine, options, null).recorded();
         }
         dev.tutti.runtime.Log.oneLinePerRecord(); // a rank of a job: its records name it, one line each
         dev.tutti.runtime.Log.rank(launch.info().rank()); // and threads started from here (transports) inherit it
@@ -109,6 +113,7 @@ public final class TuttiImpl implements Tutti {
             }
             final TuttiImpl tutti = new TuttiImpl(engine, options, null, sharesMemory);
             tutti.launch = launch;
+            tutti.recorded();
             ok = true;
             return tutti;
         } finally {
@@ -116,6 +121,19 @@ public final class TuttiImpl implements Tutti {
                 launch.close();
             }
         }
+    }
+
+    /**
+     * Starts this process's recording and measures its clock against rank 0's, when Tutti records its events.
+     *
+     * @return this
+     */
+    private TuttiImpl recorded() {
+        if (Trace.ON) {
+            recording = RankRecording.start(engine.worldRank());
+            ClockSync.measure(engine, WORLD_P2P_CONTEXT, world.view());
+        }
+        return this;
     }
 
     /**
@@ -186,6 +204,9 @@ public final class TuttiImpl implements Tutti {
         } finally {
             if (null != launch) {
                 launch.close();
+            }
+            if (null != recording) {
+                recording.close();
             }
         }
         world.contexts().reapAtClose(); // every peer said goodbye: its FINs are in
