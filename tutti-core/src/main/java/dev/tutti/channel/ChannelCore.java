@@ -715,7 +715,7 @@ final class ChannelCore {
         final ChannelExchangeEvent ev = e.trace;
         e.trace = null;
         Trace.exchange(ev, name, GroupAccess.get().members(comm.group())[comm.rank()], e.number,
-            idle != e.send ? e.send.buf().byteSize() : 0, null == window ? "alltoall" : "window");
+            idle != e.send ? e.send.raw().byteSize() : 0, null == window ? "alltoall" : "window");
     }
 
     private void fail(final Exchange e, final TuttiException x) {
