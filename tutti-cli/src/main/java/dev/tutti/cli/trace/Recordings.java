@@ -94,12 +94,15 @@ public record Recordings(int size, List<Span> spans, long[] wallNs, List<Integer
         // Rank r's recording time t, on rank 0's wall clock: t - (recording clock - wall clock) + offset.
         final long shift = null == clock ? 0
             : clock.getLong("offset") - (epochNs(clock.getStartTime()) - clock.getLong("wallNanos"));
-        final long origin = null == clock ? Long.MAX_VALUE : epochNs(clock.getStartTime()) + shift;
-        long first = origin;
+        final long origin = null == clock ? Long.MIN_VALUE : epochNs(clock.getStartTime()) + shift;
+        long first = null == clock ? Long.MAX_VALUE : origin;
         long last = Long.MIN_VALUE;
         final Map<String, Long> channels = new LinkedHashMap<>();
         for (final RecordedEvent e : events) {
             final Span s = span(e, rank, shift, channels);
+            if (s.endNs() <= origin) {
+                continue; // the clock's own ping-pongs, in Tutti.init: not the program's
+            }
             into.add(s);
             first = Math.min(first, s.startNs());
             last = Math.max(last, s.endNs());
@@ -130,7 +133,7 @@ public record Recordings(int size, List<Span> spans, long[] wallNs, List<Integer
             }
             case COLLECTIVE -> {
                 category = "collective";
-                name = e.getString("op");
+                name = collectiveName(e.getString("op"), e.getString("variant"));
                 args.put("variant", e.getString("variant"));
                 args.put("comm", e.getString("comm"));
                 args.put("context", e.getInt("context"));
@@ -168,6 +171,19 @@ public record Recordings(int size, List<Span> spans, long[] wallNs, List<Integer
         }
         return new Span(rank, tid, tname, category, name, epochNs(e.getStartTime()) + shift,
             e.getDuration().toNanos(), bytes, site(e.getStackTrace()), args, 0);
+    }
+
+    /**
+     * @return a collective's name as the program calls it: {@code allreduce}, {@code iallreduce},
+     *         {@code allreduceBegin}, {@code allreduceInit.start}
+     */
+    static String collectiveName(final String op, final String variant) {
+        return switch (variant) {
+            case "nonblocking" -> "i" + op;
+            case "tagged" -> op + "Begin";
+            case "persistent" -> op + "Init.start";
+            default -> op;
+        };
     }
 
     /** @return the first frame outside Tutti, {@code Class.method:line}, or empty */
