@@ -189,7 +189,7 @@ public abstract class CommImpl implements Comm {
             engine.send(p2pContext, toWorld(dest), tag, buf);
         }
         if (null != ev) {
-            traced(ev, "send", dest, tag, buf.byteSize());
+            traced(ev, "send", dest, tag, buf.byteSize(), null);
         }
     }
 
@@ -201,7 +201,7 @@ public abstract class CommImpl implements Comm {
         final Request r = PROC_NULL == dest ? CompletedRequest.NULL_PEER
             : engine.isend(p2pContext, toWorld(dest), tag, buf);
         if (null != ev) {
-            traced(ev, "isend", dest, tag, buf.byteSize());
+            traced(ev, "isend", dest, tag, buf.byteSize(), r);
         }
         return r;
     }
@@ -215,7 +215,7 @@ public abstract class CommImpl implements Comm {
             engine.ssend(p2pContext, toWorld(dest), tag, buf, view);
         }
         if (null != ev) {
-            traced(ev, "ssend", dest, tag, buf.byteSize());
+            traced(ev, "ssend", dest, tag, buf.byteSize(), null);
         }
     }
 
@@ -227,7 +227,7 @@ public abstract class CommImpl implements Comm {
         final Request r = PROC_NULL == dest ? CompletedRequest.NULL_PEER
             : engine.issend(p2pContext, toWorld(dest), tag, buf, view);
         if (null != ev) {
-            traced(ev, "issend", dest, tag, buf.byteSize());
+            traced(ev, "issend", dest, tag, buf.byteSize(), r);
         }
         return r;
     }
@@ -240,7 +240,7 @@ public abstract class CommImpl implements Comm {
         final Status s = PROC_NULL == source ? CompletedRequest.NULL_PEER.waitFor()
             : engine.recv(p2pContext, toWorldOrAny(source), tag, buf, view);
         if (null != ev) {
-            traced(ev, "recv", source, tag, s.bytes());
+            traced(ev, "recv", source, tag, s.bytes(), null);
         }
         return s;
     }
@@ -253,7 +253,7 @@ public abstract class CommImpl implements Comm {
         final Request r = PROC_NULL == source ? CompletedRequest.NULL_PEER
             : engine.irecv(p2pContext, toWorldOrAny(source), tag, buf, view);
         if (null != ev) {
-            traced(ev, "irecv", source, tag, buf.byteSize());
+            traced(ev, "irecv", source, tag, buf.byteSize(), r);
         }
         return r;
     }
@@ -279,14 +279,15 @@ public abstract class CommImpl implements Comm {
         }
         final Status s = r.waitFor();
         if (null != ev) {
-            traced(ev, "sendrecv", dest, sendTag, sendBuf.byteSize() + s.bytes());
+            traced(ev, "sendrecv", dest, sendTag, sendBuf.byteSize() + s.bytes(), null);
         }
         return s;
     }
 
     /** Commits a point-to-point call's trace event (only with {@link Trace#ON}). */
-    private void traced(final P2pEvent ev, final String op, final int peer, final int tag, final long bytes) {
-        Trace.p2p(ev, op, engine.worldRank(), name, peer, tag, bytes);
+    private void traced(final P2pEvent ev, final String op, final int peer, final int tag, final long bytes,
+        final Request request) {
+        Trace.p2p(ev, op, engine.worldRank(), name, peer, tag, bytes, request);
     }
 
     @Override

@@ -57,7 +57,8 @@ public final class PersistentRun implements PersistentRequest {
         final CollectiveEvent ev = Trace.ON ? Trace.collective() : null;
         startUntraced();
         if (null != ev && Trace.end(ev)) {
-            Trace.commit(ev, new CollTrace(call, null != run.directPlan() ? CollTrace.SLOTS : CollTrace.MESSAGES));
+            Trace.commit(ev, new CollTrace(call, null != run.directPlan() ? CollTrace.SLOTS : CollTrace.MESSAGES),
+                run);
         }
     }
 

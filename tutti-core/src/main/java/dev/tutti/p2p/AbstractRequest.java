@@ -268,7 +268,7 @@ public abstract class AbstractRequest implements Request {
             awaitLoop(timeoutNs);
         } finally {
             if (null != ev) {
-                Trace.waited(ev, traceName(), engine.worldRank(), tracePeer(), traceTag());
+                Trace.waited(ev, this, traceName(), engine.worldRank(), tracePeer(), traceTag());
             }
             if (null != token) {
                 hook.unblocked(token);

@@ -58,4 +58,9 @@ public final class CollectiveEvent extends jdk.jfr.Event {
     @Label("Road")
     @Description("How the data moves: messages, or slots of memory shared with the peers (persistent calls)")
     String road;
+
+    @Label("Request")
+    @Description("The identity hash of the request a nonblocking call returned (0 for a blocking call), which the "
+        + "waits for it name")
+    int request;
 }

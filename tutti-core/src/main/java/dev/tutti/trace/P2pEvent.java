@@ -39,4 +39,9 @@ public final class P2pEvent extends jdk.jfr.Event {
     @Label("Bytes")
     @DataAmount
     long bytes;
+
+    @Label("Request")
+    @Description("The identity hash of the request a nonblocking call returned (0 for a blocking call), which the "
+        + "waits for it name")
+    int request;
 }

@@ -48,9 +48,10 @@ public final class Trace {
      * @param peer  the destination or source (a rank of the communicator; -1 any)
      * @param tag   the tag
      * @param bytes the bytes of the buffer
+     * @param request the request a nonblocking call returned, or null
      */
     public static void p2p(final P2pEvent e, final String op, final int rank, final String comm, final int peer,
-        final int tag, final long bytes) {
+        final int tag, final long bytes, final Object request) {
         e.end();
         if (e.shouldCommit()) {
             e.op = op;
@@ -59,8 +60,14 @@ public final class Trace {
             e.peer = peer;
             e.tag = tag;
             e.bytes = bytes;
+            e.request = id(request);
             e.commit();
         }
+    }
+
+    /** @return a request's identity in events: its identity hash, 0 for none */
+    private static int id(final Object request) {
+        return null == request ? 0 : System.identityHashCode(request);
     }
 
     /** @return a collective event, begun */
@@ -119,10 +126,11 @@ public final class Trace {
     /**
      * Fills in and commits a collective event that {@link #end(CollectiveEvent)} said a recording takes.
      *
-     * @param e    the event
-     * @param call what it records
+     * @param e       the event
+     * @param call    what it records
+     * @param request the request a nonblocking, tagged or persistent call returned, or null
      */
-    public static void commit(final CollectiveEvent e, final Collective call) {
+    public static void commit(final CollectiveEvent e, final Collective call, final Object request) {
         e.op = call.op();
         e.variant = call.variant();
         e.rank = call.worldRank();
@@ -133,6 +141,7 @@ public final class Trace {
         e.bytes = call.bytes();
         e.algorithm = call.algorithm();
         e.road = call.road();
+        e.request = id(request);
         e.commit();
     }
 
@@ -177,16 +186,18 @@ public final class Trace {
      * Ends and commits a wait event, if a recording takes it.
      *
      * @param e       the event of {@link #await()}
-     * @param request what the request does
+     * @param request the request
+     * @param op      what the request does
      * @param rank    the waiting world rank
      * @param peer    the world rank waited for, or -1
      * @param tag     the request's tag, or -1
      */
-    public static void waited(final WaitEvent e, final String request, final int rank, final int peer,
-        final int tag) {
+    public static void waited(final WaitEvent e, final Object request, final String op, final int rank,
+        final int peer, final int tag) {
         e.end();
         if (e.shouldCommit()) {
-            e.request = request;
+            e.op = op;
+            e.request = id(request);
             e.rank = rank;
             e.peer = peer;
             e.tag = tag;

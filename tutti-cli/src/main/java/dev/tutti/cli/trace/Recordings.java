@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -98,15 +99,17 @@ public record Recordings(int size, List<Span> spans, long[] wallNs, List<Integer
         long first = null == clock ? Long.MAX_VALUE : origin;
         long last = Long.MIN_VALUE;
         final Map<String, Long> channels = new LinkedHashMap<>();
+        final List<Span> mine = new ArrayList<>();
         for (final RecordedEvent e : events) {
             final Span s = span(e, rank, shift, channels);
             if (s.endNs() <= origin) {
                 continue; // the clock's own ping-pongs, in Tutti.init: not the program's
             }
-            into.add(s);
+            mine.add(s);
             first = Math.min(first, s.startNs());
             last = Math.max(last, s.endNs());
         }
+        into.addAll(waitSites(mine));
         return Long.MIN_VALUE == last ? 0 : last - first;
     }
 
@@ -129,6 +132,7 @@ public record Recordings(int size, List<Span> spans, long[] wallNs, List<Integer
                 args.put("comm", e.getString("comm"));
                 args.put("peer", e.getInt("peer"));
                 args.put("tag", e.getInt("tag"));
+                request(args, e);
                 bytes = e.getLong("bytes");
             }
             case COLLECTIVE -> {
@@ -141,6 +145,7 @@ public record Recordings(int size, List<Span> spans, long[] wallNs, List<Integer
                 args.put("root", e.getInt("root"));
                 args.put("algorithm", e.getString("algorithm"));
                 args.put("road", e.getString("road"));
+                request(args, e);
                 bytes = e.getLong("bytes");
             }
             case CHANNEL -> {
@@ -153,9 +158,10 @@ public record Recordings(int size, List<Span> spans, long[] wallNs, List<Integer
             }
             case WAIT -> {
                 category = "wait";
-                name = "wait " + e.getString("request");
+                name = "wait " + e.getString("op");
                 args.put("peer", e.getInt("peer"));
                 args.put("tag", e.getInt("tag"));
+                request(args, e);
             }
             default -> {
                 category = "other";
@@ -184,6 +190,41 @@ public record Recordings(int size, List<Span> spans, long[] wallNs, List<Integer
             case "persistent" -> op + "Init.start";
             default -> op;
         };
+    }
+
+    /** Puts a nonblocking call's or a wait's request id into {@code args}, if it has one. */
+    private static void request(final Map<String, Object> args, final RecordedEvent e) {
+        final int id = e.getInt("request");
+        if (0 != id) {
+            args.put("request", id);
+        }
+    }
+
+    /**
+     * Gives each wait of one rank the call site of the call that returned its request (the latest one before it with
+     * the same request id): a wait records no stack of its own.
+     */
+    private static List<Span> waitSites(final List<Span> spans) {
+        final Map<Object, List<Span>> starts = new HashMap<>();
+        for (final Span s : spans) {
+            if (!"wait".equals(s.category()) && s.args().containsKey("request")) {
+                starts.computeIfAbsent(s.args().get("request"), k -> new ArrayList<>()).add(s);
+            }
+        }
+        final List<Span> out = new ArrayList<>(spans.size());
+        for (final Span s : spans) {
+            final List<Span> from = "wait".equals(s.category()) ? starts.get(s.args().get("request")) : null;
+            Span best = null;
+            if (null != from) {
+                for (final Span f : from) {
+                    if (f.startNs() <= s.startNs() && (null == best || f.startNs() > best.startNs())) {
+                        best = f;
+                    }
+                }
+            }
+            out.add(null == best ? s : s.withSite(best.site()));
+        }
+        return out;
     }
 
     /** @return the first frame outside Tutti, {@code Class.method:line}, or empty */

@@ -25,6 +25,11 @@ public record Span(int rank, long thread, String threadName, String category, St
         return startNs + durationNs;
     }
 
+    /** @return this span with another call site */
+    Span withSite(final String s) {
+        return new Span(rank, thread, threadName, category, name, startNs, durationNs, bytes, s, args, depth);
+    }
+
     /** @return this span at another depth */
     Span atDepth(final int d) {
         return new Span(rank, thread, threadName, category, name, startNs, durationNs, bytes, site, args, d);

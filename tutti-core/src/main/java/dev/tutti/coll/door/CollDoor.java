@@ -74,7 +74,7 @@ public final class CollDoor {
         if (Trace.ON) {
             final CollectiveEvent ev = Trace.collective();
             final Request r = enterUntraced(call);
-            traced(ev, call);
+            traced(ev, call, r);
             return r;
         }
         return enterUntraced(call);
@@ -91,14 +91,14 @@ public final class CollDoor {
         final CollectiveEvent ev = Trace.ON ? Trace.collective() : null;
         enterUntraced(call).waitFor();
         if (null != ev) {
-            traced(ev, call);
+            traced(ev, call, null);
         }
     }
 
     /** Commits a collective's trace event with what its call's descriptor holds now. */
-    private static void traced(final CollectiveEvent ev, final CollCall call) {
+    private static void traced(final CollectiveEvent ev, final CollCall call, final Request request) {
         if (Trace.end(ev)) {
-            Trace.commit(ev, new CollTrace(call, CollTrace.MESSAGES));
+            Trace.commit(ev, new CollTrace(call, CollTrace.MESSAGES), request);
         }
     }
 
@@ -143,7 +143,7 @@ public final class CollDoor {
         if (Trace.ON) {
             final CollectiveEvent ev = Trace.collective();
             final CollectiveHandle h = beginUntraced(call);
-            traced(ev, call);
+            traced(ev, call, h);
             return h;
         }
         return beginUntraced(call);
