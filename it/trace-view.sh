@@ -77,15 +77,15 @@ for _ in $(seq 50); do
     curl -sf "http://127.0.0.1:$PORT/trace.json" >/dev/null 2>&1 && break
     sleep 0.1
 done
-URL="http://127.0.0.1:$PORT/index.html#profileURL=trace.json&title=tutti-trace"
+URL="http://127.0.0.1:$PORT/index.html#profileURL=trace.json"
 CHROME=(--headless --no-sandbox --disable-gpu --disable-dev-shm-usage --hide-scrollbars --window-size=1600,900
     --virtual-time-budget=15000)
 log "loading the trace in headless $(basename "$(browser)")"
 "$(browser)" "${CHROME[@]}" --dump-dom "$URL" >"$OUT/dom.html" 2>/dev/null
 "$(browser)" "${CHROME[@]}" --screenshot="$OUT/trace.png" "$URL" >/dev/null 2>&1
 
-# The check: the title the viewer gives a loaded profile, no import error, one profile per rank's thread (the
-# toolbar's "1/N"), and a screenshot that is not one plain colour.
+# The check: the title the viewer gives a loaded file, no import error, one profile per rank's thread (the toolbar's
+# "1/N"), each named after its rank's process track, and a screenshot that is not one plain colour.
 python3 - "$OUT" "$OUT/trace.json" <<'PY'
 import json, re, struct, sys, zlib
 out, trace = sys.argv[1], sys.argv[2]
@@ -94,7 +94,7 @@ events = json.load(open(trace))["traceEvents"]
 threads = {(e["pid"], e["tid"]) for e in events if e["ph"] == "X"}
 problems = []
 title = re.search(r"<title>(.*?)</title>", dom, re.S)
-if not title or "tutti-trace" not in title.group(1):
+if not title or "trace.json" not in title.group(1):
     problems.append("the page's title does not name the trace: %r" % (title.group(1) if title else None))
 for bad in ("Failed to import", "Something went wrong", "Unrecognized format"):
     if bad in dom:
@@ -103,6 +103,10 @@ count = re.search(r"\b1\s*/\s*(\d+)\b", re.sub(r"<[^>]+>", " ", dom))
 if not count or int(count.group(1)) != len(threads):
     problems.append("the viewer shows %s profiles, expected %d (one per rank's thread)"
                     % (count.group(1) if count else "no", len(threads)))
+text = re.sub(r"<[^>]+>", " ", dom)
+for rank in sorted({e["pid"] for e in events if e["ph"] == "X"}):
+    if "rank %d" % rank not in text:
+        problems.append("no profile of rank %d in the viewer's list" % rank)
 png = open(out + "/trace.png", "rb").read()
 if png[:8] != b"\x89PNG\r\n\x1a\n":
     problems.append("no PNG screenshot")
