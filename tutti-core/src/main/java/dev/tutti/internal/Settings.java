@@ -146,8 +146,8 @@ public final class Settings {
     public static final Setting JFR = text("tutti.jfr", "", ReadAt.JOB_START,
         "a directory: Tutti records its Flight Recorder events (point-to-point calls, collectives, channel exchanges, "
             + "waits that block), and each rank of a job records its JVM (the JDK's `default` settings and Tutti's "
-            + "events) into `DIR/rank-N.jfr`, written when the rank closes its job or its JVM exits (`tutti run --jfr`, "
-            + "`--profile` and `--trace` set it); read once per JVM, when Tutti first records, so set it when the JVM "
+            + "events) into `DIR/rank-N.jfr`, written when the rank closes its job or its JVM exits "
+            + "(`tutti run --jfr`, `--profile` and `--trace` set it); read once per JVM, when Tutti first records, so set it when the JVM "
             + "starts. Unset: no events, at no cost");
     /**
      * How long a rank under {@code tutti run} keeps trying to reach the rendezvous, which is up before any rank

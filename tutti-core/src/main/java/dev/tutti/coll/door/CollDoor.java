@@ -38,7 +38,8 @@ import java.util.concurrent.TimeUnit;
  * ({@link CollHook#before}) before any data moves, selects the algorithm, takes the schedule from the
  * communicator's cache or builds it, starts it as the call's variant says, and has the hook told when it has
  * completed ({@link CollHook#after}). Three entries, one per way a call runs: {@link #enter} (blocking and
- * nonblocking calls, matched by call order; {@link #run} is {@code enter} and the wait of a blocking call), {@link #begin} (tagged calls, matched by kind and tag) and
+ * nonblocking calls, matched by call order; {@link #run} is {@code enter} and the wait of a blocking call),
+ * {@link #begin} (tagged calls, matched by kind and tag) and
  * {@link #init} (persistent calls: the schedule is built once here, and each start of the returned
  * {@link PersistentRun} tells the hook and runs it again). Which road the data of a run takes (messages, or slots of
  * memory shared with a peer for a persistent call's runs) is decided in one place, {@code coll.Road}.
