@@ -139,6 +139,8 @@ class TraceProcessTest {
         final Set<Integer> named = new TreeSet<>();
         final Map<String, BigDecimal> lastTs = new HashMap<>();
         final Map<String, Map<Integer, String>> calls = new TreeMap<>();
+        final Map<String, Map<Integer, BigDecimal>> starts = new TreeMap<>();
+        final Map<String, Set<Object>> lastIn = new TreeMap<>();
         final Map<String, Long> totals = new TreeMap<>();
         final Map<Integer, Integer> exchanges = new TreeMap<>();
         int complete = 0;
@@ -177,6 +179,8 @@ class TraceProcessTest {
                 final String before2 = calls.computeIfAbsent(call, k -> new TreeMap<>()).put(pid,
                     (String) e.get("name"));
                 assertTrue(null == before2, "rank " + pid + " has call " + call + " twice");
+                starts.computeIfAbsent(call, k -> new TreeMap<>()).put(pid, ts);
+                lastIn.computeIfAbsent(call, k -> new java.util.HashSet<>()).add(args.get("last_in"));
                 assertEquals(BigDecimal.valueOf(N), args.get("size"), e.toString());
             }
             if ("channel".equals(e.get("cat"))) {
@@ -191,6 +195,10 @@ class TraceProcessTest {
                 + c.getValue());
             assertEquals(1, Set.copyOf(c.getValue().values()).size(), "collective call " + c.getKey() + " is one "
                 + "operation on every rank: " + c.getValue());
+            final Map<Integer, BigDecimal> at = starts.get(c.getKey());
+            final int last = at.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
+            assertEquals(Set.of(BigDecimal.valueOf(last)), lastIn.get(c.getKey()), "call " + c.getKey()
+                + ": every rank names the rank that started it last, " + at);
         }
         assertEquals(Map.of(0, TracedRank.EXCHANGES, 1, TracedRank.EXCHANGES, 2, TracedRank.EXCHANGES, 3,
             TracedRank.EXCHANGES), exchanges);

@@ -18,7 +18,8 @@ import java.util.Map;
  * application thread ({@code tid} = the Java thread id) and one per channel, each span a complete event
  * ({@code "ph":"X"}) with its fields, bytes, call site and depth in {@code args}. A collective also carries
  * {@code call}: its number among the collectives of its communicator on its rank, so that the same call has the
- * same {@code (context, call)} on every rank. Times are microseconds from the job's first span, with nanosecond
+ * same {@code (context, call)} on every rank, and {@code last_in}: the rank that started that call last, whom the
+ * others waited for. Times are microseconds from the job's first span, with nanosecond
  * decimals, on rank 0's clock.
  *
  * <p>Implementation note. Events are written in the order of {@link Recordings#spans()} (by rank, thread, start),
@@ -55,6 +56,11 @@ public final class ChromeTrace {
     public static void write(final Recordings rec, final Writer w) throws IOException {
         final long origin = rec.spans().stream().mapToLong(Span::startNs).min().orElse(0);
         final Map<Span, Integer> calls = collectiveCalls(rec.spans());
+        final Map<String, Span> lastIn = new HashMap<>();
+        for (final Map.Entry<Span, Integer> c : calls.entrySet()) {
+            lastIn.merge(c.getKey().args().get("context") + "#" + c.getValue(), c.getKey(),
+                (a, b) -> a.startNs() > b.startNs() || a.startNs() == b.startNs() && a.rank() < b.rank() ? a : b);
+        }
         w.write("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"tool\":\"tutti run --trace\",\"ranks\":" + rec.size()
             + "},\"traceEvents\":[\n");
         boolean first = true;
@@ -77,6 +83,7 @@ public final class ChromeTrace {
             final Integer call = calls.get(s);
             if (null != call) {
                 args.put("call", call);
+                args.put("last_in", lastIn.get(s.args().get("context") + "#" + call).rank());
             }
             final StringBuilder b = new StringBuilder(200);
             b.append(first ? "" : ",\n").append("{\"name\":");
