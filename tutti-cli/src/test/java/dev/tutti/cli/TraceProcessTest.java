@@ -60,17 +60,18 @@ class TraceProcessTest {
         assertEquals(0, r.status(), r.out() + r.err());
         assertTrue(r.out().contains("traced OK on " + N + " ranks"), r.out() + r.err());
         for (int rank = 0; rank < N; rank++) {
-            checkRecording(jfr.resolve("rank-" + rank + ".jfr"), rank);
+            checkRecording(jfr.resolve("rank-" + rank + ".jfr"), rank, "shm".equals(transport));
         }
         final Map<String, Long> traced = checkTrace(trace);
         checkProfile(profile, traced);
     }
 
     /** The rank's own recording: Tutti's events, with the fields of the calls the program made. */
-    private static void checkRecording(final Path file, final int rank) throws IOException {
+    private static void checkRecording(final Path file, final int rank, final boolean shm) throws IOException {
         assertTrue(Files.isRegularFile(file), "no recording " + file);
         int allreduces = 0;
         int persistent = 0;
+        int slots = 0;
         int sends = 0;
         int exchanges = 0;
         int clocks = 0;
@@ -90,6 +91,7 @@ class TraceProcessTest {
                     }
                     if ("allreduce".equals(e.getString("op")) && "persistent".equals(e.getString("variant"))) {
                         persistent++;
+                        slots += "slots".equals(e.getString("road")) ? 1 : 0;
                     }
                     if ("bcast".equals(e.getString("op"))) {
                         assertEquals(1, e.getInt("root"));
@@ -120,6 +122,8 @@ class TraceProcessTest {
         }
         assertEquals(TracedRank.ALLREDUCES, allreduces, "rank " + rank + ": blocking allreduces on WORLD");
         assertEquals(TracedRank.PERSISTENT, persistent, "rank " + rank + ": persistent starts");
+        assertTrue(shm ? slots > 0 : 0 == slots, "rank " + rank + ": persistent starts through slots of shared "
+            + "memory: " + slots + " (shm: some, tcp: none)");
         assertEquals(TracedRank.RING, sends, "rank " + rank + ": sends");
         assertEquals(TracedRank.EXCHANGES, exchanges, "rank " + rank + ": channel exchanges");
         assertEquals(1, clocks, "rank " + rank + ": clock offsets");
