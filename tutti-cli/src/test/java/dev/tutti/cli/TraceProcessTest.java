@@ -48,6 +48,26 @@ class TraceProcessTest {
         check(dir, "tcp");
     }
 
+    @Test
+    void shouldRecordNoStacksWhenTheSettingSaysOff(@TempDir final Path dir) throws IOException {
+        final Path jfr = dir.resolve("jfr");
+        final List<String> a = new ArrayList<>(List.of("run", "-n", "2"));
+        a.addAll(List.of(ProcessJobTest.RANK_JVM));
+        a.addAll(List.of("-J-Dtutti.jfr.stacks=off", "--jfr=" + jfr, "-cp", System.getProperty("java.class.path"),
+            TracedRank.class.getName()));
+        final ProcessJobTest.Run r = ProcessJobTest.tutti(a.toArray(new String[0]));
+        assertEquals(0, r.status(), r.out() + r.err());
+        int collectives = 0;
+        for (final RecordedEvent e : RecordingFile.readAllEvents(jfr.resolve("rank-1.jfr"))) {
+            final String type = e.getEventType().getName();
+            if ("dev.tutti.Collective".equals(type) || "dev.tutti.P2p".equals(type)) {
+                collectives += "dev.tutti.Collective".equals(type) ? 1 : 0;
+                assertEquals(null, e.getStackTrace(), e.toString());
+            }
+        }
+        assertTrue(collectives >= TracedRank.ALLREDUCES, "collective events: " + collectives);
+    }
+
     private static void check(final Path dir, final String transport) throws IOException {
         final Path jfr = dir.resolve("jfr");
         final Path trace = dir.resolve("trace.json");

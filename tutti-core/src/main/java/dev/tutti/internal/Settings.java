@@ -149,6 +149,10 @@ public final class Settings {
             + "events) into `DIR/rank-N.jfr`, written when the rank closes its job or its JVM exits "
             + "(`tutti run --jfr`, `--profile` and `--trace` set it); read once per JVM, when Tutti first records, so set it when the JVM "
             + "starts. Unset: no events, at no cost");
+    /** Whether Tutti's point-to-point and collective events take the calling thread's stack. */
+    public static final Setting JFR_STACKS = choice("tutti.jfr.stacks", "on", List.of("on", "off"), ReadAt.JOB_START,
+        "with `tutti.jfr`: `on`: each point-to-point and collective event takes the calling thread's stack (its call "
+            + "site for the profile; most of an event's cost); `off`: no stacks, so the profile has no call sites");
     /**
      * How long a rank under {@code tutti run} keeps trying to reach the rendezvous, which is up before any rank
      * starts: fixed, not a setting.
@@ -229,7 +233,7 @@ public final class Settings {
         IDLE_YIELDS, IDLE_MAX_PARK_US, BIND, SHM_DIR, SHM_RING_BYTES, SHM_EAGER_LIMIT, SHM_CHUNK_BYTES, SHM_CHUNKS,
         SHM_PUSH_LIMIT, SHM_ARENA_MIB, SHM_LIVENESS_MS, SHM_CLOSE_WAIT_MS, SHM_IDLE_YIELDS, SHM_IDLE_MAX_PARK_US, SHM_IDLE_YIELD_EVERY,
         COLL_ALGORITHM, COLL_TAGGED_TIMEOUT_MS, COLL_DIRECT_LIMIT, LOG_LEVEL, CHECK, CHECK_TIMEOUT_MS, CHECK_REPORT,
-        JFR, RENDEZVOUS_TIMEOUT_MS,
+        JFR, JFR_STACKS, RENDEZVOUS_TIMEOUT_MS,
         TCP_HOST, TCP_CONNECT_TIMEOUT_MS, TCP_CLOSE_TIMEOUT_MS, HOST_ID, HOST_LAYOUT, SERIAL_ALLOW, SECRET_FILE, RANK, SIZE,
         RENDEZVOUS, JOB_SECRET, JOB_ID, K8S_SERVICE);
 

@@ -13,7 +13,7 @@ import jdk.jfr.Recording;
 
 /**
  * A rank's Flight Recorder recording, when {@link Trace#ON}: the JDK's {@code default} settings (GC, threads,
- * locks...) and Tutti's events, written to {@code DIR/rank-N.jfr} of the setting {@code tutti.jfr} when the rank
+ * locks...) and Tutti's events (with stacks unless the setting {@code tutti.jfr.stacks} is {@code off}), written to {@code DIR/rank-N.jfr} of the setting {@code tutti.jfr} when the rank
  * closes its job, or when its JVM exits if it never does.
  *
  * <p>Implementation note. One per rank process, owned by the rank's handle, which starts it when it joins the job
@@ -48,6 +48,10 @@ public final class RankRecording implements AutoCloseable {
             r.setToDisk(true);
             r.setDestination(file);
             r.setDumpOnExit(true);
+            if ("off".equals(Settings.JFR_STACKS.choice())) {
+                r.enable(P2pEvent.NAME).withoutStackTrace();
+                r.enable(CollectiveEvent.NAME).withoutStackTrace();
+            }
             r.start();
             return new RankRecording(r, file);
         } catch (final IOException | ParseException e) {
