@@ -14,6 +14,8 @@ module dev.tutti {
     exports dev.tutti.runtime to dev.tutti.launcher, dev.tutti.cli;
     exports dev.tutti.runtime.identity to dev.tutti.cli; // LaunchReport, Identities: tutti info
 
+    requires jdk.jfr; // dev.tutti.trace: the Flight Recorder events, part of the JDK
+
     uses dev.tutti.internal.Provider; // Tutti.init and the api's other static entries find the implementation
     provides dev.tutti.internal.Provider with dev.tutti.job.JobProvider;
 }

@@ -1,5 +1,6 @@
 package dev.tutti.cli;
 
+import dev.tutti.cli.trace.JobRecordings;
 import dev.tutti.launcher.Host;
 import dev.tutti.launcher.Hosts;
 import dev.tutti.launcher.InvalidLaunchException;
@@ -41,7 +42,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
     customSynopsis = {RunCommand.SYNOPSIS_1, RunCommand.SYNOPSIS_2, RunCommand.SYNOPSIS_3, RunCommand.SYNOPSIS_4,
-        RunCommand.SYNOPSIS_5, RunCommand.SYNOPSIS_6},
+        RunCommand.SYNOPSIS_JFR, RunCommand.SYNOPSIS_5, RunCommand.SYNOPSIS_6},
     description = {"Runs a program on N ranks, one JVM each, on this machine or on other hosts over ssh. Each rank "
         + "gets TUTTI_RANK, TUTTI_SIZE, TUTTI_RENDEZVOUS, TUTTI_JOB_SECRET and TUTTI_JOB_ID. If a rank fails, the "
         + "others are stopped and the exit status is that rank's.", ""},
@@ -66,13 +67,15 @@ public final class RunCommand extends ProgramCommand {
     static final String SYNOPSIS_3 = MORE + "[--transport auto|shm|tcp] [--tag-output] [--timeout SECONDS]";
     /** The synopsis, fourth line. */
     static final String SYNOPSIS_4 = MORE + "[--check[=MODE]] [--check-report FILE] [-J OPTION]...";
+    /** The synopsis, the recording's line. */
+    static final String SYNOPSIS_JFR = MORE + "[--jfr[=DIR]] [--profile[=FILE]] [--trace FILE]";
     /** The synopsis, fifth line. */
     static final String SYNOPSIS_5 = MORE + "[--java PATH] [--rsh COMMAND]";
     /** The synopsis, last line. */
     static final String SYNOPSIS_6 = MORE + "([-cp CLASSPATH] MAIN_CLASS | -jar JAR) [ARGS...]";
     /** The synopsis, as {@code tutti run --help} prints it after {@code Usage: }. */
-    static final List<String> SYNOPSIS = List.of(SYNOPSIS_1, SYNOPSIS_2, SYNOPSIS_3, SYNOPSIS_4, SYNOPSIS_5,
-        SYNOPSIS_6);
+    static final List<String> SYNOPSIS = List.of(SYNOPSIS_1, SYNOPSIS_2, SYNOPSIS_3, SYNOPSIS_4, SYNOPSIS_JFR,
+        SYNOPSIS_5, SYNOPSIS_6);
 
     @Spec
     private CommandSpec spec;
@@ -118,6 +121,25 @@ public final class RunCommand extends ProgramCommand {
     @Option(names = "--check-report", paramLabel = "FILE", description = "With the checker (implies --check): every "
         + "rank appends its findings to FILE, one JSON object per line (the setting tutti.check.report).")
     private java.nio.file.Path checkReport;
+
+    @Option(names = "--jfr", arity = "0..1", fallbackValue = JobRecordings.DEFAULT_DIR, paramLabel = "DIR",
+        description = "Record every rank with Java Flight Recorder (the setting tutti.jfr): Tutti's events "
+            + "(point-to-point calls, collectives, channel exchanges, waits that block) beside the JVM's own, in "
+            + "DIR/rank-N.jfr (default DIR: " + JobRecordings.DEFAULT_DIR + "), for JDK Mission Control. DIR must be "
+            + "reachable at the same path on every host. Give DIR with '=' (--jfr=DIR).")
+    private String jfr;
+
+    @Option(names = "--profile", arity = "0..1", fallbackValue = JobRecordings.TO_OUTPUT, paramLabel = "FILE",
+        description = "Record every rank (as --jfr, into a temporary directory unless --jfr is given) and, when the "
+            + "job ends, print a profile: per operation and per call site (the first frame outside Tutti) the count, "
+            + "total and mean time, bytes and max/mean time over the ranks, and each rank's share of wall time in "
+            + "communication. --profile=FILE.csv or FILE.json writes it to FILE instead.")
+    private String profile;
+
+    @Option(names = "--trace", paramLabel = "FILE", description = "Record every rank (as --profile) and, when the "
+        + "job ends, merge the recordings into one Chrome trace-event file (one process per rank, one thread per "
+        + "application thread, clocks aligned to rank 0's), which Perfetto's UI and chrome://tracing open.")
+    private Path trace;
 
     @Option(names = {"-cp", "-classpath", "--class-path"}, paramLabel = "CLASSPATH",
         description = "Class path of the program; the main class follows. Default: CLASSPATH, else the working "
@@ -210,7 +232,26 @@ public final class RunCommand extends ProgramCommand {
             program().addFirst(check); // "--check Main": the main class, not the checker's mode
             check = "on";
         }
+        final List<String> given = spec.commandLine().getParseResult().originalArgs();
+        if (null != jfr && given.contains("--jfr") && !JobRecordings.DEFAULT_DIR.equals(jfr)) {
+            program().addFirst(jfr); // "--jfr Main": a directory is given as --jfr=DIR
+            jfr = JobRecordings.DEFAULT_DIR;
+        }
+        if (null != profile && given.contains("--profile") && !JobRecordings.TO_OUTPUT.equals(profile)) {
+            program().addFirst(profile); // "--profile Main": a file is given as --profile=FILE
+            profile = JobRecordings.TO_OUTPUT;
+        }
+        final JobRecordings recordings;
+        try {
+            recordings = JobRecordings.of(jfr, profile, trace);
+        } catch (final IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
+        }
         if (embedded) {
+            if (null != recordings) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--jfr, --profile or --trace with "
+                    + "--embedded, expected rank processes (each rank records its own JVM)");
+            }
             if (null != transport) {
                 throw new CommandLine.ParameterException(spec.commandLine(), "--transport " + transport + " with "
                     + "--embedded, expected one of them (embedded ranks are threads of this JVM and talk in memory)");
@@ -235,7 +276,7 @@ public final class RunCommand extends ProgramCommand {
         }
         final Launcher launcher;
         try {
-            launcher = launcher();
+            launcher = launcher(recordings);
         } catch (final InvalidLaunchException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
         }
@@ -262,6 +303,9 @@ public final class RunCommand extends ProgramCommand {
                 err.println("tutti run: " + result.description());
                 err.flush();
             }
+        }
+        if (null != recordings) {
+            recordings.report(ranks, out, err);
         }
         return result.exitStatus();
     }
@@ -322,6 +366,17 @@ public final class RunCommand extends ProgramCommand {
      * @throws InvalidLaunchException if the options do not describe a runnable job
      */
     Launcher launcher() {
+        return launcher(null);
+    }
+
+    /**
+     * Builds the launcher from the options.
+     *
+     * @param recordings where the ranks record, or null for no recording
+     * @return the launcher
+     * @throws InvalidLaunchException if the options do not describe a runnable job
+     */
+    private Launcher launcher(final JobRecordings recordings) {
         if (!hosts.isEmpty() && null != hostfile) {
             throw new InvalidLaunchException("both -H and --hostfile were given, expected one of them");
         }
@@ -339,6 +394,9 @@ public final class RunCommand extends ProgramCommand {
         final String logEnv = Settings.LOG_LEVEL.envName();
         if (verbose() && exports.stream().noneMatch(x -> x.equals(logEnv) || x.startsWith(logEnv + "="))) {
             b.export(logEnv + "=" + verboseLogLevel());
+        }
+        if (null != recordings) {
+            b.export(Settings.JFR.envName() + "=" + recordings.dir());
         }
         if (null != timeoutSeconds) {
             b.timeout(Duration.ofSeconds(timeoutSeconds));

@@ -129,6 +129,18 @@ class TuttiCommandTest {
     }
 
     @Test
+    void shouldRefuseAProfileFileThatIsNeitherCsvNorJsonAndRecordingsOfAnEmbeddedJob() {
+        final Run txt = tutti("run", "-n", "2", "--profile=out.txt", "-cp", ".", "Main");
+        assertEquals(2, txt.status(), txt.err());
+        assertTrue(txt.err().startsWith("tutti run: --profile=out.txt, expected a file ending in .csv or .json, or "
+            + "--profile alone for a table"), txt.err());
+        final Run embedded = tutti("run", "--embedded", "-n", "2", "--trace", "t.json", "-cp", ".", "Main");
+        assertEquals(2, embedded.status(), embedded.err());
+        assertTrue(embedded.err().startsWith("tutti run: --jfr, --profile or --trace with --embedded, expected rank "
+            + "processes"), embedded.err());
+    }
+
+    @Test
     @Tag("process")
     void shouldRefuseAMainClassThatIsNotOnTheClassPathInOneLineWith127() {
         // The examples are not bundled with the launcher, so a wrong -cp cannot run them by accident.

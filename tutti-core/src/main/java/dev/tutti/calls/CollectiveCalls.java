@@ -16,8 +16,8 @@ import dev.tutti.p2p.P2pEngine;
  * The collective families of {@link Comm} ({@link BlockingCollectives}, {@link NonblockingCollectives},
  * {@link TaggedCollectives}, {@link PersistentCollectives}), implemented once for both communicator kinds: each
  * method asks the kind's {@link CollBridge} to check its arguments and fill in the call's descriptor, and hands
- * that to the engine's one door ({@link CollDoor}): {@code enter} runs a blocking call and starts a nonblocking
- * one, {@code begin} starts a tagged one, {@code init} builds a persistent one.
+ * that to the engine's one door ({@link CollDoor}): {@code run} runs a blocking call and waits for it, {@code enter}
+ * starts a nonblocking one, {@code begin} starts a tagged one, {@code init} builds a persistent one.
  */
 public abstract class CollectiveCalls extends CommImpl {
     CollectiveCalls(final P2pEngine engine, final String name, final int p2pContext, final int[] worldRanks,
@@ -27,99 +27,99 @@ public abstract class CollectiveCalls extends CommImpl {
 
     @Override
     public void barrier() {
-        CollDoor.enter(bridge("barrier").barrier(CollStart.BLOCKING)).waitFor();
+        CollDoor.run(bridge("barrier").barrier(CollStart.BLOCKING));
     }
 
     @Override
     public void bcast(final Buf buf, final int root) {
-        CollDoor.enter(bridge("bcast").bcast(CollStart.BLOCKING, buf, root)).waitFor();
+        CollDoor.run(bridge("bcast").bcast(CollStart.BLOCKING, buf, root));
     }
 
     @Override
     public void gather(final Buf send, final Buf recv, final int root) {
-        CollDoor.enter(bridge("gather").gather(CollStart.BLOCKING, send, recv, root)).waitFor();
+        CollDoor.run(bridge("gather").gather(CollStart.BLOCKING, send, recv, root));
     }
 
     @Override
     public void gatherv(final Buf send, final Buf recv, final int[] recvCounts, final int[] displs, final int root) {
-        CollDoor.enter(bridge("gatherv").gatherv(CollStart.BLOCKING, send, recv, recvCounts, displs, root)).waitFor();
+        CollDoor.run(bridge("gatherv").gatherv(CollStart.BLOCKING, send, recv, recvCounts, displs, root));
     }
 
     @Override
     public void scatter(final Buf send, final Buf recv, final int root) {
-        CollDoor.enter(bridge("scatter").scatter(CollStart.BLOCKING, send, recv, root)).waitFor();
+        CollDoor.run(bridge("scatter").scatter(CollStart.BLOCKING, send, recv, root));
     }
 
     @Override
     public void scatterv(final Buf send, final int[] sendCounts, final int[] displs, final Buf recv, final int root) {
-        CollDoor.enter(bridge("scatterv").scatterv(CollStart.BLOCKING, send, sendCounts, displs, recv, root)).waitFor();
+        CollDoor.run(bridge("scatterv").scatterv(CollStart.BLOCKING, send, sendCounts, displs, recv, root));
     }
 
     @Override
     public void allgather(final Buf send, final Buf recv) {
-        CollDoor.enter(bridge("allgather").allgather(CollStart.BLOCKING, send, recv)).waitFor();
+        CollDoor.run(bridge("allgather").allgather(CollStart.BLOCKING, send, recv));
     }
 
     @Override
     public void allgatherv(final Buf send, final Buf recv, final int[] recvCounts, final int[] displs) {
-        CollDoor.enter(bridge("allgatherv").allgatherv(CollStart.BLOCKING, send, recv, recvCounts, displs)).waitFor();
+        CollDoor.run(bridge("allgatherv").allgatherv(CollStart.BLOCKING, send, recv, recvCounts, displs));
     }
 
     @Override
     public void alltoall(final Buf send, final Buf recv) {
-        CollDoor.enter(bridge("alltoall").alltoall(CollStart.BLOCKING, send, recv)).waitFor();
+        CollDoor.run(bridge("alltoall").alltoall(CollStart.BLOCKING, send, recv));
     }
 
     @Override
     public void alltoallv(final Buf send, final int[] sendCounts, final int[] sendDispls, final Buf recv,
         final int[] recvCounts, final int[] recvDispls) {
-        CollDoor.enter(bridge("alltoallv").alltoallv(CollStart.BLOCKING, send, sendCounts, sendDispls, recv,
-            recvCounts, recvDispls)).waitFor();
+        CollDoor.run(bridge("alltoallv").alltoallv(CollStart.BLOCKING, send, sendCounts, sendDispls, recv,
+            recvCounts, recvDispls));
     }
 
     @Override
     public void alltoallw(final Buf[] send, final Buf[] recv) {
-        CollDoor.enter(bridge("alltoallw").alltoallw(CollStart.BLOCKING, send, recv)).waitFor();
+        CollDoor.run(bridge("alltoallw").alltoallw(CollStart.BLOCKING, send, recv));
     }
 
     @Override
     public void reduce(final Buf send, final Buf recv, final Op op, final int root) {
-        CollDoor.enter(bridge("reduce").reduce(CollStart.BLOCKING, send, recv, op, root)).waitFor();
+        CollDoor.run(bridge("reduce").reduce(CollStart.BLOCKING, send, recv, op, root));
     }
 
     @Override
     public void allreduce(final Buf send, final Buf recv, final Op op) {
-        CollDoor.enter(bridge("allreduce").allreduce(CollStart.BLOCKING, send, recv, op)).waitFor();
+        CollDoor.run(bridge("allreduce").allreduce(CollStart.BLOCKING, send, recv, op));
     }
 
     @Override
     public void reduceScatter(final Buf send, final Buf recv, final int[] recvCounts, final Op op) {
-        CollDoor.enter(bridge("reduceScatter").reduceScatter(CollStart.BLOCKING, send, recv, recvCounts, op)).waitFor();
+        CollDoor.run(bridge("reduceScatter").reduceScatter(CollStart.BLOCKING, send, recv, recvCounts, op));
     }
 
     @Override
     public void reduceScatterBlock(final Buf send, final Buf recv, final Op op) {
-        CollDoor.enter(bridge("reduceScatterBlock").reduceScatterBlock(CollStart.BLOCKING, send, recv, op)).waitFor();
+        CollDoor.run(bridge("reduceScatterBlock").reduceScatterBlock(CollStart.BLOCKING, send, recv, op));
     }
 
     @Override
     public void bcast(final Buf send, final Buf recv, final int root, final int remoteRoot) {
-        CollDoor.enter(bridge("bcast").bcast(CollStart.BLOCKING, send, recv, root, remoteRoot)).waitFor();
+        CollDoor.run(bridge("bcast").bcast(CollStart.BLOCKING, send, recv, root, remoteRoot));
     }
 
     @Override
     public void scatter(final Buf send, final Buf recv, final int root, final int remoteRoot) {
-        CollDoor.enter(bridge("scatter").scatter(CollStart.BLOCKING, send, recv, root, remoteRoot)).waitFor();
+        CollDoor.run(bridge("scatter").scatter(CollStart.BLOCKING, send, recv, root, remoteRoot));
     }
 
     @Override
     public void gather(final Buf send, final Buf recv, final int root, final int remoteRoot) {
-        CollDoor.enter(bridge("gather").gather(CollStart.BLOCKING, send, recv, root, remoteRoot)).waitFor();
+        CollDoor.run(bridge("gather").gather(CollStart.BLOCKING, send, recv, root, remoteRoot));
     }
 
     @Override
     public void reduce(final Buf send, final Buf recv, final Op op, final int root, final int remoteRoot) {
-        CollDoor.enter(bridge("reduce").reduce(CollStart.BLOCKING, send, recv, op, root, remoteRoot)).waitFor();
+        CollDoor.run(bridge("reduce").reduce(CollStart.BLOCKING, send, recv, op, root, remoteRoot));
     }
 
     @Override

@@ -20,6 +20,8 @@ import dev.tutti.internal.GroupAccess;
 import dev.tutti.p2p.CommView;
 import dev.tutti.p2p.P2pEngine;
 import dev.tutti.p2p.RecvRequest;
+import dev.tutti.trace.P2pEvent;
+import dev.tutti.trace.Trace;
 
 import java.lang.foreign.MemorySegment;
 
@@ -180,60 +182,80 @@ public abstract class CommImpl implements Comm {
 
     @Override
     public void send(final Buf buf, final int dest, final int tag) {
+        final P2pEvent ev = Trace.ON ? Trace.p2p() : null;
         checkLive("send");
         p2pChecks.send("send", buf, dest, tag);
         if (PROC_NULL != dest) {
             engine.send(p2pContext, toWorld(dest), tag, buf);
         }
+        if (null != ev) {
+            traced(ev, "send", dest, tag, buf.byteSize(), null);
+        }
     }
 
     @Override
     public Request isend(final Buf buf, final int dest, final int tag) {
+        final P2pEvent ev = Trace.ON ? Trace.p2p() : null;
         checkLive("isend");
         p2pChecks.send("isend", buf, dest, tag);
-        if (PROC_NULL == dest) {
-            return CompletedRequest.NULL_PEER;
+        final Request r = PROC_NULL == dest ? CompletedRequest.NULL_PEER
+            : engine.isend(p2pContext, toWorld(dest), tag, buf);
+        if (null != ev) {
+            traced(ev, "isend", dest, tag, buf.byteSize(), r);
         }
-        return engine.isend(p2pContext, toWorld(dest), tag, buf);
+        return r;
     }
 
     @Override
     public void ssend(final Buf buf, final int dest, final int tag) {
+        final P2pEvent ev = Trace.ON ? Trace.p2p() : null;
         checkLive("ssend");
         p2pChecks.send("ssend", buf, dest, tag);
         if (PROC_NULL != dest) {
             engine.ssend(p2pContext, toWorld(dest), tag, buf, view);
         }
+        if (null != ev) {
+            traced(ev, "ssend", dest, tag, buf.byteSize(), null);
+        }
     }
 
     @Override
     public Request issend(final Buf buf, final int dest, final int tag) {
+        final P2pEvent ev = Trace.ON ? Trace.p2p() : null;
         checkLive("issend");
         p2pChecks.send("issend", buf, dest, tag);
-        if (PROC_NULL == dest) {
-            return CompletedRequest.NULL_PEER;
+        final Request r = PROC_NULL == dest ? CompletedRequest.NULL_PEER
+            : engine.issend(p2pContext, toWorld(dest), tag, buf, view);
+        if (null != ev) {
+            traced(ev, "issend", dest, tag, buf.byteSize(), r);
         }
-        return engine.issend(p2pContext, toWorld(dest), tag, buf, view);
+        return r;
     }
 
     @Override
     public Status recv(final Buf buf, final int source, final int tag) {
+        final P2pEvent ev = Trace.ON ? Trace.p2p() : null;
         checkLive("recv");
         p2pChecks.recv("recv", buf, source, tag);
-        if (PROC_NULL == source) {
-            return CompletedRequest.NULL_PEER.waitFor();
+        final Status s = PROC_NULL == source ? CompletedRequest.NULL_PEER.waitFor()
+            : engine.recv(p2pContext, toWorldOrAny(source), tag, buf, view);
+        if (null != ev) {
+            traced(ev, "recv", source, tag, s.bytes(), null);
         }
-        return engine.recv(p2pContext, toWorldOrAny(source), tag, buf, view);
+        return s;
     }
 
     @Override
     public Request irecv(final Buf buf, final int source, final int tag) {
+        final P2pEvent ev = Trace.ON ? Trace.p2p() : null;
         checkLive("irecv");
         p2pChecks.recv("irecv", buf, source, tag);
-        if (PROC_NULL == source) {
-            return CompletedRequest.NULL_PEER;
+        final Request r = PROC_NULL == source ? CompletedRequest.NULL_PEER
+            : engine.irecv(p2pContext, toWorldOrAny(source), tag, buf, view);
+        if (null != ev) {
+            traced(ev, "irecv", source, tag, buf.byteSize(), r);
         }
-        return engine.irecv(p2pContext, toWorldOrAny(source), tag, buf, view);
+        return r;
     }
 
     @Override
@@ -246,6 +268,7 @@ public abstract class CommImpl implements Comm {
         p2pChecks.sendTag("sendrecv", sendTag);
         p2pChecks.source("sendrecv", source);
         p2pChecks.recvTag("sendrecv", recvTag);
+        final P2pEvent ev = Trace.ON ? Trace.p2p() : null;
         final Request r = irecv(recvBuf, source, recvTag);
         try {
             isend(sendBuf, dest, sendTag).waitFor();
@@ -254,7 +277,17 @@ public abstract class CommImpl implements Comm {
             r.cancel();
             throw e;
         }
-        return r.waitFor();
+        final Status s = r.waitFor();
+        if (null != ev) {
+            traced(ev, "sendrecv", dest, sendTag, sendBuf.byteSize() + s.bytes(), null);
+        }
+        return s;
+    }
+
+    /** Commits a point-to-point call's trace event (only with {@link Trace#ON}). */
+    private void traced(final P2pEvent ev, final String op, final int peer, final int tag, final long bytes,
+        final Request request) {
+        Trace.p2p(ev, op, engine.worldRank(), name, peer, tag, bytes, request);
     }
 
     @Override

@@ -226,7 +226,7 @@ public final class CommunicatorImpl extends CollectiveCalls implements Communica
 
     @Override
     public void scan(final Buf send, final Buf recv, final Op op) {
-        CollDoor.enter(intra("scan").scan(CollStart.BLOCKING, send, recv, op)).waitFor();
+        CollDoor.run(intra("scan").scan(CollStart.BLOCKING, send, recv, op));
     }
 
     @Override
@@ -236,7 +236,7 @@ public final class CommunicatorImpl extends CollectiveCalls implements Communica
 
     @Override
     public void exscan(final Buf send, final Buf recv, final Op op) {
-        CollDoor.enter(intra("exscan").exscan(CollStart.BLOCKING, send, recv, op)).waitFor();
+        CollDoor.run(intra("exscan").exscan(CollStart.BLOCKING, send, recv, op));
     }
 
     @Override

@@ -10,6 +10,9 @@ import dev.tutti.channel.ChannelBuffer.Side;
 import dev.tutti.channel.ChannelBuffer.State;
 import dev.tutti.internal.Errors;
 import dev.tutti.internal.Failures;
+import dev.tutti.internal.GroupAccess;
+import dev.tutti.trace.ChannelExchangeEvent;
+import dev.tutti.trace.Trace;
 
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.TimeUnit;
@@ -95,6 +98,8 @@ final class ChannelCore {
         /** Whether the exchange's latency is measured (startNs set). */
         boolean timed;
         boolean done;
+        /** The exchange's trace event, begun at its start ({@link Trace#ON} only); null otherwise. */
+        ChannelExchangeEvent trace;
     }
 
     private final String name;
@@ -534,6 +539,7 @@ final class ChannelCore {
      */
     private void start(final String op, final ChannelBuffer b, final ChannelBuffer r) {
         final long number = next;
+        final ChannelExchangeEvent ev = Trace.ON ? Trace.exchange() : null;
         final boolean timed = meter.timed(number);
         final long startNs = timed ? System.nanoTime() : 0;
         Request request = null;
@@ -563,6 +569,7 @@ final class ChannelCore {
         e.releaseNs = timeDriven ? tick(number) : startNs;
         e.request = request;
         e.flags = flags;
+        e.trace = ev;
         if (idle != b) { // the idle buffer is never written and may be in several exchanges at once
             b.state(State.IN_FLIGHT);
             b.exchange(number);
@@ -692,12 +699,23 @@ final class ChannelCore {
 
     private void complete(final Exchange e) {
         e.done = true;
+        if (null != e.trace) {
+            traced(e);
+        }
         if (idle != e.send) {
             e.send.state(State.FREE);
         }
         e.recv.state(State.FULL);
         meter.completed(e.timed, e.startNs, e.releaseNs);
         guard.signal();
+    }
+
+    /** Commits a completed exchange's trace event. */
+    private void traced(final Exchange e) {
+        final ChannelExchangeEvent ev = e.trace;
+        e.trace = null;
+        Trace.exchange(ev, name, GroupAccess.get().members(comm.group())[comm.rank()], e.number,
+            idle != e.send ? e.send.raw().byteSize() : 0, null == window ? "alltoall" : "window");
     }
 
     private void fail(final Exchange e, final TuttiException x) {

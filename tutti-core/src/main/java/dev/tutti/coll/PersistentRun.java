@@ -4,6 +4,8 @@ import dev.tutti.ErrorClass;
 import dev.tutti.PersistentRequest;
 import dev.tutti.Status;
 import dev.tutti.internal.Errors;
+import dev.tutti.trace.CollectiveEvent;
+import dev.tutti.trace.Trace;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -52,6 +54,15 @@ public final class PersistentRun implements PersistentRequest {
 
     @Override
     public void start() {
+        final CollectiveEvent ev = Trace.ON ? Trace.collective() : null;
+        startUntraced();
+        if (null != ev && Trace.end(ev)) {
+            Trace.commit(ev, new CollTrace(call, null != run.directPlan() ? CollTrace.SLOTS : CollTrace.MESSAGES),
+                run);
+        }
+    }
+
+    private void startUntraced() {
         if (freed) {
             throw Errors.invalid(ErrorClass.REQUEST, op("start"), call.where(), "the persistent request is freed, expected "
                 + "a live request");

@@ -725,6 +725,11 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
     }
 
     @Override
+    protected String traceName() {
+        return schedule.op();
+    }
+
+    @Override
     public String toString() {
         return (null == taggedKind ? schedule.op() : key()) + "(" + comm.describe() + ", round="
             + (leanNow ? lean.round() : round) + "/" + schedule.rounds().length + ")";

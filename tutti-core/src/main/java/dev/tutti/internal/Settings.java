@@ -143,6 +143,17 @@ public final class Settings {
     public static final Setting CHECK_REPORT = text("tutti.check.report", "", ReadAt.JOB_START,
         "with the checker on: a file every rank appends its findings to, one JSON object per line (`kind`, `rank`, "
             + "`message`); unset: none");
+    /** Tutti's Flight Recorder events and each rank's recording. */
+    public static final Setting JFR = text("tutti.jfr", "", ReadAt.JOB_START,
+        "a directory: Tutti records its Flight Recorder events (point-to-point calls, collectives, channel exchanges, "
+            + "waits that block), and each rank of a job records its JVM (the JDK's `default` settings and Tutti's "
+            + "events) into `DIR/rank-N.jfr`, written when the rank closes its job or its JVM exits "
+            + "(`tutti run --jfr`, `--profile` and `--trace` set it); read once per JVM, when Tutti first records, so set it when the JVM "
+            + "starts. Unset: no events, at no cost");
+    /** Whether Tutti's point-to-point and collective events take the calling thread's stack. */
+    public static final Setting JFR_STACKS = choice("tutti.jfr.stacks", "on", List.of("on", "off"), ReadAt.JOB_START,
+        "with `tutti.jfr`: `on`: each point-to-point and collective event takes the calling thread's stack (its call "
+            + "site for the profile; most of an event's cost); `off`: no stacks, so the profile has no call sites");
     /**
      * How long a rank under {@code tutti run} keeps trying to reach the rendezvous, which is up before any rank
      * starts: fixed, not a setting.
@@ -222,7 +233,8 @@ public final class Settings {
     private static final List<Setting> ALL = List.of(TRANSPORT, EAGER_LIMIT, INPROC_EAGER_LIMIT, IDLE_SPINS,
         IDLE_YIELDS, IDLE_MAX_PARK_US, BIND, SHM_DIR, SHM_RING_BYTES, SHM_EAGER_LIMIT, SHM_CHUNK_BYTES, SHM_CHUNKS,
         SHM_PUSH_LIMIT, SHM_ARENA_MIB, SHM_LIVENESS_MS, SHM_CLOSE_WAIT_MS, SHM_IDLE_YIELDS, SHM_IDLE_MAX_PARK_US, SHM_IDLE_YIELD_EVERY,
-        COLL_ALGORITHM, COLL_TAGGED_TIMEOUT_MS, COLL_DIRECT_LIMIT, LOG_LEVEL, CHECK, CHECK_TIMEOUT_MS, CHECK_REPORT, RENDEZVOUS_TIMEOUT_MS,
+        COLL_ALGORITHM, COLL_TAGGED_TIMEOUT_MS, COLL_DIRECT_LIMIT, LOG_LEVEL, CHECK, CHECK_TIMEOUT_MS, CHECK_REPORT,
+        JFR, JFR_STACKS, RENDEZVOUS_TIMEOUT_MS,
         TCP_HOST, TCP_CONNECT_TIMEOUT_MS, TCP_CLOSE_TIMEOUT_MS, HOST_ID, HOST_LAYOUT, SERIAL_ALLOW, SECRET_FILE, RANK, SIZE,
         RENDEZVOUS, JOB_SECRET, JOB_ID, K8S_SERVICE);
 

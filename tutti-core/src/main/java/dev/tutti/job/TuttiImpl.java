@@ -20,6 +20,8 @@ import dev.tutti.runtime.LaunchInfo;
 import dev.tutti.runtime.identity.Launch;
 import dev.tutti.transport.Transport;
 import dev.tutti.transport.shm.ShmTransport;
+import dev.tutti.trace.RankRecording;
+import dev.tutti.trace.Trace;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -54,6 +56,8 @@ public final class TuttiImpl implements Tutti {
     private volatile boolean closed;
     /** How this process joined its job: rank 0 under another launcher serves the rendezvous until close. */
     private Launch launch;
+    /** This process's Flight Recorder recording, with Tutti's events on ({@code tutti.jfr}); else null. */
+    private RankRecording recording;
 
     private TuttiImpl(final P2pEngine engine, final Options options,
         final java.util.function.Consumer<Throwable> embeddedAbort) {
@@ -93,7 +97,7 @@ public final class TuttiImpl implements Tutti {
         if (null == launch) {
             final P2pEngine engine = TransportWiring.newEngine(0, 1);
             engine.connect(new Transport[] {TransportWiring.selfTransport(engine, 0, 1)});
-            return new TuttiImpl(engine, options, null);
+            return new TuttiImpl(engine, options, null).recorded();
         }
         dev.tutti.runtime.Log.oneLinePerRecord(); // a rank of a job: its records name it, one line each
         dev.tutti.runtime.Log.rank(launch.info().rank()); // and threads started from here (transports) inherit it
@@ -112,6 +116,7 @@ public final class TuttiImpl implements Tutti {
             LOG.log(System.Logger.Level.DEBUG, () -> "joined as rank " + info.rank() + " of " + info.size()
                 + " (pid " + ProcessHandle.current().pid() + "), peers " + routesOf(routes, info.rank())
                 + ", checker " + (options.check() ? "on" : "off"));
+            tutti.recorded();
             ok = true;
             return tutti;
         } finally {
@@ -119,6 +124,19 @@ public final class TuttiImpl implements Tutti {
                 launch.close();
             }
         }
+    }
+
+    /**
+     * Starts this process's recording and measures its clock against rank 0's, when Tutti records its events.
+     *
+     * @return this
+     */
+    private TuttiImpl recorded() {
+        if (Trace.ON) {
+            recording = RankRecording.start(engine.worldRank());
+            ClockSync.measure(engine, WORLD_P2P_CONTEXT, world.view());
+        }
+        return this;
     }
 
     /**
@@ -189,6 +207,9 @@ public final class TuttiImpl implements Tutti {
         } finally {
             if (null != launch) {
                 launch.close();
+            }
+            if (null != recording) {
+                recording.close();
             }
         }
         world.contexts().reapAtClose(); // every peer said goodbye: its FINs are in

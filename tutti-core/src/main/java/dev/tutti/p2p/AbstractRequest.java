@@ -6,6 +6,8 @@ import dev.tutti.Status;
 import dev.tutti.TuttiException;
 import dev.tutti.internal.Failures;
 import dev.tutti.runtime.IdleStrategy;
+import dev.tutti.trace.Trace;
+import dev.tutti.trace.WaitEvent;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -261,13 +263,32 @@ public abstract class AbstractRequest implements Request {
     private void awaitSlowPath(final long timeoutNs) {
         final P2pHook hook = engine.hook();
         final Object token = null == hook ? null : hook.blocked(this);
+        final WaitEvent ev = Trace.ON ? Trace.await() : null;
         try {
             awaitLoop(timeoutNs);
         } finally {
+            if (null != ev) {
+                Trace.waited(ev, this, traceName(), engine.worldRank(), tracePeer(), traceTag());
+            }
             if (null != token) {
                 hook.unblocked(token);
             }
         }
+    }
+
+    /** @return what this request does, for its wait's trace event: {@code send}, {@code recv}, an operation */
+    protected String traceName() {
+        return "request";
+    }
+
+    /** @return the world rank this request waits for, for its wait's trace event; -1 for any or several */
+    protected int tracePeer() {
+        return -1;
+    }
+
+    /** @return this request's tag, for its wait's trace event; -1 for none or any */
+    protected int traceTag() {
+        return -1;
     }
 
     private void awaitLoop(final long timeoutNs) {

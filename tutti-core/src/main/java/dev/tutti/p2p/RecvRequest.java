@@ -363,6 +363,21 @@ public final class RecvRequest extends AbstractRequest implements Inbound.Delive
     }
 
     @Override
+    protected String traceName() {
+        return "recv";
+    }
+
+    @Override
+    protected int tracePeer() {
+        return sourceWorld;
+    }
+
+    @Override
+    protected int traceTag() {
+        return tag;
+    }
+
+    @Override
     public String toString() {
         final CommView v = view;
         return "recv(source=" + sourceWorld + ", tag=" + tag + ", context=" + context + ", "

@@ -118,6 +118,21 @@ public final class SendRequest extends AbstractRequest implements Outbound {
     }
 
     @Override
+    protected String traceName() {
+        return "send";
+    }
+
+    @Override
+    protected int tracePeer() {
+        return destWorld;
+    }
+
+    @Override
+    protected int traceTag() {
+        return tag;
+    }
+
+    @Override
     public String toString() {
         return "send(dest=" + destWorld + ", tag=" + tag + ", context=" + context + ", bytes=" + payload.byteSize()
             + ")";

@@ -14,6 +14,7 @@ import dev.tutti.coll.CollComm;
 import dev.tutti.coll.CollDone;
 import dev.tutti.coll.CollHook;
 import dev.tutti.coll.CollKind;
+import dev.tutti.coll.CollTrace;
 import dev.tutti.coll.InterArgs;
 import dev.tutti.coll.InterComm;
 import dev.tutti.coll.PersistentRun;
@@ -24,6 +25,8 @@ import dev.tutti.coll.algo.Algorithms;
 import dev.tutti.coll.inter.InterAlgorithms;
 import dev.tutti.internal.Errors;
 import dev.tutti.internal.Failures;
+import dev.tutti.trace.CollectiveEvent;
+import dev.tutti.trace.Trace;
 
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -35,7 +38,8 @@ import java.util.concurrent.TimeUnit;
  * ({@link CollHook#before}) before any data moves, selects the algorithm, takes the schedule from the
  * communicator's cache or builds it, starts it as the call's variant says, and has the hook told when it has
  * completed ({@link CollHook#after}). Three entries, one per way a call runs: {@link #enter} (blocking and
- * nonblocking calls, matched by call order), {@link #begin} (tagged calls, matched by kind and tag) and
+ * nonblocking calls, matched by call order; {@link #run} is {@code enter} and the wait of a blocking call),
+ * {@link #begin} (tagged calls, matched by kind and tag) and
  * {@link #init} (persistent calls: the schedule is built once here, and each start of the returned
  * {@link PersistentRun} tells the hook and runs it again). Which road the data of a run takes (messages, or slots of
  * memory shared with a peer for a persistent call's runs) is decided in one place, {@code coll.Road}.
@@ -47,7 +51,9 @@ import java.util.concurrent.TimeUnit;
  * nothing. Intercommunicator calls of the regular collectives are cached the same way, keyed also by the receive
  * type and count and the remote root ({@link InterAlgorithms} builds them). With a hook, a blocking call is
  * waited for here (so {@code after} follows its completion on the calling thread); a nonblocking or tagged run
- * tells the hook itself when it completes ({@link ScheduleRun#notifyOnCompletion}).
+ * tells the hook itself when it completes ({@link ScheduleRun#notifyOnCompletion}). Each call of the program is one
+ * Flight Recorder event ({@code dev.tutti.trace.CollectiveEvent}: a blocking call with its wait, another its start)
+ * when Tutti records; else the flag {@code Trace.ON} folds the recording away.
  */
 public final class CollDoor {
     private CollDoor() {
@@ -66,6 +72,38 @@ public final class CollDoor {
         if (CollCall.Variant.TAGGED == call.variant()) {
             return begin(call);
         }
+        if (Trace.ON) {
+            final CollectiveEvent ev = Trace.collective();
+            final Request r = enterUntraced(call);
+            traced(ev, call, r);
+            return r;
+        }
+        return enterUntraced(call);
+    }
+
+    /**
+     * Runs a validated blocking call and waits for it: {@link #enter}, then the wait, recorded as one
+     * {@link CollectiveEvent} when Tutti records.
+     *
+     * @param call the call, of variant {@link CollCall.Variant#BLOCKING}
+     * @throws TuttiException as {@link #enter} and the wait
+     */
+    public static void run(final CollCall call) {
+        final CollectiveEvent ev = Trace.ON ? Trace.collective() : null;
+        enterUntraced(call).waitFor();
+        if (null != ev) {
+            traced(ev, call, null);
+        }
+    }
+
+    /** Commits a collective's trace event with what its call's descriptor holds now. */
+    private static void traced(final CollectiveEvent ev, final CollCall call, final Request request) {
+        if (Trace.end(ev)) {
+            Trace.commit(ev, new CollTrace(call, CollTrace.MESSAGES), request);
+        }
+    }
+
+    private static Request enterUntraced(final CollCall call) {
         final CollHook hook = call.comm().rankState().hook();
         if (null == hook) {
             return start(build(call));
@@ -103,6 +141,16 @@ public final class CollDoor {
      *                        anything is sent)
      */
     public static CollectiveHandle begin(final CollCall call) {
+        if (Trace.ON) {
+            final CollectiveEvent ev = Trace.collective();
+            final CollectiveHandle h = beginUntraced(call);
+            traced(ev, call, h);
+            return h;
+        }
+        return beginUntraced(call);
+    }
+
+    private static CollectiveHandle beginUntraced(final CollCall call) {
         final CollHook hook = call.comm().rankState().hook();
         if (null != hook) {
             if (!call.isInter()) {

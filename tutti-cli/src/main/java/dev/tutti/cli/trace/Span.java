@@ -1,0 +1,37 @@
+package dev.tutti.cli.trace;
+
+import java.util.Map;
+
+/**
+ * One of Tutti's events of one rank, on the job's clock (rank 0's wall clock, ns since the epoch).
+ *
+ * @param rank       the world rank whose recording holds it
+ * @param thread     the Java thread id
+ * @param threadName the thread's name
+ * @param category   {@code p2p}, {@code collective}, {@code channel} or {@code wait}
+ * @param name       what it did: the operation ({@code allreduce}, {@code send}), {@code wait send} for a wait
+ * @param startNs    its start on the job's clock
+ * @param durationNs how long it lasted
+ * @param bytes      the bytes it moved, 0 for none
+ * @param site       its call site, the first frame outside Tutti ({@code Class.method:line}), or empty
+ * @param args       its other fields, by name, for the trace
+ * @param depth      how many of its thread's spans enclose it (0: a call of the program)
+ */
+public record Span(int rank, long thread, String threadName, String category, String name, long startNs,
+    long durationNs, long bytes, String site, Map<String, Object> args, int depth) {
+
+    /** @return when it ended on the job's clock */
+    public long endNs() {
+        return startNs + durationNs;
+    }
+
+    /** @return this span with another call site */
+    Span withSite(final String s) {
+        return new Span(rank, thread, threadName, category, name, startNs, durationNs, bytes, s, args, depth);
+    }
+
+    /** @return this span at another depth */
+    Span atDepth(final int d) {
+        return new Span(rank, thread, threadName, category, name, startNs, durationNs, bytes, site, args, d);
+    }
+}

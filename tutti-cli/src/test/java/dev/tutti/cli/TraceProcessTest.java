@@ -1,0 +1,261 @@
+package dev.tutti.cli;
+
+import dev.tutti.cli.testranks.TracedRank;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordingFile;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code tutti run --jfr}, {@code --profile} and {@code --trace} on a 4-rank job of {@link TracedRank} (collectives,
+ * point-to-point, a channel, a persistent collective), over shm and over tcp: each rank's recording holds Tutti's
+ * events with their fields; the merged trace is valid trace-event JSON (required fields, complete events with
+ * durations, timestamps that never go back on a track, every collective call on every rank); the profile's totals
+ * are the trace's.
+ */
+@Tag("process")
+@Timeout(120)
+class TraceProcessTest {
+    private static final int N = 4;
+
+    @Test
+    void shouldRecordTraceAndProfileOverShm(@TempDir final Path dir) throws IOException {
+        check(dir, "shm");
+    }
+
+    @Test
+    void shouldRecordTraceAndProfileOverTcp(@TempDir final Path dir) throws IOException {
+        check(dir, "tcp");
+    }
+
+    @Test
+    void shouldRecordNoStacksWhenTheSettingSaysOff(@TempDir final Path dir) throws IOException {
+        final Path jfr = dir.resolve("jfr");
+        final List<String> a = new ArrayList<>(List.of("run", "-n", "2"));
+        a.addAll(List.of(ProcessJobTest.RANK_JVM));
+        a.addAll(List.of("-J-Dtutti.jfr.stacks=off", "--jfr=" + jfr, "-cp", System.getProperty("java.class.path"),
+            TracedRank.class.getName()));
+        final ProcessJobTest.Run r = ProcessJobTest.tutti(a.toArray(new String[0]));
+        assertEquals(0, r.status(), r.out() + r.err());
+        int collectives = 0;
+        for (final RecordedEvent e : RecordingFile.readAllEvents(jfr.resolve("rank-1.jfr"))) {
+            final String type = e.getEventType().getName();
+            if ("dev.tutti.Collective".equals(type) || "dev.tutti.P2p".equals(type)) {
+                collectives += "dev.tutti.Collective".equals(type) ? 1 : 0;
+                assertEquals(null, e.getStackTrace(), e.toString());
+            }
+        }
+        assertTrue(collectives >= TracedRank.ALLREDUCES, "collective events: " + collectives);
+    }
+
+    private static void check(final Path dir, final String transport) throws IOException {
+        final Path jfr = dir.resolve("jfr");
+        final Path trace = dir.resolve("trace.json");
+        final Path profile = dir.resolve("profile.json");
+        final List<String> a = new ArrayList<>(List.of("run", "-n", String.valueOf(N)));
+        a.addAll(List.of(ProcessJobTest.RANK_JVM));
+        a.addAll(List.of("--transport", transport, "--jfr=" + jfr, "--profile=" + profile, "--trace",
+            trace.toString(), "-cp", System.getProperty("java.class.path"), TracedRank.class.getName()));
+        final ProcessJobTest.Run r = ProcessJobTest.tutti(a.toArray(new String[0]));
+        assertEquals(0, r.status(), r.out() + r.err());
+        assertTrue(r.out().contains("traced OK on " + N + " ranks"), r.out() + r.err());
+        for (int rank = 0; rank < N; rank++) {
+            checkRecording(jfr.resolve("rank-" + rank + ".jfr"), rank, "shm".equals(transport));
+        }
+        final Map<String, Long> traced = checkTrace(trace);
+        checkProfile(profile, traced);
+    }
+
+    /** The rank's own recording: Tutti's events, with the fields of the calls the program made. */
+    private static void checkRecording(final Path file, final int rank, final boolean shm) throws IOException {
+        assertTrue(Files.isRegularFile(file), "no recording " + file);
+        int allreduces = 0;
+        int persistent = 0;
+        int slots = 0;
+        int sends = 0;
+        int exchanges = 0;
+        int clocks = 0;
+        boolean jvm = false;
+        for (final RecordedEvent e : RecordingFile.readAllEvents(file)) {
+            switch (e.getEventType().getName()) {
+                case "dev.tutti.Collective" -> {
+                    assertEquals(rank, e.getInt("rank"));
+                    if ("allreduce".equals(e.getString("op")) && "blocking".equals(e.getString("variant"))
+                        && "WORLD".equals(e.getString("comm"))) {
+                        allreduces++;
+                        assertEquals(8, e.getLong("bytes"));
+                        assertEquals(N, e.getInt("size"));
+                        assertFalse(e.getString("algorithm").isEmpty(), e.toString());
+                        assertEquals("messages", e.getString("road"));
+                        assertNotNull(e.getStackTrace(), "a collective's event has its stack");
+                    }
+                    if ("allreduce".equals(e.getString("op")) && "persistent".equals(e.getString("variant"))) {
+                        persistent++;
+                        slots += "slots".equals(e.getString("road")) ? 1 : 0;
+                    }
+                    if ("bcast".equals(e.getString("op"))) {
+                        assertEquals(1, e.getInt("root"));
+                    }
+                }
+                case "dev.tutti.P2p" -> {
+                    if ("send".equals(e.getString("op"))) {
+                        sends++;
+                        assertEquals((rank + 1) % N, e.getInt("peer"));
+                        assertEquals(7, e.getInt("tag"));
+                        assertEquals(64, e.getLong("bytes"));
+                    }
+                }
+                case "dev.tutti.ChannelExchange" -> {
+                    if ("traced".equals(e.getString("channel"))) {
+                        exchanges++;
+                        assertEquals(16L * Integer.BYTES * N, e.getLong("bytes"));
+                    }
+                }
+                case "dev.tutti.ClockOffset" -> {
+                    clocks++;
+                    assertEquals(rank, e.getInt("rank"));
+                    assertEquals(N, e.getInt("size"));
+                    assertTrue(0 == rank ? 0 == e.getLong("offset") : e.getLong("roundTrip") > 0, e.toString());
+                }
+                default -> jvm |= e.getEventType().getName().startsWith("jdk.");
+            }
+        }
+        assertEquals(TracedRank.ALLREDUCES, allreduces, "rank " + rank + ": blocking allreduces on WORLD");
+        assertEquals(TracedRank.PERSISTENT, persistent, "rank " + rank + ": persistent starts");
+        assertTrue(shm ? slots > 0 : 0 == slots, "rank " + rank + ": persistent starts through slots of shared "
+            + "memory: " + slots + " (shm: some, tcp: none)");
+        assertEquals(TracedRank.RING, sends, "rank " + rank + ": sends");
+        assertEquals(TracedRank.EXCHANGES, exchanges, "rank " + rank + ": channel exchanges");
+        assertEquals(1, clocks, "rank " + rank + ": clock offsets");
+        assertTrue(jvm, "rank " + rank + ": the JVM's own events are recorded beside Tutti's");
+    }
+
+    /**
+     * The merged trace, read with a strict JSON reader.
+     *
+     * @return the total duration (ns) of the program's calls (depth 0) per operation, to compare with the profile
+     */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Long> checkTrace(final Path file) throws IOException {
+        final Map<String, Object> root = (Map<String, Object>) StrictJson.parse(Files.readString(file));
+        final List<Object> events = (List<Object>) root.get("traceEvents");
+        assertNotNull(events, "traceEvents");
+        final Set<Integer> named = new TreeSet<>();
+        final Map<String, BigDecimal> lastTs = new HashMap<>();
+        final Map<String, Map<Integer, String>> calls = new TreeMap<>();
+        final Map<String, Map<Integer, BigDecimal>> starts = new TreeMap<>();
+        final Map<String, Set<Object>> lastIn = new TreeMap<>();
+        final Map<String, Long> totals = new TreeMap<>();
+        final Map<Integer, Integer> exchanges = new TreeMap<>();
+        int complete = 0;
+        for (final Object o : events) {
+            final Map<String, Object> e = (Map<String, Object>) o;
+            for (final String field : List.of("name", "ph", "pid", "tid", "ts")) {
+                assertTrue(e.containsKey(field), "event without " + field + ": " + e);
+            }
+            assertTrue(e.get("name") instanceof String, e.toString());
+            final String ph = (String) e.get("ph");
+            final int pid = ((BigDecimal) e.get("pid")).intValueExact();
+            final BigDecimal tid = (BigDecimal) e.get("tid");
+            if ("M".equals(ph)) {
+                if ("process_name".equals(e.get("name"))) {
+                    named.add(pid);
+                }
+                continue;
+            }
+            assertEquals("X", ph, "only complete events: " + e);
+            complete++;
+            final BigDecimal ts = (BigDecimal) e.get("ts");
+            final BigDecimal dur = (BigDecimal) e.get("dur");
+            assertNotNull(dur, "a complete event has a duration: " + e);
+            assertTrue(dur.signum() >= 0 && ts.signum() >= 0, e.toString());
+            final String track = pid + "/" + tid;
+            final BigDecimal before = lastTs.put(track, ts);
+            assertTrue(null == before || before.compareTo(ts) <= 0, "track " + track + " goes back at " + e);
+            final Map<String, Object> args = (Map<String, Object>) e.get("args");
+            final int depth = ((BigDecimal) args.get("depth")).intValueExact();
+            if (0 == depth) {
+                totals.merge((String) e.get("name"), ts.add(dur).subtract(ts).movePointRight(3).longValueExact(),
+                    Long::sum);
+            }
+            if ("collective".equals(e.get("cat"))) {
+                final String call = args.get("context") + "#" + args.get("call");
+                final String before2 = calls.computeIfAbsent(call, k -> new TreeMap<>()).put(pid,
+                    (String) e.get("name"));
+                assertTrue(null == before2, "rank " + pid + " has call " + call + " twice");
+                starts.computeIfAbsent(call, k -> new TreeMap<>()).put(pid, ts);
+                lastIn.computeIfAbsent(call, k -> new java.util.HashSet<>()).add(args.get("last_in"));
+                assertEquals(BigDecimal.valueOf(N), args.get("size"), e.toString());
+            }
+            if ("channel".equals(e.get("cat"))) {
+                exchanges.merge(pid, 1, Integer::sum);
+            }
+        }
+        assertEquals(Set.of(0, 1, 2, 3), named, "one process track per rank");
+        assertTrue(complete > N * (TracedRank.ALLREDUCES + TracedRank.PERSISTENT), "events: " + complete);
+        assertTrue(calls.size() >= TracedRank.ALLREDUCES + TracedRank.PERSISTENT + 3, "calls: " + calls.keySet());
+        for (final Map.Entry<String, Map<Integer, String>> c : calls.entrySet()) {
+            assertEquals(Set.of(0, 1, 2, 3), c.getValue().keySet(), "collective call " + c.getKey() + " on ranks "
+                + c.getValue());
+            assertEquals(1, Set.copyOf(c.getValue().values()).size(), "collective call " + c.getKey() + " is one "
+                + "operation on every rank: " + c.getValue());
+            final Map<Integer, BigDecimal> at = starts.get(c.getKey());
+            final int last = at.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
+            assertEquals(Set.of(BigDecimal.valueOf(last)), lastIn.get(c.getKey()), "call " + c.getKey()
+                + ": every rank names the rank that started it last, " + at);
+        }
+        assertEquals(Map.of(0, TracedRank.EXCHANGES, 1, TracedRank.EXCHANGES, 2, TracedRank.EXCHANGES, 3,
+            TracedRank.EXCHANGES), exchanges);
+        return totals;
+    }
+
+    /** The profile's totals per operation are the trace's, and its call sites are the program's lines. */
+    @SuppressWarnings("unchecked")
+    private static void checkProfile(final Path file, final Map<String, Long> traced) throws IOException {
+        final Map<String, Object> p = (Map<String, Object>) StrictJson.parse(Files.readString(file));
+        assertEquals(BigDecimal.valueOf(N), p.get("size"));
+        final Map<String, Long> totals = new TreeMap<>();
+        for (final Object o : (List<Object>) p.get("operations")) {
+            final Map<String, Object> row = (Map<String, Object>) o;
+            totals.put((String) row.get("operation"), ((BigDecimal) row.get("total_ns")).longValueExact());
+        }
+        assertEquals(traced, totals, "the profile's totals per operation are the trace's");
+        boolean allreduceSite = false;
+        for (final Object o : (List<Object>) p.get("sites")) {
+            final Map<String, Object> row = (Map<String, Object>) o;
+            if ("allreduce".equals(row.get("operation")) && ((String) row.get("site")).startsWith("TracedRank.main:")
+                && BigDecimal.valueOf((long) N * TracedRank.ALLREDUCES).equals(row.get("count"))) {
+                allreduceSite = true;
+                assertTrue(((BigDecimal) row.get("max_over_mean")).doubleValue() >= 1.0, row.toString());
+            }
+        }
+        assertTrue(allreduceSite, "the allreduce loop's call site, " + N * TracedRank.ALLREDUCES + " calls: "
+            + p.get("sites"));
+        for (final Object o : (List<Object>) p.get("ranks")) {
+            final Map<String, Object> row = (Map<String, Object>) o;
+            final long comm = ((BigDecimal) row.get("comm_ns")).longValueExact();
+            final long wall = ((BigDecimal) row.get("wall_ns")).longValueExact();
+            assertTrue(comm > 0 && comm <= wall, row.toString());
+        }
+    }
+}

@@ -1,0 +1,68 @@
+package dev.tutti.coll;
+
+import dev.tutti.trace.Trace;
+
+import java.util.Locale;
+
+/**
+ * What a collective's trace event records, read from its call's descriptor: made only when a recording takes the
+ * event ({@link Trace}), after the call, whose descriptor still holds it then (a thread's reused descriptor is
+ * refilled only by its next call).
+ *
+ * @param call the call
+ * @param road how its data moved: {@code messages}, or {@code slots} for a persistent run through shared memory
+ */
+public record CollTrace(CollCall call, String road) implements Trace.Collective {
+    /** Road of a run whose data goes by messages. */
+    public static final String MESSAGES = "messages";
+    /** Road of a persistent run whose messages go through slots of memory shared with its peers. */
+    public static final String SLOTS = "slots";
+
+    @Override
+    public String op() {
+        return call.kind().mpiName();
+    }
+
+    @Override
+    public String variant() {
+        return call.variant().name().toLowerCase(Locale.ROOT);
+    }
+
+    @Override
+    public int worldRank() {
+        return call.comm().engine().worldRank();
+    }
+
+    @Override
+    public String comm() {
+        final String d = call.comm().describe(); // "comm=NAME, rank=R"
+        final int comma = d.indexOf(", rank=");
+        return d.startsWith("comm=") && comma > 0 ? d.substring("comm=".length(), comma) : d;
+    }
+
+    @Override
+    public int context() {
+        return call.comm().context();
+    }
+
+    @Override
+    public int size() {
+        return call.comm().size();
+    }
+
+    @Override
+    public int root() {
+        return call.root();
+    }
+
+    @Override
+    public long bytes() {
+        return call.selectBytes();
+    }
+
+    @Override
+    public String algorithm() {
+        final AlgorithmId id = call.algorithm();
+        return null != id ? id.shortName() : call.isInter() ? "inter" : "";
+    }
+}
