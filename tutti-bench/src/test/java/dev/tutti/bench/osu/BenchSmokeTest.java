@@ -36,17 +36,8 @@ class BenchSmokeTest {
      */
     private static final Pacing SHORT = new Pacing(100_000_000L, 2_000_000_000L, 500_000_000L, 200, 200, 1_000, 30);
 
-    private record Run(int exitCode, String out, String err) {
-    }
-
-    private static Run bench(final String... args) {
-        final StringWriter out = new StringWriter();
-        final StringWriter err = new StringWriter();
-        final CommandLine cl = new CommandLine(new BenchCommand());
-        cl.setOut(new PrintWriter(out));
-        cl.setErr(new PrintWriter(err));
-        final int rc = cl.execute(args);
-        return new Run(rc, out.toString(), err.toString());
+    private static BenchRun bench(final String... args) {
+        return BenchRun.of(args);
     }
 
     private static List<String> dataRows(final String table) {
@@ -65,7 +56,7 @@ class BenchSmokeTest {
     void shouldPrintOsuTableAndCsv(final String op, final int ranks, final String header, @TempDir final Path dir)
         throws Exception {
         final Path csv = dir.resolve("out.csv");
-        final Run r = bench(op, "-n", Integer.toString(ranks), "-m", "1:16384", "-i", "3", "-x", "1", "--jit-warmup",
+        final BenchRun r = bench(op, "-n", Integer.toString(ranks), "-m", "1:16384", "-i", "3", "-x", "1", "--jit-warmup",
             "0", "--csv", csv.toString());
         assertEquals(0, r.exitCode(), r.err());
         final String[] lines = r.out().split("\\R");
@@ -95,7 +86,7 @@ class BenchSmokeTest {
 
     @Test
     void shouldPrintPercentileColumns() {
-        final Run r = bench("pingpong", "-m", "0:8", "-i", "20", "-x", "2", "--jit-warmup", "5", "--percentiles");
+        final BenchRun r = bench("pingpong", "-m", "0:8", "-i", "20", "-x", "2", "--jit-warmup", "5", "--percentiles");
         assertEquals(0, r.exitCode(), r.err());
         assertTrue(r.out().contains("P50 (us)") && r.out().contains("P99.9 (us)") && r.out().contains("Max (us)"),
             r.out());
@@ -109,7 +100,7 @@ class BenchSmokeTest {
 
     @Test
     void shouldRunWithDefaultIterationsIncludingJitWarmup() {
-        final Run r = bench("pingpong", "-m", "8192:16384");
+        final BenchRun r = bench("pingpong", "-m", "8192:16384");
         assertEquals(0, r.exitCode(), r.err());
         assertEquals(2, dataRows(r.out()).size(), r.out());
     }
@@ -162,7 +153,7 @@ class BenchSmokeTest {
 
     @Test
     void shouldRunTheTaggedOverlapBenchmarkAsABenchOperation() {
-        final Run r = bench("tagged-overlap", "-n", "2", "-i", "1");
+        final BenchRun r = bench("tagged-overlap", "-n", "2", "-i", "1");
         assertEquals(0, r.exitCode(), r.err());
         assertTrue(r.out().startsWith("# Tutti tagged overlap: k allreduces (SUM of doubles), ranks=2, inproc"),
             r.out());

@@ -5,13 +5,10 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.w3c.dom.Document;
 import org.w3c.dom.NodeList;
-import picocli.CommandLine;
 
 import javax.imageio.ImageIO;
 import javax.xml.parsers.DocumentBuilderFactory;
 import java.awt.image.BufferedImage;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -37,17 +34,8 @@ class PlotCommandTest {
     @TempDir
     Path dir;
 
-    private record Run(int exitCode, String out, String err) {
-    }
-
-    private static Run tutti(final String... args) {
-        final StringWriter out = new StringWriter();
-        final StringWriter err = new StringWriter();
-        final CommandLine cl = new CommandLine(new BenchCommand());
-        cl.setOut(new PrintWriter(out));
-        cl.setErr(new PrintWriter(err));
-        final int rc = cl.execute(args);
-        return new Run(rc, out.toString(), err.toString());
+    private static BenchRun tutti(final String... args) {
+        return BenchRun.of(args);
     }
 
     /** Rows of Open MPI's vader and Tutti's shm for allreduce at 2 ranks (two runs of Tutti), and a bandwidth run. */
@@ -96,7 +84,7 @@ class PlotCommandTest {
     @Test
     void shouldDrawEachOperationWithItsCurvesAndTheRatioAsSvg() throws Exception {
         final Path out = dir.resolve("svg");
-        final Run r = tutti("plot", "-o", out.toString(), "--format", "svg", compareCsv().toString());
+        final BenchRun r = tutti("plot", "-o", out.toString(), "--format", "svg", compareCsv().toString());
         assertEquals(0, r.exitCode(), r.err());
         final Path allreduce = out.resolve("allreduce-2.svg");
         final Path bandwidth = out.resolve("bandwidth-2.svg");
@@ -117,7 +105,7 @@ class PlotCommandTest {
     @Test
     void shouldWriteAGridOfChartsIntoOnePng() throws Exception {
         final Path png = dir.resolve("all.png");
-        final Run r = tutti("plot", "-o", png.toString(), compareCsv().toString());
+        final BenchRun r = tutti("plot", "-o", png.toString(), compareCsv().toString());
         assertEquals(0, r.exitCode(), r.err());
         final byte[] bytes = Files.readAllBytes(png);
         assertArrayEquals(PNG_MAGIC, Arrays.copyOf(bytes, PNG_MAGIC.length));
@@ -130,14 +118,14 @@ class PlotCommandTest {
     @Test
     void shouldPlotTheCurveOfABenchRun() throws Exception {
         final Path svg = dir.resolve("pingpong.svg");
-        final Run r = tutti("pingpong", "-m", "1:8", "-i", "5", "-x", "0", "--jit-warmup", "0", "--plot",
+        final BenchRun r = tutti("pingpong", "-m", "1:8", "-i", "5", "-x", "0", "--jit-warmup", "0", "--plot",
             svg.toString());
         assertEquals(0, r.exitCode(), r.err());
         final List<String> texts = texts(svg(svg));
         assertTrue(texts.contains("pingpong, 2 ranks") && texts.contains("tutti-inproc"), texts.toString());
         final Path png = dir.resolve("sub/bw.png");
         final Path csv = dir.resolve("bw.csv");
-        final Run b = tutti("bandwidth", "-m", "1:8", "-i", "2", "-x", "0", "--jit-warmup", "0", "--csv",
+        final BenchRun b = tutti("bandwidth", "-m", "1:8", "-i", "2", "-x", "0", "--jit-warmup", "0", "--csv",
             csv.toString(), "--plot", png.toString());
         assertEquals(0, b.exitCode(), b.err());
         assertEquals(800, ImageIO.read(png.toFile()).getWidth());
@@ -146,16 +134,16 @@ class PlotCommandTest {
 
     @Test
     void shouldRefuseAPlotItCannotDrawBeforeRunning() throws Exception {
-        final Run ext = tutti("pingpong", "--plot", dir.resolve("x.pdf").toString());
+        final BenchRun ext = tutti("pingpong", "--plot", dir.resolve("x.pdf").toString());
         assertEquals(2, ext.exitCode());
         assertTrue(ext.err().contains("--plot " + dir.resolve("x.pdf") + ", expected a file name ending in .png "
             + "or .svg"), ext.err());
-        final Run barrier = tutti("barrier", "--plot", dir.resolve("b.png").toString());
+        final BenchRun barrier = tutti("barrier", "--plot", dir.resolve("b.png").toString());
         assertEquals(2, barrier.exitCode());
         assertTrue(barrier.err().contains("barrier has no message size to plot"), barrier.err());
         final Path bad = dir.resolve("bad.csv");
         Files.writeString(bad, "op,bytes\nallreduce,8\n");
-        final Run csv = tutti("plot", "-o", dir.resolve("p.png").toString(), bad.toString());
+        final BenchRun csv = tutti("plot", "-o", dir.resolve("p.png").toString(), bad.toString());
         assertEquals(2, csv.exitCode());
         assertTrue(csv.err().contains("csv " + bad + ":1: header 'op,bytes', expected '" + CsvWriter.HEADER + "'"),
             csv.err());
