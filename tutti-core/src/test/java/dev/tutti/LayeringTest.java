@@ -29,8 +29,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * fully-qualified references, lambdas and nested classes count as much as imports).
  *
  * <p>Layers, top to bottom: channel → job → calls → check → comm → coll → p2p → transport → runtime → type → api →
- * internal → kernel, each using only layers below it. Inside coll: the door ({@code coll.door}) → the intercommunicator
- * collectives ({@code coll.inter}) → the algorithms ({@code coll.algo}) → the engine ({@code coll}) → the slots of
+ * internal → kernel, each using only layers below it. Inside coll: the door ({@code coll.door}) → the on-host layer
+ * ({@code coll.host}) → the intercommunicator collectives ({@code coll.inter}) → the algorithms ({@code coll.algo}) → the engine ({@code coll}) → the slots of
  * persistent calls ({@code coll.slot}), which know no schedule. {@code channel} (the alltoall channels, built on the public
  * api alone) is the top, which nothing uses, and it may use only the api and {@code internal}. {@code job} starts
  * ranks and is the implementation the api finds through {@code ServiceLoader} ({@code internal.Provider});
@@ -53,6 +53,7 @@ class LayeringTest {
         {"check", "dev.tutti.check.."},
         {"comm", "dev.tutti.comm.."},
         {"door", "dev.tutti.coll.door.."},
+        {"host", "dev.tutti.coll.host.."},
         {"inter", "dev.tutti.coll.inter.."},
         {"algo", "dev.tutti.coll.algo.."},
         {"coll", "dev.tutti.coll"},

@@ -56,6 +56,8 @@ public final class CollComm {
     private final ScheduleCache schedules = new ScheduleCache();
     /** The shared-memory lanes of its persistent collectives ({@link SlotLanes}), made on first use. */
     private volatile SlotLanes slotLanes;
+    /** The on-host layer's state ({@link HostState}), made at the first blocking collective; null before. */
+    private volatile HostState hostState;
     /** Its hosts when it spans several with more than one rank on some: null (the usual case) means flat. */
     private HostMap hosts;
 
@@ -91,6 +93,10 @@ public final class CollComm {
         if (null != lanes) {
             lanes.close();
         }
+        final HostState h = hostState;
+        if (null != h) {
+            h.freed();
+        }
         if (null != rankState) {
             rankState.runs().removePersistent(this);
         }
@@ -112,6 +118,25 @@ public final class CollComm {
             }
         }
         return lanes;
+    }
+
+    /**
+     * Returns the on-host layer's state of this communicator, or null before its first blocking collective: a
+     * volatile read, once per call.
+     *
+     * @return the state, or null
+     */
+    public HostState hostState() {
+        return hostState;
+    }
+
+    /**
+     * Records the on-host layer's state of this communicator, once, by the thread of its first blocking collective.
+     *
+     * @param state the state
+     */
+    public void hostState(final HostState state) {
+        this.hostState = state;
     }
 
     /**

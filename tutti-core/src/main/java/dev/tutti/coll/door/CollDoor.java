@@ -21,6 +21,7 @@ import dev.tutti.coll.Schedule;
 import dev.tutti.coll.ScheduleCache;
 import dev.tutti.coll.ScheduleRun;
 import dev.tutti.coll.algo.Algorithms;
+import dev.tutti.coll.host.HostCollectives;
 import dev.tutti.coll.inter.InterAlgorithms;
 import dev.tutti.internal.Errors;
 import dev.tutti.internal.Failures;
@@ -37,7 +38,8 @@ import java.util.concurrent.TimeUnit;
  * completed ({@link CollHook#after}). Three entries, one per way a call runs: {@link #enter} (blocking and
  * nonblocking calls, matched by call order), {@link #begin} (tagged calls, matched by kind and tag) and
  * {@link #init} (persistent calls: the schedule is built once here, and each start of the returned
- * {@link PersistentRun} tells the hook and runs it again). Which road the data of a run takes (messages, or slots of
+ * {@link PersistentRun} tells the hook and runs it again). Which road the data of a call takes (a communicator's
+ * on-host region for a blocking call that no hook sees, through {@link HostCollectives}; messages; or slots of
  * memory shared with a peer for a persistent call's runs) is decided in one place, {@code coll.Road}.
  *
  * <p>Implementation notes. Without a hook the door costs one volatile load and one predictable branch per call.
@@ -68,6 +70,9 @@ public final class CollDoor {
         }
         final CollHook hook = call.comm().rankState().hook();
         if (null == hook) {
+            if (!call.isInter() && HostCollectives.take(call)) {
+                return CollDone.DONE;
+            }
             return start(build(call));
         }
         if (!call.isInter()) {
