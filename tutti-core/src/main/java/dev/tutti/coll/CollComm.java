@@ -93,10 +93,7 @@ public final class CollComm {
         if (null != lanes) {
             lanes.close();
         }
-        final HostState h = hostState;
-        if (null != h) {
-            h.freed();
-        }
+
         if (null != rankState) {
             rankState.runs().removePersistent(this);
         }
@@ -118,6 +115,17 @@ public final class CollComm {
             }
         }
         return lanes;
+    }
+
+    /**
+     * The communicator's context block is retired on this rank (every member's FIN is in): gives back its on-host
+     * region, which no member reads any more.
+     */
+    void retired() {
+        final HostState h = hostState;
+        if (null != h) {
+            h.retired();
+        }
     }
 
     /**
@@ -243,6 +251,21 @@ public final class CollComm {
     int nextTag(final CollHeader header) {
         final int tag = seq.getAndIncrement() & SEQ_MASK;
         recentCalls[tag & (RECENT_CALLS - 1)] = header.record();
+        return tag;
+    }
+
+    /**
+     * Draws the tag of the next ordinary collective call that sends no message (one through the on-host region), so
+     * that every call-ordered call of the communicator keeps its number on every rank whichever road it takes, and
+     * remembers it as {@link #nextTag} does, from the call's header bits: no header object per call.
+     *
+     * @param bits  the call's header bits ({@link CollHeader#bits()})
+     * @param count its count argument
+     * @return its tag
+     */
+    public int drawTag(final int bits, final int count) {
+        final int tag = seq.getAndIncrement() & SEQ_MASK;
+        recentCalls[tag & (RECENT_CALLS - 1)] = (long) bits << Integer.SIZE | (count & 0xFFFF_FFFFL);
         return tag;
     }
 

@@ -70,8 +70,11 @@ public final class CollDoor {
         }
         final CollHook hook = call.comm().rankState().hook();
         if (null == hook) {
-            if (!call.isInter() && HostCollectives.take(call)) {
-                return CollDone.DONE;
+            if (!call.isInter()) {
+                select(call); // a call refused by a local check is no call: its number must not be published
+                if (HostCollectives.take(call)) {
+                    return CollDone.DONE;
+                }
             }
             return start(build(call));
         }

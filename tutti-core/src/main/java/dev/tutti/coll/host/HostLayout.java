@@ -6,14 +6,12 @@ package dev.tutti.coll.host;
  * by every other rank of the communicator.
  *
  * <pre>
- * one rank's block (B = 64 + 2C bytes, 64-aligned):
+ * one rank's block (2C bytes, 64-aligned):
  *
- *   0          64                        64 + C                    64 + 2C
- *   +----------+-------------------------+-------------------------+
- *   |   done   |  cell 0: even calls     |  cell 1: odd calls      |
- *   +----------+-------------------------+-------------------------+
- *
- * the done line: word 0 = the last call this rank has completed (read when the communicator is freed)
+ *   0                         C                         2C
+ *   +-------------------------+-------------------------+
+ *   |  cell 0: even calls     |  cell 1: odd calls      |
+ *   +-------------------------+-------------------------+
  *
  * a cell (C = 64 + round_up(limit, 64) bytes): its first line holds the call and, when they fit, its bytes
  *
@@ -33,12 +31,12 @@ package dev.tutti.coll.host;
  * once it has published call {@code k - 1} (a rank publishes a call only after completing the one before), so a
  * writer waits for nothing in a stream of all-to-all calls and a reader never sees a cell change under it. The seq
  * word shares its line with the call words and the first bytes, so a small call crosses between cores in one line.
+ * A block lives as long as its communicator: it is given back when the communicator's context block is retired
+ * (every member has freed it, so none reads the block any more).
  */
 final class HostLayout {
     /** A cache line. */
     static final long LINE = 64;
-    /** The done word, in the block's first line. */
-    static final long DONE = 0;
     /** A cell's words. */
     static final long CALL = 0;
     static final long SHAPE = 8;
@@ -60,12 +58,12 @@ final class HostLayout {
 
     /** @return the bytes of one rank's block for slots of {@code limit} bytes */
     static long blockBytes(final long limit) {
-        return LINE + 2 * cellBytes(limit);
+        return 2 * cellBytes(limit);
     }
 
     /** @return the offset of call {@code k}'s cell in a block whose cells are {@code cell} bytes */
     static long cellAt(final long k, final long cell) {
-        return LINE + (k & 1) * cell;
+        return (k & 1) * cell;
     }
 
     /** @return the offset in its cell of a call's {@code bytes} bytes */

@@ -10,6 +10,7 @@ import dev.tutti.coll.CollHeader;
 import dev.tutti.coll.CollKind;
 import dev.tutti.coll.HostState;
 import dev.tutti.coll.Road;
+import dev.tutti.coll.slot.SlotLanes;
 import dev.tutti.internal.Errors;
 import dev.tutti.internal.Failures;
 import dev.tutti.internal.SegmentCopy;
@@ -58,8 +59,8 @@ final class HostRegion implements HostState {
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
     /** Flag reads between two passes of the engine's progress while the idle strategy only spins (a power of 2). */
     private static final int POLLS = 16;
-    /** How long a freed communicator waits for its peers to complete their last call before it keeps the block. */
-    private static final long FREE_WAIT_NS = 10_000_000L;
+    /** Idle steps of a wait between two looks for a peer's message of the awaited call (a power of 2). */
+    private static final int PROBE_EVERY = 64;
 
     private final CollComm comm;
     private final P2pEngine engine;
@@ -75,6 +76,8 @@ final class HostRegion implements HostState {
     private final long cell;
     private final long[] seen;
     private long calls;
+    /** The current call's message tag (drawn as a message-layer call would, see {@link CollComm#drawTag}). */
+    private int tag;
     private long callWord;
     private long shapeWord;
     private long opWord;
@@ -115,11 +118,12 @@ final class HostRegion implements HostState {
     /**
      * Numbers and publishes a call-ordered call, and runs it here if it takes the region ({@link Road#onHost}).
      *
-     * @param c the call, intracommunicator, with no hook
+     * @param c     the call, intracommunicator, with no hook
+     * @param drawn the call's number drawn already (by the region's agreement, at this call), or -1
      * @return true if the call is done, false if it takes the message layer (its words are published)
      * @throws TuttiException if a peer's call does not match, or a peer is gone
      */
-    boolean run(final CollCall c) {
+    boolean run(final CollCall c, final int drawn) {
         final long k = ++calls;
         final boolean host = Road.onHost(c, limit);
         final CollKind kind = c.kind();
@@ -127,23 +131,20 @@ final class HostRegion implements HostState {
             | (host ? 1L << 8 : 0L) | c.variant().ordinal();
         shapeWord = (long) c.sendCount() << Integer.SIZE | c.sendType().ordinal();
         opWord = opCode(c.op());
-        if (!host) {
+        if (host) {
+            tag = drawn >= 0 ? drawn : comm.drawTag((int) (callWord >>> Integer.SIZE), c.sendCount());
+        } else {
             publish(k, null, 0, 0, c);
-            done(k);
             return false;
         }
-        try {
-            switch (kind) {
-                case BARRIER -> barrier(k, c);
-                case BCAST -> bcast(k, c);
-                case REDUCE, ALLREDUCE -> reduce(k, c, CollKind.ALLREDUCE == kind ? -1 : c.root());
-                case GATHER, ALLGATHER -> gather(k, c, CollKind.ALLGATHER == kind ? -1 : c.root());
-                case SCATTER -> scatter(k, c);
-                case ALLTOALL -> alltoall(k, c);
-                default -> throw Failures.internal(kind.mpiName(), comm.describe(), "no on-host algorithm");
-            }
-        } finally {
-            done(k);
+        switch (kind) {
+            case BARRIER -> barrier(k, c);
+            case BCAST -> bcast(k, c);
+            case REDUCE, ALLREDUCE -> reduce(k, c, CollKind.ALLREDUCE == kind ? -1 : c.root());
+            case GATHER, ALLGATHER -> gather(k, c, CollKind.ALLGATHER == kind ? -1 : c.root());
+            case SCATTER -> scatter(k, c);
+            case ALLTOALL -> alltoall(k, c);
+            default -> throw Failures.internal(kind.mpiName(), comm.describe(), "no on-host algorithm");
         }
         final List<Runnable> finish = c.finish();
         if (null != finish && !finish.isEmpty()) {
@@ -278,11 +279,6 @@ final class HostRegion implements HostState {
         seen[rank] = k;
     }
 
-    /** Marks call {@code k} completed here: this rank reads no cell of it any more. */
-    private void done(final long k) {
-        LONG.setRelease(mine, HostLayout.DONE, k);
-    }
-
     /** Waits for rank {@code r}'s call {@code k} and checks that it is this rank's call. */
     private void awaitCall(final int r, final long k, final CollCall c) {
         await(r, k, c);
@@ -323,12 +319,31 @@ final class HostRegion implements HostState {
                 throw Failures.wrap(gone, c.kind().mpiName(), comm.describe(), "waiting for rank=" + r
                     + " (world rank " + comm.world(r) + ") in the on-host region failed");
             }
+            if (0 == (iteration & (PROBE_EVERY - 1))) {
+                probeOtherRoad(r, c);
+            }
             idle.idle(iteration++);
             if ((0 == (iteration & 255) || idle.mayPark(iteration)) && Thread.interrupted()) {
                 Thread.currentThread().interrupt();
                 throw Failures.interrupted(c.kind().mpiName(), comm.describe(), "waiting for rank=" + r
                     + " in the on-host region", null);
             }
+        }
+    }
+
+    /**
+     * Fails the call if rank {@code r} sent a message on this call's tag, or a slot lane's agreement on it: the peer
+     * runs this call through the message layer or as a persistent start, so it will never publish it here.
+     */
+    private void probeOtherRoad(final int r, final CollCall c) {
+        final int world = comm.world(r);
+        if (null != engine.iprobe(comm.context(), world, tag, comm.view())
+            || null != engine.iprobe(comm.context(), world, SlotLanes.agreementTag(tag), comm.view())) {
+            final String op = c.kind().mpiName();
+            throw Errors.mismatch(ErrorClass.ARG, op, comm.describe(), r, "a message of another collective call "
+                + "(through the message layer or slots) for this one", "called " + op + " through the on-host "
+                + "region", "the ranks called different collectives, or run with different settings "
+                + "tutti.coll.hostLimit, tutti.coll.directLimit or tutti.coll." + op);
         }
     }
 
@@ -385,25 +400,9 @@ final class HostRegion implements HostState {
         return code <= ops.length ? ops[(int) code - 1].name() : "a user op";
     }
 
-    /**
-     * Gives the block back once every peer has completed the communicator's last call here (none reads it any
-     * more), waiting a little for that; a peer that takes longer or is gone leaves the block to the job's end.
-     */
+    /** Every member has freed the communicator: gives this rank's block back (see {@link HostState#retired()}). */
     @Override
-    public void freed() {
-        final long k = calls;
-        final long deadline = System.nanoTime() + FREE_WAIT_NS;
-        int iteration = 0;
-        for (int i = 1; i < size; i++) {
-            final int r = (rank + i) % size;
-            while ((long) LONG.getAcquire(blocks[r], HostLayout.DONE) < k) {
-                if (null != engine.failureAffecting(comm.world(r)) || System.nanoTime() - deadline > 0) {
-                    return;
-                }
-                engine.progress();
-                idle.idle(iteration++);
-            }
-        }
+    public void retired() {
         memory.freeDirect(mine);
     }
 

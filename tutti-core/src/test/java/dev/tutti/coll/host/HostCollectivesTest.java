@@ -169,6 +169,114 @@ class HostCollectivesTest {
         });
     }
 
+    /**
+     * Many communicators at once: the halves of a split run different collectives on the main threads while three
+     * dups of the world each run a mix of collectives from a thread of their own, and short-lived dups are made,
+     * used and freed; every result is checked against its sum.
+     */
+    @ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"shm", "threads"})
+    void shouldRunManyCommunicatorsAtOnce(final String how) {
+        final int p = 4;
+        job(how, p, (w, shm) -> {
+            final int me = w.rank();
+            final Communicator half = w.split(me % 2, me);
+            final Communicator[] dups = {w.dup(), w.dup(), w.dup()};
+            final List<Thread> threads = new ArrayList<>();
+            final AtomicReferenceArray<Throwable> failed = new AtomicReferenceArray<>(dups.length);
+            for (int t = 0; t < dups.length; t++) {
+                final int id = t;
+                final Communicator c = dups[t];
+                final Thread th = new Thread(() -> {
+                    try {
+                        mix(c, 300, id);
+                    } catch (final Throwable e) {
+                        failed.set(id, e);
+                    }
+                }, "rank" + me + "-dup" + t);
+                th.start();
+                threads.add(th);
+            }
+            for (int i = 0; i < 300; i++) {
+                if (0 == me % 2) {
+                    final long[] s = new long[5];
+                    half.allreduce(Buf.of(new long[] {me, i, 1, me * i, 7}), Buf.of(s), Op.SUM);
+                    assertArrayEquals(new long[] {0 + 2, 2L * i, 2, 2L * i, 14}, s, "even half, call " + i);
+                } else {
+                    final int[] got = new int[2 * 3];
+                    final int[] send = new int[2 * 3];
+                    final int call = i;
+                    Arrays.setAll(send, j -> 100 * me + 10 * call + j);
+                    half.alltoall(Buf.of(send), Buf.of(got));
+                    for (int r = 0; r < 2; r++) {
+                        final int peer = 2 * r + 1;
+                        for (int j = 0; j < 3; j++) {
+                            assertEquals(100 * peer + 10 * i + half.rank() * 3 + j, got[r * 3 + j], "odd half " + i);
+                        }
+                    }
+                    final int[] b = new int[] {half.rank() == i % 2 ? i : -1};
+                    half.bcast(Buf.of(b), i % 2);
+                    assertEquals(i, b[0]);
+                }
+            }
+            for (int i = 0; i < 40; i++) {
+                final Communicator d = w.dup();
+                final int[] s = new int[1];
+                d.allreduce(Buf.of(new int[] {i + me}), Buf.of(s), Op.SUM);
+                assertEquals(4 * i + 6, s[0]);
+                d.free();
+            }
+            for (final Thread th : threads) {
+                th.join(120_000);
+                assertTrue(!th.isAlive(), th.getName() + " hung");
+            }
+            for (int t = 0; t < dups.length; t++) {
+                if (null != failed.get(t)) {
+                    throw new AssertionError("dup " + t + " of rank " + me, failed.get(t));
+                }
+                assertTrue(region(dups[t]).contains("HostRegion"), region(dups[t]));
+            }
+            half.free();
+            for (final Communicator d : dups) {
+                d.free();
+            }
+        });
+    }
+
+    /** A mix of collectives on one communicator, each result checked. */
+    static void mix(final Communicator c, final int calls, final int salt) {
+        final int me = c.rank();
+        final int p = c.size();
+        for (int i = 0; i < calls; i++) {
+            final int n = 1 + (i * 7 + salt) % 40;
+            switch (i % 4) {
+                case 0 -> {
+                    final int[] s = new int[n];
+                    c.allreduce(Buf.of(vals(me + i, n)), Buf.of(s), Op.SUM);
+                    final int[] e = new int[n];
+                    for (int r = 0; r < p; r++) {
+                        for (int j = 0; j < n; j++) {
+                            e[j] += val(r + i, j);
+                        }
+                    }
+                    assertArrayEquals(e, s, "allreduce " + i);
+                }
+                case 1 -> {
+                    final int root = i % p;
+                    final int[] b = me == root ? vals(salt + i, n) : new int[n];
+                    c.bcast(Buf.of(b), root);
+                    assertArrayEquals(vals(salt + i, n), b, "bcast " + i);
+                }
+                case 2 -> {
+                    final int[] all = new int[p * n];
+                    c.allgather(Buf.of(vals(me, n)), Buf.of(all));
+                    assertArrayEquals(concat(p, n), all, "allgather " + i);
+                }
+                default -> c.barrier();
+            }
+        }
+    }
+
     static String region(final Communicator w) {
         final CollComm c = Worlds.impl(w).collComm();
         return String.valueOf(c.hostState());
