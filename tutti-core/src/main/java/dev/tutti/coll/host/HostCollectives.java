@@ -34,7 +34,7 @@ import java.lang.foreign.MemorySegment;
  *
  * <p>Implementation notes. Stateless; the communicator keeps its state ({@link CollComm#hostState()}): a volatile
  * read per call. Agreement costs one allgather of four longs per rank, once per communicator; a region costs each
- * rank one block of {@code 2 * (64 + limit)} bytes, counted in the direct memory's share for slots (a rank whose
+ * rank one block of {@code 4 * (64 + limit)} bytes, counted in the direct memory's share for slots (a rank whose
  * share is used up offers none, and the communicator takes the message layer).
  */
 public final class HostCollectives {

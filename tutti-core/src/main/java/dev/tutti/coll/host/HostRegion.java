@@ -47,8 +47,9 @@ import java.util.List;
  *
  * <p>Implementation notes. Owned by the threads that make the communicator's collective calls, one at a time (MPI's
  * rule), so its fields are plain. A cell is written with plain stores, then its seq word with a release store; a
- * reader loads the seq word with acquire and then reads plainly; a writer reuses the cell of call {@code k - 2} only
- * after every peer has published call {@code k - 1} (see {@link HostLayout}), so no cell changes under a reader.
+ * reader loads the seq word with acquire and then reads plainly; a writer reuses the cell of call {@code k - 4} only
+ * after every peer has published call {@code k - 3} (see {@link HostLayout}), so no cell changes under a reader. A
+ * cell's seq word only grows, so "has published call j" reads as "the cell of call j holds j or more".
  * {@code seen} keeps the last call seen published per peer, so that a writer reads a peer's line again only when
  * it has not waited for that peer since. Waits run the engine's progress (other collectives in flight, the
  * transport's liveness checks) every {@link #POLLS} reads of the flag and between idle steps of the rank's idle
@@ -100,9 +101,9 @@ final class HostRegion implements HostState {
         this.limit = limit;
         this.cell = HostLayout.cellBytes(limit);
         this.seen = new long[size];
-        this.bytes = new MemorySegment[size][4];
+        this.bytes = new MemorySegment[size][2 * HostLayout.CELLS];
         for (int r = 0; r < size; r++) {
-            for (int c = 0; c < 2; c++) {
+            for (int c = 0; c < HostLayout.CELLS; c++) {
                 final long at = HostLayout.cellAt(c, cell);
                 bytes[r][2 * c] = blocks[r].asSlice(at + HostLayout.BYTES_AT, cell - HostLayout.BYTES_AT);
                 bytes[r][2 * c + 1] = blocks[r].asSlice(at + HostLayout.INLINE_AT, HostLayout.INLINE);
@@ -251,20 +252,21 @@ final class HostRegion implements HostState {
 
     /** @return a view of the bytes of call {@code k} in rank {@code r}'s cell, a call of {@code n} bytes there */
     private MemorySegment data(final int r, final long k, final long n) {
-        return bytes[r][(int) (k & 1) * 2 + (n <= HostLayout.INLINE ? 1 : 0)];
+        return bytes[r][(int) (k & (HostLayout.CELLS - 1)) * 2 + (n <= HostLayout.INLINE ? 1 : 0)];
     }
 
     /**
-     * Publishes this rank's call {@code k}: once every peer has published call {@code k - 1} (so that none reads the
-     * cell of call {@code k - 2} any more), copies {@code n} bytes into the cell, then the call's words, then its
+     * Publishes this rank's call {@code k}: once every peer has published call {@code k - 3} (so that none reads the
+     * cell of call {@code k - 4} any more), copies {@code n} bytes into the cell, then the call's words, then its
      * number.
      */
     private void publish(final long k, final MemorySegment from, final long offset, final long n, final CollCall c) {
-        if (k > 2) {
+        final long before = k - HostLayout.CELLS + 1;
+        if (before > 1) {
             for (int i = 1; i < size; i++) {
                 final int r = (rank + i) % size;
-                if (seen[r] < k - 1) {
-                    await(r, k - 1, c);
+                if (seen[r] < before) {
+                    await(r, before, c);
                 }
             }
         }
@@ -292,10 +294,10 @@ final class HostRegion implements HostState {
         }
     }
 
-    /** Waits until rank {@code r} has published call {@code k}. */
+    /** Waits until rank {@code r} has published call {@code k} (or a later one: see the class note). */
     private void await(final int r, final long k, final CollCall c) {
         final long at = HostLayout.cellAt(k, cell) + HostLayout.SEQ;
-        if ((long) LONG.getAcquire(blocks[r], at) != k) {
+        if ((long) LONG.getAcquire(blocks[r], at) < k) {
             awaitIdle(r, at, k, c);
         }
         seen[r] = k;
@@ -305,7 +307,7 @@ final class HostRegion implements HostState {
         final MemorySegment b = blocks[r];
         int iteration = 0;
         int polls = 0;
-        while ((long) LONG.getAcquire(b, at) != k) {
+        while ((long) LONG.getAcquire(b, at) < k) {
             if (0 != (++polls & (POLLS - 1)) && idle.spinsOnly(iteration)) {
                 Thread.onSpinWait();
                 continue;
@@ -315,7 +317,7 @@ final class HostRegion implements HostState {
                 continue;
             }
             final TuttiException gone = engine.failureAffecting(comm.world(r));
-            if (null != gone && (long) LONG.getAcquire(b, at) != k) {
+            if (null != gone && (long) LONG.getAcquire(b, at) < k) {
                 throw Failures.wrap(gone, c.kind().mpiName(), comm.describe(), "waiting for rank=" + r
                     + " (world rank " + comm.world(r) + ") in the on-host region failed");
             }
