@@ -53,7 +53,9 @@ import java.util.List;
  * {@code seen} keeps the last call seen published per peer, so that a writer reads a peer's line again only when
  * it has not waited for that peer since. Waits run the engine's progress (other collectives in flight, the
  * transport's liveness checks) every {@link #POLLS} reads of the flag and between idle steps of the rank's idle
- * strategy, and fail once the peer is known gone (its failure names it). Cost per call: one copy in, the reads of
+ * strategy, and fail once the peer is known gone (its failure names it); every call ends with one pass of that
+ * progress (MPI's progress rule: what the peers sent before the call moves on while the program is in it), and
+ * makes one first when a registered run of a higher priority is in flight. Cost per call: one copy in, the reads of
  * the awaited peers' lines and one copy out per block read; no allocation (the cells' data views are made once).
  */
 final class HostRegion implements HostState {
@@ -132,11 +134,13 @@ final class HostRegion implements HostState {
             | (host ? 1L << 8 : 0L) | c.variant().ordinal();
         shapeWord = (long) c.sendCount() << Integer.SIZE | c.sendType().ordinal();
         opWord = opCode(c.op());
-        if (host) {
-            tag = drawn >= 0 ? drawn : comm.drawTag((int) (callWord >>> Integer.SIZE), c.sendCount());
-        } else {
+        if (!host) {
             publish(k, null, 0, 0, c);
             return false;
+        }
+        tag = drawn >= 0 ? drawn : comm.drawTag((int) (callWord >>> Integer.SIZE), c.sendCount());
+        if (comm.outranked(0)) {
+            engine.progress(); // a registered run of a higher priority goes first, as for any collective of level 0
         }
         switch (kind) {
             case BARRIER -> barrier(k, c);
@@ -147,6 +151,9 @@ final class HostRegion implements HostState {
             case ALLTOALL -> alltoall(k, c);
             default -> throw Failures.internal(kind.mpiName(), comm.describe(), "no on-host algorithm");
         }
+        // One pass of the rank's progress, as a wait on the message layer makes: what the peers sent before this
+        // call (a window's retirement, a nonblocking collective's messages) moves on while the program is in it.
+        engine.progress();
         final List<Runnable> finish = c.finish();
         if (null != finish && !finish.isEmpty()) {
             finish.forEach(Runnable::run);
