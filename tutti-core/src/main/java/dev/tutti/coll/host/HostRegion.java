@@ -325,8 +325,7 @@ final class HostRegion implements HostState {
             }
             final TuttiException gone = engine.failureAffecting(comm.world(r));
             if (null != gone && (long) LONG.getAcquire(b, at) < k) {
-                throw Failures.wrap(gone, c.kind().mpiName(), comm.describe(), "waiting for rank=" + r
-                    + " (world rank " + comm.world(r) + ") in the on-host region failed");
+                throw Failures.wrap(gone, c.kind().mpiName(), comm.describe(), "cannot complete"); // as on messages
             }
             if (0 == (iteration & (PROBE_EVERY - 1))) {
                 probeOtherRoad(r, c);
