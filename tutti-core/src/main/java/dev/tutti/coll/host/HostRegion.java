@@ -43,7 +43,10 @@ import java.util.List;
  * </ul>
  * A rank that waits for a peer's call compares its words with its own: kind and root as a message header would, then
  * count and type, op, and whether the peer took the region too; a mismatch fails the call with the message layer's
- * exception and text for the same fault.
+ * exception and text for the same fault. A call on the region draws its message tag as a message-layer call would
+ * ({@link CollComm#drawTag}), so a rank waiting here also fails, naming the settings that differ, when the peer sent
+ * a message under this call's tag (its call went through messages or a persistent request's slots and will never
+ * be published). The block is given back when the communicator is retired ({@link #retired()}).
  *
  * <p>Implementation notes. Owned by the threads that make the communicator's collective calls, one at a time (MPI's
  * rule), so its fields are plain. A cell is written with plain stores, then its seq word with a release store; a
@@ -53,15 +56,19 @@ import java.util.List;
  * {@code seen} keeps the last call seen published per peer, so that a writer reads a peer's line again only when
  * it has not waited for that peer since. Waits run the engine's progress (other collectives in flight, the
  * transport's liveness checks) every {@link #POLLS} reads of the flag and between idle steps of the rank's idle
- * strategy, and fail once the peer is known gone (its failure names it); every call ends with one pass of that
- * progress (MPI's progress rule: what the peers sent before the call moves on while the program is in it), and
- * makes one first when a registered run of a higher priority is in flight. Cost per call: one copy in, the reads of
+ * strategy, and fail once the peer is known gone (its failure names it). A call that finds every flag set waits for
+ * nothing and runs no progress: one in {@link #PROGRESS_EVERY} makes one pass anyway (MPI's progress rule: a rank
+ * whose peers on this communicator always arrive first still moves its other operations on; a pass per call would
+ * cost a small call a large share of its time), and a call makes one first when a registered run of a higher priority is
+ * in flight. Cost per call: one copy in, the reads of
  * the awaited peers' lines and one copy out per block read; no allocation (the cells' data views are made once).
  */
 final class HostRegion implements HostState {
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
     /** Flag reads between two passes of the engine's progress while the idle strategy only spins (a power of 2). */
     private static final int POLLS = 16;
+    /** Calls between two passes of the rank's progress made by calls that did not wait (a power of 2). */
+    private static final int PROGRESS_EVERY = 32;
     /** Idle steps of a wait between two looks for a peer's message of the awaited call (a power of 2). */
     private static final int PROBE_EVERY = 64;
 
@@ -113,11 +120,6 @@ final class HostRegion implements HostState {
         }
     }
 
-    /** @return the most bytes a cell holds */
-    long limit() {
-        return limit;
-    }
-
     /**
      * Numbers and publishes a call-ordered call, and runs it here if it takes the region ({@link Road#onHost}).
      *
@@ -151,9 +153,9 @@ final class HostRegion implements HostState {
             case ALLTOALL -> alltoall(k, c);
             default -> throw Failures.internal(kind.mpiName(), comm.describe(), "no on-host algorithm");
         }
-        // One pass of the rank's progress, as a wait on the message layer makes: what the peers sent before this
-        // call (a window's retirement, a nonblocking collective's messages) moves on while the program is in it.
-        engine.progress();
+        if (0 == (k & (PROGRESS_EVERY - 1))) {
+            engine.progress(); // MPI's progress rule, for a rank whose calls never wait (see the class note)
+        }
         final List<Runnable> finish = c.finish();
         if (null != finish && !finish.isEmpty()) {
             finish.forEach(Runnable::run);
