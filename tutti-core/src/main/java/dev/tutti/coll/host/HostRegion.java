@@ -347,8 +347,16 @@ final class HostRegion implements HostState {
      */
     private void probeOtherRoad(final int r, final CollCall c) {
         final int world = comm.world(r);
-        if (null != engine.iprobe(comm.context(), world, tag, comm.view())
-            || null != engine.iprobe(comm.context(), world, SlotLanes.agreementTag(tag), comm.view())) {
+        final boolean sent;
+        try {
+            sent = null != engine.iprobe(comm.context(), world, tag, comm.view())
+                || null != engine.iprobe(comm.context(), world, SlotLanes.agreementTag(tag), comm.view());
+        } catch (final TuttiException gone) {
+            // The peer left or failed (the probe's progress may have just read its goodbye, sent after it published
+            // this call): the wait's own check decides, after reading the flag again.
+            return;
+        }
+        if (sent) {
             final String op = c.kind().mpiName();
             throw Errors.mismatch(ErrorClass.ARG, op, comm.describe(), r, "a message of another collective call "
                 + "(through the message layer or slots) for this one", "called " + op + " through the on-host "
