@@ -56,7 +56,7 @@ public final class CollComm {
     private final ScheduleCache schedules = new ScheduleCache();
     /** The shared-memory lanes of its persistent collectives ({@link SlotLanes}), made on first use. */
     private volatile SlotLanes slotLanes;
-    /** The on-host layer's state ({@link HostState}), made at the first blocking collective; null before. */
+    /** The on-host layer's state ({@link HostState}), made at the first collective call; null before. */
     private volatile HostState hostState;
     /** Its hosts when it spans several with more than one rank on some: null (the usual case) means flat. */
     private HostMap hosts;
@@ -93,7 +93,6 @@ public final class CollComm {
         if (null != lanes) {
             lanes.close();
         }
-
         if (null != rankState) {
             rankState.runs().removePersistent(this);
         }
@@ -129,8 +128,8 @@ public final class CollComm {
     }
 
     /**
-     * Returns the on-host layer's state of this communicator, or null before its first blocking collective: a
-     * volatile read, once per call.
+     * Returns the on-host layer's state of this communicator, or null before its first collective call: a volatile
+     * read, once per call.
      *
      * @return the state, or null
      */
@@ -139,7 +138,8 @@ public final class CollComm {
     }
 
     /**
-     * Records the on-host layer's state of this communicator, once, by the thread of its first blocking collective.
+     * Records the on-host layer's state of this communicator: what it may be at its first collective call, its
+     * region (or none) at the call that agrees it.
      *
      * @param state the state
      */

@@ -15,14 +15,14 @@ import java.util.function.BooleanSupplier;
  * <ul>
  * <li><b>On-host region</b>: a blocking call of barrier, bcast, reduce, allreduce, gather, allgather, scatter or
  * alltoall (regular forms) on a communicator that has a region (every rank shares memory with every other, no
- * hook, agreed at its first blocking call), whose data per rank fits the region's slots and whose operation has no
- * algorithm forced by the setting {@code tutti.coll.<operation>} ({@link #onHost}). Every rank of a correct program
- * decides the same: the inputs are the call's kind, counts and type and the communicator's settings.</li>
+ * hook; agreed at its first blocking barrier, allreduce, allgather or alltoall that goes there), whose data per rank
+ * fits the region's slots and whose operation has no algorithm forced by the setting {@code tutti.coll.<operation>}
+ * ({@link #onHost}). Every rank of a correct program decides the same: the inputs are the call's kind, counts and
+ * type and the communicator's settings.</li>
  * <li><b>Messages</b>: every other run of a blocking, nonblocking or tagged call, and of the library's own
  * collectives (their peers and sizes hold for one call, and a lane of slots is agreed once for many). A persistent
- * run too when
- * none of its peers shares direct memory with this rank or the setting {@code tutti.coll.directLimit} is 0
- * ({@link #plan} makes no plan), or when every lane declined slots at its agreement ({@link #agreed}).</li>
+ * run too when none of its peers shares direct memory with this rank or the setting {@code tutti.coll.directLimit}
+ * is 0 ({@link #plan} makes no plan), or when every lane declined slots at its agreement ({@link #agreed}).</li>
  * <li><b>Slots</b>: a persistent run's messages with each peer in direct memory whose lane agreed on slots
  * ({@code SlotLane}). The run's rounds go as for messages, with a {@code SlotPart} in place of the message layer's
  * request for each such message; its other messages stay on the message layer.</li>
