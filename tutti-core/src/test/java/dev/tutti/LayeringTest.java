@@ -30,12 +30,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  *
  * <p>Layers, top to bottom: channel → job → calls → check → comm → coll → p2p → transport → runtime → type →
  * trace → api → internal → kernel, each using only layers below it. Inside coll: the door ({@code coll.door}) → the
- * intercommunicator collectives ({@code coll.inter}) → the algorithms ({@code coll.algo}) → the engine ({@code coll})
- * → the slots of persistent calls ({@code coll.slot}), which know no schedule. {@code channel} (the alltoall
- * channels, built on the public api alone) is the top, which nothing uses, and it may use only the api,
- * {@code internal} and the Flight Recorder events of {@code trace}. {@code job} starts ranks and is the
- * implementation the api finds through {@code ServiceLoader} ({@code internal.Provider}); {@code calls} implements
- * the api's communicator handles. The api ({@code dev.tutti}: interfaces, values, exceptions and the entry point's static methods) uses nothing of the engine: only its support, {@code internal}
+ * on-host layer ({@code coll.host}) → the intercommunicator collectives ({@code coll.inter}) → the algorithms
+ * ({@code coll.algo}) → the engine ({@code coll}) → the slots of persistent calls ({@code coll.slot}), which know no
+ * schedule. {@code channel} (the alltoall channels, built on the public api alone) is the top, which nothing uses,
+ * and it may use only the api, {@code internal} and the Flight Recorder events of {@code trace}. {@code job} starts
+ * ranks and is the implementation the api finds through {@code ServiceLoader} ({@code internal.Provider});
+ * {@code calls} implements the api's communicator handles. The api ({@code dev.tutti}: interfaces, values,
+ * exceptions and the entry point's static methods) uses nothing of the engine: only its support, {@code internal}
  * (error factories, settings, the provider interface, raw reductions), and the pure arithmetic of
  * {@code type.kernel}.
  *
@@ -53,6 +54,7 @@ class LayeringTest {
         {"check", "dev.tutti.check.."},
         {"comm", "dev.tutti.comm.."},
         {"door", "dev.tutti.coll.door.."},
+        {"host", "dev.tutti.coll.host.."},
         {"inter", "dev.tutti.coll.inter.."},
         {"algo", "dev.tutti.coll.algo.."},
         {"coll", "dev.tutti.coll"},

@@ -64,14 +64,17 @@ class SharedWindowTest {
     @Test
     void shouldReachEveryRanksBlockOverShm() {
         ShmJob.run(3, (world, shm) -> {
+            world.barrier(); // the world's on-host region (coll.host), which stays as long as the world, is made here
+            final long free = shm.sharedFreeBytes();
             final SharedWindow win = SharedWindow.allocate(world, 64 + 8L * world.rank()).orElseThrow();
             ring(world, win, 200);
             win.retire();
             win.retire(); // twice: nothing more
-            world.barrier(); // every rank retired: the blocks are back
-            final MemorySegment all = SharedMemory.of(world).orElseThrow().tryAllocate(ShmJob.config().arenaBytes());
+            world.barrier(); // every rank retired: the blocks are back (an allocation sweeps them first)
+            final MemorySegment all = SharedMemory.of(world).orElseThrow().tryAllocate(free);
             assertNotNull(all, "the window's blocks went back to the arena");
             shm.freeShared(all);
+            assertEquals(free, shm.sharedFreeBytes(), "every byte of the window's blocks went back to the arena");
         });
     }
 

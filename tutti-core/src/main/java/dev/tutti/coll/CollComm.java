@@ -56,6 +56,8 @@ public final class CollComm {
     private final ScheduleCache schedules = new ScheduleCache();
     /** The shared-memory lanes of its persistent collectives ({@link SlotLanes}), made on first use. */
     private volatile SlotLanes slotLanes;
+    /** The on-host layer's state ({@link HostState}), made at the first collective call; null before. */
+    private volatile HostState hostState;
     /** Its hosts when it spans several with more than one rank on some: null (the usual case) means flat. */
     private HostMap hosts;
 
@@ -112,6 +114,37 @@ public final class CollComm {
             }
         }
         return lanes;
+    }
+
+    /**
+     * The communicator's context block is retired on this rank (every member's FIN is in): gives back its on-host
+     * region, which no member reads any more.
+     */
+    void retired() {
+        final HostState h = hostState;
+        if (null != h) {
+            h.retired();
+        }
+    }
+
+    /**
+     * Returns the on-host layer's state of this communicator, or null before its first collective call: a volatile
+     * read, once per call.
+     *
+     * @return the state, or null
+     */
+    public HostState hostState() {
+        return hostState;
+    }
+
+    /**
+     * Records the on-host layer's state of this communicator: what it may be at its first collective call, its
+     * region (or none) at the call that agrees it.
+     *
+     * @param state the state
+     */
+    public void hostState(final HostState state) {
+        this.hostState = state;
     }
 
     /**
@@ -218,6 +251,21 @@ public final class CollComm {
     int nextTag(final CollHeader header) {
         final int tag = seq.getAndIncrement() & SEQ_MASK;
         recentCalls[tag & (RECENT_CALLS - 1)] = header.record();
+        return tag;
+    }
+
+    /**
+     * Draws the tag of the next ordinary collective call that sends no message (one through the on-host region), so
+     * that every call-ordered call of the communicator keeps its number on every rank whichever road it takes, and
+     * remembers it as {@link #nextTag} does, from the call's header bits: no header object per call.
+     *
+     * @param bits  the call's header bits ({@link CollHeader#bits()})
+     * @param count its count argument
+     * @return its tag
+     */
+    public int drawTag(final int bits, final int count) {
+        final int tag = seq.getAndIncrement() & SEQ_MASK;
+        recentCalls[tag & (RECENT_CALLS - 1)] = (long) bits << Integer.SIZE | (count & 0xFFFF_FFFFL);
         return tag;
     }
 

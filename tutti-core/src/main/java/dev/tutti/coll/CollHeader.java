@@ -112,7 +112,7 @@ public final class CollHeader {
      * @param sentCode the type code of the sender's message
      * @return the exception
      */
-    TuttiException mismatch(final String op, final CollComm comm, final int peer, final int sentCode) {
+    public TuttiException mismatch(final String op, final CollComm comm, final int peer, final int sentCode) {
         final int k = TypeCode.kind(sentCode);
         final boolean sameKind = null != kind && k == kind.ordinal() + 1 && TypeCode.isInter(sentCode) == inter;
         return Errors.mismatch(sameKind ? ErrorClass.ROOT : ErrorClass.ARG, op, comm.describe(), peer, "as part of "

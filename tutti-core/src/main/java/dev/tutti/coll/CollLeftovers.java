@@ -56,7 +56,7 @@ public final class CollLeftovers {
     }
 
     /**
-     * A freed block is retired: its communicators leave the registry.
+     * A freed block is retired: its communicators leave the registry, and give back their on-host regions.
      *
      * @param engine the rank's engine
      * @param from   the block's first context
@@ -65,7 +65,10 @@ public final class CollLeftovers {
     public static void retired(final P2pEngine engine, final int from, final int to) {
         final CollHooks state = CollHooks.of(engine);
         for (int c = from; c < to; c++) {
-            state.comms().remove(c);
+            final CollComm comm = state.comms().remove(c);
+            if (null != comm) {
+                comm.retired();
+            }
         }
     }
 

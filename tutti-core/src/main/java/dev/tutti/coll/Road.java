@@ -9,14 +9,20 @@ import dev.tutti.transport.Transport;
 import java.util.function.BooleanSupplier;
 
 /**
- * Which road a collective run's data takes: the message layer ({@code p2p}), or slots in memory this rank shares
- * with a peer ({@code coll.slot}). It is decided here and nowhere else; {@link ScheduleRun} keeps what is decided in
- * its own fields and follows it.
+ * Which road a collective call's data takes: a communicator's on-host region ({@code coll.host}), the message layer
+ * ({@code p2p}), or slots in memory this rank shares with a peer ({@code coll.slot}). It is decided here and nowhere
+ * else; {@link ScheduleRun} keeps what is decided for a run in its own fields and follows it.
  * <ul>
- * <li><b>Messages</b>: every run of a blocking, nonblocking or tagged call, and of the library's own collectives
- * (their peers and sizes hold for one call, and a lane of slots is agreed once for many). A persistent run too when
- * none of its peers shares direct memory with this rank or the setting {@code tutti.coll.directLimit} is 0
- * ({@link #plan} makes no plan), or when every lane declined slots at its agreement ({@link #agreed}).</li>
+ * <li><b>On-host region</b>: a blocking call of barrier, bcast, reduce, allreduce, gather, allgather, scatter or
+ * alltoall (regular forms) on a communicator that has a region (every rank shares memory with every other, no
+ * hook; agreed at its first blocking barrier, allreduce, allgather or alltoall that goes there), whose data per rank
+ * fits the region's slots and whose operation has no algorithm forced by the setting {@code tutti.coll.<operation>}
+ * ({@link #onHost}). Every rank of a correct program decides the same: the inputs are the call's kind, counts and
+ * type and the communicator's settings.</li>
+ * <li><b>Messages</b>: every other run of a blocking, nonblocking or tagged call, and of the library's own
+ * collectives (their peers and sizes hold for one call, and a lane of slots is agreed once for many). A persistent
+ * run too when none of its peers shares direct memory with this rank or the setting {@code tutti.coll.directLimit}
+ * is 0 ({@link #plan} makes no plan), or when every lane declined slots at its agreement ({@link #agreed}).</li>
  * <li><b>Slots</b>: a persistent run's messages with each peer in direct memory whose lane agreed on slots
  * ({@code SlotLane}). The run's rounds go as for messages, with a {@code SlotPart} in place of the message layer's
  * request for each such message; its other messages stay on the message layer.</li>
@@ -31,8 +37,29 @@ import java.util.function.BooleanSupplier;
  * current start is lean). {@link #plan} runs at a persistent call's init, {@link #agreed} and {@link #leanRounds}
  * once per request, when its lanes have agreed; {@link #lean} once per start, inlined into it.
  */
-final class Road {
+public final class Road {
     private Road() {
+    }
+
+    /**
+     * Tells whether a call goes through its communicator's on-host region, which has slots of {@code limit} bytes.
+     *
+     * @param call  the call, intracommunicator, with no hook
+     * @param limit the region's slot bytes
+     * @return true for the on-host region
+     */
+    public static boolean onHost(final CollCall call, final long limit) {
+        if (CollCall.Variant.BLOCKING != call.variant() || null != call.args()
+            || null != call.comm().selection().override(call.kind())) {
+            return false;
+        }
+        final long block = (long) call.sendCount() * call.sendType().sizeBytes();
+        return switch (call.kind()) {
+            case BARRIER -> true;
+            case BCAST, REDUCE, ALLREDUCE, GATHER, ALLGATHER -> block <= limit;
+            case SCATTER, ALLTOALL -> block * call.comm().size() <= limit;
+            default -> false;
+        };
     }
 
     /**

@@ -12,7 +12,9 @@ import java.util.Set;
  * the communicator spans hosts), so every rank of a call makes the same choice. Overrides, for tests and
  * benchmarks: the setting {@code tutti.coll.<operation>} (system property, or environment
  * {@code TUTTI_COLL_<OPERATION>}), e.g. {@code -Dtutti.coll.allreduce=ring} or {@code =hierarchical}, or
- * {@code =flat} for the default choice without the node-aware algorithms; or {@link #withOverride}.
+ * {@code =flat} for the default choice without the node-aware algorithms; or {@link #withOverride}. A blocking call
+ * that goes through its communicator's on-host region ({@link Road#onHost}) runs no algorithm of this table; an
+ * operation with a forced algorithm never goes there, so every message-based algorithm stays reachable.
  *
  * <p>Implementation notes. Defaults follow MPICH's published thresholds (REFERENCE.md §1.3): small messages
  * minimise rounds (trees, recursive doubling, Bruck, dissemination), large ones minimise bytes per rank

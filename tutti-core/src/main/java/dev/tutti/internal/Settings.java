@@ -114,6 +114,14 @@ public final class Settings {
             + "shared memory 1048576 (faster than the message layer's ring at every size up to there); slots "
             + "take at most a quarter of a rank's shared arena; 0 turns it off; read at each "
             + "`...Init`, and every rank must use the same value");
+    /** Per-call collectives of a communicator on one host: the largest block that goes through its on-host region. */
+    public static final Setting COLL_HOST_LIMIT = integer("tutti.coll.hostLimit", -1, ReadAt.COMMUNICATOR,
+        "blocking barrier, bcast, reduce, allreduce, gather, allgather, scatter and alltoall on a communicator whose "
+            + "ranks all share memory: a call whose data per rank (a rank's whole send for scatter and alltoall) is at "
+            + "most this many bytes moves through the communicator's on-host region (sequence flags and slots set up "
+            + "at its first blocking barrier, allreduce, allgather or alltoall, no messages); larger calls, nonblocking, tagged and persistent forms, "
+            + "forced algorithms (`tutti.coll.<operation>`) and a checked job take the message layer; -1: 8192 "
+            + "between processes over shared memory, 0 between threads of one JVM; 0 turns it off; read there, and every rank must use the same value");
     /** The least severe log record passed on. */
     public static final Setting LOG_LEVEL = choice("tutti.log.level", "warning", List.of("off", "error", "warning",
         "info", "debug", "trace"), ReadAt.EACH_CALL, "The least severe of Tutti's own log records that is passed on "
@@ -233,8 +241,8 @@ public final class Settings {
     private static final List<Setting> ALL = List.of(TRANSPORT, EAGER_LIMIT, INPROC_EAGER_LIMIT, IDLE_SPINS,
         IDLE_YIELDS, IDLE_MAX_PARK_US, BIND, SHM_DIR, SHM_RING_BYTES, SHM_EAGER_LIMIT, SHM_CHUNK_BYTES, SHM_CHUNKS,
         SHM_PUSH_LIMIT, SHM_ARENA_MIB, SHM_LIVENESS_MS, SHM_CLOSE_WAIT_MS, SHM_IDLE_YIELDS, SHM_IDLE_MAX_PARK_US, SHM_IDLE_YIELD_EVERY,
-        COLL_ALGORITHM, COLL_TAGGED_TIMEOUT_MS, COLL_DIRECT_LIMIT, LOG_LEVEL, CHECK, CHECK_TIMEOUT_MS, CHECK_REPORT,
-        JFR, JFR_STACKS, RENDEZVOUS_TIMEOUT_MS,
+        COLL_ALGORITHM, COLL_TAGGED_TIMEOUT_MS, COLL_DIRECT_LIMIT, COLL_HOST_LIMIT, LOG_LEVEL, CHECK, CHECK_TIMEOUT_MS,
+        CHECK_REPORT, JFR, JFR_STACKS, RENDEZVOUS_TIMEOUT_MS,
         TCP_HOST, TCP_CONNECT_TIMEOUT_MS, TCP_CLOSE_TIMEOUT_MS, HOST_ID, HOST_LAYOUT, SERIAL_ALLOW, SECRET_FILE, RANK, SIZE,
         RENDEZVOUS, JOB_SECRET, JOB_ID, K8S_SERVICE);
 

@@ -32,6 +32,18 @@ public interface DirectMemory {
     }
 
     /**
+     * Returns the largest block of a blocking per-call collective that goes through a communicator's on-host region
+     * (the collective layer's {@code coll.host}) when the setting {@code tutti.coll.hostLimit} is left at its
+     * default: where that region was measured to beat the transport's messages; 0 keeps per-call collectives on the
+     * message layer.
+     *
+     * @return bytes, 0 for none
+     */
+    default long defaultHostLimit() {
+        return 0;
+    }
+
+    /**
      * Tells whether the transport moves a message sent from {@code data} with one copy (the receiver's, straight out
      * of the sender's memory), which beats a slot's two: a persistent collective that sends from such memory keeps
      * the message layer.

@@ -83,11 +83,19 @@ class ChannelSharedMemoryTest {
      */
     private static void arenaJob(final int n, final ShmJob.Body body) {
         final String limit = dev.tutti.internal.Settings.COLL_DIRECT_LIMIT.name();
+        final String host = dev.tutti.internal.Settings.COLL_HOST_LIMIT.name();
+        final String hostBefore = System.getProperty(host);
         System.setProperty(limit, Long.toString(WINDOW_LIMIT));
+        System.setProperty(host, "0"); // the arena's bytes are counted exactly: no communicator's on-host region
         try {
             ShmJob.run(n, body);
         } finally {
             System.clearProperty(limit);
+            if (null == hostBefore) {
+                System.clearProperty(host);
+            } else {
+                System.setProperty(host, hostBefore);
+            }
         }
     }
 

@@ -12,8 +12,11 @@ import dev.tutti.testkit.ShmJob;
 import dev.tutti.channel.AlltoallChannel;
 import dev.tutti.channel.ChannelBuffer;
 import dev.tutti.channel.ChannelQos;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -39,8 +42,29 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * while buffers are held several at a time and released in any order, or one held for long while the others cycle;
  * the array accessors' copies; a rank that leaves; the window's memory back in the arena once every rank closed.
  */
+// Runs alone (@Isolated): it turns the on-host regions off (a System property), as it counts the arena's bytes
+// exactly and a communicator's region lives as long as the communicator.
+@Isolated
 @Timeout(120)
 class ChannelWindowTest {
+    private static final String HOST = dev.tutti.internal.Settings.COLL_HOST_LIMIT.name();
+    private static String hostBefore;
+
+    @BeforeAll
+    static void noRegions() {
+        hostBefore = System.getProperty(HOST);
+        System.setProperty(HOST, "0");
+    }
+
+    @AfterAll
+    static void restore() {
+        if (null == hostBefore) {
+            System.clearProperty(HOST);
+        } else {
+            System.setProperty(HOST, hostBefore);
+        }
+    }
+
     private static final long LONG = Long.BYTES;
 
     static long value(final long k, final int src, final int dst, final long i) {

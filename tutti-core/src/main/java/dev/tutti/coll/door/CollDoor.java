@@ -22,6 +22,7 @@ import dev.tutti.coll.Schedule;
 import dev.tutti.coll.ScheduleCache;
 import dev.tutti.coll.ScheduleRun;
 import dev.tutti.coll.algo.Algorithms;
+import dev.tutti.coll.host.HostCollectives;
 import dev.tutti.coll.inter.InterAlgorithms;
 import dev.tutti.internal.Errors;
 import dev.tutti.internal.Failures;
@@ -41,7 +42,8 @@ import java.util.concurrent.TimeUnit;
  * nonblocking calls, matched by call order; {@link #run} is {@code enter} and the wait of a blocking call),
  * {@link #begin} (tagged calls, matched by kind and tag) and
  * {@link #init} (persistent calls: the schedule is built once here, and each start of the returned
- * {@link PersistentRun} tells the hook and runs it again). Which road the data of a run takes (messages, or slots of
+ * {@link PersistentRun} tells the hook and runs it again). Which road the data of a call takes (a communicator's
+ * on-host region for a blocking call that no hook sees, through {@link HostCollectives}; messages; or slots of
  * memory shared with a peer for a persistent call's runs) is decided in one place, {@code coll.Road}.
  *
  * <p>Implementation notes. Without a hook the door costs one volatile load and one predictable branch per call.
@@ -106,6 +108,12 @@ public final class CollDoor {
     private static Request enterUntraced(final CollCall call) {
         final CollHook hook = call.comm().rankState().hook();
         if (null == hook) {
+            if (!call.isInter()) {
+                select(call); // a call refused by a local check is no call: its number must not be published
+                if (HostCollectives.take(call)) {
+                    return CollDone.DONE;
+                }
+            }
             return start(build(call));
         }
         if (!call.isInter()) {

@@ -31,6 +31,17 @@ public final class SlotLanes {
         this.view = view;
     }
 
+    /**
+     * Returns the tag of a slot lane's agreement messages for a run of tag {@code tag} (what a peer that runs the
+     * call another way may meet).
+     *
+     * @param tag the run's tag
+     * @return the agreement's tag
+     */
+    public static int agreementTag(final int tag) {
+        return SlotLane.agreementTag(tag);
+    }
+
     /** Returns the lane for a peer and shape, made on first use. */
     SlotLane lane(final SlotLane.Key key, final int peerWorld, final DirectMemory memory,
         final long limit) {

@@ -87,6 +87,15 @@ final class SharedArena {
         return true;
     }
 
+    /** @return the bytes of the arena not in any block now */
+    synchronized long freeBytes() {
+        long sum = 0;
+        for (final long room : free.values()) {
+            sum += room;
+        }
+        return sum;
+    }
+
     /**
      * Returns the file offset of a segment that lies entirely inside this arena, else -1.
      *

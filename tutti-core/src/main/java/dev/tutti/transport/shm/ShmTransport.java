@@ -779,6 +779,16 @@ public final class ShmTransport implements Transport {
         return ShmFile.removeStale(dir);
     }
 
+    /**
+     * Returns the bytes of this rank's shared arena not in any block now (its buffers, windows, and the collectives'
+     * slots and on-host regions take the rest): for diagnostics and tests.
+     *
+     * @return the bytes
+     */
+    public long sharedFreeBytes() {
+        return arena.freeBytes();
+    }
+
     /** @return how many sends took the single-copy path (payload in the shared arena) */
     public long singleCopySends() {
         return singleCopySends.get();

@@ -55,9 +55,38 @@ public final class ShmInitMain {
     }
 
     /**
+     * Blocking allreduces go through the world's on-host region (made at the first, by default over shm); then rank 1
+     * halts, and rank 0's next allreduce must fail naming rank 1 instead of waiting on its flag.
+     */
+    private static void dieHost(final Tutti tutti, final Communicator world) {
+        final int r = world.rank();
+        final long[] y = new long[1];
+        for (int i = 0; i < 5; i++) {
+            world.allreduce(Buf.of(new long[] {r + 1}), Buf.of(y), Op.SUM);
+        }
+        final String region = String.valueOf(Worlds.impl(world).collComm().hostState());
+        if (!region.contains("HostRegion")) {
+            throw new AssertionError("rank " + r + ": the allreduce does not go through the on-host region: " + region);
+        }
+        if (1 == r) {
+            Runtime.getRuntime().halt(3);
+        }
+        try {
+            world.allreduce(Buf.of(new long[] {r + 1}), Buf.of(y), Op.SUM);
+            throw new AssertionError("rank 0: the allreduce with the dead rank 1 completed");
+        } catch (final TuttiException e) {
+            if (ErrorClass.PROC_FAILED != e.errorClass() || !e.getMessage().contains("rank 1")) {
+                throw new AssertionError("rank 0: unexpected failure " + e, e);
+            }
+            System.out.println("rank 0 saw: " + e.getMessage());
+        }
+        tutti.close();
+    }
+
+    /**
      * Runs the rank.
      *
-     * @param args {@code ok}, {@code die} or {@code die-persistent}
+     * @param args {@code ok}, {@code die}, {@code die-persistent} or {@code die-host}
      */
     public static void main(final String[] args) {
         final Tutti tutti = Tutti.init();
@@ -67,6 +96,10 @@ public final class ShmInitMain {
         final String wiring = Worlds.impl(world).engine().toString();
         if (!wiring.contains("shm(")) {
             throw new AssertionError("rank " + r + " is not wired over shm: " + wiring);
+        }
+        if ("die-host".equals(args[0])) {
+            dieHost(tutti, world);
+            return;
         }
         if ("die-persistent".equals(args[0])) {
             diePersistent(tutti, world);

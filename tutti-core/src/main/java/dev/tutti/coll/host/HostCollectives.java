@@ -1,0 +1,173 @@
+package dev.tutti.coll.host;
+
+import dev.tutti.Datatype;
+import dev.tutti.coll.AlgorithmId;
+import dev.tutti.coll.CollArgs;
+import dev.tutti.coll.CollCall;
+import dev.tutti.coll.CollComm;
+import dev.tutti.coll.CollHeader;
+import dev.tutti.coll.Road;
+import dev.tutti.coll.HostState;
+import dev.tutti.coll.ScheduleRun;
+import dev.tutti.coll.algo.Algorithms;
+import dev.tutti.internal.Settings;
+import dev.tutti.p2p.P2pEngine;
+import dev.tutti.transport.DirectMemory;
+import dev.tutti.transport.Transport;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * The entry of the on-host collective layer: the door hands it every call-ordered intracommunicator call that no hook
+ * sees ({@link #take}), and it runs those that go through the communicator's region ({@link HostRegion}).
+ *
+ * <p>A communicator gets its region at its first blocking barrier, allreduce, allgather or alltoall that would go
+ * through it, on every rank at the same call (MPI orders a communicator's collectives alike on every rank, and a
+ * blocking call is one on every rank; every rank of these waits for every other anyway, so agreeing adds no wait).
+ * Before that, at its first call, each rank finds
+ * whether every peer is reached through one {@link DirectMemory} (all the ranks are processes of this host over
+ * shared memory, or threads of this JVM) and reads the limit (the setting {@code tutti.coll.hostLimit}, or the
+ * memory's {@link DirectMemory#defaultHostLimit()}); at the agreeing call it makes its block ({@link HostLayout}) in its own direct memory, and
+ * offers it to the others with an allgather of the message layer: the region is made where every rank offered a
+ * block of the same limit, else none is, and each rank gives its block back. Every rank decides alike from what
+ * they all see. Calls made before, and every call of a communicator without a region, take the message layer.
+ *
+ * <p>Implementation notes. Stateless; the communicator keeps its state ({@link CollComm#hostState()}): a volatile
+ * read per call. Agreement costs one allgather of four longs per rank, once per communicator; a region costs each
+ * rank one block of {@code 4 * (64 + limit)} bytes, counted in the direct memory's share for slots (a rank whose
+ * share is used up offers none, and the communicator takes the message layer).
+ */
+public final class HostCollectives {
+    /** A communicator without a region. */
+    private static final HostState NONE = () -> {
+    };
+
+    /** A communicator that may get a region, at its first call that agrees one ({@link #agrees}). */
+    private record Pending(DirectMemory memory, long limit) implements HostState {
+        @Override
+        public void retired() {
+        }
+    }
+
+    private HostCollectives() {
+    }
+
+    /**
+     * Runs a call through its communicator's on-host region if it goes there, else publishes it (the message layer
+     * then runs it). The first call that can agrees the region first.
+     *
+     * @param call a blocking or nonblocking intracommunicator call, with no hook
+     * @return true if the call is done, false if the message layer runs it
+     * @throws dev.tutti.TuttiException if the call's peers made another call, or a peer is gone
+     */
+    public static boolean take(final CollCall call) {
+        final CollComm comm = call.comm();
+        HostState s = comm.hostState();
+        if (s instanceof HostRegion region) {
+            return region.run(call, -1);
+        }
+        if (null == s) {
+            s = candidate(comm);
+            comm.hostState(s);
+        }
+        if (!(s instanceof Pending p) || !agrees(call, p.limit())) {
+            return false;
+        }
+        final int tag = comm.drawTag(CollHeader.of(call.kind(), call.root(), call.sendCount()).bits(),
+            call.sendCount());
+        final HostState made;
+        try {
+            made = attach(comm, call, p, tag);
+        } catch (final RuntimeException | Error e) {
+            comm.hostState(NONE); // the call fails on every rank that saw it fail; none makes a region
+            throw e;
+        }
+        comm.hostState(made);
+        if (made instanceof HostRegion region) {
+            return region.run(call, tag);
+        }
+        return false; // no region: every rank runs the call on the message layer (under a number of its own)
+    }
+
+    /**
+     * Tells whether a call may agree its communicator's region: a blocking call of an operation whose every rank
+     * waits for every other in any algorithm (barrier, allreduce, allgather, alltoall), so that the agreement adds no
+     * wait the call does not have (a bcast's root, for one, may return before the others call), and that goes
+     * through the region, so that the agreement and the call share one call number.
+     */
+    private static boolean agrees(final CollCall call, final long limit) {
+        return switch (call.kind()) {
+            case BARRIER, ALLREDUCE, ALLGATHER, ALLTOALL -> Road.onHost(call, limit);
+            default -> false;
+        };
+    }
+
+    /**
+     * Whether the communicator may have a region: every peer is reached through one {@link DirectMemory} and the
+     * limit is above 0. Every rank finds the same.
+     */
+    private static HostState candidate(final CollComm comm) {
+        final P2pEngine engine = comm.engine();
+        final int size = comm.size();
+        if (null == engine || size < 2) {
+            return NONE;
+        }
+        DirectMemory memory = null;
+        for (int r = 0; r < size; r++) {
+            if (r == comm.rank()) {
+                continue;
+            }
+            final Transport route = engine.route(comm.world(r));
+            final DirectMemory m = null == route ? null : route.directMemory();
+            if (null == m || (null != memory && memory != m)) {
+                return NONE;
+            }
+            memory = m;
+        }
+        final long setting = Settings.COLL_HOST_LIMIT.intValue();
+        final long limit = setting < 0 ? memory.defaultHostLimit() : setting;
+        return limit <= 0 ? NONE : new Pending(memory, limit);
+    }
+
+    /**
+     * Agrees a communicator's region with its peers (see the class note), or returns {@link #NONE}. The agreement's
+     * messages carry the call's number and header, so that a peer which made another call meets them as the message
+     * layer's run of this call and reports the mismatch as it would.
+     */
+    private static HostState attach(final CollComm comm, final CollCall call, final Pending p, final int tag) {
+        final DirectMemory memory = p.memory();
+        final long limit = p.limit();
+        final int size = comm.size();
+        final long bytes = HostLayout.blockBytes(limit);
+        final MemorySegment block = memory.tryAllocateSlots(bytes);
+        final long[] mine = {null == block ? 0 : 1, null == block ? 0 : memory.nameDirect(block), bytes, limit};
+        final long[] all = new long[mine.length * size];
+        try {
+            ScheduleRun.start(Algorithms.build(AlgorithmId.ALLGATHER_LINEAR, comm, CollArgs.of(call.kind().mpiName(),
+                MemorySegment.ofArray(mine), MemorySegment.ofArray(all), Datatype.LONG, mine.length, -1, null))
+                .withHeader(CollHeader.of(call.kind(), call.root(), call.sendCount())), comm, tag, false).waitFor();
+        } catch (final RuntimeException | Error e) {
+            if (null != block) {
+                memory.freeDirect(block);
+            }
+            throw e;
+        }
+        boolean agreed = true;
+        for (int r = 0; r < size; r++) {
+            final int at = r * mine.length;
+            agreed &= 1 == all[at] && bytes == all[at + 2] && limit == all[at + 3];
+        }
+        if (!agreed) {
+            if (null != block) {
+                memory.freeDirect(block);
+            }
+            return NONE;
+        }
+        final MemorySegment[] blocks = new MemorySegment[size];
+        for (int r = 0; r < size; r++) {
+            blocks[r] = r == comm.rank() ? block
+                : memory.resolveDirect(comm.world(r), all[r * mine.length + 1], bytes);
+        }
+        return new HostRegion(comm, memory, blocks, limit);
+    }
+}

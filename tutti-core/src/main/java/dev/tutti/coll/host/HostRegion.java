@@ -1,0 +1,432 @@
+package dev.tutti.coll.host;
+
+import dev.tutti.Datatype;
+import dev.tutti.ErrorClass;
+import dev.tutti.Op;
+import dev.tutti.TuttiException;
+import dev.tutti.coll.CollCall;
+import dev.tutti.coll.CollComm;
+import dev.tutti.coll.CollHeader;
+import dev.tutti.coll.CollKind;
+import dev.tutti.coll.HostState;
+import dev.tutti.coll.Road;
+import dev.tutti.coll.slot.SlotLanes;
+import dev.tutti.internal.Errors;
+import dev.tutti.internal.Failures;
+import dev.tutti.internal.SegmentCopy;
+import dev.tutti.p2p.P2pEngine;
+import dev.tutti.runtime.IdleStrategy;
+import dev.tutti.transport.DirectMemory;
+import dev.tutti.type.LocalReduction;
+import dev.tutti.type.TypeCode;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+import java.util.List;
+
+/**
+ * A communicator's on-host region on this rank, and the algorithms of the calls that go through it: every rank's
+ * block ({@link HostLayout}), this rank's own to write, the others' to read. Each call-ordered call on the
+ * communicator (blocking or not) is numbered here and published in this rank's cell for it: its header words, and
+ * for a call on the region its bytes; a call that takes the message layer publishes its words alone, so that a peer
+ * on the region that waits for this rank finds out instead of waiting for ever.
+ * <ul>
+ * <li>barrier: publish, then wait for every peer's call.</li>
+ * <li>bcast: the root publishes its bytes; every other rank waits for the root's call and copies them out.</li>
+ * <li>reduce, allreduce: every rank publishes its operand; the root (every rank) waits for all and folds them in
+ * rank order, {@code x0 op (x1 op (... op x(p-1)))}, from the cells alone: a non-commutative op is right, and
+ * every rank of an allreduce computes the same bits.</li>
+ * <li>gather, allgather: every rank publishes its block; the root (every rank) copies each out.</li>
+ * <li>scatter: the root publishes all blocks; each rank copies its own. alltoall: every rank publishes its whole
+ * send; each copies its block out of every peer's cell.</li>
+ * </ul>
+ * A rank that waits for a peer's call compares its words with its own: kind and root as a message header would, then
+ * count and type, op, and whether the peer took the region too; a mismatch fails the call with the message layer's
+ * exception and text for the same fault. A call on the region draws its message tag as a message-layer call would
+ * ({@link CollComm#drawTag}), so a rank waiting here also fails, naming the settings that differ, when the peer sent
+ * a message under this call's tag (its call went through messages or a persistent request's slots and will never
+ * be published). The block is given back when the communicator is retired ({@link #retired()}).
+ *
+ * <p>Implementation notes. Owned by the threads that make the communicator's collective calls, one at a time (MPI's
+ * rule), so its fields are plain. A cell is written with plain stores, then its seq word with a release store; a
+ * reader loads the seq word with acquire and then reads plainly; a writer reuses the cell of call {@code k - 4} only
+ * after every peer has published call {@code k - 3} (see {@link HostLayout}), so no cell changes under a reader. A
+ * cell's seq word only grows, so "has published call j" reads as "the cell of call j holds j or more".
+ * {@code seen} keeps the last call seen published per peer, so that a writer reads a peer's line again only when
+ * it has not waited for that peer since. Waits run the engine's progress (other collectives in flight, the
+ * transport's liveness checks) every {@link #POLLS} reads of the flag and between idle steps of the rank's idle
+ * strategy, and fail once the peer is known gone (its failure names it). A call that finds every flag set waits for
+ * nothing and runs no progress: one in {@link #PROGRESS_EVERY} makes one pass anyway (MPI's progress rule: a rank
+ * whose peers on this communicator always arrive first still moves its other operations on; a pass per call would
+ * cost a small call a large share of its time), and a call makes one first when a registered run of a higher priority is
+ * in flight. Cost per call: one copy in, the reads of
+ * the awaited peers' lines and one copy out per block read; no allocation (the cells' data views are made once).
+ */
+final class HostRegion implements HostState {
+    private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
+    /** Flag reads between two passes of the engine's progress while the idle strategy only spins (a power of 2). */
+    private static final int POLLS = 16;
+    /** Calls between two passes of the rank's progress made by calls that did not wait (a power of 2). */
+    private static final int PROGRESS_EVERY = 32;
+    /** Idle steps of a wait between two looks for a peer's message of the awaited call (a power of 2). */
+    private static final int PROBE_EVERY = 64;
+
+    private final CollComm comm;
+    private final P2pEngine engine;
+    private final IdleStrategy idle;
+    private final DirectMemory memory;
+    private final int rank;
+    private final int size;
+    private final MemorySegment mine;
+    private final MemorySegment[] blocks;
+    /** Per rank and cell: a view of the cell's bytes, inline ({@code 2c + 1}) and in the lines after ({@code 2c}). */
+    private final MemorySegment[][] bytes;
+    private final long limit;
+    private final long cell;
+    private final long[] seen;
+    private long calls;
+    /** The current call's message tag (drawn as a message-layer call would, see {@link CollComm#drawTag}). */
+    private int tag;
+    private long callWord;
+    private long shapeWord;
+    private long opWord;
+
+    /**
+     * @param comm   the communicator
+     * @param memory the direct memory its ranks share
+     * @param blocks every rank's block, this rank's own at its rank
+     * @param limit  the most bytes a cell holds
+     */
+    HostRegion(final CollComm comm, final DirectMemory memory, final MemorySegment[] blocks, final long limit) {
+        this.comm = comm;
+        this.engine = comm.engine();
+        this.idle = engine.idleStrategy();
+        this.memory = memory;
+        this.rank = comm.rank();
+        this.size = comm.size();
+        this.mine = blocks[rank];
+        this.blocks = blocks;
+        this.limit = limit;
+        this.cell = HostLayout.cellBytes(limit);
+        this.seen = new long[size];
+        this.bytes = new MemorySegment[size][2 * HostLayout.CELLS];
+        for (int r = 0; r < size; r++) {
+            for (int c = 0; c < HostLayout.CELLS; c++) {
+                final long at = HostLayout.cellAt(c, cell);
+                bytes[r][2 * c] = blocks[r].asSlice(at + HostLayout.BYTES_AT, cell - HostLayout.BYTES_AT);
+                bytes[r][2 * c + 1] = blocks[r].asSlice(at + HostLayout.INLINE_AT, HostLayout.INLINE);
+            }
+        }
+    }
+
+    /**
+     * Numbers and publishes a call-ordered call, and runs it here if it takes the region ({@link Road#onHost}).
+     *
+     * @param c     the call, intracommunicator, with no hook
+     * @param drawn the call's number drawn already (by the region's agreement, at this call), or -1
+     * @return true if the call is done, false if it takes the message layer (its words are published)
+     * @throws TuttiException if a peer's call does not match, or a peer is gone
+     */
+    boolean run(final CollCall c, final int drawn) {
+        final long k = ++calls;
+        final boolean host = Road.onHost(c, limit);
+        final CollKind kind = c.kind();
+        callWord = (long) TypeCode.intraHeader(kind.ordinal() + 1, c.root()) << Integer.SIZE
+            | (host ? 1L << 8 : 0L) | c.variant().ordinal();
+        shapeWord = (long) c.sendCount() << Integer.SIZE | c.sendType().ordinal();
+        opWord = opCode(c.op());
+        if (!host) {
+            publish(k, null, 0, 0, c);
+            return false;
+        }
+        tag = drawn >= 0 ? drawn : comm.drawTag((int) (callWord >>> Integer.SIZE), c.sendCount());
+        if (comm.outranked(0)) {
+            engine.progress(); // a registered run of a higher priority goes first, as for any collective of level 0
+        }
+        switch (kind) {
+            case BARRIER -> barrier(k, c);
+            case BCAST -> bcast(k, c);
+            case REDUCE, ALLREDUCE -> reduce(k, c, CollKind.ALLREDUCE == kind ? -1 : c.root());
+            case GATHER, ALLGATHER -> gather(k, c, CollKind.ALLGATHER == kind ? -1 : c.root());
+            case SCATTER -> scatter(k, c);
+            case ALLTOALL -> alltoall(k, c);
+            default -> throw Failures.internal(kind.mpiName(), comm.describe(), "no on-host algorithm");
+        }
+        if (0 == (k & (PROGRESS_EVERY - 1))) {
+            engine.progress(); // MPI's progress rule, for a rank whose calls never wait (see the class note)
+        }
+        final List<Runnable> finish = c.finish();
+        if (null != finish && !finish.isEmpty()) {
+            finish.forEach(Runnable::run);
+        }
+        return true;
+    }
+
+    private void barrier(final long k, final CollCall c) {
+        publish(k, null, 0, 0, c);
+        for (int i = 1; i < size; i++) {
+            awaitCall((rank + i) % size, k, c);
+        }
+    }
+
+    private void bcast(final long k, final CollCall c) {
+        final int root = c.root();
+        final long n = block(c);
+        if (rank == root) {
+            publish(k, c.recv(), 0, n, c);
+            return;
+        }
+        publish(k, null, 0, 0, c);
+        awaitCall(root, k, c);
+        SegmentCopy.copy(data(root, k, n), 0, c.recv(), 0, n);
+    }
+
+    /** Reduce ({@code root} at least 0) or allreduce ({@code root} -1). */
+    private void reduce(final long k, final CollCall c, final int root) {
+        final long n = block(c);
+        final MemorySegment recv = c.recv();
+        publish(k, null != c.send() ? c.send() : recv, 0, n, c);
+        if (root >= 0 && root != rank) {
+            return;
+        }
+        for (int i = 1; i < size; i++) {
+            awaitCall((rank + i) % size, k, c);
+        }
+        final Op op = c.op();
+        final Datatype type = c.sendType();
+        final int count = c.sendCount();
+        SegmentCopy.copy(data(size - 1, k, n), 0, recv, 0, n);
+        for (int r = size - 2; r >= 0; r--) {
+            LocalReduction.reduce(op, type, data(r, k, n), recv, count);
+        }
+    }
+
+    /** Gather ({@code root} at least 0) or allgather ({@code root} -1). */
+    private void gather(final long k, final CollCall c, final int root) {
+        final long n = block(c);
+        final MemorySegment send = c.send();
+        final MemorySegment recv = c.recv();
+        if (null != send) {
+            publish(k, send, 0, n, c);
+        } else {
+            publish(k, recv, rank * n, n, c);
+        }
+        if (root >= 0 && root != rank) {
+            return;
+        }
+        for (int i = 1; i < size; i++) {
+            final int r = (rank + i) % size;
+            awaitCall(r, k, c);
+            SegmentCopy.copy(data(r, k, n), 0, recv, r * n, n);
+        }
+        if (null != send) {
+            SegmentCopy.copy(send, 0, recv, rank * n, n);
+        }
+    }
+
+    private void scatter(final long k, final CollCall c) {
+        final int root = c.root();
+        final long n = block(c);
+        final long all = n * size;
+        if (rank == root) {
+            publish(k, c.send(), 0, all, c);
+            if (null != c.recv()) {
+                SegmentCopy.copy(c.send(), rank * n, c.recv(), 0, n);
+            }
+            return;
+        }
+        publish(k, null, 0, 0, c);
+        awaitCall(root, k, c);
+        SegmentCopy.copy(data(root, k, all), rank * n, c.recv(), 0, n);
+    }
+
+    private void alltoall(final long k, final CollCall c) {
+        final long n = block(c);
+        final long all = n * size;
+        final MemorySegment recv = c.recv();
+        publish(k, null != c.send() ? c.send() : recv, 0, all, c);
+        for (int i = 1; i < size; i++) {
+            final int r = (rank + i) % size;
+            awaitCall(r, k, c);
+            SegmentCopy.copy(data(r, k, all), rank * n, recv, r * n, n);
+        }
+        SegmentCopy.copy(data(rank, k, all), rank * n, recv, rank * n, n);
+    }
+
+    /** @return the bytes of one block of the call (its whole vector for bcast and the reductions) */
+    private static long block(final CollCall c) {
+        return (long) c.sendCount() * c.sendType().sizeBytes();
+    }
+
+    /** @return a view of the bytes of call {@code k} in rank {@code r}'s cell, a call of {@code n} bytes there */
+    private MemorySegment data(final int r, final long k, final long n) {
+        return bytes[r][(int) (k & (HostLayout.CELLS - 1)) * 2 + (n <= HostLayout.INLINE ? 1 : 0)];
+    }
+
+    /**
+     * Publishes this rank's call {@code k}: once every peer has published call {@code k - 3} (so that none reads the
+     * cell of call {@code k - 4} any more), copies {@code n} bytes into the cell, then the call's words, then its
+     * number.
+     */
+    private void publish(final long k, final MemorySegment from, final long offset, final long n, final CollCall c) {
+        final long before = k - HostLayout.CELLS + 1;
+        if (before > 1) {
+            for (int i = 1; i < size; i++) {
+                final int r = (rank + i) % size;
+                if (seen[r] < before) {
+                    await(r, before, c);
+                }
+            }
+        }
+        final long at = HostLayout.cellAt(k, cell);
+        if (n > 0) {
+            SegmentCopy.copy(from, offset, mine, at + HostLayout.bytesAt(n), n);
+        }
+        LONG.set(mine, at + HostLayout.CALL, callWord);
+        LONG.set(mine, at + HostLayout.SHAPE, shapeWord);
+        LONG.set(mine, at + HostLayout.OP, opWord);
+        LONG.setRelease(mine, at + HostLayout.SEQ, k);
+        seen[rank] = k;
+    }
+
+    /** Waits for rank {@code r}'s call {@code k} and checks that it is this rank's call. */
+    private void awaitCall(final int r, final long k, final CollCall c) {
+        await(r, k, c);
+        final MemorySegment b = blocks[r];
+        final long at = HostLayout.cellAt(k, cell);
+        final long theirCall = (long) LONG.get(b, at + HostLayout.CALL);
+        final long theirShape = (long) LONG.get(b, at + HostLayout.SHAPE);
+        final long theirOp = (long) LONG.get(b, at + HostLayout.OP);
+        if (theirCall != callWord || theirShape != shapeWord || theirOp != opWord) {
+            throw mismatch(r, c, theirCall, theirShape, theirOp);
+        }
+    }
+
+    /** Waits until rank {@code r} has published call {@code k} (or a later one: see the class note). */
+    private void await(final int r, final long k, final CollCall c) {
+        final long at = HostLayout.cellAt(k, cell) + HostLayout.SEQ;
+        if ((long) LONG.getAcquire(blocks[r], at) < k) {
+            awaitIdle(r, at, k, c);
+        }
+        seen[r] = k;
+    }
+
+    private void awaitIdle(final int r, final long at, final long k, final CollCall c) {
+        final MemorySegment b = blocks[r];
+        int iteration = 0;
+        int polls = 0;
+        while ((long) LONG.getAcquire(b, at) < k) {
+            if (0 != (++polls & (POLLS - 1)) && idle.spinsOnly(iteration)) {
+                Thread.onSpinWait();
+                continue;
+            }
+            if (engine.progress() > 0) {
+                iteration = 0;
+                continue;
+            }
+            final TuttiException gone = engine.failureAffecting(comm.world(r));
+            if (null != gone && (long) LONG.getAcquire(b, at) < k) {
+                throw Failures.wrap(gone, c.kind().mpiName(), comm.describe(), "cannot complete"); // as on messages
+            }
+            if (0 == (iteration & (PROBE_EVERY - 1))) {
+                probeOtherRoad(r, c);
+            }
+            idle.idle(iteration++);
+            if ((0 == (iteration & 255) || idle.mayPark(iteration)) && Thread.interrupted()) {
+                Thread.currentThread().interrupt();
+                throw Failures.interrupted(c.kind().mpiName(), comm.describe(), "waiting for rank=" + r
+                    + " in the on-host region", null);
+            }
+        }
+    }
+
+    /**
+     * Fails the call if rank {@code r} sent a message on this call's tag, or a slot lane's agreement on it: the peer
+     * runs this call through the message layer or as a persistent start, so it will never publish it here.
+     */
+    private void probeOtherRoad(final int r, final CollCall c) {
+        final int world = comm.world(r);
+        final boolean sent;
+        try {
+            sent = null != engine.iprobe(comm.context(), world, tag, comm.view())
+                || null != engine.iprobe(comm.context(), world, SlotLanes.agreementTag(tag), comm.view());
+        } catch (final TuttiException gone) {
+            // The peer left or failed (the probe's progress may have just read its goodbye, sent after it published
+            // this call): the wait's own check decides, after reading the flag again.
+            return;
+        }
+        if (sent) {
+            final String op = c.kind().mpiName();
+            throw Errors.mismatch(ErrorClass.ARG, op, comm.describe(), r, "a message of another collective call "
+                + "(through the message layer or slots) for this one", "called " + op + " through the on-host "
+                + "region", "the ranks called different collectives, or run with different settings "
+                + "tutti.coll.hostLimit, tutti.coll.directLimit or tutti.coll." + op);
+        }
+    }
+
+    /**
+     * The failure of a call whose peer made another: named as the message layer names it (the header's text when
+     * the kind or root differs, else the count, type, op or form that does).
+     */
+    private TuttiException mismatch(final int r, final CollCall c, final long theirCall, final long theirShape,
+        final long theirOp) {
+        final String op = c.kind().mpiName();
+        final int theirBits = (int) (theirCall >>> Integer.SIZE);
+        if (theirBits != (int) (callWord >>> Integer.SIZE)) {
+            return CollHeader.of(c.kind(), c.root(), c.sendCount()).mismatch(op, comm, r, theirBits);
+        }
+        final String where = comm.describe();
+        if (theirShape != shapeWord) {
+            return Errors.mismatch(ErrorClass.COUNT, op, where, r, shape(theirShape), "passed " + shape(shapeWord),
+                "the ranks passed different counts or types");
+        }
+        if (theirOp != opWord) {
+            return Errors.mismatch(ErrorClass.OP, op, where, r, "op=" + opName(theirOp), "passed op="
+                + opName(opWord), "the ranks passed different reduction operations");
+        }
+        final boolean theirHost = 0 != (theirCall & 1L << 8);
+        final CollCall.Variant theirForm = CollCall.Variant.values()[(int) (theirCall & 0xFF)];
+        return Errors.mismatch(ErrorClass.ARG, op, where, r, "a " + theirForm.name().toLowerCase(java.util.Locale.ROOT)
+            + " " + op + (theirHost ? "" : " through messages"), "called a blocking " + op + " through the on-host "
+            + "region", CollCall.Variant.BLOCKING != theirForm ? "blocking and nonblocking collectives do not match"
+            : "the ranks run with different settings tutti.coll.hostLimit or tutti.coll." + op);
+    }
+
+    private static String shape(final long word) {
+        final int type = (int) word;
+        return "count=" + (int) (word >>> Integer.SIZE) + " of type="
+            + (type >= 0 && type < Datatype.values().length ? Datatype.fromCode(type).name() : "code " + type);
+    }
+
+    /** @return 0 for none, a predefined op's ordinal + 1, or {@code 1 << 32 | } a user op's name hash */
+    private static long opCode(final Op op) {
+        if (null == op) {
+            return 0;
+        }
+        if (op instanceof Op.Predefined p) {
+            return p.ordinal() + 1;
+        }
+        return 1L << Integer.SIZE | (op.name().hashCode() & 0xFFFF_FFFFL);
+    }
+
+    private static String opName(final long code) {
+        if (0 == code) {
+            return "none";
+        }
+        final Op.Predefined[] ops = Op.Predefined.values();
+        return code <= ops.length ? ops[(int) code - 1].name() : "a user op";
+    }
+
+    /** Every member has freed the communicator: gives this rank's block back (see {@link HostState#retired()}). */
+    @Override
+    public void retired() {
+        memory.freeDirect(mine);
+    }
+
+    @Override
+    public String toString() {
+        return "HostRegion(" + comm.describe() + ", " + size + " ranks, " + limit + " bytes a cell, " + calls
+            + " calls)";
+    }
+}

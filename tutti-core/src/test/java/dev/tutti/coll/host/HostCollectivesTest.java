@@ -1,0 +1,415 @@
+package dev.tutti.coll.host;
+
+import dev.tutti.Buf;
+import dev.tutti.Communicator;
+import dev.tutti.ErrorClass;
+import dev.tutti.Op;
+import dev.tutti.Request;
+import dev.tutti.Tutti;
+import dev.tutti.TuttiException;
+import dev.tutti.coll.CollComm;
+import dev.tutti.testkit.ShmJob;
+import dev.tutti.testkit.Worlds;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The on-host layer: every operation it takes gives the same results as the sequential reference, over processes'
+ * shared memory (ranks wired as processes, {@link ShmJob}) and threads of one JVM, in place and not, at sizes inline
+ * in a cell's first line, in its lines after, and above the limit (the message layer); a non-commutative op folds in
+ * rank order; a mismatch fails with the message layer's text; many communicators run at once. The layer is forced on
+ * with {@code tutti.coll.hostLimit} (threads have no region by default), hence {@link Isolated}.
+ */
+@Isolated("sets the system property tutti.coll.hostLimit")
+@Timeout(300)
+class HostCollectivesTest {
+    static final String LIMIT = "tutti.coll.hostLimit";
+    static final Tutti.Options OPTS = Tutti.Options.defaults().timeout(Duration.ofSeconds(60));
+    /** Counts of ints: 0, inline (up to 32 bytes), in the lines after, the limit itself, and past it. */
+    static final int[] COUNTS = {0, 1, 3, 8, 9, 100, 2048, 2049};
+    /** Left projection: {@code in op inout = in}; folded in rank order, the result is rank 0's operand. */
+    static final Op FIRST = Op.builder("first", false).ints((in, inout, n) -> System.arraycopy(in, 0, inout, 0, n))
+        .build();
+
+    private static String saved;
+
+    @BeforeAll
+    static void forceOn() {
+        saved = System.getProperty(LIMIT);
+        System.setProperty(LIMIT, "8192");
+    }
+
+    @AfterAll
+    static void restore() {
+        if (null == saved) {
+            System.clearProperty(LIMIT);
+        } else {
+            System.setProperty(LIMIT, saved);
+        }
+    }
+
+    static Stream<Arguments> jobs() {
+        final List<Arguments> out = new ArrayList<>();
+        for (final String how : new String[] {"shm", "threads"}) {
+            for (final int p : new int[] {2, 3, 4}) {
+                out.add(Arguments.of(how, p));
+            }
+        }
+        return out.stream();
+    }
+
+    /** Runs {@code body} on every rank of a job of {@code p} ranks, over shm processes' wiring or threads. */
+    static void job(final String how, final int p, final ShmJob.Body body) {
+        if ("shm".equals(how)) {
+            ShmJob.run(p, body);
+        } else {
+            Tutti.runLocal(p, OPTS, w -> body.run(w, null));
+        }
+    }
+
+    static int val(final int rank, final int i) {
+        return 1_000_003 * (rank + 1) + 7 * i;
+    }
+
+    static int[] vals(final int rank, final int n) {
+        final int[] x = new int[n];
+        Arrays.setAll(x, i -> val(rank, i));
+        return x;
+    }
+
+    @ParameterizedTest(name = "{0} p={1}")
+    @MethodSource("jobs")
+    void shouldMatchTheReferenceForEveryOperation(final String how, final int p) {
+        job(how, p, (w, shm) -> {
+            final int me = w.rank();
+            for (final int n : COUNTS) {
+                for (int root = 0; root < p; root++) {
+                    final int[] b = me == root ? vals(root, n) : new int[n];
+                    w.bcast(Buf.of(b), root);
+                    assertArrayEquals(vals(root, n), b, "bcast n=" + n + " root=" + root);
+
+                    final int[] sum = new int[n];
+                    w.reduce(Buf.of(vals(me, n)), me == root ? Buf.of(sum) : null, Op.SUM, root);
+                    if (me == root) {
+                        assertArrayEquals(sums(p, n), sum, "reduce n=" + n + " root=" + root);
+                    }
+                    final int[] in = vals(me, n);
+                    w.reduce(me == root ? Buf.IN_PLACE : Buf.of(in), Buf.of(in), Op.SUM, root); // in place at the root
+                    if (me == root) {
+                        assertArrayEquals(sums(p, n), in, "reduce in place n=" + n);
+                    }
+
+                    final int[] all = me == root ? new int[p * n] : null;
+                    w.gather(Buf.of(vals(me, n)), null == all ? null : Buf.of(all), root);
+                    if (me == root) {
+                        assertArrayEquals(concat(p, n), all, "gather n=" + n + " root=" + root);
+                    }
+
+                    final int[] part = new int[n];
+                    w.scatter(me == root ? Buf.of(concat(p, n)) : null, Buf.of(part), root);
+                    assertArrayEquals(vals(me, n), part, "scatter n=" + n + " root=" + root);
+                }
+                final int[] sum = new int[n];
+                w.allreduce(Buf.of(vals(me, n)), Buf.of(sum), Op.SUM);
+                assertArrayEquals(sums(p, n), sum, "allreduce n=" + n);
+                final int[] inPlace = vals(me, n);
+                w.allreduce(Buf.IN_PLACE, Buf.of(inPlace), Op.SUM);
+                assertArrayEquals(sums(p, n), inPlace, "allreduce in place n=" + n);
+                final int[] first = new int[n];
+                w.allreduce(Buf.of(vals(me, n)), Buf.of(first), FIRST);
+                assertArrayEquals(vals(0, n), first, "allreduce of a non-commutative op n=" + n);
+
+                final int[] all = new int[p * n];
+                w.allgather(Buf.of(vals(me, n)), Buf.of(all));
+                assertArrayEquals(concat(p, n), all, "allgather n=" + n);
+                final int[] allIn = new int[p * n];
+                System.arraycopy(vals(me, n), 0, allIn, me * n, n);
+                w.allgather(Buf.IN_PLACE, Buf.of(allIn));
+                assertArrayEquals(concat(p, n), allIn, "allgather in place n=" + n);
+
+                final int[] send = new int[p * n];
+                for (int r = 0; r < p; r++) {
+                    for (int i = 0; i < n; i++) {
+                        send[r * n + i] = val(me, r * n + i);
+                    }
+                }
+                final int[] got = new int[p * n];
+                w.alltoall(Buf.of(send), Buf.of(got));
+                final int[] expect = new int[p * n];
+                for (int r = 0; r < p; r++) {
+                    for (int i = 0; i < n; i++) {
+                        expect[r * n + i] = val(r, me * n + i);
+                    }
+                }
+                assertArrayEquals(expect, got, "alltoall n=" + n);
+                w.alltoall(Buf.IN_PLACE, Buf.of(send));
+                assertArrayEquals(expect, send, "alltoall in place n=" + n);
+                w.barrier();
+            }
+            assertTrue(region(w).contains("HostRegion"), "the calls did not go through a region: " + region(w));
+        });
+    }
+
+    /**
+     * Many communicators at once: the halves of a split run different collectives on the main threads while three
+     * dups of the world each run a mix of collectives from a thread of their own, and short-lived dups are made,
+     * used and freed; every result is checked against its sum.
+     */
+    @ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"shm", "threads"})
+    void shouldRunManyCommunicatorsAtOnce(final String how) {
+        final int p = 4;
+        job(how, p, (w, shm) -> {
+            final int me = w.rank();
+            final Communicator half = w.split(me % 2, me);
+            final Communicator[] dups = {w.dup(), w.dup(), w.dup()};
+            final List<Thread> threads = new ArrayList<>();
+            final AtomicReferenceArray<Throwable> failed = new AtomicReferenceArray<>(dups.length);
+            for (int t = 0; t < dups.length; t++) {
+                final int id = t;
+                final Communicator c = dups[t];
+                final Thread th = new Thread(() -> {
+                    try {
+                        mix(c, 300, id);
+                    } catch (final Throwable e) {
+                        failed.set(id, e);
+                    }
+                }, "rank" + me + "-dup" + t);
+                th.start();
+                threads.add(th);
+            }
+            for (int i = 0; i < 300; i++) {
+                if (0 == me % 2) {
+                    final long[] s = new long[5];
+                    half.allreduce(Buf.of(new long[] {me, i, 1, me * i, 7}), Buf.of(s), Op.SUM);
+                    assertArrayEquals(new long[] {0 + 2, 2L * i, 2, 2L * i, 14}, s, "even half, call " + i);
+                } else {
+                    final int[] got = new int[2 * 3];
+                    final int[] send = new int[2 * 3];
+                    final int call = i;
+                    Arrays.setAll(send, j -> 100 * me + 10 * call + j);
+                    half.alltoall(Buf.of(send), Buf.of(got));
+                    for (int r = 0; r < 2; r++) {
+                        final int peer = 2 * r + 1;
+                        for (int j = 0; j < 3; j++) {
+                            assertEquals(100 * peer + 10 * i + half.rank() * 3 + j, got[r * 3 + j], "odd half " + i);
+                        }
+                    }
+                    final int[] b = new int[] {half.rank() == i % 2 ? i : -1};
+                    half.bcast(Buf.of(b), i % 2);
+                    assertEquals(i, b[0]);
+                }
+            }
+            for (int i = 0; i < 40; i++) {
+                final Communicator d = w.dup();
+                final int[] s = new int[1];
+                d.allreduce(Buf.of(new int[] {i + me}), Buf.of(s), Op.SUM);
+                assertEquals(4 * i + 6, s[0]);
+                d.free();
+            }
+            for (final Thread th : threads) {
+                th.join(120_000);
+                assertTrue(!th.isAlive(), th.getName() + " hung");
+            }
+            for (int t = 0; t < dups.length; t++) {
+                if (null != failed.get(t)) {
+                    throw new AssertionError("dup " + t + " of rank " + me, failed.get(t));
+                }
+                assertTrue(region(dups[t]).contains("HostRegion"), region(dups[t]));
+            }
+            half.free();
+            for (final Communicator d : dups) {
+                d.free();
+            }
+        });
+    }
+
+    /** A mix of collectives on one communicator, each result checked. */
+    static void mix(final Communicator c, final int calls, final int salt) {
+        final int me = c.rank();
+        final int p = c.size();
+        for (int i = 0; i < calls; i++) {
+            final int n = 1 + (i * 7 + salt) % 40;
+            switch (i % 4) {
+                case 0 -> {
+                    final int[] s = new int[n];
+                    c.allreduce(Buf.of(vals(me + i, n)), Buf.of(s), Op.SUM);
+                    final int[] e = new int[n];
+                    for (int r = 0; r < p; r++) {
+                        for (int j = 0; j < n; j++) {
+                            e[j] += val(r + i, j);
+                        }
+                    }
+                    assertArrayEquals(e, s, "allreduce " + i);
+                }
+                case 1 -> {
+                    final int root = i % p;
+                    final int[] b = me == root ? vals(salt + i, n) : new int[n];
+                    c.bcast(Buf.of(b), root);
+                    assertArrayEquals(vals(salt + i, n), b, "bcast " + i);
+                }
+                case 2 -> {
+                    final int[] all = new int[p * n];
+                    c.allgather(Buf.of(vals(me, n)), Buf.of(all));
+                    assertArrayEquals(concat(p, n), all, "allgather " + i);
+                }
+                default -> c.barrier();
+            }
+        }
+    }
+
+    static String region(final Communicator w) {
+        final CollComm c = Worlds.impl(w).collComm();
+        return String.valueOf(c.hostState());
+    }
+
+    static int[] sums(final int p, final int n) {
+        final int[] s = new int[n];
+        for (int r = 0; r < p; r++) {
+            for (int i = 0; i < n; i++) {
+                s[i] += val(r, i);
+            }
+        }
+        return s;
+    }
+
+    static int[] concat(final int p, final int n) {
+        final int[] a = new int[p * n];
+        for (int r = 0; r < p; r++) {
+            System.arraycopy(vals(r, n), 0, a, r * n, n);
+        }
+        return a;
+    }
+
+    // ------------------------------------------------------------------------------------------ mismatches
+
+    /** Each rank's outcome: "returned", or what it threw; the job's failure, if any. */
+    record Outcomes(AtomicReferenceArray<Object> ranks, TuttiException job) {
+    }
+
+    static Outcomes outcomes(final int n, final dev.tutti.RankBody body) {
+        final AtomicReferenceArray<Object> out = new AtomicReferenceArray<>(n);
+        final java.util.concurrent.CountDownLatch ended = new java.util.concurrent.CountDownLatch(n);
+        TuttiException job = null;
+        try {
+            Tutti.runLocal(n, Tutti.Options.defaults().timeout(Duration.ofSeconds(20)), w -> {
+                try {
+                    w.barrier(); // the region is made here, before the calls under test
+                    body.run(w);
+                    out.set(w.rank(), "returned");
+                } catch (final RuntimeException | Error e) {
+                    out.set(w.rank(), e);
+                    ended.countDown();
+                    throw e;
+                }
+                ended.countDown();
+                ended.await(10, java.util.concurrent.TimeUnit.SECONDS);
+            });
+        } catch (final TuttiException e) {
+            job = e;
+        }
+        return new Outcomes(out, job);
+    }
+
+    /** Asserts that some rank failed with {@code cls} and a message containing {@code text}, and none hung. */
+    static void assertRefused(final Outcomes o, final ErrorClass cls, final String text) {
+        assertNotNull(o.job(), "every rank returned: the mismatch went unnoticed " + o.ranks());
+        assertTrue(ErrorClass.TIMEOUT != o.job().errorClass(), "the job hung: " + o.job().getMessage());
+        boolean named = false;
+        for (int r = 0; r < o.ranks().length(); r++) {
+            if (o.ranks().get(r) instanceof TuttiException e && cls == e.errorClass()
+                && e.getMessage().contains(text)) {
+                named = true;
+            }
+        }
+        assertTrue(named, "no rank failed with " + cls + " '" + text + "': " + o.ranks());
+    }
+
+    @Test
+    void shouldRefuseABcastAgainstAnAllreduceWithTheHeadersText() {
+        final Outcomes o = outcomes(2, w -> {
+            final int[] x = {1};
+            if (0 == w.rank()) {
+                w.allreduce(Buf.of(x), Buf.of(new int[1]), Op.SUM);
+            } else {
+                w.bcast(Buf.of(x), 0);
+            }
+        });
+        assertRefused(o, ErrorClass.ARG, "rank=1 sent as part of bcast root=0 but this rank called allreduce: the "
+            + "ranks called different collectives or roots");
+    }
+
+    @Test
+    void shouldRefuseABcastFromAnotherRoot() {
+        final Outcomes o = outcomes(4, w -> {
+            final int root = w.rank() < 2 ? 0 : 1;
+            final int[] b = w.rank() == root ? vals(root, 3) : new int[3];
+            w.bcast(Buf.of(b), root);
+            assertArrayEquals(vals(root, 3), b);
+        });
+        assertRefused(o, ErrorClass.ROOT, "rank=1 sent as part of bcast root=0 but this rank called bcast root=1");
+    }
+
+    @Test
+    void shouldRefuseAnotherCountAnotherOpAndAnotherForm() {
+        assertRefused(outcomes(2, w -> w.allreduce(Buf.of(new int[1 + w.rank()]), Buf.of(new int[1 + w.rank()]),
+            Op.SUM)), ErrorClass.COUNT, "sent count=2 of type=INT but this rank passed count=1 of type=INT");
+        assertRefused(outcomes(2, w -> w.allreduce(Buf.of(new int[1]), Buf.of(new int[1]), 0 == w.rank() ? Op.SUM
+            : Op.MAX)), ErrorClass.OP, "sent op=SUM but this rank passed op=MAX");
+        // A count past the limit on one rank only: that rank takes the message layer, and the other sees it.
+        assertRefused(outcomes(2, w -> {
+            final int n = 0 == w.rank() ? 4 : 100_000;
+            w.allreduce(Buf.of(new int[n]), Buf.of(new int[n]), Op.SUM);
+        }), ErrorClass.COUNT, "rank=1 sent count=100000 of type=INT but this rank passed count=4");
+        assertRefused(outcomes(2, w -> {
+            if (0 == w.rank()) {
+                w.barrier();
+            } else {
+                final Request r = w.ibarrier();
+                r.waitFor();
+            }
+        }), ErrorClass.ARG, "blocking and nonblocking collectives do not match");
+    }
+
+    @Test
+    void shouldRunMatchingCallsAfterARefusedOne() {
+        Tutti.runLocal(3, OPTS, w -> {
+            final int[] b = new int[2];
+            if (2 == w.rank()) {
+                final TuttiException e = org.junit.jupiter.api.Assertions.assertThrows(TuttiException.class,
+                    () -> w.reduce(Buf.of(new int[] {1, 1}), Buf.of(b), Op.SUM, 2));
+                assertEquals(ErrorClass.ARG, e.errorClass(), e.getMessage());
+            } else if (0 == w.rank()) {
+                w.bcast(Buf.of(new int[] {5, 6}), 0);
+            } else {
+                w.bcast(Buf.of(b), 0);
+                assertArrayEquals(new int[] {5, 6}, b);
+            }
+            for (int i = 0; i < 10; i++) {
+                final int[] s = new int[1];
+                w.allreduce(Buf.of(new int[] {w.rank()}), Buf.of(s), Op.SUM);
+                assertEquals(3, s[0]);
+            }
+            assertTrue(region(w).contains("HostRegion"), region(w));
+        });
+    }
+}
