@@ -65,6 +65,8 @@ public final class CollCall {
     private CollGate gate;
     // whether the hook's exchange did all the call has to do (a checked blocking barrier): the door skips its schedule
     private boolean doneByHook;
+    // the call's number in its communicator's on-host region when it takes the message layer there, else 0
+    private long hostCall;
 
     /** A descriptor to fill in. */
     public CollCall() {
@@ -111,6 +113,7 @@ public final class CollCall {
         this.interArgs = null;
         this.gate = null;
         this.doneByHook = false;
+        this.hostCall = 0;
         return this;
     }
 
@@ -168,6 +171,7 @@ public final class CollCall {
         this.selectCount = 0;
         this.gate = null;
         this.doneByHook = false;
+        this.hostCall = 0;
         return this;
     }
 
@@ -334,6 +338,21 @@ public final class CollCall {
     }
 
     // ---------------------------------------------------------------------------------------- engine side
+
+    /**
+     * Records that the call takes the message layer on a communicator with an on-host region, which published it
+     * under number {@code k} ({@link HostState#stalled}).
+     *
+     * @param k the call's number in the region, from 1
+     */
+    public void hostCall(final long k) {
+        this.hostCall = k;
+    }
+
+    /** @return the call's number in its communicator's on-host region if it takes the message layer there, else 0 */
+    public long hostCall() {
+        return hostCall;
+    }
 
     /** @return whether the hook did the whole call ({@link #doneByHook()}) */
     public boolean isDoneByHook() {

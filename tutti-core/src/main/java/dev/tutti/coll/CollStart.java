@@ -59,14 +59,16 @@ public final class CollStart {
      * @param comm     the communicator (for an intercommunicator, the union of its groups)
      * @param lease    the cache entry the schedule is leased from, or null
      * @param gate     what a nonblocking or tagged run waits for before its data moves ({@link CollGate}), or null
+     * @param hostCall the call's number in the communicator's on-host region ({@link CollCall#hostCall()}), or 0
      * @return the run, or for a blocking call of a leased schedule a completed request
      */
     public dev.tutti.Request start(final Schedule schedule, final CollComm comm, final ScheduleCache.Entry lease,
-        final CollGate gate) {
+        final CollGate gate, final long hostCall) {
         final boolean nonblocking = CollCall.Variant.BLOCKING != variant;
         if (!nonblocking && null != lease) {
-            return ScheduleRun.runBlocking(schedule, comm, lease); // waits here; every blocking caller waits at once
+            // waits here; every blocking caller waits at once
+            return ScheduleRun.runBlocking(schedule, comm, lease, hostCall);
         }
-        return ScheduleRun.start(schedule, comm, nonblocking, lease, nonblocking ? gate : null);
+        return ScheduleRun.start(schedule, comm, nonblocking, lease, nonblocking ? gate : null, hostCall);
     }
 }

@@ -1,10 +1,12 @@
 package dev.tutti.coll;
 
+import dev.tutti.TuttiException;
+
 /**
  * The on-host collective layer's state of one communicator ({@code dev.tutti.coll.host}), as the engine keeps it:
  * made at the communicator's first blocking barrier, allreduce, allgather or alltoall, read at each later call
- * ({@link CollComm#hostState()}), and told when the communicator's context block is retired. The layer sits above the
- * engine, so the engine knows it only through this.
+ * ({@link CollComm#hostState()}), asked by a stalled run of the message layer ({@link #stalled}), and told when the
+ * communicator's context block is retired. The layer sits above the engine, so the engine knows it only through this.
  */
 public interface HostState {
     /**
@@ -13,4 +15,19 @@ public interface HostState {
      * block.
      */
     void retired();
+
+    /**
+     * Why a run of the message layer that has stalled can never complete, as the calls the peers published in the
+     * region show: a peer that published this call as another call (kind, root, count or type, op, or blocking or
+     * not), or as this call through the region (it sends no message, and may not wait for this rank). Asked on idle
+     * passes of a stalled wait only; it reads the peers' published words and may be asked from any thread.
+     *
+     * @param call   the call's number in the region ({@link CollCall#hostCall()}), from 1
+     * @param header the call's header, as its messages carry it
+     * @param op     the operation, for the message
+     * @return the failure, or null while the peers' calls show none
+     */
+    default TuttiException stalled(final long call, final CollHeader header, final String op) {
+        return null;
+    }
 }

@@ -82,6 +82,11 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
     private final CollComm comm;
     private final int context;
     private int tag; // changes only when an idle run is restarted (restart), by its owner
+    /**
+     * The call's number in the communicator's on-host region when the call takes the message layer there, else 0:
+     * set by the owner before the run is begun (published with it), read by the stall checks.
+     */
+    private long hostCall;
     private final CollKind taggedKind;
     private final int userTag;
     private final long deadlineNs;
@@ -159,7 +164,7 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
      * @return the started run
      */
     public static ScheduleRun start(final Schedule schedule, final CollComm comm, final boolean nonblocking) {
-        return start(schedule, comm, nonblocking, null, null);
+        return start(schedule, comm, nonblocking, null, null, 0);
     }
 
     /**
@@ -171,12 +176,15 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
      * @param nonblocking true if the caller returns before completion (the run then progresses in any wait)
      * @param lease       the cache entry of {@code schedule} leased to this run, or null if it is not cached
      * @param gate        what holds the run's data back ({@link CollGate}), or null
+     * @param hostCall    the call's number in the communicator's on-host region ({@link CollCall#hostCall()}), or 0
      * @return the started run
      */
     static ScheduleRun start(final Schedule schedule, final CollComm comm, final boolean nonblocking,
-        final ScheduleCache.Entry lease, final CollGate gate) {
-        return begin(new ScheduleRun(schedule, comm, comm.context(), comm.nextTag(schedule.header()), null, -1, 0,
-            nonblocking, lease).gatedBy(gate));
+        final ScheduleCache.Entry lease, final CollGate gate, final long hostCall) {
+        final ScheduleRun run = new ScheduleRun(schedule, comm, comm.context(), comm.nextTag(schedule.header()), null,
+            -1, 0, nonblocking, lease).gatedBy(gate);
+        run.hostCall = hostCall;
+        return begin(run);
     }
 
     private ScheduleRun gatedBy(final CollGate g) {
@@ -214,10 +222,12 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
      * @param schedule the leased schedule
      * @param comm     the communicator
      * @param lease    the cache entry of {@code schedule}, leased to this call
+     * @param hostCall the call's number in the communicator's on-host region ({@link CollCall#hostCall()}), or 0
      * @return a completed request
      * @throws TuttiException if the collective failed
      */
-    public static Request runBlocking(final Schedule schedule, final CollComm comm, final ScheduleCache.Entry lease) {
+    public static Request runBlocking(final Schedule schedule, final CollComm comm, final ScheduleCache.Entry lease,
+        final long hostCall) {
         ScheduleRun run = lease.takeSpareRun();
         if (null == run) { // a spare is a run of this entry's schedule on this communicator
             run = new ScheduleRun(schedule, comm, comm.context(), comm.nextTag(schedule.header()), null, -1, 0, false,
@@ -225,6 +235,7 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
         } else {
             run.restart(comm.nextTag(schedule.header()));
         }
+        run.hostCall = hostCall;
         begin(run);
         run.waitFor();
         // Only this thread advanced the run (it is not registered), and it is complete: nothing references it.
@@ -656,6 +667,11 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
     /** @return whether this is a tagged two-phase run */
     boolean tagged() {
         return null != taggedKind;
+    }
+
+    /** @return the call's number in the communicator's on-host region, or 0 ({@link #hostCall}) */
+    long hostCall() {
+        return hostCall;
     }
 
     /** @return the schedule */

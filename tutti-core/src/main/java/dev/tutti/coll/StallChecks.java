@@ -16,13 +16,15 @@ import java.util.List;
 /**
  * Why a waiting {@link ScheduleRun} can never complete, asked by its wait on the idle passes that found no work
  * ({@code blockingFailure}): a failure of the engine, a peer the run still waits for that left or failed, a message of
- * another call at the run's place in the call order (ranks that called different collectives), a peer that sends the
- * call's data as messages where this rank agrees slots with it, or a tagged call's timeout. Each verdict names the
- * call, the communicator and the peer. It also remembers when a peer's departure was first seen (the run fails only
- * once it has lasted {@link #DEPARTURE_GRACE_NS}), when a run with messages through shared-memory slots was first seen
- * stalled (it looks for another call's message on its tag only after {@link #DIRECT_STALL_NS}, on one idle pass in
- * {@link #DIRECT_CHECK_EVERY}), and when an ordinary run was first seen stalled (it looks for a message of another
- * call at its place in the call order after {@link #CONFLICT_STALL_NS}, as often).
+ * another call at the run's place in the call order (ranks that called different collectives), a peer whose call
+ * published in the communicator's on-host region is another, or this one taken through the region
+ * ({@link HostState#stalled}), a peer that sends the call's data as messages where this rank agrees slots with it,
+ * or a tagged call's timeout. Each verdict names the call, the communicator and the peer. It also remembers when a
+ * peer's departure was first seen (the run fails only once it has lasted {@link #DEPARTURE_GRACE_NS}), when a run
+ * with messages through shared-memory slots was first seen stalled (it looks for another call's message on its tag
+ * only after {@link #DIRECT_STALL_NS}, on one idle pass in {@link #DIRECT_CHECK_EVERY}), and when an ordinary run
+ * was first seen stalled (it looks for a message of another call at its place in the call order, and at the peers'
+ * calls published in the on-host region, after {@link #CONFLICT_STALL_NS}, as often).
  *
  * <p>Implementation notes. Why the grace: a wait that the departure really blocks lasts forever, so 100 ms cost it
  * nothing that matters; the grace keeps a window that CollTaggedTest hit about once in ten runs (a tagged
@@ -89,6 +91,14 @@ final class StallChecks {
                 schedule.header().bits());
             if (null != conflict) {
                 return conflict;
+            }
+            // A peer that took the on-host region for this call (a bcast's root, a reduce's non-root) sends no
+            // message and may not wait, but it published its call there.
+            final HostState host = 0 == run.hostCall() ? null : comm.hostState();
+            final TuttiException crossed = null == host ? null : host.stalled(run.hostCall(), schedule.header(),
+                schedule.op());
+            if (null != crossed) {
+                return crossed;
             }
         }
         if (null != direct && directCheckDue()) {

@@ -230,7 +230,7 @@ public final class CollDoor {
     }
 
     private static Request start(final CollCall c) {
-        return c.start().start(c.schedule(), c.comm(), c.lease(), c.gate());
+        return c.start().start(c.schedule(), c.comm(), c.lease(), c.gate(), c.hostCall());
     }
 
     private static <R extends Request> R notify(final R r, final CollHook hook, final CollCall c) {

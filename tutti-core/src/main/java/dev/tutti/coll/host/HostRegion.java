@@ -138,6 +138,7 @@ final class HostRegion implements HostState {
         opWord = opCode(c.op());
         if (!host) {
             publish(k, null, 0, 0, c);
+            c.hostCall(k); // its run asks stalled(k) if it stalls
             return false;
         }
         tag = drawn >= 0 ? drawn : comm.drawTag((int) (callWord >>> Integer.SIZE), c.sendCount());
@@ -299,7 +300,8 @@ final class HostRegion implements HostState {
         final long theirShape = (long) LONG.get(b, at + HostLayout.SHAPE);
         final long theirOp = (long) LONG.get(b, at + HostLayout.OP);
         if (theirCall != callWord || theirShape != shapeWord || theirOp != opWord) {
-            throw mismatch(r, c, theirCall, theirShape, theirOp);
+            throw mismatch(r, CollHeader.of(c.kind(), c.root(), c.sendCount()), c.kind().mpiName(), callWord,
+                shapeWord, opWord, theirCall, theirShape, theirOp);
         }
     }
 
@@ -366,31 +368,83 @@ final class HostRegion implements HostState {
     }
 
     /**
-     * The failure of a call whose peer made another: named as the message layer names it (the header's text when
-     * the kind or root differs, else the count, type, op or form that does).
+     * Fails a run of the message layer that has stalled on call {@code k}, which this rank published here, if a
+     * peer published call {@code k} too and its words differ from this rank's: another call (see
+     * {@link #mismatch}), or this call through the region (a peer that sends nothing and may not wait). A peer
+     * that has not published call {@code k}, or has published a later call in its cell, tells nothing. The cell of
+     * call {@code k} is read only while this rank has not published call {@code k + 1}: until then no peer may
+     * reuse it (see the class note), so the words read are call {@code k}'s.
+     *
+     * <p>Cost: asked on idle passes of a stalled wait only; per peer, two acquire loads and three plain ones.
      */
-    private TuttiException mismatch(final int r, final CollCall c, final long theirCall, final long theirShape,
-        final long theirOp) {
-        final String op = c.kind().mpiName();
+    @Override
+    public TuttiException stalled(final long k, final CollHeader header, final String op) {
+        final long at = HostLayout.cellAt(k, cell);
+        final long next = HostLayout.cellAt(k + 1, cell) + HostLayout.SEQ;
+        if ((long) LONG.getAcquire(mine, at + HostLayout.SEQ) != k) {
+            return null;
+        }
+        final long ownCall = (long) LONG.get(mine, at + HostLayout.CALL);
+        final long ownShape = (long) LONG.get(mine, at + HostLayout.SHAPE);
+        final long ownOp = (long) LONG.get(mine, at + HostLayout.OP);
+        for (int i = 1; i < size; i++) {
+            final int r = (rank + i) % size;
+            final MemorySegment b = blocks[r];
+            if ((long) LONG.getAcquire(b, at + HostLayout.SEQ) != k) {
+                continue;
+            }
+            final long theirCall = (long) LONG.get(b, at + HostLayout.CALL);
+            final long theirShape = (long) LONG.get(b, at + HostLayout.SHAPE);
+            final long theirOp = (long) LONG.get(b, at + HostLayout.OP);
+            VarHandle.acquireFence(); // the words above are read before the check below
+            if ((long) LONG.getAcquire(mine, next) > k) {
+                return null; // this rank has gone on (a nonblocking call): the cell may be another call's now
+            }
+            if (theirCall != ownCall || theirShape != ownShape || theirOp != ownOp) {
+                return mismatch(r, header, op, ownCall, ownShape, ownOp, theirCall, theirShape, theirOp);
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The failure of a call whose peer made another: named as the message layer names it (the header's text when
+     * the kind or root differs, else the count, type, op or form that does, or the road the ranks' settings chose).
+     *
+     * @param r      the peer
+     * @param header this rank's call's header
+     * @param op     the operation
+     */
+    private TuttiException mismatch(final int r, final CollHeader header, final String op, final long ownCall,
+        final long ownShape, final long ownOp, final long theirCall, final long theirShape, final long theirOp) {
         final int theirBits = (int) (theirCall >>> Integer.SIZE);
-        if (theirBits != (int) (callWord >>> Integer.SIZE)) {
-            return CollHeader.of(c.kind(), c.root(), c.sendCount()).mismatch(op, comm, r, theirBits);
+        if (theirBits != (int) (ownCall >>> Integer.SIZE)) {
+            return header.mismatch(op, comm, r, theirBits);
         }
         final String where = comm.describe();
-        if (theirShape != shapeWord) {
-            return Errors.mismatch(ErrorClass.COUNT, op, where, r, shape(theirShape), "passed " + shape(shapeWord),
+        if (theirShape != ownShape) {
+            return Errors.mismatch(ErrorClass.COUNT, op, where, r, shape(theirShape), "passed " + shape(ownShape),
                 "the ranks passed different counts or types");
         }
-        if (theirOp != opWord) {
+        if (theirOp != ownOp) {
             return Errors.mismatch(ErrorClass.OP, op, where, r, "op=" + opName(theirOp), "passed op="
-                + opName(opWord), "the ranks passed different reduction operations");
+                + opName(ownOp), "the ranks passed different reduction operations");
         }
-        final boolean theirHost = 0 != (theirCall & 1L << 8);
-        final CollCall.Variant theirForm = CollCall.Variant.values()[(int) (theirCall & 0xFF)];
-        return Errors.mismatch(ErrorClass.ARG, op, where, r, "a " + theirForm.name().toLowerCase(java.util.Locale.ROOT)
-            + " " + op + (theirHost ? "" : " through messages"), "called a blocking " + op + " through the on-host "
-            + "region", CollCall.Variant.BLOCKING != theirForm ? "blocking and nonblocking collectives do not match"
+        final CollCall.Variant theirForm = form(theirCall);
+        final CollCall.Variant ownForm = form(ownCall);
+        return Errors.mismatch(ErrorClass.ARG, op, where, r, "a " + road(theirForm, op, theirCall), "called a "
+            + road(ownForm, op, ownCall), theirForm != ownForm ? "blocking and nonblocking collectives do not match"
             : "the ranks run with different settings tutti.coll.hostLimit or tutti.coll." + op);
+    }
+
+    private static CollCall.Variant form(final long call) {
+        return CollCall.Variant.values()[(int) (call & 0xFF)];
+    }
+
+    /** @return e.g. {@code nonblocking bcast through messages}: a call's form and road, from its call word */
+    private static String road(final CollCall.Variant form, final String op, final long call) {
+        return form.name().toLowerCase(java.util.Locale.ROOT) + " " + op + (0 != (call & 1L << 8)
+            ? " through the on-host region" : " through messages");
     }
 
     private static String shape(final long word) {

@@ -1,0 +1,125 @@
+package dev.tutti.coll.host;
+
+import dev.tutti.Buf;
+import dev.tutti.ErrorClass;
+import dev.tutti.Op;
+import dev.tutti.TuttiException;
+import dev.tutti.testkit.ShmJob;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
+
+import java.time.Duration;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Mismatches across the two roads where the rank that waits is on the message layer and its peer took the on-host
+ * region and does not wait there (a bcast's root, a reduce's non-root): the waiting rank reads the peer's published
+ * call and fails with the mismatch, instead of waiting for a message that never comes. Two ranks wired as processes
+ * over shm ({@link ShmJob}), whose first barrier agrees the region; the limit is 8192 bytes per rank, so 100 ints
+ * take the region and 4000 ints the message layer. A job that hangs fails at 20 s.
+ */
+@Isolated("sets the system property tutti.coll.hostLimit")
+@Timeout(120)
+class HostStallTest {
+    private static String saved;
+
+    @BeforeAll
+    static void forceOn() {
+        saved = System.getProperty(HostCollectivesTest.LIMIT);
+        System.setProperty(HostCollectivesTest.LIMIT, "8192");
+    }
+
+    @AfterAll
+    static void restore() {
+        if (null == saved) {
+            System.clearProperty(HostCollectivesTest.LIMIT);
+        } else {
+            System.setProperty(HostCollectivesTest.LIMIT, saved);
+        }
+    }
+
+    /**
+     * Runs {@code body} on two shm ranks between a barrier that agrees the region and another barrier, and returns
+     * the failure of rank {@code waiter}, which the job reports.
+     */
+    private static TuttiException refused(final int waiter, final ShmJob.Body body) {
+        final AssertionError job = assertTimeoutPreemptively(Duration.ofSeconds(20), () -> {
+            try {
+                ShmJob.run(2, (w, shm) -> {
+                    w.barrier();
+                    assertTrue(HostCollectivesTest.region(w).contains("HostRegion"), HostCollectivesTest.region(w));
+                    body.run(w, shm);
+                    w.barrier(); // the rank that does not wait goes on, as a program would: it does not leave
+                });
+                return null;
+            } catch (final AssertionError e) {
+                return e;
+            }
+        }, "the job hung: the waiting rank never saw the mismatch");
+        assertNotNull(job, "every rank returned: the mismatch went unnoticed");
+        // The failing rank leaves the job, so the other may fail too (the peer is gone), and either may be first.
+        final Throwable mine = job.getMessage().startsWith("rank " + waiter + " failed") ? job.getCause()
+            : java.util.Arrays.stream(job.getSuppressed()).findFirst().orElse(null);
+        return assertInstanceOf(TuttiException.class, mine, () -> java.util.Arrays.toString(job.getSuppressed())
+            + " " + job);
+    }
+
+    @Test
+    void shouldRefuseABcastOfAnotherCountWhoseRootTookTheRegion() {
+        final TuttiException e = refused(1, (w, shm) -> w.bcast(Buf.of(new int[0 == w.rank() ? 100 : 4000]), 0));
+        assertEquals(ErrorClass.COUNT, e.errorClass(), e.getMessage());
+        assertTrue(e.getMessage().contains("bcast") && e.getMessage().contains("rank=0 sent count=100 of type=INT "
+            + "but this rank passed count=4000 of type=INT"), e.getMessage());
+    }
+
+    @Test
+    void shouldRefuseAnIbcastAgainstABcastWhoseRootTookTheRegion() {
+        final TuttiException e = refused(1, (w, shm) -> {
+            final int[] b = new int[100];
+            if (0 == w.rank()) {
+                w.bcast(Buf.of(b), 0);
+            } else {
+                w.ibcast(Buf.of(b), 0).waitFor();
+            }
+        });
+        assertEquals(ErrorClass.ARG, e.errorClass(), e.getMessage());
+        assertTrue(e.getMessage().contains("rank=0 sent a blocking bcast through the on-host region but this rank "
+            + "called a nonblocking bcast through messages: blocking and nonblocking collectives do not match"),
+            e.getMessage());
+    }
+
+    @Test
+    void shouldRefuseAReduceRootOnMessagesAgainstANonRootOnTheRegion() {
+        final TuttiException e = refused(0, (w, shm) -> {
+            final int n = 0 == w.rank() ? 4000 : 100;
+            w.reduce(Buf.of(new int[n]), Buf.of(new int[n]), Op.SUM, 0);
+        });
+        assertEquals(ErrorClass.COUNT, e.errorClass(), e.getMessage());
+        assertTrue(e.getMessage().contains("reduce") && e.getMessage().contains("rank=1 sent count=100 of type=INT "
+            + "but this rank passed count=4000 of type=INT"), e.getMessage());
+    }
+
+    /** The check reads only a peer's published call: a matching call that is merely late is not refused. */
+    @Test
+    void shouldWaitForALateRootOfAMessageLayerBcast() {
+        assertTimeoutPreemptively(Duration.ofSeconds(20), () -> ShmJob.run(2, (w, shm) -> {
+            w.barrier();
+            final int[] b = new int[4000];
+            if (0 == w.rank()) {
+                Thread.sleep(1500); // past the stall checks' first look
+                b[3999] = 7;
+            }
+            w.bcast(Buf.of(b), 0);
+            assertEquals(7, b[3999]);
+            assertNotNull(HostCollectivesTest.region(w));
+        }));
+    }
+}
