@@ -30,7 +30,9 @@ import java.util.List;
  * block ({@link HostLayout}), this rank's own to write, the others' to read. Each call-ordered call on the
  * communicator (blocking or not) is numbered here and published in this rank's cell for it: its header words, and
  * for a call on the region its bytes; a call that takes the message layer publishes its words alone, so that a peer
- * on the region that waits for this rank finds out instead of waiting for ever.
+ * on the region that waits for this rank finds out instead of waiting for ever, and its run, if it stalls, reads
+ * its peers' words of the call ({@link #stalled}): a peer on the region that does not wait for it (a bcast's root,
+ * a reduce's non-root) sends it nothing.
  * <ul>
  * <li>barrier: publish, then wait for every peer's call.</li>
  * <li>bcast: the root publishes its bytes; every other rank waits for the root's call and copies them out.</li>

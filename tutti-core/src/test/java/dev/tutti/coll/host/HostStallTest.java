@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.parallel.Isolated;
 
 import java.time.Duration;
+import java.util.Arrays;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -67,8 +68,8 @@ class HostStallTest {
         assertNotNull(job, "every rank returned: the mismatch went unnoticed");
         // The failing rank leaves the job, so the other may fail too (the peer is gone), and either may be first.
         final Throwable mine = job.getMessage().startsWith("rank " + waiter + " failed") ? job.getCause()
-            : java.util.Arrays.stream(job.getSuppressed()).findFirst().orElse(null);
-        return assertInstanceOf(TuttiException.class, mine, () -> java.util.Arrays.toString(job.getSuppressed())
+            : Arrays.stream(job.getSuppressed()).findFirst().orElse(null);
+        return assertInstanceOf(TuttiException.class, mine, () -> Arrays.toString(job.getSuppressed())
             + " " + job);
     }
 
