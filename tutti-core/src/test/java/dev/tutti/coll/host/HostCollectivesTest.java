@@ -8,6 +8,7 @@ import dev.tutti.Request;
 import dev.tutti.Tutti;
 import dev.tutti.TuttiException;
 import dev.tutti.coll.CollComm;
+import dev.tutti.testkit.RefusedCall;
 import dev.tutti.testkit.ShmJob;
 import dev.tutti.testkit.Worlds;
 
@@ -393,22 +394,7 @@ class HostCollectivesTest {
     @Test
     void shouldRunMatchingCallsAfterARefusedOne() {
         Tutti.runLocal(3, OPTS, w -> {
-            final int[] b = new int[2];
-            if (2 == w.rank()) {
-                final TuttiException e = org.junit.jupiter.api.Assertions.assertThrows(TuttiException.class,
-                    () -> w.reduce(Buf.of(new int[] {1, 1}), Buf.of(b), Op.SUM, 2));
-                assertEquals(ErrorClass.ARG, e.errorClass(), e.getMessage());
-            } else if (0 == w.rank()) {
-                w.bcast(Buf.of(new int[] {5, 6}), 0);
-            } else {
-                w.bcast(Buf.of(b), 0);
-                assertArrayEquals(new int[] {5, 6}, b);
-            }
-            for (int i = 0; i < 10; i++) {
-                final int[] s = new int[1];
-                w.allreduce(Buf.of(new int[] {w.rank()}), Buf.of(s), Op.SUM);
-                assertEquals(3, s[0]);
-            }
+            RefusedCall.thenMatchingCalls(w, 10);
             assertTrue(region(w).contains("HostRegion"), region(w));
         });
     }
