@@ -754,32 +754,6 @@ public final class ShmTransport implements Transport {
     }
 
     /**
-     * Returns whether a job file belongs to a dead job: ranks registered in it, none of whose processes is alive and
-     * still attached (or, if no rank ever registered, the file is over a minute old).
-     *
-     * @param file a Tutti shm job file
-     * @return true if stale
-     * @throws TuttiException of class {@link ErrorClass#INTERN} if it cannot be read
-     */
-    public static boolean isStaleJobFile(final Path file) {
-        try {
-            return ShmFile.isStale(file);
-        } catch (final IOException e) {
-            throw Failures.io("shm", null, "cannot read " + file, e);
-        }
-    }
-
-    /**
-     * Deletes the stale job files of a directory ({@link #isStaleJobFile}); every rank does this when it joins a job.
-     *
-     * @param dir the shm directory
-     * @return the files deleted
-     */
-    public static java.util.List<Path> removeStaleJobFiles(final Path dir) {
-        return ShmFile.removeStale(dir);
-    }
-
-    /**
      * Returns the bytes of this rank's shared arena not in any block now (its buffers, windows, and the collectives'
      * slots and on-host regions take the rest): for diagnostics and tests.
      *

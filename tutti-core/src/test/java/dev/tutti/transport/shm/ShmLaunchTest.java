@@ -62,8 +62,8 @@ class ShmLaunchTest {
         assertEquals(0, job.ranks[0].exitValue(), "rank 0: " + out0);
         assertTrue(out0.contains("rank 0 saw: rank 1 failed"), out0);
         assertTrue(Files.exists(job.file), "rank 1 died registered, so the file outlives rank 0");
-        assertTrue(ShmTransport.isStaleJobFile(job.file), "no live process is attached to " + job.file);
-        assertTrue(ShmTransport.removeStaleJobFiles(job.file.getParent()).contains(job.file));
+        assertTrue(ShmJobFiles.isStale(job.file), "no live process is attached to " + job.file);
+        assertTrue(ShmJobFiles.removeStale(job.file.getParent()).contains(job.file));
         assertFalse(Files.exists(job.file));
     }
 
@@ -75,7 +75,7 @@ class ShmLaunchTest {
         assertEquals(3, job.ranks[1].exitValue(), "rank 1 halts: " + out1);
         assertEquals(0, job.ranks[0].exitValue(), "rank 0: " + out0);
         assertTrue(out0.contains("rank 0 saw: ") && out0.contains("rank 1"), out0);
-        ShmTransport.removeStaleJobFiles(job.file.getParent());
+        ShmJobFiles.removeStale(job.file.getParent());
     }
 
     @Test
@@ -86,7 +86,7 @@ class ShmLaunchTest {
         assertEquals(3, job.ranks[1].exitValue(), "rank 1 halts: " + out1);
         assertEquals(0, job.ranks[0].exitValue(), "rank 0: " + out0);
         assertTrue(out0.contains("rank 0 saw: allreduce (comm=WORLD, rank=0): cannot complete: rank 1 failed"), out0);
-        ShmTransport.removeStaleJobFiles(job.file.getParent());
+        ShmJobFiles.removeStale(job.file.getParent());
     }
 
     private record Job(Process[] ranks, Path[] outputs, Path file, RendezvousServer server) {
