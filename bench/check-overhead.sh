@@ -1,5 +1,5 @@
 #!/bin/sh
-# check-overhead.sh: the correctness checker's overhead (issue 17): each collective with the checker off and on,
+# check-overhead.sh: the correctness checker's overhead: each collective with the checker off and on,
 # over shared memory, runs interleaved (off, on, off, on, ...), and the ratio on/off of the best time per size.
 #
 #   bench/check-overhead.sh                       # barrier allreduce alltoall, 2 ranks, 8 B .. 1 MiB, 2 runs each

@@ -1,6 +1,6 @@
 #!/bin/sh
-# mpi-overhead.sh: the overhead of the mpi layer (tutti-mpi, Open MPI's Java API on Tutti) over Tutti's own API
-# (issue 19): `tutti bench pingpong|allreduce` against `tutti bench mpi-pingpong|mpi-allreduce` (the same method,
+# mpi-overhead.sh: the overhead of the mpi layer (tutti-mpi, Open MPI's Java API on Tutti) over Tutti's own API:
+# `tutti bench pingpong|allreduce` against `tutti bench mpi-pingpong|mpi-allreduce` (the same method,
 # buffers and checks, the timed calls made through mpi.MPI.COMM_WORLD), both over the same transport: by default
 # shm, one JVM per rank over shared memory (the bench worker joins its job and its MPI.Init uses that handle, see
 # dev.tutti.mpi.JoinedRank); TRANSPORT=inproc runs the ranks as threads of one JVM, TRANSPORT=tcp over loopback.

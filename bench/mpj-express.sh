@@ -1,5 +1,5 @@
 #!/bin/sh
-# mpj-express.sh: tutti-mpj against MPJ Express itself (issue 46), one program for both. MpjPortableBench
+# mpj-express.sh: tutti-mpj against MPJ Express itself, one program for both. MpjPortableBench
 # (tutti-bench-mpj, MPJ Express's API alone: ping-pong of byte[] and allreduce of double[], 8 B .. 1 MiB) is compiled
 # against the installation's lib/mpj.jar as Java 8 and that class file runs, 2 processes, under MPJ Express's
 # mpjrun.sh (multicore: ranks as threads of one JVM) and under `bin/tutti mpjrun` (its default, ranks as threads),

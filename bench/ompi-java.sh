@@ -1,5 +1,5 @@
 #!/bin/sh
-# ompi-java.sh: the mpi layer (tutti-mpi) against Open MPI's own Java bindings (issue 19), one program for both:
+# ompi-java.sh: the mpi layer (tutti-mpi) against Open MPI's own Java bindings, one program for both:
 # bench/ompi-java/OmpiJavaBench.java, written against Open MPI's Java API, runs under `mpirun ... java` on Open
 # MPI's bindings (shared memory, vader) and under `tutti run` on tutti-mpi (shared memory), interleaved, and the
 # table gives the best time per size of each and the ratio tutti-mpi / ompi-java (< 1: Tutti is faster).

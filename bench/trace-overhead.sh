@@ -1,5 +1,5 @@
 #!/bin/sh
-# trace-overhead.sh: what Tutti's Flight Recorder events cost (issue 45): ping-pong and allreduce over shared memory
+# trace-overhead.sh: what Tutti's Flight Recorder events cost: ping-pong and allreduce over shared memory
 # with the events off (no tutti.jfr) and on (TUTTI_JFR, every rank recording), and, given BASE_JAR (a tutti.jar built
 # from another commit, e.g. main's), that build too; runs interleaved (base, off, on, base, ...), and the ratios of
 # the best time per size: off/base (the events' cost when off) and on/off.

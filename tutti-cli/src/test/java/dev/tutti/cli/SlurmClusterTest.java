@@ -52,7 +52,7 @@ class SlurmClusterTest {
         Assumptions.assumeTrue("root".equals(System.getProperty("user.name")),
             "starting slurmd needs root (user is " + System.getProperty("user.name") + ")");
         Assumptions.assumeTrue(present("dev.tutti.runtime.identity.SlurmSource"),
-            "this tree has no Slurm identity source (issue 20 item 1)");
+            "this tree has no Slurm identity source");
         Assumptions.assumeTrue(ItScript.installed("/usr/sbin/slurmctld", "/usr/sbin/slurmd", "/usr/sbin/munged",
             "srun", "sbatch", "sinfo"), "Slurm is not installed (it/setup.sh installs slurm-wlm and munge)");
         final ItScript.Result r = script("up");

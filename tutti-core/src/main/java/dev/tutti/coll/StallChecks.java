@@ -24,7 +24,8 @@ import java.util.List;
  * with messages through shared-memory slots was first seen stalled (it looks for another call's message on its tag
  * only after {@link #DIRECT_STALL_NS}, on one idle pass in {@link #DIRECT_CHECK_EVERY}), and when an ordinary run
  * was first seen stalled (it looks for a message of another call at its place in the call order, and at the peers'
- * calls published in the on-host region, after {@link #CONFLICT_STALL_NS}, as often).
+ * calls published in the on-host region, after {@link #CONFLICT_STALL_NS}, on one idle pass in
+ * {@link #CONFLICT_CHECK_EVERY}).
  *
  * <p>Implementation notes. Why the grace: a wait that the departure really blocks lasts forever, so 100 ms cost it
  * nothing that matters; the grace keeps a window that CollTaggedTest hit about once in ten runs (a tagged
@@ -43,6 +44,12 @@ final class StallChecks {
     /** How long a departure must last before a run that waits for the departed peer fails: 100 ms. */
     static final long DEPARTURE_GRACE_NS = 100_000_000L;
 
+    /**
+     * Idle passes between two clock readings of a stalled ordinary run (a power of two): few enough that a parked
+     * wait (up to {@code tutti.idle.maxParkUs} a pass) looks about every {@code 64} ms once it is due, many enough
+     * that a spinning wait reads the clock rarely.
+     */
+    static final int CONFLICT_CHECK_EVERY = 64;
     /** How long an ordinary run waits before it looks for a message that shows a mismatch: 200 ms. */
     static final long CONFLICT_STALL_NS = 200_000_000L;
 
@@ -239,11 +246,11 @@ final class StallChecks {
     }
 
     /**
-     * @return true on one idle pass in {@link #DIRECT_CHECK_EVERY} once the run has been seen stalled for
+     * @return true on one idle pass in {@link #CONFLICT_CHECK_EVERY} once the run has been seen stalled for
      *         {@link #CONFLICT_STALL_NS}: time to look for a message of another call ({@link CollLeftovers#conflict})
      */
     private boolean conflictCheckDue() {
-        if (0 != (++conflictChecks & (DIRECT_CHECK_EVERY - 1))) {
+        if (0 != (++conflictChecks & (CONFLICT_CHECK_EVERY - 1))) {
             return false;
         }
         final long now = System.nanoTime();

@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The checker's watch of buffers an operation owns (issue 41, group 3), on embedded jobs: a send buffer written
+ * The checker's watch of buffers an operation owns, on embedded jobs: a send buffer written
  * between the start of a nonblocking collective or send and its completion, and a receive buffer written while a
  * nonblocking collective is in flight, are reported naming the call, the buffer, the rank and the call sites, and
  * fail the job; the correct twins (writes after the wait, in-place calls, buffers larger than the call, large

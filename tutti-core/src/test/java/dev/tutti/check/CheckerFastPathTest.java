@@ -22,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The checker's fast path for regular blocking collectives (issue 17's overhead target): the communicator's exchange
+ * The checker's fast path for regular blocking collectives: the communicator's exchange
  * is reused, a checked barrier is its exchange, and a small allreduce, allgather, alltoall or bcast travels with the
  * hashes. With the checker on these must give the same results as without it, in place or not, at the payload's
  * limit and just past it (where the schedule runs), on groups small and larger than the fast path's, with a

@@ -26,7 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The checker's request lifecycle (issue 41, group 2), on embedded jobs: a nonblocking collective started and never
+ * The checker's request lifecycle, on embedded jobs: a nonblocking collective started and never
  * waited or tested to completion, a persistent collective left active, a tagged collective never ended are each
  * reported at close with the call site that made them, and the job fails ({@link CheckFailedException}) unless the
  * checker only warns; the correct twins are silent and the job passes.

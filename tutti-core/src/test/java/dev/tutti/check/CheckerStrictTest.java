@@ -15,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@code --check=strict} (issue 17, item 5): a program that works only because its small sends are buffered (each
+ * {@code --check=strict}: a program that works only because its small sends are buffered (each
  * rank sends to the other before it receives) passes unchecked and checked, and is reported as a deadlock under
  * strict checking, naming both sends; its correct twins (ordered sends and receives, sendrecv) pass under strict.
  */

@@ -28,7 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The correctness checker (issue 17): with it on, ranks whose collective calls do not match are told so on every
+ * The correctness checker: with it on, ranks whose collective calls do not match are told so on every
  * rank, before any data moves, by a {@link CollectiveMismatchException} naming the communicator, the call's number and
  * each rank's call with its arguments and call site; one incorrect program per rule, on 2 to 4 ranks of an embedded
  * job. A correct program gives the same results with the checker on; with it off no hook is installed. Every job has

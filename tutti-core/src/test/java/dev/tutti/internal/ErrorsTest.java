@@ -24,11 +24,7 @@ class ErrorsTest {
     private static final Path MAIN = Path.of("src/main/java");
     private static final String INLINE = "new TuttiException(";
 
-    /**
-     * Sources that may still build their exceptions inline, relative to {@link #MAIN}: the API files being split
-     * into families (issue 15, items 1 and 3), which will move to the factories as they are rewritten. Remove each
-     * one from this list once it is converted; the list should end empty.
-     */
+    /** Main code builds every {@code TuttiException} through a factory of {@code Errors} or {@code Failures}. */
     @Test
     void shouldBuildExceptionsOnlyThroughTheFactories() throws IOException {
         final List<String> inline = inlineConstructions(MAIN);

@@ -7,7 +7,7 @@ import dev.tutti.Request;
 import dev.tutti.Tutti;
 
 /**
- * Misuses of requests and buffers the checker reports at close or at completion (issue 41): with {@code leak} every
+ * Misuses of requests and buffers the checker reports at close or at completion: with {@code leak} every
  * rank starts an ibarrier it never waits for; with {@code write}, rank 1 writes its send buffer between the start of
  * an iallreduce and its wait; with {@code ok}, the correct twin, every rank waits and writes after. Prints the
  * iallreduce's result on rank 0.

@@ -5,11 +5,8 @@ import dev.tutti.ErrorClass;
 import dev.tutti.Op;
 import dev.tutti.TuttiException;
 import dev.tutti.testkit.ShmJob;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.parallel.Isolated;
 
 import java.time.Duration;
 import java.util.Arrays;
@@ -24,29 +21,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Mismatches across the two roads where the rank that waits is on the message layer and its peer took the on-host
  * region and does not wait there (a bcast's root, a reduce's non-root): the waiting rank reads the peer's published
  * call and fails with the mismatch, instead of waiting for a message that never comes. Two ranks wired as processes
- * over shm ({@link ShmJob}), whose first barrier agrees the region; the limit is 8192 bytes per rank, so 100 ints
- * take the region and 4000 ints the message layer. A job that hangs fails at 20 s.
+ * over shm ({@link ShmJob}), whose first barrier agrees the region; the limit is shm's default, 8192 bytes per rank
+ * (the tests that change it run alone), so 100 ints take the region and 4000 ints the message layer. A job that hangs
+ * fails at 20 s.
  */
-@Isolated("sets the system property tutti.coll.hostLimit")
 @Timeout(120)
 class HostStallTest {
-    private static String saved;
-
-    @BeforeAll
-    static void forceOn() {
-        saved = System.getProperty(HostCollectivesTest.LIMIT);
-        System.setProperty(HostCollectivesTest.LIMIT, "8192");
-    }
-
-    @AfterAll
-    static void restore() {
-        if (null == saved) {
-            System.clearProperty(HostCollectivesTest.LIMIT);
-        } else {
-            System.setProperty(HostCollectivesTest.LIMIT, saved);
-        }
-    }
-
     /**
      * Runs {@code body} on two shm ranks between a barrier that agrees the region and another barrier, and returns
      * the failure of rank {@code waiter}, which the job reports.
