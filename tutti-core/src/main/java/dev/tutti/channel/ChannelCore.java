@@ -28,13 +28,11 @@ import java.util.concurrent.TimeUnit;
  * parent communicator's collectives, whatever order ranks interleave them in); exchanges are started under
  * the lock in exchange order, so the collective call order on the private communicator is the exchange order
  * on every rank. Best effort: the <i>k</i>-th submit starts exchange <i>k</i> (submits are serialized:
- * {@code submitWaiting}, a submit that waits for a receive buffer holds back the later ones). Time-driven: a
- * submit only queues its buffer ({@code queue}); exchange <i>k</i> is started at its tick,
- * {@code t0 + (k + 1) * period}, by whichever thread sees the tick first (the channel's clock thread, or a submit
- * or release), with the oldest queued buffer or, if none is queued, the zero-filled {@code idle} buffer, and with it
- * the freshness allgather that tells receivers which blocks were submitted. The clock thread also tests the
- * exchanges in flight every {@code clockPollNs}, so that they progress (and their completion time, which decides a
- * miss, is seen) while the application computes. An exchange holds one send buffer and one receive
+ * {@code submitWaiting}, a submit that waits for a receive buffer holds back the later ones). Time-driven
+ * ({@link ChannelClock}): a submit only queues its buffer; exchange <i>k</i> is started at its tick by whichever
+ * thread sees the tick first (the channel's clock thread, or a submit or release), with the buffer the clock gives,
+ * and with it the freshness allgather that tells receivers which blocks were submitted. An exchange holds one send
+ * buffer and one receive
  * buffer from its start until it completes; the receive buffer then stays the channel's (FULL) until the
  * application takes it and releases it. A submit therefore needs a FREE receive buffer, and waits for a release
  * when there is none (back-pressure: nothing is received into a buffer the application holds or has not read).
@@ -105,7 +103,6 @@ final class ChannelCore {
     private final String name;
     private final String where;
     private final Comm comm;
-    private final ChannelQos qos;
     private final boolean timeDriven;
     private final ExchangeStarts starts;
     /**
@@ -122,13 +119,8 @@ final class ChannelCore {
     private final ChannelBuffer[] sends;
     private final ChannelBuffer[] recvs;
     private final Exchange[] ring;
-    /** Time-driven: submitted send buffers waiting for their tick, FIFO; the zero-filled idle buffer; the clock. */
-    private final ChannelBuffer[] queue;
-    private final ChannelBuffer idle;
-    private final long clockPollNs;
-    private Thread clock;
-    private int queueHead;
-    private int queued;
+    /** Time-driven: when each exchange starts, and with which send buffer; null otherwise. */
+    private final ChannelClock clock;
     /** The lock and its condition {@code changed}, or a confined channel's owner ({@link ChannelGuard}). */
     private final ChannelGuard guard;
     /** Whether a thread waits on the oldest exchange's request, the channel's lock released (guarded by it). */
@@ -143,7 +135,6 @@ final class ChannelCore {
     /** Exchanges, latency, misses and abandoned exchanges; which exchanges are timed. */
     private final ChannelMeter meter;
     private final Runnable onClose;
-    private long t0;
     private int head;
     private int count;
     private long next;
@@ -165,7 +156,6 @@ final class ChannelCore {
         this.guard = new ChannelGuard(owner, where);
         this.where = where;
         this.comm = comm;
-        this.qos = qos;
         this.onClose = onClose;
         this.timeDriven = ChannelQos.Kind.TIME_DRIVEN == qos.kind();
         this.meter = new ChannelMeter(qos);
@@ -188,12 +178,8 @@ final class ChannelCore {
                 null == zones ? null : zones[i].memory());
             ring[i] = new Exchange();
         }
-        this.queue = timeDriven ? new ChannelBuffer[depth] : null;
-        this.idle = timeDriven ? new ChannelBuffer(this, Side.SEND, type, sendRanks, sendBlock, depth, false, null)
-            : null;
-        this.clockPollNs = Math.max(TimeUnit.MICROSECONDS.toNanos(100), Math.min(TimeUnit.MILLISECONDS.toNanos(1),
-            qos.deadlineNanos() / 10));
-        this.t0 = System.nanoTime();
+        this.clock = timeDriven ? new ChannelClock(qos, new ChannelBuffer(this, Side.SEND, type, sendRanks,
+            sendBlock, depth, false, null), depth) : null;
     }
 
     /**
@@ -216,16 +202,17 @@ final class ChannelCore {
     }
 
     /**
-     * Sets the clock's origin and, time-driven, starts the clock thread; called once creation has synchronized the
+     * Time-driven: sets the clock's origin and starts the clock thread; called once creation has synchronized the
      * ranks.
      */
     void startClock() {
+        if (!timeDriven) {
+            return;
+        }
         guard.enter("create");
         try {
-            t0 = System.nanoTime();
-            if (timeDriven) {
-                clock = Thread.ofPlatform().daemon().name("tutti-channel-clock-" + name).start(this::runClock);
-            }
+            clock.setOrigin();
+            clock.startThread(name, this::runClock);
         } finally {
             guard.exit();
         }
@@ -233,7 +220,7 @@ final class ChannelCore {
 
     /**
      * The clock thread (time-driven): starts each exchange at its tick and tests the exchanges in flight every
-     * {@link #clockPollNs} until the channel closes or fails.
+     * {@link ChannelClock#pollNs} until the channel closes or fails.
      */
     private void runClock() {
         guard.enter("clock");
@@ -241,10 +228,10 @@ final class ChannelCore {
             while (!closed && null == failure) {
                 startDue("clock");
                 pollRest();
-                final long untilTick = tick(next) - System.nanoTime();
-                long wait = untilTick > 0 ? untilTick : clockPollNs; // due but no free receive buffer: a release
+                final long untilTick = clock.tick(next) - System.nanoTime();
+                long wait = untilTick > 0 ? untilTick : clock.pollNs(); // due but no free receive buffer: a release
                 if (null != oldestPending()) {
-                    wait = Math.min(wait, clockPollNs);
+                    wait = Math.min(wait, clock.pollNs());
                 }
                 guard.awaitNanos(wait);
             }
@@ -258,39 +245,27 @@ final class ChannelCore {
     }
 
     /**
-     * @return when exchange {@code k} of a time-driven channel starts: one period per exchange, the first at t0 +
-     *         period
-     */
-    private long tick(final long k) {
-        return t0 + (k + 1) * qos.periodNanos();
-    }
-
-    /**
      * Starts every time-driven exchange whose tick has come, while a receive buffer is free (holding the lock):
      * each with the oldest queued send buffer, or the idle one if none is queued.
      */
     private void startDue(final String op) {
-        while (timeDriven && !closed && null == failure && System.nanoTime() - tick(next) >= 0) {
+        while (timeDriven && !closed && null == failure && clock.due(next)) {
             final ChannelBuffer r = freeRecv();
             if (null == r) {
                 return;
             }
-            ChannelBuffer b = idle;
-            if (queued > 0) {
-                b = queue[queueHead];
-                queue[queueHead] = null;
-                queueHead = wrap(queueHead + 1, queue.length);
-                queued--;
-            }
-            start(op, b, r);
+            start(op, clock.nextSend(), r);
         }
     }
 
-    /** @return the clock's origin ({@link System#nanoTime()}): exchange k starts at this + (k + 1) * period */
+    /**
+     * @return a time-driven channel's clock origin ({@link System#nanoTime()}): exchange k starts at this + (k + 1) *
+     *         period
+     */
     long clockOrigin() {
         guard.enter("clockOrigin");
         try {
-            return t0;
+            return clock.origin();
         } finally {
             guard.exit();
         }
@@ -347,10 +322,8 @@ final class ChannelCore {
                 throw Errors.invalid(ErrorClass.BUFFER, op, where, "the send buffer is " + b.state()
                     + ", expected one taken by takeSend and not yet submitted (submitted twice?)");
             }
-            if (timeDriven) { // at most depth buffers are taken, so the queue has room
-                b.state(State.QUEUED);
-                queue[wrap(queueHead + queued, queue.length)] = b;
-                queued++;
+            if (timeDriven) {
+                clock.submit(b);
                 startDue(op);
                 guard.signal();
                 return true;
@@ -470,7 +443,7 @@ final class ChannelCore {
         final Thread ticker;
         guard.enter("close");
         try {
-            ticker = clock;
+            ticker = timeDriven ? clock.thread() : null;
             if (closed) {
                 return;
             }
@@ -504,7 +477,7 @@ final class ChannelCore {
             onClose.run();
         }
         if (null != ticker) {
-            joinClock(ticker);
+            ChannelClock.join(ticker);
         }
     }
 
@@ -517,15 +490,6 @@ final class ChannelCore {
             if (null != b.sharedBlock() && State.IN_FLIGHT != b.state()) {
                 arena.free(b.sharedBlock());
             }
-        }
-    }
-
-    /** Waits briefly for the clock thread, which leaves at its next wake-up once it sees the channel closed. */
-    private static void joinClock(final Thread ticker) {
-        try {
-            ticker.join(TimeUnit.SECONDS.toMillis(1));
-        } catch (final InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
     }
 
@@ -553,7 +517,7 @@ final class ChannelCore {
                 r.show(zones[zone], zone);
                 request = window.start(number, zone, b.raw().segment());
             }
-            flags = timeDriven ? starts.startFlags(idle != b, r) : null;
+            flags = timeDriven ? starts.startFlags(!idle(b), r) : null;
         } catch (final TuttiException x) {
             failed = x;
         }
@@ -566,11 +530,11 @@ final class ChannelCore {
         e.done = false;
         e.timed = timed;
         e.startNs = startNs;
-        e.releaseNs = timeDriven ? tick(number) : startNs;
+        e.releaseNs = timeDriven ? clock.tick(number) : startNs;
         e.request = request;
         e.flags = flags;
         e.trace = ev;
-        if (idle != b) { // the idle buffer is never written and may be in several exchanges at once
+        if (!idle(b)) { // the idle buffer is in no state of its own: see ChannelClock
             b.state(State.IN_FLIGHT);
             b.exchange(number);
         }
@@ -702,7 +666,7 @@ final class ChannelCore {
         if (null != e.trace) {
             traced(e);
         }
-        if (idle != e.send) {
+        if (!idle(e.send)) {
             e.send.state(State.FREE);
         }
         e.recv.state(State.FULL);
@@ -715,7 +679,7 @@ final class ChannelCore {
         final ChannelExchangeEvent ev = e.trace;
         e.trace = null;
         Trace.exchange(ev, name, GroupAccess.get().members(comm.group())[comm.rank()], e.number,
-            idle != e.send ? e.send.raw().byteSize() : 0, null == window ? "alltoall" : "window");
+            !idle(e.send) ? e.send.raw().byteSize() : 0, null == window ? "alltoall" : "window");
     }
 
     private void fail(final Exchange e, final TuttiException x) {
@@ -771,11 +735,16 @@ final class ChannelCore {
         return null;
     }
 
+    /** @return whether {@code b} is a time-driven channel's idle buffer ({@link ChannelClock}) */
+    private boolean idle(final ChannelBuffer b) {
+        return timeDriven && clock.isIdle(b);
+    }
+
     /**
      * @return {@code i} wrapped into a ring of {@code n} slots, for {@code 0 <= i < 2n}: a compare instead of the
      *         division of {@code i % n}, which costs tens of cycles, several times per exchange
      */
-    private static int wrap(final int i, final int n) {
+    static int wrap(final int i, final int n) {
         return i < n ? i : i - n;
     }
 
