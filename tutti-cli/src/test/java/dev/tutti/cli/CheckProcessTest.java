@@ -49,13 +49,13 @@ class CheckProcessTest {
     void shouldEndADeadlockOfWildcardReceivesAndHangWithoutTheChecker() {
         // The two jobs run side by side: the unchecked one only waits for its timeout.
         final java.util.concurrent.CompletableFuture<ProcessJobTest.Run> hanging = java.util.concurrent
-            .CompletableFuture.supplyAsync(() -> tutti(List.of("--timeout", "4"), "wildcard"));
+            .CompletableFuture.supplyAsync(() -> tutti(List.of("--timeout", "6"), "wildcard"));
         final ProcessJobTest.Run checked = tutti(List.of("--check", "--timeout", "30"), "wildcard");
         assertTrue(checked.err().contains("ranks 0-2 wait in recv from any source, tag 7 on 'WORLD' at "
             + "DeadlockRank.java:"), checked.err());
         final ProcessJobTest.Run unchecked = hanging.join();
         assertNotEquals(0, unchecked.status());
-        assertTrue(unchecked.millis() >= 4_000, "ended after " + unchecked.millis() + " ms");
+        assertTrue(unchecked.millis() >= 6_000, "ended after " + unchecked.millis() + " ms");
         assertTrue(checked.millis() < unchecked.millis(), checked.millis() + " vs " + unchecked.millis());
     }
 
