@@ -16,7 +16,8 @@ import java.lang.invoke.VarHandle;
  * {@link HostLayout#CHUNK} bytes, numbered on from the communicator's last chunk, and each chunk into one segment per
  * rank; for each chunk every rank
  * <ol>
- * <li>copies its operand's chunk into its slot and raises {@code in};</li>
+ * <li>copies its operand's chunk into its slot (but for its own segment, which it folds from the operand itself,
+ * unless it reduces in place) and raises {@code in};</li>
  * <li>once every rank's {@code in} holds the chunk, folds its own segment over every rank's slot in rank order,
  * {@code x0 op (x1 op (... op x(p-1)))}, into its receive buffer (a scratch buffer at a reduce's non-root), writes
  * the result over its segment in its own slot and raises {@code reduced};</li>
@@ -36,7 +37,7 @@ import java.lang.invoke.VarHandle;
  * a reader; flags only grow. Segments are whole lines, so two ranks never write one line. A wait is the region's
  * ({@link HostRegion#awaitFlag}): the rank's idle strategy, the engine's progress, a gone peer named. The region has
  * already checked every peer's call words for this call before a chunk moves, so a peer waited for here makes the
- * same call. Cost per chunk and rank: one copy of the chunk in, a fold of {@code 1/p} of it over {@code p} slots
+ * same call. Cost per chunk and rank: one copy of {@code (p - 1)/p} of the chunk in (all of it in place), a fold of {@code 1/p} of it over {@code p} slots
  * plus two copies of that share, and at a receiving rank one copy of the rest out; three flag stores, and about
  * {@code 3(p - 1)} flag loads. Memory: {@link HostLayout#areaBytes()} per rank per communicator, made at its first
  * reduction past the limit; a scratch of one chunk on the heap at a reduce's non-root.
@@ -93,20 +94,22 @@ final class HostChunks {
         final MemorySegment in = null != c.send() ? c.send() : c.recv();
         final boolean receives = root < 0 || root == rank;
         final MemorySegment acc = receives ? c.recv() : scratch();
+        // This rank folds its own segment straight from its operand, unless the operand is where it folds (in place).
+        final MemorySegment own = in != acc ? in : null;
         final long first = chunks + 1;
         chunks += m;
-        copyIn(first, in, 0, Math.min(per, count) * bytes, c);
+        copyIn(first, in, 0, Math.min(per, count), bytes, null != own, c);
         for (long j = 0; j < m; j++) {
             final long g = first + j;
             final long from = j * per;
             final long n = Math.min(per, count - from);
             if (j + 1 < m) {
-                copyIn(g + 1, in, (from + per) * bytes, Math.min(per, count - from - per) * bytes, c);
+                copyIn(g + 1, in, from + per, Math.min(per, count - from - per), bytes, null != own, c);
             }
             final long seg = segment(n, bytes);
             final long a = Math.min(n, rank * seg);
             final long b = Math.min(n, (rank + 1) * seg);
-            fold(g, c, a * bytes, (int) (b - a), bytes, acc, receives ? (from + a) * bytes : 0);
+            fold(g, c, a * bytes, (int) (b - a), bytes, own, (from + a) * bytes, acc, receives ? (from + a) * bytes : 0);
             if (receives) {
                 copyOut(g, c, from * bytes, n, seg, bytes);
             }
@@ -120,8 +123,12 @@ final class HostChunks {
         return ((n + size - 1) / size + line - 1) / line * line;
     }
 
-    /** Copies {@code len} bytes of the operand into chunk {@code g}'s slot, once no rank reads it any more. */
-    private void copyIn(final long g, final MemorySegment in, final long offset, final long len, final CollCall c) {
+    /**
+     * Copies chunk {@code g} of the operand ({@code n} elements from element {@code from}) into its slot, once no
+     * rank reads the slot any more; without this rank's own segment when it folds that from the operand.
+     */
+    private void copyIn(final long g, final MemorySegment in, final long from, final long n, final int bytes,
+        final boolean skipOwn, final CollCall c) {
         final long before = g - HostLayout.CHUNK_SLOTS;
         if (before >= 1) {
             for (int i = 1; i < size; i++) {
@@ -129,17 +136,26 @@ final class HostChunks {
                 region.awaitFlag(r, areas[r], HostLayout.DONE, before, c);
             }
         }
-        SegmentCopy.copy(in, offset, mine, HostLayout.slotAt(g), len);
+        final long slot = HostLayout.slotAt(g);
+        if (skipOwn) {
+            final long seg = segment(n, bytes);
+            final long a = Math.min(n, rank * seg);
+            final long b = Math.min(n, (rank + 1) * seg);
+            SegmentCopy.copy(in, from * bytes, mine, slot, a * bytes);
+            SegmentCopy.copy(in, (from + b) * bytes, mine, slot + b * bytes, (n - b) * bytes);
+        } else {
+            SegmentCopy.copy(in, from * bytes, mine, slot, n * bytes);
+        }
         LONG.setRelease(mine, HostLayout.IN, g);
     }
 
     /**
      * Folds this rank's segment of chunk {@code g} ({@code n} elements at {@code at} bytes into each slot) over every
-     * rank's slot, in rank order, into {@code acc} at {@code accAt}, and writes the result over the segment in this
-     * rank's slot.
+     * rank's slot, in rank order (this rank's own operand from {@code own} at {@code ownAt} when not null), into
+     * {@code acc} at {@code accAt}, and writes the result over the segment in this rank's slot.
      */
     private void fold(final long g, final CollCall c, final long at, final int n, final int bytes,
-        final MemorySegment acc, final long accAt) {
+        final MemorySegment own, final long ownAt, final MemorySegment acc, final long accAt) {
         if (n > 0) {
             for (int i = 1; i < size; i++) {
                 final int r = (rank + i) % size;
@@ -150,9 +166,14 @@ final class HostChunks {
             final Op op = c.op();
             final Datatype type = c.sendType();
             final MemorySegment into = acc.asSlice(accAt, len);
-            SegmentCopy.copy(areas[size - 1], off, into, 0, len);
+            if (null != own && size - 1 == rank) {
+                SegmentCopy.copy(own, ownAt, into, 0, len);
+            } else {
+                SegmentCopy.copy(areas[size - 1], off, into, 0, len);
+            }
             for (int r = size - 2; r >= 0; r--) {
-                LocalReduction.reduce(op, type, areas[r].asSlice(off, len), into, n);
+                LocalReduction.reduce(op, type, null != own && r == rank ? own.asSlice(ownAt, len)
+                    : areas[r].asSlice(off, len), into, n);
             }
             SegmentCopy.copy(into, 0, mine, off, len);
         }

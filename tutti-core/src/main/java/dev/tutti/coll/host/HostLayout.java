@@ -82,7 +82,7 @@ final class HostLayout {
     static final long BYTES_AT = LINE;
 
     /** Bytes of a chunk: a slot of the chunk area (a whole number of lines, and of every element type's bytes). */
-    static final long CHUNK = 64 * 1024;
+    static final long CHUNK = 128 * 1024;
     /** Slots of the chunk area (a power of 2). */
     static final int CHUNK_SLOTS = 2;
     /** The chunk area's flags. */
