@@ -55,9 +55,9 @@ public final class Road {
      *   reduce, allreduce                cells            chunks (the chunk area), or messages once its ranks
      *                                                     declined one
      * </pre>
-     * The limit is shm's measured default (8 KiB) or the setting {@code tutti.coll.hostLimit}. Chunks have no upper
-     * bound: they were measured to beat the message layer up to 4 MiB at 2 ranks (bench/RESULTS.md), and a larger
-     * reduction only adds chunks to the same pipeline.
+     * The limit is the direct memory's measured default or the setting {@code tutti.coll.hostLimit}. Chunks have no
+     * upper bound: a larger reduction only adds chunks to the same pipeline (bench/RESULTS.md, its on-host section,
+     * has the runs against the message layer and Open MPI).
      *
      * @param call   the call, intracommunicator, with no hook
      * @param limit  the region's cell bytes
