@@ -4,6 +4,7 @@ import dev.tutti.Buf;
 import dev.tutti.Communicator;
 import dev.tutti.ErrorClass;
 import dev.tutti.Op;
+import dev.tutti.TuttiException;
 import dev.tutti.testkit.ShmJob;
 
 import org.junit.jupiter.api.AfterAll;
@@ -16,6 +17,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -24,6 +26,9 @@ import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -265,6 +270,49 @@ class HostChunksTest {
             final String region = HostCollectivesTest.region(w);
             assertTrue(region.contains("HostRegion") && region.contains("chunks declined"), region);
         });
+    }
+
+    /** The rank whose fold of a chunk fails (the {@link #FAILING} op throws on its thread). */
+    private static volatile Thread victim;
+    static final Op FAILING = Op.builder("failsOnOneRank", true).ints((in, inout, n) -> {
+        if (Thread.currentThread() == victim) {
+            throw new IllegalStateException("the fold of rank 1 fails");
+        }
+        for (int i = 0; i < n; i++) {
+            inout[i] += in[i];
+        }
+    }).build();
+
+    /**
+     * A rank whose call fails in the middle of the chunks (its fold throws) leaves the job; its peer, waiting for
+     * that rank's reduced segment, fails naming the call instead of waiting for ever.
+     */
+    @Test
+    void shouldFailWhenAPeerLeavesInTheMiddleOfTheChunks() {
+        final AssertionError job = assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
+            try {
+                ShmJob.run(2, (w, shm) -> {
+                    w.barrier();
+                    if (1 == w.rank()) {
+                        victim = Thread.currentThread();
+                    }
+                    final int n = 4 * E;
+                    w.allreduce(Buf.of(new int[n]), Buf.of(new int[n]), FAILING);
+                });
+                return null;
+            } catch (final AssertionError e) {
+                return e;
+            } finally {
+                victim = null;
+            }
+        }, "the job hung: rank 0 waited for ever for the rank that left");
+        assertNotNull(job, "every rank returned: the failing fold went unnoticed");
+        final Throwable rank0 = job.getMessage().startsWith("rank 0 failed") ? job.getCause()
+            : Arrays.stream(job.getSuppressed()).filter(t -> String.valueOf(t.getMessage()).startsWith("rank 0"))
+                .map(Throwable::getCause).findFirst().orElse(null);
+        final TuttiException e = assertInstanceOf(TuttiException.class, rank0, () -> job + " "
+            + Arrays.toString(job.getSuppressed()));
+        assertTrue(e.getMessage().contains("allreduce"), e.getMessage());
     }
 
     @Test
