@@ -15,10 +15,12 @@ import java.util.function.BooleanSupplier;
  * <ul>
  * <li><b>On-host region</b>: a blocking call of barrier, bcast, reduce, allreduce, gather, allgather, scatter or
  * alltoall (regular forms) on a communicator that has a region (every rank shares memory with every other, no
- * hook; agreed at its first blocking barrier, allreduce, allgather or alltoall that goes there), whose data per rank
- * fits the region's slots and whose operation has no algorithm forced by the setting {@code tutti.coll.<operation>}
- * ({@link #onHost}). Every rank of a correct program decides the same: the inputs are the call's kind, counts and
- * type and the communicator's settings.</li>
+ * hook; agreed at its first blocking barrier, allreduce, allgather or alltoall that goes there), whose operation has
+ * no algorithm forced by the setting {@code tutti.coll.<operation>}, and whose data per rank fits the region's
+ * cells, or, for reduce and allreduce, whatever their size, while the region may have its chunk area ({@link #onHost},
+ * the one table below). Every rank of a correct program decides the same: the inputs are the call's kind, counts and
+ * type, the communicator's settings, and whether its ranks agreed a chunk area (which every rank learns at the same
+ * call).</li>
  * <li><b>Messages</b>: every other run of a blocking, nonblocking or tagged call, and of the library's own
  * collectives (their peers and sizes hold for one call, and a lane of slots is agreed once for many). A persistent
  * run too when none of its peers shares direct memory with this rank or the setting {@code tutti.coll.directLimit}
@@ -42,13 +44,28 @@ public final class Road {
     }
 
     /**
-     * Tells whether a call goes through its communicator's on-host region, which has slots of {@code limit} bytes.
+     * Tells whether a call goes through its communicator's on-host region, which has cells of {@code limit} bytes.
+     * The one table of a blocking call's road on a communicator with a region, by the bytes of its block per rank
+     * ({@code b}; a scatter's or alltoall's whole send):
+     * <pre>
+     *   operation                        b &lt;= limit       b &gt; limit
+     *   barrier                          cells            -
+     *   bcast, gather, allgather         cells            messages
+     *   scatter, alltoall                cells            messages
+     *   reduce, allreduce                cells            chunks (the chunk area), or messages once its ranks
+     *                                                     declined one
+     * </pre>
+     * The limit is the direct memory's measured default or the setting {@code tutti.coll.hostLimit}. Chunks have no
+     * upper bound: a larger reduction only adds chunks to the same pipeline (bench/RESULTS.md, its on-host section,
+     * has the runs against the message layer and Open MPI).
      *
-     * @param call  the call, intracommunicator, with no hook
-     * @param limit the region's slot bytes
+     * @param call   the call, intracommunicator, with no hook
+     * @param limit  the region's cell bytes
+     * @param chunks whether reductions past the limit go through chunks: the region has, or may still make, its
+     *               chunk area
      * @return true for the on-host region
      */
-    public static boolean onHost(final CollCall call, final long limit) {
+    public static boolean onHost(final CollCall call, final long limit, final boolean chunks) {
         if (CollCall.Variant.BLOCKING != call.variant() || null != call.args()
             || null != call.comm().selection().override(call.kind())) {
             return false;
@@ -56,7 +73,8 @@ public final class Road {
         final long block = (long) call.sendCount() * call.sendType().sizeBytes();
         return switch (call.kind()) {
             case BARRIER -> true;
-            case BCAST, REDUCE, ALLREDUCE, GATHER, ALLGATHER -> block <= limit;
+            case BCAST, GATHER, ALLGATHER -> block <= limit;
+            case REDUCE, ALLREDUCE -> block <= limit || chunks;
             case SCATTER, ALLTOALL -> block * call.comm().size() <= limit;
             default -> false;
         };

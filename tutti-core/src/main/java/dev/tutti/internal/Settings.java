@@ -119,7 +119,9 @@ public final class Settings {
         "blocking barrier, bcast, reduce, allreduce, gather, allgather, scatter and alltoall on a communicator whose "
             + "ranks all share memory: a call whose data per rank (a rank's whole send for scatter and alltoall) is at "
             + "most this many bytes moves through the communicator's on-host region (sequence flags and slots set up "
-            + "at its first blocking barrier, allreduce, allgather or alltoall, no messages); larger calls, nonblocking, tagged and persistent forms, "
+            + "at its first blocking barrier, allreduce, allgather or alltoall, no messages); a larger reduce or allreduce "
+            + "goes through the region's chunk area (made at the first one: 128 KiB chunks, pipelined, each rank "
+            + "reducing its share of each); other larger calls, nonblocking, tagged and persistent forms, "
             + "forced algorithms (`tutti.coll.<operation>`) and a checked job take the message layer; -1: 8192 "
             + "between processes over shared memory, 0 between threads of one JVM; 0 turns it off; read there, and every rank must use the same value");
     /** The least severe log record passed on. */

@@ -462,11 +462,13 @@ class CollMismatchTest {
                 if (0 == w.rank()) {
                     w.bcast(Buf.of(x), 0);
                 } else {
+                    // A gather, which takes the message layer past shm's on-host limit (a reduce takes the region's
+                    // chunks there, and meets the bcast's words instead of its message).
                     final TuttiException e = org.junit.jupiter.api.Assertions.assertThrows(TuttiException.class,
-                        () -> w.reduce(Buf.of(x), Buf.of(new int[n]), Op.SUM, 1));
+                        () -> w.gather(Buf.of(x), Buf.of(new int[2 * n]), 1));
                     assertEquals(ErrorClass.ARG, e.errorClass(), e.getMessage());
                     assertTrue(e.getMessage().contains("rank=0 sent as part of bcast root=0 but this rank called "
-                        + "reduce root=1: " + BOTH), e.getMessage());
+                        + "gather root=1: " + BOTH), e.getMessage());
                 }
                 final int[] s = new int[1];
                 w.allreduce(Buf.of(new int[] {1}), Buf.of(s), Op.SUM);

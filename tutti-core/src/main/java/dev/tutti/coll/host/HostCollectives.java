@@ -34,8 +34,10 @@ import java.lang.foreign.MemorySegment;
  *
  * <p>Implementation notes. Stateless; the communicator keeps its state ({@link CollComm#hostState()}): a volatile
  * read per call. Agreement costs one allgather of four longs per rank, once per communicator; a region costs each
- * rank one block of {@code 4 * (64 + limit)} bytes, counted in the direct memory's share for slots (a rank whose
- * share is used up offers none, and the communicator takes the message layer).
+ * rank one block of {@code 4 * (64 + limit)} bytes, and from the communicator's first reduction past the limit one
+ * chunk area ({@link HostLayout#areaBytes()}), both counted in the direct memory's share for slots (a rank whose
+ * share is used up offers none, and the communicator takes the message layer, for those reductions only when the
+ * chunk area is the one refused).
  */
 public final class HostCollectives {
     /** A communicator without a region. */
@@ -97,7 +99,7 @@ public final class HostCollectives {
      */
     private static boolean agrees(final CollCall call, final long limit) {
         return switch (call.kind()) {
-            case BARRIER, ALLREDUCE, ALLGATHER, ALLTOALL -> Road.onHost(call, limit);
+            case BARRIER, ALLREDUCE, ALLGATHER, ALLTOALL -> Road.onHost(call, limit, true);
             default -> false;
         };
     }

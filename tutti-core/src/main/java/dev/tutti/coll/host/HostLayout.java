@@ -35,6 +35,35 @@ package dev.tutti.coll.host;
  * word shares its line with the call words and the first bytes, so a small call crosses between cores in one line.
  * A block lives as long as its communicator: it is given back when the communicator's context block is retired
  * (every member has freed it, so none reads the block any more).
+ *
+ * <p>A reduction past the limit goes through a second block per rank, its chunk area, made at the communicator's
+ * first such call (see {@link HostChunks}) and given back with the first:
+ *
+ * <pre>
+ * one rank's chunk area (64 + 2K bytes, K = {@value #CHUNK}): chunk g of the communicator goes to slot g &amp; 1
+ *
+ *   0      8        16     24                64                  64+K                64+2K
+ *   +------+--------+------+-------...-------+-------------------+-------------------+
+ *   | in   | reduced| done |                 |      slot 0       |      slot 1       |
+ *   +------+--------+------+-------...-------+-------------------+-------------------+
+ *
+ * a slot holds one chunk of the owner's operand, cut into one segment per rank (each a whole number of lines,
+ * the last ones of a short chunk empty):
+ *
+ *   +--------------+--------------+-- ... --+----------------+
+ *   |  segment 0   |  segment 1   |         | segment p-1    |
+ *   +--------------+--------------+-- ... --+----------------+
+ *
+ *   in       the last chunk whose operand the owner has copied into its slot (release)
+ *   reduced  the last chunk whose owner's own segment, reduced over every rank's slot in rank order, the owner
+ *            has written over its operand's segment in its slot (release)
+ *   done     the last chunk for which the owner has read every peer's slot it needs (release): a peer's operand
+ *            segment while reducing its own, the peers' reduced segments while copying the result out
+ * </pre>
+ *
+ * <p>Why two slots: the owner copies chunk {@code g + 1} in while its peers may still reduce chunk {@code g}, and
+ * reuses the slot of chunk {@code g - 1} only once every rank's {@code done} has reached it. The flags share a
+ * line, written by the owner alone.
  */
 final class HostLayout {
     /** Cells per block: calls a rank may publish ahead of its slowest peer's last published call, plus one. */
@@ -52,6 +81,17 @@ final class HostLayout {
     /** Where larger bytes go in a cell: its second line on. */
     static final long BYTES_AT = LINE;
 
+    /** Bytes of a chunk: a slot of the chunk area (a whole number of lines, and of every element type's bytes). */
+    static final long CHUNK = 128 * 1024;
+    /** Slots of the chunk area (a power of 2). */
+    static final int CHUNK_SLOTS = 2;
+    /** The chunk area's flags. */
+    static final long IN = 0;
+    static final long REDUCED = 8;
+    static final long DONE = 16;
+    /** Where the chunk area's slots start: its second line. */
+    static final long SLOTS_AT = LINE;
+
     private HostLayout() {
     }
 
@@ -68,6 +108,16 @@ final class HostLayout {
     /** @return the offset of call {@code k}'s cell in a block whose cells are {@code cell} bytes */
     static long cellAt(final long k, final long cell) {
         return (k & (CELLS - 1)) * cell;
+    }
+
+    /** @return the bytes of one rank's chunk area */
+    static long areaBytes() {
+        return SLOTS_AT + CHUNK_SLOTS * CHUNK;
+    }
+
+    /** @return the offset of chunk {@code g}'s slot in a chunk area */
+    static long slotAt(final long g) {
+        return SLOTS_AT + (g & (CHUNK_SLOTS - 1)) * CHUNK;
     }
 
     /** @return the offset in its cell of a call's {@code bytes} bytes */

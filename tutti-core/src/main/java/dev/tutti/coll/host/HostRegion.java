@@ -38,7 +38,12 @@ import java.util.List;
  * <li>bcast: the root publishes its bytes; every other rank waits for the root's call and copies them out.</li>
  * <li>reduce, allreduce: every rank publishes its operand; the root (every rank) waits for all and folds them in
  * rank order, {@code x0 op (x1 op (... op x(p-1)))}, from the cells alone: a non-commutative op is right, and
- * every rank of an allreduce computes the same bits.</li>
+ * every rank of an allreduce computes the same bits. Past the limit: every rank publishes the call alone, waits for
+ * every peer's, and the call goes through the chunk area, each rank folding its share of every chunk
+ * ({@link HostChunks}). The area is agreed at the communicator's first such call: each rank offers the name of a
+ * new area in its cell's bytes, and the call goes through chunks if every rank offered one; else every rank gives
+ * its area back, runs this call and every later one past the limit on the message layer (each rank sees every
+ * offer, so all decide alike).</li>
  * <li>gather, allgather: every rank publishes its block; the root (every rank) copies each out.</li>
  * <li>scatter: the root publishes all blocks; each rank copies its own. alltoall: every rank publishes its whole
  * send; each copies its block out of every peer's cell.</li>
@@ -87,6 +92,10 @@ final class HostRegion implements HostState {
     private final long limit;
     private final long cell;
     private final long[] seen;
+    /** The chunk area, once agreed; read by the thread that retires the communicator. */
+    private volatile HostChunks chunks;
+    /** Whether the ranks declined a chunk area: reductions past the limit take the message layer. */
+    private boolean declined;
     private long calls;
     /** The current call's message tag (drawn as a message-layer call would, see {@link CollComm#drawTag}). */
     private int tag;
@@ -132,7 +141,7 @@ final class HostRegion implements HostState {
      */
     boolean run(final CollCall c, final int drawn) {
         final long k = ++calls;
-        final boolean host = Road.onHost(c, limit);
+        final boolean host = Road.onHost(c, limit, !declined);
         final CollKind kind = c.kind();
         callWord = (long) TypeCode.intraHeader(kind.ordinal() + 1, c.root()) << Integer.SIZE
             | (host ? 1L << 8 : 0L) | c.variant().ordinal();
@@ -150,7 +159,12 @@ final class HostRegion implements HostState {
         switch (kind) {
             case BARRIER -> barrier(k, c);
             case BCAST -> bcast(k, c);
-            case REDUCE, ALLREDUCE -> reduce(k, c, CollKind.ALLREDUCE == kind ? -1 : c.root());
+            case REDUCE, ALLREDUCE -> {
+                if (!reduce(k, c, CollKind.ALLREDUCE == kind ? -1 : c.root())) {
+                    c.hostCall(k); // no chunk area: the message layer runs it (every rank decided so)
+                    return false;
+                }
+            }
             case GATHER, ALLGATHER -> gather(k, c, CollKind.ALLGATHER == kind ? -1 : c.root());
             case SCATTER -> scatter(k, c);
             case ALLTOALL -> alltoall(k, c);
@@ -185,13 +199,20 @@ final class HostRegion implements HostState {
         SegmentCopy.copy(data(root, k, n), 0, c.recv(), 0, n);
     }
 
-    /** Reduce ({@code root} at least 0) or allreduce ({@code root} -1). */
-    private void reduce(final long k, final CollCall c, final int root) {
+    /**
+     * Reduce ({@code root} at least 0) or allreduce ({@code root} -1).
+     *
+     * @return false if the call is past the limit and the ranks declined a chunk area at it
+     */
+    private boolean reduce(final long k, final CollCall c, final int root) {
         final long n = block(c);
+        if (n > limit) {
+            return chunked(k, c, root);
+        }
         final MemorySegment recv = c.recv();
         publish(k, null != c.send() ? c.send() : recv, 0, n, c);
         if (root >= 0 && root != rank) {
-            return;
+            return true;
         }
         for (int i = 1; i < size; i++) {
             awaitCall((rank + i) % size, k, c);
@@ -203,6 +224,72 @@ final class HostRegion implements HostState {
         for (int r = size - 2; r >= 0; r--) {
             LocalReduction.reduce(op, type, data(r, k, n), recv, count);
         }
+        return true;
+    }
+
+    /**
+     * A reduction past the limit: publishes the call (at the first one with the offer of a chunk area), checks every
+     * peer's, and runs it through the chunks.
+     *
+     * @return false if the ranks declined a chunk area at this call
+     */
+    private boolean chunked(final long k, final CollCall c, final int root) {
+        HostChunks h = chunks;
+        if (null == h) {
+            h = agreeChunks(k, c);
+            if (null == h) {
+                declined = true;
+                return false;
+            }
+            chunks = h;
+        } else {
+            publish(k, null, 0, 0, c);
+            for (int i = 1; i < size; i++) {
+                awaitCall((rank + i) % size, k, c);
+            }
+        }
+        h.reduce(c, root);
+        return true;
+    }
+
+    /**
+     * Agrees the chunk area at call {@code k}: publishes the call with this rank's offer (1 and the area's name, or
+     * 0 when there is no room) in its bytes, reads every peer's, and makes the chunks if every rank offered an area.
+     *
+     * @return the chunks, or null (every rank's area given back)
+     */
+    private HostChunks agreeChunks(final long k, final CollCall c) {
+        final long bytes = HostLayout.areaBytes();
+        final MemorySegment area = memory.tryAllocateSlots(bytes);
+        final long[] names = new long[size];
+        boolean agreed = null != area;
+        try {
+            final long[] offer = {null == area ? 0 : 1, null == area ? 0 : memory.nameDirect(area)};
+            publish(k, MemorySegment.ofArray(offer), 0, 2 * Long.BYTES, c);
+            for (int i = 1; i < size; i++) {
+                final int r = (rank + i) % size;
+                awaitCall(r, k, c);
+                final MemorySegment theirs = data(r, k, 2 * Long.BYTES);
+                agreed &= 1 == theirs.get(ValueLayout.JAVA_LONG, 0);
+                names[r] = theirs.get(ValueLayout.JAVA_LONG, Long.BYTES);
+            }
+        } catch (final RuntimeException | Error e) {
+            if (null != area) {
+                memory.freeDirect(area);
+            }
+            throw e;
+        }
+        if (!agreed) {
+            if (null != area) {
+                memory.freeDirect(area);
+            }
+            return null;
+        }
+        final MemorySegment[] areas = new MemorySegment[size];
+        for (int r = 0; r < size; r++) {
+            areas[r] = r == rank ? area : memory.resolveDirect(comm.world(r), names[r], bytes);
+        }
+        return new HostChunks(this, rank, areas);
     }
 
     /** Gather ({@code root} at least 0) or allgather ({@code root} -1). */
@@ -309,15 +396,22 @@ final class HostRegion implements HostState {
 
     /** Waits until rank {@code r} has published call {@code k} (or a later one: see the class note). */
     private void await(final int r, final long k, final CollCall c) {
-        final long at = HostLayout.cellAt(k, cell) + HostLayout.SEQ;
-        if ((long) LONG.getAcquire(blocks[r], at) < k) {
-            awaitIdle(r, at, k, c);
-        }
+        awaitFlag(r, blocks[r], HostLayout.cellAt(k, cell) + HostLayout.SEQ, k, c);
         seen[r] = k;
     }
 
-    private void awaitIdle(final int r, final long at, final long k, final CollCall c) {
-        final MemorySegment b = blocks[r];
+    /**
+     * Waits until the word at {@code at} of rank {@code r}'s memory {@code b}, which only grows, holds {@code k} or
+     * more (acquire): spinning, then the engine's progress and the idle strategy; fails once the peer is gone or
+     * has run this call on another road.
+     */
+    void awaitFlag(final int r, final MemorySegment b, final long at, final long k, final CollCall c) {
+        if ((long) LONG.getAcquire(b, at) < k) {
+            awaitIdle(r, b, at, k, c);
+        }
+    }
+
+    private void awaitIdle(final int r, final MemorySegment b, final long at, final long k, final CollCall c) {
         int iteration = 0;
         int polls = 0;
         while ((long) LONG.getAcquire(b, at) < k) {
@@ -474,15 +568,24 @@ final class HostRegion implements HostState {
         return code <= ops.length ? ops[(int) code - 1].name() : "a user op";
     }
 
-    /** Every member has freed the communicator: gives this rank's block back (see {@link HostState#retired()}). */
+    /**
+     * Every member has freed the communicator: gives this rank's block and chunk area back (see
+     * {@link HostState#retired()}).
+     */
     @Override
     public void retired() {
         memory.freeDirect(mine);
+        final HostChunks h = chunks;
+        if (null != h) {
+            memory.freeDirect(h.area());
+        }
     }
 
     @Override
     public String toString() {
+        final HostChunks h = chunks;
         return "HostRegion(" + comm.describe() + ", " + size + " ranks, " + limit + " bytes a cell, " + calls
-            + " calls)";
+            + " calls, " + (null != h ? h.chunks() + " chunks" : declined ? "chunks declined" : "no chunk area")
+            + ")";
     }
 }

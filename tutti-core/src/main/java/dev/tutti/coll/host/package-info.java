@@ -3,6 +3,7 @@
  * through a region of that memory set up once per communicator (sequence flags and data slots per rank), with no
  * message, no matching and no allocation per call. {@link dev.tutti.coll.host.HostCollectives} is its entry (the door
  * calls it), {@link dev.tutti.coll.host.HostRegion} a communicator's region and its algorithms,
+ * {@link dev.tutti.coll.host.HostChunks} its reductions past the cells' limit, pipelined through a chunk area,
  * {@link dev.tutti.coll.host.HostLayout} the region's layout. Which calls take it is decided by
  * {@code dev.tutti.coll.Road}. Below the door, above the engine's algorithms (it agrees its region with one of
  * them).

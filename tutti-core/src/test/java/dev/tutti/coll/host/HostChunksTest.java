@@ -1,0 +1,332 @@
+package dev.tutti.coll.host;
+
+import dev.tutti.Buf;
+import dev.tutti.Communicator;
+import dev.tutti.ErrorClass;
+import dev.tutti.Op;
+import dev.tutti.TuttiException;
+import dev.tutti.testkit.ShmJob;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Reductions past the region's limit, through its chunk area ({@link HostChunks}): reduce and allreduce give the
+ * sequential reference's bits, folded in rank order, over processes' shared memory ({@link ShmJob}) and threads,
+ * at group sizes 1 to 5 (1 has no region), counts just past the limit, at chunk boundaries and one either side,
+ * and of several chunks; ints, longs, doubles (whose sum depends on the order) and bytes; SUM, MAX, and a
+ * non-commutative op; in place and not, at every root. Halves of a split run different large reductions at once.
+ * Ranks that decline a chunk area run the same calls on the message layer. The limit is forced to shm's default,
+ * 8192 bytes, on threads too, hence {@link Isolated}.
+ */
+@Isolated("sets the system property tutti.coll.hostLimit")
+@Timeout(300)
+class HostChunksTest {
+    /** Ints per chunk. */
+    static final int E = (int) (HostLayout.CHUNK / Integer.BYTES);
+    /** Counts of ints: in the cells (0, 1), just past the limit, odd, every chunk boundary ±1, several chunks. */
+    static final int[] COUNTS = {0, 1, 2049, 4097, E - 1, E, E + 1, 2 * E - 1, 2 * E, 2 * E + 1, 3 * E + 777};
+    /** First non-zero, {@code in op inout = in != 0 ? in : inout}: associative, not commutative. */
+    static final Op FIRST_NONZERO = Op.builder("firstNonZero", false).ints((in, inout, n) -> {
+        for (int i = 0; i < n; i++) {
+            if (0 != in[i]) {
+                inout[i] = in[i];
+            }
+        }
+    }).build();
+
+    private static String saved;
+
+    @BeforeAll
+    static void forceOn() {
+        saved = System.getProperty(HostCollectivesTest.LIMIT);
+        System.setProperty(HostCollectivesTest.LIMIT, "8192");
+    }
+
+    @AfterAll
+    static void restore() {
+        if (null == saved) {
+            System.clearProperty(HostCollectivesTest.LIMIT);
+        } else {
+            System.setProperty(HostCollectivesTest.LIMIT, saved);
+        }
+    }
+
+    static Stream<Arguments> jobs() {
+        final List<Arguments> out = new ArrayList<>();
+        for (final String how : new String[] {"shm", "threads"}) {
+            for (int p = 1; p <= 5; p++) {
+                out.add(Arguments.of(how, p));
+            }
+        }
+        return out.stream();
+    }
+
+    /** Zero at some positions per rank, so that the first non-zero depends on the order. */
+    static int sparse(final int rank, final int i) {
+        return 0 == (i + rank) % 3 ? 0 : HostCollectivesTest.val(rank, i);
+    }
+
+    static double dval(final int rank, final int i) {
+        return (rank + 1) * 0.1 + i * 1e-7 + 1.0 / (3 + rank);
+    }
+
+    @ParameterizedTest(name = "{0} p={1}")
+    @MethodSource("jobs")
+    void shouldMatchTheReferenceInRankOrder(final String how, final int p) {
+        // A group of 1 is each rank's own part of a split of 2 (a job of one shm rank is not wired as a process's).
+        HostCollectivesTest.job(how, Math.max(2, p), (world, shm) -> {
+            final Communicator w = 1 == p ? world.split(world.rank(), 0) : world;
+            final int me = w.rank();
+            for (final int n : COUNTS) {
+                final int[] sums = HostCollectivesTest.sums(p, n);
+                final int[] sum = new int[n];
+                w.allreduce(Buf.of(HostCollectivesTest.vals(me, n)), Buf.of(sum), Op.SUM);
+                assertArrayEquals(sums, sum, "allreduce SUM n=" + n);
+                final int[] inPlace = HostCollectivesTest.vals(me, n);
+                w.allreduce(Buf.IN_PLACE, Buf.of(inPlace), Op.SUM);
+                assertArrayEquals(sums, inPlace, "allreduce in place n=" + n);
+
+                final int[] first = new int[n];
+                final int[] mine = new int[n];
+                Arrays.setAll(mine, i -> sparse(me, i));
+                w.allreduce(Buf.of(mine), Buf.of(first), FIRST_NONZERO);
+                final int[] expect = new int[n];
+                for (int i = 0; i < n; i++) {
+                    for (int r = p - 1; r >= 0; r--) {
+                        expect[i] = 0 != sparse(r, i) ? sparse(r, i) : expect[i];
+                    }
+                }
+                assertArrayEquals(expect, first, "allreduce of a non-commutative op n=" + n);
+
+                final double[] d = new double[n];
+                final double[] dmine = new double[n];
+                Arrays.setAll(dmine, i -> dval(me, i));
+                w.allreduce(Buf.of(dmine), Buf.of(d), Op.SUM);
+                final double[] dexpect = new double[n];
+                for (int i = 0; i < n; i++) {
+                    double acc = dval(p - 1, i);
+                    for (int r = p - 2; r >= 0; r--) {
+                        acc = dval(r, i) + acc;
+                    }
+                    dexpect[i] = acc;
+                }
+                assertArrayEquals(dexpect, d, "allreduce of doubles, folded in rank order, n=" + n);
+
+                final long[] max = new long[n / 2];
+                final long[] lmine = new long[n / 2];
+                Arrays.setAll(lmine, i -> (long) (i * 31 + me * 17) % 101 * (1L << 40) + me);
+                w.allreduce(Buf.of(lmine), Buf.of(max), Op.MAX);
+                for (int i = 0; i < n / 2; i++) {
+                    long m = Long.MIN_VALUE;
+                    for (int r = 0; r < p; r++) {
+                        m = Math.max(m, (long) (i * 31 + r * 17) % 101 * (1L << 40) + r);
+                    }
+                    assertTrue(m == max[i], "allreduce MAX of longs n=" + n / 2 + " at " + i);
+                }
+
+                final byte[] bsum = new byte[2 * n];
+                final byte[] bmine = new byte[2 * n];
+                for (int i = 0; i < bmine.length; i++) {
+                    bmine[i] = (byte) (i * 7 + me);
+                }
+                w.allreduce(Buf.of(bmine), Buf.of(bsum), Op.SUM);
+                for (int i = 0; i < bsum.length; i++) {
+                    int s = 0;
+                    for (int r = 0; r < p; r++) {
+                        s += (byte) (i * 7 + r);
+                    }
+                    assertTrue((byte) s == bsum[i], "allreduce SUM of bytes n=" + bsum.length + " at " + i);
+                }
+
+                for (int root = 0; root < p; root++) {
+                    final int[] got = new int[n];
+                    w.reduce(Buf.of(HostCollectivesTest.vals(me, n)), me == root ? Buf.of(got) : null, Op.SUM,
+                        root);
+                    if (me == root) {
+                        assertArrayEquals(sums, got, "reduce n=" + n + " root=" + root);
+                    }
+                    final int[] in = me == root ? mine.clone() : mine;
+                    w.reduce(me == root ? Buf.IN_PLACE : Buf.of(in), Buf.of(in), FIRST_NONZERO, root);
+                    if (me == root) {
+                        assertArrayEquals(expect, in, "reduce in place of a non-commutative op n=" + n);
+                    }
+                }
+            }
+            final String region = HostCollectivesTest.region(w);
+            if (1 == p) {
+                w.free();
+            } else {
+                assertTrue(region.contains("HostRegion") && !region.contains(" 0 chunks")
+                    && region.contains(" chunks"), "the large calls did not go through chunks: " + region);
+            }
+        });
+    }
+
+    /**
+     * The halves of a split run different large reductions at the same time (the even half allreduces, the odd
+     * half reduces to a moving root), while a dup of the world allreduces longs from a thread of its own; every
+     * result is checked.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"shm", "threads"})
+    void shouldRunDifferentLargeReductionsOnHalvesAtOnce(final String how) {
+        final int p = 5;
+        HostCollectivesTest.job(how, p, (w, shm) -> {
+            final int me = w.rank();
+            final Communicator half = w.split(me % 2, me);
+            final Communicator dup = w.dup();
+            final AtomicReference<Throwable> failed = new AtomicReference<>();
+            final Thread side = new Thread(() -> {
+                try {
+                    for (int i = 0; i < 20; i++) {
+                        final int n = E / 2 + 1 + 97 * i;
+                        final long[] s = new long[n];
+                        final long[] x = new long[n];
+                        final int call = i;
+                        Arrays.setAll(x, j -> (long) me * j + call);
+                        dup.allreduce(Buf.of(x), Buf.of(s), Op.SUM);
+                        for (int j = 0; j < n; j++) {
+                            assertTrue(s[j] == (long) (p * (p - 1) / 2) * j + (long) p * call, "dup " + call);
+                        }
+                    }
+                } catch (final Throwable e) {
+                    failed.set(e);
+                }
+            }, "rank" + me + "-dup");
+            side.start();
+            final int hp = half.size();
+            half.barrier(); // agrees the region (a reduce does not)
+            for (int i = 0; i < 30; i++) {
+                final int n = 2 * E + 13 * i + (me % 2) * 5000;
+                final int[] x = new int[n];
+                final int call = i;
+                Arrays.setAll(x, j -> half.rank() * 1000 + j + call);
+                final int[] got = new int[n];
+                if (0 == me % 2) {
+                    half.allreduce(Buf.of(x), Buf.of(got), Op.SUM);
+                } else {
+                    half.reduce(Buf.of(x), half.rank() == i % hp ? Buf.of(got) : null, Op.SUM, i % hp);
+                }
+                if (0 == me % 2 || half.rank() == i % hp) {
+                    for (int j = 0; j < n; j++) {
+                        assertTrue(got[j] == hp * (hp - 1) / 2 * 1000 + hp * (j + i), "half " + me % 2 + " call "
+                            + i + " at " + j);
+                    }
+                }
+            }
+            side.join(120_000);
+            assertFalse(side.isAlive(), "the dup's thread hung");
+            assertNull(failed.get(), () -> "the dup of rank " + me + " failed: " + failed.get());
+            assertTrue(HostCollectivesTest.region(half).contains("chunks") && HostCollectivesTest.region(dup)
+                .contains("chunks"), HostCollectivesTest.region(half) + " " + HostCollectivesTest.region(dup));
+            assertFalse(HostCollectivesTest.region(half).contains(" 0 chunks"), HostCollectivesTest.region(half));
+            half.free();
+            dup.free();
+        });
+    }
+
+    /**
+     * Ranks whose slot share has no room for a chunk area decline it at the first large reduction, which then runs
+     * on the message layer with every later one, while the region's cells go on.
+     */
+    @Test
+    void shouldRunLargeReductionsOnMessagesWhenAChunkAreaIsDeclined() {
+        // A quarter of 256 KiB for slots: the region's block fits, a chunk area does not.
+        ShmJob.run(3, ShmJob.config().withArena(256L << 10), true, (w, shm) -> {
+            final int me = w.rank();
+            for (final int n : new int[] {E + 1, 5, 2 * E + 3}) {
+                final int[] sum = new int[n];
+                w.allreduce(Buf.of(HostCollectivesTest.vals(me, n)), Buf.of(sum), Op.SUM);
+                assertArrayEquals(HostCollectivesTest.sums(3, n), sum, "allreduce n=" + n);
+                final int[] got = new int[n];
+                w.reduce(Buf.of(HostCollectivesTest.vals(me, n)), 1 == me ? Buf.of(got) : null, Op.SUM, 1);
+                if (1 == me) {
+                    assertArrayEquals(HostCollectivesTest.sums(3, n), got, "reduce n=" + n);
+                }
+            }
+            final String region = HostCollectivesTest.region(w);
+            assertTrue(region.contains("HostRegion") && region.contains("chunks declined"), region);
+        });
+    }
+
+    /** The rank whose fold of a chunk fails (the {@link #FAILING} op throws on its thread). */
+    private static volatile Thread victim;
+    static final Op FAILING = Op.builder("failsOnOneRank", true).ints((in, inout, n) -> {
+        if (Thread.currentThread() == victim) {
+            throw new IllegalStateException("the fold of rank 1 fails");
+        }
+        for (int i = 0; i < n; i++) {
+            inout[i] += in[i];
+        }
+    }).build();
+
+    /**
+     * A rank whose call fails in the middle of the chunks (its fold throws) leaves the job; its peer, waiting for
+     * that rank's reduced segment, fails naming the call instead of waiting for ever.
+     */
+    @Test
+    void shouldFailWhenAPeerLeavesInTheMiddleOfTheChunks() {
+        final AssertionError job = assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
+            try {
+                ShmJob.run(2, (w, shm) -> {
+                    w.barrier();
+                    if (1 == w.rank()) {
+                        victim = Thread.currentThread();
+                    }
+                    final int n = 4 * E;
+                    w.allreduce(Buf.of(new int[n]), Buf.of(new int[n]), FAILING);
+                });
+                return null;
+            } catch (final AssertionError e) {
+                return e;
+            } finally {
+                victim = null;
+            }
+        }, "the job hung: rank 0 waited for ever for the rank that left");
+        assertNotNull(job, "every rank returned: the failing fold went unnoticed");
+        // Rank 0's failure is the job's cause or one of its suppressed failures (either rank may be reported first),
+        // as is or wrapped in the rank's report.
+        final List<Throwable> seen = new ArrayList<>();
+        seen.add(job.getCause());
+        for (final Throwable t : job.getSuppressed()) {
+            seen.add(t);
+            seen.add(t.getCause());
+        }
+        assertTrue(seen.stream().anyMatch(t -> t instanceof TuttiException
+            && t.getMessage().contains("allreduce (comm=WORLD, rank=0)") && t.getMessage().contains("rank 1")),
+            () -> "rank 0 did not fail naming its call and the rank that left: " + job + " "
+                + Arrays.toString(job.getSuppressed()));
+    }
+
+    @Test
+    void shouldRefuseLargeReductionsOfAnotherCountOrOp() {
+        HostCollectivesTest.assertRefused(HostCollectivesTest.outcomes(2, w -> {
+            final int n = 0 == w.rank() ? E + 1 : 3 * E;
+            w.allreduce(Buf.of(new int[n]), Buf.of(new int[n]), Op.SUM);
+        }), ErrorClass.COUNT, "count=" + 3 * E + " of type=INT but this rank passed count=" + (E + 1));
+        HostCollectivesTest.assertRefused(HostCollectivesTest.outcomes(3, w -> w.reduce(Buf.of(new int[2 * E]),
+            Buf.of(new int[2 * E]), 1 == w.rank() ? Op.MAX : Op.SUM, 0)), ErrorClass.OP, "op=MAX");
+    }
+}
