@@ -29,7 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * {@code tutti run --jfr}, {@code --profile} and {@code --trace} on a 4-rank job of {@link TracedRank} (collectives,
  * point-to-point, a channel, a persistent collective), over shm and over tcp: each rank's recording holds Tutti's
- * events with their fields; the merged trace is valid trace-event JSON (required fields, complete events with
+ * events with their fields, and no wait event inside a blocking collective; the merged trace is valid trace-event JSON (required fields, complete events with
  * durations, timestamps that never go back on a track, every collective call on every rank); the profile's totals
  * are the trace's.
  */
@@ -96,10 +96,15 @@ class TraceProcessTest {
         int exchanges = 0;
         int clocks = 0;
         boolean jvm = false;
+        final List<RecordedEvent> blocking = new ArrayList<>();
+        final List<RecordedEvent> waits = new ArrayList<>();
         for (final RecordedEvent e : RecordingFile.readAllEvents(file)) {
             switch (e.getEventType().getName()) {
                 case "dev.tutti.Collective" -> {
                     assertEquals(rank, e.getInt("rank"));
+                    if ("blocking".equals(e.getString("variant"))) {
+                        blocking.add(e);
+                    }
                     if ("allreduce".equals(e.getString("op")) && "blocking".equals(e.getString("variant"))
                         && "WORLD".equals(e.getString("comm"))) {
                         allreduces++;
@@ -137,7 +142,16 @@ class TraceProcessTest {
                     assertEquals(N, e.getInt("size"));
                     assertTrue(0 == rank ? 0 == e.getLong("offset") : e.getLong("roundTrip") > 0, e.toString());
                 }
+                case "dev.tutti.Wait" -> waits.add(e);
                 default -> jvm |= e.getEventType().getName().startsWith("jdk.");
+            }
+        }
+        for (final RecordedEvent w : waits) {
+            for (final RecordedEvent c : blocking) {
+                assertFalse(w.getThread().getJavaThreadId() == c.getThread().getJavaThreadId()
+                    && !w.getStartTime().isBefore(c.getStartTime()) && !w.getEndTime().isAfter(c.getEndTime()),
+                    "rank " + rank + ": a wait inside a blocking collective is no event of its own (the "
+                        + "collective's spans it): " + w + " inside " + c);
             }
         }
         assertEquals(TracedRank.ALLREDUCES, allreduces, "rank " + rank + ": blocking allreduces on WORLD");

@@ -456,6 +456,11 @@ public abstract class CommImpl implements Comm {
         }
 
         @Override
+        public String name() {
+            return name;
+        }
+
+        @Override
         public boolean isFreed() {
             return freed;
         }

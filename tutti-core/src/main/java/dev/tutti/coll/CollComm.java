@@ -433,4 +433,9 @@ public final class CollComm {
     public String describe() {
         return view.describe();
     }
+
+    /** @return the communicator's name, for trace events */
+    public String name() {
+        return view.name();
+    }
 }

@@ -17,6 +17,17 @@ public record CollTrace(CollCall call, String road) implements Trace.Collective 
     public static final String MESSAGES = "messages";
     /** Road of a persistent run whose messages go through slots of memory shared with its peers. */
     public static final String SLOTS = "slots";
+    /** Each variant's name in events, by ordinal: made once, not per event. */
+    private static final String[] VARIANTS = variantNames();
+
+    private static String[] variantNames() {
+        final CollCall.Variant[] v = CollCall.Variant.values();
+        final String[] names = new String[v.length];
+        for (int i = 0; i < v.length; i++) {
+            names[i] = v[i].name().toLowerCase(Locale.ROOT);
+        }
+        return names;
+    }
 
     @Override
     public String op() {
@@ -25,7 +36,7 @@ public record CollTrace(CollCall call, String road) implements Trace.Collective 
 
     @Override
     public String variant() {
-        return call.variant().name().toLowerCase(Locale.ROOT);
+        return VARIANTS[call.variant().ordinal()];
     }
 
     @Override
@@ -35,9 +46,7 @@ public record CollTrace(CollCall call, String road) implements Trace.Collective 
 
     @Override
     public String comm() {
-        final String d = call.comm().describe(); // "comm=NAME, rank=R"
-        final int comma = d.indexOf(", rank=");
-        return d.startsWith("comm=") && comma > 0 ? d.substring("comm=".length(), comma) : d;
+        return call.comm().name();
     }
 
     @Override

@@ -237,7 +237,7 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
         }
         run.hostCall = hostCall;
         begin(run);
-        run.waitFor();
+        run.waitForInCall(); // inside a blocking call, whose own event (if any) spans the wait
         // Only this thread advanced the run (it is not registered), and it is complete: nothing references it.
         lease.giveSpareRun(run);
         return CollDone.DONE;

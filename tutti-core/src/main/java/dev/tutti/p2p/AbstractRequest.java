@@ -233,9 +233,24 @@ public abstract class AbstractRequest implements Request {
         return await(ns <= 0 ? 0 : ns);
     }
 
+    /**
+     * Waits as {@link #waitFor()}, as the inside of a blocking call whose own trace event spans the wait (a blocking
+     * collective's): records no {@link WaitEvent}, which would only repeat that event's time.
+     *
+     * @return the status
+     * @throws TuttiException as {@link #waitFor()}
+     */
+    public final Status waitForInCall() {
+        if (!isDone()) {
+            awaitSlowPath(Long.MAX_VALUE, false);
+        }
+        throwIfFailed();
+        return (Status) result;
+    }
+
     private Status await(final long timeoutNs) {
         if (!isDone()) {
-            awaitSlowPath(timeoutNs);
+            awaitSlowPath(timeoutNs, true);
             if (!isDone()) {
                 return null;
             }
@@ -260,10 +275,11 @@ public abstract class AbstractRequest implements Request {
         }
     }
 
-    private void awaitSlowPath(final long timeoutNs) {
+    /** @param traced whether the wait is a {@link WaitEvent} of its own when Tutti records */
+    private void awaitSlowPath(final long timeoutNs, final boolean traced) {
         final P2pHook hook = engine.hook();
         final Object token = null == hook ? null : hook.blocked(this);
-        final WaitEvent ev = Trace.ON ? Trace.await() : null;
+        final WaitEvent ev = Trace.ON && traced ? Trace.await() : null;
         try {
             awaitLoop(timeoutNs);
         } finally {

@@ -22,6 +22,18 @@ public interface CommView {
     String describe();
 
     /**
+     * Returns the communicator's name, for trace events: by default read from {@link #describe()} (its
+     * {@code comm=NAME} part, else the whole description); a communicator's own view returns its name as it is.
+     *
+     * @return the name
+     */
+    default String name() {
+        final String d = describe();
+        final int comma = d.indexOf(", rank=");
+        return d.startsWith("comm=") && comma > 0 ? d.substring("comm=".length(), comma) : d;
+    }
+
+    /**
      * Whether the communicator has been freed on this rank (operations it started before complete normally; none
      * may start after).
      *

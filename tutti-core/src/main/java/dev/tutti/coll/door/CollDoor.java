@@ -26,6 +26,7 @@ import dev.tutti.coll.host.HostCollectives;
 import dev.tutti.coll.inter.InterAlgorithms;
 import dev.tutti.internal.Errors;
 import dev.tutti.internal.Failures;
+import dev.tutti.p2p.AbstractRequest;
 import dev.tutti.trace.CollectiveEvent;
 import dev.tutti.trace.Trace;
 
@@ -54,8 +55,8 @@ import java.util.concurrent.TimeUnit;
  * type and count and the remote root ({@link InterAlgorithms} builds them). With a hook, a blocking call is
  * waited for here (so {@code after} follows its completion on the calling thread); a nonblocking or tagged run
  * tells the hook itself when it completes ({@link ScheduleRun#notifyOnCompletion}). Each call of the program is one
- * Flight Recorder event ({@code dev.tutti.trace.CollectiveEvent}: a blocking call with its wait, another its start)
- * when Tutti records; else the flag {@code Trace.ON} folds the recording away.
+ * Flight Recorder event ({@code dev.tutti.trace.CollectiveEvent}: a blocking call with its wait, which is no wait
+ * event of its own, another its start) when Tutti records; else the flag {@code Trace.ON} folds the recording away.
  */
 public final class CollDoor {
     private CollDoor() {
@@ -91,10 +92,24 @@ public final class CollDoor {
      * @throws TuttiException as {@link #enter} and the wait
      */
     public static void run(final CollCall call) {
-        final CollectiveEvent ev = Trace.ON ? Trace.collective() : null;
-        enterUntraced(call).waitFor();
-        if (null != ev) {
+        if (Trace.ON) {
+            final CollectiveEvent ev = Trace.collective();
+            waitInCall(enterUntraced(call));
             traced(ev, call, null);
+            return;
+        }
+        enterUntraced(call).waitFor();
+    }
+
+    /**
+     * Waits for the request of a blocking call: when Tutti records, without a wait event of its own (the call's
+     * {@link CollectiveEvent} spans the wait).
+     */
+    private static void waitInCall(final Request r) {
+        if (Trace.ON && r instanceof AbstractRequest a) {
+            a.waitForInCall();
+        } else {
+            r.waitFor();
         }
     }
 
@@ -130,7 +145,7 @@ public final class CollDoor {
         final Request r;
         try {
             r = start(build(call));
-            r.waitFor();
+            waitInCall(r);
         } catch (final TuttiException e) {
             hook.after(call, e);
             throw e;

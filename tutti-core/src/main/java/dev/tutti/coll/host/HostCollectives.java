@@ -144,10 +144,11 @@ public final class HostCollectives {
         final MemorySegment block = memory.tryAllocateSlots(bytes);
         final long[] mine = {null == block ? 0 : 1, null == block ? 0 : memory.nameDirect(block), bytes, limit};
         final long[] all = new long[mine.length * size];
-        try {
+        try { // inside the blocking call that agrees, whose own trace event spans the wait
             ScheduleRun.start(Algorithms.build(AlgorithmId.ALLGATHER_LINEAR, comm, CollArgs.of(call.kind().mpiName(),
                 MemorySegment.ofArray(mine), MemorySegment.ofArray(all), Datatype.LONG, mine.length, -1, null))
-                .withHeader(CollHeader.of(call.kind(), call.root(), call.sendCount())), comm, tag, false).waitFor();
+                .withHeader(CollHeader.of(call.kind(), call.root(), call.sendCount())), comm, tag, false)
+                .waitForInCall();
         } catch (final RuntimeException | Error e) {
             if (null != block) {
                 memory.freeDirect(block);
