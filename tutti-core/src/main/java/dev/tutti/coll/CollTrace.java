@@ -10,7 +10,8 @@ import java.util.Locale;
  * refilled only by its next call).
  *
  * @param call the call
- * @param road how its data moved: {@code messages}, or {@code slots} for a persistent run through shared memory
+ * @param road how its data moved: {@code messages}, {@code slots} for a persistent run through shared memory, or
+ *             what {@link CollDone#road} names
  */
 public record CollTrace(CollCall call, String road) implements Trace.Collective {
     /** Road of a run whose data goes by messages. */

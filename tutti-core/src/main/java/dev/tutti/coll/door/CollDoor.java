@@ -78,7 +78,7 @@ public final class CollDoor {
         if (Trace.ON) {
             final CollectiveEvent ev = Trace.collective();
             final Request r = enterUntraced(call);
-            traced(ev, call, r);
+            traced(ev, call, r, CollDone.road(r));
             return r;
         }
         return enterUntraced(call);
@@ -94,8 +94,9 @@ public final class CollDoor {
     public static void run(final CollCall call) {
         if (Trace.ON) {
             final CollectiveEvent ev = Trace.collective();
-            waitInCall(enterUntraced(call));
-            traced(ev, call, null);
+            final Request r = enterUntraced(call);
+            waitInCall(r);
+            traced(ev, call, null, CollDone.road(r));
             return;
         }
         enterUntraced(call).waitFor();
@@ -113,10 +114,11 @@ public final class CollDoor {
         }
     }
 
-    /** Commits a collective's trace event with what its call's descriptor holds now. */
-    private static void traced(final CollectiveEvent ev, final CollCall call, final Request request) {
+    /** Commits a collective's trace event with what its call's descriptor holds now, and its data's road. */
+    private static void traced(final CollectiveEvent ev, final CollCall call, final Request request,
+        final String road) {
         if (Trace.end(ev)) {
-            Trace.commit(ev, new CollTrace(call, CollTrace.MESSAGES), request);
+            Trace.commit(ev, new CollTrace(call, road), request);
         }
     }
 
@@ -126,7 +128,7 @@ public final class CollDoor {
             if (!call.isInter()) {
                 select(call); // a call refused by a local check is no call: its number must not be published
                 if (HostCollectives.take(call)) {
-                    return CollDone.DONE;
+                    return CollDone.REGION;
                 }
             }
             return start(build(call));
@@ -140,7 +142,7 @@ public final class CollDoor {
         }
         if (call.isDoneByHook()) {
             hook.after(call, null);
-            return CollDone.DONE;
+            return CollDone.BY_HOOK;
         }
         final Request r;
         try {
@@ -167,7 +169,7 @@ public final class CollDoor {
         if (Trace.ON) {
             final CollectiveEvent ev = Trace.collective();
             final CollectiveHandle h = beginUntraced(call);
-            traced(ev, call, h);
+            traced(ev, call, h, CollTrace.MESSAGES);
             return h;
         }
         return beginUntraced(call);
