@@ -35,8 +35,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * <li><b>Interrupts.</b> Reading in application threads is safe against interrupts: a non-blocking channel's read
  * installs no interrupt hook, so an interrupted reader does not close the socket.</li>
  * <li><b>Cost.</b> One {@code read} system call per poll that finds bytes; eager payloads are copied once from the
- * reader's buffer into the receive (or into a byte[] of their size when unexpected), rendezvous chunks once into
- * the destination.</li>
+ * reader's buffer into the receive (or into a byte[] of their size when unexpected), rendezvous chunks once into a
+ * heap destination; a native destination is read into by the socket itself ({@link #readDirect}), the chunk's
+ * header by a read of its own.</li>
  * </ul>
  */
 final class TcpReader {
@@ -71,6 +72,11 @@ final class TcpReader {
     private long payloadLeft;
     private EagerInbound eager;
     private StreamedReceive streaming;
+    /**
+     * The last DATA frame's receive if it reads straight into native memory: while it expects more, a read in the
+     * header state takes only a header, so that the next chunk's payload is read direct too, not through {@code in}.
+     */
+    private StreamedReceive stream;
     private volatile boolean byeReceived;
     private volatile boolean endOfStream;
 
@@ -183,7 +189,13 @@ final class TcpReader {
 
     /** Under the read token: one read from the socket, and the frames it completes. */
     private int readLocked(final ByteBuffer in, final MemorySegment inSeg) throws IOException {
+        if (READ_DATA == readState && streaming.direct()) {
+            return readDirect();
+        }
         in.clear();
+        if (null != stream && stream.received() < stream.length) {
+            in.limit(FrameDescriptor.HEADER_LENGTH); // likely the stream's next DATA header: its payload goes direct
+        }
         final int carriedBefore = carried;
         if (carried > 0) {
             in.put(carry, 0, carried);
@@ -204,6 +216,28 @@ final class TcpReader {
         if (left > 0) {
             in.get(carry, 0, left);
             carried = left;
+        }
+        return n;
+    }
+
+    /**
+     * Under the read token, inside a DATA frame for a native destination: the socket reads straight into it, at most
+     * to the end of the frame.
+     */
+    private int readDirect() throws IOException {
+        final StreamedReceive r = streaming;
+        final int n = channel.read(r.window(payloadLeft));
+        if (n < 0) {
+            onEndOfStream(0); // in the middle of a frame: a failure
+            return 1;
+        }
+        if (n > 0) {
+            r.advance(n);
+            payloadLeft -= n;
+            if (0 == payloadLeft) {
+                endOfChunk();
+                readState = READ_HEADER;
+            }
         }
         return n;
     }
@@ -287,6 +321,7 @@ final class TcpReader {
                         + " does not continue a registered receive");
                 }
                 streaming = r;
+                stream = r.direct() ? r : null;
                 payloadLeft = length;
                 readState = READ_DATA;
             }
@@ -308,8 +343,11 @@ final class TcpReader {
     private void endOfChunk() {
         final StreamedReceive r = streaming;
         streaming = null;
-        if (r.received() == r.length && null != receives.remove(r.receiveId)) {
-            r.done.delivered(null);
+        if (r.received() == r.length) {
+            stream = null;
+            if (null != receives.remove(r.receiveId)) {
+                r.done.delivered(null);
+            }
         }
     }
 
@@ -342,6 +380,7 @@ final class TcpReader {
                 eager = null;
             }
             streaming = null;
+            stream = null;
             readState = READ_HEADER;
         } finally {
             releaseRead();

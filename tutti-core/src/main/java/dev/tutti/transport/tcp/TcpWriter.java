@@ -38,9 +38,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * reads the peer's CTS calls {@link #startStream}, which appends the stream to the backlog, where it yields to other
  * frames after every chunk (round robin), so a large message delays other traffic by at most one chunk. A send
  * completes, outside the lock, when its last chunk has been copied out.</li>
+ * <li><b>Tail.</b> A rendezvous payload in native memory is not copied: its chunk is the staging buffer's tail
+ * ({@link OutBuffer}), written from the sender's memory by a gathering write after the staged bytes. While a tail is
+ * attached the staging buffer takes no frame (frames queue in the backlog), so the wire order holds; the send whose
+ * last chunk is the tail ({@code tailSend}) completes only once the tail is written.</li>
  * <li><b>Cost.</b> One lock per frame, uncontended in the common case; an eager frame is copied once into the
- * staging buffer (twice when backlogged: to the heap first); rendezvous data is copied chunk by chunk from the
- * sender's segment into the staging buffer.</li>
+ * staging buffer (twice when backlogged: to the heap first); rendezvous data from a heap array is copied chunk by
+ * chunk into the staging buffer, from native memory not at all.</li>
  * </ul>
  */
 final class TcpWriter {
@@ -57,6 +61,8 @@ final class TcpWriter {
     private volatile boolean wantWrite;
     private volatile boolean byeQueued;
     private long lastSendId;
+    /** The send whose last chunk is the staging buffer's tail: it completes once the tail is written. */
+    private StreamedSend tailSend;
 
     TcpWriter(final TcpConnection connection, final SocketChannel channel, final TcpIoLoop loop, final int self,
         final int stagingBytes) {
@@ -337,10 +343,22 @@ final class TcpWriter {
                 }
                 return;
             }
-            if (!out.writeTo(channel)) {
+            final boolean all = out.writeTo(channel);
+            if (null != tailSend && !out.hasTail()) {
+                completeLocked(tailSend); // its last bytes are in the socket: the sender's memory is free
+                tailSend = null;
+            }
+            if (!all) {
                 wantWriteLocked();
                 return;
             }
+        }
+    }
+
+    /** Under the lock: {@code s} is written; its completion runs outside the lock ({@link #completeSends}). */
+    private void completeLocked(final StreamedSend s) {
+        if (null != sends.remove(s.sendId)) {
+            ioCompleted.add(s.outbound);
         }
     }
 
@@ -350,8 +368,12 @@ final class TcpWriter {
             final int freeBefore = out.free();
             if (job.fill(out)) {
                 backlog.pollFirst();
-                if (job instanceof StreamedSend s && null != sends.remove(s.sendId)) {
-                    ioCompleted.add(s.outbound);
+                if (job instanceof StreamedSend s) {
+                    if (out.hasTail()) {
+                        tailSend = s; // its last chunk is written from its memory: done once written
+                    } else {
+                        completeLocked(s);
+                    }
                 }
             } else if (freeBefore == out.free() || !job.rotates()) {
                 return; // no room for the next piece
@@ -401,6 +423,7 @@ final class TcpWriter {
         try {
             backlog.clear();
             out.clear();
+            tailSend = null;
             wantWrite = false;
         } finally {
             writeLock.unlock();
