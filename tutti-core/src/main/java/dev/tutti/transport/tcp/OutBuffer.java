@@ -66,6 +66,11 @@ final class OutBuffer {
         return tail ? 0 : buf.capacity() - buf.remaining();
     }
 
+    /** @return how many bytes can be appended without moving the unwritten ones; 0 while a tail is attached */
+    int room() {
+        return tail ? 0 : buf.capacity() - buf.limit();
+    }
+
     /** @return true if no byte waits to be written */
     boolean isEmpty() {
         return !tail && !buf.hasRemaining();

@@ -56,7 +56,7 @@ final class StreamedSend extends WriteJob {
             return attach(out);
         }
         final long left = length - offset;
-        final long room = out.free() - FrameDescriptor.HEADER_LENGTH;
+        final long room = out.room() - FrameDescriptor.HEADER_LENGTH; // never moves unwritten bytes for a chunk
         if (room < Math.min(left, MIN_CHUNK)) {
             return false;
         }

@@ -226,12 +226,13 @@ final class TcpConnection {
     }
 
     /**
-     * I/O thread: whether the selector watches this connection for reading. Off while waiting threads read it
-     * themselves (see {@link TcpIoLoop}), so that an arrival does not wake the I/O thread as well.
+     * I/O thread: whether the selector watches this connection. Off while waiting threads read and write it
+     * themselves (see {@link TcpIoLoop}), so that an arrival, or room in the socket for pending output, does not wake
+     * the I/O thread as well.
      *
-     * @param on whether to watch for reading
+     * @param on whether to watch for reading, and for writing while output is pending
      */
-    void readInterest(final boolean on) {
+    void watch(final boolean on) {
         try {
             if (on) {
                 key.interestOpsOr(SelectionKey.OP_READ);
@@ -239,8 +240,9 @@ final class TcpConnection {
                 key.interestOpsAnd(~SelectionKey.OP_READ);
             }
         } catch (final CancelledKeyException e) {
-            // failed or ended: nothing more to read
+            return; // failed or ended: nothing more to read or write
         }
+        writer.watchWrites(on);
     }
 
     /** Closes the socket; a failure to close is attached to {@code reason}. */

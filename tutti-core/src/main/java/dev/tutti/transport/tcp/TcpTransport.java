@@ -287,10 +287,10 @@ public final class TcpTransport implements Transport {
         return polls;
     }
 
-    /** I/O thread: watches, or stops watching, the connections that waiting threads read. */
-    void readInterest(final boolean on) {
+    /** I/O thread: watches, or stops watching, the connections that waiting threads read and write. */
+    void watch(final boolean on) {
         for (final TcpConnection c : routed) {
-            c.readInterest(on);
+            c.watch(on);
         }
     }
 

@@ -32,8 +32,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@code out}, and a waiting thread's poll or the I/O thread (OP_WRITE) finishes it. If {@code out} lacks room, or
  * the {@code backlog} is not empty (order!), the frame is copied to the heap and appended to the backlog instead;
  * an eager send completes as soon as its payload is copied, either way. Invariant (under the lock): if {@code out}
- * or the backlog is non-empty, {@code wantWrite} is set and OP_WRITE is in the key's interest set. Nothing ever
- * blocks while holding the lock.</li>
+ * or the backlog is non-empty, {@code wantWrite} is set, and OP_WRITE is in the key's interest set unless the
+ * connection is routed and the I/O thread stands by (the waiting threads then poll, and so write, often; the I/O
+ * thread puts OP_WRITE back when it resumes, see {@link #watchWrites}). Nothing ever blocks while holding the
+ * lock.</li>
  * <li><b>Rendezvous.</b> {@link #sendRendezvous} registers a {@link StreamedSend} and writes an RTS; the thread that
  * reads the peer's CTS calls {@link #startStream}, which appends the stream to the backlog, where it yields to other
  * frames after every chunk (round robin), so a large message delays other traffic by at most one chunk. A send
@@ -276,6 +278,9 @@ final class TcpWriter {
     private void wantWriteLocked() {
         if (!wantWrite) {
             wantWrite = true;
+            if (loop.inStandby() && connection.isRouted()) {
+                return; // the waiting threads' polls write it; the I/O thread watches again when it resumes
+            }
             try {
                 connection.key().interestOpsOr(SelectionKey.OP_WRITE);
             } catch (final CancelledKeyException e) {
@@ -297,6 +302,28 @@ final class TcpWriter {
             writeLock.unlock();
         }
         completeSends();
+    }
+
+    /**
+     * I/O thread, as it stands by (off) or resumes (on): takes OP_WRITE off, or puts it back if output is pending.
+     * Under the lock, so that it orders with {@link #wantWriteLocked} (which reads the standby flag, written before)
+     * and with the drain that takes OP_WRITE off when the output is done.
+     *
+     * @param on whether the I/O thread watches this connection for writing
+     */
+    void watchWrites(final boolean on) {
+        writeLock.lock();
+        try {
+            if (!on) {
+                connection.key().interestOpsAnd(~SelectionKey.OP_WRITE);
+            } else if (wantWrite) {
+                connection.key().interestOpsOr(SelectionKey.OP_WRITE);
+            }
+        } catch (final CancelledKeyException e) {
+            // failed or ended: the clean-up drops the output
+        } finally {
+            writeLock.unlock();
+        }
     }
 
     /** @return whether output is pending (a hint, read without the lock) */
