@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.CancelledKeyException;
 import java.nio.channels.SelectionKey;
@@ -80,8 +79,7 @@ final class TcpConnection {
         this.sink = sink;
         this.loop = loop;
         this.remote = String.valueOf(channel.getRemoteAddress());
-        channel.configureBlocking(false);
-        channel.setOption(StandardSocketOptions.TCP_NODELAY, Boolean.TRUE);
+        TcpSocketOptions.connected(channel);
         this.writer = new TcpWriter(this, channel, loop, self, stagingBytes);
         this.reader = new TcpReader(this, channel, sink, transport);
     }

@@ -166,6 +166,7 @@ public final class TcpTransport implements Transport {
         }
         SocketChannel[] channels = null;
         try (ServerSocketChannel server = ServerSocketChannel.open()) {
+            TcpSocketOptions.beforeConnect(server);
             server.bind(new InetSocketAddress(bind, 0), Math.max(64, info.size()));
             final String endpoint = Addresses.candidates(advertised, server.socket().getLocalPort());
             final String[] endpoints = RendezvousClient.exchange(info, endpoint);
