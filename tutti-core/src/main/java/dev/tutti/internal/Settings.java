@@ -186,6 +186,11 @@ public final class Settings {
     /** Longest a tcp close waits for the peers' goodbyes. */
     public static final Setting TCP_CLOSE_TIMEOUT_MS = integer("tutti.tcp.closeTimeoutMs", 10_000, ReadAt.JOB_END,
         "how long (ms) closing waits for the TCP peers' goodbyes");
+    /** Socket buffer size of the tcp connections. */
+    public static final Setting TCP_SOCKET_BUFFER_BYTES = integer("tutti.tcp.socketBufferBytes", 0, ReadAt.JOB_START,
+        "send and receive buffer size (bytes, SO_SNDBUF and SO_RCVBUF) of each TCP connection; 0: the kernel sizes "
+            + "them and grows them with the traffic (autotuning, as Open MPI's default), which a fixed size turns off "
+            + "and which the kernel caps at net.core.wmem_max and rmem_max");
     /** Host id of a rank that shares memory with no other. */
     public static final Setting HOST_ID = text("tutti.host.id", "", ReadAt.JOB_START,
         "the host id of a rank that shares memory with no other rank (a host of one rank, or "
@@ -245,7 +250,7 @@ public final class Settings {
         SHM_PUSH_LIMIT, SHM_ARENA_MIB, SHM_LIVENESS_MS, SHM_CLOSE_WAIT_MS, SHM_IDLE_YIELDS, SHM_IDLE_MAX_PARK_US, SHM_IDLE_YIELD_EVERY,
         COLL_ALGORITHM, COLL_TAGGED_TIMEOUT_MS, COLL_DIRECT_LIMIT, COLL_HOST_LIMIT, LOG_LEVEL, CHECK, CHECK_TIMEOUT_MS,
         CHECK_REPORT, JFR, JFR_STACKS, RENDEZVOUS_TIMEOUT_MS,
-        TCP_HOST, TCP_CONNECT_TIMEOUT_MS, TCP_CLOSE_TIMEOUT_MS, HOST_ID, HOST_LAYOUT, SERIAL_ALLOW, SECRET_FILE, RANK, SIZE,
+        TCP_HOST, TCP_CONNECT_TIMEOUT_MS, TCP_CLOSE_TIMEOUT_MS, TCP_SOCKET_BUFFER_BYTES, HOST_ID, HOST_LAYOUT, SERIAL_ALLOW, SECRET_FILE, RANK, SIZE,
         RENDEZVOUS, JOB_SECRET, JOB_ID, K8S_SERVICE);
 
     /** A family member's key: lower case letters, digits and underscores. */

@@ -10,16 +10,45 @@ import java.nio.channels.SocketChannel;
  * The staging buffer of one connection's outgoing bytes: direct, little-endian, always in "read mode" (the
  * unwritten bytes are {@code [position, limit)}). Frames are appended at the limit and the socket drains from the
  * position. Not thread-safe: guarded by the connection's write lock.
+ *
+ * <p>A <em>tail</em> may follow the staged bytes: one DATA frame whose header is here and whose payload is a view of
+ * the sender's own native memory, written by the same gathering {@code write} as the staged bytes, so that payload
+ * is never copied in user space. While a tail is attached nothing can be appended ({@link #free()} is 0): bytes
+ * appended after it would go out before its unwritten part.
  */
 final class OutBuffer {
     private final ByteBuffer buf;
     private final MemorySegment seg;
+    private final ByteBuffer tailHeader = ByteBuffer.allocateDirect(FrameDescriptor.HEADER_LENGTH)
+        .order(ByteOrder.LITTLE_ENDIAN);
+    /** The staged bytes, the tail's header, the tail's payload: what one gathering write takes. */
+    private final ByteBuffer[] gather = {null, tailHeader, null};
+    private boolean tail;
     private long written;
 
     OutBuffer(final int capacity) {
         this.buf = ByteBuffer.allocateDirect(capacity).order(ByteOrder.LITTLE_ENDIAN);
         this.seg = MemorySegment.ofBuffer(buf); // covers the whole capacity: created while position=0, limit=capacity
         buf.limit(0);
+        gather[0] = buf;
+    }
+
+    /** @return whether a tail is attached (then nothing can be appended until it is written) */
+    boolean hasTail() {
+        return tail;
+    }
+
+    /**
+     * Attaches a tail: a DATA frame whose payload is written straight from {@code payload}.
+     *
+     * @param payload the frame's payload, a view of native memory that stays unchanged until the tail is written
+     * @return the header's buffer, to be filled at index 0 by the caller
+     */
+    ByteBuffer attachTail(final ByteBuffer payload) {
+        tail = true;
+        tailHeader.clear();
+        gather[2] = payload;
+        return tailHeader;
     }
 
     /** @return the buffer, for absolute puts at indexes returned by {@link #reserve} */
@@ -32,14 +61,19 @@ final class OutBuffer {
         return seg;
     }
 
-    /** @return how many bytes can still be appended (after compaction) */
+    /** @return how many bytes can still be appended (after compaction); 0 while a tail is attached */
     int free() {
-        return buf.capacity() - buf.remaining();
+        return tail ? 0 : buf.capacity() - buf.remaining();
+    }
+
+    /** @return how many bytes can be appended without moving the unwritten ones; 0 while a tail is attached */
+    int room() {
+        return tail ? 0 : buf.capacity() - buf.limit();
     }
 
     /** @return true if no byte waits to be written */
     boolean isEmpty() {
-        return !buf.hasRemaining();
+        return !tail && !buf.hasRemaining();
     }
 
     /**
@@ -66,9 +100,18 @@ final class OutBuffer {
      * @throws IOException if the socket failed
      */
     boolean writeTo(final SocketChannel channel) throws IOException {
-        written += channel.write(buf);
-        if (buf.hasRemaining()) {
-            return false;
+        if (tail) {
+            written += channel.write(gather);
+            if (gather[2].hasRemaining()) {
+                return false;
+            }
+            tail = false;
+            gather[2] = null;
+        } else {
+            written += channel.write(buf);
+            if (buf.hasRemaining()) {
+                return false;
+            }
         }
         buf.position(0).limit(0);
         return true;
@@ -79,8 +122,10 @@ final class OutBuffer {
         return written;
     }
 
-    /** Drops every unwritten byte. */
+    /** Drops every unwritten byte, and the tail. */
     void clear() {
         buf.position(0).limit(0);
+        tail = false;
+        gather[2] = null;
     }
 }

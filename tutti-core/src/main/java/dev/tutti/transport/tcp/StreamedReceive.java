@@ -4,11 +4,14 @@ import dev.tutti.internal.SegmentCopy;
 import dev.tutti.transport.Inbound;
 
 import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
 
 /**
  * A rendezvous receive: the destination named by the matched receive, filled by DATA frames by the holder of the
- * connection's read token (only it touches {@code received}). Completion, success or failure, is claimed by
- * removing it from its connection's map, so {@code done} is called exactly once.
+ * connection's read token (only it touches {@code received} and {@code window}). Completion, success or failure, is
+ * claimed by removing it from its connection's map, so {@code done} is called exactly once. A destination in native
+ * memory is read into by the socket itself ({@link #window}): no copy in user space; one in a heap array is filled
+ * from the reader's read buffer.
  */
 final class StreamedReceive {
     final long receiveId;
@@ -16,6 +19,8 @@ final class StreamedReceive {
     final Inbound.Delivery done;
     private final MemorySegment destination;
     private long received;
+    /** A buffer over the whole destination, made on the first direct read (native destinations only). */
+    private ByteBuffer window;
 
     StreamedReceive(final long receiveId, final MemorySegment destination, final long length,
         final Inbound.Delivery done) {
@@ -28,6 +33,28 @@ final class StreamedReceive {
     /** @return bytes received so far */
     long received() {
         return received;
+    }
+
+    /** @return whether the socket may read straight into the destination (native memory, a buffer's size) */
+    boolean direct() {
+        return destination.isNative() && length <= Integer.MAX_VALUE;
+    }
+
+    /**
+     * Reader: the destination's next {@code n} bytes as a buffer for the socket to read into; then
+     * {@link #advance} by what it read.
+     */
+    ByteBuffer window(final long n) {
+        if (null == window) {
+            window = destination.asSlice(0, length).asByteBuffer();
+        }
+        window.limit((int) (received + n)).position((int) received);
+        return window;
+    }
+
+    /** Reader: {@code n} bytes were read into {@link #window}. */
+    void advance(final long n) {
+        received += n;
     }
 
     /** Reader: the next {@code n} bytes of the message are at {@code src[srcOffset..]}. */

@@ -4,17 +4,25 @@ import dev.tutti.internal.SegmentCopy;
 import dev.tutti.transport.Outbound;
 
 import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
 
 /**
- * A rendezvous send: registered when its RTS is written, started by the receiver's CTS, then appended to the
- * staging buffer chunk by chunk (DATA frames) straight from the sender's payload, so it is never copied whole.
- * Fields after {@link #start} are used under the connection's write lock only.
+ * A rendezvous send: registered when its RTS is written, started by the receiver's CTS, then sent chunk by chunk
+ * (DATA frames) straight from the sender's payload, so it is never copied whole. A payload in native memory is
+ * written by the socket straight from that memory (the chunk is the staging buffer's tail, see {@link OutBuffer}):
+ * no copy in user space. A payload in a heap array is copied chunk by chunk into the staging buffer, the direct
+ * memory the socket needs. Fields after {@link #start} are used under the connection's write lock only.
  */
 final class StreamedSend extends WriteJob {
     /** Smallest chunk worth a frame header when the staging buffer is nearly full. */
     static final int MIN_CHUNK = 4 * 1024;
-    /** Largest chunk. */
+    /** Largest chunk copied into the staging buffer. */
     static final int MAX_CHUNK = 256 * 1024;
+    /**
+     * Largest chunk written straight from native memory: one frame header for this many bytes, and the most by which
+     * the stream delays other frames to the same peer.
+     */
+    static final int MAX_DIRECT_CHUNK = 1024 * 1024;
 
     final long sendId;
     final Outbound outbound;
@@ -44,8 +52,11 @@ final class StreamedSend extends WriteJob {
 
     @Override
     boolean fill(final OutBuffer out) {
+        if (payload.isNative()) {
+            return attach(out);
+        }
         final long left = length - offset;
-        final long room = out.free() - FrameDescriptor.HEADER_LENGTH;
+        final long room = out.room() - FrameDescriptor.HEADER_LENGTH; // never moves unwritten bytes for a chunk
         if (room < Math.min(left, MIN_CHUNK)) {
             return false;
         }
@@ -53,6 +64,18 @@ final class StreamedSend extends WriteJob {
         final int at = out.reserve(FrameDescriptor.HEADER_LENGTH + chunk);
         FrameDescriptor.putHeader(out.buffer(), at, FrameDescriptor.DATA, 0, source, 0, 0, chunk, receiveId, offset);
         SegmentCopy.copy(payload, offset, out.segment(), at + FrameDescriptor.HEADER_LENGTH, chunk);
+        offset += chunk;
+        return offset == length;
+    }
+
+    /** Attaches the next chunk as the staging buffer's tail, written from the payload's memory. */
+    private boolean attach(final OutBuffer out) {
+        if (out.hasTail()) {
+            return false;
+        }
+        final int chunk = (int) Math.min(length - offset, MAX_DIRECT_CHUNK);
+        final ByteBuffer header = out.attachTail(payload.asSlice(offset, chunk).asByteBuffer());
+        FrameDescriptor.putHeader(header, 0, FrameDescriptor.DATA, 0, source, 0, 0, chunk, receiveId, offset);
         offset += chunk;
         return offset == length;
     }

@@ -27,7 +27,9 @@ import java.util.function.Consumer;
  * with a timeout of {@value #STANDBY_TICK_MS} ms, after which it counts again. It resumes reading when the polls
  * stop or become rare (waiting threads that park poll once per park), and at once when a waiting thread is about to
  * park ({@link #waiterParks()}): a parked thread is then woken by this thread's read, not after its park. Only this
- * thread changes OP_READ, so the interest set follows its decisions; connections that carry no messages (their
+ * thread changes OP_READ, so the interest set follows its decisions; OP_WRITE is also set by the writers, but not on
+ * a routed connection while this thread stands by ({@link TcpWriter}, under its write lock, against this thread's
+ * {@code watchWrites} under the same lock); connections that carry no messages (their
  * peer is reached through shared memory) are always read here, since no waiting thread reads them.</li>
  * <li><b>Buffers.</b> This thread's read buffer is its own (waiting threads use the transport's); a partial
  * header is carried per connection, so memory per connection is its staging buffer. Other threads talk to this one
@@ -143,7 +145,7 @@ final class TcpIoLoop implements Runnable {
         }
     }
 
-    /** @return whether this thread stands by (for tests) */
+    /** @return whether this thread stands by (writers then leave pending output to the waiting threads' polls) */
     boolean inStandby() {
         return standby;
     }
@@ -192,7 +194,7 @@ final class TcpIoLoop implements Runnable {
         countedAtNs = now;
         if (busy != standby) {
             standby = busy;
-            transport.readInterest(!busy);
+            transport.watch(!busy);
         }
     }
 

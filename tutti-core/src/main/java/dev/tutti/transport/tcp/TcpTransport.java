@@ -61,8 +61,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <li>Eager payloads go from the read buffer straight into the receive buffer when the receive is posted: without
  * any object when the whole payload is in the read buffer ({@code arriveNow}), else as it streams in (even if the
  * receive is posted meanwhile); an unexpected one goes into a byte[] of exactly its size ({@link EagerInbound}).
- * Rendezvous payloads are read into the receive buffer chunk by chunk through the reader's read buffer: a large
- * message needs no second copy of its size on either side, and an unexpected one costs only its header.</li>
+ * Rendezvous payloads in native memory go from the sender's memory to the socket (a gathering write) and from the
+ * socket into the receiver's memory with no copy in user space; those in heap arrays go through the sender's staging
+ * buffer and the reader's read buffer, the direct memory the socket needs, chunk by chunk: a large message needs no
+ * second copy of its size on either side, and an unexpected one costs only its header. Socket options:
+ * {@link TcpSocketOptions}.</li>
  * <li>Failure: a connection that closes without BYE, or errors, makes the sink's {@code peerFailed} fire and fails
  * every rendezvous send and receive outstanding with that peer, with {@link ErrorClass#PROC_FAILED} naming the
  * rank. {@link #close()} sends BYE to every peer, waits (bounded) until every peer has said goodbye too and the
@@ -166,6 +169,7 @@ public final class TcpTransport implements Transport {
         }
         SocketChannel[] channels = null;
         try (ServerSocketChannel server = ServerSocketChannel.open()) {
+            TcpSocketOptions.beforeConnect(server);
             server.bind(new InetSocketAddress(bind, 0), Math.max(64, info.size()));
             final String endpoint = Addresses.candidates(advertised, server.socket().getLocalPort());
             final String[] endpoints = RendezvousClient.exchange(info, endpoint);
@@ -287,10 +291,10 @@ public final class TcpTransport implements Transport {
         return polls;
     }
 
-    /** I/O thread: watches, or stops watching, the connections that waiting threads read. */
-    void readInterest(final boolean on) {
+    /** I/O thread: watches, or stops watching, the connections that waiting threads read and write. */
+    void watch(final boolean on) {
         for (final TcpConnection c : routed) {
-            c.readInterest(on);
+            c.watch(on);
         }
     }
 

@@ -182,6 +182,7 @@ final class TcpWireUp {
                 SocketChannel ch = null;
                 try {
                     ch = SocketChannel.open();
+                    TcpSocketOptions.beforeConnect(ch);
                     ch.socket().connect(new InetSocketAddress(hp.host(), hp.port()), Math.min(leftMs, ATTEMPT_MS));
                     answered = true;
                     ch.socket().setSoTimeout(Math.min(leftMs, MAX_HANDSHAKE_MS));
