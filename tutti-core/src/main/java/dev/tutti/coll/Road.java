@@ -52,8 +52,8 @@ public final class Road {
      *   barrier                          cells            -
      *   bcast, gather, allgather         cells            messages
      *   scatter, alltoall                cells            messages
-     *   reduce, allreduce                cells            chunks (the chunk area), or messages once its ranks
-     *                                                     declined one
+     *   reduce, allreduce                cells            chunks (the chunk area) when tutti.coll.hostChunks is
+     *                                                     on and its ranks made one; else messages
      * </pre>
      * The limit is the direct memory's measured default or the setting {@code tutti.coll.hostLimit}. Chunks have no
      * upper bound: a larger reduction only adds chunks to the same pipeline (bench/RESULTS.md, its on-host section,
@@ -61,8 +61,8 @@ public final class Road {
      *
      * @param call   the call, intracommunicator, with no hook
      * @param limit  the region's cell bytes
-     * @param chunks whether reductions past the limit go through chunks: the region has, or may still make, its
-     *               chunk area
+     * @param chunks whether reductions past the limit go through chunks: they are on, and the region has, or may
+     *               still make, its chunk area
      * @return true for the on-host region
      */
     public static boolean onHost(final CollCall call, final long limit, final boolean chunks) {

@@ -120,10 +120,16 @@ public final class Settings {
             + "ranks all share memory: a call whose data per rank (a rank's whole send for scatter and alltoall) is at "
             + "most this many bytes moves through the communicator's on-host region (sequence flags and slots set up "
             + "at its first blocking barrier, allreduce, allgather or alltoall, no messages); a larger reduce or allreduce "
-            + "goes through the region's chunk area (made at the first one: 128 KiB chunks, pipelined, each rank "
-            + "reducing its share of each); other larger calls, nonblocking, tagged and persistent forms, "
+            + "goes through the region's chunk area when `tutti.coll.hostChunks` is `on`; other larger calls, "
+            + "nonblocking, tagged and persistent forms, "
             + "forced algorithms (`tutti.coll.<operation>`) and a checked job take the message layer; -1: 8192 "
             + "between processes over shared memory, 0 between threads of one JVM; 0 turns it off; read there, and every rank must use the same value");
+    /** On-host region: reductions past its cells through its chunk area. */
+    public static final Setting COLL_HOST_CHUNKS = choice("tutti.coll.hostChunks", "off", List.of("off", "on"),
+        ReadAt.COMMUNICATOR, "`on`: a blocking reduce or allreduce past `tutti.coll.hostLimit` goes through the "
+            + "on-host region's chunk area (made at the first one: 128 KiB chunks, pipelined, each rank reducing its "
+            + "share of each chunk in rank order); `off`: through the message layer; read when the region is made, "
+            + "and every rank must use the same");
     /** The least severe log record passed on. */
     public static final Setting LOG_LEVEL = choice("tutti.log.level", "warning", List.of("off", "error", "warning",
         "info", "debug", "trace"), ReadAt.EACH_CALL, "The least severe of Tutti's own log records that is passed on "
@@ -248,7 +254,7 @@ public final class Settings {
     private static final List<Setting> ALL = List.of(TRANSPORT, EAGER_LIMIT, INPROC_EAGER_LIMIT, IDLE_SPINS,
         IDLE_YIELDS, IDLE_MAX_PARK_US, BIND, SHM_DIR, SHM_RING_BYTES, SHM_EAGER_LIMIT, SHM_CHUNK_BYTES, SHM_CHUNKS,
         SHM_PUSH_LIMIT, SHM_ARENA_MIB, SHM_LIVENESS_MS, SHM_CLOSE_WAIT_MS, SHM_IDLE_YIELDS, SHM_IDLE_MAX_PARK_US, SHM_IDLE_YIELD_EVERY,
-        COLL_ALGORITHM, COLL_TAGGED_TIMEOUT_MS, COLL_DIRECT_LIMIT, COLL_HOST_LIMIT, LOG_LEVEL, CHECK, CHECK_TIMEOUT_MS,
+        COLL_ALGORITHM, COLL_TAGGED_TIMEOUT_MS, COLL_DIRECT_LIMIT, COLL_HOST_LIMIT, COLL_HOST_CHUNKS, LOG_LEVEL, CHECK, CHECK_TIMEOUT_MS,
         CHECK_REPORT, JFR, JFR_STACKS, RENDEZVOUS_TIMEOUT_MS,
         TCP_HOST, TCP_CONNECT_TIMEOUT_MS, TCP_CLOSE_TIMEOUT_MS, TCP_SOCKET_BUFFER_BYTES, HOST_ID, HOST_LAYOUT, SERIAL_ALLOW, SECRET_FILE, RANK, SIZE,
         RENDEZVOUS, JOB_SECRET, JOB_ID, K8S_SERVICE);

@@ -14,6 +14,7 @@ import dev.tutti.coll.slot.SlotLanes;
 import dev.tutti.internal.Errors;
 import dev.tutti.internal.Failures;
 import dev.tutti.internal.SegmentCopy;
+import dev.tutti.internal.Settings;
 import dev.tutti.p2p.P2pEngine;
 import dev.tutti.runtime.IdleStrategy;
 import dev.tutti.transport.DirectMemory;
@@ -94,7 +95,10 @@ final class HostRegion implements HostState {
     private final long[] seen;
     /** The chunk area, once agreed; read by the thread that retires the communicator. */
     private volatile HostChunks chunks;
-    /** Whether the ranks declined a chunk area: reductions past the limit take the message layer. */
+    /**
+     * Whether reductions past the limit take the message layer: the setting {@code tutti.coll.hostChunks} is off, or
+     * the ranks declined a chunk area.
+     */
     private boolean declined;
     private long calls;
     /** The current call's message tag (drawn as a message-layer call would, see {@link CollComm#drawTag}). */
@@ -119,6 +123,7 @@ final class HostRegion implements HostState {
         this.mine = blocks[rank];
         this.blocks = blocks;
         this.limit = limit;
+        this.declined = !"on".equals(Settings.COLL_HOST_CHUNKS.choice());
         this.cell = HostLayout.cellBytes(limit);
         this.seen = new long[size];
         this.bytes = new MemorySegment[size][2 * HostLayout.CELLS];
@@ -585,7 +590,7 @@ final class HostRegion implements HostState {
     public String toString() {
         final HostChunks h = chunks;
         return "HostRegion(" + comm.describe() + ", " + size + " ranks, " + limit + " bytes a cell, " + calls
-            + " calls, " + (null != h ? h.chunks() + " chunks" : declined ? "chunks declined" : "no chunk area")
+            + " calls, " + (null != h ? h.chunks() + " chunks" : declined ? "chunks off or declined" : "no chunk area")
             + ")";
     }
 }

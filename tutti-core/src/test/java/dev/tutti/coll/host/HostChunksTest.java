@@ -37,10 +37,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * at group sizes 1 to 5 (1 has no region), counts just past the limit, at chunk boundaries and one either side,
  * and of several chunks; ints, longs, doubles (whose sum depends on the order) and bytes; SUM, MAX, and a
  * non-commutative op; in place and not, at every root. Halves of a split run different large reductions at once.
- * Ranks that decline a chunk area run the same calls on the message layer. The limit is forced to shm's default,
- * 8192 bytes, on threads too, hence {@link Isolated}.
+ * Ranks that decline a chunk area run the same calls on the message layer. The chunks are turned on
+ * ({@code tutti.coll.hostChunks}) and the limit forced to shm's default, 8192 bytes, on threads too, hence
+ * {@link Isolated}.
  */
-@Isolated("sets the system property tutti.coll.hostLimit")
+@Isolated("sets the system properties tutti.coll.hostLimit and tutti.coll.hostChunks")
 @Timeout(300)
 class HostChunksTest {
     /** Ints per chunk. */
@@ -56,20 +57,30 @@ class HostChunksTest {
         }
     }).build();
 
+    /** The setting that turns the chunks on. */
+    static final String CHUNKS = "tutti.coll.hostChunks";
     private static String saved;
+    private static String savedChunks;
 
     @BeforeAll
     static void forceOn() {
         saved = System.getProperty(HostCollectivesTest.LIMIT);
+        savedChunks = System.getProperty(CHUNKS);
         System.setProperty(HostCollectivesTest.LIMIT, "8192");
+        System.setProperty(CHUNKS, "on");
     }
 
     @AfterAll
     static void restore() {
-        if (null == saved) {
-            System.clearProperty(HostCollectivesTest.LIMIT);
+        restore(HostCollectivesTest.LIMIT, saved);
+        restore(CHUNKS, savedChunks);
+    }
+
+    private static void restore(final String name, final String value) {
+        if (null == value) {
+            System.clearProperty(name);
         } else {
-            System.setProperty(HostCollectivesTest.LIMIT, saved);
+            System.setProperty(name, value);
         }
     }
 
@@ -267,7 +278,7 @@ class HostChunksTest {
                 }
             }
             final String region = HostCollectivesTest.region(w);
-            assertTrue(region.contains("HostRegion") && region.contains("chunks declined"), region);
+            assertTrue(region.contains("HostRegion") && region.contains("chunks off or declined"), region);
         });
     }
 

@@ -376,7 +376,8 @@ class HostCollectivesTest {
             Op.SUM)), ErrorClass.COUNT, "sent count=2 of type=INT but this rank passed count=1 of type=INT");
         assertRefused(outcomes(2, w -> w.allreduce(Buf.of(new int[1]), Buf.of(new int[1]), 0 == w.rank() ? Op.SUM
             : Op.MAX)), ErrorClass.OP, "sent op=SUM but this rank passed op=MAX");
-        // A count past the limit on one rank only: that rank takes the region's chunks, and the other sees its count.
+        // A count past the limit on one rank only: that rank takes the message layer (chunks are off), and the other
+        // sees its count.
         assertRefused(outcomes(2, w -> {
             final int n = 0 == w.rank() ? 4 : 100_000;
             w.allreduce(Buf.of(new int[n]), Buf.of(new int[n]), Op.SUM);
