@@ -12,9 +12,7 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Locale;
 
 /**
@@ -55,14 +53,12 @@ import java.util.Locale;
 public final class MpjOverhead {
     /** Default blocks per form, op and size. */
     static final int DEFAULT_BLOCKS = 20;
-    /** Default calls per block (up to {@value #FULL_CALLS_UP_TO} bytes). */
+    /** Default calls per block (up to {@value MpjPortableBench#FULL_CALLS_UP_TO} bytes). */
     static final int DEFAULT_CALLS = 5000;
     /** Default warm-up calls per form, op and size (scaled as the calls). */
     static final int DEFAULT_WARMUP = 5000;
-    /** Sizes up to this many bytes run the full number of calls; larger ones fewer, in proportion. */
-    static final int FULL_CALLS_UP_TO = 8192;
-    /** The least calls per block at any size. */
-    static final int MIN_CALLS = 20;
+    /** The calls per block of {@code --quick}. */
+    static final int QUICK_CALLS = 100;
     /** The tag of the ping-pong messages. */
     private static final int TAG = 46;
 
@@ -71,114 +67,22 @@ public final class MpjOverhead {
     static final String SEPARATOR = "|---|---:|---:|---:|---:|";
 
     /**
-     * What to measure.
-     *
-     * @param blocks  timed blocks per form, op and size, at least 1
-     * @param calls   calls per block at up to {@value #FULL_CALLS_UP_TO} bytes, at least 1
-     * @param warmup  warm-up calls per form, op and size at up to that size, at least 0
-     * @param discard whether the first size is measured once before the table and discarded
-     * @param sizes   the sizes in bytes, each at least 1
+     * @param args the command line, see the class comment
+     * @return what it asks to measure, with this benchmark's defaults
+     * @throws IllegalArgumentException naming a bad or unknown argument
      */
-    record Config(int blocks, int calls, int warmup, boolean discard, int[] sizes) {
-        Config {
-            if (blocks < 1 || calls < 1 || warmup < 0 || 0 == sizes.length) {
-                throw new IllegalArgumentException("blocks=" + blocks + " calls=" + calls + " warmup=" + warmup
-                    + " sizes=" + sizes.length + ", expected blocks >= 1, calls >= 1, warmup >= 0, a size or more");
-            }
-            for (final int s : sizes) {
-                if (s < 1) {
-                    throw new IllegalArgumentException("size " + s + ", expected >= 1 byte");
-                }
-            }
-        }
-
-        /** @return the calls of a block at {@code bytes}: all up to 8 KiB, fewer in proportion above */
-        int callsAt(final int bytes) {
-            return scaled(calls, bytes, Math.min(calls, MIN_CALLS));
-        }
-
-        /** @return the warm-up calls at {@code bytes}, scaled as the calls */
-        int warmupAt(final int bytes) {
-            return scaled(warmup, bytes, Math.min(warmup, MIN_CALLS));
-        }
-
-        private static int scaled(final int n, final int bytes, final int least) {
-            return bytes <= FULL_CALLS_UP_TO ? n : (int) Math.max(least, (long) n * FULL_CALLS_UP_TO / bytes);
-        }
-
-        /**
-         * @param args the command line, see the class comment
-         * @return the configuration it asks for
-         * @throws IllegalArgumentException naming a bad or unknown argument
-         */
-        static Config parse(final String[] args) {
-            int blocks = DEFAULT_BLOCKS;
-            int calls = DEFAULT_CALLS;
-            int warmup = DEFAULT_WARMUP;
-            boolean discard = true;
-            int[] sizes = powersOfTwo(8, 1 << 20);
-            for (int i = 0; i < args.length; i++) {
-                final String a = args[i];
-                switch (a) {
-                    case "--quick" -> {
-                        blocks = 3;
-                        calls = 100;
-                        warmup = 20;
-                        discard = false;
-                    }
-                    case "--blocks" -> blocks = number(a, value(args, ++i, a));
-                    case "--calls" -> calls = number(a, value(args, ++i, a));
-                    case "--warmup" -> warmup = number(a, value(args, ++i, a));
-                    case "-m" -> {
-                        final String v = value(args, ++i, a);
-                        final int colon = v.indexOf(':');
-                        if (colon < 0) {
-                            throw new IllegalArgumentException("-m " + v + ", expected MIN:MAX in bytes");
-                        }
-                        sizes = powersOfTwo(number(a, v.substring(0, colon)), number(a, v.substring(colon + 1)));
-                    }
-                    default -> throw new IllegalArgumentException("unknown argument " + a);
-                }
-            }
-            return new Config(blocks, calls, warmup, discard, sizes);
-        }
-
-        private static String value(final String[] args, final int i, final String option) {
-            if (i >= args.length) {
-                throw new IllegalArgumentException(option + " needs a value");
-            }
-            return args[i];
-        }
-
-        private static int number(final String option, final String v) {
-            try {
-                return Integer.parseInt(v);
-            } catch (final NumberFormatException e) {
-                throw new IllegalArgumentException(option + " " + v + ", expected a number", e);
-            }
-        }
-
-        /** @return the powers of two from {@code min} (rounded up to one) to {@code max} */
-        static int[] powersOfTwo(final int min, final int max) {
-            if (min < 1 || max < min || max > 1 << 30) {
-                throw new IllegalArgumentException("sizes " + min + ":" + max + ", expected 1 <= MIN <= MAX <= 2^30");
-            }
-            final List<Integer> out = new ArrayList<>();
-            for (long s = Integer.highestOneBit(min) < min ? Integer.highestOneBit(min) * 2L : min; s <= max; s *= 2) {
-                out.add((int) s);
-            }
-            return out.stream().mapToInt(Integer::intValue).toArray();
-        }
+    static MpjPortableBench.Config config(final String[] args) {
+        return MpjPortableBench.Config.parse(args, DEFAULT_BLOCKS, DEFAULT_CALLS, DEFAULT_WARMUP, QUICK_CALLS);
     }
 
     private final Communicator world;
-    private final Config config;
+    private final MpjPortableBench.Config config;
 
     /**
      * @param world  the calling rank's world, the same rank as {@code MPI.COMM_WORLD} (MPI is initialized)
      * @param config what to measure
      */
-    MpjOverhead(final Communicator world, final Config config) {
+    MpjOverhead(final Communicator world, final MpjPortableBench.Config config) {
         if (world.size() < 2) {
             throw new IllegalArgumentException("MpjOverhead: " + world.size() + " rank(s), expected 2 or more");
         }
@@ -192,9 +96,9 @@ public final class MpjOverhead {
      * @param args see the class comment
      */
     public static void main(final String[] args) {
-        final Config config;
+        final MpjPortableBench.Config config;
         try {
-            config = Config.parse(args);
+            config = config(args);
         } catch (final IllegalArgumentException e) {
             System.err.println("MpjOverhead: " + e.getMessage()
                 + "\nusage: MpjOverhead [--quick] [--blocks B] [--calls N] [--warmup W] [-m MIN:MAX]");
@@ -221,16 +125,16 @@ public final class MpjOverhead {
             out.printf(Locale.ROOT, "# tutti-mpj over Tutti's API, %d ranks, one job: per op and size %d blocks per form "
                 + "(Tutti, MPJ alternating), %d calls per block up to %d B, fewer above; µs per call (ping-pong: "
                 + "half a round trip) is the median over blocks, MPJ/Tutti the median of the per-block ratios; "
-                + "load average %s%n", world.size(), config.blocks(), config.calls(), FULL_CALLS_UP_TO, load());
+                + "load average %s%n", world.size(), config.blocks, config.calls, MpjPortableBench.FULL_CALLS_UP_TO, load());
             out.println(HEADER);
             out.println(SEPARATOR);
         }
-        if (config.discard()) {
-            measure(new PingPong(config.sizes()[0]));
-            measure(new Allreduce(config.sizes()[0]));
+        if (config.discard) {
+            measure(new PingPong(config.sizes[0]));
+            measure(new Allreduce(config.sizes[0]));
         }
         for (final String op : new String[] {"pingpong", "allreduce"}) {
-            for (final int bytes : config.sizes()) {
+            for (final int bytes : config.sizes) {
                 final Form f = "pingpong".equals(op) ? new PingPong(bytes) : new Allreduce(bytes);
                 final long[][] ns = measure(f);
                 f.verify();
@@ -269,7 +173,7 @@ public final class MpjOverhead {
         f.tutti(warmup);
         world.barrier();
         f.mpj(warmup);
-        final int blocks = config.blocks();
+        final int blocks = config.blocks;
         final long[] ns = new long[2 * blocks];
         for (int b = 0; b < blocks; b++) {
             final boolean tuttiFirst = 0 == b % 2; // T M, M T, T M, ...: each form first in half the pairs

@@ -100,16 +100,32 @@ public final class MpjPortableBench {
          * @throws IllegalArgumentException naming a bad or unknown argument
          */
         static Config parse(final String[] args) {
-            int blocks = DEFAULT_BLOCKS;
-            int calls = DEFAULT_CALLS;
-            int warmup = DEFAULT_WARMUP;
+            return parse(args, DEFAULT_BLOCKS, DEFAULT_CALLS, DEFAULT_WARMUP, 50);
+        }
+
+        /**
+         * The options of the class comment with other defaults ({@link MpjOverhead} shares them).
+         *
+         * @param args          the program's arguments
+         * @param defaultBlocks the blocks without {@code --blocks}
+         * @param defaultCalls  the calls without {@code --calls}
+         * @param defaultWarmup the warm-up calls without {@code --warmup}
+         * @param quickCalls    the calls of {@code --quick}
+         * @return the configuration they ask for
+         * @throws IllegalArgumentException naming a bad or unknown argument
+         */
+        static Config parse(final String[] args, final int defaultBlocks, final int defaultCalls,
+            final int defaultWarmup, final int quickCalls) {
+            int blocks = defaultBlocks;
+            int calls = defaultCalls;
+            int warmup = defaultWarmup;
             boolean discard = true;
             int[] sizes = powersOfTwo(8, 1 << 20);
             for (int i = 0; i < args.length; i++) {
                 final String a = args[i];
                 if ("--quick".equals(a)) {
                     blocks = 3;
-                    calls = 50;
+                    calls = quickCalls;
                     warmup = 20;
                     discard = false;
                 } else if ("--blocks".equals(a)) {

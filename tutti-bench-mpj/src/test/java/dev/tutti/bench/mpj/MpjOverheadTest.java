@@ -25,7 +25,7 @@ class MpjOverheadTest {
     @Test
     void shouldPrintOneRowPerOpAndSizeWithTimesAndTheirRatio() {
         final int[] sizes = {8, 16384};
-        final MpjOverhead.Config config = new MpjOverhead.Config(2, 20, 5, true, sizes);
+        final MpjPortableBench.Config config = new MpjPortableBench.Config(2, 20, 5, true, sizes);
         final StringWriter text = new StringWriter();
         Tutti.runLocal(2, Tutti.Options.defaults().timeout(Duration.ofSeconds(60)), world -> {
             MPI.Init(new String[0]);
@@ -54,19 +54,19 @@ class MpjOverheadTest {
 
     @Test
     void shouldParseTheQuickFormAndSizeRanges() {
-        final MpjOverhead.Config quick = MpjOverhead.Config.parse(new String[] {"--quick", "-m", "8:64"});
-        assertEquals(3, quick.blocks());
-        assertEquals(100, quick.calls());
-        assertFalse(quick.discard());
-        assertArrayEquals(new int[] {8, 16, 32, 64}, quick.sizes());
-        final MpjOverhead.Config full = MpjOverhead.Config.parse(new String[0]);
-        assertEquals(18, full.sizes().length); // 8 B .. 1 MiB
-        assertEquals(full.calls(), full.callsAt(8192));
-        assertEquals(full.calls() / 2, full.callsAt(16384));
-        assertEquals(full.calls() * 8192 / (1 << 20), full.callsAt(1 << 20));
-        assertEquals(MpjOverhead.MIN_CALLS, full.callsAt(1 << 30));
-        assertArrayEquals(new int[] {4, 8}, MpjOverhead.Config.powersOfTwo(3, 8));
-        assertThrows(IllegalArgumentException.class, () -> MpjOverhead.Config.parse(new String[] {"--blocks"}));
-        assertThrows(IllegalArgumentException.class, () -> MpjOverhead.Config.parse(new String[] {"--nope"}));
+        final MpjPortableBench.Config quick = MpjOverhead.config(new String[] {"--quick", "-m", "8:64"});
+        assertEquals(3, quick.blocks);
+        assertEquals(100, quick.calls);
+        assertFalse(quick.discard);
+        assertArrayEquals(new int[] {8, 16, 32, 64}, quick.sizes);
+        final MpjPortableBench.Config full = MpjOverhead.config(new String[0]);
+        assertEquals(18, full.sizes.length); // 8 B .. 1 MiB
+        assertEquals(full.calls, full.callsAt(8192));
+        assertEquals(full.calls / 2, full.callsAt(16384));
+        assertEquals(full.calls * 8192 / (1 << 20), full.callsAt(1 << 20));
+        assertEquals(MpjPortableBench.MIN_CALLS, full.callsAt(1 << 30));
+        assertArrayEquals(new int[] {4, 8}, MpjPortableBench.Config.powersOfTwo(3, 8));
+        assertThrows(IllegalArgumentException.class, () -> MpjOverhead.config(new String[] {"--blocks"}));
+        assertThrows(IllegalArgumentException.class, () -> MpjOverhead.config(new String[] {"--nope"}));
     }
 }
