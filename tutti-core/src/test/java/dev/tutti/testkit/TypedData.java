@@ -5,6 +5,10 @@ import dev.tutti.Datatype;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.SplittableRandom;
 
 /**
@@ -58,25 +62,94 @@ public final class TypedData {
         return a;
     }
 
-    /** Canonical bytes (native order; booleans as 0/1) of n elements for a seed. */
+    /** The values {@link Values#UNIT} draws from. */
+    private static final int[] UNIT = {-1, 1, 2, 1};
+
+    /** Canonical bytes (native order; booleans as 0/1) of n elements for a seed: a copy the caller owns. */
     public static byte[] canonical(final Datatype t, final int n, final long seed, final Values v) {
-        final SplittableRandom r = new SplittableRandom(seed * 0x9E3779B97F4A7C15L + n);
-        final MemorySegment s = MemorySegment.ofArray(new byte[n * t.sizeBytes()]);
-        for (int i = 0; i < n; i++) {
-            final int x = Values.UNIT == v ? new int[] {-1, 1, 2, 1}[r.nextInt(4)] : r.nextInt(-100, 101);
-            switch (t) {
-                case BYTE -> s.set(ValueLayout.JAVA_BYTE, i, (byte) x);
-                case BOOLEAN -> s.set(ValueLayout.JAVA_BYTE, i, (byte) (x > 0 ? 1 : 0));
-                case CHAR -> s.setAtIndex(ValueLayout.JAVA_CHAR_UNALIGNED, i, (char) (x + 100));
-                case SHORT -> s.setAtIndex(ValueLayout.JAVA_SHORT_UNALIGNED, i, (short) x);
-                case INT -> s.setAtIndex(ValueLayout.JAVA_INT_UNALIGNED, i, x * 1000 + i);
-                case FLOAT -> s.setAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, i, x);
-                case LONG -> s.setAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, i, ((long) x << 33) + i);
-                case DOUBLE -> s.setAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, i, x);
-                default -> throw new IllegalArgumentException(t.name());
+        final Key key = new Key(t, n, seed, v);
+        byte[] bytes;
+        synchronized (RECENT) {
+            bytes = RECENT.get(key);
+        }
+        if (null == bytes) {
+            bytes = generate(t, n, seed, v);
+            if (bytes.length <= 1 << 20) { // at most 64 MiB kept
+                synchronized (RECENT) {
+                    RECENT.put(key, bytes);
+                }
             }
         }
-        return s.toArray(ValueLayout.JAVA_BYTE);
+        return bytes.clone();
+    }
+
+    /** What {@link #canonical} depends on. */
+    private record Key(Datatype t, int n, long seed, Values v) {
+    }
+
+    /**
+     * The canonical bytes most recently asked for: the ranks of one job each compute every rank's input, so one
+     * collective call asks for the same bytes p times. Callers get copies; the entries are never written.
+     */
+    private static final Map<Key, byte[]> RECENT = new LinkedHashMap<>(64, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(final Map.Entry<Key, byte[]> eldest) {
+            return size() > 64;
+        }
+    };
+
+    /** Draws the values first, then stores them with one loop per type. */
+    private static byte[] generate(final Datatype t, final int n, final long seed, final Values v) {
+        final SplittableRandom r = new SplittableRandom(seed * 0x9E3779B97F4A7C15L + n);
+        final int[] x = new int[n];
+        for (int i = 0; i < n; i++) {
+            x[i] = Values.UNIT == v ? UNIT[r.nextInt(4)] : r.nextInt(-100, 101);
+        }
+        final ByteBuffer b = ByteBuffer.allocate(n * t.sizeBytes()).order(ByteOrder.nativeOrder());
+        switch (t) {
+            case BYTE -> {
+                for (int i = 0; i < n; i++) {
+                    b.put((byte) x[i]);
+                }
+            }
+            case BOOLEAN -> {
+                for (int i = 0; i < n; i++) {
+                    b.put((byte) (x[i] > 0 ? 1 : 0));
+                }
+            }
+            case CHAR -> {
+                for (int i = 0; i < n; i++) {
+                    b.putChar((char) (x[i] + 100));
+                }
+            }
+            case SHORT -> {
+                for (int i = 0; i < n; i++) {
+                    b.putShort((short) x[i]);
+                }
+            }
+            case INT -> {
+                for (int i = 0; i < n; i++) {
+                    b.putInt(x[i] * 1000 + i);
+                }
+            }
+            case FLOAT -> {
+                for (int i = 0; i < n; i++) {
+                    b.putFloat(x[i]);
+                }
+            }
+            case LONG -> {
+                for (int i = 0; i < n; i++) {
+                    b.putLong(((long) x[i] << 33) + i);
+                }
+            }
+            case DOUBLE -> {
+                for (int i = 0; i < n; i++) {
+                    b.putDouble(x[i]);
+                }
+            }
+            default -> throw new IllegalArgumentException(t.name());
+        }
+        return b.array();
     }
 
     /** Reads [off, off+n) of an array as canonical bytes. */

@@ -87,10 +87,16 @@ final class Operands {
         };
     }
 
+    /**
+     * Random bytes over the whole block, built in an array and copied in once: a store per byte through a heap
+     * segment of another element type pays an alignment check per byte.
+     */
     private static void fillRandom(final MemorySegment s, final SplittableRandom random) {
-        for (long i = 0; i < s.byteSize(); i++) {
-            s.set(ValueLayout.JAVA_BYTE, i, (byte) random.nextInt());
+        final byte[] bytes = new byte[(int) s.byteSize()];
+        for (int i = 0; i < bytes.length; i++) {
+            bytes[i] = (byte) random.nextInt();
         }
+        MemorySegment.copy(bytes, 0, s, ValueLayout.JAVA_BYTE, 0, bytes.length);
     }
 
     /**
