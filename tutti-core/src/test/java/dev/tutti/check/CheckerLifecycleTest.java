@@ -88,7 +88,7 @@ class CheckerLifecycleTest {
             final Communicator w = (Communicator) world;
             final Request r = w.ibarrier();
             while (!r.test()) {
-                Thread.onSpinWait();
+                Thread.yield();
             }
             w.ibcast(Buf.of(new int[4]), 0).waitFor();
             Request.waitAll(w.iallreduce(Buf.of(new int[] {1}), Buf.of(new int[1]), Op.SUM));
