@@ -53,7 +53,7 @@ final class WaitRegistry {
     private volatile Slot[] slotList = new Slot[0];
     /** How many threads get a reusable slot (the others' waits take the general path). */
     static final int MAX_SLOTS = 256;
-    /** How recent a thread's last unsuccessful test must be for its poll to count as a wait: 100 ms. */
+    /** How recent a thread's last unsuccessful test must be for its poll to count as a wait: 200 ms. */
     static final long POLL_FRESH_NS = 200_000_000L;
     /** The longest break between two waits on one request that makes them one wait (see the class comment). */
     static final long RESUME_GAP_NS = 1_000_000L;
