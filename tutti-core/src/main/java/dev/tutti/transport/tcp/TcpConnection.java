@@ -154,9 +154,13 @@ final class TcpConnection {
         }
     }
 
-    /** I/O thread: the socket is readable (see {@link TcpReader#onReadable}). */
-    void onReadable(final ByteBuffer in, final MemorySegment inSeg) throws IOException {
-        reader.onReadable(in, inSeg);
+    /**
+     * I/O thread: the socket is readable (see {@link TcpReader#onReadable}).
+     *
+     * @return false if another thread reads it now
+     */
+    boolean onReadable(final ByteBuffer in, final MemorySegment inSeg) throws IOException {
+        return reader.onReadable(in, inSeg);
     }
 
     /**

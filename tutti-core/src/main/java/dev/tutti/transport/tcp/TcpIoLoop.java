@@ -10,6 +10,7 @@ import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
@@ -22,19 +23,30 @@ import java.util.function.Consumer;
  * <p>Implementation notes.
  * <ul>
  * <li><b>Standby.</b> Threads that wait for a message read the sockets themselves ({@link TcpTransport#poll}). While
- * they do so often (at least {@value #BUSY_POLLS_PER_MS} polls a millisecond, and {@value #MIN_BUSY_POLLS} since
- * this thread last looked, counted by the transport), this thread stands by: it takes OP_READ off the routed connections, so that an arrival wakes no second thread, and selects
- * with a timeout of {@value #STANDBY_TICK_MS} ms, after which it counts again. It resumes reading when the polls
- * stop or become rare (waiting threads that park poll once per park), and at once when a waiting thread is about to
- * park ({@link #waiterParks()}): a parked thread is then woken by this thread's read, not after its park. Only this
- * thread changes OP_READ, so the interest set follows its decisions; OP_WRITE is also set by the writers, but not on
+ * they do so, this thread stands by: it takes OP_READ off the routed connections, so that an arrival wakes no second
+ * thread (on a machine with as many busy threads as cores, a second thread woken per message takes the core of a
+ * rank, and reads the message first as often as not, a hand-off), and selects with a timeout of
+ * {@value #STANDBY_TICK_MS} ms, after which it counts again. "While they do so" is counted by the transport as busy
+ * polls: +1 for a poll of a thread that keeps waiting (spins or yields), -1 for one about to park (a parking waiter
+ * makes one of each per park, which cancel out). It stands by once {@value #MIN_BUSY_POLLS} busy polls were made
+ * since it last looked (a polling thread that sees them while this thread reads wakes it, once:
+ * {@link #waiterPolls}, so this does not wait for an arrival, which a spinning waiter may read first), and stays so
+ * while every tick has as many; it resumes reading when a tick has fewer (the waits ended, or the waiting threads
+ * are descheduled), and at once when a waiting thread is about to park ({@link #waiterParks()}): a parked thread is
+ * then woken by this thread's read, not after its park. Only this thread changes OP_READ, so the interest set
+ * follows its decisions; OP_WRITE is also set by the writers, but not on
  * a routed connection while this thread stands by ({@link TcpWriter}, under its write lock, against this thread's
  * {@code watchWrites} under the same lock); connections that carry no messages (their
- * peer is reached through shared memory) are always read here, since no waiting thread reads them.</li>
+ * peer is reached through shared memory) are always read here, since no waiting thread reads them. Cost of a
+ * change: an {@code epoll_ctl} per routed connection, and one wake-up of this thread.</li>
  * <li><b>Buffers.</b> This thread's read buffer is its own (waiting threads use the transport's); a partial
  * header is carried per connection, so memory per connection is its staging buffer. Other threads talk to this one
  * through {@link SelectionKey#interestOpsOr} plus {@link #wakeup()} (a send left bytes over), through the
  * {@code cleanUps} queue (a thread saw a connection fail), and through {@code parkSignal}.</li>
+ * <li><b>Busy reader.</b> A readable connection whose read token another thread holds is skipped (that thread reads
+ * it); the socket then stays readable, so a select right after would return at once, again and again, while the
+ * holder (perhaps descheduled) finishes: this thread pauses {@value #READER_BUSY_PAUSE_NS} ns after such a select
+ * instead, a {@code parkNanos} that a {@link #wakeup()} does not cut short but the next select then sees.</li>
  * <li><b>Failure.</b> A failure inside a connection's handler fails that connection only; a failure of the loop
  * itself fails every connection, so no wait hangs.</li>
  * </ul>
@@ -45,16 +57,17 @@ final class TcpIoLoop implements Runnable {
     /** How long a standby select lasts before the polls are counted again. */
     static final long STANDBY_TICK_MS = 1;
     /**
-     * Polls per millisecond from which the waiting threads count as reading the sockets: a thread that spins or
-     * yields polls hundreds of times a millisecond; one that parks, at most once per park, and a park lasts at least
-     * the kernel's timer slack (50 microseconds).
-     */
-    static final long BUSY_POLLS_PER_MS = 64;
-    /**
-     * Polls that show a thread spinning on the sockets when this thread wakes sooner than a tick (an arrival woke
-     * it): it then stands by at once rather than after a tick of racing the poller for every message.
+     * Busy polls (net of the parking ones) that show a thread waiting on the sockets, since this thread last looked,
+     * and in every standby tick: a spinning or yielding waiter polls hundreds of times a millisecond, a thread that
+     * tests a request now and then between computations a few times.
      */
     static final long MIN_BUSY_POLLS = 16;
+    /**
+     * How long this thread pauses after a select that found a readable connection being read by another thread:
+     * about the kernel's timer slack, long enough for the holder to finish its read and parse, short against the
+     * standby tick.
+     */
+    static final long READER_BUSY_PAUSE_NS = 20_000;
     private static final long TICK_NS = TimeUnit.MILLISECONDS.toNanos(STANDBY_TICK_MS);
 
     private final TcpTransport transport;
@@ -69,6 +82,12 @@ final class TcpIoLoop implements Runnable {
     private volatile boolean standby;
     /** Set by a waiting thread about to park while this thread stands by; cleared by this thread. */
     private volatile boolean parkSignal;
+    /** Set by a polling thread once the busy polls reach {@code signalAt} while this thread reads; cleared by it. */
+    private volatile boolean pollSignal;
+    /** The busy polls at which a polling thread wakes this one (written by this thread as it counts). */
+    private volatile long signalAt = MIN_BUSY_POLLS;
+    /** A readable connection was being read by another thread in this select (this thread only). */
+    private boolean readerBusy;
     private long pollsSeen;
     private long countedAtNs = System.nanoTime();
 
@@ -145,6 +164,19 @@ final class TcpIoLoop implements Runnable {
         }
     }
 
+    /**
+     * A waiting thread polled (it keeps waiting): if this thread reads and the busy polls since it last counted
+     * show a waiter, it is woken to stand by now rather than at the next arrival, which the waiter may read first.
+     *
+     * @param busyPolls the transport's busy polls, this poll included
+     */
+    void waiterPolls(final long busyPolls) {
+        if (busyPolls >= signalAt && !standby && !pollSignal) {
+            pollSignal = true;
+            selector.wakeup();
+        }
+    }
+
     /** @return whether this thread stands by (writers then leave pending output to the waiting threads' polls) */
     boolean inStandby() {
         return standby;
@@ -163,6 +195,12 @@ final class TcpIoLoop implements Runnable {
                     c.cleanUp();
                 }
                 decideStandby();
+                if (readerBusy) {
+                    // A waiting thread held a readable connection's read token: the socket stays readable until it
+                    // is done, so selecting again at once would spin, on a core the token's holder may need.
+                    readerBusy = false;
+                    LockSupport.parkNanos(READER_BUSY_PAUSE_NS);
+                }
             }
         } catch (final IOException | RuntimeException e) {
             transport.loopFailed(e);
@@ -173,24 +211,33 @@ final class TcpIoLoop implements Runnable {
     }
 
     /**
-     * Stands by while waiting threads poll often, resumes when they stop or one of them parks; the change of
-     * OP_READ takes effect at the next select, which this thread makes.
+     * Stands by once waiting threads poll, for as long as every tick has {@value #MIN_BUSY_POLLS} busy polls;
+     * resumes when a tick has fewer or a waiting thread parks. The change of OP_READ takes effect at the next select,
+     * which this thread makes.
      */
     private void decideStandby() {
         final long now = System.nanoTime();
-        final long elapsed = now - countedAtNs;
         final boolean parking = parkSignal;
-        final long polls = transport.polls();
-        final long counted = polls - pollsSeen;
-        if (!parking && elapsed < TICK_NS && counted < MIN_BUSY_POLLS) {
-            return; // too few to tell yet: a write, a clean-up or the first arrival woke this thread
-        }
-        boolean busy = counted >= MIN_BUSY_POLLS && counted * TICK_NS >= BUSY_POLLS_PER_MS * elapsed;
+        final boolean tickOver = now - countedAtNs >= TICK_NS;
+        final long polls = transport.busyPolls();
+        final boolean busy;
         if (parking) {
-            parkSignal = false;
             busy = false;
+        } else if (standby) {
+            if (!tickOver) {
+                return; // woken early (a write, a clean-up): the tick decides
+            }
+            busy = polls - pollsSeen >= MIN_BUSY_POLLS;
+        } else {
+            busy = !tickOver && polls - pollsSeen >= MIN_BUSY_POLLS; // polls spread over more than a tick: no waiter
+            if (!busy && !tickOver) {
+                return; // too few to tell yet: an arrival, a write or a clean-up woke this thread
+            }
         }
+        parkSignal = false;
+        pollSignal = false;
         pollsSeen = polls;
+        signalAt = polls + MIN_BUSY_POLLS;
         countedAtNs = now;
         if (busy != standby) {
             standby = busy;
@@ -201,8 +248,8 @@ final class TcpIoLoop implements Runnable {
     private void onKey(final SelectionKey key) {
         final TcpConnection c = (TcpConnection) key.attachment();
         try {
-            if (key.isReadable()) {
-                c.onReadable(in, inSeg);
+            if (key.isReadable() && !c.onReadable(in, inSeg)) {
+                readerBusy = true;
             }
             if (key.isValid() && key.isWritable()) {
                 c.onWritable();

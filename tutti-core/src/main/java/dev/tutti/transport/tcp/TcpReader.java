@@ -95,16 +95,18 @@ final class TcpReader {
      *
      * @param in    the I/O thread's read buffer (little-endian)
      * @param inSeg a segment over the whole of {@code in}
+     * @return false if another thread reads now (the socket may stay readable until it is done)
      * @throws IOException if the socket failed; the caller fails the connection
      */
-    void onReadable(final ByteBuffer in, final MemorySegment inSeg) throws IOException {
+    boolean onReadable(final ByteBuffer in, final MemorySegment inSeg) throws IOException {
         if (!tryAcquireRead()) {
-            return;
+            return false;
         }
         try {
             if (readable()) {
                 readLocked(in, inSeg);
             }
+            return true;
         } finally {
             releaseRead();
         }

@@ -101,8 +101,12 @@ public final class TcpTransport implements Transport {
     private final ByteBuffer pollIn = ByteBuffer.allocateDirect(TcpIoLoop.READ_BUFFER_BYTES)
         .order(ByteOrder.LITTLE_ENDIAN);
     private final MemorySegment pollInSeg = MemorySegment.ofBuffer(pollIn);
-    /** Polls made, written by the holder of the poll token, read by the I/O thread (its standby). */
-    private volatile long polls;
+    /**
+     * Polls of waiting threads that keep waiting, less those of threads about to park (one of each per idle
+     * iteration of a parking waiter, so its polls cancel out); written by the holder of the poll token, read by the
+     * I/O thread (its standby).
+     */
+    private volatile long busyPolls;
 
     private TcpTransport(final LaunchInfo info, final InboundSink sink, final int eagerLimit,
         final SocketChannel[] channels) throws IOException {
@@ -261,11 +265,34 @@ public final class TcpTransport implements Transport {
      */
     @Override
     public int poll() {
+        return poll(1);
+    }
+
+    /** Polls, then has the I/O thread take over reading if it stands by: the caller is about to park. */
+    @Override
+    public int pollBeforePark() {
+        final int work = poll(-1);
+        if (0 == work) {
+            loop.waiterParks();
+        }
+        return work;
+    }
+
+    /**
+     * One poll (see {@link #poll()}), counted into {@code busyPolls} as {@code busy}: +1 for a thread that keeps
+     * waiting, -1 for one about to park; a busy poll while the I/O thread reads tells it (see
+     * {@link TcpIoLoop#waiterPolls}).
+     */
+    private int poll(final int busy) {
         if (polling.get() || !polling.compareAndSet(false, true)) {
             return 0;
         }
         try {
-            polls = polls + 1; // only the token's holder writes it
+            final long n = busyPolls + busy; // only the token's holder writes it
+            busyPolls = n;
+            if (busy > 0) {
+                loop.waiterPolls(n);
+            }
             int work = 0;
             for (final TcpConnection c : routed) {
                 work += c.poll(pollIn, pollInSeg);
@@ -276,19 +303,9 @@ public final class TcpTransport implements Transport {
         }
     }
 
-    /** Polls, then has the I/O thread take over reading if it stands by: the caller is about to park. */
-    @Override
-    public int pollBeforePark() {
-        final int work = poll();
-        if (0 == work) {
-            loop.waiterParks();
-        }
-        return work;
-    }
-
-    /** @return the polls made so far (the I/O thread's standby counts them) */
-    long polls() {
-        return polls;
+    /** @return the busy polls so far, net of the parking ones (the I/O thread's standby counts them) */
+    long busyPolls() {
+        return busyPolls;
     }
 
     /** I/O thread: watches, or stops watching, the connections that waiting threads read and write. */

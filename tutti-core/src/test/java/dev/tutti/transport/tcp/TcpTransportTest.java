@@ -377,6 +377,39 @@ class TcpTransportTest {
         }
     }
 
+    /**
+     * A thread that spins on the transport makes the I/O thread stand by with no message in flight (the polls wake
+     * it; no arrival has to), and a thread that polls only around parks never does: each of its idle iterations
+     * polls once to go on waiting and once before it parks, which cancel out, so a parked waiter is always woken by
+     * the I/O thread's read.
+     */
+    @Test
+    void shouldStandByForASpinningThreadAndNeverForAParkingOne() throws Exception {
+        final TcpTransport[] t = connectPair(new RecordingSink(), new RecordingSink(), 1024);
+        try {
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (!t[1].ioThreadStandsBy()) {
+                t[1].poll();
+                assertTrue(System.nanoTime() < deadline, "the I/O thread never stood by while a thread spun");
+            }
+            t[1].pollBeforePark(); // about to park: the I/O thread reads again
+            while (t[1].ioThreadStandsBy()) {
+                Thread.onSpinWait();
+                assertTrue(System.nanoTime() < deadline, "the I/O thread kept standing by for a parking thread");
+            }
+            final long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(200);
+            int standbys = 0;
+            while (System.nanoTime() < end) {
+                t[1].poll();
+                t[1].pollBeforePark();
+                standbys += t[1].ioThreadStandsBy() ? 1 : 0;
+            }
+            assertEquals(0, standbys, "the I/O thread stood by for a thread that parks on every idle iteration");
+        } finally {
+            closeAll(t);
+        }
+    }
+
     static TcpTransport[] connectPair(final RecordingSink sink0, final RecordingSink sink1, final int eagerLimit)
         throws Exception {
         final String secret = newSecret();
