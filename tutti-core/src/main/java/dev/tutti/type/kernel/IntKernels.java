@@ -155,20 +155,29 @@ public final class IntKernels {
             final long offset = (long) done << SHIFT;
             if (null == a) {
                 MemorySegment.copy(in, LAYOUT, offset, sa, 0, m);
+            } else {
+                System.arraycopy(a, ai + done, sa, 0, m);
             }
             if (null == b) {
                 MemorySegment.copy(inout, LAYOUT, offset, sb, 0, m);
-                apply(op, null == a ? sa : a, null == a ? 0 : ai + done, sb, 0, m);
+            } else {
+                System.arraycopy(b, bi + done, sb, 0, m);
+            }
+            applyAt(op, sa, sb, 0, m);
+            if (null == b) {
                 MemorySegment.copy(sb, 0, inout, LAYOUT, offset, m);
             } else {
-                apply(op, sa, 0, b, bi + done, m);
+                System.arraycopy(sb, 0, b, bi + done, m);
             }
             done += m;
         }
     }
 
     /**
-     * Applies a predefined operation over array ranges: one switch, then one loop.
+     * Applies a predefined operation over array ranges: one switch, then one loop. Ranges at one index run the loop
+     * on the arrays themselves; ranges at different indices are staged chunk by chunk to index 0 of the per-thread
+     * arrays first (see the implementation notes of {@link Kernels}: a loop over two arrays vectorises only when
+     * both are read at one index).
      *
      * @param op the operation
      * @param a  the left operand
@@ -179,80 +188,110 @@ public final class IntKernels {
      */
     static void apply(final int op, final int[] a, final int ai, final int[] b, final int bi,
         final int n) {
+        if (MINLOC == op) {
+            minloc(a, ai, b, bi, n >> 1);
+            return;
+        }
+        if (MAXLOC == op) {
+            maxloc(a, ai, b, bi, n >> 1);
+            return;
+        }
+        if (ai == bi) {
+            applyAt(op, a, b, ai, ai + n);
+            return;
+        }
+        final int[][] staging = STAGING.get();
+        final int[] sa = staging[0];
+        final int[] sb = staging[1];
+        int done = 0;
+        while (done < n) {
+            final int m = Math.min(CHUNK, n - done);
+            System.arraycopy(a, ai + done, sa, 0, m);
+            System.arraycopy(b, bi + done, sb, 0, m);
+            applyAt(op, sa, sb, 0, m);
+            System.arraycopy(sb, 0, b, bi + done, m);
+            done += m;
+        }
+    }
+
+    /**
+     * Applies a predefined operation, {@code b[i] = a[i] (op) b[i]} for {@code from <= i < to}: one index for both
+     * arrays, so that the loop vectorises (MINLOC and MAXLOC go to their loops over pairs).
+     */
+    private static void applyAt(final int op, final int[] a, final int[] b, final int from, final int to) {
         switch (op) {
-            case SUM -> sum(a, ai, b, bi, n);
-            case PROD -> prod(a, ai, b, bi, n);
-            case MIN -> min(a, ai, b, bi, n);
-            case MAX -> max(a, ai, b, bi, n);
-            case LAND -> land(a, ai, b, bi, n);
-            case LOR -> lor(a, ai, b, bi, n);
-            case LXOR -> lxor(a, ai, b, bi, n);
-            case BAND -> band(a, ai, b, bi, n);
-            case BOR -> bor(a, ai, b, bi, n);
-            case BXOR -> bxor(a, ai, b, bi, n);
-            case MINLOC -> minloc(a, ai, b, bi, n >> 1);
-            case MAXLOC -> maxloc(a, ai, b, bi, n >> 1);
+            case SUM -> sum(a, b, from, to);
+            case PROD -> prod(a, b, from, to);
+            case MIN -> min(a, b, from, to);
+            case MAX -> max(a, b, from, to);
+            case LAND -> land(a, b, from, to);
+            case LOR -> lor(a, b, from, to);
+            case LXOR -> lxor(a, b, from, to);
+            case BAND -> band(a, b, from, to);
+            case BOR -> bor(a, b, from, to);
+            case BXOR -> bxor(a, b, from, to);
+            case MINLOC, MAXLOC -> apply(op, a, from, b, from, to - from);
             default -> throw Kernels.unreachable(op, "int");
         }
     }
 
-    private static void sum(final int[] a, final int ai, final int[] b, final int bi, final int n) {
-        for (int i = 0; i < n; i++) {
-            b[bi + i] = (a[ai + i] + b[bi + i]);
+    private static void sum(final int[] a, final int[] b, final int from, final int to) {
+        for (int i = from; i < to; i++) {
+            b[i] = (a[i] + b[i]);
         }
     }
 
-    private static void prod(final int[] a, final int ai, final int[] b, final int bi, final int n) {
-        for (int i = 0; i < n; i++) {
-            b[bi + i] = (a[ai + i] * b[bi + i]);
+    private static void prod(final int[] a, final int[] b, final int from, final int to) {
+        for (int i = from; i < to; i++) {
+            b[i] = (a[i] * b[i]);
         }
     }
 
-    private static void min(final int[] a, final int ai, final int[] b, final int bi, final int n) {
-        for (int i = 0; i < n; i++) {
-            b[bi + i] = Math.min(a[ai + i], b[bi + i]);
+    private static void min(final int[] a, final int[] b, final int from, final int to) {
+        for (int i = from; i < to; i++) {
+            b[i] = Math.min(a[i], b[i]);
         }
     }
 
-    private static void max(final int[] a, final int ai, final int[] b, final int bi, final int n) {
-        for (int i = 0; i < n; i++) {
-            b[bi + i] = Math.max(a[ai + i], b[bi + i]);
+    private static void max(final int[] a, final int[] b, final int from, final int to) {
+        for (int i = from; i < to; i++) {
+            b[i] = Math.max(a[i], b[i]);
         }
     }
 
-    private static void land(final int[] a, final int ai, final int[] b, final int bi, final int n) {
-        for (int i = 0; i < n; i++) {
-            b[bi + i] = (0 != a[ai + i] & 0 != b[bi + i] ? 1 : 0);
+    private static void land(final int[] a, final int[] b, final int from, final int to) {
+        for (int i = from; i < to; i++) {
+            b[i] = (0 != a[i] & 0 != b[i] ? 1 : 0);
         }
     }
 
-    private static void lor(final int[] a, final int ai, final int[] b, final int bi, final int n) {
-        for (int i = 0; i < n; i++) {
-            b[bi + i] = (0 != a[ai + i] | 0 != b[bi + i] ? 1 : 0);
+    private static void lor(final int[] a, final int[] b, final int from, final int to) {
+        for (int i = from; i < to; i++) {
+            b[i] = (0 != a[i] | 0 != b[i] ? 1 : 0);
         }
     }
 
-    private static void lxor(final int[] a, final int ai, final int[] b, final int bi, final int n) {
-        for (int i = 0; i < n; i++) {
-            b[bi + i] = (0 != a[ai + i] ^ 0 != b[bi + i] ? 1 : 0);
+    private static void lxor(final int[] a, final int[] b, final int from, final int to) {
+        for (int i = from; i < to; i++) {
+            b[i] = (0 != a[i] ^ 0 != b[i] ? 1 : 0);
         }
     }
 
-    private static void band(final int[] a, final int ai, final int[] b, final int bi, final int n) {
-        for (int i = 0; i < n; i++) {
-            b[bi + i] = (a[ai + i] & b[bi + i]);
+    private static void band(final int[] a, final int[] b, final int from, final int to) {
+        for (int i = from; i < to; i++) {
+            b[i] = (a[i] & b[i]);
         }
     }
 
-    private static void bor(final int[] a, final int ai, final int[] b, final int bi, final int n) {
-        for (int i = 0; i < n; i++) {
-            b[bi + i] = (a[ai + i] | b[bi + i]);
+    private static void bor(final int[] a, final int[] b, final int from, final int to) {
+        for (int i = from; i < to; i++) {
+            b[i] = (a[i] | b[i]);
         }
     }
 
-    private static void bxor(final int[] a, final int ai, final int[] b, final int bi, final int n) {
-        for (int i = 0; i < n; i++) {
-            b[bi + i] = (a[ai + i] ^ b[bi + i]);
+    private static void bxor(final int[] a, final int[] b, final int from, final int to) {
+        for (int i = from; i < to; i++) {
+            b[i] = (a[i] ^ b[i]);
         }
     }
 

@@ -28,6 +28,13 @@ public final class Kernels {
      *     heapBase and take the next path);
      *   - any other operand is copied chunk by chunk (CHUNK_BYTES per operand, L1-sized) into per-thread arrays
      *     with MemorySegment.copy (a bulk copy, not per-element), reduced, and inout is copied back.
+     * Every loop reads and writes both arrays at one index, b[i] = a[i] (op) b[i]: C2 (JDK 25) vectorises a loop over
+     * two arrays of one type only when it can rule out that a store to one feeds a later load from the other, which
+     * it can at one index and cannot at two (a[ai + i], b[bi + i] with ai != bi may be the same array, shifted), and
+     * the loop at two indices runs several times slower (bench/RESULTS.md, on-host section). So ranges at one index
+     * reduce in place; ranges at two (an operand staged from a segment, a receive buffer's block at an offset) are
+     * copied chunk by chunk to index 0 of the per-thread arrays, both of them, and the result copied back: three
+     * L1-sized copies cost less than the scalar loop. MINLOC and MAXLOC keep their loops over pairs.
      * Calls of at most one chunk always stage, because heapBase() allocates its Optional (16 B per operand per
      * call, which C2 does not eliminate under the mixed profile) and small reductions are schedule steps on the
      * hot path, which must not allocate; above one chunk, saving a copy is worth 32 B per >= 16 KiB reduced.
