@@ -92,7 +92,8 @@ class TraceProcessTest {
             if ("allreduce".equals(row.get("operation"))) {
                 final String site = (String) row.get("site");
                 sites.put(site.substring(0, Math.max(0, site.indexOf(':'))), new long[] {
-                    ((BigDecimal) row.get("count")).longValueExact(), ((BigDecimal) row.get("bytes")).longValueExact()});
+                    ((BigDecimal) row.get("count")).longValueExact(),
+                    ((BigDecimal) row.get("bytes")).longValueExact()});
             }
         }
         assertEquals(Set.of("SitesRank.small", "SitesRank.large"), sites.keySet(), "the allreduce's sites");

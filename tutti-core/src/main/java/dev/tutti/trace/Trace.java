@@ -21,9 +21,9 @@ import java.time.Instant;
  * never made, the fields are never computed), so a recording that is off costs the hot paths nothing. When it is on,
  * each event is one small object, two reads of the Flight Recorder's clock and a commit; a point-to-point or
  * collective event takes the calling thread's stack (most of an event's cost) only on the calls that
- * {@link StackSampling} picks, as an event of the type with stack. The field values (names, algorithm, bytes) are computed only after
- * {@code shouldCommit}, so events that no recording takes cost only the clock reads. Events are committed by the
- * thread that ends them; no state is shared.
+ * {@link StackSampling} picks, as an event of the type with stack. The field values (names, algorithm, bytes) are
+ * computed only after {@code shouldCommit}, so events that no recording takes cost only the clock reads. Events are
+ * committed by the thread that ends them; no state is shared but each thread's sampler, which only it touches.
  */
 public final class Trace {
     /** Whether Tutti records its events in this JVM: the setting {@code tutti.jfr} names a directory. */

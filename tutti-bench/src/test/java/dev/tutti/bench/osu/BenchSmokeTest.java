@@ -341,7 +341,8 @@ class BenchSmokeTest {
     }
 
     private static BenchSpec spec(final String op, final int ranks) {
-        return new BenchSpec(op, ranks, BenchTransport.INPROC, null, new SizeRange(1, 8), 4, 1, 2, false, null, 0, false);
+        return new BenchSpec(op, ranks, BenchTransport.INPROC, null, new SizeRange(1, 8), 4, 1, 2, false, null, 0,
+            false);
     }
 
     /** A ping-pong whose rank 1 sends one wrong byte: rank 0's check must fail. */
