@@ -13,7 +13,10 @@ import dev.tutti.Tutti;
  * <pre>
  * java -cp tutti-cli/target/tutti.jar bench/TraceOverhead.java [ITERS [ROUNDS]]
  * TUTTI_JFR=/tmp/tutti-jfr java -cp tutti-cli/target/tutti.jar bench/TraceOverhead.java
+ * TUTTI_JFR=/tmp/tutti-jfr TUTTI_JFR_STACKS=on java -cp tutti-cli/target/tutti.jar bench/TraceOverhead.java
  * </pre>
+ *
+ * (on: stacks sampled, the default of {@code tutti.jfr.stacks}; {@code on} takes every call's, {@code off} none)
  *
  * and against another build's jar for the same figure without the events at all.
  */

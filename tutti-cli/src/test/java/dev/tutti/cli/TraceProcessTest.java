@@ -1,5 +1,6 @@
 package dev.tutti.cli;
 
+import dev.tutti.cli.testranks.SitesRank;
 import dev.tutti.cli.testranks.TracedRank;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -31,21 +32,82 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * point-to-point, a channel, a persistent collective), over shm and over tcp: each rank's recording holds Tutti's
  * events with their fields, and no wait event inside a blocking collective; the merged trace is valid trace-event JSON (required fields, complete events with
  * durations, timestamps that never go back on a track, every collective call on every rank); the profile's totals
- * are the trace's.
+ * are the trace's. Over shm every call takes its stack ({@code tutti.jfr.stacks=on}) and the call sites are exact;
+ * over tcp the default samples them. A program of two call sites of different counts, with sampled stacks, has its
+ * sites' shares estimated within a stated tolerance.
  */
 @Tag("process")
 @Timeout(120)
 class TraceProcessTest {
     private static final int N = 4;
 
+    private static final String COLLECTIVE = "dev.tutti.Collective";
+    private static final String COLLECTIVE_STACKED = "dev.tutti.CollectiveWithStack";
+    private static final String P2P = "dev.tutti.P2p";
+    private static final String P2P_STACKED = "dev.tutti.P2pWithStack";
+
     @Test
     void shouldRecordTraceAndProfileOverShm(@TempDir final Path dir) throws IOException {
-        check(dir, "shm");
+        check(dir, "shm", true);
     }
 
     @Test
     void shouldRecordTraceAndProfileOverTcp(@TempDir final Path dir) throws IOException {
-        check(dir, "tcp");
+        check(dir, "tcp", false);
+    }
+
+    /**
+     * Two call sites in one loop, three calls of 8 B at one for each of 1 KiB at the other, stacks sampled: the
+     * profile's estimated counts give the large site its quarter of the calls within 0.1 (250 samples or so: about
+     * four standard deviations; the sampling is seeded, so a run is repeatable), its bytes within 2 % of their
+     * true share, and the sites add up to the operation.
+     */
+    @Test
+    void shouldEstimateCallSitesFromSampledStacks(@TempDir final Path dir) throws IOException {
+        final Path profile = dir.resolve("profile.json");
+        final List<String> a = new ArrayList<>(List.of("run", "-n", "2"));
+        a.addAll(List.of(ProcessJobTest.RANK_JVM));
+        a.addAll(List.of("--transport", "shm", "--profile=" + profile, "-cp", System.getProperty("java.class.path"),
+            SitesRank.class.getName()));
+        final ProcessJobTest.Run r = ProcessJobTest.tutti(a.toArray(new String[0]));
+        assertEquals(0, r.status(), r.out() + r.err());
+        assertTrue(r.out().contains("sites OK on 2 ranks"), r.out() + r.err());
+        @SuppressWarnings("unchecked")
+        final Map<String, Object> p = (Map<String, Object>) StrictJson.parse(Files.readString(profile));
+        assertEquals(BigDecimal.valueOf(64), p.get("sites_estimated_from_1_in"));
+        long opCount = 0;
+        long opBytes = 0;
+        for (final Object o : (List<?>) p.get("operations")) {
+            final Map<?, ?> row = (Map<?, ?>) o;
+            if ("allreduce".equals(row.get("operation"))) {
+                opCount = ((BigDecimal) row.get("count")).longValueExact();
+                opBytes = ((BigDecimal) row.get("bytes")).longValueExact();
+            }
+        }
+        final long calls = 2L * SitesRank.ROUNDS * (SitesRank.SMALL + 1);
+        assertEquals(calls, opCount, "the operation's count is exact");
+        final Map<String, long[]> sites = new TreeMap<>();
+        for (final Object o : (List<?>) p.get("sites")) {
+            final Map<?, ?> row = (Map<?, ?>) o;
+            if ("allreduce".equals(row.get("operation"))) {
+                final String site = (String) row.get("site");
+                sites.put(site.substring(0, Math.max(0, site.indexOf(':'))), new long[] {
+                    ((BigDecimal) row.get("count")).longValueExact(),
+                    ((BigDecimal) row.get("bytes")).longValueExact()});
+            }
+        }
+        assertEquals(Set.of("SitesRank.small", "SitesRank.large"), sites.keySet(), "the allreduce's sites");
+        final long[] small = sites.get("SitesRank.small");
+        final long[] large = sites.get("SitesRank.large");
+        assertTrue(Math.abs(small[0] + large[0] - calls) <= 2, "the sites add up to the operation: " + small[0]
+            + " + " + large[0] + " of " + calls);
+        final double share = (double) large[0] / calls;
+        assertTrue(Math.abs(share - 1.0 / (SitesRank.SMALL + 1)) < 0.1, "the large site's estimated share of the "
+            + "calls: " + share);
+        final double bytes = (double) large[1] / opBytes;
+        final double trueBytes = 1024.0 / (1024 + SitesRank.SMALL * 8);
+        assertTrue(Math.abs(bytes - trueBytes) < 0.02, "the large site's estimated share of the bytes: " + bytes
+            + ", true " + trueBytes);
     }
 
     @Test
@@ -60,34 +122,43 @@ class TraceProcessTest {
         int collectives = 0;
         for (final RecordedEvent e : RecordingFile.readAllEvents(jfr.resolve("rank-1.jfr"))) {
             final String type = e.getEventType().getName();
-            if ("dev.tutti.Collective".equals(type) || "dev.tutti.P2p".equals(type)) {
-                collectives += "dev.tutti.Collective".equals(type) ? 1 : 0;
+            assertFalse(COLLECTIVE_STACKED.equals(type) || P2P_STACKED.equals(type), "no event with stack: " + e);
+            if (COLLECTIVE.equals(type) || P2P.equals(type)) {
+                collectives += COLLECTIVE.equals(type) ? 1 : 0;
                 assertEquals(null, e.getStackTrace(), e.toString());
             }
         }
         assertTrue(collectives >= TracedRank.ALLREDUCES, "collective events: " + collectives);
     }
 
-    private static void check(final Path dir, final String transport) throws IOException {
+    /** @param everyStack whether every call takes its stack ({@code tutti.jfr.stacks=on}), else the default */
+    private static void check(final Path dir, final String transport, final boolean everyStack) throws IOException {
         final Path jfr = dir.resolve("jfr");
         final Path trace = dir.resolve("trace.json");
         final Path profile = dir.resolve("profile.json");
         final List<String> a = new ArrayList<>(List.of("run", "-n", String.valueOf(N)));
         a.addAll(List.of(ProcessJobTest.RANK_JVM));
+        if (everyStack) {
+            a.add("-J-Dtutti.jfr.stacks=on");
+        }
         a.addAll(List.of("--transport", transport, "--jfr=" + jfr, "--profile=" + profile, "--trace",
             trace.toString(), "-cp", System.getProperty("java.class.path"), TracedRank.class.getName()));
         final ProcessJobTest.Run r = ProcessJobTest.tutti(a.toArray(new String[0]));
         assertEquals(0, r.status(), r.out() + r.err());
         assertTrue(r.out().contains("traced OK on " + N + " ranks"), r.out() + r.err());
         for (int rank = 0; rank < N; rank++) {
-            checkRecording(jfr.resolve("rank-" + rank + ".jfr"), rank, "shm".equals(transport));
+            checkRecording(jfr.resolve("rank-" + rank + ".jfr"), rank, "shm".equals(transport), everyStack);
         }
         final Map<String, Long> traced = checkTrace(trace);
-        checkProfile(profile, traced);
+        checkProfile(profile, traced, everyStack);
     }
 
-    /** The rank's own recording: Tutti's events, with the fields of the calls the program made. */
-    private static void checkRecording(final Path file, final int rank, final boolean shm) throws IOException {
+    /**
+     * The rank's own recording: Tutti's events, with the fields of the calls the program made, each call once under
+     * one of its event's two types, the stack under the type with stack only (every call's with {@code everyStack}).
+     */
+    private static void checkRecording(final Path file, final int rank, final boolean shm, final boolean everyStack)
+        throws IOException {
         assertTrue(Files.isRegularFile(file), "no recording " + file);
         int allreduces = 0;
         int persistent = 0;
@@ -98,8 +169,23 @@ class TraceProcessTest {
         boolean jvm = false;
         final List<RecordedEvent> blocking = new ArrayList<>();
         final List<RecordedEvent> waits = new ArrayList<>();
+        int recordings = 0;
         for (final RecordedEvent e : RecordingFile.readAllEvents(file)) {
-            switch (e.getEventType().getName()) {
+            final String type = e.getEventType().getName();
+            if (COLLECTIVE.equals(type) || P2P.equals(type) || COLLECTIVE_STACKED.equals(type)
+                || P2P_STACKED.equals(type)) {
+                assertEquals(type.endsWith("WithStack"), null != e.getStackTrace(), "the stack under the type "
+                    + "with stack only: " + e);
+                assertFalse(everyStack && !type.endsWith("WithStack"), "with tutti.jfr.stacks=on every call's "
+                    + "event has its stack: " + e);
+            }
+            switch (type.endsWith("WithStack") ? type.substring(0, type.length() - "WithStack".length()) : type) {
+                case "dev.tutti.Recording" -> {
+                    recordings++;
+                    assertEquals(rank, e.getInt("rank"));
+                    assertEquals(everyStack ? "on" : "sampled", e.getString("stacks"));
+                    assertEquals(everyStack ? 1 : 64, e.getInt("stackSample"));
+                }
                 case "dev.tutti.Collective" -> {
                     assertEquals(rank, e.getInt("rank"));
                     if ("blocking".equals(e.getString("variant"))) {
@@ -113,7 +199,6 @@ class TraceProcessTest {
                         assertFalse(e.getString("algorithm").isEmpty(), e.toString());
                         // Over shm the communicator's on-host region runs a small blocking call; over tcp, messages.
                         assertEquals(shm ? "region" : "messages", e.getString("road"), e.toString());
-                        assertNotNull(e.getStackTrace(), "a collective's event has its stack");
                     }
                     if ("allreduce".equals(e.getString("op")) && "persistent".equals(e.getString("variant"))) {
                         persistent++;
@@ -162,6 +247,7 @@ class TraceProcessTest {
         assertEquals(TracedRank.RING, sends, "rank " + rank + ": sends");
         assertEquals(TracedRank.EXCHANGES, exchanges, "rank " + rank + ": channel exchanges");
         assertEquals(1, clocks, "rank " + rank + ": clock offsets");
+        assertEquals(1, recordings, "rank " + rank + ": the recording's own event");
         assertTrue(jvm, "rank " + rank + ": the JVM's own events are recorded beside Tutti's");
     }
 
@@ -244,9 +330,13 @@ class TraceProcessTest {
         return totals;
     }
 
-    /** The profile's totals per operation are the trace's, and its call sites are the program's lines. */
+    /**
+     * The profile's totals per operation are the trace's, and its call sites are the program's lines: exact with
+     * {@code everyStack}, else estimated, whose counts add up to the operation's.
+     */
     @SuppressWarnings("unchecked")
-    private static void checkProfile(final Path file, final Map<String, Long> traced) throws IOException {
+    private static void checkProfile(final Path file, final Map<String, Long> traced, final boolean everyStack)
+        throws IOException {
         final Map<String, Object> p = (Map<String, Object>) StrictJson.parse(Files.readString(file));
         assertEquals(BigDecimal.valueOf(N), p.get("size"));
         final Map<String, Long> totals = new TreeMap<>();
@@ -255,17 +345,27 @@ class TraceProcessTest {
             totals.put((String) row.get("operation"), ((BigDecimal) row.get("total_ns")).longValueExact());
         }
         assertEquals(traced, totals, "the profile's totals per operation are the trace's");
+        assertEquals(BigDecimal.valueOf(everyStack ? 0 : 64), p.get("sites_estimated_from_1_in"));
         boolean allreduceSite = false;
+        long allreduces = 0;
         for (final Object o : (List<Object>) p.get("sites")) {
             final Map<String, Object> row = (Map<String, Object>) o;
-            if ("allreduce".equals(row.get("operation")) && ((String) row.get("site")).startsWith("TracedRank.main:")
+            if (!"allreduce".equals(row.get("operation"))) {
+                continue;
+            }
+            final String site = (String) row.get("site");
+            assertTrue(site.startsWith("TracedRank.main:") || !everyStack && site.isEmpty(), row.toString());
+            allreduces += ((BigDecimal) row.get("count")).longValueExact();
+            if (site.startsWith("TracedRank.main:")
                 && BigDecimal.valueOf((long) N * TracedRank.ALLREDUCES).equals(row.get("count"))) {
                 allreduceSite = true;
                 assertTrue(((BigDecimal) row.get("max_over_mean")).doubleValue() >= 1.0, row.toString());
             }
         }
-        assertTrue(allreduceSite, "the allreduce loop's call site, " + N * TracedRank.ALLREDUCES + " calls: "
+        assertEquals((long) N * TracedRank.ALLREDUCES, allreduces, "the allreduce's sites add up to its calls: "
             + p.get("sites"));
+        assertTrue(allreduceSite || !everyStack, "the allreduce loop's call site, " + N * TracedRank.ALLREDUCES
+            + " calls: " + p.get("sites"));
         for (final Object o : (List<Object>) p.get("ranks")) {
             final Map<String, Object> row = (Map<String, Object>) o;
             final long comm = ((BigDecimal) row.get("comm_ns")).longValueExact();

@@ -17,6 +17,7 @@ import dev.tutti.coll.door.CollDoor;
 import dev.tutti.comm.ContextIdAllocator;
 import dev.tutti.internal.Errors;
 import dev.tutti.internal.GroupAccess;
+import dev.tutti.p2p.AbstractRequest;
 import dev.tutti.p2p.CommView;
 import dev.tutti.p2p.P2pEngine;
 import dev.tutti.p2p.RecvRequest;
@@ -198,8 +199,7 @@ public abstract class CommImpl implements Comm {
         final P2pEvent ev = Trace.ON ? Trace.p2p() : null;
         checkLive("isend");
         p2pChecks.send("isend", buf, dest, tag);
-        final Request r = PROC_NULL == dest ? CompletedRequest.NULL_PEER
-            : engine.isend(p2pContext, toWorld(dest), tag, buf);
+        final Request r = startSend(buf, dest, tag);
         if (null != ev) {
             traced(ev, "isend", dest, tag, buf.byteSize(), r);
         }
@@ -250,8 +250,7 @@ public abstract class CommImpl implements Comm {
         final P2pEvent ev = Trace.ON ? Trace.p2p() : null;
         checkLive("irecv");
         p2pChecks.recv("irecv", buf, source, tag);
-        final Request r = PROC_NULL == source ? CompletedRequest.NULL_PEER
-            : engine.irecv(p2pContext, toWorldOrAny(source), tag, buf, view);
+        final Request r = postRecv(buf, source, tag);
         if (null != ev) {
             traced(ev, "irecv", source, tag, buf.byteSize(), r);
         }
@@ -269,19 +268,38 @@ public abstract class CommImpl implements Comm {
         p2pChecks.source("sendrecv", source);
         p2pChecks.recvTag("sendrecv", recvTag);
         final P2pEvent ev = Trace.ON ? Trace.p2p() : null;
-        final Request r = irecv(recvBuf, source, recvTag);
+        final Request r = postRecv(recvBuf, source, recvTag);
         try {
-            isend(sendBuf, dest, sendTag).waitFor();
+            waitInCall(startSend(sendBuf, dest, sendTag));
         } catch (final RuntimeException e) {
             // The receive must not outlive the call: left posted, it would swallow the next matching message.
             r.cancel();
             throw e;
         }
-        final Status s = r.waitFor();
+        final Status s = waitInCall(r);
         if (null != ev) {
             traced(ev, "sendrecv", dest, sendTag, sendBuf.byteSize() + s.bytes(), null);
         }
         return s;
+    }
+
+    /** Starts a validated nonblocking send: its request, complete at once for {@code PROC_NULL}. */
+    private Request startSend(final Buf buf, final int dest, final int tag) {
+        return PROC_NULL == dest ? CompletedRequest.NULL_PEER : engine.isend(p2pContext, toWorld(dest), tag, buf);
+    }
+
+    /** Posts a validated nonblocking receive: its request, complete at once for {@code PROC_NULL}. */
+    private Request postRecv(final Buf buf, final int source, final int tag) {
+        return PROC_NULL == source ? CompletedRequest.NULL_PEER
+            : engine.irecv(p2pContext, toWorldOrAny(source), tag, buf, view);
+    }
+
+    /**
+     * Waits for a request inside a blocking call ({@code sendrecv}), whose own trace event spans the wait: without a
+     * wait event of its own when Tutti records.
+     */
+    private static Status waitInCall(final Request r) {
+        return Trace.ON && r instanceof AbstractRequest a ? a.waitForInCall() : r.waitFor();
     }
 
     /** Commits a point-to-point call's trace event (only with {@link Trace#ON}). */

@@ -166,10 +166,18 @@ public final class Settings {
             + "events) into `DIR/rank-N.jfr`, written when the rank closes its job or its JVM exits "
             + "(`tutti run --jfr`, `--profile` and `--trace` set it); read once per JVM, when Tutti first records, so set it when the JVM "
             + "starts. Unset: no events, at no cost");
-    /** Whether Tutti's point-to-point and collective events take the calling thread's stack. */
-    public static final Setting JFR_STACKS = choice("tutti.jfr.stacks", "on", List.of("on", "off"), ReadAt.JOB_START,
-        "with `tutti.jfr`: `on`: each point-to-point and collective event takes the calling thread's stack (its call "
-            + "site for the profile; most of an event's cost); `off`: no stacks, so the profile has no call sites");
+    /**
+     * With {@code tutti.jfr.stacks=sampled}, the mean number of a thread's point-to-point and collective calls per
+     * call whose event takes the stack: fixed, not a setting.
+     */
+    public static final int JFR_STACK_SAMPLE = 64;
+    /** Which of Tutti's point-to-point and collective events take the calling thread's stack. */
+    public static final Setting JFR_STACKS = choice("tutti.jfr.stacks", "sampled", List.of("on", "sampled", "off"),
+        ReadAt.JOB_START, "with `tutti.jfr`: which point-to-point and collective events take the calling thread's "
+            + "stack (their call site for the profile; a stack is most of an event's cost): `sampled`: about one "
+            + "call in " + JFR_STACK_SAMPLE + " of each thread, at random gaps (every call is still an event; the "
+            + "profile estimates its call sites from the sampled calls); `on`: every call (exact call sites); "
+            + "`off`: none, so the profile has no call sites");
     /**
      * How long a rank under {@code tutti run} keeps trying to reach the rendezvous, which is up before any rank
      * starts: fixed, not a setting.

@@ -213,7 +213,7 @@ public final class P2pEngine implements InboundSink {
 
     /**
      * Sends a typed buffer in synchronous mode and returns once a receive at the destination has matched it: the
-     * blocking form of {@link #issend}.
+     * blocking form of {@link #issend}. Its wait is no trace event of its own: the program's call spans it.
      *
      * @param context   context id
      * @param destWorld destination world rank
@@ -225,7 +225,7 @@ public final class P2pEngine implements InboundSink {
         final P2pHook h = hook;
         final int code = null == h ? buf.datatype().ordinal() : h.sendCode(destWorld, buf.datatype(), false);
         startSync(context, destWorld, tag, SyncSend.sync(code), BooleanStaging.sendMemory(buf), view, false)
-            .waitFor();
+            .waitForInCall();
     }
 
     /**
@@ -322,7 +322,8 @@ public final class P2pEngine implements InboundSink {
     /**
      * Sends a typed buffer and returns when it may be reused: the blocking send. When the route can copy the
      * message out at once ({@link Transport#trySendNow}) no request is made; otherwise, and for boolean buffers
-     * and layouts (which need staging), it is {@link #isend} and a wait. Arguments must already be validated by the caller.
+     * and layouts (which need staging), it is {@link #isend} and a wait, which is no trace event of its own (the
+     * program's call spans it). Arguments must already be validated by the caller.
      *
      * @param context   context id
      * @param destWorld destination world rank
@@ -335,15 +336,15 @@ public final class P2pEngine implements InboundSink {
             final int code = h.sendCode(destWorld, buf.datatype(), true);
             final MemorySegment payload = BooleanStaging.sendMemory(buf);
             if (SyncSend.isSync(code)) { // --check=strict: every blocking send is unbuffered
-                startSync(context, destWorld, tag, code, payload, null, true).waitFor();
+                startSync(context, destWorld, tag, code, payload, null, true).waitForInCall();
             } else {
-                start(new SendRequest(this, context, destWorld, tag, code, payload), destWorld).waitFor();
+                start(new SendRequest(this, context, destWorld, tag, code, payload), destWorld).waitForInCall();
             }
             return;
         }
         if (BooleanStaging.staged(buf) || null != failureAffecting(destWorld)
             || !routes[destWorld].trySendNow(destWorld, context, tag, buf.datatype().ordinal(), buf.segment())) {
-            isend(context, destWorld, tag, buf).waitFor();
+            isend(context, destWorld, tag, buf.datatype(), BooleanStaging.sendMemory(buf)).waitForInCall();
         }
     }
 
@@ -378,7 +379,8 @@ public final class P2pEngine implements InboundSink {
     /**
      * Receives into a typed buffer and returns when the message is there: the blocking receive. It posts this
      * thread's reusable receive ({@link RecvRequest#reusable}) rather than a new one, so that it allocates nothing
-     * (boolean and layout buffers, which need staging, take the ordinary path).
+     * (boolean and layout buffers, which need staging, take the ordinary path). Its wait is no trace event of its
+     * own: the program's call spans it.
      *
      * @param context     context id
      * @param sourceWorld source world rank or {@link #ANY}
@@ -393,10 +395,10 @@ public final class P2pEngine implements InboundSink {
         if (null != h) {
             final RecvRequest checked = newRecv(context, sourceWorld, tag, buf, view);
             checked.site = h.receiveSite();
-            return post(checked).waitFor();
+            return post(checked).waitForInCall();
         }
         if (BooleanStaging.staged(buf)) {
-            return irecv(context, sourceWorld, tag, buf, view).waitFor();
+            return irecv(context, sourceWorld, tag, buf, view).waitForInCall();
         }
         RecvRequest r = blockingRecvs.get();
         if (null == r) {
@@ -406,7 +408,7 @@ public final class P2pEngine implements InboundSink {
         r.prepare(context, sourceWorld, tag, buf.segment(), buf.datatype(), view);
         post(r);
         try {
-            r.waitFor();
+            r.waitForInCall();
         } catch (final RuntimeException e) {
             blockingRecvs.remove(); // failed or interrupted: it may still be referenced, never reuse it
             throw e;

@@ -9,16 +9,17 @@ import jdk.jfr.StackTrace;
 
 /**
  * One collective call of the program on this rank: a blocking call lasts until it returns; a nonblocking, tagged or
- * persistent call's event is its start (the wait for it is a {@link WaitEvent} if it blocks).
+ * persistent call's event is its start (the wait for it is a {@link WaitEvent} if it blocks). Two event types share
+ * these fields: {@link Plain}, without the stack, and {@link Stacked}, with it; the setting {@code tutti.jfr.stacks}
+ * says which calls take the second ({@link Trace#collective()}), since the Flight Recorder takes a stack per event
+ * type, not per event.
  */
-@Name(CollectiveEvent.NAME)
-@Label("Collective")
 @Category({"Tutti", "Collective"})
-@Description("A collective call: operation, variant, communicator, root, bytes, algorithm and the road of its data")
-@StackTrace(true)
-public final class CollectiveEvent extends jdk.jfr.Event {
-    /** The event's name in a recording. */
+public abstract class CollectiveEvent extends jdk.jfr.Event {
+    /** The name in a recording of the calls without their stack. */
     public static final String NAME = "dev.tutti.Collective";
+    /** The name in a recording of the calls with their stack. */
+    public static final String STACKED = "dev.tutti.CollectiveWithStack";
 
     @Label("Operation")
     @Description("The collective, by its MPI name: allreduce, bcast, ...")
@@ -63,4 +64,29 @@ public final class CollectiveEvent extends jdk.jfr.Event {
     @Description("The identity hash of the request a nonblocking call returned (0 for a blocking call), which the "
         + "waits for it name")
     int request;
+
+    private CollectiveEvent() {
+    }
+
+    /** A collective call without its stack. */
+    @Name(NAME)
+    @Label("Collective")
+    @Description("A collective call: operation, variant, communicator, root, bytes, algorithm and the road of its "
+        + "data")
+    @StackTrace(false)
+    public static final class Plain extends CollectiveEvent {
+        Plain() {
+        }
+    }
+
+    /** A collective call with its stack: its call site. */
+    @Name(STACKED)
+    @Label("Collective, with stack")
+    @Description("A collective call whose stack was taken (setting tutti.jfr.stacks): the fields of " + NAME
+        + " and the call's stack")
+    @StackTrace(true)
+    public static final class Stacked extends CollectiveEvent {
+        Stacked() {
+        }
+    }
 }

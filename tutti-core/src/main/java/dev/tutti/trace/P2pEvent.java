@@ -7,15 +7,18 @@ import jdk.jfr.Label;
 import jdk.jfr.Name;
 import jdk.jfr.StackTrace;
 
-/** One point-to-point call of the program: a blocking call lasts until it returns, a nonblocking one its start. */
-@Name(P2pEvent.NAME)
-@Label("Point-to-point")
+/**
+ * One point-to-point call of the program: a blocking call lasts until it returns, a nonblocking one its start. Two
+ * event types share these fields: {@link Plain}, without the stack, and {@link Stacked}, with it; the setting
+ * {@code tutti.jfr.stacks} says which calls take the second ({@link Trace#p2p()}), since the Flight Recorder takes a
+ * stack per event type, not per event.
+ */
 @Category({"Tutti", "Point-to-point"})
-@Description("A point-to-point call: operation, communicator, peer, tag and bytes")
-@StackTrace(true)
-public final class P2pEvent extends jdk.jfr.Event {
-    /** The event's name in a recording. */
+public abstract class P2pEvent extends jdk.jfr.Event {
+    /** The name in a recording of the calls without their stack. */
     public static final String NAME = "dev.tutti.P2p";
+    /** The name in a recording of the calls with their stack. */
+    public static final String STACKED = "dev.tutti.P2pWithStack";
 
     @Label("Operation")
     @Description("send, isend, ssend, issend, recv, irecv, sendrecv, probe")
@@ -44,4 +47,28 @@ public final class P2pEvent extends jdk.jfr.Event {
     @Description("The identity hash of the request a nonblocking call returned (0 for a blocking call), which the "
         + "waits for it name")
     int request;
+
+    private P2pEvent() {
+    }
+
+    /** A point-to-point call without its stack. */
+    @Name(NAME)
+    @Label("Point-to-point")
+    @Description("A point-to-point call: operation, communicator, peer, tag and bytes")
+    @StackTrace(false)
+    public static final class Plain extends P2pEvent {
+        Plain() {
+        }
+    }
+
+    /** A point-to-point call with its stack: its call site. */
+    @Name(STACKED)
+    @Label("Point-to-point, with stack")
+    @Description("A point-to-point call whose stack was taken (setting tutti.jfr.stacks): the fields of "
+        + NAME + " and the call's stack")
+    @StackTrace(true)
+    public static final class Stacked extends P2pEvent {
+        Stacked() {
+        }
+    }
 }

@@ -13,8 +13,9 @@ import jdk.jfr.Recording;
 
 /**
  * A rank's Flight Recorder recording, when {@link Trace#ON}: the JDK's {@code default} settings (GC, threads,
- * locks...) and Tutti's events (with stacks unless the setting {@code tutti.jfr.stacks} is {@code off}), written to {@code DIR/rank-N.jfr} of the setting {@code tutti.jfr} when the rank
- * closes its job, or when its JVM exits if it never does.
+ * locks...) and Tutti's events (with the stacks of the calls that the setting {@code tutti.jfr.stacks} picks, and
+ * one {@link RecordingEvent} that says which), written to {@code DIR/rank-N.jfr} of the setting {@code tutti.jfr}
+ * when the rank closes its job, or when its JVM exits if it never does.
  *
  * <p>Implementation note. One per rank process, owned by the rank's handle, which starts it when it joins the job
  * and closes it once; the file is complete once {@link #close()} returns.
@@ -48,11 +49,8 @@ public final class RankRecording implements AutoCloseable {
             r.setToDisk(true);
             r.setDestination(file);
             r.setDumpOnExit(true);
-            if ("off".equals(Settings.JFR_STACKS.choice())) {
-                r.enable(P2pEvent.NAME).withoutStackTrace();
-                r.enable(CollectiveEvent.NAME).withoutStackTrace();
-            }
             r.start();
+            Trace.recording(rank);
             return new RankRecording(r, file);
         } catch (final IOException | ParseException e) {
             throw Failures.io("Tutti.init", null, "cannot start the Flight Recorder recording " + file

@@ -19,10 +19,11 @@ import java.time.Instant;
  * <p>Implementation note (cost). {@link #ON} is {@code static final}, read once per JVM from the setting
  * {@code tutti.jfr} when this class is first used: when it is off, the compiler folds both steps away (the event is
  * never made, the fields are never computed), so a recording that is off costs the hot paths nothing. When it is on,
- * each event is one small object, two reads of the Flight Recorder's clock and, when a recording wants it, a
- * commit with the calling thread's stack. The field values (names, algorithm, bytes) are computed only after
- * {@code shouldCommit}, so events that no recording takes cost only the clock reads. Events are committed by the
- * thread that ends them; no state is shared.
+ * each event is one small object, two reads of the Flight Recorder's clock and a commit; a point-to-point or
+ * collective event takes the calling thread's stack (most of an event's cost) only on the calls that
+ * {@link StackSampling} picks, as an event of the type with stack. The field values (names, algorithm, bytes) are
+ * computed only after {@code shouldCommit}, so events that no recording takes cost only the clock reads. Events are
+ * committed by the thread that ends them; no state is shared but each thread's sampler, which only it touches.
  */
 public final class Trace {
     /** Whether Tutti records its events in this JVM: the setting {@code tutti.jfr} names a directory. */
@@ -31,9 +32,9 @@ public final class Trace {
     private Trace() {
     }
 
-    /** @return a point-to-point event, begun */
+    /** @return a point-to-point event, begun: with the stack if this call is one of those that take it */
     public static P2pEvent p2p() {
-        final P2pEvent e = new P2pEvent();
+        final P2pEvent e = StackSampling.stack() ? new P2pEvent.Stacked() : new P2pEvent.Plain();
         e.begin();
         return e;
     }
@@ -70,9 +71,10 @@ public final class Trace {
         return null == request ? 0 : System.identityHashCode(request);
     }
 
-    /** @return a collective event, begun */
+    /** @return a collective event, begun: with the stack if this call is one of those that take it */
     public static CollectiveEvent collective() {
-        final CollectiveEvent e = new CollectiveEvent();
+        final CollectiveEvent e = StackSampling.stack() ? new CollectiveEvent.Stacked()
+            : new CollectiveEvent.Plain();
         e.begin();
         return e;
     }
@@ -220,6 +222,19 @@ public final class Trace {
         e.offset = offset;
         e.roundTrip = roundTrip;
         e.wallNanos = wallNanos();
+        e.commit();
+    }
+
+    /**
+     * Records what this rank's recording holds of Tutti's calls.
+     *
+     * @param rank the world rank
+     */
+    static void recording(final int rank) {
+        final RecordingEvent e = new RecordingEvent();
+        e.rank = rank;
+        e.stacks = Settings.JFR_STACKS.choice();
+        e.stackSample = StackSampling.EVERY;
         e.commit();
     }
 

@@ -7,10 +7,9 @@ import jdk.jfr.Name;
 import jdk.jfr.StackTrace;
 
 /**
- * A wait for a request that was not complete when asked: how long the thread waited, and for what. It takes no stack
- * (a wait inside a blocking point-to-point call is that call's; a wait of the program's own names its request, whose
- * nonblocking call has the call site), which keeps the waits inside blocking calls cheap. The waits inside a blocking
- * collective are none: the collective's event spans them.
+ * A wait of the program's for a request that was not complete when asked: how long the thread waited, and for what.
+ * It takes no stack (it names its request, whose nonblocking call has the call site). The waits inside a blocking
+ * call, point-to-point or collective, are none: the call's own event spans them.
  */
 @Name(WaitEvent.NAME)
 @Label("Wait")

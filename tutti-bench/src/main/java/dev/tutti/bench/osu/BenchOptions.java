@@ -75,6 +75,11 @@ public final class BenchOptions {
             + "linear, recursive_doubling, rabenseifner, ring); an unknown name is refused with the valid ones.")
     String algorithm;
 
+    @Option(names = "--back-to-back",
+        description = "Collectives: time call after call, as a program's loop makes them, without the untimed "
+            + "barrier that separates two timed calls (OSU's method, the default).")
+    boolean backToBack;
+
     @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "0",
         description = "Abort the run after SECONDS (default: no limit).")
     int timeoutSeconds;
@@ -106,7 +111,7 @@ public final class BenchOptions {
         return new BenchSpec(op, ranks, BenchTransport.parse(transport), csv,
             SizeRange.parse(null != sizes ? sizes : quick ? QUICK_SIZES : SIZES),
             orDefault(iterations, QUICK_ITERATIONS), orDefault(warmup, QUICK_WARMUP), orDefault(jitWarmup, 0),
-            percentiles, algorithm, timeoutSeconds);
+            percentiles, algorithm, timeoutSeconds, backToBack);
     }
 
     /** The value given, else {@code quickValue} with {@code --quick}, else the benchmark's default. */

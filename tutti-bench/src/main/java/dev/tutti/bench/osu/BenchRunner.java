@@ -91,6 +91,9 @@ final class BenchRunner {
                 + spec.sizes() + " applies, expected at least " + bench.op() + "'s smallest size");
         }
         final IterationDefaults defaults = bench.defaults();
+        if (spec.backToBack() && bench instanceof CollectiveBenchmark c) {
+            c.backToBack();
+        }
         bench.allocate(world, sizes[sizes.length - 1]);
         // The header first, before any warm-up: the first line a rank prints wakes the launcher, which forwards it
         // with code it has never run (class loading, compilation); printed between the warm-up and the first timed

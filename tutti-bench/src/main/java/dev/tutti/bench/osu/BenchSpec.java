@@ -23,9 +23,11 @@ import java.util.List;
  * @param percentiles    whether to record per-operation times and print percentiles
  * @param algorithm      the collective algorithm to force, or null
  * @param timeoutSeconds the longest the whole run may take, or 0 for no limit
+ * @param backToBack     collectives: whether two timed calls follow each other with no untimed barrier between
+ *                       them ({@code --back-to-back})
  */
 public record BenchSpec(String op, int ranks, BenchTransport transport, Path csv, SizeRange sizes, int iterations,
-    int warmup, int jitWarmup, boolean percentiles, String algorithm, int timeoutSeconds) {
+    int warmup, int jitWarmup, boolean percentiles, String algorithm, int timeoutSeconds, boolean backToBack) {
     /** Value of {@code iterations}/{@code warmup} meaning "the benchmark's default". */
     public static final int DEFAULT = -1;
 
@@ -104,7 +106,7 @@ public record BenchSpec(String op, int ranks, BenchTransport transport, Path csv
      */
     public BenchSpec withCsv(final Path file) {
         return new BenchSpec(op, ranks, transport, file, sizes, iterations, warmup, jitWarmup, percentiles,
-            algorithm, timeoutSeconds);
+            algorithm, timeoutSeconds, backToBack);
     }
 
     /**
@@ -136,6 +138,9 @@ public record BenchSpec(String op, int ranks, BenchTransport transport, Path csv
         if (0 != timeoutSeconds) {
             a.addAll(List.of("--timeout", Integer.toString(timeoutSeconds)));
         }
+        if (backToBack) {
+            a.add("--back-to-back");
+        }
         return a;
     }
 
@@ -145,7 +150,8 @@ public record BenchSpec(String op, int ranks, BenchTransport transport, Path csv
      * @param bench the benchmark of {@link #op()}
      * @throws IllegalArgumentException if there are too few ranks, none of the sizes applies to the operation,
      *                                  {@code --algorithm} is given for an operation without algorithms, or the
-     *                                  algorithm is unknown for the operation (the message lists the valid ones)
+     *                                  algorithm is unknown for the operation (the message lists the valid ones),
+     *                                  or {@code --back-to-back} for one that is no collective
      */
     public void checkFits(final OsuBenchmark bench) {
         if (ranks < bench.minRanks()) {
@@ -159,6 +165,10 @@ public record BenchSpec(String op, int ranks, BenchTransport transport, Path csv
         if (null != algorithm && !bench.acceptsAlgorithm()) {
             throw new IllegalArgumentException("--algorithm " + algorithm + ": " + op
                 + " has no algorithms, the option applies to collectives");
+        }
+        if (backToBack && !(bench instanceof CollectiveBenchmark)) {
+            throw new IllegalArgumentException("--back-to-back: " + op + " is no collective, expected a collective "
+                + "such as allreduce (the option drops the barrier between two timed collective calls)");
         }
         tuttiOptions();
     }

@@ -17,6 +17,9 @@ import org.HdrHistogram.Histogram;
  * message for bcast, the block each rank contributes or receives for the gather, scatter, allgather and alltoall
  * families, the whole vector for the reductions. The root of rooted collectives is rank 0.
  *
+ * <p>With {@code --back-to-back} ({@link #backToBack()}) the timed calls follow each other as a program's loop
+ * makes them, with no barrier between: what a call costs in such a loop, not its latency alone.
+ *
  * <p>The algorithm is the library's choice unless {@code --algorithm} forces one; the command does that through
  * {@code Tutti.Options.algorithm(op, name)} for the whole job, so the benchmark itself does not see it.
  */
@@ -26,8 +29,16 @@ public abstract class CollectiveBenchmark extends OsuBenchmark {
     /** The root of rooted collectives (bcast, gather, scatter, reduce and their variants). */
     protected static final int ROOT = 0;
 
+    /** Whether a barrier separates two timed calls. */
+    private boolean separated = true;
+
     /** Creates a collective benchmark. */
     protected CollectiveBenchmark() {
+    }
+
+    /** Times call after call, with no barrier between two ({@code --back-to-back}). */
+    public void backToBack() {
+        separated = false;
     }
 
     /**
@@ -73,7 +84,9 @@ public abstract class CollectiveBenchmark extends OsuBenchmark {
                     histogram.recordValue(t);
                 }
             }
-            separate(world);
+            if (separated) {
+                separate(world);
+            }
         }
         return sum / 1e3 / iterations;
     }

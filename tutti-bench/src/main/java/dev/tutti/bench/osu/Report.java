@@ -59,7 +59,8 @@ final class Report implements AutoCloseable {
 
     void begin() {
         out.printf("# Tutti %s (%s): impl=%s ranks=%d%s%n", bench.op(), bench.title(), spec.impl(), spec.ranks(),
-            null == spec.algorithm() ? "" : " algorithm=" + spec.algorithm());
+            (null == spec.algorithm() ? "" : " algorithm=" + spec.algorithm())
+                + (spec.backToBack() ? " back-to-back" : ""));
         out.printf("%-" + SIZE_WIDTH + "s%" + FIELD_WIDTH + "s", "# Size", bench.metric().header());
         if (spec.percentiles()) {
             for (final String h : PERCENTILE_HEADERS) {

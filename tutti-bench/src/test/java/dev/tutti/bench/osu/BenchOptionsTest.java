@@ -12,6 +12,7 @@ import java.util.Map;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class BenchOptionsTest {
@@ -42,11 +43,23 @@ class BenchOptionsTest {
     }
 
     @Test
+    void shouldTakeBackToBackForCollectivesOnly() {
+        final BenchSpec s = parse("allreduce", "--back-to-back");
+        assertTrue(s.backToBack());
+        assertTrue(s.toArgs().contains("--back-to-back"), s.toArgs().toString());
+        s.checkFits(Benchmarks.create("allreduce"));
+        final BenchSpec p = parse("pingpong", "--back-to-back");
+        final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            () -> p.checkFits(Benchmarks.create("pingpong")));
+        assertTrue(e.getMessage().startsWith("--back-to-back: pingpong is no collective"), e.getMessage());
+    }
+
+    @Test
     void shouldParseEveryOption() {
         final BenchSpec s = parse("bandwidth", "-n", "4", "--transport", "TCP", "--csv", "out.csv", "-m", "1:4096",
             "-i", "7", "-x", "3", "--jit-warmup", "0", "--percentiles", "--timeout", "30");
         assertEquals(new BenchSpec("bandwidth", 4, BenchTransport.TCP, Path.of("out.csv"), new SizeRange(1, 4096), 7,
-            3, 0, true, null, 30), s);
+            3, 0, true, null, 30, false), s);
         assertEquals("tutti-tcp", s.impl());
         final IterationDefaults d = new Bandwidth().defaults();
         assertEquals(7, s.iterations(1 << 20, d));

@@ -135,7 +135,7 @@ class BenchSmokeTest {
         final StringWriter out = new StringWriter();
         final StringWriter terminal = new StringWriter();
         final BenchSpec spec = new BenchSpec(LinearBcast.OP, 2, BenchTransport.INPROC, null, new SizeRange(1, 8), 4,
-            1, 0, false, null, 0);
+            1, 0, false, null, 0, false);
         try (Report report = new Report(new PrintWriter(out), null, spec, new LinearBcast(),
             Progress.to(new PrintWriter(terminal)))) {
             Tutti.runLocal(2, OPTS, world -> run(world, spec, new LinearBcast(), 0 == world.rank()
@@ -284,7 +284,7 @@ class BenchSmokeTest {
 
     private static Recorded record(final Function<List<int[]>, JvmActivity> jvm, final int jitWarmup) {
         final BenchSpec spec = new BenchSpec(LinearBcast.OP, 2, BenchTransport.INPROC, null, new SizeRange(1, 4), 4, 1,
-            jitWarmup, false, null, 0);
+            jitWarmup, false, null, 0, false);
         final List<List<int[]>> calls = new ArrayList<>();
         final StringWriter table = new StringWriter();
         Tutti.runLocal(2, OPTS, world -> {
@@ -341,7 +341,8 @@ class BenchSmokeTest {
     }
 
     private static BenchSpec spec(final String op, final int ranks) {
-        return new BenchSpec(op, ranks, BenchTransport.INPROC, null, new SizeRange(1, 8), 4, 1, 2, false, null, 0);
+        return new BenchSpec(op, ranks, BenchTransport.INPROC, null, new SizeRange(1, 8), 4, 1, 2, false, null, 0,
+            false);
     }
 
     /** A ping-pong whose rank 1 sends one wrong byte: rank 0's check must fail. */

@@ -160,7 +160,7 @@ class CollectiveBenchSmokeTest {
     @Test
     void shouldFailLoudlyWhenACollectiveResultIsWrong() {
         final BenchSpec spec = new BenchSpec("allreduce", 2, BenchTransport.INPROC, null, new SizeRange(16, 16), 1,
-            0, 0, false, null, 0);
+            0, 0, false, null, 0, false);
         final TuttiException e = assertThrows(TuttiException.class, () -> Tutti.runLocal(2,
             Tutti.Options.defaults().timeout(Duration.ofSeconds(30)),
             world -> BenchRunner.run(world, spec, new SkippingAllreduce(), null)));
@@ -172,6 +172,30 @@ class CollectiveBenchSmokeTest {
         assertTrue(c.getMessage().startsWith("allreduce verify failed (rank="), c.getMessage());
         assertTrue(c.getMessage().contains("element 0 (element 0 of the vector) is -1.0, expected 3.0"),
             c.getMessage());
+    }
+
+    @Test
+    void shouldSeparateTimedCallsByABarrierUnlessBackToBack() {
+        final int[] separations = new int[2];
+        Tutti.runLocal(1, Tutti.Options.defaults().timeout(Duration.ofSeconds(30)), world -> {
+            for (int k = 0; k < 2; k++) {
+                final int which = k;
+                final CollectiveBenchmark b = new Reduction(Reduction.Kind.ALLREDUCE) {
+                    @Override
+                    protected void separate(final Communicator w) {
+                        separations[which]++;
+                    }
+                };
+                if (1 == k) {
+                    b.backToBack();
+                }
+                b.allocate(world, 8);
+                b.prepare(world, 8);
+                b.measure(world, 8, 5, 2, null);
+            }
+        });
+        assertEquals(7, separations[0], "a barrier after each of the warm-up and timed calls");
+        assertEquals(0, separations[1], "back to back: none");
     }
 
     /** An allreduce benchmark whose call does nothing: its check must find the untouched result buffer. */

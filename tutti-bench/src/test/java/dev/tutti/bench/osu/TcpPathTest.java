@@ -61,7 +61,7 @@ class TcpPathTest {
     void shouldRefuseToRunWorkerOutsideAJobOfTheRightSize() {
         final ByteArrayOutputStream err = new ByteArrayOutputStream();
         final BenchSpec spec = new BenchSpec("pingpong", 2, BenchTransport.TCP, null, new SizeRange(1, 4), 2, 0,
-            0, false, null, 0);
+            0, false, null, 0, false);
         final int rc = BenchWorker.run(spec, new PrintStream(new ByteArrayOutputStream(), true),
             new PrintStream(err, true, StandardCharsets.UTF_8));
         assertEquals(1, rc);

@@ -27,15 +27,24 @@ import jdk.jfr.consumer.RecordingFile;
  * start, and each span knows how many spans of its thread enclose it ({@link Span#depth()}: 0 for a call of the
  * program, more for the waits and sends inside it), which the profile uses to count each call once.
  *
- * @param size   the number of ranks
- * @param spans  the spans, sorted by rank, thread, start, then longest first
- * @param wallNs each rank's wall time from its job start (its clock event) to the end of its last span
- * @param missing the ranks whose recording was not found
+ * <p>Each point-to-point and collective call is an event of one of two types, with or without its stack, as the
+ * ranks' setting {@code tutti.jfr.stacks} picked; a span knows whether its call site comes from a stack
+ * ({@link Span#stacked()}), and {@link #stackSample()} says whether those are every call or a sample.
+ *
+ * @param size        the number of ranks
+ * @param spans       the spans, sorted by rank, thread, start, then longest first
+ * @param wallNs      each rank's wall time from its job start (its clock event) to the end of its last span
+ * @param missing     the ranks whose recording was not found
+ * @param stackSample calls per call with a stack, on average, as the ranks recorded (their
+ *                    {@code dev.tutti.Recording} event; the largest): 1 for every call, 0 for none
  */
-public record Recordings(int size, List<Span> spans, long[] wallNs, List<Integer> missing) {
+public record Recordings(int size, List<Span> spans, long[] wallNs, List<Integer> missing, int stackSample) {
     /** Tutti's event names in a recording (their classes are in tutti-core's {@code dev.tutti.trace}). */
     static final String P2P = "dev.tutti.P2p";
+    static final String P2P_STACKED = "dev.tutti.P2pWithStack";
     static final String COLLECTIVE = "dev.tutti.Collective";
+    static final String COLLECTIVE_STACKED = "dev.tutti.CollectiveWithStack";
+    static final String RECORDING = "dev.tutti.Recording";
     static final String CHANNEL = "dev.tutti.ChannelExchange";
     static final String WAIT = "dev.tutti.Wait";
     static final String CLOCK = "dev.tutti.ClockOffset";
@@ -69,25 +78,33 @@ public record Recordings(int size, List<Span> spans, long[] wallNs, List<Integer
         final List<Span> all = new ArrayList<>();
         final long[] wall = new long[size];
         final List<Integer> missing = new ArrayList<>();
+        final int[] sample = new int[1];
         for (int r = 0; r < size; r++) {
             final Path f = dir.resolve(fileName(r));
             if (!Files.isRegularFile(f)) {
                 missing.add(r);
                 continue;
             }
-            wall[r] = readRank(f, r, all);
+            wall[r] = readRank(f, r, all, sample);
         }
-        return new Recordings(size, nest(all), wall, List.copyOf(missing));
+        return new Recordings(size, nest(all), wall, List.copyOf(missing), sample[0]);
     }
 
-    /** Reads one rank's spans into {@code into}; @return the rank's wall time */
-    private static long readRank(final Path file, final int rank, final List<Span> into) throws IOException {
+    /**
+     * Reads one rank's spans into {@code into}, and raises {@code sample[0]} to its calls per stack.
+     *
+     * @return the rank's wall time
+     */
+    private static long readRank(final Path file, final int rank, final List<Span> into, final int[] sample)
+        throws IOException {
         final List<RecordedEvent> events = new ArrayList<>();
         RecordedEvent clock = null;
         for (final RecordedEvent e : RecordingFile.readAllEvents(file)) {
             final String type = e.getEventType().getName();
             if (CLOCK.equals(type)) {
                 clock = e;
+            } else if (RECORDING.equals(type)) {
+                sample[0] = Math.max(sample[0], e.getInt("stackSample"));
             } else if (type.startsWith("dev.tutti.")) {
                 events.add(e);
             }
@@ -126,7 +143,7 @@ public record Recordings(int size, List<Span> spans, long[] wallNs, List<Integer
         final String name;
         long bytes = 0;
         switch (type) {
-            case P2P -> {
+            case P2P, P2P_STACKED -> {
                 category = "p2p";
                 name = e.getString("op");
                 args.put("comm", e.getString("comm"));
@@ -135,7 +152,7 @@ public record Recordings(int size, List<Span> spans, long[] wallNs, List<Integer
                 request(args, e);
                 bytes = e.getLong("bytes");
             }
-            case COLLECTIVE -> {
+            case COLLECTIVE, COLLECTIVE_STACKED -> {
                 category = "collective";
                 name = collectiveName(e.getString("op"), e.getString("variant"));
                 args.put("variant", e.getString("variant"));
@@ -176,7 +193,7 @@ public record Recordings(int size, List<Span> spans, long[] wallNs, List<Integer
             tid = channels.computeIfAbsent(tname, k -> CHANNEL_TRACKS + channels.size());
         }
         return new Span(rank, tid, tname, category, name, epochNs(e.getStartTime()) + shift,
-            e.getDuration().toNanos(), bytes, site(e.getStackTrace()), args, 0);
+            e.getDuration().toNanos(), bytes, site(e.getStackTrace()), null != e.getStackTrace(), args, 0);
     }
 
     /**
@@ -202,7 +219,7 @@ public record Recordings(int size, List<Span> spans, long[] wallNs, List<Integer
 
     /**
      * Gives each wait of one rank the call site of the call that returned its request (the latest one before it with
-     * the same request id): a wait records no stack of its own.
+     * the same request id), and whether that call took its stack: a wait records no stack of its own.
      */
     private static List<Span> waitSites(final List<Span> spans) {
         final Map<Object, List<Span>> starts = new HashMap<>();
@@ -222,7 +239,7 @@ public record Recordings(int size, List<Span> spans, long[] wallNs, List<Integer
                     }
                 }
             }
-            out.add(null == best ? s : s.withSite(best.site()));
+            out.add(null == best ? s : s.withSite(best.site(), best.stacked()));
         }
         return out;
     }
