@@ -29,7 +29,9 @@ import picocli.CommandLine;
  * through {@code bin/tutti} (which finds a JDK 25 itself) or is a Maven command (whose toolchain finds one, as the
  * Install section says); each {@code bin/tutti} command parses; and each {@code bin/tutti run} on this host runs as
  * written (real rank JVMs, its class path taken from the repository root) and exits 0, once however many pages show
- * it. Benchmarks and jobs on other hosts are only parsed: they take a minute or need other machines.
+ * it (those that run a benchmark program run alone, in {@link ReadmeBenchCommandsTest}). {@code bin/tutti bench}
+ * commands other than those that draw plots, and jobs on other hosts, are only parsed: they take a minute or need
+ * other machines.
  */
 @Tag("process")
 @Timeout(180)
@@ -113,35 +115,52 @@ class ReadmeCommandsTest {
 
     @TestFactory
     Stream<DynamicTest> everyLocalRunCommandRunsAsWritten() throws IOException {
+        return localRuns(false);
+    }
+
+    /**
+     * The documented {@code bin/tutti run} and {@code mpjrun} commands on this host, as dynamic tests that run them.
+     *
+     * @param benchmarks the commands that run a benchmark program ({@code dev.tutti.bench...}), whose ranks poll
+     *                   the cores busily for seconds ({@link ReadmeBenchCommandsTest} runs them alone); else the
+     *                   others
+     * @return a test per command
+     */
+    static Stream<DynamicTest> localRuns(final boolean benchmarks) throws IOException {
         final Path examples = ROOT.resolve("tutti-examples/target/classes");
         return readme().stream().filter(c -> (c.startsWith(TUTTI + "run ") || c.startsWith(TUTTI + "mpjrun "))
-            && !c.contains(" -H ") && !c.contains("--hostfile") && !c.contains("-machinesfile"))
+            && !c.contains(" -H ") && !c.contains("--hostfile") && !c.contains("-machinesfile")
+            && benchmarks == c.contains(" dev.tutti.bench."))
             .map(c -> DynamicTest.dynamicTest(c, () -> {
                 Assumptions.assumeTrue(Files.isDirectory(examples), "tutti-examples is not built (run the reactor)");
-                final String[] args = Arrays.stream(args(c)).map(ReadmeCommandsTest::fromRoot)
-                    .toArray(String[]::new);
-                final boolean mpjrun = "mpjrun".equals(args[0]);
-                final List<String> withTimeout = new ArrayList<>(List.of(args));
-                // Only a time limit and JVM options that start the ranks faster on CI's small machines (tutti run;
-                // mpjrun has neither option, and this test's own timeout bounds it).
-                if (!mpjrun) {
-                    withTimeout.addAll(1, List.of("--timeout", "60"));
-                    if (!withTimeout.contains("--embedded")) {
-                        withTimeout.addAll(1, List.of("-J-XX:TieredStopAtLevel=1", "-J-XX:+UseSerialGC"));
-                    }
-                }
-                final ByteArrayOutputStream out = new ByteArrayOutputStream();
-                final ByteArrayOutputStream err = new ByteArrayOutputStream();
-                final PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
-                final PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8);
-                final int status = TuttiCommand.newCommandLine(new RunCommand(RendezvousService.tutti(), o, e),
-                    new MpjrunCommand(RendezvousService.tutti(), o, e)).execute(withTimeout.toArray(String[]::new));
-                final String text = out.toString(StandardCharsets.UTF_8) + err.toString(StandardCharsets.UTF_8);
-                assertEquals(0, status, c + "\n" + text);
-                // An embedded job's ranks (and mpjrun's default multicore ones) print to this JVM's System.out.
-                assertTrue(out.size() > 0 || c.contains("--embedded") || mpjrun && !c.contains("-dev niodev"),
-                    c + " printed nothing\n" + text);
+                runAsWritten(c);
             }));
+    }
+
+    /** Runs a documented {@code bin/tutti run} or {@code mpjrun} command in this JVM and checks that it succeeds. */
+    private static void runAsWritten(final String c) {
+        final String[] args = Arrays.stream(args(c)).map(ReadmeCommandsTest::fromRoot).toArray(String[]::new);
+        final boolean mpjrun = "mpjrun".equals(args[0]);
+        final List<String> withTimeout = new ArrayList<>(List.of(args));
+        // Only a time limit and JVM options that start the ranks faster on CI's small machines (tutti run; mpjrun
+        // has neither option, and this test's own timeout bounds it).
+        if (!mpjrun) {
+            withTimeout.addAll(1, List.of("--timeout", "60"));
+            if (!withTimeout.contains("--embedded")) {
+                withTimeout.addAll(1, List.of("-J-XX:TieredStopAtLevel=1", "-J-XX:+UseSerialGC"));
+            }
+        }
+        final ByteArrayOutputStream out = new ByteArrayOutputStream();
+        final ByteArrayOutputStream err = new ByteArrayOutputStream();
+        final PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+        final PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8);
+        final int status = TuttiCommand.newCommandLine(new RunCommand(RendezvousService.tutti(), o, e),
+            new MpjrunCommand(RendezvousService.tutti(), o, e)).execute(withTimeout.toArray(String[]::new));
+        final String text = out.toString(StandardCharsets.UTF_8) + err.toString(StandardCharsets.UTF_8);
+        assertEquals(0, status, c + "\n" + text);
+        // An embedded job's ranks (and mpjrun's default multicore ones) print to this JVM's System.out.
+        assertTrue(out.size() > 0 || c.contains("--embedded") || mpjrun && !c.contains("-dev niodev"),
+            c + " printed nothing\n" + text);
     }
 
     /**
