@@ -3,7 +3,11 @@
 Tutti / Open MPI: tutti-shm and tutti-inproc vs openmpi-vader (shared memory), tutti-tcp vs openmpi-tcp; and for
 the mpi layer (tutti-mpi-inproc, -shm, -tcp, from tutti bench mpi-pingpong / mpi-allreduce) its overhead over
 Tutti's own API on the same transport (mpi/tutti for inproc, mpi-shm/shm, mpi-tcp/tcp), and mpi/vader, mpi-shm/vader.
-When a cell has several rows (repeated runs), the table shows their median and notes the spread.
+When a cell has several rows (repeated runs), the table shows their median and notes the spread. When the runs are
+numbered (compare.sh --repeat names its CSVs IMPL-OP-rN.csv), each ratio column gets a second one, "/round": the
+median over the rounds of the ratio of the two runs of one round, which ran one after the other. The host's speed
+of shared-memory traffic changes for seconds to minutes at a time (both libraries see it), so two medians taken
+from different runs may come from different host states where the runs of one round mostly do not.
 
     merge.py [--merged FILE] [--sizes B1,B2,...] [--markdown] CSV...
 
@@ -18,6 +22,8 @@ speed-up over the per-call form of the same impl (per-call avg_us / form avg_us:
 """
 import csv
 import math
+import os
+import re
 import sys
 from collections import defaultdict
 
@@ -37,9 +43,16 @@ LARGE_MESSAGE_BYTES = 8192
 FAMILIES = {"alltoall": ["alltoall_init", "alltoall_channel"], "allreduce": ["allreduce_init"]}
 
 
+def run_number(path):
+    """The round of a CSV named IMPL-OP-rN.csv (compare.sh --repeat), or None."""
+    m = re.search(r"-r(\d+)\.csv$", os.path.basename(path))
+    return int(m.group(1)) if m else None
+
+
 def read_rows(paths):
     rows = []
     for path in paths:
+        run = run_number(path)
         with open(path, newline="") as f:
             reader = csv.reader(f)
             header = next(reader, None)
@@ -51,7 +64,7 @@ def read_rows(paths):
                 if len(r) != len(COLUMNS):
                     sys.exit(f"merge.py: {path}:{line}: {r}, expected {len(COLUMNS)} columns")
                 rows.append({"impl": r[0], "op": r[1], "ranks": int(r[2]), "bytes": int(r[3]),
-                             "avg_us": float(r[4])})
+                             "avg_us": float(r[4]), "run": run})
     return rows
 
 
@@ -75,6 +88,16 @@ def print_tables(rows, out=sys.stdout, only_sizes=None, markdown=False):
     for r in rows:
         runs[(r["op"], r["ranks"])][(r["impl"], r["bytes"])].append(r["avg_us"])
     table = {k: {c: median(v) for c, v in cells.items()} for k, cells in runs.items()}
+    by_round = defaultdict(dict)  # (op, ranks, impl, bytes) -> {run: avg_us}
+    for r in rows:
+        if r["run"] is not None:
+            by_round[(r["op"], r["ranks"], r["impl"], r["bytes"])][r["run"]] = r["avg_us"]
+
+    def round_ratio(op, ranks, tutti, ompi, b):
+        """The median of the per-round ratios, when at least two rounds have both runs."""
+        t, o = by_round.get((op, ranks, tutti, b), {}), by_round.get((op, ranks, ompi, b), {})
+        paired = [t[n] / o[n] for n in t if n in o and o[n] > 0]
+        return median(paired) if len(paired) > 1 else None
 
     def op_key(k):
         return (OP_ORDER.index(k[0]) if k[0] in OP_ORDER else len(OP_ORDER), k[0], k[1])
@@ -93,15 +116,16 @@ def print_tables(rows, out=sys.stdout, only_sizes=None, markdown=False):
         sizes = sorted({c[1] for c in cells if only_sizes is None or c[1] in only_sizes})
         if not sizes:
             continue
+        rounds = [p for p in pairs if any(round_ratio(op, ranks, p[0], p[1], b) is not None for b in sizes)]
         title = (f"{op}, ranks={ranks}: avg_us per operation"
                  + (" (per message; MB/s = bytes / avg_us)" if op == "bandwidth" else "")
                  + "; ratio = tutti / openmpi, > 1 means Tutti is slower")
         print(f"\n#### {title}\n" if markdown else f"\n== {title}", file=out)
-        widths = [10] + [max(15, len(i) + 2) for i in impls] + [14] * len(pairs)
-        print(row(["bytes"] + impls + [p[2] for p in pairs], widths), file=out)
+        widths = [10] + [max(15, len(i) + 2) for i in impls] + [14] * len(pairs) + [20] * len(rounds)
+        print(row(["bytes"] + impls + [p[2] for p in pairs] + [p[2] + "/round" for p in rounds], widths), file=out)
         if markdown:
             print("|" + "---:|" * len(widths), file=out)
-        ratios = {p[2]: {"small": [], "large": []} for p in pairs}
+        ratios = {name: {"small": [], "large": []} for name in [p[2] for p in pairs] + [p[2] + "/round" for p in rounds]}
         for b in sizes:
             values = [str(b)] + [fmt(cells.get((i, b)), w, 3) for i, w in zip(impls, widths[1:])]
             for tutti, ompi, name in pairs:
@@ -110,6 +134,11 @@ def print_tables(rows, out=sys.stdout, only_sizes=None, markdown=False):
                 if ratio is not None:
                     ratios[name]["large" if b > LARGE_MESSAGE_BYTES else "small"].append(ratio)
                 values.append(fmt(ratio, 14))
+            for tutti, ompi, name in rounds:
+                ratio = round_ratio(op, ranks, tutti, ompi, b)
+                if ratio is not None:
+                    ratios[name + "/round"]["large" if b > LARGE_MESSAGE_BYTES else "small"].append(ratio)
+                values.append(fmt(ratio, 20))
             print(row(values, widths), file=out)
         if markdown:
             print(file=out)
