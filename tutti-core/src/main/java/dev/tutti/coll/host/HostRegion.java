@@ -24,7 +24,9 @@ import dev.tutti.type.TypeCode;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
+import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A communicator's on-host region on this rank, and the algorithms of the calls that go through it: every rank's
@@ -56,11 +58,20 @@ import java.util.List;
  * a message under this call's tag (its call went through messages or a persistent request's slots and will never
  * be published). The block is given back when the communicator is retired ({@link #retired()}).
  *
+ * <p>A nonblocking call never waits here: when its cell is not free yet (its rank has run three calls ahead of a
+ * peer), its words wait in this rank's memory and are published, in call order, by the next call on the
+ * communicator or by a stalled run's check ({@link #stalled}), whichever finds the cell free first; a blocking call
+ * publishes any that wait before its own, waiting for their cells as for its own.
+ *
  * <p>Implementation notes. Owned by the threads that make the communicator's collective calls, one at a time (MPI's
- * rule), so its fields are plain. A cell is written with plain stores, then its seq word with a release store; a
- * reader loads the seq word with acquire and then reads plainly; a writer reuses the cell of call {@code k - 4} only
- * after every peer has published call {@code k - 3} (see {@link HostLayout}), so no cell changes under a reader. A
- * cell's seq word only grows, so "has published call j" reads as "the cell of call j holds j or more".
+ * rule), so its fields are plain, but for the waiting words: a lock guards them, since a stalled run's check may run
+ * on any thread that waits; {@code later}, their number, is volatile, so a call with none waiting takes no lock.
+ * {@code seen} is a cache of peers' flags, which only grow: a check on another thread that writes an older value
+ * over a newer one costs a flag read more, never a wrong answer. A cell is written with plain stores, then its seq
+ * word with a release store; a reader loads the seq word with acquire and then reads plainly; a writer reuses the
+ * cell of call {@code k - 4} only after every peer has published call {@code k - 3} (see {@link HostLayout}), so no
+ * cell changes under a reader. A cell's seq word only grows, so "has published call j" reads as "the cell of call j
+ * holds j or more".
  * {@code seen} keeps the last call seen published per peer, so that a writer reads a peer's line again only when
  * it has not waited for that peer since. Waits run the engine's progress (other collectives in flight, the
  * transport's liveness checks) every {@link #POLLS} reads of the flag and between idle steps of the rank's idle
@@ -101,6 +112,15 @@ final class HostRegion implements HostState {
      */
     private boolean declined;
     private long calls;
+    /**
+     * Words of nonblocking calls that took the message layer and wait for a free cell ({@link #publishOrLater}):
+     * four longs per call (its number, call, shape and op words), oldest first, {@code later} of them. Guarded by
+     * {@code laterLock}: the owner adds and publishes them, and a stalled run's check may publish them from any thread
+     * ({@link #stalled}).
+     */
+    private long[] waiting = new long[4 * HostLayout.CELLS];
+    private volatile int later;
+    private final ReentrantLock laterLock = new ReentrantLock();
     /** The current call's message tag (drawn as a message-layer call would, see {@link CollComm#drawTag}). */
     private int tag;
     private long callWord;
@@ -153,7 +173,11 @@ final class HostRegion implements HostState {
         shapeWord = (long) c.sendCount() << Integer.SIZE | c.sendType().ordinal();
         opWord = opCode(c.op());
         if (!host) {
-            publish(k, null, 0, 0, c);
+            if (CollCall.Variant.BLOCKING == c.variant()) {
+                publish(k, null, 0, 0, c);
+            } else {
+                publishOrLater(k);
+            }
             c.hostCall(k); // its run asks stalled(k) if it stalls
             return false;
         }
@@ -360,11 +384,97 @@ final class HostRegion implements HostState {
     }
 
     /**
-     * Publishes this rank's call {@code k}: once every peer has published call {@code k - 3} (so that none reads the
-     * cell of call {@code k - 4} any more), copies {@code n} bytes into the cell, then the call's words, then its
-     * number.
+     * Publishes this rank's call {@code k}, after the words of earlier nonblocking calls that wait: once every peer
+     * has published call {@code k - 3} (so that none reads the cell of call {@code k - 4} any more), copies {@code n}
+     * bytes into the cell, then the call's words, then its number.
      */
     private void publish(final long k, final MemorySegment from, final long offset, final long n, final CollCall c) {
+        while (0 != later) { // earlier nonblocking calls' words first, in call order, waiting for their cells
+            final long j;
+            laterLock.lock();
+            try {
+                publishFree();
+                if (0 == later) {
+                    break;
+                }
+                j = waiting[0];
+            } finally {
+                laterLock.unlock();
+            }
+            awaitCell(j, c);
+        }
+        awaitCell(k, c);
+        write(k, from, offset, n, callWord, shapeWord, opWord);
+    }
+
+    /**
+     * Publishes the words of nonblocking call {@code k}, which takes the message layer, if its cell is free and no
+     * earlier call's words wait; else they wait (in {@code waiting}) until the next call on the communicator, or a
+     * stalled run's check ({@link #stalled}), finds their cells free. So a nonblocking call never waits here for
+     * its peers: MPI makes its start local, and a rank may start any number of them before a peer starts the first
+     * (and then, say, send the message that the peer waits for before it starts them).
+     */
+    private void publishOrLater(final long k) {
+        laterLock.lock();
+        try {
+            publishFree();
+            if (0 == later && cellFree(k)) {
+                write(k, null, 0, 0, callWord, shapeWord, opWord);
+                return;
+            }
+            if (4 * later == waiting.length) {
+                waiting = Arrays.copyOf(waiting, 2 * waiting.length);
+            }
+            final int at = 4 * later;
+            waiting[at] = k;
+            waiting[at + 1] = callWord;
+            waiting[at + 2] = shapeWord;
+            waiting[at + 3] = opWord;
+            later = later + 1;
+        } finally {
+            laterLock.unlock();
+        }
+    }
+
+    /** Publishes the waiting words whose cells are free, oldest first (the caller holds {@code laterLock}). */
+    private void publishFree() {
+        final int n = later;
+        int w = 0;
+        while (w < n && cellFree(waiting[4 * w])) {
+            final int at = 4 * w;
+            write(waiting[at], null, 0, 0, waiting[at + 1], waiting[at + 2], waiting[at + 3]);
+            w++;
+        }
+        if (w > 0) {
+            System.arraycopy(waiting, 4 * w, waiting, 0, 4 * (n - w));
+            later = n - w;
+        }
+    }
+
+    /**
+     * Tells, without waiting, whether this rank may write the cell of call {@code k}: every peer has published call
+     * {@code k - 3}, so none reads the cell's previous call any more (see the class note).
+     */
+    private boolean cellFree(final long k) {
+        final long before = k - HostLayout.CELLS + 1;
+        if (before <= 1) {
+            return true;
+        }
+        final long at = HostLayout.cellAt(before, cell) + HostLayout.SEQ;
+        for (int i = 1; i < size; i++) {
+            final int r = (rank + i) % size;
+            if (seen[r] < before) {
+                if ((long) LONG.getAcquire(blocks[r], at) < before) {
+                    return false;
+                }
+                seen[r] = before;
+            }
+        }
+        return true;
+    }
+
+    /** Waits until this rank may write the cell of call {@code k} (see {@link #cellFree}). */
+    private void awaitCell(final long k, final CollCall c) {
         final long before = k - HostLayout.CELLS + 1;
         if (before > 1) {
             for (int i = 1; i < size; i++) {
@@ -374,13 +484,18 @@ final class HostRegion implements HostState {
                 }
             }
         }
+    }
+
+    /** Writes call {@code k}'s bytes (if any) and words into its cell, then its number (release). */
+    private void write(final long k, final MemorySegment from, final long offset, final long n, final long call,
+        final long shape, final long op) {
         final long at = HostLayout.cellAt(k, cell);
         if (n > 0) {
             SegmentCopy.copy(from, offset, mine, at + HostLayout.bytesAt(n), n);
         }
-        LONG.set(mine, at + HostLayout.CALL, callWord);
-        LONG.set(mine, at + HostLayout.SHAPE, shapeWord);
-        LONG.set(mine, at + HostLayout.OP, opWord);
+        LONG.set(mine, at + HostLayout.CALL, call);
+        LONG.set(mine, at + HostLayout.SHAPE, shape);
+        LONG.set(mine, at + HostLayout.OP, op);
         LONG.setRelease(mine, at + HostLayout.SEQ, k);
         seen[rank] = k;
     }
@@ -480,6 +595,13 @@ final class HostRegion implements HostState {
      */
     @Override
     public TuttiException stalled(final long k, final CollHeader header, final String op) {
+        if (0 != later && laterLock.tryLock()) { // this call's words may wait for a cell that peers have freed since
+            try {
+                publishFree();
+            } finally {
+                laterLock.unlock();
+            }
+        }
         final long at = HostLayout.cellAt(k, cell);
         final long next = HostLayout.cellAt(k + 1, cell) + HostLayout.SEQ;
         if ((long) LONG.getAcquire(mine, at + HostLayout.SEQ) != k) {

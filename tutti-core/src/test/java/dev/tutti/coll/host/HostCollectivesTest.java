@@ -244,6 +244,45 @@ class HostCollectivesTest {
         });
     }
 
+    /**
+     * Nonblocking calls are local: a rank that starts more nonblocking collectives than the region has cells before
+     * its peer makes any of them, and only then sends the message its peer waits for before making them, does not
+     * block in those calls (their words wait for free cells and are published as the peers catch up).
+     */
+    @ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"shm", "threads"})
+    void shouldNotBlockInNonblockingCallsThatRunAheadOfAPeer(final String how) {
+        final int calls = 3 * 4 + 2;
+        job(how, 2, (w, shm) -> {
+            w.barrier(); // agrees the region
+            final int[] token = {0};
+            final Request[] r = new Request[calls];
+            final int[][] sums = new int[calls][1];
+            if (0 == w.rank()) {
+                for (int i = 0; i < calls; i++) {
+                    r[i] = i % 2 == 0 ? w.ibarrier() : w.iallreduce(Buf.of(new int[] {i}), Buf.of(sums[i]), Op.SUM);
+                }
+                token[0] = 42;
+                w.send(Buf.of(token), 1, 7);
+            } else {
+                w.recv(Buf.of(token), 0, 7);
+                assertEquals(42, token[0]);
+                for (int i = 0; i < calls; i++) {
+                    r[i] = i % 2 == 0 ? w.ibarrier() : w.iallreduce(Buf.of(new int[] {10 * i}), Buf.of(sums[i]),
+                        Op.SUM);
+                }
+            }
+            Request.waitAll(r);
+            for (int i = 1; i < calls; i += 2) {
+                assertEquals(11 * i, sums[i][0], "iallreduce " + i);
+            }
+            final int[] after = new int[1];
+            w.allreduce(Buf.of(new int[] {w.rank() + 1}), Buf.of(after), Op.SUM);
+            assertEquals(3, after[0]);
+            assertTrue(region(w).contains("HostRegion"), region(w));
+        });
+    }
+
     /** A mix of collectives on one communicator, each result checked. */
     static void mix(final Communicator c, final int calls, final int salt) {
         final int me = c.rank();

@@ -53,6 +53,40 @@ class HostStallTest {
             + " " + job);
     }
 
+    /**
+     * A nonblocking call whose words wait for a free cell (its rank started them three calls ahead of its peer)
+     * against a blocking call on the region whose rank does not wait (a bcast's root): the waiting rank's stalled
+     * run publishes its words (no other call comes to do it) and then finds the mismatch in the peer's cell.
+     */
+    @Test
+    void shouldRefuseAnIbcastWhoseWordsWaitedAgainstABcastWhoseRootTookTheRegion() {
+        final int ahead = 4;
+        final TuttiException e = refused(0, (w, shm) -> {
+            final int[] token = {0};
+            final int[] b = new int[100];
+            final dev.tutti.Request[] r = new dev.tutti.Request[ahead + 1];
+            if (0 == w.rank()) {
+                for (int i = 0; i < ahead; i++) {
+                    r[i] = w.ibarrier();
+                }
+                r[ahead] = w.ibcast(Buf.of(b), 1);
+                w.send(Buf.of(token), 1, 7);
+                dev.tutti.Request.waitAll(r);
+            } else {
+                w.recv(Buf.of(token), 0, 7);
+                for (int i = 0; i < ahead; i++) {
+                    r[i] = w.ibarrier();
+                }
+                w.bcast(Buf.of(b), 1);
+                dev.tutti.Request.waitAll(Arrays.copyOf(r, ahead));
+            }
+        });
+        assertEquals(ErrorClass.ARG, e.errorClass(), e.getMessage());
+        assertTrue(e.getMessage().contains("rank=1 sent a blocking bcast through the on-host region but this rank "
+            + "called a nonblocking bcast through messages: blocking and nonblocking collectives do not match"),
+            e.getMessage());
+    }
+
     @Test
     void shouldRefuseABcastOfAnotherCountWhoseRootTookTheRegion() {
         final TuttiException e = refused(1, (w, shm) -> w.bcast(Buf.of(new int[0 == w.rank() ? 100 : 4000]), 0));
