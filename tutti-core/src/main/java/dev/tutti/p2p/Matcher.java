@@ -149,6 +149,25 @@ final class Matcher {
         }
     }
 
+    /**
+     * Tells whether an unexpected message with this context, source and tag (no wildcards) waits for its receive,
+     * allocating nothing.
+     */
+    boolean holds(final int context, final int source, final int tag) {
+        lock();
+        try {
+            for (int i = 0; i < unexpected.size(); i++) {
+                final Inbound m = unexpected.get(i);
+                if (m.context == context && m.source == source && m.tag == tag) {
+                    return true;
+                }
+            }
+            return false;
+        } finally {
+            unlock();
+        }
+    }
+
     /** Removes a posted receive that has not matched; returns whether it was still posted. */
     boolean cancel(final RecvRequest r) {
         lock();

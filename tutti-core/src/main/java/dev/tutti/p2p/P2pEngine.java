@@ -548,6 +548,24 @@ public final class P2pEngine implements InboundSink {
     }
 
     /**
+     * Tells whether a message from {@code sourceWorld} on {@code context} and {@code tag} has arrived and waits for
+     * its receive, after a pass of progress if none has: {@link #iprobe} without wildcards, status or failure check,
+     * allocating nothing (the on-host region asks it on idle passes of its waits, which are many on a loaded host).
+     *
+     * @param context     the context id
+     * @param sourceWorld the sender's world rank
+     * @param tag         the tag
+     * @return true if such a message waits
+     */
+    public boolean hasArrived(final int context, final int sourceWorld, final int tag) {
+        if (matcher.holds(context, sourceWorld, tag)) {
+            return true;
+        }
+        progress();
+        return matcher.holds(context, sourceWorld, tag);
+    }
+
+    /**
      * Polls the transports that need polling.
      *
      * @return the work done, 0 if none

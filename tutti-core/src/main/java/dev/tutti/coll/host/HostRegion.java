@@ -567,8 +567,8 @@ final class HostRegion implements HostState {
         final int world = comm.world(r);
         final boolean sent;
         try {
-            sent = null != engine.iprobe(comm.context(), world, tag, comm.view())
-                || null != engine.iprobe(comm.context(), world, SlotLanes.agreementTag(tag), comm.view());
+            sent = engine.hasArrived(comm.context(), world, tag)
+                || engine.hasArrived(comm.context(), world, SlotLanes.agreementTag(tag));
         } catch (final TuttiException gone) {
             // The peer left or failed (the probe's progress may have just read its goodbye, sent after it published
             // this call): the wait's own check decides, after reading the flag again.
