@@ -23,7 +23,6 @@ import java.lang.foreign.ValueLayout;
  * <li>Speed. A persistent alltoall of 4 ranks on 2 cores at 32-48 B a block is slower with the loop (its slots'
  * copies) than with this copy, which is as fast there as at 16 and 64 B.</li>
  * </ul>
- * Up to {@value #SHORT_MAX} bytes it loads and stores words itself ({@link #copyShort}), without a loop.
  * {@code LayeringTest} fails a main class other than this one that calls the five-argument form.
  */
 public final class SegmentCopy {
@@ -34,39 +33,7 @@ public final class SegmentCopy {
     private static final long NATIVE_FROM =
         1L << Math.clamp(Integer.getInteger("java.lang.foreign.native.threshold.power.copy", 6), 0, Integer.SIZE - 2);
 
-    /** The longest copy made by {@link #copyShort}: two 8-byte words. */
-    static final int SHORT_MAX = 16;
-
     private SegmentCopy() {
-    }
-
-    /**
-     * Copies 0 to {@value #SHORT_MAX} bytes with at most two loads and two stores of one width: the first and the
-     * last 8 (4, 1) bytes of the range, overlapping in the middle when shorter than two words, all loaded before
-     * any is stored (so overlapping ranges copy as through a temporary). No loop and no call: a message of a few
-     * bytes is copied twice on a ping-pong's path, and the element-layout copy's call into the copy stub, with its
-     * checks, costs several times more.
-     */
-    private static void copyShort(final MemorySegment src, final long srcOffset, final MemorySegment dst,
-        final long dstOffset, final int n) {
-        if (n >= Long.BYTES) {
-            final long first = src.get(ValueLayout.JAVA_LONG_UNALIGNED, srcOffset);
-            final long last = src.get(ValueLayout.JAVA_LONG_UNALIGNED, srcOffset + n - Long.BYTES);
-            dst.set(ValueLayout.JAVA_LONG_UNALIGNED, dstOffset, first);
-            dst.set(ValueLayout.JAVA_LONG_UNALIGNED, dstOffset + n - Long.BYTES, last);
-        } else if (n >= Integer.BYTES) {
-            final int first = src.get(ValueLayout.JAVA_INT_UNALIGNED, srcOffset);
-            final int last = src.get(ValueLayout.JAVA_INT_UNALIGNED, srcOffset + n - Integer.BYTES);
-            dst.set(ValueLayout.JAVA_INT_UNALIGNED, dstOffset, first);
-            dst.set(ValueLayout.JAVA_INT_UNALIGNED, dstOffset + n - Integer.BYTES, last);
-        } else if (n > 0) { // 1 to 3 bytes: the first, the middle and the last (some the same)
-            final byte first = src.get(ValueLayout.JAVA_BYTE, srcOffset);
-            final byte middle = src.get(ValueLayout.JAVA_BYTE, srcOffset + (n >> 1));
-            final byte last = src.get(ValueLayout.JAVA_BYTE, srcOffset + n - 1);
-            dst.set(ValueLayout.JAVA_BYTE, dstOffset, first);
-            dst.set(ValueLayout.JAVA_BYTE, dstOffset + (n >> 1), middle);
-            dst.set(ValueLayout.JAVA_BYTE, dstOffset + n - 1, last);
-        }
     }
 
     /**
@@ -84,8 +51,6 @@ public final class SegmentCopy {
         final long dstOffset, final long n) {
         if (n >= NATIVE_FROM) {
             MemorySegment.copy(src, srcOffset, dst, dstOffset, n);
-        } else if (n <= SHORT_MAX) {
-            copyShort(src, srcOffset, dst, dstOffset, (int) n);
         } else {
             MemorySegment.copy(src, ValueLayout.JAVA_BYTE, srcOffset, dst, ValueLayout.JAVA_BYTE, dstOffset, n);
         }
