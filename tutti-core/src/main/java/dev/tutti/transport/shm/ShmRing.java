@@ -240,13 +240,13 @@ final class ShmRing {
     }
 
     /**
-     * Runs records through a private scratch ring, so that the JIT's profile of this class has seen every path
-     * before a transport uses it: padding at the end of the ring, a stale cached head, a full ring, consuming half a
-     * lap in one poll, zeroing ranges short and long and across the end. Otherwise these paths are first taken
-     * when a 1 MiB inbox first wraps, often seconds into a job. C2 compiles a branch that its profile has never
-     * seen taken as a trap to the interpreter; each compiled method that inlines the branch then deoptimizes when
-     * it is first taken, and is compiled again. With 4 ranks on 2 cores those compilations take the cores from the
-     * ranks for the kernel's 4 ms tick, once or more, and a timed loop stalls for milliseconds
+     * Runs records through a private scratch ring, so that the JIT's profile of this class has seen every path before
+     * a transport uses it: padding at the end of the ring, a stale cached head, a full ring, consuming half a lap in
+     * one poll, releasing a batch or not yet, zeroing ranges short and long and across the end. Otherwise these paths
+     * are first taken when a 1 MiB inbox first wraps, often seconds into a job. C2 compiles a branch that its profile
+     * has never seen taken as a trap to the interpreter; each compiled method that inlines the branch then
+     * deoptimizes when it is first taken, and is compiled again. With 4 ranks on 2 cores those compilations take the
+     * cores from the ranks for the kernel's 4 ms tick, once or more, and a timed loop stalls for milliseconds
      * ({@code -Xlog:deoptimization=debug} shows the traps in {@code tryClaim} and {@code peek}; the diagnosis:
      * bench/RESULTS.md, "Findings kept in the diary"). Profiles belong to the method, not to the ring, so this ring's
      * records count for every ring.
@@ -279,6 +279,8 @@ final class ShmRing {
                 ring.consume(h);
                 if (++consumedUnreleased % 5 == 0) {
                     ring.releaseConsumed();
+                } else {
+                    ring.releaseBatch(); // the poller's call: both of its branches seen
                 }
             }
         }
@@ -309,8 +311,11 @@ final class ShmRing {
         return (int) header;
     }
 
-    /** @return the room a record of {@code length} bytes takes: whole cache lines */
-    static long alignLine(final long v) {
-        return (v + LINE - 1) & -LINE;
+    /**
+     * @param length a record's bytes, header included
+     * @return the room it takes in the ring: whole cache lines
+     */
+    static long alignLine(final long length) {
+        return (length + LINE - 1) & -LINE;
     }
 }
