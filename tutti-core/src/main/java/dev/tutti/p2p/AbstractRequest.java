@@ -90,9 +90,10 @@ public abstract class AbstractRequest implements Request {
 
     /**
      * Completes successfully a request that only one thread can complete, the caller (a collective's part that only
-     * the holder of its run's advance lock polls and fails, and nobody waits on): a release store, where
+     * the holder of its run's advance lock polls and fails, and nobody waits on; a blocking receive that its own
+     * waiting thread matched and filled, {@link RecvRequest#receiveNow}): a release store, where
      * {@link #complete} makes a CAS, which on x86 is a fence that waits for this thread's earlier stores to reach
-     * other cores (a message just written into a peer's memory). Wakes nobody: such a part has no waiter.
+     * other cores (a message just written into a peer's memory). Wakes nobody: such a request has no other waiter.
      *
      * @param status the status
      */

@@ -402,7 +402,7 @@ public final class P2pEngine implements InboundSink {
         }
         RecvRequest r = blockingRecvs.get();
         if (null == r) {
-            r = RecvRequest.reusable(this);
+            r = RecvRequest.blocking(this);
             blockingRecvs.set(r);
         }
         r.prepare(context, sourceWorld, tag, buf.segment(), buf.datatype(), view);

@@ -59,6 +59,11 @@ public final class RecvRequest extends AbstractRequest implements Inbound.Delive
     private int expectedHeader;
     private CommView view;
     private final boolean reusable;
+    /**
+     * The thread whose blocking receives this request serves ({@link #blocking}), else null: the one thread that
+     * waits on it, and so the one that could fail it while another fills it.
+     */
+    private final Thread owner;
     /** -1 until matched; stored with release after the other msg fields, read with acquire (blockingFailure). */
     private long msgLength = -1;
     private int msgSource;
@@ -74,19 +79,19 @@ public final class RecvRequest extends AbstractRequest implements Inbound.Delive
 
     RecvRequest(final P2pEngine engine, final int context, final int sourceWorld, final int tag,
         final MemorySegment target, final Buf booleans, final Datatype expected, final CommView view) {
-        this(engine, context, sourceWorld, tag, target, booleans, expected, view, false);
+        this(engine, context, sourceWorld, tag, target, booleans, expected, view, false, null);
     }
 
     /** A receive of a collective schedule: {@code code} holds the datatype and the header the message must carry. */
     RecvRequest(final P2pEngine engine, final int context, final int sourceWorld, final int tag, final int code,
         final MemorySegment target, final CommView view) {
-        this(engine, context, sourceWorld, tag, target, null, TypeCode.datatype(code), view, false);
+        this(engine, context, sourceWorld, tag, target, null, TypeCode.datatype(code), view, false, null);
         this.expectedHeader = TypeCode.header(code);
     }
 
     private RecvRequest(final P2pEngine engine, final int context, final int sourceWorld, final int tag,
         final MemorySegment target, final Buf booleans, final Datatype expected, final CommView view,
-        final boolean reusable) {
+        final boolean reusable, final Thread owner) {
         super(engine);
         this.context = context;
         this.sourceWorld = sourceWorld;
@@ -97,6 +102,7 @@ public final class RecvRequest extends AbstractRequest implements Inbound.Delive
         this.expected = expected;
         this.view = view;
         this.reusable = reusable;
+        this.owner = owner;
     }
 
     /**
@@ -110,7 +116,19 @@ public final class RecvRequest extends AbstractRequest implements Inbound.Delive
      */
     static RecvRequest reusable(final P2pEngine engine) {
         return new RecvRequest(engine, 0, P2pEngine.ANY, P2pEngine.ANY, MemorySegment.NULL, null, Datatype.BYTE,
-            null, true);
+            null, true, null);
+    }
+
+    /**
+     * Creates the reusable receive of the calling thread's blocking receives ({@link P2pEngine#recv}): as
+     * {@link #reusable}, and when this thread itself matches it to bytes it holds ({@link #receiveNow}), it completes
+     * it with a release store instead of a CAS. No other thread can complete it then: the matcher gave it to this
+     * thread alone, no transport holds it, and the one other completer, a wait that fails it
+     * ({@link AbstractRequest}), runs on this thread.
+     */
+    static RecvRequest blocking(final P2pEngine engine) {
+        return new RecvRequest(engine, 0, P2pEngine.ANY, P2pEngine.ANY, MemorySegment.NULL, null, Datatype.BYTE,
+            null, true, Thread.currentThread());
     }
 
     /** Arms a reusable receive (fresh, or completed successfully) for its next use; the owner thread only. */
@@ -233,6 +251,10 @@ public final class RecvRequest extends AbstractRequest implements Inbound.Delive
         final long n = Math.min(length, destination.byteSize());
         if (n > 0) {
             SegmentCopy.copy(bytes, offset, destination, 0, n);
+        }
+        if (null != owner && length <= n && Thread.currentThread() == owner) {
+            completeByHolder(Status.EMPTY); // see blocking(): a plain buffer that holds it all, nothing to unpack
+            return;
         }
         delivered(null);
     }

@@ -20,7 +20,7 @@ import dev.tutti.internal.Errors;
  *  inboxesOffset (4096-aligned) ───── INBOX per receiver: ranks × inboxStride ───────────────────────────────────
  *   +0   tail  (producers CAS)                     ┐ each on its own 128 B (two cache lines: no false sharing,
  *   +128 head  (consumer release, producers acquire)┘ no adjacent-line prefetch interference)
- *   +256 data[ringBytes]  MPSC ring of records, each 8-aligned:
+ *   +256 data[ringBytes]  MPSC ring of records, each on whole cache lines:
  *        ┌──────────────────────────┬──────────────────────────────┐
  *        │ header: type&lt;&lt;32 | length│ body (length - 8 bytes)      │   header stored last (release),
  *        └──────────────────────────┴──────────────────────────────┘   read first (acquire); 0 = not yet

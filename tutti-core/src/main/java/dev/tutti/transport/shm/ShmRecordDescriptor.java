@@ -6,7 +6,7 @@ import java.lang.foreign.ValueLayout;
 /**
  * Layout of the records that {@link ShmTransport} writes into a rank's inbox ring ({@link ShmRing}): a header word,
  * then a fixed body per record type, then (EAGER only) the payload. Fields are native-endian, like the rest of the
- * job file ({@link ShmLayoutDescriptor}); offsets count from the record's start, which the ring keeps 8-aligned.
+ * job file ({@link ShmLayoutDescriptor}); offsets count from the record's start, which the ring keeps on a cache line.
  *
  * <pre>
  *   0                   1                   2                   3
@@ -81,9 +81,9 @@ import java.lang.foreign.ValueLayout;
  *       ({@link ShmRing#TYPE_PAD}); also what an EAGER record whose payload copy failed becomes</td></tr>
  * </table>
  *
- * <p>The header is stored last (release) and read first (acquire), see {@link ShmRing}. The ring rounds a record up
- * to 8 bytes (the header keeps the unrounded length, so EAGER's payload is its length less 24) and hands out only
- * zeroed room, so reserved bytes and rounding are zero. The chunks of RTS and RTS_PUSH messages travel through the
+ * <p>The header is stored last (release) and read first (acquire), see {@link ShmRing}. The ring rounds a record's
+ * room up to whole cache lines (the header keeps the unrounded length, so EAGER's payload is its length less 24) and
+ * hands out only zeroed room, so reserved bytes and rounding are zero. The chunks of RTS and RTS_PUSH messages travel through the
  * pair's chunk channel, not the ring ({@link ShmChannel}, slot layout in {@link ShmLayoutDescriptor}).
  * Writers use the put helpers below (static and small: C2 inlines them into the hot write methods, "inline (hot)"
  * in {@code -XX:+PrintInlining}). Readers read the fields in place at the named offsets, on purpose: the inbox is

@@ -14,16 +14,27 @@ import java.lang.invoke.VarHandle;
  * <li>{@code tail} and {@code head} are byte positions that only grow; the index is {@code position & mask}.
  * Producers claim {@code [tail, tail + aligned)} by CAS on {@code tail}; a record that would cross the end is
  * preceded by a padding record up to the end, claimed in the same CAS.</li>
+ * <li>Every record starts on a cache line ({@link #LINE}: its room is rounded up to whole lines), so a record of up
+ * to 64 bytes (an EAGER record of up to 40 payload bytes) is one line, and a larger one spans no more lines than
+ * its length needs: the receiver of a message takes one line, or the fewest, from the sender's core. A record
+ * packed behind the previous one would straddle two lines at many sizes, and share its first line with a record
+ * the consumer has read.</li>
  * <li>A record's first word is its header {@code type << 32 | length}. The producer writes the body plainly, then
  * <b>release</b>-stores the header ({@link #commit}); the consumer <b>acquire</b>-loads the header
  * ({@link #peek}) and reads the body after it. A zero header means "claimed but not yet committed" (or free):
  * the consumer stops there, so a producer's records are consumed in its claim order.</li>
- * <li>The consumer zeroes every consumed record, then <b>release</b>-stores {@code head}
- * ({@link #releaseConsumed}, one poll later); producers <b>acquire</b>-load {@code head} before deciding a range is
- * free, so they never overwrite bytes the consumer still reads or zeroes, and a stale body word can never look like a
- * header.</li>
+ * <li>The consumer zeroes consumed records, then <b>release</b>-stores {@code head} ({@link #releaseConsumed});
+ * producers <b>acquire</b>-load {@code head} before deciding a range is free, so they never overwrite bytes the
+ * consumer still reads or zeroes, and a stale body word can never look like a header. The poller releases in batches
+ * of {@code releaseBatch} bytes ({@link #releaseBatch}: 4 KiB, an eighth of a small ring): zeroing a record is
+ * stores to lines the producer's core wrote, each of which must take the line back from that core, and then the
+ * shared head's line; per message that work sat between one receive and the next, in batches it is one pass over
+ * many lines (bench/RESULTS.md). Held back, at most {@code releaseBatch} bytes, less than the ring minus the
+ * largest claim with its padding (half the ring), so a producer that waits for room always gets it once the
+ * consumer has read what is committed.</li>
  * <li>Cost: one CAS per record for a producer, which reads the consumer-written head only when its cached bound
- * ({@code headCache}) leaves too little room; no allocation, no lock, no system call. Known limit: a producer
+ * ({@code headCache}) leaves too little room; for the consumer one acquire load per poll, and the zeroing of what
+ * it read once per batch; no allocation, no lock, no system call. Known limit: a producer
  * process that dies between its claim and its commit leaves a zero header that blocks the ring (the job is
  * failing anyway; the launcher takes it down).</li>
  * </ul>
@@ -36,6 +47,10 @@ final class ShmRing {
     static final long FULL = -1;
     /** Bytes of a record header. */
     static final int HEADER_BYTES = 8;
+    /** Bytes of a cache line: every record starts on one. */
+    static final long LINE = 64;
+    /** The most consumed bytes the poller holds back before zeroing and releasing them ({@link #releaseBatch}). */
+    private static final long RELEASE_BATCH = 4096;
     /** Type of a padding record (skipped by the consumer). */
     static final int TYPE_PAD = 0x7FFF;
     /** Data bytes of the scratch ring of {@link #warmUp}: small, so that it wraps every few records. */
@@ -65,6 +80,8 @@ final class ShmRing {
      * Racy between this process's producer threads on purpose: any value some thread read is a valid lower bound.
      */
     private volatile long headCache;
+    /** Consumed bytes that {@link #releaseBatch} lets accumulate: {@link #RELEASE_BATCH}, an eighth of a small ring. */
+    private final long releaseBatch;
 
     /**
      * Creates a view of one inbox.
@@ -80,6 +97,7 @@ final class ShmRing {
         this.dataAt = offset + ShmLayoutDescriptor.RING_DATA;
         this.capacity = capacity;
         this.mask = capacity - 1;
+        this.releaseBatch = Math.min(RELEASE_BATCH, capacity / 8);
         this.head = (long) LONG.getAcquire(file, headAt);
         this.released = head;
         this.headCache = head;
@@ -97,7 +115,7 @@ final class ShmRing {
      * @return the file offset of the record (write the body at +8, then {@link #commit}), or {@link #FULL}
      */
     long tryClaim(final int length) {
-        final long aligned = align8(length);
+        final long aligned = alignLine(length);
         final MemorySegment f = file;
         while (true) {
             final long tail = (long) LONG.getVolatile(f, tailAt);
@@ -172,14 +190,24 @@ final class ShmRing {
      * @param header its header
      */
     void consume(final long header) {
-        head += align8(length(header));
+        head += alignLine(length(header));
     }
 
     /**
-     * Zeroes the records consumed since the last call and makes their room available to producers. The poller
-     * calls it at the start of its next poll rather than right after consuming: zeroing stores to lines the
+     * Releases the consumed records ({@link #releaseConsumed}) once they add up to {@code releaseBatch} bytes. The
+     * poller calls it at the start of each poll rather than right after consuming: zeroing stores to lines the
      * producer wrote must first take those lines back from the producer's core, and the next atomic instruction
-     * would wait for that; at the next poll the rank is usually idle.
+     * would wait for that; at the next poll the rank is usually idle, and once per batch it zeroes many lines at
+     * once rather than one or two per message.
+     *
+     * @return whether anything was released
+     */
+    boolean releaseBatch() {
+        return head - released >= releaseBatch && releaseConsumed();
+    }
+
+    /**
+     * Zeroes the records consumed since the last release and makes their room available to producers.
      *
      * @return whether anything was released
      */
@@ -212,13 +240,13 @@ final class ShmRing {
     }
 
     /**
-     * Runs records through a private scratch ring, so that the JIT's profile of this class has seen every path
-     * before a transport uses it: padding at the end of the ring, a stale cached head, a full ring, consuming half a
-     * lap in one poll, zeroing ranges short and long and across the end. Otherwise these paths are first taken
-     * when a 1 MiB inbox first wraps, often seconds into a job. C2 compiles a branch that its profile has never
-     * seen taken as a trap to the interpreter; each compiled method that inlines the branch then deoptimizes when
-     * it is first taken, and is compiled again. With 4 ranks on 2 cores those compilations take the cores from the
-     * ranks for the kernel's 4 ms tick, once or more, and a timed loop stalls for milliseconds
+     * Runs records through a private scratch ring, so that the JIT's profile of this class has seen every path before
+     * a transport uses it: padding at the end of the ring, a stale cached head, a full ring, consuming half a lap in
+     * one poll, releasing a batch or not yet, zeroing ranges short and long and across the end. Otherwise these paths
+     * are first taken when a 1 MiB inbox first wraps, often seconds into a job. C2 compiles a branch that its profile
+     * has never seen taken as a trap to the interpreter; each compiled method that inlines the branch then
+     * deoptimizes when it is first taken, and is compiled again. With 4 ranks on 2 cores those compilations take the
+     * cores from the ranks for the kernel's 4 ms tick, once or more, and a timed loop stalls for milliseconds
      * ({@code -Xlog:deoptimization=debug} shows the traps in {@code tryClaim} and {@code peek}; the diagnosis:
      * bench/RESULTS.md, "Findings kept in the diary"). Profiles belong to the method, not to the ring, so this ring's
      * records count for every ring.
@@ -251,6 +279,8 @@ final class ShmRing {
                 ring.consume(h);
                 if (++consumedUnreleased % 5 == 0) {
                     ring.releaseConsumed();
+                } else {
+                    ring.releaseBatch(); // the poller's call: both of its branches seen
                 }
             }
         }
@@ -281,7 +311,11 @@ final class ShmRing {
         return (int) header;
     }
 
-    static long align8(final long v) {
-        return (v + 7) & -8L;
+    /**
+     * @param length a record's bytes, header included
+     * @return the room it takes in the ring: whole cache lines
+     */
+    static long alignLine(final long length) {
+        return (length + LINE - 1) & -LINE;
     }
 }

@@ -294,7 +294,7 @@ public final class ShmTransport implements Transport {
     private int drainInbox() {
         final ShmRing ring = inbox;
         final MemorySegment f = seg;
-        ring.releaseConsumed(); // what the previous poll consumed: zeroed now, off the path of its replies
+        ring.releaseBatch(); // what earlier polls consumed, once a batch: zeroed now, off the path of their replies
         int n = 0;
         while (n < MAX_RECORDS_PER_POLL) {
             final long h = ring.peek();

@@ -129,14 +129,14 @@ class ShmOutboxTest {
         return new ShmRing[] {new ShmRing(mem, 0, CAPACITY), new ShmRing(mem, RING_STRIDE, CAPACITY)};
     }
 
-    /** The record the ring holds next, in its 8-aligned length, equals the image; then it is consumed. */
+    /** The record the ring holds next, in its line-aligned room, equals the image; then it is consumed. */
     private static void expect(final ShmRing in, final MemorySegment mem, final ByteBuffer image) {
         final long h = in.peek();
         final int length = image.getInt(0);
         assertEquals(image.getInt(4), ShmRing.type(h), "type");
         assertEquals(length, ShmRing.length(h), "length");
-        final byte[] actual = mem.asSlice(in.recordAt(), ShmRing.align8(length)).toArray(ValueLayout.JAVA_BYTE);
-        final byte[] expected = new byte[(int) ShmRing.align8(length)];
+        final byte[] actual = mem.asSlice(in.recordAt(), ShmRing.alignLine(length)).toArray(ValueLayout.JAVA_BYTE);
+        final byte[] expected = new byte[(int) ShmRing.alignLine(length)];
         image.get(0, expected, 0, length);
         assertArrayEquals(expected, actual, "record of type " + ShmRing.type(h));
         in.consume(h);
