@@ -94,7 +94,7 @@ public final class TcpHeapIoStress {
             final Request[] requests = new Request[2 * IN_FLIGHT];
             for (int round = 0; round < rounds; round++) {
                 for (int k = 0; k < IN_FLIGHT; k++) {
-                    size[k] = sizes.nextInt(8) == 0 ? sizes.nextInt(1, 64 * 1024) : sizes.nextInt(64 * 1024, MAX_BYTES);
+                    size[k] = sizes.nextInt(4) == 0 ? sizes.nextInt(1, 96 * 1024) : sizes.nextInt(64 * 1024, MAX_BYTES);
                     offset[k] = sizes.nextInt(8);
                     nativeSend[k] = sizes.nextInt(5) == 0; // per direction: rank 0's choice for its send
                     nativeRecv[k] = sizes.nextInt(5) == 0;

@@ -137,7 +137,7 @@ class TcpStressTest {
     @Tag("process")
     void shouldKeepEveryByteOfRendezvousMessagesReadAndWrittenStraightFromHeapArrays() throws Exception {
         final List<TcpProcesses.Rank> ranks = TcpProcesses.run(2, "tcp-heap-io",
-            List.of("--enable-native-access=ALL-UNNAMED"), TcpHeapIoStress.class, List.of(Long.toString(SEED), "60"),
+            List.of("--enable-native-access=ALL-UNNAMED"), TcpHeapIoStress.class, List.of(Long.toString(SEED), "100"),
             100);
         for (int r = 0; r < ranks.size(); r++) {
             final String out = ranks.get(r).output();
