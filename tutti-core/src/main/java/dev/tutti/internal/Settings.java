@@ -207,8 +207,8 @@ public final class Settings {
             + "and which the kernel caps at net.core.wmem_max and rmem_max");
     /** How the tcp transport moves rendezvous data in heap arrays. */
     public static final Setting TCP_HEAP_IO = choice("tutti.tcp.heapIo", "direct", List.of("direct", "staged"),
-        ReadAt.JOB_START, "how large (rendezvous) messages in heap arrays cross a TCP socket: `direct` reads and "
-            + "writes the socket straight from and into the array (Linux, with native access enabled, as `tutti run` "
+        ReadAt.JOB_START, "how large (rendezvous) messages in heap arrays cross a TCP socket: `direct` writes "
+            + "and reads them straight from and into the array (Linux, with native access enabled, as `tutti run` "
             + "does; else `staged`), `staged` copies them through a direct buffer on each side");
     /** Host id of a rank that shares memory with no other. */
     public static final Setting HOST_ID = text("tutti.host.id", "", ReadAt.JOB_START,

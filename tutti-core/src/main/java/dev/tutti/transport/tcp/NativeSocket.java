@@ -37,19 +37,22 @@ import java.util.Locale;
  * {@link #of} answers null and the connection stages heap data through direct buffers as before.</li>
  * <li><b>The descriptor.</b> The JDK does not expose a channel's file descriptor, so {@link #of} finds it: the
  * descriptor in {@code /proc/self/fd} whose {@code getsockname} and {@code getpeername} equal the channel's local
- * and remote addresses (a TCP connection's pair of endpoints is unique on a host), and owns a {@code dup} of it.
+ * and remote addresses (a TCP connection's pair of endpoints is unique on a host), and owns a duplicate of it
+ * ({@code fcntl(F_DUPFD_CLOEXEC)}: not inherited by child processes).
  * The duplicate keeps the socket open while this object uses it, so a channel closed by another thread can never
  * make a read or write land on a reused descriptor number; the socket closes (the peer sees the end) once both the
  * channel and {@link #close} have closed theirs.</li>
  * <li><b>Who calls what.</b> {@link #read} only under the connection's read token, {@link #write} only under its
  * write lock (each has its own errno capture segment); {@link #close} under both, so {@code closed} needs no other
  * guard, and a read or write after it fails.</li>
- * <li><b>Cost.</b> One system call per read or write, as through the channel; a critical call holds off the garbage
+ * <li><b>Cost.</b> A second descriptor per connection; finding it, two system calls per descriptor of the process,
+ * once per connection; then one system call per read or write, as through the channel; a critical call holds off the garbage
  * collector for its duration, which for a non-blocking socket is one kernel copy of at most a chunk.</li>
  * </ul>
  */
 final class NativeSocket {
     private static final int EINTR = 4;
+    private static final int F_DUPFD_CLOEXEC = 1030;
     private static final int EAGAIN = 11;
     private static final int AF_INET = 2;
     private static final int AF_INET6 = 10;
@@ -89,7 +92,7 @@ final class NativeSocket {
                 for (final Path p : fds) {
                     final int candidate = parseFd(p.getFileName().toString());
                     if (candidate >= 0 && FUNCTIONS.names(candidate, l, r)) {
-                        final int dup = (int) FUNCTIONS.dup.invokeExact(candidate);
+                        final int dup = (int) FUNCTIONS.dup.invokeExact(candidate, F_DUPFD_CLOEXEC, 0);
                         if (dup < 0) {
                             return null;
                         }
@@ -217,7 +220,9 @@ final class NativeSocket {
                 return new Functions(
                     linker.downcallHandle(find(linker, "read"), io, heap),
                     linker.downcallHandle(find(linker, "write"), io, heap),
-                    linker.downcallHandle(find(linker, "dup"), oneFd),
+                    linker.downcallHandle(find(linker, "fcntl"), FunctionDescriptor.of(ValueLayout.JAVA_INT,
+                        ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT),
+                        Linker.Option.firstVariadicArg(2)),
                     linker.downcallHandle(find(linker, "close"), oneFd),
                     linker.downcallHandle(find(linker, "getsockname"), name),
                     linker.downcallHandle(find(linker, "getpeername"), name),

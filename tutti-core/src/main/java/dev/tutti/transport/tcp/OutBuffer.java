@@ -78,27 +78,6 @@ final class OutBuffer {
         return tailHeader;
     }
 
-    /**
-     * With nothing staged ({@link #isEmpty()}) and {@link #heapIo()}: writes what the socket takes now of
-     * {@code payload}, a heap array's bytes, straight from it.
-     *
-     * @return the bytes written
-     * @throws IOException if the socket failed
-     */
-    long writeHeap(final MemorySegment payload) throws IOException {
-        final long size = payload.byteSize();
-        long done = 0;
-        while (done < size) {
-            final long n = heapSocket.write(payload, done, size - done);
-            if (0 == n) {
-                break;
-            }
-            done += n;
-        }
-        written += done;
-        return done;
-    }
-
     /** @return the buffer, for absolute puts at indexes returned by {@link #reserve} */
     ByteBuffer buffer() {
         return buf;

@@ -45,18 +45,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * attached the staging buffer takes no frame (frames queue in the backlog), so the wire order holds; the send whose
  * last chunk is the tail ({@code tailSend}) completes only once the tail is written.</li>
  * <li><b>Cost.</b> One lock per frame, uncontended in the common case; an eager frame is copied once into the
- * staging buffer (twice when backlogged: to the heap first), except one from a heap array of at least
- * {@link #DIRECT_EAGER_BYTES} with nothing staged before it, whose header is written first and its payload straight
- * from the array (two system calls, and a copy only of what the socket did not take); rendezvous data from a heap array is copied chunk by
+ * staging buffer (twice when backlogged: to the heap first); rendezvous data from a heap array is copied chunk by
  * chunk into the staging buffer where the connection has no {@link NativeSocket}, from native memory not at all.</li>
  * </ul>
  */
 final class TcpWriter {
-    /**
-     * Smallest eager payload in a heap array written straight from the array (where the connection has a
-     * {@link NativeSocket}): from here a copy into the staging buffer costs more than the second system call.
-     */
-    static final int DIRECT_EAGER_BYTES = 32 * 1024;
     private final TcpConnection connection;
     private final SocketChannel channel;
     private final TcpIoLoop loop;
@@ -132,38 +125,12 @@ final class TcpWriter {
     private TuttiException writeEagerLocked(final int context, final int tag, final int typeCode,
         final MemorySegment payload) {
         final long len = payload.byteSize();
-        if (len >= DIRECT_EAGER_BYTES && out.heapIo() && out.isEmpty() && !payload.isNative()) {
-            return writeEagerDirectLocked(context, tag, typeCode, payload);
-        }
         final int at = out.reserve(FrameDescriptor.HEADER_LENGTH + (int) len);
         FrameDescriptor.putHeader(out.buffer(), at, FrameDescriptor.EAGER, context, self, tag, typeCode, len, 0, 0);
         if (len > 0) {
             SegmentCopy.copy(payload, 0, out.segment(), at + FrameDescriptor.HEADER_LENGTH, len);
         }
         return flushLocked();
-    }
-
-    /**
-     * An eager frame from a heap array with nothing staged: the header goes through {@code out}, the payload straight
-     * from the array as far as the socket takes it now ({@link NativeSocket}); only what it does not take is copied
-     * into {@code out} (the frame fits: {@link #stagesLocked}), behind the header, so the wire order holds.
-     */
-    private TuttiException writeEagerDirectLocked(final int context, final int tag, final int typeCode,
-        final MemorySegment payload) {
-        final long len = payload.byteSize();
-        final int at = out.reserve(FrameDescriptor.HEADER_LENGTH);
-        FrameDescriptor.putHeader(out.buffer(), at, FrameDescriptor.EAGER, context, self, tag, typeCode, len, 0, 0);
-        try {
-            final long done = out.writeTo(channel) ? out.writeHeap(payload) : 0;
-            if (done < len) {
-                final int rest = (int) (len - done);
-                SegmentCopy.copy(payload, done, out.segment(), out.reserve(rest), rest);
-                wantWriteLocked();
-            }
-            return null;
-        } catch (final IOException e) {
-            return connection.fail("failed while writing", e);
-        }
     }
 
     // ------------------------------------------------------------------------------------------------ rendezvous
