@@ -46,8 +46,9 @@ import java.util.Locale;
  * write lock (each has its own errno capture segment); {@link #close} under both, so {@code closed} needs no other
  * guard, and a read or write after it fails.</li>
  * <li><b>Cost.</b> A second descriptor per connection; finding it, two system calls per descriptor of the process,
- * once per connection; then one system call per read or write, as through the channel; a critical call holds off the garbage
- * collector for its duration, which for a non-blocking socket is one kernel copy of at most a chunk.</li>
+ * once per connection; then one system call per read or write, as through the channel; a critical call holds off
+ * the garbage collector for its duration, which for a non-blocking socket is one kernel copy of at most a
+ * chunk.</li>
  * </ul>
  */
 final class NativeSocket {

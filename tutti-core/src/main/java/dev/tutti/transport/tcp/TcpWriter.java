@@ -40,10 +40,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * reads the peer's CTS calls {@link #startStream}, which appends the stream to the backlog, where it yields to other
  * frames after every chunk (round robin), so a large message delays other traffic by at most one chunk. A send
  * completes, outside the lock, when its last chunk has been copied out.</li>
- * <li><b>Tail.</b> A rendezvous payload in native memory (or in a heap array, through a {@link NativeSocket}) is not copied: its chunk is the staging buffer's tail
- * ({@link OutBuffer}), written from the sender's memory by a gathering write after the staged bytes. While a tail is
- * attached the staging buffer takes no frame (frames queue in the backlog), so the wire order holds; the send whose
- * last chunk is the tail ({@code tailSend}) completes only once the tail is written.</li>
+ * <li><b>Tail.</b> A rendezvous payload in native memory (or in a heap array, through a {@link NativeSocket}) is
+ * not copied: its chunk is the staging buffer's tail ({@link OutBuffer}), written from the sender's memory by a
+ * gathering write after the staged bytes (for a heap array: the staged bytes and the header, then the payload).
+ * While a tail is attached the staging buffer takes no frame (frames queue in the backlog), so the wire order
+ * holds; the send whose last chunk is the tail ({@code tailSend}) completes only once the tail is written.</li>
  * <li><b>Cost.</b> One lock per frame, uncontended in the common case; an eager frame is copied once into the
  * staging buffer (twice when backlogged: to the heap first); rendezvous data from a heap array is copied chunk by
  * chunk into the staging buffer where the connection has no {@link NativeSocket}, from native memory not at all.</li>
