@@ -18,7 +18,8 @@ import java.util.SplittableRandom;
 /**
  * A rank program for two ranks as processes with native access enabled: both ranks exchange rendezvous-sized
  * messages at once, several in flight each way, from and into heap arrays at random offsets (written and read by the
- * socket straight through {@link NativeSocket}) and now and then native segments, and check every byte. First it
+ * socket straight through {@link NativeSocket}) and now and then native segments, and check every byte; then
+ * allreduce and bcast at rendezvous sizes, checked whole. First it
  * checks that a loopback connection's descriptor is found at all (else the run would pass on the staged path), and
  * exits with {@link #NO_HEAP_IO} if not.
  */
@@ -46,7 +47,10 @@ public final class TcpHeapIoStress {
             Runtime.getRuntime().halt(NO_HEAP_IO);
         }
         try (Tutti t = Tutti.init()) {
-            final String wrong = run(t.world(), seed, rounds);
+            String wrong = run(t.world(), seed, rounds);
+            if (null == wrong) {
+                wrong = collectives(t.world(), seed);
+            }
             if (null != wrong) {
                 System.out.println(wrong);
                 System.out.flush();
@@ -70,6 +74,41 @@ public final class TcpHeapIoStress {
                 return found;
             }
         }
+    }
+
+    /** allreduce (SUM of int arrays) and bcast (a byte array from each root) at rendezvous sizes, checked whole. */
+    private static String collectives(final Communicator world, final long seed) {
+        final int me = world.rank();
+        for (final int count : new int[] {40_000, (1 << 18) + 3, 1 << 20}) {
+            final int[] send = new int[count];
+            final int[] recv = new int[count];
+            for (int i = 0; i < count; i++) {
+                send[i] = (int) (seed ^ (31L * i + me));
+            }
+            world.allreduce(Buf.of(send), Buf.of(recv), dev.tutti.Op.SUM);
+            for (int i = 0; i < count; i++) {
+                final int want = (int) (seed ^ (31L * i)) + (int) (seed ^ (31L * i + 1));
+                if (recv[i] != want) {
+                    return "allreduce of " + count + " ints: element " + i + " is " + recv[i] + ", expected " + want
+                        + " (seed " + seed + ")";
+                }
+            }
+            for (int root = 0; root < 2; root++) {
+                final byte[] data = new byte[4 * count + 1];
+                final byte[] expected = new byte[data.length];
+                StressPayload.fill(expected, expected.length, StressPayload.messageSeed(seed, root, count));
+                if (me == root) {
+                    System.arraycopy(expected, 0, data, 0, data.length);
+                }
+                world.bcast(Buf.of(data), root);
+                final String wrong = StressPayload.compare(data, data.length, expected, "bcast of " + data.length
+                    + " bytes from rank " + root + " (seed " + seed + ")");
+                if (null != wrong) {
+                    return wrong;
+                }
+            }
+        }
+        return null;
     }
 
     private static String run(final Communicator world, final long seed, final int rounds) {
