@@ -19,14 +19,16 @@ import java.util.List;
  * <li>{@code selector}: {@code select()} then a non-blocking read (what an I/O thread does, without the hand-off
  * to the waiting thread).</li>
  * </ul>
- * Prints the one-way time (half a round trip) in microseconds per size and mode, best of 5 rounds.
+ * Prints the one-way time (half a round trip) in microseconds per size and mode, best of 5 rounds. Above 8 KiB the
+ * iterations shrink with the size (ITERATIONS * 8192 / size, at least 100); the buffers are direct, so no
+ * user-space copy either (a heap array would add one on each side).
  *
  * <pre>
  * java bench/floor/TcpFloor.java [ITERATIONS]      # from the repository's root; starts both processes itself
  * </pre>
  */
 public final class TcpFloor {
-    private static final int[] SIZES = {4, 64, 1024, 8192};
+    private static final int[] SIZES = {4, 64, 1024, 8192, 65536, 262144, 1048576, 4194304};
     private static final String[] MODES = {"blocking", "spin", "selector"};
 
     private TcpFloor() {
@@ -60,10 +62,11 @@ public final class TcpFloor {
     private static void run(final SocketChannel ch, final boolean first, final long iterations)
         throws IOException {
         ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
-        final ByteBuffer out = ByteBuffer.allocateDirect(1 << 16);
-        final ByteBuffer in = ByteBuffer.allocateDirect(1 << 16);
+        final ByteBuffer out = ByteBuffer.allocateDirect(1 << 22);
+        final ByteBuffer in = ByteBuffer.allocateDirect(1 << 22);
         try (Selector selector = Selector.open()) {
             for (final int size : SIZES) {
+                final long n = size > 8192 ? Math.max(100, iterations * 8192 / size) : iterations;
                 for (final String mode : MODES) {
                     final boolean blocking = "blocking".equals(mode);
                     ch.configureBlocking(blocking);
@@ -72,7 +75,7 @@ public final class TcpFloor {
                     double best = Double.MAX_VALUE;
                     for (int round = 0; round < 5; round++) {
                         long start = 0;
-                        for (long i = -iterations / 2; i < iterations; i++) {
+                        for (long i = -n / 2; i < n; i++) {
                             if (0 == i) {
                                 start = System.nanoTime();
                             }
@@ -84,14 +87,14 @@ public final class TcpFloor {
                                 write(ch, out, size);
                             }
                         }
-                        best = Math.min(best, (System.nanoTime() - start) / 1e3 / (2.0 * iterations));
+                        best = Math.min(best, (System.nanoTime() - start) / 1e3 / (2.0 * n));
                     }
                     if (null != key) {
                         key.cancel();
                         selector.selectNow(); // deregisters, so that the channel may turn blocking
                     }
                     if (first) {
-                        System.out.printf("%-8s %6d B  %7.2f us%n", mode, size, best);
+                        System.out.printf("%-8s %8d B  %8.2f us%n", mode, size, best);
                     }
                 }
             }

@@ -205,6 +205,11 @@ public final class Settings {
         "send and receive buffer size (bytes, SO_SNDBUF and SO_RCVBUF) of each TCP connection; 0: the kernel sizes "
             + "them and grows them with the traffic (autotuning, as Open MPI's default), which a fixed size turns off "
             + "and which the kernel caps at net.core.wmem_max and rmem_max");
+    /** How the tcp transport moves rendezvous data in heap arrays. */
+    public static final Setting TCP_HEAP_IO = choice("tutti.tcp.heapIo", "direct", List.of("direct", "staged"),
+        ReadAt.JOB_START, "how large (rendezvous) messages in heap arrays cross a TCP socket: `direct` writes "
+            + "and reads them straight from and into the array (Linux, with native access enabled, as `tutti run` "
+            + "does; else `staged`), `staged` copies them through a direct buffer on each side");
     /** Host id of a rank that shares memory with no other. */
     public static final Setting HOST_ID = text("tutti.host.id", "", ReadAt.JOB_START,
         "the host id of a rank that shares memory with no other rank (a host of one rank, or "
@@ -264,7 +269,7 @@ public final class Settings {
         SHM_PUSH_LIMIT, SHM_ARENA_MIB, SHM_LIVENESS_MS, SHM_CLOSE_WAIT_MS, SHM_IDLE_YIELDS, SHM_IDLE_MAX_PARK_US, SHM_IDLE_YIELD_EVERY,
         COLL_ALGORITHM, COLL_TAGGED_TIMEOUT_MS, COLL_DIRECT_LIMIT, COLL_HOST_LIMIT, COLL_HOST_CHUNKS, LOG_LEVEL, CHECK, CHECK_TIMEOUT_MS,
         CHECK_REPORT, JFR, JFR_STACKS, RENDEZVOUS_TIMEOUT_MS,
-        TCP_HOST, TCP_CONNECT_TIMEOUT_MS, TCP_CLOSE_TIMEOUT_MS, TCP_SOCKET_BUFFER_BYTES, HOST_ID, HOST_LAYOUT, SERIAL_ALLOW, SECRET_FILE, RANK, SIZE,
+        TCP_HOST, TCP_CONNECT_TIMEOUT_MS, TCP_CLOSE_TIMEOUT_MS, TCP_SOCKET_BUFFER_BYTES, TCP_HEAP_IO, HOST_ID, HOST_LAYOUT, SERIAL_ALLOW, SECRET_FILE, RANK, SIZE,
         RENDEZVOUS, JOB_SECRET, JOB_ID, K8S_SERVICE);
 
     /** A family member's key: lower case letters, digits and underscores. */

@@ -14,7 +14,9 @@ import java.nio.channels.SocketChannel;
  * <p>A <em>tail</em> may follow the staged bytes: one DATA frame whose header is here and whose payload is a view of
  * the sender's own native memory, written by the same gathering {@code write} as the staged bytes, so that payload
  * is never copied in user space. While a tail is attached nothing can be appended ({@link #free()} is 0): bytes
- * appended after it would go out before its unwritten part.
+ * appended after it would go out before its unwritten part. A tail in a heap array ({@link #attachHeapTail}) is
+ * written by the connection's {@link NativeSocket} once the staged bytes and its header are out: two system calls,
+ * still no copy in user space.
  */
 final class OutBuffer {
     private final ByteBuffer buf;
@@ -25,8 +27,14 @@ final class OutBuffer {
     private final ByteBuffer[] gather = {null, tailHeader, null};
     private boolean tail;
     private long written;
+    /** The socket for heap tails, or null (heap payloads are then copied in: {@link #heapIo()} is false). */
+    private final NativeSocket heapSocket;
+    /** The heap tail's payload (null for none or a native tail), and how far it is written. */
+    private MemorySegment heapTail;
+    private long heapTailAt;
 
-    OutBuffer(final int capacity) {
+    OutBuffer(final int capacity, final NativeSocket heapSocket) {
+        this.heapSocket = heapSocket;
         this.buf = ByteBuffer.allocateDirect(capacity).order(ByteOrder.LITTLE_ENDIAN);
         this.seg = MemorySegment.ofBuffer(buf); // covers the whole capacity: created while position=0, limit=capacity
         buf.limit(0);
@@ -48,6 +56,25 @@ final class OutBuffer {
         tail = true;
         tailHeader.clear();
         gather[2] = payload;
+        return tailHeader;
+    }
+
+    /** @return whether a payload in a heap array can be a tail ({@link #attachHeapTail}) */
+    boolean heapIo() {
+        return null != heapSocket;
+    }
+
+    /**
+     * Attaches a tail whose payload is in a heap array (only if {@link #heapIo()}).
+     *
+     * @param payload the frame's payload, unchanged until the tail is written
+     * @return the header's buffer, to be filled at index 0 by the caller
+     */
+    ByteBuffer attachHeapTail(final MemorySegment payload) {
+        tail = true;
+        tailHeader.clear();
+        heapTail = payload;
+        heapTailAt = 0;
         return tailHeader;
     }
 
@@ -100,7 +127,25 @@ final class OutBuffer {
      * @throws IOException if the socket failed
      */
     boolean writeTo(final SocketChannel channel) throws IOException {
-        if (tail) {
+        if (null != heapTail) {
+            if (tailHeader.hasRemaining()) {
+                written += channel.write(gather, 0, 2);
+                if (tailHeader.hasRemaining()) {
+                    return false;
+                }
+            }
+            final long size = heapTail.byteSize();
+            while (heapTailAt < size) {
+                final long n = heapSocket.write(heapTail, heapTailAt, size - heapTailAt);
+                if (0 == n) {
+                    return false;
+                }
+                heapTailAt += n;
+                written += n;
+            }
+            tail = false;
+            heapTail = null;
+        } else if (tail) {
             written += channel.write(gather);
             if (gather[2].hasRemaining()) {
                 return false;
@@ -127,5 +172,13 @@ final class OutBuffer {
         buf.position(0).limit(0);
         tail = false;
         gather[2] = null;
+        heapTail = null;
+    }
+
+    /** Under the write lock (and the read token): the heap tails' socket is closed (see {@link NativeSocket}). */
+    void closeHeapSocket() {
+        if (null != heapSocket) {
+            heapSocket.close();
+        }
     }
 }

@@ -4,14 +4,16 @@ import dev.tutti.internal.SegmentCopy;
 import dev.tutti.transport.Inbound;
 
 import java.lang.foreign.MemorySegment;
+import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
 
 /**
  * A rendezvous receive: the destination named by the matched receive, filled by DATA frames by the holder of the
  * connection's read token (only it touches {@code received} and {@code window}). Completion, success or failure, is
  * claimed by removing it from its connection's map, so {@code done} is called exactly once. A destination in native
- * memory is read into by the socket itself ({@link #window}): no copy in user space; one in a heap array is filled
- * from the reader's read buffer.
+ * memory is read into by the socket itself ({@link #window}): no copy in user space; so is one in a heap array where
+ * the connection has a {@link NativeSocket}, else it is filled from the reader's read buffer.
  */
 final class StreamedReceive {
     final long receiveId;
@@ -35,9 +37,28 @@ final class StreamedReceive {
         return received;
     }
 
-    /** @return whether the socket may read straight into the destination (native memory, a buffer's size) */
-    boolean direct() {
-        return destination.isNative() && length <= Integer.MAX_VALUE;
+    /**
+     * @param heapSocket the connection's socket for heap I/O, or null
+     * @return whether the socket may read straight into the destination (native memory of a buffer's size, or any
+     *         with {@code heapSocket})
+     */
+    boolean direct(final NativeSocket heapSocket) {
+        return destination.isNative() ? length <= Integer.MAX_VALUE : null != heapSocket;
+    }
+
+    /**
+     * Reader, for a {@link #direct} destination: reads at most {@code n} of its next bytes from the socket straight
+     * into it.
+     *
+     * @return the bytes read (then counted as received), 0 if none, -1 at the end of the stream
+     */
+    int readFrom(final SocketChannel channel, final NativeSocket heapSocket, final long n) throws IOException {
+        final int got = destination.isNative() ? channel.read(window(n))
+            : (int) heapSocket.read(destination, received, Math.min(n, Integer.MAX_VALUE));
+        if (got > 0) {
+            received += got;
+        }
+        return got;
     }
 
     /**
@@ -52,10 +73,6 @@ final class StreamedReceive {
         return window;
     }
 
-    /** Reader: {@code n} bytes were read into {@link #window}. */
-    void advance(final long n) {
-        received += n;
-    }
 
     /** Reader: the next {@code n} bytes of the message are at {@code src[srcOffset..]}. */
     void accept(final MemorySegment src, final long srcOffset, final long n) {

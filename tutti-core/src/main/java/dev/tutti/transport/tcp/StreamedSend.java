@@ -10,8 +10,9 @@ import java.nio.ByteBuffer;
  * A rendezvous send: registered when its RTS is written, started by the receiver's CTS, then sent chunk by chunk
  * (DATA frames) straight from the sender's payload, so it is never copied whole. A payload in native memory is
  * written by the socket straight from that memory (the chunk is the staging buffer's tail, see {@link OutBuffer}):
- * no copy in user space. A payload in a heap array is copied chunk by chunk into the staging buffer, the direct
- * memory the socket needs. Fields after {@link #start} are used under the connection's write lock only.
+ * no copy in user space. So is one in a heap array where the connection has a {@link NativeSocket}; elsewhere it is
+ * copied chunk by chunk into the staging buffer, the direct memory the socket needs. Fields after {@link #start}
+ * are used under the connection's write lock only.
  */
 final class StreamedSend extends WriteJob {
     /** Smallest chunk worth a frame header when the staging buffer is nearly full. */
@@ -52,7 +53,7 @@ final class StreamedSend extends WriteJob {
 
     @Override
     boolean fill(final OutBuffer out) {
-        if (payload.isNative()) {
+        if (payload.isNative() || out.heapIo()) {
             return attach(out);
         }
         final long left = length - offset;
@@ -74,7 +75,8 @@ final class StreamedSend extends WriteJob {
             return false;
         }
         final int chunk = (int) Math.min(length - offset, MAX_DIRECT_CHUNK);
-        final ByteBuffer header = out.attachTail(payload.asSlice(offset, chunk).asByteBuffer());
+        final MemorySegment piece = payload.asSlice(offset, chunk);
+        final ByteBuffer header = piece.isNative() ? out.attachTail(piece.asByteBuffer()) : out.attachHeapTail(piece);
         FrameDescriptor.putHeader(header, 0, FrameDescriptor.DATA, 0, source, 0, 0, chunk, receiveId, offset);
         offset += chunk;
         return offset == length;

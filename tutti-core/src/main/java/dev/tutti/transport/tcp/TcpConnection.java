@@ -80,8 +80,9 @@ final class TcpConnection {
         this.loop = loop;
         this.remote = String.valueOf(channel.getRemoteAddress());
         TcpSocketOptions.connected(channel);
-        this.writer = new TcpWriter(this, channel, loop, self, stagingBytes);
-        this.reader = new TcpReader(this, channel, sink, transport);
+        final NativeSocket heapSocket = NativeSocket.of(channel);
+        this.writer = new TcpWriter(this, channel, loop, self, stagingBytes, heapSocket);
+        this.reader = new TcpReader(this, channel, sink, transport, heapSocket);
     }
 
     /** Registers with the I/O loop; called once before the loop starts. */

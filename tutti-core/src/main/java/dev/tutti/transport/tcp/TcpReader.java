@@ -36,8 +36,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * installs no interrupt hook, so an interrupted reader does not close the socket.</li>
  * <li><b>Cost.</b> One {@code read} system call per poll that finds bytes; eager payloads are copied once from the
  * reader's buffer into the receive (or into a byte[] of their size when unexpected), rendezvous chunks once into a
- * heap destination; a native destination is read into by the socket itself ({@link #readDirect}), the chunk's
- * header by a read of its own.</li>
+ * heap destination without a {@link NativeSocket}; a native destination (and a heap one with it) is read into by
+ * the socket itself ({@link #readDirect}), the chunk's header by a read of its own.</li>
  * </ul>
  */
 final class TcpReader {
@@ -63,6 +63,8 @@ final class TcpReader {
     private final int peer;
     private final ConcurrentHashMap<Long, StreamedReceive> receives = new ConcurrentHashMap<>();
     private final AtomicLong lastReceiveId = new AtomicLong();
+    /** Reads rendezvous data straight into heap destinations; null: they are filled from the read buffer. */
+    private final NativeSocket heapSocket;
 
     /** The read token: 1 while a thread reads this connection (see the class notes). */
     private volatile int reading;
@@ -81,7 +83,8 @@ final class TcpReader {
     private volatile boolean endOfStream;
 
     TcpReader(final TcpConnection connection, final SocketChannel channel, final InboundSink sink,
-        final TcpTransport transport) {
+        final TcpTransport transport, final NativeSocket heapSocket) {
+        this.heapSocket = heapSocket;
         this.connection = connection;
         this.channel = channel;
         this.sink = sink;
@@ -191,7 +194,7 @@ final class TcpReader {
 
     /** Under the read token: one read from the socket, and the frames it completes. */
     private int readLocked(final ByteBuffer in, final MemorySegment inSeg) throws IOException {
-        if (READ_DATA == readState && streaming.direct()) {
+        if (READ_DATA == readState && streaming.direct(heapSocket)) {
             return readDirect();
         }
         in.clear();
@@ -223,18 +226,17 @@ final class TcpReader {
     }
 
     /**
-     * Under the read token, inside a DATA frame for a native destination: the socket reads straight into it, at most
-     * to the end of the frame.
+     * Under the read token, inside a DATA frame for a native destination (or a heap one, through the
+     * {@link NativeSocket}): the socket reads straight into it, at most to the end of the frame.
      */
     private int readDirect() throws IOException {
         final StreamedReceive r = streaming;
-        final int n = channel.read(r.window(payloadLeft));
+        final int n = r.readFrom(channel, heapSocket, payloadLeft);
         if (n < 0) {
             onEndOfStream(0); // in the middle of a frame: a failure
             return 1;
         }
         if (n > 0) {
-            r.advance(n);
             payloadLeft -= n;
             if (0 == payloadLeft) {
                 endOfChunk();
@@ -323,7 +325,7 @@ final class TcpReader {
                         + " does not continue a registered receive");
                 }
                 streaming = r;
-                stream = r.direct() ? r : null;
+                stream = r.direct(heapSocket) ? r : null;
                 payloadLeft = length;
                 readState = READ_DATA;
             }
@@ -377,6 +379,7 @@ final class TcpReader {
     void cleanUp(final TuttiException cause) {
         acquireRead();
         try {
+            connection.writer().closeHeapSocket(); // under both: no thread reads or writes through it after this
             if (null != eager) {
                 eager.fail(cause);
                 eager = null;

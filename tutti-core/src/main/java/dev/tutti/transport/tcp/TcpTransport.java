@@ -62,10 +62,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * any object when the whole payload is in the read buffer ({@code arriveNow}), else as it streams in (even if the
  * receive is posted meanwhile); an unexpected one goes into a byte[] of exactly its size ({@link EagerInbound}).
  * Rendezvous payloads in native memory go from the sender's memory to the socket (a gathering write) and from the
- * socket into the receiver's memory with no copy in user space; those in heap arrays go through the sender's staging
- * buffer and the reader's read buffer, the direct memory the socket needs, chunk by chunk: a large message needs no
- * second copy of its size on either side, and an unexpected one costs only its header. Socket options:
- * {@link TcpSocketOptions}.</li>
+ * socket into the receiver's memory with no copy in user space; so do those in heap arrays where the connection has
+ * a {@link NativeSocket} (Linux, native access enabled).
+ * Without it, heap arrays go through the sender's staging buffer and the reader's read buffer, the direct memory a
+ * channel needs, chunk by chunk. Either way a large message needs no second copy of its size on either side, and an
+ * unexpected one costs only its header. Socket options: {@link TcpSocketOptions}.</li>
  * <li>Failure: a connection that closes without BYE, or errors, makes the sink's {@code peerFailed} fire and fails
  * every rendezvous send and receive outstanding with that peer, with {@link ErrorClass#PROC_FAILED} naming the
  * rank. {@link #close()} sends BYE to every peer, waits (bounded) until every peer has said goodbye too and the

@@ -40,13 +40,14 @@ import java.util.concurrent.locks.ReentrantLock;
  * reads the peer's CTS calls {@link #startStream}, which appends the stream to the backlog, where it yields to other
  * frames after every chunk (round robin), so a large message delays other traffic by at most one chunk. A send
  * completes, outside the lock, when its last chunk has been copied out.</li>
- * <li><b>Tail.</b> A rendezvous payload in native memory is not copied: its chunk is the staging buffer's tail
- * ({@link OutBuffer}), written from the sender's memory by a gathering write after the staged bytes. While a tail is
- * attached the staging buffer takes no frame (frames queue in the backlog), so the wire order holds; the send whose
- * last chunk is the tail ({@code tailSend}) completes only once the tail is written.</li>
+ * <li><b>Tail.</b> A rendezvous payload in native memory (or in a heap array, through a {@link NativeSocket}) is
+ * not copied: its chunk is the staging buffer's tail ({@link OutBuffer}), written from the sender's memory by a
+ * gathering write after the staged bytes (for a heap array: the staged bytes and the header, then the payload).
+ * While a tail is attached the staging buffer takes no frame (frames queue in the backlog), so the wire order
+ * holds; the send whose last chunk is the tail ({@code tailSend}) completes only once the tail is written.</li>
  * <li><b>Cost.</b> One lock per frame, uncontended in the common case; an eager frame is copied once into the
  * staging buffer (twice when backlogged: to the heap first); rendezvous data from a heap array is copied chunk by
- * chunk into the staging buffer, from native memory not at all.</li>
+ * chunk into the staging buffer where the connection has no {@link NativeSocket}, from native memory not at all.</li>
  * </ul>
  */
 final class TcpWriter {
@@ -67,12 +68,12 @@ final class TcpWriter {
     private StreamedSend tailSend;
 
     TcpWriter(final TcpConnection connection, final SocketChannel channel, final TcpIoLoop loop, final int self,
-        final int stagingBytes) {
+        final int stagingBytes, final NativeSocket heapSocket) {
         this.connection = connection;
         this.channel = channel;
         this.loop = loop;
         this.self = self;
-        this.out = new OutBuffer(stagingBytes);
+        this.out = new OutBuffer(stagingBytes, heapSocket);
     }
 
     // ------------------------------------------------------------------------------------------------ eager
@@ -452,6 +453,16 @@ final class TcpWriter {
             out.clear();
             tailSend = null;
             wantWrite = false;
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    /** Clean-up, holding the read token: closes the socket of heap I/O (see {@link NativeSocket}). */
+    void closeHeapSocket() {
+        writeLock.lock();
+        try {
+            out.closeHeapSocket();
         } finally {
             writeLock.unlock();
         }

@@ -127,6 +127,25 @@ class TcpStressTest {
         }
     }
 
+    /**
+     * {@link TcpHeapIoStress}: ranks as processes with native access enabled (as {@code tutti run} starts them), so
+     * that rendezvous data in heap arrays is written and read by the socket straight from and into the arrays
+     * ({@link NativeSocket}); both ranks send at once, several messages each way, at random offsets, and every byte
+     * (and the bytes around each receive) is checked. A rank where that I/O is not available fails the test.
+     */
+    @org.junit.jupiter.api.Test
+    @Tag("process")
+    void shouldKeepEveryByteOfRendezvousMessagesReadAndWrittenStraightFromHeapArrays() throws Exception {
+        final List<TcpProcesses.Rank> ranks = TcpProcesses.run(2, "tcp-heap-io",
+            List.of("--enable-native-access=ALL-UNNAMED"), TcpHeapIoStress.class, List.of(Long.toString(SEED), "100"),
+            100);
+        for (int r = 0; r < ranks.size(); r++) {
+            final String out = ranks.get(r).output();
+            assertTrue(ranks.get(r).ended(), "rank " + r + " did not finish, " + seedText() + ": " + out);
+            assertEquals(0, ranks.get(r).exit(), "rank " + r + " failed, " + seedText() + ": " + out);
+        }
+    }
+
     // ------------------------------------------------------------------------------------------------ senders
 
     private static int[] plan(final StressSizes sizes, final int eagerLimit, final int sender) {
