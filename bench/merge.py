@@ -4,10 +4,11 @@ Tutti / Open MPI: tutti-shm and tutti-inproc vs openmpi-vader (shared memory), t
 the mpi layer (tutti-mpi-inproc, -shm, -tcp, from tutti bench mpi-pingpong / mpi-allreduce) its overhead over
 Tutti's own API on the same transport (mpi/tutti for inproc, mpi-shm/shm, mpi-tcp/tcp), and mpi/vader, mpi-shm/vader.
 When a cell has several rows (repeated runs), the table shows their median and notes the spread. When the runs are
-numbered (compare.sh --repeat names its CSVs IMPL-OP-rN.csv), each ratio column gets a second one, "/round": the
-median over the rounds of the ratio of the two runs of one round, which ran one after the other. The host's speed
-of shared-memory traffic changes for seconds to minutes at a time (both libraries see it), so two medians taken
-from different runs may come from different host states where the runs of one round mostly do not.
+numbered (compare.sh --repeat names its CSVs IMPL-OP-rN.csv), each ratio column gets two more: "/round", the
+median over the rounds of the ratio of the two runs of one round, which ran one after the other, and "/best", the
+ratio of the two sides' fastest runs. The host's speed of shared-memory traffic changes between two levels for
+seconds to minutes at a time (both libraries see it, and it may change within a run), so two medians taken from
+different runs may come from different levels; the fastest run of each side is the one most likely at the faster.
 
     merge.py [--merged FILE] [--sizes B1,B2,...] [--markdown] CSV...
 
@@ -99,6 +100,11 @@ def print_tables(rows, out=sys.stdout, only_sizes=None, markdown=False):
         paired = [t[n] / o[n] for n in t if n in o and o[n] > 0]
         return median(paired) if len(paired) > 1 else None
 
+    def best_ratio(op, ranks, tutti, ompi, b):
+        """The ratio of the fastest runs, when both sides have at least two numbered runs."""
+        t, o = by_round.get((op, ranks, tutti, b), {}), by_round.get((op, ranks, ompi, b), {})
+        return min(t.values()) / min(o.values()) if len(t) > 1 and len(o) > 1 and min(o.values()) > 0 else None
+
     def op_key(k):
         return (OP_ORDER.index(k[0]) if k[0] in OP_ORDER else len(OP_ORDER), k[0], k[1])
 
@@ -121,11 +127,13 @@ def print_tables(rows, out=sys.stdout, only_sizes=None, markdown=False):
                  + (" (per message; MB/s = bytes / avg_us)" if op == "bandwidth" else "")
                  + "; ratio = tutti / openmpi, > 1 means Tutti is slower")
         print(f"\n#### {title}\n" if markdown else f"\n== {title}", file=out)
-        widths = [10] + [max(15, len(i) + 2) for i in impls] + [14] * len(pairs) + [20] * len(rounds)
-        print(row(["bytes"] + impls + [p[2] for p in pairs] + [p[2] + "/round" for p in rounds], widths), file=out)
+        widths = [10] + [max(15, len(i) + 2) for i in impls] + [14] * len(pairs) + [20, 20] * len(rounds)
+        print(row(["bytes"] + impls + [p[2] for p in pairs]
+                  + [p[2] + suffix for p in rounds for suffix in ("/round", "/best")], widths), file=out)
         if markdown:
             print("|" + "---:|" * len(widths), file=out)
-        ratios = {name: {"small": [], "large": []} for name in [p[2] for p in pairs] + [p[2] + "/round" for p in rounds]}
+        ratios = {name: {"small": [], "large": []}
+                  for name in [p[2] for p in pairs] + [p[2] + x for p in rounds for x in ("/round", "/best")]}
         for b in sizes:
             values = [str(b)] + [fmt(cells.get((i, b)), w, 3) for i, w in zip(impls, widths[1:])]
             for tutti, ompi, name in pairs:
@@ -135,10 +143,11 @@ def print_tables(rows, out=sys.stdout, only_sizes=None, markdown=False):
                     ratios[name]["large" if b > LARGE_MESSAGE_BYTES else "small"].append(ratio)
                 values.append(fmt(ratio, 14))
             for tutti, ompi, name in rounds:
-                ratio = round_ratio(op, ranks, tutti, ompi, b)
-                if ratio is not None:
-                    ratios[name + "/round"]["large" if b > LARGE_MESSAGE_BYTES else "small"].append(ratio)
-                values.append(fmt(ratio, 20))
+                for suffix, how in (("/round", round_ratio), ("/best", best_ratio)):
+                    ratio = how(op, ranks, tutti, ompi, b)
+                    if ratio is not None:
+                        ratios[name + suffix]["large" if b > LARGE_MESSAGE_BYTES else "small"].append(ratio)
+                    values.append(fmt(ratio, 20))
             print(row(values, widths), file=out)
         if markdown:
             print(file=out)
