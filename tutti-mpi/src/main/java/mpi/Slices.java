@@ -23,8 +23,8 @@ import java.util.concurrent.ConcurrentSkipListMap;
  * <p>Implementation note: a sorted map from the start address of each direct buffer that was sliced (the root: a
  * slice of a slice records the first buffer) to that buffer, weakly held, and its size; a direct buffer's base is
  * the recorded root whose memory holds it, found by the greatest start at or below its address. One entry per
- * sliced buffer, however many slices are cut from it; entries whose buffer is gone are ignored, and dropped when
- * the map grows past {@value #CLEAN_AT} entries. Only the derived-datatype path asks ({@link Bufs}); plain types
+ * sliced buffer, however many slices are cut from it; entries whose buffer is gone are passed over and dropped
+ * when a look-up meets them, and all of them when the map grows past {@value #CLEAN_AT} entries. Only the derived-datatype path asks ({@link Bufs}); plain types
  * never reach before their origin. Thread-safe (a concurrent map).
  */
 final class Slices {
@@ -65,14 +65,22 @@ final class Slices {
         return slice;
     }
 
-    /** @return the recorded live buffer whose memory holds {@code [address, address + bytes)}, or null */
+    /**
+     * @return the recorded live buffer whose memory holds {@code [address, address + bytes)}, or null. Entries of
+     *         buffers that are gone are passed over (and dropped): their memory may have been given to a buffer
+     *         recorded at a lower address, which would otherwise be hidden behind them.
+     */
     private static Buffer root(final long address, final long bytes) {
-        final Map.Entry<Long, Root> e = ROOTS.floorEntry(address);
-        if (null == e) {
-            return null;
+        Map.Entry<Long, Root> e = ROOTS.floorEntry(address);
+        while (null != e) {
+            final Buffer b = e.getValue().buffer().get();
+            if (null != b) {
+                return address + bytes <= e.getKey() + e.getValue().bytes() ? b : null;
+            }
+            ROOTS.remove(e.getKey(), e.getValue());
+            e = ROOTS.lowerEntry(e.getKey());
         }
-        final Buffer b = e.getValue().buffer().get();
-        return null != b && address + bytes <= e.getKey() + e.getValue().bytes() ? b : null;
+        return null;
     }
 
     /**
