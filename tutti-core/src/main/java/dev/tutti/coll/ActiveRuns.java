@@ -45,6 +45,7 @@ final class ActiveRuns implements Agent {
     private static final int SLOTS = 4;
     private static final ScheduleRun[] EMPTY = new ScheduleRun[0];
     private static final PrioritizedWork[] NO_WORK = new PrioritizedWork[0];
+    private static final Agent[] NO_AGENTS = new Agent[0];
 
     private final AtomicReferenceArray<ScheduleRun> slots = new AtomicReferenceArray<>(SLOTS);
     private volatile ScheduleRun[] overflow = EMPTY;
@@ -52,6 +53,8 @@ final class ActiveRuns implements Agent {
     private volatile ScheduleRun[] persistent = EMPTY;
     /** Prioritized work that is not a schedule, registered for its owner's life (copy-on-write under this lock). */
     private volatile PrioritizedWork[] ranked = NO_WORK;
+    /** Work of the on-host layer that waits for a peer (its regions' deferred calls), copy-on-write under this lock. */
+    private volatile Agent[] hostWork = NO_AGENTS;
     private final AtomicInteger prioritized = new AtomicInteger();
 
     void add(final ScheduleRun run) {
@@ -141,6 +144,28 @@ final class ActiveRuns implements Agent {
         if (i >= 0) {
             ranked = without(cur, i);
             prioritized.decrementAndGet();
+        }
+    }
+
+    /**
+     * Registers work of the on-host layer that every pass of this rank's progress runs, until {@link #removeHost}.
+     *
+     * @param work the work: cheap when it has nothing to do
+     */
+    synchronized void addHost(final Agent work) {
+        hostWork = with(hostWork, work);
+    }
+
+    /**
+     * Unregisters work registered by {@link #addHost}; harmless if it is not registered.
+     *
+     * @param work the work
+     */
+    synchronized void removeHost(final Agent work) {
+        final Agent[] cur = hostWork;
+        final int i = indexOf(cur, work);
+        if (i >= 0) {
+            hostWork = without(cur, i);
         }
     }
 
@@ -263,10 +288,13 @@ final class ActiveRuns implements Agent {
 
     @Override
     public int doWork() {
-        if (0 != prioritized.get()) {
-            return advanceAbove(Integer.MIN_VALUE);
-        }
         int work = 0;
+        for (final Agent a : hostWork) {
+            work += a.doWork();
+        }
+        if (0 != prioritized.get()) {
+            return work + advanceAbove(Integer.MIN_VALUE);
+        }
         for (int i = 0; i < SLOTS; i++) {
             final ScheduleRun r = slots.get(i);
             if (null != r) {

@@ -3,6 +3,7 @@ package dev.tutti.coll;
 import dev.tutti.coll.slot.SlotLanes;
 import dev.tutti.p2p.CommView;
 import dev.tutti.p2p.P2pEngine;
+import dev.tutti.runtime.Agent;
 
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -411,6 +412,19 @@ public final class CollComm {
         final ActiveRuns runs = activeRuns();
         runs.addRanked(work);
         return () -> runs.removeRanked(work);
+    }
+
+    /**
+     * Makes work of the on-host layer part of every pass of this rank's progress (a region's calls that wait for a
+     * peer before they can be published or completed), until the returned handle runs.
+     *
+     * @param work the work: cheap when it has nothing to do
+     * @return what ends the registration (harmless to run twice)
+     */
+    public Runnable addHostWork(final Agent work) {
+        final ActiveRuns runs = activeRuns();
+        runs.addHost(work);
+        return () -> runs.removeHost(work);
     }
 
     /** @return the rank's collective state, looked up once per communicator (see {@link #activeRuns()}) */

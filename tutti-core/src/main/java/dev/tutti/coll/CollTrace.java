@@ -18,6 +18,8 @@ public record CollTrace(CollCall call, String road) implements Trace.Collective 
     public static final String MESSAGES = "messages";
     /** Road of a persistent run whose messages go through slots of memory shared with its peers. */
     public static final String SLOTS = "slots";
+    /** Road of a persistent run through its communicator's on-host region ({@code coll.host}). */
+    public static final String REGION = "region";
     /** Each variant's name in events, by ordinal: made once, not per event. */
     private static final String[] VARIANTS = variantNames();
 

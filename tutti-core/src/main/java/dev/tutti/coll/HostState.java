@@ -5,7 +5,8 @@ import dev.tutti.TuttiException;
 /**
  * The on-host collective layer's state of one communicator ({@code dev.tutti.coll.host}), as the engine keeps it:
  * made at the communicator's first blocking barrier, allreduce, allgather or alltoall, read at each later call
- * ({@link CollComm#hostState()}), asked by a stalled run of the message layer ({@link #stalled}), and told when the
+ * ({@link CollComm#hostState()}) and persistent start ({@link #start}), asked by a stalled run of the message layer
+ * ({@link #stalled}), and told when the
  * communicator's context block is retired. The layer sits above the engine, so the engine knows it only through this.
  */
 public interface HostState {
@@ -28,6 +29,20 @@ public interface HostState {
      * @return the failure, or null while the peers' calls show none
      */
     default TuttiException stalled(final long call, final CollHeader header, final String op) {
+        return null;
+    }
+
+    /**
+     * Numbers a persistent request's start as the communicator's next call-ordered call, and starts it through the
+     * region if it goes there ({@link Road#onHost}); else publishes the call's words alone, sets its number
+     * ({@link CollCall#hostCall(long)}) and returns null, and the caller runs it on the message layer.
+     *
+     * @param call  the request's call, intracommunicator, with no hook
+     * @param reuse the request's run of an earlier start, complete, or null
+     * @return the run, started, or null
+     * @throws TuttiException never for a peer's call (a run reports those when it is tested or waited for)
+     */
+    default RegionRun start(final CollCall call, final RegionRun reuse) {
         return null;
     }
 }

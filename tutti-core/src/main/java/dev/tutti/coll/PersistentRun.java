@@ -44,6 +44,10 @@ public final class PersistentRun implements PersistentRequest {
     private boolean active;
     private volatile boolean freed;
     private boolean started;
+    /** The current start's run through the on-host region, or null when {@code run} carries it. */
+    private RegionRun onHost;
+    /** The last run through the region, kept for the next start to reuse. */
+    private RegionRun lastOnHost;
 
     public PersistentRun(final CollCall call, final Schedule schedule) {
         this.call = call;
@@ -57,8 +61,8 @@ public final class PersistentRun implements PersistentRequest {
         final CollectiveEvent ev = Trace.ON ? Trace.collective() : null;
         startUntraced();
         if (null != ev && Trace.end(ev)) {
-            Trace.commit(ev, new CollTrace(call, null != run.directPlan() ? CollTrace.SLOTS : CollTrace.MESSAGES),
-                run);
+            Trace.commit(ev, new CollTrace(call, null != onHost ? CollTrace.REGION : null != run.directPlan()
+                ? CollTrace.SLOTS : CollTrace.MESSAGES), run);
         }
     }
 
@@ -84,6 +88,14 @@ public final class PersistentRun implements PersistentRequest {
                 + "still be written; expected a request whose runs succeeded (free it and init a new one)");
         }
         started = true;
+        final HostState host = null == hook ? call.comm().hostState() : null;
+        onHost = null == host ? null : host.start(call, lastOnHost);
+        if (null != onHost) {
+            lastOnHost = onHost;
+            entry.release(); // the schedule's run is not started: its lease goes back at once
+            active(true);
+            return;
+        }
         active(true);
         run.startPersistent(call.gate(), hook, call);
     }
@@ -107,7 +119,8 @@ public final class PersistentRun implements PersistentRequest {
         if (!started) {
             return true;
         }
-        final boolean done = run.test();
+        final RegionRun h = onHost;
+        final boolean done = null != h ? h.test() : run.test();
         if (done) {
             active(false);
         }
@@ -120,6 +133,11 @@ public final class PersistentRun implements PersistentRequest {
             return Status.EMPTY;
         }
         try {
+            final RegionRun h = onHost;
+            if (null != h) {
+                h.await();
+                return Status.EMPTY;
+            }
             return run.waitFor();
         } finally {
             active(false);
@@ -131,11 +149,26 @@ public final class PersistentRun implements PersistentRequest {
         if (!started) {
             return Status.EMPTY;
         }
-        final Status s = run.waitFor(timeout, unit);
+        final RegionRun h = onHost;
+        final Status s = null != h ? awaitFor(h, unit.toNanos(timeout)) : run.waitFor(timeout, unit);
         if (null != s) {
             active(false);
         }
         return s;
+    }
+
+    /** Waits up to {@code nanos} for a run through the region: the rank's progress between tests, then yields. */
+    private Status awaitFor(final RegionRun h, final long nanos) {
+        final long end = System.nanoTime() + nanos;
+        for (int i = 0; !h.test(); i++) {
+            if (System.nanoTime() - end >= 0) {
+                return null;
+            }
+            if (0 == call.comm().engine().progress() && i > 1000) {
+                Thread.yield();
+            }
+        }
+        return Status.EMPTY;
     }
 
     /** Cancelling a collective is not possible (MPI); this does nothing. */
@@ -182,6 +215,6 @@ public final class PersistentRun implements PersistentRequest {
     public String toString() {
         final String direct = run.directPlan();
         return "PersistentRequest(" + call + (isActive() ? ", active" : "") + (freed ? ", freed" : "")
-            + (null == direct ? "" : ", " + direct) + ")";
+            + (null != onHost ? ", last start through the on-host region" : null == direct ? "" : ", " + direct) + ")";
     }
 }

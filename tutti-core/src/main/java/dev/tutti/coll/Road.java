@@ -66,7 +66,8 @@ public final class Road {
      * @return true for the on-host region
      */
     public static boolean onHost(final CollCall call, final long limit, final boolean chunks) {
-        if (CollCall.Variant.BLOCKING != call.variant() || null != call.args()
+        final CollCall.Variant form = call.variant();
+        if (CollCall.Variant.BLOCKING != form && CollCall.Variant.PERSISTENT != form || null != call.args()
             || null != call.comm().selection().override(call.kind())) {
             return false;
         }
@@ -74,7 +75,7 @@ public final class Road {
         return switch (call.kind()) {
             case BARRIER -> true;
             case BCAST, GATHER, ALLGATHER -> block <= limit;
-            case REDUCE, ALLREDUCE -> block <= limit || chunks;
+            case REDUCE, ALLREDUCE -> block <= limit || chunks && CollCall.Variant.BLOCKING == form;
             case SCATTER, ALLTOALL -> block * call.comm().size() <= limit;
             default -> false;
         };

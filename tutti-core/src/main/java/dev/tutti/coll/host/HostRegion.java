@@ -9,6 +9,7 @@ import dev.tutti.coll.CollComm;
 import dev.tutti.coll.CollHeader;
 import dev.tutti.coll.CollKind;
 import dev.tutti.coll.HostState;
+import dev.tutti.coll.RegionRun;
 import dev.tutti.coll.Road;
 import dev.tutti.coll.slot.SlotLanes;
 import dev.tutti.internal.Errors;
@@ -84,12 +85,23 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class HostRegion implements HostState {
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
+    private static final VarHandle PENDING;
+
+    static {
+        try {
+            PENDING = java.lang.invoke.MethodHandles.lookup().findVarHandle(HostRegion.class, "pending", int.class);
+        } catch (final ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
     /** Flag reads between two passes of the engine's progress while the idle strategy only spins (a power of 2). */
     private static final int POLLS = 16;
     /** Calls between two passes of the rank's progress made by calls that did not wait (a power of 2). */
     private static final int PROGRESS_EVERY = 32;
     /** Idle steps of a wait between two looks for a peer's message of the awaited call (a power of 2). */
     private static final int PROBE_EVERY = 64;
+    /** Longs per call in {@code waiting}. */
+    private static final int WORDS = 6;
 
     private final CollComm comm;
     private final P2pEngine engine;
@@ -113,14 +125,23 @@ final class HostRegion implements HostState {
     private boolean declined;
     private long calls;
     /**
-     * Words of nonblocking calls that took the message layer and wait for a free cell ({@link #publishOrLater}):
-     * four longs per call (its number, call, shape and op words), oldest first, {@code later} of them. Guarded by
-     * {@code laterLock}: the owner adds and publishes them, and a stalled run's check may publish them from any thread
-     * ({@link #stalled}).
+     * Calls numbered but not yet published ({@link #enqueue}), oldest first, {@code queued} of them: per call
+     * {@value #WORDS} longs in {@code waiting} (its number, call, shape and op words, where its bytes start in
+     * {@code from} and how many), the memory its bytes come from, and its run if it has one (a persistent start).
+     * Guarded by {@code lock}, as are {@code runs}, the persistent starts through the region not yet complete, oldest
+     * first, {@code running} of them.
      */
-    private long[] waiting = new long[4 * HostLayout.CELLS];
-    private volatile int later;
-    private final ReentrantLock laterLock = new ReentrantLock();
+    private long[] waiting = new long[WORDS * HostLayout.CELLS];
+    private MemorySegment[] from = new MemorySegment[HostLayout.CELLS];
+    private HostRun[] owners = new HostRun[HostLayout.CELLS];
+    private int queued;
+    private HostRun[] runs = new HostRun[HostLayout.CELLS];
+    private int running;
+    /** {@code queued + running}, stored under the lock and read without it: 0 lets a call skip the lock. */
+    private volatile int pending;
+    private final ReentrantLock lock = new ReentrantLock();
+    /** Ends the registration of {@link #doWork} with the rank's progress; null until the first persistent start. */
+    private Runnable unregister;
     /** The current call's message tag (drawn as a message-layer call would, see {@link CollComm#drawTag}). */
     private int tag;
     private long callWord;
@@ -176,7 +197,7 @@ final class HostRegion implements HostState {
             if (CollCall.Variant.BLOCKING == c.variant()) {
                 publish(k, null, 0, 0, c);
             } else {
-                publishOrLater(k);
+                publishOrLater(k, callWord, shapeWord, opWord);
             }
             c.hostCall(k); // its run asks stalled(k) if it stalls
             return false;
@@ -185,19 +206,22 @@ final class HostRegion implements HostState {
         if (comm.outranked(0)) {
             engine.progress(); // a registered run of a higher priority goes first, as for any collective of level 0
         }
-        switch (kind) {
-            case BARRIER -> barrier(k, c);
-            case BCAST -> bcast(k, c);
-            case REDUCE, ALLREDUCE -> {
-                if (!reduce(k, c, CollKind.ALLREDUCE == kind ? -1 : c.root())) {
-                    c.hostCall(k); // no chunk area: the message layer runs it (every rank decided so)
-                    return false;
+        if ((CollKind.REDUCE == kind || CollKind.ALLREDUCE == kind) && block(c) > limit) {
+            if (!chunked(k, c, CollKind.ALLREDUCE == kind ? -1 : c.root())) {
+                c.hostCall(k); // no chunk area: the message layer runs it (every rank decided so)
+                return false;
+            }
+        } else {
+            publish(k, source(c), sourceAt(c), published(c), c);
+            final int awaits = awaits(c);
+            if (HostRun.ROOT == awaits) {
+                awaitCall(c.root(), k, c);
+            } else if (HostRun.ALL == awaits) {
+                for (int i = 1; i < size; i++) {
+                    awaitCall((rank + i) % size, k, c);
                 }
             }
-            case GATHER, ALLGATHER -> gather(k, c, CollKind.ALLGATHER == kind ? -1 : c.root());
-            case SCATTER -> scatter(k, c);
-            case ALLTOALL -> alltoall(k, c);
-            default -> throw Failures.internal(kind.mpiName(), comm.describe(), "no on-host algorithm");
+            finish(k, c);
         }
         if (0 == (k & (PROGRESS_EVERY - 1))) {
             engine.progress(); // MPI's progress rule, for a rank whose calls never wait (see the class note)
@@ -205,53 +229,6 @@ final class HostRegion implements HostState {
         final List<Runnable> finish = c.finish();
         if (null != finish && !finish.isEmpty()) {
             finish.forEach(Runnable::run);
-        }
-        return true;
-    }
-
-    private void barrier(final long k, final CollCall c) {
-        publish(k, null, 0, 0, c);
-        for (int i = 1; i < size; i++) {
-            awaitCall((rank + i) % size, k, c);
-        }
-    }
-
-    private void bcast(final long k, final CollCall c) {
-        final int root = c.root();
-        final long n = block(c);
-        if (rank == root) {
-            publish(k, c.recv(), 0, n, c);
-            return;
-        }
-        publish(k, null, 0, 0, c);
-        awaitCall(root, k, c);
-        SegmentCopy.copy(data(root, k, n), 0, c.recv(), 0, n);
-    }
-
-    /**
-     * Reduce ({@code root} at least 0) or allreduce ({@code root} -1).
-     *
-     * @return false if the call is past the limit and the ranks declined a chunk area at it
-     */
-    private boolean reduce(final long k, final CollCall c, final int root) {
-        final long n = block(c);
-        if (n > limit) {
-            return chunked(k, c, root);
-        }
-        final MemorySegment recv = c.recv();
-        publish(k, null != c.send() ? c.send() : recv, 0, n, c);
-        if (root >= 0 && root != rank) {
-            return true;
-        }
-        for (int i = 1; i < size; i++) {
-            awaitCall((rank + i) % size, k, c);
-        }
-        final Op op = c.op();
-        final Datatype type = c.sendType();
-        final int count = c.sendCount();
-        SegmentCopy.copy(data(size - 1, k, n), 0, recv, 0, n);
-        for (int r = size - 2; r >= 0; r--) {
-            LocalReduction.reduce(op, type, data(r, k, n), recv, count);
         }
         return true;
     }
@@ -321,56 +298,140 @@ final class HostRegion implements HostState {
         return new HostChunks(this, rank, areas);
     }
 
-    /** Gather ({@code root} at least 0) or allgather ({@code root} -1). */
-    private void gather(final long k, final CollCall c, final int root) {
-        final long n = block(c);
-        final MemorySegment send = c.send();
-        final MemorySegment recv = c.recv();
-        if (null != send) {
-            publish(k, send, 0, n, c);
-        } else {
-            publish(k, recv, rank * n, n, c);
+    /**
+     * Starts a persistent request's call through the region, or publishes its words alone (see
+     * {@link HostState#start}). The call's bytes are published at once when its cell is free and no earlier call
+     * waits, else they wait in this rank's memory (the request's buffers stay unchanged while it is active): a start
+     * never waits. The run completes when the peers it needs have published the call and it has read their cells,
+     * after every earlier run ({@link #advance}).
+     */
+    @Override
+    public RegionRun start(final CollCall c, final RegionRun reuse) {
+        final long k = ++calls;
+        final boolean host = Road.onHost(c, limit, false);
+        final CollKind kind = c.kind();
+        final long call = (long) TypeCode.intraHeader(kind.ordinal() + 1, c.root()) << Integer.SIZE
+            | (host ? 1L << 8 : 0L) | c.variant().ordinal();
+        final long shape = (long) c.sendCount() << Integer.SIZE | c.sendType().ordinal();
+        final long op = opCode(c.op());
+        if (!host) {
+            publishOrLater(k, call, shape, op);
+            c.hostCall(k); // its run asks stalled(k) if it stalls
+            return null;
         }
-        if (root >= 0 && root != rank) {
-            return;
+        final int drawn = comm.drawTag((int) (call >>> Integer.SIZE), c.sendCount());
+        final HostRun run = reuse instanceof HostRun h && h.region() == this ? h : new HostRun(this);
+        run.arm(c, k, drawn, call, shape, op, awaits(c));
+        if (null == unregister) {
+            unregister = comm.addHostWork(this::doWork);
         }
-        for (int i = 1; i < size; i++) {
-            final int r = (rank + i) % size;
-            awaitCall(r, k, c);
-            SegmentCopy.copy(data(r, k, n), 0, recv, r * n, n);
-        }
-        if (null != send) {
-            SegmentCopy.copy(send, 0, recv, rank * n, n);
-        }
-    }
-
-    private void scatter(final long k, final CollCall c) {
-        final int root = c.root();
-        final long n = block(c);
-        final long all = n * size;
-        if (rank == root) {
-            publish(k, c.send(), 0, all, c);
-            if (null != c.recv()) {
-                SegmentCopy.copy(c.send(), rank * n, c.recv(), 0, n);
+        lock.lock();
+        try {
+            if (0 != pending) {
+                progress();
             }
-            return;
+            if (running == runs.length) {
+                runs = Arrays.copyOf(runs, 2 * running);
+            }
+            runs[running++] = run;
+            enqueue(k, call, shape, op, source(c), sourceAt(c), published(c), run);
+            if (run.published && 1 == running && tryFinish(run)) { // it needs no peer, or they are there
+                runs[--running] = null;
+            }
+            pending(queued + running);
+        } finally {
+            lock.unlock();
         }
-        publish(k, null, 0, 0, c);
-        awaitCall(root, k, c);
-        SegmentCopy.copy(data(root, k, all), rank * n, c.recv(), 0, n);
+        return run;
     }
 
-    private void alltoall(final long k, final CollCall c) {
-        final long n = block(c);
-        final long all = n * size;
-        final MemorySegment recv = c.recv();
-        publish(k, null != c.send() ? c.send() : recv, 0, all, c);
-        for (int i = 1; i < size; i++) {
-            final int r = (rank + i) % size;
-            awaitCall(r, k, c);
-            SegmentCopy.copy(data(r, k, all), rank * n, recv, r * n, n);
+    /** @return what a call waits for on this rank: {@link HostRun#NONE}, {@code ROOT} or {@code ALL} */
+    private int awaits(final CollCall c) {
+        return switch (c.kind()) {
+            case BARRIER, ALLREDUCE, ALLGATHER, ALLTOALL -> HostRun.ALL;
+            case BCAST, SCATTER -> rank == c.root() ? HostRun.NONE : HostRun.ROOT;
+            case REDUCE, GATHER -> rank == c.root() ? HostRun.ALL : HostRun.NONE;
+            default -> throw Failures.internal(c.kind().mpiName(), comm.describe(), "no on-host algorithm");
+        };
+    }
+
+    /**
+     * @return the memory this rank's bytes of a call come from, or null when it publishes none: a bcast's or
+     * scatter's root its whole vector, a reduction's and an alltoall's every rank its operand, a gather's its block
+     * (in place: its block of the receive buffer)
+     */
+    private MemorySegment source(final CollCall c) {
+        return switch (c.kind()) {
+            case BCAST -> rank == c.root() ? c.recv() : null;
+            case SCATTER -> rank == c.root() ? c.send() : null;
+            case REDUCE, ALLREDUCE, GATHER, ALLGATHER, ALLTOALL -> null != c.send() ? c.send() : c.recv();
+            default -> null;
+        };
+    }
+
+    /** @return where in {@link #source} this rank's bytes start */
+    private long sourceAt(final CollCall c) {
+        final CollKind kind = c.kind();
+        return null == c.send() && (CollKind.GATHER == kind || CollKind.ALLGATHER == kind) ? rank * block(c) : 0;
+    }
+
+    /** @return how many bytes this rank publishes for a call: a block, or a scatter's or alltoall's p of them */
+    private long published(final CollCall c) {
+        if (null == source(c)) {
+            return 0;
         }
-        SegmentCopy.copy(data(rank, k, all), rank * n, recv, rank * n, n);
+        final CollKind kind = c.kind();
+        return CollKind.SCATTER == kind || CollKind.ALLTOALL == kind ? block(c) * size : block(c);
+    }
+
+    /**
+     * Completes call {@code k} on this rank once every peer it waits for ({@link #awaits}) has published it: copies
+     * out of their cells, or folds them in rank order, {@code x0 op (x1 op (... op x(p-1)))}.
+     */
+    private void finish(final long k, final CollCall c) {
+        final long n = block(c);
+        final MemorySegment recv = c.recv();
+        final int root = c.root();
+        switch (c.kind()) {
+            case BCAST -> {
+                if (rank != root) {
+                    SegmentCopy.copy(data(root, k, n), 0, recv, 0, n);
+                }
+            }
+            case REDUCE, ALLREDUCE -> {
+                if (CollKind.ALLREDUCE == c.kind() || rank == root) {
+                    SegmentCopy.copy(data(size - 1, k, n), 0, recv, 0, n);
+                    for (int r = size - 2; r >= 0; r--) {
+                        LocalReduction.reduce(c.op(), c.sendType(), data(r, k, n), recv, c.sendCount());
+                    }
+                }
+            }
+            case GATHER, ALLGATHER -> {
+                if (CollKind.ALLGATHER == c.kind() || rank == root) {
+                    for (int i = 1; i < size; i++) {
+                        final int r = (rank + i) % size;
+                        SegmentCopy.copy(data(r, k, n), 0, recv, r * n, n);
+                    }
+                    if (null != c.send()) {
+                        SegmentCopy.copy(c.send(), 0, recv, rank * n, n);
+                    }
+                }
+            }
+            case SCATTER -> {
+                if (rank != root) {
+                    SegmentCopy.copy(data(root, k, n * size), rank * n, recv, 0, n);
+                } else if (null != recv) {
+                    SegmentCopy.copy(c.send(), rank * n, recv, 0, n);
+                }
+            }
+            case ALLTOALL -> {
+                for (int r = 0; r < size; r++) {
+                    SegmentCopy.copy(data(r, k, n * size), rank * n, recv, r * n, n);
+                }
+            }
+            default -> {
+            }
+        }
     }
 
     /** @return the bytes of one block of the call (its whole vector for bcast and the reductions) */
@@ -384,70 +445,272 @@ final class HostRegion implements HostState {
     }
 
     /**
-     * Publishes this rank's call {@code k}, after the words of earlier nonblocking calls that wait: once every peer
-     * has published call {@code k - 3} (so that none reads the cell of call {@code k - 4} any more), copies {@code n}
-     * bytes into the cell, then the call's words, then its number.
+     * Publishes this rank's blocking call {@code k}: first completes every earlier run and publishes every earlier
+     * call that waits, waiting for them as for its own; then, once every peer has published call {@code k - 3} (so
+     * that none reads the cell of call {@code k - 4} any more), copies {@code n} bytes into the cell, then the call's
+     * words, then its number.
      */
     private void publish(final long k, final MemorySegment from, final long offset, final long n, final CollCall c) {
-        while (0 != later) { // earlier nonblocking calls' words first, in call order, waiting for their cells
-            final long j;
-            laterLock.lock();
+        while (0 != pending) {
+            lock.lock();
             try {
-                publishFree();
-                if (0 == later) {
-                    break;
+                if (0 == progress()) {
+                    awaitOldest(c.kind().mpiName());
                 }
-                j = waiting[0];
             } finally {
-                laterLock.unlock();
+                lock.unlock();
             }
-            awaitCell(j, c);
         }
         awaitCell(k, c);
         write(k, from, offset, n, callWord, shapeWord, opWord);
     }
 
     /**
-     * Publishes the words of nonblocking call {@code k}, which takes the message layer, if its cell is free and no
-     * earlier call's words wait; else they wait (in {@code waiting}) until the next call on the communicator, or a
-     * stalled run's check ({@link #stalled}), finds their cells free. So a nonblocking call never waits here for
-     * its peers: MPI makes its start local, and a rank may start any number of them before a peer starts the first
-     * (and then, say, send the message that the peer waits for before it starts them).
+     * Publishes the words of nonblocking or persistent call {@code k}, which takes the message layer, or leaves them
+     * waiting ({@link #enqueue}).
+     * So a nonblocking call never waits here for its peers: MPI makes its start local, and a rank may start any
+     * number of them before a peer starts the first (and then, say, send the message that the peer waits for before
+     * it starts them).
      */
-    private void publishOrLater(final long k) {
-        laterLock.lock();
+    private void publishOrLater(final long k, final long call, final long shape, final long op) {
+        lock.lock();
         try {
-            publishFree();
-            if (0 == later && cellFree(k)) {
-                write(k, null, 0, 0, callWord, shapeWord, opWord);
-                return;
+            if (0 != pending) {
+                progress();
             }
-            if (4 * later == waiting.length) {
-                waiting = Arrays.copyOf(waiting, 2 * waiting.length);
-            }
-            final int at = 4 * later;
-            waiting[at] = k;
-            waiting[at + 1] = callWord;
-            waiting[at + 2] = shapeWord;
-            waiting[at + 3] = opWord;
-            later = later + 1;
+            enqueue(k, call, shape, op, null, 0, 0, null);
+            pending(queued + running);
         } finally {
-            laterLock.unlock();
+            lock.unlock();
         }
     }
 
-    /** Publishes the waiting words whose cells are free, oldest first (the caller holds {@code laterLock}). */
-    private void publishFree() {
-        final int n = later;
-        int w = 0;
-        while (w < n && cellFree(waiting[4 * w])) {
-            final int at = 4 * w;
-            write(waiting[at], null, 0, 0, waiting[at + 1], waiting[at + 2], waiting[at + 3]);
-            w++;
+    /**
+     * Publishes call {@code k} at once if its cell is free and nothing earlier waits, else queues it: its words, and
+     * for a run ({@code owner}) where its bytes are. Under the lock, after {@link #progress}; the caller updates
+     * {@code pending}.
+     */
+    private void enqueue(final long k, final long call, final long shape, final long op, final MemorySegment bytes,
+        final long offset, final long n, final HostRun owner) {
+        if (0 == queued && noRunBefore(k) && cellFree(k)) {
+            write(k, bytes, offset, n, call, shape, op);
+            if (null != owner) {
+                owner.published = true;
+            }
+            return;
         }
-        if (w > 0) {
-            System.arraycopy(waiting, 4 * w, waiting, 0, 4 * (n - w));
-            later = n - w;
+        if (queued == owners.length) {
+            waiting = Arrays.copyOf(waiting, 2 * waiting.length);
+            from = Arrays.copyOf(from, 2 * queued);
+            owners = Arrays.copyOf(owners, 2 * queued);
+        }
+        final int at = WORDS * queued;
+        waiting[at] = k;
+        waiting[at + 1] = call;
+        waiting[at + 2] = shape;
+        waiting[at + 3] = op;
+        waiting[at + 4] = offset;
+        waiting[at + 5] = n;
+        from[queued] = bytes;
+        owners[queued] = owner;
+        queued++;
+    }
+
+    /**
+     * Stores {@code pending} (under the lock) with release semantics and only when it changes: readers take it as a
+     * hint and then the lock, so no fence is needed on a start's path.
+     */
+    private void pending(final int n) {
+        if (n != pending) {
+            PENDING.setRelease(this, n);
+        }
+    }
+
+    /** @return whether every run of a call before {@code k} is complete (under the lock) */
+    private boolean noRunBefore(final long k) {
+        return 0 == running || runs[0].k >= k;
+    }
+
+    /**
+     * Moves this rank's waiting calls and runs on, without waiting, in call order: completes each run whose peers
+     * have published its call (the oldest first: a rank publishes call {@code j} only once it has read every cell
+     * of the calls before, so no peer reuses a cell it still reads), and publishes each waiting call whose cell is
+     * free and whose earlier runs are complete. Under the lock.
+     *
+     * @return the runs completed and calls published
+     */
+    private int progress() {
+        int work = 0;
+        boolean moved = true;
+        while (moved) {
+            moved = false;
+            while (0 != running && tryFinish(runs[0])) {
+                System.arraycopy(runs, 1, runs, 0, --running);
+                runs[running] = null;
+                work++;
+                moved = true;
+            }
+            int w = 0;
+            while (w < queued && noRunBefore(waiting[WORDS * w]) && cellFree(waiting[WORDS * w])) {
+                final int at = WORDS * w;
+                write(waiting[at], from[w], waiting[at + 4], waiting[at + 5], waiting[at + 1], waiting[at + 2],
+                    waiting[at + 3]);
+                if (null != owners[w]) {
+                    owners[w].published = true;
+                }
+                w++;
+            }
+            if (w > 0) {
+                System.arraycopy(waiting, WORDS * w, waiting, 0, WORDS * (queued - w));
+                System.arraycopy(from, w, from, 0, queued - w);
+                System.arraycopy(owners, w, owners, 0, queued - w);
+                Arrays.fill(from, queued - w, queued, null);
+                Arrays.fill(owners, queued - w, queued, null);
+                queued -= w;
+                work += w;
+                moved = true;
+            }
+        }
+        pending(queued + running);
+        return work;
+    }
+
+    /**
+     * Completes a run if this rank has published its call and every peer it waits for has too (their words checked
+     * against the run's: a mismatch fails the run). Under the lock.
+     *
+     * @return true if the run is complete, with or without a failure
+     */
+    private boolean tryFinish(final HostRun run) {
+        if (!run.published) {
+            return false;
+        }
+        final long k = run.k;
+        final long seq = HostLayout.cellAt(k, cell) + HostLayout.SEQ;
+        try {
+            if (HostRun.ROOT == run.awaits) {
+                final int root = run.call.root();
+                if ((long) LONG.getAcquire(blocks[root], seq) < k) {
+                    return false;
+                }
+                check(root, k, run.call, run.callWord, run.shapeWord, run.opWord);
+            } else if (HostRun.ALL == run.awaits) {
+                for (; run.checked < size; run.checked++) {
+                    final int r = (rank + run.checked) % size;
+                    if ((long) LONG.getAcquire(blocks[r], seq) < k) {
+                        return false;
+                    }
+                    check(r, k, run.call, run.callWord, run.shapeWord, run.opWord);
+                }
+            }
+            finish(k, run.call);
+        } catch (final TuttiException e) {
+            run.complete(e);
+            return true;
+        }
+        run.complete(null);
+        return true;
+    }
+
+    /**
+     * Waits, with the lock held on entry and on return, for what holds the oldest waiting call or run: a peer's
+     * call that frees the oldest waiting call's cell, or that the oldest run waits for. The wait itself runs
+     * without the lock.
+     */
+    private void awaitOldest(final String op) {
+        int r = -1;
+        long want = 0;
+        int drawn = tag;
+        if (0 != queued && (0 == running || waiting[0] <= runs[0].k)) {
+            want = waiting[0] - HostLayout.CELLS + 1;
+            for (int i = 1; i < size && r < 0; i++) {
+                final int p = (rank + i) % size;
+                if ((long) LONG.getAcquire(blocks[p], HostLayout.cellAt(want, cell) + HostLayout.SEQ) < want) {
+                    r = p;
+                }
+            }
+        } else if (0 != running) {
+            final HostRun run = runs[0];
+            want = run.k;
+            drawn = run.tag;
+            r = HostRun.ROOT == run.awaits ? run.call.root() : (rank + run.checked) % size;
+        }
+        if (r < 0) {
+            return;
+        }
+        lock.unlock();
+        try {
+            awaitIdle(r, blocks[r], HostLayout.cellAt(want, cell) + HostLayout.SEQ, want, op, drawn);
+        } finally {
+            lock.lock();
+        }
+    }
+
+    /** Advances this rank's waiting calls and runs ({@link #progress}), if any. */
+    void advance() {
+        if (0 != pending) {
+            lock.lock();
+            try {
+                progress();
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    /**
+     * Waits, without the lock, until every peer that a run needs has published its call (the rank's progress, which
+     * these waits run, publishes and completes what comes before it): its test then completes it.
+     */
+    void awaitPeers(final HostRun run) {
+        final long k = run.k;
+        final long seq = HostLayout.cellAt(k, cell) + HostLayout.SEQ;
+        final String op = run.call.kind().mpiName();
+        if (HostRun.ROOT == run.awaits) {
+            final int root = run.call.root();
+            awaitIdle(root, blocks[root], seq, k, op, run.tag);
+        } else if (HostRun.ALL == run.awaits) {
+            for (int i = 1; i < size; i++) {
+                final int r = (rank + i) % size;
+                awaitIdle(r, blocks[r], seq, k, op, run.tag);
+            }
+        }
+    }
+
+    /** Waits once for what holds this rank's oldest waiting call or run ({@link HostRun#await}). */
+    void awaitRuns(final CollCall c) {
+        lock.lock();
+        try {
+            if (0 == progress()) {
+                awaitOldest(c.kind().mpiName());
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Fails a run whose call a gone peer has not published (a test that has long found it incomplete asks). */
+    void checkGone(final HostRun run) {
+        final String op = run.call.kind().mpiName();
+        for (int i = 1; i < size; i++) {
+            final int r = (rank + i) % size;
+            final TuttiException gone = engine.failureAffecting(comm.world(r));
+            if (null != gone && (long) LONG.getAcquire(blocks[r], HostLayout.cellAt(run.k, cell) + HostLayout.SEQ)
+                < run.k) {
+                throw Failures.wrap(gone, op, comm.describe(), "cannot complete");
+            }
+        }
+    }
+
+    /** A pass of the rank's progress: moves waiting calls and runs on, unless another thread is at it. */
+    private int doWork() {
+        if (0 == pending || !lock.tryLock()) {
+            return 0;
+        }
+        try {
+            return progress();
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -503,14 +766,20 @@ final class HostRegion implements HostState {
     /** Waits for rank {@code r}'s call {@code k} and checks that it is this rank's call. */
     private void awaitCall(final int r, final long k, final CollCall c) {
         await(r, k, c);
+        check(r, k, c, callWord, shapeWord, opWord);
+    }
+
+    /** Checks that rank {@code r}'s call {@code k}, published, is this rank's call (its words {@code call...}). */
+    private void check(final int r, final long k, final CollCall c, final long call, final long shape,
+        final long op) {
         final MemorySegment b = blocks[r];
         final long at = HostLayout.cellAt(k, cell);
         final long theirCall = (long) LONG.get(b, at + HostLayout.CALL);
         final long theirShape = (long) LONG.get(b, at + HostLayout.SHAPE);
         final long theirOp = (long) LONG.get(b, at + HostLayout.OP);
-        if (theirCall != callWord || theirShape != shapeWord || theirOp != opWord) {
-            throw mismatch(r, CollHeader.of(c.kind(), c.root(), c.sendCount()), c.kind().mpiName(), callWord,
-                shapeWord, opWord, theirCall, theirShape, theirOp);
+        if (theirCall != call || theirShape != shape || theirOp != op) {
+            throw mismatch(r, CollHeader.of(c.kind(), c.root(), c.sendCount()), c.kind().mpiName(), call, shape, op,
+                theirCall, theirShape, theirOp);
         }
     }
 
@@ -527,11 +796,16 @@ final class HostRegion implements HostState {
      */
     void awaitFlag(final int r, final MemorySegment b, final long at, final long k, final CollCall c) {
         if ((long) LONG.getAcquire(b, at) < k) {
-            awaitIdle(r, b, at, k, c);
+            awaitIdle(r, b, at, k, c.kind().mpiName(), tag);
         }
     }
 
-    private void awaitIdle(final int r, final MemorySegment b, final long at, final long k, final CollCall c) {
+    /**
+     * Waits as {@link #awaitFlag}, for the call of operation {@code op} drawn as {@code drawn} (whose messages would
+     * carry that tag).
+     */
+    private void awaitIdle(final int r, final MemorySegment b, final long at, final long k, final String op,
+        final int drawn) {
         int iteration = 0;
         int polls = 0;
         while ((long) LONG.getAcquire(b, at) < k) {
@@ -545,15 +819,15 @@ final class HostRegion implements HostState {
             }
             final TuttiException gone = engine.failureAffecting(comm.world(r));
             if (null != gone && (long) LONG.getAcquire(b, at) < k) {
-                throw Failures.wrap(gone, c.kind().mpiName(), comm.describe(), "cannot complete"); // as on messages
+                throw Failures.wrap(gone, op, comm.describe(), "cannot complete"); // as on messages
             }
             if (0 == (iteration & (PROBE_EVERY - 1))) {
-                probeOtherRoad(r, c);
+                probeOtherRoad(r, op, drawn);
             }
             idle.idle(iteration++);
             if ((0 == (iteration & 255) || idle.mayPark(iteration)) && Thread.interrupted()) {
                 Thread.currentThread().interrupt();
-                throw Failures.interrupted(c.kind().mpiName(), comm.describe(), "waiting for rank=" + r
+                throw Failures.interrupted(op, comm.describe(), "waiting for rank=" + r
                     + " in the on-host region", null);
             }
         }
@@ -563,19 +837,18 @@ final class HostRegion implements HostState {
      * Fails the call if rank {@code r} sent a message on this call's tag, or a slot lane's agreement on it: the peer
      * runs this call through the message layer or as a persistent start, so it will never publish it here.
      */
-    private void probeOtherRoad(final int r, final CollCall c) {
+    private void probeOtherRoad(final int r, final String op, final int drawn) {
         final int world = comm.world(r);
         final boolean sent;
         try {
-            sent = engine.hasArrived(comm.context(), world, tag)
-                || engine.hasArrived(comm.context(), world, SlotLanes.agreementTag(tag));
+            sent = engine.hasArrived(comm.context(), world, drawn)
+                || engine.hasArrived(comm.context(), world, SlotLanes.agreementTag(drawn));
         } catch (final TuttiException gone) {
             // The peer left or failed (the probe's progress may have just read its goodbye, sent after it published
             // this call): the wait's own check decides, after reading the flag again.
             return;
         }
         if (sent) {
-            final String op = c.kind().mpiName();
             throw Errors.mismatch(ErrorClass.ARG, op, comm.describe(), r, "a message of another collective call "
                 + "(through the message layer or slots) for this one", "called " + op + " through the on-host "
                 + "region", "the ranks called different collectives, or run with different settings "
@@ -595,11 +868,11 @@ final class HostRegion implements HostState {
      */
     @Override
     public TuttiException stalled(final long k, final CollHeader header, final String op) {
-        if (0 != later && laterLock.tryLock()) { // this call's words may wait for a cell that peers have freed since
+        if (0 != pending && lock.tryLock()) { // this call's words may wait for a cell that peers have freed since
             try {
-                publishFree();
+                progress();
             } finally {
-                laterLock.unlock();
+                lock.unlock();
             }
         }
         final long at = HostLayout.cellAt(k, cell);
@@ -656,8 +929,16 @@ final class HostRegion implements HostState {
         final CollCall.Variant theirForm = form(theirCall);
         final CollCall.Variant ownForm = form(ownCall);
         return Errors.mismatch(ErrorClass.ARG, op, where, r, "a " + road(theirForm, op, theirCall), "called a "
-            + road(ownForm, op, ownCall), theirForm != ownForm ? "blocking and nonblocking collectives do not match"
-            : "the ranks run with different settings tutti.coll.hostLimit or tutti.coll." + op);
+            + road(ownForm, op, ownCall), theirForm != ownForm ? forms(ownForm, theirForm) + " collectives do not "
+            + "match" : "the ranks run with different settings tutti.coll.hostLimit or tutti.coll." + op);
+    }
+
+    /** @return e.g. {@code blocking and persistent}: two forms, in the order of their declaration */
+    private static String forms(final CollCall.Variant a, final CollCall.Variant b) {
+        final CollCall.Variant first = a.ordinal() < b.ordinal() ? a : b;
+        final CollCall.Variant second = first == a ? b : a;
+        return first.name().toLowerCase(java.util.Locale.ROOT) + " and " + second.name().toLowerCase(
+            java.util.Locale.ROOT);
     }
 
     private static CollCall.Variant form(final long call) {
@@ -701,6 +982,10 @@ final class HostRegion implements HostState {
      */
     @Override
     public void retired() {
+        final Runnable u = unregister;
+        if (null != u) {
+            u.run();
+        }
         memory.freeDirect(mine);
         final HostChunks h = chunks;
         if (null != h) {

@@ -1,0 +1,123 @@
+package dev.tutti.coll.host;
+
+import dev.tutti.TuttiException;
+import dev.tutti.coll.CollCall;
+import dev.tutti.coll.RegionRun;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * A persistent request's start through its communicator's on-host region: the call's number there, its words, what
+ * it waits for, and whether it has completed. The region publishes and completes it ({@link HostRegion}); one
+ * object per request, armed again by each start.
+ *
+ * <p>Implementation notes. The fields but {@code done} are written by the starting thread before the run is handed
+ * to the region under the region's lock, and read and advanced (the published flag, the peers checked, the failure)
+ * only under that lock, by whichever thread advances the region's runs: the request's owner testing or waiting, or
+ * any thread of the rank in a pass of its progress. {@code done} is volatile, so that a test of a completed run takes
+ * no lock.
+ */
+final class HostRun implements RegionRun {
+    /** What a run waits for before it completes: nothing (a bcast's root), the root's call, or every peer's. */
+    static final int NONE = 0;
+    static final int ROOT = 1;
+    static final int ALL = 2;
+    /** Tests of a run still incomplete between two looks for a peer that is gone. */
+    private static final int CHECK_EVERY = 256;
+
+    private static final VarHandle DONE;
+
+    static {
+        try {
+            DONE = MethodHandles.lookup().findVarHandle(HostRun.class, "done", boolean.class);
+        } catch (final ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final HostRegion region;
+    CollCall call;
+    long k;
+    int tag;
+    long callWord;
+    long shapeWord;
+    long opWord;
+    int awaits;
+    /** Whether this rank's cell holds the call (its words may wait for a free cell first). */
+    boolean published;
+    /** Peers (as offsets from this rank, 1 to size - 1) whose call has been seen and checked. */
+    int checked;
+    TuttiException failure;
+    /** Set with a release store, read with acquire loads: a state flag, no fence on a start's path. */
+    @SuppressWarnings("unused") // accessed through DONE
+    private boolean done;
+    private int tests;
+
+    HostRun(final HostRegion region) {
+        this.region = region;
+    }
+
+    HostRegion region() {
+        return region;
+    }
+
+    /** Arms the run for call {@code k} (its previous start, if any, is complete). */
+    void arm(final CollCall c, final long number, final int drawn, final long call, final long shape, final long op,
+        final int waits) {
+        this.call = c;
+        this.k = number;
+        this.tag = drawn;
+        this.callWord = call;
+        this.shapeWord = shape;
+        this.opWord = op;
+        this.awaits = waits;
+        this.published = false;
+        this.checked = 1;
+        this.failure = null;
+        this.tests = 0;
+        DONE.setRelease(this, false);
+    }
+
+    /** Marks the run complete, with its failure or none (under the region's lock). */
+    void complete(final TuttiException f) {
+        failure = f;
+        DONE.setRelease(this, true);
+    }
+
+    @Override
+    public boolean test() {
+        if (!isDone()) {
+            region.advance();
+            if (!isDone()) {
+                if (0 == (++tests & (CHECK_EVERY - 1))) {
+                    region.checkGone(this);
+                }
+                return false;
+            }
+        }
+        if (null != failure) {
+            throw failure;
+        }
+        return true;
+    }
+
+    @Override
+    public void await() {
+        if (!isDone()) {
+            region.awaitPeers(this);
+        }
+        while (!test()) {
+            region.awaitRuns(call);
+        }
+    }
+
+    private boolean isDone() {
+        return (boolean) DONE.getAcquire(this);
+    }
+
+    @Override
+    public String toString() {
+        return "HostRun(call " + k + " of " + region +  (isDone() ? ", done" : published ? ", published" : "") + ")";
+    }
+}

@@ -1,0 +1,307 @@
+package dev.tutti.coll.host;
+
+import dev.tutti.Buf;
+import dev.tutti.Communicator;
+import dev.tutti.ErrorClass;
+import dev.tutti.Op;
+import dev.tutti.PersistentRequest;
+import dev.tutti.Request;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.util.Arrays;
+
+import static dev.tutti.coll.host.HostCollectivesTest.concat;
+import static dev.tutti.coll.host.HostCollectivesTest.job;
+import static dev.tutti.coll.host.HostCollectivesTest.sums;
+import static dev.tutti.coll.host.HostCollectivesTest.vals;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Persistent collectives through the on-host region: every operation the region takes, started again and again
+ * with new contents, matches the sequential reference over processes' shared memory and threads, at sizes inline, in
+ * a cell's lines and past the limit (the message layer); starts never wait, also when a root runs ahead of its peers
+ * and then waits in another call for a peer that needs its data; a mismatch fails with the region's text. The layer
+ * is forced on with {@code tutti.coll.hostLimit}, hence {@link Isolated}.
+ */
+@Isolated("sets the system property tutti.coll.hostLimit")
+@Timeout(300)
+class HostPersistentTest {
+    /** Counts of ints: 0, inline, in the lines after, the limit itself, and past it. */
+    private static final int[] COUNTS = {0, 1, 9, 2048, 2049};
+    private static final int STARTS = 3;
+    private static String saved;
+
+    @BeforeAll
+    static void forceOn() {
+        saved = System.getProperty(HostCollectivesTest.LIMIT);
+        System.setProperty(HostCollectivesTest.LIMIT, "8192");
+    }
+
+    @AfterAll
+    static void restore() {
+        if (null == saved) {
+            System.clearProperty(HostCollectivesTest.LIMIT);
+        } else {
+            System.setProperty(HostCollectivesTest.LIMIT, saved);
+        }
+    }
+
+    static java.util.stream.Stream<org.junit.jupiter.params.provider.Arguments> jobs() {
+        return HostCollectivesTest.jobs();
+    }
+
+    @ParameterizedTest(name = "{0} p={1}")
+    @MethodSource("jobs")
+    void shouldMatchTheReferenceForEveryPersistentOperation(final String how, final int p) {
+        job(how, p, (w, shm) -> {
+            w.barrier(); // agrees the region
+            final int me = w.rank();
+            for (final int n : COUNTS) {
+                final boolean region = (long) n * Integer.BYTES <= 8192;
+                for (int root = 0; root < p; root++) {
+                    final int[] b = new int[n];
+                    final PersistentRequest bcast = w.bcastInit(Buf.of(b), root);
+                    final int[] in = new int[n];
+                    final int[] sum = new int[n];
+                    final PersistentRequest reduce = w.reduceInit(Buf.of(in), me == root ? Buf.of(sum) : null, Op.SUM,
+                        root);
+                    final int[] gathered = new int[me == root ? p * n : 0];
+                    final PersistentRequest gather = w.gatherInit(Buf.of(in), me == root ? Buf.of(gathered) : null,
+                        root);
+                    final int[] all = new int[me == root ? p * n : 0];
+                    final int[] mine = new int[n];
+                    final PersistentRequest scatter = w.scatterInit(me == root ? Buf.of(all) : null, Buf.of(mine),
+                        root);
+                    for (int s = 0; s < STARTS; s++) {
+                        final int salt = 10 * s + root;
+                        if (me == root) {
+                            System.arraycopy(vals(salt, n), 0, b, 0, n);
+                            System.arraycopy(concat(p, n), 0, all, 0, p * n);
+                            shift(all, salt);
+                        }
+                        System.arraycopy(vals(me, n), 0, in, 0, n);
+                        shift(in, salt);
+                        for (final PersistentRequest r : new PersistentRequest[] {bcast, reduce, gather, scatter}) {
+                            r.start();
+                            r.waitFor();
+                        }
+                        assertArrayEquals(vals(salt, n), b, "bcast n=" + n + " root=" + root + " start " + s);
+                        final int[] mineRef = vals(me, n);
+                        shift(mineRef, salt);
+                        assertArrayEquals(mineRef, mine, "scatter n=" + n + " root=" + root);
+                        if (me == root) {
+                            final int[] e = sums(p, n);
+                            for (int i = 0; i < n; i++) {
+                                e[i] += p * salt;
+                            }
+                            assertArrayEquals(e, sum, "reduce n=" + n + " root=" + root + " start " + s);
+                            final int[] g = concat(p, n);
+                            shift(g, salt);
+                            assertArrayEquals(g, gathered, "gather n=" + n + " root=" + root);
+                        }
+                    }
+                    assertEquals(region, bcast.toString().contains("on-host region"), bcast.toString());
+                    for (final PersistentRequest r : new PersistentRequest[] {bcast, reduce, gather, scatter}) {
+                        r.free();
+                    }
+                }
+                final int[] in = new int[n];
+                final int[] sum = new int[n];
+                final int[] gathered = new int[p * n];
+                final int[] sendAll = new int[p * n];
+                final int[] recvAll = new int[p * n];
+                final PersistentRequest allreduce = w.allreduceInit(Buf.of(in), Buf.of(sum), Op.SUM);
+                final PersistentRequest allgather = w.allgatherInit(Buf.of(in), Buf.of(gathered));
+                final PersistentRequest alltoall = w.alltoallInit(Buf.of(sendAll), Buf.of(recvAll));
+                final PersistentRequest barrier = w.barrierInit();
+                for (int s = 0; s < STARTS; s++) {
+                    System.arraycopy(vals(me, n), 0, in, 0, n);
+                    shift(in, s);
+                    for (int d = 0; d < p; d++) {
+                        for (int i = 0; i < n; i++) {
+                            sendAll[d * n + i] = 1000 * me + d + s;
+                        }
+                    }
+                    Request.waitAll(start(allreduce, allgather, alltoall, barrier));
+                    final int[] e = sums(p, n);
+                    for (int i = 0; i < n; i++) {
+                        e[i] += p * s;
+                    }
+                    assertArrayEquals(e, sum, "allreduce n=" + n + " start " + s);
+                    final int[] g = concat(p, n);
+                    shift(g, s);
+                    assertArrayEquals(g, gathered, "allgather n=" + n);
+                    for (int from = 0; from < p; from++) {
+                        for (int i = 0; i < n; i++) {
+                            assertEquals(1000 * from + me + s, recvAll[from * n + i], "alltoall n=" + n);
+                        }
+                    }
+                }
+                assertEquals(region, allreduce.toString().contains("on-host region"), allreduce.toString());
+                assertEquals(region && (long) n * p * Integer.BYTES <= 8192,
+                    alltoall.toString().contains("on-host region"), alltoall.toString());
+                for (final PersistentRequest r : new PersistentRequest[] {allreduce, allgather, alltoall, barrier}) {
+                    r.free();
+                }
+            }
+        });
+    }
+
+    /**
+     * A root whose bcasts need nobody runs four starts ahead, its fifth waits for a free cell, and it then waits in
+     * a receive for the peer that needs that fifth bcast's data before it sends: the rank's progress in the receive
+     * publishes it. A start never waits, and the program (legal in MPI) completes.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"shm", "threads"})
+    void shouldPublishAStartThatWaitedWhileItsRankWaitsElsewhere(final String how) {
+        final int starts = 9;
+        job(how, 2, (w, shm) -> {
+            w.barrier();
+            final int[] b = new int[3];
+            final PersistentRequest bcast = w.bcastInit(Buf.of(b), 0);
+            final int[] token = {0};
+            if (0 == w.rank()) {
+                for (int s = 0; s < starts; s++) {
+                    Arrays.fill(b, s);
+                    bcast.start();
+                    if (s < starts - 1) {
+                        bcast.waitFor();
+                    }
+                }
+                w.recv(Buf.of(token), 1, 5);
+                bcast.waitFor();
+                assertEquals(starts, token[0]);
+            } else {
+                for (int s = 0; s < starts; s++) {
+                    bcast.start();
+                    bcast.waitFor();
+                    assertArrayEquals(new int[] {s, s, s}, b, "start " + s);
+                }
+                token[0] = starts;
+                w.send(Buf.of(token), 0, 5);
+            }
+            assertTrue(bcast.toString().contains("on-host region"), bcast.toString());
+            bcast.free();
+        });
+    }
+
+    /**
+     * Persistent starts past the limit take the message layer, and their words wait for free cells when their rank
+     * runs ahead: they are published as the peer catches up, so the blocking calls through the region after them
+     * find every earlier call published.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"shm", "threads"})
+    void shouldPublishTheWordsOfStartsOnTheMessageLayerThatRanAhead(final String how) {
+        final int requests = 6;
+        final int n = 2049;
+        job(how, 2, (w, shm) -> {
+            w.barrier();
+            final int[][] out = new int[requests][n];
+            final PersistentRequest[] r = new PersistentRequest[requests];
+            for (int i = 0; i < requests; i++) {
+                final int[] in = new int[n];
+                Arrays.fill(in, i + w.rank());
+                r[i] = w.allreduceInit(Buf.of(in), Buf.of(out[i]), Op.SUM);
+            }
+            final int[] token = {0};
+            if (0 == w.rank()) {
+                start(r);
+                w.send(Buf.of(token), 1, 3);
+            } else {
+                w.recv(Buf.of(token), 0, 3);
+                start(r);
+            }
+            Request.waitAll(r);
+            for (int i = 0; i < requests; i++) {
+                assertEquals(2 * i + 1, out[i][n - 1], "allreduce " + i);
+                assertTrue(!r[i].toString().contains("on-host region"), r[i].toString());
+                r[i].free();
+            }
+            for (int i = 0; i < 10; i++) {
+                final int[] s = new int[1];
+                w.allreduce(Buf.of(new int[] {i}), Buf.of(s), Op.SUM);
+                assertEquals(2 * i, s[0]);
+            }
+        });
+    }
+
+    /** Persistent starts and per-call collectives, in one call order, on several communicators from threads. */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"shm", "threads"})
+    void shouldInterleavePersistentStartsWithPerCallCollectives(final String how) {
+        job(how, 3, (w, shm) -> {
+            final Communicator dup = w.dup();
+            w.barrier();
+            dup.barrier();
+            final int[] in = {w.rank() + 1};
+            final int[] out = new int[1];
+            final PersistentRequest a = w.allreduceInit(Buf.of(in), Buf.of(out), Op.SUM);
+            final PersistentRequest d = dup.allreduceInit(Buf.of(in), Buf.of(out.clone()), Op.MAX);
+            for (int i = 0; i < 50; i++) {
+                a.start();
+                d.start();
+                final int[] b = {i};
+                w.bcast(Buf.of(b), i % 3);
+                dup.barrier();
+                a.waitFor();
+                d.waitFor();
+                assertEquals(6, out[0], "allreduce " + i);
+                assertEquals(i, b[0]);
+            }
+            a.free();
+            d.free();
+            dup.free();
+        });
+    }
+
+    @Test
+    void shouldRefuseAPersistentAllreduceAgainstAPersistentBcast() {
+        HostCollectivesTest.assertRefused(HostCollectivesTest.outcomes(2, w -> {
+            final int[] x = {1};
+            final PersistentRequest r = 0 == w.rank() ? w.allreduceInit(Buf.of(x), Buf.of(new int[1]), Op.SUM)
+                : w.bcastInit(Buf.of(x), 0);
+            r.start();
+            r.waitFor();
+        }), ErrorClass.ARG, "the ranks called different collectives or roots");
+    }
+
+    @Test
+    void shouldRefuseAPersistentStartAgainstABlockingCall() {
+        HostCollectivesTest.assertRefused(HostCollectivesTest.outcomes(2, w -> {
+            final int[] x = {1};
+            if (0 == w.rank()) {
+                final PersistentRequest r = w.allreduceInit(Buf.of(x), Buf.of(new int[1]), Op.SUM);
+                r.start();
+                r.waitFor();
+            } else {
+                w.allreduce(Buf.of(x), Buf.of(new int[1]), Op.SUM);
+            }
+        }), ErrorClass.ARG, "called a persistent allreduce through the on-host region: blocking and persistent "
+            + "collectives do not match");
+    }
+
+    private static Request[] start(final PersistentRequest... rs) {
+        for (final PersistentRequest r : rs) {
+            r.start();
+        }
+        return rs;
+    }
+
+    private static void shift(final int[] a, final int by) {
+        for (int i = 0; i < a.length; i++) {
+            a[i] += by;
+        }
+    }
+}
