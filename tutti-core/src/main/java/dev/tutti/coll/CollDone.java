@@ -30,7 +30,8 @@ public final class CollDone implements Request {
      * @return the road its data took, as trace events name it: {@code region}, {@code hook} or {@code messages}
      */
     public static String road(final Request r) {
-        return r instanceof CollDone d ? d.road : ((CollDone) DONE).road;
+        return r instanceof CollDone d ? d.road : r instanceof RegionRun ? ((CollDone) REGION).road
+            : ((CollDone) DONE).road;
     }
 
     @Override

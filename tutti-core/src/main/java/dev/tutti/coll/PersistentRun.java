@@ -134,11 +134,7 @@ public final class PersistentRun implements PersistentRequest {
         }
         try {
             final RegionRun h = onHost;
-            if (null != h) {
-                h.await();
-                return Status.EMPTY;
-            }
-            return run.waitFor();
+            return null != h ? h.waitFor() : run.waitFor();
         } finally {
             active(false);
         }
@@ -150,25 +146,11 @@ public final class PersistentRun implements PersistentRequest {
             return Status.EMPTY;
         }
         final RegionRun h = onHost;
-        final Status s = null != h ? awaitFor(h, unit.toNanos(timeout)) : run.waitFor(timeout, unit);
+        final Status s = null != h ? h.waitFor(timeout, unit) : run.waitFor(timeout, unit);
         if (null != s) {
             active(false);
         }
         return s;
-    }
-
-    /** Waits up to {@code nanos} for a run through the region: the rank's progress between tests, then yields. */
-    private Status awaitFor(final RegionRun h, final long nanos) {
-        final long end = System.nanoTime() + nanos;
-        for (int i = 0; !h.test(); i++) {
-            if (System.nanoTime() - end >= 0) {
-                return null;
-            }
-            if (0 == call.comm().engine().progress() && i > 1000) {
-                Thread.yield();
-            }
-        }
-        return Status.EMPTY;
     }
 
     /** Cancelling a collective is not possible (MPI); this does nothing. */

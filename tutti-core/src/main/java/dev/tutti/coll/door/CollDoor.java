@@ -127,8 +127,9 @@ public final class CollDoor {
         if (null == hook) {
             if (!call.isInter()) {
                 select(call); // a call refused by a local check is no call: its number must not be published
-                if (HostCollectives.take(call)) {
-                    return CollDone.REGION;
+                final Request r = HostCollectives.take(call);
+                if (null != r) {
+                    return r;
                 }
             }
             return start(build(call));

@@ -1,10 +1,12 @@
 package dev.tutti.coll.host;
 
 import dev.tutti.Datatype;
+import dev.tutti.Request;
 import dev.tutti.coll.AlgorithmId;
 import dev.tutti.coll.CollArgs;
 import dev.tutti.coll.CollCall;
 import dev.tutti.coll.CollComm;
+import dev.tutti.coll.CollDone;
 import dev.tutti.coll.CollHeader;
 import dev.tutti.coll.Road;
 import dev.tutti.coll.HostState;
@@ -59,21 +61,25 @@ public final class HostCollectives {
      * then runs it). The first call that can agrees the region first.
      *
      * @param call a blocking or nonblocking intracommunicator call, with no hook
-     * @return true if the call is done, false if the message layer runs it
+     * @return the call's request: complete for a blocking call the region ran, the region's run of a nonblocking
+     * one; null if the message layer runs the call
      * @throws dev.tutti.TuttiException if the call's peers made another call, or a peer is gone
      */
-    public static boolean take(final CollCall call) {
+    public static Request take(final CollCall call) {
         final CollComm comm = call.comm();
         HostState s = comm.hostState();
         if (s instanceof HostRegion region) {
-            return region.run(call, -1);
+            if (CollCall.Variant.BLOCKING != call.variant()) {
+                return region.start(call, null);
+            }
+            return region.run(call, -1) ? CollDone.REGION : null;
         }
         if (null == s) {
             s = candidate(comm);
             comm.hostState(s);
         }
         if (!(s instanceof Pending p) || !agrees(call, p.limit())) {
-            return false;
+            return null;
         }
         final int tag = comm.drawTag(CollHeader.of(call.kind(), call.root(), call.sendCount()).bits(),
             call.sendCount());
@@ -86,9 +92,9 @@ public final class HostCollectives {
         }
         comm.hostState(made);
         if (made instanceof HostRegion region) {
-            return region.run(call, tag);
+            return region.run(call, tag) ? CollDone.REGION : null;
         }
-        return false; // no region: every rank runs the call on the message layer (under a number of its own)
+        return null; // no region: every rank runs the call on the message layer (under a number of its own)
     }
 
     /**
@@ -98,6 +104,9 @@ public final class HostCollectives {
      * through the region, so that the agreement and the call share one call number.
      */
     private static boolean agrees(final CollCall call, final long limit) {
+        if (CollCall.Variant.BLOCKING != call.variant()) {
+            return false;
+        }
         return switch (call.kind()) {
             case BARRIER, ALLREDUCE, ALLGATHER, ALLTOALL -> Road.onHost(call, limit, true);
             default -> false;

@@ -178,7 +178,7 @@ final class HostRegion implements HostState {
     }
 
     /**
-     * Numbers and publishes a call-ordered call, and runs it here if it takes the region ({@link Road#onHost}).
+     * Numbers and publishes a blocking call, and runs it here if it takes the region ({@link Road#onHost}).
      *
      * @param c     the call, intracommunicator, with no hook
      * @param drawn the call's number drawn already (by the region's agreement, at this call), or -1
@@ -194,11 +194,7 @@ final class HostRegion implements HostState {
         shapeWord = (long) c.sendCount() << Integer.SIZE | c.sendType().ordinal();
         opWord = opCode(c.op());
         if (!host) {
-            if (CollCall.Variant.BLOCKING == c.variant()) {
-                publish(k, null, 0, 0, c);
-            } else {
-                publishOrLater(k, callWord, shapeWord, opWord);
-            }
+            publish(k, null, 0, 0, c);
             c.hostCall(k); // its run asks stalled(k) if it stalls
             return false;
         }
@@ -299,8 +295,8 @@ final class HostRegion implements HostState {
     }
 
     /**
-     * Starts a persistent request's call through the region, or publishes its words alone (see
-     * {@link HostState#start}). The call's bytes are published at once when its cell is free and no earlier call
+     * Starts a nonblocking call, or a persistent request's start, through the region, or publishes its words alone
+     * (see {@link HostState#start}). The call's bytes are published at once when its cell is free and no earlier call
      * waits, else they wait in this rank's memory (the request's buffers stay unchanged while it is active): a start
      * never waits. The run completes when the peers it needs have published the call and it has read their cells,
      * after every earlier run ({@link #advance}).
@@ -604,6 +600,10 @@ final class HostRegion implements HostState {
                 }
             }
             finish(k, run.call);
+            final List<Runnable> after = run.call.finish();
+            if (null != after && !after.isEmpty()) {
+                after.forEach(Runnable::run);
+            }
         } catch (final TuttiException e) {
             run.complete(e);
             return true;
@@ -700,6 +700,11 @@ final class HostRegion implements HostState {
                 throw Failures.wrap(gone, op, comm.describe(), "cannot complete");
             }
         }
+    }
+
+    /** @return the work done by a pass of the rank's progress (which also moves this region's runs on) */
+    int progressOnce() {
+        return engine.progress();
     }
 
     /** A pass of the rank's progress: moves waiting calls and runs on, unless another thread is at it. */

@@ -1,16 +1,18 @@
 package dev.tutti.coll.host;
 
+import dev.tutti.Status;
 import dev.tutti.TuttiException;
 import dev.tutti.coll.CollCall;
 import dev.tutti.coll.RegionRun;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.concurrent.TimeUnit;
 
 /**
- * A persistent request's start through its communicator's on-host region: the call's number there, its words, what
- * it waits for, and whether it has completed. The region publishes and completes it ({@link HostRegion}); one
- * object per request, armed again by each start.
+ * A nonblocking call's run, or a persistent request's start, through its communicator's on-host region: the call's
+ * number there, its words, what it waits for, and whether it has completed. The region publishes and completes it
+ * ({@link HostRegion}); one object per nonblocking call, and per persistent request, armed again by each start.
  *
  * <p>Implementation notes. The fields but {@code done} are written by the starting thread before the run is handed
  * to the region under the region's lock, and read and advanced (the published flag, the peers checked, the failure)
@@ -103,13 +105,34 @@ final class HostRun implements RegionRun {
     }
 
     @Override
-    public void await() {
+    public Status waitFor() {
         if (!isDone()) {
             region.awaitPeers(this);
         }
         while (!test()) {
             region.awaitRuns(call);
         }
+        return Status.EMPTY;
+    }
+
+    /** Waits up to the timeout: the rank's progress between tests, then yields. */
+    @Override
+    public Status waitFor(final long timeout, final TimeUnit unit) {
+        final long end = System.nanoTime() + unit.toNanos(timeout);
+        for (int i = 0; !test(); i++) {
+            if (System.nanoTime() - end >= 0) {
+                return null;
+            }
+            if (0 == region.progressOnce() && i > 1000) {
+                Thread.yield();
+            }
+        }
+        return Status.EMPTY;
+    }
+
+    /** A collective cannot be cancelled (MPI); this does nothing. */
+    @Override
+    public void cancel() {
     }
 
     private boolean isDone() {

@@ -54,9 +54,9 @@ class HostStallTest {
     }
 
     /**
-     * A nonblocking call whose words wait for a free cell (its rank started them three calls ahead of its peer)
-     * against a blocking call on the region whose rank does not wait (a bcast's root): the waiting rank's stalled
-     * run publishes its words (no other call comes to do it) and then finds the mismatch in the peer's cell.
+     * A nonblocking call that waits for a free cell (its rank started it four calls ahead of its peer) against a
+     * blocking call on the region whose rank does not wait (a bcast's root): the waiting rank's progress publishes
+     * it (no other call comes to do it) and its run then finds the mismatch in the peer's cell.
      */
     @Test
     void shouldRefuseAnIbcastWhoseWordsWaitedAgainstABcastWhoseRootTookTheRegion() {
@@ -83,7 +83,8 @@ class HostStallTest {
         });
         assertEquals(ErrorClass.ARG, e.errorClass(), e.getMessage());
         assertTrue(e.getMessage().contains("rank=1 sent a blocking bcast through the on-host region but this rank "
-            + "called a nonblocking bcast through messages: blocking and nonblocking collectives do not match"),
+            + "called a nonblocking bcast through the on-host region: blocking and nonblocking collectives do not "
+            + "match"),
             e.getMessage());
     }
 
@@ -107,7 +108,8 @@ class HostStallTest {
         });
         assertEquals(ErrorClass.ARG, e.errorClass(), e.getMessage());
         assertTrue(e.getMessage().contains("rank=0 sent a blocking bcast through the on-host region but this rank "
-            + "called a nonblocking bcast through messages: blocking and nonblocking collectives do not match"),
+            + "called a nonblocking bcast through the on-host region: blocking and nonblocking collectives do not "
+            + "match"),
             e.getMessage());
     }
 

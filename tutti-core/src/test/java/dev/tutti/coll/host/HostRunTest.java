@@ -27,15 +27,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Persistent collectives through the on-host region: every operation the region takes, started again and again
- * with new contents, matches the sequential reference over processes' shared memory and threads, at sizes inline, in
- * a cell's lines and past the limit (the message layer); starts never wait, also when a root runs ahead of its peers
- * and then waits in another call for a peer that needs its data; a mismatch fails with the region's text. The layer
- * is forced on with {@code tutti.coll.hostLimit}, hence {@link Isolated}.
+ * Nonblocking and persistent collectives through the on-host region ({@link HostRun}): every operation the region
+ * takes, started together, and a persistent one started again and again with new contents, matches the sequential
+ * reference over processes' shared memory and threads, at sizes inline, in a cell's lines and past the limit (the
+ * message layer); starts never wait, also when a root runs ahead of its peers and then waits in another call for a
+ * peer that needs its data; a mismatch fails with the region's text. The layer is forced on with
+ * {@code tutti.coll.hostLimit}, hence {@link Isolated}.
  */
 @Isolated("sets the system property tutti.coll.hostLimit")
 @Timeout(300)
-class HostPersistentTest {
+class HostRunTest {
     /** Counts of ints: 0, inline, in the lines after, the limit itself, and past it. */
     private static final int[] COUNTS = {0, 1, 9, 2048, 2049};
     private static final int STARTS = 3;
@@ -154,6 +155,58 @@ class HostPersistentTest {
                     r.free();
                 }
             }
+        });
+    }
+
+    @ParameterizedTest(name = "{0} p={1}")
+    @MethodSource("jobs")
+    void shouldMatchTheReferenceForEveryNonblockingOperationStartedTogether(final String how, final int p) {
+        job(how, p, (w, shm) -> {
+            w.barrier(); // agrees the region
+            final int me = w.rank();
+            for (final int n : COUNTS) {
+                for (int root = 0; root < p; root++) {
+                    final int[] b = me == root ? vals(root, n) : new int[n];
+                    final int[] sum = new int[n];
+                    final int[] gathered = new int[me == root ? p * n : 0];
+                    final int[] mine = new int[n];
+                    final int[] all = new int[n];
+                    final int[] allGathered = new int[p * n];
+                    final int[] sendAll = new int[p * n];
+                    final int[] recvAll = new int[p * n];
+                    for (int d = 0; d < p; d++) {
+                        Arrays.fill(sendAll, d * n, d * n + n, 1000 * me + d);
+                    }
+                    final int[] inPlace = vals(me, n);
+                    Request.waitAll(new Request[] {
+                        w.ibcast(Buf.of(b), root),
+                        w.ireduce(Buf.of(vals(me, n)), me == root ? Buf.of(sum) : null, Op.SUM, root),
+                        w.igather(Buf.of(vals(me, n)), me == root ? Buf.of(gathered) : null, root),
+                        w.iscatter(me == root ? Buf.of(concat(p, n)) : null, Buf.of(mine), root),
+                        w.ibarrier(),
+                        w.iallreduce(Buf.of(vals(me, n)), Buf.of(all), Op.SUM),
+                        w.iallgather(Buf.of(vals(me, n)), Buf.of(allGathered)),
+                        w.ialltoall(Buf.of(sendAll), Buf.of(recvAll)),
+                        w.iallreduce(Buf.IN_PLACE, Buf.of(inPlace), Op.SUM)});
+                    assertArrayEquals(vals(root, n), b, "ibcast n=" + n + " root=" + root);
+                    assertArrayEquals(vals(me, n), mine, "iscatter n=" + n + " root=" + root);
+                    assertArrayEquals(sums(p, n), all, "iallreduce n=" + n);
+                    assertArrayEquals(sums(p, n), inPlace, "iallreduce in place n=" + n);
+                    assertArrayEquals(concat(p, n), allGathered, "iallgather n=" + n);
+                    for (int from = 0; from < p; from++) {
+                        for (int i = 0; i < n; i++) {
+                            assertEquals(1000 * from + me, recvAll[from * n + i], "ialltoall n=" + n);
+                        }
+                    }
+                    if (me == root) {
+                        assertArrayEquals(sums(p, n), sum, "ireduce n=" + n + " root=" + root);
+                        assertArrayEquals(concat(p, n), gathered, "igather n=" + n + " root=" + root);
+                    }
+                }
+            }
+            final Request r = w.iallreduce(Buf.of(new int[1]), Buf.of(new int[1]), Op.SUM);
+            assertTrue(r.toString().contains("HostRun"), r.toString());
+            r.waitFor();
         });
     }
 
