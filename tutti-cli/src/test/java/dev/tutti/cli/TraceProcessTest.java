@@ -202,7 +202,7 @@ class TraceProcessTest {
                     }
                     if ("allreduce".equals(e.getString("op")) && "persistent".equals(e.getString("variant"))) {
                         persistent++;
-                        slots += "slots".equals(e.getString("road")) ? 1 : 0;
+                        slots += "slots".equals(e.getString("road")) || "region".equals(e.getString("road")) ? 1 : 0;
                     }
                     if ("bcast".equals(e.getString("op"))) {
                         assertEquals(1, e.getInt("root"));
@@ -242,8 +242,8 @@ class TraceProcessTest {
         }
         assertEquals(TracedRank.ALLREDUCES, allreduces, "rank " + rank + ": blocking allreduces on WORLD");
         assertEquals(TracedRank.PERSISTENT, persistent, "rank " + rank + ": persistent starts");
-        assertTrue(shm ? slots > 0 : 0 == slots, "rank " + rank + ": persistent starts through slots of shared "
-            + "memory: " + slots + " (shm: some, tcp: none)");
+        assertTrue(shm ? slots > 0 : 0 == slots, "rank " + rank + ": persistent starts through shared memory (the "
+            + "on-host region or slots): " + slots + " (shm: some, tcp: none)");
         assertEquals(TracedRank.RING, sends, "rank " + rank + ": sends");
         assertEquals(TracedRank.EXCHANGES, exchanges, "rank " + rank + ": channel exchanges");
         assertEquals(1, clocks, "rank " + rank + ": clock offsets");

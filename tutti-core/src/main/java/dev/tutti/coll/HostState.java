@@ -33,9 +33,10 @@ public interface HostState {
     }
 
     /**
-     * Numbers a persistent request's start as the communicator's next call-ordered call, and starts it through the
-     * region if it goes there ({@link Road#onHost}); else publishes the call's words alone, sets its number
-     * ({@link CollCall#hostCall(long)}) and returns null, and the caller runs it on the message layer.
+     * Numbers a persistent request's start (or a nonblocking call) as the communicator's next call-ordered call, and
+     * starts it through the region if it goes there ({@link Road#onHost}); else publishes the call's words alone,
+     * sets its number ({@link CollCall#hostCall(long)}) and returns null, and the caller runs it on the message
+     * layer.
      *
      * @param call  the request's call, intracommunicator, with no hook
      * @param reuse the request's run of an earlier start, complete, or null

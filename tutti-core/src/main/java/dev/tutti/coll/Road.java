@@ -13,19 +13,20 @@ import java.util.function.BooleanSupplier;
  * ({@code p2p}), or slots in memory this rank shares with a peer ({@code coll.slot}). It is decided here and nowhere
  * else; {@link ScheduleRun} keeps what is decided for a run in its own fields and follows it.
  * <ul>
- * <li><b>On-host region</b>: a blocking call of barrier, bcast, reduce, allreduce, gather, allgather, scatter or
- * alltoall (regular forms) on a communicator that has a region (every rank shares memory with every other, no
- * hook; agreed at its first blocking barrier, allreduce, allgather or alltoall that goes there), whose operation has
- * no algorithm forced by the setting {@code tutti.coll.<operation>}, and whose data per rank fits the region's
- * cells, or, for reduce and allreduce, whatever their size, while the region may have its chunk area ({@link #onHost},
- * the one table below). Every rank of a correct program decides the same: the inputs are the call's kind, counts and
+ * <li><b>On-host region</b>: a blocking or nonblocking call, or a persistent request's start, of barrier, bcast,
+ * reduce, allreduce, gather, allgather, scatter or alltoall (regular forms) on a communicator that has a region
+ * (every rank shares memory with every other, no hook; agreed at its first blocking barrier, allreduce, allgather or
+ * alltoall that goes there), whose operation has no algorithm forced by the setting
+ * {@code tutti.coll.<operation>}, and whose data per rank fits the region's cells, or, for a blocking reduce and
+ * allreduce, whatever their size, while the region may have its chunk area ({@link #onHost}, the one table below). Every rank of a correct program decides the same: the inputs are the call's kind, counts and
  * type, the communicator's settings, and whether its ranks agreed a chunk area (which every rank learns at the same
  * call).</li>
  * <li><b>Messages</b>: every other run of a blocking, nonblocking or tagged call, and of the library's own
  * collectives (their peers and sizes hold for one call, and a lane of slots is agreed once for many). A persistent
- * run too when none of its peers shares direct memory with this rank or the setting {@code tutti.coll.directLimit}
+ * run not on the region too when none of its peers shares direct memory with this rank or the setting {@code tutti.coll.directLimit}
  * is 0 ({@link #plan} makes no plan), or when every lane declined slots at its agreement ({@link #agreed}).</li>
- * <li><b>Slots</b>: a persistent run's messages with each peer in direct memory whose lane agreed on slots
+ * <li><b>Slots</b>: a persistent run not on the region (its communicator has none, or its data is past the
+ * region's limit): its messages with each peer in direct memory whose lane agreed on slots
  * ({@code SlotLane}). The run's rounds go as for messages, with a {@code SlotPart} in place of the message layer's
  * request for each such message; its other messages stay on the message layer.</li>
  * <li><b>Lean slots</b>: a persistent run whose every message goes through slots, at a start that no gate, no hook
@@ -45,15 +46,17 @@ public final class Road {
 
     /**
      * Tells whether a call goes through its communicator's on-host region, which has cells of {@code limit} bytes.
-     * The one table of a blocking call's road on a communicator with a region, by the bytes of its block per rank
-     * ({@code b}; a scatter's or alltoall's whole send):
+     * The one table of a call's road on a communicator with a region, by the bytes of its block per rank ({@code b};
+     * a scatter's or alltoall's whole send), for blocking and nonblocking calls and persistent starts (tagged calls
+     * take messages):
      * <pre>
      *   operation                        b &lt;= limit       b &gt; limit
      *   barrier                          cells            -
-     *   bcast, gather, allgather         cells            messages
-     *   scatter, alltoall                cells            messages
-     *   reduce, allreduce                cells            chunks (the chunk area) when tutti.coll.hostChunks is
-     *                                                     on and its ranks made one; else messages
+     *   bcast, gather, allgather         cells            messages (persistent: slots)
+     *   scatter, alltoall                cells            messages (persistent: slots)
+     *   reduce, allreduce                cells            blocking: chunks (the chunk area) when
+     *                                                     tutti.coll.hostChunks is on and its ranks made one, else
+     *                                                     messages; otherwise messages (persistent: slots)
      * </pre>
      * The limit is the direct memory's measured default or the setting {@code tutti.coll.hostLimit}. Chunks have no
      * upper bound: a larger reduction only adds chunks to the same pipeline (bench/RESULTS.md, its on-host section,
@@ -61,7 +64,7 @@ public final class Road {
      *
      * @param call   the call, intracommunicator, with no hook
      * @param limit  the region's cell bytes
-     * @param chunks whether reductions past the limit go through chunks: they are on, and the region has, or may
+     * @param chunks whether blocking reductions past the limit go through chunks: they are on, and the region has, or may
      *               still make, its chunk area
      * @return true for the on-host region
      */

@@ -28,7 +28,9 @@ package dev.tutti.coll.host;
  * </pre>
  *
  * <p>Why four cells: a rank overwrites the cell of call {@code k - 4} at call {@code k}, which every peer has read
- * once it has published call {@code k - 3} (a rank publishes a call only after completing the one before), so a
+ * once it has published call {@code k - 3} (a rank publishes a call only after completing every one before: a
+ * nonblocking call or persistent start that waits for its cell, or behind a run not yet complete, waits in the
+ * rank's memory, see {@link HostRegion}), so a
  * reader never sees a cell change under it, and a rank whose call waits for nobody (a bcast's root, a reduce's other
  * ranks) may run three calls ahead of its slowest peer before it waits, as the message layer's eager sends let it;
  * with two cells a stream of reduces ran in lockstep, slower than through messages. The seq

@@ -32,8 +32,8 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * A communicator's on-host region on this rank, and the algorithms of the calls that go through it: every rank's
  * block ({@link HostLayout}), this rank's own to write, the others' to read. Each call-ordered call on the
- * communicator (blocking or not) is numbered here and published in this rank's cell for it: its header words, and
- * for a call on the region its bytes; a call that takes the message layer publishes its words alone, so that a peer
+ * communicator (blocking, nonblocking, or a persistent request's start) is numbered here and published in this rank's
+ * cell for it: its header words, and for a call on the region its bytes; a call that takes the message layer publishes its words alone, so that a peer
  * on the region that waits for this rank finds out instead of waiting for ever, and its run, if it stalls, reads
  * its peers' words of the call ({@link #stalled}): a peer on the region that does not wait for it (a bcast's root,
  * a reduce's non-root) sends it nothing.
@@ -42,7 +42,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * <li>bcast: the root publishes its bytes; every other rank waits for the root's call and copies them out.</li>
  * <li>reduce, allreduce: every rank publishes its operand; the root (every rank) waits for all and folds them in
  * rank order, {@code x0 op (x1 op (... op x(p-1)))}, from the cells alone: a non-commutative op is right, and
- * every rank of an allreduce computes the same bits. Past the limit: every rank publishes the call alone, waits for
+ * every rank of an allreduce computes the same bits. Past the limit (blocking calls only): every rank publishes the
+ * call alone, waits for
  * every peer's, and the call goes through the chunk area, each rank folding its share of every chunk
  * ({@link HostChunks}). The area is agreed at the communicator's first such call: each rank offers the name of a
  * new area in its cell's bytes, and the call goes through chunks if every rank offered one; else every rank gives
@@ -59,19 +60,30 @@ import java.util.concurrent.locks.ReentrantLock;
  * a message under this call's tag (its call went through messages or a persistent request's slots and will never
  * be published). The block is given back when the communicator is retired ({@link #retired()}).
  *
- * <p>A nonblocking call never waits here: when its cell is not free yet (its rank has run three calls ahead of a
- * peer), its words wait in this rank's memory and are published, in call order, by the next call on the
- * communicator or by a stalled run's check ({@link #stalled}), whichever finds the cell free first; a blocking call
- * publishes any that wait before its own, waiting for their cells as for its own.
+ * <p>A blocking call publishes, waits for the peers it needs and completes, all in the call. A nonblocking call or a
+ * persistent start ({@link #start}) only publishes, and its run ({@link HostRun}, the request) completes when it is
+ * tested or waited for: one publication per call, one table of what each rank publishes ({@link #source}), waits for
+ * ({@link #awaits}) and does once its peers are there ({@link #finish}), for every form. A start never waits: when its
+ * cell is not free (its rank has run three calls ahead of a peer), or an earlier run has not read its peers' cells
+ * yet, its words and bytes wait in this rank's memory (its buffers stay unchanged while the request is active) and are
+ * published in call order by whichever comes first: the next call on the communicator, a test or wait of a run, a
+ * pass of the rank's progress (this region's {@link #doWork}, registered at its first start: so a rank that waits in
+ * another call still publishes what a peer needs), or a stalled run's check ({@link #stalled}). Runs complete in call
+ * order, and a rank publishes call {@code j} only once every run before it is complete, so no peer reuses a cell this
+ * rank still reads; a blocking call first completes every earlier run and publishes every earlier call that
+ * waits.
  *
  * <p>Implementation notes. Owned by the threads that make the communicator's collective calls, one at a time (MPI's
- * rule), so its fields are plain, but for the waiting words: a lock guards them, since a stalled run's check may run
- * on any thread that waits; {@code later}, their number, is volatile, so a call with none waiting takes no lock.
+ * rule), so its fields are plain, but for the waiting calls and the incomplete runs: a lock guards them, since a
+ * run's test, a pass of progress and a stalled run's check may come from any thread; {@code pending}, their number,
+ * is stored with release semantics and read as a hint, so a blocking call with nothing waiting takes no lock and a
+ * start takes it once (a test or wait that completes a run once more).
  * {@code seen} is a cache of peers' flags, which only grow: a check on another thread that writes an older value
  * over a newer one costs a flag read more, never a wrong answer. A cell is written with plain stores, then its seq
  * word with a release store; a reader loads the seq word with acquire and then reads plainly; a writer reuses the
- * cell of call {@code k - 4} only after every peer has published call {@code k - 3} (see {@link HostLayout}), so no
- * cell changes under a reader. A cell's seq word only grows, so "has published call j" reads as "the cell of call j
+ * cell of call {@code k - 4} only after every peer has published call {@code k - 3} (see {@link HostLayout}), and a
+ * rank publishes call {@code k - 3} only after it has read the cells of every call before, so no cell changes under
+ * a reader. A cell's seq word only grows, so "has published call j" reads as "the cell of call j
  * holds j or more".
  * {@code seen} keeps the last call seen published per peer, so that a writer reads a peer's line again only when
  * it has not waited for that peer since. Waits run the engine's progress (other collectives in flight, the

@@ -17,8 +17,10 @@ import java.util.concurrent.TimeUnit;
  * <p>Implementation notes. The fields but {@code done} are written by the starting thread before the run is handed
  * to the region under the region's lock, and read and advanced (the published flag, the peers checked, the failure)
  * only under that lock, by whichever thread advances the region's runs: the request's owner testing or waiting, or
- * any thread of the rank in a pass of its progress. {@code done} is volatile, so that a test of a completed run takes
- * no lock.
+ * any thread of the rank in a pass of its progress. {@code done} is stored with release semantics after the failure
+ * and read with acquire, so that a test of a completed run takes no lock. A wait first waits for the run's peers'
+ * flags without the lock ({@link HostRegion#awaitPeers}), then completes the run under it. Cost per start: one lock
+ * at the start, one at the completion, no allocation for a persistent request.
  */
 final class HostRun implements RegionRun {
     /** What a run waits for before it completes: nothing (a bcast's root), the root's call, or every peer's. */

@@ -1,8 +1,10 @@
 /**
- * The on-host collective layer: blocking per-call collectives of a communicator whose ranks all share memory, moved
- * through a region of that memory set up once per communicator (sequence flags and data slots per rank), with no
- * message, no matching and no allocation per call. {@link dev.tutti.coll.host.HostCollectives} is its entry (the door
- * calls it), {@link dev.tutti.coll.host.HostRegion} a communicator's region and its algorithms,
+ * The on-host collective layer: the collectives of a communicator whose ranks all share memory, blocking,
+ * nonblocking and persistent starts alike, moved through a region of that memory set up once per communicator
+ * (sequence flags and data slots per rank), with no message and no matching.
+ * {@link dev.tutti.coll.host.HostCollectives} is its entry (the door calls it; a persistent request asks the
+ * communicator's {@code HostState}), {@link dev.tutti.coll.host.HostRegion} a communicator's region and its
+ * algorithms, {@link dev.tutti.coll.host.HostRun} the run of a call that completes after its start,
  * {@link dev.tutti.coll.host.HostChunks} its reductions past the cells' limit, pipelined through a chunk area,
  * {@link dev.tutti.coll.host.HostLayout} the region's layout. Which calls take it is decided by
  * {@code dev.tutti.coll.Road}. Below the door, above the engine's algorithms (it agrees its region with one of
