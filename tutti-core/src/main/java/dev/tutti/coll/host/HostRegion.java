@@ -27,7 +27,6 @@ import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A communicator's on-host region on this rank, and the algorithms of the calls that go through it: every rank's
@@ -151,7 +150,7 @@ final class HostRegion implements HostState {
     private int running;
     /** {@code queued + running}, stored under the lock and read without it: 0 lets a call skip the lock. */
     private volatile int pending;
-    private final ReentrantLock lock = new ReentrantLock();
+    private final HostLock lock = new HostLock();
     /** Ends the registration of {@link #doWork} with the rank's progress; null until the first persistent start. */
     private Runnable unregister;
     /** The current call's message tag (drawn as a message-layer call would, see {@link CollComm#drawTag}). */
