@@ -84,9 +84,53 @@ public final class ShmInitMain {
     }
 
     /**
+     * A persistent allreduce goes through the world's on-host region (made by a blocking allreduce first); then rank
+     * 1 halts, and rank 0's next start must fail naming rank 1, in a wait with a timeout and in one without.
+     */
+    private static void dieHostPersistent(final Tutti tutti, final Communicator world) {
+        final int r = world.rank();
+        final long[] x = {r + 1};
+        final long[] y = new long[1];
+        world.allreduce(Buf.of(x), Buf.of(y), Op.SUM);
+        final PersistentRequest p = world.allreduceInit(Buf.of(x), Buf.of(y), Op.SUM);
+        final PersistentRequest q = world.bcastInit(Buf.of(y), 1);
+        for (int i = 0; i < 5; i++) {
+            p.start();
+            p.waitFor();
+        }
+        if (!p.toString().contains("on-host region")) {
+            throw new AssertionError("rank " + r + ": the allreduce does not go through the on-host region: " + p);
+        }
+        if (1 == r) {
+            Runtime.getRuntime().halt(3);
+        }
+        p.start();
+        try {
+            p.waitFor(30, TimeUnit.SECONDS);
+            throw new AssertionError("rank 0: the persistent allreduce with the dead rank 1 completed");
+        } catch (final TuttiException e) {
+            if (ErrorClass.PROC_FAILED != e.errorClass() || !e.getMessage().contains("rank 1")) {
+                throw new AssertionError("rank 0: unexpected failure " + e, e);
+            }
+            System.out.println("rank 0 saw: " + e.getMessage());
+        }
+        q.start();
+        try {
+            q.waitFor();
+            throw new AssertionError("rank 0: the persistent bcast from the dead rank 1 completed");
+        } catch (final TuttiException e) {
+            if (ErrorClass.PROC_FAILED != e.errorClass() || !e.getMessage().contains("rank 1")) {
+                throw new AssertionError("rank 0: unexpected failure " + e, e);
+            }
+            System.out.println("rank 0 then saw: " + e.getMessage());
+        }
+        tutti.close();
+    }
+
+    /**
      * Runs the rank.
      *
-     * @param args {@code ok}, {@code die}, {@code die-persistent} or {@code die-host}
+     * @param args {@code ok}, {@code die}, {@code die-persistent}, {@code die-host} or {@code die-host-persistent}
      */
     public static void main(final String[] args) {
         final Tutti tutti = Tutti.init();
@@ -99,6 +143,10 @@ public final class ShmInitMain {
         }
         if ("die-host".equals(args[0])) {
             dieHost(tutti, world);
+            return;
+        }
+        if ("die-host-persistent".equals(args[0])) {
+            dieHostPersistent(tutti, world);
             return;
         }
         if ("die-persistent".equals(args[0])) {

@@ -89,6 +89,18 @@ class ShmLaunchTest {
         ShmJobFiles.removeStale(job.file.getParent());
     }
 
+    @Test
+    void shouldFailAPersistentStartOnTheRegionWhosePeerDies() throws Exception {
+        final Job job = launch(2, "shm", "die-host-persistent");
+        final String out0 = job.await(0);
+        final String out1 = job.await(1);
+        assertEquals(3, job.ranks[1].exitValue(), "rank 1 halts: " + out1);
+        assertEquals(0, job.ranks[0].exitValue(), "rank 0: " + out0);
+        assertTrue(out0.contains("rank 0 saw: allreduce (comm=WORLD, rank=0): cannot complete: rank 1 failed"), out0);
+        assertTrue(out0.contains("rank 0 then saw: bcast (comm=WORLD, rank=0): cannot complete: rank 1 failed"), out0);
+        ShmJobFiles.removeStale(job.file.getParent());
+    }
+
     private record Job(Process[] ranks, Path[] outputs, Path file, RendezvousServer server) {
         String await(final int r) throws Exception {
             try {
