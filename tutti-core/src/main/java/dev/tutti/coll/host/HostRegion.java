@@ -459,14 +459,7 @@ final class HostRegion implements HostState {
      */
     private void publish(final long k, final MemorySegment from, final long offset, final long n, final CollCall c) {
         while (0 != pending) {
-            lock.lock();
-            try {
-                if (0 == progress()) {
-                    awaitOldest(c.kind().mpiName());
-                }
-            } finally {
-                lock.unlock();
-            }
+            awaitRuns(c);
         }
         awaitCell(k, c);
         write(k, from, offset, n, callWord, shapeWord, opWord);
@@ -688,7 +681,10 @@ final class HostRegion implements HostState {
         }
     }
 
-    /** Waits once for what holds this rank's oldest waiting call or run ({@link HostRun#await}). */
+    /**
+     * Moves this rank's waiting calls and runs on, and if nothing moved, waits once for what holds the oldest (a
+     * blocking call before it publishes, a run's wait after its peers are there).
+     */
     void awaitRuns(final CollCall c) {
         lock.lock();
         try {

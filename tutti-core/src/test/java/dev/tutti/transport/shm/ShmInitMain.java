@@ -23,6 +23,22 @@ public final class ShmInitMain {
     }
 
     /**
+     * Runs {@code call} on rank 0 after rank 1 halted: it must fail naming rank 1, and what it says is printed after
+     * {@code label}.
+     */
+    private static void expectPeerGone(final String label, final String what, final Runnable call) {
+        try {
+            call.run();
+            throw new AssertionError("rank 0: the " + what + " with the dead rank 1 completed");
+        } catch (final TuttiException e) {
+            if (ErrorClass.PROC_FAILED != e.errorClass() || !e.getMessage().contains("rank 1")) {
+                throw new AssertionError("rank 0: unexpected failure " + e, e);
+            }
+            System.out.println(label + e.getMessage());
+        }
+    }
+
+    /**
      * A persistent allreduce whose messages go through shared-memory slots (agreed in its first start) runs a few
      * times; then rank 1 halts, and rank 0's next start must fail naming rank 1 instead of waiting on the slot.
      */
@@ -42,15 +58,7 @@ public final class ShmInitMain {
             Runtime.getRuntime().halt(3);
         }
         p.start();
-        try {
-            p.waitFor(30, TimeUnit.SECONDS);
-            throw new AssertionError("rank 0: the persistent allreduce with the dead rank 1 completed");
-        } catch (final TuttiException e) {
-            if (ErrorClass.PROC_FAILED != e.errorClass() || !e.getMessage().contains("rank 1")) {
-                throw new AssertionError("rank 0: unexpected failure " + e, e);
-            }
-            System.out.println("rank 0 saw: " + e.getMessage());
-        }
+        expectPeerGone("rank 0 saw: ", "persistent allreduce", () -> p.waitFor(30, TimeUnit.SECONDS));
         tutti.close();
     }
 
@@ -71,15 +79,8 @@ public final class ShmInitMain {
         if (1 == r) {
             Runtime.getRuntime().halt(3);
         }
-        try {
-            world.allreduce(Buf.of(new long[] {r + 1}), Buf.of(y), Op.SUM);
-            throw new AssertionError("rank 0: the allreduce with the dead rank 1 completed");
-        } catch (final TuttiException e) {
-            if (ErrorClass.PROC_FAILED != e.errorClass() || !e.getMessage().contains("rank 1")) {
-                throw new AssertionError("rank 0: unexpected failure " + e, e);
-            }
-            System.out.println("rank 0 saw: " + e.getMessage());
-        }
+        expectPeerGone("rank 0 saw: ", "allreduce", () -> world.allreduce(Buf.of(new long[] {r + 1}), Buf.of(y),
+            Op.SUM));
         tutti.close();
     }
 
@@ -105,25 +106,9 @@ public final class ShmInitMain {
             Runtime.getRuntime().halt(3);
         }
         p.start();
-        try {
-            p.waitFor(30, TimeUnit.SECONDS);
-            throw new AssertionError("rank 0: the persistent allreduce with the dead rank 1 completed");
-        } catch (final TuttiException e) {
-            if (ErrorClass.PROC_FAILED != e.errorClass() || !e.getMessage().contains("rank 1")) {
-                throw new AssertionError("rank 0: unexpected failure " + e, e);
-            }
-            System.out.println("rank 0 saw: " + e.getMessage());
-        }
+        expectPeerGone("rank 0 saw: ", "persistent allreduce", () -> p.waitFor(30, TimeUnit.SECONDS));
         q.start();
-        try {
-            q.waitFor();
-            throw new AssertionError("rank 0: the persistent bcast from the dead rank 1 completed");
-        } catch (final TuttiException e) {
-            if (ErrorClass.PROC_FAILED != e.errorClass() || !e.getMessage().contains("rank 1")) {
-                throw new AssertionError("rank 0: unexpected failure " + e, e);
-            }
-            System.out.println("rank 0 then saw: " + e.getMessage());
-        }
+        expectPeerGone("rank 0 then saw: ", "persistent bcast", q::waitFor);
         tutti.close();
     }
 
