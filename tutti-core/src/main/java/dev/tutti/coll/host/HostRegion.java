@@ -40,8 +40,9 @@ import java.util.List;
  * <li>barrier: publish, then wait for every peer's call.</li>
  * <li>bcast: the root publishes its bytes; every other rank waits for the root's call and copies them out.</li>
  * <li>reduce, allreduce: every rank publishes its operand; the root (every rank) waits for all and folds them in
- * rank order, {@code x0 op (x1 op (... op x(p-1)))}, from the cells alone: a non-commutative op is right, and
- * every rank of an allreduce computes the same bits. Past the limit (blocking calls only): every rank publishes the
+ * rank order, {@code x0 op (x1 op (... op x(p-1)))}, from the cells: a non-commutative op is right, and every rank
+ * of an allreduce computes the same bits (a commutative op starts from the rank's own operand where the bits stay
+ * the same, {@link #ownFirst}). Past the limit (blocking calls only): every rank publishes the
  * call alone, waits for
  * every peer's, and the call goes through the chunk area, each rank folding its share of every chunk
  * ({@link HostChunks}). The area is agreed at the communicator's first such call: each rank offers the name of a
@@ -407,9 +408,19 @@ final class HostRegion implements HostState {
             }
             case REDUCE, ALLREDUCE -> {
                 if (CollKind.ALLREDUCE == c.kind() || rank == root) {
-                    SegmentCopy.copy(data(size - 1, k, n), 0, recv, 0, n);
-                    for (int r = size - 2; r >= 0; r--) {
-                        LocalReduction.reduce(c.op(), c.sendType(), data(r, k, n), recv, c.sendCount());
+                    if (ownFirst(c)) { // own operand first (in place: recv holds it), then the peers'
+                        if (null != c.send()) {
+                            SegmentCopy.copy(c.send(), 0, recv, 0, n);
+                        }
+                        for (int i = 1; i < size; i++) {
+                            LocalReduction.reduce(c.op(), c.sendType(), data((rank + i) % size, k, n), recv,
+                                c.sendCount());
+                        }
+                    } else {
+                        SegmentCopy.copy(data(size - 1, k, n), 0, recv, 0, n);
+                        for (int r = size - 2; r >= 0; r--) {
+                            LocalReduction.reduce(c.op(), c.sendType(), data(r, k, n), recv, c.sendCount());
+                        }
                     }
                 }
             }
@@ -439,6 +450,18 @@ final class HostRegion implements HostState {
             default -> {
             }
         }
+    }
+
+    /**
+     * Tells whether a reduction may fold this rank's own operand first, out of its own buffer (read in this core's
+     * cache, where the rank-order fold starts with a copy of rank {@code p - 1}'s cell, read across cores): the op
+     * commutes, and every rank still computes the same bits, since either the group has 2 ranks ({@code a op b} and
+     * {@code b op a} are the same bits for a commutative op) or the type is not a floating-point one (its
+     * predefined and, by MPI's rule, user ops are associative).
+     */
+    private boolean ownFirst(final CollCall c) {
+        final Datatype t = c.sendType();
+        return c.op().isCommutative() && (2 == size || Datatype.FLOAT != t && Datatype.DOUBLE != t);
     }
 
     /** @return the bytes of one block of the call (its whole vector for bcast and the reductions) */

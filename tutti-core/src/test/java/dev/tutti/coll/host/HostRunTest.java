@@ -211,6 +211,46 @@ class HostRunTest {
     }
 
     /**
+     * Doubles whose sum depends on the order of the additions: every rank's allreduce (blocking, nonblocking and
+     * persistent) gives the same bits, those of the fold in rank order {@code x0 + (x1 + (... + x(p-1)))}; an int
+     * sum, which a rank may fold from its own operand first, gives the exact sum.
+     */
+    @ParameterizedTest(name = "{0} p={1}")
+    @MethodSource("jobs")
+    void shouldGiveEveryRankTheSameBitsOfAFloatingPointSum(final String how, final int p) {
+        final double[] x = {1e16, 1.0, -1e16, 3.0, 1e-3};
+        double ref = x[p - 1];
+        for (int r = p - 2; r >= 0; r--) {
+            ref = x[r] + ref;
+        }
+        final double expected = ref;
+        job(how, p, (w, shm) -> {
+            w.barrier();
+            final double[] in = {x[w.rank()]};
+            final double[] out = new double[1];
+            w.allreduce(Buf.of(in), Buf.of(out), Op.SUM);
+            assertEquals(Double.doubleToRawLongBits(expected), Double.doubleToRawLongBits(out[0]), "blocking");
+            out[0] = 0;
+            w.iallreduce(Buf.of(in), Buf.of(out), Op.SUM).waitFor();
+            assertEquals(Double.doubleToRawLongBits(expected), Double.doubleToRawLongBits(out[0]), "nonblocking");
+            out[0] = 0;
+            final PersistentRequest r = w.allreduceInit(Buf.of(in), Buf.of(out), Op.SUM);
+            r.start();
+            r.waitFor();
+            r.free();
+            assertEquals(Double.doubleToRawLongBits(expected), Double.doubleToRawLongBits(out[0]), "persistent");
+            final long[] all = new long[p];
+            w.allgather(Buf.of(new long[] {Double.doubleToRawLongBits(out[0])}), Buf.of(all));
+            for (final long bits : all) {
+                assertEquals(all[0], bits, "every rank's bits");
+            }
+            final int[] sum = new int[1];
+            w.allreduce(Buf.of(new int[] {w.rank() + 1}), Buf.of(sum), Op.SUM);
+            assertEquals(p * (p + 1) / 2, sum[0]);
+        });
+    }
+
+    /**
      * A root whose bcasts need nobody runs four starts ahead, its fifth waits for a free cell, and it then waits in
      * a receive for the peer that needs that fifth bcast's data before it sends: the rank's progress in the receive
      * publishes it. A start never waits, and the program (legal in MPI) completes.
