@@ -38,6 +38,10 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  *     schedules) is registered for its owner's life in {@code ranked}, copy-on-write like {@code persistent}, and
  *     counted in {@code prioritized} (its level is at least 1): the level-by-level scans advance it with the runs
  *     of its level, and it outranks lower levels while it says it is in flight. Unregistered work costs nothing.</li>
+ * <li>Host work ({@link #addHost}: a communicator's on-host region, registered at its first nonblocking or persistent
+ *     run until it retires) runs first in every pass, copy-on-write like {@code persistent}: it publishes the calls
+ *     that wait for a free cell and completes the runs before them, so a rank that waits in any other call still
+ *     publishes what its peers need. Each costs a volatile read while it has nothing waiting.</li>
  * </ul>
  * One instance per engine, held by {@link CollHooks}; communicators cache it ({@link CollComm}).
  */

@@ -23,7 +23,9 @@ import java.util.concurrent.TimeUnit;
  * may still land in its memory), so the request cannot start again. State: {@code active} is set by
  * {@link #start()} and cleared by a {@link #test()} or {@link #waitFor()} that sees the run complete (MPI-4's
  * inactive state); the owner thread drives starts, any thread may test or wait, one at a time (as for every
- * request).
+ * request). On a communicator with an on-host region a start may go there instead ({@link HostState#start}, as
+ * {@link Road#onHost} decides): then the schedule's run is not started, its lease goes back at once, and the test or
+ * wait asks the region's run ({@code onHost}, reused by the next start).
  */
 public final class PersistentRun implements PersistentRequest {
     private static final VarHandle ACTIVE;

@@ -139,9 +139,9 @@ final class HostRegion implements HostState {
     /**
      * Calls numbered but not yet published ({@link #enqueue}), oldest first, {@code queued} of them: per call
      * {@value #WORDS} longs in {@code waiting} (its number, call, shape and op words, where its bytes start in
-     * {@code from} and how many), the memory its bytes come from, and its run if it has one (a persistent start).
-     * Guarded by {@code lock}, as are {@code runs}, the persistent starts through the region not yet complete, oldest
-     * first, {@code running} of them.
+     * {@code from} and how many), the memory its bytes come from, and its run if it has one (a nonblocking call's or
+     * persistent start's through the region). Guarded by {@code lock}, as are {@code runs}, the runs not yet
+     * complete, oldest first, {@code running} of them.
      */
     private long[] waiting = new long[WORDS * HostLayout.CELLS];
     private MemorySegment[] from = new MemorySegment[HostLayout.CELLS];
@@ -152,7 +152,7 @@ final class HostRegion implements HostState {
     /** {@code queued + running}, stored under the lock and read without it: 0 lets a call skip the lock. */
     private volatile int pending;
     private final HostLock lock = new HostLock();
-    /** Ends the registration of {@link #doWork} with the rank's progress; null until the first persistent start. */
+    /** Ends the registration of {@link #doWork} with the rank's progress; null until the region's first run. */
     private Runnable unregister;
     /** The current call's message tag (drawn as a message-layer call would, see {@link CollComm#drawTag}). */
     private int tag;
