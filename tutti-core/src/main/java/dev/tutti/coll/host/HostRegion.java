@@ -51,7 +51,8 @@ import java.util.List;
  * offer, so all decide alike).</li>
  * <li>gather, allgather: every rank publishes its block; the root (every rank) copies each out.</li>
  * <li>scatter: the root publishes all blocks; each rank copies its own. alltoall: every rank publishes its whole
- * send; each copies its block out of every peer's cell.</li>
+ * send but its own block (no peer reads it), each copies its block out of every peer's cell and its own straight
+ * from its send.</li>
  * </ul>
  * A rank that waits for a peer's call compares its words with its own: kind and root as a message header would, then
  * count and type, op, and whether the peer took the region too; a mismatch fails the call with the message layer's
@@ -113,7 +114,7 @@ final class HostRegion implements HostState {
     /** Idle steps of a wait between two looks for a peer's message of the awaited call (a power of 2). */
     private static final int PROBE_EVERY = 64;
     /** Longs per call in {@code waiting}. */
-    private static final int WORDS = 6;
+    private static final int WORDS = 7;
 
     private final CollComm comm;
     private final P2pEngine engine;
@@ -139,7 +140,7 @@ final class HostRegion implements HostState {
     /**
      * Calls numbered but not yet published ({@link #enqueue}), oldest first, {@code queued} of them: per call
      * {@value #WORDS} longs in {@code waiting} (its number, call, shape and op words, where its bytes start in
-     * {@code from} and how many), the memory its bytes come from, and its run if it has one (a nonblocking call's or
+     * {@code from}, how many, and the own block left out of them, {@link #hole}), the memory its bytes come from, and its run if it has one (a nonblocking call's or
      * persistent start's through the region). Guarded by {@code lock}, as are {@code runs}, the runs not yet
      * complete, oldest first, {@code running} of them.
      */
@@ -342,7 +343,7 @@ final class HostRegion implements HostState {
                 runs = Arrays.copyOf(runs, 2 * running);
             }
             runs[running++] = run;
-            enqueue(k, call, shape, op, source(c), sourceAt(c), published(c), run);
+            enqueue(k, call, shape, op, source(c), sourceAt(c), published(c), hole(c), run);
             if (run.published && 1 == running && tryFinish(run)) { // it needs no peer, or they are there
                 runs[--running] = null;
             }
@@ -381,6 +382,11 @@ final class HostRegion implements HostState {
     private long sourceAt(final CollCall c) {
         final CollKind kind = c.kind();
         return null == c.send() && (CollKind.GATHER == kind || CollKind.ALLGATHER == kind) ? rank * block(c) : 0;
+    }
+
+    /** @return the bytes of this rank's own block that it leaves out of what it publishes: an alltoall's, else 0 */
+    private static long hole(final CollCall c) {
+        return CollKind.ALLTOALL == c.kind() ? block(c) : 0;
     }
 
     /** @return how many bytes this rank publishes for a call: a block, or a scatter's or alltoall's p of them */
@@ -443,8 +449,12 @@ final class HostRegion implements HostState {
                 }
             }
             case ALLTOALL -> {
-                for (int r = 0; r < size; r++) {
+                for (int i = 1; i < size; i++) {
+                    final int r = (rank + i) % size;
                     SegmentCopy.copy(data(r, k, n * size), rank * n, recv, r * n, n);
+                }
+                if (null != c.send()) { // in place, the own block is in the receive buffer already
+                    SegmentCopy.copy(c.send(), rank * n, recv, rank * n, n);
                 }
             }
             default -> {
@@ -485,7 +495,7 @@ final class HostRegion implements HostState {
             awaitRuns(c);
         }
         awaitCell(k, c);
-        write(k, from, offset, n, callWord, shapeWord, opWord);
+        write(k, from, offset, n, hole(c), callWord, shapeWord, opWord);
     }
 
     /**
@@ -501,7 +511,7 @@ final class HostRegion implements HostState {
             if (0 != pending) {
                 progress();
             }
-            enqueue(k, call, shape, op, null, 0, 0, null);
+            enqueue(k, call, shape, op, null, 0, 0, 0, null);
             pending(queued + running);
         } finally {
             lock.unlock();
@@ -514,9 +524,9 @@ final class HostRegion implements HostState {
      * {@code pending}.
      */
     private void enqueue(final long k, final long call, final long shape, final long op, final MemorySegment bytes,
-        final long offset, final long n, final HostRun owner) {
+        final long offset, final long n, final long hole, final HostRun owner) {
         if (0 == queued && noRunBefore(k) && cellFree(k)) {
-            write(k, bytes, offset, n, call, shape, op);
+            write(k, bytes, offset, n, hole, call, shape, op);
             if (null != owner) {
                 owner.published = true;
             }
@@ -534,6 +544,7 @@ final class HostRegion implements HostState {
         waiting[at + 3] = op;
         waiting[at + 4] = offset;
         waiting[at + 5] = n;
+        waiting[at + 6] = hole;
         from[queued] = bytes;
         owners[queued] = owner;
         queued++;
@@ -576,8 +587,8 @@ final class HostRegion implements HostState {
             int w = 0;
             while (w < queued && noRunBefore(waiting[WORDS * w]) && cellFree(waiting[WORDS * w])) {
                 final int at = WORDS * w;
-                write(waiting[at], from[w], waiting[at + 4], waiting[at + 5], waiting[at + 1], waiting[at + 2],
-                    waiting[at + 3]);
+                write(waiting[at], from[w], waiting[at + 4], waiting[at + 5], waiting[at + 6], waiting[at + 1],
+                    waiting[at + 2], waiting[at + 3]);
                 if (null != owners[w]) {
                     owners[w].published = true;
                 }
@@ -785,11 +796,19 @@ final class HostRegion implements HostState {
     }
 
     /** Writes call {@code k}'s bytes (if any) and words into its cell, then its number (release). */
-    private void write(final long k, final MemorySegment from, final long offset, final long n, final long call,
-        final long shape, final long op) {
+    private void write(final long k, final MemorySegment from, final long offset, final long n, final long hole,
+        final long call, final long shape, final long op) {
         final long at = HostLayout.cellAt(k, cell);
         if (n > 0) {
-            SegmentCopy.copy(from, offset, mine, at + HostLayout.bytesAt(n), n);
+            final long to = at + HostLayout.bytesAt(n);
+            if (0 == hole) {
+                SegmentCopy.copy(from, offset, mine, to, n);
+            } else { // an alltoall: every block but this rank's own, which no peer reads
+                final long skip = rank * hole;
+                final long after = skip + hole;
+                SegmentCopy.copy(from, offset, mine, to, skip);
+                SegmentCopy.copy(from, offset + after, mine, to + after, n - after);
+            }
         }
         LONG.set(mine, at + HostLayout.CALL, call);
         LONG.set(mine, at + HostLayout.SHAPE, shape);
