@@ -114,16 +114,17 @@ public final class Settings {
             + "shared memory 1048576 (faster than the message layer's ring at every size up to there); slots "
             + "take at most a quarter of a rank's shared arena; 0 turns it off; read at each "
             + "`...Init`, and every rank must use the same value");
-    /** Per-call collectives of a communicator on one host: the largest block that goes through its on-host region. */
+    /** Collectives of a communicator on one host, every form but tagged: the largest block through its on-host region. */
     public static final Setting COLL_HOST_LIMIT = integer("tutti.coll.hostLimit", -1, ReadAt.COMMUNICATOR,
-        "blocking barrier, bcast, reduce, allreduce, gather, allgather, scatter and alltoall on a communicator whose "
-            + "ranks all share memory: a call whose data per rank (a rank's whole send for scatter and alltoall) is at "
-            + "most this many bytes moves through the communicator's on-host region (sequence flags and slots set up "
-            + "at its first blocking barrier, allreduce, allgather or alltoall, no messages); a larger reduce or allreduce "
-            + "goes through the region's chunk area when `tutti.coll.hostChunks` is `on`; other larger calls, "
-            + "nonblocking, tagged and persistent forms, "
-            + "forced algorithms (`tutti.coll.<operation>`) and a checked job take the message layer; -1: 8192 "
-            + "between processes over shared memory, 0 between threads of one JVM; 0 turns it off; read there, and every rank must use the same value");
+        "barrier, bcast, reduce, allreduce, gather, allgather, scatter and alltoall, blocking, nonblocking and "
+            + "persistent starts, on a communicator whose ranks all share memory: a call whose data per rank (a rank's "
+            + "whole send for scatter and alltoall) is at most this many bytes moves through the communicator's "
+            + "on-host region (sequence flags and slots set up at its first blocking barrier, allreduce, allgather or "
+            + "alltoall, no messages); a larger blocking reduce or allreduce goes through the region's chunk area when "
+            + "`tutti.coll.hostChunks` is `on`; other larger calls (persistent ones through slots, "
+            + "`tutti.coll.directLimit`), tagged forms, forced algorithms (`tutti.coll.<operation>`) and a checked job "
+            + "take the message layer; -1: 8192 between processes over shared memory, 0 between threads of one JVM; 0 "
+            + "turns it off; read there, and every rank must use the same value");
     /** On-host region: reductions past its cells through its chunk area. */
     public static final Setting COLL_HOST_CHUNKS = choice("tutti.coll.hostChunks", "off", List.of("off", "on"),
         ReadAt.COMMUNICATOR, "`on`: a blocking reduce or allreduce past `tutti.coll.hostLimit` goes through the "
