@@ -359,6 +359,107 @@ class HostRunTest {
         });
     }
 
+    /**
+     * Several communicators at once, each driven by a thread of its own on every rank: persistent allreduces and
+     * bcasts started up to three deep in flight, nonblocking alltoalls and reduces, and blocking calls between them,
+     * waited for in another order than started; the rank's progress in any thread's wait moves every communicator's
+     * runs on. Every result is checked.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"shm", "threads"})
+    void shouldRunStartsOnManyCommunicatorsFromManyThreads(final String how) {
+        final int p = 3;
+        final int rounds = 150;
+        job(how, p, (w, shm) -> {
+            final int me = w.rank();
+            final Communicator[] dups = {w.dup(), w.dup(), w.dup()};
+            final java.util.List<Thread> threads = new java.util.ArrayList<>();
+            final java.util.concurrent.atomic.AtomicReferenceArray<Throwable> failed =
+                new java.util.concurrent.atomic.AtomicReferenceArray<>(dups.length);
+            for (int t = 0; t < dups.length; t++) {
+                final int id = t;
+                final Communicator c = dups[t];
+                c.barrier(); // agrees its region
+                final Thread th = new Thread(() -> {
+                    try {
+                        churn(c, rounds, id);
+                    } catch (final Throwable e) {
+                        failed.set(id, e);
+                    }
+                }, "rank" + me + "-dup" + t);
+                th.start();
+                threads.add(th);
+            }
+            for (final Thread th : threads) {
+                th.join(120_000);
+                assertTrue(!th.isAlive(), th.getName() + " hung");
+            }
+            for (int t = 0; t < dups.length; t++) {
+                if (null != failed.get(t)) {
+                    throw new AssertionError("dup " + t + " of rank " + me, failed.get(t));
+                }
+                dups[t].free();
+            }
+        });
+    }
+
+    /** One thread's calls on its communicator (see {@link #shouldRunStartsOnManyCommunicatorsFromManyThreads}). */
+    private static void churn(final Communicator c, final int rounds, final int salt) {
+        final int me = c.rank();
+        final int p = c.size();
+        final int depth = 3;
+        final int[][] in = new int[depth][4];
+        final int[][] out = new int[depth][4];
+        final PersistentRequest[] sums = new PersistentRequest[depth];
+        for (int d = 0; d < depth; d++) {
+            sums[d] = c.allreduceInit(Buf.of(in[d]), Buf.of(out[d]), Op.SUM);
+        }
+        final int[] b = new int[2];
+        final PersistentRequest bcast = c.bcastInit(Buf.of(b), salt % p);
+        for (int i = 0; i < rounds; i++) {
+            for (int d = 0; d < depth; d++) {
+                Arrays.fill(in[d], 1000 * i + 10 * d + me + salt);
+                sums[d].start();
+            }
+            if (me == salt % p) {
+                b[0] = i;
+                b[1] = salt;
+            }
+            bcast.start();
+            final int[] send = new int[p];
+            final int[] got = new int[p];
+            for (int r = 0; r < p; r++) {
+                send[r] = 100 * me + r + i;
+            }
+            final Request a2a = c.ialltoall(Buf.of(send), Buf.of(got));
+            final int[] red = new int[1];
+            final Request reduce = c.ireduce(Buf.of(new int[] {me + i}), me == i % p ? Buf.of(red) : null, Op.SUM,
+                i % p);
+            final int[] blocking = new int[1];
+            c.allreduce(Buf.of(new int[] {1}), Buf.of(blocking), Op.SUM);
+            assertEquals(p, blocking[0], "blocking allreduce " + i);
+            reduce.waitFor();
+            for (int d = depth - 1; d >= 0; d--) {
+                sums[d].waitFor();
+                final int expected = p * (1000 * i + 10 * d + salt) + p * (p - 1) / 2;
+                assertEquals(expected, out[d][3], "persistent allreduce " + d + " of round " + i);
+            }
+            a2a.waitFor();
+            bcast.waitFor();
+            assertArrayEquals(new int[] {i, salt}, b, "persistent bcast " + i);
+            for (int r = 0; r < p; r++) {
+                assertEquals(100 * r + me + i, got[r], "ialltoall " + i);
+            }
+            if (me == i % p) {
+                assertEquals(p * i + p * (p - 1) / 2, red[0], "ireduce " + i);
+            }
+        }
+        for (final PersistentRequest r : sums) {
+            r.free();
+        }
+        bcast.free();
+    }
+
     @Test
     void shouldRefuseAPersistentAllreduceAgainstAPersistentBcast() {
         HostCollectivesTest.assertRefused(HostCollectivesTest.outcomes(2, w -> {
