@@ -183,21 +183,7 @@ class HostCollectivesTest {
             final int me = w.rank();
             final Communicator half = w.split(me % 2, me);
             final Communicator[] dups = {w.dup(), w.dup(), w.dup()};
-            final List<Thread> threads = new ArrayList<>();
-            final AtomicReferenceArray<Throwable> failed = new AtomicReferenceArray<>(dups.length);
-            for (int t = 0; t < dups.length; t++) {
-                final int id = t;
-                final Communicator c = dups[t];
-                final Thread th = new Thread(() -> {
-                    try {
-                        mix(c, 300, id);
-                    } catch (final Throwable e) {
-                        failed.set(id, e);
-                    }
-                }, "rank" + me + "-dup" + t);
-                th.start();
-                threads.add(th);
-            }
+            final Threads threads = inThreads(me, dups, (c, id) -> mix(c, 300, id));
             for (int i = 0; i < 300; i++) {
                 if (0 == me % 2) {
                     final long[] s = new long[5];
@@ -227,15 +213,9 @@ class HostCollectivesTest {
                 assertEquals(4 * i + 6, s[0]);
                 d.free();
             }
-            for (final Thread th : threads) {
-                th.join(120_000);
-                assertTrue(!th.isAlive(), th.getName() + " hung");
-            }
-            for (int t = 0; t < dups.length; t++) {
-                if (null != failed.get(t)) {
-                    throw new AssertionError("dup " + t + " of rank " + me, failed.get(t));
-                }
-                assertTrue(region(dups[t]).contains("HostRegion"), region(dups[t]));
+            joined(me, threads);
+            for (final Communicator d : dups) {
+                assertTrue(region(d).contains("HostRegion"), region(d));
             }
             half.free();
             for (final Communicator d : dups) {
@@ -281,6 +261,56 @@ class HostCollectivesTest {
             assertEquals(3, after[0]);
             assertTrue(region(w).contains("HostRegion"), region(w));
         });
+    }
+
+    /** What a thread does with its communicator: {@code (communicator, the thread's number)}. */
+    interface ThreadBody {
+        void run(Communicator c, int id) throws Exception;
+    }
+
+    /**
+     * Starts a thread per communicator, named after the rank and the communicator's index, that runs {@code body}
+     * on it; {@link #joined} waits for them and rethrows the first failure.
+     */
+    static Threads inThreads(final int me, final Communicator[] comms, final ThreadBody body) {
+        final List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < comms.length; t++) {
+            final int id = t;
+            final Communicator c = comms[t];
+            final Thread th = new Thread(() -> {
+                try {
+                    body.run(c, id);
+                } catch (final Throwable e) {
+                    throw new AssertionError("communicator " + id + " of rank " + me, e);
+                }
+            }, "rank" + me + "-comm" + t);
+            threads.add(th);
+        }
+        final AtomicReferenceArray<Throwable> failed = new AtomicReferenceArray<>(threads.size());
+        for (int t = 0; t < threads.size(); t++) {
+            final int id = t;
+            threads.get(t).setUncaughtExceptionHandler((th, e) -> failed.set(id, e));
+            threads.get(t).start();
+        }
+        return new Threads(threads, failed);
+    }
+
+    /** Threads started by {@link #inThreads}, and what each threw. */
+    record Threads(List<Thread> threads, AtomicReferenceArray<Throwable> failed) {
+    }
+
+    /** Waits for threads from {@link #inThreads} (two minutes each at most) and rethrows the first failure. */
+    static void joined(final int me, final Threads started) throws InterruptedException {
+        for (final Thread th : started.threads()) {
+            th.join(120_000);
+            assertTrue(!th.isAlive(), th.getName() + " hung");
+        }
+        final AtomicReferenceArray<Throwable> failed = started.failed();
+        for (int t = 0; t < failed.length(); t++) {
+            if (null != failed.get(t)) {
+                throw new AssertionError("rank " + me, failed.get(t));
+            }
+        }
     }
 
     /** A mix of collectives on one communicator, each result checked. */

@@ -373,32 +373,12 @@ class HostRunTest {
         job(how, p, (w, shm) -> {
             final int me = w.rank();
             final Communicator[] dups = {w.dup(), w.dup(), w.dup()};
-            final java.util.List<Thread> threads = new java.util.ArrayList<>();
-            final java.util.concurrent.atomic.AtomicReferenceArray<Throwable> failed =
-                new java.util.concurrent.atomic.AtomicReferenceArray<>(dups.length);
-            for (int t = 0; t < dups.length; t++) {
-                final int id = t;
-                final Communicator c = dups[t];
+            for (final Communicator c : dups) {
                 c.barrier(); // agrees its region
-                final Thread th = new Thread(() -> {
-                    try {
-                        churn(c, rounds, id);
-                    } catch (final Throwable e) {
-                        failed.set(id, e);
-                    }
-                }, "rank" + me + "-dup" + t);
-                th.start();
-                threads.add(th);
             }
-            for (final Thread th : threads) {
-                th.join(120_000);
-                assertTrue(!th.isAlive(), th.getName() + " hung");
-            }
-            for (int t = 0; t < dups.length; t++) {
-                if (null != failed.get(t)) {
-                    throw new AssertionError("dup " + t + " of rank " + me, failed.get(t));
-                }
-                dups[t].free();
+            HostCollectivesTest.joined(me, HostCollectivesTest.inThreads(me, dups, (c, id) -> churn(c, rounds, id)));
+            for (final Communicator c : dups) {
+                c.free();
             }
         });
     }
