@@ -743,9 +743,9 @@ final class HostRegion implements HostState {
         }
     }
 
-    /** @return the work done by a pass of the rank's progress (which also moves this region's runs on) */
-    int progressOnce() {
-        return engine.progress();
+    /** Runs a pass of the rank's progress (which also moves this region's runs on). */
+    void progressOnce() {
+        engine.progress();
     }
 
     /** A pass of the rank's progress: moves waiting calls and runs on, unless another thread is at it. */

@@ -330,6 +330,36 @@ class HostRunTest {
         });
     }
 
+    /**
+     * A rank that only tests its run through the region (never waits) still moves its other operations on: its
+     * large send, which streams in chunks as the rank makes progress, reaches the peer, who receives it before it
+     * makes the collective that the test waits for.
+     */
+    @Test
+    void shouldMoveOtherOperationsOnInATestOfARun() {
+        final int n = 1 << 20;
+        job("shm", 2, (w, shm) -> {
+            w.barrier();
+            final byte[] big = new byte[n];
+            final int[] sum = new int[1];
+            if (0 == w.rank()) {
+                Arrays.fill(big, (byte) 7);
+                final Request send = w.isend(Buf.of(big), 1, 11);
+                final Request r = w.iallreduce(Buf.of(new int[] {1}), Buf.of(sum), Op.SUM);
+                final long end = System.nanoTime() + 60_000_000_000L;
+                while (!r.test()) {
+                    assertTrue(System.nanoTime() < end, "the test never moved the send on: " + r);
+                }
+                send.waitFor();
+            } else {
+                w.recv(Buf.of(big), 0, 11);
+                assertEquals(7, big[n - 1]);
+                w.iallreduce(Buf.of(new int[] {2}), Buf.of(sum), Op.SUM).waitFor();
+            }
+            assertEquals(3, sum[0]);
+        });
+    }
+
     /** Persistent starts and per-call collectives, in one call order, on several communicators from threads. */
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"shm", "threads"})
