@@ -1,8 +1,6 @@
 package dev.tutti.coll.host;
 
-import dev.tutti.Datatype;
 import dev.tutti.ErrorClass;
-import dev.tutti.Op;
 import dev.tutti.TuttiException;
 import dev.tutti.coll.CollCall;
 import dev.tutti.coll.CollComm;
@@ -19,8 +17,6 @@ import dev.tutti.internal.Settings;
 import dev.tutti.p2p.P2pEngine;
 import dev.tutti.runtime.IdleStrategy;
 import dev.tutti.transport.DirectMemory;
-import dev.tutti.type.LocalReduction;
-import dev.tutti.type.TypeCode;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -32,19 +28,18 @@ import java.util.List;
  * A communicator's on-host region on this rank, and the algorithms of the calls that go through it: every rank's
  * block ({@link HostLayout}), this rank's own to write, the others' to read. Each call-ordered call on the
  * communicator (blocking, nonblocking, or a persistent request's start) is numbered here and published in this rank's
- * cell for it: its header words, and for a call on the region its bytes; a call that takes the message layer publishes its words alone, so that a peer
- * on the region that waits for this rank finds out instead of waiting for ever, and its run, if it stalls, reads
- * its peers' words of the call ({@link #stalled}): a peer on the region that does not wait for it (a bcast's root,
- * a reduce's non-root) sends it nothing.
+ * cell for it: its header words, and for a call on the region its bytes; a call that takes the message layer publishes
+ * its words alone, so that a peer on the region that waits for this rank finds out instead of waiting for ever, and its
+ * run, if it stalls, reads its peers' words of the call ({@link #stalled}): a peer on the region that does not wait for
+ * it (a bcast's root, a reduce's non-root) sends it nothing.
  * <ul>
  * <li>barrier: publish, then wait for every peer's call.</li>
  * <li>bcast: the root publishes its bytes; every other rank waits for the root's call and copies them out.</li>
  * <li>reduce, allreduce: every rank publishes its operand; the root (every rank) waits for all and folds them in
  * rank order, {@code x0 op (x1 op (... op x(p-1)))}, from the cells: a non-commutative op is right, and every rank
  * of an allreduce computes the same bits (a commutative op starts from the rank's own operand where the bits stay
- * the same, {@link #ownFirst}). Past the limit (blocking calls only): every rank publishes the
- * call alone, waits for
- * every peer's, and the call goes through the chunk area, each rank folding its share of every chunk
+ * the same, {@link HostSteps#ownFirst}). Past the limit (blocking calls only): every rank publishes the call alone,
+ * waits for every peer's, and the call goes through the chunk area, each rank folding its share of every chunk
  * ({@link HostChunks}). The area is agreed at the communicator's first such call: each rank offers the name of a
  * new area in its cell's bytes, and the call goes through chunks if every rank offered one; else every rank gives
  * its area back, runs this call and every later one past the limit on the message layer (each rank sees every
@@ -63,16 +58,15 @@ import java.util.List;
  *
  * <p>A blocking call publishes, waits for the peers it needs and completes, all in the call. A nonblocking call or a
  * persistent start ({@link #start}) only publishes, and its run ({@link HostRun}, the request) completes when it is
- * tested or waited for: one publication per call, one table of what each rank publishes ({@link #source}), waits for
- * ({@link #awaits}) and does once its peers are there ({@link #finish}), for every form. A start never waits: when its
- * cell is not free (its rank has run three calls ahead of a peer), or an earlier run has not read its peers' cells
- * yet, its words and bytes wait in this rank's memory (its buffers stay unchanged while the request is active) and are
- * published in call order by whichever comes first: the next call on the communicator, a test or wait of a run, a
- * pass of the rank's progress (this region's {@link #doWork}, registered at its first start: so a rank that waits in
- * another call still publishes what a peer needs), or a stalled run's check ({@link #stalled}). Runs complete in call
- * order, and a rank publishes call {@code j} only once every run before it is complete, so no peer reuses a cell this
- * rank still reads; a blocking call first completes every earlier run and publishes every earlier call that
- * waits.
+ * tested or waited for: one publication per call, one table ({@link HostSteps}) of what each rank publishes, waits for
+ * and does once its peers are there, for every form. A start never waits: when its cell is not free (its rank has run
+ * three calls ahead of a peer), or an earlier run has not read its peers' cells yet, its words and bytes wait in this
+ * rank's memory (its buffers stay unchanged while the request is active) and are published in call order by whichever
+ * comes first: the next call on the communicator, a test or wait of a run, a pass of the rank's progress (this region's
+ * {@link #doWork}, registered at its first start: so a rank that waits in another call still publishes what a peer
+ * needs), or a stalled run's check ({@link #stalled}). Runs complete in call order, and a rank publishes call {@code j}
+ * only once every run before it is complete, so no peer reuses a cell this rank still reads; a blocking call first
+ * completes every earlier run and publishes every earlier call that waits.
  *
  * <p>Implementation notes. Owned by the threads that make the communicator's collective calls, one at a time (MPI's
  * rule), so its fields are plain, but for the waiting calls and the incomplete runs: a lock guards them, since a
@@ -92,9 +86,9 @@ import java.util.List;
  * strategy, and fail once the peer is known gone (its failure names it). A call that finds every flag set waits for
  * nothing and runs no progress: one in {@link #PROGRESS_EVERY} makes one pass anyway (MPI's progress rule: a rank
  * whose peers on this communicator always arrive first still moves its other operations on; a pass per call would
- * cost a small call a large share of its time), and a call makes one first when a registered run of a higher priority is
- * in flight. Cost per call: one copy in, the reads of
- * the awaited peers' lines and one copy out per block read; no allocation (the cells' data views are made once).
+ * cost a small call a large share of its time), and a call makes one first when a registered run of a higher priority
+ * is in flight. Cost per call: one copy in, the reads of the awaited peers' lines and one copy out per block read; no
+ * allocation (the cells' data views are made once).
  */
 final class HostRegion implements HostState {
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
@@ -125,7 +119,7 @@ final class HostRegion implements HostState {
     private final MemorySegment mine;
     private final MemorySegment[] blocks;
     /** Per rank and cell: a view of the cell's bytes, inline ({@code 2c + 1}) and in the lines after ({@code 2c}). */
-    private final MemorySegment[][] bytes;
+    private final HostSteps steps;
     private final long limit;
     private final long cell;
     private final long[] seen;
@@ -140,9 +134,9 @@ final class HostRegion implements HostState {
     /**
      * Calls numbered but not yet published ({@link #enqueue}), oldest first, {@code queued} of them: per call
      * {@value #WORDS} longs in {@code waiting} (its number, call, shape and op words, where its bytes start in
-     * {@code from}, how many, and the own block left out of them, {@link #hole}), the memory its bytes come from, and its run if it has one (a nonblocking call's or
-     * persistent start's through the region). Guarded by {@code lock}, as are {@code runs}, the runs not yet
-     * complete, oldest first, {@code running} of them.
+     * {@code from}, how many, and the own block left out of them, {@link HostSteps#hole}), the memory its bytes come
+     * from, and its run if it has one (a nonblocking call's or persistent start's through the region). Guarded by
+     * {@code lock}, as are {@code runs}, the runs not yet complete, oldest first, {@code running} of them.
      */
     private long[] waiting = new long[WORDS * HostLayout.CELLS];
     private MemorySegment[] from = new MemorySegment[HostLayout.CELLS];
@@ -180,7 +174,7 @@ final class HostRegion implements HostState {
         this.declined = !"on".equals(Settings.COLL_HOST_CHUNKS.choice());
         this.cell = HostLayout.cellBytes(limit);
         this.seen = new long[size];
-        this.bytes = new MemorySegment[size][2 * HostLayout.CELLS];
+        final MemorySegment[][] bytes = new MemorySegment[size][2 * HostLayout.CELLS];
         for (int r = 0; r < size; r++) {
             for (int c = 0; c < HostLayout.CELLS; c++) {
                 final long at = HostLayout.cellAt(c, cell);
@@ -188,6 +182,7 @@ final class HostRegion implements HostState {
                 bytes[r][2 * c + 1] = blocks[r].asSlice(at + HostLayout.INLINE_AT, HostLayout.INLINE);
             }
         }
+        this.steps = new HostSteps(rank, size, bytes);
     }
 
     /**
@@ -202,10 +197,9 @@ final class HostRegion implements HostState {
         final long k = ++calls;
         final boolean host = Road.onHost(c, limit, !declined);
         final CollKind kind = c.kind();
-        callWord = (long) TypeCode.intraHeader(kind.ordinal() + 1, c.root()) << Integer.SIZE
-            | (host ? 1L << 8 : 0L) | c.variant().ordinal();
-        shapeWord = (long) c.sendCount() << Integer.SIZE | c.sendType().ordinal();
-        opWord = opCode(c.op());
+        callWord = HostWords.call(c, host);
+        shapeWord = HostWords.shape(c);
+        opWord = HostWords.opCode(c.op());
         if (!host) {
             publish(k, null, 0, 0, c);
             c.hostCall(k); // its run asks stalled(k) if it stalls
@@ -215,14 +209,14 @@ final class HostRegion implements HostState {
         if (comm.outranked(0)) {
             engine.progress(); // a registered run of a higher priority goes first, as for any collective of level 0
         }
-        if ((CollKind.REDUCE == kind || CollKind.ALLREDUCE == kind) && block(c) > limit) {
+        if ((CollKind.REDUCE == kind || CollKind.ALLREDUCE == kind) && HostSteps.block(c) > limit) {
             if (!chunked(k, c, CollKind.ALLREDUCE == kind ? -1 : c.root())) {
                 c.hostCall(k); // no chunk area: the message layer runs it (every rank decided so)
                 return false;
             }
         } else {
-            publish(k, source(c), sourceAt(c), published(c), c);
-            final int awaits = awaits(c);
+            publish(k, steps.source(c), steps.sourceAt(c), steps.published(c), c);
+            final int awaits = steps.awaits(c);
             if (HostRun.ROOT == awaits) {
                 awaitCall(c.root(), k, c);
             } else if (HostRun.ALL == awaits) {
@@ -230,7 +224,7 @@ final class HostRegion implements HostState {
                     awaitCall((rank + i) % size, k, c);
                 }
             }
-            finish(k, c);
+            steps.finish(k, c);
         }
         if (0 == (k & (PROGRESS_EVERY - 1))) {
             engine.progress(); // MPI's progress rule, for a rank whose calls never wait (see the class note)
@@ -284,7 +278,7 @@ final class HostRegion implements HostState {
             for (int i = 1; i < size; i++) {
                 final int r = (rank + i) % size;
                 awaitCall(r, k, c);
-                final MemorySegment theirs = data(r, k, 2 * Long.BYTES);
+                final MemorySegment theirs = steps.data(r, k, 2 * Long.BYTES);
                 agreed &= 1 == theirs.get(ValueLayout.JAVA_LONG, 0);
                 names[r] = theirs.get(ValueLayout.JAVA_LONG, Long.BYTES);
             }
@@ -318,11 +312,9 @@ final class HostRegion implements HostState {
     public RegionRun start(final CollCall c, final RegionRun reuse) {
         final long k = ++calls;
         final boolean host = Road.onHost(c, limit, false);
-        final CollKind kind = c.kind();
-        final long call = (long) TypeCode.intraHeader(kind.ordinal() + 1, c.root()) << Integer.SIZE
-            | (host ? 1L << 8 : 0L) | c.variant().ordinal();
-        final long shape = (long) c.sendCount() << Integer.SIZE | c.sendType().ordinal();
-        final long op = opCode(c.op());
+        final long call = HostWords.call(c, host);
+        final long shape = HostWords.shape(c);
+        final long op = HostWords.opCode(c.op());
         if (!host) {
             publishOrLater(k, call, shape, op);
             c.hostCall(k); // its run asks stalled(k) if it stalls
@@ -330,7 +322,7 @@ final class HostRegion implements HostState {
         }
         final int drawn = comm.drawTag((int) (call >>> Integer.SIZE), c.sendCount());
         final HostRun run = reuse instanceof HostRun h && h.region() == this ? h : new HostRun(this);
-        run.arm(c, k, drawn, call, shape, op, awaits(c));
+        run.arm(c, k, drawn, call, shape, op, steps.awaits(c));
         if (null == unregister) {
             unregister = comm.addHostWork(this::doWork);
         }
@@ -343,7 +335,7 @@ final class HostRegion implements HostState {
                 runs = Arrays.copyOf(runs, 2 * running);
             }
             runs[running++] = run;
-            enqueue(k, call, shape, op, source(c), sourceAt(c), published(c), hole(c), run);
+            enqueue(k, call, shape, op, steps.source(c), steps.sourceAt(c), steps.published(c), HostSteps.hole(c), run);
             if (run.published && 1 == running && tryFinish(run)) { // it needs no peer, or they are there
                 runs[--running] = null;
             }
@@ -352,136 +344,6 @@ final class HostRegion implements HostState {
             lock.unlock();
         }
         return run;
-    }
-
-    /** @return what a call waits for on this rank: {@link HostRun#NONE}, {@code ROOT} or {@code ALL} */
-    private int awaits(final CollCall c) {
-        return switch (c.kind()) {
-            case BARRIER, ALLREDUCE, ALLGATHER, ALLTOALL -> HostRun.ALL;
-            case BCAST, SCATTER -> rank == c.root() ? HostRun.NONE : HostRun.ROOT;
-            case REDUCE, GATHER -> rank == c.root() ? HostRun.ALL : HostRun.NONE;
-            default -> throw Failures.internal(c.kind().mpiName(), comm.describe(), "no on-host algorithm");
-        };
-    }
-
-    /**
-     * @return the memory this rank's bytes of a call come from, or null when it publishes none: a bcast's or
-     * scatter's root its whole vector, a reduction's and an alltoall's every rank its operand, a gather's its block
-     * (in place: its block of the receive buffer)
-     */
-    private MemorySegment source(final CollCall c) {
-        return switch (c.kind()) {
-            case BCAST -> rank == c.root() ? c.recv() : null;
-            case SCATTER -> rank == c.root() ? c.send() : null;
-            case REDUCE, ALLREDUCE, GATHER, ALLGATHER, ALLTOALL -> null != c.send() ? c.send() : c.recv();
-            default -> null;
-        };
-    }
-
-    /** @return where in {@link #source} this rank's bytes start */
-    private long sourceAt(final CollCall c) {
-        final CollKind kind = c.kind();
-        return null == c.send() && (CollKind.GATHER == kind || CollKind.ALLGATHER == kind) ? rank * block(c) : 0;
-    }
-
-    /** @return the bytes of this rank's own block that it leaves out of what it publishes: an alltoall's, else 0 */
-    private static long hole(final CollCall c) {
-        return CollKind.ALLTOALL == c.kind() ? block(c) : 0;
-    }
-
-    /** @return how many bytes this rank publishes for a call: a block, or a scatter's or alltoall's p of them */
-    private long published(final CollCall c) {
-        if (null == source(c)) {
-            return 0;
-        }
-        final CollKind kind = c.kind();
-        return CollKind.SCATTER == kind || CollKind.ALLTOALL == kind ? block(c) * size : block(c);
-    }
-
-    /**
-     * Completes call {@code k} on this rank once every peer it waits for ({@link #awaits}) has published it: copies
-     * out of their cells, or folds them in rank order, {@code x0 op (x1 op (... op x(p-1)))}.
-     */
-    private void finish(final long k, final CollCall c) {
-        final long n = block(c);
-        final MemorySegment recv = c.recv();
-        final int root = c.root();
-        switch (c.kind()) {
-            case BCAST -> {
-                if (rank != root) {
-                    SegmentCopy.copy(data(root, k, n), 0, recv, 0, n);
-                }
-            }
-            case REDUCE, ALLREDUCE -> {
-                if (CollKind.ALLREDUCE == c.kind() || rank == root) {
-                    if (ownFirst(c)) { // own operand first (in place: recv holds it), then the peers'
-                        if (null != c.send()) {
-                            SegmentCopy.copy(c.send(), 0, recv, 0, n);
-                        }
-                        for (int i = 1; i < size; i++) {
-                            LocalReduction.reduce(c.op(), c.sendType(), data((rank + i) % size, k, n), recv,
-                                c.sendCount());
-                        }
-                    } else {
-                        SegmentCopy.copy(data(size - 1, k, n), 0, recv, 0, n);
-                        for (int r = size - 2; r >= 0; r--) {
-                            LocalReduction.reduce(c.op(), c.sendType(), data(r, k, n), recv, c.sendCount());
-                        }
-                    }
-                }
-            }
-            case GATHER, ALLGATHER -> {
-                if (CollKind.ALLGATHER == c.kind() || rank == root) {
-                    for (int i = 1; i < size; i++) {
-                        final int r = (rank + i) % size;
-                        SegmentCopy.copy(data(r, k, n), 0, recv, r * n, n);
-                    }
-                    if (null != c.send()) {
-                        SegmentCopy.copy(c.send(), 0, recv, rank * n, n);
-                    }
-                }
-            }
-            case SCATTER -> {
-                if (rank != root) {
-                    SegmentCopy.copy(data(root, k, n * size), rank * n, recv, 0, n);
-                } else if (null != recv) {
-                    SegmentCopy.copy(c.send(), rank * n, recv, 0, n);
-                }
-            }
-            case ALLTOALL -> {
-                for (int i = 1; i < size; i++) {
-                    final int r = (rank + i) % size;
-                    SegmentCopy.copy(data(r, k, n * size), rank * n, recv, r * n, n);
-                }
-                if (null != c.send()) { // in place, the own block is in the receive buffer already
-                    SegmentCopy.copy(c.send(), rank * n, recv, rank * n, n);
-                }
-            }
-            default -> {
-            }
-        }
-    }
-
-    /**
-     * Tells whether a reduction may fold this rank's own operand first, out of its own buffer (read in this core's
-     * cache, where the rank-order fold starts with a copy of rank {@code p - 1}'s cell, read across cores): the op
-     * commutes, and every rank still computes the same bits, since either the group has 2 ranks ({@code a op b} and
-     * {@code b op a} are the same bits for a commutative op) or the type is not a floating-point one (its
-     * predefined and, by MPI's rule, user ops are associative).
-     */
-    private boolean ownFirst(final CollCall c) {
-        final Datatype t = c.sendType();
-        return c.op().isCommutative() && (2 == size || Datatype.FLOAT != t && Datatype.DOUBLE != t);
-    }
-
-    /** @return the bytes of one block of the call (its whole vector for bcast and the reductions) */
-    private static long block(final CollCall c) {
-        return (long) c.sendCount() * c.sendType().sizeBytes();
-    }
-
-    /** @return a view of the bytes of call {@code k} in rank {@code r}'s cell, a call of {@code n} bytes there */
-    private MemorySegment data(final int r, final long k, final long n) {
-        return bytes[r][(int) (k & (HostLayout.CELLS - 1)) * 2 + (n <= HostLayout.INLINE ? 1 : 0)];
     }
 
     /**
@@ -495,7 +357,7 @@ final class HostRegion implements HostState {
             awaitRuns(c);
         }
         awaitCell(k, c);
-        write(k, from, offset, n, hole(c), callWord, shapeWord, opWord);
+        write(k, from, offset, n, HostSteps.hole(c), callWord, shapeWord, opWord);
     }
 
     /**
@@ -637,7 +499,7 @@ final class HostRegion implements HostState {
                     check(r, k, run.call, run.callWord, run.shapeWord, run.opWord);
                 }
             }
-            finish(k, run.call);
+            steps.finish(k, run.call);
             final List<Runnable> after = run.call.finish();
             if (null != after && !after.isEmpty()) {
                 after.forEach(Runnable::run);
@@ -832,7 +694,8 @@ final class HostRegion implements HostState {
         final long theirShape = (long) LONG.get(b, at + HostLayout.SHAPE);
         final long theirOp = (long) LONG.get(b, at + HostLayout.OP);
         if (theirCall != call || theirShape != shape || theirOp != op) {
-            throw mismatch(r, CollHeader.of(c.kind(), c.root(), c.sendCount()), c.kind().mpiName(), call, shape, op,
+            throw HostWords.mismatch(comm, r, CollHeader.of(c.kind(), c.root(), c.sendCount()), c.kind().mpiName(),
+                call, shape, op,
                 theirCall, theirShape, theirOp);
         }
     }
@@ -913,7 +776,7 @@ final class HostRegion implements HostState {
     /**
      * Fails a run of the message layer that has stalled on call {@code k}, which this rank published here, if a
      * peer published call {@code k} too and its words differ from this rank's: another call (see
-     * {@link #mismatch}), or this call through the region (a peer that sends nothing and may not wait). A peer
+     * {@link HostWords#mismatch}), or this call through the region (a peer that sends nothing and may not wait). A peer
      * that has not published call {@code k}, or has published a later call in its cell, tells nothing. The cell of
      * call {@code k} is read only while this rank has not published call {@code k + 1}: until then no peer may
      * reuse it (see the class note), so the words read are call {@code k}'s.
@@ -951,83 +814,11 @@ final class HostRegion implements HostState {
                 return null; // this rank has gone on (a nonblocking call): the cell may be another call's now
             }
             if (theirCall != ownCall || theirShape != ownShape || theirOp != ownOp) {
-                return mismatch(r, header, op, ownCall, ownShape, ownOp, theirCall, theirShape, theirOp);
+                return HostWords.mismatch(comm, r, header, op, ownCall, ownShape, ownOp, theirCall, theirShape,
+                    theirOp);
             }
         }
         return null;
-    }
-
-    /**
-     * The failure of a call whose peer made another: named as the message layer names it (the header's text when
-     * the kind or root differs, else the count, type, op or form that does, or the road the ranks' settings chose).
-     *
-     * @param r      the peer
-     * @param header this rank's call's header
-     * @param op     the operation
-     */
-    private TuttiException mismatch(final int r, final CollHeader header, final String op, final long ownCall,
-        final long ownShape, final long ownOp, final long theirCall, final long theirShape, final long theirOp) {
-        final int theirBits = (int) (theirCall >>> Integer.SIZE);
-        if (theirBits != (int) (ownCall >>> Integer.SIZE)) {
-            return header.mismatch(op, comm, r, theirBits);
-        }
-        final String where = comm.describe();
-        if (theirShape != ownShape) {
-            return Errors.mismatch(ErrorClass.COUNT, op, where, r, shape(theirShape), "passed " + shape(ownShape),
-                "the ranks passed different counts or types");
-        }
-        if (theirOp != ownOp) {
-            return Errors.mismatch(ErrorClass.OP, op, where, r, "op=" + opName(theirOp), "passed op="
-                + opName(ownOp), "the ranks passed different reduction operations");
-        }
-        final CollCall.Variant theirForm = form(theirCall);
-        final CollCall.Variant ownForm = form(ownCall);
-        return Errors.mismatch(ErrorClass.ARG, op, where, r, "a " + road(theirForm, op, theirCall), "called a "
-            + road(ownForm, op, ownCall), theirForm != ownForm ? forms(ownForm, theirForm) + " collectives do not "
-            + "match" : "the ranks run with different settings tutti.coll.hostLimit or tutti.coll." + op);
-    }
-
-    /** @return e.g. {@code blocking and persistent}: two forms, in the order of their declaration */
-    private static String forms(final CollCall.Variant a, final CollCall.Variant b) {
-        final CollCall.Variant first = a.ordinal() < b.ordinal() ? a : b;
-        final CollCall.Variant second = first == a ? b : a;
-        return first.name().toLowerCase(java.util.Locale.ROOT) + " and " + second.name().toLowerCase(
-            java.util.Locale.ROOT);
-    }
-
-    private static CollCall.Variant form(final long call) {
-        return CollCall.Variant.values()[(int) (call & 0xFF)];
-    }
-
-    /** @return e.g. {@code nonblocking bcast through messages}: a call's form and road, from its call word */
-    private static String road(final CollCall.Variant form, final String op, final long call) {
-        return form.name().toLowerCase(java.util.Locale.ROOT) + " " + op + (0 != (call & 1L << 8)
-            ? " through the on-host region" : " through messages");
-    }
-
-    private static String shape(final long word) {
-        final int type = (int) word;
-        return "count=" + (int) (word >>> Integer.SIZE) + " of type="
-            + (type >= 0 && type < Datatype.values().length ? Datatype.fromCode(type).name() : "code " + type);
-    }
-
-    /** @return 0 for none, a predefined op's ordinal + 1, or {@code 1 << 32 | } a user op's name hash */
-    private static long opCode(final Op op) {
-        if (null == op) {
-            return 0;
-        }
-        if (op instanceof Op.Predefined p) {
-            return p.ordinal() + 1;
-        }
-        return 1L << Integer.SIZE | (op.name().hashCode() & 0xFFFF_FFFFL);
-    }
-
-    private static String opName(final long code) {
-        if (0 == code) {
-            return "none";
-        }
-        final Op.Predefined[] ops = Op.Predefined.values();
-        return code <= ops.length ? ops[(int) code - 1].name() : "a user op";
     }
 
     /**

@@ -1,0 +1,112 @@
+package dev.tutti.coll.host;
+
+import dev.tutti.Datatype;
+import dev.tutti.ErrorClass;
+import dev.tutti.Op;
+import dev.tutti.TuttiException;
+import dev.tutti.coll.CollCall;
+import dev.tutti.coll.CollComm;
+import dev.tutti.coll.CollHeader;
+import dev.tutti.coll.CollKind;
+import dev.tutti.internal.Errors;
+import dev.tutti.type.TypeCode;
+
+/**
+ * The words a call publishes in its cell beside its bytes ({@link HostLayout}: call, shape, op), and the failure
+ * named when a peer's words differ from this rank's: the same exception and text as the message layer's for the
+ * same fault. Static functions, no state.
+ */
+final class HostWords {
+    private HostWords() {
+    }
+
+    /**
+     * @return a call's call word: its header bits (kind, root) above, whether it takes the region (bit 8) and its
+     * form's ordinal below
+     */
+    static long call(final CollCall c, final boolean host) {
+        final CollKind kind = c.kind();
+        return (long) TypeCode.intraHeader(kind.ordinal() + 1, c.root()) << Integer.SIZE | (host ? 1L << 8 : 0L)
+            | c.variant().ordinal();
+    }
+
+    /** @return a call's shape word: its count above, its element type's ordinal below */
+    static long shape(final CollCall c) {
+        return (long) c.sendCount() << Integer.SIZE | c.sendType().ordinal();
+    }
+
+    /**
+     * The failure of a call whose peer made another: named as the message layer names it (the header's text when
+     * the kind or root differs, else the count, type, op or form that does, or the road the ranks' settings chose).
+     *
+     * @param comm   the communicator
+     * @param r      the peer
+     * @param header this rank's call's header
+     * @param op     the operation
+     */
+    static TuttiException mismatch(final CollComm comm, final int r, final CollHeader header, final String op,
+        final long ownCall, final long ownShape, final long ownOp, final long theirCall, final long theirShape,
+        final long theirOp) {
+        final int theirBits = (int) (theirCall >>> Integer.SIZE);
+        if (theirBits != (int) (ownCall >>> Integer.SIZE)) {
+            return header.mismatch(op, comm, r, theirBits);
+        }
+        final String where = comm.describe();
+        if (theirShape != ownShape) {
+            return Errors.mismatch(ErrorClass.COUNT, op, where, r, shape(theirShape), "passed " + shape(ownShape),
+                "the ranks passed different counts or types");
+        }
+        if (theirOp != ownOp) {
+            return Errors.mismatch(ErrorClass.OP, op, where, r, "op=" + opName(theirOp), "passed op="
+                + opName(ownOp), "the ranks passed different reduction operations");
+        }
+        final CollCall.Variant theirForm = form(theirCall);
+        final CollCall.Variant ownForm = form(ownCall);
+        return Errors.mismatch(ErrorClass.ARG, op, where, r, "a " + road(theirForm, op, theirCall), "called a "
+            + road(ownForm, op, ownCall), theirForm != ownForm ? forms(ownForm, theirForm) + " collectives do not "
+            + "match" : "the ranks run with different settings tutti.coll.hostLimit or tutti.coll." + op);
+    }
+
+    /** @return e.g. {@code blocking and persistent}: two forms, in the order of their declaration */
+    private static String forms(final CollCall.Variant a, final CollCall.Variant b) {
+        final CollCall.Variant first = a.ordinal() < b.ordinal() ? a : b;
+        final CollCall.Variant second = first == a ? b : a;
+        return first.name().toLowerCase(java.util.Locale.ROOT) + " and " + second.name().toLowerCase(
+            java.util.Locale.ROOT);
+    }
+
+    private static CollCall.Variant form(final long call) {
+        return CollCall.Variant.values()[(int) (call & 0xFF)];
+    }
+
+    /** @return e.g. {@code nonblocking bcast through messages}: a call's form and road, from its call word */
+    private static String road(final CollCall.Variant form, final String op, final long call) {
+        return form.name().toLowerCase(java.util.Locale.ROOT) + " " + op + (0 != (call & 1L << 8)
+            ? " through the on-host region" : " through messages");
+    }
+
+    private static String shape(final long word) {
+        final int type = (int) word;
+        return "count=" + (int) (word >>> Integer.SIZE) + " of type="
+            + (type >= 0 && type < Datatype.values().length ? Datatype.fromCode(type).name() : "code " + type);
+    }
+
+    /** @return 0 for none, a predefined op's ordinal + 1, or {@code 1 << 32 | } a user op's name hash */
+    static long opCode(final Op op) {
+        if (null == op) {
+            return 0;
+        }
+        if (op instanceof Op.Predefined p) {
+            return p.ordinal() + 1;
+        }
+        return 1L << Integer.SIZE | (op.name().hashCode() & 0xFFFF_FFFFL);
+    }
+
+    private static String opName(final long code) {
+        if (0 == code) {
+            return "none";
+        }
+        final Op.Predefined[] ops = Op.Predefined.values();
+        return code <= ops.length ? ops[(int) code - 1].name() : "a user op";
+    }
+}
