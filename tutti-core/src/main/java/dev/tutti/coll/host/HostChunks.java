@@ -29,18 +29,18 @@ import java.lang.invoke.VarHandle;
  * is right, and every rank of an allreduce gets the same bits, because each segment is folded by one rank in rank
  * order.
  *
- * <p>Implementation notes. Owned, like its region, by the threads that make the communicator's collective calls,
- * one at a time, so its fields are plain. The owner writes a slot with plain stores and then raises a flag with a
- * release store; a reader loads the flag with acquire, then reads the slot plainly, and raises its {@code done}
- * (release) only after its last read of chunk {@code g}'s slots. The owner reuses the slot of chunk
- * {@code g - 2} for chunk {@code g} only once every rank's {@code done} holds {@code g - 2}, so no slot changes under
- * a reader; flags only grow. Segments are whole lines, so two ranks never write one line. A wait is the region's
- * ({@link HostRegion#awaitFlag}): the rank's idle strategy, the engine's progress, a gone peer named. The region has
- * already checked every peer's call words for this call before a chunk moves, so a peer waited for here makes the
- * same call. Cost per chunk and rank: one copy of {@code (p - 1)/p} of the chunk in (all of it in place), a fold of {@code 1/p} of it over {@code p} slots
- * plus two copies of that share, and at a receiving rank one copy of the rest out; three flag stores, and about
- * {@code 3(p - 1)} flag loads. Memory: {@link HostLayout#areaBytes()} per rank per communicator, made at its first
- * reduction past the limit; a scratch of one chunk on the heap at a reduce's non-root.
+ * <p>Implementation notes. Owned, like its region, by the threads that make the communicator's collective calls, one at
+ * a time, so its fields are plain. The owner writes a slot with plain stores and then raises a flag with a release
+ * store; a reader loads the flag with acquire, then reads the slot plainly, and raises its {@code done} (release) only
+ * after its last read of chunk {@code g}'s slots. The owner reuses the slot of chunk {@code g - 2} for chunk {@code g}
+ * only once every rank's {@code done} holds {@code g - 2}, so no slot changes under a reader; flags only grow. Segments
+ * are whole lines, so two ranks never write one line. A wait is the region's ({@link HostRegion#awaitFlag}): the rank's
+ * idle strategy, the engine's progress, a gone peer named. The region has already checked every peer's call words for
+ * this call before a chunk moves, so a peer waited for here makes the same call. Cost per chunk and rank: one copy of
+ * {@code (p - 1)/p} of the chunk in (all of it in place), a fold of {@code 1/p} of it over {@code p} slots plus two
+ * copies of that share, and at a receiving rank one copy of the rest out; three flag stores, and about {@code 3(p - 1)}
+ * flag loads. Memory: {@link HostLayout#areaBytes()} per rank per communicator, made at its first reduction past the
+ * limit; a scratch of one chunk on the heap at a reduce's non-root.
  */
 final class HostChunks {
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
@@ -109,7 +109,8 @@ final class HostChunks {
             final long seg = segment(n, bytes);
             final long a = Math.min(n, rank * seg);
             final long b = Math.min(n, (rank + 1) * seg);
-            fold(g, c, a * bytes, (int) (b - a), bytes, own, (from + a) * bytes, acc, receives ? (from + a) * bytes : 0);
+            fold(g, c, a * bytes, (int) (b - a), bytes, own, (from + a) * bytes, acc,
+                receives ? (from + a) * bytes : 0);
             if (receives) {
                 copyOut(g, c, from * bytes, n, seg, bytes);
             }

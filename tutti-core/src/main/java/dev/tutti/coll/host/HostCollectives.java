@@ -26,13 +26,13 @@ import java.lang.foreign.MemorySegment;
  * <p>A communicator gets its region at its first blocking barrier, allreduce, allgather or alltoall that would go
  * through it, on every rank at the same call (MPI orders a communicator's collectives alike on every rank, and a
  * blocking call is one on every rank; every rank of these waits for every other anyway, so agreeing adds no wait).
- * Before that, at its first call, each rank finds
- * whether every peer is reached through one {@link DirectMemory} (all the ranks are processes of this host over
- * shared memory, or threads of this JVM) and reads the limit (the setting {@code tutti.coll.hostLimit}, or the
- * memory's {@link DirectMemory#defaultHostLimit()}); at the agreeing call it makes its block ({@link HostLayout}) in its own direct memory, and
- * offers it to the others with an allgather of the message layer: the region is made where every rank offered a
- * block of the same limit, else none is, and each rank gives its block back. Every rank decides alike from what
- * they all see. Calls made before, and every call of a communicator without a region, take the message layer.
+ * Before that, at its first call, each rank finds whether every peer is reached through one {@link DirectMemory} (all
+ * the ranks are processes of this host over shared memory, or threads of this JVM) and reads the limit (the setting
+ * {@code tutti.coll.hostLimit}, or the memory's {@link DirectMemory#defaultHostLimit()}); at the agreeing call it makes
+ * its block ({@link HostLayout}) in its own direct memory, and offers it to the others with an allgather of the message
+ * layer: the region is made where every rank offered a block of the same limit, else none is, and each rank gives its
+ * block back. Every rank decides alike from what they all see. Calls made before, and every call of a communicator
+ * without a region, take the message layer.
  *
  * <p>Implementation notes. Stateless; the communicator keeps its state ({@link CollComm#hostState()}): a volatile
  * read per call. Agreement costs one allgather of four longs per rank, once per communicator; a region costs each
