@@ -1,6 +1,5 @@
 package dev.tutti.coll.host;
 
-import dev.tutti.ErrorClass;
 import dev.tutti.TuttiException;
 import dev.tutti.coll.CollCall;
 import dev.tutti.coll.CollComm;
@@ -9,13 +8,10 @@ import dev.tutti.coll.CollKind;
 import dev.tutti.coll.HostState;
 import dev.tutti.coll.RegionRun;
 import dev.tutti.coll.Road;
-import dev.tutti.coll.slot.SlotLanes;
-import dev.tutti.internal.Errors;
 import dev.tutti.internal.Failures;
 import dev.tutti.internal.SegmentCopy;
 import dev.tutti.internal.Settings;
 import dev.tutti.p2p.P2pEngine;
-import dev.tutti.runtime.IdleStrategy;
 import dev.tutti.transport.DirectMemory;
 
 import java.lang.foreign.MemorySegment;
@@ -81,9 +77,8 @@ import java.util.List;
  * a reader. A cell's seq word only grows, so "has published call j" reads as "the cell of call j
  * holds j or more".
  * {@code seen} keeps the last call seen published per peer, so that a writer reads a peer's line again only when
- * it has not waited for that peer since. Waits run the engine's progress (other collectives in flight, the
- * transport's liveness checks) every {@link #POLLS} reads of the flag and between idle steps of the rank's idle
- * strategy, and fail once the peer is known gone (its failure names it). A call that finds every flag set waits for
+ * it has not waited for that peer since. A wait for a peer's flag is {@link HostWait}'s (the rank's idle strategy, the
+ * engine's progress, a gone peer named). A call that finds every flag set waits for
  * nothing and runs no progress: one in {@link #PROGRESS_EVERY} makes one pass anyway (MPI's progress rule: a rank
  * whose peers on this communicator always arrive first still moves its other operations on; a pass per call would
  * cost a small call a large share of its time), and a call makes one first when a registered run of a higher priority
@@ -101,18 +96,14 @@ final class HostRegion implements HostState {
             throw new ExceptionInInitializerError(e);
         }
     }
-    /** Flag reads between two passes of the engine's progress while the idle strategy only spins (a power of 2). */
-    private static final int POLLS = 16;
     /** Calls between two passes of the rank's progress made by calls that did not wait (a power of 2). */
     private static final int PROGRESS_EVERY = 32;
-    /** Idle steps of a wait between two looks for a peer's message of the awaited call (a power of 2). */
-    private static final int PROBE_EVERY = 64;
     /** Longs per call in {@code waiting}. */
     private static final int WORDS = 7;
 
     private final CollComm comm;
     private final P2pEngine engine;
-    private final IdleStrategy idle;
+    private final HostWait waits;
     private final DirectMemory memory;
     private final int rank;
     private final int size;
@@ -164,7 +155,7 @@ final class HostRegion implements HostState {
     HostRegion(final CollComm comm, final DirectMemory memory, final MemorySegment[] blocks, final long limit) {
         this.comm = comm;
         this.engine = comm.engine();
-        this.idle = engine.idleStrategy();
+        this.waits = new HostWait(comm);
         this.memory = memory;
         this.rank = comm.rank();
         this.size = comm.size();
@@ -540,7 +531,7 @@ final class HostRegion implements HostState {
         }
         lock.unlock();
         try {
-            awaitIdle(r, blocks[r], HostLayout.cellAt(want, cell) + HostLayout.SEQ, want, op, drawn);
+            waits.await(r, blocks[r], HostLayout.cellAt(want, cell) + HostLayout.SEQ, want, op, drawn);
         } finally {
             lock.lock();
         }
@@ -568,11 +559,11 @@ final class HostRegion implements HostState {
         final String op = run.call.kind().mpiName();
         if (HostRun.ROOT == run.awaits) {
             final int root = run.call.root();
-            awaitIdle(root, blocks[root], seq, k, op, run.tag);
+            waits.await(root, blocks[root], seq, k, op, run.tag);
         } else if (HostRun.ALL == run.awaits) {
             for (int i = 1; i < size; i++) {
                 final int r = (rank + i) % size;
-                awaitIdle(r, blocks[r], seq, k, op, run.tag);
+                waits.await(r, blocks[r], seq, k, op, run.tag);
             }
         }
     }
@@ -706,71 +697,9 @@ final class HostRegion implements HostState {
         seen[r] = k;
     }
 
-    /**
-     * Waits until the word at {@code at} of rank {@code r}'s memory {@code b}, which only grows, holds {@code k} or
-     * more (acquire): spinning, then the engine's progress and the idle strategy; fails once the peer is gone or
-     * has run this call on another road.
-     */
+    /** Waits for a word of rank {@code r} as {@link HostWait#await} does, for the current blocking call. */
     void awaitFlag(final int r, final MemorySegment b, final long at, final long k, final CollCall c) {
-        if ((long) LONG.getAcquire(b, at) < k) {
-            awaitIdle(r, b, at, k, c.kind().mpiName(), tag);
-        }
-    }
-
-    /**
-     * Waits as {@link #awaitFlag}, for the call of operation {@code op} drawn as {@code drawn} (whose messages would
-     * carry that tag).
-     */
-    private void awaitIdle(final int r, final MemorySegment b, final long at, final long k, final String op,
-        final int drawn) {
-        int iteration = 0;
-        int polls = 0;
-        while ((long) LONG.getAcquire(b, at) < k) {
-            if (0 != (++polls & (POLLS - 1)) && idle.spinsOnly(iteration)) {
-                Thread.onSpinWait();
-                continue;
-            }
-            if (engine.progress() > 0) {
-                iteration = 0;
-                continue;
-            }
-            final TuttiException gone = engine.failureAffecting(comm.world(r));
-            if (null != gone && (long) LONG.getAcquire(b, at) < k) {
-                throw Failures.wrap(gone, op, comm.describe(), "cannot complete"); // as on messages
-            }
-            if (0 == (iteration & (PROBE_EVERY - 1))) {
-                probeOtherRoad(r, op, drawn);
-            }
-            idle.idle(iteration++);
-            if ((0 == (iteration & 255) || idle.mayPark(iteration)) && Thread.interrupted()) {
-                Thread.currentThread().interrupt();
-                throw Failures.interrupted(op, comm.describe(), "waiting for rank=" + r
-                    + " in the on-host region", null);
-            }
-        }
-    }
-
-    /**
-     * Fails the call if rank {@code r} sent a message on this call's tag, or a slot lane's agreement on it: the peer
-     * runs this call through the message layer or as a persistent start, so it will never publish it here.
-     */
-    private void probeOtherRoad(final int r, final String op, final int drawn) {
-        final int world = comm.world(r);
-        final boolean sent;
-        try {
-            sent = engine.hasArrived(comm.context(), world, drawn)
-                || engine.hasArrived(comm.context(), world, SlotLanes.agreementTag(drawn));
-        } catch (final TuttiException gone) {
-            // The peer left or failed (the probe's progress may have just read its goodbye, sent after it published
-            // this call): the wait's own check decides, after reading the flag again.
-            return;
-        }
-        if (sent) {
-            throw Errors.mismatch(ErrorClass.ARG, op, comm.describe(), r, "a message of another collective call "
-                + "(through the message layer or slots) for this one", "called " + op + " through the on-host "
-                + "region", "the ranks called different collectives, or run with different settings "
-                + "tutti.coll.hostLimit, tutti.coll.directLimit or tutti.coll." + op);
-        }
+        waits.await(r, b, at, k, c.kind().mpiName(), tag);
     }
 
     /**

@@ -6,6 +6,7 @@
  * communicator's {@code HostState}), {@link dev.tutti.coll.host.HostRegion} a communicator's region and its
  * protocol (publication, waits, the order of runs), {@link dev.tutti.coll.host.HostSteps} its algorithms as one
  * table, {@link dev.tutti.coll.host.HostWords} the words a call publishes and the text of a mismatch,
+ * {@link dev.tutti.coll.host.HostWait} how a rank waits for a peer's word,
  * {@link dev.tutti.coll.host.HostRun} the run of a call that completes after its start,
  * {@link dev.tutti.coll.host.HostChunks} its reductions past the cells' limit, pipelined through a chunk area,
  * {@link dev.tutti.coll.host.HostLayout} the region's layout. Which calls take it is decided by
