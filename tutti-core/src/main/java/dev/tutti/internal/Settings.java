@@ -94,8 +94,9 @@ public final class Settings {
         "longest park (µs) of a rank with shared-memory peers (bounds the latency after a long wait)");
     /** Shared memory: one spin iteration in this many yields. */
     public static final Setting SHM_IDLE_YIELD_EVERY = integer("tutti.shm.idle.yieldEvery", 256, ReadAt.JOB_START,
-        "while spinning, one iteration in this many (a power of two) yields, so that a rank placed on the core of "
-            + "the rank it waits for steps aside within microseconds");
+        "while spinning, one iteration in this many (a power of two) yields, and one at least every 20 µs whatever "
+            + "the iterations cost, so that a rank placed on the core of the rank it waits for steps aside within "
+            + "microseconds");
     /** Collective algorithm overrides, one per operation. */
     public static final Setting COLL_ALGORITHM = new Setting("tutti.coll.<operation>", "TUTTI_COLL_<OPERATION>",
         Kind.FAMILY, Type.TEXT, "auto", List.of(), ReadAt.COMMUNICATOR,

@@ -36,7 +36,8 @@ public final class TransportWiring {
      * host has registered, so the ranks found in the file are exactly this host's, and both ends of a pair agree to
      * use shm; the others go over tcp (a hybrid job). A rank that cannot map the file stays out of it and uses tcp
      * with everyone. "shm" needs every rank on this host and no tcp at all: the rendezvous is only the fence.
-     * When this host has more ranks than cores, waits do not spin (see HostIdle). A rank with shm peers binds its
+     * When this machine has more ranks than cores (this host's, and those of other hosts that tcp's rendezvous shows
+     * on the same kernel: network namespaces, containers), waits do not spin (see HostIdle). A rank with shm peers binds its
      * init thread to one CPU (CpuBinding, setting tutti.bind), as Open MPI binds ranks to cores; with more ranks than
      * CPUs, round-robin. The engine is connected here: its routes, and the tcp transport it keeps when shm serves
      * every peer (see P2pEngine.connect).
@@ -111,7 +112,9 @@ public final class TransportWiring {
                     shm.close();
                 }
             }
-            final boolean oversubscribed = Configuration.oversubscribed(onHost);
+            // Ranks of other hosts on this machine (network namespaces, containers) share its CPUs too.
+            final boolean oversubscribed = Configuration.oversubscribed(
+                Math.max(onHost, null != tcp ? tcp.ranksOnMachine() : 1));
             idle.choose(oversubscribed, onHost > 1);
             if (onHost > 1 && bind) {
                 // With more ranks than CPUs too: the i-th rank of the host goes to CPU i mod CPUs, so that every

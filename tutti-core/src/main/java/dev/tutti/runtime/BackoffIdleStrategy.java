@@ -13,19 +13,31 @@ import java.util.concurrent.locks.LockSupport;
  * wake a waiter ({@code LockSupport.unpark} on request completion) end the park early. During the spin phase a
  * timed yield now and then tells whether this CPU is shared with another runnable thread (the scheduler does put two
  * spinning ranks on one core and leave the other idle for milliseconds: spinning threads look cache-hot to its
- * load balancer); while it is, spins yield, so the thread we wait for runs at once.
+ * load balancer); while it is, spins yield, so the thread we wait for runs at once. That yield comes every
+ * {@code yieldEvery} spins, and also once {@value #MAX_SPIN_STRETCH_NS} ns have passed since the last (the clock
+ * read every {@value #CLOCK_EVERY} spins from the {@value #CLOCK_EVERY}th on, so a short wait reads it never): a
+ * spin is as long as the caller's poll between two calls, a few tens of nanoseconds on shared memory but a
+ * microsecond or more where it reads sockets, and a rank whose core is shared in a way it cannot count (ranks of
+ * several network namespaces or containers on one machine) would otherwise hold it for hundreds of microseconds
+ * before the rank it waits for runs. The clock mark is shared by the rank's waiting threads, racy on purpose.
  */
 public final class BackoffIdleStrategy implements IdleStrategy {
     /** Default of {@code yieldEvery}: a yield among every 16 spins. */
     public static final int YIELD_EVERY_DEFAULT = 16;
     /** A yield that takes longer than this ran another thread: the CPU is shared. */
     private static final long CROWDED_YIELD_NS = 2_000;
+    /** The longest stretch of spins without a yield. */
+    static final long MAX_SPIN_STRETCH_NS = 20_000;
+    /** Spins between two reads of the clock (a power of two). */
+    static final int CLOCK_EVERY = 8;
     private final int spins;
     private final int yields;
     private final long minParkNs;
     private final long maxParkNs;
     private final int yieldMask;
     private volatile boolean crowded;
+    /** When the current stretch of spins began (its first clock read) or last yielded. */
+    private long stretchNs;
 
     /**
      * Creates the strategy with a yield among every {@value #YIELD_EVERY_DEFAULT} spins.
@@ -70,7 +82,7 @@ public final class BackoffIdleStrategy implements IdleStrategy {
             // this CPU; one that takes long ran another (the rank we wait for, when the scheduler put both ranks
             // on one core, or any other thread). Then spinning only delays that thread, so every spin yields until
             // a yield is quick again (crowded is a hint shared by the rank's waits, racy on purpose).
-            if (crowded || yieldMask == (iteration & yieldMask)) {
+            if (crowded || yieldMask == (iteration & yieldMask) || longStretch(iteration)) {
                 timedYield();
             } else {
                 Thread.onSpinWait();
@@ -83,10 +95,25 @@ public final class BackoffIdleStrategy implements IdleStrategy {
         }
     }
 
+    /** Whether this spin has been going on for {@link #MAX_SPIN_STRETCH_NS} since the stretch began or yielded. */
+    boolean longStretch(final int iteration) {
+        if (CLOCK_EVERY - 1 != (iteration & (CLOCK_EVERY - 1))) {
+            return false;
+        }
+        final long now = System.nanoTime();
+        if (CLOCK_EVERY - 1 == iteration) {
+            stretchNs = now;
+            return false;
+        }
+        return now - stretchNs >= MAX_SPIN_STRETCH_NS;
+    }
+
     private void timedYield() {
         final long start = System.nanoTime();
         Thread.yield();
-        final boolean slow = System.nanoTime() - start > CROWDED_YIELD_NS;
+        final long end = System.nanoTime();
+        stretchNs = end;
+        final boolean slow = end - start > CROWDED_YIELD_NS;
         if (slow != crowded) {
             crowded = slow;
         }

@@ -80,10 +80,11 @@ public final class Configuration {
     }
 
     /**
-     * Tells whether a host that runs this many ranks of the job has more ranks than cores: the one test behind the
-     * choices made for such hosts (the idle strategies).
+     * Tells whether a machine that runs this many ranks of the job has more ranks than cores: the one test behind
+     * the choices made for such machines (the idle strategies).
      *
-     * @param ranksOnHost ranks of the job on this host (threads of one JVM, or processes), this one included
+     * @param ranksOnHost ranks of the job on this machine (threads of one JVM, or processes, of this host or of
+     *                    other hosts on the same kernel, {@link MachineId}), this one included
      * @return true if they outnumber the CPUs this process may use (counted before a rank was bound to one of them,
      *         {@link CpuBinding#unboundCpus()})
      */

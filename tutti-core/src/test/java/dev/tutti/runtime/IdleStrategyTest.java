@@ -42,6 +42,29 @@ class IdleStrategyTest {
     }
 
     @Test
+    void shouldEndAStretchOfSlowSpinsWithAYieldWhateverTheirCount() {
+        // Never by count (yieldEvery 2^30): spins as slow as polls that read sockets still yield within the bound.
+        final BackoffIdleStrategy idle = new BackoffIdleStrategy(1_000, 5, 1_000, 50_000, 1 << 30);
+        for (int i = 0; i < BackoffIdleStrategy.CLOCK_EVERY - 1; i++) {
+            assertFalse(idle.longStretch(i), "a wait shorter than the clock interval reads no clock");
+        }
+        assertFalse(idle.longStretch(BackoffIdleStrategy.CLOCK_EVERY - 1), "the stretch begins at the first read");
+        final long perSpin = BackoffIdleStrategy.MAX_SPIN_STRETCH_NS / BackoffIdleStrategy.CLOCK_EVERY + 1;
+        boolean yielded = false;
+        for (int i = BackoffIdleStrategy.CLOCK_EVERY; i < 2 * BackoffIdleStrategy.CLOCK_EVERY; i++) {
+            final long until = System.nanoTime() + perSpin; // a poll that takes this long
+            while (System.nanoTime() < until) {
+                Thread.onSpinWait();
+            }
+            yielded = idle.longStretch(i);
+        }
+        assertTrue(yielded, "a spin " + BackoffIdleStrategy.MAX_SPIN_STRETCH_NS + " ns after the stretch began");
+        for (int i = 0; i < 4 * BackoffIdleStrategy.CLOCK_EVERY; i++) {
+            idle.idle(i); // the yield it makes returns
+        }
+    }
+
+    @Test
     void shouldRefuseBadSettingsNamingThem() {
         final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
             () -> new BackoffIdleStrategy(10, 5, 1_000, 50_000, 3));

@@ -8,6 +8,7 @@ import dev.tutti.internal.Settings;
 import dev.tutti.runtime.Addresses;
 import dev.tutti.runtime.JobSecret;
 import dev.tutti.runtime.LaunchInfo;
+import dev.tutti.runtime.MachineId;
 import dev.tutti.runtime.RendezvousClient;
 import dev.tutti.transport.InboundSink;
 import dev.tutti.transport.Outbound;
@@ -78,6 +79,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class TcpTransport implements Transport {
     private static final String OP = "tcp connect";
+    /** Separates a rank's published addresses from its machine id ({@link MachineId}) in the rendezvous. */
+    private static final String MACHINE_MARK = ";machine=";
 
 
     /** Staging bytes per connection, at least (rendezvous chunks are built in it). */
@@ -108,6 +111,8 @@ public final class TcpTransport implements Transport {
      * I/O thread (its standby).
      */
     private volatile long busyPolls;
+    /** The job's ranks on this rank's machine, itself included, as their machine ids say (set by connect). */
+    private int ranksOnMachine = 1;
 
     private TcpTransport(final LaunchInfo info, final InboundSink sink, final int eagerLimit,
         final SocketChannel[] channels) throws IOException {
@@ -176,10 +181,19 @@ public final class TcpTransport implements Transport {
         try (ServerSocketChannel server = ServerSocketChannel.open()) {
             TcpSocketOptions.beforeConnect(server);
             server.bind(new InetSocketAddress(bind, 0), Math.max(64, info.size()));
-            final String endpoint = Addresses.candidates(advertised, server.socket().getLocalPort());
-            final String[] endpoints = RendezvousClient.exchange(info, endpoint);
+            final String endpoint = Addresses.candidates(advertised, server.socket().getLocalPort())
+                + MACHINE_MARK + MachineId.current();
+            final String[] published = RendezvousClient.exchange(info, endpoint);
+            final String[] endpoints = new String[published.length];
+            final String[] machines = new String[published.length];
+            for (int r = 0; r < published.length; r++) {
+                final int mark = published[r].indexOf(MACHINE_MARK);
+                endpoints[r] = mark < 0 ? published[r] : published[r].substring(0, mark);
+                machines[r] = mark < 0 ? "" : published[r].substring(mark + MACHINE_MARK.length());
+            }
             channels = TcpWireUp.wire(info, secret, server, endpoints, connectTimeoutMs);
             final TcpTransport t = over(info, sink, eagerLimit, channels);
+            t.ranksOnMachine = MachineId.ranksSharing(machines, info.rank());
             channels = null;
             return t;
         } catch (final IOException e) {
@@ -220,6 +234,16 @@ public final class TcpTransport implements Transport {
         } else {
             c.sendRendezvous(message);
         }
+    }
+
+    /**
+     * Returns how many of the job's ranks run on this rank's machine (the same kernel: another network namespace
+     * or container of it counts), itself included: they share its CPUs even when they are other hosts to the job.
+     *
+     * @return at least 1
+     */
+    public int ranksOnMachine() {
+        return ranksOnMachine;
     }
 
     /**
