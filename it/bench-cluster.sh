@@ -10,6 +10,8 @@
 #   tutti-hier  bin/tutti run -n 4 -H h1:2,h2:2 --rsh "ssh -F ..." ... BenchWorker OP --transport auto
 #               --algorithm hierarchical       (the setting tutti.coll.OP=hierarchical)
 #   tutti-flat  the same with --algorithm flat  (the default choice without the node-aware algorithms)
+#               (Tutti sees that the two hosts are one machine, their ranks' kernels having one boot id, and that its
+#               4 ranks outnumber the 2 cores: its waits yield rather than spin, as Open MPI's below are told to)
 #   openmpi     mpirun --host h1:2,h2:2 --mca btl tcp,self,vader --mca mpi_yield_when_idle 1 ... bench/openmpi coll OP
 #               (as bench/compare.sh; the namespace hosts share this machine's cores, so the 4 ranks oversubscribe it;
 #               --mca rtc_hwloc_vmhole none: a remote orted otherwise maps its hwloc topology into a hole it guesses in
@@ -33,7 +35,7 @@ OUT=""
 BUILD=1
 DOWN=0
 
-usage() { sed -n '2,21p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
+usage() { sed -n '2,23p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
 die() { echo "bench-cluster.sh: $*" >&2; exit 1; }
 log() { printf '== %s\n' "$*" >&2; }
 

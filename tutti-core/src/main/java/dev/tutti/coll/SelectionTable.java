@@ -27,6 +27,9 @@ public final class SelectionTable {
     private static final SelectionTable DEFAULTS = new SelectionTable(new EnumMap<>(CollKind.class),
         EnumSet.noneOf(CollKind.class));
 
+    /** Bytes gathered (a rank's block times the ranks) above which allgather across hosts is flat. */
+    static final long HIERARCHICAL_ALLGATHER_MAX_BYTES = 1 << 20;
+
     /** The override value that keeps the default choice but never the node-aware one. */
     public static final String FLAT = "flat";
 
@@ -108,7 +111,8 @@ public final class SelectionTable {
     /**
      * Chooses an algorithm for a communicator with its hosts: the forced one if any; else, when the communicator
      * spans hosts ({@code hosts} not null) and the operation is not overridden with {@link #FLAT}, the hierarchical
-     * one of the operations that have one; else as
+     * one of the operations that have one (allgather up to {@link #HIERARCHICAL_ALLGATHER_MAX_BYTES} gathered);
+     * else as
      * {@link #select(CollKind, int, long, long, boolean)}.
      *
      * @param kind        the operation
@@ -127,7 +131,11 @@ public final class SelectionTable {
         return switch (kind) {
             case BARRIER -> AlgorithmId.BARRIER_HIERARCHICAL;
             case BCAST -> AlgorithmId.BCAST_HIERARCHICAL;
-            case ALLGATHER -> AlgorithmId.ALLGATHER_HIERARCHICAL;
+            // Gathering to a leader, exchanging among leaders and spreading the whole result within each host are
+            // three steps in a row, each moving the host's share: with 1 and 4 MiB a rank the flat ring, whose steps
+            // across and within hosts overlap, took 0.56-0.99 of its time (2 namespace hosts x 2 ranks, two runs).
+            case ALLGATHER -> bytes * p <= HIERARCHICAL_ALLGATHER_MAX_BYTES ? AlgorithmId.ALLGATHER_HIERARCHICAL
+                : select(kind, p, bytes, count, commutative);
             case REDUCE -> AlgorithmId.REDUCE_HIERARCHICAL;
             case ALLREDUCE -> AlgorithmId.ALLREDUCE_HIERARCHICAL;
             default -> select(kind, p, bytes, count, commutative);
@@ -188,7 +196,9 @@ public final class SelectionTable {
                 : bytes <= 32 * 1024 ? AlgorithmId.ALLTOALL_LINEAR : AlgorithmId.ALLTOALL_PAIRWISE;
             case ALLTOALLV -> AlgorithmId.ALLTOALLV_LINEAR;
             case ALLTOALLW -> AlgorithmId.ALLTOALLW_LINEAR;
-            case REDUCE -> !commutative || p < 4 || bytes <= 2048 || count < Integer.highestOneBit(p)
+            // Rabenseifner's 2 lg p rounds pay off only once bytes dominate: with 4 ranks on 2 cores binomial was
+            // faster up to 8 KiB over shared memory (up to 1 MiB over tcp, where the rounds cost more).
+            case REDUCE -> !commutative || p < 4 || bytes <= 8192 || count < Integer.highestOneBit(p)
                 ? AlgorithmId.REDUCE_BINOMIAL : AlgorithmId.REDUCE_RABENSEIFNER;
             // Short vectors on 3-8 ranks: every rank sends its vector to every other at once, one round instead
             // of lg p (plus a fold for non-powers of two). With 4 ranks on 2 cores, 8 B-1 KiB, it is faster in

@@ -15,7 +15,7 @@ import java.util.concurrent.locks.LockSupport;
  * spinning ranks on one core and leave the other idle for milliseconds: spinning threads look cache-hot to its
  * load balancer); while it is, spins yield, so the thread we wait for runs at once. That yield comes every
  * {@code yieldEvery} spins, and also once {@value #MAX_SPIN_STRETCH_NS} ns have passed since the last (the clock
- * read every {@value #CLOCK_EVERY} spins from the {@value #CLOCK_EVERY}th on, so a short wait reads it never): a
+ * read every {@value #CLOCK_EVERY} spins from the {@value #CLOCK_EVERY}th on, so a shorter wait never reads it): a
  * spin is as long as the caller's poll between two calls, a few tens of nanoseconds on shared memory but a
  * microsecond or more where it reads sockets, and a rank whose core is shared in a way it cannot count (ranks of
  * several network namespaces or containers on one machine) would otherwise hold it for hundreds of microseconds

@@ -49,6 +49,33 @@ class SelectionTableTest {
         }
     }
 
+    @Test
+    void acrossHostsAllgatherIsHierarchicalUpToOneMiBGatheredAndTheOthersAlways() {
+        final HostMap hosts = HostMap.ofHosts(new int[] {0, 0, 1, 1});
+        assertEquals(AlgorithmId.ALLGATHER_HIERARCHICAL, table.select(CollKind.ALLGATHER, 4, 8, 8, true, hosts));
+        assertEquals(AlgorithmId.ALLGATHER_HIERARCHICAL,
+            table.select(CollKind.ALLGATHER, 4, 256 * 1024, 256 * 1024, true, hosts));
+        assertEquals(AlgorithmId.ALLGATHER_RING,
+            table.select(CollKind.ALLGATHER, 4, 256 * 1024 + 8, 256 * 1024 + 8, true, hosts));
+        assertEquals(AlgorithmId.ALLGATHER_RECURSIVE_DOUBLING, table.select(CollKind.ALLGATHER, 4, 8, 8, true, null));
+        for (final long bytes : new long[] {8, 1 << 20, 4 << 20}) {
+            assertEquals(AlgorithmId.BCAST_HIERARCHICAL, table.select(CollKind.BCAST, 4, bytes, bytes, true, hosts));
+            assertEquals(AlgorithmId.ALLREDUCE_HIERARCHICAL,
+                table.select(CollKind.ALLREDUCE, 4, bytes, bytes / 8, true, hosts));
+            assertEquals(AlgorithmId.REDUCE_HIERARCHICAL,
+                table.select(CollKind.REDUCE, 4, bytes, bytes / 8, true, hosts));
+        }
+        assertEquals(AlgorithmId.BARRIER_HIERARCHICAL, table.select(CollKind.BARRIER, 4, 0, 0, true, hosts));
+    }
+
+    @Test
+    void reduceTurnsToRabenseifnerAbove8KiBOnFourRanksOrMore() {
+        assertEquals(AlgorithmId.REDUCE_BINOMIAL, table.select(CollKind.REDUCE, 4, 8192, 1024, true));
+        assertEquals(AlgorithmId.REDUCE_RABENSEIFNER, table.select(CollKind.REDUCE, 4, 8200, 1025, true));
+        assertEquals(AlgorithmId.REDUCE_BINOMIAL, table.select(CollKind.REDUCE, 3, 1 << 20, 1 << 17, true));
+        assertEquals(AlgorithmId.REDUCE_BINOMIAL, table.select(CollKind.REDUCE, 8, 1 << 20, 1 << 17, false));
+    }
+
     private AlgorithmId allreduce(final int p, final long bytes, final boolean commutative) {
         return table.select(CollKind.ALLREDUCE, p, bytes, bytes / 8, commutative);
     }
