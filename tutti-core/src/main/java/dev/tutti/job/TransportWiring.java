@@ -37,10 +37,10 @@ public final class TransportWiring {
      * use shm; the others go over tcp (a hybrid job). A rank that cannot map the file stays out of it and uses tcp
      * with everyone. "shm" needs every rank on this host and no tcp at all: the rendezvous is only the fence.
      * When this machine has more ranks than cores (this host's, and those of other hosts that tcp's rendezvous shows
-     * on the same kernel: network namespaces, containers), waits do not spin (see HostIdle). A rank with shm peers binds its
-     * init thread to one CPU (CpuBinding, setting tutti.bind), as Open MPI binds ranks to cores; with more ranks than
-     * CPUs, round-robin. The engine is connected here: its routes, and the tcp transport it keeps when shm serves
-     * every peer (see P2pEngine.connect).
+     * on the same kernel: network namespaces, containers), waits do not spin (see HostIdle). A rank with shm peers
+     * binds its init thread to one CPU (CpuBinding, setting tutti.bind), as Open MPI binds ranks to cores; with more
+     * ranks than CPUs, round-robin. The engine is connected here: its routes, and the tcp transport it keeps when
+     * shm serves every peer (see P2pEngine.connect).
      */
     public static Transport[] wire(final LaunchInfo info, final P2pEngine engine, final HostIdle idle) {
         final int rank = info.rank();
@@ -140,10 +140,11 @@ public final class TransportWiring {
     }
 
     /**
-     * The idle strategy of a launched rank, chosen once the ranks on this host are known: with shm peers the shm
-     * one (bounded parks, since no process can unpark another; short spins when this host has more ranks than
-     * cores), else the configured one, or the oversubscribed one when this host has more ranks than cores (a
-     * spinning rank would take the core from the rank it waits for). Until then (during wiring) the configured one.
+     * The idle strategy of a launched rank, chosen once the ranks on this host and machine are known: with shm
+     * peers the shm one (bounded parks, since no process can unpark another; no spins when this machine has more
+     * ranks than cores), else the configured one, or the oversubscribed one when this machine has more ranks than
+     * cores (a spinning rank would take the core from the rank it waits for). Until then (during wiring) the
+     * configured one.
      */
     public static final class HostIdle implements IdleStrategy {
         private volatile IdleStrategy delegate = Configuration.idleStrategy();

@@ -32,8 +32,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * {@link FrameDescriptor}, with an eager protocol for messages up to the eager limit and a rendezvous protocol
  * (RTS, CTS, DATA chunks) above it.
  *
- * <p>Wire-up ({@link #connect}): open a listening socket, publish its endpoint through the job's rendezvous
- * ({@link RendezvousClient}), receive every rank's endpoint, then connect to every lower rank and accept every
+ * <p>Wire-up ({@link #connect}): open a listening socket, publish its endpoint and this machine's id
+ * ({@link MachineId}, which tells the ranks that share this machine's CPUs, {@link #ranksOnMachine}) through the
+ * job's rendezvous ({@link RendezvousClient}), receive every rank's, then connect to every lower rank and accept every
  * higher one, each connection authenticated both ways with the job secret ({@link TcpWireUp}).
  *
  * <p>Implementation notes (threading).
