@@ -11,6 +11,7 @@ import dev.tutti.TuttiException;
 import dev.tutti.testkit.Worlds;
 
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 /**
  * A rank program for {@link ShmLaunchTest}: joins the job through {@link Tutti#init()}, checks that its peers are
@@ -39,6 +40,26 @@ public final class ShmInitMain {
     }
 
     /**
+     * Runs a persistent allreduce five times and checks that it takes {@code road} (its description passes
+     * {@code taken}); then rank 1 halts, and rank 0's next start must fail naming rank 1 in a wait with a timeout.
+     */
+    private static void loseRank1During(final PersistentRequest p, final int r, final String road,
+        final Predicate<String> taken) {
+        for (int i = 0; i < 5; i++) {
+            p.start();
+            p.waitFor();
+        }
+        if (!taken.test(p.toString())) {
+            throw new AssertionError("rank " + r + ": the allreduce does not go through " + road + ": " + p);
+        }
+        if (1 == r) {
+            Runtime.getRuntime().halt(3);
+        }
+        p.start();
+        expectPeerGone("rank 0 saw: ", "persistent allreduce", () -> p.waitFor(30, TimeUnit.SECONDS));
+    }
+
+    /**
      * A persistent allreduce whose messages go through shared-memory slots (agreed in its first start) runs a few
      * times; then rank 1 halts, and rank 0's next start must fail naming rank 1 instead of waiting on the slot.
      */
@@ -47,18 +68,7 @@ public final class ShmInitMain {
         final long[] x = {r + 1};
         final long[] y = new long[1];
         final PersistentRequest p = world.allreduceInit(Buf.of(x), Buf.of(y), Op.SUM);
-        for (int i = 0; i < 5; i++) {
-            p.start();
-            p.waitFor();
-        }
-        if (!p.toString().matches(".*direct [1-9].*")) {
-            throw new AssertionError("rank " + r + ": the allreduce does not go through slots: " + p);
-        }
-        if (1 == r) {
-            Runtime.getRuntime().halt(3);
-        }
-        p.start();
-        expectPeerGone("rank 0 saw: ", "persistent allreduce", () -> p.waitFor(30, TimeUnit.SECONDS));
+        loseRank1During(p, r, "slots", s -> s.matches(".*direct [1-9].*"));
         tutti.close();
     }
 
@@ -95,18 +105,7 @@ public final class ShmInitMain {
         world.allreduce(Buf.of(x), Buf.of(y), Op.SUM);
         final PersistentRequest p = world.allreduceInit(Buf.of(x), Buf.of(y), Op.SUM);
         final PersistentRequest q = world.bcastInit(Buf.of(y), 1);
-        for (int i = 0; i < 5; i++) {
-            p.start();
-            p.waitFor();
-        }
-        if (!p.toString().contains("on-host region")) {
-            throw new AssertionError("rank " + r + ": the allreduce does not go through the on-host region: " + p);
-        }
-        if (1 == r) {
-            Runtime.getRuntime().halt(3);
-        }
-        p.start();
-        expectPeerGone("rank 0 saw: ", "persistent allreduce", () -> p.waitFor(30, TimeUnit.SECONDS));
+        loseRank1During(p, r, "the on-host region", s -> s.contains("on-host region"));
         q.start();
         expectPeerGone("rank 0 then saw: ", "persistent bcast", q::waitFor);
         tutti.close();

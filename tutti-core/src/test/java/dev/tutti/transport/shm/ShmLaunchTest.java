@@ -56,10 +56,7 @@ class ShmLaunchTest {
     @Test
     void shouldFailWaitsOnAPeerProcessThatDiesAndCleanUpItsFile() throws Exception {
         final Job job = launch(2, "shm", "die");
-        final String out0 = job.await(0);
-        final String out1 = job.await(1);
-        assertEquals(3, job.ranks[1].exitValue(), "rank 1 halts: " + out1);
-        assertEquals(0, job.ranks[0].exitValue(), "rank 0: " + out0);
+        final String out0 = rank0AfterRank1Halts(job);
         assertTrue(out0.contains("rank 0 saw: rank 1 failed"), out0);
         assertTrue(Files.exists(job.file), "rank 1 died registered, so the file outlives rank 0");
         assertTrue(ShmJobFiles.isStale(job.file), "no live process is attached to " + job.file);
@@ -70,10 +67,7 @@ class ShmLaunchTest {
     @Test
     void shouldFailAPersistentCollectiveWhoseShmPeerDiesInsteadOfWaitingOnItsSlot() throws Exception {
         final Job job = launch(2, "shm", "die-persistent");
-        final String out0 = job.await(0);
-        final String out1 = job.await(1);
-        assertEquals(3, job.ranks[1].exitValue(), "rank 1 halts: " + out1);
-        assertEquals(0, job.ranks[0].exitValue(), "rank 0: " + out0);
+        final String out0 = rank0AfterRank1Halts(job);
         assertTrue(out0.contains("rank 0 saw: ") && out0.contains("rank 1"), out0);
         ShmJobFiles.removeStale(job.file.getParent());
     }
@@ -81,10 +75,7 @@ class ShmLaunchTest {
     @Test
     void shouldFailAnOnHostCollectiveWhosePeerDiesInsteadOfWaitingOnItsFlag() throws Exception {
         final Job job = launch(2, "shm", "die-host");
-        final String out0 = job.await(0);
-        final String out1 = job.await(1);
-        assertEquals(3, job.ranks[1].exitValue(), "rank 1 halts: " + out1);
-        assertEquals(0, job.ranks[0].exitValue(), "rank 0: " + out0);
+        final String out0 = rank0AfterRank1Halts(job);
         assertTrue(out0.contains("rank 0 saw: allreduce (comm=WORLD, rank=0): cannot complete: rank 1 failed"), out0);
         ShmJobFiles.removeStale(job.file.getParent());
     }
@@ -92,13 +83,19 @@ class ShmLaunchTest {
     @Test
     void shouldFailAPersistentStartOnTheRegionWhosePeerDies() throws Exception {
         final Job job = launch(2, "shm", "die-host-persistent");
+        final String out0 = rank0AfterRank1Halts(job);
+        assertTrue(out0.contains("rank 0 saw: allreduce (comm=WORLD, rank=0): cannot complete: rank 1 failed"), out0);
+        assertTrue(out0.contains("rank 0 then saw: bcast (comm=WORLD, rank=0): cannot complete: rank 1 failed"), out0);
+        ShmJobFiles.removeStale(job.file.getParent());
+    }
+
+    /** Awaits a job whose rank 1 halts (exit status 3) and whose rank 0 ends normally; returns rank 0's output. */
+    private static String rank0AfterRank1Halts(final Job job) throws Exception {
         final String out0 = job.await(0);
         final String out1 = job.await(1);
         assertEquals(3, job.ranks[1].exitValue(), "rank 1 halts: " + out1);
         assertEquals(0, job.ranks[0].exitValue(), "rank 0: " + out0);
-        assertTrue(out0.contains("rank 0 saw: allreduce (comm=WORLD, rank=0): cannot complete: rank 1 failed"), out0);
-        assertTrue(out0.contains("rank 0 then saw: bcast (comm=WORLD, rank=0): cannot complete: rank 1 failed"), out0);
-        ShmJobFiles.removeStale(job.file.getParent());
+        return out0;
     }
 
     private record Job(Process[] ranks, Path[] outputs, Path file, RendezvousServer server) {
@@ -133,8 +130,9 @@ class ShmLaunchTest {
         final Path[] outputs = new Path[n];
         for (int r = 0; r < n; r++) {
             outputs[r] = Files.createTempFile("tutti-shm-rank" + r + "-", ".log");
-            final ProcessBuilder pb = new ProcessBuilder(List.of(java, "-Dtutti.shm.arenaMiB=4", "-Dtutti.coll.directLimit=16384", "-cp",
-                System.getProperty("java.class.path"), ShmInitMain.class.getName(), scenario));
+            final ProcessBuilder pb = new ProcessBuilder(List.of(java, "-Dtutti.shm.arenaMiB=4",
+                "-Dtutti.coll.directLimit=16384", "-cp", System.getProperty("java.class.path"),
+                ShmInitMain.class.getName(), scenario));
             TcpProcesses.launchEnvironment(pb.environment(), r, n, server.port(), secret, jobId, transport);
             pb.redirectErrorStream(true).redirectOutput(outputs[r].toFile());
             ranks[r] = pb.start();
