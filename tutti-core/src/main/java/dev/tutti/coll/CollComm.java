@@ -61,6 +61,8 @@ public final class CollComm {
     private volatile HostState hostState;
     /** Its hosts when it spans several with more than one rank on some: null (the usual case) means flat. */
     private HostMap hosts;
+    /** Whether some of its ranks reach each other over a network, not through direct memory. */
+    private boolean network;
 
     /**
      * Creates the collective state of a communicator.
@@ -81,8 +83,7 @@ public final class CollComm {
         this.size = null == worldRanks ? engine.worldSize() : worldRanks.length;
         this.view = view;
         this.selection = selection;
-        // A view made only to build schedules (a simulator's) may have no engine: then no hosts.
-        this.hosts = null == engine ? null : HostMap.of(engine.hostLayout(), worldRanks, size);
+        refreshLayout();
     }
 
     /**
@@ -176,11 +177,38 @@ public final class CollComm {
     }
 
     /**
-     * Derives the host map again from the engine's layout: for the world communicator, whose job learns its hosts
-     * only after the world is made, before the world is handed to the program.
+     * Tells whether some ranks of this communicator reach each other over a network (tcp), not through direct
+     * memory: the algorithms chosen for it are those for a network's costs. Every rank of the communicator sees the
+     * same, since the engine's direct-memory groups are the job's. Read on every call's selection: a field read.
+     *
+     * @return true over a network
      */
-    public void refreshHosts() {
-        hosts = HostMap.of(engine.hostLayout(), worldRanks, size);
+    public boolean network() {
+        return network;
+    }
+
+    /**
+     * Derives the host map and whether the communicator spans a network from the engine's layouts: at its making,
+     * and again for the world communicator, whose job learns them only after the world is made, before the world
+     * is handed to the program. A view made only to build schedules (a simulator's) may have no engine: then it
+     * has neither.
+     */
+    public void refreshLayout() {
+        hosts = null == engine ? null : HostMap.of(engine.hostLayout(), worldRanks, size);
+        network = null != engine && spansGroups(engine.directLayout());
+    }
+
+    private boolean spansGroups(final int[] direct) {
+        if (null == direct) {
+            return false;
+        }
+        final int first = direct[world(0)];
+        for (int r = 1; r < size; r++) {
+            if (direct[world(r)] != first) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** @return this rank */

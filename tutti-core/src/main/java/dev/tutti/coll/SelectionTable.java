@@ -8,8 +8,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Chooses the algorithm of each collective call from (operation, group size, bytes, commutativity, and whether
- * the communicator spans hosts), so every rank of a call makes the same choice. Overrides, for tests and
+ * Chooses the algorithm of each collective call from (operation, group size, bytes, commutativity, whether the
+ * communicator spans hosts, and whether its ranks reach each other over a network), so every rank of a call makes the
+ * same choice. Overrides, for tests and
  * benchmarks: the setting {@code tutti.coll.<operation>} (system property, or environment
  * {@code TUTTI_COLL_<OPERATION>}), e.g. {@code -Dtutti.coll.allreduce=ring} or {@code =hierarchical}, or
  * {@code =flat} for the default choice without the node-aware algorithms; or {@link #withOverride}. A blocking call
@@ -109,11 +110,10 @@ public final class SelectionTable {
     }
 
     /**
-     * Chooses an algorithm for a communicator with its hosts: the forced one if any; else, when the communicator
-     * spans hosts ({@code hosts} not null) and the operation is not overridden with {@link #FLAT}, the hierarchical
-     * one of the operations that have one (allgather up to {@link #HIERARCHICAL_ALLGATHER_MAX_BYTES} gathered);
-     * else as
-     * {@link #select(CollKind, int, long, long, boolean)}.
+     * Chooses an algorithm for a communicator: the forced one if any; else, when the communicator spans hosts
+     * ({@code hosts} not null) and the operation is not overridden with {@link #FLAT}, the hierarchical one of the
+     * operations that have one (allgather up to {@link #HIERARCHICAL_ALLGATHER_MAX_BYTES} gathered); else as
+     * {@link #select(CollKind, int, long, long, boolean, boolean)}.
      *
      * @param kind        the operation
      * @param p           the group size
@@ -121,12 +121,13 @@ public final class SelectionTable {
      * @param count       elements of the same
      * @param commutative whether the reduction is commutative (true for non-reductions)
      * @param hosts       the communicator's hosts, or null (one host, or one rank per host)
+     * @param network     whether some of its ranks reach each other over a network ({@code CollComm#network})
      * @return the algorithm
      */
     public AlgorithmId select(final CollKind kind, final int p, final long bytes, final long count,
-        final boolean commutative, final HostMap hosts) {
+        final boolean commutative, final HostMap hosts, final boolean network) {
         if (null == hosts || null != forced[kind.ordinal()] || flat.contains(kind)) {
-            return select(kind, p, bytes, count, commutative);
+            return select(kind, p, bytes, count, commutative, network);
         }
         return switch (kind) {
             case BARRIER -> AlgorithmId.BARRIER_HIERARCHICAL;
@@ -135,10 +136,10 @@ public final class SelectionTable {
             // three steps in a row, each moving the host's share: with 1 and 4 MiB a rank the flat ring, whose steps
             // across and within hosts overlap, took 0.56-0.99 of its time (2 namespace hosts x 2 ranks, two runs).
             case ALLGATHER -> bytes * p <= HIERARCHICAL_ALLGATHER_MAX_BYTES ? AlgorithmId.ALLGATHER_HIERARCHICAL
-                : select(kind, p, bytes, count, commutative);
+                : select(kind, p, bytes, count, commutative, network);
             case REDUCE -> AlgorithmId.REDUCE_HIERARCHICAL;
             case ALLREDUCE -> AlgorithmId.ALLREDUCE_HIERARCHICAL;
-            default -> select(kind, p, bytes, count, commutative);
+            default -> select(kind, p, bytes, count, commutative, network);
         };
     }
 
@@ -150,15 +151,16 @@ public final class SelectionTable {
      * @param bytes       as for {@link #select(CollKind, int, long, long, boolean)}
      * @param count       elements of the same
      * @param commutative whether the reduction is commutative
+     * @param network     whether the (sub)group's ranks reach each other over a network
      * @return the algorithm
      */
     public static AlgorithmId flat(final CollKind kind, final int p, final long bytes, final long count,
-        final boolean commutative) {
-        return DEFAULTS.select(kind, p, bytes, count, commutative);
+        final boolean commutative, final boolean network) {
+        return DEFAULTS.select(kind, p, bytes, count, commutative, network);
     }
 
     /**
-     * Chooses an algorithm.
+     * Chooses an algorithm for ranks that reach each other through direct memory.
      *
      * @param kind        the operation
      * @param p           the group size
@@ -169,9 +171,30 @@ public final class SelectionTable {
      */
     public AlgorithmId select(final CollKind kind, final int p, final long bytes, final long count,
         final boolean commutative) {
+        return select(kind, p, bytes, count, commutative, false);
+    }
+
+    /**
+     * Chooses an algorithm: the forced one if any; else, over a network, the network's choice where it differs
+     * ({@link #overNetwork}); else the table below.
+     *
+     * @param kind        the operation
+     * @param p           the group size
+     * @param bytes       bytes of the per-rank vector (reductions, bcast) or per-rank block (gather family)
+     * @param count       elements of the same
+     * @param commutative whether the reduction is commutative (true for non-reductions)
+     * @param network     whether some of the ranks reach each other over a network
+     * @return the algorithm
+     */
+    public AlgorithmId select(final CollKind kind, final int p, final long bytes, final long count,
+        final boolean commutative, final boolean network) {
         final AlgorithmId f = forced[kind.ordinal()];
         if (null != f) {
             return f;
+        }
+        final AlgorithmId n = network ? overNetwork(kind, p, bytes, count, commutative) : null;
+        if (null != n) {
+            return n;
         }
         final boolean pow2 = 0 == (p & (p - 1));
         return switch (kind) {
@@ -197,7 +220,7 @@ public final class SelectionTable {
             case ALLTOALLV -> AlgorithmId.ALLTOALLV_LINEAR;
             case ALLTOALLW -> AlgorithmId.ALLTOALLW_LINEAR;
             // Rabenseifner's 2 lg p rounds pay off only once bytes dominate: with 4 ranks on 2 cores binomial was
-            // faster up to 8 KiB over shared memory (up to 1 MiB over tcp, where the rounds cost more).
+            // faster up to 8 KiB over shared memory (over a network, see overNetwork).
             case REDUCE -> !commutative || p < 4 || bytes <= 8192 || count < Integer.highestOneBit(p)
                 ? AlgorithmId.REDUCE_BINOMIAL : AlgorithmId.REDUCE_RABENSEIFNER;
             // Short vectors on 3-8 ranks: every rank sends its vector to every other at once, one round instead
@@ -213,6 +236,30 @@ public final class SelectionTable {
                 : AlgorithmId.REDUCE_SCATTER_LINEAR;
             case SCAN -> AlgorithmId.SCAN_RECURSIVE_DOUBLING;
             case EXSCAN -> AlgorithmId.EXSCAN_RECURSIVE_DOUBLING;
+        };
+    }
+
+    /**
+     * The choices that differ when messages cross a network (tcp), where each round costs a system call and a
+     * network's latency on each side, so fewer rounds pay off up to larger sizes than through shared memory; null
+     * where the shared-memory table holds. Measured with 4 ranks over tcp on one host (bench/RESULTS.md, tcp), so it
+     * holds for up to 4 ranks.
+     */
+    private static AlgorithmId overNetwork(final CollKind kind, final int p, final long bytes, final long count,
+        final boolean commutative) {
+        if (p > 4) {
+            return null;
+        }
+        return switch (kind) {
+            // Binomial took 0.4-0.8 of Rabenseifner's time from 16 KiB to 4 MiB but at one or two sizes per run.
+            case REDUCE -> AlgorithmId.REDUCE_BINOMIAL;
+            // Recursive doubling's lg p rounds against Rabenseifner's 2 lg p: 0.55-0.67 of its time at 16-64 KiB.
+            case ALLREDUCE -> bytes > 8192 && bytes <= 64 * 1024 ? AlgorithmId.ALLREDUCE_RECURSIVE_DOUBLING : null;
+            // Every message posted at once: the kernel moves all of them while the ranks wait; the pairwise
+            // exchange's p - 1 rounds each wait for the slowest pair. Linear took 0.47-0.86 of pairwise's time from
+            // 64 KiB to 4 MiB a pair.
+            case ALLTOALL -> AlgorithmId.ALLTOALL_LINEAR;
+            default -> null;
         };
     }
 }

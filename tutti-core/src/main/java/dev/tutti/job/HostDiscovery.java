@@ -22,25 +22,34 @@ import java.util.Map;
  * longs per rank on the world (before the program sees it, so every rank issues it at the same place in the
  * collective order): the lowest rank it shares memory with, or, with no shared-memory peer (a host of one rank, or
  * {@code tutti.transport=tcp}), a 64-bit hash (FNV-1a) of its host id ({@code tutti.host.id}, else the host name).
- * Equal keys are one host; hosts are numbered in order of their lowest rank. A fake layout
- * ({@code tutti.host.layout}) replaces all this, with no exchange.
+ * Equal keys are one host; hosts are numbered in order of their lowest rank. The same keys give each rank's
+ * direct-memory group (the lowest rank it shares memory with; itself over tcp alone), which the choice of algorithms
+ * reads. A fake host layout ({@code tutti.host.layout}) replaces the hosts found, not the groups.
  */
 public final class HostDiscovery {
     private HostDiscovery() {
     }
 
     /**
-     * Returns the host of each world rank.
+     * Where each world rank runs and how it is reached: its host, and its group of ranks that reach each other
+     * through direct memory. Both arrays are the same on every rank.
+     *
+     * @param hosts  the host index of each world rank, or null if every rank is on one host
+     * @param direct per world rank, the lowest world rank it shares memory with, or null if every rank shares memory
+     *               with every other
+     */
+    public record Layout(int[] hosts, int[] direct) {
+    }
+
+    /**
+     * Returns the host and the direct-memory group of each world rank.
      *
      * @param world        the world communicator, not yet handed to the program
-     * @param fake         a fake layout, or null
+     * @param fake         a fake host layout, or null
      * @param sharesMemory per world rank, whether this rank reaches it by shared memory (itself included)
-     * @return the host index of each world rank, or null if every rank is on one host
+     * @return the layout
      */
-    public static int[] of(final Communicator world, final int[] fake, final boolean[] sharesMemory) {
-        if (null != fake) {
-            return fake;
-        }
+    public static Layout of(final Communicator world, final int[] fake, final boolean[] sharesMemory) {
         final int size = world.size();
         int lowest = -1;
         int peers = 0;
@@ -51,17 +60,19 @@ public final class HostDiscovery {
             }
         }
         if (peers == size) {
-            return null;
+            return new Layout(fake, null);
         }
         final long[] mine = peers > 1 ? new long[] {0, lowest} : new long[] {1, fnv(hostId())};
         final long[] all = new long[2 * size];
         world.allgather(Buf.of(mine), Buf.of(all));
         final Map<List<Long>, Integer> index = new HashMap<>();
         final int[] host = new int[size];
+        final int[] direct = new int[size];
         for (int r = 0; r < size; r++) {
             host[r] = index.computeIfAbsent(List.of(all[2 * r], all[2 * r + 1]), k -> index.size());
+            direct[r] = 0 == all[2 * r] ? (int) all[2 * r + 1] : r;
         }
-        return 1 == index.size() ? null : host;
+        return new Layout(null != fake ? fake : 1 == index.size() ? null : host, direct);
     }
 
     /** @return this process's host id: the setting {@code tutti.host.id}, else the host name */

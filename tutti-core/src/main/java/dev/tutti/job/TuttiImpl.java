@@ -72,9 +72,11 @@ public final class TuttiImpl implements Tutti {
         this.world = new CommunicatorImpl(engine, "WORLD", WORLD_P2P_CONTEXT, null, options.serializer(),
             selection(options));
         if (null != sharesMemory) {
-            engine.hostLayout(HostDiscovery.of(world, layoutOf(options.hostLayout(), engine.worldSize()),
-                sharesMemory));
-            world.collComm().refreshHosts();
+            final HostDiscovery.Layout layout = HostDiscovery.of(world, layoutOf(options.hostLayout(),
+                engine.worldSize()), sharesMemory);
+            engine.hostLayout(layout.hosts());
+            engine.directLayout(layout.direct());
+            world.collComm().refreshLayout();
         }
         if (options.check()) {
             dev.tutti.check.Checker.install(engine, checkTimeoutMs(), options.strict(), options.warn());

@@ -46,6 +46,8 @@ public final class P2pEngine implements InboundSink {
     private volatile TuttiException abortCause;
     /** The host index of each world rank, or null: one host (see {@link #hostLayout(int[])}). */
     private volatile int[] hostOfWorldRank;
+    /** Per world rank, its group of ranks that reach each other through direct memory, or null: one group. */
+    private volatile int[] directOfWorldRank;
     private volatile TuttiException anyPeerFailure;
     /** Whether a peer left the job (see {@link #peerLeft}); set once. */
     private volatile boolean anyPeerLeft;
@@ -140,6 +142,23 @@ public final class P2pEngine implements InboundSink {
     /** @return the host index of each world rank (do not modify), or null when every rank is on one host */
     public int[] hostLayout() {
         return hostOfWorldRank;
+    }
+
+    /**
+     * Records which world ranks reach each other through direct memory (shared memory between processes, the heap
+     * between threads) rather than over a network, for the choice of algorithms; set once, as {@link #hostLayout}.
+     * Ranks of one host are one group over shared memory, and each rank its own group over tcp alone.
+     *
+     * @param directOfWorldRank per world rank, the lowest world rank of its group, or null when every rank reaches
+     *                          every other through direct memory
+     */
+    public void directLayout(final int[] directOfWorldRank) {
+        this.directOfWorldRank = null == directOfWorldRank ? null : directOfWorldRank.clone();
+    }
+
+    /** @return per world rank, the lowest world rank of its direct-memory group (do not modify), or null: one group */
+    public int[] directLayout() {
+        return directOfWorldRank;
     }
 
     /** @return the idle strategy of waits on this engine */

@@ -128,9 +128,9 @@ class CollHierarchicalTest {
             assertArrayEquals(new int[] {0, 1, 2}, m.members(0));
             assertTrue(m.contiguous());
             assertEquals(AlgorithmId.ALLREDUCE_HIERARCHICAL, Worlds.impl(w).selection().select(CollKind.ALLREDUCE, 6, 8, 1,
-                true, m));
-            assertEquals(AlgorithmId.GATHER_BINOMIAL, Worlds.impl(w).selection().select(CollKind.GATHER, 6, 8, 1, true, m),
-                "gather has no hierarchical algorithm");
+                true, m, false));
+            assertEquals(AlgorithmId.GATHER_BINOMIAL, Worlds.impl(w).selection().select(CollKind.GATHER, 6, 8, 1, true,
+                m, false), "gather has no hierarchical algorithm");
             // One host's ranks: flat.
             final Communicator half = w.split(w.rank() / 3, 0);
             assertNull(Worlds.impl(half).collComm().hosts(), "a communicator within one host");
@@ -149,15 +149,16 @@ class CollHierarchicalTest {
             "an embedded job is on one host"));
         Tutti.runLocal(4, Tutti.Options.defaults().timeout(JOB).hosts("cyclic:2").algorithm("allreduce", "ring"),
             w -> assertEquals(AlgorithmId.ALLREDUCE_RING, Worlds.impl(w).selection().select(CollKind.ALLREDUCE, 4, 8, 1, true,
-                Worlds.impl(w).collComm().hosts()), "a forced flat algorithm wins"));
+                Worlds.impl(w).collComm().hosts(), false), "a forced flat algorithm wins"));
         Tutti.runLocal(4, Tutti.Options.defaults().timeout(JOB).hosts("cyclic:2").algorithm("allreduce", "flat")
             .algorithm("bcast", "hierarchical"), w -> {
                 final HostMap m = Worlds.impl(w).collComm().hosts();
                 assertEquals(AlgorithmId.ALLREDUCE_ALLGATHER_REDUCE, Worlds.impl(w).selection().select(CollKind.ALLREDUCE, 4,
-                    8, 1, true, m), "flat: the default choice without the hierarchy");
+                    8, 1, true, m, false), "flat: the default choice without the hierarchy");
                 assertEquals(AlgorithmId.ALLREDUCE_RABENSEIFNER, Worlds.impl(w).selection().select(CollKind.ALLREDUCE, 4,
-                    1 << 20, 1 << 17, true, m), "flat: the default choice without the hierarchy");
-                assertEquals(AlgorithmId.BCAST_HIERARCHICAL, Worlds.impl(w).selection().select(CollKind.BCAST, 4, 8, 1, true, m));
+                    1 << 20, 1 << 17, true, m, false), "flat: the default choice without the hierarchy");
+                assertEquals(AlgorithmId.BCAST_HIERARCHICAL, Worlds.impl(w).selection().select(CollKind.BCAST, 4, 8, 1,
+                    true, m, false));
                 final long[] x = {w.rank()};
                 w.allreduce(Buf.IN_PLACE, Buf.of(x), Op.SUM);
                 assertEquals(6, x[0]);

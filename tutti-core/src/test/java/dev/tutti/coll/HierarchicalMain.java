@@ -14,7 +14,8 @@ import java.util.Arrays;
  * A rank program for {@link HierarchicalLaunchTest}: joins the job through {@link Tutti#init()}, prints the host
  * map its world communicator learned, runs bcast, reduce, allreduce, allgather and barrier (selected by that map)
  * from every root and at a small and a large count, and exits non-zero (by throwing) on a wrong result; then prints
- * the world ranks of its {@code splitType(SHARED)} communicator.
+ * the world ranks of its {@code splitType(SHARED)} communicator and whether the world and that communicator reach their
+ * ranks over a network.
  */
 public final class HierarchicalMain {
     private HierarchicalMain() {
@@ -66,9 +67,10 @@ public final class HierarchicalMain {
             }
             final Communicator node = w.splitType(Communicator.SplitType.SHARED, 0);
             final String shared = Arrays.toString(node.group().worldRanks());
+            final String network = Worlds.impl(w).collComm().network() + "/" + Worlds.impl(node).collComm().network();
             node.free();
             System.out.println("rank " + me + " of " + p + " ok hosts=" + (null == hosts ? "none" : hosts)
-                + " shared=" + shared);
+                + " shared=" + shared + " network=" + network);
         }
     }
 

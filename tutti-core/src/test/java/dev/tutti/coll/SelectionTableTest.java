@@ -52,20 +52,22 @@ class SelectionTableTest {
     @Test
     void acrossHostsAllgatherIsHierarchicalUpToOneMiBGatheredAndTheOthersAlways() {
         final HostMap hosts = HostMap.ofHosts(new int[] {0, 0, 1, 1});
-        assertEquals(AlgorithmId.ALLGATHER_HIERARCHICAL, table.select(CollKind.ALLGATHER, 4, 8, 8, true, hosts));
+        assertEquals(AlgorithmId.ALLGATHER_HIERARCHICAL, table.select(CollKind.ALLGATHER, 4, 8, 8, true, hosts, false));
         assertEquals(AlgorithmId.ALLGATHER_HIERARCHICAL,
-            table.select(CollKind.ALLGATHER, 4, 256 * 1024, 256 * 1024, true, hosts));
+            table.select(CollKind.ALLGATHER, 4, 256 * 1024, 256 * 1024, true, hosts, false));
         assertEquals(AlgorithmId.ALLGATHER_RING,
-            table.select(CollKind.ALLGATHER, 4, 256 * 1024 + 8, 256 * 1024 + 8, true, hosts));
-        assertEquals(AlgorithmId.ALLGATHER_RECURSIVE_DOUBLING, table.select(CollKind.ALLGATHER, 4, 8, 8, true, null));
+            table.select(CollKind.ALLGATHER, 4, 256 * 1024 + 8, 256 * 1024 + 8, true, hosts, false));
+        assertEquals(AlgorithmId.ALLGATHER_RECURSIVE_DOUBLING,
+            table.select(CollKind.ALLGATHER, 4, 8, 8, true, null, false));
         for (final long bytes : new long[] {8, 1 << 20, 4 << 20}) {
-            assertEquals(AlgorithmId.BCAST_HIERARCHICAL, table.select(CollKind.BCAST, 4, bytes, bytes, true, hosts));
+            assertEquals(AlgorithmId.BCAST_HIERARCHICAL,
+                table.select(CollKind.BCAST, 4, bytes, bytes, true, hosts, false));
             assertEquals(AlgorithmId.ALLREDUCE_HIERARCHICAL,
-                table.select(CollKind.ALLREDUCE, 4, bytes, bytes / 8, true, hosts));
+                table.select(CollKind.ALLREDUCE, 4, bytes, bytes / 8, true, hosts, false));
             assertEquals(AlgorithmId.REDUCE_HIERARCHICAL,
-                table.select(CollKind.REDUCE, 4, bytes, bytes / 8, true, hosts));
+                table.select(CollKind.REDUCE, 4, bytes, bytes / 8, true, hosts, false));
         }
-        assertEquals(AlgorithmId.BARRIER_HIERARCHICAL, table.select(CollKind.BARRIER, 4, 0, 0, true, hosts));
+        assertEquals(AlgorithmId.BARRIER_HIERARCHICAL, table.select(CollKind.BARRIER, 4, 0, 0, true, hosts, false));
     }
 
     @Test
@@ -74,6 +76,39 @@ class SelectionTableTest {
         assertEquals(AlgorithmId.REDUCE_RABENSEIFNER, table.select(CollKind.REDUCE, 4, 8200, 1025, true));
         assertEquals(AlgorithmId.REDUCE_BINOMIAL, table.select(CollKind.REDUCE, 3, 1 << 20, 1 << 17, true));
         assertEquals(AlgorithmId.REDUCE_BINOMIAL, table.select(CollKind.REDUCE, 8, 1 << 20, 1 << 17, false));
+    }
+
+    @Test
+    void overANetworkReduceStaysBinomialOnUpToFourRanks() {
+        for (final long bytes : new long[] {8, 16 * 1024, 1 << 20, 4 << 20}) {
+            assertEquals(AlgorithmId.REDUCE_BINOMIAL, table.select(CollKind.REDUCE, 4, bytes, bytes / 8, true, true));
+        }
+        assertEquals(AlgorithmId.REDUCE_RABENSEIFNER, table.select(CollKind.REDUCE, 4, 1 << 20, 1 << 17, true, false));
+        assertEquals(AlgorithmId.REDUCE_RABENSEIFNER, table.select(CollKind.REDUCE, 8, 1 << 20, 1 << 17, true, true));
+        assertEquals(AlgorithmId.REDUCE_RABENSEIFNER, SelectionTable.flat(CollKind.REDUCE, 8, 1 << 20, 1 << 17, true,
+            true));
+        assertEquals(AlgorithmId.REDUCE_BINOMIAL, SelectionTable.flat(CollKind.REDUCE, 4, 1 << 20, 1 << 17, true,
+            true));
+    }
+
+    @Test
+    void overANetworkAlltoallPostsEveryMessageAndAllreduceDoublesUpTo64KiB() {
+        for (final long bytes : new long[] {8, 64 * 1024, 4 << 20}) {
+            assertEquals(AlgorithmId.ALLTOALL_LINEAR, table.select(CollKind.ALLTOALL, 4, bytes, bytes, true, true));
+        }
+        assertEquals(AlgorithmId.ALLTOALL_PAIRWISE, table.select(CollKind.ALLTOALL, 4, 64 * 1024, 64 * 1024, true,
+            false));
+        assertEquals(AlgorithmId.ALLTOALL_PAIRWISE, table.select(CollKind.ALLTOALL, 5, 64 * 1024, 64 * 1024, true,
+            true));
+        assertEquals(AlgorithmId.ALLREDUCE_ALLGATHER_REDUCE, table.select(CollKind.ALLREDUCE, 4, 8, 1, true, true));
+        assertEquals(AlgorithmId.ALLREDUCE_RECURSIVE_DOUBLING,
+            table.select(CollKind.ALLREDUCE, 4, 64 * 1024, 8 * 1024, true, true));
+        assertEquals(AlgorithmId.ALLREDUCE_RABENSEIFNER,
+            table.select(CollKind.ALLREDUCE, 4, 64 * 1024, 8 * 1024, true, false));
+        assertEquals(AlgorithmId.ALLREDUCE_RABENSEIFNER,
+            table.select(CollKind.ALLREDUCE, 4, 64 * 1024 + 8, 8 * 1024 + 1, true, true));
+        assertEquals(AlgorithmId.ALLGATHER_RECURSIVE_DOUBLING,
+            table.select(CollKind.ALLGATHER, 4, 8, 8, true, true), "as through shared memory");
     }
 
     private AlgorithmId allreduce(final int p, final long bytes, final boolean commutative) {

@@ -106,8 +106,10 @@ public final class Hierarchical {
         /** Appends a flat phase among {@code group} (ranks of the communicator), this rank at {@code me} there. */
         void among(final Phases ph, final CollKind kind, final CollArgs a, final long bytes, final int[] group,
             final int me) {
-            final AlgorithmId id = SelectionTable.flat(kind, group.length, bytes, a.count(), commutative(a));
-            ph.add(Algorithms.build(id, comm.subgroup(me, group), a), group);
+            final CollComm sub = comm.subgroup(me, group);
+            final AlgorithmId id = SelectionTable.flat(kind, group.length, bytes, a.count(), commutative(a),
+                sub.network());
+            ph.add(Algorithms.build(id, sub, a), group);
         }
 
         /** @return whether every host has as many ranks as this rank's */

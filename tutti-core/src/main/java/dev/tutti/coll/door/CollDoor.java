@@ -299,7 +299,7 @@ public final class CollDoor {
         final boolean commutative = null == o || o.isCommutative();
         final CollComm comm = c.comm();
         final AlgorithmId id = comm.selection().select(c.kind(), comm.size(), c.selectBytes(), c.selectCount(),
-            commutative, comm.hosts());
+            commutative, comm.hosts(), comm.network());
         if (id.commutativeOnly() && !commutative) {
             throw Errors.invalid(ErrorClass.OP, c.kind().mpiName(), c.where(), "algorithm=" + id.shortName()
                 + " reorders operands but op=" + o.name() + " is not commutative; expected a commutative op or an "

@@ -377,7 +377,8 @@ public final class InterAlgorithms {
     private static Schedule local(final InterComm ic, final CollKind kind, final CollArgs args, final long bytes,
         final long count, final Op o) {
         final boolean commutative = null == o || o.isCommutative();
-        AlgorithmId id = ic.union().selection().select(kind, ic.localSize(), bytes, count, commutative);
+        AlgorithmId id = ic.union().selection().select(kind, ic.localSize(), bytes, count, commutative,
+            ic.local().network());
         if (id.commutativeOnly() && !commutative) {
             id = AlgorithmId.REDUCE_BINOMIAL;
         }
