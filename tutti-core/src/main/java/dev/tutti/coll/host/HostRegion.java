@@ -121,6 +121,15 @@ final class HostRegion implements HostState {
      * the ranks declined a chunk area.
      */
     private boolean declined;
+    /** How this rank votes between the chunks and the message layer (setting {@code auto}), or null: always chunks. */
+    private final ChunkChoice choice;
+    /** This rank's vote, published with the call: 1 for the chunks. */
+    private final long[] vote = new long[1];
+    private final MemorySegment voteBytes = MemorySegment.ofArray(vote);
+    /** The reduction the ranks voted onto the message layer, its bytes and when: timed when it completes. */
+    private long handedCall;
+    private long handedBytes;
+    private long handedAt;
     private long calls;
     /**
      * Calls numbered but not yet published ({@link #enqueue}), oldest first, {@code queued} of them: per call
@@ -162,7 +171,9 @@ final class HostRegion implements HostState {
         this.mine = blocks[rank];
         this.blocks = blocks;
         this.limit = limit;
-        this.declined = !"on".equals(Settings.COLL_HOST_CHUNKS.choice());
+        final String chunking = Settings.COLL_HOST_CHUNKS.choice();
+        this.declined = "off".equals(chunking);
+        this.choice = "auto".equals(chunking) ? new ChunkChoice() : null;
         this.cell = HostLayout.cellBytes(limit);
         this.seen = new long[size];
         final MemorySegment[][] bytes = new MemorySegment[size][2 * HostLayout.CELLS];
@@ -228,28 +239,53 @@ final class HostRegion implements HostState {
     }
 
     /**
-     * A reduction past the limit: publishes the call (at the first one with the offer of a chunk area), checks every
-     * peer's, and runs it through the chunks.
+     * A reduction past the limit: publishes the call (at the first one with the offer of a chunk area, at the others
+     * with this rank's vote, {@link ChunkChoice}), checks every peer's, and runs it through the chunks if every rank
+     * offered an area and voted for them.
      *
-     * @return false if the ranks declined a chunk area at this call
+     * @return false if the ranks declined a chunk area at this call, or did not all vote for the chunks
      */
     private boolean chunked(final long k, final CollCall c, final int root) {
+        final long bytes = HostSteps.block(c);
+        final boolean mine = null == choice || choice.vote(bytes);
         HostChunks h = chunks;
         if (null == h) {
-            h = agreeChunks(k, c);
+            h = agreeChunks(k, c); // the communicator's first such call: every rank votes for the chunks there
             if (null == h) {
                 declined = true;
                 return false;
             }
             chunks = h;
         } else {
-            publish(k, null, 0, 0, c);
+            vote[0] = mine ? 1 : 0;
+            publish(k, voteBytes, 0, Long.BYTES, c);
+            boolean all = mine;
             for (int i = 1; i < size; i++) {
-                awaitCall((rank + i) % size, k, c);
+                final int r = (rank + i) % size;
+                awaitCall(r, k, c);
+                all &= 1 == steps.data(r, k, Long.BYTES).get(ValueLayout.JAVA_LONG, 0);
+            }
+            if (!all) {
+                handedCall = k;
+                handedBytes = bytes;
+                handedAt = System.nanoTime();
+                return false;
             }
         }
+        final long t0 = null == choice ? 0 : System.nanoTime();
         h.reduce(c, root);
+        if (null != choice) {
+            choice.chunksTook(bytes, System.nanoTime() - t0);
+        }
         return true;
+    }
+
+    @Override
+    public void messagesDone(final long call) {
+        if (call == handedCall && 0 != call) {
+            handedCall = 0;
+            choice.messagesTook(handedBytes, System.nanoTime() - handedAt);
+        }
     }
 
     /**
@@ -772,6 +808,6 @@ final class HostRegion implements HostState {
         final HostChunks h = chunks;
         return "HostRegion(" + comm.describe() + ", " + size + " ranks, " + limit + " bytes a cell, " + calls
             + " calls, " + (null != h ? h.chunks() + " chunks" : declined ? "chunks off or declined" : "no chunk area")
-            + ")";
+            + (null != choice ? ", " + choice : "") + ")";
     }
 }

@@ -6,6 +6,7 @@ import dev.tutti.ErrorClass;
 import dev.tutti.Op;
 import dev.tutti.TuttiException;
 import dev.tutti.testkit.ShmJob;
+import dev.tutti.testkit.Worlds;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -339,5 +340,50 @@ class HostChunksTest {
         }), ErrorClass.COUNT, "count=" + 3 * E + " of type=INT but this rank passed count=" + (E + 1));
         HostCollectivesTest.assertRefused(HostCollectivesTest.outcomes(3, w -> w.reduce(Buf.of(new int[2 * E]),
             Buf.of(new int[2 * E]), 1 == w.rank() ? Op.MAX : Op.SUM, 0)), ErrorClass.OP, "op=MAX");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"shm", "threads"})
+    void shouldAgreeOnEachCallsRoadWhenChoosingByMeasurement(final String how) {
+        // auto: calls 0 and 1 of a size take the chunks and the message layer whatever the costs, then 16 and 32;
+        // every call in between goes where every rank measured less. Each call must match the reference whichever
+        // road it took, the ranks must never take two roads at one call (that would hang or fail), and both roads
+        // must have been timed.
+        System.setProperty(CHUNKS, "auto");
+        try {
+            for (final int p : new int[] {2, 3}) {
+                HostCollectivesTest.job(how, p, (world, shm) -> {
+                    final Communicator w = world.dup();
+                    final int me = w.rank();
+                    for (int call = 0; call < 40; call++) {
+                        final int n = 0 == call % 2 ? E + 1 : 4097;
+                        final int[] sum = new int[n];
+                        w.allreduce(Buf.of(HostCollectivesTest.vals(me, n)), Buf.of(sum), Op.SUM);
+                        assertArrayEquals(HostCollectivesTest.sums(p, n), sum, "allreduce call " + call);
+                        final int root = call % p;
+                        final int[] first = new int[n];
+                        final int[] mine = new int[n];
+                        Arrays.setAll(mine, i -> sparse(me, i));
+                        w.reduce(Buf.of(mine), me == root ? Buf.of(first) : null, FIRST_NONZERO, root);
+                        if (me == root) {
+                            final int[] expect = new int[n];
+                            for (int i = 0; i < n; i++) {
+                                for (int r = p - 1; r >= 0; r--) {
+                                    expect[i] = 0 != sparse(r, i) ? sparse(r, i) : expect[i];
+                                }
+                            }
+                            assertArrayEquals(expect, first, "reduce of a non-commutative op, call " + call);
+                        }
+                    }
+                    final String region = String.valueOf(Worlds.impl(w).collComm().hostState());
+                    assertTrue(region.contains("16384 B: 40 calls, chunks ")
+                        && region.contains("131072 B: 40 calls, chunks ") && !region.contains("chunks 0.000 ns/B")
+                        && !region.contains("messages 0.000 ns/B"), region);
+                    w.free();
+                });
+            }
+        } finally {
+            System.setProperty(CHUNKS, "on");
+        }
     }
 }
