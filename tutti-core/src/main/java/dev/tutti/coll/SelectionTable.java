@@ -215,8 +215,11 @@ public final class SelectionTable {
                 ? (pow2 ? AlgorithmId.ALLGATHER_RECURSIVE_DOUBLING : AlgorithmId.ALLGATHER_BRUCK)
                 : AlgorithmId.ALLGATHER_RING;
             case ALLGATHERV -> AlgorithmId.ALLGATHERV_RING;
+            // Every message posted at once on up to 4 ranks: the transport moves them all while the ranks wait,
+            // where the pairwise exchange's p - 1 rounds each wait for the slowest pair. With 4 ranks linear took
+            // 0.76 of pairwise's time (geomean, 32 KiB-4 MiB a pair) over shared memory and 0.85 over tcp.
             case ALLTOALL -> bytes <= 256 && p >= 8 ? AlgorithmId.ALLTOALL_BRUCK
-                : bytes <= 32 * 1024 ? AlgorithmId.ALLTOALL_LINEAR : AlgorithmId.ALLTOALL_PAIRWISE;
+                : p <= 4 || bytes <= 32 * 1024 ? AlgorithmId.ALLTOALL_LINEAR : AlgorithmId.ALLTOALL_PAIRWISE;
             case ALLTOALLV -> AlgorithmId.ALLTOALLV_LINEAR;
             case ALLTOALLW -> AlgorithmId.ALLTOALLW_LINEAR;
             // Rabenseifner's 2 lg p rounds pay off only once bytes dominate: with 4 ranks on 2 cores binomial was
@@ -255,10 +258,6 @@ public final class SelectionTable {
             case REDUCE -> AlgorithmId.REDUCE_BINOMIAL;
             // Recursive doubling's lg p rounds against Rabenseifner's 2 lg p: 0.55-0.67 of its time at 16-64 KiB.
             case ALLREDUCE -> bytes > 8192 && bytes <= 64 * 1024 ? AlgorithmId.ALLREDUCE_RECURSIVE_DOUBLING : null;
-            // Every message posted at once: the kernel moves all of them while the ranks wait; the pairwise
-            // exchange's p - 1 rounds each wait for the slowest pair. Linear took 0.47-0.86 of pairwise's time from
-            // 64 KiB to 4 MiB a pair.
-            case ALLTOALL -> AlgorithmId.ALLTOALL_LINEAR;
             default -> null;
         };
     }

@@ -92,14 +92,21 @@ class SelectionTableTest {
     }
 
     @Test
-    void overANetworkAlltoallPostsEveryMessageAndAllreduceDoublesUpTo64KiB() {
-        for (final long bytes : new long[] {8, 64 * 1024, 4 << 20}) {
-            assertEquals(AlgorithmId.ALLTOALL_LINEAR, table.select(CollKind.ALLTOALL, 4, bytes, bytes, true, true));
+    void alltoallPostsEveryMessageOnUpToFourRanks() {
+        for (final boolean network : new boolean[] {false, true}) {
+            for (final long bytes : new long[] {8, 64 * 1024, 4 << 20}) {
+                assertEquals(AlgorithmId.ALLTOALL_LINEAR, table.select(CollKind.ALLTOALL, 4, bytes, bytes, true,
+                    network));
+            }
+            assertEquals(AlgorithmId.ALLTOALL_LINEAR, table.select(CollKind.ALLTOALL, 5, 32 * 1024, 32 * 1024, true,
+                network));
+            assertEquals(AlgorithmId.ALLTOALL_PAIRWISE, table.select(CollKind.ALLTOALL, 5, 32 * 1024 + 8,
+                32 * 1024 + 8, true, network));
         }
-        assertEquals(AlgorithmId.ALLTOALL_PAIRWISE, table.select(CollKind.ALLTOALL, 4, 64 * 1024, 64 * 1024, true,
-            false));
-        assertEquals(AlgorithmId.ALLTOALL_PAIRWISE, table.select(CollKind.ALLTOALL, 5, 64 * 1024, 64 * 1024, true,
-            true));
+    }
+
+    @Test
+    void overANetworkAllreduceDoublesUpTo64KiB() {
         assertEquals(AlgorithmId.ALLREDUCE_ALLGATHER_REDUCE, table.select(CollKind.ALLREDUCE, 4, 8, 1, true, true));
         assertEquals(AlgorithmId.ALLREDUCE_RECURSIVE_DOUBLING,
             table.select(CollKind.ALLREDUCE, 4, 64 * 1024, 8 * 1024, true, true));
