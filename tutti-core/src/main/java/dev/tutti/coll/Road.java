@@ -54,9 +54,11 @@ public final class Road {
      *   barrier                          cells            -
      *   bcast, gather, allgather         cells            messages (persistent: slots)
      *   scatter, alltoall                cells            messages (persistent: slots)
-     *   reduce, allreduce                cells            blocking: chunks (the chunk area) when
-     *                                                     tutti.coll.hostChunks is on and its ranks made one, else
-     *                                                     messages; otherwise messages (persistent: slots)
+     *   reduce, allreduce                cells            blocking: the region, which takes chunks (the chunk
+     *                                                     area) when its ranks made one and all vote for them,
+     *                                                     else messages (tutti.coll.hostChunks off, or auto
+     *                                                     for a reduce: messages); otherwise messages
+     *                                                     (persistent: slots)
      * </pre>
      * The limit is the direct memory's measured default or the setting {@code tutti.coll.hostLimit}. Chunks have no
      * upper bound: a larger reduction only adds chunks to the same pipeline (bench/RESULTS.md, its on-host section,

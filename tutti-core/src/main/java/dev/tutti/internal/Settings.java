@@ -130,10 +130,10 @@ public final class Settings {
     public static final Setting COLL_HOST_CHUNKS = choice("tutti.coll.hostChunks", "auto", List.of("auto", "off",
         "on"), ReadAt.COMMUNICATOR, "`on`: a blocking reduce or allreduce past `tutti.coll.hostLimit` goes through "
             + "the on-host region's chunk area (made at the first one: 128 KiB chunks, pipelined, each rank reducing "
-            + "its share of each chunk in rank order); `off`: through the message layer; `auto`: through the chunks "
-            + "when every rank measured them faster than the message layer at that size on that communicator (each "
-            + "road is tried again every 32 calls of a size); read when the region is made, and every rank must use "
-            + "the same");
+            + "its share of each chunk in rank order); `off`: through the message layer; `auto`: an allreduce through "
+            + "the chunks when every rank measured them faster than the message layer at that size on that "
+            + "communicator (each road is tried again every 32 calls of a size), a reduce through the message layer; "
+            + "read when the region is made, and every rank must use the same");
     /** The least severe log record passed on. */
     public static final Setting LOG_LEVEL = choice("tutti.log.level", "warning", List.of("off", "error", "warning",
         "info", "debug", "trace"), ReadAt.EACH_CALL, "The least severe of Tutti's own log records that is passed on "

@@ -34,12 +34,15 @@ import java.util.List;
  * <li>reduce, allreduce: every rank publishes its operand; the root (every rank) waits for all and folds them in
  * rank order, {@code x0 op (x1 op (... op x(p-1)))}, from the cells: a non-commutative op is right, and every rank
  * of an allreduce computes the same bits (a commutative op starts from the rank's own operand where the bits stay
- * the same, {@link HostSteps#ownFirst}). Past the limit (blocking calls only): every rank publishes the call alone,
- * waits for every peer's, and the call goes through the chunk area, each rank folding its share of every chunk
- * ({@link HostChunks}). The area is agreed at the communicator's first such call: each rank offers the name of a
- * new area in its cell's bytes, and the call goes through chunks if every rank offered one; else every rank gives
- * its area back, runs this call and every later one past the limit on the message layer (each rank sees every
- * offer, so all decide alike).</li>
+ * the same, {@link HostSteps#ownFirst}). Past the limit (blocking calls only; with the setting {@code auto}, allreduce
+ * only): every rank publishes the call with its
+ * vote ({@link ChunkChoice}, or always for the chunks when the setting says {@code on}), waits for every peer's, and
+ * the call goes through the chunk area if every rank voted for it, each rank folding its share of every chunk
+ * ({@link HostChunks}), else through the message layer (whose run the door reports back, {@link #messagesDone}, to
+ * time it). The area is agreed at the communicator's first such call: each rank offers the name of a new area in its
+ * cell's bytes, and the call goes through chunks if every rank offered one; else every rank gives its area back,
+ * runs this call and every later one past the limit on the message layer (each rank sees every offer and vote, so
+ * all decide alike).</li>
  * <li>gather, allgather: every rank publishes its block; the root (every rank) copies each out.</li>
  * <li>scatter: the root publishes all blocks; each rank copies its own. alltoall: every rank publishes its whole
  * send but its own block (no peer reads it), each copies its block out of every peer's cell and its own straight
@@ -121,7 +124,10 @@ final class HostRegion implements HostState {
      * the ranks declined a chunk area.
      */
     private boolean declined;
-    /** How this rank votes between the chunks and the message layer (setting {@code auto}), or null: always chunks. */
+    /**
+     * How this rank votes between the chunks and the message layer for an allreduce (setting {@code auto}), or null:
+     * always the chunks.
+     */
     private final ChunkChoice choice;
     /** This rank's vote, published with the call: 1 for the chunks. */
     private final long[] vote = new long[1];
@@ -197,8 +203,11 @@ final class HostRegion implements HostState {
      */
     boolean run(final CollCall c, final int drawn) {
         final long k = ++calls;
-        final boolean host = Road.onHost(c, limit, !declined);
         final CollKind kind = c.kind();
+        // Choosing, a reduce past the limit keeps the message layer: a vote waits for every peer's call, where the
+        // message layer lets a non-root's send return at once (through the region, 16-256 KiB reduces took 1.3-2.0
+        // times as long).
+        final boolean host = Road.onHost(c, limit, !declined && (null == choice || CollKind.ALLREDUCE == kind));
         callWord = HostWords.call(c, host);
         shapeWord = HostWords.shape(c);
         opWord = HostWords.opCode(c.op());
