@@ -132,7 +132,7 @@ final class HostRegion implements HostState {
     /** This rank's vote, published with the call: 1 for the chunks. */
     private final long[] vote = new long[1];
     private final MemorySegment voteBytes = MemorySegment.ofArray(vote);
-    /** The reduction the ranks voted onto the message layer, its bytes and when: timed when it completes. */
+    /** The allreduce the ranks voted onto the message layer, its bytes and when: timed when it completes. */
     private long handedCall;
     private long handedBytes;
     private long handedAt;
@@ -291,7 +291,7 @@ final class HostRegion implements HostState {
 
     @Override
     public void messagesDone(final long call) {
-        if (call == handedCall && 0 != call) {
+        if (call == handedCall && 0 != call && null != choice) {
             handedCall = 0;
             choice.messagesTook(handedBytes, System.nanoTime() - handedAt);
         }
