@@ -6,10 +6,10 @@ package dev.tutti.coll.host;
  * through the chunks only if every rank votes for them ({@link HostRegion}): every rank reads every vote, so all
  * decide alike.
  *
- * <p>Why measure: on a host whose cores share no cache the chunks' writes into lines a peer has just read cost a
- * cross-core invalidation each, and the same host moves two virtual CPUs between such cores and cores that share a
- * cache for minutes at a time; the chunks then take 0.4-0.9 or 1.3-1.9 of the message layer's time at the same size
- * (bench/RESULTS.md, on-host section). Neither road wins everywhere, and a rank cannot see where its CPUs are.
+ * <p>Why measure: the chunks write into lines a peer has just read, and on this project's host such writes run at
+ * one of two speeds, about ten times apart, for minutes at a time; the chunks then take 0.4-0.9 or 1.3-1.9 of the
+ * message layer's time at the same size (bench/RESULTS.md, on-host section). Neither road wins everywhere, and a
+ * rank cannot tell in advance which speed it will get.
  *
  * <p>How: calls are grouped by size, a power of two per group. Within a group, calls are numbered from 0 on every
  * rank alike (the size is the same on every rank of a correct call), and the number sets the probes: calls 0 and 2
