@@ -7,7 +7,7 @@ package dev.tutti.coll.host;
  * decide alike.
  *
  * <p>Why measure: the chunks write into lines a peer has just read, and on this project's host such writes run at
- * one of two speeds, about ten times apart, for minutes at a time; the chunks then take 0.4-0.9 or 1.3-1.9 of the
+ * one of two speeds, 4-11 times apart, for minutes at a time; the chunks then take 0.4-0.9 or 1.3-1.9 of the
  * message layer's time at the same size (bench/RESULTS.md, on-host section). Neither road wins everywhere, and a
  * rank cannot tell in advance which speed it will get.
  *
