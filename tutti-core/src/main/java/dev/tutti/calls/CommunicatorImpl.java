@@ -122,7 +122,7 @@ public final class CommunicatorImpl extends CollectiveCalls implements Communica
         if (null == type) {
             throw Errors.invalid(ErrorClass.ARG, "splitType", describe(), "type=null, expected SHARED");
         }
-        final int[] hostOfWorldRank = engine().hostLayout();
+        final int[] hostOfWorldRank = engine().layout().hosts();
         return split(null == hostOfWorldRank ? 0 : hostOfWorldRank[engine().worldRank()], key);
     }
 

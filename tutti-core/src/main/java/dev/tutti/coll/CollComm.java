@@ -3,6 +3,7 @@ package dev.tutti.coll;
 import dev.tutti.coll.slot.SlotLanes;
 import dev.tutti.p2p.CommView;
 import dev.tutti.p2p.P2pEngine;
+import dev.tutti.p2p.RankLayout;
 import dev.tutti.runtime.Agent;
 
 import java.util.concurrent.atomic.AtomicInteger;
@@ -194,8 +195,9 @@ public final class CollComm {
      * has neither.
      */
     public void refreshLayout() {
-        hosts = null == engine ? null : HostMap.of(engine.hostLayout(), worldRanks, size);
-        network = null != engine && spansGroups(engine.directLayout());
+        final RankLayout layout = null == engine ? RankLayout.ONE_HOST : engine.layout();
+        hosts = null == engine ? null : HostMap.of(layout.hosts(), worldRanks, size);
+        network = spansGroups(layout.direct());
     }
 
     private boolean spansGroups(final int[] direct) {

@@ -13,7 +13,7 @@ import java.util.Map;
  * lowest rank of each host) and this rank's place, for the node-aware (hierarchical) algorithms.
  *
  * <p>Implementation notes. A communicator's map is derived, with no communication, from the job's host index of
- * each world rank ({@link dev.tutti.p2p.P2pEngine#hostLayout()}), which every rank holds identically; so every
+ * each world rank ({@link dev.tutti.p2p.P2pEngine#layout()}), which every rank holds identically; so every
  * rank of a communicator derives the same map. Hosts are numbered in the order of their lowest rank here, so
  * leaders are in increasing rank order. The map is {@link #contiguous()} when each host's ranks form one range of
  * consecutive ranks: then the hierarchy keeps MPI's rank order of operands (reduce within each host in rank

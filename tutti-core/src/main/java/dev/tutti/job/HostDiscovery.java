@@ -3,6 +3,7 @@ package dev.tutti.job;
 import dev.tutti.Buf;
 import dev.tutti.Communicator;
 import dev.tutti.internal.Settings;
+import dev.tutti.p2p.RankLayout;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -31,25 +32,14 @@ public final class HostDiscovery {
     }
 
     /**
-     * Where each world rank runs and how it is reached: its host, and its group of ranks that reach each other
-     * through direct memory. Both arrays are the same on every rank.
-     *
-     * @param hosts  the host index of each world rank, or null if every rank is on one host
-     * @param direct per world rank, the lowest world rank it shares memory with, or null if every rank shares memory
-     *               with every other
-     */
-    public record Layout(int[] hosts, int[] direct) {
-    }
-
-    /**
      * Returns the host and the direct-memory group of each world rank.
      *
      * @param world        the world communicator, not yet handed to the program
      * @param fake         a fake host layout, or null
      * @param sharesMemory per world rank, whether this rank reaches it by shared memory (itself included)
-     * @return the layout
+     * @return the layout, for {@link dev.tutti.p2p.P2pEngine#layout(RankLayout)}
      */
-    public static Layout of(final Communicator world, final int[] fake, final boolean[] sharesMemory) {
+    public static RankLayout of(final Communicator world, final int[] fake, final boolean[] sharesMemory) {
         final int size = world.size();
         int lowest = -1;
         int peers = 0;
@@ -60,7 +50,7 @@ public final class HostDiscovery {
             }
         }
         if (peers == size) {
-            return new Layout(fake, null);
+            return new RankLayout(fake, null);
         }
         final long[] mine = peers > 1 ? new long[] {0, lowest} : new long[] {1, fnv(hostId())};
         final long[] all = new long[2 * size];
@@ -72,7 +62,7 @@ public final class HostDiscovery {
             host[r] = index.computeIfAbsent(List.of(all[2 * r], all[2 * r + 1]), k -> index.size());
             direct[r] = 0 == all[2 * r] ? (int) all[2 * r + 1] : r;
         }
-        return new Layout(null != fake ? fake : 1 == index.size() ? null : host, direct);
+        return new RankLayout(null != fake ? fake : 1 == index.size() ? null : host, direct);
     }
 
     /** @return this process's host id: the setting {@code tutti.host.id}, else the host name */

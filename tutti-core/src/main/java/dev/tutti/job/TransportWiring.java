@@ -4,6 +4,7 @@ import dev.tutti.ErrorClass;
 import dev.tutti.TuttiException;
 import dev.tutti.internal.Errors;
 import dev.tutti.p2p.P2pEngine;
+import dev.tutti.p2p.RankLayout;
 import dev.tutti.runtime.Configuration;
 import dev.tutti.runtime.CpuBinding;
 import dev.tutti.runtime.IdleStrategy;
@@ -203,7 +204,7 @@ public final class TransportWiring {
             engines[i] = new P2pEngine(i, n, idle);
         }
         for (final P2pEngine e : engines) {
-            e.hostLayout(hosts);
+            e.layout(new RankLayout(hosts, null));
         }
         final InprocFabric fabric = new InprocFabric(engines);
         for (final P2pEngine e : engines) {

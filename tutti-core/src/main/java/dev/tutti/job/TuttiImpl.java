@@ -72,10 +72,8 @@ public final class TuttiImpl implements Tutti {
         this.world = new CommunicatorImpl(engine, "WORLD", WORLD_P2P_CONTEXT, null, options.serializer(),
             selection(options));
         if (null != sharesMemory) {
-            final HostDiscovery.Layout layout = HostDiscovery.of(world, layoutOf(options.hostLayout(),
-                engine.worldSize()), sharesMemory);
-            engine.hostLayout(layout.hosts());
-            engine.directLayout(layout.direct());
+            engine.layout(HostDiscovery.of(world, layoutOf(options.hostLayout(), engine.worldSize()),
+                sharesMemory));
             world.collComm().refreshLayout();
         }
         if (options.check()) {

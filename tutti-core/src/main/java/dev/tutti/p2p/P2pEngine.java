@@ -44,10 +44,8 @@ public final class P2pEngine implements InboundSink {
     private final Matcher matcher = new Matcher();
     private final AtomicReferenceArray<TuttiException> peerFailures;
     private volatile TuttiException abortCause;
-    /** The host index of each world rank, or null: one host (see {@link #hostLayout(int[])}). */
-    private volatile int[] hostOfWorldRank;
-    /** Per world rank, its group of ranks that reach each other through direct memory, or null: one group. */
-    private volatile int[] directOfWorldRank;
+    /** Where each world rank runs and how it is reached (see {@link #layout(RankLayout)}). */
+    private volatile RankLayout layout = RankLayout.ONE_HOST;
     private volatile TuttiException anyPeerFailure;
     /** Whether a peer left the job (see {@link #peerLeft}); set once. */
     private volatile boolean anyPeerLeft;
@@ -129,36 +127,18 @@ public final class P2pEngine implements InboundSink {
     }
 
     /**
-     * Records on which host each world rank runs, for node-aware collectives; set once, before any communicator
-     * of the job is made (the world's is told by its maker).
+     * Records where each world rank runs and how it is reached; set once, before any communicator of the job is made
+     * (the world's is told by its maker). The layout's arrays are not copied: its maker hands them over.
      *
-     * @param hostOfWorldRank the host index of each world rank (hosts numbered from 0 in order of their lowest
-     *                        rank), or null when every rank is on one host
+     * @param layout the layout
      */
-    public void hostLayout(final int[] hostOfWorldRank) {
-        this.hostOfWorldRank = null == hostOfWorldRank ? null : hostOfWorldRank.clone();
+    public void layout(final RankLayout layout) {
+        this.layout = layout;
     }
 
-    /** @return the host index of each world rank (do not modify), or null when every rank is on one host */
-    public int[] hostLayout() {
-        return hostOfWorldRank;
-    }
-
-    /**
-     * Records which world ranks reach each other through direct memory (shared memory between processes, the heap
-     * between threads) rather than over a network, for the choice of algorithms; set once, as {@link #hostLayout}.
-     * Ranks of one host are one group over shared memory, and each rank its own group over tcp alone.
-     *
-     * @param directOfWorldRank per world rank, the lowest world rank of its group, or null when every rank reaches
-     *                          every other through direct memory
-     */
-    public void directLayout(final int[] directOfWorldRank) {
-        this.directOfWorldRank = null == directOfWorldRank ? null : directOfWorldRank.clone();
-    }
-
-    /** @return per world rank, the lowest world rank of its direct-memory group (do not modify), or null: one group */
-    public int[] directLayout() {
-        return directOfWorldRank;
+    /** @return where each world rank runs and how it is reached (do not modify its arrays) */
+    public RankLayout layout() {
+        return layout;
     }
 
     /** @return the idle strategy of waits on this engine */

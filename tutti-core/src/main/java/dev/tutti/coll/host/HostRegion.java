@@ -34,15 +34,9 @@ import java.util.List;
  * <li>reduce, allreduce: every rank publishes its operand; the root (every rank) waits for all and folds them in
  * rank order, {@code x0 op (x1 op (... op x(p-1)))}, from the cells: a non-commutative op is right, and every rank
  * of an allreduce computes the same bits (a commutative op starts from the rank's own operand where the bits stay
- * the same, {@link HostSteps#ownFirst}). Past the limit (blocking calls only; with the setting {@code auto}, allreduce
- * only): every rank publishes the call with its
- * vote ({@link ChunkChoice}, or always for the chunks when the setting says {@code on}), waits for every peer's, and
- * the call goes through the chunk area if every rank voted for it, each rank folding its share of every chunk
- * ({@link HostChunks}), else through the message layer (whose run the door reports back, {@link #messagesDone}, to
- * time it). The area is agreed at the communicator's first such call: each rank offers the name of a new area in its
- * cell's bytes, and the call goes through chunks if every rank offered one; else every rank gives its area back,
- * runs this call and every later one past the limit on the message layer (each rank sees every offer and vote, so
- * all decide alike).</li>
+ * the same, {@link HostSteps#ownFirst}). Past the limit (blocking calls only): through the chunk area or the
+ * message layer, as every rank decides alike from the words and offers or votes they publish with the call
+ * ({@link HostChunkRoad}).</li>
  * <li>gather, allgather: every rank publishes its block; the root (every rank) copies each out.</li>
  * <li>scatter: the root publishes all blocks; each rank copies its own. alltoall: every rank publishes its whole
  * send but its own block (no peer reads it), each copies its block out of every peer's cell and its own straight
@@ -117,25 +111,8 @@ final class HostRegion implements HostState {
     private final long limit;
     private final long cell;
     private final long[] seen;
-    /** The chunk area, once agreed; read by the thread that retires the communicator. */
-    private volatile HostChunks chunks;
-    /**
-     * Whether reductions past the limit take the message layer: the setting {@code tutti.coll.hostChunks} is off, or
-     * the ranks declined a chunk area.
-     */
-    private boolean declined;
-    /**
-     * How this rank votes between the chunks and the message layer for an allreduce (setting {@code auto}), or null:
-     * always the chunks.
-     */
-    private final ChunkChoice choice;
-    /** This rank's vote, published with the call: 1 for the chunks. */
-    private final long[] vote = new long[1];
-    private final MemorySegment voteBytes = MemorySegment.ofArray(vote);
-    /** The allreduce the ranks voted onto the message layer, its bytes and when: timed when it completes. */
-    private long handedCall;
-    private long handedBytes;
-    private long handedAt;
+    /** Its reductions past the limit: the chunk area, and whether a call takes it. */
+    private final HostChunkRoad chunkRoad;
     private long calls;
     /**
      * Calls numbered but not yet published ({@link #enqueue}), oldest first, {@code queued} of them: per call
@@ -177,9 +154,6 @@ final class HostRegion implements HostState {
         this.mine = blocks[rank];
         this.blocks = blocks;
         this.limit = limit;
-        final String chunking = Settings.COLL_HOST_CHUNKS.choice();
-        this.declined = "off".equals(chunking);
-        this.choice = "auto".equals(chunking) ? new ChunkChoice() : null;
         this.cell = HostLayout.cellBytes(limit);
         this.seen = new long[size];
         final MemorySegment[][] bytes = new MemorySegment[size][2 * HostLayout.CELLS];
@@ -191,6 +165,7 @@ final class HostRegion implements HostState {
             }
         }
         this.steps = new HostSteps(rank, size, bytes);
+        this.chunkRoad = new HostChunkRoad(this, comm, memory, steps, Settings.COLL_HOST_CHUNKS.choice());
     }
 
     /**
@@ -204,10 +179,7 @@ final class HostRegion implements HostState {
     boolean run(final CollCall c, final int drawn) {
         final long k = ++calls;
         final CollKind kind = c.kind();
-        // Choosing, a reduce past the limit keeps the message layer: a vote waits for every peer's call, where the
-        // message layer lets a non-root's send return at once (through the region, 16-256 KiB reduces took 1.3-2.0
-        // times as long).
-        final boolean host = Road.onHost(c, limit, !declined && (null == choice || CollKind.ALLREDUCE == kind));
+        final boolean host = Road.onHost(c, limit, chunkRoad.open(kind));
         callWord = HostWords.call(c, host);
         shapeWord = HostWords.shape(c);
         opWord = HostWords.opCode(c.op());
@@ -221,7 +193,7 @@ final class HostRegion implements HostState {
             engine.progress(); // a registered run of a higher priority goes first, as for any collective of level 0
         }
         if ((CollKind.REDUCE == kind || CollKind.ALLREDUCE == kind) && HostSteps.block(c) > limit) {
-            if (!chunked(k, c, CollKind.ALLREDUCE == kind ? -1 : c.root())) {
+            if (!chunkRoad.run(k, c, CollKind.ALLREDUCE == kind ? -1 : c.root())) {
                 c.hostCall(k); // no chunk area: the message layer runs it (every rank decided so)
                 return false;
             }
@@ -245,96 +217,6 @@ final class HostRegion implements HostState {
             finish.forEach(Runnable::run);
         }
         return true;
-    }
-
-    /**
-     * A reduction past the limit: publishes the call (at the first one with the offer of a chunk area, at the others
-     * with this rank's vote, {@link ChunkChoice}), checks every peer's, and runs it through the chunks if every rank
-     * offered an area and voted for them.
-     *
-     * @return false if the ranks declined a chunk area at this call, or did not all vote for the chunks
-     */
-    private boolean chunked(final long k, final CollCall c, final int root) {
-        final long bytes = HostSteps.block(c);
-        final boolean mine = null == choice || choice.vote(bytes);
-        HostChunks h = chunks;
-        if (null == h) {
-            h = agreeChunks(k, c); // the communicator's first such call: every rank votes for the chunks there
-            if (null == h) {
-                declined = true;
-                return false;
-            }
-            chunks = h;
-        } else {
-            vote[0] = mine ? 1 : 0;
-            publish(k, voteBytes, 0, Long.BYTES, c);
-            boolean all = mine;
-            for (int i = 1; i < size; i++) {
-                final int r = (rank + i) % size;
-                awaitCall(r, k, c);
-                all &= 1 == steps.data(r, k, Long.BYTES).get(ValueLayout.JAVA_LONG, 0);
-            }
-            if (!all) {
-                handedCall = k;
-                handedBytes = bytes;
-                handedAt = System.nanoTime();
-                return false;
-            }
-        }
-        final long t0 = null == choice ? 0 : System.nanoTime();
-        h.reduce(c, root);
-        if (null != choice) {
-            choice.chunksTook(bytes, System.nanoTime() - t0);
-        }
-        return true;
-    }
-
-    @Override
-    public void messagesDone(final long call) {
-        if (call == handedCall && 0 != call && null != choice) {
-            handedCall = 0;
-            choice.messagesTook(handedBytes, System.nanoTime() - handedAt);
-        }
-    }
-
-    /**
-     * Agrees the chunk area at call {@code k}: publishes the call with this rank's offer (1 and the area's name, or
-     * 0 when there is no room) in its bytes, reads every peer's, and makes the chunks if every rank offered an area.
-     *
-     * @return the chunks, or null (every rank's area given back)
-     */
-    private HostChunks agreeChunks(final long k, final CollCall c) {
-        final long bytes = HostLayout.areaBytes();
-        final MemorySegment area = memory.tryAllocateSlots(bytes);
-        final long[] names = new long[size];
-        boolean agreed = null != area;
-        try {
-            final long[] offer = {null == area ? 0 : 1, null == area ? 0 : memory.nameDirect(area)};
-            publish(k, MemorySegment.ofArray(offer), 0, 2 * Long.BYTES, c);
-            for (int i = 1; i < size; i++) {
-                final int r = (rank + i) % size;
-                awaitCall(r, k, c);
-                final MemorySegment theirs = steps.data(r, k, 2 * Long.BYTES);
-                agreed &= 1 == theirs.get(ValueLayout.JAVA_LONG, 0);
-                names[r] = theirs.get(ValueLayout.JAVA_LONG, Long.BYTES);
-            }
-        } catch (final RuntimeException | Error e) {
-            if (null != area) {
-                memory.freeDirect(area);
-            }
-            throw e;
-        }
-        if (!agreed) {
-            if (null != area) {
-                memory.freeDirect(area);
-            }
-            return null;
-        }
-        final MemorySegment[] areas = new MemorySegment[size];
-        for (int r = 0; r < size; r++) {
-            areas[r] = r == rank ? area : memory.resolveDirect(comm.world(r), names[r], bytes);
-        }
-        return new HostChunks(this, rank, areas);
     }
 
     /**
@@ -388,7 +270,7 @@ final class HostRegion implements HostState {
      * that none reads the cell of call {@code k - 4} any more), copies {@code n} bytes into the cell, then the call's
      * words, then its number.
      */
-    private void publish(final long k, final MemorySegment from, final long offset, final long n, final CollCall c) {
+    void publish(final long k, final MemorySegment from, final long offset, final long n, final CollCall c) {
         while (0 != pending) {
             awaitRuns(c);
         }
@@ -716,7 +598,7 @@ final class HostRegion implements HostState {
     }
 
     /** Waits for rank {@code r}'s call {@code k} and checks that it is this rank's call. */
-    private void awaitCall(final int r, final long k, final CollCall c) {
+    void awaitCall(final int r, final long k, final CollCall c) {
         await(r, k, c);
         check(r, k, c, callWord, shapeWord, opWord);
     }
@@ -806,17 +688,17 @@ final class HostRegion implements HostState {
             u.run();
         }
         memory.freeDirect(mine);
-        final HostChunks h = chunks;
-        if (null != h) {
-            memory.freeDirect(h.area());
-        }
+        chunkRoad.retired();
+    }
+
+    @Override
+    public void messagesDone(final long call) {
+        chunkRoad.messagesDone(call);
     }
 
     @Override
     public String toString() {
-        final HostChunks h = chunks;
         return "HostRegion(" + comm.describe() + ", " + size + " ranks, " + limit + " bytes a cell, " + calls
-            + " calls, " + (null != h ? h.chunks() + " chunks" : declined ? "chunks off or declined" : "no chunk area")
-            + (null != choice ? ", " + choice : "") + ")";
+            + " calls, " + chunkRoad + ")";
     }
 }
