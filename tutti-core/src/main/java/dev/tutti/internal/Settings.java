@@ -209,6 +209,11 @@ public final class Settings {
         "send and receive buffer size (bytes, SO_SNDBUF and SO_RCVBUF) of each TCP connection; 0: the kernel sizes "
             + "them and grows them with the traffic (autotuning, as Open MPI's default), which a fixed size turns off "
             + "and which the kernel caps at net.core.wmem_max and rmem_max");
+    /** Bytes of a rendezvous message (tcp) that travel with its announcement. */
+    public static final Setting TCP_RENDEZVOUS_PREFIX = integer("tutti.tcp.rendezvousPrefix", 64 * 1024,
+        ReadAt.JOB_START, "bytes of a message above the eager limit (tcp) sent with its announcement (RTS), so that "
+            + "they cross the wire while the receiver's clear-to-send comes back; an unexpected message costs the "
+            + "receiver this much memory until it is received; 0: none");
     /** How the tcp transport moves rendezvous data in heap arrays. */
     public static final Setting TCP_HEAP_IO = choice("tutti.tcp.heapIo", "direct", List.of("direct", "staged"),
         ReadAt.JOB_START, "how large (rendezvous) messages in heap arrays cross a TCP socket: `direct` writes "
@@ -273,7 +278,7 @@ public final class Settings {
         SHM_PUSH_LIMIT, SHM_ARENA_MIB, SHM_LIVENESS_MS, SHM_CLOSE_WAIT_MS, SHM_IDLE_YIELDS, SHM_IDLE_MAX_PARK_US, SHM_IDLE_YIELD_EVERY,
         COLL_ALGORITHM, COLL_TAGGED_TIMEOUT_MS, COLL_DIRECT_LIMIT, COLL_HOST_LIMIT, COLL_HOST_CHUNKS, LOG_LEVEL, CHECK, CHECK_TIMEOUT_MS,
         CHECK_REPORT, JFR, JFR_STACKS, RENDEZVOUS_TIMEOUT_MS,
-        TCP_HOST, TCP_CONNECT_TIMEOUT_MS, TCP_CLOSE_TIMEOUT_MS, TCP_SOCKET_BUFFER_BYTES, TCP_HEAP_IO, HOST_ID, HOST_LAYOUT, SERIAL_ALLOW, SECRET_FILE, RANK, SIZE,
+        TCP_HOST, TCP_CONNECT_TIMEOUT_MS, TCP_CLOSE_TIMEOUT_MS, TCP_SOCKET_BUFFER_BYTES, TCP_RENDEZVOUS_PREFIX, TCP_HEAP_IO, HOST_ID, HOST_LAYOUT, SERIAL_ALLOW, SECRET_FILE, RANK, SIZE,
         RENDEZVOUS, JOB_SECRET, JOB_ID, K8S_SERVICE);
 
     /** A family member's key: lower case letters, digits and underscores. */

@@ -9,7 +9,8 @@ import java.util.TreeSet;
 /**
  * Message sizes for the tcp stress test, concentrated on the protocol's boundaries for one eager limit: 0 and 1,
  * the 64-byte threshold of the JDK's small segment copies, the eager limit, the largest eager frame that fits the
- * staging buffer, the read buffer (with and without the frame header), the DATA chunk sizes, and frames that fill
+ * staging buffer, the read buffer (with and without the frame header), the DATA chunk sizes, the rendezvous
+ * prefix (the bytes an RTS carries) with nothing, a chunk or a read buffer after it, and frames that fill
  * the read buffer k times and end with a short piece; each at -1, 0 and +1, some with a wider jitter, plus
  * log-uniform sizes in between and a few up to 64 MiB.
  */
@@ -22,12 +23,15 @@ public final class StressSizes {
     private final int[] boundaries;
 
     public StressSizes(final int eagerLimit) {
+        final int prefix = TcpLimits.rendezvousPrefix();
         final int header = TcpLimits.headerBytes();
         final int read = TcpLimits.readBufferBytes();
         final TreeSet<Integer> b = new TreeSet<>();
         final int[] centres = {1, 8, 16, 48, 64, eagerLimit, TcpLimits.stagedEagerBytes(eagerLimit), read,
             read - header, TcpLimits.minChunkBytes(), TcpLimits.maxChunkBytes(),
-            TcpLimits.maxChunkBytes() - header, 1 << 20, 4 << 20, HUGE_BYTES, MAX_BYTES};
+            TcpLimits.maxChunkBytes() - header, 1 << 20, 4 << 20, HUGE_BYTES, MAX_BYTES,
+            // a rendezvous message whose rest after the RTS's prefix is empty, one byte, or a whole chunk
+            prefix, prefix + TcpLimits.maxChunkBytes(), prefix + read};
         for (final int c : centres) {
             for (int d = -1; d <= 1; d++) {
                 b.add(c + d);

@@ -34,7 +34,7 @@ import java.nio.ByteBuffer;
  *  +                        Id2 / offset (long)                    +
  *  |                                                               |
  *  +---------------------------------------------------------------+
- *  |                  Payload (Length bytes, EAGER and DATA)      ...  48
+ *  |      Payload (Length bytes: EAGER, DATA; Id2 bytes: RTS)      ...  48
  *  +---------------------------------------------------------------+
  * </pre>
  *
@@ -42,7 +42,8 @@ import java.nio.ByteBuffer;
  *   <caption>Use of the fields per frame type</caption>
  *   <tr><th>type</th><th>context, tag, type code</th><th>length</th><th>id</th><th>id2</th><th>payload</th></tr>
  *   <tr><td>EAGER</td><td>envelope</td><td>message bytes</td><td>-</td><td>-</td><td>the message</td></tr>
- *   <tr><td>RTS</td><td>envelope</td><td>message bytes</td><td>sender's send id</td><td>-</td><td>none</td></tr>
+ *   <tr><td>RTS</td><td>envelope</td><td>message bytes</td><td>sender's send id</td><td>prefix bytes</td>
+ *       <td>the message's first (prefix) bytes</td></tr>
  *   <tr><td>CTS</td><td>-</td><td>bytes the receiver takes (&le; message)</td><td>sender's send id</td>
  *       <td>receiver's receive id</td><td>none</td></tr>
  *   <tr><td>DATA</td><td>-</td><td>chunk bytes</td><td>receiver's receive id</td><td>offset of the chunk in the

@@ -24,15 +24,16 @@ final class StreamedReceive {
     /** A buffer over the whole destination, made on the first direct read (native destinations only). */
     private ByteBuffer window;
 
-    StreamedReceive(final long receiveId, final MemorySegment destination, final long length,
+    StreamedReceive(final long receiveId, final MemorySegment destination, final long length, final long prefix,
         final Inbound.Delivery done) {
         this.receiveId = receiveId;
         this.destination = destination;
         this.length = length;
+        this.received = prefix;
         this.done = done;
     }
 
-    /** @return bytes received so far */
+    /** @return the offset of the next byte to arrive: the prefix (which the RTS carried) and the bytes received */
     long received() {
         return received;
     }

@@ -7,8 +7,8 @@ import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 
 /**
- * A rendezvous send: registered when its RTS is written, started by the receiver's CTS, then sent chunk by chunk
- * (DATA frames) straight from the sender's payload, so it is never copied whole. A payload in native memory is
+ * A rendezvous send: registered when its RTS is written (with the payload's first {@code prefix} bytes), started by
+ * the receiver's CTS, then the rest sent chunk by chunk (DATA frames) straight from the sender's payload, so it is never copied whole. A payload in native memory is
  * written by the socket straight from that memory (the chunk is the staging buffer's tail, see {@link OutBuffer}):
  * no copy in user space. So is one in a heap array where the connection has a {@link NativeSocket}; elsewhere it is
  * copied chunk by chunk into the staging buffer, the direct memory the socket needs. Fields after {@link #start}
@@ -27,17 +27,21 @@ final class StreamedSend extends WriteJob {
 
     final long sendId;
     final Outbound outbound;
+    /** Bytes the RTS carried: the stream starts after them. */
+    final long prefix;
     private final int source;
     private final MemorySegment payload;
     private long receiveId;
     private long length;
     private long offset;
 
-    StreamedSend(final long sendId, final int source, final Outbound outbound) {
+    StreamedSend(final long sendId, final int source, final Outbound outbound, final long prefix) {
         this.sendId = sendId;
         this.source = source;
         this.outbound = outbound;
         this.payload = outbound.payload();
+        this.prefix = prefix;
+        this.offset = prefix;
     }
 
     /** @return the full length of the message */
@@ -45,7 +49,7 @@ final class StreamedSend extends WriteJob {
         return payload.byteSize();
     }
 
-    /** The CTS arrived: stream {@code bytes} (at most the message) to the receive {@code id}. */
+    /** The CTS arrived: the receive {@code id} takes {@code bytes} (at most the message); stream those after the prefix. */
     void start(final long id, final long bytes) {
         this.receiveId = id;
         this.length = bytes;

@@ -22,11 +22,12 @@ import java.nio.channels.SocketChannel;
  *
  * <p>Implementation notes.
  * <ul>
- * <li><b>Rendezvous.</b> The sender's writer registers a {@link StreamedSend} and writes an RTS. The receiver's
+ * <li><b>Rendezvous.</b> The sender's writer registers a {@link StreamedSend} and writes an RTS, which carries the
+ * message's first bytes (its prefix: they cross while the CTS comes back). The receiver's
  * {@link RendezvousInbound#deliver} comes here ({@link #clearToSend}): its reader registers a
  * {@link StreamedReceive} and its writer sends a CTS saying how many bytes it takes ({@code min(message,
  * destination)}: a truncated message is only sent as far as it fits). The thread that reads the CTS starts the
- * stream in its writer; the payload is read from the sender's segment chunk by chunk and written chunk by chunk
+ * stream of the rest in its writer; the payload is read from the sender's segment chunk by chunk and written chunk by chunk
  * into the receiver's destination; the send completes when its last chunk has been copied out, the receive when its
  * last byte arrived.</li>
  * <li><b>Failure.</b> {@code failure} is set once (CAS); the channel is closed and the I/O thread runs
@@ -71,7 +72,8 @@ final class TcpConnection {
     private volatile boolean routed = true;
 
     TcpConnection(final TcpTransport transport, final int self, final int peer, final SocketChannel channel,
-        final InboundSink sink, final TcpIoLoop loop, final int stagingBytes) throws IOException {
+        final InboundSink sink, final TcpIoLoop loop, final int stagingBytes, final int rendezvousPrefix)
+        throws IOException {
         this.transport = transport;
         this.self = self;
         this.peer = peer;
@@ -81,7 +83,7 @@ final class TcpConnection {
         this.remote = String.valueOf(channel.getRemoteAddress());
         TcpSocketOptions.connected(channel);
         final NativeSocket heapSocket = NativeSocket.of(channel);
-        this.writer = new TcpWriter(this, channel, loop, self, stagingBytes, heapSocket);
+        this.writer = new TcpWriter(this, channel, loop, self, stagingBytes, rendezvousPrefix, heapSocket);
         this.reader = new TcpReader(this, channel, sink, transport, heapSocket);
     }
 
@@ -117,22 +119,25 @@ final class TcpConnection {
         writer.sendRendezvous(m);
     }
 
-    /** The receiver's side of a rendezvous: {@code destination} is ready, ask the sender for the data. */
-    void clearToSend(final long sendId, final long messageLength, final MemorySegment destination,
-        final Inbound.Delivery done) {
+    /**
+     * The receiver's side of a rendezvous: {@code destination} is ready, ask the sender for the data after the
+     * {@code prefix} bytes its RTS carried.
+     */
+    void clearToSend(final long sendId, final long messageLength, final long prefix,
+        final MemorySegment destination, final Inbound.Delivery done) {
         final TuttiException failedBefore = failure;
         if (null != failedBefore) {
             done.delivered(failedBefore);
             return;
         }
         final long take = Math.min(messageLength, destination.byteSize());
-        if (0 == take) {
-            // Nothing to move; the CTS only releases the sender. If it cannot be sent, the sender fails anyway.
-            writer.sendControl(FrameDescriptor.CTS, 0, sendId, 0);
+        if (take <= prefix) {
+            // Nothing more to move; the CTS only releases the sender. If it cannot be sent, the sender fails anyway.
+            writer.sendControl(FrameDescriptor.CTS, take, sendId, 0);
             done.delivered(null);
             return;
         }
-        final long id = reader.expect(destination, take, done);
+        final long id = reader.expect(destination, take, prefix, done);
         TuttiException failed = writer.sendControl(FrameDescriptor.CTS, take, sendId, id);
         if (null == failed) {
             failed = failure; // re-check after the insert: see the class notes

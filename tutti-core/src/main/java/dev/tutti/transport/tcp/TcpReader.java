@@ -29,8 +29,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * <li><b>Order.</b> A holder parses every whole frame it read before it releases the token (a partial header is
  * carried over in {@code carry}), so frames from this peer reach the sink in wire order, which is send order,
  * whoever reads, and no byte read is lost. Payload bytes are handed on as they come (see {@link EagerInbound}).</li>
- * <li><b>Rendezvous.</b> {@link #expect} registers a {@link StreamedReceive} in {@code receives} before its CTS is
- * written; DATA frames name it by id. An entry is completed by whoever removes it (the last chunk, or
+ * <li><b>Rendezvous.</b> An RTS's prefix (the message's first bytes) is read as an eager payload is, by the
+ * message's {@link RendezvousInbound#prefix()}. {@link #expect} registers a {@link StreamedReceive} for the rest in
+ * {@code receives} before its CTS is written; DATA frames name it by id. An entry is completed by whoever removes it (the last chunk, or
  * {@link #failReceives}), so exactly once.</li>
  * <li><b>Interrupts.</b> Reading in application threads is safe against interrupts: a non-blocking channel's read
  * installs no interrupt hook, so an interrupted reader does not close the socket.</li>
@@ -143,12 +144,13 @@ final class TcpReader {
      *
      * @param destination where the data goes
      * @param take        bytes to take, at most the destination's size
+     * @param prefix      bytes the RTS carried (the stream's first offset), less than {@code take}
      * @param done        told once the last byte arrived, or the connection failed
      * @return the receive id to name in the CTS
      */
-    long expect(final MemorySegment destination, final long take, final Inbound.Delivery done) {
+    long expect(final MemorySegment destination, final long take, final long prefix, final Inbound.Delivery done) {
         final long id = lastReceiveId.incrementAndGet();
-        receives.put(id, new StreamedReceive(id, destination, take, done));
+        receives.put(id, new StreamedReceive(id, destination, take, prefix, done));
         return id;
     }
 
@@ -309,9 +311,21 @@ final class TcpReader {
                 }
                 sink.arrive(m);
             }
-            case FrameDescriptor.RTS -> sink.arrive(new RendezvousInbound(connection,
-                in.getInt(at + FrameDescriptor.CONTEXT_OFFSET), peer, in.getInt(at + FrameDescriptor.TAG_OFFSET),
-                in.getInt(at + FrameDescriptor.TYPE_CODE_OFFSET), length, id));
+            case FrameDescriptor.RTS -> {
+                final long prefix = in.getLong(at + FrameDescriptor.ID2_OFFSET);
+                if (prefix < 0 || prefix > length || prefix > MAX_EAGER_BYTES) {
+                    throw protocolError(type, source, length, "RTS with prefix=" + prefix + " outside the message");
+                }
+                final RendezvousInbound m = new RendezvousInbound(connection,
+                    in.getInt(at + FrameDescriptor.CONTEXT_OFFSET), peer, in.getInt(at + FrameDescriptor.TAG_OFFSET),
+                    in.getInt(at + FrameDescriptor.TYPE_CODE_OFFSET), length, id, prefix);
+                if (prefix > 0) {
+                    eager = m.prefix(); // read like an eager payload: into the receive once it is named
+                    payloadLeft = prefix;
+                    readState = READ_EAGER;
+                }
+                sink.arrive(m);
+            }
             case FrameDescriptor.CTS -> {
                 if (!connection.writer().startStream(id, in.getLong(at + FrameDescriptor.ID2_OFFSET), length)) {
                     throw protocolError(type, peer, length, "CTS for sendId=" + id + " that is not waiting");

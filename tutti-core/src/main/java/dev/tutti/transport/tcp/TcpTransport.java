@@ -30,7 +30,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * Transport between processes on any hosts: one authenticated TCP connection per pair of ranks, framed as in
  * {@link FrameDescriptor}, with an eager protocol for messages up to the eager limit and a rendezvous protocol
- * (RTS, CTS, DATA chunks) above it.
+ * above it: an RTS that carries the message's first bytes (its prefix, {@code tutti.tcp.rendezvousPrefix}, 64 KiB:
+ * they cross the wire during the round trip that the rest waits for), the receiver's CTS, then DATA chunks.
  *
  * <p>Wire-up ({@link #connect}): open a listening socket, publish its endpoint and this machine's id
  * ({@link MachineId}, which tells the ranks that share this machine's CPUs, {@link #ranksOnMachine}) through the
@@ -63,12 +64,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <li>Eager payloads go from the read buffer straight into the receive buffer when the receive is posted: without
  * any object when the whole payload is in the read buffer ({@code arriveNow}), else as it streams in (even if the
  * receive is posted meanwhile); an unexpected one goes into a byte[] of exactly its size ({@link EagerInbound}).
- * Rendezvous payloads in native memory go from the sender's memory to the socket (a gathering write) and from the
- * socket into the receiver's memory with no copy in user space; so do those in heap arrays where the connection has
- * a {@link NativeSocket} (Linux, native access enabled).
- * Without it, heap arrays go through the sender's staging buffer and the reader's read buffer, the direct memory a
- * channel needs, chunk by chunk. Either way a large message needs no second copy of its size on either side, and an
- * unexpected one costs only its header. Socket options: {@link TcpSocketOptions}.</li>
+ * An RTS's prefix is copied as an eager payload is. The rest of a rendezvous payload in native memory goes from the
+ * sender's memory to the socket (a gathering write) and from the socket into the receiver's memory with no copy in
+ * user space; so does the rest of one in a heap array where the connection has a {@link NativeSocket} (Linux, native
+ * access enabled). Without it, heap arrays go through the sender's staging buffer and the reader's read buffer, the
+ * direct memory a channel needs, chunk by chunk. Either way a large message needs no second copy of its size on
+ * either side, and an unexpected one costs only its header and prefix. Socket options: {@link TcpSocketOptions}.</li>
  * <li>Failure: a connection that closes without BYE, or errors, makes the sink's {@code peerFailed} fire and fails
  * every rendezvous send and receive outstanding with that peer, with {@link ErrorClass#PROC_FAILED} naming the
  * rank. {@link #close()} sends BYE to every peer, waits (bounded) until every peer has said goodbye too and the
@@ -94,6 +95,8 @@ public final class TcpTransport implements Transport {
     private final int rank;
     private final int size;
     private final int eagerLimit;
+    /** Bytes of a rendezvous message sent with its RTS ({@link Settings#TCP_RENDEZVOUS_PREFIX}). */
+    private final int rendezvousPrefix;
     private final TcpConnection[] connections;
     private final TcpIoLoop loop;
     private final AtomicBoolean closeStarted = new AtomicBoolean();
@@ -120,18 +123,29 @@ public final class TcpTransport implements Transport {
         this.rank = info.rank();
         this.size = info.size();
         this.eagerLimit = eagerLimit;
+        this.rendezvousPrefix = rendezvousPrefix("rank=" + rank + ", size=" + size);
         this.loop = new TcpIoLoop(this, rank);
         this.connections = new TcpConnection[size];
         final int staging = FrameDescriptor.HEADER_LENGTH
             + Math.min(MAX_STAGING_BYTES, Math.max(MIN_STAGING_BYTES, eagerLimit));
         for (int r = 0; r < size; r++) {
             if (r != rank) {
-                connections[r] = new TcpConnection(this, rank, r, channels[r], sink, loop, staging);
+                connections[r] = new TcpConnection(this, rank, r, channels[r], sink, loop, staging,
+                    rendezvousPrefix);
                 connections[r].register();
             }
         }
         this.routed = routedConnections();
         loop.start();
+    }
+
+    /** @return the setting {@link Settings#TCP_RENDEZVOUS_PREFIX}, checked */
+    private static int rendezvousPrefix(final String where) {
+        final int prefix = Settings.TCP_RENDEZVOUS_PREFIX.intValue();
+        if (prefix < 0) {
+            throw Errors.argument(ErrorClass.ARG, OP, where, Settings.TCP_RENDEZVOUS_PREFIX.name(), prefix, ">= 0");
+        }
+        return prefix;
     }
 
     /**
@@ -166,6 +180,7 @@ public final class TcpTransport implements Transport {
         if (eagerLimit < 0) {
             throw Errors.argument(ErrorClass.ARG, OP, where, "eagerLimit", eagerLimit, ">= 0");
         }
+        rendezvousPrefix(where); // checked before the wiring
         final JobSecret secret;
         final InetAddress bind;
         final List<InetAddress> advertised;

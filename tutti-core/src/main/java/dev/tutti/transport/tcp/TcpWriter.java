@@ -36,17 +36,19 @@ import java.util.concurrent.locks.ReentrantLock;
  * connection is routed and the I/O thread stands by (the waiting threads then poll, and so write, often; the I/O
  * thread puts OP_WRITE back when it resumes, see {@link #watchWrites}). Nothing ever blocks while holding the
  * lock.</li>
- * <li><b>Rendezvous.</b> {@link #sendRendezvous} registers a {@link StreamedSend} and writes an RTS; the thread that
- * reads the peer's CTS calls {@link #startStream}, which appends the stream to the backlog, where it yields to other
- * frames after every chunk (round robin), so a large message delays other traffic by at most one chunk. A send
- * completes, outside the lock, when its last chunk has been copied out.</li>
+ * <li><b>Rendezvous.</b> {@link #sendRendezvous} registers a {@link StreamedSend} and writes an RTS with the
+ * message's first bytes (the prefix, {@code tutti.tcp.rendezvousPrefix}, copied like an eager payload), which cross
+ * the wire while the receiver's CTS comes back; the thread that reads the peer's CTS calls {@link #startStream}, which
+ * appends the rest of the stream to the backlog, where it yields to other frames after every chunk (round robin), so
+ * a large message delays other traffic by at most one chunk. A send completes, outside the lock, when its last chunk
+ * has been copied out (at the CTS when the receiver takes no more than the prefix).</li>
  * <li><b>Tail.</b> A rendezvous payload in native memory (or in a heap array, through a {@link NativeSocket}) is
  * not copied: its chunk is the staging buffer's tail ({@link OutBuffer}), written from the sender's memory by a
  * gathering write after the staged bytes (for a heap array: the staged bytes and the header, then the payload).
  * While a tail is attached the staging buffer takes no frame (frames queue in the backlog), so the wire order
  * holds; the send whose last chunk is the tail ({@code tailSend}) completes only once the tail is written.</li>
- * <li><b>Cost.</b> One lock per frame, uncontended in the common case; an eager frame is copied once into the
- * staging buffer (twice when backlogged: to the heap first); rendezvous data from a heap array is copied chunk by
+ * <li><b>Cost.</b> One lock per frame, uncontended in the common case; an eager frame and a rendezvous prefix are
+ * copied once into the staging buffer (twice when backlogged: to the heap first); the rest of the rendezvous data from a heap array is copied chunk by
  * chunk into the staging buffer where the connection has no {@link NativeSocket}, from native memory not at all.</li>
  * </ul>
  */
@@ -55,6 +57,8 @@ final class TcpWriter {
     private final SocketChannel channel;
     private final TcpIoLoop loop;
     private final int self;
+    /** Bytes of a rendezvous message sent with its RTS, at most. */
+    private final int rendezvousPrefix;
     private final ReentrantLock writeLock = new ReentrantLock();
     private final OutBuffer out;
     private final ArrayDeque<WriteJob> backlog = new ArrayDeque<>();
@@ -68,11 +72,12 @@ final class TcpWriter {
     private StreamedSend tailSend;
 
     TcpWriter(final TcpConnection connection, final SocketChannel channel, final TcpIoLoop loop, final int self,
-        final int stagingBytes, final NativeSocket heapSocket) {
+        final int stagingBytes, final int rendezvousPrefix, final NativeSocket heapSocket) {
         this.connection = connection;
         this.channel = channel;
         this.loop = loop;
         this.self = self;
+        this.rendezvousPrefix = rendezvousPrefix;
         this.out = new OutBuffer(stagingBytes, heapSocket);
     }
 
@@ -86,13 +91,8 @@ final class TcpWriter {
         try {
             failed = refusalLocked();
             if (null == failed) {
-                if (stagesLocked(payload.byteSize())) {
-                    failed = writeEagerLocked(m.context(), m.tag(), m.typeCode(), payload);
-                } else {
-                    backlog.addLast(QueuedFrame.of(FrameDescriptor.EAGER, m.context(), self, m.tag(), m.typeCode(),
-                        payload.byteSize(), 0, 0, payload));
-                    wantWriteLocked();
-                }
+                failed = writeFrameLocked(FrameDescriptor.EAGER, m.context(), m.tag(), m.typeCode(),
+                    payload.byteSize(), 0, 0, payload);
             }
         } finally {
             writeLock.unlock();
@@ -111,23 +111,41 @@ final class TcpWriter {
         writeLock.lock();
         try {
             return null == refusalLocked() && stagesLocked(payload.byteSize())
-                && null == writeEagerLocked(context, tag, typeCode, payload);
+                && null == writeStagedLocked(FrameDescriptor.EAGER, context, tag, typeCode, payload.byteSize(), 0, 0,
+                payload);
         } finally {
             writeLock.unlock();
         }
     }
 
-    /** Whether an eager frame of {@code len} payload bytes goes into {@code out} now, in order. */
+    /** Whether a frame of {@code len} payload bytes goes into {@code out} now, in order. */
     private boolean stagesLocked(final long len) {
         return backlog.isEmpty() && out.free() >= FrameDescriptor.HEADER_LENGTH + len;
     }
 
-    /** Appends an eager frame to {@code out} (it fits: {@link #stagesLocked}) and writes what the socket takes. */
-    private TuttiException writeEagerLocked(final int context, final int tag, final int typeCode,
-        final MemorySegment payload) {
-        final long len = payload.byteSize();
+    /**
+     * Sends a frame with its payload copied: into {@code out}, then writes what the socket takes, or, when it does
+     * not fit there now, to the heap, queued in the backlog.
+     *
+     * @param payload the frame's payload, or null for none
+     * @return the failure, or null
+     */
+    private TuttiException writeFrameLocked(final byte type, final int context, final int tag, final int typeCode,
+        final long length, final long id, final long id2, final MemorySegment payload) {
+        if (stagesLocked(null == payload ? 0 : payload.byteSize())) {
+            return writeStagedLocked(type, context, tag, typeCode, length, id, id2, payload);
+        }
+        backlog.addLast(QueuedFrame.of(type, context, self, tag, typeCode, length, id, id2, payload));
+        wantWriteLocked();
+        return null;
+    }
+
+    /** Appends a frame to {@code out} (it fits: {@link #stagesLocked}) and writes what the socket takes. */
+    private TuttiException writeStagedLocked(final byte type, final int context, final int tag, final int typeCode,
+        final long length, final long id, final long id2, final MemorySegment payload) {
+        final long len = null == payload ? 0 : payload.byteSize();
         final int at = out.reserve(FrameDescriptor.HEADER_LENGTH + (int) len);
-        FrameDescriptor.putHeader(out.buffer(), at, FrameDescriptor.EAGER, context, self, tag, typeCode, len, 0, 0);
+        FrameDescriptor.putHeader(out.buffer(), at, type, context, self, tag, typeCode, length, id, id2);
         if (len > 0) {
             SegmentCopy.copy(payload, 0, out.segment(), at + FrameDescriptor.HEADER_LENGTH, len);
         }
@@ -136,8 +154,13 @@ final class TcpWriter {
 
     // ------------------------------------------------------------------------------------------------ rendezvous
 
-    /** Announces a large message (RTS); the payload is streamed when the receiver answers with a CTS. */
+    /**
+     * Announces a large message (RTS) with its first bytes (the prefix, copied now); the rest is streamed when the
+     * receiver answers with a CTS.
+     */
     void sendRendezvous(final Outbound m) {
+        final MemorySegment payload = m.payload();
+        final long prefix = Math.min(rendezvousPrefix, payload.byteSize());
         TuttiException failed;
         long id = 0;
         writeLock.lock();
@@ -145,9 +168,9 @@ final class TcpWriter {
             failed = refusalLocked();
             if (null == failed) {
                 id = ++lastSendId;
-                sends.put(id, new StreamedSend(id, self, m));
-                failed = writeControlLocked(FrameDescriptor.RTS, m.context(), m.tag(), m.typeCode(),
-                    m.payload().byteSize(), id, 0);
+                sends.put(id, new StreamedSend(id, self, m, prefix));
+                failed = writeFrameLocked(FrameDescriptor.RTS, m.context(), m.tag(), m.typeCode(),
+                    payload.byteSize(), id, prefix, 0 == prefix ? null : payload.asSlice(0, prefix));
             }
         } finally {
             writeLock.unlock();
@@ -171,7 +194,7 @@ final class TcpWriter {
         if (null == s || length > s.messageLength()) {
             return false;
         }
-        if (0 == length) {
+        if (length <= s.prefix) { // the receiver takes no more than the RTS carried
             if (null != sends.remove(sendId)) {
                 s.outbound.sent(null);
             }
@@ -198,7 +221,7 @@ final class TcpWriter {
         writeLock.lock();
         try {
             if (null == connection.failure() && !endOfStream && !byeQueued) {
-                writeControlLocked(FrameDescriptor.BYE, 0, 0, 0, 0, 0, 0);
+                writeFrameLocked(FrameDescriptor.BYE, 0, 0, 0, 0, 0, 0, null);
                 byeQueued = true;
             }
         } finally {
@@ -211,7 +234,7 @@ final class TcpWriter {
         writeLock.lock();
         try {
             final TuttiException refused = refusalLocked();
-            return null != refused ? refused : writeControlLocked(type, 0, 0, 0, length, id, id2);
+            return null != refused ? refused : writeFrameLocked(type, 0, 0, 0, length, id, id2, null);
         } finally {
             writeLock.unlock();
         }
@@ -247,18 +270,6 @@ final class TcpWriter {
             return Failures.unreachable("tcp send", "rank=" + self, "the connection to rank=" + connection.peer
                 + " is closing (" + (byeReceived ? "rank " + connection.peer : "this rank") + " said goodbye)");
         }
-        return null;
-    }
-
-    private TuttiException writeControlLocked(final byte type, final int context, final int tag, final int typeCode,
-        final long length, final long id, final long id2) {
-        if (backlog.isEmpty() && out.free() >= FrameDescriptor.HEADER_LENGTH) {
-            FrameDescriptor.putHeader(out.buffer(), out.reserve(FrameDescriptor.HEADER_LENGTH), type, context, self,
-                tag, typeCode, length, id, id2);
-            return flushLocked();
-        }
-        backlog.addLast(QueuedFrame.of(type, context, self, tag, typeCode, length, id, id2, null));
-        wantWriteLocked();
         return null;
     }
 

@@ -23,6 +23,11 @@ public final class TcpLimits {
         return StreamedSend.MIN_CHUNK;
     }
 
+    /** @return the bytes of a rendezvous message that its RTS carries, as the setting says now */
+    public static int rendezvousPrefix() {
+        return dev.tutti.internal.Settings.TCP_RENDEZVOUS_PREFIX.intValue();
+    }
+
     /** @return the largest DATA chunk */
     public static int maxChunkBytes() {
         return StreamedSend.MAX_CHUNK;

@@ -6,6 +6,7 @@ import dev.tutti.Communicator;
 import dev.tutti.Datatype;
 import dev.tutti.Request;
 import dev.tutti.Status;
+import dev.tutti.internal.Settings;
 import dev.tutti.testkit.StressPayload;
 import dev.tutti.testkit.StressSizes;
 import dev.tutti.testkit.TcpJob;
@@ -56,6 +57,31 @@ class TcpStressTest {
     @ValueSource(ints = {64 * 1024, 512 * 1024, 1 << 20, 8 << 20})
     void shouldDeliverEveryByteFromManySendersToOneWildcardReceiver(final int eagerLimit) {
         runPlans(eagerLimit, TcpStressTest::receiveAll);
+    }
+
+    /**
+     * As {@link #shouldDeliverEveryByteFromManySendersToOneWildcardReceiver} at the default eager limit, with other
+     * rendezvous prefixes than the default: none (the RTS alone), one that ends inside a read of the header's
+     * buffer, and one larger than the staging buffer (its RTS always goes through the heap backlog) and the read
+     * buffer.
+     *
+     * @param prefix the bytes of a rendezvous message that its RTS carries
+     */
+    @ParameterizedTest(name = "prefix {0}")
+    @ValueSource(ints = {0, 1000, 300 * 1024})
+    void shouldDeliverEveryByteWithOtherRendezvousPrefixes(final int prefix) {
+        final String name = Settings.TCP_RENDEZVOUS_PREFIX.name();
+        final String before = System.getProperty(name);
+        System.setProperty(name, Integer.toString(prefix));
+        try {
+            runPlans(64 * 1024, TcpStressTest::receiveAll);
+        } finally {
+            if (null == before) {
+                System.clearProperty(name);
+            } else {
+                System.setProperty(name, before);
+            }
+        }
     }
 
     /**
