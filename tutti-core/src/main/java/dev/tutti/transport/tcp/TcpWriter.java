@@ -37,8 +37,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * thread puts OP_WRITE back when it resumes, see {@link #watchWrites}). Nothing ever blocks while holding the
  * lock.</li>
  * <li><b>Rendezvous.</b> {@link #sendRendezvous} registers a {@link StreamedSend} and writes an RTS with the
- * message's first bytes (the prefix, {@code tutti.tcp.rendezvousPrefix}, copied like an eager payload), which cross
- * the wire while the receiver's CTS comes back; the thread that reads the peer's CTS calls {@link #startStream}, which
+ * message's first bytes (the prefix, {@code tutti.tcp.rendezvousPrefix}, copied like an eager payload) when they fit
+ * the staging buffer now, which then cross the wire while the receiver's CTS comes back (when frames are queued, the
+ * RTS goes alone: it waits behind them anyway, and a prefix would only be copied twice); the thread that reads the peer's CTS calls {@link #startStream}, which
  * appends the rest of the stream to the backlog, where it yields to other frames after every chunk (round robin), so
  * a large message delays other traffic by at most one chunk. A send completes, outside the lock, when its last chunk
  * has been copied out (at the CTS when the receiver takes no more than the prefix).</li>
@@ -155,18 +156,20 @@ final class TcpWriter {
     // ------------------------------------------------------------------------------------------------ rendezvous
 
     /**
-     * Announces a large message (RTS) with its first bytes (the prefix, copied now); the rest is streamed when the
-     * receiver answers with a CTS.
+     * Announces a large message (RTS) with its first bytes (the prefix, copied now) when the staging buffer takes
+     * them now, else alone (frames are queued: the wire is busy, and the round trip hides behind them); the rest is
+     * streamed when the receiver answers with a CTS.
      */
     void sendRendezvous(final Outbound m) {
         final MemorySegment payload = m.payload();
-        final long prefix = Math.min(rendezvousPrefix, payload.byteSize());
         TuttiException failed;
         long id = 0;
         writeLock.lock();
         try {
             failed = refusalLocked();
             if (null == failed) {
+                final long most = Math.min(rendezvousPrefix, payload.byteSize());
+                final long prefix = stagesLocked(most) ? most : 0;
                 id = ++lastSendId;
                 sends.put(id, new StreamedSend(id, self, m, prefix));
                 failed = writeFrameLocked(FrameDescriptor.RTS, m.context(), m.tag(), m.typeCode(),

@@ -16,6 +16,7 @@ import dev.tutti.testkit.TcpProcesses;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.lang.foreign.Arena;
@@ -60,21 +61,21 @@ class TcpStressTest {
     }
 
     /**
-     * As {@link #shouldDeliverEveryByteFromManySendersToOneWildcardReceiver} at the default eager limit, with other
-     * rendezvous prefixes than the default: none (the RTS alone), one that ends inside a read of the header's
-     * buffer, and one larger than the staging buffer (its RTS always goes through the heap backlog) and the read
-     * buffer.
+     * As {@link #shouldDeliverEveryByteFromManySendersToOneWildcardReceiver}, with other rendezvous prefixes than
+     * the default: none (the RTS alone), one that ends inside a read of the header's buffer, and one larger than the
+     * read buffer (at an eager limit whose staging buffer holds it).
      *
-     * @param prefix the bytes of a rendezvous message that its RTS carries
+     * @param prefix     the most bytes of a rendezvous message that its RTS carries
+     * @param eagerLimit the job's eager limit
      */
-    @ParameterizedTest(name = "prefix {0}")
-    @ValueSource(ints = {0, 1000, 300 * 1024})
-    void shouldDeliverEveryByteWithOtherRendezvousPrefixes(final int prefix) {
+    @ParameterizedTest(name = "prefix {0}, eager limit {1}")
+    @CsvSource({"0, 65536", "1000, 65536", "307200, 524288"})
+    void shouldDeliverEveryByteWithOtherRendezvousPrefixes(final int prefix, final int eagerLimit) {
         final String name = Settings.TCP_RENDEZVOUS_PREFIX.name();
         final String before = System.getProperty(name);
         System.setProperty(name, Integer.toString(prefix));
         try {
-            runPlans(64 * 1024, TcpStressTest::receiveAll);
+            runPlans(eagerLimit, TcpStressTest::receiveAll);
         } finally {
             if (null == before) {
                 System.clearProperty(name);

@@ -36,6 +36,7 @@ import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -206,6 +207,42 @@ class TcpTransportTest {
             assertTrue(sendAllocated < (8 << 20), "sending I/O thread allocated " + sendAllocated + " bytes");
             assertArrayEquals(big, bigDst);
             assertArrayEquals(eager, smallDst);
+        } finally {
+            closeAll(t);
+        }
+    }
+
+    /**
+     * A rendezvous message's RTS carries its first bytes (the prefix): rank 1 holds the announced message, which
+     * has its prefix, and the send does not complete; once rank 1 delivers it, the rest streams in and every byte is
+     * in place, the prefix's too.
+     */
+    @Test
+    void shouldCarryTheFirstBytesOfARendezvousMessageInItsAnnouncement() throws Exception {
+        final BlockingQueue<Inbound> held = new LinkedBlockingQueue<>();
+        final TcpTransport[] t = connectPair(new RecordingSink(), new RecordingSink(m -> null) {
+            @Override
+            public void arrive(final Inbound message) {
+                held.add(message);
+            }
+        }, 1024);
+        try {
+            final byte[] data = new byte[1 << 20];
+            new SplittableRandom(11).nextBytes(data);
+            final TestOutbound out = new TestOutbound(0, 1, MemorySegment.ofArray(data));
+            t[0].send(1, out);
+            final RendezvousInbound rts = assertInstanceOf(RendezvousInbound.class, held.poll(10, TimeUnit.SECONDS));
+            assertEquals(1 << 20, rts.lengthBytes);
+            assertNotNull(rts.prefix(), rts.toString());
+            assertEquals(TcpLimits.rendezvousPrefix(), rts.prefix().lengthBytes);
+            Thread.sleep(100);
+            assertFalse(out.done.isDone(), "the send completed before the receiver asked for the rest");
+            final byte[] dst = new byte[1 << 20];
+            final CompletableFuture<Throwable> delivered = new CompletableFuture<>();
+            rts.deliver(MemorySegment.ofArray(dst), delivered::complete);
+            assertNull(delivered.get(10, TimeUnit.SECONDS));
+            out.done.get(10, TimeUnit.SECONDS);
+            assertArrayEquals(data, dst);
         } finally {
             closeAll(t);
         }
