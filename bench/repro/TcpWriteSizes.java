@@ -97,7 +97,8 @@ public final class TcpWriteSizes {
     }
 
     /** Writes {@code n} bytes, at most {@code piece} per system call (0: no bound). */
-    private static void write(final SocketChannel c, final ByteBuffer b, final int n, final int piece) throws Exception {
+    private static void write(final SocketChannel c, final ByteBuffer b, final int n, final int piece)
+        throws Exception {
         b.clear();
         while (b.position() < n) {
             b.limit(0 == piece ? n : Math.min(n, b.position() + piece));

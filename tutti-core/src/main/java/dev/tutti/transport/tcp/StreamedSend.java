@@ -8,10 +8,11 @@ import java.nio.ByteBuffer;
 
 /**
  * A rendezvous send: registered when its RTS is written (with the payload's first {@code prefix} bytes), started by
- * the receiver's CTS, then the rest sent chunk by chunk (DATA frames) straight from the sender's payload, so it is never copied whole. A payload in native memory is
- * written by the socket straight from that memory (the chunk is the staging buffer's tail, see {@link OutBuffer}):
- * no copy in user space. So is one in a heap array where the connection has a {@link NativeSocket}; elsewhere it is
- * copied chunk by chunk into the staging buffer, the direct memory the socket needs. Fields after {@link #start}
+ * the receiver's CTS, then the rest sent chunk by chunk (DATA frames) straight from the sender's payload, so it is
+ * never copied whole. A payload in native memory is written by the socket straight from that memory (the chunk is
+ * the staging buffer's tail, see {@link OutBuffer}): no copy in user space. So is one in a heap array where the
+ * connection has a {@link NativeSocket}; elsewhere it is copied chunk by chunk into the staging buffer, the direct
+ * memory the socket needs. Fields after {@link #start}
  * are used under the connection's write lock only.
  */
 final class StreamedSend extends WriteJob {
@@ -49,7 +50,7 @@ final class StreamedSend extends WriteJob {
         return payload.byteSize();
     }
 
-    /** The CTS arrived: the receive {@code id} takes {@code bytes} (at most the message); stream those after the prefix. */
+    /** The CTS arrived: receive {@code id} takes {@code bytes} (at most the message); stream those past the prefix. */
     void start(final long id, final long bytes) {
         this.receiveId = id;
         this.length = bytes;

@@ -39,18 +39,20 @@ import java.util.concurrent.locks.ReentrantLock;
  * <li><b>Rendezvous.</b> {@link #sendRendezvous} registers a {@link StreamedSend} and writes an RTS with the
  * message's first bytes (the prefix, {@code tutti.tcp.rendezvousPrefix}, copied like an eager payload) when they fit
  * the staging buffer now, which then cross the wire while the receiver's CTS comes back (when frames are queued, the
- * RTS goes alone: it waits behind them anyway, and a prefix would only be copied twice); the thread that reads the peer's CTS calls {@link #startStream}, which
- * appends the rest of the stream to the backlog, where it yields to other frames after every chunk (round robin), so
- * a large message delays other traffic by at most one chunk. A send completes, outside the lock, when its last chunk
- * has been copied out (at the CTS when the receiver takes no more than the prefix).</li>
+ * RTS goes alone: it waits behind them anyway, and a prefix would only be copied twice); the thread that reads the
+ * peer's CTS calls {@link #startStream}, which appends the rest of the stream to the backlog, where it yields to
+ * other frames after every chunk (round robin), so a large message delays other traffic by at most one chunk. A send
+ * completes, outside the lock, when its last chunk has been copied out (at the CTS when the receiver takes no more
+ * than the prefix).</li>
  * <li><b>Tail.</b> A rendezvous payload in native memory (or in a heap array, through a {@link NativeSocket}) is
  * not copied: its chunk is the staging buffer's tail ({@link OutBuffer}), written from the sender's memory by a
  * gathering write after the staged bytes (for a heap array: the staged bytes and the header, then the payload).
  * While a tail is attached the staging buffer takes no frame (frames queue in the backlog), so the wire order
  * holds; the send whose last chunk is the tail ({@code tailSend}) completes only once the tail is written.</li>
  * <li><b>Cost.</b> One lock per frame, uncontended in the common case; an eager frame and a rendezvous prefix are
- * copied once into the staging buffer (twice when backlogged: to the heap first); the rest of the rendezvous data from a heap array is copied chunk by
- * chunk into the staging buffer where the connection has no {@link NativeSocket}, from native memory not at all.</li>
+ * copied once into the staging buffer (twice when backlogged: to the heap first); the rest of the rendezvous data
+ * from a heap array is copied chunk by chunk into the staging buffer where the connection has no
+ * {@link NativeSocket}, from native memory not at all.</li>
  * </ul>
  */
 final class TcpWriter {
