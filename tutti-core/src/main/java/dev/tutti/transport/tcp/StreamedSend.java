@@ -12,8 +12,7 @@ import java.nio.ByteBuffer;
  * never copied whole. A payload in native memory is written by the socket straight from that memory (the chunk is
  * the staging buffer's tail, see {@link OutBuffer}): no copy in user space. So is one in a heap array where the
  * connection has a {@link NativeSocket}; elsewhere it is copied chunk by chunk into the staging buffer, the direct
- * memory the socket needs. Fields after {@link #start}
- * are used under the connection's write lock only.
+ * memory the socket needs. Fields after {@link #start} are used under the connection's write lock only.
  */
 final class StreamedSend extends WriteJob {
     /** Smallest chunk worth a frame header when the staging buffer is nearly full. */

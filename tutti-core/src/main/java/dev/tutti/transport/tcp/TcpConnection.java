@@ -28,8 +28,8 @@ import java.nio.channels.SocketChannel;
  * {@link StreamedReceive} and its writer sends a CTS saying how many bytes it takes ({@code min(message,
  * destination)}: a truncated message is only sent as far as it fits). The thread that reads the CTS starts the
  * stream of the rest in its writer; the payload is read from the sender's segment chunk by chunk and written chunk
- * by chunk into the receiver's destination; the send completes when its last chunk has been copied out, the receive when its
- * last byte arrived.</li>
+ * by chunk into the receiver's destination; the send completes when its last chunk has been copied out, the
+ * receive when its last byte arrived (and its prefix, which the reader fills as an eager payload).</li>
  * <li><b>Failure.</b> {@code failure} is set once (CAS); the channel is closed and the I/O thread runs
  * {@link #cleanUp()} (a reader that sees the failure only records it and stops reading): it drops the output, fails
  * the partial eager message, every registered send and receive, and tells the sink the peer failed (unless the

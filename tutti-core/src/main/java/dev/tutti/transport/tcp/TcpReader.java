@@ -31,8 +31,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * whoever reads, and no byte read is lost. Payload bytes are handed on as they come (see {@link EagerInbound}).</li>
  * <li><b>Rendezvous.</b> An RTS's prefix (the message's first bytes) is read as an eager payload is, by the
  * message's {@link RendezvousInbound#prefix()}. {@link #expect} registers a {@link StreamedReceive} for the rest in
- * {@code receives} before its CTS is written; DATA frames name it by id. An entry is completed by whoever removes it (the last chunk, or
- * {@link #failReceives}), so exactly once.</li>
+ * {@code receives} before its CTS is written; DATA frames name it by id. An entry is completed by whoever removes
+ * it (the last chunk, or {@link #failReceives}), so exactly once.</li>
  * <li><b>Interrupts.</b> Reading in application threads is safe against interrupts: a non-blocking channel's read
  * installs no interrupt hook, so an interrupted reader does not close the socket.</li>
  * <li><b>Cost.</b> One {@code read} system call per poll that finds bytes; eager payloads are copied once from the
