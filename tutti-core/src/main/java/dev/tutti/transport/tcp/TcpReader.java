@@ -77,7 +77,8 @@ final class TcpReader {
     private StreamedReceive streaming;
     /**
      * The last DATA frame's receive if it reads straight into native memory: while it expects more, a read in the
-     * header state takes only a header, so that the next chunk's payload is read direct too, not through {@code in}.
+     * header state takes only a header, so that the next chunk's payload is read direct too, not through {@code in}
+     * (an eager payload between two chunks is read whole, as ever).
      */
     private StreamedReceive stream;
     private volatile boolean byeReceived;
@@ -200,7 +201,7 @@ final class TcpReader {
             return readDirect();
         }
         in.clear();
-        if (null != stream && stream.received() < stream.length) {
+        if (READ_HEADER == readState && null != stream && stream.received() < stream.length) {
             in.limit(FrameDescriptor.HEADER_LENGTH); // likely the stream's next DATA header: its payload goes direct
         }
         final int carriedBefore = carried;
