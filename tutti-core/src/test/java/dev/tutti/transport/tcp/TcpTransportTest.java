@@ -235,7 +235,7 @@ class TcpTransportTest {
             assertEquals(1 << 20, rts.lengthBytes);
             assertNotNull(rts.prefix(), rts.toString());
             assertEquals(TcpLimits.rendezvousPrefix(), rts.prefix().lengthBytes);
-            Thread.sleep(100);
+            // A send that completed once its announcement was written would be done before rank 1 saw the RTS
             assertFalse(out.done.isDone(), "the send completed before the receiver asked for the rest");
             final byte[] dst = new byte[1 << 20];
             final CompletableFuture<Throwable> delivered = new CompletableFuture<>();
