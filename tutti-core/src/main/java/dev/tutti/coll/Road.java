@@ -76,13 +76,27 @@ public final class Road {
             || null != call.comm().selection().override(call.kind())) {
             return false;
         }
-        final long block = (long) call.sendCount() * call.sendType().sizeBytes();
         return switch (call.kind()) {
             case BARRIER -> true;
-            case BCAST, GATHER, ALLGATHER -> block <= limit;
-            case REDUCE, ALLREDUCE -> block <= limit || chunks && CollCall.Variant.BLOCKING == form;
-            case SCATTER, ALLTOALL -> block * call.comm().size() <= limit;
+            case BCAST, GATHER, ALLGATHER, REDUCE, ALLREDUCE, SCATTER, ALLTOALL ->
+                fitsCells(call, limit) || chunks && CollCall.Variant.BLOCKING == form;
             default -> false;
+        };
+    }
+
+    /**
+     * Tells whether a call of the on-host region's operations fits its cells of {@code limit} bytes: its block per
+     * rank does, or for a scatter or alltoall, whose rank publishes a block for every rank, its whole send.
+     *
+     * @param call  the call
+     * @param limit the region's cell bytes
+     * @return true if the call goes through the cells
+     */
+    public static boolean fitsCells(final CollCall call, final long limit) {
+        final long block = (long) call.sendCount() * call.sendType().sizeBytes();
+        return switch (call.kind()) {
+            case SCATTER, ALLTOALL -> block * call.comm().size() <= limit;
+            default -> block <= limit;
         };
     }
 

@@ -9,11 +9,13 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
- * Which blocking reductions past a region's limit go through its chunk area ({@link HostChunks}), and the area
- * itself, on this rank. The setting {@code tutti.coll.hostChunks}: {@code off}, none; {@code on}, every reduce and
- * allreduce; {@code auto}, an allreduce when every rank votes for the chunks ({@link ChunkChoice}; a reduce keeps the
- * message layer, since a vote waits for every peer's call where the message layer lets a non-root's send return at
- * once: through the vote, 16-256 KiB reduces took 1.3-2.0 times as long).
+ * Which blocking calls past a region's limit go through its chunk area ({@link HostChunks}), and the area itself, on
+ * this rank. The setting {@code tutti.coll.hostChunks}: {@code off}, none; {@code on}, every bcast, reduce,
+ * allreduce, gather, allgather, scatter and alltoall; {@code auto}, each of these but a reduce when every rank votes
+ * for the chunks ({@link ChunkChoice}, one per operation; a reduce keeps the message layer, since a vote waits for
+ * every peer's call where the message layer lets a non-root's send return at once: through the vote, 16-256 KiB
+ * reduces took 1.3-2.0 times as long). A scatter or alltoall of more than {@code CHUNK / LINE} ranks keeps the
+ * message layer: a chunk holds a piece of every rank's block, each at least a line.
  *
  * <p>Protocol, through the region's cells: a call that goes here publishes its words with, at the communicator's
  * first such call, this rank's offer of a chunk area, and at later ones its vote; it then reads every peer's. The
@@ -24,7 +26,8 @@ import java.lang.foreign.ValueLayout;
  * <p>Implementation notes. Owned, like its region, by the threads that make the communicator's collective calls, one
  * at a time, so its fields are plain, but {@code chunks}, which the thread that retires the communicator reads. A run
  * the ranks voted onto the message layer is timed from the vote to the door's report ({@link #messagesDone}). Cost
- * per call: one publication and a read of each peer's cell, as every call through the region; no allocation.
+ * per call: one publication and a read of each peer's cell, as every call through the region; no allocation but an
+ * operation's first {@link ChunkChoice}.
  */
 final class HostChunkRoad {
     private final HostRegion region;
@@ -35,15 +38,18 @@ final class HostChunkRoad {
     private final int size;
     /** The chunk area, once agreed; read by the thread that retires the communicator. */
     private volatile HostChunks chunks;
-    /** Whether reductions past the limit take the message layer: the setting is off, or the ranks declined an area. */
+    /** Whether calls past the limit take the message layer: the setting is off, or the ranks declined an area. */
     private boolean declined;
-    /** How this rank votes for an allreduce (setting {@code auto}), or null: always for the chunks. */
-    private final ChunkChoice choice;
+    /** Whether this rank votes by measurement (setting {@code auto}), else always for the chunks. */
+    private final boolean measures;
+    /** Per operation (by {@link CollKind#ordinal()}): how this rank votes, once it has met the operation. */
+    private final ChunkChoice[] choices = new ChunkChoice[CollKind.values().length];
     /** This rank's vote, published with the call: 1 for the chunks. */
     private final long[] vote = new long[1];
     private final MemorySegment voteBytes = MemorySegment.ofArray(vote);
-    /** The allreduce the ranks voted onto the message layer, its bytes and when: timed when it completes. */
+    /** The call the ranks voted onto the message layer, its operation's vote, its bytes and when: timed when done. */
     private long handedCall;
+    private ChunkChoice handedChoice;
     private long handedBytes;
     private long handedAt;
 
@@ -63,26 +69,34 @@ final class HostChunkRoad {
         this.rank = comm.rank();
         this.size = comm.size();
         this.declined = "off".equals(setting);
-        this.choice = "auto".equals(setting) ? new ChunkChoice() : null;
+        this.measures = "auto".equals(setting);
     }
 
     /** @return whether a blocking {@code kind} past the limit goes to {@link #run} (else to the message layer) */
     boolean open(final CollKind kind) {
-        return !declined && (null == choice || CollKind.ALLREDUCE == kind);
+        if (declined) {
+            return false;
+        }
+        return switch (kind) {
+            case REDUCE -> !measures;
+            case BCAST, GATHER, ALLGATHER, ALLREDUCE -> true;
+            case SCATTER, ALLTOALL -> size <= HostLayout.CHUNK / HostLayout.LINE;
+            default -> false;
+        };
     }
 
     /**
-     * A reduction past the limit: publishes the call (at the first one with the offer of a chunk area, at the others
-     * with this rank's vote), checks every peer's, and runs it through the chunks if every rank offered an area and
-     * voted for them.
+     * A call past the limit: publishes the call (at the first one with the offer of a chunk area, at the others with
+     * this rank's vote), checks every peer's, and runs it through the chunks if every rank offered an area and voted
+     * for them.
      *
-     * @param k    the call's number
-     * @param c    the call
-     * @param root the root, or -1 for an allreduce
+     * @param k the call's number
+     * @param c the call, of an operation {@link #open} for
      * @return false if the ranks declined a chunk area at this call, or did not all vote for the chunks
      */
-    boolean run(final long k, final CollCall c, final int root) {
+    boolean run(final long k, final CollCall c) {
         final long bytes = HostSteps.block(c);
+        final ChunkChoice choice = measures ? choice(c.kind()) : null;
         final boolean mine = null == choice || choice.vote(bytes);
         HostChunks h = chunks;
         if (null == h) {
@@ -103,24 +117,39 @@ final class HostChunkRoad {
             }
             if (!all) {
                 handedCall = k;
+                handedChoice = choice;
                 handedBytes = bytes;
                 handedAt = System.nanoTime();
                 return false;
             }
         }
         final long t0 = null == choice ? 0 : System.nanoTime();
-        h.reduce(c, root);
+        switch (c.kind()) {
+            case REDUCE -> h.reduce(c, c.root());
+            case ALLREDUCE -> h.reduce(c, -1);
+            default -> h.move(c, steps.source(c), steps.sourceAt(c));
+        }
         if (null != choice) {
             choice.chunksTook(bytes, System.nanoTime() - t0);
         }
         return true;
     }
 
+    /** @return this rank's vote for {@code kind}'s calls, made at its first */
+    private ChunkChoice choice(final CollKind kind) {
+        ChunkChoice c = choices[kind.ordinal()];
+        if (null == c) {
+            c = new ChunkChoice();
+            choices[kind.ordinal()] = c;
+        }
+        return c;
+    }
+
     /** @param call a blocking call handed to the message layer, now complete (see {@code HostState#messagesDone}) */
     void messagesDone(final long call) {
-        if (call == handedCall && 0 != call && null != choice) {
+        if (call == handedCall && 0 != call && null != handedChoice) {
             handedCall = 0;
-            choice.messagesTook(handedBytes, System.nanoTime() - handedAt);
+            handedChoice.messagesTook(handedBytes, System.nanoTime() - handedAt);
         }
     }
 
@@ -175,7 +204,13 @@ final class HostChunkRoad {
     @Override
     public String toString() {
         final HostChunks h = chunks;
-        return (null != h ? h.chunks() + " chunks" : declined ? "chunks off or declined" : "no chunk area")
-            + (null != choice ? ", " + choice : "");
+        final StringBuilder b = new StringBuilder(null != h ? h.chunks() + " chunks"
+            : declined ? "chunks off or declined" : "no chunk area");
+        for (final CollKind kind : CollKind.values()) {
+            if (null != choices[kind.ordinal()]) {
+                b.append(", ").append(kind.mpiName()).append(' ').append(choices[kind.ordinal()]);
+            }
+        }
+        return b.toString();
     }
 }

@@ -3,6 +3,7 @@ package dev.tutti.coll.host;
 import dev.tutti.Datatype;
 import dev.tutti.Op;
 import dev.tutti.coll.CollCall;
+import dev.tutti.coll.CollKind;
 import dev.tutti.internal.SegmentCopy;
 import dev.tutti.type.LocalReduction;
 
@@ -118,6 +119,133 @@ final class HostChunks {
         }
     }
 
+    /**
+     * Runs a bcast, gather, allgather, scatter or alltoall through the chunks. Every peer has published this call
+     * with the same words. Each rank's block is cut into pieces of {@link #piece} bytes, piece {@code j} of every
+     * block travelling in chunk {@code first + j}: a writer (a bcast's or scatter's root, a gather's other ranks,
+     * every rank of an allgather or alltoall) copies its pieces of the chunk into its slot, its readers copy them
+     * out into their receive buffers.
+     *
+     * @param c      the call, with a block of at least one byte
+     * @param source where this rank's bytes come from ({@link HostSteps#source}), or null if it sends none
+     * @param at     where its bytes start there ({@link HostSteps#sourceAt})
+     */
+    void move(final CollCall c, final MemorySegment source, final long at) {
+        final CollKind kind = c.kind();
+        final int root = c.root();
+        final long block = HostSteps.block(c);
+        final boolean split = CollKind.SCATTER == kind || CollKind.ALLTOALL == kind;
+        final long q = piece(kind);
+        final long m = (block + q - 1) / q;
+        final boolean writes = switch (kind) {
+            case BCAST, SCATTER -> rank == root;
+            case GATHER -> rank != root;
+            default -> true;
+        };
+        final boolean readsAll = CollKind.ALLGATHER == kind || CollKind.ALLTOALL == kind
+            || CollKind.GATHER == kind && rank == root;
+        final boolean readsRoot = (CollKind.BCAST == kind || CollKind.SCATTER == kind) && rank != root;
+        // Where a peer's pieces land: after the blocks of the ranks before it, or at 0 (a bcast, a scatter).
+        final long stride = CollKind.BCAST == kind || CollKind.SCATTER == kind ? 0 : block;
+        // Where this rank's pieces lie in a peer's slot: the first segment, or its own of p.
+        final long seat = split ? rank * q : 0;
+        final MemorySegment recv = c.recv();
+        final long first = chunks + 1;
+        chunks += m;
+        if (writes) {
+            writeIn(first, c, source, at, block, q, split);
+        }
+        ownBlock(c, kind, root, block);
+        for (long j = 0; j < m; j++) {
+            final long g = first + j;
+            if (writes && j + 1 < m) {
+                writeIn(g + 1, c, source, at + (j + 1) * q, block - (j + 1) * q, q, split);
+            }
+            final long n = Math.min(q, block - j * q);
+            final long slot = HostLayout.slotAt(g) + seat;
+            if (readsAll) {
+                for (int i = 1; i < size; i++) {
+                    final int r = (rank + i) % size;
+                    region.awaitFlag(r, areas[r], HostLayout.IN, g, c);
+                    SegmentCopy.copy(areas[r], slot, recv, r * stride + j * q, n);
+                }
+            } else if (readsRoot) {
+                region.awaitFlag(root, areas[root], HostLayout.IN, g, c);
+                SegmentCopy.copy(areas[root], slot, recv, j * q, n);
+            }
+            LONG.setRelease(mine, HostLayout.DONE, g);
+        }
+    }
+
+    /**
+     * @return the bytes of one piece of a block in a chunk: the whole slot, or for a scatter or alltoall, whose slot
+     * holds a piece of each rank's block, a {@code 1/p} share of it in whole lines (never 0:
+     * {@link HostChunkRoad#open} keeps larger groups off the chunks)
+     */
+    private long piece(final CollKind kind) {
+        return CollKind.SCATTER == kind || CollKind.ALLTOALL == kind
+            ? HostLayout.CHUNK / size / HostLayout.LINE * HostLayout.LINE : HostLayout.CHUNK;
+    }
+
+    /**
+     * Copies this rank's pieces of chunk {@code g} into its slot once no rank reads the slot any more: the bytes of
+     * its block from {@code at} on ({@code left} of them), or with {@code split} those of every peer's block, each
+     * into the peer's segment.
+     */
+    private void writeIn(final long g, final CollCall c, final MemorySegment source, final long at, final long left,
+        final long q, final boolean split) {
+        awaitSlot(g, c);
+        final long slot = HostLayout.slotAt(g);
+        final long n = Math.min(q, left);
+        if (split) {
+            final long block = HostSteps.block(c);
+            for (int d = 0; d < size; d++) {
+                if (d != rank) {
+                    SegmentCopy.copy(source, d * block + at, mine, slot + d * q, n);
+                }
+            }
+        } else {
+            SegmentCopy.copy(source, at, mine, slot, n);
+        }
+        LONG.setRelease(mine, HostLayout.IN, g);
+    }
+
+    /** Copies this rank's own block, which no peer carries, into its receive buffer, unless it is there already. */
+    private void ownBlock(final CollCall c, final CollKind kind, final int root, final long block) {
+        final MemorySegment send = c.send();
+        final MemorySegment recv = c.recv();
+        switch (kind) {
+            case GATHER, ALLGATHER -> {
+                if (null != send && (CollKind.ALLGATHER == kind || rank == root)) {
+                    SegmentCopy.copy(send, 0, recv, rank * block, block);
+                }
+            }
+            case SCATTER -> {
+                if (rank == root && null != recv) {
+                    SegmentCopy.copy(send, root * block, recv, 0, block);
+                }
+            }
+            case ALLTOALL -> {
+                if (null != send) {
+                    SegmentCopy.copy(send, rank * block, recv, rank * block, block);
+                }
+            }
+            default -> {
+            }
+        }
+    }
+
+    /** Waits until no rank reads the slot of chunk {@code g} any more: every peer is done with chunk {@code g - 2}. */
+    private void awaitSlot(final long g, final CollCall c) {
+        final long before = g - HostLayout.CHUNK_SLOTS;
+        if (before >= 1) {
+            for (int i = 1; i < size; i++) {
+                final int r = (rank + i) % size;
+                region.awaitFlag(r, areas[r], HostLayout.DONE, before, c);
+            }
+        }
+    }
+
     /** @return elements per segment of a chunk of {@code n}: a {@code 1/p} share, rounded up to whole lines */
     private long segment(final long n, final int bytes) {
         final long line = HostLayout.LINE / bytes;
@@ -130,13 +258,7 @@ final class HostChunks {
      */
     private void copyIn(final long g, final MemorySegment in, final long from, final long n, final int bytes,
         final boolean skipOwn, final CollCall c) {
-        final long before = g - HostLayout.CHUNK_SLOTS;
-        if (before >= 1) {
-            for (int i = 1; i < size; i++) {
-                final int r = (rank + i) % size;
-                region.awaitFlag(r, areas[r], HostLayout.DONE, before, c);
-            }
-        }
+        awaitSlot(g, c);
         final long slot = HostLayout.slotAt(g);
         if (skipOwn) {
             final long seg = segment(n, bytes);

@@ -192,13 +192,13 @@ final class HostRegion implements HostState {
         if (comm.outranked(0)) {
             engine.progress(); // a registered run of a higher priority goes first, as for any collective of level 0
         }
-        if ((CollKind.REDUCE == kind || CollKind.ALLREDUCE == kind) && HostSteps.block(c) > limit) {
-            if (!chunkRoad.run(k, c, CollKind.ALLREDUCE == kind ? -1 : c.root())) {
+        if (!Road.fitsCells(c, limit)) {
+            if (!chunkRoad.run(k, c)) {
                 c.hostCall(k); // no chunk area: the message layer runs it (every rank decided so)
                 return false;
             }
         } else {
-            publish(k, steps.source(c), steps.sourceAt(c), steps.published(c), c);
+            publish(k, steps.source(c), steps.sourceAt(c), steps.published(c), HostSteps.hole(c), c);
             final int awaits = steps.awaits(c);
             if (HostRun.ROOT == awaits) {
                 awaitCall(c.root(), k, c);
@@ -267,15 +267,21 @@ final class HostRegion implements HostState {
     /**
      * Publishes this rank's blocking call {@code k}: first completes every earlier run and publishes every earlier
      * call that waits, waiting for them as for its own; then, once every peer has published call {@code k - 3} (so
-     * that none reads the cell of call {@code k - 4} any more), copies {@code n} bytes into the cell, then the call's
-     * words, then its number.
+     * that none reads the cell of call {@code k - 4} any more), copies {@code n} bytes into the cell (all of them:
+     * the chunk road's offer or vote), then the call's words, then its number.
      */
     void publish(final long k, final MemorySegment from, final long offset, final long n, final CollCall c) {
+        publish(k, from, offset, n, 0, c);
+    }
+
+    /** Publishes blocking call {@code k} as above, its bytes but for the {@code hole} of an alltoall's own block. */
+    private void publish(final long k, final MemorySegment from, final long offset, final long n, final long hole,
+        final CollCall c) {
         while (0 != pending) {
             awaitRuns(c);
         }
         awaitCell(k, c);
-        write(k, from, offset, n, HostSteps.hole(c), callWord, shapeWord, opWord);
+        write(k, from, offset, n, hole, callWord, shapeWord, opWord);
     }
 
     /**

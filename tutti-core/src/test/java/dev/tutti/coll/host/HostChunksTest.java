@@ -196,6 +196,93 @@ class HostChunksTest {
         });
     }
 
+    /** @return counts of ints per block around the pieces of a chunk of {@code p} ranks, past the cells of 8 KiB */
+    static int[] moveCounts(final int p, final boolean split) {
+        final int q = split ? (int) (HostLayout.CHUNK / p / HostLayout.LINE * HostLayout.LINE / Integer.BYTES) : E;
+        final int past = split ? 2048 / p + 1 : 2049;
+        return new int[] {past, q - 1, q, q + 1, 2 * q + 1, 3 * q + 77};
+    }
+
+    /**
+     * bcast, gather, allgather, scatter and alltoall past the cells go through the chunks and give the reference's
+     * blocks, at group sizes 1 to 5, every root, in place and not, at counts around the pieces of a chunk (a whole
+     * slot for the first three, a {@code 1/p} share of it for scatter and alltoall).
+     */
+    @ParameterizedTest(name = "{0} p={1}")
+    @MethodSource("jobs")
+    void shouldMoveBlocksAsTheReferenceDoes(final String how, final int p) {
+        HostCollectivesTest.job(how, Math.max(2, p), (world, shm) -> {
+            final Communicator w = 1 == p ? world.split(world.rank(), 0) : world;
+            final int me = w.rank();
+            for (final int n : moveCounts(p, false)) {
+                final int[] concat = new int[p * n];
+                for (int r = 0; r < p; r++) {
+                    System.arraycopy(HostCollectivesTest.vals(r, n), 0, concat, r * n, n);
+                }
+                final int[] all = new int[p * n];
+                w.allgather(Buf.of(HostCollectivesTest.vals(me, n)), Buf.of(all));
+                assertArrayEquals(concat, all, "allgather n=" + n);
+                final int[] allIn = new int[p * n];
+                System.arraycopy(HostCollectivesTest.vals(me, n), 0, allIn, me * n, n);
+                w.allgather(Buf.IN_PLACE, Buf.of(allIn));
+                assertArrayEquals(concat, allIn, "allgather in place n=" + n);
+                for (int root = 0; root < p; root++) {
+                    final int[] b = me == root ? HostCollectivesTest.vals(root, n) : new int[n];
+                    w.bcast(Buf.of(b), root);
+                    assertArrayEquals(HostCollectivesTest.vals(root, n), b, "bcast n=" + n + " root=" + root);
+                    final int[] got = me == root ? new int[p * n] : null;
+                    w.gather(Buf.of(HostCollectivesTest.vals(me, n)), null == got ? null : Buf.of(got), root);
+                    if (me == root) {
+                        assertArrayEquals(concat, got, "gather n=" + n + " root=" + root);
+                    }
+                    final int[] gin = new int[p * n];
+                    System.arraycopy(HostCollectivesTest.vals(me, n), 0, gin, me * n, n);
+                    w.gather(me == root ? Buf.IN_PLACE : Buf.of(HostCollectivesTest.vals(me, n)), Buf.of(gin), root);
+                    if (me == root) {
+                        assertArrayEquals(concat, gin, "gather in place n=" + n + " root=" + root);
+                    }
+                }
+            }
+            for (final int n : moveCounts(p, true)) {
+                for (int root = 0; root < p; root++) {
+                    final int[] whole = new int[p * n];
+                    final int from = root;
+                    Arrays.setAll(whole, i -> HostCollectivesTest.val(from, i));
+                    final int[] part = new int[n];
+                    w.scatter(me == root ? Buf.of(whole) : null, Buf.of(part), root);
+                    assertArrayEquals(Arrays.copyOfRange(whole, me * n, me * n + n), part,
+                        "scatter n=" + n + " root=" + root);
+                    final int[] kept = new int[n];
+                    w.scatter(me == root ? Buf.of(whole) : null, me == root ? Buf.IN_PLACE : Buf.of(kept), root);
+                    if (me != root) {
+                        assertArrayEquals(Arrays.copyOfRange(whole, me * n, me * n + n), kept,
+                            "scatter in place at the root n=" + n + " root=" + root);
+                    }
+                }
+                final int[] send = new int[p * n];
+                Arrays.setAll(send, i -> HostCollectivesTest.val(me, i));
+                final int[] expect = new int[p * n];
+                for (int r = 0; r < p; r++) {
+                    for (int i = 0; i < n; i++) {
+                        expect[r * n + i] = HostCollectivesTest.val(r, me * n + i);
+                    }
+                }
+                final int[] got = new int[p * n];
+                w.alltoall(Buf.of(send), Buf.of(got));
+                assertArrayEquals(expect, got, "alltoall n=" + n);
+                w.alltoall(Buf.IN_PLACE, Buf.of(send));
+                assertArrayEquals(expect, send, "alltoall in place n=" + n);
+            }
+            final String region = HostCollectivesTest.region(w);
+            if (1 == p) {
+                w.free();
+            } else {
+                assertTrue(region.contains("HostRegion") && !region.contains(" 0 chunks")
+                    && region.contains(" chunks"), "the large calls did not go through chunks: " + region);
+            }
+        });
+    }
+
     /**
      * The halves of a split run different large reductions at the same time (the even half allreduces, the odd
      * half reduces to a moving root), while a dup of the world allreduces longs from a thread of its own; every
