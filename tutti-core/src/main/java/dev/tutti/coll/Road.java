@@ -17,8 +17,9 @@ import java.util.function.BooleanSupplier;
  * reduce, allreduce, gather, allgather, scatter or alltoall (regular forms) on a communicator that has a region
  * (every rank shares memory with every other, no hook; agreed at its first blocking barrier, allreduce, allgather or
  * alltoall that goes there), whose operation has no algorithm forced by the setting
- * {@code tutti.coll.<operation>}, and whose data per rank fits the region's cells, or, for a blocking reduce and
- * allreduce, whatever their size, while the region may have its chunk area ({@link #onHost}, the one table below). Every rank of a correct program decides the same: the inputs are the call's kind, counts and
+ * {@code tutti.coll.<operation>}, and whose data per rank fits the region's cells ({@link #fitsCells}), or, for a
+ * blocking call, whatever its size, while the region may have its chunk area ({@link #onHost}, the one table
+ * below). Every rank of a correct program decides the same: the inputs are the call's kind, counts and
  * type, the communicator's settings, and whether its ranks agreed a chunk area (which every rank learns at the same
  * call).</li>
  * <li><b>Messages</b>: every other run of a blocking, nonblocking or tagged call, and of the library's own
@@ -52,13 +53,13 @@ public final class Road {
      * <pre>
      *   operation                        b &lt;= limit       b &gt; limit
      *   barrier                          cells            -
-     *   bcast, gather, allgather         cells            messages (persistent: slots)
-     *   scatter, alltoall                cells            messages (persistent: slots)
-     *   reduce, allreduce                cells            blocking: the region, which takes chunks (the chunk
-     *                                                     area) when its ranks made one and all vote for them,
-     *                                                     else messages (tutti.coll.hostChunks off, or auto
-     *                                                     for a reduce: messages); otherwise messages
-     *                                                     (persistent: slots)
+     *   bcast, gather, allgather,        cells            blocking: the region, which takes chunks (the chunk
+     *   allreduce                                         area) when its ranks made one and all vote for them,
+     *                                                     else messages (tutti.coll.hostChunks off: messages);
+     *                                                     otherwise messages (persistent: slots)
+     *   scatter, alltoall (b: the        cells            as bcast; more than 2048 ranks: messages
+     *   whole send)
+     *   reduce                           cells            as bcast, but tutti.coll.hostChunks auto: messages
      * </pre>
      * The limit is the direct memory's measured default or the setting {@code tutti.coll.hostLimit}. Chunks have no
      * upper bound: a larger reduction only adds chunks to the same pipeline (bench/RESULTS.md, its on-host section,

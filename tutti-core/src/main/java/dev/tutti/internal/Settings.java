@@ -121,19 +121,21 @@ public final class Settings {
             + "persistent starts, on a communicator whose ranks all share memory: a call whose data per rank (a rank's "
             + "whole send for scatter and alltoall) is at most this many bytes moves through the communicator's "
             + "on-host region (sequence flags and slots set up at its first blocking barrier, allreduce, allgather or "
-            + "alltoall, no messages); a larger blocking reduce or allreduce goes through the region's chunk area when "
-            + "`tutti.coll.hostChunks` is `on`; other larger calls (persistent ones through slots, "
+            + "alltoall, no messages); a larger blocking call may go through the region's chunk area "
+            + "(`tutti.coll.hostChunks`); other larger calls (persistent ones through slots, "
             + "`tutti.coll.directLimit`), tagged forms, forced algorithms (`tutti.coll.<operation>`) and a checked job "
             + "take the message layer; -1: 8192 between processes over shared memory, 0 between threads of one JVM; 0 "
             + "turns it off; read there, and every rank must use the same value");
-    /** On-host region: reductions past its cells through its chunk area. */
+    /** On-host region: blocking calls past its cells through its chunk area. */
     public static final Setting COLL_HOST_CHUNKS = choice("tutti.coll.hostChunks", "auto", List.of("auto", "off",
-        "on"), ReadAt.COMMUNICATOR, "`on`: a blocking reduce or allreduce past `tutti.coll.hostLimit` goes through "
-            + "the on-host region's chunk area (made at the first one: 128 KiB chunks, pipelined, each rank reducing "
-            + "its share of each chunk in rank order); `off`: through the message layer; `auto`: an allreduce through "
-            + "the chunks when every rank measured them faster than the message layer at that size on that "
-            + "communicator (each road is tried again every 32 calls of a size), a reduce through the message layer; "
-            + "read when the region is made, and every rank must use the same");
+        "on"), ReadAt.COMMUNICATOR, "`on`: a blocking bcast, reduce, allreduce, gather, allgather, scatter or "
+            + "alltoall past `tutti.coll.hostLimit` goes through the on-host region's chunk area (made at the first "
+            + "one: 128 KiB chunks, pipelined; a copy's readers copy out of the writers' chunks at once, and each "
+            + "rank reduces its share of each chunk in rank order); `off`: through the message layer; `auto`: each "
+            + "of these but a reduce through the chunks when every rank measured them faster than the message layer "
+            + "for that operation at that size on that communicator (each road is tried again every 32 calls of a "
+            + "size), a reduce through the message layer; read when the region is made, and every rank must use the "
+            + "same");
     /** The least severe log record passed on. */
     public static final Setting LOG_LEVEL = choice("tutti.log.level", "warning", List.of("off", "error", "warning",
         "info", "debug", "trace"), ReadAt.EACH_CALL, "The least severe of Tutti's own log records that is passed on "

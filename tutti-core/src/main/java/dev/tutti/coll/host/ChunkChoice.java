@@ -1,8 +1,9 @@
 package dev.tutti.coll.host;
 
 /**
- * This rank's vote, at each blocking allreduce past the region's limit, between the region's chunk area
- * ({@link HostChunks}) and the message layer, from what each road has cost on this communicator. The call goes
+ * This rank's vote, at each blocking call of one operation past the region's limit, between the region's chunk area
+ * ({@link HostChunks}) and the message layer, from what each road has cost on this communicator
+ * ({@link HostChunkRoad} keeps one per operation). The call goes
  * through the chunks only if every rank votes for them ({@link HostRegion}): every rank reads every vote, so all
  * decide alike.
  *

@@ -36,10 +36,10 @@ import java.lang.foreign.MemorySegment;
  *
  * <p>Implementation notes. Stateless; the communicator keeps its state ({@link CollComm#hostState()}): a volatile
  * read per call. Agreement costs one allgather of four longs per rank, once per communicator; a region costs each
- * rank one block of {@code 4 * (64 + limit)} bytes, and from the communicator's first reduction past the limit one
+ * rank one block of {@code 4 * (64 + limit)} bytes, and from the communicator's first blocking call past the limit one
  * chunk area ({@link HostLayout#areaBytes()}), both counted in the direct memory's share for slots (a rank whose
- * share is used up offers none, and the communicator takes the message layer, for those reductions only when the
- * chunk area is the one refused).
+ * share is used up offers none, and the communicator takes the message layer, for the calls past the limit only when
+ * the chunk area is the one refused).
  */
 public final class HostCollectives {
     /** A communicator without a region. */

@@ -38,7 +38,7 @@ package dev.tutti.coll.host;
  * A block lives as long as its communicator: it is given back when the communicator's context block is retired
  * (every member has freed it, so none reads the block any more).
  *
- * <p>A reduction past the limit goes through a second block per rank, its chunk area, made at the communicator's
+ * <p>A blocking call past the limit goes through a second block per rank, its chunk area, made at the communicator's
  * first such call (see {@link HostChunks}) and given back with the first:
  *
  * <pre>
@@ -56,16 +56,22 @@ package dev.tutti.coll.host;
  *   |  segment 0   |  segment 1   |         | segment p-1    |
  *   +--------------+--------------+-- ... --+----------------+
  *
- *   in       the last chunk whose operand the owner has copied into its slot (release)
+ * or, for a copy, the owner's piece of the chunk: K bytes of its block (bcast, gather, allgather), or for a scatter
+ * or alltoall one piece of each rank's block, K/p bytes rounded down to whole lines, at segment d for rank d (its
+ * own segment unused)
+ *
+ *   in       the last chunk whose operand (or pieces) the owner has copied into its slot (release)
  *   reduced  the last chunk whose owner's own segment, reduced over every rank's slot in rank order, the owner
  *            has written over its operand's segment in its slot (release)
  *   done     the last chunk for which the owner has read every peer's slot it needs (release): a peer's operand
- *            segment while reducing its own, the peers' reduced segments while copying the result out
+ *            segment while reducing its own, the peers' reduced segments while copying the result out, the
+ *            pieces a copy sends it; a rank that reads nothing raises it too, so every rank's done counts every chunk
  * </pre>
  *
  * <p>Why two slots: the owner copies chunk {@code g + 1} in while its peers may still reduce chunk {@code g}, and
  * reuses the slot of chunk {@code g - 1} only once every rank's {@code done} has reached it. The flags share a
- * line, written by the owner alone.
+ * line, written by the owner alone; a slot's lines are written by the owner, and by a rank that alone read them, a
+ * word each, before it raises its {@code done} ({@link HostChunks}).
  */
 final class HostLayout {
     /** Cells per block: calls a rank may publish ahead of its slowest peer's last published call, plus one. */

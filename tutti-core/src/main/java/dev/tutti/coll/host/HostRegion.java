@@ -41,6 +41,8 @@ import java.util.List;
  * <li>scatter: the root publishes all blocks; each rank copies its own. alltoall: every rank publishes its whole
  * send but its own block (no peer reads it), each copies its block out of every peer's cell and its own straight
  * from its send.</li>
+ * <li>Past the limit, a blocking call of any of these but barrier goes through the chunk area or the message layer,
+ * as for the reductions ({@link HostChunks#move}).</li>
  * </ul>
  * A rank that waits for a peer's call compares its words with its own: kind and root as a message header would, then
  * count and type, op, and whether the peer took the region too; a mismatch fails the call with the message layer's
