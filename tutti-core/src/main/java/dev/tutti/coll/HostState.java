@@ -46,13 +46,4 @@ public interface HostState {
     default RegionRun start(final CollCall call, final RegionRun reuse) {
         return null;
     }
-
-    /**
-     * A blocking call that this layer numbered and handed to the message layer has completed there: the layer may
-     * time it (the road of a later call may depend on it). Called by the thread that made the call, before it returns.
-     *
-     * @param call the call's number in the region ({@link CollCall#hostCall()}), from 1
-     */
-    default void messagesDone(final long call) {
-    }
 }

@@ -24,8 +24,8 @@ import java.util.function.BooleanSupplier;
  * call).</li>
  * <li><b>Messages</b>: every other run of a blocking, nonblocking or tagged call, and of the library's own
  * collectives (their peers and sizes hold for one call, and a lane of slots is agreed once for many). A persistent
- * run not on the region too when none of its peers shares direct memory with this rank or the setting {@code tutti.coll.directLimit}
- * is 0 ({@link #plan} makes no plan), or when every lane declined slots at its agreement ({@link #agreed}).</li>
+ * run not on the region too when none of its peers shares direct memory with this rank or the setting
+ * {@code tutti.coll.directLimit} is 0 ({@link #plan} makes no plan), or when every lane declined slots at its agreement ({@link #agreed}).</li>
  * <li><b>Slots</b>: a persistent run not on the region (its communicator has none, or its data is past the
  * region's limit): its messages with each peer in direct memory whose lane agreed on slots
  * ({@code SlotLane}). The run's rounds go as for messages, with a {@code SlotPart} in place of the message layer's
@@ -54,21 +54,22 @@ public final class Road {
      *   operation                        b &lt;= limit       b &gt; limit
      *   barrier                          cells            -
      *   bcast, gather, allgather,        cells            blocking: the region, which takes chunks (the chunk
-     *   allreduce                                         area) when its ranks made one and all vote for them,
-     *                                                     else messages (tutti.coll.hostChunks off: messages);
+     *   allreduce                                         area) when its ranks made one, else messages
+     *                                                     (tutti.coll.hostChunks off: messages);
      *                                                     otherwise messages (persistent: slots)
      *   scatter, alltoall (b: the        cells            as bcast; more than 2048 ranks: messages
      *   whole send)
-     *   reduce                           cells            as bcast, but tutti.coll.hostChunks auto: messages
+     *   reduce                           cells            as bcast, but at 2 ranks and tutti.coll.hostChunks
+     *                                                     auto: messages
      * </pre>
      * The limit is the direct memory's measured default or the setting {@code tutti.coll.hostLimit}. Chunks have no
-     * upper bound: a larger reduction only adds chunks to the same pipeline (bench/RESULTS.md, its on-host section,
+     * upper bound: a larger call only adds chunks to the same pipeline (bench/RESULTS.md, its on-host section,
      * has the runs against the message layer and Open MPI).
      *
      * @param call   the call, intracommunicator, with no hook
      * @param limit  the region's cell bytes
-     * @param chunks whether blocking reductions past the limit go through chunks: they are on, and the region has, or may
-     *               still make, its chunk area
+     * @param chunks whether a blocking call of this operation past the limit goes through chunks: they are on for
+     *               it, and the region has, or may still make, its chunk area
      * @return true for the on-host region
      */
     public static boolean onHost(final CollCall call, final long limit, final boolean chunks) {

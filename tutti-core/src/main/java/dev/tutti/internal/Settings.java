@@ -132,10 +132,8 @@ public final class Settings {
             + "alltoall past `tutti.coll.hostLimit` goes through the on-host region's chunk area (made at the first "
             + "one: 128 KiB chunks, pipelined; a copy's readers copy out of the writers' chunks at once, and each "
             + "rank reduces its share of each chunk in rank order); `off`: through the message layer; `auto`: each "
-            + "of these but a reduce through the chunks when every rank measured them faster than the message layer "
-            + "for that operation at that size on that communicator (each road is tried again every 32 calls of a "
-            + "size), a reduce through the message layer; read when the region is made, and every rank must use the "
-            + "same");
+            + "of these through the chunks but a reduce of 2 ranks, which takes the message layer (its non-root returns "
+            + "without waiting for the root there); read when the region is made, and every rank must use the same");
     /** The least severe log record passed on. */
     public static final Setting LOG_LEVEL = choice("tutti.log.level", "warning", List.of("off", "error", "warning",
         "info", "debug", "trace"), ReadAt.EACH_CALL, "The least severe of Tutti's own log records that is passed on "

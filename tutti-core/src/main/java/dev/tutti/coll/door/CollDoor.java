@@ -96,20 +96,10 @@ public final class CollDoor {
             final CollectiveEvent ev = Trace.collective();
             final Request r = enterUntraced(call);
             waitInCall(r);
-            handedBack(call);
             traced(ev, call, null, CollDone.road(r));
             return;
         }
         enterUntraced(call).waitFor();
-        handedBack(call);
-    }
-
-    /** Tells the on-host layer that a blocking call it handed to the message layer has completed. */
-    private static void handedBack(final CollCall call) {
-        final long k = call.hostCall();
-        if (0 != k) {
-            call.comm().hostState().messagesDone(k);
-        }
     }
 
     /**

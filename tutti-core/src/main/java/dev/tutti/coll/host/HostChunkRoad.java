@@ -7,27 +7,27 @@ import dev.tutti.transport.DirectMemory;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
 
 /**
  * Which blocking calls past a region's limit go through its chunk area ({@link HostChunks}), and the area itself, on
- * this rank. The setting {@code tutti.coll.hostChunks}: {@code off}, none; {@code on}, every bcast, reduce,
- * allreduce, gather, allgather, scatter and alltoall; {@code auto}, each of these but a reduce when every rank votes
- * for the chunks ({@link ChunkChoice}, one per operation; a reduce keeps the message layer, since a vote waits for
- * every peer's call where the message layer lets a non-root's send return at once: through the vote, 16-256 KiB
- * reduces took 1.3-2.0 times as long). A scatter or alltoall of more than {@code CHUNK / LINE} ranks keeps the
- * message layer: a chunk holds a piece of every rank's block, each at least a line.
+ * this rank. The setting {@code tutti.coll.hostChunks}: {@code off}, none; {@code on}, every bcast, reduce, allreduce,
+ * gather, allgather, scatter and alltoall; {@code auto}, every one of these but a reduce of 2 ranks, whose non-root's
+ * send returns at once on the message layer, where through the chunks each rank waits for the other's call before a
+ * chunk moves (2-rank reduces of 16 KiB-4 MiB took 1.56 times as long through the chunks, 4-rank ones 0.65 times,
+ * geometric means; bench/RESULTS.md). A scatter or alltoall of more than {@code CHUNK / LINE} ranks keeps the message
+ * layer: a chunk holds a piece of every rank's block, each at least a line.
  *
- * <p>Protocol, through the region's cells: a call that goes here publishes its words with, at the communicator's
- * first such call, this rank's offer of a chunk area, and at later ones its vote; it then reads every peer's. The
- * call takes the chunks only if every rank offered an area and voted for them; else the message layer runs it, and
- * every rank decides alike, having read every offer and vote. If an offer is missing at the first call, every rank
- * gives its area back and every later call past the limit takes the message layer.
+ * <p>Protocol, through the region's cells: a call that goes here publishes its words, at the communicator's first
+ * such call with this rank's offer of a chunk area, at later ones, for a copy, whether its readers read its bytes in
+ * place (they lie in its shared memory; not at an alltoall in place, which overwrites them) and where, and reads
+ * every peer's (a mismatched call fails before a chunk moves). The first call takes the chunks only if every rank offered an area; else every rank gives its area back,
+ * and that call and every later one past the limit take the message layer. Every rank decides alike, having read
+ * every offer.
  *
  * <p>Implementation notes. Owned, like its region, by the threads that make the communicator's collective calls, one
- * at a time, so its fields are plain, but {@code chunks}, which the thread that retires the communicator reads. A run
- * the ranks voted onto the message layer is timed from the vote to the door's report ({@link #messagesDone}). Cost
- * per call: one publication and a read of each peer's cell, as every call through the region; no allocation but an
- * operation's first {@link ChunkChoice}.
+ * at a time, so its fields are plain, but {@code chunks}, which the thread that retires the communicator reads. Cost
+ * per call: one publication and a read of each peer's cell, as every call through the region; no allocation.
  */
 final class HostChunkRoad {
     private final HostRegion region;
@@ -40,18 +40,15 @@ final class HostChunkRoad {
     private volatile HostChunks chunks;
     /** Whether calls past the limit take the message layer: the setting is off, or the ranks declined an area. */
     private boolean declined;
-    /** Whether this rank votes by measurement (setting {@code auto}), else always for the chunks. */
-    private final boolean measures;
-    /** Per operation (by {@link CollKind#ordinal()}): how this rank votes, once it has met the operation. */
-    private final ChunkChoice[] choices = new ChunkChoice[CollKind.values().length];
-    /** This rank's vote, published with the call: 1 for the chunks. */
-    private final long[] vote = new long[1];
-    private final MemorySegment voteBytes = MemorySegment.ofArray(vote);
-    /** The call the ranks voted onto the message layer, its operation's vote, its bytes and when: timed when done. */
-    private long handedCall;
-    private ChunkChoice handedChoice;
-    private long handedBytes;
-    private long handedAt;
+    /** Whether a reduce of 2 ranks past the limit takes the chunks too (setting {@code on}). */
+    private final boolean reduces;
+    /** Per rank, at the current call: its bytes read in place, or null (see {@link HostChunks#move}). */
+    private final MemorySegment[] direct;
+    /** Calls in which this rank read a peer's bytes in place (read by the thread that prints the region). */
+    private volatile long readInPlace;
+    /** What this rank publishes with a call: 1 and the name of its bytes read in place, or 0. */
+    private final long[] name = new long[2];
+    private final MemorySegment nameBytes = MemorySegment.ofArray(name);
 
     /**
      * @param region  the communicator's region
@@ -69,7 +66,8 @@ final class HostChunkRoad {
         this.rank = comm.rank();
         this.size = comm.size();
         this.declined = "off".equals(setting);
-        this.measures = "auto".equals(setting);
+        this.reduces = "on".equals(setting);
+        this.direct = new MemorySegment[size];
     }
 
     /** @return whether a blocking {@code kind} past the limit goes to {@link #run} (else to the message layer) */
@@ -78,7 +76,7 @@ final class HostChunkRoad {
             return false;
         }
         return switch (kind) {
-            case REDUCE -> !measures;
+            case REDUCE -> reduces || size > 2;
             case BCAST, GATHER, ALLGATHER, ALLREDUCE -> true;
             case SCATTER, ALLTOALL -> size <= HostLayout.CHUNK / HostLayout.LINE;
             default -> false;
@@ -86,70 +84,71 @@ final class HostChunkRoad {
     }
 
     /**
-     * A call past the limit: publishes the call (at the first one with the offer of a chunk area, at the others with
-     * this rank's vote), checks every peer's, and runs it through the chunks if every rank offered an area and voted
-     * for them.
+     * A call past the limit: publishes the call (at the first one with the offer of a chunk area), checks every
+     * peer's, and runs it through the chunks if the ranks have agreed an area.
      *
      * @param k the call's number
      * @param c the call, of an operation {@link #open} for
-     * @return false if the ranks declined a chunk area at this call, or did not all vote for the chunks
+     * @return false if the ranks declined a chunk area at this call (the message layer runs it)
      */
     boolean run(final long k, final CollCall c) {
-        final long bytes = HostSteps.block(c);
-        final ChunkChoice choice = measures ? choice(c.kind()) : null;
-        final boolean mine = null == choice || choice.vote(bytes);
         HostChunks h = chunks;
         if (null == h) {
-            h = agree(k, c); // the communicator's first such call: every rank votes for the chunks there
+            h = agree(k, c);
             if (null == h) {
                 declined = true;
                 return false;
             }
             chunks = h;
+            Arrays.fill(direct, null); // the first call's cells hold the offers
         } else {
-            vote[0] = mine ? 1 : 0;
-            region.publish(k, voteBytes, 0, Long.BYTES, c);
-            boolean all = mine;
-            for (int i = 1; i < size; i++) {
-                final int r = (rank + i) % size;
-                region.awaitCall(r, k, c);
-                all &= 1 == steps.data(r, k, Long.BYTES).get(ValueLayout.JAVA_LONG, 0);
-            }
-            if (!all) {
-                handedCall = k;
-                handedChoice = choice;
-                handedBytes = bytes;
-                handedAt = System.nanoTime();
-                return false;
-            }
+            publishAndRead(k, c);
         }
-        final long t0 = null == choice ? 0 : System.nanoTime();
         switch (c.kind()) {
             case REDUCE -> h.reduce(c, c.root());
             case ALLREDUCE -> h.reduce(c, -1);
-            default -> h.move(c, steps.source(c), steps.sourceAt(c));
-        }
-        if (null != choice) {
-            choice.chunksTook(bytes, System.nanoTime() - t0);
+            default -> h.move(c, steps.source(c), steps.sourceAt(c), direct);
         }
         return true;
     }
 
-    /** @return this rank's vote for {@code kind}'s calls, made at its first */
-    private ChunkChoice choice(final CollKind kind) {
-        ChunkChoice c = choices[kind.ordinal()];
-        if (null == c) {
-            c = new ChunkChoice();
-            choices[kind.ordinal()] = c;
+    /**
+     * Publishes call {@code k} with, for a copy this rank writes from its shared memory, the name of its bytes
+     * there, then checks every peer's call and resolves the bytes of each peer that published a name
+     * ({@code direct}).
+     */
+    private void publishAndRead(final long k, final CollCall c) {
+        final CollKind kind = c.kind();
+        final boolean copy = CollKind.REDUCE != kind && CollKind.ALLREDUCE != kind;
+        final boolean split = CollKind.SCATTER == kind || CollKind.ALLTOALL == kind;
+        final long bytes = HostSteps.block(c) * (split ? size : 1);
+        direct[rank] = null;
+        // An alltoall in place overwrites its receive buffer, its bytes, while its readers would read them.
+        if (copy && HostChunks.writes(kind, rank, c.root()) && (CollKind.ALLTOALL != kind || null != c.send())) {
+            final MemorySegment bytesHere = steps.source(c).asSlice(steps.sourceAt(c), bytes);
+            if (memory.copiesOnce(bytesHere)) {
+                direct[rank] = bytesHere;
+            }
         }
-        return c;
-    }
-
-    /** @param call a blocking call handed to the message layer, now complete (see {@code HostState#messagesDone}) */
-    void messagesDone(final long call) {
-        if (call == handedCall && 0 != call && null != handedChoice) {
-            handedCall = 0;
-            handedChoice.messagesTook(handedBytes, System.nanoTime() - handedAt);
+        name[0] = null == direct[rank] ? 0 : 1;
+        name[1] = null == direct[rank] ? 0 : memory.nameDirect(direct[rank]);
+        region.publish(k, nameBytes, 0, 2 * Long.BYTES, c);
+        boolean read = false;
+        for (int i = 1; i < size; i++) {
+            final int r = (rank + i) % size;
+            region.awaitCall(r, k, c);
+            direct[r] = null;
+            if (copy) {
+                final MemorySegment theirs = steps.data(r, k, 2 * Long.BYTES);
+                if (1 == theirs.get(ValueLayout.JAVA_LONG, 0)) {
+                    direct[r] = memory.resolveDirect(comm.world(r), theirs.get(ValueLayout.JAVA_LONG, Long.BYTES),
+                        bytes);
+                    read = true;
+                }
+            }
+        }
+        if (read) {
+            readInPlace++; // by the calling thread alone: a volatile store for toString, no read-modify-write race
         }
     }
 
@@ -204,13 +203,7 @@ final class HostChunkRoad {
     @Override
     public String toString() {
         final HostChunks h = chunks;
-        final StringBuilder b = new StringBuilder(null != h ? h.chunks() + " chunks"
-            : declined ? "chunks off or declined" : "no chunk area");
-        for (final CollKind kind : CollKind.values()) {
-            if (null != choices[kind.ordinal()]) {
-                b.append(", ").append(kind.mpiName()).append(' ').append(choices[kind.ordinal()]);
-            }
-        }
-        return b.toString();
+        return null != h ? h.chunks() + " chunks, " + readInPlace + " calls read a peer in place"
+            : declined ? "chunks off or declined" : "no chunk area";
     }
 }

@@ -18,7 +18,8 @@ import java.lang.invoke.VarHandle;
  * raises {@code in}; each reader copies them out once it sees {@code in}, then raises {@code done}; a writer reuses a
  * slot once every rank is done with the chunk before the last. So each byte a rank sends is copied once in and once
  * out per reader, the readers at once, with no message; a bcast to {@code p - 1} ranks costs the root one copy,
- * where a tree of messages costs two per edge. A reduce or allreduce is cut into chunks of
+ * where a tree of messages costs two per edge. A writer whose bytes lie in its shared memory copies nothing in: its
+ * readers copy out of its buffer. A reduce or allreduce is cut into chunks of
  * {@link HostLayout#CHUNK} bytes, numbered on from the communicator's last chunk, and each chunk into one segment per
  * rank; for each chunk every rank
  * <ol>
@@ -40,19 +41,20 @@ import java.lang.invoke.VarHandle;
  * store; a reader loads the flag with acquire, then reads the slot plainly, and raises its {@code done} (release) only
  * after its last read of chunk {@code g}'s slots. The owner reuses the slot of chunk {@code g - 2} for chunk {@code g}
  * only once every rank's {@code done} holds {@code g - 2}, so no slot changes under a reader; flags only grow. Segments
- * are whole lines, so two ranks never write one line. A reader that is the only one to read a piece of a peer's slot
- * (a peer's operand segment it folds; any piece of a 2-rank call, a gather's, scatter's or alltoall's, a reduce's
- * reduced segments) writes a word in each of its lines once it has read them ({@link #take}), before its
- * {@code done}: the owner's next write into the slot then takes the lines from the reader's cache instead of
- * invalidating shared copies, which on this project's virtual host was at times 4-11 times slower (a 2-rank bcast of
- * 1 MiB took 500-600 µs through the chunks without these writes, 47-83 µs with them). A wait is the region's ({@link HostRegion#awaitFlag}): the rank's
- * idle strategy, the engine's progress, a gone peer named. The region has already checked every peer's call words for
- * this call before a chunk moves, so a peer waited for here makes the same call. Cost per chunk and rank: one copy of
- * {@code (p - 1)/p} of the chunk in (all of it in place), a fold of {@code 1/p} of it over {@code p} slots plus two
- * copies of that share, and at a receiving rank one copy of the rest out; three flag stores, and about {@code 3(p - 1)}
- * flag loads; for a copy, one copy of each piece in (none at a rank that only reads) and one out per reader, two flag
- * stores and {@code 2(p - 1)} flag loads at most, and a store per line a reader takes. Memory:
- * {@link HostLayout#areaBytes()} per rank per communicator, made at its first call past the limit; a scratch of one chunk on the heap at a reduce's non-root.
+ * are whole lines, so two ranks never write one line. A reader that is the only one to read a piece of a peer's slot (a
+ * peer's operand segment it folds; any piece of a 2-rank call, a gather's, scatter's or alltoall's, a reduce's reduced
+ * segments) writes a word in each of its lines once it has read them ({@link #take}), before its {@code done}: the
+ * owner's next write into the slot then takes the lines from the reader's cache instead of invalidating shared copies,
+ * which on this project's virtual host was at times 4-11 times slower (a 2-rank bcast of 1 MiB took 500-600 µs through
+ * the chunks without these writes, 47-83 µs with them). A wait is the region's ({@link HostRegion#awaitFlag}): the
+ * rank's idle strategy, the engine's progress, a gone peer named. The region has already checked every peer's call
+ * words for this call before a chunk moves, so a peer waited for here makes the same call. Cost per chunk and rank: one
+ * copy of {@code (p - 1)/p} of the chunk in (all of it in place), a fold of {@code 1/p} of it over {@code p} slots plus
+ * two copies of that share, and at a receiving rank one copy of the rest out; three flag stores, and about {@code 3(p -
+ * 1)} flag loads; for a copy, one copy of each piece in (none at a rank that only reads) and one out per reader, two
+ * flag stores and {@code 2(p - 1)} flag loads at most, and a store per line a reader takes. Memory: {@link
+ * HostLayout#areaBytes()} per rank per communicator, made at its first call past the limit; a scratch of one chunk on
+ * the heap at a reduce's non-root.
  */
 final class HostChunks {
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
@@ -137,40 +139,45 @@ final class HostChunks {
      * every rank of an allgather or alltoall) copies its pieces of the chunk into its slot, its readers copy them
      * out into their receive buffers.
      *
+     * <p>A writer whose bytes lie in its shared memory ({@code Tutti.allocShared}) copies nothing in: its readers
+     * copy its pieces straight out of its buffer ({@code direct}), which it leaves alone until every rank is done with
+     * the call's last chunk. Its chunks are numbered all the same.
+     *
      * @param c      the call, with a block of at least one byte
      * @param source where this rank's bytes come from ({@link HostSteps#source}), or null if it sends none
      * @param at     where its bytes start there ({@link HostSteps#sourceAt})
+     * @param direct per rank, its bytes as this rank reaches them in place, or null where they go through its slot
+     *               (this rank's own entry: whether its readers read it in place)
      */
-    void move(final CollCall c, final MemorySegment source, final long at) {
+    void move(final CollCall c, final MemorySegment source, final long at, final MemorySegment[] direct) {
         final CollKind kind = c.kind();
         final int root = c.root();
         final long block = HostSteps.block(c);
         final boolean split = CollKind.SCATTER == kind || CollKind.ALLTOALL == kind;
         final long q = piece(kind);
         final long m = (block + q - 1) / q;
-        final boolean writes = switch (kind) {
-            case BCAST, SCATTER -> rank == root;
-            case GATHER -> rank != root;
-            default -> true;
-        };
+        final boolean writes = writes(kind, rank, root);
+        final boolean copies = writes && null == direct[rank];
         final boolean readsAll = CollKind.ALLGATHER == kind || CollKind.ALLTOALL == kind
             || CollKind.GATHER == kind && rank == root;
         final boolean readsRoot = (CollKind.BCAST == kind || CollKind.SCATTER == kind) && rank != root;
         // Where a peer's pieces land: after the blocks of the ranks before it, or at 0 (a bcast, a scatter).
         final long stride = CollKind.BCAST == kind || CollKind.SCATTER == kind ? 0 : block;
-        // Where this rank's pieces lie in a peer's slot: the first segment, or its own of p.
+        // Where this rank's pieces lie in a peer's slot: the first segment, or its own of p; and its block in a
+        // peer's buffer.
         final long seat = split ? rank * q : 0;
+        final long mineAt = split ? rank * block : 0;
         final MemorySegment recv = c.recv();
         final boolean alone = split || 2 == size || CollKind.GATHER == kind;
         final long first = chunks + 1;
         chunks += m;
-        if (writes) {
+        if (copies) {
             writeIn(first, c, source, at, block, q, split);
         }
         ownBlock(c, kind, root, block);
         for (long j = 0; j < m; j++) {
             final long g = first + j;
-            if (writes && j + 1 < m) {
+            if (copies && j + 1 < m) {
                 writeIn(g + 1, c, source, at + (j + 1) * q, block - (j + 1) * q, q, split);
             }
             final long n = Math.min(q, block - j * q);
@@ -178,20 +185,42 @@ final class HostChunks {
             if (readsAll) {
                 for (int i = 1; i < size; i++) {
                     final int r = (rank + i) % size;
-                    region.awaitFlag(r, areas[r], HostLayout.IN, g, c);
-                    SegmentCopy.copy(areas[r], slot, recv, r * stride + j * q, n);
-                    if (alone) {
-                        take(areas[r], slot, n);
-                    }
+                    read(r, g, c, direct[r], mineAt + j * q, slot, recv, r * stride + j * q, n, alone);
                 }
             } else if (readsRoot) {
-                region.awaitFlag(root, areas[root], HostLayout.IN, g, c);
-                SegmentCopy.copy(areas[root], slot, recv, j * q, n);
-                if (alone) {
-                    take(areas[root], slot, n);
-                }
+                read(root, g, c, direct[root], mineAt + j * q, slot, recv, j * q, n, alone);
             }
             LONG.setRelease(mine, HostLayout.DONE, g);
+        }
+        if (writes && !copies) { // the readers read this rank's own buffer, which the caller may reuse on return
+            awaitDone(first + m - 1, c);
+        }
+    }
+
+    /** @return whether a rank sends bytes in a copy: a bcast's or scatter's root, a gather's others, every rank else */
+    static boolean writes(final CollKind kind, final int rank, final int root) {
+        return switch (kind) {
+            case BCAST, SCATTER -> rank == root;
+            case GATHER -> rank != root;
+            default -> true;
+        };
+    }
+
+    /**
+     * Copies writer {@code r}'s piece of chunk {@code g} ({@code n} bytes) into {@code to} at {@code toAt}: straight
+     * out of its buffer ({@code direct}, at {@code directAt}), or out of its slot (at {@code slot}) once it has
+     * raised {@code in}, taking the slot's lines when this rank is the piece's only reader.
+     */
+    private void read(final int r, final long g, final CollCall c, final MemorySegment direct, final long directAt,
+        final long slot, final MemorySegment to, final long toAt, final long n, final boolean alone) {
+        if (null != direct) {
+            SegmentCopy.copy(direct, directAt, to, toAt, n);
+            return;
+        }
+        region.awaitFlag(r, areas[r], HostLayout.IN, g, c);
+        SegmentCopy.copy(areas[r], slot, to, toAt, n);
+        if (alone) {
+            take(areas[r], slot, n);
         }
     }
 
@@ -269,10 +298,15 @@ final class HostChunks {
     private void awaitSlot(final long g, final CollCall c) {
         final long before = g - HostLayout.CHUNK_SLOTS;
         if (before >= 1) {
-            for (int i = 1; i < size; i++) {
-                final int r = (rank + i) % size;
-                region.awaitFlag(r, areas[r], HostLayout.DONE, before, c);
-            }
+            awaitDone(before, c);
+        }
+    }
+
+    /** Waits until every peer is done with chunk {@code g}. */
+    private void awaitDone(final long g, final CollCall c) {
+        for (int i = 1; i < size; i++) {
+            final int r = (rank + i) % size;
+            region.awaitFlag(r, areas[r], HostLayout.DONE, g, c);
         }
     }
 

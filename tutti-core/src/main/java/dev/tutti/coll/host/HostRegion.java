@@ -35,7 +35,7 @@ import java.util.List;
  * rank order, {@code x0 op (x1 op (... op x(p-1)))}, from the cells: a non-commutative op is right, and every rank
  * of an allreduce computes the same bits (a commutative op starts from the rank's own operand where the bits stay
  * the same, {@link HostSteps#ownFirst}). Past the limit (blocking calls only): through the chunk area or the
- * message layer, as every rank decides alike from the words and offers or votes they publish with the call
+ * message layer, as every rank decides alike from the words and offers they publish with the call
  * ({@link HostChunkRoad}).</li>
  * <li>gather, allgather: every rank publishes its block; the root (every rank) copies each out.</li>
  * <li>scatter: the root publishes all blocks; each rank copies its own. alltoall: every rank publishes its whole
@@ -270,7 +270,7 @@ final class HostRegion implements HostState {
      * Publishes this rank's blocking call {@code k}: first completes every earlier run and publishes every earlier
      * call that waits, waiting for them as for its own; then, once every peer has published call {@code k - 3} (so
      * that none reads the cell of call {@code k - 4} any more), copies {@code n} bytes into the cell (all of them:
-     * the chunk road's offer or vote), then the call's words, then its number.
+     * the chunk road's offer), then the call's words, then its number.
      */
     void publish(final long k, final MemorySegment from, final long offset, final long n, final CollCall c) {
         publish(k, from, offset, n, 0, c);
@@ -697,11 +697,6 @@ final class HostRegion implements HostState {
         }
         memory.freeDirect(mine);
         chunkRoad.retired();
-    }
-
-    @Override
-    public void messagesDone(final long call) {
-        chunkRoad.messagesDone(call);
     }
 
     @Override

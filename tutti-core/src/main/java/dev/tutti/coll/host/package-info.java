@@ -10,7 +10,6 @@
  * {@link dev.tutti.coll.host.HostRun} the run of a call that completes after its start,
  * {@link dev.tutti.coll.host.HostChunks} its blocking calls past the cells' limit, pipelined through a chunk area,
  * {@link dev.tutti.coll.host.HostChunkRoad} which of those calls take the chunks,
- * {@link dev.tutti.coll.host.ChunkChoice} a rank's vote between the chunks and the message layer,
  * {@link dev.tutti.coll.host.HostLayout} the region's layout. Which calls take it is decided by
  * {@code dev.tutti.coll.Road}. Below the door, above the engine's algorithms (it agrees its region with one of
  * them).

@@ -2,6 +2,7 @@ package dev.tutti.coll.host;
 
 import dev.tutti.Buf;
 import dev.tutti.Communicator;
+import dev.tutti.Datatype;
 import dev.tutti.ErrorClass;
 import dev.tutti.Op;
 import dev.tutti.TuttiException;
@@ -18,6 +19,8 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -284,6 +287,78 @@ class HostChunksTest {
     }
 
     /**
+     * Buffers from the shared arena ({@code allocShared}) are read in place by the readers of a copy past the cells,
+     * and the writer returns only once they are done: it scribbles over its buffer right after each call, and every
+     * reader's result is still the reference's. An alltoall in place, whose receive buffer is its send, goes through
+     * the slots and is right too.
+     */
+    @ParameterizedTest(name = "p={0}")
+    @ValueSource(ints = {2, 3, 4})
+    void shouldReadSharedBuffersInPlace(final int p) {
+        ShmJob.run(p, (w, shm) -> {
+            final int me = w.rank();
+            final int n = 2 * E + 5;
+            final long bytes = (long) p * n * Integer.BYTES;
+            final MemorySegment send = shm.allocShared(bytes);
+            final MemorySegment recv = shm.allocShared(bytes);
+            for (int call = 0; call < 3; call++) {
+                final int root = call % p;
+                fill(send, p * n, me);
+                w.allgather(Buf.of(send.asSlice(0, (long) n * Integer.BYTES), Datatype.INT), Buf.of(recv,
+                    Datatype.INT));
+                scribble(send);
+                for (int r = 0; r < p; r++) {
+                    for (final int i : new int[] {0, n / 2, n - 1}) {
+                        assertTrue(value(r, i) == recv.getAtIndex(ValueLayout.JAVA_INT, (long) r * n + i),
+                            "allgather block " + r + " at " + i);
+                    }
+                }
+                fill(recv, n, me);
+                w.bcast(Buf.of(recv.asSlice(0, (long) n * Integer.BYTES), Datatype.INT), root);
+                if (me == root) {
+                    scribble(recv);
+                } else {
+                    for (final int i : new int[] {0, n / 2, n - 1}) {
+                        assertTrue(value(root, i) == recv.getAtIndex(ValueLayout.JAVA_INT, i), "bcast at " + i);
+                    }
+                }
+                fill(send, p * n, me);
+                w.alltoall(Buf.of(send, Datatype.INT), Buf.of(recv, Datatype.INT));
+                scribble(send);
+                for (int r = 0; r < p; r++) {
+                    assertTrue(value(r, me * n + n - 1) == recv.getAtIndex(ValueLayout.JAVA_INT, (long) r * n + n - 1),
+                        "alltoall block " + r);
+                }
+                fill(recv, p * n, me);
+                w.alltoall(Buf.IN_PLACE, Buf.of(recv, Datatype.INT));
+                for (int r = 0; r < p; r++) {
+                    assertTrue(value(r, me * n + 1) == recv.getAtIndex(ValueLayout.JAVA_INT, (long) r * n + 1),
+                        "alltoall in place block " + r);
+                }
+            }
+            final String region = HostCollectivesTest.region(w);
+            assertTrue(region.contains("calls read a peer in place") && !region.contains(" 0 calls read a peer"),
+                "the shared buffers were not read in place: " + region);
+            shm.freeShared(send);
+            shm.freeShared(recv);
+        });
+    }
+
+    private static int value(final int rank, final long i) {
+        return (int) (rank * 1_000_003L + i * 7);
+    }
+
+    private static void fill(final MemorySegment s, final long ints, final int rank) {
+        for (long i = 0; i < ints; i++) {
+            s.setAtIndex(ValueLayout.JAVA_INT, i, value(rank, i));
+        }
+    }
+
+    private static void scribble(final MemorySegment s) {
+        s.fill((byte) 0x5A);
+    }
+
+    /**
      * The halves of a split run different large reductions at the same time (the even half allreduces, the odd
      * half reduces to a moving root), while a dup of the world allreduces longs from a thread of its own; every
      * result is checked.
@@ -431,41 +506,34 @@ class HostChunksTest {
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"shm", "threads"})
-    void shouldAgreeOnEachCallsRoadWhenChoosingByMeasurement(final String how) {
-        // auto: allreduces 0-3 of a size take the chunks and the message layer in turn whatever the costs, then 16
-        // and 32; every call in between goes where every rank measured less; reduces keep the message layer. Each
-        // call must match the reference whichever road it took, the ranks must never take two roads at one call
-        // (that would hang or fail), and both roads must have been timed.
+    void shouldSendEveryLargeCallButA2RankReduceThroughTheChunksByDefault(final String how) {
+        // auto: a reduce of 2 ranks past the cells keeps the message layer (its non-root's send returns at once
+        // there), every other call past them takes the chunks: the chunk count grows by the chunks of those calls.
         System.setProperty(CHUNKS, "auto");
         try {
             for (final int p : new int[] {2, 3}) {
                 HostCollectivesTest.job(how, p, (world, shm) -> {
                     final Communicator w = world.dup();
                     final int me = w.rank();
-                    for (int call = 0; call < 40; call++) {
-                        final int n = 0 == call % 2 ? E + 1 : 4097;
+                    final int n = 2 * E + 1; // 3 chunks of a reduction, a bcast or an allgather
+                    for (int call = 0; call < 4; call++) {
                         final int[] sum = new int[n];
                         w.allreduce(Buf.of(HostCollectivesTest.vals(me, n)), Buf.of(sum), Op.SUM);
                         assertArrayEquals(HostCollectivesTest.sums(p, n), sum, "allreduce call " + call);
                         final int root = call % p;
-                        final int[] first = new int[n];
-                        final int[] mine = new int[n];
-                        Arrays.setAll(mine, i -> sparse(me, i));
-                        w.reduce(Buf.of(mine), me == root ? Buf.of(first) : null, FIRST_NONZERO, root);
+                        final int[] got = new int[n];
+                        w.reduce(Buf.of(HostCollectivesTest.vals(me, n)), me == root ? Buf.of(got) : null, Op.SUM,
+                            root);
                         if (me == root) {
-                            final int[] expect = new int[n];
-                            for (int i = 0; i < n; i++) {
-                                for (int r = p - 1; r >= 0; r--) {
-                                    expect[i] = 0 != sparse(r, i) ? sparse(r, i) : expect[i];
-                                }
-                            }
-                            assertArrayEquals(expect, first, "reduce of a non-commutative op, call " + call);
+                            assertArrayEquals(HostCollectivesTest.sums(p, n), got, "reduce call " + call);
                         }
+                        final int[] b = me == root ? HostCollectivesTest.vals(root, n) : new int[n];
+                        w.bcast(Buf.of(b), root);
+                        assertArrayEquals(HostCollectivesTest.vals(root, n), b, "bcast call " + call);
                     }
-                    final String region = String.valueOf(Worlds.impl(w).collComm().hostState());
-                    assertTrue(region.contains("16384 B: 20 calls, chunks ")
-                        && region.contains("131072 B: 20 calls, chunks ") && !region.contains("chunks 0.000 ns/B")
-                        && !region.contains("messages 0.000 ns/B"), region);
+                    final String region = HostCollectivesTest.region(w);
+                    assertTrue(region.contains(2 == p ? " 24 chunks" : " 36 chunks"), "4 allreduces, 4 bcasts and, "
+                        + "past 2 ranks, 4 reduces, of 3 chunks each: " + region);
                     w.free();
                 });
             }
