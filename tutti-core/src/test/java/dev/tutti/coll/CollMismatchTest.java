@@ -456,14 +456,23 @@ class CollMismatchTest {
     @ParameterizedTest(name = "{0}")
     @org.junit.jupiter.params.provider.ValueSource(strings = {"shm", "tcp"})
     void shouldRefuseOverShmAndTcp(final String transport) throws Exception {
+        final boolean shm = "shm".equals(transport);
         final ShmJob.Body body = (w, ignored) -> {
             for (final int n : new int[] {3, 100_000}) { // 400 KB: above the eager limit
                 final int[] x = vals(w.rank(), n);
                 if (0 == w.rank()) {
-                    w.bcast(Buf.of(x), 0);
+                    if (shm && n > 2048) {
+                        // Past the cells both calls take the region's chunks, which check every peer's call first.
+                        final TuttiException e = org.junit.jupiter.api.Assertions.assertThrows(TuttiException.class,
+                            () -> w.bcast(Buf.of(x), 0));
+                        assertEquals(ErrorClass.ARG, e.errorClass(), e.getMessage());
+                        assertTrue(e.getMessage().contains("rank=1 sent as part of gather root=1 but this rank "
+                            + "called bcast root=0: " + BOTH), e.getMessage());
+                    } else {
+                        w.bcast(Buf.of(x), 0); // the root sends and returns
+                    }
                 } else {
-                    // A gather, which takes the message layer past shm's on-host limit (a reduce takes the region's
-                    // chunks there, and meets the bcast's words instead of its message).
+                    // A gather: over tcp through the message layer, over shm through the region's cells or chunks.
                     final TuttiException e = org.junit.jupiter.api.Assertions.assertThrows(TuttiException.class,
                         () -> w.gather(Buf.of(x), Buf.of(new int[2 * n]), 1));
                     assertEquals(ErrorClass.ARG, e.errorClass(), e.getMessage());
@@ -474,6 +483,20 @@ class CollMismatchTest {
                 w.allreduce(Buf.of(new int[] {1}), Buf.of(s), Op.SUM);
                 assertEquals(2, s[0]);
             }
+            // Nonblocking calls past the cells take the message layer over shm too: a rendezvous, refused.
+            final int n = 100_000;
+            final int[] x = vals(w.rank(), n);
+            if (0 == w.rank()) {
+                w.ibcast(Buf.of(x), 0).waitFor();
+            } else {
+                final TuttiException e = org.junit.jupiter.api.Assertions.assertThrows(TuttiException.class,
+                    () -> w.igather(Buf.of(x), Buf.of(new int[2 * n]), 1).waitFor());
+                assertTrue(e.getMessage().contains("rank=0 sent as part of bcast root=0 but this rank called "
+                    + "gather root=1: " + BOTH), e.getMessage());
+            }
+            final int[] s = new int[1];
+            w.allreduce(Buf.of(new int[] {1}), Buf.of(s), Op.SUM);
+            assertEquals(2, s[0]);
         };
         if ("shm".equals(transport)) {
             ShmJob.run(2, body);
