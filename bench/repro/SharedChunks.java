@@ -28,7 +28,7 @@ public final class SharedChunks {
 
     public static void main(final String[] args) {
         final int n = Integer.parseInt(args[0]);
-        final int iters = Math.max(20, (int) (400L * 1024 * 1024 / 8 / n / 16));
+        final int iters = (int) Math.max(50, (64L << 20) / n);
         try (Tutti t = Tutti.init()) {
             final Communicator w = t.world();
             final int p = w.size();
