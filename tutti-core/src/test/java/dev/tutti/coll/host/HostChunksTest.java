@@ -189,14 +189,19 @@ class HostChunksTest {
                     }
                 }
             }
-            final String region = HostCollectivesTest.region(w);
-            if (1 == p) {
-                w.free();
-            } else {
-                assertTrue(region.contains("HostRegion") && !region.contains(" 0 chunks")
-                    && region.contains(" chunks"), "the large calls did not go through chunks: " + region);
-            }
+            tookChunks(w, p);
         });
+    }
+
+    /** Frees a group of 1 (a split, with no region), else checks that its large calls went through the chunks. */
+    private static void tookChunks(final Communicator w, final int p) {
+        final String region = HostCollectivesTest.region(w);
+        if (1 == p) {
+            w.free();
+        } else {
+            assertTrue(region.contains("HostRegion") && !region.contains(" 0 chunks") && region.contains(" chunks"),
+                "the large calls did not go through chunks: " + region);
+        }
     }
 
     /** @return counts of ints per block around the pieces of a chunk of {@code p} ranks, past the cells of 8 KiB */
@@ -276,13 +281,7 @@ class HostChunksTest {
                 w.alltoall(Buf.IN_PLACE, Buf.of(send));
                 assertArrayEquals(expect, send, "alltoall in place n=" + n);
             }
-            final String region = HostCollectivesTest.region(w);
-            if (1 == p) {
-                w.free();
-            } else {
-                assertTrue(region.contains("HostRegion") && !region.contains(" 0 chunks")
-                    && region.contains(" chunks"), "the large calls did not go through chunks: " + region);
-            }
+            tookChunks(w, p);
         });
     }
 
