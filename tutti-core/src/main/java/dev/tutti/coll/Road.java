@@ -25,7 +25,8 @@ import java.util.function.BooleanSupplier;
  * <li><b>Messages</b>: every other run of a blocking, nonblocking or tagged call, and of the library's own
  * collectives (their peers and sizes hold for one call, and a lane of slots is agreed once for many). A persistent
  * run not on the region too when none of its peers shares direct memory with this rank or the setting
- * {@code tutti.coll.directLimit} is 0 ({@link #plan} makes no plan), or when every lane declined slots at its agreement ({@link #agreed}).</li>
+ * {@code tutti.coll.directLimit} is 0 ({@link #plan} makes no plan), or when every lane declined slots at its
+ * agreement ({@link #agreed}).</li>
  * <li><b>Slots</b>: a persistent run not on the region (its communicator has none, or its data is past the
  * region's limit): its messages with each peer in direct memory whose lane agreed on slots
  * ({@code SlotLane}). The run's rounds go as for messages, with a {@code SlotPart} in place of the message layer's

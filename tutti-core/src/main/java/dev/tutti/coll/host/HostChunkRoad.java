@@ -18,12 +18,12 @@ import java.util.Arrays;
  * geometric means; bench/RESULTS.md). A scatter or alltoall of more than {@code CHUNK / LINE} ranks keeps the message
  * layer: a chunk holds a piece of every rank's block, each at least a line.
  *
- * <p>Protocol, through the region's cells: a call that goes here publishes its words, at the communicator's first
- * such call with this rank's offer of a chunk area, at later ones, for a copy, whether its readers read its bytes in
- * place (they lie in its shared memory; not at an alltoall in place, which overwrites them) and where, and reads
- * every peer's (a mismatched call fails before a chunk moves). The first call takes the chunks only if every rank offered an area; else every rank gives its area back,
- * and that call and every later one past the limit take the message layer. Every rank decides alike, having read
- * every offer.
+ * <p>Protocol, through the region's cells: a call that goes here publishes its words, at the communicator's first such
+ * call with this rank's offer of a chunk area, at later ones, for a copy, whether its readers read its bytes in place
+ * (they lie in its shared memory; not at an alltoall in place, which overwrites them) and where, and reads every peer's
+ * (a mismatched call fails before a chunk moves). The first call takes the chunks only if every rank offered an area;
+ * else every rank gives its area back, and that call and every later one past the limit take the message layer. Every
+ * rank decides alike, having read every offer.
  *
  * <p>Implementation notes. Owned, like its region, by the threads that make the communicator's collective calls, one
  * at a time, so its fields are plain, but {@code chunks}, which the thread that retires the communicator reads. Cost
@@ -44,8 +44,8 @@ final class HostChunkRoad {
     private final boolean reduces;
     /** Per rank, at the current call: its bytes read in place, or null (see {@link HostChunks#move}). */
     private final MemorySegment[] direct;
-    /** Calls in which this rank read a peer's bytes in place (read by the thread that prints the region). */
-    private volatile long readInPlace;
+    /** Calls in which this rank read a peer's bytes in place. */
+    private long readInPlace;
     /** What this rank publishes with a call: 1 and the name of its bytes read in place, or 0. */
     private final long[] name = new long[2];
     private final MemorySegment nameBytes = MemorySegment.ofArray(name);
@@ -148,7 +148,7 @@ final class HostChunkRoad {
             }
         }
         if (read) {
-            readInPlace++; // by the calling thread alone: a volatile store for toString, no read-modify-write race
+            readInPlace++;
         }
     }
 

@@ -18,8 +18,9 @@ import java.lang.invoke.VarHandle;
  * raises {@code in}; each reader copies them out once it sees {@code in}, then raises {@code done}; a writer reuses a
  * slot once every rank is done with the chunk before the last. So each byte a rank sends is copied once in and once
  * out per reader, the readers at once, with no message; a bcast to {@code p - 1} ranks costs the root one copy,
- * where a tree of messages costs two per edge. A writer whose bytes lie in its shared memory copies nothing in: its
- * readers copy out of its buffer. A reduce or allreduce is cut into chunks of
+ * where a tree of messages costs two per edge. A writer whose bytes lie in its shared memory (past the shm
+ * transport's eager limit, where its messages too are copied once) copies nothing in: its readers copy out of its
+ * buffer. A reduce or allreduce is cut into chunks of
  * {@link HostLayout#CHUNK} bytes, numbered on from the communicator's last chunk, and each chunk into one segment per
  * rank; for each chunk every rank
  * <ol>
@@ -50,11 +51,11 @@ import java.lang.invoke.VarHandle;
  * rank's idle strategy, the engine's progress, a gone peer named. The region has already checked every peer's call
  * words for this call before a chunk moves, so a peer waited for here makes the same call. Cost per chunk and rank: one
  * copy of {@code (p - 1)/p} of the chunk in (all of it in place), a fold of {@code 1/p} of it over {@code p} slots plus
- * two copies of that share, and at a receiving rank one copy of the rest out; three flag stores, and about {@code 3(p -
- * 1)} flag loads; for a copy, one copy of each piece in (none at a rank that only reads) and one out per reader, two
- * flag stores and {@code 2(p - 1)} flag loads at most, and a store per line a reader takes. Memory: {@link
- * HostLayout#areaBytes()} per rank per communicator, made at its first call past the limit; a scratch of one chunk on
- * the heap at a reduce's non-root.
+ * two copies of that share, and at a receiving rank one copy of the rest out; three flag stores, and about
+ * {@code 3(p - 1)} flag loads; for a copy, one copy of each piece in (none at a rank that only reads) and one out per
+ * reader, two flag stores and {@code 2(p - 1)} flag loads at most, and a store per line a reader takes. Memory:
+ * {@link HostLayout#areaBytes()} per rank per communicator, made at its first call past the limit; a scratch of one
+ * chunk on the heap at a reduce's non-root.
  */
 final class HostChunks {
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();

@@ -42,7 +42,7 @@ import java.util.List;
  * send but its own block (no peer reads it), each copies its block out of every peer's cell and its own straight
  * from its send.</li>
  * <li>Past the limit, a blocking call of any of these but barrier goes through the chunk area or the message layer,
- * as for the reductions ({@link HostChunks#move}).</li>
+ * as for the reductions ({@link HostChunkRoad}, {@link HostChunks#move}).</li>
  * </ul>
  * A rank that waits for a peer's call compares its words with its own: kind and root as a message header would, then
  * count and type, op, and whether the peer took the region too; a mismatch fails the call with the message layer's
@@ -270,7 +270,7 @@ final class HostRegion implements HostState {
      * Publishes this rank's blocking call {@code k}: first completes every earlier run and publishes every earlier
      * call that waits, waiting for them as for its own; then, once every peer has published call {@code k - 3} (so
      * that none reads the cell of call {@code k - 4} any more), copies {@code n} bytes into the cell (all of them:
-     * the chunk road's offer), then the call's words, then its number.
+     * the chunk road's offer, or where a copy's bytes are read in place), then the call's words, then its number.
      */
     void publish(final long k, final MemorySegment from, final long offset, final long n, final CollCall c) {
         publish(k, from, offset, n, 0, c);
