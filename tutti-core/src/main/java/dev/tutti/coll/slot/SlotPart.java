@@ -34,8 +34,12 @@ import java.lang.invoke.VarHandle;
  * release semantics.</li>
  * <li>The receiver waits until the cell's sequence word reads {@code k} (acquire) and its acknowledgement reads
  * {@code k - 1}: it reads a lane's runs in order, because several requests sharing a lane may have runs in flight
- * at once and the acknowledgement must mean that every earlier run was read. It copies the bytes out and stores
- * {@code k} as its acknowledgement (release: the copy is done before a sender may reuse the cell).</li>
+ * at once and the acknowledgement must mean that every earlier run was read. It copies the bytes out, writes a word
+ * in each whole line it read, and stores {@code k} as its acknowledgement (release: the copy and the words are done
+ * before a sender may reuse the cell). The words make this core hold the lines modified, so that the sender's next
+ * write takes them from here instead of invalidating shared copies, which on this project's virtual host is at times
+ * several times slower (as in the shm transport's channel): a 2-rank persistent alltoall of 1 MiB took 560-630 µs
+ * in 5 runs of 6 without them, 107-174 µs with them.</li>
  * </ul>
  * No matching, no envelope, no queue. Sizes were agreed by both sides, so a completed receive has exactly the
  * expected length.
@@ -189,6 +193,9 @@ public final class SlotPart extends AbstractRequest {
                 return false;
             }
             SegmentCopy.copy(slot, at + bytesAt, data, 0, data.byteSize());
+            for (long line = 0; line + LINE <= data.byteSize(); line += LINE) {
+                slot.set(ValueLayout.JAVA_LONG, at + bytesAt + line, 0L); // plain: published by the release below
+            }
             LONG.setRelease(slot, ACK, k);
         }
         return true;
