@@ -4,6 +4,7 @@ import dev.tutti.Datatype;
 import dev.tutti.Op;
 import dev.tutti.coll.CollCall;
 import dev.tutti.coll.CollKind;
+import dev.tutti.internal.CacheLines;
 import dev.tutti.internal.SegmentCopy;
 import dev.tutti.type.LocalReduction;
 
@@ -44,18 +45,18 @@ import java.lang.invoke.VarHandle;
  * only once every rank's {@code done} holds {@code g - 2}, so no slot changes under a reader; flags only grow. Segments
  * are whole lines, so two ranks never write one line. A reader that is the only one to read a piece of a peer's slot (a
  * peer's operand segment it folds; any piece of a 2-rank call, a gather's, scatter's or alltoall's, a reduce's reduced
- * segments) writes a word in each of its lines once it has read them ({@link #take}), before its {@code done}: the
- * owner's next write into the slot then takes the lines from the reader's cache instead of invalidating shared copies,
- * which on this project's virtual host was at times 4-11 times slower (a 2-rank bcast of 1 MiB took 500-600 µs through
- * the chunks without these writes, 47-83 µs with them). A wait is the region's ({@link HostRegion#awaitFlag}): the
- * rank's idle strategy, the engine's progress, a gone peer named. The region has already checked every peer's call
- * words for this call before a chunk moves, so a peer waited for here makes the same call. Cost per chunk and rank: one
- * copy of {@code (p - 1)/p} of the chunk in (all of it in place), a fold of {@code 1/p} of it over {@code p} slots plus
- * two copies of that share, and at a receiving rank one copy of the rest out; three flag stores, and about
- * {@code 3(p - 1)} flag loads; for a copy, one copy of each piece in (none at a rank that only reads) and one out per
- * reader, two flag stores and {@code 2(p - 1)} flag loads at most, and a store per line a reader takes. Memory:
- * {@link HostLayout#areaBytes()} per rank per communicator, made at its first call past the limit; a scratch of one
- * chunk on the heap at a reduce's non-root.
+ * segments) writes a word in each of its lines once it has read them ({@link CacheLines#take}), before its
+ * {@code done}: the owner's next write into the slot then takes the lines from the reader's cache instead of
+ * invalidating shared copies, which on this project's virtual host was at times 4-11 times slower (a 2-rank bcast of 1
+ * MiB took 500-600 µs through the chunks without these writes, 47-83 µs with them). A wait is the region's
+ * ({@link HostRegion#awaitFlag}): the rank's idle strategy, the engine's progress, a gone peer named. The region has
+ * already checked every peer's call words for this call before a chunk moves, so a peer waited for here makes the same
+ * call. Cost per chunk and rank: one copy of {@code (p - 1)/p} of the chunk in (all of it in place), a fold of
+ * {@code 1/p} of it over {@code p} slots plus two copies of that share, and at a receiving rank one copy of the rest
+ * out; three flag stores, and about {@code 3(p - 1)} flag loads; for a copy, one copy of each piece in (none at a rank
+ * that only reads) and one out per reader, two flag stores and {@code 2(p - 1)} flag loads at most, and a store per
+ * line a reader takes. Memory: {@link HostLayout#areaBytes()} per rank per communicator, made at its first call past
+ * the limit; a scratch of one chunk on the heap at a reduce's non-root.
  */
 final class HostChunks {
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
@@ -221,7 +222,7 @@ final class HostChunks {
         region.awaitFlag(r, areas[r], HostLayout.IN, g, c);
         SegmentCopy.copy(areas[r], slot, to, toAt, n);
         if (alone) {
-            take(areas[r], slot, n);
+            CacheLines.take(areas[r], slot, n);
         }
     }
 
@@ -256,18 +257,6 @@ final class HostChunks {
             SegmentCopy.copy(source, at, mine, slot, n);
         }
         LONG.setRelease(mine, HostLayout.IN, g);
-    }
-
-    /**
-     * Takes the lines of a piece this rank alone read out of a peer's slot: writes a word in each, so that this
-     * core holds them modified and the owner's next write into the slot takes them from here rather than
-     * invalidating shared copies, which on a virtual machine is at times several times slower (as the shm
-     * transport's channel does, {@code ShmChannel#release}). Only for a piece no other rank reads.
-     */
-    private static void take(final MemorySegment area, final long at, final long n) {
-        for (long line = 0; line < n; line += HostLayout.LINE) {
-            area.set(ValueLayout.JAVA_LONG, at + line, 0L); // plain: published by this rank's release of done
-        }
     }
 
     /** Copies this rank's own block, which no peer carries, into its receive buffer, unless it is there already. */
@@ -365,7 +354,7 @@ final class HostChunks {
             }
             SegmentCopy.copy(into, 0, mine, off, len);
             for (int i = 1; i < size; i++) { // this rank alone reads its segment of a peer's operand
-                take(areas[(rank + i) % size], off, len);
+                CacheLines.take(areas[(rank + i) % size], off, len);
             }
         }
         LONG.setRelease(mine, HostLayout.REDUCED, g);
@@ -385,7 +374,7 @@ final class HostChunks {
                 region.awaitFlag(r, areas[r], HostLayout.REDUCED, g, c);
                 SegmentCopy.copy(areas[r], slot + a * bytes, recv, to + a * bytes, (b - a) * bytes);
                 if (alone) {
-                    take(areas[r], slot + a * bytes, (b - a) * bytes);
+                    CacheLines.take(areas[r], slot + a * bytes, (b - a) * bytes);
                 }
             }
         }

@@ -2,6 +2,7 @@ package dev.tutti.coll.slot;
 
 import dev.tutti.Status;
 import dev.tutti.TuttiException;
+import dev.tutti.internal.CacheLines;
 import dev.tutti.internal.SegmentCopy;
 import dev.tutti.p2p.AbstractRequest;
 import dev.tutti.p2p.P2pEngine;
@@ -193,9 +194,7 @@ public final class SlotPart extends AbstractRequest {
                 return false;
             }
             SegmentCopy.copy(slot, at + bytesAt, data, 0, data.byteSize());
-            for (long line = 0; line + LINE <= data.byteSize(); line += LINE) {
-                slot.set(ValueLayout.JAVA_LONG, at + bytesAt + line, 0L); // plain: published by the release below
-            }
+            CacheLines.take(slot, at + bytesAt, data.byteSize() / LINE * LINE); // whole lines; published below
             LONG.setRelease(slot, ACK, k);
         }
         return true;

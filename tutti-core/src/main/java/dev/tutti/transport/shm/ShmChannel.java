@@ -1,5 +1,6 @@
 package dev.tutti.transport.shm;
 
+import dev.tutti.internal.CacheLines;
 import dev.tutti.internal.SegmentCopy;
 
 import java.lang.foreign.MemorySegment;
@@ -22,8 +23,6 @@ import static dev.tutti.transport.shm.ShmRing.LONG;
  * assumptions. No allocation, no lock, no system call.
  */
 final class ShmChannel {
-    /** Bytes per cache line (x86-64, aarch64). */
-    private static final long CACHE_LINE = 64;
     private final MemorySegment file;
     private final long producedAt;
     private final long consumedAt;
@@ -111,23 +110,16 @@ final class ShmChannel {
     }
 
     /**
-     * Consumer: the slot returned by {@link #readySlot()} is copied out; free it. First the consumer writes one
-     * word in every cache line of the data it read, so that it holds those lines modified rather than shared: the
-     * producer's next write to the slot then takes each line from this core's cache, instead of invalidating a
-     * shared copy. On a virtual machine, invalidating shared lines is at times (for seconds to minutes) several
-     * times slower than usual, and a large message through the slots then takes several times as long without these
-     * writes, which cost little otherwise (bench/repro/ShmCopyModes.java shows it). The inbox ring needs nothing of
-     * the kind: its consumer zeroes what it read.
+     * Consumer: the slot returned by {@link #readySlot()} is copied out; free it. First the consumer takes the cache
+     * lines of the data it read ({@link CacheLines#take}), so that the producer's next write to the slot does not
+     * invalidate shared copies (bench/repro/ShmCopyModes.java shows what that costs at times). The inbox ring needs
+     * nothing of the kind: its consumer zeroes what it read.
      *
      * @param slot  the slot's file offset
      * @param bytes the bytes of data the slot held
      */
     void release(final long slot, final long bytes) {
-        final MemorySegment f = file;
-        final long data = data(slot);
-        for (long line = 0; line < bytes; line += CACHE_LINE) {
-            f.set(java.lang.foreign.ValueLayout.JAVA_LONG, data + line, 0L); // plain: published by the release below
-        }
+        CacheLines.take(file, data(slot), bytes); // published by the release below
         consumed++;
         // Release pairs with the producer's acquire in offer(): it may overwrite the slot now.
         LONG.setRelease(file, consumedAt, consumed);
