@@ -18,8 +18,8 @@ import java.util.function.BooleanSupplier;
  * (every rank shares memory with every other, no hook; agreed at its first blocking barrier, allreduce, allgather or
  * alltoall that goes there), whose operation has no algorithm forced by the setting
  * {@code tutti.coll.<operation>}, and whose data per rank fits the region's cells ({@link #fitsCells}), or, for a
- * blocking call, whatever its size, while the region may have its chunk area ({@link #onHost}, the one table
- * below). Every rank of a correct program decides the same: the inputs are the call's kind, counts and
+ * blocking call, whatever its size, while the region may have its chunk area, and for a nonblocking one once it
+ * has ({@link #onHost}, the one table below). Every rank of a correct program decides the same: the inputs are the call's kind, counts and
  * type, the communicator's settings, and whether its ranks agreed a chunk area (which every rank learns at the same
  * call).</li>
  * <li><b>Messages</b>: every other run of a blocking, nonblocking or tagged call, and of the library's own
@@ -57,7 +57,8 @@ public final class Road {
      *   bcast, gather, allgather,        cells            blocking: the region, which takes chunks (the chunk
      *   allreduce                                         area) when its ranks made one, else messages
      *                                                     (tutti.coll.hostChunks off: messages);
-     *                                                     otherwise messages (persistent: slots)
+     *                                                     nonblocking: chunks once a blocking call has made
+     *                                                     the area, else messages; persistent: slots
      *   scatter, alltoall (b: the        cells            as bcast; more than 2048 ranks: messages
      *   whole send)
      *   reduce                           cells            as bcast, but at 2 ranks and tutti.coll.hostChunks
@@ -69,8 +70,8 @@ public final class Road {
      *
      * @param call   the call, intracommunicator, with no hook
      * @param limit  the region's cell bytes
-     * @param chunks whether a blocking call of this operation past the limit goes through chunks: they are on for
-     *               it, and the region has, or may still make, its chunk area
+     * @param chunks whether a call of this operation past the limit goes through chunks: they are on for it, and
+     *               the region has its chunk area, or for a blocking call may still make it
      * @return true for the on-host region
      */
     public static boolean onHost(final CollCall call, final long limit, final boolean chunks) {
@@ -82,7 +83,7 @@ public final class Road {
         return switch (call.kind()) {
             case BARRIER -> true;
             case BCAST, GATHER, ALLGATHER, REDUCE, ALLREDUCE, SCATTER, ALLTOALL ->
-                fitsCells(call, limit) || chunks && CollCall.Variant.BLOCKING == form;
+                fitsCells(call, limit) || chunks && CollCall.Variant.PERSISTENT != form;
             default -> false;
         };
     }

@@ -10,8 +10,10 @@ import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 
 /**
- * Which blocking calls past a region's limit go through its chunk area ({@link HostChunks}), and the area itself, on
- * this rank. The setting {@code tutti.coll.hostChunks}: {@code off}, none; {@code on}, every bcast, reduce, allreduce,
+ * Which calls past a region's limit go through its chunk area ({@link HostChunks}), and the area itself, on this rank:
+ * a blocking call of an operation {@link #open} for, and a nonblocking one once the area is agreed ({@link #agreed};
+ * the agreement takes a blocking call, at which every rank learns the outcome, so every rank decides a later
+ * nonblocking call alike; one before it takes the message layer). The setting {@code tutti.coll.hostChunks}: {@code off}, none; {@code on}, every bcast, reduce, allreduce,
  * gather, allgather, scatter and alltoall; {@code auto}, every one of these but a reduce of 2 ranks, whose non-root's
  * send returns at once on the message layer, where through the chunks each rank waits for the other's call before a
  * chunk moves (2-rank reduces of 16 KiB-4 MiB took 1.56 times as long through the chunks, 4-rank ones 0.65 times,
@@ -21,12 +23,16 @@ import java.util.Arrays;
  * <p>Protocol, through the region's cells: a call that goes here publishes its words, at the communicator's first such
  * call with this rank's offer of a chunk area, at later ones, for a copy, whether its readers read its bytes in place
  * (they lie in its shared memory; not at an alltoall in place, which overwrites them) and where, and reads every peer's
- * (a mismatched call fails before a chunk moves). The first call takes the chunks only if every rank offered an area;
+ * (a mismatched call fails before a chunk moves; a nonblocking call's run reads them when it is tested or waited
+ * for, as every run through the region, and then runs its chunks from its tests and the rank's progress,
+ * {@link #start}, {@link #advance}). The first call takes the chunks only if every rank offered an area;
  * else every rank gives its area back, and that call and every later one past the limit take the message layer. Every
  * rank decides alike, having read every offer.
  *
  * <p>Implementation notes. Owned, like its region, by the threads that make the communicator's collective calls, one
- * at a time, so its fields are plain, but {@code chunks}, which the thread that retires the communicator reads. Cost
+ * at a time, or under the region's lock by whichever thread advances a nonblocking call's run (after every run is
+ * complete a blocking call reads them, the region's {@code pending} giving the order), so its fields are plain, but
+ * {@code chunks}, which the thread that retires the communicator reads. Cost
  * per call: one publication and a read of each peer's cell, as every call through the region; no allocation.
  */
 final class HostChunkRoad {
@@ -83,15 +89,21 @@ final class HostChunkRoad {
         };
     }
 
+    /** @return whether a nonblocking {@code kind} past the limit goes through the chunks: an area is agreed */
+    boolean agreed(final CollKind kind) {
+        return null != chunks && open(kind);
+    }
+
     /**
-     * A call past the limit: publishes the call (at the first one with the offer of a chunk area), checks every
-     * peer's, and runs it through the chunks if the ranks have agreed an area.
+     * A blocking call past the limit: publishes the call (at the first one with the offer of a chunk area), checks
+     * every peer's, and runs it through the chunks if the ranks have agreed an area.
      *
-     * @param k the call's number
-     * @param c the call, of an operation {@link #open} for
+     * @param k     the call's number
+     * @param c     the call, of an operation {@link #open} for
+     * @param drawn the call's message tag (see {@link HostWait#await})
      * @return false if the ranks declined a chunk area at this call (the message layer runs it)
      */
-    boolean run(final long k, final CollCall c) {
+    boolean run(final long k, final CollCall c, final int drawn) {
         HostChunks h = chunks;
         if (null == h) {
             h = agree(k, c);
@@ -102,41 +114,90 @@ final class HostChunkRoad {
             chunks = h;
             Arrays.fill(direct, null); // the first call's cells hold the offers
         } else {
-            publishAndRead(k, c);
+            name(c, name);
+            region.publish(k, nameBytes, 0, 2 * Long.BYTES, c);
+            for (int i = 1; i < size; i++) {
+                region.awaitCall((rank + i) % size, k, c);
+            }
+            readNames(k, c);
         }
+        begin(h, c);
+        h.complete(c, drawn);
+        return true;
+    }
+
+    /**
+     * Begins a nonblocking call past the limit, {@link #agreed} for its operation, through the chunks: every peer has
+     * published call {@code k} and its words are checked, and every earlier call is complete on this rank.
+     */
+    void start(final long k, final CollCall c) {
+        readNames(k, c);
+        begin(chunks, c);
+    }
+
+    /** @return whether the call begun last is complete on this rank; else its peer's flag holds it ({@link #await}) */
+    boolean advance() {
+        return chunks.advance();
+    }
+
+    /** Waits for the peer's flag that holds the call begun last ({@link #advance}). */
+    void await(final String op, final int drawn) {
+        chunks.await(op, drawn);
+    }
+
+    /** @return the peer whose flag holds the call begun last */
+    int waitRank() {
+        return chunks.waitRank();
+    }
+
+    private void begin(final HostChunks h, final CollCall c) {
         switch (c.kind()) {
             case REDUCE -> h.reduce(c, c.root());
             case ALLREDUCE -> h.reduce(c, -1);
             default -> h.move(c, steps.source(c), steps.sourceAt(c), direct);
         }
-        return true;
     }
 
     /**
-     * Publishes call {@code k} with, for a copy this rank writes from its shared memory, the name of its bytes
-     * there, then checks every peer's call and resolves the bytes of each peer that published a name
-     * ({@code direct}).
+     * Writes what this rank publishes with a call past the limit into {@code into}: 1 and the name of its bytes in
+     * its shared memory when its readers read them in place ({@link #inPlace}), else 0.
      */
-    private void publishAndRead(final long k, final CollCall c) {
+    void name(final CollCall c, final long[] into) {
+        final MemorySegment d = inPlace(c);
+        into[0] = null == d ? 0 : 1;
+        into[1] = null == d ? 0 : memory.nameDirect(d);
+    }
+
+    /**
+     * @return this rank's bytes of a copy when its readers read them in place: it writes them, they lie in its
+     * shared memory past the eager limit ({@link DirectMemory#copiesOnce}), and the call is not an alltoall in place
+     * (which overwrites its receive buffer, its bytes, while its readers would read them); else null
+     */
+    private MemorySegment inPlace(final CollCall c) {
+        final CollKind kind = c.kind();
+        if (CollKind.REDUCE == kind || CollKind.ALLREDUCE == kind || !HostChunks.writes(kind, rank, c.root())
+            || CollKind.ALLTOALL == kind && null == c.send()) {
+            return null;
+        }
+        final boolean split = CollKind.SCATTER == kind || CollKind.ALLTOALL == kind;
+        final MemorySegment bytesHere = steps.source(c).asSlice(steps.sourceAt(c),
+            HostSteps.block(c) * (split ? size : 1));
+        return memory.copiesOnce(bytesHere) ? bytesHere : null;
+    }
+
+    /**
+     * Reads, for a copy, where each peer's bytes of call {@code k} are read in place ({@code direct}), every peer's
+     * call published and checked.
+     */
+    private void readNames(final long k, final CollCall c) {
         final CollKind kind = c.kind();
         final boolean copy = CollKind.REDUCE != kind && CollKind.ALLREDUCE != kind;
         final boolean split = CollKind.SCATTER == kind || CollKind.ALLTOALL == kind;
         final long bytes = HostSteps.block(c) * (split ? size : 1);
-        direct[rank] = null;
-        // An alltoall in place overwrites its receive buffer, its bytes, while its readers would read them.
-        if (copy && HostChunks.writes(kind, rank, c.root()) && (CollKind.ALLTOALL != kind || null != c.send())) {
-            final MemorySegment bytesHere = steps.source(c).asSlice(steps.sourceAt(c), bytes);
-            if (memory.copiesOnce(bytesHere)) {
-                direct[rank] = bytesHere;
-            }
-        }
-        name[0] = null == direct[rank] ? 0 : 1;
-        name[1] = null == direct[rank] ? 0 : memory.nameDirect(direct[rank]);
-        region.publish(k, nameBytes, 0, 2 * Long.BYTES, c);
+        direct[rank] = inPlace(c);
         boolean read = false;
         for (int i = 1; i < size; i++) {
             final int r = (rank + i) % size;
-            region.awaitCall(r, k, c);
             direct[r] = null;
             if (copy) {
                 final MemorySegment theirs = steps.data(r, k, 2 * Long.BYTES);

@@ -13,7 +13,7 @@ import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
 
 /**
- * The blocking calls of a communicator's on-host region past its cells' limit, on this rank: every rank's chunk area
+ * The calls of a communicator's on-host region past its cells' limit, blocking and nonblocking, on this rank: every rank's chunk area
  * ({@link HostLayout}), this rank's own to write, the others' to read. Copies (bcast, gather, allgather, scatter,
  * alltoall, {@link #move}) are pipelined chunk by chunk: a writer copies its pieces of a chunk into its slot and
  * raises {@code in}; each reader copies them out once it sees {@code in}, then raises {@code done}; a writer reuses a
@@ -57,9 +57,24 @@ import java.lang.invoke.VarHandle;
  * that only reads) and one out per reader, two flag stores and {@code 2(p - 1)} flag loads at most, and a store per
  * line a reader takes. Memory: {@link HostLayout#areaBytes()} per rank per communicator, made at its first call past
  * the limit; a scratch of one chunk on the heap at a reduce's non-root.
+ *
+ * <p>One call at a time runs here: {@link #reduce} or {@link #move} begins it, {@link #advance} runs it as far as
+ * its peers' flags allow and returns, and resumes where it stopped ({@code pc}, {@code j}, {@code i}), in the same
+ * order of steps whatever the form: a blocking call advances and waits for the flag that stopped it
+ * ({@link #complete}); a nonblocking call's run advances when it is tested or waited for, or in a pass of the rank's
+ * progress, under the region's lock. So the two forms share one pipeline, and the next call begins only after this
+ * one is complete on this rank (the region completes runs in call order).
  */
 final class HostChunks {
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
+    /** Where {@link #advance} resumes: before the first chunk, at a chunk's start, and its later steps. */
+    private static final int BEGIN = 0;
+    private static final int NEXT = 1;
+    private static final int READ = 2;
+    private static final int FOLD = 3;
+    private static final int OUT = 4;
+    private static final int LAST = 5;
+    private static final int FINISHED = 6;
 
     private final HostRegion region;
     private final int rank;
@@ -70,6 +85,46 @@ final class HostChunks {
     private MemorySegment scratch;
     /** The chunks this rank has run on the communicator: the next is {@code chunks + 1}. */
     private long chunks;
+
+    /* The current call ({@link #begin}): its shape, and where advance() stands in it. */
+    private CollCall call;
+    private boolean reduction;
+    private int pc = FINISHED;
+    /** The call's first chunk, its number of chunks, and the chunk ({@code 0 <= j <= m}) advance() is at. */
+    private long first;
+    private long m;
+    private long j;
+    /** The next peer, as an offset from this rank (1 to size - 1), of a step that reads several. */
+    private int i;
+    /** The flag advance() last found too low: rank, offset in its area, value wanted. */
+    private int waitRank;
+    private long waitAt;
+    private long waitValue;
+    /* A copy's shape (see move). */
+    private CollKind kind;
+    private int root;
+    private long block;
+    private long q;
+    private boolean writes;
+    private boolean copies;
+    private boolean readsAll;
+    private boolean readsRoot;
+    private boolean split;
+    private boolean alone;
+    private long stride;
+    private long seat;
+    private long mineAt;
+    private MemorySegment source;
+    private long sourceAt;
+    private MemorySegment[] direct;
+    /* A reduction's shape (see reduce). */
+    private int bytes;
+    private long per;
+    private long count;
+    private boolean receives;
+    private MemorySegment in;
+    private MemorySegment acc;
+    private MemorySegment own;
 
     /**
      * @param region the communicator's region
@@ -95,108 +150,230 @@ final class HostChunks {
     }
 
     /**
-     * Runs a reduce ({@code root} at least 0) or allreduce ({@code root} -1) through the chunks. Every peer has
-     * published this call with the same words.
+     * Begins a reduce ({@code root} at least 0) or allreduce ({@code root} -1) through the chunks, which
+     * {@link #advance} then runs. Every peer has published this call with the same words; the call before is
+     * complete.
      *
      * @param c    the call, of at least one element
      * @param root the root, or -1
      */
     void reduce(final CollCall c, final int root) {
+        call = c;
+        reduction = true;
         final Datatype type = c.sendType();
-        final int bytes = type.sizeBytes();
-        final long per = HostLayout.CHUNK / bytes;
-        final long count = c.sendCount();
-        final long m = (count + per - 1) / per;
-        final MemorySegment in = null != c.send() ? c.send() : c.recv();
-        final boolean receives = root < 0 || root == rank;
-        final MemorySegment acc = receives ? c.recv() : scratch();
+        bytes = type.sizeBytes();
+        per = HostLayout.CHUNK / bytes;
+        count = c.sendCount();
+        m = (count + per - 1) / per;
+        in = null != c.send() ? c.send() : c.recv();
+        receives = root < 0 || root == rank;
+        acc = receives ? c.recv() : scratch();
         // This rank folds its own segment straight from its operand, unless the operand is where it folds (in place).
-        final MemorySegment own = in != acc ? in : null;
-        final long first = chunks + 1;
-        chunks += m;
-        copyIn(first, in, 0, Math.min(per, count), bytes, null != own, c);
-        for (long j = 0; j < m; j++) {
-            final long g = first + j;
-            final long from = j * per;
-            final long n = Math.min(per, count - from);
-            if (j + 1 < m) {
-                copyIn(g + 1, in, from + per, Math.min(per, count - from - per), bytes, null != own, c);
-            }
-            final long seg = segment(n, bytes);
-            final long a = Math.min(n, rank * seg);
-            final long b = Math.min(n, (rank + 1) * seg);
-            fold(g, c, a * bytes, (int) (b - a), bytes, own, (from + a) * bytes, acc,
-                receives ? (from + a) * bytes : 0);
-            if (receives) {
-                copyOut(g, c, from * bytes, n, seg, bytes);
-            }
-            LONG.setRelease(mine, HostLayout.DONE, g);
-        }
+        own = in != acc ? in : null;
+        begun();
     }
 
     /**
-     * Runs a bcast, gather, allgather, scatter or alltoall through the chunks. Every peer has published this call
-     * with the same words. Each rank's block is cut into pieces of {@link #piece} bytes, piece {@code j} of every
-     * block travelling in chunk {@code first + j}: a writer (a bcast's or scatter's root, a gather's other ranks,
-     * every rank of an allgather or alltoall) copies its pieces of the chunk into its slot, its readers copy them
-     * out into their receive buffers.
+     * Begins a bcast, gather, allgather, scatter or alltoall through the chunks, which {@link #advance} then runs.
+     * Every peer has published this call with the same words; the call before is complete. Each rank's block is cut
+     * into pieces of {@link #piece} bytes, piece {@code j} of every block travelling in chunk {@code first + j}: a
+     * writer (a bcast's or scatter's root, a gather's other ranks, every rank of an allgather or alltoall) copies its
+     * pieces of the chunk into its slot, its readers copy them out into their receive buffers.
      *
      * <p>A writer whose bytes lie in its shared memory ({@code Tutti.allocShared}) copies nothing in: its readers
      * copy its pieces straight out of its buffer ({@code direct}), which it leaves alone until every rank is done with
      * the call's last chunk. Its chunks are numbered all the same.
      *
      * @param c      the call, with a block of at least one byte
-     * @param source where this rank's bytes come from ({@link HostSteps#source}), or null if it sends none
+     * @param from   where this rank's bytes come from ({@link HostSteps#source}), or null if it sends none
      * @param at     where its bytes start there ({@link HostSteps#sourceAt})
-     * @param direct per rank, its bytes as this rank reaches them in place, or null where they go through its slot
-     *               (this rank's own entry: whether its readers read it in place)
+     * @param places per rank, its bytes as this rank reaches them in place, or null where they go through its slot
+     *               (this rank's own entry: whether its readers read it in place); read until the call completes
      */
-    void move(final CollCall c, final MemorySegment source, final long at, final MemorySegment[] direct) {
-        final CollKind kind = c.kind();
-        final int root = c.root();
-        final long block = HostSteps.block(c);
-        final boolean split = CollKind.SCATTER == kind || CollKind.ALLTOALL == kind;
-        final long q = piece(kind);
-        final long m = (block + q - 1) / q;
-        final boolean writes = writes(kind, rank, root);
-        final boolean copies = writes && null == direct[rank];
-        final boolean readsAll = CollKind.ALLGATHER == kind || CollKind.ALLTOALL == kind
-            || CollKind.GATHER == kind && rank == root;
-        final boolean readsRoot = (CollKind.BCAST == kind || CollKind.SCATTER == kind) && rank != root;
+    void move(final CollCall c, final MemorySegment from, final long at, final MemorySegment[] places) {
+        call = c;
+        reduction = false;
+        kind = c.kind();
+        root = c.root();
+        block = HostSteps.block(c);
+        split = CollKind.SCATTER == kind || CollKind.ALLTOALL == kind;
+        q = piece(kind);
+        m = (block + q - 1) / q;
+        writes = writes(kind, rank, root);
+        copies = writes && null == places[rank];
+        readsAll = CollKind.ALLGATHER == kind || CollKind.ALLTOALL == kind || CollKind.GATHER == kind && rank == root;
+        readsRoot = (CollKind.BCAST == kind || CollKind.SCATTER == kind) && rank != root;
         // Where a peer's pieces land: after the blocks of the ranks before it, or at 0 (a bcast, a scatter).
-        final long stride = CollKind.BCAST == kind || CollKind.SCATTER == kind ? 0 : block;
+        stride = CollKind.BCAST == kind || CollKind.SCATTER == kind ? 0 : block;
         // Where this rank's pieces lie in a peer's slot: the first segment, or its own of p; and its block in a
         // peer's buffer.
-        final long seat = split ? rank * q : 0;
-        final long mineAt = split ? rank * block : 0;
-        final MemorySegment recv = c.recv();
-        final boolean alone = split || 2 == size || CollKind.GATHER == kind;
-        final long first = chunks + 1;
+        seat = split ? rank * q : 0;
+        mineAt = split ? rank * block : 0;
+        alone = split || 2 == size || CollKind.GATHER == kind;
+        source = from;
+        sourceAt = at;
+        direct = places;
+        begun();
+    }
+
+    private void begun() {
+        first = chunks + 1;
         chunks += m;
-        if (copies) {
-            writeIn(first, c, source, at, block, q, split);
+        j = 0;
+        pc = BEGIN;
+    }
+
+    /**
+     * Runs the current call as far as it goes without waiting.
+     *
+     * @return true once it is complete (this rank's part: every chunk copied or folded, and for a writer read in
+     * place, every reader done); false when a peer's flag holds it ({@link #await})
+     */
+    boolean advance() {
+        return reduction ? advanceReduce() : advanceMove();
+    }
+
+    /** Waits for the flag that held the last {@link #advance}, for operation {@code op} drawn as {@code drawn}. */
+    void await(final String op, final int drawn) {
+        region.awaitWord(waitRank, areas[waitRank], waitAt, waitValue, op, drawn);
+    }
+
+    /** @return the peer whose flag held the last {@link #advance} */
+    int waitRank() {
+        return waitRank;
+    }
+
+    /** Runs the current call to its end, waiting for its peers' flags (a blocking call). */
+    void complete(final CollCall c, final int drawn) {
+        final String op = c.kind().mpiName();
+        while (!advance()) {
+            await(op, drawn);
         }
-        ownBlock(c, kind, root, block);
-        for (long j = 0; j < m; j++) {
-            final long g = first + j;
-            if (copies && j + 1 < m) {
-                writeIn(g + 1, c, source, at + (j + 1) * q, block - (j + 1) * q, q, split);
-            }
-            final long n = Math.min(q, block - j * q);
-            final long slot = HostLayout.slotAt(g) + seat;
-            if (readsAll) {
-                for (int i = 1; i < size; i++) {
-                    final int r = (rank + i) % size;
-                    read(r, g, c, direct[r], mineAt + j * q, slot, recv, r * stride + j * q, n, alone);
+    }
+
+    private boolean advanceReduce() {
+        for (;;) {
+            switch (pc) {
+                case BEGIN -> {
+                    if (!slotFree(first)) {
+                        return false;
+                    }
+                    copyIn(first, 0, Math.min(per, count));
+                    pc = NEXT;
                 }
-            } else if (readsRoot) {
-                read(root, g, c, direct[root], mineAt + j * q, slot, recv, j * q, n, alone);
+                case NEXT -> {
+                    if (j == m) {
+                        return ended();
+                    }
+                    final long from = j * per;
+                    if (j + 1 < m) {
+                        if (!slotFree(first + j + 1)) {
+                            return false;
+                        }
+                        copyIn(first + j + 1, from + per, Math.min(per, count - from - per));
+                    }
+                    pc = FOLD;
+                }
+                case FOLD -> {
+                    final long g = first + j;
+                    final long from = j * per;
+                    final long n = Math.min(per, count - from);
+                    final long seg = segment(n, bytes);
+                    final long a = Math.min(n, rank * seg);
+                    final long b = Math.min(n, (rank + 1) * seg);
+                    if (b > a && !every(HostLayout.IN, g)) {
+                        return false;
+                    }
+                    fold(g, a * bytes, (int) (b - a), (from + a) * bytes, receives ? (from + a) * bytes : 0);
+                    i = 1;
+                    pc = OUT;
+                }
+                case OUT -> {
+                    final long g = first + j;
+                    if (receives && !copyOut(g, j * per * bytes, Math.min(per, count - j * per))) {
+                        return false;
+                    }
+                    LONG.setRelease(mine, HostLayout.DONE, g);
+                    j++;
+                    pc = NEXT;
+                }
+                default -> {
+                    return true;
+                }
             }
-            LONG.setRelease(mine, HostLayout.DONE, g);
         }
-        if (writes && !copies) { // the readers read this rank's own buffer, which the caller may reuse on return
-            awaitDone(first + m - 1, c);
+    }
+
+    private boolean advanceMove() {
+        for (;;) {
+            switch (pc) {
+                case BEGIN -> {
+                    if (copies) {
+                        if (!slotFree(first)) {
+                            return false;
+                        }
+                        writeIn(first, sourceAt, block);
+                    }
+                    ownBlock();
+                    pc = NEXT;
+                }
+                case NEXT -> {
+                    if (j == m) {
+                        pc = LAST;
+                        continue;
+                    }
+                    if (copies && j + 1 < m) {
+                        if (!slotFree(first + j + 1)) {
+                            return false;
+                        }
+                        writeIn(first + j + 1, sourceAt + (j + 1) * q, block - (j + 1) * q);
+                    }
+                    i = 1;
+                    pc = READ;
+                }
+                case READ -> {
+                    final long g = first + j;
+                    final long n = Math.min(q, block - j * q);
+                    final long slot = HostLayout.slotAt(g) + seat;
+                    final MemorySegment recv = call.recv();
+                    if (readsAll) {
+                        for (; i < size; i++) {
+                            final int r = (rank + i) % size;
+                            if (!read(r, g, direct[r], mineAt + j * q, slot, recv, r * stride + j * q, n)) {
+                                return false;
+                            }
+                        }
+                    } else if (readsRoot && !read(root, g, direct[root], mineAt + j * q, slot, recv, j * q, n)) {
+                        return false;
+                    }
+                    LONG.setRelease(mine, HostLayout.DONE, g);
+                    j++;
+                    pc = NEXT;
+                }
+                case LAST -> {
+                    // the readers read this rank's own buffer, which the caller may reuse once the call completes
+                    if (writes && !copies && !every(HostLayout.DONE, first + m - 1)) {
+                        return false;
+                    }
+                    return ended();
+                }
+                default -> {
+                    return true;
+                }
+            }
         }
+    }
+
+    /** Ends the current call: lets its buffers go. */
+    private boolean ended() {
+        pc = FINISHED;
+        call = null;
+        source = null;
+        direct = null;
+        in = null;
+        acc = null;
+        own = null;
+        return true;
     }
 
     /** @return whether a rank sends bytes in a copy: a bcast's or scatter's root, a gather's others, every rank else */
@@ -210,20 +387,25 @@ final class HostChunks {
 
     /**
      * Copies writer {@code r}'s piece of chunk {@code g} ({@code n} bytes) into {@code to} at {@code toAt}: straight
-     * out of its buffer ({@code direct}, at {@code directAt}), or out of its slot (at {@code slot}) once it has
-     * raised {@code in}, taking the slot's lines when this rank is the piece's only reader.
+     * out of its buffer ({@code from}, at {@code fromAt}), or out of its slot (at {@code slot}) once it has raised
+     * {@code in}, taking the slot's lines when this rank is the piece's only reader.
+     *
+     * @return false if the writer has not raised {@code in} for the chunk yet
      */
-    private void read(final int r, final long g, final CollCall c, final MemorySegment direct, final long directAt,
-        final long slot, final MemorySegment to, final long toAt, final long n, final boolean alone) {
-        if (null != direct) {
-            SegmentCopy.copy(direct, directAt, to, toAt, n);
-            return;
+    private boolean read(final int r, final long g, final MemorySegment from, final long fromAt, final long slot,
+        final MemorySegment to, final long toAt, final long n) {
+        if (null != from) {
+            SegmentCopy.copy(from, fromAt, to, toAt, n);
+            return true;
         }
-        region.awaitFlag(r, areas[r], HostLayout.IN, g, c);
+        if (!reached(r, HostLayout.IN, g)) {
+            return false;
+        }
         SegmentCopy.copy(areas[r], slot, to, toAt, n);
         if (alone) {
             CacheLines.take(areas[r], slot, n);
         }
+        return true;
     }
 
     /**
@@ -231,23 +413,20 @@ final class HostChunks {
      * holds a piece of each rank's block, a {@code 1/p} share of it in whole lines (never 0:
      * {@link HostChunkRoad#open} keeps larger groups off the chunks)
      */
-    private long piece(final CollKind kind) {
-        return CollKind.SCATTER == kind || CollKind.ALLTOALL == kind
+    private long piece(final CollKind k) {
+        return CollKind.SCATTER == k || CollKind.ALLTOALL == k
             ? HostLayout.CHUNK / size / HostLayout.LINE * HostLayout.LINE : HostLayout.CHUNK;
     }
 
     /**
-     * Copies this rank's pieces of chunk {@code g} into its slot once no rank reads the slot any more: the bytes of
-     * its block from {@code at} on ({@code left} of them), or with {@code split} those of every peer's block, each
-     * into the peer's segment.
+     * Copies this rank's pieces of chunk {@code g} into its slot (which no rank reads any more): the bytes of its
+     * block from {@code at} on ({@code left} of them), or for a scatter or alltoall those of every peer's block,
+     * each into the peer's segment.
      */
-    private void writeIn(final long g, final CollCall c, final MemorySegment source, final long at, final long left,
-        final long q, final boolean split) {
-        awaitSlot(g, c);
+    private void writeIn(final long g, final long at, final long left) {
         final long slot = HostLayout.slotAt(g);
         final long n = Math.min(q, left);
         if (split) {
-            final long block = HostSteps.block(c);
             for (int d = 0; d < size; d++) {
                 if (d != rank) {
                     SegmentCopy.copy(source, d * block + at, mine, slot + d * q, n);
@@ -260,9 +439,9 @@ final class HostChunks {
     }
 
     /** Copies this rank's own block, which no peer carries, into its receive buffer, unless it is there already. */
-    private void ownBlock(final CollCall c, final CollKind kind, final int root, final long block) {
-        final MemorySegment send = c.send();
-        final MemorySegment recv = c.recv();
+    private void ownBlock() {
+        final MemorySegment send = call.send();
+        final MemorySegment recv = call.recv();
         switch (kind) {
             case GATHER, ALLGATHER -> {
                 if (null != send && (CollKind.ALLGATHER == kind || rank == root)) {
@@ -284,37 +463,46 @@ final class HostChunks {
         }
     }
 
-    /** Waits until no rank reads the slot of chunk {@code g} any more: every peer is done with chunk {@code g - 2}. */
-    private void awaitSlot(final long g, final CollCall c) {
+    /** @return whether no rank reads the slot of chunk {@code g} any more: every peer is done with chunk {@code g - 2} */
+    private boolean slotFree(final long g) {
         final long before = g - HostLayout.CHUNK_SLOTS;
-        if (before >= 1) {
-            awaitDone(before, c);
-        }
+        return before < 1 || every(HostLayout.DONE, before);
     }
 
-    /** Waits until every peer is done with chunk {@code g}. */
-    private void awaitDone(final long g, final CollCall c) {
-        for (int i = 1; i < size; i++) {
-            final int r = (rank + i) % size;
-            region.awaitFlag(r, areas[r], HostLayout.DONE, g, c);
+    /** @return whether every peer's flag at {@code at} holds {@code g} or more; if not, the first that does not waits */
+    private boolean every(final long at, final long g) {
+        for (int d = 1; d < size; d++) {
+            if (!reached((rank + d) % size, at, g)) {
+                return false;
+            }
         }
+        return true;
+    }
+
+    /** @return whether rank {@code r}'s flag at {@code at} holds {@code g} or more (acquire); if not, it waits */
+    private boolean reached(final int r, final long at, final long g) {
+        if ((long) LONG.getAcquire(areas[r], at) >= g) {
+            return true;
+        }
+        waitRank = r;
+        waitAt = at;
+        waitValue = g;
+        return false;
     }
 
     /** @return elements per segment of a chunk of {@code n}: a {@code 1/p} share, rounded up to whole lines */
-    private long segment(final long n, final int bytes) {
-        final long line = HostLayout.LINE / bytes;
+    private long segment(final long n, final int b) {
+        final long line = HostLayout.LINE / b;
         return ((n + size - 1) / size + line - 1) / line * line;
     }
 
     /**
-     * Copies chunk {@code g} of the operand ({@code n} elements from element {@code from}) into its slot, once no
-     * rank reads the slot any more; without this rank's own segment when it folds that from the operand.
+     * Copies chunk {@code g} of the operand ({@code n} elements from element {@code from}) into its slot (which no
+     * rank reads any more); without this rank's own segment when it folds that from the operand.
      */
-    private void copyIn(final long g, final MemorySegment in, final long from, final long n, final int bytes,
-        final boolean skipOwn, final CollCall c) {
-        awaitSlot(g, c);
+    private void copyIn(final long g, final long from, final long n) {
         final long slot = HostLayout.slotAt(g);
-        if (skipOwn) {
+        if (null != own) {
             final long seg = segment(n, bytes);
             final long a = Math.min(n, rank * seg);
             final long b = Math.min(n, (rank + 1) * seg);
@@ -327,21 +515,17 @@ final class HostChunks {
     }
 
     /**
-     * Folds this rank's segment of chunk {@code g} ({@code n} elements at {@code at} bytes into each slot) over every
-     * rank's slot, in rank order (this rank's own operand from {@code own} at {@code ownAt} when not null), into
-     * {@code acc} at {@code accAt}, and writes the result over the segment in this rank's slot.
+     * Folds this rank's segment of chunk {@code g} ({@code n} elements at {@code at} bytes into each slot), every
+     * rank's {@code in} holding the chunk, over every rank's slot in rank order (this rank's own operand at
+     * {@code ownAt} when it folds from there) into the accumulator at {@code accAt}, writes the result over the
+     * segment in this rank's slot, and raises {@code reduced}.
      */
-    private void fold(final long g, final CollCall c, final long at, final int n, final int bytes,
-        final MemorySegment own, final long ownAt, final MemorySegment acc, final long accAt) {
+    private void fold(final long g, final long at, final int n, final long ownAt, final long accAt) {
         if (n > 0) {
-            for (int i = 1; i < size; i++) {
-                final int r = (rank + i) % size;
-                region.awaitFlag(r, areas[r], HostLayout.IN, g, c);
-            }
             final long off = HostLayout.slotAt(g) + at;
             final long len = (long) n * bytes;
-            final Op op = c.op();
-            final Datatype type = c.sendType();
+            final Op op = call.op();
+            final Datatype type = call.sendType();
             final MemorySegment into = acc.asSlice(accAt, len);
             if (null != own && size - 1 == rank) {
                 SegmentCopy.copy(own, ownAt, into, 0, len);
@@ -353,31 +537,39 @@ final class HostChunks {
                     : areas[r].asSlice(off, len), into, n);
             }
             SegmentCopy.copy(into, 0, mine, off, len);
-            for (int i = 1; i < size; i++) { // this rank alone reads its segment of a peer's operand
-                CacheLines.take(areas[(rank + i) % size], off, len);
+            for (int d = 1; d < size; d++) { // this rank alone reads its segment of a peer's operand
+                CacheLines.take(areas[(rank + d) % size], off, len);
             }
         }
         LONG.setRelease(mine, HostLayout.REDUCED, g);
     }
 
-    /** Copies every peer's reduced segment of chunk {@code g} (of {@code n} elements) out, to {@code to} bytes on. */
-    private void copyOut(final long g, final CollCall c, final long to, final long n, final long seg,
-        final int bytes) {
-        final MemorySegment recv = c.recv();
-        final boolean alone = 2 == size || CollKind.REDUCE == c.kind(); // no other rank reads the reduced segments
+    /**
+     * Copies the peers' reduced segments of chunk {@code g} (of {@code n} elements) out, to {@code to} bytes on,
+     * from peer {@code i} on, as each has raised {@code reduced}.
+     *
+     * @return false if a peer has not reduced its segment yet ({@code i} names it)
+     */
+    private boolean copyOut(final long g, final long to, final long n) {
+        final MemorySegment recv = call.recv();
+        final boolean only = 2 == size || CollKind.REDUCE == call.kind(); // no other rank reads the reduced segments
+        final long seg = segment(n, bytes);
         final long slot = HostLayout.slotAt(g);
-        for (int i = 1; i < size; i++) {
+        for (; i < size; i++) {
             final int r = (rank + i) % size;
             final long a = Math.min(n, r * seg);
             final long b = Math.min(n, (r + 1) * seg);
             if (b > a) {
-                region.awaitFlag(r, areas[r], HostLayout.REDUCED, g, c);
+                if (!reached(r, HostLayout.REDUCED, g)) {
+                    return false;
+                }
                 SegmentCopy.copy(areas[r], slot + a * bytes, recv, to + a * bytes, (b - a) * bytes);
-                if (alone) {
+                if (only) {
                     CacheLines.take(areas[r], slot + a * bytes, (b - a) * bytes);
                 }
             }
         }
+        return true;
     }
 
     private MemorySegment scratch() {

@@ -38,8 +38,8 @@ package dev.tutti.coll.host;
  * A block lives as long as its communicator: it is given back when the communicator's context block is retired
  * (every member has freed it, so none reads the block any more).
  *
- * <p>A blocking call past the limit goes through a second block per rank, its chunk area, made at the communicator's
- * first such call (see {@link HostChunks}) and given back with the first:
+ * <p>A call past the limit, blocking or nonblocking, goes through a second block per rank, its chunk area, made at
+ * the communicator's first blocking such call (see {@link HostChunks}) and given back with the first:
  *
  * <pre>
  * one rank's chunk area (64 + 2K bytes, K = {@value #CHUNK}): chunk g of the communicator goes to slot g &amp; 1

@@ -34,14 +34,15 @@ import java.util.List;
  * <li>reduce, allreduce: every rank publishes its operand; the root (every rank) waits for all and folds them in
  * rank order, {@code x0 op (x1 op (... op x(p-1)))}, from the cells: a non-commutative op is right, and every rank
  * of an allreduce computes the same bits (a commutative op starts from the rank's own operand where the bits stay
- * the same, {@link HostSteps#ownFirst}). Past the limit (blocking calls only): through the chunk area or the
+ * the same, {@link HostSteps#ownFirst}). Past the limit (blocking calls, and nonblocking ones once a blocking one has made the chunk area): through the
+ * chunk area or the
  * message layer, as every rank decides alike from the words and offers they publish with the call
  * ({@link HostChunkRoad}).</li>
  * <li>gather, allgather: every rank publishes its block; the root (every rank) copies each out.</li>
  * <li>scatter: the root publishes all blocks; each rank copies its own. alltoall: every rank publishes its whole
  * send but its own block (no peer reads it), each copies its block out of every peer's cell and its own straight
  * from its send.</li>
- * <li>Past the limit, a blocking call of any of these but barrier goes through the chunk area or the message layer,
+ * <li>Past the limit, a call of any of these but barrier goes through the chunk area or the message layer,
  * as for the reductions ({@link HostChunkRoad}, {@link HostChunks#move}).</li>
  * </ul>
  * A rank that waits for a peer's call compares its words with its own: kind and root as a message header would, then
@@ -195,7 +196,7 @@ final class HostRegion implements HostState {
             engine.progress(); // a registered run of a higher priority goes first, as for any collective of level 0
         }
         if (!Road.fitsCells(c, limit)) {
-            if (!chunkRoad.run(k, c)) {
+            if (!chunkRoad.run(k, c, tag)) {
                 c.hostCall(k); // no chunk area: the message layer runs it (every rank decided so)
                 return false;
             }
@@ -231,7 +232,9 @@ final class HostRegion implements HostState {
     @Override
     public RegionRun start(final CollCall c, final RegionRun reuse) {
         final long k = ++calls;
-        final boolean host = Road.onHost(c, limit, false);
+        final boolean chunked = CollCall.Variant.NONBLOCKING == c.variant() && !Road.fitsCells(c, limit)
+            && chunkRoad.agreed(c.kind());
+        final boolean host = Road.onHost(c, limit, chunked);
         final long call = HostWords.call(c, host);
         final long shape = HostWords.shape(c);
         final long op = HostWords.opCode(c.op());
@@ -242,7 +245,10 @@ final class HostRegion implements HostState {
         }
         final int drawn = comm.drawTag((int) (call >>> Integer.SIZE), c.sendCount());
         final HostRun run = reuse instanceof HostRun h && h.region() == this ? h : new HostRun(this);
-        run.arm(c, k, drawn, call, shape, op, steps.awaits(c));
+        run.arm(c, k, drawn, call, shape, op, chunked ? HostRun.ALL : steps.awaits(c), chunked);
+        if (chunked) {
+            chunkRoad.name(c, run.name());
+        }
         if (null == unregister) {
             unregister = comm.addHostWork(this::doWork);
         }
@@ -255,7 +261,12 @@ final class HostRegion implements HostState {
                 runs = Arrays.copyOf(runs, 2 * running);
             }
             runs[running++] = run;
-            enqueue(k, call, shape, op, steps.source(c), steps.sourceAt(c), steps.published(c), HostSteps.hole(c), run);
+            if (chunked) { // its words and where its bytes are read in place; the bytes go through the chunks
+                enqueue(k, call, shape, op, run.nameBytes(), 0, 2 * Long.BYTES, 0, run);
+            } else {
+                enqueue(k, call, shape, op, steps.source(c), steps.sourceAt(c), steps.published(c), HostSteps.hole(c),
+                    run);
+            }
             if (run.published && 1 == running && tryFinish(run)) { // it needs no peer, or they are there
                 runs[--running] = null;
             }
@@ -425,7 +436,17 @@ final class HostRegion implements HostState {
                     check(r, k, run.call, run.callWord, run.shapeWord, run.opWord);
                 }
             }
-            steps.finish(k, run.call);
+            if (run.chunked) { // through the chunks, after every earlier call (runs complete in call order)
+                if (!run.begun) {
+                    run.begun = true;
+                    chunkRoad.start(k, run.call);
+                }
+                if (!chunkRoad.advance()) {
+                    return false;
+                }
+            } else {
+                steps.finish(k, run.call);
+            }
             final List<Runnable> after = run.call.finish();
             if (null != after && !after.isEmpty()) {
                 after.forEach(Runnable::run);
@@ -457,6 +478,15 @@ final class HostRegion implements HostState {
             }
         } else if (0 != running) {
             final HostRun run = runs[0];
+            if (run.begun) { // its chunks wait for a peer's flag
+                lock.unlock();
+                try {
+                    chunkRoad.await(op, run.tag);
+                } finally {
+                    lock.lock();
+                }
+                return;
+            }
             want = run.k;
             drawn = run.tag;
             r = HostRun.ROOT == run.awaits ? run.call.root() : (rank + run.checked) % size;
@@ -518,14 +548,17 @@ final class HostRegion implements HostState {
         }
     }
 
-    /** Fails a run whose call a gone peer has not published (a test that has long found it incomplete asks). */
+    /**
+     * Fails a run whose call a gone peer has not published, or whose chunks wait for a gone peer (a test that has
+     * long found it incomplete asks).
+     */
     void checkGone(final HostRun run) {
         final String op = run.call.kind().mpiName();
         for (int i = 1; i < size; i++) {
             final int r = (rank + i) % size;
             final TuttiException gone = engine.failureAffecting(comm.world(r));
-            if (null != gone && (long) LONG.getAcquire(blocks[r], HostLayout.cellAt(run.k, cell) + HostLayout.SEQ)
-                < run.k) {
+            if (null != gone && (run.begun && !run.isDone() && chunkRoad.waitRank() == r
+                || (long) LONG.getAcquire(blocks[r], HostLayout.cellAt(run.k, cell) + HostLayout.SEQ) < run.k)) {
                 throw Failures.wrap(gone, op, comm.describe(), "cannot complete");
             }
         }
@@ -635,6 +668,12 @@ final class HostRegion implements HostState {
     /** Waits for a word of rank {@code r} as {@link HostWait#await} does, for the current blocking call. */
     void awaitFlag(final int r, final MemorySegment b, final long at, final long k, final CollCall c) {
         waits.await(r, b, at, k, c.kind().mpiName(), tag);
+    }
+
+    /** Waits for a word of rank {@code r} as {@link HostWait#await} does, for the call of {@code op} drawn so. */
+    void awaitWord(final int r, final MemorySegment b, final long at, final long k, final String op,
+        final int drawn) {
+        waits.await(r, b, at, k, op, drawn);
     }
 
     /**

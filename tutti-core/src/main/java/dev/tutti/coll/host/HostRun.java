@@ -5,6 +5,7 @@ import dev.tutti.TuttiException;
 import dev.tutti.coll.CollCall;
 import dev.tutti.coll.RegionRun;
 
+import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.TimeUnit;
@@ -52,6 +53,12 @@ final class HostRun implements RegionRun {
     boolean published;
     /** Peers (as offsets from this rank, 1 to size - 1) whose call has been seen and checked. */
     int checked;
+    /** Whether its bytes go through the region's chunk area, and whether they have begun to (under the lock). */
+    boolean chunked;
+    boolean begun;
+    /** What a run through the chunks publishes: where its readers read its bytes in place ({@link HostChunkRoad#name}). */
+    private long[] name;
+    private MemorySegment nameBytes;
     TuttiException failure;
     /** Set with a release store, read with acquire loads: a state flag, no fence on a start's path. */
     @SuppressWarnings("unused") // accessed through DONE
@@ -68,7 +75,7 @@ final class HostRun implements RegionRun {
 
     /** Arms the run for call {@code k} (its previous start, if any, is complete). */
     void arm(final CollCall c, final long number, final int drawn, final long call, final long shape, final long op,
-        final int waits) {
+        final int waits, final boolean chunks) {
         this.call = c;
         this.k = number;
         this.tag = drawn;
@@ -78,9 +85,25 @@ final class HostRun implements RegionRun {
         this.awaits = waits;
         this.published = false;
         this.checked = 1;
+        this.chunked = chunks;
+        this.begun = false;
         this.failure = null;
         this.tests = 0;
         DONE.setRelease(this, false);
+    }
+
+    /** @return what a run through the chunks publishes (two longs, made at its first such start) */
+    long[] name() {
+        if (null == name) {
+            name = new long[2];
+            nameBytes = MemorySegment.ofArray(name);
+        }
+        return name;
+    }
+
+    /** @return {@link #name} as memory */
+    MemorySegment nameBytes() {
+        return nameBytes;
     }
 
     /** Marks the run complete, with its failure or none (under the region's lock). */
@@ -140,7 +163,7 @@ final class HostRun implements RegionRun {
     public void cancel() {
     }
 
-    private boolean isDone() {
+    boolean isDone() {
         return (boolean) DONE.getAcquire(this);
     }
 

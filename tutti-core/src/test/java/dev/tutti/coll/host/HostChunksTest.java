@@ -285,6 +285,109 @@ class HostChunksTest {
         });
     }
 
+    /** @return the chunks a region has run, from its description ("N chunks") */
+    static long chunksRun(final Communicator w) {
+        final java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+) chunks").matcher(
+            HostCollectivesTest.region(w));
+        return m.find() ? Long.parseLong(m.group(1)) : -1;
+    }
+
+    /** @return the chunks a copy of {@code n} ints per block takes at {@code p} ranks, split or not (see piece) */
+    static long moveChunks(final int p, final int n, final boolean split) {
+        final long q = split ? HostLayout.CHUNK / p / HostLayout.LINE * HostLayout.LINE : HostLayout.CHUNK;
+        return ((long) n * Integer.BYTES + q - 1) / q;
+    }
+
+    /**
+     * Nonblocking calls past the cells, once a blocking one has agreed the chunk area, go through the chunks too:
+     * every operation started at once, with a small call among them, then completed in reverse order (each wait
+     * runs the calls before it, in call order), at group sizes 1 to 5 and every root; the results are the
+     * reference's, and the region's chunk count grows by exactly the calls' chunks.
+     */
+    @ParameterizedTest(name = "{0} p={1}")
+    @MethodSource("jobs")
+    void shouldRunNonblockingCallsThroughTheChunks(final String how, final int p) {
+        HostCollectivesTest.job(how, Math.max(2, p), (world, shm) -> {
+            final Communicator w = 1 == p ? world.split(world.rank(), 0) : world;
+            final int me = w.rank();
+            final int big = E + 1;
+            w.allreduce(Buf.of(new int[big]), Buf.of(new int[big]), Op.SUM); // agrees the chunk area
+            for (int root = 0; root < p; root++) {
+                final long before = chunksRun(w);
+                final int n = E + 13 * root + 1; // 2 chunks of a reduction or whole-slot copy
+                final int s = moveCounts(p, true)[3 + root % 3]; // 2-4 pieces of a split copy
+                final int[] sum = new int[n];
+                final int[] red = new int[n];
+                final int[] b = me == root ? HostCollectivesTest.vals(root, n) : new int[n];
+                final int[] all = new int[p * n];
+                final int[] gat = me == root ? new int[p * n] : null;
+                final int[] whole = new int[p * s];
+                final int from = root;
+                Arrays.setAll(whole, i -> HostCollectivesTest.val(from, i));
+                final int[] part = new int[s];
+                final int[] send = new int[p * s];
+                Arrays.setAll(send, i -> HostCollectivesTest.val(me, i));
+                final int[] got = new int[p * s];
+                final int[] small = new int[3];
+                final int[] first = new int[n];
+                final int[] mine = new int[n];
+                Arrays.setAll(mine, i -> sparse(me, i));
+                final dev.tutti.Request[] rs = {
+                    w.iallreduce(Buf.of(HostCollectivesTest.vals(me, n)), Buf.of(sum), Op.SUM),
+                    w.ireduce(Buf.of(HostCollectivesTest.vals(me, n)), me == root ? Buf.of(red) : null, Op.SUM,
+                        root),
+                    w.ibcast(Buf.of(b), root),
+                    w.iallreduce(Buf.of(new int[] {me, 1, 2}), Buf.of(small), Op.SUM), // through the cells
+                    w.iallgather(Buf.of(HostCollectivesTest.vals(me, n)), Buf.of(all)),
+                    w.igather(Buf.of(HostCollectivesTest.vals(me, n)), null == gat ? null : Buf.of(gat), root),
+                    w.iscatter(me == root ? Buf.of(whole) : null, Buf.of(part), root),
+                    w.ialltoall(Buf.of(send), Buf.of(got)),
+                    w.iallreduce(Buf.of(mine), Buf.of(first), FIRST_NONZERO),
+                };
+                for (int i = rs.length - 1; i >= 0; i--) {
+                    rs[i].waitFor();
+                }
+                final int[] sums = HostCollectivesTest.sums(p, n);
+                assertArrayEquals(sums, sum, "iallreduce n=" + n);
+                if (me == root) {
+                    assertArrayEquals(sums, red, "ireduce n=" + n + " root=" + root);
+                }
+                assertArrayEquals(HostCollectivesTest.vals(root, n), b, "ibcast n=" + n + " root=" + root);
+                assertArrayEquals(new int[] {p * (p - 1) / 2, p, 2 * p}, small, "iallreduce in the cells");
+                final int[] concat = new int[p * n];
+                for (int r = 0; r < p; r++) {
+                    System.arraycopy(HostCollectivesTest.vals(r, n), 0, concat, r * n, n);
+                }
+                assertArrayEquals(concat, all, "iallgather n=" + n);
+                if (me == root) {
+                    assertArrayEquals(concat, gat, "igather n=" + n + " root=" + root);
+                }
+                assertArrayEquals(Arrays.copyOfRange(whole, me * s, me * s + s), part, "iscatter n=" + s);
+                final int[] expect = new int[p * s];
+                for (int r = 0; r < p; r++) {
+                    for (int i = 0; i < s; i++) {
+                        expect[r * s + i] = HostCollectivesTest.val(r, me * s + i);
+                    }
+                }
+                assertArrayEquals(expect, got, "ialltoall n=" + s);
+                final int[] ordered = new int[n];
+                for (int i = 0; i < n; i++) {
+                    for (int r = p - 1; r >= 0; r--) {
+                        ordered[i] = 0 != sparse(r, i) ? sparse(r, i) : ordered[i];
+                    }
+                }
+                assertArrayEquals(ordered, first, "iallreduce of a non-commutative op n=" + n);
+                if (p > 1) {
+                    final long reduction = (n + E - 1) / E;
+                    final long expected = 3 * reduction + 3 * moveChunks(p, n, false) + 2 * moveChunks(p, s, true);
+                    assertTrue(expected == chunksRun(w) - before, "the calls took " + (chunksRun(w) - before)
+                        + " chunks, expected " + expected + ": " + HostCollectivesTest.region(w));
+                }
+            }
+            tookChunks(w, p);
+        });
+    }
+
     /**
      * Buffers from the shared arena ({@code allocShared}) are read in place by the readers of a copy past the cells,
      * and the writer returns only once they are done: it scribbles over its buffer right after each call, and every
@@ -379,7 +482,11 @@ class HostChunksTest {
                         final long[] x = new long[n];
                         final int call = i;
                         Arrays.setAll(x, j -> (long) me * j + call);
-                        dup.allreduce(Buf.of(x), Buf.of(s), Op.SUM);
+                        if (0 == call % 2) {
+                            dup.allreduce(Buf.of(x), Buf.of(s), Op.SUM);
+                        } else { // through the chunks too, once the blocking call before has agreed them
+                            dup.iallreduce(Buf.of(x), Buf.of(s), Op.SUM).waitFor();
+                        }
                         for (int j = 0; j < n; j++) {
                             assertTrue(s[j] == (long) (p * (p - 1) / 2) * j + (long) p * call, "dup " + call);
                         }
@@ -457,19 +564,25 @@ class HostChunksTest {
 
     /**
      * A rank whose call fails in the middle of the chunks (its fold throws) leaves the job; its peer, waiting for
-     * that rank's reduced segment, fails naming the call instead of waiting for ever.
+     * that rank's reduced segment, fails naming the call instead of waiting for ever, in a blocking call and in the
+     * wait of a nonblocking one.
      */
-    @Test
-    void shouldFailWhenAPeerLeavesInTheMiddleOfTheChunks() {
+    @ParameterizedTest(name = "nonblocking={0}")
+    @ValueSource(booleans = {false, true})
+    void shouldFailWhenAPeerLeavesInTheMiddleOfTheChunks(final boolean nonblocking) {
         final AssertionError job = assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
             try {
                 ShmJob.run(2, (w, shm) -> {
-                    w.barrier();
+                    final int n = 4 * E;
+                    w.allreduce(Buf.of(new int[n]), Buf.of(new int[n]), Op.SUM); // agrees the chunk area
                     if (1 == w.rank()) {
                         victim = Thread.currentThread();
                     }
-                    final int n = 4 * E;
-                    w.allreduce(Buf.of(new int[n]), Buf.of(new int[n]), FAILING);
+                    if (nonblocking) {
+                        w.iallreduce(Buf.of(new int[n]), Buf.of(new int[n]), FAILING).waitFor();
+                    } else {
+                        w.allreduce(Buf.of(new int[n]), Buf.of(new int[n]), FAILING);
+                    }
                 });
                 return null;
             } catch (final AssertionError e) {
