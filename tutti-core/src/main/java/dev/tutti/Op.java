@@ -1,14 +1,8 @@
 package dev.tutti;
 
-import dev.tutti.internal.Errors;
+import dev.tutti.internal.OpReduction;
 import dev.tutti.internal.RawReduction;
-import dev.tutti.type.kernel.ByteKernels;
-import dev.tutti.type.kernel.CharKernels;
-import dev.tutti.type.kernel.DoubleKernels;
-import dev.tutti.type.kernel.FloatKernels;
-import dev.tutti.type.kernel.IntKernels;
-import dev.tutti.type.kernel.LongKernels;
-import dev.tutti.type.kernel.ShortKernels;
+import dev.tutti.internal.UserFunctions;
 
 import java.lang.foreign.MemorySegment;
 
@@ -154,24 +148,7 @@ public sealed interface Op permits Op.Predefined, Op.User {
      *                        function propagates as is
      */
     default void reduceLocal(final Buf in, final Buf inout) {
-        if (null == in || null == inout || Buf.IN_PLACE == in || Buf.IN_PLACE == inout) {
-            throw Errors.argument(ErrorClass.ARG, "reduceLocal", null, null == in || Buf.IN_PLACE == in ? "in"
-                : "inout", null == in || null == inout ? "null" : "IN_PLACE", "a buffer");
-        }
-        if (in.datatype() != inout.datatype()) {
-            throw Errors.expected(ErrorClass.TYPE, "reduceLocal", null, "in type=" + in.datatype() + ", inout type="
-                + inout.datatype(), "one type");
-        }
-        if (in.count() != inout.count()) {
-            throw Errors.expected(ErrorClass.COUNT, "reduceLocal", null, "in count=" + in.count() + ", inout count="
-                + inout.count(), "one count");
-        }
-        final MemorySegment a = null != in.segment() ? in.segment() : packedCopy(in);
-        final MemorySegment b = null != inout.segment() ? inout.segment() : packedCopy(inout);
-        reduce(inout.datatype(), a, b, inout.count());
-        if (null == inout.segment()) {
-            inout.unpack(b);
-        }
+        OpReduction.reduceLocal(this, in, inout);
     }
 
     /**
@@ -193,29 +170,7 @@ public sealed interface Op permits Op.Predefined, Op.User {
      *                        propagates as is
      */
     default void reduce(final Datatype type, final MemorySegment in, final MemorySegment inout, final int count) {
-        if (null == type) {
-            throw Errors.argument(ErrorClass.TYPE, "reduce", null, "type", null, "a Datatype (op=" + this + ")");
-        }
-        if (!isDefinedFor(type)) {
-            throw RawReduction.notDefined("reduce", this, isPredefined(), MINLOC == this || MAXLOC == this,
-                this::isDefinedFor, type);
-        }
-        RawReduction.checkSegments(type, in, inout, count);
-        if (0 == count) {
-            return;
-        }
-        if (this instanceof final Predefined predefined) {
-            RawReduction.predefined(predefined.ordinal(), type, in, inout, count);
-        } else {
-            ((User) this).applyFunction(type, in, inout, count);
-        }
-    }
-
-    /** @return a heap copy of a buffer's packed elements (a layout's items, or booleans as bytes 0/1) */
-    private static MemorySegment packedCopy(final Buf b) {
-        final MemorySegment out = MemorySegment.ofArray(new byte[Math.toIntExact(b.byteSize())]);
-        b.pack(out);
-        return out;
+        OpReduction.reduce(this, type, in, inout, count);
     }
 
     /**
@@ -331,10 +286,7 @@ public sealed interface Op permits Op.Predefined, Op.User {
      * @throws TuttiException of class {@link ErrorClass#ARG} if the name is null or blank
      */
     static Builder builder(final String name, final boolean commutative) {
-        if (null == name || name.isBlank()) {
-            throw Errors.argument(ErrorClass.ARG, "Op.user", null, "name", null == name ? "null" : "\"" + name + "\"",
-                "a non-blank name");
-        }
+        UserFunctions.checkName(name);
         return new Builder(name, commutative);
     }
 
@@ -487,32 +439,7 @@ public sealed interface Op permits Op.Predefined, Op.User {
 
         @Override
         public boolean isDefinedFor(final Datatype type) {
-            if (null == type) {
-                return false;
-            }
-            return switch (this) {
-                case SUM, PROD, MIN, MAX -> isNumeric(type);
-                case LAND, LOR, LXOR, BAND, BOR, BXOR -> Datatype.BOOLEAN == type || isInteger(type);
-                case MINLOC, MAXLOC -> isPair(type);
-            };
-        }
-
-        private static boolean isInteger(final Datatype type) {
-            return switch (type) {
-                case BYTE, SHORT, CHAR, INT, LONG -> true;
-                default -> false;
-            };
-        }
-
-        private static boolean isNumeric(final Datatype type) {
-            return isInteger(type) || Datatype.FLOAT == type || Datatype.DOUBLE == type;
-        }
-
-        private static boolean isPair(final Datatype type) {
-            return switch (type) {
-                case INT_PAIR, LONG_PAIR, FLOAT_PAIR, DOUBLE_PAIR -> true;
-                default -> false;
-            };
+            return RawReduction.definedFor(ordinal(), type);
         }
     }
 
@@ -521,14 +448,6 @@ public sealed interface Op permits Op.Predefined, Op.User {
      * over raw memory. Immutable and safe to share between threads (provided the functions are).
      */
     final class User implements Op {
-        private static final ByteKernels.UserApply<ByteFunction> BYTES = ByteFunction::apply;
-        private static final ShortKernels.UserApply<ShortFunction> SHORTS = ShortFunction::apply;
-        private static final CharKernels.UserApply<CharFunction> CHARS = CharFunction::apply;
-        private static final IntKernels.UserApply<IntFunction> INTS = IntFunction::apply;
-        private static final LongKernels.UserApply<LongFunction> LONGS = LongFunction::apply;
-        private static final FloatKernels.UserApply<FloatFunction> FLOATS = FloatFunction::apply;
-        private static final DoubleKernels.UserApply<DoubleFunction> DOUBLES = DoubleFunction::apply;
-
         private final String name;
         private final boolean commutative;
         private final ByteFunction byteFunction;
@@ -570,22 +489,7 @@ public sealed interface Op permits Op.Predefined, Op.User {
 
         @Override
         public boolean isDefinedFor(final Datatype type) {
-            if (null == type || Datatype.OBJECT == type) {
-                return false;
-            }
-            if (null != segmentFunction) {
-                return true;
-            }
-            return switch (type) {
-                case BYTE -> null != byteFunction;
-                case SHORT -> null != shortFunction;
-                case CHAR -> null != charFunction;
-                case INT -> null != intFunction;
-                case LONG -> null != longFunction;
-                case FLOAT -> null != floatFunction;
-                case DOUBLE -> null != doubleFunction;
-                default -> false;
-            };
+            return UserFunctions.covers(this, type);
         }
 
         /**
@@ -660,59 +564,6 @@ public sealed interface Op permits Op.Predefined, Op.User {
             return segmentFunction;
         }
 
-        /** Applies the function for {@code type} (the segment function if there is none), checked by the caller. */
-        private void applyFunction(final Datatype type, final MemorySegment in, final MemorySegment inout,
-            final int count) {
-            switch (type) {
-                case BYTE -> {
-                    if (null != byteFunction) {
-                        ByteKernels.reduceUser(byteFunction, BYTES, in, inout, count);
-                        return;
-                    }
-                }
-                case SHORT -> {
-                    if (null != shortFunction) {
-                        ShortKernels.reduceUser(shortFunction, SHORTS, in, inout, count);
-                        return;
-                    }
-                }
-                case CHAR -> {
-                    if (null != charFunction) {
-                        CharKernels.reduceUser(charFunction, CHARS, in, inout, count);
-                        return;
-                    }
-                }
-                case INT -> {
-                    if (null != intFunction) {
-                        IntKernels.reduceUser(intFunction, INTS, in, inout, count);
-                        return;
-                    }
-                }
-                case LONG -> {
-                    if (null != longFunction) {
-                        LongKernels.reduceUser(longFunction, LONGS, in, inout, count);
-                        return;
-                    }
-                }
-                case FLOAT -> {
-                    if (null != floatFunction) {
-                        FloatKernels.reduceUser(floatFunction, FLOATS, in, inout, count);
-                        return;
-                    }
-                }
-                case DOUBLE -> {
-                    if (null != doubleFunction) {
-                        DoubleKernels.reduceUser(doubleFunction, DOUBLES, in, inout, count);
-                        return;
-                    }
-                }
-                default -> {
-                    // no typed functions for BOOLEAN, the pairs and OBJECT: only the segment function applies
-                }
-            }
-            segmentFunction.apply(type, in, inout, count);
-        }
-
         /** @return {@code name(user)} or {@code name(user, non-commutative)} */
         @Override
         public String toString() {
@@ -749,7 +600,7 @@ public sealed interface Op permits Op.Predefined, Op.User {
          * @throws TuttiException of class {@link ErrorClass#ARG} if {@code f} is null or one was already set
          */
         public Builder bytes(final ByteFunction f) {
-            byteFunction = once(byteFunction, f, "bytes");
+            byteFunction = UserFunctions.once(name, byteFunction, f, "bytes");
             return this;
         }
 
@@ -761,7 +612,7 @@ public sealed interface Op permits Op.Predefined, Op.User {
          * @throws TuttiException of class {@link ErrorClass#ARG} if {@code f} is null or one was already set
          */
         public Builder shorts(final ShortFunction f) {
-            shortFunction = once(shortFunction, f, "shorts");
+            shortFunction = UserFunctions.once(name, shortFunction, f, "shorts");
             return this;
         }
 
@@ -773,7 +624,7 @@ public sealed interface Op permits Op.Predefined, Op.User {
          * @throws TuttiException of class {@link ErrorClass#ARG} if {@code f} is null or one was already set
          */
         public Builder chars(final CharFunction f) {
-            charFunction = once(charFunction, f, "chars");
+            charFunction = UserFunctions.once(name, charFunction, f, "chars");
             return this;
         }
 
@@ -785,7 +636,7 @@ public sealed interface Op permits Op.Predefined, Op.User {
          * @throws TuttiException of class {@link ErrorClass#ARG} if {@code f} is null or one was already set
          */
         public Builder ints(final IntFunction f) {
-            intFunction = once(intFunction, f, "ints");
+            intFunction = UserFunctions.once(name, intFunction, f, "ints");
             return this;
         }
 
@@ -797,7 +648,7 @@ public sealed interface Op permits Op.Predefined, Op.User {
          * @throws TuttiException of class {@link ErrorClass#ARG} if {@code f} is null or one was already set
          */
         public Builder longs(final LongFunction f) {
-            longFunction = once(longFunction, f, "longs");
+            longFunction = UserFunctions.once(name, longFunction, f, "longs");
             return this;
         }
 
@@ -809,7 +660,7 @@ public sealed interface Op permits Op.Predefined, Op.User {
          * @throws TuttiException of class {@link ErrorClass#ARG} if {@code f} is null or one was already set
          */
         public Builder floats(final FloatFunction f) {
-            floatFunction = once(floatFunction, f, "floats");
+            floatFunction = UserFunctions.once(name, floatFunction, f, "floats");
             return this;
         }
 
@@ -821,7 +672,7 @@ public sealed interface Op permits Op.Predefined, Op.User {
          * @throws TuttiException of class {@link ErrorClass#ARG} if {@code f} is null or one was already set
          */
         public Builder doubles(final DoubleFunction f) {
-            doubleFunction = once(doubleFunction, f, "doubles");
+            doubleFunction = UserFunctions.once(name, doubleFunction, f, "doubles");
             return this;
         }
 
@@ -834,7 +685,7 @@ public sealed interface Op permits Op.Predefined, Op.User {
          * @throws TuttiException of class {@link ErrorClass#ARG} if {@code f} is null or one was already set
          */
         public Builder segments(final SegmentFunction f) {
-            segmentFunction = once(segmentFunction, f, "segments");
+            segmentFunction = UserFunctions.once(name, segmentFunction, f, "segments");
             return this;
         }
 
@@ -845,29 +696,10 @@ public sealed interface Op permits Op.Predefined, Op.User {
          * @throws TuttiException of class {@link ErrorClass#ARG} if no function was given
          */
         public User build() {
-            if (null == byteFunction && null == shortFunction && null == charFunction && null == intFunction
-                && null == longFunction && null == floatFunction && null == doubleFunction
-                && null == segmentFunction) {
-                throw Errors.expected(ErrorClass.ARG, head(), null, "no function given",
-                    "at least one of bytes, shorts, chars, ints, longs, floats, doubles, segments");
-            }
+            UserFunctions.checkAny(name, null != byteFunction || null != shortFunction || null != charFunction
+                || null != intFunction || null != longFunction || null != floatFunction || null != doubleFunction
+                || null != segmentFunction);
             return new User(this);
-        }
-
-        private <F> F once(final F current, final F f, final String what) {
-            if (null == f) {
-                throw Errors.argument(ErrorClass.ARG, head(), null, what + " function", null, "a function");
-            }
-            if (null != current) {
-                throw Errors.expected(ErrorClass.ARG, head(), null, what + " function given twice",
-                    "at most one per type");
-            }
-            return f;
-        }
-
-        /** The head of this builder's messages, {@code Op.user(name=...)}: the op is named by its call. */
-        private String head() {
-            return "Op.user(name=" + name + ")";
         }
     }
 }

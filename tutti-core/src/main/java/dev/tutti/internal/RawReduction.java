@@ -21,10 +21,17 @@ import static dev.tutti.type.kernel.Kernels.BXOR;
 import static dev.tutti.type.kernel.Kernels.LAND;
 import static dev.tutti.type.kernel.Kernels.LOR;
 import static dev.tutti.type.kernel.Kernels.LXOR;
+import static dev.tutti.type.kernel.Kernels.MAX;
+import static dev.tutti.type.kernel.Kernels.MAXLOC;
+import static dev.tutti.type.kernel.Kernels.MIN;
+import static dev.tutti.type.kernel.Kernels.MINLOC;
+import static dev.tutti.type.kernel.Kernels.PROD;
+import static dev.tutti.type.kernel.Kernels.SUM;
 
 /**
- * One reduction over raw memory, between a datatype and the kernels: the checks of its operands, the message of an
- * operation not defined for a type, and the choice of the kernel for a predefined operation on a datatype.
+ * One reduction over raw memory, between a datatype and the kernels: the checks of its operands, which types a
+ * predefined operation is defined for (the table in {@code Op}'s javadoc), the message of an operation not defined
+ * for a type, and the choice of the kernel for a predefined operation on a datatype.
  * {@code Op.reduce} (the api's local reduction) and the engine's {@code type.LocalReduction} both go through here,
  * so a reduction is checked and dispatched the same way wherever it runs.
  *
@@ -35,6 +42,36 @@ import static dev.tutti.type.kernel.Kernels.LXOR;
  */
 public final class RawReduction {
     private RawReduction() {
+    }
+
+    /**
+     * Tells whether a predefined operation is defined for a type: the arithmetic ones for the numeric types, the
+     * logical and bitwise ones for BOOLEAN and the integer types, MINLOC and MAXLOC for the pair types.
+     *
+     * @param op   the operation's code (the ordinal of its {@code Op.Predefined})
+     * @param type the element type, or null
+     * @return true if {@link #predefined} has a kernel for the pair; false for a null type or an unknown code
+     */
+    public static boolean definedFor(final int op, final Datatype type) {
+        if (null == type) {
+            return false;
+        }
+        return switch (op) {
+            case SUM, PROD, MIN, MAX -> isInteger(type) || Datatype.FLOAT == type || Datatype.DOUBLE == type;
+            case LAND, LOR, LXOR, BAND, BOR, BXOR -> Datatype.BOOLEAN == type || isInteger(type);
+            case MINLOC, MAXLOC -> switch (type) {
+                case INT_PAIR, LONG_PAIR, FLOAT_PAIR, DOUBLE_PAIR -> true;
+                default -> false;
+            };
+            default -> false;
+        };
+    }
+
+    private static boolean isInteger(final Datatype type) {
+        return switch (type) {
+            case BYTE, SHORT, CHAR, INT, LONG -> true;
+            default -> false;
+        };
     }
 
     /**

@@ -21,9 +21,9 @@ import static dev.tutti.type.kernel.Kernels.SUM;
 /**
  * Reduction kernels over {@code short} elements: one loop per predefined operation over array ranges, the
  * driver that brings heap and native segments to those loops, and the adapter for user functions over
- * {@code short[]}. Called only by {@link Kernels} and, for user functions, by the op-aware dispatch
- * ({@code dev.tutti.type.LocalReduction}, {@code Op.reduceLocal}), which have validated the operation, the type and the
- * sizes; see the implementation notes of {@link Kernels} for why every loop runs over arrays.
+ * {@code short[]}. Called only by the api's support, {@code dev.tutti.internal}: {@code RawReduction} for the
+ * predefined operations, {@code UserFunctions} for user functions, which have validated the operation, the type and
+ * the sizes; see the implementation notes of {@link Kernels} for why every loop runs over arrays.
  */
 public final class ShortKernels {
     /** Elements per staging chunk: {@link Kernels#CHUNK_BYTES} of them. */
