@@ -92,7 +92,7 @@ public class Buffer {
      * @throws IllegalStateException if the buffer is committed, or its capacity cannot take the header
      */
     public void putSectionHeader(final Type type) {
-        sections().header(capacity, type);
+        sections().header(type);
     }
 
     /**
@@ -143,24 +143,15 @@ public class Buffer {
      */
     public int fromMessage(final byte[] message) {
         final Sections s = sections();
-        s.decode("mpjdev.Comm.recv", capacity, message);
+        s.decode("mpjdev.Comm.recv", message);
         return s.elements();
     }
 
     private Sections sections() {
         if (null == sections) {
-            sections = new Sections();
+            sections = new Sections(capacity);
         }
         return sections;
-    }
-
-    private static Sections.Index listed(final String op, final int[] indexes, final int offs, final int numEls) {
-        if (null == indexes || offs < 0 || numEls < 0 || offs + numEls > indexes.length) {
-            throw new IllegalArgumentException("mpjbuf.Buffer." + op + ": indexes[" + offs + ".." + (offs + numEls)
-                + ") of " + (null == indexes ? "null" : "an array of " + indexes.length) + " (expected numEls "
-                + "entries from offs)");
-        }
-        return i -> indexes[offs + i];
     }
 
     /**
@@ -173,7 +164,7 @@ public class Buffer {
      * @throws IllegalStateException    if the buffer is committed or full
      */
     public void write(final byte[] source, final int srcOff, final int numEls) {
-        sections().put("write", capacity, source, numEls, i -> srcOff + i);
+        sections().put("write", source, Placement.contiguous(srcOff, numEls));
     }
 
     /**
@@ -186,7 +177,7 @@ public class Buffer {
      * @throws IllegalArgumentException as {@link #write(byte[], int, int)}, or for indexes out of range
      */
     public void gather(final byte[] source, final int numEls, final int offs, final int[] indexes) {
-        sections().put("gather", capacity, source, numEls, listed("gather", indexes, offs, numEls));
+        sections().put("gather", source, Placement.listed("gather", indexes, offs, numEls));
     }
 
     /**
@@ -204,8 +195,7 @@ public class Buffer {
      */
     public void strGather(final byte[] source, final int srcOff, final int rank, final int exts, final int strs,
         final int[] shape) {
-        final int[] at = Sections.strided("strGather", srcOff, rank, exts, strs, shape);
-        sections().put("strGather", capacity, source, at.length, i -> at[i]);
+        sections().put("strGather", source, Placement.strided("strGather", srcOff, rank, exts, strs, shape));
     }
 
     /**
@@ -218,7 +208,7 @@ public class Buffer {
      * @throws IllegalStateException    if no section is open
      */
     public void read(final byte[] dest, final int dstOff, final int numEls) {
-        sections().take("read", dest, numEls, i -> dstOff + i);
+        sections().take("read", dest, Placement.contiguous(dstOff, numEls));
     }
 
     /**
@@ -231,7 +221,7 @@ public class Buffer {
      * @throws IllegalArgumentException as {@link #read(byte[], int, int)}, or for indexes out of range
      */
     public void scatter(final byte[] dest, final int numEls, final int offs, final int[] indexes) {
-        sections().take("scatter", dest, numEls, listed("scatter", indexes, offs, numEls));
+        sections().take("scatter", dest, Placement.listed("scatter", indexes, offs, numEls));
     }
 
     /**
@@ -248,8 +238,7 @@ public class Buffer {
      */
     public void strScatter(final byte[] dest, final int dstOff, final int rank, final int exts, final int strs,
         final int[] shape) {
-        final int[] at = Sections.strided("strScatter", dstOff, rank, exts, strs, shape);
-        sections().take("strScatter", dest, at.length, i -> at[i]);
+        sections().take("strScatter", dest, Placement.strided("strScatter", dstOff, rank, exts, strs, shape));
     }
 
     /**
@@ -262,7 +251,7 @@ public class Buffer {
      * @throws IllegalStateException    if the buffer is committed or full
      */
     public void write(final char[] source, final int srcOff, final int numEls) {
-        sections().put("write", capacity, source, numEls, i -> srcOff + i);
+        sections().put("write", source, Placement.contiguous(srcOff, numEls));
     }
 
     /**
@@ -275,7 +264,7 @@ public class Buffer {
      * @throws IllegalArgumentException as {@link #write(char[], int, int)}, or for indexes out of range
      */
     public void gather(final char[] source, final int numEls, final int offs, final int[] indexes) {
-        sections().put("gather", capacity, source, numEls, listed("gather", indexes, offs, numEls));
+        sections().put("gather", source, Placement.listed("gather", indexes, offs, numEls));
     }
 
     /**
@@ -293,8 +282,7 @@ public class Buffer {
      */
     public void strGather(final char[] source, final int srcOff, final int rank, final int exts, final int strs,
         final int[] shape) {
-        final int[] at = Sections.strided("strGather", srcOff, rank, exts, strs, shape);
-        sections().put("strGather", capacity, source, at.length, i -> at[i]);
+        sections().put("strGather", source, Placement.strided("strGather", srcOff, rank, exts, strs, shape));
     }
 
     /**
@@ -307,7 +295,7 @@ public class Buffer {
      * @throws IllegalStateException    if no section is open
      */
     public void read(final char[] dest, final int dstOff, final int numEls) {
-        sections().take("read", dest, numEls, i -> dstOff + i);
+        sections().take("read", dest, Placement.contiguous(dstOff, numEls));
     }
 
     /**
@@ -320,7 +308,7 @@ public class Buffer {
      * @throws IllegalArgumentException as {@link #read(char[], int, int)}, or for indexes out of range
      */
     public void scatter(final char[] dest, final int numEls, final int offs, final int[] indexes) {
-        sections().take("scatter", dest, numEls, listed("scatter", indexes, offs, numEls));
+        sections().take("scatter", dest, Placement.listed("scatter", indexes, offs, numEls));
     }
 
     /**
@@ -337,8 +325,7 @@ public class Buffer {
      */
     public void strScatter(final char[] dest, final int dstOff, final int rank, final int exts, final int strs,
         final int[] shape) {
-        final int[] at = Sections.strided("strScatter", dstOff, rank, exts, strs, shape);
-        sections().take("strScatter", dest, at.length, i -> at[i]);
+        sections().take("strScatter", dest, Placement.strided("strScatter", dstOff, rank, exts, strs, shape));
     }
 
     /**
@@ -351,7 +338,7 @@ public class Buffer {
      * @throws IllegalStateException    if the buffer is committed or full
      */
     public void write(final short[] source, final int srcOff, final int numEls) {
-        sections().put("write", capacity, source, numEls, i -> srcOff + i);
+        sections().put("write", source, Placement.contiguous(srcOff, numEls));
     }
 
     /**
@@ -364,7 +351,7 @@ public class Buffer {
      * @throws IllegalArgumentException as {@link #write(short[], int, int)}, or for indexes out of range
      */
     public void gather(final short[] source, final int numEls, final int offs, final int[] indexes) {
-        sections().put("gather", capacity, source, numEls, listed("gather", indexes, offs, numEls));
+        sections().put("gather", source, Placement.listed("gather", indexes, offs, numEls));
     }
 
     /**
@@ -382,8 +369,7 @@ public class Buffer {
      */
     public void strGather(final short[] source, final int srcOff, final int rank, final int exts, final int strs,
         final int[] shape) {
-        final int[] at = Sections.strided("strGather", srcOff, rank, exts, strs, shape);
-        sections().put("strGather", capacity, source, at.length, i -> at[i]);
+        sections().put("strGather", source, Placement.strided("strGather", srcOff, rank, exts, strs, shape));
     }
 
     /**
@@ -396,7 +382,7 @@ public class Buffer {
      * @throws IllegalStateException    if no section is open
      */
     public void read(final short[] dest, final int dstOff, final int numEls) {
-        sections().take("read", dest, numEls, i -> dstOff + i);
+        sections().take("read", dest, Placement.contiguous(dstOff, numEls));
     }
 
     /**
@@ -409,7 +395,7 @@ public class Buffer {
      * @throws IllegalArgumentException as {@link #read(short[], int, int)}, or for indexes out of range
      */
     public void scatter(final short[] dest, final int numEls, final int offs, final int[] indexes) {
-        sections().take("scatter", dest, numEls, listed("scatter", indexes, offs, numEls));
+        sections().take("scatter", dest, Placement.listed("scatter", indexes, offs, numEls));
     }
 
     /**
@@ -426,8 +412,7 @@ public class Buffer {
      */
     public void strScatter(final short[] dest, final int dstOff, final int rank, final int exts, final int strs,
         final int[] shape) {
-        final int[] at = Sections.strided("strScatter", dstOff, rank, exts, strs, shape);
-        sections().take("strScatter", dest, at.length, i -> at[i]);
+        sections().take("strScatter", dest, Placement.strided("strScatter", dstOff, rank, exts, strs, shape));
     }
 
     /**
@@ -440,7 +425,7 @@ public class Buffer {
      * @throws IllegalStateException    if the buffer is committed or full
      */
     public void write(final boolean[] source, final int srcOff, final int numEls) {
-        sections().put("write", capacity, source, numEls, i -> srcOff + i);
+        sections().put("write", source, Placement.contiguous(srcOff, numEls));
     }
 
     /**
@@ -453,7 +438,7 @@ public class Buffer {
      * @throws IllegalArgumentException as {@link #write(boolean[], int, int)}, or for indexes out of range
      */
     public void gather(final boolean[] source, final int numEls, final int offs, final int[] indexes) {
-        sections().put("gather", capacity, source, numEls, listed("gather", indexes, offs, numEls));
+        sections().put("gather", source, Placement.listed("gather", indexes, offs, numEls));
     }
 
     /**
@@ -471,8 +456,7 @@ public class Buffer {
      */
     public void strGather(final boolean[] source, final int srcOff, final int rank, final int exts, final int strs,
         final int[] shape) {
-        final int[] at = Sections.strided("strGather", srcOff, rank, exts, strs, shape);
-        sections().put("strGather", capacity, source, at.length, i -> at[i]);
+        sections().put("strGather", source, Placement.strided("strGather", srcOff, rank, exts, strs, shape));
     }
 
     /**
@@ -485,7 +469,7 @@ public class Buffer {
      * @throws IllegalStateException    if no section is open
      */
     public void read(final boolean[] dest, final int dstOff, final int numEls) {
-        sections().take("read", dest, numEls, i -> dstOff + i);
+        sections().take("read", dest, Placement.contiguous(dstOff, numEls));
     }
 
     /**
@@ -498,7 +482,7 @@ public class Buffer {
      * @throws IllegalArgumentException as {@link #read(boolean[], int, int)}, or for indexes out of range
      */
     public void scatter(final boolean[] dest, final int numEls, final int offs, final int[] indexes) {
-        sections().take("scatter", dest, numEls, listed("scatter", indexes, offs, numEls));
+        sections().take("scatter", dest, Placement.listed("scatter", indexes, offs, numEls));
     }
 
     /**
@@ -515,8 +499,7 @@ public class Buffer {
      */
     public void strScatter(final boolean[] dest, final int dstOff, final int rank, final int exts, final int strs,
         final int[] shape) {
-        final int[] at = Sections.strided("strScatter", dstOff, rank, exts, strs, shape);
-        sections().take("strScatter", dest, at.length, i -> at[i]);
+        sections().take("strScatter", dest, Placement.strided("strScatter", dstOff, rank, exts, strs, shape));
     }
 
     /**
@@ -529,7 +512,7 @@ public class Buffer {
      * @throws IllegalStateException    if the buffer is committed or full
      */
     public void write(final int[] source, final int srcOff, final int numEls) {
-        sections().put("write", capacity, source, numEls, i -> srcOff + i);
+        sections().put("write", source, Placement.contiguous(srcOff, numEls));
     }
 
     /**
@@ -542,7 +525,7 @@ public class Buffer {
      * @throws IllegalArgumentException as {@link #write(int[], int, int)}, or for indexes out of range
      */
     public void gather(final int[] source, final int numEls, final int offs, final int[] indexes) {
-        sections().put("gather", capacity, source, numEls, listed("gather", indexes, offs, numEls));
+        sections().put("gather", source, Placement.listed("gather", indexes, offs, numEls));
     }
 
     /**
@@ -560,8 +543,7 @@ public class Buffer {
      */
     public void strGather(final int[] source, final int srcOff, final int rank, final int exts, final int strs,
         final int[] shape) {
-        final int[] at = Sections.strided("strGather", srcOff, rank, exts, strs, shape);
-        sections().put("strGather", capacity, source, at.length, i -> at[i]);
+        sections().put("strGather", source, Placement.strided("strGather", srcOff, rank, exts, strs, shape));
     }
 
     /**
@@ -574,7 +556,7 @@ public class Buffer {
      * @throws IllegalStateException    if no section is open
      */
     public void read(final int[] dest, final int dstOff, final int numEls) {
-        sections().take("read", dest, numEls, i -> dstOff + i);
+        sections().take("read", dest, Placement.contiguous(dstOff, numEls));
     }
 
     /**
@@ -587,7 +569,7 @@ public class Buffer {
      * @throws IllegalArgumentException as {@link #read(int[], int, int)}, or for indexes out of range
      */
     public void scatter(final int[] dest, final int numEls, final int offs, final int[] indexes) {
-        sections().take("scatter", dest, numEls, listed("scatter", indexes, offs, numEls));
+        sections().take("scatter", dest, Placement.listed("scatter", indexes, offs, numEls));
     }
 
     /**
@@ -604,8 +586,7 @@ public class Buffer {
      */
     public void strScatter(final int[] dest, final int dstOff, final int rank, final int exts, final int strs,
         final int[] shape) {
-        final int[] at = Sections.strided("strScatter", dstOff, rank, exts, strs, shape);
-        sections().take("strScatter", dest, at.length, i -> at[i]);
+        sections().take("strScatter", dest, Placement.strided("strScatter", dstOff, rank, exts, strs, shape));
     }
 
     /**
@@ -618,7 +599,7 @@ public class Buffer {
      * @throws IllegalStateException    if the buffer is committed or full
      */
     public void write(final long[] source, final int srcOff, final int numEls) {
-        sections().put("write", capacity, source, numEls, i -> srcOff + i);
+        sections().put("write", source, Placement.contiguous(srcOff, numEls));
     }
 
     /**
@@ -631,7 +612,7 @@ public class Buffer {
      * @throws IllegalArgumentException as {@link #write(long[], int, int)}, or for indexes out of range
      */
     public void gather(final long[] source, final int numEls, final int offs, final int[] indexes) {
-        sections().put("gather", capacity, source, numEls, listed("gather", indexes, offs, numEls));
+        sections().put("gather", source, Placement.listed("gather", indexes, offs, numEls));
     }
 
     /**
@@ -649,8 +630,7 @@ public class Buffer {
      */
     public void strGather(final long[] source, final int srcOff, final int rank, final int exts, final int strs,
         final int[] shape) {
-        final int[] at = Sections.strided("strGather", srcOff, rank, exts, strs, shape);
-        sections().put("strGather", capacity, source, at.length, i -> at[i]);
+        sections().put("strGather", source, Placement.strided("strGather", srcOff, rank, exts, strs, shape));
     }
 
     /**
@@ -663,7 +643,7 @@ public class Buffer {
      * @throws IllegalStateException    if no section is open
      */
     public void read(final long[] dest, final int dstOff, final int numEls) {
-        sections().take("read", dest, numEls, i -> dstOff + i);
+        sections().take("read", dest, Placement.contiguous(dstOff, numEls));
     }
 
     /**
@@ -676,7 +656,7 @@ public class Buffer {
      * @throws IllegalArgumentException as {@link #read(long[], int, int)}, or for indexes out of range
      */
     public void scatter(final long[] dest, final int numEls, final int offs, final int[] indexes) {
-        sections().take("scatter", dest, numEls, listed("scatter", indexes, offs, numEls));
+        sections().take("scatter", dest, Placement.listed("scatter", indexes, offs, numEls));
     }
 
     /**
@@ -693,8 +673,7 @@ public class Buffer {
      */
     public void strScatter(final long[] dest, final int dstOff, final int rank, final int exts, final int strs,
         final int[] shape) {
-        final int[] at = Sections.strided("strScatter", dstOff, rank, exts, strs, shape);
-        sections().take("strScatter", dest, at.length, i -> at[i]);
+        sections().take("strScatter", dest, Placement.strided("strScatter", dstOff, rank, exts, strs, shape));
     }
 
     /**
@@ -707,7 +686,7 @@ public class Buffer {
      * @throws IllegalStateException    if the buffer is committed or full
      */
     public void write(final float[] source, final int srcOff, final int numEls) {
-        sections().put("write", capacity, source, numEls, i -> srcOff + i);
+        sections().put("write", source, Placement.contiguous(srcOff, numEls));
     }
 
     /**
@@ -720,7 +699,7 @@ public class Buffer {
      * @throws IllegalArgumentException as {@link #write(float[], int, int)}, or for indexes out of range
      */
     public void gather(final float[] source, final int numEls, final int offs, final int[] indexes) {
-        sections().put("gather", capacity, source, numEls, listed("gather", indexes, offs, numEls));
+        sections().put("gather", source, Placement.listed("gather", indexes, offs, numEls));
     }
 
     /**
@@ -738,8 +717,7 @@ public class Buffer {
      */
     public void strGather(final float[] source, final int srcOff, final int rank, final int exts, final int strs,
         final int[] shape) {
-        final int[] at = Sections.strided("strGather", srcOff, rank, exts, strs, shape);
-        sections().put("strGather", capacity, source, at.length, i -> at[i]);
+        sections().put("strGather", source, Placement.strided("strGather", srcOff, rank, exts, strs, shape));
     }
 
     /**
@@ -752,7 +730,7 @@ public class Buffer {
      * @throws IllegalStateException    if no section is open
      */
     public void read(final float[] dest, final int dstOff, final int numEls) {
-        sections().take("read", dest, numEls, i -> dstOff + i);
+        sections().take("read", dest, Placement.contiguous(dstOff, numEls));
     }
 
     /**
@@ -765,7 +743,7 @@ public class Buffer {
      * @throws IllegalArgumentException as {@link #read(float[], int, int)}, or for indexes out of range
      */
     public void scatter(final float[] dest, final int numEls, final int offs, final int[] indexes) {
-        sections().take("scatter", dest, numEls, listed("scatter", indexes, offs, numEls));
+        sections().take("scatter", dest, Placement.listed("scatter", indexes, offs, numEls));
     }
 
     /**
@@ -782,8 +760,7 @@ public class Buffer {
      */
     public void strScatter(final float[] dest, final int dstOff, final int rank, final int exts, final int strs,
         final int[] shape) {
-        final int[] at = Sections.strided("strScatter", dstOff, rank, exts, strs, shape);
-        sections().take("strScatter", dest, at.length, i -> at[i]);
+        sections().take("strScatter", dest, Placement.strided("strScatter", dstOff, rank, exts, strs, shape));
     }
 
     /**
@@ -796,7 +773,7 @@ public class Buffer {
      * @throws IllegalStateException    if the buffer is committed or full
      */
     public void write(final double[] source, final int srcOff, final int numEls) {
-        sections().put("write", capacity, source, numEls, i -> srcOff + i);
+        sections().put("write", source, Placement.contiguous(srcOff, numEls));
     }
 
     /**
@@ -809,7 +786,7 @@ public class Buffer {
      * @throws IllegalArgumentException as {@link #write(double[], int, int)}, or for indexes out of range
      */
     public void gather(final double[] source, final int numEls, final int offs, final int[] indexes) {
-        sections().put("gather", capacity, source, numEls, listed("gather", indexes, offs, numEls));
+        sections().put("gather", source, Placement.listed("gather", indexes, offs, numEls));
     }
 
     /**
@@ -827,8 +804,7 @@ public class Buffer {
      */
     public void strGather(final double[] source, final int srcOff, final int rank, final int exts, final int strs,
         final int[] shape) {
-        final int[] at = Sections.strided("strGather", srcOff, rank, exts, strs, shape);
-        sections().put("strGather", capacity, source, at.length, i -> at[i]);
+        sections().put("strGather", source, Placement.strided("strGather", srcOff, rank, exts, strs, shape));
     }
 
     /**
@@ -841,7 +817,7 @@ public class Buffer {
      * @throws IllegalStateException    if no section is open
      */
     public void read(final double[] dest, final int dstOff, final int numEls) {
-        sections().take("read", dest, numEls, i -> dstOff + i);
+        sections().take("read", dest, Placement.contiguous(dstOff, numEls));
     }
 
     /**
@@ -854,7 +830,7 @@ public class Buffer {
      * @throws IllegalArgumentException as {@link #read(double[], int, int)}, or for indexes out of range
      */
     public void scatter(final double[] dest, final int numEls, final int offs, final int[] indexes) {
-        sections().take("scatter", dest, numEls, listed("scatter", indexes, offs, numEls));
+        sections().take("scatter", dest, Placement.listed("scatter", indexes, offs, numEls));
     }
 
     /**
@@ -871,8 +847,7 @@ public class Buffer {
      */
     public void strScatter(final double[] dest, final int dstOff, final int rank, final int exts, final int strs,
         final int[] shape) {
-        final int[] at = Sections.strided("strScatter", dstOff, rank, exts, strs, shape);
-        sections().take("strScatter", dest, at.length, i -> at[i]);
+        sections().take("strScatter", dest, Placement.strided("strScatter", dstOff, rank, exts, strs, shape));
     }
 
     /**
@@ -885,7 +860,7 @@ public class Buffer {
      * @throws IllegalStateException    if the buffer is committed or full
      */
     public void write(final Object[] source, final int srcOff, final int numEls) {
-        sections().put("write", capacity, source, numEls, i -> srcOff + i);
+        sections().put("write", source, Placement.contiguous(srcOff, numEls));
     }
 
     /**
@@ -898,7 +873,7 @@ public class Buffer {
      * @throws IllegalArgumentException as {@link #write(Object[], int, int)}, or for indexes out of range
      */
     public void gather(final Object[] source, final int numEls, final int offs, final int[] indexes) {
-        sections().put("gather", capacity, source, numEls, listed("gather", indexes, offs, numEls));
+        sections().put("gather", source, Placement.listed("gather", indexes, offs, numEls));
     }
 
     /**
@@ -916,8 +891,7 @@ public class Buffer {
      */
     public void strGather(final Object[] source, final int srcOff, final int rank, final int exts, final int strs,
         final int[] shape) {
-        final int[] at = Sections.strided("strGather", srcOff, rank, exts, strs, shape);
-        sections().put("strGather", capacity, source, at.length, i -> at[i]);
+        sections().put("strGather", source, Placement.strided("strGather", srcOff, rank, exts, strs, shape));
     }
 
     /**
@@ -930,7 +904,7 @@ public class Buffer {
      * @throws IllegalStateException    if no section is open
      */
     public void read(final Object[] dest, final int dstOff, final int numEls) {
-        sections().take("read", dest, numEls, i -> dstOff + i);
+        sections().take("read", dest, Placement.contiguous(dstOff, numEls));
     }
 
     /**
@@ -943,7 +917,7 @@ public class Buffer {
      * @throws IllegalArgumentException as {@link #read(Object[], int, int)}, or for indexes out of range
      */
     public void scatter(final Object[] dest, final int numEls, final int offs, final int[] indexes) {
-        sections().take("scatter", dest, numEls, listed("scatter", indexes, offs, numEls));
+        sections().take("scatter", dest, Placement.listed("scatter", indexes, offs, numEls));
     }
 
     /**
@@ -960,7 +934,6 @@ public class Buffer {
      */
     public void strScatter(final Object[] dest, final int dstOff, final int rank, final int exts, final int strs,
         final int[] shape) {
-        final int[] at = Sections.strided("strScatter", dstOff, rank, exts, strs, shape);
-        sections().take("strScatter", dest, at.length, i -> at[i]);
+        sections().take("strScatter", dest, Placement.strided("strScatter", dstOff, rank, exts, strs, shape));
     }
 }

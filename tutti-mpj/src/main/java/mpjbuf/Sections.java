@@ -18,7 +18,8 @@ import java.util.List;
  * <p>Implementation note: each section keeps its elements in a Java array of its element type (grown by doubling);
  * a message is the Java serialisation of the types, counts and arrays, so a section of objects travels with the
  * rest. A section of a static type takes {@link #HEADER} plus its elements' bytes of the buffer's capacity, a
- * dynamic or object section the header only, as in MPJ Express. Not thread-safe: one buffer, one thread at a time.
+ * dynamic or object section the header only, as in MPJ Express. Where a call's elements are in the program's array
+ * is its {@link Placement}. Not thread-safe: one buffer, one thread at a time.
  */
 final class Sections {
     /** Capacity bytes a section header takes (MPJ Express's {@code SECTION_OVERHEAD}). */
@@ -36,23 +37,30 @@ final class Sections {
     }
 
     private final List<Section> list = new ArrayList<>();
+    /** The buffer's capacity in bytes, which headers and elements of static types use up. */
+    private final int capacity;
     private int used;
     private boolean committed;
     private int current = -1;
     private int next;
 
+    /** @param capacity the buffer's capacity in bytes */
+    Sections(final int capacity) {
+        this.capacity = capacity;
+    }
+
     /** Starts a section of elements of {@code type}. */
-    void header(final int capacity, final Type type) {
+    void header(final Type type) {
         writable("putSectionHeader");
         if (null == type) {
             throw new IllegalArgumentException("mpjbuf.Buffer.putSectionHeader: type=null (expected a Type)");
         }
-        reserve("putSectionHeader", capacity, HEADER);
+        reserve("putSectionHeader", HEADER);
         list.add(new Section(type));
     }
 
-    /** Appends {@code n} elements, element {@code i} being {@code src[at.index(i)]}. */
-    void put(final String op, final int capacity, final Object src, final int n, final Index at) {
+    /** Appends {@code at.count()} elements, element {@code i} being {@code src[at.index(i)]}. */
+    void put(final String op, final Object src, final Placement at) {
         writable(op);
         if (list.isEmpty()) {
             throw new IllegalStateException("mpjbuf.Buffer." + op + ": no section to write to (expected "
@@ -60,18 +68,12 @@ final class Sections {
         }
         final Section s = list.get(list.size() - 1);
         matches(op, s.type, src);
+        final int n = at.count();
         if (n < 0) {
             throw new IllegalArgumentException("mpjbuf.Buffer." + op + ": " + n + " elements (expected >= 0)");
         }
-        final int len = Array.getLength(src);
-        for (int i = 0; i < n; i++) {
-            final int k = at.index(i);
-            if (k < 0 || k >= len) {
-                throw new IndexOutOfBoundsException("mpjbuf.Buffer." + op + ": element " + i + " is at index " + k
-                    + " of an array of " + len + " (expected 0.." + (len - 1) + ")");
-            }
-        }
-        reserve(op, capacity, dynamic(s.type) ? 0 : Math.multiplyExact(n, bytes(s.type)));
+        at.check(op, Array.getLength(src), "is at");
+        reserve(op, dynamic(s.type) ? 0 : Math.multiplyExact(n, bytes(s.type)));
         if (s.count + n > Array.getLength(s.data)) {
             s.data = grow(s.data, Math.max(s.count + n, 2 * Array.getLength(s.data)));
         }
@@ -114,22 +116,19 @@ final class Sections {
         return section("getSectionSize").count;
     }
 
-    /** Takes the current section's next {@code n} elements into {@code dst}, element {@code i} at {@code at.index(i)}. */
-    void take(final String op, final Object dst, final int n, final Index at) {
+    /**
+     * Takes the current section's next {@code at.count()} elements into {@code dst}, element {@code i} at
+     * {@code at.index(i)}.
+     */
+    void take(final String op, final Object dst, final Placement at) {
         final Section s = section(op);
         matches(op, s.type, dst);
+        final int n = at.count();
         if (n < 0 || n > s.count - next) {
             throw new IllegalArgumentException("mpjbuf.Buffer." + op + ": " + n + " elements asked, the section "
                 + "has " + (s.count - next) + " left (expected 0.." + (s.count - next) + ")");
         }
-        final int len = Array.getLength(dst);
-        for (int i = 0; i < n; i++) {
-            final int k = at.index(i);
-            if (k < 0 || k >= len) {
-                throw new IndexOutOfBoundsException("mpjbuf.Buffer." + op + ": element " + i + " goes to index " + k
-                    + " of an array of " + len + " (expected 0.." + (len - 1) + ")");
-            }
-        }
+        at.check(op, Array.getLength(dst), "goes to");
         for (int i = 0; i < n; i++) {
             Array.set(dst, at.index(i), Array.get(s.data, next + i));
         }
@@ -157,7 +156,7 @@ final class Sections {
     }
 
     /** Replaces the sections with a message's; the buffer then needs {@link #commit()} before reading. */
-    void decode(final String call, final int capacity, final byte[] message) {
+    void decode(final String call, final byte[] message) {
         final Object[] parts;
         try (ObjectInputStream in = new LoaderObjectInputStream(new ByteArrayInputStream(message))) {
             parts = (Object[]) in.readObject();
@@ -167,7 +166,7 @@ final class Sections {
         clear();
         for (int i = 0; i < parts.length; i += 2) {
             final Type t = Type.valueOf((String) parts[i]);
-            reserve(call, capacity, HEADER + (dynamic(t) ? 0 : Array.getLength(parts[i + 1]) * bytes(t)));
+            reserve(call, HEADER + (dynamic(t) ? 0 : Array.getLength(parts[i + 1]) * bytes(t)));
             final Section s = new Section(t);
             s.data = parts[i + 1];
             s.count = Array.getLength(s.data);
@@ -184,42 +183,7 @@ final class Sections {
         return n;
     }
 
-    /** The array index of a section's {@code i}th element. */
-    interface Index {
-        int index(int i);
-    }
-
-    /** @return the indexes of a multi-dimensional strided patch, the first dimension outermost */
-    static int[] strided(final String op, final int offset, final int rank, final int exts, final int strs,
-        final int[] shape) {
-        if (null == shape || rank < 0 || exts < 0 || strs < 0 || exts + rank > shape.length
-            || strs + rank > shape.length) {
-            throw new IllegalArgumentException("mpjbuf.Buffer." + op + ": rank=" + rank + " exts=" + exts + " strs="
-                + strs + " over a shape of " + (null == shape ? "null" : shape.length + " entries") + " (expected "
-                + "extents at shape[exts..exts+rank-1] and strides at shape[strs..strs+rank-1])");
-        }
-        int volume = 1;
-        for (int d = 0; d < rank; d++) {
-            if (shape[exts + d] < 0) {
-                throw new IllegalArgumentException("mpjbuf.Buffer." + op + ": extent " + d + " is " + shape[exts + d]
-                    + " (expected >= 0)");
-            }
-            volume = Math.multiplyExact(volume, shape[exts + d]);
-        }
-        final int[] out = new int[volume];
-        for (int i = 0; i < volume; i++) {
-            int rest = i;
-            int at = offset;
-            for (int d = rank - 1; d >= 0; d--) {
-                at += (rest % shape[exts + d]) * shape[strs + d];
-                rest /= shape[exts + d];
-            }
-            out[i] = at;
-        }
-        return out;
-    }
-
-    private void reserve(final String op, final int capacity, final int bytes) {
+    private void reserve(final String op, final int bytes) {
         if (used + bytes > capacity) {
             throw new IllegalStateException((op.contains(".") ? op : "mpjbuf.Buffer." + op) + ": needs " + bytes
                 + " more bytes, " + used + " of the capacity of " + capacity + " are used (expected a larger buffer, "
