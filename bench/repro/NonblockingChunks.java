@@ -12,13 +12,13 @@ import java.util.Arrays;
  * blocks in one job so that both forms see the same moments of the host: bcast, allreduce (of longs), allgather and
  * alltoall of N bytes per rank (per block for the alltoall). A blocking call first agrees the region's chunk area, so
  * with the default {@code tutti.coll.hostChunks} both forms go through the chunks; with {@code off}, both through the
- * message layer. Rank 0 prints each form's median and fastest block, µs per call, the ratio of the medians, and the
- * region.
+ * message layer. Rank 0 prints each form's median and fastest block, µs per call, and the ratio of the medians.
  *
  * <pre>
  * javac -cp tutti-cli/target/tutti.jar -d /tmp/nbc bench/repro/NonblockingChunks.java
  * bin/tutti run -n 2 --transport shm -cp /tmp/nbc NonblockingChunks 1048576
- * JAVA_TOOL_OPTIONS=-Dtutti.coll.hostChunks=off bin/tutti run -n 2 --transport shm -cp /tmp/nbc NonblockingChunks 1048576
+ * JAVA_TOOL_OPTIONS=-Dtutti.coll.hostChunks=off bin/tutti run -n 2 --transport shm -cp /tmp/nbc NonblockingChunks
+ * 1048576
  * </pre>
  */
 public final class NonblockingChunks {
@@ -35,9 +35,6 @@ public final class NonblockingChunks {
             final Communicator w = t.world();
             for (final String a : args) {
                 run(w, Integer.parseInt(a));
-            }
-            if (0 == w.rank()) {
-                System.out.println(w);
             }
         }
     }

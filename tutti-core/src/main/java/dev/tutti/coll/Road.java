@@ -18,19 +18,19 @@ import java.util.function.BooleanSupplier;
  * (every rank shares memory with every other, no hook; agreed at its first blocking barrier, allreduce, allgather or
  * alltoall that goes there), whose operation has no algorithm forced by the setting
  * {@code tutti.coll.<operation>}, and whose data per rank fits the region's cells ({@link #fitsCells}), or, for a
- * blocking call, whatever its size, while the region may have its chunk area, and for a nonblocking one once it
- * has ({@link #onHost}, the one table below). Every rank of a correct program decides the same: the inputs are the call's kind, counts and
- * type, the communicator's settings, and whether its ranks agreed a chunk area (which every rank learns at the same
- * call).</li>
+ * blocking call, whatever its size, while the region may have its chunk area, and for a nonblocking call or
+ * persistent start once it has ({@link #onHost}, the one table below). Every rank of a correct program decides the
+ * same: the inputs are the call's kind, counts and type, the communicator's settings, and whether its ranks agreed a
+ * chunk area (which every rank learns at the same call).</li>
  * <li><b>Messages</b>: every other run of a blocking, nonblocking or tagged call, and of the library's own
  * collectives (their peers and sizes hold for one call, and a lane of slots is agreed once for many). A persistent
  * run not on the region too when none of its peers shares direct memory with this rank or the setting
  * {@code tutti.coll.directLimit} is 0 ({@link #plan} makes no plan), or when every lane declined slots at its
  * agreement ({@link #agreed}).</li>
  * <li><b>Slots</b>: a persistent run not on the region (its communicator has none, or its data is past the
- * region's limit): its messages with each peer in direct memory whose lane agreed on slots
- * ({@code SlotLane}). The run's rounds go as for messages, with a {@code SlotPart} in place of the message layer's
- * request for each such message; its other messages stay on the message layer.</li>
+ * region's limit and the region has no chunk area): its messages with each peer in direct memory whose lane agreed on
+ * slots ({@code SlotLane}). The run's rounds go as for messages, with a {@code SlotPart} in place of the message
+ * layer's request for each such message; its other messages stay on the message layer.</li>
  * <li><b>Lean slots</b>: a persistent run whose every message goes through slots, at a start that no gate, no hook
  * and no registered run of a higher priority must see ({@link #lean}): its rounds go through {@link SlotRounds}
  * alone, none of the run's round machinery.</li>
@@ -57,8 +57,9 @@ public final class Road {
      *   bcast, gather, allgather,        cells            blocking: the region, which takes chunks (the chunk
      *   allreduce                                         area) when its ranks made one, else messages
      *                                                     (tutti.coll.hostChunks off: messages);
-     *                                                     nonblocking: chunks once a blocking call has made
-     *                                                     the area, else messages; persistent: slots
+     *                                                     nonblocking, persistent: chunks once a blocking
+     *                                                     call has made the area, else messages (persistent:
+     *                                                     slots)
      *   scatter, alltoall (b: the        cells            as bcast; more than 2048 ranks: messages
      *   whole send)
      *   reduce                           cells            as bcast, but at 2 ranks and tutti.coll.hostChunks
@@ -83,7 +84,7 @@ public final class Road {
         return switch (call.kind()) {
             case BARRIER -> true;
             case BCAST, GATHER, ALLGATHER, REDUCE, ALLREDUCE, SCATTER, ALLTOALL ->
-                fitsCells(call, limit) || chunks && CollCall.Variant.PERSISTENT != form;
+                fitsCells(call, limit) || chunks;
             default -> false;
         };
     }

@@ -122,16 +122,18 @@ public final class Settings {
             + "whole send for scatter and alltoall) is at most this many bytes moves through the communicator's "
             + "on-host region (sequence flags and slots set up at its first blocking barrier, allreduce, allgather or "
             + "alltoall, no messages); a larger blocking call may go through the region's chunk area "
-            + "(`tutti.coll.hostChunks`), and so may a larger nonblocking one once a blocking one has; other larger calls (persistent ones through slots, "
-            + "`tutti.coll.directLimit`), tagged forms, forced algorithms (`tutti.coll.<operation>`) and a checked job "
+            + "(`tutti.coll.hostChunks`), and so may a larger nonblocking call or persistent start once a blocking one "
+            + "has; other larger calls (persistent ones through slots, `tutti.coll.directLimit`), tagged forms, "
+            + "forced algorithms (`tutti.coll.<operation>`) and a checked job "
             + "take the message layer; -1: 8192 between processes over shared memory, 0 between threads of one JVM; 0 "
             + "turns it off; read there, and every rank must use the same value");
-    /** On-host region: blocking and nonblocking calls past its cells through its chunk area. */
+    /** On-host region: calls past its cells through its chunk area. */
     public static final Setting COLL_HOST_CHUNKS = choice("tutti.coll.hostChunks", "auto", List.of("auto", "off",
         "on"), ReadAt.COMMUNICATOR, "`on`: a blocking bcast, reduce, allreduce, gather, allgather, scatter or "
             + "alltoall past `tutti.coll.hostLimit` goes through the on-host region's chunk area, and so does a "
-            + "nonblocking one once the area is made (at the first blocking one: 128 KiB chunks, pipelined; a copy's readers copy out of the writers' chunks at once, and each "
-            + "rank reduces its share of each chunk in rank order); `off`: through the message layer; `auto`: each "
+            + "nonblocking call or persistent start once the area is made (at the first blocking one: 128 KiB chunks, "
+            + "pipelined; a copy's readers copy out of the writers' chunks at once, and each rank reduces its share "
+            + "of each chunk in rank order); `off`: through the message layer; `auto`: each "
             + "of these through the chunks but a reduce of 2 ranks, which takes the message layer (its non-root returns "
             + "without waiting for the root there); read when the region is made, and every rank must use the same");
     /** The least severe log record passed on. */

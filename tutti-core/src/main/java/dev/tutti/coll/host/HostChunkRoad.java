@@ -11,10 +11,11 @@ import java.util.Arrays;
 
 /**
  * Which calls past a region's limit go through its chunk area ({@link HostChunks}), and the area itself, on this rank:
- * a blocking call of an operation {@link #open} for, and a nonblocking one once the area is agreed ({@link #agreed};
- * the agreement takes a blocking call, at which every rank learns the outcome, so every rank decides a later
- * nonblocking call alike; one before it takes the message layer). The setting {@code tutti.coll.hostChunks}: {@code off}, none; {@code on}, every bcast, reduce, allreduce,
- * gather, allgather, scatter and alltoall; {@code auto}, every one of these but a reduce of 2 ranks, whose non-root's
+ * a blocking call of an operation {@link #open} for, and a nonblocking call or persistent start once the area is
+ * agreed ({@link #agreed}; the agreement takes a blocking call, at which every rank learns the outcome, so every rank
+ * decides a later call alike; one before it takes the message layer or, persistent, the slots). The setting
+ * {@code tutti.coll.hostChunks}: {@code off}, none; {@code on}, every bcast, reduce, allreduce, gather, allgather,
+ * scatter and alltoall; {@code auto}, every one of these but a reduce of 2 ranks, whose non-root's
  * send returns at once on the message layer, where through the chunks each rank waits for the other's call before a
  * chunk moves (2-rank reduces of 16 KiB-4 MiB took 1.56 times as long through the chunks, 4-rank ones 0.65 times,
  * geometric means; bench/RESULTS.md). A scatter or alltoall of more than {@code CHUNK / LINE} ranks keeps the message
@@ -23,17 +24,17 @@ import java.util.Arrays;
  * <p>Protocol, through the region's cells: a call that goes here publishes its words, at the communicator's first such
  * call with this rank's offer of a chunk area, at later ones, for a copy, whether its readers read its bytes in place
  * (they lie in its shared memory; not at an alltoall in place, which overwrites them) and where, and reads every peer's
- * (a mismatched call fails before a chunk moves; a nonblocking call's run reads them when it is tested or waited
- * for, as every run through the region, and then runs its chunks from its tests and the rank's progress,
- * {@link #start}, {@link #advance}). The first call takes the chunks only if every rank offered an area;
- * else every rank gives its area back, and that call and every later one past the limit take the message layer. Every
- * rank decides alike, having read every offer.
+ * (a mismatched call fails before a chunk moves; a nonblocking call's or persistent start's run reads them when it
+ * is tested or waited for, as every run through the region, and then runs its chunks from its tests and the rank's
+ * progress, {@link #start}, {@link #advance}). The first call takes the chunks only if every rank offered an area;
+ * else every rank gives its area back, and that call and every later one past the limit take the message layer.
+ * Every rank decides alike, having read every offer.
  *
  * <p>Implementation notes. Owned, like its region, by the threads that make the communicator's collective calls, one
- * at a time, or under the region's lock by whichever thread advances a nonblocking call's run (after every run is
- * complete a blocking call reads them, the region's {@code pending} giving the order), so its fields are plain, but
- * {@code chunks}, which the thread that retires the communicator reads. Cost
- * per call: one publication and a read of each peer's cell, as every call through the region; no allocation.
+ * at a time, or under the region's lock by whichever thread advances a run (a blocking call reads them only after
+ * every run is complete, the region's {@code pending} giving the order), so its fields are plain, but {@code chunks},
+ * which the thread that retires the communicator reads. Cost per call: one publication and a read of each peer's cell,
+ * as every call through the region; no allocation.
  */
 final class HostChunkRoad {
     private final HostRegion region;
@@ -89,7 +90,7 @@ final class HostChunkRoad {
         };
     }
 
-    /** @return whether a nonblocking {@code kind} past the limit goes through the chunks: an area is agreed */
+    /** @return whether a nonblocking or persistent {@code kind} past the limit goes through the chunks: agreed */
     boolean agreed(final CollKind kind) {
         return null != chunks && open(kind);
     }
@@ -127,8 +128,9 @@ final class HostChunkRoad {
     }
 
     /**
-     * Begins a nonblocking call past the limit, {@link #agreed} for its operation, through the chunks: every peer has
-     * published call {@code k} and its words are checked, and every earlier call is complete on this rank.
+     * Begins a nonblocking call or persistent start past the limit, {@link #agreed} for its operation, through the
+     * chunks: every peer has published call {@code k} and its words are checked, and every earlier call is complete on
+     * this rank.
      */
     void start(final long k, final CollCall c) {
         readNames(k, c);

@@ -13,8 +13,8 @@ import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
 
 /**
- * The calls of a communicator's on-host region past its cells' limit, blocking and nonblocking, on this rank: every rank's chunk area
- * ({@link HostLayout}), this rank's own to write, the others' to read. Copies (bcast, gather, allgather, scatter,
+ * The calls of a communicator's on-host region past its cells' limit, every form, on this rank: every rank's chunk
+ * area ({@link HostLayout}), this rank's own to write, the others' to read. Copies (bcast, gather, allgather, scatter,
  * alltoall, {@link #move}) are pipelined chunk by chunk: a writer copies its pieces of a chunk into its slot and
  * raises {@code in}; each reader copies them out once it sees {@code in}, then raises {@code done}; a writer reuses a
  * slot once every rank is done with the chunk before the last. So each byte a rank sends is copied once in and once
@@ -61,9 +61,9 @@ import java.lang.invoke.VarHandle;
  * <p>One call at a time runs here: {@link #reduce} or {@link #move} begins it, {@link #advance} runs it as far as
  * its peers' flags allow and returns, and resumes where it stopped ({@code pc}, {@code j}, {@code i}), in the same
  * order of steps whatever the form: a blocking call advances and waits for the flag that stopped it
- * ({@link #complete}); a nonblocking call's run advances when it is tested or waited for, or in a pass of the rank's
- * progress, under the region's lock. So the two forms share one pipeline, and the next call begins only after this
- * one is complete on this rank (the region completes runs in call order).
+ * ({@link #complete}); a nonblocking call's or persistent start's run advances when it is tested or waited for, or in a
+ * pass of the rank's progress, under the region's lock. So every form shares one pipeline, and the next call begins
+ * only after this one is complete on this rank (the region completes runs in call order).
  */
 final class HostChunks {
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();

@@ -38,7 +38,7 @@ package dev.tutti.coll.host;
  * A block lives as long as its communicator: it is given back when the communicator's context block is retired
  * (every member has freed it, so none reads the block any more).
  *
- * <p>A call past the limit, blocking or nonblocking, goes through a second block per rank, its chunk area, made at
+ * <p>A call past the limit, of any form, goes through a second block per rank, its chunk area, made at
  * the communicator's first blocking such call (see {@link HostChunks}) and given back with the first:
  *
  * <pre>

@@ -34,10 +34,9 @@ import java.util.List;
  * <li>reduce, allreduce: every rank publishes its operand; the root (every rank) waits for all and folds them in
  * rank order, {@code x0 op (x1 op (... op x(p-1)))}, from the cells: a non-commutative op is right, and every rank
  * of an allreduce computes the same bits (a commutative op starts from the rank's own operand where the bits stay
- * the same, {@link HostSteps#ownFirst}). Past the limit (blocking calls, and nonblocking ones once a blocking one has made the chunk area): through the
- * chunk area or the
- * message layer, as every rank decides alike from the words and offers they publish with the call
- * ({@link HostChunkRoad}).</li>
+ * the same, {@link HostSteps#ownFirst}). Past the limit (blocking calls, and the other forms once a blocking call has
+ * made the chunk area): through the chunk area or the message layer, as every rank decides alike from the words and
+ * offers they publish with the call ({@link HostChunkRoad}).</li>
  * <li>gather, allgather: every rank publishes its block; the root (every rank) copies each out.</li>
  * <li>scatter: the root publishes all blocks; each rank copies its own. alltoall: every rank publishes its whole
  * send but its own block (no peer reads it), each copies its block out of every peer's cell and its own straight
@@ -232,8 +231,7 @@ final class HostRegion implements HostState {
     @Override
     public RegionRun start(final CollCall c, final RegionRun reuse) {
         final long k = ++calls;
-        final boolean chunked = CollCall.Variant.NONBLOCKING == c.variant() && !Road.fitsCells(c, limit)
-            && chunkRoad.agreed(c.kind());
+        final boolean chunked = !Road.fitsCells(c, limit) && chunkRoad.agreed(c.kind());
         final boolean host = Road.onHost(c, limit, chunked);
         final long call = HostWords.call(c, host);
         final long shape = HostWords.shape(c);

@@ -389,6 +389,76 @@ class HostChunksTest {
     }
 
     /**
+     * A persistent request's starts past the cells go through the chunks once a blocking call has agreed them:
+     * allreduce, reduce, bcast, allgather and alltoall, each started three times with new data, at group sizes 2 to 5;
+     * the results are the reference's, and the chunk count grows by exactly the starts' chunks.
+     */
+    @ParameterizedTest(name = "{0} p={1}")
+    @MethodSource("jobs")
+    void shouldRunPersistentStartsThroughTheChunks(final String how, final int p) {
+        if (1 == p) {
+            return; // no region
+        }
+        HostCollectivesTest.job(how, p, (w, shm) -> {
+            final int me = w.rank();
+            final int n = 2 * E + 5;
+            final int s = moveCounts(p, true)[4];
+            final int[] x = new int[n];
+            final int[] sum = new int[n];
+            final int[] red = new int[n];
+            final int[] b = new int[n];
+            final int[] all = new int[p * n];
+            final int[] send = new int[p * s];
+            final int[] got = new int[p * s];
+            final int root = p - 1;
+            try (dev.tutti.PersistentRequest allreduce = w.allreduceInit(Buf.of(x), Buf.of(sum), Op.SUM);
+                dev.tutti.PersistentRequest reduce = w.reduceInit(Buf.of(x), me == root ? Buf.of(red) : null, Op.SUM,
+                    root);
+                dev.tutti.PersistentRequest bcast = w.bcastInit(Buf.of(b), root);
+                dev.tutti.PersistentRequest allgather = w.allgatherInit(Buf.of(x), Buf.of(all));
+                dev.tutti.PersistentRequest alltoall = w.alltoallInit(Buf.of(send), Buf.of(got))) {
+                final dev.tutti.PersistentRequest[] rs = {allreduce, reduce, bcast, allgather, alltoall};
+                w.allreduce(Buf.of(new int[n]), Buf.of(new int[n]), Op.SUM); // agrees the chunk area
+                for (int start = 0; start < 3; start++) {
+                    final long before = chunksRun(w);
+                    final int turn = start;
+                    Arrays.setAll(x, i -> HostCollectivesTest.val(me, i) + turn);
+                    Arrays.setAll(b, i -> me == root ? HostCollectivesTest.val(root, i) + turn : 0);
+                    Arrays.setAll(send, i -> HostCollectivesTest.val(me, i) + turn);
+                    for (final dev.tutti.PersistentRequest r : rs) {
+                        r.start();
+                    }
+                    for (final dev.tutti.PersistentRequest r : rs) {
+                        r.waitFor();
+                    }
+                    final int[] sums = HostCollectivesTest.sums(p, n);
+                    for (int i = 0; i < n; i++) {
+                        sums[i] += p * turn;
+                        if (me == root) {
+                            assertTrue(sums[i] == red[i], "reduce start " + turn + " at " + i);
+                        }
+                        assertTrue(HostCollectivesTest.val(root, i) + turn == b[i], "bcast start " + turn);
+                        for (int r = 0; r < p; r++) {
+                            assertTrue(HostCollectivesTest.val(r, i) + turn == all[r * n + i], "allgather start "
+                                + turn + " block " + r + " at " + i);
+                        }
+                    }
+                    assertArrayEquals(sums, sum, "allreduce start " + turn);
+                    for (int r = 0; r < p; r++) {
+                        for (int i = 0; i < s; i++) {
+                            assertTrue(HostCollectivesTest.val(r, me * s + i) + turn == got[r * s + i],
+                                "alltoall start " + turn + " block " + r + " at " + i);
+                        }
+                    }
+                    final long expected = 2 * ((n + E - 1) / E) + 2 * moveChunks(p, n, false) + moveChunks(p, s, true);
+                    assertTrue(expected == chunksRun(w) - before, "start " + start + " took " + (chunksRun(w) - before)
+                        + " chunks, expected " + expected + ": " + HostCollectivesTest.region(w));
+                }
+            }
+        });
+    }
+
+    /**
      * Buffers from the shared arena ({@code allocShared}) are read in place by the readers of a copy past the cells,
      * and the writer returns only once they are done: it scribbles over its buffer right after each call, and every
      * reader's result is still the reference's. An alltoall in place, whose receive buffer is its send, goes through
