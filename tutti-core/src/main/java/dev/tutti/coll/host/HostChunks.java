@@ -45,10 +45,13 @@ import java.lang.invoke.VarHandle;
  * only once every rank's {@code done} holds {@code g - 2}, so no slot changes under a reader; flags only grow. Segments
  * are whole lines, so two ranks never write one line. A reader that is the only one to read a piece of a peer's slot (a
  * peer's operand segment it folds; any piece of a 2-rank call, a gather's, scatter's or alltoall's, a reduce's reduced
- * segments) writes a word in each of its lines once it has read them ({@link CacheLines#take}), before its
- * {@code done}: the owner's next write into the slot then takes the lines from the reader's cache instead of
- * invalidating shared copies, which on this project's virtual host was at times 4-11 times slower (a 2-rank bcast of 1
- * MiB took 500-600 µs through the chunks without these writes, 47-83 µs with them). A wait is the region's
+ * segments), or the last of the {@code p - 1} that read it (a bcast's or allgather's piece, an allreduce's reduced
+ * segment: each reader counts its read in the owner's {@code reads} word for the slot, atomically, after its copy),
+ * writes a word in each of its lines once it has read them ({@link CacheLines#take}), before its {@code done}: the
+ * owner's next write into the slot then takes the lines from one reader's cache instead of invalidating shared copies,
+ * which on this project's virtual host was at times 4-11 times slower (a 2-rank bcast of 1 MiB took 500-600 µs through
+ * the chunks without these writes, 47-83 µs with them; at 4 ranks the last reader's writes took bcast, allgather and
+ * allreduce of 16 KiB-4 MiB to 0.64-0.74 of their time, geometric means, bench/RESULTS.md). A wait is the region's
  * ({@link HostRegion#awaitFlag}): the rank's idle strategy, the engine's progress, a gone peer named. The region has
  * already checked every peer's call words for this call before a chunk moves, so a peer waited for here makes the same
  * call. Cost per chunk and rank: one copy of {@code (p - 1)/p} of the chunk in (all of it in place), a fold of
@@ -402,10 +405,22 @@ final class HostChunks {
             return false;
         }
         SegmentCopy.copy(areas[r], slot, to, toAt, n);
-        if (alone) {
+        if (alone || lastReader(r, g)) {
             CacheLines.take(areas[r], slot, n);
         }
         return true;
+    }
+
+    /**
+     * Counts this rank's read of writer {@code r}'s piece of chunk {@code g}, which {@code p - 1} ranks read, in the
+     * writer's read count for the slot (atomic: every other reader has finished its copy before its own count).
+     *
+     * @return whether this rank read it last
+     */
+    private boolean lastReader(final int r, final long g) {
+        final long reads = (long) LONG.getAndAdd(areas[r], HostLayout.READS + (g & (HostLayout.CHUNK_SLOTS - 1))
+            * Long.BYTES, 1L);
+        return 0 == (reads + 1) % (size - 1);
     }
 
     /**
@@ -564,7 +579,7 @@ final class HostChunks {
                     return false;
                 }
                 SegmentCopy.copy(areas[r], slot + a * bytes, recv, to + a * bytes, (b - a) * bytes);
-                if (only) {
+                if (only || lastReader(r, g)) {
                     CacheLines.take(areas[r], slot + a * bytes, (b - a) * bytes);
                 }
             }

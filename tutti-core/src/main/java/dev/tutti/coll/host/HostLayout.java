@@ -42,12 +42,12 @@ package dev.tutti.coll.host;
  * the communicator's first blocking such call (see {@link HostChunks}) and given back with the first:
  *
  * <pre>
- * one rank's chunk area (64 + 2K bytes, K = {@value #CHUNK}): chunk g of the communicator goes to slot g &amp; 1
+ * one rank's chunk area (128 + 2K bytes, K = {@value #CHUNK}): chunk g of the communicator goes to slot g &amp; 1
  *
- *   0      8        16     24                64                  64+K                64+2K
- *   +------+--------+------+-------...-------+-------------------+-------------------+
- *   | in   | reduced| done |                 |      slot 0       |      slot 1       |
- *   +------+--------+------+-------...-------+-------------------+-------------------+
+ *   0      8        16     24        64      72      80       128                 128+K               128+2K
+ *   +------+--------+------+---...---+-------+-------+---...---+-------------------+-------------------+
+ *   | in   | reduced| done |         | reads0| reads1|         |      slot 0       |      slot 1       |
+ *   +------+--------+------+---...---+-------+-------+---...---+-------------------+-------------------+
  *
  * a slot holds one chunk of the owner's operand, cut into one segment per rank (each a whole number of lines,
  * the last ones of a short chunk empty):
@@ -66,12 +66,16 @@ package dev.tutti.coll.host;
  *   done     the last chunk for which the owner has read every peer's slot it needs (release): a peer's operand
  *            segment while reducing its own, the peers' reduced segments while copying the result out, the
  *            pieces a copy sends it; a rank that reads nothing raises it too, so every rank's done counts every chunk
+ *   reads    per slot, how many times a piece the owner wrote for p - 1 readers (of more than 2 ranks: a bcast's
+ *            or allgather's piece, an allreduce's reduced segment) has been read: each reader adds 1 once it has
+ *            read the piece (atomic), and the one that makes it a multiple of p - 1 read it last
  * </pre>
  *
  * <p>Why two slots: the owner copies chunk {@code g + 1} in while its peers may still reduce chunk {@code g}, and
  * reuses the slot of chunk {@code g - 1} only once every rank's {@code done} has reached it. The flags share a
- * line, written by the owner alone; a slot's lines are written by the owner, and by a rank that alone read them, a
- * word each, before it raises its {@code done} ({@link HostChunks}).
+ * line, written by the owner alone; the read counts have a line of their own, written by the readers; a slot's lines
+ * are written by the owner, and by a rank that alone or last read them, a word each, before it raises its
+ * {@code done} ({@link HostChunks}).
  */
 final class HostLayout {
     /** Cells per block: calls a rank may publish ahead of its slowest peer's last published call, plus one. */
@@ -97,8 +101,10 @@ final class HostLayout {
     static final long IN = 0;
     static final long REDUCED = 8;
     static final long DONE = 16;
-    /** Where the chunk area's slots start: its second line. */
-    static final long SLOTS_AT = LINE;
+    /** Where the chunk area's read counts start, one word per slot: its second line. */
+    static final long READS = LINE;
+    /** Where the chunk area's slots start: its third line. */
+    static final long SLOTS_AT = 2 * LINE;
 
     private HostLayout() {
     }
