@@ -13,7 +13,9 @@ import java.util.Arrays;
  * Which calls past a region's limit go through its chunk area ({@link HostChunks}), and the area itself, on this rank:
  * a blocking call of an operation {@link #open} for, and a nonblocking call or persistent start once the area is
  * agreed ({@link #agreed}; the agreement takes a blocking call, at which every rank learns the outcome, so every rank
- * decides a later call alike; one before it takes the message layer or, persistent, the slots). The setting
+ * decides a later call alike: the first blocking call past the limit, or the first blocking barrier after a
+ * nonblocking call or persistent start past the limit, which takes the message layer or, persistent, the slots, as
+ * every such call before the agreement does). The setting
  * {@code tutti.coll.hostChunks}: {@code off}, none; {@code on}, every bcast, reduce, allreduce, gather, allgather,
  * scatter and alltoall; {@code auto}, every one of these but a reduce of 2 ranks, whose non-root's
  * send returns at once on the message layer, where through the chunks each rank waits for the other's call before a
@@ -47,6 +49,11 @@ final class HostChunkRoad {
     private volatile HostChunks chunks;
     /** Whether calls past the limit take the message layer: the setting is off, or the ranks declined an area. */
     private boolean declined;
+    /**
+     * Whether a nonblocking call or persistent start past the limit took another road for want of an area: the
+     * communicator's next blocking barrier through the region then offers one ({@link #agreeAtBarrier}).
+     */
+    private boolean wanted;
     /** Whether a reduce of 2 ranks past the limit takes the chunks too (setting {@code on}). */
     private final boolean reduces;
     /** Per rank, at the current call: its bytes read in place, or null (see {@link HostChunks#move}). */
@@ -93,6 +100,37 @@ final class HostChunkRoad {
     /** @return whether a nonblocking or persistent {@code kind} past the limit goes through the chunks: agreed */
     boolean agreed(final CollKind kind) {
         return null != chunks && open(kind);
+    }
+
+    /**
+     * Notes that a nonblocking call or persistent start of {@code kind} past the limit, which would go through the
+     * chunks, takes another road as no area is agreed yet: the next blocking barrier agrees one. Every rank notes
+     * the same call (the inputs are the call's and the settings), so every rank's next barrier agrees.
+     */
+    void missed(final CollKind kind) {
+        if (null == chunks && open(kind)) {
+            wanted = true;
+        }
+    }
+
+    /** @return whether a blocking call of {@code kind} agrees the chunk area: a barrier, after {@link #missed} */
+    boolean agreesAt(final CollKind kind) {
+        return wanted && CollKind.BARRIER == kind;
+    }
+
+    /**
+     * Runs blocking barrier {@code k} as the agreement of the chunk area: publishes it with this rank's offer and
+     * waits for every peer's, as a barrier waits for every peer's call anyway; the area is agreed if every rank
+     * offered one, else every rank gives its own back and calls past the limit keep the message layer.
+     */
+    void agreeAtBarrier(final long k, final CollCall c) {
+        wanted = false;
+        final HostChunks h = agree(k, c);
+        if (null == h) {
+            declined = true;
+        } else {
+            chunks = h;
+        }
     }
 
     /**

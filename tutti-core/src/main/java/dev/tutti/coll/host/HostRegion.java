@@ -194,7 +194,9 @@ final class HostRegion implements HostState {
         if (comm.outranked(0)) {
             engine.progress(); // a registered run of a higher priority goes first, as for any collective of level 0
         }
-        if (!Road.fitsCells(c, limit)) {
+        if (chunkRoad.agreesAt(kind)) {
+            chunkRoad.agreeAtBarrier(k, c);
+        } else if (!Road.fitsCells(c, limit)) {
             if (!chunkRoad.run(k, c, tag)) {
                 c.hostCall(k); // no chunk area: the message layer runs it (every rank decided so)
                 return false;
@@ -233,6 +235,9 @@ final class HostRegion implements HostState {
         final long k = ++calls;
         final boolean chunked = !Road.fitsCells(c, limit) && chunkRoad.agreed(c.kind());
         final boolean host = Road.onHost(c, limit, chunked);
+        if (!host && !Road.fitsCells(c, limit) && Road.onHost(c, limit, true)) {
+            chunkRoad.missed(c.kind()); // the next blocking barrier agrees a chunk area
+        }
         final long call = HostWords.call(c, host);
         final long shape = HostWords.shape(c);
         final long op = HostWords.opCode(c.op());

@@ -459,6 +459,55 @@ class HostChunksTest {
     }
 
     /**
+     * A communicator whose calls past the cells are all nonblocking or persistent gets its chunk area at the first
+     * blocking barrier after one of them: an iallreduce and a persistent allgather's start before it take the message
+     * layer and the slots, the same calls after it take the chunks; every result is the reference's.
+     */
+    @ParameterizedTest(name = "{0} p={1}")
+    @MethodSource("jobs")
+    void shouldAgreeTheChunksAtABarrierAfterANonblockingCall(final String how, final int p) {
+        if (1 == p) {
+            return; // no region
+        }
+        HostCollectivesTest.job(how, p, (world, shm) -> {
+            final Communicator w = world.dup();
+            final int me = w.rank();
+            final int n = E + 3;
+            w.barrier(); // agrees the region
+            final int[] x = new int[n];
+            final int[] sum = new int[n];
+            final int[] all = new int[p * n];
+            try (dev.tutti.PersistentRequest allgather = w.allgatherInit(Buf.of(x), Buf.of(all))) {
+                for (int round = 0; round < 3; round++) {
+                    final int turn = round;
+                    Arrays.setAll(x, i -> HostCollectivesTest.val(me, i) + turn);
+                    final long before = chunksRun(w);
+                    w.iallreduce(Buf.of(x), Buf.of(sum), Op.SUM).waitFor();
+                    allgather.start();
+                    allgather.waitFor();
+                    final int[] sums = HostCollectivesTest.sums(p, n);
+                    for (int i = 0; i < n; i++) {
+                        assertTrue(sums[i] + p * turn == sum[i], "iallreduce round " + turn + " at " + i);
+                        for (int r = 0; r < p; r++) {
+                            assertTrue(HostCollectivesTest.val(r, i) + turn == all[r * n + i], "allgather round "
+                                + turn + " block " + r + " at " + i);
+                        }
+                    }
+                    if (0 == round) {
+                        assertTrue(HostCollectivesTest.region(w).contains("no chunk area"),
+                            "no call agreed a chunk area yet: " + HostCollectivesTest.region(w));
+                    } else {
+                        assertTrue(2 + moveChunks(p, n, false) == chunksRun(w) - before, "round " + round
+                            + " did not take the chunks: " + HostCollectivesTest.region(w));
+                    }
+                    w.barrier(); // the first agrees the chunk area
+                }
+            }
+            w.free();
+        });
+    }
+
+    /**
      * Buffers from the shared arena ({@code allocShared}) are read in place by the readers of a copy past the cells,
      * and the writer returns only once they are done: it scribbles over its buffer right after each call, and every
      * reader's result is still the reference's. An alltoall in place, whose receive buffer is its send, goes through
