@@ -61,7 +61,10 @@ import java.util.List;
  * {@link #doWork}, registered at its first start: so a rank that waits in another call still publishes what a peer
  * needs), or a stalled run's check ({@link #stalled}). Runs complete in call order, and a rank publishes call {@code j}
  * only once every run before it is complete, so no peer reuses a cell this rank still reads; a blocking call first
- * completes every earlier run and publishes every earlier call that waits.
+ * completes every earlier run and publishes every earlier call that waits. A run past the cells (through the chunk
+ * area) publishes its words alone, waits for every peer's, and then completes only once its chunks have moved: each
+ * test, wait or pass of progress moves them as far as its peers' flags allow ({@link HostChunkRoad#advance}), and a
+ * wait waits for the flag that holds them.
  *
  * <p>Implementation notes. Owned by the threads that make the communicator's collective calls, one at a time (MPI's
  * rule), so its fields are plain, but for the waiting calls and the incomplete runs: a lock guards them, since a
@@ -557,10 +560,17 @@ final class HostRegion implements HostState {
      */
     void checkGone(final HostRun run) {
         final String op = run.call.kind().mpiName();
+        final int chunksWait;
+        lock.lock();
+        try {
+            chunksWait = run.begun && !run.isDone() ? chunkRoad.waitRank() : -1;
+        } finally {
+            lock.unlock();
+        }
         for (int i = 1; i < size; i++) {
             final int r = (rank + i) % size;
             final TuttiException gone = engine.failureAffecting(comm.world(r));
-            if (null != gone && (run.begun && !run.isDone() && chunkRoad.waitRank() == r
+            if (null != gone && (chunksWait == r
                 || (long) LONG.getAcquire(blocks[r], HostLayout.cellAt(run.k, cell) + HostLayout.SEQ) < run.k)) {
                 throw Failures.wrap(gone, op, comm.describe(), "cannot complete");
             }
