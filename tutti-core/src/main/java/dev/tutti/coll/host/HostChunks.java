@@ -39,27 +39,29 @@ import java.lang.invoke.VarHandle;
  * order.
  *
  * <p>Implementation notes. Owned, like its region, by the threads that make the communicator's collective calls, one at
- * a time, so its fields are plain. The owner writes a slot with plain stores and then raises a flag with a release
- * store; a reader loads the flag with acquire, then reads the slot plainly, and raises its {@code done} (release) only
- * after its last read of chunk {@code g}'s slots. The owner reuses the slot of chunk {@code g - 2} for chunk {@code g}
- * only once every rank's {@code done} holds {@code g - 2}, so no slot changes under a reader; flags only grow. Segments
- * are whole lines, so two ranks never write one line. A reader that is the only one to read a piece of a peer's slot (a
- * peer's operand segment it folds; any piece of a 2-rank call, a gather's, scatter's or alltoall's, a reduce's reduced
- * segments), or the last of the {@code p - 1} that read it (a bcast's or allgather's piece, an allreduce's reduced
- * segment: each reader counts its read in the owner's {@code reads} word for the slot, atomically, after its copy),
- * writes a word in each of its lines once it has read them ({@link CacheLines#take}), before its {@code done}: the
- * owner's next write into the slot then takes the lines from one reader's cache instead of invalidating shared copies,
- * which on this project's virtual host was at times 4-11 times slower (a 2-rank bcast of 1 MiB took 500-600 µs through
- * the chunks without these writes, 47-83 µs with them; at 4 ranks the last reader's writes took bcast, allgather and
- * allreduce of 16 KiB-4 MiB to 0.64-0.74 of their time, geometric means, bench/RESULTS.md). A wait is the region's
- * ({@link HostRegion#awaitFlag}): the rank's idle strategy, the engine's progress, a gone peer named. The region has
- * already checked every peer's call words for this call before a chunk moves, so a peer waited for here makes the same
- * call. Cost per chunk and rank: one copy of {@code (p - 1)/p} of the chunk in (all of it in place), a fold of
- * {@code 1/p} of it over {@code p} slots plus two copies of that share, and at a receiving rank one copy of the rest
- * out; three flag stores, and about {@code 3(p - 1)} flag loads; for a copy, one copy of each piece in (none at a rank
- * that only reads) and one out per reader, two flag stores and {@code 2(p - 1)} flag loads at most, and a store per
- * line a reader takes. Memory: {@link HostLayout#areaBytes()} per rank per communicator, made at its first call past
- * the limit; a scratch of one chunk on the heap at a reduce's non-root.
+ * a time, or under the region's lock by whichever thread advances a run (a blocking call begins only after every run
+ * is complete, the region's {@code pending} giving the order), so its fields are plain. The owner writes a slot with
+ * plain stores and then raises a flag with a release store; a reader loads the flag with acquire, then reads the slot
+ * plainly, and raises its {@code done} (release) only after its last read of chunk {@code g}'s slots. The owner reuses
+ * the slot of chunk {@code g - 2} for chunk {@code g} only once every rank's {@code done} holds {@code g - 2}, so no
+ * slot changes under a reader; flags only grow. Segments are whole lines, so two ranks never write one line. A reader
+ * that is the only one to read a piece of a peer's slot (a peer's operand segment it folds; any piece of a 2-rank call,
+ * a gather's, scatter's or alltoall's, a reduce's reduced segments), or the last of the {@code p - 1} that read it (a
+ * bcast's or allgather's piece, an allreduce's reduced segment: each reader counts its read in the owner's {@code
+ * reads} word for the slot, atomically, after its copy), writes a word in each of its lines once it has read them
+ * ({@link CacheLines#take}), before its {@code done}: the owner's next write into the slot then takes the lines from
+ * one reader's cache instead of invalidating shared copies, which on this project's virtual host was at times 4-11
+ * times slower (a 2-rank bcast of 1 MiB took 500-600 µs through the chunks without these writes, 47-83 µs with them; at
+ * 4 ranks the last reader's writes took bcast, allgather and allreduce of 16 KiB-4 MiB to 0.64-0.74 of their time,
+ * geometric means, bench/RESULTS.md). A wait is the region's ({@link HostRegion#awaitWord}): the rank's idle strategy,
+ * the engine's progress, a gone peer named. The region has already checked every peer's call words for this call before
+ * a chunk moves, so a peer waited for here makes the same call. Cost per chunk and rank: one copy of {@code (p - 1)/p}
+ * of the chunk in (all of it in place), a fold of {@code 1/p} of it over {@code p} slots plus two copies of that share,
+ * and at a receiving rank one copy of the rest out; three flag stores, and about {@code 3(p - 1)} flag loads; for a
+ * copy, one copy of each piece in (none at a rank that only reads) and one out per reader, two flag stores and
+ * {@code 2(p - 1)} flag loads at most, and a store per line a reader takes (and an atomic add per piece with
+ * {@code p - 1} readers). Memory: {@link HostLayout#areaBytes()} per rank per communicator, made at its first call past the limit; a scratch of
+ * one chunk on the heap at a reduce's non-root.
  *
  * <p>One call at a time runs here: {@link #reduce} or {@link #move} begins it, {@link #advance} runs it as far as
  * its peers' flags allow and returns, and resumes where it stopped ({@code pc}, {@code j}, {@code i}), in the same
@@ -89,7 +91,7 @@ final class HostChunks {
     /** The chunks this rank has run on the communicator: the next is {@code chunks + 1}. */
     private long chunks;
 
-    /* The current call ({@link #begin}): its shape, and where advance() stands in it. */
+    /* The current call (begun by reduce or move): its shape, and where advance() stands in it. */
     private CollCall call;
     private boolean reduction;
     private int pc = FINISHED;

@@ -5,8 +5,8 @@ import java.lang.invoke.VarHandle;
 
 /**
  * The lock of a region's waiting calls and runs ({@link HostRegion}): taken by the rank's thread that makes a call or
- * tests a run, tried by passes of the rank's progress, held for reads and copies (a run's chunks among them), never while
- * waiting.
+ * tests a run, tried by passes of the rank's progress, held for reads and copies (a run's chunks among them), never
+ * while waiting.
  *
  * <p>Implementation notes. Not reentrant: no holder takes it again. {@code lock} is one compare-and-set when free,
  * {@code unlock} a release store (a {@code ReentrantLock}'s unlock is a volatile store, a second fence per start);

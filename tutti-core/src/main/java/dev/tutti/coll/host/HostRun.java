@@ -56,7 +56,7 @@ final class HostRun implements RegionRun {
     /** Whether its bytes go through the region's chunk area, and whether they have begun to (under the lock). */
     boolean chunked;
     boolean begun;
-    /** What a run through the chunks publishes: where its readers read its bytes in place ({@link HostChunkRoad#name}). */
+    /** What a run through the chunks publishes: where its readers read its bytes in place (HostChunkRoad.name). */
     private long[] name;
     private MemorySegment nameBytes;
     TuttiException failure;
