@@ -647,6 +647,74 @@ class HostChunksTest {
     }
 
     /**
+     * Three dups of the world, each driven by a thread of its own on every rank, run nonblocking calls through the
+     * chunks at once, three in flight at a time and completed in reverse order: a wait on one communicator runs the
+     * rank's progress, which advances the other communicators' runs from that thread. Every result is checked.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"shm", "threads"})
+    void shouldRunNonblockingChunksOfSeveralCommunicatorsFromSeveralThreads(final String how) {
+        final int p = 3;
+        HostCollectivesTest.job(how, p, (w, shm) -> {
+            final int me = w.rank();
+            final Communicator[] dups = {w.dup(), w.dup(), w.dup()};
+            final AtomicReference<Throwable> failed = new AtomicReference<>();
+            final Thread[] threads = new Thread[dups.length];
+            for (int t = 0; t < dups.length; t++) {
+                final Communicator d = dups[t];
+                final int which = t;
+                threads[t] = new Thread(() -> {
+                    try {
+                        final int n = E + 1 + 4099 * which;
+                        d.allreduce(Buf.of(new int[n]), Buf.of(new int[n]), Op.SUM); // agrees the chunk area
+                        for (int call = 0; call < 12; call++) {
+                            final int c = call;
+                            final int root = call % p;
+                            final int[] x = new int[n];
+                            Arrays.setAll(x, i -> me * 7 + i + c);
+                            final int[] sum = new int[n];
+                            final int[] b = new int[n];
+                            if (me == root) {
+                                Arrays.setAll(b, i -> i * 3 + c);
+                            }
+                            final int[] send = new int[p * n];
+                            Arrays.setAll(send, i -> me * 1_000_000 + i + c);
+                            final int[] got = new int[p * n];
+                            final dev.tutti.Request[] rs = {d.iallreduce(Buf.of(x), Buf.of(sum), Op.SUM),
+                                d.ibcast(Buf.of(b), root), d.ialltoall(Buf.of(send), Buf.of(got))};
+                            for (int i = rs.length - 1; i >= 0; i--) {
+                                rs[i].waitFor();
+                            }
+                            for (int i = 0; i < n; i++) {
+                                assertTrue(sum[i] == 7 * p * (p - 1) / 2 + p * (i + c), "dup " + which + " call " + c
+                                    + " iallreduce at " + i);
+                                assertTrue(b[i] == i * 3 + c, "dup " + which + " call " + c + " ibcast at " + i);
+                                for (int r = 0; r < p; r++) {
+                                    assertTrue(got[r * n + i] == r * 1_000_000 + me * n + i + c, "dup " + which
+                                        + " call " + c + " ialltoall block " + r + " at " + i);
+                                }
+                            }
+                        }
+                    } catch (final Throwable e) {
+                        failed.compareAndSet(null, e);
+                    }
+                }, "rank" + me + "-dup" + t);
+                threads[t].start();
+            }
+            for (final Thread t : threads) {
+                t.join(120_000);
+                assertFalse(t.isAlive(), "a dup's thread hung: " + t.getName());
+            }
+            assertNull(failed.get(), () -> "rank " + me + " failed: " + failed.get());
+            for (final Communicator d : dups) {
+                assertTrue(chunksRun(d) > 12 * 3, "the dup's calls did not take the chunks: "
+                    + HostCollectivesTest.region(d));
+                d.free();
+            }
+        });
+    }
+
+    /**
      * Ranks whose slot share has no room for a chunk area decline it at the first large reduction, which then runs
      * on the message layer with every later one, while the region's cells go on.
      */
