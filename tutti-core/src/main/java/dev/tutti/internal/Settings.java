@@ -131,8 +131,9 @@ public final class Settings {
     public static final Setting COLL_HOST_CHUNKS = choice("tutti.coll.hostChunks", "auto", List.of("auto", "off",
         "on"), ReadAt.COMMUNICATOR, "`on`: a blocking bcast, reduce, allreduce, gather, allgather, scatter or "
             + "alltoall past `tutti.coll.hostLimit` goes through the on-host region's chunk area, and so does a "
-            + "nonblocking call or persistent start once the area is made (at the first blocking one, or the first "
-            + "blocking barrier after one of the others went without: 128 KiB chunks, pipelined; a copy's readers "
+            + "nonblocking call or persistent start once the area is made (at the first blocking one, or at the first "
+            + "blocking barrier, allreduce, allgather or alltoall after one of the others went without: 128 KiB "
+            + "chunks, pipelined; a copy's readers "
             + "copy out of the writers' chunks at once, and each rank reduces its share of each chunk in rank order); "
             + "`off`: through the message layer; `auto`: each "
             + "of these through the chunks but a reduce of 2 ranks, which takes the message layer (its non-root returns "

@@ -13,9 +13,10 @@ import java.util.Arrays;
  * Which calls past a region's limit go through its chunk area ({@link HostChunks}), and the area itself, on this rank:
  * a blocking call of an operation {@link #open} for, and a nonblocking call or persistent start once the area is
  * agreed ({@link #agreed}; the agreement takes a blocking call, at which every rank learns the outcome, so every rank
- * decides a later call alike: the first blocking call past the limit, or the first blocking barrier after a
- * nonblocking call or persistent start past the limit, which takes the message layer or, persistent, the slots, as
- * every such call before the agreement does). The setting
+ * decides a later call alike: the first blocking call past the limit, its offers in its cells, or, after a
+ * nonblocking call or persistent start past the limit took the message layer or, persistent, the slots (as every
+ * such call before the agreement does), the first blocking barrier, allreduce, allgather or alltoall through the
+ * cells, its offers in the ranks' offer lines). The setting
  * {@code tutti.coll.hostChunks}: {@code off}, none; {@code on}, every bcast, reduce, allreduce, gather, allgather,
  * scatter and alltoall; {@code auto}, every one of these but a reduce of 2 ranks, whose non-root's
  * send returns at once on the message layer, where through the chunks each rank waits for the other's call before a
@@ -51,9 +52,12 @@ final class HostChunkRoad {
     private boolean declined;
     /**
      * Whether a nonblocking call or persistent start past the limit took another road for want of an area: the
-     * communicator's next blocking barrier through the region then offers one ({@link #agreeAtBarrier}).
+     * communicator's next blocking call through the cells that waits for every peer then offers one
+     * ({@link #agreesAt}).
      */
     private boolean wanted;
+    /** This rank's offer at such a call, until the peers' offers are read: its area, or null. */
+    private MemorySegment offered;
     /** Whether a reduce of 2 ranks past the limit takes the chunks too (setting {@code on}). */
     private final boolean reduces;
     /** Per rank, at the current call: its bytes read in place, or null (see {@link HostChunks#move}). */
@@ -104,8 +108,9 @@ final class HostChunkRoad {
 
     /**
      * Notes that a nonblocking call or persistent start of {@code kind} past the limit, which would go through the
-     * chunks, takes another road as no area is agreed yet: the next blocking barrier agrees one. Every rank notes
-     * the same call (the inputs are the call's and the settings), so every rank's next barrier agrees.
+     * chunks, takes another road as no area is agreed yet: the next blocking call through the cells that waits for
+     * every peer agrees one. Every rank notes the same call (the inputs are the call's and the settings), so every
+     * rank agrees at the same call.
      */
     void missed(final CollKind kind) {
         if (null == chunks && open(kind)) {
@@ -113,24 +118,58 @@ final class HostChunkRoad {
         }
     }
 
-    /** @return whether a blocking call of {@code kind} agrees the chunk area: a barrier, after {@link #missed} */
-    boolean agreesAt(final CollKind kind) {
-        return wanted && CollKind.BARRIER == kind;
+    /**
+     * @return whether a blocking call through the cells agrees the chunk area, after {@link #missed}: one that waits
+     * for every peer's call (barrier, allreduce, allgather, alltoall), so that reading their offers adds no wait
+     */
+    boolean agreesAt(final CollCall c) {
+        return wanted && HostRun.ALL == steps.awaits(c);
     }
 
     /**
-     * Runs blocking barrier {@code k} as the agreement of the chunk area: publishes it with this rank's offer and
-     * waits for every peer's, as a barrier waits for every peer's call anyway; the area is agreed if every rank
-     * offered one, else every rank gives its own back and calls past the limit keep the message layer.
+     * Offers a chunk area at a call that {@link #agreesAt}: makes it (if there is room) and writes the offer in this
+     * rank's offer line, before the call is published, whose release store publishes the offer too.
      */
-    void agreeAtBarrier(final long k, final CollCall c) {
+    void offer() {
         wanted = false;
-        final HostChunks h = agree(k, c);
-        if (null == h) {
-            declined = true;
-        } else {
-            chunks = h;
+        offered = memory.tryAllocateSlots(HostLayout.areaBytes());
+        region.offer(null == offered ? 0 : 1, null == offered ? 0 : memory.nameDirect(offered));
+    }
+
+    /**
+     * Agrees the chunk area from every rank's offer, once every peer has published the call that offered (so its
+     * offer line is visible): the area is agreed if every rank offered one, else every rank gives its own back and
+     * calls past the limit keep the message layer. Every rank decides alike.
+     */
+    void agreeFromOffers() {
+        final MemorySegment area = offered;
+        offered = null;
+        final long bytes = HostLayout.areaBytes();
+        boolean agreed = null != area;
+        for (int i = 1; i < size && agreed; i++) {
+            agreed = 1 == region.offerOf((rank + i) % size, 0);
         }
+        if (!agreed) {
+            if (null != area) {
+                memory.freeDirect(area);
+            }
+            declined = true;
+            return;
+        }
+        final MemorySegment[] areas = new MemorySegment[size];
+        for (int r = 0; r < size; r++) {
+            areas[r] = r == rank ? area : memory.resolveDirect(comm.world(r), region.offerOf(r, 1), bytes);
+        }
+        chunks = new HostChunks(region, rank, areas);
+    }
+
+    /** Gives back an offer whose call failed before the offers were read. */
+    void withdraw() {
+        if (null != offered) {
+            memory.freeDirect(offered);
+            offered = null;
+        }
+        declined = true;
     }
 
     /**

@@ -6,12 +6,15 @@ package dev.tutti.coll.host;
  * by every other rank of the communicator.
  *
  * <pre>
- * one rank's block (4C bytes, 64-aligned): call k of the communicator goes to cell k &amp; 3
+ * one rank's block (4C + 64 bytes, 64-aligned): call k of the communicator goes to cell k &amp; 3
  *
- *   0              C              2C             3C             4C
- *   +--------------+--------------+--------------+--------------+
- *   |    cell 0    |    cell 1    |    cell 2    |    cell 3    |
- *   +--------------+--------------+--------------+--------------+
+ *   0              C              2C             3C             4C         4C+8       4C+16      4C+64
+ *   +--------------+--------------+--------------+--------------+----------+----------+---...---+
+ *   |    cell 0    |    cell 1    |    cell 2    |    cell 3    | offered  | area     |         |
+ *   +--------------+--------------+--------------+--------------+----------+----------+---...---+
+ *
+ *   offered, area  the owner's offer of a chunk area when a call that waits for every peer agrees one (see
+ *                  HostChunkRoad): 1 and the area's name, or 0; written once, before that call's seq
  *
  * a cell (C = 64 + round_up(limit, 64) bytes): its first line holds the call and, when they fit, its bytes
  *
@@ -116,7 +119,12 @@ final class HostLayout {
 
     /** @return the bytes of one rank's block for slots of {@code limit} bytes */
     static long blockBytes(final long limit) {
-        return CELLS * cellBytes(limit);
+        return CELLS * cellBytes(limit) + LINE;
+    }
+
+    /** @return the offset of the offer line in a block whose cells are {@code cell} bytes */
+    static long offerAt(final long cell) {
+        return CELLS * cell;
     }
 
     /** @return the offset of call {@code k}'s cell in a block whose cells are {@code cell} bytes */

@@ -197,22 +197,34 @@ final class HostRegion implements HostState {
         if (comm.outranked(0)) {
             engine.progress(); // a registered run of a higher priority goes first, as for any collective of level 0
         }
-        if (chunkRoad.agreesAt(kind)) {
-            chunkRoad.agreeAtBarrier(k, c);
-        } else if (!Road.fitsCells(c, limit)) {
+        if (!Road.fitsCells(c, limit)) {
             if (!chunkRoad.run(k, c, tag)) {
                 c.hostCall(k); // no chunk area: the message layer runs it (every rank decided so)
                 return false;
             }
         } else {
-            publish(k, steps.source(c), steps.sourceAt(c), steps.published(c), HostSteps.hole(c), c);
-            final int awaits = steps.awaits(c);
-            if (HostRun.ROOT == awaits) {
-                awaitCall(c.root(), k, c);
-            } else if (HostRun.ALL == awaits) {
-                for (int i = 1; i < size; i++) {
-                    awaitCall((rank + i) % size, k, c);
+            final boolean agrees = chunkRoad.agreesAt(c); // a wanted chunk area: this call carries the offers
+            if (agrees) {
+                chunkRoad.offer();
+            }
+            try {
+                publish(k, steps.source(c), steps.sourceAt(c), steps.published(c), HostSteps.hole(c), c);
+                final int awaits = steps.awaits(c);
+                if (HostRun.ROOT == awaits) {
+                    awaitCall(c.root(), k, c);
+                } else if (HostRun.ALL == awaits) {
+                    for (int i = 1; i < size; i++) {
+                        awaitCall((rank + i) % size, k, c);
+                    }
                 }
+            } catch (final RuntimeException | Error e) {
+                if (agrees) {
+                    chunkRoad.withdraw();
+                }
+                throw e;
+            }
+            if (agrees) {
+                chunkRoad.agreeFromOffers();
             }
             steps.finish(k, c);
         }
@@ -681,6 +693,21 @@ final class HostRegion implements HostState {
     /** Waits for a word of rank {@code r} as {@link HostWait#await} does, for the current blocking call. */
     void awaitFlag(final int r, final MemorySegment b, final long at, final long k, final CollCall c) {
         waits.await(r, b, at, k, c.kind().mpiName(), tag);
+    }
+
+    /**
+     * Writes this rank's offer of a chunk area in its block's offer line ({@link HostLayout}), plain: the release
+     * store of the call that carries it publishes it.
+     */
+    void offer(final long offered, final long name) {
+        final long at = HostLayout.offerAt(cell);
+        LONG.set(mine, at, offered);
+        LONG.set(mine, at + Long.BYTES, name);
+    }
+
+    /** @return word {@code w} of rank {@code r}'s offer line, read once its call that carries the offer is seen */
+    long offerOf(final int r, final int w) {
+        return (long) LONG.get(blocks[r], HostLayout.offerAt(cell) + (long) w * Long.BYTES);
     }
 
     /** Waits for a word of rank {@code r} as {@link HostWait#await} does, for the call of {@code op} drawn so. */

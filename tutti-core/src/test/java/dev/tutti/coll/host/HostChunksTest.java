@@ -460,50 +460,69 @@ class HostChunksTest {
 
     /**
      * A communicator whose calls past the cells are all nonblocking or persistent gets its chunk area at the first
-     * blocking barrier after one of them: an iallreduce and a persistent allgather's start before it take the message
-     * layer and the slots, the same calls after it take the chunks; every result is the reference's.
+     * blocking call through the cells that waits for every peer after one of them (a barrier, a small allgather): an
+     * iallreduce and a persistent allgather's start before it take the message layer and the slots, the same calls
+     * after it take the chunks; a small bcast (which waits for the root alone) agrees nothing; every result is the
+     * reference's.
      */
     @ParameterizedTest(name = "{0} p={1}")
     @MethodSource("jobs")
-    void shouldAgreeTheChunksAtABarrierAfterANonblockingCall(final String how, final int p) {
+    void shouldAgreeTheChunksAtACallOfEveryPeerAfterANonblockingCall(final String how, final int p) {
         if (1 == p) {
             return; // no region
         }
         HostCollectivesTest.job(how, p, (world, shm) -> {
-            final Communicator w = world.dup();
-            final int me = w.rank();
-            final int n = E + 3;
-            w.barrier(); // agrees the region
-            final int[] x = new int[n];
-            final int[] sum = new int[n];
-            final int[] all = new int[p * n];
-            try (dev.tutti.PersistentRequest allgather = w.allgatherInit(Buf.of(x), Buf.of(all))) {
-                for (int round = 0; round < 3; round++) {
-                    final int turn = round;
-                    Arrays.setAll(x, i -> HostCollectivesTest.val(me, i) + turn);
-                    final long before = chunksRun(w);
-                    w.iallreduce(Buf.of(x), Buf.of(sum), Op.SUM).waitFor();
-                    allgather.start();
-                    allgather.waitFor();
-                    final int[] sums = HostCollectivesTest.sums(p, n);
-                    for (int i = 0; i < n; i++) {
-                        assertTrue(sums[i] + p * turn == sum[i], "iallreduce round " + turn + " at " + i);
-                        for (int r = 0; r < p; r++) {
-                            assertTrue(HostCollectivesTest.val(r, i) + turn == all[r * n + i], "allgather round "
-                                + turn + " block " + r + " at " + i);
+            for (final boolean byBarrier : new boolean[] {true, false}) {
+                final Communicator w = world.dup();
+                final int me = w.rank();
+                final int n = E + 3;
+                w.barrier(); // agrees the region
+                final int[] x = new int[n];
+                final int[] sum = new int[n];
+                final int[] all = new int[p * n];
+                try (dev.tutti.PersistentRequest allgather = w.allgatherInit(Buf.of(x), Buf.of(all))) {
+                    for (int round = 0; round < 3; round++) {
+                        final int turn = round;
+                        Arrays.setAll(x, i -> HostCollectivesTest.val(me, i) + turn);
+                        final long before = chunksRun(w);
+                        w.iallreduce(Buf.of(x), Buf.of(sum), Op.SUM).waitFor();
+                        allgather.start();
+                        allgather.waitFor();
+                        final int[] sums = HostCollectivesTest.sums(p, n);
+                        for (int i = 0; i < n; i++) {
+                            assertTrue(sums[i] + p * turn == sum[i], "iallreduce round " + turn + " at " + i);
+                            for (int r = 0; r < p; r++) {
+                                assertTrue(HostCollectivesTest.val(r, i) + turn == all[r * n + i], "allgather round "
+                                    + turn + " block " + r + " at " + i);
+                            }
+                        }
+                        if (0 == round) {
+                            assertTrue(HostCollectivesTest.region(w).contains("no chunk area"),
+                                "no call agreed a chunk area yet: " + HostCollectivesTest.region(w));
+                        } else {
+                            assertTrue(2 + moveChunks(p, n, false) == chunksRun(w) - before, "round " + round
+                                + " did not take the chunks: " + HostCollectivesTest.region(w));
+                        }
+                        final int[] one = {me};
+                        w.bcast(Buf.of(one), 0); // waits for the root alone: agrees nothing
+                        assertTrue(0 == one[0], "bcast");
+                        if (0 == round) {
+                            assertTrue(HostCollectivesTest.region(w).contains("no chunk area"),
+                                "a bcast agreed a chunk area: " + HostCollectivesTest.region(w));
+                        }
+                        if (byBarrier) { // the first agrees the chunk area
+                            w.barrier();
+                        } else {
+                            final int[] ranks = new int[p];
+                            w.allgather(Buf.of(new int[] {me}), Buf.of(ranks));
+                            for (int r = 0; r < p; r++) {
+                                assertTrue(r == ranks[r], "allgather of ranks");
+                            }
                         }
                     }
-                    if (0 == round) {
-                        assertTrue(HostCollectivesTest.region(w).contains("no chunk area"),
-                            "no call agreed a chunk area yet: " + HostCollectivesTest.region(w));
-                    } else {
-                        assertTrue(2 + moveChunks(p, n, false) == chunksRun(w) - before, "round " + round
-                            + " did not take the chunks: " + HostCollectivesTest.region(w));
-                    }
-                    w.barrier(); // the first agrees the chunk area
                 }
+                w.free();
             }
-            w.free();
         });
     }
 
