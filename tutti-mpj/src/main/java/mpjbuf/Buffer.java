@@ -12,9 +12,10 @@ package mpjbuf;
  * written by Pack or received. Pack writes at a position its caller gives and moves the mark to the end of what it
  * wrote; a receive sets the mark to the length of the message. The layout of what Pack writes is
  * {@code mpi}'s business (each section: an 8-byte header, the data, padding to 8 bytes). The device-level
- * sections are kept apart from those bytes, by {@link Sections}.
+ * sections are kept apart from those bytes, by {@link Sections}. The methods that write elements are declared by
+ * its write side, {@link SectionWrites}; those that read them, here.
  */
-public class Buffer {
+public class Buffer extends SectionWrites {
     private final RawBuffer storage;
     private final int overhead;
     private final int capacity;
@@ -147,55 +148,12 @@ public class Buffer {
         return s.elements();
     }
 
-    private Sections sections() {
+    @Override
+    Sections sections() {
         if (null == sections) {
             sections = new Sections(capacity);
         }
         return sections;
-    }
-
-    /**
-     * Appends {@code numEls} elements of {@code source} from {@code srcOff} to the current section.
-     *
-     * @param source the elements
-     * @param srcOff the first element's index
-     * @param numEls the number of elements
-     * @throws IllegalArgumentException if the section is of another type, or the elements are out of the array
-     * @throws IllegalStateException    if the buffer is committed or full
-     */
-    public void write(final byte[] source, final int srcOff, final int numEls) {
-        sections().put("write", source, Placement.contiguous(srcOff, numEls));
-    }
-
-    /**
-     * Appends {@code source[indexes[offs + i]]} for {@code i < numEls} to the current section.
-     *
-     * @param source  the elements
-     * @param numEls  the number of elements
-     * @param offs    the first entry of {@code indexes} used
-     * @param indexes the elements' indexes
-     * @throws IllegalArgumentException as {@link #write(byte[], int, int)}, or for indexes out of range
-     */
-    public void gather(final byte[] source, final int numEls, final int offs, final int[] indexes) {
-        sections().put("gather", source, Placement.listed("gather", indexes, offs, numEls));
-    }
-
-    /**
-     * Appends a multi-dimensional strided patch of {@code source} to the current section: {@code rank}
-     * dimensions with extents {@code shape[exts + d]} and strides {@code shape[strs + d]}, the first dimension
-     * outermost, from element {@code srcOff}.
-     *
-     * @param source the elements
-     * @param srcOff the patch's first element
-     * @param rank   the number of dimensions
-     * @param exts   where the extents start in {@code shape}
-     * @param strs   where the strides start in {@code shape}
-     * @param shape  the extents and strides
-     * @throws IllegalArgumentException as {@link #write(byte[], int, int)}, or for a malformed shape
-     */
-    public void strGather(final byte[] source, final int srcOff, final int rank, final int exts, final int strs,
-        final int[] shape) {
-        sections().put("strGather", source, Placement.strided("strGather", srcOff, rank, exts, strs, shape));
     }
 
     /**
@@ -242,50 +200,6 @@ public class Buffer {
     }
 
     /**
-     * Appends {@code numEls} elements of {@code source} from {@code srcOff} to the current section.
-     *
-     * @param source the elements
-     * @param srcOff the first element's index
-     * @param numEls the number of elements
-     * @throws IllegalArgumentException if the section is of another type, or the elements are out of the array
-     * @throws IllegalStateException    if the buffer is committed or full
-     */
-    public void write(final char[] source, final int srcOff, final int numEls) {
-        sections().put("write", source, Placement.contiguous(srcOff, numEls));
-    }
-
-    /**
-     * Appends {@code source[indexes[offs + i]]} for {@code i < numEls} to the current section.
-     *
-     * @param source  the elements
-     * @param numEls  the number of elements
-     * @param offs    the first entry of {@code indexes} used
-     * @param indexes the elements' indexes
-     * @throws IllegalArgumentException as {@link #write(char[], int, int)}, or for indexes out of range
-     */
-    public void gather(final char[] source, final int numEls, final int offs, final int[] indexes) {
-        sections().put("gather", source, Placement.listed("gather", indexes, offs, numEls));
-    }
-
-    /**
-     * Appends a multi-dimensional strided patch of {@code source} to the current section: {@code rank}
-     * dimensions with extents {@code shape[exts + d]} and strides {@code shape[strs + d]}, the first dimension
-     * outermost, from element {@code srcOff}.
-     *
-     * @param source the elements
-     * @param srcOff the patch's first element
-     * @param rank   the number of dimensions
-     * @param exts   where the extents start in {@code shape}
-     * @param strs   where the strides start in {@code shape}
-     * @param shape  the extents and strides
-     * @throws IllegalArgumentException as {@link #write(char[], int, int)}, or for a malformed shape
-     */
-    public void strGather(final char[] source, final int srcOff, final int rank, final int exts, final int strs,
-        final int[] shape) {
-        sections().put("strGather", source, Placement.strided("strGather", srcOff, rank, exts, strs, shape));
-    }
-
-    /**
      * Takes the current section's next {@code numEls} elements into {@code dest} from {@code dstOff}.
      *
      * @param dest   the array to fill
@@ -326,50 +240,6 @@ public class Buffer {
     public void strScatter(final char[] dest, final int dstOff, final int rank, final int exts, final int strs,
         final int[] shape) {
         sections().take("strScatter", dest, Placement.strided("strScatter", dstOff, rank, exts, strs, shape));
-    }
-
-    /**
-     * Appends {@code numEls} elements of {@code source} from {@code srcOff} to the current section.
-     *
-     * @param source the elements
-     * @param srcOff the first element's index
-     * @param numEls the number of elements
-     * @throws IllegalArgumentException if the section is of another type, or the elements are out of the array
-     * @throws IllegalStateException    if the buffer is committed or full
-     */
-    public void write(final short[] source, final int srcOff, final int numEls) {
-        sections().put("write", source, Placement.contiguous(srcOff, numEls));
-    }
-
-    /**
-     * Appends {@code source[indexes[offs + i]]} for {@code i < numEls} to the current section.
-     *
-     * @param source  the elements
-     * @param numEls  the number of elements
-     * @param offs    the first entry of {@code indexes} used
-     * @param indexes the elements' indexes
-     * @throws IllegalArgumentException as {@link #write(short[], int, int)}, or for indexes out of range
-     */
-    public void gather(final short[] source, final int numEls, final int offs, final int[] indexes) {
-        sections().put("gather", source, Placement.listed("gather", indexes, offs, numEls));
-    }
-
-    /**
-     * Appends a multi-dimensional strided patch of {@code source} to the current section: {@code rank}
-     * dimensions with extents {@code shape[exts + d]} and strides {@code shape[strs + d]}, the first dimension
-     * outermost, from element {@code srcOff}.
-     *
-     * @param source the elements
-     * @param srcOff the patch's first element
-     * @param rank   the number of dimensions
-     * @param exts   where the extents start in {@code shape}
-     * @param strs   where the strides start in {@code shape}
-     * @param shape  the extents and strides
-     * @throws IllegalArgumentException as {@link #write(short[], int, int)}, or for a malformed shape
-     */
-    public void strGather(final short[] source, final int srcOff, final int rank, final int exts, final int strs,
-        final int[] shape) {
-        sections().put("strGather", source, Placement.strided("strGather", srcOff, rank, exts, strs, shape));
     }
 
     /**
@@ -416,50 +286,6 @@ public class Buffer {
     }
 
     /**
-     * Appends {@code numEls} elements of {@code source} from {@code srcOff} to the current section.
-     *
-     * @param source the elements
-     * @param srcOff the first element's index
-     * @param numEls the number of elements
-     * @throws IllegalArgumentException if the section is of another type, or the elements are out of the array
-     * @throws IllegalStateException    if the buffer is committed or full
-     */
-    public void write(final boolean[] source, final int srcOff, final int numEls) {
-        sections().put("write", source, Placement.contiguous(srcOff, numEls));
-    }
-
-    /**
-     * Appends {@code source[indexes[offs + i]]} for {@code i < numEls} to the current section.
-     *
-     * @param source  the elements
-     * @param numEls  the number of elements
-     * @param offs    the first entry of {@code indexes} used
-     * @param indexes the elements' indexes
-     * @throws IllegalArgumentException as {@link #write(boolean[], int, int)}, or for indexes out of range
-     */
-    public void gather(final boolean[] source, final int numEls, final int offs, final int[] indexes) {
-        sections().put("gather", source, Placement.listed("gather", indexes, offs, numEls));
-    }
-
-    /**
-     * Appends a multi-dimensional strided patch of {@code source} to the current section: {@code rank}
-     * dimensions with extents {@code shape[exts + d]} and strides {@code shape[strs + d]}, the first dimension
-     * outermost, from element {@code srcOff}.
-     *
-     * @param source the elements
-     * @param srcOff the patch's first element
-     * @param rank   the number of dimensions
-     * @param exts   where the extents start in {@code shape}
-     * @param strs   where the strides start in {@code shape}
-     * @param shape  the extents and strides
-     * @throws IllegalArgumentException as {@link #write(boolean[], int, int)}, or for a malformed shape
-     */
-    public void strGather(final boolean[] source, final int srcOff, final int rank, final int exts, final int strs,
-        final int[] shape) {
-        sections().put("strGather", source, Placement.strided("strGather", srcOff, rank, exts, strs, shape));
-    }
-
-    /**
      * Takes the current section's next {@code numEls} elements into {@code dest} from {@code dstOff}.
      *
      * @param dest   the array to fill
@@ -500,50 +326,6 @@ public class Buffer {
     public void strScatter(final boolean[] dest, final int dstOff, final int rank, final int exts, final int strs,
         final int[] shape) {
         sections().take("strScatter", dest, Placement.strided("strScatter", dstOff, rank, exts, strs, shape));
-    }
-
-    /**
-     * Appends {@code numEls} elements of {@code source} from {@code srcOff} to the current section.
-     *
-     * @param source the elements
-     * @param srcOff the first element's index
-     * @param numEls the number of elements
-     * @throws IllegalArgumentException if the section is of another type, or the elements are out of the array
-     * @throws IllegalStateException    if the buffer is committed or full
-     */
-    public void write(final int[] source, final int srcOff, final int numEls) {
-        sections().put("write", source, Placement.contiguous(srcOff, numEls));
-    }
-
-    /**
-     * Appends {@code source[indexes[offs + i]]} for {@code i < numEls} to the current section.
-     *
-     * @param source  the elements
-     * @param numEls  the number of elements
-     * @param offs    the first entry of {@code indexes} used
-     * @param indexes the elements' indexes
-     * @throws IllegalArgumentException as {@link #write(int[], int, int)}, or for indexes out of range
-     */
-    public void gather(final int[] source, final int numEls, final int offs, final int[] indexes) {
-        sections().put("gather", source, Placement.listed("gather", indexes, offs, numEls));
-    }
-
-    /**
-     * Appends a multi-dimensional strided patch of {@code source} to the current section: {@code rank}
-     * dimensions with extents {@code shape[exts + d]} and strides {@code shape[strs + d]}, the first dimension
-     * outermost, from element {@code srcOff}.
-     *
-     * @param source the elements
-     * @param srcOff the patch's first element
-     * @param rank   the number of dimensions
-     * @param exts   where the extents start in {@code shape}
-     * @param strs   where the strides start in {@code shape}
-     * @param shape  the extents and strides
-     * @throws IllegalArgumentException as {@link #write(int[], int, int)}, or for a malformed shape
-     */
-    public void strGather(final int[] source, final int srcOff, final int rank, final int exts, final int strs,
-        final int[] shape) {
-        sections().put("strGather", source, Placement.strided("strGather", srcOff, rank, exts, strs, shape));
     }
 
     /**
@@ -590,50 +372,6 @@ public class Buffer {
     }
 
     /**
-     * Appends {@code numEls} elements of {@code source} from {@code srcOff} to the current section.
-     *
-     * @param source the elements
-     * @param srcOff the first element's index
-     * @param numEls the number of elements
-     * @throws IllegalArgumentException if the section is of another type, or the elements are out of the array
-     * @throws IllegalStateException    if the buffer is committed or full
-     */
-    public void write(final long[] source, final int srcOff, final int numEls) {
-        sections().put("write", source, Placement.contiguous(srcOff, numEls));
-    }
-
-    /**
-     * Appends {@code source[indexes[offs + i]]} for {@code i < numEls} to the current section.
-     *
-     * @param source  the elements
-     * @param numEls  the number of elements
-     * @param offs    the first entry of {@code indexes} used
-     * @param indexes the elements' indexes
-     * @throws IllegalArgumentException as {@link #write(long[], int, int)}, or for indexes out of range
-     */
-    public void gather(final long[] source, final int numEls, final int offs, final int[] indexes) {
-        sections().put("gather", source, Placement.listed("gather", indexes, offs, numEls));
-    }
-
-    /**
-     * Appends a multi-dimensional strided patch of {@code source} to the current section: {@code rank}
-     * dimensions with extents {@code shape[exts + d]} and strides {@code shape[strs + d]}, the first dimension
-     * outermost, from element {@code srcOff}.
-     *
-     * @param source the elements
-     * @param srcOff the patch's first element
-     * @param rank   the number of dimensions
-     * @param exts   where the extents start in {@code shape}
-     * @param strs   where the strides start in {@code shape}
-     * @param shape  the extents and strides
-     * @throws IllegalArgumentException as {@link #write(long[], int, int)}, or for a malformed shape
-     */
-    public void strGather(final long[] source, final int srcOff, final int rank, final int exts, final int strs,
-        final int[] shape) {
-        sections().put("strGather", source, Placement.strided("strGather", srcOff, rank, exts, strs, shape));
-    }
-
-    /**
      * Takes the current section's next {@code numEls} elements into {@code dest} from {@code dstOff}.
      *
      * @param dest   the array to fill
@@ -674,50 +412,6 @@ public class Buffer {
     public void strScatter(final long[] dest, final int dstOff, final int rank, final int exts, final int strs,
         final int[] shape) {
         sections().take("strScatter", dest, Placement.strided("strScatter", dstOff, rank, exts, strs, shape));
-    }
-
-    /**
-     * Appends {@code numEls} elements of {@code source} from {@code srcOff} to the current section.
-     *
-     * @param source the elements
-     * @param srcOff the first element's index
-     * @param numEls the number of elements
-     * @throws IllegalArgumentException if the section is of another type, or the elements are out of the array
-     * @throws IllegalStateException    if the buffer is committed or full
-     */
-    public void write(final float[] source, final int srcOff, final int numEls) {
-        sections().put("write", source, Placement.contiguous(srcOff, numEls));
-    }
-
-    /**
-     * Appends {@code source[indexes[offs + i]]} for {@code i < numEls} to the current section.
-     *
-     * @param source  the elements
-     * @param numEls  the number of elements
-     * @param offs    the first entry of {@code indexes} used
-     * @param indexes the elements' indexes
-     * @throws IllegalArgumentException as {@link #write(float[], int, int)}, or for indexes out of range
-     */
-    public void gather(final float[] source, final int numEls, final int offs, final int[] indexes) {
-        sections().put("gather", source, Placement.listed("gather", indexes, offs, numEls));
-    }
-
-    /**
-     * Appends a multi-dimensional strided patch of {@code source} to the current section: {@code rank}
-     * dimensions with extents {@code shape[exts + d]} and strides {@code shape[strs + d]}, the first dimension
-     * outermost, from element {@code srcOff}.
-     *
-     * @param source the elements
-     * @param srcOff the patch's first element
-     * @param rank   the number of dimensions
-     * @param exts   where the extents start in {@code shape}
-     * @param strs   where the strides start in {@code shape}
-     * @param shape  the extents and strides
-     * @throws IllegalArgumentException as {@link #write(float[], int, int)}, or for a malformed shape
-     */
-    public void strGather(final float[] source, final int srcOff, final int rank, final int exts, final int strs,
-        final int[] shape) {
-        sections().put("strGather", source, Placement.strided("strGather", srcOff, rank, exts, strs, shape));
     }
 
     /**
@@ -764,50 +458,6 @@ public class Buffer {
     }
 
     /**
-     * Appends {@code numEls} elements of {@code source} from {@code srcOff} to the current section.
-     *
-     * @param source the elements
-     * @param srcOff the first element's index
-     * @param numEls the number of elements
-     * @throws IllegalArgumentException if the section is of another type, or the elements are out of the array
-     * @throws IllegalStateException    if the buffer is committed or full
-     */
-    public void write(final double[] source, final int srcOff, final int numEls) {
-        sections().put("write", source, Placement.contiguous(srcOff, numEls));
-    }
-
-    /**
-     * Appends {@code source[indexes[offs + i]]} for {@code i < numEls} to the current section.
-     *
-     * @param source  the elements
-     * @param numEls  the number of elements
-     * @param offs    the first entry of {@code indexes} used
-     * @param indexes the elements' indexes
-     * @throws IllegalArgumentException as {@link #write(double[], int, int)}, or for indexes out of range
-     */
-    public void gather(final double[] source, final int numEls, final int offs, final int[] indexes) {
-        sections().put("gather", source, Placement.listed("gather", indexes, offs, numEls));
-    }
-
-    /**
-     * Appends a multi-dimensional strided patch of {@code source} to the current section: {@code rank}
-     * dimensions with extents {@code shape[exts + d]} and strides {@code shape[strs + d]}, the first dimension
-     * outermost, from element {@code srcOff}.
-     *
-     * @param source the elements
-     * @param srcOff the patch's first element
-     * @param rank   the number of dimensions
-     * @param exts   where the extents start in {@code shape}
-     * @param strs   where the strides start in {@code shape}
-     * @param shape  the extents and strides
-     * @throws IllegalArgumentException as {@link #write(double[], int, int)}, or for a malformed shape
-     */
-    public void strGather(final double[] source, final int srcOff, final int rank, final int exts, final int strs,
-        final int[] shape) {
-        sections().put("strGather", source, Placement.strided("strGather", srcOff, rank, exts, strs, shape));
-    }
-
-    /**
      * Takes the current section's next {@code numEls} elements into {@code dest} from {@code dstOff}.
      *
      * @param dest   the array to fill
@@ -848,50 +498,6 @@ public class Buffer {
     public void strScatter(final double[] dest, final int dstOff, final int rank, final int exts, final int strs,
         final int[] shape) {
         sections().take("strScatter", dest, Placement.strided("strScatter", dstOff, rank, exts, strs, shape));
-    }
-
-    /**
-     * Appends {@code numEls} elements of {@code source} from {@code srcOff} to the current section.
-     *
-     * @param source the elements
-     * @param srcOff the first element's index
-     * @param numEls the number of elements
-     * @throws IllegalArgumentException if the section is of another type, or the elements are out of the array
-     * @throws IllegalStateException    if the buffer is committed or full
-     */
-    public void write(final Object[] source, final int srcOff, final int numEls) {
-        sections().put("write", source, Placement.contiguous(srcOff, numEls));
-    }
-
-    /**
-     * Appends {@code source[indexes[offs + i]]} for {@code i < numEls} to the current section.
-     *
-     * @param source  the elements
-     * @param numEls  the number of elements
-     * @param offs    the first entry of {@code indexes} used
-     * @param indexes the elements' indexes
-     * @throws IllegalArgumentException as {@link #write(Object[], int, int)}, or for indexes out of range
-     */
-    public void gather(final Object[] source, final int numEls, final int offs, final int[] indexes) {
-        sections().put("gather", source, Placement.listed("gather", indexes, offs, numEls));
-    }
-
-    /**
-     * Appends a multi-dimensional strided patch of {@code source} to the current section: {@code rank}
-     * dimensions with extents {@code shape[exts + d]} and strides {@code shape[strs + d]}, the first dimension
-     * outermost, from element {@code srcOff}.
-     *
-     * @param source the elements
-     * @param srcOff the patch's first element
-     * @param rank   the number of dimensions
-     * @param exts   where the extents start in {@code shape}
-     * @param strs   where the strides start in {@code shape}
-     * @param shape  the extents and strides
-     * @throws IllegalArgumentException as {@link #write(Object[], int, int)}, or for a malformed shape
-     */
-    public void strGather(final Object[] source, final int srcOff, final int rank, final int exts, final int strs,
-        final int[] shape) {
-        sections().put("strGather", source, Placement.strided("strGather", srcOff, rank, exts, strs, shape));
     }
 
     /**
