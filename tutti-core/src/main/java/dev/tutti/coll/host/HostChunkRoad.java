@@ -144,23 +144,15 @@ final class HostChunkRoad {
     void agreeFromOffers() {
         final MemorySegment area = offered;
         offered = null;
-        final long bytes = HostLayout.areaBytes();
+        final long[] names = new long[size];
         boolean agreed = null != area;
-        for (int i = 1; i < size && agreed; i++) {
-            agreed = 1 == region.offerOf((rank + i) % size, 0);
+        for (int i = 1; i < size; i++) {
+            final int r = (rank + i) % size;
+            agreed &= 1 == region.offerOf(r, 0);
+            names[r] = region.offerOf(r, 1);
         }
-        if (!agreed) {
-            if (null != area) {
-                memory.freeDirect(area);
-            }
-            declined = true;
-            return;
-        }
-        final MemorySegment[] areas = new MemorySegment[size];
-        for (int r = 0; r < size; r++) {
-            areas[r] = r == rank ? area : memory.resolveDirect(comm.world(r), region.offerOf(r, 1), bytes);
-        }
-        chunks = new HostChunks(region, rank, areas);
+        chunks = settle(area, agreed, names);
+        declined = null == chunks;
     }
 
     /** Gives back an offer whose call failed before the offers were read. */
@@ -327,6 +319,19 @@ final class HostChunkRoad {
             }
             throw e;
         }
+        return settle(area, agreed, names);
+    }
+
+    /**
+     * Ends an agreement: makes the chunks over every rank's area if every rank offered one ({@code agreed}), else
+     * gives this rank's back.
+     *
+     * @param area   this rank's area, or null
+     * @param agreed whether every rank offered an area
+     * @param names  per peer, its area's name
+     * @return the chunks, or null
+     */
+    private HostChunks settle(final MemorySegment area, final boolean agreed, final long[] names) {
         if (!agreed) {
             if (null != area) {
                 memory.freeDirect(area);
@@ -335,7 +340,7 @@ final class HostChunkRoad {
         }
         final MemorySegment[] areas = new MemorySegment[size];
         for (int r = 0; r < size; r++) {
-            areas[r] = r == rank ? area : memory.resolveDirect(comm.world(r), names[r], bytes);
+            areas[r] = r == rank ? area : memory.resolveDirect(comm.world(r), names[r], HostLayout.areaBytes());
         }
         return new HostChunks(region, rank, areas);
     }
