@@ -56,6 +56,29 @@ public interface DirectMemory {
     }
 
     /**
+     * Lends bytes of a call of this rank to its peers, who then copy them straight out of where they lie
+     * ({@link #resolveDirect} with the name) instead of through a slot: where the peers reach them and one copy beats
+     * a slot's two. The bytes stay lent, and unchanged, until {@link #endLoan}. Between processes that is memory of
+     * the shared arena past the eager limit ({@link #copiesOnce}), named as a block is, and a loan needs no ending;
+     * between threads of one JVM it is any memory, heap arrays too.
+     *
+     * @param bytes the bytes, as the lending rank holds them
+     * @return their name, at least 0; or -1 where the peers cannot read them in place
+     */
+    default long lend(final MemorySegment bytes) {
+        return copiesOnce(bytes) ? nameDirect(bytes) : -1;
+    }
+
+    /**
+     * Ends a loan: its name reaches nothing any more. The lending rank calls it once every peer is done reading.
+     *
+     * @param name a name from {@link #lend}
+     */
+    default void endLoan(final long name) {
+        // Between processes a loan is a range of the arena, which needs no bookkeeping.
+    }
+
+    /**
      * Makes a zeroed block, 64-byte aligned.
      *
      * @param bytes its size, at least 0

@@ -26,7 +26,8 @@ import java.util.Arrays;
  *
  * <p>Protocol, through the region's cells: a call that goes here publishes its words, at the communicator's first such
  * call with this rank's offer of a chunk area, at later ones, for a copy, whether its readers read its bytes in place
- * (they lie in its shared memory; not at an alltoall in place, which overwrites them) and where, and reads every peer's
+ * (where its memory lends them, {@link DirectMemory#lend}: its shared arena between processes, any memory between
+ * threads of one JVM; not at an alltoall in place, which overwrites them) and where, and reads every peer's
  * (a mismatched call fails before a chunk moves; a nonblocking call's or persistent start's run reads them when it
  * is tested or waited for, as every run through the region, and then runs its chunks from its tests and the rank's
  * progress, {@link #start}, {@link #advance}). The first call takes the chunks only if every rank offered an area;
@@ -36,8 +37,10 @@ import java.util.Arrays;
  * <p>Implementation notes. Owned, like its region, by the threads that make the communicator's collective calls, one
  * at a time, or under the region's lock by whichever thread advances a run (a blocking call reads them only after
  * every run is complete, the region's {@code pending} giving the order), so its fields are plain, but {@code chunks},
- * which the thread that retires the communicator reads. Cost per call: one publication and a read of each peer's cell,
- * as every call through the region; no allocation.
+ * which the thread that retires the communicator reads. A loan of a call's bytes ends when the call is over on this
+ * rank, whichever way it ends ({@link #returned}, by the blocking caller, or under the region's lock by the thread that
+ * completes the run). Cost per call: one publication and a read of each peer's cell, as every call through the region;
+ * no allocation between processes, a map entry per lent call between threads.
  */
 final class HostChunkRoad {
     private final HostRegion region;
@@ -64,6 +67,8 @@ final class HostChunkRoad {
     private final MemorySegment[] direct;
     /** Calls in which this rank read a peer's bytes in place. */
     private long readInPlace;
+    /** This rank's calls whose bytes are lent to its readers ({@link #name}) and not yet {@link #returned}. */
+    private long loans;
     /** What this rank publishes with a call: 1 and the name of its bytes read in place, or 0. */
     private final long[] name = new long[2];
     private final MemorySegment nameBytes = MemorySegment.ofArray(name);
@@ -185,11 +190,18 @@ final class HostChunkRoad {
             Arrays.fill(direct, null); // the first call's cells hold the offers
         } else {
             name(c, name);
-            region.publish(k, nameBytes, 0, 2 * Long.BYTES, c);
-            for (int i = 1; i < size; i++) {
-                region.awaitCall((rank + i) % size, k, c);
+            try {
+                region.publish(k, nameBytes, 0, 2 * Long.BYTES, c);
+                for (int i = 1; i < size; i++) {
+                    region.awaitCall((rank + i) % size, k, c);
+                }
+                readNames(k, c, name);
+                begin(h, c);
+                h.complete(c, drawn);
+            } finally {
+                returned(name);
             }
-            readNames(k, c);
+            return true;
         }
         begin(h, c);
         h.complete(c, drawn);
@@ -199,10 +211,11 @@ final class HostChunkRoad {
     /**
      * Begins a nonblocking call or persistent start past the limit, {@link #agreed} for its operation, through the
      * chunks: every peer has published call {@code k} and its words are checked, and every earlier call is complete on
-     * this rank.
+     * this rank; {@code published} is what this rank published with it ({@link #name}), whose loan the run's owner
+     * ends ({@link #returned}) once the run is over.
      */
-    void start(final long k, final CollCall c) {
-        readNames(k, c);
+    void start(final long k, final CollCall c, final long[] published) {
+        readNames(k, c, published);
         begin(chunks, c);
     }
 
@@ -230,19 +243,32 @@ final class HostChunkRoad {
     }
 
     /**
-     * Writes what this rank publishes with a call past the limit into {@code into}: 1 and the name of its bytes in
-     * its shared memory when its readers read them in place ({@link #inPlace}), else 0.
+     * Writes what this rank publishes with a call past the limit into {@code into}: 1 and the name of its bytes when
+     * its readers read them in place (lent, {@link DirectMemory#lend}, until {@link #returned}), else 0.
      */
     void name(final CollCall c, final long[] into) {
         final MemorySegment d = inPlace(c);
-        into[0] = null == d ? 0 : 1;
-        into[1] = null == d ? 0 : memory.nameDirect(d);
+        final long lent = null == d ? -1 : memory.lend(d);
+        into[0] = lent < 0 ? 0 : 1;
+        into[1] = Math.max(0, lent);
+        if (lent >= 0) {
+            loans++;
+        }
+    }
+
+    /** Ends the loan of a call's bytes that {@link #name} lent, if any: the call is over on this rank. */
+    void returned(final long[] name) {
+        if (1 == name[0]) {
+            name[0] = 0;
+            loans--;
+            memory.endLoan(name[1]);
+        }
     }
 
     /**
-     * @return this rank's bytes of a copy when its readers read them in place: it writes them, they lie in its
-     * shared memory past the eager limit ({@link DirectMemory#copiesOnce}), and the call is not an alltoall in place
-     * (which overwrites its receive buffer, its bytes, while its readers would read them); else null
+     * @return this rank's bytes of a copy that its readers could read in place, where the memory lets them
+     * ({@link DirectMemory#lend}): it writes them, and the call is not an alltoall in place (which overwrites its
+     * receive buffer, its bytes, while its readers would read them); else null
      */
     private MemorySegment inPlace(final CollCall c) {
         final CollKind kind = c.kind();
@@ -251,21 +277,19 @@ final class HostChunkRoad {
             return null;
         }
         final boolean split = CollKind.SCATTER == kind || CollKind.ALLTOALL == kind;
-        final MemorySegment bytesHere = steps.source(c).asSlice(steps.sourceAt(c),
-            HostSteps.block(c) * (split ? size : 1));
-        return memory.copiesOnce(bytesHere) ? bytesHere : null;
+        return steps.source(c).asSlice(steps.sourceAt(c), HostSteps.block(c) * (split ? size : 1));
     }
 
     /**
      * Reads, for a copy, where each peer's bytes of call {@code k} are read in place ({@code direct}), every peer's
-     * call published and checked.
+     * call published and checked; {@code mine} is what this rank published ({@link #name}).
      */
-    private void readNames(final long k, final CollCall c) {
+    private void readNames(final long k, final CollCall c, final long[] mine) {
         final CollKind kind = c.kind();
         final boolean copy = CollKind.REDUCE != kind && CollKind.ALLREDUCE != kind;
         final boolean split = CollKind.SCATTER == kind || CollKind.ALLTOALL == kind;
         final long bytes = HostSteps.block(c) * (split ? size : 1);
-        direct[rank] = inPlace(c);
+        direct[rank] = 1 == mine[0] ? inPlace(c) : null;
         boolean read = false;
         for (int i = 1; i < size; i++) {
             final int r = (rank + i) % size;
@@ -348,7 +372,8 @@ final class HostChunkRoad {
     @Override
     public String toString() {
         final HostChunks h = chunks;
-        return null != h ? h.chunks() + " chunks, " + readInPlace + " calls read a peer in place"
+        return null != h ? h.chunks() + " chunks, " + readInPlace + " calls read a peer in place, " + loans
+            + " loans out"
             : declined ? "chunks off or declined" : "no chunk area";
     }
 }

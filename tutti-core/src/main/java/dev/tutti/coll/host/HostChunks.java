@@ -185,9 +185,10 @@ final class HostChunks {
      * writer (a bcast's or scatter's root, a gather's other ranks, every rank of an allgather or alltoall) copies its
      * pieces of the chunk into its slot, its readers copy them out into their receive buffers.
      *
-     * <p>A writer whose bytes lie in its shared memory ({@code Tutti.allocShared}) copies nothing in: its readers
-     * copy its pieces straight out of its buffer ({@code direct}), which it leaves alone until every rank is done with
-     * the call's last chunk. Its chunks are numbered all the same.
+     * <p>A writer whose memory lends its bytes to its readers (its shared arena, {@code Tutti.allocShared}, between
+     * processes; any buffer between threads) copies nothing in: its readers copy its pieces straight out of its
+     * buffer ({@code direct}), which it leaves alone until every rank is done with the call's last chunk. Its chunks
+     * are numbered all the same.
      *
      * @param c      the call, with a block of at least one byte
      * @param from   where this rank's bytes come from ({@link HostSteps#source}), or null if it sends none

@@ -264,14 +264,14 @@ final class HostRegion implements HostState {
         final int drawn = comm.drawTag((int) (call >>> Integer.SIZE), c.sendCount());
         final HostRun run = reuse instanceof HostRun h && h.region() == this ? h : new HostRun(this);
         run.arm(c, k, drawn, call, shape, op, chunked ? HostRun.ALL : steps.awaits(c), chunked);
-        if (chunked) {
-            chunkRoad.name(c, run.name());
-        }
         if (null == unregister) {
             unregister = comm.addHostWork(this::doWork);
         }
         lock.lock();
         try {
+            if (chunked) { // under the lock, as the loan's end (whichever thread completes the run)
+                chunkRoad.name(c, run.name());
+            }
             if (0 != pending) {
                 progress();
             }
@@ -457,7 +457,7 @@ final class HostRegion implements HostState {
             if (run.chunked) { // through the chunks, after every earlier call (runs complete in call order)
                 if (!run.begun) {
                     run.begun = true;
-                    chunkRoad.start(k, run.call);
+                    chunkRoad.start(k, run.call, run.name());
                 }
                 if (!chunkRoad.advance()) {
                     return false;
@@ -470,8 +470,14 @@ final class HostRegion implements HostState {
                 after.forEach(Runnable::run);
             }
         } catch (final TuttiException e) {
+            if (run.chunked) {
+                chunkRoad.returned(run.name());
+            }
             run.complete(e);
             return true;
+        }
+        if (run.chunked) {
+            chunkRoad.returned(run.name());
         }
         run.complete(null);
         return true;

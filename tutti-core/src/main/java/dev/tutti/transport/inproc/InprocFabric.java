@@ -12,8 +12,9 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The ranks of one JVM that reach each other by reference: a sink per world rank (null for ranks that live in
- * other processes), and the blocks of direct memory they share (by name, in concurrent maps). The sinks are
- * immutable after construction; the fabric is shared by the {@link InprocTransport}s of those ranks.
+ * other processes), and the blocks of direct memory they share, and the bytes a call lends (by name, in concurrent
+ * maps; names are never reused). The sinks are immutable after construction; the fabric is shared by the
+ * {@link InprocTransport}s of those ranks.
  */
 public final class InprocFabric {
     private final InboundSink[] sinks;
@@ -41,6 +42,20 @@ public final class InprocFabric {
         blocks.put(name, block);
         names.put(block.address(), name);
         return block;
+    }
+
+    /**
+     * Names memory of a rank's call that the fabric's ranks read in place until {@link #endLoan}: any segment of the
+     * JVM, a heap array's too (a heap segment keeps its array reachable, wherever the collector moves it).
+     */
+    long lend(final MemorySegment bytes) {
+        final long name = nextBlock.incrementAndGet();
+        blocks.put(name, bytes);
+        return name;
+    }
+
+    void endLoan(final long name) {
+        blocks.remove(name);
     }
 
     long name(final MemorySegment block) {

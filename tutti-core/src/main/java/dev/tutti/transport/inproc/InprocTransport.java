@@ -66,6 +66,17 @@ public final class InprocTransport implements Transport, DirectMemory {
         return fabric.resolve(name, bytes);
     }
 
+    /** Any bytes: a peer's one copy straight out of them beats a slot's two. */
+    @Override
+    public long lend(final MemorySegment bytes) {
+        return fabric.lend(bytes);
+    }
+
+    @Override
+    public void endLoan(final long name) {
+        fabric.endLoan(name);
+    }
+
     @Override
     public void freeDirect(final MemorySegment block) {
         fabric.free(block);

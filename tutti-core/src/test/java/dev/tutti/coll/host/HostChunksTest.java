@@ -193,7 +193,10 @@ class HostChunksTest {
         });
     }
 
-    /** Frees a group of 1 (a split, with no region), else checks that its large calls went through the chunks. */
+    /**
+     * Frees a group of 1 (a split, with no region), else checks that its large calls went through the chunks and that
+     * no call's bytes are still lent.
+     */
     private static void tookChunks(final Communicator w, final int p) {
         final String region = HostCollectivesTest.region(w);
         if (1 == p) {
@@ -201,6 +204,7 @@ class HostChunksTest {
         } else {
             assertTrue(region.contains("HostRegion") && !region.contains(" 0 chunks") && region.contains(" chunks"),
                 "the large calls did not go through chunks: " + region);
+            assertTrue(region.contains(", 0 loans out"), "a loan outlived its call: " + region);
         }
     }
 
@@ -527,20 +531,21 @@ class HostChunksTest {
     }
 
     /**
-     * Buffers from the shared arena ({@code allocShared}) are read in place by the readers of a copy past the cells,
-     * and the writer returns only once they are done: it scribbles over its buffer right after each call, and every
-     * reader's result is still the reference's. An alltoall in place, whose receive buffer is its send, goes through
-     * the slots and is right too.
+     * A copy's readers past the cells read its writer's bytes in place: buffers from the shared arena
+     * ({@code allocShared}) between processes, any buffer (heap arrays here) between threads. The writer returns only
+     * once they are done: it scribbles over its buffer right after each call, and every reader's result is still the
+     * reference's; every loan is over once the calls are. An alltoall in place, whose receive buffer is its send,
+     * goes through the slots and is right too.
      */
-    @ParameterizedTest(name = "p={0}")
-    @ValueSource(ints = {2, 3, 4})
-    void shouldReadSharedBuffersInPlace(final int p) {
-        ShmJob.run(p, (w, shm) -> {
+    @ParameterizedTest(name = "{0} p={1}")
+    @MethodSource("lenders")
+    void shouldReadBuffersInPlace(final String how, final int p) {
+        HostCollectivesTest.job(how, p, (w, shm) -> {
             final int me = w.rank();
             final int n = 2 * E + 5;
             final long bytes = (long) p * n * Integer.BYTES;
-            final MemorySegment send = shm.allocShared(bytes);
-            final MemorySegment recv = shm.allocShared(bytes);
+            final MemorySegment send = null == shm ? MemorySegment.ofArray(new int[p * n]) : shm.allocShared(bytes);
+            final MemorySegment recv = null == shm ? MemorySegment.ofArray(new int[p * n]) : shm.allocShared(bytes);
             for (int call = 0; call < 3; call++) {
                 final int root = call % p;
                 fill(send, p * n, me);
@@ -578,10 +583,23 @@ class HostChunksTest {
             }
             final String region = HostCollectivesTest.region(w);
             assertTrue(region.contains("calls read a peer in place") && !region.contains(" 0 calls read a peer"),
-                "the shared buffers were not read in place: " + region);
-            shm.freeShared(send);
-            shm.freeShared(recv);
+                "the buffers were not read in place: " + region);
+            assertTrue(region.contains(", 0 loans out"), "a loan outlived its call: " + region);
+            if (null != shm) {
+                shm.freeShared(send);
+                shm.freeShared(recv);
+            }
         });
+    }
+
+    static Stream<Arguments> lenders() {
+        final List<Arguments> out = new ArrayList<>();
+        for (final String how : new String[] {"shm", "threads"}) {
+            for (int p = 2; p <= 4; p++) {
+                out.add(Arguments.of(how, p));
+            }
+        }
+        return out.stream();
     }
 
     private static int value(final int rank, final long i) {
