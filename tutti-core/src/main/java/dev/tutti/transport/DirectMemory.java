@@ -11,6 +11,12 @@ import java.lang.foreign.MemorySegment;
  * <p>Thread-safety: every method may be called from any thread of the owning rank.
  */
 public interface DirectMemory {
+    /**
+     * The largest block of a per-call collective through a communicator's on-host region where its ranks share
+     * memory and the machine has a core for each: up to there the region's flags and one copy each way beat the
+     * message layer's matched messages, between processes and between threads (bench/RESULTS.md).
+     */
+    long HOST_LIMIT = 8192;
 
     /**
      * Returns the largest message that goes through direct memory when the setting {@code tutti.coll.directLimit}

@@ -114,11 +114,14 @@ class CollDirectTest {
     /**
      * Ranks that disagree on whether a call goes through slots (one runs with {@code tutti.coll.directLimit=0}) never
      * take an agreement message for data: the rank waiting to agree finds the other's data on the call's tag and
-     * fails naming the setting.
+     * fails naming the setting. (Threads without the on-host region, whose persistent starts would go there.)
      */
     @Test
     void shouldFailNamingTheSettingWhenRanksDisagreeOnSlots() {
         final String name = dev.tutti.internal.Settings.COLL_DIRECT_LIMIT.name();
+        final String host = dev.tutti.internal.Settings.COLL_HOST_LIMIT.name();
+        final String hostBefore = System.getProperty(host);
+        System.setProperty(host, "0");
         try {
             final TuttiException e = assertThrows(TuttiException.class, () -> Tutti.runLocal(2,
                 Tutti.Options.defaults().timeout(java.time.Duration.ofSeconds(30)), w -> {
@@ -144,6 +147,11 @@ class CollDirectTest {
             assertTrue(e.getMessage().contains(name), e.getMessage());
         } finally {
             System.clearProperty(name);
+            if (null == hostBefore) {
+                System.clearProperty(host);
+            } else {
+                System.setProperty(host, hostBefore);
+            }
         }
     }
 

@@ -114,14 +114,23 @@ public final class HostCollectives {
     }
 
     /**
-     * Whether the communicator may have a region: every peer is reached through one {@link DirectMemory} and the
-     * limit is above 0. Every rank finds the same.
+     * Whether the communicator may have a region: every peer is reached through one {@link DirectMemory}, on the
+     * rank's host as the job's layout places them (an embedded job on fake hosts keeps them apart), and the limit is
+     * above 0. Every rank finds the same.
      */
     private static HostState candidate(final CollComm comm) {
         final P2pEngine engine = comm.engine();
         final int size = comm.size();
         if (null == engine || size < 2) {
             return NONE;
+        }
+        final int[] hosts = engine.layout().hosts();
+        if (null != hosts) {
+            for (int r = 1; r < size; r++) {
+                if (hosts[comm.world(r)] != hosts[comm.world(0)]) {
+                    return NONE;
+                }
+            }
         }
         DirectMemory memory = null;
         for (int r = 0; r < size; r++) {

@@ -1,7 +1,10 @@
 package dev.tutti.transport.inproc;
 
+import dev.tutti.ErrorClass;
 import dev.tutti.internal.Errors;
 import dev.tutti.internal.Failures;
+import dev.tutti.runtime.Configuration;
+import dev.tutti.transport.DirectMemory;
 import dev.tutti.transport.InboundSink;
 
 import java.lang.foreign.Arena;
@@ -18,6 +21,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class InprocFabric {
     private final InboundSink[] sinks;
+    private final long hostLimit;
     private final AtomicLong nextBlock = new AtomicLong();
     private final Map<Long, MemorySegment> blocks = new ConcurrentHashMap<>();
     private final Map<Long, Long> names = new ConcurrentHashMap<>();
@@ -29,6 +33,19 @@ public final class InprocFabric {
      */
     public InprocFabric(final InboundSink[] sinksByWorldRank) {
         this.sinks = sinksByWorldRank.clone();
+        int n = 0;
+        for (final InboundSink s : sinks) {
+            n += null == s ? 0 : 1;
+        }
+        this.hostLimit = Configuration.oversubscribed(n) ? 0 : DirectMemory.HOST_LIMIT;
+    }
+
+    /**
+     * @return the default limit of the on-host region between this JVM's ranks, decided once from how many they
+     * are (see {@link InprocTransport#defaultHostLimit})
+     */
+    long hostLimit() {
+        return hostLimit;
     }
 
     /**
@@ -69,7 +86,8 @@ public final class InprocFabric {
     MemorySegment resolve(final long name, final long bytes) {
         final MemorySegment block = blocks.get(name);
         if (null == block || bytes < 0 || bytes > block.byteSize()) {
-            throw Errors.refused("no block " + name + " of at least " + bytes + " bytes in this fabric");
+            throw Errors.expected(ErrorClass.ARG, "resolveDirect", "inproc", "name=" + name + " bytes=" + bytes,
+                "a live block or loan of this JVM's ranks of at least that many bytes");
         }
         return block.asSlice(0, bytes);
     }

@@ -17,6 +17,7 @@ import dev.tutti.transport.Transport;
 public final class InprocTransport implements Transport, DirectMemory {
     private final InprocFabric fabric;
     private final long eagerLimit;
+    private final long hostLimit;
 
     /**
      * Creates the transport of one rank.
@@ -28,6 +29,7 @@ public final class InprocTransport implements Transport, DirectMemory {
     public InprocTransport(final InprocFabric fabric, final long eagerLimit) {
         this.fabric = fabric;
         this.eagerLimit = eagerLimit;
+        this.hostLimit = fabric.hostLimit();
     }
 
     @Override
@@ -49,6 +51,18 @@ public final class InprocTransport implements Transport, DirectMemory {
     @Override
     public long defaultDirectLimit() {
         return 16 * 1024;
+    }
+
+    /**
+     * {@value #HOST_LIMIT} bytes while the JVM has a core for each of its ranks, else 0 (the message layer): with more
+     * threads than cores a small bcast or scatter through the region waits for every reader's thread to be
+     * scheduled, where a message's sending thread matches it at the receiver and copies it into the posted buffer
+     * alone (4 ranks on 2 cores: 2.2-4.7 times as long through the region; bench/RESULTS.md). Decided once per fabric,
+     * so every rank of the JVM decides alike.
+     */
+    @Override
+    public long defaultHostLimit() {
+        return hostLimit;
     }
 
     @Override

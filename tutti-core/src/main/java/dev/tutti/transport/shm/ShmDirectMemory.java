@@ -26,11 +26,6 @@ import java.util.Set;
 final class ShmDirectMemory implements DirectMemory {
     /** The default limit. */
     static final long LIMIT = 1024 * 1024;
-    /**
-     * The default largest block of a per-call collective through a communicator's on-host region: up to there the
-     * region's flags and one copy each way beat the message layer's matched, ringed messages (bench/RESULTS.md).
-     */
-    static final long HOST_LIMIT = 8192;
 
     private final SharedArena arena;
     private final ShmFile file;
@@ -59,7 +54,7 @@ final class ShmDirectMemory implements DirectMemory {
         return LIMIT;
     }
 
-    /** {@value #HOST_LIMIT} bytes: see {@link #HOST_LIMIT}. */
+    /** {@value #HOST_LIMIT} bytes, with or without a core per rank: see {@link #HOST_LIMIT}. */
     @Override
     public long defaultHostLimit() {
         return HOST_LIMIT;
