@@ -12,9 +12,9 @@ import java.lang.foreign.MemorySegment;
  */
 public interface DirectMemory {
     /**
-     * The largest block of a per-call collective through a communicator's on-host region where its ranks share
-     * memory and the machine has a core for each: up to there the region's flags and one copy each way beat the
-     * message layer's matched messages, between processes and between threads (bench/RESULTS.md).
+     * The largest block of a per-call collective through a communicator's on-host region where the region is on by
+     * default ({@link #defaultHostLimit}): up to there its flags and one copy each way beat the message layer's
+     * matched messages, between processes and between threads (bench/RESULTS.md).
      */
     long HOST_LIMIT = 8192;
 
