@@ -180,32 +180,29 @@ final class HostChunkRoad {
      */
     boolean run(final long k, final CollCall c, final int drawn) {
         HostChunks h = chunks;
-        if (null == h) {
-            h = agree(k, c);
+        try {
             if (null == h) {
-                declined = true;
-                return false;
-            }
-            chunks = h;
-            Arrays.fill(direct, null); // the first call's cells hold the offers
-        } else {
-            name(c, name);
-            try {
+                h = agree(k, c);
+                if (null == h) {
+                    declined = true;
+                    return false;
+                }
+                chunks = h;
+                Arrays.fill(direct, null); // the first call's cells hold the offers: nothing is read in place
+            } else {
+                name(c, name);
                 region.publish(k, nameBytes, 0, 2 * Long.BYTES, c);
                 for (int i = 1; i < size; i++) {
                     region.awaitCall((rank + i) % size, k, c);
                 }
                 readNames(k, c, name);
-                begin(h, c);
-                h.complete(c, drawn);
-            } finally {
-                returned(name);
             }
+            begin(h, c);
+            h.complete(c, drawn);
             return true;
+        } finally {
+            returned(name); // nothing at the agreeing call, which lends nothing
         }
-        begin(h, c);
-        h.complete(c, drawn);
-        return true;
     }
 
     /**

@@ -248,9 +248,10 @@ final class HostRegion implements HostState {
     @Override
     public RegionRun start(final CollCall c, final RegionRun reuse) {
         final long k = ++calls;
-        final boolean chunked = !Road.fitsCells(c, limit) && chunkRoad.agreed(c.kind());
+        final boolean past = !Road.fitsCells(c, limit);
+        final boolean chunked = past && chunkRoad.agreed(c.kind());
         final boolean host = Road.onHost(c, limit, chunked);
-        if (!host && !Road.fitsCells(c, limit) && Road.onHost(c, limit, true)) {
+        if (!host && past && Road.onHost(c, limit, true)) {
             chunkRoad.missed(c.kind()); // the next blocking barrier agrees a chunk area
         }
         final long call = HostWords.call(c, host);
@@ -470,16 +471,17 @@ final class HostRegion implements HostState {
                 after.forEach(Runnable::run);
             }
         } catch (final TuttiException e) {
-            if (run.chunked) {
-                chunkRoad.returned(run.name());
-            }
-            run.complete(e);
-            return true;
+            return over(run, e);
         }
+        return over(run, null);
+    }
+
+    /** Completes a run that is over on this rank, with its failure or null, ending the loan of its bytes if any. */
+    private boolean over(final HostRun run, final TuttiException failure) {
         if (run.chunked) {
             chunkRoad.returned(run.name());
         }
-        run.complete(null);
+        run.complete(failure);
         return true;
     }
 
