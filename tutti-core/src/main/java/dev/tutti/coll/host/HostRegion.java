@@ -182,8 +182,8 @@ final class HostRegion implements HostState {
     }
 
     /**
-     * Whether this rank's blocking barriers are ordered ({@link #awaitAll}): the setting {@code tutti.coll.hostBarrier},
-     * whose {@code auto} orders them where this host has more ranks of the job than cores. There a rank that waits
+     * Whether this rank's blocking barriers are ordered ({@link #awaitAll}): the setting
+     * {@code tutti.coll.hostBarrier}, whose {@code auto} orders them where this host has more ranks of the job than cores. There a rank that waits
      * yields its core to whichever rank shares it, so the order in which the ranks leave a barrier decides who waits
      * for whom after it; ordered, rank 0 leaves first.
      */
