@@ -139,14 +139,6 @@ public final class Settings {
             + "`off`: through the message layer; `auto`: each "
             + "of these through the chunks but a reduce of 2 ranks, which takes the message layer (its non-root returns "
             + "without waiting for the root there); read when the region is made, and every rank must use the same");
-    /** On-host region: how a blocking barrier ends. */
-    public static final Setting COLL_HOST_BARRIER = choice("tutti.coll.hostBarrier", "auto", List.of("auto", "flags",
-        "ordered"), ReadAt.COMMUNICATOR, "How a blocking barrier through the on-host region lets its ranks go. "
-            + "`flags`: each rank leaves once it has read every rank's arrival; `ordered`: rank 0 then marks the "
-            + "barrier passed, and the others leave only after that mark, so rank 0 leaves first (where ranks "
-            + "outnumber cores, what rank 0 does next, a bcast's data say, is there before the others look for it, "
-            + "for one more wait in the barrier); `auto`: `ordered` where this host has more ranks of the job than "
-            + "cores, else `flags`; read when the region is made; ranks may differ");
     /** The least severe log record passed on. */
     public static final Setting LOG_LEVEL = choice("tutti.log.level", "warning", List.of("off", "error", "warning",
         "info", "debug", "trace"), ReadAt.EACH_CALL, "The least severe of Tutti's own log records that is passed on "
@@ -290,10 +282,10 @@ public final class Settings {
         IDLE_YIELDS, IDLE_MAX_PARK_US, BIND, SHM_DIR, SHM_RING_BYTES, SHM_EAGER_LIMIT, SHM_CHUNK_BYTES, SHM_CHUNKS,
         SHM_PUSH_LIMIT, SHM_ARENA_MIB, SHM_LIVENESS_MS, SHM_CLOSE_WAIT_MS, SHM_IDLE_YIELDS, SHM_IDLE_MAX_PARK_US,
         SHM_IDLE_YIELD_EVERY, COLL_ALGORITHM, COLL_TAGGED_TIMEOUT_MS, COLL_DIRECT_LIMIT, COLL_HOST_LIMIT,
-        COLL_HOST_CHUNKS, COLL_HOST_BARRIER, LOG_LEVEL, CHECK, CHECK_TIMEOUT_MS, CHECK_REPORT, JFR, JFR_STACKS,
-        RENDEZVOUS_TIMEOUT_MS, TCP_HOST, TCP_CONNECT_TIMEOUT_MS, TCP_CLOSE_TIMEOUT_MS, TCP_SOCKET_BUFFER_BYTES,
-        TCP_RENDEZVOUS_PREFIX, TCP_HEAP_IO, HOST_ID, HOST_LAYOUT, SERIAL_ALLOW, SECRET_FILE, RANK, SIZE, RENDEZVOUS,
-        JOB_SECRET, JOB_ID, K8S_SERVICE);
+        COLL_HOST_CHUNKS, LOG_LEVEL, CHECK, CHECK_TIMEOUT_MS, CHECK_REPORT, JFR, JFR_STACKS, RENDEZVOUS_TIMEOUT_MS,
+        TCP_HOST, TCP_CONNECT_TIMEOUT_MS, TCP_CLOSE_TIMEOUT_MS, TCP_SOCKET_BUFFER_BYTES, TCP_RENDEZVOUS_PREFIX,
+        TCP_HEAP_IO, HOST_ID, HOST_LAYOUT, SERIAL_ALLOW, SECRET_FILE, RANK, SIZE, RENDEZVOUS, JOB_SECRET, JOB_ID,
+        K8S_SERVICE);
 
     /** A family member's key: lower case letters, digits and underscores. */
     private static final Pattern KEY = Pattern.compile("[a-z0-9_]+");

@@ -8,15 +8,13 @@ package dev.tutti.coll.host;
  * <pre>
  * one rank's block (4C + 64 bytes, 64-aligned): call k of the communicator goes to cell k &amp; 3
  *
- *   0              C              2C             3C             4C         4C+8       4C+16      4C+24     4C+64
- *   +--------------+--------------+--------------+--------------+----------+----------+----------+---...---+
- *   |    cell 0    |    cell 1    |    cell 2    |    cell 3    | offered  | area     | passed   |         |
- *   +--------------+--------------+--------------+--------------+----------+----------+----------+---...---+
+ *   0              C              2C             3C             4C         4C+8       4C+16      4C+64
+ *   +--------------+--------------+--------------+--------------+----------+----------+---...---+
+ *   |    cell 0    |    cell 1    |    cell 2    |    cell 3    | offered  | area     |         |
+ *   +--------------+--------------+--------------+--------------+----------+----------+---...---+
  *
  *   offered, area  the owner's offer of a chunk area when a call that waits for every peer agrees one (see
  *                  HostChunkRoad): 1 and the area's name, or 0; written once, before that call's seq
- *   passed         rank 0's block only: the number of the last blocking barrier at which rank 0 has read every
- *                  rank's arrival (release); an ordered barrier's other ranks leave once they read it (HostRegion)
  *
  * a cell (C = 64 + round_up(limit, 64) bytes): its first line holds the call and, when they fit, its bytes
  *
@@ -127,11 +125,6 @@ final class HostLayout {
     /** @return the offset of the offer line in a block whose cells are {@code cell} bytes */
     static long offerAt(final long cell) {
         return CELLS * cell;
-    }
-
-    /** @return the offset of the passed word (rank 0's last barrier passed) in a block of {@code cell}-byte cells */
-    static long passedAt(final long cell) {
-        return CELLS * cell + 2 * Long.BYTES;
     }
 
     /** @return the offset of call {@code k}'s cell in a block whose cells are {@code cell} bytes */

@@ -12,7 +12,6 @@ import dev.tutti.internal.Failures;
 import dev.tutti.internal.SegmentCopy;
 import dev.tutti.internal.Settings;
 import dev.tutti.p2p.P2pEngine;
-import dev.tutti.runtime.Configuration;
 import dev.tutti.transport.DirectMemory;
 
 import java.lang.foreign.MemorySegment;
@@ -30,8 +29,7 @@ import java.util.List;
  * run, if it stalls, reads its peers' words of the call ({@link #stalled}): a peer on the region that does not wait for
  * it (a bcast's root, a reduce's non-root) sends it nothing.
  * <ul>
- * <li>barrier: publish, then wait for every peer's call; ordered ({@code tutti.coll.hostBarrier}), the ranks but 0
- * then wait for rank 0 to have passed it ({@link #awaitAll}).</li>
+ * <li>barrier: publish, then wait for every peer's call.</li>
  * <li>bcast: the root publishes its bytes; every other rank waits for the root's call and copies them out.</li>
  * <li>reduce, allreduce: every rank publishes its operand; the root (every rank) waits for all and folds them in
  * rank order, {@code x0 op (x1 op (... op x(p-1)))}, from the cells: a non-commutative op is right, and every rank
@@ -120,10 +118,6 @@ final class HostRegion implements HostState {
     private final long[] seen;
     /** Its reductions past the limit: the chunk area, and whether a call takes it. */
     private final HostChunkRoad chunkRoad;
-    /** Where rank 0's block holds the last blocking barrier it has passed ({@link HostLayout#passedAt}). */
-    private final long passed;
-    /** Whether this rank leaves a blocking barrier only after rank 0 has passed it ({@link #awaitAll}). */
-    private final boolean ordered;
     private long calls;
     /**
      * Calls numbered but not yet published ({@link #enqueue}), oldest first, {@code queued} of them: per call
@@ -177,34 +171,6 @@ final class HostRegion implements HostState {
         }
         this.steps = new HostSteps(rank, size, bytes);
         this.chunkRoad = new HostChunkRoad(this, comm, memory, steps, Settings.COLL_HOST_CHUNKS.choice());
-        this.passed = HostLayout.passedAt(cell);
-        this.ordered = ordered(Settings.COLL_HOST_BARRIER.choice(), comm);
-    }
-
-    /**
-     * Whether this rank's blocking barriers are ordered ({@link #awaitAll}): the setting
-     * {@code tutti.coll.hostBarrier}, whose {@code auto} orders them where this host has more ranks of the job than cores. There a rank that waits
-     * yields its core to whichever rank shares it, so the order in which the ranks leave a barrier decides who waits
-     * for whom after it; ordered, rank 0 leaves first.
-     */
-    private static boolean ordered(final String setting, final CollComm comm) {
-        return switch (setting) {
-            case "ordered" -> true;
-            case "flags" -> false;
-            default -> {
-                final P2pEngine engine = comm.engine();
-                final int[] hosts = engine.layout().hosts();
-                int onHost = engine.worldSize();
-                if (null != hosts) {
-                    final int host = hosts[comm.world(comm.rank())];
-                    onHost = 0;
-                    for (final int h : hosts) {
-                        onHost += h == host ? 1 : 0;
-                    }
-                }
-                yield Configuration.oversubscribed(onHost);
-            }
-        };
     }
 
     /**
@@ -247,7 +213,9 @@ final class HostRegion implements HostState {
                 if (HostRun.ROOT == awaits) {
                     awaitCall(c.root(), k, c);
                 } else if (HostRun.ALL == awaits) {
-                    awaitAll(k, c);
+                    for (int i = 1; i < size; i++) {
+                        awaitCall((rank + i) % size, k, c);
+                    }
                 }
             } catch (final RuntimeException | Error e) {
                 if (agrees) {
@@ -724,31 +692,6 @@ final class HostRegion implements HostState {
         }
     }
 
-    /**
-     * Waits for every peer's blocking call {@code k} (which takes the region and waits for every rank), checking each.
-     * At a barrier, rank 0 then stores {@code k} in its passed word (release; also when a wait failed: a rank leaves
-     * only once it has read every arrival itself), and a rank whose barriers are {@link #ordered} waits for that
-     * word before it leaves: so rank 0 leaves first. Where ranks outnumber cores, the ranks that leave first run
-     * first; with rank 0 first, a bcast's or scatter's root, say, has published its data when the others come for
-     * it, instead of the others waiting for it to get a core back, at the cost of one more wait in the barrier
-     * (bench/RESULTS.md has both). Cost unordered: rank 0's store per barrier.
-     */
-    private void awaitAll(final long k, final CollCall c) {
-        final boolean barrier = CollKind.BARRIER == c.kind();
-        try {
-            for (int i = 1; i < size; i++) {
-                awaitCall((rank + i) % size, k, c);
-            }
-        } finally {
-            if (barrier && 0 == rank) {
-                LONG.setRelease(mine, passed, k);
-            }
-        }
-        if (barrier && ordered && 0 != rank) {
-            awaitFlag(0, blocks[0], passed, k, c);
-        }
-    }
-
     /** Waits until rank {@code r} has published call {@code k} (or a later one: see the class note). */
     private void await(final int r, final long k, final CollCall c) {
         awaitFlag(r, blocks[r], HostLayout.cellAt(k, cell) + HostLayout.SEQ, k, c);
@@ -846,6 +789,6 @@ final class HostRegion implements HostState {
     @Override
     public String toString() {
         return "HostRegion(" + comm.describe() + ", " + size + " ranks, " + limit + " bytes a cell, " + calls
-            + " calls, " + (ordered ? "ordered" : "flag") + " barriers, " + chunkRoad + ")";
+            + " calls, " + chunkRoad + ")";
     }
 }

@@ -55,10 +55,10 @@ public final class InprocTransport implements Transport, DirectMemory {
 
     /**
      * {@value #HOST_LIMIT} bytes while the JVM has a core for each of its ranks, else 0 (the message layer): with more
-     * threads than cores a call through the region waits for its readers' threads to be scheduled, where a message's
-     * sending thread matches it at the receiver and copies it into the posted buffer alone; at 4 ranks on 2 cores
-     * the region loses at reduce, allreduce and gather from 1 KiB and wins only at small bcast and scatter
-     * (bench/RESULTS.md). Decided once per fabric, so every rank of the JVM decides alike.
+     * threads than cores a small bcast or scatter through the region waits for every reader's thread to be
+     * scheduled, where a message's sending thread matches it at the receiver and copies it into the posted buffer
+     * alone (4 ranks on 2 cores: 2.2-4.7 times as long through the region; bench/RESULTS.md). Decided once per fabric,
+     * so every rank of the JVM decides alike.
      */
     @Override
     public long defaultHostLimit() {

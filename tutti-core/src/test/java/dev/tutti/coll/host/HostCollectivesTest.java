@@ -40,7 +40,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * rank order; a mismatch fails with the message layer's text; many communicators run at once. The layer is forced on
  * with {@code tutti.coll.hostLimit} (threads have no region by default), hence {@link Isolated}.
  */
-@Isolated("sets the system properties tutti.coll.hostLimit and tutti.coll.hostBarrier")
+@Isolated("sets the system property tutti.coll.hostLimit")
 @Timeout(300)
 class HostCollectivesTest {
     static final String LIMIT = "tutti.coll.hostLimit";
@@ -168,74 +168,6 @@ class HostCollectivesTest {
             }
             assertTrue(region(w).contains("HostRegion"), "the calls did not go through a region: " + region(w));
         });
-    }
-
-    static Stream<Arguments> barriers() {
-        final List<Arguments> out = new ArrayList<>();
-        for (final String mode : new String[] {"flags", "ordered"}) {
-            for (final String how : new String[] {"shm", "threads"}) {
-                for (final int p : new int[] {2, 3, 4}) {
-                    out.add(Arguments.of(mode, how, p));
-                }
-            }
-        }
-        return out.stream();
-    }
-
-    /**
-     * A barrier through the region, either way it lets its ranks go ({@code tutti.coll.hostBarrier}), lets none go
-     * before every rank has arrived, call after call, between bcasts from rank 0 (which an ordered barrier lets
-     * go first) and from the last rank; the region says which way it was made.
-     */
-    @ParameterizedTest(name = "{0} {1} p={2}")
-    @MethodSource("barriers")
-    void shouldLetNoRankPassABarrierBeforeEveryRankArrived(final String mode, final String how, final int p) {
-        final java.util.concurrent.atomic.AtomicIntegerArray arrived =
-            new java.util.concurrent.atomic.AtomicIntegerArray(1);
-        withBarrier(mode, () -> job(how, p, (w, shm) -> {
-            for (int i = 0; i < 2000; i++) {
-                arrived.incrementAndGet(0);
-                w.barrier();
-                final int seen = arrived.get(0);
-                assertTrue(seen >= p * (i + 1), "rank " + w.rank() + " passed barrier " + i + " when " + seen
-                    + " arrivals of " + p * (i + 1) + " were in");
-                final int root = 0 == i % 2 ? 0 : p - 1;
-                final int[] b = {w.rank() == root ? i : -1, w.rank() == root ? -i : 1};
-                w.bcast(Buf.of(b), root);
-                assertArrayEquals(new int[] {i, -i}, b, "bcast after barrier " + i);
-            }
-            assertTrue(region(w).contains(", " + ("ordered".equals(mode) ? "ordered" : "flag") + " barriers"),
-                region(w));
-        }));
-    }
-
-    /** A mismatch at an ordered barrier fails a rank, and no rank hangs waiting for rank 0 to pass it. */
-    @ParameterizedTest(name = "the odd call at rank {0}")
-    @org.junit.jupiter.params.provider.ValueSource(ints = {0, 2})
-    void shouldRefuseAMismatchAtAnOrderedBarrier(final int odd) {
-        withBarrier("ordered", () -> assertRefused(outcomes(4, w -> {
-            if (odd == w.rank()) {
-                w.allreduce(Buf.of(new int[1]), Buf.of(new int[1]), Op.SUM);
-            } else {
-                w.barrier();
-            }
-        }), ErrorClass.ARG, "the ranks called different collectives"));
-    }
-
-    /** Runs {@code body} with {@code tutti.coll.hostBarrier} set to {@code mode}. */
-    static void withBarrier(final String mode, final Runnable body) {
-        final String key = "tutti.coll.hostBarrier";
-        final String was = System.getProperty(key);
-        System.setProperty(key, mode);
-        try {
-            body.run();
-        } finally {
-            if (null == was) {
-                System.clearProperty(key);
-            } else {
-                System.setProperty(key, was);
-            }
-        }
     }
 
     /**
