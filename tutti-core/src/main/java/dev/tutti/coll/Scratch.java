@@ -1,9 +1,19 @@
 package dev.tutti.coll;
 
+import dev.tutti.Datatype;
+
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
-/** Temporary memory for schedules: heap arrays when they fit, else native memory freed by the GC. */
+/**
+ * Temporary memory for schedules: heap arrays when they fit, else native memory freed by the GC.
+ *
+ * <p>Scratch that a reduction reads or writes is an array of the elements' own primitive type
+ * ({@link #allocate(long, Datatype)}): the reduction kernels run their loop on the arrays themselves when both
+ * operands are arrays of the element type at the same index, and otherwise copy both through per-thread staging
+ * chunks (see {@code dev.tutti.type.kernel.Kernels}). A user's {@code float[]} reduced with a {@code byte[]}
+ * scratch would always take the staged way.
+ */
 public final class Scratch {
     private static final long HEAP_LIMIT = Integer.MAX_VALUE - 64;
 
@@ -21,5 +31,34 @@ public final class Scratch {
             return MemorySegment.ofArray(new byte[(int) bytes]);
         }
         return Arena.ofAuto().allocate(bytes, 8);
+    }
+
+    /**
+     * Allocates zeroed scratch memory for elements of {@code type}: an array of its primitive type (its
+     * component's, for a pair type), else as {@link #allocate(long)}.
+     *
+     * @param bytes the size, a multiple of the type's size
+     * @param type  the element type
+     * @return the segment
+     */
+    public static MemorySegment allocate(final long bytes, final Datatype type) {
+        final int unit = switch (type) {
+            case SHORT, CHAR -> 2;
+            case INT, FLOAT, INT_PAIR, FLOAT_PAIR -> 4;
+            case LONG, DOUBLE, LONG_PAIR, DOUBLE_PAIR -> 8;
+            default -> 1;
+        };
+        if (1 == unit || bytes > HEAP_LIMIT || 0 != bytes % unit) {
+            return allocate(bytes);
+        }
+        final int n = (int) (bytes / unit);
+        return switch (type) {
+            case SHORT -> MemorySegment.ofArray(new short[n]);
+            case CHAR -> MemorySegment.ofArray(new char[n]);
+            case INT, INT_PAIR -> MemorySegment.ofArray(new int[n]);
+            case FLOAT, FLOAT_PAIR -> MemorySegment.ofArray(new float[n]);
+            case LONG, LONG_PAIR -> MemorySegment.ofArray(new long[n]);
+            default -> MemorySegment.ofArray(new double[n]);
+        };
     }
 }

@@ -206,7 +206,7 @@ public final class Binomial {
                 target = result;
             } else {
                 if (null == spare[flip]) {
-                    spare[flip] = Scratch.allocate(a.bytes());
+                    spare[flip] = Scratch.allocate(a.bytes(), a.type());
                 }
                 target = spare[flip];
                 flip ^= 1;

@@ -189,7 +189,7 @@ public final class Hierarchical {
         MemorySegment partial = input;
         if (!at.aloneOnHost()) {
             if (at.leader()) {
-                partial = me == root ? result : Scratch.allocate(bytes);
+                partial = me == root ? result : Scratch.allocate(bytes, a.type());
                 at.intra(ph, CollKind.REDUCE, args(a, input == partial ? null : input, partial, n, 0), bytes);
             } else {
                 at.intra(ph, CollKind.REDUCE, args(a, input, null, n, 0), bytes);
@@ -199,7 +199,7 @@ public final class Hierarchical {
         if (at.acrossHosts()) {
             MemorySegment target = null;
             if (at.host == rootHost) {
-                target = me == root ? result : partial == input ? Scratch.allocate(bytes) : partial;
+                target = me == root ? result : partial == input ? Scratch.allocate(bytes, a.type()) : partial;
             }
             at.across(ph, CollKind.REDUCE, args(a, partial == target ? null : partial, target, n, rootHost), bytes);
             if (null != target) {
@@ -274,7 +274,7 @@ public final class Hierarchical {
         final MemorySegment buf = a.slice(a.recv(), 0, n);
         final MemorySegment block = a.slice(buf, displs[me], counts[me]);
         // In place, the input is copied aside: the reduce-scatter writes this rank's block while reading the rest.
-        final MemorySegment input = a.inPlace() ? Scratch.allocate(a.bytes()) : a.slice(a.send(), 0, n);
+        final MemorySegment input = a.inPlace() ? Scratch.allocate(a.bytes(), a.type()) : a.slice(a.send(), 0, n);
         if (a.inPlace()) {
             ph.add(copy(a.op(), buf, input));
         }

@@ -254,11 +254,11 @@ public final class Linear {
             if (i == root) {
                 parts[i] = mine;
             } else {
-                parts[i] = Scratch.allocate(bytes);
+                parts[i] = Scratch.allocate(bytes, a.type());
                 b.recv(i, parts[i], a.type());
             }
         }
-        final MemorySegment acc = 0 == p - 1 - root ? Scratch.allocate(bytes) : parts[p - 1];
+        final MemorySegment acc = 0 == p - 1 - root ? Scratch.allocate(bytes, a.type()) : parts[p - 1];
         foldInRankOrder(b, a, parts, acc, (int) elems);
         b.copy(acc, result);
     }
@@ -324,7 +324,7 @@ public final class Linear {
         final MemorySegment[] parts = new MemorySegment[p];
         for (int i = 0; i < p; i++) {
             if (i != me) {
-                parts[i] = Scratch.allocate(a.bytes());
+                parts[i] = Scratch.allocate(a.bytes(), a.type());
                 b.send(i, input, a.type());
                 b.recv(i, parts[i], a.type());
             }
@@ -361,7 +361,7 @@ public final class Linear {
         }
         final MemorySegment input = a.inPlace() ? a.slice(a.recv(), 0, total) : a.slice(a.send(), 0, total);
         final MemorySegment mine = a.inPlace() ? b.snapshot(input) : input;
-        final MemorySegment reduced = 0 == me ? Scratch.allocate(total * a.elem()) : null;
+        final MemorySegment reduced = 0 == me ? Scratch.allocate(total * a.elem(), a.type()) : null;
         reduceTo(b, c, a, 0, mine, reduced, total);
         b.endRound();
         final MemorySegment out = a.slice(a.recv(), 0, counts[me]);
@@ -385,7 +385,7 @@ public final class Linear {
             b.copy(a.slice(a.send(), 0, a.count()), out);
         }
         if (me > 0) {
-            final MemorySegment prefix = Scratch.allocate(a.bytes());
+            final MemorySegment prefix = Scratch.allocate(a.bytes(), a.type());
             b.recv(me - 1, prefix, a.type());
             b.reduce(a.reduceOp(), a.type(), prefix, out, a.count());
         }

@@ -128,7 +128,7 @@ public final class Pairwise {
         if (!a.inPlace()) {
             b.copy(Ring.blockOf(a, input, displs, me), acc);
         }
-        final MemorySegment tmp = p > 1 ? Scratch.allocate(counts[me] * a.elem()) : null;
+        final MemorySegment tmp = p > 1 ? Scratch.allocate(counts[me] * a.elem(), a.type()) : null;
         for (int i = 1; i < p; i++) {
             final int to = (me + i) % p;
             final int from = (me - i + p) % p;

@@ -78,12 +78,12 @@ public final class Rabenseifner {
             }
             return b.build();
         }
-        final MemorySegment work = isRoot ? result : Scratch.allocate(a.bytes());
-        final MemorySegment tmp = Scratch.allocate(a.bytes());
-        b.copy(mine, work);
-        final int newRank = fold(b, a, me, rem, work, tmp);
+        final MemorySegment work = isRoot ? result : Scratch.allocate(a.bytes(), a.type());
+        final MemorySegment tmp = Scratch.allocate(a.bytes(), a.type());
+        final boolean inWork = mine == work;
+        final int newRank = fold(b, a, me, rem, inWork ? null : mine, work, tmp);
         final long[] d = Ring.evenBlocks(n, pof2);
-        RecursiveHalving.halve(b, a, work, tmp, d, newRank, rem);
+        RecursiveHalving.halve(b, a, inWork || me < 2 * rem ? null : mine, work, tmp, d, newRank, rem);
         final int newRoot = root < 2 * rem ? root / 2 : root - rem;
         final int v = newRank ^ newRoot;
         for (int mask = 1; mask < pof2; mask <<= 1) {
@@ -132,11 +132,11 @@ public final class Rabenseifner {
             b.recv(me + 1, result, a.type());
             return b.build();
         }
-        final MemorySegment tmp = Scratch.allocate(a.bytes());
-        b.copy(mine, result);
-        final int newRank = fold(b, a, me, rem, result, tmp);
+        final MemorySegment tmp = Scratch.allocate(a.bytes(), a.type());
+        final boolean inWork = a.inPlace();
+        final int newRank = fold(b, a, me, rem, inWork ? null : mine, result, tmp);
         final long[] d = Ring.evenBlocks(n, pof2);
-        RecursiveHalving.halve(b, a, result, tmp, d, newRank, rem);
+        RecursiveHalving.halve(b, a, inWork || me < 2 * rem ? null : mine, result, tmp, d, newRank, rem);
         for (int mask = 1; mask < pof2; mask <<= 1) {
             final int partner = newRank ^ mask;
             final int peer = RecursiveHalving.oldRank(partner, rem);
@@ -152,15 +152,17 @@ public final class Rabenseifner {
 
     /**
      * Adds the receiving half of the fold (odd ranks below {@code 2·rem} take their even neighbour's vector) and
-     * returns this rank's new rank.
+     * returns this rank's new rank. With {@code input} (this rank's vector, which {@code work} does not hold) the
+     * neighbour's vector goes straight into {@code work} and the input is reduced into it; without, it goes into
+     * {@code tmp} and is reduced into {@code work}.
      */
     private static int fold(final ScheduleBuilder b, final CollArgs a, final int me, final int rem,
-        final MemorySegment work, final MemorySegment tmp) {
+        final MemorySegment input, final MemorySegment work, final MemorySegment tmp) {
         if (me >= 2 * rem) {
             return me - rem;
         }
-        b.recv(me - 1, tmp, a.type());
-        b.reduce(a.reduceOp(), a.type(), tmp, work, a.count());
+        b.recv(me - 1, null == input ? tmp : work, a.type());
+        b.reduce(a.reduceOp(), a.type(), null == input ? tmp : input, work, a.count());
         b.endRound();
         return me / 2;
     }

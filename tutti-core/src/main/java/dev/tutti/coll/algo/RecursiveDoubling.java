@@ -100,8 +100,8 @@ public final class RecursiveDoubling {
             return b.recv(me + 1, result, type).build();
         }
         // acc: the reduction so far; it may be the read-only input until something is reduced into it.
-        final Acc s = new Acc(b, o, type, count, input, a.inPlace(), result, p > 1 ? Scratch.allocate(a.bytes())
-            : null);
+        final Acc s = new Acc(b, o, type, count, input, a.inPlace(), result,
+            p > 1 ? Scratch.allocate(a.bytes(), type) : null);
         if (me < 2 * rem) {
             b.recv(me - 1, s.spare, type);
             s.foldBelow();
@@ -142,8 +142,8 @@ public final class RecursiveDoubling {
         if (1 == p) {
             return b.build();
         }
-        MemorySegment partial = Scratch.allocate(a.bytes());
-        MemorySegment tmp = Scratch.allocate(a.bytes());
+        MemorySegment partial = Scratch.allocate(a.bytes(), a.type());
+        MemorySegment tmp = Scratch.allocate(a.bytes(), a.type());
         b.copy(a.inPlace() ? result : a.slice(a.send(), 0, count), partial);
         for (int mask = 1; mask < p; mask <<= 1) {
             final int dst = me ^ mask;
@@ -181,8 +181,8 @@ public final class RecursiveDoubling {
         if (1 == p) {
             return b.build();
         }
-        MemorySegment partial = Scratch.allocate(a.bytes());
-        MemorySegment tmp = Scratch.allocate(a.bytes());
+        MemorySegment partial = Scratch.allocate(a.bytes(), a.type());
+        MemorySegment tmp = Scratch.allocate(a.bytes(), a.type());
         b.copy(a.inPlace() ? result : a.slice(a.send(), 0, count), partial);
         boolean haveLower = false;
         for (int mask = 1; mask < p; mask <<= 1) {

@@ -22,15 +22,21 @@ import java.lang.foreign.MemorySegment;
  *     ranks of a folded pair), which keeps every new rank's part contiguous and in rank order.</li>
  * <li>Halving: {@code lg p'} rounds with distance {@code p'/2, p'/4, ..., 1}. A rank keeps the half of its
  *     current range on its side of the partner (the lower half if its bit is clear), sends the other half,
- *     receives the partner's copy of the kept half into scratch and reduces it in. After the last round new
- *     rank {@code i} holds the reduced part {@code i}. Then each folded odd rank sends the even rank's block
- *     back to it.</li>
+ *     receives the partner's copy of the kept half into scratch at the kept half's own offset and reduces it
+ *     in, so that both operands of the reduction sit at one index (the kernels' fast loop, see
+ *     {@code dev.tutti.type.kernel.Kernels}). After the last round new rank {@code i} holds the reduced part
+ *     {@code i}. Then each folded odd rank sends the even rank's block back to it.</li>
+ * <li>No copy of the input: the first round sends its half straight from the input, receives the partner's
+ *     copy of the kept half straight into the working vector and reduces the input's kept half into it; a
+ *     folded odd rank receives its even neighbour's vector into the working vector and reduces its input in.
+ *     The operands then meet in the other order ({@code mine (op) theirs}), which a commutative operation
+ *     allows; every block is still reduced by one rank alone, so every rank gets the same bits.</li>
  * <li>Cost {@code lg p'·α + ((p'-1)/p')n(β+γ)}, plus {@code 2α + nβ + nγ} for the fold when {@code p} is not a
- *     power of two. Scratch {@code 2n} on the working ranks (a copy of the input, since it must not be
- *     modified, and a receive area). Operands are combined out of rank order: commutative operations
- *     only.</li>
- * <li>In place: the input is in {@code recv}; it is only read (sent, or copied to the working copy) before
- *     the result is written into its first block, in a later round.</li>
+ *     power of two. Scratch {@code 2n} on the working ranks (the working vector, since the input must not be
+ *     modified, and a receive area), arrays of the element type ({@link Scratch#allocate(long, dev.tutti.Datatype)}).
+ *     Operands are combined out of rank order: commutative operations only.</li>
+ * <li>In place: the input is in {@code recv}; it is only read (sent, or reduced into the working vector) in
+ *     the first round, before the result is written into its first block at the end.</li>
  * </ul>
  */
 public final class RecursiveHalving {
@@ -63,13 +69,12 @@ public final class RecursiveHalving {
             b.recv(me + 1, out, a.type());
             return b.build();
         }
-        final MemorySegment work = Scratch.allocate(total * a.elem());
-        final MemorySegment tmp = Scratch.allocate(total * a.elem());
-        b.copy(input, work);
+        final MemorySegment work = Scratch.allocate(total * a.elem(), a.type());
+        final MemorySegment tmp = Scratch.allocate(total * a.elem(), a.type());
         final int newRank = me < 2 * rem ? me / 2 : me - rem;
         if (me < 2 * rem) {
-            b.recv(me - 1, tmp, a.type());
-            b.reduce(a.reduceOp(), a.type(), tmp, work, (int) total);
+            b.recv(me - 1, work, a.type());
+            b.reduce(a.reduceOp(), a.type(), input, work, (int) total);
             b.endRound();
         }
         // New rank i stands for old ranks oldFirst(i) (and oldFirst(i) - 1 when folded): elements [d[i], d[i+1]).
@@ -77,7 +82,7 @@ public final class RecursiveHalving {
         for (int i = 0; i < pof2; i++) {
             d[i + 1] = (long) (i < rem ? 2 * i + 2 : i + rem + 1) * n;
         }
-        halve(b, a, work, tmp, d, newRank, rem);
+        halve(b, a, me < 2 * rem ? null : input, work, tmp, d, newRank, rem);
         b.copy(a.slice(work, (long) me * n, n), out);
         if (me < 2 * rem) {
             b.endRound();
@@ -97,17 +102,20 @@ public final class RecursiveHalving {
      *
      * @param b       the builder
      * @param a       the arguments (type, op)
+     * @param input   this rank's vector when {@code work} does not hold it yet (the first round then reads it
+     *                there and writes {@code work}), or null when {@code work} holds it
      * @param work    this rank's working vector (the whole, element offsets as in {@code d})
-     * @param tmp     scratch at least as large as half of {@code work}, any layout
+     * @param tmp     scratch at least as large as {@code work}: a part is received at its own offset
      * @param d       element offsets of the parts, {@code p' + 1} entries
      * @param newRank this rank among the {@code p'}
      * @param rem     the number of folded pairs (maps new ranks to group ranks)
      */
-    static void halve(final ScheduleBuilder b, final CollArgs a, final MemorySegment work, final MemorySegment tmp,
-        final long[] d, final int newRank, final int rem) {
+    static void halve(final ScheduleBuilder b, final CollArgs a, final MemorySegment input,
+        final MemorySegment work, final MemorySegment tmp, final long[] d, final int newRank, final int rem) {
         final int pof2 = d.length - 1;
         int lo = 0;
         int hi = pof2;
+        MemorySegment from = null == input ? work : input;
         for (int mask = pof2 >> 1; mask > 0; mask >>= 1) {
             final int partner = newRank ^ mask;
             final int mid = lo + mask;
@@ -116,14 +124,20 @@ public final class RecursiveHalving {
             final int sendLo = newRank < partner ? mid : lo;
             final int sendHi = newRank < partner ? hi : mid;
             final long keepElems = d[keepHi] - d[keepLo];
-            final MemorySegment got = a.slice(tmp, 0, keepElems);
+            final MemorySegment kept = a.slice(work, d[keepLo], keepElems);
+            final MemorySegment got = from == work ? a.slice(tmp, d[keepLo], keepElems) : kept;
             final int peer = oldRank(partner, rem);
             b.recv(peer, got, a.type());
-            b.send(peer, a.slice(work, d[sendLo], d[sendHi] - d[sendLo]), a.type());
-            b.reduce(a.reduceOp(), a.type(), got, a.slice(work, d[keepLo], keepElems), (int) keepElems);
+            b.send(peer, a.slice(from, d[sendLo], d[sendHi] - d[sendLo]), a.type());
+            b.reduce(a.reduceOp(), a.type(), from == work ? got : a.slice(from, d[keepLo], keepElems), kept,
+                (int) keepElems);
             b.endRound();
             lo = keepLo;
             hi = keepHi;
+            from = work;
+        }
+        if (from != work) {
+            b.copy(from, work);
         }
     }
 }

@@ -113,7 +113,7 @@ public final class Ring {
             return b.build();
         }
         final long[] displs = evenBlocks(n, p);
-        final MemorySegment tmp = Scratch.allocate((displs[1] - displs[0]) * a.elem());
+        final MemorySegment tmp = Scratch.allocate((displs[1] - displs[0]) * a.elem(), a.type());
         final int right = (me + 1) % p;
         final int left = (me - 1 + p) % p;
         for (int s = 0; s < p - 1; s++) {
