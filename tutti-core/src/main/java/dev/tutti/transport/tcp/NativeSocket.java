@@ -44,7 +44,8 @@ import java.util.Locale;
  * channel and {@link #close} have closed theirs.</li>
  * <li><b>Who calls what.</b> {@link #read} only under the connection's read token, {@link #write} only under its
  * write lock (each has its own errno capture segment); {@link #close} under both, so {@code closed} needs no other
- * guard, and a read or write after it fails.</li>
+ * guard, and a read or write after it fails. {@link #pollNow} by the holder of the transport's poll token
+ * ({@link ReadinessGate}); it only asks about the descriptor, so it needs neither.</li>
  * <li><b>Cost.</b> A second descriptor per connection; finding it, two system calls per descriptor of the process,
  * once per connection; then one system call per read or write, as through the channel; a critical call holds off
  * the garbage collector for its duration, which for a non-blocking socket is one kernel copy of at most a
@@ -108,6 +109,25 @@ final class NativeSocket {
             return null;
         } catch (final Throwable e) {
             return null; // not available: the connection stages heap data as without native access
+        }
+    }
+
+    /** @return the duplicate descriptor this reads and writes (a {@link ReadinessGate} asks the kernel about it) */
+    int fd() {
+        return fd;
+    }
+
+    /**
+     * Asks the kernel which of {@code n} sockets are ready, without waiting: {@code poll(2)} with timeout 0 over
+     * the {@code struct pollfd} array at {@code fds}, whose {@code revents} it fills in.
+     *
+     * @return the number of entries with events, or -1 if the call failed
+     */
+    static int pollNow(final MemorySegment fds, final int n) {
+        try {
+            return (int) FUNCTIONS.poll.invokeExact(fds, (long) n, 0);
+        } catch (final Throwable e) {
+            return -1;
         }
     }
 
@@ -201,7 +221,8 @@ final class NativeSocket {
 
     /** The linked functions; loaded once. */
     private record Functions(MethodHandle read, MethodHandle write, MethodHandle dup, MethodHandle close,
-        MethodHandle getsockname, MethodHandle getpeername, StructLayout capture, VarHandle errno) {
+        MethodHandle getsockname, MethodHandle getpeername, MethodHandle poll, StructLayout capture,
+        VarHandle errno) {
 
         @SuppressWarnings("restricted") // native access is what this does; without it enabled, nothing is linked
         static Functions load() {
@@ -227,6 +248,8 @@ final class NativeSocket {
                     linker.downcallHandle(find(linker, "close"), oneFd),
                     linker.downcallHandle(find(linker, "getsockname"), name),
                     linker.downcallHandle(find(linker, "getpeername"), name),
+                    linker.downcallHandle(find(linker, "poll"), FunctionDescriptor.of(ValueLayout.JAVA_INT,
+                        ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT), Linker.Option.critical(false)),
                     capture, capture.varHandle(MemoryLayout.PathElement.groupElement("errno")));
             } catch (final RuntimeException | LinkageError e) {
                 return null;

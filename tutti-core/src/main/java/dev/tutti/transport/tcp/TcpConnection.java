@@ -61,6 +61,8 @@ final class TcpConnection {
     private final TcpTransport transport;
     private final TcpWriter writer;
     private final TcpReader reader;
+    /** The socket for heap I/O, or null (see {@link NativeSocket#of}). */
+    private final NativeSocket heapSocket;
     private SelectionKey key;
     private boolean cleanedUp;
 
@@ -82,7 +84,7 @@ final class TcpConnection {
         this.loop = loop;
         this.remote = String.valueOf(channel.getRemoteAddress());
         TcpSocketOptions.connected(channel);
-        final NativeSocket heapSocket = NativeSocket.of(channel);
+        this.heapSocket = NativeSocket.of(channel);
         this.writer = new TcpWriter(this, channel, loop, self, stagingBytes, rendezvousPrefix, heapSocket);
         this.reader = new TcpReader(this, channel, sink, transport, heapSocket);
     }
@@ -178,8 +180,22 @@ final class TcpConnection {
      * @return the work done (bytes read, plus one if bytes went out), 0 if none
      */
     int poll(final ByteBuffer in, final MemorySegment inSeg) {
-        final int written = writer.wantsWrite() ? writer.poll() : 0;
-        return written + reader.poll(in, inSeg);
+        return flush() + reader.poll(in, inSeg);
+    }
+
+    /**
+     * Any thread, while it waits for something, for a connection with nothing to read: finishes pending output as
+     * far as the socket takes it (see {@link TcpWriter#poll}). Never blocks.
+     *
+     * @return one if bytes went out, else 0
+     */
+    int flush() {
+        return writer.wantsWrite() ? writer.poll() : 0;
+    }
+
+    /** @return the descriptor of this connection's {@link NativeSocket}, or -1 without one */
+    int nativeFd() {
+        return null == heapSocket ? -1 : heapSocket.fd();
     }
 
     /** @return whether the peer said goodbye */

@@ -47,7 +47,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * as native MPIs progress in the calling thread: the message goes from the socket to the posted receive with no
  * thread hand-off, no wake-up and no allocation. One waiting thread polls at a time (the poll token), reading each
  * connection that carries messages with the transport's poll buffer; other waiting threads find the token taken and
- * spin on their own requests, which the holder completes. The I/O thread ({@link TcpIoLoop}) is the fallback: it
+ * spin on their own requests, which the holder completes. With several peers the holder first asks the kernel
+ * which sockets have bytes, in one call, and reads only those ({@link ReadinessGate}). The I/O thread ({@link TcpIoLoop}) is the fallback: it
  * stands by while waiting threads poll often, and reads when nobody waits, or when a waiting thread parks
  * ({@link #pollBeforePark}), so that a parked thread is woken by the arrival it waits for.</li>
  * <li>Who may read a connection when: any thread, but only while it holds the connection's read token (a CAS, never
@@ -104,6 +105,8 @@ public final class TcpTransport implements Transport {
     private volatile boolean closing;
     /** The connections that carry messages, which waiting threads read (set before traffic). */
     private volatile TcpConnection[] routed;
+    /** Over {@code routed} when it applies, else null: a waiting thread reads only the ready ones (set with it). */
+    private volatile ReadinessGate gate;
     /** The poll token: 1 while a waiting thread reads the connections (it then owns {@code pollIn}). */
     private final AtomicBoolean polling = new AtomicBoolean();
     private final ByteBuffer pollIn = ByteBuffer.allocateDirect(TcpIoLoop.READ_BUFFER_BYTES)
@@ -136,6 +139,7 @@ public final class TcpTransport implements Transport {
             }
         }
         this.routed = routedConnections();
+        this.gate = ReadinessGate.over(routed);
         loop.start();
     }
 
@@ -276,6 +280,7 @@ public final class TcpTransport implements Transport {
             }
         }
         routed = routedConnections();
+        gate = ReadinessGate.over(routed);
     }
 
     private TcpConnection[] routedConnections() {
@@ -333,6 +338,10 @@ public final class TcpTransport implements Transport {
             busyPolls = n;
             if (busy > 0) {
                 loop.waiterPolls(n);
+            }
+            final ReadinessGate g = gate;
+            if (null != g) {
+                return g.poll(pollIn, pollInSeg);
             }
             int work = 0;
             for (final TcpConnection c : routed) {
@@ -456,6 +465,11 @@ public final class TcpTransport implements Transport {
 
     void closeProblem(final IOException e) {
         LOG.log(System.Logger.Level.WARNING, "tcp close (rank={0}): {1}", rank, e);
+    }
+
+    /** @return whether waiting threads read only the connections the kernel says are ready (for tests) */
+    boolean readsReadyOnly() {
+        return null != gate;
     }
 
     /** @return whether the I/O thread stands by, leaving the reading to waiting threads (for tests) */

@@ -102,12 +102,12 @@ class TcpStressTest {
 
     /** Rank 0's side of a run: receives every sender's plan. */
     @FunctionalInterface
-    private interface Receiver {
+    interface Receiver {
         void receive(Communicator world, int[][] plans, int eagerLimit) throws Exception;
     }
 
     /** Draws each sender's plan, then runs the senders and rank 0's {@code receiver} over tcp. */
-    private static void runPlans(final int eagerLimit, final Receiver receiver) {
+    static void runPlans(final int eagerLimit, final Receiver receiver) {
         final StressSizes sizes = new StressSizes(eagerLimit);
         final int[][] plans = new int[SENDERS + 1][];
         for (int s = 1; s <= SENDERS; s++) {
@@ -171,6 +171,23 @@ class TcpStressTest {
             assertTrue(ranks.get(r).ended(), "rank " + r + " did not finish, " + seedText() + ": " + out);
             assertEquals(0, ranks.get(r).exit(), "rank " + r + " failed, " + seedText() + ": " + out);
         }
+    }
+
+    /**
+     * {@link TcpGateStress}: this class's runs of many senders to one wildcard receiver (one thread, then one per
+     * sender), and allreduce and bcast at rendezvous sizes, in a process with native access enabled, where each
+     * rank's waiting threads read only the sockets the kernel says are ready ({@link ReadinessGate}); the program
+     * fails if a rank's transport reads without the gate.
+     */
+    @org.junit.jupiter.api.Test
+    @Tag("process")
+    void shouldDeliverEveryByteWhenWaitingThreadsReadOnlyTheReadySockets() throws Exception {
+        final List<TcpProcesses.Rank> ranks = TcpProcesses.run(1, "tcp-gate",
+            List.of("--enable-native-access=ALL-UNNAMED", "-Dtutti.stress.seed=" + SEED,
+                "-Dtutti.stress.messages=" + MESSAGES), TcpGateStress.class, List.of(), 120);
+        final String out = ranks.getFirst().output();
+        assertTrue(ranks.getFirst().ended(), "the job did not finish, " + seedText() + ": " + out);
+        assertEquals(0, ranks.getFirst().exit(), "the job failed, " + seedText() + ": " + out);
     }
 
     // ------------------------------------------------------------------------------------------------ senders
@@ -249,7 +266,7 @@ class TcpStressTest {
     // ------------------------------------------------------------------------------------------------ receiver
 
     /** Rank 0's side: every message of every plan, in the three ways described on the test. */
-    private static void receiveAll(final Communicator world, final int[][] plans, final int eagerLimit) {
+    static void receiveAll(final Communicator world, final int[][] plans, final int eagerLimit) {
         int max = 1;
         int total = 0;
         for (int s = 1; s <= SENDERS; s++) {
@@ -293,7 +310,7 @@ class TcpStressTest {
     }
 
     /** Rank 0's side of the threaded test: one thread per sender, each checking its sender's messages. */
-    private static void receiveByThreads(final Communicator world, final int[][] plans, final int eagerLimit)
+    static void receiveByThreads(final Communicator world, final int[][] plans, final int eagerLimit)
         throws InterruptedException {
         final Throwable[] failures = new Throwable[SENDERS + 1];
         final Thread[] threads = new Thread[SENDERS + 1];
