@@ -87,9 +87,4 @@ final class ReadinessGate {
         }
         return work;
     }
-
-    /** @return the connections this gate asks about (for tests) */
-    int size() {
-        return connections.length;
-    }
 }
