@@ -42,23 +42,17 @@ public final class Scratch {
      * @return the segment
      */
     public static MemorySegment allocate(final long bytes, final Datatype type) {
-        final int unit = switch (type) {
-            case SHORT, CHAR -> 2;
-            case INT, FLOAT, INT_PAIR, FLOAT_PAIR -> 4;
-            case LONG, DOUBLE, LONG_PAIR, DOUBLE_PAIR -> 8;
-            default -> 1;
-        };
-        if (1 == unit || bytes > HEAP_LIMIT || 0 != bytes % unit) {
+        if (bytes > HEAP_LIMIT || 0 != bytes % type.sizeBytes()) {
             return allocate(bytes);
         }
-        final int n = (int) (bytes / unit);
         return switch (type) {
-            case SHORT -> MemorySegment.ofArray(new short[n]);
-            case CHAR -> MemorySegment.ofArray(new char[n]);
-            case INT, INT_PAIR -> MemorySegment.ofArray(new int[n]);
-            case FLOAT, FLOAT_PAIR -> MemorySegment.ofArray(new float[n]);
-            case LONG, LONG_PAIR -> MemorySegment.ofArray(new long[n]);
-            default -> MemorySegment.ofArray(new double[n]);
+            case SHORT -> MemorySegment.ofArray(new short[(int) (bytes / Short.BYTES)]);
+            case CHAR -> MemorySegment.ofArray(new char[(int) (bytes / Character.BYTES)]);
+            case INT, INT_PAIR -> MemorySegment.ofArray(new int[(int) (bytes / Integer.BYTES)]);
+            case FLOAT, FLOAT_PAIR -> MemorySegment.ofArray(new float[(int) (bytes / Float.BYTES)]);
+            case LONG, LONG_PAIR -> MemorySegment.ofArray(new long[(int) (bytes / Long.BYTES)]);
+            case DOUBLE, DOUBLE_PAIR -> MemorySegment.ofArray(new double[(int) (bytes / Double.BYTES)]);
+            default -> allocate(bytes);
         };
     }
 }

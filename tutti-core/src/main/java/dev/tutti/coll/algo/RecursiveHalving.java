@@ -106,7 +106,8 @@ public final class RecursiveHalving {
      *                there and writes {@code work}), or null when {@code work} holds it
      * @param work    this rank's working vector (the whole, element offsets as in {@code d})
      * @param tmp     scratch at least as large as {@code work}: a part is received at its own offset
-     * @param d       element offsets of the parts, {@code p' + 1} entries
+     * @param d       element offsets of the parts, {@code p' + 1} entries, {@code p' >= 2} (so the first round,
+     *                which reads {@code input}, always runs)
      * @param newRank this rank among the {@code p'}
      * @param rem     the number of folded pairs (maps new ranks to group ranks)
      */
@@ -135,9 +136,6 @@ public final class RecursiveHalving {
             lo = keepLo;
             hi = keepHi;
             from = work;
-        }
-        if (from != work) {
-            b.copy(from, work);
         }
     }
 }

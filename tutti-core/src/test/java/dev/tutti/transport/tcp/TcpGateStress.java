@@ -37,7 +37,6 @@ public final class TcpGateStress {
         TcpStressTest.runPlans(EAGER_LIMIT, TcpStressTest::receiveAll);
         TcpStressTest.runPlans(1 << 20, TcpStressTest::receiveAll);
         TcpStressTest.runPlans(EAGER_LIMIT, TcpStressTest::receiveByThreads);
-        System.out.println("ok");
     }
 
     /** allreduce (Rabenseifner from 8 KiB on 4 ranks) and bcast from every root, at sizes around the limits. */
