@@ -94,7 +94,7 @@ public final class CommunicatorImpl extends CollectiveCalls implements Communica
     public Communicator dup() {
         checkLive("dup");
         final int block = Agreement.run(contexts(), collComm, collComm.reserveTag(), "dup", true);
-        return child("dup", block, localWorldRanks());
+        return created(child("dup", block, localWorldRanks()));
     }
 
     @Override
@@ -113,7 +113,7 @@ public final class CommunicatorImpl extends CollectiveCalls implements Communica
                 + ", expected a color >= 0 or UNDEFINED");
         }
         final Creation.Child c = Creation.split(contexts(), collComm, color, key, UNDEFINED, this::toWorld);
-        return null == c ? null : child("split:" + color, c.block(), c.local());
+        return null == c ? null : created(child("split:" + color, c.block(), c.local()));
     }
 
     @Override
@@ -132,7 +132,7 @@ public final class CommunicatorImpl extends CollectiveCalls implements Communica
         checkSubgroup("create", group);
         final boolean member = GroupAccess.get().indexOf(group, engine().worldRank()) >= 0;
         final int block = Agreement.run(contexts(), collComm, collComm.reserveTag(), "create", member);
-        return member ? child("create", block, GroupAccess.get().members(group).clone()) : null;
+        return member ? created(child("create", block, GroupAccess.get().members(group).clone())) : null;
     }
 
     @Override
@@ -150,7 +150,7 @@ public final class CommunicatorImpl extends CollectiveCalls implements Communica
         final CollComm among = new CollComm(engine(), contextBase() + ContextIdAllocator.MANAGE, me,
             GroupAccess.get().members(group).clone(), view(), selection);
         final int block = Agreement.run(contexts(), among, tag, "createGroup", true);
-        return child("createGroup", block, GroupAccess.get().members(group).clone());
+        return created(child("createGroup", block, GroupAccess.get().members(group).clone()));
     }
 
     @Override
@@ -170,6 +170,17 @@ public final class CommunicatorImpl extends CollectiveCalls implements Communica
                     + "not a member of this communicator; expected a subgroup of " + mine);
             }
         }
+    }
+
+    /**
+     * Ends a blocking creation on this member: the new communicator agrees its on-host region with the others before
+     * any call on it ({@link CollDoor#created}). A creation that completes later (idup) does not: its communicator
+     * agrees one at its first call that can.
+     */
+    static CommunicatorImpl created(final Communicator child) {
+        final CommunicatorImpl c = (CommunicatorImpl) child;
+        CollDoor.created(c.collComm());
+        return c;
     }
 
     Communicator child(final String what, final int block, final int[] members) {

@@ -116,8 +116,8 @@ public final class IntercommunicatorImpl extends CollectiveCalls implements Inte
     public Communicator merge(final boolean high) {
         checkLive("merge");
         final Creation.Child c = Creation.merge(contexts(), ic, high, localWorldRanks(), peerWorldRanks());
-        return new CommunicatorImpl(engine(), name() + "/merge#" + c.block(), ContextIdAllocator.base(c.block()),
-            c.local(), serializer(), selection, contexts());
+        return CommunicatorImpl.created(new CommunicatorImpl(engine(), name() + "/merge#" + c.block(),
+            ContextIdAllocator.base(c.block()), c.local(), serializer(), selection, contexts()));
     }
 
     @Override

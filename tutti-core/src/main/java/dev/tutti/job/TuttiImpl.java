@@ -12,6 +12,7 @@ import dev.tutti.coll.CollKind;
 import dev.tutti.coll.CollLeftovers;
 import dev.tutti.coll.HostMap;
 import dev.tutti.coll.SelectionTable;
+import dev.tutti.coll.door.CollDoor;
 import dev.tutti.internal.Errors;
 import dev.tutti.internal.Failures;
 import dev.tutti.internal.Settings;
@@ -78,6 +79,11 @@ public final class TuttiImpl implements Tutti {
         }
         if (options.check()) {
             dev.tutti.check.Checker.install(engine, checkTimeoutMs(), options.strict(), options.warn());
+        }
+        if (null != sharesMemory) {
+            // a launched process: its start is collective already (the layout above), so the world agrees its
+            // on-host region here too; ranks that are threads of one JVM agree it at their first call that can
+            CollDoor.created(world.collComm());
         }
     }
 

@@ -53,15 +53,16 @@ class CollDirectTest {
 
     /**
      * Over shared memory a persistent request's small messages go through slots in the receivers' arenas
-     * (agreed in its first start), not through the message layer, on a communicator that has no on-host region (no
-     * blocking collective has agreed one on it): every collective gives the same results there too, and says so in
-     * its description. Once a blocking collective has agreed the region, the starts go through the region.
+     * (agreed in its first start), not through the message layer, on a communicator that has no on-host region (made
+     * by idup, which agrees none, and no blocking collective has agreed one on it): every collective gives the same
+     * results there too, and says so in its description. Once a blocking collective has agreed the region, the starts
+     * go through the region.
      */
     @ParameterizedTest(name = "p={0}")
     @ValueSource(ints = {2, 3, 5})
     void shouldGiveTheSameThroughSharedMemorySlots(final int p) {
         shm(p, (w, shm) -> {
-            final Communicator fresh = w.dup();
+            final Communicator fresh = w.idup().get();
             final int[] x = {w.rank(), 1};
             final int[] y = new int[2];
             final PersistentRequest r = fresh.allreduceInit(Buf.of(x), Buf.of(y), Op.SUM);
@@ -322,7 +323,7 @@ class CollDirectTest {
     void shouldGiveTheSlotsBackWhenTheCommunicatorIsFreed() {
         final long arena = ShmJob.config().arenaBytes();
         shm(2, (w, shm) -> {
-            final Communicator c = w.dup();
+            final Communicator c = w.idup().get(); // no on-host region: the starts take slots
             final PersistentRequest[] rs = new PersistentRequest[40];
             for (int i = 0; i < rs.length; i++) { // 40 shapes, 40 lanes of 2 x 8 KiB slots
                 final byte[] b = new byte[8192 + 64 * i];

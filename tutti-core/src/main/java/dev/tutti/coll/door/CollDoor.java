@@ -218,6 +218,18 @@ public final class CollDoor {
     }
 
     /**
+     * A communicator's blocking creation has made it on this rank (every member of it does, in the same place of its
+     * order, before any call on it): agrees its on-host region with the other members, if they share memory
+     * ({@link HostCollectives#agreeAtCreation}), so that every call on it can take the region from its first.
+     *
+     * @param comm the new intracommunicator
+     * @throws dev.tutti.TuttiException if a peer is gone
+     */
+    public static void created(final CollComm comm) {
+        HostCollectives.agreeAtCreation(comm);
+    }
+
+    /**
      * Starts one of the library's own collectives (a communicator's creation, a context-id agreement), call-ordered on
      * the communicator: an algorithm the caller chose, on arguments it gave. It passes no hook (the checker judges the
      * program's calls, inside which these run) and no cache.

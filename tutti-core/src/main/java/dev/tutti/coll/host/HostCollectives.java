@@ -10,6 +10,7 @@ import dev.tutti.coll.CollDone;
 import dev.tutti.coll.CollHeader;
 import dev.tutti.coll.Road;
 import dev.tutti.coll.HostState;
+import dev.tutti.coll.Schedule;
 import dev.tutti.coll.ScheduleRun;
 import dev.tutti.coll.algo.Algorithms;
 import dev.tutti.internal.Settings;
@@ -23,19 +24,24 @@ import java.lang.foreign.MemorySegment;
  * The entry of the on-host collective layer: the door hands it every call-ordered intracommunicator call that no hook
  * sees ({@link #take}), and it runs those that go through the communicator's region ({@link HostRegion}).
  *
- * <p>A communicator gets its region at its first blocking barrier, allreduce, allgather or alltoall that would go
- * through it, on every rank at the same call (MPI orders a communicator's collectives alike on every rank, and a
- * blocking call is one on every rank; every rank of these waits for every other anyway, so agreeing adds no wait).
- * Before that, at its first call, each rank finds whether every peer is reached through one {@link DirectMemory} (all
- * the ranks are processes of this host over shared memory, or threads of this JVM) and reads the limit (the setting
- * {@code tutti.coll.hostLimit}, or the memory's {@link DirectMemory#defaultHostLimit()}); at the agreeing call it makes
- * its block ({@link HostLayout}) in its own direct memory, and offers it to the others with an allgather of the message
- * layer: the region is made where every rank offered a block of the same limit, else none is, and each rank gives its
- * block back. Every rank decides alike from what they all see. Calls made before, and every call of a communicator
- * without a region, take the message layer.
+ * <p>A communicator gets its region when a blocking creation makes it (dup, split, create, create by group, an
+ * intercommunicator's merge, and the world of processes launched together, whose start is collective anyway:
+ * {@link #agreeAtCreation}), before any call on it, so that every call, a bcast's or a nonblocking one's too, can take
+ * the region from the first. A communicator made otherwise (by idup, whose completion must not wait for the others,
+ * or the world of threads of one JVM, whose start is not collective) gets it at its first blocking barrier,
+ * allreduce, allgather or alltoall that would go through it, on every rank at the same call (MPI orders a
+ * communicator's collectives alike on every rank, and a blocking call is one on every rank; every rank of these waits
+ * for every other anyway, so agreeing adds no wait). Either way each rank finds whether every peer is reached through
+ * one {@link DirectMemory} (all the ranks are processes of this host over shared memory, or threads of this JVM) and
+ * reads the limit (the setting {@code tutti.coll.hostLimit}, or the memory's {@link DirectMemory#defaultHostLimit()});
+ * at the agreement it makes its block ({@link HostLayout}) in its own direct memory, and offers it to the others with
+ * an allgather of the message layer: the region is made where every rank offered a block of the same limit, else none
+ * is, and each rank gives its block back. Every rank decides alike from what they all see. Calls made before, and
+ * every call of a communicator without a region, take the message layer.
  *
  * <p>Implementation notes. Stateless; the communicator keeps its state ({@link CollComm#hostState()}): a volatile
- * read per call. Agreement costs one allgather of four longs per rank, once per communicator; a region costs each
+ * read per call. Agreement costs one allgather of four longs per rank, once per communicator (at a creation over
+ * shared memory, also where the limit is 0: the offers then decline); a region costs each
  * rank one block of {@code 4 * (64 + limit)} bytes, and from the communicator's first blocking call past the limit one
  * chunk area ({@link HostLayout#areaBytes()}), both counted in the direct memory's share for slots (a rank whose
  * share is used up offers none, and the communicator takes the message layer, for the calls past the limit only when
@@ -85,7 +91,8 @@ public final class HostCollectives {
             call.sendCount());
         final HostState made;
         try {
-            made = attach(comm, call, p, tag);
+            made = attach(comm, p.memory(), p.limit(), call.kind().mpiName(),
+                CollHeader.of(call.kind(), call.root(), call.sendCount()), tag);
         } catch (final RuntimeException | Error e) {
             comm.hostState(NONE); // the call fails on every rank that saw it fail; none makes a region
             throw e;
@@ -119,16 +126,36 @@ public final class HostCollectives {
      * above 0. Every rank finds the same.
      */
     private static HostState candidate(final CollComm comm) {
+        final DirectMemory memory = sharedMemory(comm);
+        if (null == memory) {
+            return NONE;
+        }
+        final long limit = limit(memory);
+        return limit <= 0 ? NONE : new Pending(memory, limit);
+    }
+
+    /** The limit of a region over {@code memory}: the setting, or the memory's default. */
+    private static long limit(final DirectMemory memory) {
+        final long setting = Settings.COLL_HOST_LIMIT.intValue();
+        return setting < 0 ? memory.defaultHostLimit() : setting;
+    }
+
+    /**
+     * The one {@link DirectMemory} through which this rank reaches every peer of the communicator, all on its host as
+     * the job's layout places them, or null (fewer than 2 ranks, no engine, a peer elsewhere or reached otherwise).
+     * Every rank finds alike whether there is one.
+     */
+    private static DirectMemory sharedMemory(final CollComm comm) {
         final P2pEngine engine = comm.engine();
         final int size = comm.size();
         if (null == engine || size < 2) {
-            return NONE;
+            return null;
         }
         final int[] hosts = engine.layout().hosts();
         if (null != hosts) {
             for (int r = 1; r < size; r++) {
                 if (hosts[comm.world(r)] != hosts[comm.world(0)]) {
-                    return NONE;
+                    return null;
                 }
             }
         }
@@ -140,33 +167,62 @@ public final class HostCollectives {
             final Transport route = engine.route(comm.world(r));
             final DirectMemory m = null == route ? null : route.directMemory();
             if (null == m || (null != memory && memory != m)) {
-                return NONE;
+                return null;
             }
             memory = m;
         }
-        final long setting = Settings.COLL_HOST_LIMIT.intValue();
-        final long limit = setting < 0 ? memory.defaultHostLimit() : setting;
-        return limit <= 0 ? NONE : new Pending(memory, limit);
+        return memory;
     }
 
     /**
-     * Agrees a communicator's region with its peers (see the class note), or returns {@link #NONE}. The agreement's
-     * messages carry the call's number and header, so that a peer which made another call meets them as the message
-     * layer's run of this call and reports the mismatch as it would.
+     * Agrees the region of a communicator being made, before any call of its own: a blocking creation (the world at
+     * start, dup, split, create, create by group, an intercommunicator's merge) runs this on every member of the new
+     * communicator, in the same place of each member's order (see the class note). Whether a rank takes part depends
+     * only on what every member sees alike (the job's layout and transports, whether a checker watches the calls), so
+     * either every member takes part or none does; the offers then settle whether there is a region, as at a call.
+     * A communicator with a hook gets none (its calls never reach this layer).
+     *
+     * @param comm the new communicator, whose ranks have made no call on it yet
+     * @throws dev.tutti.TuttiException if a peer is gone
      */
-    private static HostState attach(final CollComm comm, final CollCall call, final Pending p, final int tag) {
-        final DirectMemory memory = p.memory();
-        final long limit = p.limit();
+    public static void agreeAtCreation(final CollComm comm) {
+        if (null != comm.hostState() || null != comm.rankState().hook()) {
+            return;
+        }
+        final DirectMemory memory = sharedMemory(comm);
+        if (null == memory) {
+            comm.hostState(NONE);
+            return;
+        }
+        final HostState made;
+        try {
+            made = attach(comm, memory, limit(memory), "create", null, -1);
+        } catch (final RuntimeException | Error e) {
+            comm.hostState(NONE);
+            throw e;
+        }
+        comm.hostState(made);
+    }
+
+    /**
+     * Agrees a communicator's region with its peers (see the class note), or returns {@link #NONE}: an allgather of
+     * every rank's offer (a block, or none where the limit is 0 or memory is short) through the message layer. At a
+     * call the agreement's messages carry the call's number and header ({@code header}, {@code tag}), so that a
+     * peer which made another call meets them as the message layer's run of this call and reports the mismatch as it
+     * would; at a creation (no header) they take the next number of their own.
+     */
+    private static HostState attach(final CollComm comm, final DirectMemory memory, final long limit,
+        final String op, final CollHeader header, final int tag) {
         final int size = comm.size();
-        final long bytes = HostLayout.blockBytes(limit);
-        final MemorySegment block = memory.tryAllocateSlots(bytes);
+        final long bytes = HostLayout.blockBytes(Math.max(0, limit));
+        final MemorySegment block = limit > 0 ? memory.tryAllocateSlots(bytes) : null;
         final long[] mine = {null == block ? 0 : 1, null == block ? 0 : memory.nameDirect(block), bytes, limit};
         final long[] all = new long[mine.length * size];
-        try { // inside the blocking call that agrees, whose own trace event spans the wait
-            ScheduleRun.start(Algorithms.build(AlgorithmId.ALLGATHER_LINEAR, comm, CollArgs.of(call.kind().mpiName(),
-                MemorySegment.ofArray(mine), MemorySegment.ofArray(all), Datatype.LONG, mine.length, -1, null))
-                .withHeader(CollHeader.of(call.kind(), call.root(), call.sendCount())), comm, tag, false)
-                .waitForInCall();
+        try { // inside the blocking call (or creation) that agrees, whose own trace event spans the wait
+            final Schedule gather = Algorithms.build(AlgorithmId.ALLGATHER_LINEAR, comm, CollArgs.of(op,
+                MemorySegment.ofArray(mine), MemorySegment.ofArray(all), Datatype.LONG, mine.length, -1, null));
+            (null == header ? ScheduleRun.start(gather, comm, false)
+                : ScheduleRun.start(gather.withHeader(header), comm, tag, false)).waitForInCall();
         } catch (final RuntimeException | Error e) {
             if (null != block) {
                 memory.freeDirect(block);

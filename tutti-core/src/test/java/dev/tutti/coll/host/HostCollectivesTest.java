@@ -97,6 +97,39 @@ class HostCollectivesTest {
         return x;
     }
 
+    /**
+     * A communicator made by a blocking creation has its region before its first call, so that a communicator whose
+     * only calls are reduces and nonblocking allreduces (neither of which may agree one) still takes it; a half of
+     * one rank has none.
+     */
+    @ParameterizedTest(name = "{0} p={1}")
+    @MethodSource("jobs")
+    void shouldAgreeTheRegionWhenACommunicatorIsCreated(final String how, final int p) {
+        job(how, p, (w, shm) -> {
+            final int me = w.rank();
+            final Communicator d = w.dup();
+            assertTrue(region(d).startsWith("HostRegion(") && region(d).contains(" 0 calls"), "dup: " + region(d));
+            final Communicator half = w.split(me % 2, me);
+            final String split = region(half);
+            assertTrue(half.size() > 1 ? split.startsWith("HostRegion(") : !split.contains("HostRegion"),
+                "split of " + half.size() + ": " + split);
+            final int n = 5;
+            for (int i = 0; i < 3; i++) {
+                final int[] sum = new int[n];
+                d.reduce(Buf.of(vals(me, n)), 0 == me ? Buf.of(sum) : null, Op.SUM, 0);
+                if (0 == me) {
+                    assertArrayEquals(sums(p, n), sum, "reduce " + i);
+                }
+                final int[] all = new int[n];
+                d.iallreduce(Buf.of(vals(me, n)), Buf.of(all), Op.SUM).waitFor();
+                assertArrayEquals(sums(p, n), all, "iallreduce " + i);
+            }
+            assertTrue(region(d).contains(" 6 calls"), "the dup's calls went through its region: " + region(d));
+            half.free();
+            d.free();
+        });
+    }
+
     @ParameterizedTest(name = "{0} p={1}")
     @MethodSource("jobs")
     void shouldMatchTheReferenceForEveryOperation(final String how, final int p) {

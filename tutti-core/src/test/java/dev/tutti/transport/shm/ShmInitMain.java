@@ -60,7 +60,8 @@ public final class ShmInitMain {
     }
 
     /**
-     * A persistent allreduce whose messages go through shared-memory slots (agreed in its first start) runs a few
+     * In a job without on-host regions ({@code tutti.coll.hostLimit=0}, see the launching test), a persistent
+     * allreduce whose messages go through shared-memory slots (agreed in its first start) runs a few
      * times; then rank 1 halts, and rank 0's next start must fail naming rank 1 instead of waiting on the slot.
      */
     private static void diePersistent(final Tutti tutti, final Communicator world) {
