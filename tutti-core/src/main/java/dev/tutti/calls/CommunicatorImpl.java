@@ -179,8 +179,18 @@ public final class CommunicatorImpl extends CollectiveCalls implements Communica
      */
     static CommunicatorImpl created(final Communicator child) {
         final CommunicatorImpl c = (CommunicatorImpl) child;
-        CollDoor.created(c.collComm());
+        c.agreeRegion();
         return c;
+    }
+
+    /**
+     * Agrees this new communicator's on-host region ({@link CollDoor#created}), its messages on the communicator's
+     * management context, which its calls never use (a creation by group, the one user of that context, runs only
+     * after this returns on every member, and a sender's messages on one context and tag do not overtake each other).
+     */
+    public void agreeRegion() {
+        CollDoor.created(collComm, new CollComm(engine(), contextBase() + ContextIdAllocator.MANAGE, rank(),
+            localWorldRanks(), view(), selection));
     }
 
     Communicator child(final String what, final int block, final int[] members) {

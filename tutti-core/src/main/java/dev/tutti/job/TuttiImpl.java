@@ -12,7 +12,6 @@ import dev.tutti.coll.CollKind;
 import dev.tutti.coll.CollLeftovers;
 import dev.tutti.coll.HostMap;
 import dev.tutti.coll.SelectionTable;
-import dev.tutti.coll.door.CollDoor;
 import dev.tutti.internal.Errors;
 import dev.tutti.internal.Failures;
 import dev.tutti.internal.Settings;
@@ -83,7 +82,7 @@ public final class TuttiImpl implements Tutti {
         if (null != sharesMemory) {
             // a launched process: its start is collective already (the layout above), so the world agrees its
             // on-host region here too; ranks that are threads of one JVM agree it at their first call that can
-            CollDoor.created(world.collComm());
+            world.agreeRegion();
         }
     }
 

@@ -222,11 +222,13 @@ public final class CollDoor {
      * order, before any call on it): agrees its on-host region with the other members, if they share memory
      * ({@link HostCollectives#agreeAtCreation}), so that every call on it can take the region from its first.
      *
-     * @param comm the new intracommunicator
+     * @param comm  the new intracommunicator
+     * @param among its group on a context of its own that none of its calls use (the agreement's messages take no
+     *              number of its calls)
      * @throws dev.tutti.TuttiException if a peer is gone
      */
-    public static void created(final CollComm comm) {
-        HostCollectives.agreeAtCreation(comm);
+    public static void created(final CollComm comm, final CollComm among) {
+        HostCollectives.agreeAtCreation(comm, among);
     }
 
     /**

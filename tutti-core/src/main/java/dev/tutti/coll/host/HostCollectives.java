@@ -91,7 +91,7 @@ public final class HostCollectives {
             call.sendCount());
         final HostState made;
         try {
-            made = attach(comm, p.memory(), p.limit(), call.kind().mpiName(),
+            made = attach(comm, comm, p.memory(), p.limit(), call.kind().mpiName(),
                 CollHeader.of(call.kind(), call.root(), call.sendCount()), tag);
         } catch (final RuntimeException | Error e) {
             comm.hostState(NONE); // the call fails on every rank that saw it fail; none makes a region
@@ -182,10 +182,13 @@ public final class HostCollectives {
      * either every member takes part or none does; the offers then settle whether there is a region, as at a call.
      * A communicator with a hook gets none (its calls never reach this layer).
      *
-     * @param comm the new communicator, whose ranks have made no call on it yet
+     * @param comm  the new communicator, whose ranks have made no call on it yet
+     * @param among the same group on a context of the communicator's own that no call of it uses, where the
+     *              agreement's messages go, so that they take no number of the communicator's calls (which mismatch
+     *              reports count)
      * @throws dev.tutti.TuttiException if a peer is gone
      */
-    public static void agreeAtCreation(final CollComm comm) {
+    public static void agreeAtCreation(final CollComm comm, final CollComm among) {
         if (null != comm.hostState() || null != comm.rankState().hook()) {
             return;
         }
@@ -196,7 +199,7 @@ public final class HostCollectives {
         }
         final HostState made;
         try {
-            made = attach(comm, memory, limit(memory), "create", null, -1);
+            made = attach(comm, among, memory, limit(memory), "create", null, -1);
         } catch (final RuntimeException | Error e) {
             comm.hostState(NONE);
             throw e;
@@ -209,20 +212,20 @@ public final class HostCollectives {
      * every rank's offer (a block, or none where the limit is 0 or memory is short) through the message layer. At a
      * call the agreement's messages carry the call's number and header ({@code header}, {@code tag}), so that a
      * peer which made another call meets them as the message layer's run of this call and reports the mismatch as it
-     * would; at a creation (no header) they take the next number of their own.
+     * would; at a creation (no header) they go on {@code among} under its next number.
      */
-    private static HostState attach(final CollComm comm, final DirectMemory memory, final long limit,
-        final String op, final CollHeader header, final int tag) {
+    private static HostState attach(final CollComm comm, final CollComm among, final DirectMemory memory,
+        final long limit, final String op, final CollHeader header, final int tag) {
         final int size = comm.size();
         final long bytes = HostLayout.blockBytes(Math.max(0, limit));
         final MemorySegment block = limit > 0 ? memory.tryAllocateSlots(bytes) : null;
         final long[] mine = {null == block ? 0 : 1, null == block ? 0 : memory.nameDirect(block), bytes, limit};
         final long[] all = new long[mine.length * size];
         try { // inside the blocking call (or creation) that agrees, whose own trace event spans the wait
-            final Schedule gather = Algorithms.build(AlgorithmId.ALLGATHER_LINEAR, comm, CollArgs.of(op,
+            final Schedule gather = Algorithms.build(AlgorithmId.ALLGATHER_LINEAR, among, CollArgs.of(op,
                 MemorySegment.ofArray(mine), MemorySegment.ofArray(all), Datatype.LONG, mine.length, -1, null));
-            (null == header ? ScheduleRun.start(gather, comm, false)
-                : ScheduleRun.start(gather.withHeader(header), comm, tag, false)).waitForInCall();
+            (null == header ? ScheduleRun.start(gather, among, false)
+                : ScheduleRun.start(gather.withHeader(header), among, tag, false)).waitForInCall();
         } catch (final RuntimeException | Error e) {
             if (null != block) {
                 memory.freeDirect(block);
