@@ -10,7 +10,8 @@ import dev.tutti.Tutti;
  *
  * <pre>
  * javac -cp tutti-cli/target/tutti.jar -d /tmp/xb bench/repro/TcpExchangeBlocks.java
- * nstat -n; bin/tutti run -n 2 --transport tcp -cp /tmp/xb TcpExchangeBlocks 1048576 100; nstat | grep -i 'retrans\|ofo\|loss'
+ * nstat -n; bin/tutti run -n 2 --transport tcp -cp /tmp/xb TcpExchangeBlocks 1048576 100
+ * nstat | grep -i 'retrans\|ofo\|loss'
  * </pre>
  */
 public final class TcpExchangeBlocks {

@@ -121,11 +121,11 @@ public final class Settings {
             + "persistent starts, on a communicator whose ranks all share memory: a call whose data per rank (a rank's "
             + "whole send for scatter and alltoall) is at most this many bytes moves through the communicator's "
             + "on-host region (sequence flags and slots set up when a blocking creation makes the communicator, else "
-            + "at its first blocking barrier, allreduce, allgather or alltoall; no messages); a larger blocking call may go through the region's chunk area "
-            + "(`tutti.coll.hostChunks`), and so may a larger nonblocking call or persistent start once a blocking one "
-            + "has; other larger calls (persistent ones through slots, `tutti.coll.directLimit`), tagged forms, "
-            + "forced algorithms (`tutti.coll.<operation>`) and a checked job "
-            + "take the message layer; -1: 8192 between processes over shared memory, and between threads of one JVM "
+            + "at its first blocking barrier, allreduce, allgather or alltoall; no messages); a larger blocking call "
+            + "may go through the region's chunk area (`tutti.coll.hostChunks`), and so may a larger nonblocking "
+            + "call or persistent start once a blocking one has; other larger calls (persistent ones through slots, "
+            + "`tutti.coll.directLimit`), tagged forms, forced algorithms (`tutti.coll.<operation>`) and a checked "
+            + "job take the message layer; -1: 8192 between processes over shared memory, and between threads of one JVM "
             + "that has a core for each of its ranks (else 0 there); 0 turns it off; read there, and every rank must "
             + "use the same value");
     /** On-host region: calls past its cells through its chunk area. */
