@@ -177,10 +177,9 @@ public final class CommunicatorImpl extends CollectiveCalls implements Communica
      * any call on it ({@link CollDoor#created}). A creation that completes later (idup) does not: its communicator
      * agrees one at its first call that can.
      */
-    static CommunicatorImpl created(final Communicator child) {
-        final CommunicatorImpl c = (CommunicatorImpl) child;
-        c.agreeRegion();
-        return c;
+    static CommunicatorImpl created(final CommunicatorImpl child) {
+        child.agreeRegion();
+        return child;
     }
 
     /**
@@ -193,7 +192,7 @@ public final class CommunicatorImpl extends CollectiveCalls implements Communica
             localWorldRanks(), view(), selection));
     }
 
-    Communicator child(final String what, final int block, final int[] members) {
+    CommunicatorImpl child(final String what, final int block, final int[] members) {
         return new CommunicatorImpl(engine(), name() + "/" + what + "#" + block, ContextIdAllocator.base(block),
             members, serializer(), selection, contexts());
     }

@@ -249,7 +249,8 @@ final class NativeSocket {
                     linker.downcallHandle(find(linker, "getsockname"), name),
                     linker.downcallHandle(find(linker, "getpeername"), name),
                     linker.downcallHandle(find(linker, "poll"), FunctionDescriptor.of(ValueLayout.JAVA_INT,
-                        ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT), Linker.Option.critical(false)),
+                        ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT),
+                        Linker.Option.critical(false)),
                     capture, capture.varHandle(MemoryLayout.PathElement.groupElement("errno")));
             } catch (final RuntimeException | LinkageError e) {
                 return null;

@@ -48,7 +48,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * thread hand-off, no wake-up and no allocation. One waiting thread polls at a time (the poll token), reading each
  * connection that carries messages with the transport's poll buffer; other waiting threads find the token taken and
  * spin on their own requests, which the holder completes. With several peers the holder first asks the kernel
- * which sockets have bytes, in one call, and reads only those ({@link ReadinessGate}). The I/O thread ({@link TcpIoLoop}) is the fallback: it
+ * which sockets have bytes, in one call, and reads only those ({@link ReadinessGate}). The I/O thread
+ * ({@link TcpIoLoop}) is the fallback: it
  * stands by while waiting threads poll often, and reads when nobody waits, or when a waiting thread parks
  * ({@link #pollBeforePark}), so that a parked thread is woken by the arrival it waits for.</li>
  * <li>Who may read a connection when: any thread, but only while it holds the connection's read token (a CAS, never
@@ -138,8 +139,7 @@ public final class TcpTransport implements Transport {
                 connections[r].register();
             }
         }
-        this.routed = routedConnections();
-        this.gate = ReadinessGate.over(routed);
+        route();
         loop.start();
     }
 
@@ -279,6 +279,11 @@ public final class TcpTransport implements Transport {
                 connections[r].unrouted();
             }
         }
+        route();
+    }
+
+    /** Sets the connections that carry messages, and the gate over them (before traffic). */
+    private void route() {
         routed = routedConnections();
         gate = ReadinessGate.over(routed);
     }
