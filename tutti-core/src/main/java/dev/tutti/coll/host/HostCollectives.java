@@ -39,13 +39,13 @@ import java.lang.foreign.MemorySegment;
  * is, and each rank gives its block back. Every rank decides alike from what they all see. Calls made before, and
  * every call of a communicator without a region, take the message layer.
  *
- * <p>Implementation notes. Stateless; the communicator keeps its state ({@link CollComm#hostState()}): a volatile
- * read per call. Agreement costs one allgather of four longs per rank, once per communicator (at a creation over
- * shared memory, also where the limit is 0: the offers then decline); a region costs each
- * rank one block of {@code 4 * (64 + limit)} bytes, and from the communicator's first blocking call past the limit one
- * chunk area ({@link HostLayout#areaBytes()}), both counted in the direct memory's share for slots (a rank whose
- * share is used up offers none, and the communicator takes the message layer, for the calls past the limit only when
- * the chunk area is the one refused).
+ * <p>Implementation notes. Stateless; the communicator keeps its state ({@link CollComm#hostState()}): a volatile read
+ * per call. Agreement costs one allgather of four longs per rank, once per communicator (at a creation over shared
+ * memory, also where the limit is 0: the offers then decline); a region costs each rank one block of
+ * {@code 4 * (64 + limit)} bytes, and from the communicator's first blocking call past the limit one chunk area
+ * ({@link HostLayout#areaBytes()}), both counted in the direct memory's share for slots (a rank whose share is used up
+ * offers none, and the communicator takes the message layer, for the calls past the limit only when the chunk area is
+ * the one refused).
  */
 public final class HostCollectives {
     /** A communicator without a region. */
@@ -87,17 +87,9 @@ public final class HostCollectives {
         if (!(s instanceof Pending p) || !agrees(call, p.limit())) {
             return null;
         }
-        final int tag = comm.drawTag(CollHeader.of(call.kind(), call.root(), call.sendCount()).bits(),
-            call.sendCount());
-        final HostState made;
-        try {
-            made = attach(comm, comm, p.memory(), p.limit(), call.kind().mpiName(),
-                CollHeader.of(call.kind(), call.root(), call.sendCount()), tag);
-        } catch (final RuntimeException | Error e) {
-            comm.hostState(NONE); // the call fails on every rank that saw it fail; none makes a region
-            throw e;
-        }
-        comm.hostState(made);
+        final CollHeader header = CollHeader.of(call.kind(), call.root(), call.sendCount());
+        final int tag = comm.drawTag(header.bits(), call.sendCount());
+        final HostState made = attach(comm, comm, p.memory(), p.limit(), call.kind().mpiName(), header, tag);
         if (made instanceof HostRegion region) {
             return region.run(call, tag) ? CollDone.REGION : null;
         }
@@ -197,14 +189,7 @@ public final class HostCollectives {
             comm.hostState(NONE);
             return;
         }
-        final HostState made;
-        try {
-            made = attach(comm, among, memory, limit(memory), "create", null, -1);
-        } catch (final RuntimeException | Error e) {
-            comm.hostState(NONE);
-            throw e;
-        }
-        comm.hostState(made);
+        attach(comm, among, memory, limit(memory), "create", null, -1);
     }
 
     /**
@@ -212,9 +197,24 @@ public final class HostCollectives {
      * every rank's offer (a block, or none where the limit is 0 or memory is short) through the message layer. At a
      * call the agreement's messages carry the call's number and header ({@code header}, {@code tag}), so that a
      * peer which made another call meets them as the message layer's run of this call and reports the mismatch as it
-     * would; at a creation (no header) they go on {@code among} under its next number.
+     * would; at a creation (no header) they go on {@code among} under its next number. Sets the communicator's state
+     * to what it made, or to {@link #NONE} if the agreement failed.
      */
     private static HostState attach(final CollComm comm, final CollComm among, final DirectMemory memory,
+        final long limit, final String op, final CollHeader header, final int tag) {
+        final HostState made;
+        try {
+            made = offer(comm, among, memory, limit, op, header, tag);
+        } catch (final RuntimeException | Error e) {
+            comm.hostState(NONE); // the agreement fails on every rank that saw it fail; none makes a region
+            throw e;
+        }
+        comm.hostState(made);
+        return made;
+    }
+
+    /** {@link #attach}'s allgather of the offers and what every rank makes of them. */
+    private static HostState offer(final CollComm comm, final CollComm among, final DirectMemory memory,
         final long limit, final String op, final CollHeader header, final int tag) {
         final int size = comm.size();
         final long bytes = HostLayout.blockBytes(Math.max(0, limit));

@@ -49,9 +49,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * connection that carries messages with the transport's poll buffer; other waiting threads find the token taken and
  * spin on their own requests, which the holder completes. With several peers the holder first asks the kernel
  * which sockets have bytes, in one call, and reads only those ({@link ReadinessGate}). The I/O thread
- * ({@link TcpIoLoop}) is the fallback: it
- * stands by while waiting threads poll often, and reads when nobody waits, or when a waiting thread parks
- * ({@link #pollBeforePark}), so that a parked thread is woken by the arrival it waits for.</li>
+ * ({@link TcpIoLoop}) is the fallback: it stands by while waiting threads poll often, and reads when nobody waits,
+ * or when a waiting thread parks ({@link #pollBeforePark}), so that a parked thread is woken by the arrival it waits
+ * for.</li>
  * <li>Who may read a connection when: any thread, but only while it holds the connection's read token (a CAS, never
  * waited for on the fast path: a thread that finds it taken skips the connection, since the holder reads it). All
  * the read state (partial header, the frame being read, the message it belongs to) is the token's, and the token's
