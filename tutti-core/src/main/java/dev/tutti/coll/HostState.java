@@ -46,4 +46,15 @@ public interface HostState {
     default RegionRun start(final CollCall call, final RegionRun reuse) {
         return null;
     }
+
+    /**
+     * A persistent request was made on this rank (its init, which every rank makes at the same place of its order,
+     * as MPI orders persistent inits like collectives): a start of it past the region's cells would take the chunk
+     * area, which is agreed only at a blocking call, so the communicator's next blocking call that waits for every
+     * peer agrees one, and the request's starts after that call take it.
+     *
+     * @param call the request's call, intracommunicator, with no hook
+     */
+    default void persistentMade(final CollCall call) {
+    }
 }

@@ -15,6 +15,7 @@ import dev.tutti.coll.CollDone;
 import dev.tutti.coll.CollHook;
 import dev.tutti.coll.CollKind;
 import dev.tutti.coll.CollTrace;
+import dev.tutti.coll.HostState;
 import dev.tutti.coll.InterArgs;
 import dev.tutti.coll.InterComm;
 import dev.tutti.coll.PersistentRun;
@@ -213,6 +214,11 @@ public final class CollDoor {
         final CollHook hook = call.comm().rankState().hook();
         if (null != hook) {
             hook.openedBy("persistent request never freed", call, run, run::isFreed);
+        } else if (null != id) {
+            final HostState host = call.comm().hostState();
+            if (null != host) {
+                host.persistentMade(call);
+            }
         }
         return run;
     }

@@ -14,9 +14,9 @@ import java.util.Arrays;
  * a blocking call of an operation {@link #open} for, and a nonblocking call or persistent start once the area is
  * agreed ({@link #agreed}; the agreement takes a blocking call, at which every rank learns the outcome, so every rank
  * decides a later call alike: the first blocking call past the limit, its offers in its cells, or, after a
- * nonblocking call or persistent start past the limit took the message layer or, persistent, the slots (as every
- * such call before the agreement does), the first blocking barrier, allreduce, allgather or alltoall through the
- * cells, its offers in the ranks' offer lines). The setting
+ * persistent request past the limit was made, or a nonblocking call or persistent start past the limit took the
+ * message layer or, persistent, the slots (as every such call before the agreement does), the first blocking
+ * barrier, allreduce, allgather or alltoall through the cells, its offers in the ranks' offer lines). The setting
  * {@code tutti.coll.hostChunks}: {@code off}, none; {@code on}, every bcast, reduce, allreduce, gather, allgather,
  * scatter and alltoall; {@code auto}, every one of these but a reduce of 2 ranks, whose non-root's
  * send returns at once on the message layer, where through the chunks each rank waits for the other's call before a
@@ -113,8 +113,8 @@ final class HostChunkRoad {
 
     /**
      * Notes that a nonblocking call or persistent start of {@code kind} past the limit, which would go through the
-     * chunks, takes another road as no area is agreed yet: the next blocking call through the cells that waits for
-     * every peer agrees one. Every rank notes the same call (the inputs are the call's and the settings), so every
+     * chunks, takes another road as no area is agreed yet, or that a persistent request of it was made: the next
+     * blocking call through the cells that waits for every peer agrees one. Every rank notes the same call (the inputs are the call's and the settings), so every
      * rank agrees at the same call.
      */
     void missed(final CollKind kind) {

@@ -239,6 +239,18 @@ final class HostRegion implements HostState {
     }
 
     /**
+     * Notes a persistent request whose starts would take the chunk area, if none is agreed yet
+     * ({@link HostChunkRoad#missed}): the communicator's next blocking call through the cells that waits for every
+     * peer agrees one. Every rank notes the same request, at the same place of its order.
+     */
+    @Override
+    public void persistentMade(final CollCall c) {
+        if (!Road.fitsCells(c, limit) && Road.onHost(c, limit, true)) {
+            chunkRoad.missed(c.kind());
+        }
+    }
+
+    /**
      * Starts a nonblocking call, or a persistent request's start, through the region, or publishes its words alone
      * (see {@link HostState#start}). The call's bytes are published at once when its cell is free and no earlier call
      * waits, else they wait in this rank's memory (the request's buffers stay unchanged while it is active): a start

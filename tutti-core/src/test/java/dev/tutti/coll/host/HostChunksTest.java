@@ -460,6 +460,45 @@ class HostChunksTest {
     }
 
     /**
+     * A persistent request past the cells, on a communicator with no call past them yet, takes the chunks from its
+     * first start when a blocking call of every peer through the cells (a barrier) came between its init and that
+     * start: the init noted that the chunks are wanted. Before the barrier there is no chunk area; every start's
+     * result is the reference's and takes exactly its chunks.
+     */
+    @ParameterizedTest(name = "{0} p={1}")
+    @MethodSource("regions")
+    void shouldAgreeTheChunksAtTheFirstBarrierAfterAPersistentInit(final String how, final int p) {
+        HostCollectivesTest.job(how, p, (world, shm) -> {
+            final Communicator w = world.dup();
+            final int me = w.rank();
+            final int n = 2 * E + 5;
+            final int[] x = new int[n];
+            final int[] sum = new int[n];
+            try (dev.tutti.PersistentRequest allreduce = w.allreduceInit(Buf.of(x), Buf.of(sum), Op.SUM)) {
+                assertTrue(HostCollectivesTest.region(w).contains("no chunk area"),
+                    "a chunk area before any blocking call: " + HostCollectivesTest.region(w));
+                w.barrier(); // agrees the chunk area the init asked for
+                for (int start = 0; start < 3; start++) {
+                    final long before = chunksRun(w);
+                    final int turn = start;
+                    Arrays.setAll(x, i -> HostCollectivesTest.val(me, i) + turn);
+                    allreduce.start();
+                    allreduce.waitFor();
+                    final int[] sums = HostCollectivesTest.sums(p, n);
+                    for (int i = 0; i < n; i++) {
+                        sums[i] += p * turn;
+                    }
+                    assertArrayEquals(sums, sum, "allreduce start " + turn);
+                    assertTrue((n + E - 1) / E == chunksRun(w) - before, "start " + start + " took "
+                        + (chunksRun(w) - before) + " chunks, expected " + (n + E - 1) / E + ": "
+                        + HostCollectivesTest.region(w));
+                }
+            }
+            w.free();
+        });
+    }
+
+    /**
      * A communicator whose calls past the cells are all nonblocking or persistent gets its chunk area at the first
      * blocking call through the cells that waits for every peer after one of them (a barrier, a small allgather): an
      * iallreduce and a persistent allgather's start before it take the message layer and the slots, the same calls
