@@ -413,6 +413,11 @@ public final class AlltoallChannel implements AutoCloseable {
         return bipartite;
     }
 
+    /** @return the channel's private communicator, where its exchanges run */
+    Comm privateComm() {
+        return core.comm();
+    }
+
     @Override
     public String toString() {
         return "AlltoallChannel(" + core.where() + ", type=" + type + ", send=" + sendBlock + ", recv=" + recvBlock

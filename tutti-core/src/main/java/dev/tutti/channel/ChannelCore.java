@@ -1,6 +1,7 @@
 package dev.tutti.channel;
 
 import dev.tutti.Comm;
+import dev.tutti.Communicator;
 import dev.tutti.Datatype;
 import dev.tutti.ErrorClass;
 import dev.tutti.Request;
@@ -56,12 +57,19 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Memory: send buffers of blocks above both the shm eager limit and the slot limit
  * ({@link SharedMemory#slotLimit()}, 1 MiB by default) are blocks of the rank's shared arena ({@code arena}, when there
- * is one and it has room), which the receivers copy once; the rest Java arrays, whose blocks the channel's persistent
- * alltoall moves through slots up to the slot limit (up to there slots beat the arena's single copy, which is no faster
- * than a per-call {@code alltoall}). An arena buffer whose array the application asks for moves to a new array under
+ * is one and it has room), which the receivers copy once; the rest Java arrays (where a persistent start takes slots,
+ * they beat the arena's single copy up to the slot limit). An arena buffer whose array the application asks for moves to a new array under
  * the lock while it is held (so in no exchange), its arena block freed and its pair requests forgotten, to be built
  * again over the array at their next exchange. On the one-copy path the send buffers are Java arrays and the receive
  * buffers show zones of the window ({@code zones}).
+ *
+ * <p>Roads. Off the one-copy path, an exchange is a persistent alltoall start on the private communicator, which
+ * takes that communicator's on-host region when its ranks share memory, as every persistent start does: through its
+ * cells up to the region's limit, past it through its chunk area once the communicator has agreed one. A
+ * communicator agrees its chunk area at a blocking call that waits for every peer, after a persistent request that
+ * wants it was made, and the channel makes no blocking call once it runs, so creation makes the first pair's request
+ * on every rank and then meets the peers once (a barrier on the private communicator, an intracommunicator's; a
+ * bipartite channel's has no region): the exchanges past the cells take the chunks from the first.
  *
  * <p>Locking ({@code guard}, "the lock" above): every operation holds the lock, except a {@link #takeSend} that
  * finds a free buffer (claimed by its CAS, see {@link #takeFree()}) and a best-effort {@link #release} off the
@@ -180,6 +188,9 @@ final class ChannelCore {
         }
         this.clock = timeDriven ? new ChannelClock(qos, new ChannelBuffer(this, Side.SEND, type, sendRanks,
             sendBlock, depth, false, null), depth) : null;
+        if (null == window && comm instanceof Communicator c && starts.make(sends[0], recvs[0])) {
+            c.barrier(); // after the first pair's init on every rank: see "Roads" in the class note
+        }
     }
 
     /**
@@ -273,6 +284,11 @@ final class ChannelCore {
 
     String where() {
         return where;
+    }
+
+    /** @return the channel's private communicator */
+    Comm comm() {
+        return comm;
     }
 
     String name() {

@@ -62,6 +62,27 @@ final class ExchangeStarts {
         if (!persistent) {
             return comm.ialltoall(sendEmpty ? null : s.raw(), recvEmpty ? null : r.raw());
         }
+        final PersistentRequest p = request(s, r);
+        p.start();
+        return p;
+    }
+
+    /**
+     * Makes the persistent request of the pair ({@code s}, {@code r}) without starting it, if exchanges are persistent
+     * starts.
+     *
+     * @return whether a request was made
+     */
+    boolean make(final ChannelBuffer s, final ChannelBuffer r) {
+        if (!persistent) {
+            return false;
+        }
+        request(s, r);
+        return true;
+    }
+
+    /** @return the persistent request of the pair ({@code s}, {@code r}), made at its first use */
+    private PersistentRequest request(final ChannelBuffer s, final ChannelBuffer r) {
         PersistentRequest p = pairs[s.slot()][r.slot()];
         if (null == p) {
             p = comm.alltoallInit(sendEmpty ? null : s.raw(), recvEmpty ? null : r.raw());
@@ -70,7 +91,6 @@ final class ExchangeStarts {
                 p.setPriority(priority);
             }
         }
-        p.start();
         return p;
     }
 

@@ -10,6 +10,7 @@ import dev.tutti.Tutti;
 import dev.tutti.TuttiException;
 import dev.tutti.testkit.ShmJob;
 import dev.tutti.testkit.TcpJob;
+import dev.tutti.testkit.Worlds;
 
 import dev.tutti.channel.AlltoallChannel;
 import dev.tutti.channel.ChannelBuffer;
@@ -262,22 +263,39 @@ class ChannelSharedMemoryTest {
     }
 
     /**
-     * By default blocks between the window's limit and 1 MiB stay in Java arrays and go through slots (faster there
-     * than the arena's single copy): no single-copy send, every byte checked, and the slot limit says 1 MiB.
+     * By default blocks between the window's limit and 1 MiB stay in Java arrays, and the exchanges (persistent
+     * alltoall starts on the channel's private communicator) go through that communicator's on-host region, past its
+     * cells through its chunk area from the first exchange on (the channel's creation agrees it): no single-copy send,
+     * every byte checked, and every exchange moved the same number of chunks.
      */
     @Test
-    void shouldSendBlocksBetweenTheWindowAndTheSlotLimitThroughSlots() {
+    void shouldSendBlocksBetweenTheWindowAndTheSlotLimitThroughTheRegionsChunks() {
         ShmJob.run(3, (world, shm) -> {
             final SharedMemory arena = SharedMemory.of(world).orElseThrow();
             assertEquals(1024 * 1024, arena.slotLimit());
             final int block = (int) (WINDOW_LIMIT / LONG) * 2; // 512 KiB
             final long before = shm.singleCopySends();
-            try (AlltoallChannel ch = AlltoallChannel.create(world, "slots", Datatype.LONG, block, 2)) {
+            try (AlltoallChannel ch = AlltoallChannel.create(world, "chunks", Datatype.LONG, block, 2)) {
+                final Communicator priv = (Communicator) ch.privateComm();
+                final java.util.regex.Pattern chunks = java.util.regex.Pattern.compile("(\\d+) chunks");
+                final java.util.function.LongSupplier moved = () -> {
+                    final java.util.regex.Matcher m = chunks.matcher(region(priv));
+                    return m.find() ? Long.parseLong(m.group(1)) : -1;
+                };
+                assertTrue(region(priv).contains("HostRegion") && 0 == moved.getAsLong(),
+                    "a chunk area agreed at creation, nothing moved yet: " + region(priv));
                 assertEquals(0, run(ch, 60, false), "send buffers in the arena");
                 assertEquals(60, ch.stats().exchanges());
+                final long n = moved.getAsLong();
+                assertTrue(n > 0 && 0 == n % 60, "every exchange through the same chunks: " + region(priv));
             }
             assertEquals(before, shm.singleCopySends(), "single-copy sends below the slot limit");
         });
+    }
+
+    /** @return the on-host state of {@code comm}: its region and the chunks it moved, or why it has none */
+    private static String region(final Communicator comm) {
+        return String.valueOf(Worlds.impl(comm).collComm().hostState());
     }
 
     @Test
