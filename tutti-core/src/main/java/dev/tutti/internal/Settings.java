@@ -125,9 +125,9 @@ public final class Settings {
             + "may go through the region's chunk area (`tutti.coll.hostChunks`), and so may a larger nonblocking "
             + "call or persistent start once a blocking one has; other larger calls (persistent ones through slots, "
             + "`tutti.coll.directLimit`), tagged forms, forced algorithms (`tutti.coll.<operation>`) and a checked "
-            + "job take the message layer; -1: 8192 between processes over shared memory, and between threads of "
-            + "one JVM that has a core for each of its ranks (else 0 there); 0 turns it off; read there, and every "
-            + "rank must use the same value");
+            + "job take the message layer; -1: 8192 between processes over shared memory and between threads of one "
+            + "JVM, where bcast and scatter take the message layer if the JVM's ranks outnumber its cores; 0 turns it "
+            + "off; read there, and every rank must use the same value");
     /** On-host region: calls past its cells through its chunk area. */
     public static final Setting COLL_HOST_CHUNKS = choice("tutti.coll.hostChunks", "auto", List.of("auto", "off",
         "on"), ReadAt.COMMUNICATOR, "`on`: a blocking bcast, reduce, allreduce, gather, allgather, scatter or "

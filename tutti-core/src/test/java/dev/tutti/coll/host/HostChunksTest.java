@@ -383,7 +383,8 @@ class HostChunksTest {
                 assertArrayEquals(ordered, first, "iallreduce of a non-commutative op n=" + n);
                 if (p > 1) {
                     final long reduction = (n + E - 1) / E;
-                    final long expected = 3 * reduction + 3 * moveChunks(p, n, false) + 2 * moveChunks(p, s, true);
+                    // the non-commutative iallreduce takes the message layer (its op is applied to whole operands)
+                    final long expected = 2 * reduction + 3 * moveChunks(p, n, false) + 2 * moveChunks(p, s, true);
                     assertTrue(expected == chunksRun(w) - before, "the calls took " + (chunksRun(w) - before)
                         + " chunks, expected " + expected + ": " + HostCollectivesTest.region(w));
                 }
@@ -456,6 +457,62 @@ class HostChunksTest {
                         + " chunks, expected " + expected + ": " + HostCollectivesTest.region(w));
                 }
             }
+        });
+    }
+
+    /**
+     * A non-commutative op past the cells takes the message layer, which applies it to whole operands: its function
+     * may treat several elements as one item (here 3 ints, an upper triangular 2x2 matrix, whose product is
+     * associative and does not commute), and no chunk split an item. allreduce and reduce give the product in rank
+     * order at group sizes 2 to 5; no chunk moved.
+     */
+    @ParameterizedTest(name = "{0} p={1}")
+    @MethodSource("regions")
+    void shouldApplyANonCommutativeOpToWholeOperandsPastTheCells(final String how, final int p) {
+        final Op triangular = Op.user("upper triangular product", false, (int[] in, int[] io, int count) -> {
+            assertTrue(0 == count % 3, "an item split: count " + count);
+            for (int i = 0; i < count; i += 3) {
+                final int a = in[i] * io[i];
+                final int b = in[i] * io[i + 1] + in[i + 1] * io[i + 2];
+                io[i + 2] = in[i + 2] * io[i + 2];
+                io[i] = a;
+                io[i + 1] = b;
+            }
+        });
+        HostCollectivesTest.job(how, p, (world, shm) -> {
+            final Communicator w = world.dup();
+            final int me = w.rank();
+            final int n = 3 * 1501; // 18 KiB: past the cells, 12-byte items across every 64-byte line
+            final int[] x = new int[n];
+            Arrays.setAll(x, i -> 1 + (me * 7 + i) % 5);
+            final int[] want = x.clone();
+            final int[] ref = new int[n]; // x0 . (x1 . (... . x(p-1))), folded from the right
+
+            Arrays.setAll(ref, i -> 1 + ((p - 1) * 7 + i) % 5);
+            for (int r = p - 2; r >= 0; r--) {
+                final int[] xr = new int[n];
+                final int q = r;
+                Arrays.setAll(xr, i -> 1 + (q * 7 + i) % 5);
+                for (int i = 0; i < n; i += 3) {
+                    final int a = xr[i] * ref[i];
+                    final int b = xr[i] * ref[i + 1] + xr[i + 1] * ref[i + 2];
+                    ref[i + 2] = xr[i + 2] * ref[i + 2];
+                    ref[i] = a;
+                    ref[i + 1] = b;
+                }
+            }
+            final long before = chunksRun(w);
+            final int[] all = new int[n];
+            w.allreduce(Buf.of(x), Buf.of(all), triangular);
+            assertArrayEquals(ref, all, "allreduce");
+            final int[] red = new int[n];
+            w.reduce(Buf.of(x), me == p - 1 ? Buf.of(red) : null, triangular, p - 1);
+            if (me == p - 1) {
+                assertArrayEquals(ref, red, "reduce");
+            }
+            assertTrue(before == chunksRun(w), "a chunk moved: " + HostCollectivesTest.region(w));
+            assertArrayEquals(want, x, "the operand changed");
+            w.free();
         });
     }
 
