@@ -53,10 +53,10 @@ import java.lang.foreign.MemorySegment;
  * <h2>User-defined operations</h2>
  * <p>A user operation is a function over arrays, {@code f.apply(in, inout, count)}, that must set
  * {@code inout[i] = in[i] (op) inout[i]} for the first {@code count} elements, where {@code in} is the left
- * operand. It is declared commutative or not. A non-commutative operation is applied to whole operands in rank order,
- * never to a part of a vector, so it may group elements freely (for example treat
- * every 4 doubles as a 2x2 matrix) as long as the count is a multiple of the group; a commutative one may be applied
- * to any run of whole elements (algorithms that split a vector among the ranks do), so it must not group them:
+ * operand. It is declared commutative or not. A non-commutative operation is applied to whole operands in rank
+ * order, never to a part of a vector, so it may group elements freely (for example treat every 4 doubles as a 2x2
+ * matrix) as long as the count is a multiple of the group; a commutative one may be applied to any run of whole
+ * elements (algorithms that split a vector among the ranks do), so it must not group them:
  * <pre>{@code
  * Op absMax = Op.user("absMax", true, (double[] in, double[] inout, int count) -> {
  *     for (int i = 0; i < count; i++) {

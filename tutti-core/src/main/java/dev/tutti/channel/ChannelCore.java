@@ -58,10 +58,10 @@ import java.util.concurrent.TimeUnit;
  * <p>Memory: send buffers of blocks above both the shm eager limit and the slot limit
  * ({@link SharedMemory#slotLimit()}, 1 MiB by default) are blocks of the rank's shared arena ({@code arena}, when there
  * is one and it has room), which the receivers copy once; the rest Java arrays (where a persistent start takes slots,
- * they beat the arena's single copy up to the slot limit). An arena buffer whose array the application asks for moves to a new array under
- * the lock while it is held (so in no exchange), its arena block freed and its pair requests forgotten, to be built
- * again over the array at their next exchange. On the one-copy path the send buffers are Java arrays and the receive
- * buffers show zones of the window ({@code zones}).
+ * they beat the arena's single copy up to the slot limit). An arena buffer whose array the application asks for
+ * moves to a new array under the lock while it is held (so in no exchange), its arena block freed and its pair
+ * requests forgotten, to be built again over the array at their next exchange. On the one-copy path the send
+ * buffers are Java arrays and the receive buffers show zones of the window ({@code zones}).
  *
  * <p>Roads. Off the one-copy path, an exchange is a persistent alltoall start on the private communicator, which
  * takes that communicator's on-host region when its ranks share memory, as every persistent start does: through its

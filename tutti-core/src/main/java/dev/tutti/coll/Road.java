@@ -67,22 +67,18 @@ public final class Road {
      *   reduce, allreduce with an op     cells            messages: the chunks fold a share of each chunk
      *   that does not commute                             on each rank, where such an op is applied to whole
      *                                                     operands (an item may span several elements)
-     *   bcast, scatter, where the        messages         messages
-     *   ranks outnumber the cores
-     *   (threads: DirectMemory.crowded)
      * </pre>
      * The limit is the direct memory's measured default or the setting {@code tutti.coll.hostLimit}. Chunks have no
      * upper bound: a larger call only adds chunks to the same pipeline (bench/RESULTS.md, its on-host section,
      * has the runs against the message layer and Open MPI).
      *
-     * @param call    the call, intracommunicator, with no hook
-     * @param limit   the region's cell bytes
-     * @param chunks  whether a call of this operation past the limit goes through chunks: they are on for it, and
-     *                the region has its chunk area, or for a blocking call may still make it
-     * @param crowded whether the region's ranks outnumber the cores that run them ({@code DirectMemory.crowded})
+     * @param call   the call, intracommunicator, with no hook
+     * @param limit  the region's cell bytes
+     * @param chunks whether a call of this operation past the limit goes through chunks: they are on for it, and
+     *               the region has its chunk area, or for a blocking call may still make it
      * @return true for the on-host region
      */
-    public static boolean onHost(final CollCall call, final long limit, final boolean chunks, final boolean crowded) {
+    public static boolean onHost(final CollCall call, final long limit, final boolean chunks) {
         final CollCall.Variant form = call.variant();
         if (CollCall.Variant.TAGGED == form || null != call.args()
             || null != call.comm().selection().override(call.kind())) {
@@ -90,8 +86,7 @@ public final class Road {
         }
         return switch (call.kind()) {
             case BARRIER -> true;
-            case BCAST, SCATTER -> !crowded && (fitsCells(call, limit) || chunks);
-            case GATHER, ALLGATHER, ALLTOALL -> fitsCells(call, limit) || chunks;
+            case BCAST, GATHER, ALLGATHER, SCATTER, ALLTOALL -> fitsCells(call, limit) || chunks;
             case REDUCE, ALLREDUCE -> fitsCells(call, limit) || chunks && call.op().isCommutative();
             default -> false;
         };

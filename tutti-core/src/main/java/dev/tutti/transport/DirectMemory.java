@@ -50,18 +50,6 @@ public interface DirectMemory {
     }
 
     /**
-     * Tells whether the ranks that share this memory outnumber the cores that run them, so that an on-host
-     * collective whose readers must each copy while one rank waits for them all (bcast, scatter) keeps the message
-     * layer, where the writer's thread moves the bytes alone ({@code coll.Road#onHost}), unless the setting
-     * {@code tutti.coll.hostLimit} is given. Every rank that shares the memory finds the same.
-     *
-     * @return true if crowded
-     */
-    default boolean crowded() {
-        return false;
-    }
-
-    /**
      * Tells whether the transport moves a message sent from {@code data} with one copy (the receiver's, straight out
      * of the sender's memory), which beats a slot's two: a persistent collective that sends from such memory keeps
      * the message layer.

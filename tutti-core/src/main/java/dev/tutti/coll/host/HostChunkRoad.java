@@ -114,8 +114,8 @@ final class HostChunkRoad {
     /**
      * Notes that a nonblocking call or persistent start of {@code kind} past the limit, which would go through the
      * chunks, takes another road as no area is agreed yet, or that a persistent request of it was made: the next
-     * blocking call through the cells that waits for every peer agrees one. Every rank notes the same call (the inputs are the call's and the settings), so every
-     * rank agrees at the same call.
+     * blocking call through the cells that waits for every peer agrees one. Every rank notes the same call (the
+     * inputs are the call's and the settings), so every rank agrees at the same call.
      */
     void missed(final CollKind kind) {
         if (null == chunks && open(kind)) {

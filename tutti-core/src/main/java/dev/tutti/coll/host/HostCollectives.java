@@ -107,7 +107,7 @@ public final class HostCollectives {
             return false;
         }
         return switch (call.kind()) {
-            case BARRIER, ALLREDUCE, ALLGATHER, ALLTOALL -> Road.onHost(call, limit, true, false);
+            case BARRIER, ALLREDUCE, ALLGATHER, ALLTOALL -> Road.onHost(call, limit, true);
             default -> false;
         };
     }
@@ -248,7 +248,6 @@ public final class HostCollectives {
             blocks[r] = r == comm.rank() ? block
                 : memory.resolveDirect(comm.world(r), all[r * mine.length + 1], bytes);
         }
-        return new HostRegion(comm, memory, blocks, limit,
-            memory.crowded() && Settings.COLL_HOST_LIMIT.intValue() < 0);
+        return new HostRegion(comm, memory, blocks, limit);
     }
 }

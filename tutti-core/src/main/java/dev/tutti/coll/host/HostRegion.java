@@ -114,18 +114,11 @@ final class HostRegion implements HostState {
     /** Per rank and cell: a view of the cell's bytes, inline ({@code 2c + 1}) and in the lines after ({@code 2c}). */
     private final HostSteps steps;
     private final long limit;
-    /**
-     * Whether its ranks outnumber the cores ({@link DirectMemory#crowded}) and the limit is the default: bcast and
-     * scatter take messages.
-     */
-    private final boolean crowded;
     private final long cell;
     private final long[] seen;
     /** Its reductions past the limit: the chunk area, and whether a call takes it. */
     private final HostChunkRoad chunkRoad;
     private long calls;
-    /** Of those, the calls that went through the region (the rest took the message layer); for its description. */
-    private long taken;
     /**
      * Calls numbered but not yet published ({@link #enqueue}), oldest first, {@code queued} of them: per call
      * {@value #WORDS} longs in {@code waiting} (its number, call, shape and op words, where its bytes start in
@@ -151,14 +144,12 @@ final class HostRegion implements HostState {
     private long opWord;
 
     /**
-     * @param comm    the communicator
-     * @param memory  the direct memory its ranks share
-     * @param blocks  every rank's block, this rank's own at its rank
-     * @param limit   the most bytes a cell holds
-     * @param crowded whether bcast and scatter take messages (see {@code Road.onHost})
+     * @param comm   the communicator
+     * @param memory the direct memory its ranks share
+     * @param blocks every rank's block, this rank's own at its rank
+     * @param limit  the most bytes a cell holds
      */
-    HostRegion(final CollComm comm, final DirectMemory memory, final MemorySegment[] blocks, final long limit,
-        final boolean crowded) {
+    HostRegion(final CollComm comm, final DirectMemory memory, final MemorySegment[] blocks, final long limit) {
         this.comm = comm;
         this.engine = comm.engine();
         this.waits = new HostWait(comm);
@@ -168,7 +159,6 @@ final class HostRegion implements HostState {
         this.mine = blocks[rank];
         this.blocks = blocks;
         this.limit = limit;
-        this.crowded = crowded;
         this.cell = HostLayout.cellBytes(limit);
         this.seen = new long[size];
         final MemorySegment[][] bytes = new MemorySegment[size][2 * HostLayout.CELLS];
@@ -194,8 +184,7 @@ final class HostRegion implements HostState {
     boolean run(final CollCall c, final int drawn) {
         final long k = ++calls;
         final CollKind kind = c.kind();
-        final boolean host = Road.onHost(c, limit, chunkRoad.open(kind), crowded);
-        taken += host ? 1 : 0;
+        final boolean host = Road.onHost(c, limit, chunkRoad.open(kind));
         callWord = HostWords.call(c, host);
         shapeWord = HostWords.shape(c);
         opWord = HostWords.opCode(c.op());
@@ -256,7 +245,7 @@ final class HostRegion implements HostState {
      */
     @Override
     public void persistentMade(final CollCall c) {
-        if (!Road.fitsCells(c, limit) && Road.onHost(c, limit, true, crowded)) {
+        if (!Road.fitsCells(c, limit) && Road.onHost(c, limit, true)) {
             chunkRoad.missed(c.kind());
         }
     }
@@ -273,9 +262,8 @@ final class HostRegion implements HostState {
         final long k = ++calls;
         final boolean past = !Road.fitsCells(c, limit);
         final boolean chunked = past && chunkRoad.agreed(c.kind());
-        final boolean host = Road.onHost(c, limit, chunked, crowded);
-        taken += host ? 1 : 0;
-        if (!host && past && Road.onHost(c, limit, true, crowded)) {
+        final boolean host = Road.onHost(c, limit, chunked);
+        if (!host && past && Road.onHost(c, limit, true)) {
             chunkRoad.missed(c.kind()); // the next blocking barrier agrees a chunk area
         }
         final long call = HostWords.call(c, host);
@@ -813,6 +801,6 @@ final class HostRegion implements HostState {
     @Override
     public String toString() {
         return "HostRegion(" + comm.describe() + ", " + size + " ranks, " + limit + " bytes a cell, " + calls
-            + " calls, " + taken + " through the region, " + chunkRoad + ")";
+            + " calls, " + chunkRoad + ")";
     }
 }

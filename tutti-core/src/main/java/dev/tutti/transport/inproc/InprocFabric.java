@@ -21,7 +21,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class InprocFabric {
     private final InboundSink[] sinks;
-    private final boolean crowded;
+    private final long hostLimit;
     private final AtomicLong nextBlock = new AtomicLong();
     private final Map<Long, MemorySegment> blocks = new ConcurrentHashMap<>();
     private final Map<Long, Long> names = new ConcurrentHashMap<>();
@@ -37,15 +37,15 @@ public final class InprocFabric {
         for (final InboundSink s : sinks) {
             n += null == s ? 0 : 1;
         }
-        this.crowded = Configuration.oversubscribed(n);
+        this.hostLimit = Configuration.oversubscribed(n) ? 0 : DirectMemory.HOST_LIMIT;
     }
 
     /**
-     * @return whether this JVM's ranks outnumber its cores, decided once from how many they are (see
-     * {@link InprocTransport#crowded})
+     * @return the default limit of the on-host region between this JVM's ranks, decided once from how many they
+     * are (see {@link InprocTransport#defaultHostLimit})
      */
-    boolean crowded() {
-        return crowded;
+    long hostLimit() {
+        return hostLimit;
     }
 
     /**
