@@ -486,20 +486,13 @@ class HostChunksTest {
             final int[] x = new int[n];
             Arrays.setAll(x, i -> 1 + (me * 7 + i) % 5);
             final int[] want = x.clone();
-            final int[] ref = new int[n]; // x0 . (x1 . (... . x(p-1))), folded from the right
-
+            final int[] ref = new int[n]; // x0 . (x1 . (... . x(p-1))), folded from the right, whole
             Arrays.setAll(ref, i -> 1 + ((p - 1) * 7 + i) % 5);
             for (int r = p - 2; r >= 0; r--) {
                 final int[] xr = new int[n];
                 final int q = r;
                 Arrays.setAll(xr, i -> 1 + (q * 7 + i) % 5);
-                for (int i = 0; i < n; i += 3) {
-                    final int a = xr[i] * ref[i];
-                    final int b = xr[i] * ref[i + 1] + xr[i + 1] * ref[i + 2];
-                    ref[i + 2] = xr[i + 2] * ref[i + 2];
-                    ref[i] = a;
-                    ref[i + 1] = b;
-                }
+                triangular.reduce(Datatype.INT, MemorySegment.ofArray(xr), MemorySegment.ofArray(ref), n);
             }
             final long before = chunksRun(w);
             final int[] all = new int[n];
