@@ -2,6 +2,8 @@ package mpi;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -234,10 +236,14 @@ class ConformanceUserOpTest {
         return new int[] {1 + r, 2, r, 3 - r};
     }
 
-    /** A struct {double at 0, gap, int at 12} (extent 16) through the ByteBuffer form: sum of doubles, max of ints. */
-    @Test
-    void shouldReduceAStructWithAGapThroughTheByteBufferForm() {
-        MpiJobs.run(N, args -> {
+    /**
+     * A struct {double at 0, gap, int at 12} (extent 16) through the ByteBuffer form: sum of doubles, max of ints; at 2
+     * ranks (threads with a core each: the on-host region, past its cells) and 4.
+     */
+    @ParameterizedTest(name = "p={0}")
+    @ValueSource(ints = {2, N})
+    void shouldReduceAStructWithAGapThroughTheByteBufferForm(final int ranks) {
+        MpiJobs.run(ranks, args -> {
             MPI.Init(args);
             final Intracomm w = MPI.COMM_WORLD;
             final int rank = w.getRank();
@@ -257,7 +263,7 @@ class ConformanceUserOpTest {
                     }
                 }
             }, true);
-            final int n = 1501; // 18 kB of data
+            final int n = 1511; // 18 kB of data, whose halves and quarters end mid-item on 64-byte lines
             final ByteBuffer in = MPI.newByteBuffer(16 * n);
             final ByteBuffer out = MPI.newByteBuffer(16 * n);
             for (int i = 0; i < n; i++) {
@@ -269,9 +275,9 @@ class ConformanceUserOpTest {
             w.allReduce(in, out, n, t, op);
             assertSame(t, seen[0]);
             for (int i = 0; i < n; i++) {
-                assertEquals(3.0 + 4 * i, out.getDouble(16 * i), "item " + i);
+                assertEquals(0.25 * ranks * (ranks - 1) + ranks * i, out.getDouble(16 * i), "item " + i);
                 int max = 0;
-                for (int r = 0; r < N; r++) {
+                for (int r = 0; r < ranks; r++) {
                     max = Math.max(max, (r * 7 + i) % 5);
                 }
                 assertEquals(max, out.getInt(16 * i + 12), "item " + i);
@@ -294,10 +300,11 @@ class ConformanceUserOpTest {
         });
     }
 
-    /** Items of 3 ints with no gap (12 bytes: several Tutti units each) are never split between calls. */
-    @Test
-    void shouldNeverSplitAnItemOfSeveralUnits() {
-        MpiJobs.run(N, args -> {
+    /** Items of 3 ints with no gap (12 bytes: several Tutti units each) are never split between calls; 2 and 4 ranks. */
+    @ParameterizedTest(name = "p={0}")
+    @ValueSource(ints = {2, N})
+    void shouldNeverSplitAnItemOfSeveralUnits(final int ranks) {
+        MpiJobs.run(ranks, args -> {
             MPI.Init(args);
             final Intracomm w = MPI.COMM_WORLD;
             final int rank = w.getRank();
@@ -321,7 +328,7 @@ class ConformanceUserOpTest {
                     }
                 }
             }, true);
-            final int n = 3001; // 36 kB: halves and quarters of 9003 ints split items unless Tutti keeps them whole
+            final int n = 3011; // 36 kB: halves and quarters of 9033 ints split items unless Tutti keeps them whole
             final int[] mine = new int[3 * n];
             for (int j = 0; j < mine.length; j++) {
                 mine[j] = rank + j % 7 + 1;
@@ -332,7 +339,7 @@ class ConformanceUserOpTest {
                 int p = 1;
                 int q = 0;
                 int s = 0;
-                for (int r = 0; r < N; r++) {
+                for (int r = 0; r < ranks; r++) {
                     final int a = r + (3 * i) % 7 + 1;
                     final int b = r + (3 * i + 1) % 7 + 1;
                     final int c = r + (3 * i + 2) % 7 + 1;
