@@ -44,6 +44,7 @@ import java.util.Arrays;
  */
 final class HostChunkRoad {
     private final HostRegion region;
+    private final HostCells cells;
     private final CollComm comm;
     private final DirectMemory memory;
     private final HostSteps steps;
@@ -75,14 +76,16 @@ final class HostChunkRoad {
 
     /**
      * @param region  the communicator's region
+     * @param cells   its cells (the offer lines)
      * @param comm    its communicator
      * @param memory  the direct memory its ranks share
      * @param steps   the region's steps (the views of every rank's cells)
      * @param setting the value of {@code tutti.coll.hostChunks}
      */
-    HostChunkRoad(final HostRegion region, final CollComm comm, final DirectMemory memory, final HostSteps steps,
-        final String setting) {
+    HostChunkRoad(final HostRegion region, final HostCells cells, final CollComm comm, final DirectMemory memory,
+        final HostSteps steps, final String setting) {
         this.region = region;
+        this.cells = cells;
         this.comm = comm;
         this.memory = memory;
         this.steps = steps;
@@ -138,7 +141,7 @@ final class HostChunkRoad {
     void offer() {
         wanted = false;
         offered = memory.tryAllocateSlots(HostLayout.areaBytes());
-        region.offer(null == offered ? 0 : 1, null == offered ? 0 : memory.nameDirect(offered));
+        cells.offer(null == offered ? 0 : 1, null == offered ? 0 : memory.nameDirect(offered));
     }
 
     /**
@@ -153,8 +156,8 @@ final class HostChunkRoad {
         boolean agreed = null != area;
         for (int i = 1; i < size; i++) {
             final int r = (rank + i) % size;
-            agreed &= 1 == region.offerOf(r, 0);
-            names[r] = region.offerOf(r, 1);
+            agreed &= 1 == cells.offerOf(r, 0);
+            names[r] = cells.offerOf(r, 1);
         }
         chunks = settle(area, agreed, names);
         declined = null == chunks;

@@ -9,13 +9,11 @@ import dev.tutti.coll.HostState;
 import dev.tutti.coll.RegionRun;
 import dev.tutti.coll.Road;
 import dev.tutti.internal.Failures;
-import dev.tutti.internal.SegmentCopy;
 import dev.tutti.internal.Settings;
 import dev.tutti.p2p.P2pEngine;
 import dev.tutti.transport.DirectMemory;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import java.util.List;
@@ -71,16 +69,10 @@ import java.util.List;
  * run's test, a pass of progress and a stalled run's check may come from any thread; {@code pending}, their number,
  * is stored with release semantics and read as a hint, so a blocking call with nothing waiting takes no lock and a
  * start takes it once (a test or wait that completes a run once more).
- * {@code seen} is a cache of peers' flags, which only grow: a check on another thread that writes an older value
- * over a newer one costs a flag read more, never a wrong answer. A cell is written with plain stores, then its seq
- * word with a release store; a reader loads the seq word with acquire and then reads plainly; a writer reuses the
- * cell of call {@code k - 4} only after every peer has published call {@code k - 3} (see {@link HostLayout}), and a
- * rank publishes call {@code k - 3} only after it has read the cells of every call before, so no cell changes under
- * a reader. A cell's seq word only grows, so "has published call j" reads as "the cell of call j
- * holds j or more".
- * {@code seen} keeps the last call seen published per peer, so that a writer reads a peer's line again only when
- * it has not waited for that peer since. A wait for a peer's flag is {@link HostWait}'s (the rank's idle strategy, the
- * engine's progress, a gone peer named). A call that finds every flag set waits for
+ * The cells' reads and writes and their memory order are {@link HostCells}'s: a cell is reused only once no peer
+ * reads it, and a cell's seq word only grows, so "has published call j" reads as "the cell of call j holds j or
+ * more". A wait for a peer's flag is {@link HostWait}'s (the rank's idle strategy, the engine's progress, a gone peer
+ * named). A call that finds every flag set waits for
  * nothing and runs no progress: one in {@link #PROGRESS_EVERY} makes one pass anyway (MPI's progress rule: a rank
  * whose peers on this communicator always arrive first still moves its other operations on; a pass per call would
  * cost a small call a large share of its time), and a call makes one first when a registered run of a higher priority
@@ -88,7 +80,6 @@ import java.util.List;
  * allocation (the cells' data views are made once).
  */
 final class HostRegion implements HostState {
-    private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
     private static final VarHandle PENDING;
 
     static {
@@ -109,13 +100,11 @@ final class HostRegion implements HostState {
     private final DirectMemory memory;
     private final int rank;
     private final int size;
-    private final MemorySegment mine;
-    private final MemorySegment[] blocks;
-    /** Per rank and cell: a view of the cell's bytes, inline ({@code 2c + 1}) and in the lines after ({@code 2c}). */
+    /** Every rank's cells, this rank's own to write. */
+    private final HostCells cells;
+    /** The steps of each operation, over views of every rank's cells. */
     private final HostSteps steps;
     private final long limit;
-    private final long cell;
-    private final long[] seen;
     /** Its reductions past the limit: the chunk area, and whether a call takes it. */
     private final HostChunkRoad chunkRoad;
     private long calls;
@@ -156,21 +145,10 @@ final class HostRegion implements HostState {
         this.memory = memory;
         this.rank = comm.rank();
         this.size = comm.size();
-        this.mine = blocks[rank];
-        this.blocks = blocks;
         this.limit = limit;
-        this.cell = HostLayout.cellBytes(limit);
-        this.seen = new long[size];
-        final MemorySegment[][] bytes = new MemorySegment[size][2 * HostLayout.CELLS];
-        for (int r = 0; r < size; r++) {
-            for (int c = 0; c < HostLayout.CELLS; c++) {
-                final long at = HostLayout.cellAt(c, cell);
-                bytes[r][2 * c] = blocks[r].asSlice(at + HostLayout.BYTES_AT, cell - HostLayout.BYTES_AT);
-                bytes[r][2 * c + 1] = blocks[r].asSlice(at + HostLayout.INLINE_AT, HostLayout.INLINE);
-            }
-        }
-        this.steps = new HostSteps(rank, size, bytes);
-        this.chunkRoad = new HostChunkRoad(this, comm, memory, steps, Settings.COLL_HOST_CHUNKS.choice());
+        this.cells = new HostCells(rank, blocks, limit);
+        this.steps = new HostSteps(rank, size, cells.views());
+        this.chunkRoad = new HostChunkRoad(this, cells, comm, memory, steps, Settings.COLL_HOST_CHUNKS.choice());
     }
 
     /**
@@ -238,13 +216,18 @@ final class HostRegion implements HostState {
         return true;
     }
 
-    /**
-     * Notes a persistent request whose starts would take the chunk area, if none is agreed yet
-     * ({@link HostChunkRoad#missed}): the communicator's next blocking call through the cells that waits for every
-     * peer agrees one. Every rank notes the same request, at the same place of its order.
-     */
+    /** Notes a persistent request whose starts would take the chunk area ({@link #wantChunks}). */
     @Override
     public void persistentMade(final CollCall c) {
+        wantChunks(c);
+    }
+
+    /**
+     * Notes a call past the cells that would take the chunk area if one were agreed ({@link HostChunkRoad#missed},
+     * which does nothing once it is): the communicator's next blocking call through the cells that waits for every
+     * peer agrees one. Every rank notes the same calls, at the same places of its order.
+     */
+    private void wantChunks(final CollCall c) {
         if (!Road.fitsCells(c, limit) && Road.onHost(c, limit, true)) {
             chunkRoad.missed(c.kind());
         }
@@ -263,8 +246,8 @@ final class HostRegion implements HostState {
         final boolean past = !Road.fitsCells(c, limit);
         final boolean chunked = past && chunkRoad.agreed(c.kind());
         final boolean host = Road.onHost(c, limit, chunked);
-        if (!host && past && Road.onHost(c, limit, true)) {
-            chunkRoad.missed(c.kind()); // the next blocking barrier agrees a chunk area
+        if (!host) {
+            wantChunks(c); // the next blocking barrier agrees a chunk area
         }
         final long call = HostWords.call(c, host);
         final long shape = HostWords.shape(c);
@@ -325,7 +308,7 @@ final class HostRegion implements HostState {
             awaitRuns(c);
         }
         awaitCell(k, c);
-        write(k, from, offset, n, hole, callWord, shapeWord, opWord);
+        cells.write(k, from, offset, n, hole, callWord, shapeWord, opWord);
     }
 
     /**
@@ -355,8 +338,8 @@ final class HostRegion implements HostState {
      */
     private void enqueue(final long k, final long call, final long shape, final long op, final MemorySegment bytes,
         final long offset, final long n, final long hole, final HostRun owner) {
-        if (0 == queued && noRunBefore(k) && cellFree(k)) {
-            write(k, bytes, offset, n, hole, call, shape, op);
+        if (0 == queued && noRunBefore(k) && cells.free(k)) {
+            cells.write(k, bytes, offset, n, hole, call, shape, op);
             if (null != owner) {
                 owner.published = true;
             }
@@ -415,9 +398,9 @@ final class HostRegion implements HostState {
                 moved = true;
             }
             int w = 0;
-            while (w < queued && noRunBefore(waiting[WORDS * w]) && cellFree(waiting[WORDS * w])) {
+            while (w < queued && noRunBefore(waiting[WORDS * w]) && cells.free(waiting[WORDS * w])) {
                 final int at = WORDS * w;
-                write(waiting[at], from[w], waiting[at + 4], waiting[at + 5], waiting[at + 6], waiting[at + 1],
+                cells.write(waiting[at], from[w], waiting[at + 4], waiting[at + 5], waiting[at + 6], waiting[at + 1],
                     waiting[at + 2], waiting[at + 3]);
                 if (null != owners[w]) {
                     owners[w].published = true;
@@ -450,18 +433,17 @@ final class HostRegion implements HostState {
             return false;
         }
         final long k = run.k;
-        final long seq = HostLayout.cellAt(k, cell) + HostLayout.SEQ;
         try {
             if (HostRun.ROOT == run.awaits) {
                 final int root = run.call.root();
-                if ((long) LONG.getAcquire(blocks[root], seq) < k) {
+                if (!cells.published(root, k)) {
                     return false;
                 }
                 check(root, k, run.call, run.callWord, run.shapeWord, run.opWord);
             } else if (HostRun.ALL == run.awaits) {
                 for (; run.checked < size; run.checked++) {
                     final int r = (rank + run.checked) % size;
-                    if ((long) LONG.getAcquire(blocks[r], seq) < k) {
+                    if (!cells.published(r, k)) {
                         return false;
                     }
                     check(r, k, run.call, run.callWord, run.shapeWord, run.opWord);
@@ -507,10 +489,10 @@ final class HostRegion implements HostState {
         long want = 0;
         int drawn = tag;
         if (0 != queued && (0 == running || waiting[0] <= runs[0].k)) {
-            want = waiting[0] - HostLayout.CELLS + 1;
+            want = HostCells.frees(waiting[0]);
             for (int i = 1; i < size && r < 0; i++) {
                 final int p = (rank + i) % size;
-                if ((long) LONG.getAcquire(blocks[p], HostLayout.cellAt(want, cell) + HostLayout.SEQ) < want) {
+                if (!cells.published(p, want)) {
                     r = p;
                 }
             }
@@ -534,7 +516,7 @@ final class HostRegion implements HostState {
         }
         lock.unlock();
         try {
-            waits.await(r, blocks[r], HostLayout.cellAt(want, cell) + HostLayout.SEQ, want, op, drawn);
+            waits.await(r, cells.block(r), cells.seqAt(want), want, op, drawn);
         } finally {
             lock.lock();
         }
@@ -558,15 +540,15 @@ final class HostRegion implements HostState {
      */
     void awaitPeers(final HostRun run) {
         final long k = run.k;
-        final long seq = HostLayout.cellAt(k, cell) + HostLayout.SEQ;
+        final long seq = cells.seqAt(k);
         final String op = run.call.kind().mpiName();
         if (HostRun.ROOT == run.awaits) {
             final int root = run.call.root();
-            waits.await(root, blocks[root], seq, k, op, run.tag);
+            waits.await(root, cells.block(root), seq, k, op, run.tag);
         } else if (HostRun.ALL == run.awaits) {
             for (int i = 1; i < size; i++) {
                 final int r = (rank + i) % size;
-                waits.await(r, blocks[r], seq, k, op, run.tag);
+                waits.await(r, cells.block(r), seq, k, op, run.tag);
             }
         }
     }
@@ -602,8 +584,7 @@ final class HostRegion implements HostState {
         for (int i = 1; i < size; i++) {
             final int r = (rank + i) % size;
             final TuttiException gone = engine.failureAffecting(comm.world(r));
-            if (null != gone && (chunksWait == r
-                || (long) LONG.getAcquire(blocks[r], HostLayout.cellAt(run.k, cell) + HostLayout.SEQ) < run.k)) {
+            if (null != gone && (chunksWait == r || !cells.published(r, run.k))) {
                 throw Failures.wrap(gone, op, comm.describe(), "cannot complete");
             }
         }
@@ -626,61 +607,17 @@ final class HostRegion implements HostState {
         }
     }
 
-    /**
-     * Tells, without waiting, whether this rank may write the cell of call {@code k}: every peer has published call
-     * {@code k - 3}, so none reads the cell's previous call any more (see the class note).
-     */
-    private boolean cellFree(final long k) {
-        final long before = k - HostLayout.CELLS + 1;
-        if (before <= 1) {
-            return true;
-        }
-        final long at = HostLayout.cellAt(before, cell) + HostLayout.SEQ;
-        for (int i = 1; i < size; i++) {
-            final int r = (rank + i) % size;
-            if (seen[r] < before) {
-                if ((long) LONG.getAcquire(blocks[r], at) < before) {
-                    return false;
-                }
-                seen[r] = before;
-            }
-        }
-        return true;
-    }
-
-    /** Waits until this rank may write the cell of call {@code k} (see {@link #cellFree}). */
+    /** Waits until this rank may write the cell of call {@code k} (see {@link HostCells#free}). */
     private void awaitCell(final long k, final CollCall c) {
-        final long before = k - HostLayout.CELLS + 1;
+        final long before = HostCells.frees(k);
         if (before > 1) {
             for (int i = 1; i < size; i++) {
                 final int r = (rank + i) % size;
-                if (seen[r] < before) {
+                if (!cells.seen(r, before)) {
                     await(r, before, c);
                 }
             }
         }
-    }
-
-    /** Writes call {@code k}'s bytes (if any) and words into its cell, then its number (release). */
-    private void write(final long k, final MemorySegment from, final long offset, final long n, final long hole,
-        final long call, final long shape, final long op) {
-        final long at = HostLayout.cellAt(k, cell);
-        if (n > 0) {
-            final long to = at + HostLayout.bytesAt(n);
-            if (0 == hole) {
-                SegmentCopy.copy(from, offset, mine, to, n);
-            } else { // an alltoall: every block but this rank's own, which no peer reads
-                final long skip = rank * hole;
-                final long after = skip + hole;
-                SegmentCopy.copy(from, offset, mine, to, skip);
-                SegmentCopy.copy(from, offset + after, mine, to + after, n - after);
-            }
-        }
-        LONG.set(mine, at + HostLayout.CALL, call);
-        LONG.set(mine, at + HostLayout.SHAPE, shape);
-        LONG.set(mine, at + HostLayout.OP, op);
-        LONG.setRelease(mine, at + HostLayout.SEQ, k);
-        seen[rank] = k;
     }
 
     /** Waits for rank {@code r}'s call {@code k} and checks that it is this rank's call. */
@@ -692,42 +629,21 @@ final class HostRegion implements HostState {
     /** Checks that rank {@code r}'s call {@code k}, published, is this rank's call (its words {@code call...}). */
     private void check(final int r, final long k, final CollCall c, final long call, final long shape,
         final long op) {
-        final MemorySegment b = blocks[r];
-        final long at = HostLayout.cellAt(k, cell);
-        final long theirCall = (long) LONG.get(b, at + HostLayout.CALL);
-        final long theirShape = (long) LONG.get(b, at + HostLayout.SHAPE);
-        final long theirOp = (long) LONG.get(b, at + HostLayout.OP);
-        if (theirCall != call || theirShape != shape || theirOp != op) {
-            throw HostWords.mismatch(comm, r, CollHeader.of(c.kind(), c.root(), c.sendCount()), c.kind().mpiName(),
-                call, shape, op,
-                theirCall, theirShape, theirOp);
+        final TuttiException mismatch = cells.mismatch(comm, r, k, c, call, shape, op);
+        if (null != mismatch) {
+            throw mismatch;
         }
     }
 
     /** Waits until rank {@code r} has published call {@code k} (or a later one: see the class note). */
     private void await(final int r, final long k, final CollCall c) {
-        awaitFlag(r, blocks[r], HostLayout.cellAt(k, cell) + HostLayout.SEQ, k, c);
-        seen[r] = k;
+        awaitFlag(r, cells.block(r), cells.seqAt(k), k, c);
+        cells.saw(r, k);
     }
 
     /** Waits for a word of rank {@code r} as {@link HostWait#await} does, for the current blocking call. */
     void awaitFlag(final int r, final MemorySegment b, final long at, final long k, final CollCall c) {
         waits.await(r, b, at, k, c.kind().mpiName(), tag);
-    }
-
-    /**
-     * Writes this rank's offer of a chunk area in its block's offer line ({@link HostLayout}), plain: the release
-     * store of the call that carries it publishes it.
-     */
-    void offer(final long offered, final long name) {
-        final long at = HostLayout.offerAt(cell);
-        LONG.set(mine, at, offered);
-        LONG.set(mine, at + Long.BYTES, name);
-    }
-
-    /** @return word {@code w} of rank {@code r}'s offer line, read once its call that carries the offer is seen */
-    long offerOf(final int r, final int w) {
-        return (long) LONG.get(blocks[r], HostLayout.offerAt(cell) + (long) w * Long.BYTES);
     }
 
     /** Waits for a word of rank {@code r} as {@link HostWait#await} does, for the call of {@code op} drawn so. */
@@ -755,33 +671,7 @@ final class HostRegion implements HostState {
                 lock.unlock();
             }
         }
-        final long at = HostLayout.cellAt(k, cell);
-        final long next = HostLayout.cellAt(k + 1, cell) + HostLayout.SEQ;
-        if ((long) LONG.getAcquire(mine, at + HostLayout.SEQ) != k) {
-            return null;
-        }
-        final long ownCall = (long) LONG.get(mine, at + HostLayout.CALL);
-        final long ownShape = (long) LONG.get(mine, at + HostLayout.SHAPE);
-        final long ownOp = (long) LONG.get(mine, at + HostLayout.OP);
-        for (int i = 1; i < size; i++) {
-            final int r = (rank + i) % size;
-            final MemorySegment b = blocks[r];
-            if ((long) LONG.getAcquire(b, at + HostLayout.SEQ) != k) {
-                continue;
-            }
-            final long theirCall = (long) LONG.get(b, at + HostLayout.CALL);
-            final long theirShape = (long) LONG.get(b, at + HostLayout.SHAPE);
-            final long theirOp = (long) LONG.get(b, at + HostLayout.OP);
-            VarHandle.acquireFence(); // the words above are read before the check below
-            if ((long) LONG.getAcquire(mine, next) > k) {
-                return null; // this rank has gone on (a nonblocking call): the cell may be another call's now
-            }
-            if (theirCall != ownCall || theirShape != ownShape || theirOp != ownOp) {
-                return HostWords.mismatch(comm, r, header, op, ownCall, ownShape, ownOp, theirCall, theirShape,
-                    theirOp);
-            }
-        }
-        return null;
+        return cells.stalled(comm, k, header, op);
     }
 
     /**
@@ -794,7 +684,7 @@ final class HostRegion implements HostState {
         if (null != u) {
             u.run();
         }
-        memory.freeDirect(mine);
+        cells.free(memory);
         chunkRoad.retired();
     }
 

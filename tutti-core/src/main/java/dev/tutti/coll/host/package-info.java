@@ -4,7 +4,8 @@
  * (sequence flags and data slots per rank), with no message and no matching.
  * {@link dev.tutti.coll.host.HostCollectives} is its entry (the door calls it; a persistent request asks the
  * communicator's {@code HostState}), {@link dev.tutti.coll.host.HostRegion} a communicator's region and its
- * protocol (publication, waits, the order of runs), {@link dev.tutti.coll.host.HostSteps} its algorithms as one
+ * protocol (publication, waits, the order of runs), {@link dev.tutti.coll.host.HostCells} its cells as one rank
+ * reads and writes them, {@link dev.tutti.coll.host.HostSteps} its algorithms as one
  * table, {@link dev.tutti.coll.host.HostWords} the words a call publishes and the text of a mismatch,
  * {@link dev.tutti.coll.host.HostWait} how a rank waits for a peer's word,
  * {@link dev.tutti.coll.host.HostRun} the run of a call that completes after its start,
