@@ -125,9 +125,8 @@ public final class Settings {
             + "may go through the region's chunk area (`tutti.coll.hostChunks`), and so may a larger nonblocking "
             + "call or persistent start once a blocking one has; other larger calls (persistent ones through slots, "
             + "`tutti.coll.directLimit`), tagged forms, forced algorithms (`tutti.coll.<operation>`) and a checked "
-            + "job take the message layer; -1: 8192 between processes over shared memory, and between threads of "
-            + "one JVM that has a core for each of its ranks (else 0 there); 0 turns it off; read there, and every "
-            + "rank must use the same value");
+            + "job take the message layer; -1: 8192 between processes over shared memory and between threads of one "
+            + "JVM; 0 turns it off; read there, and every rank must use the same value");
     /** On-host region: calls past its cells through its chunk area. */
     public static final Setting COLL_HOST_CHUNKS = choice("tutti.coll.hostChunks", "auto", List.of("auto", "off",
         "on"), ReadAt.COMMUNICATOR, "`on`: a blocking bcast, reduce, allreduce, gather, allgather, scatter or "
@@ -137,9 +136,10 @@ public final class Settings {
             + "persistent one was made: 128 KiB chunks, pipelined; a copy's readers "
             + "copy out of the writers' chunks at once, and each rank reduces its share of each chunk in rank order); "
             + "`off`: through the message layer; `auto`: each of these through the chunks but a reduce of 2 ranks, "
-            + "which takes the message layer (its non-root returns without waiting for the root there); either way a "
-            + "reduction whose op does not commute takes the message layer (the chunks would split its operands); read "
-            + "when the region is made, and every rank must use the same");
+            + "which takes the message layer (its non-root returns without waiting for the root there), and but every "
+            + "call between threads of one JVM that outnumber its cores (the message layer beats the chunks there); "
+            + "either way a reduction whose op does not commute takes the message layer (the chunks would split its "
+            + "operands); read when the region is made, and every rank must use the same");
     /** The least severe log record passed on. */
     public static final Setting LOG_LEVEL = choice("tutti.log.level", "warning", List.of("off", "error", "warning",
         "info", "debug", "trace"), ReadAt.EACH_CALL, "The least severe of Tutti's own log records that is passed on "

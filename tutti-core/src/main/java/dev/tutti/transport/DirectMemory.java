@@ -50,6 +50,17 @@ public interface DirectMemory {
     }
 
     /**
+     * Tells whether the ranks that share this memory outnumber the cores that run them, where the transport's own
+     * messages beat the on-host region's chunk area: then calls past the region's cells keep the message layer unless
+     * the setting {@code tutti.coll.hostChunks} is {@code on}. Every rank that shares the memory finds the same.
+     *
+     * @return true if crowded
+     */
+    default boolean crowded() {
+        return false;
+    }
+
+    /**
      * Tells whether the transport moves a message sent from {@code data} with one copy (the receiver's, straight out
      * of the sender's memory), which beats a slot's two: a persistent collective that sends from such memory keeps
      * the message layer.

@@ -4,7 +4,6 @@ import dev.tutti.ErrorClass;
 import dev.tutti.internal.Errors;
 import dev.tutti.internal.Failures;
 import dev.tutti.runtime.Configuration;
-import dev.tutti.transport.DirectMemory;
 import dev.tutti.transport.InboundSink;
 
 import java.lang.foreign.Arena;
@@ -21,7 +20,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class InprocFabric {
     private final InboundSink[] sinks;
-    private final long hostLimit;
+    private final boolean crowded;
     private final AtomicLong nextBlock = new AtomicLong();
     private final Map<Long, MemorySegment> blocks = new ConcurrentHashMap<>();
     private final Map<Long, Long> names = new ConcurrentHashMap<>();
@@ -37,15 +36,15 @@ public final class InprocFabric {
         for (final InboundSink s : sinks) {
             n += null == s ? 0 : 1;
         }
-        this.hostLimit = Configuration.oversubscribed(n) ? 0 : DirectMemory.HOST_LIMIT;
+        this.crowded = Configuration.oversubscribed(n);
     }
 
     /**
-     * @return the default limit of the on-host region between this JVM's ranks, decided once from how many they
-     * are (see {@link InprocTransport#defaultHostLimit})
+     * @return whether this JVM's ranks outnumber its cores, decided once from how many they are (see
+     * {@link InprocTransport#crowded})
      */
-    long hostLimit() {
-        return hostLimit;
+    boolean crowded() {
+        return crowded;
     }
 
     /**

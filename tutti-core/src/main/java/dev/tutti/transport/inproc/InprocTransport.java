@@ -17,7 +17,7 @@ import dev.tutti.transport.Transport;
 public final class InprocTransport implements Transport, DirectMemory {
     private final InprocFabric fabric;
     private final long eagerLimit;
-    private final long hostLimit;
+    private final boolean crowded;
 
     /**
      * Creates the transport of one rank.
@@ -29,7 +29,7 @@ public final class InprocTransport implements Transport, DirectMemory {
     public InprocTransport(final InprocFabric fabric, final long eagerLimit) {
         this.fabric = fabric;
         this.eagerLimit = eagerLimit;
-        this.hostLimit = fabric.hostLimit();
+        this.crowded = fabric.crowded();
     }
 
     @Override
@@ -53,16 +53,22 @@ public final class InprocTransport implements Transport, DirectMemory {
         return 16 * 1024;
     }
 
-    /**
-     * {@value #HOST_LIMIT} bytes while the JVM has a core for each of its ranks, else 0 (the message layer): with more
-     * threads than cores a small bcast or scatter through the region waits for every reader's thread to be
-     * scheduled, where a message's sending thread matches it at the receiver and copies it into the posted buffer
-     * alone (4 ranks on 2 cores: 2.2-4.7 times as long through the region; bench/RESULTS.md). Decided once per fabric,
-     * so every rank of the JVM decides alike.
-     */
+    /** {@value #HOST_LIMIT} bytes, however many the JVM's ranks are (see {@link #crowded}). */
     @Override
     public long defaultHostLimit() {
-        return hostLimit;
+        return HOST_LIMIT;
+    }
+
+    /**
+     * Whether the JVM's ranks outnumber its cores. Then the chunk area's pipeline, which waits for every rank at each
+     * chunk, loses to the message layer, where a message larger than the eager limit is copied once, by its receiver,
+     * out of the sender's array; the cells still win, for every operation timed with the barrier after it
+     * (bench/RESULTS.md, "Threads that outnumber the cores"). Decided once per fabric, so every rank of the JVM
+     * decides alike.
+     */
+    @Override
+    public boolean crowded() {
+        return crowded;
     }
 
     @Override

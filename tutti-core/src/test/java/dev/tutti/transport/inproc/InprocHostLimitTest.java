@@ -17,13 +17,13 @@ import java.lang.foreign.ValueLayout;
 import java.time.Duration;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Between threads of one JVM the on-host region is on by default while the machine has a core for each of the JVM's
- * ranks, and off with more ranks than cores; a call's bytes lent to its peers are reached by name until the loan
- * ends.
+ * Between threads of one JVM the on-host region is on by default, crowded (no chunk area unless forced) when the JVM's
+ * ranks outnumber the machine's cores; a call's bytes lent to its peers are reached by name until the loan ends.
  */
 @Timeout(60)
 class InprocHostLimitTest {
@@ -37,11 +37,13 @@ class InprocHostLimitTest {
     }
 
     @Test
-    void shouldTakeTheRegionWhileEveryRankHasACore() {
+    void shouldBeCrowdedOnlyWithMoreRanksThanCores() {
         final int cpus = CpuBinding.unboundCpus();
         assertEquals(DirectMemory.HOST_LIMIT, transportOf(1).defaultHostLimit());
-        assertEquals(DirectMemory.HOST_LIMIT, transportOf(cpus).defaultHostLimit());
-        assertEquals(0, transportOf(cpus + 1).defaultHostLimit());
+        assertEquals(DirectMemory.HOST_LIMIT, transportOf(cpus + 1).defaultHostLimit());
+        assertFalse(transportOf(1).crowded());
+        assertFalse(transportOf(cpus).crowded());
+        assertTrue(transportOf(cpus + 1).crowded());
     }
 
     @Test
@@ -56,13 +58,14 @@ class InprocHostLimitTest {
     }
 
     @Test
-    void shouldGiveTwoThreadsARegionByDefaultWhenTheyHaveTheCores() {
-        final boolean cores = CpuBinding.unboundCpus() >= 2;
-        Tutti.runLocal(2, Tutti.Options.defaults().timeout(Duration.ofSeconds(30)), w -> {
-            w.barrier();
-            final String region = regionOf(w);
-            assertEquals(cores, region.contains("HostRegion"), region);
-        });
+    void shouldGiveThreadsARegionByDefaultWhetherOrNotTheyHaveTheCores() {
+        for (final int n : new int[] {2, CpuBinding.unboundCpus() + 1}) {
+            Tutti.runLocal(n, Tutti.Options.defaults().timeout(Duration.ofSeconds(30)), w -> {
+                w.barrier();
+                final String region = regionOf(w);
+                assertTrue(region.contains("HostRegion"), region);
+            });
+        }
     }
 
     private static String regionOf(final Communicator w) {
