@@ -8,9 +8,11 @@ import java.util.Arrays;
 /**
  * What an iteration of OSU's loop costs whole: a collective, then a barrier, timed together (OSU times the
  * collective alone, so a barrier that moves waiting from the next call into itself looks free there). Per operation
- * (barrier alone, bcast from 0, reduce to 0, allreduce, allgather, alltoall, of N bytes a rank), 12 blocks of
- * iterations, the first 2 left out; rank 0 prints the median block, µs per iteration. To compare two builds, run
- * each in turn, several times (bench/RESULTS.md compares main with a barrier that let rank 0 leave first).
+ * (barrier alone, bcast from 0, reduce to 0, allreduce, gather to 0, allgather, scatter from 0, alltoall, of N bytes
+ * a rank), 12 blocks of iterations, the first 2 left out; rank 0 prints the median block, µs per iteration. To compare
+ * two builds, run each in turn, several times (bench/RESULTS.md compares main with a barrier that let rank 0 leave
+ * first, and threads that outnumber the cores on the message layer and on the region). Ranks as threads of one JVM:
+ * {@code bin/tutti run -n 4 --embedded -cp /tmp/bto BarrierThenOp 8}.
  *
  * <pre>
  * javac -cp tutti-cli/target/tutti.jar -d /tmp/bto bench/repro/BarrierThenOp.java
@@ -21,7 +23,8 @@ public final class BarrierThenOp {
     private static final int BLOCKS = 12;
     private static final int WARM = 2;
     private static final int ITERS = 5000;
-    private static final String[] OPS = {"barrier", "bcast", "reduce", "allreduce", "allgather", "alltoall"};
+    private static final String[] OPS = {"barrier", "bcast", "reduce", "allreduce", "gather", "allgather", "scatter",
+        "alltoall"};
 
     private BarrierThenOp() {
     }
@@ -52,7 +55,9 @@ public final class BarrierThenOp {
                         case "bcast" -> w.bcast(Buf.of(send, 0, n), 0);
                         case "reduce" -> w.reduce(Buf.of(send, 0, n), Buf.of(recv, 0, n), Op.SUM, 0);
                         case "allreduce" -> w.allreduce(Buf.of(send, 0, n), Buf.of(recv, 0, n), Op.SUM);
+                        case "gather" -> w.gather(Buf.of(send, 0, n), Buf.of(recv, 0, n * p), 0);
                         case "allgather" -> w.allgather(Buf.of(send, 0, n), Buf.of(recv, 0, n * p));
+                        case "scatter" -> w.scatter(Buf.of(send, 0, n * p), Buf.of(recv, 0, n), 0);
                         case "alltoall" -> w.alltoall(Buf.of(send, 0, n * p), Buf.of(recv, 0, n * p));
                         default -> {
                         }
