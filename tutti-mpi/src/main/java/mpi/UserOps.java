@@ -20,10 +20,11 @@ import java.nio.ByteBuffer;
  *     zero), calls the function, and packs the result's data back. The gaps of the caller's own buffers are never
  *     touched.</li>
  * </ul>
- * An item must never be split between two calls of the function. Tutti splits a vector among ranks (Rabenseifner,
- * ring, pairwise) only for commutative operations, at unit boundaries; so when an item is more than one unit the
- * Tutti operation is declared non-commutative, which Tutti applies whole and in rank order (a valid order for a
- * commutative operation too). Each call copies both operands into direct memory the thread reuses
+ * An item must never be split between two calls of the function, so the Tutti operation declares the units of one
+ * item as its item ({@code dev.tutti.Op.Builder.items}): Tutti then cuts a vector only between items, and with items
+ * of more than one unit only where it folds the parts in rank order (the on-host region's chunks), never in the
+ * message layer's algorithms that split and reorder (Rabenseifner, the ring), which take one-unit items of a
+ * commutative op only. Each call copies both operands into direct memory the thread reuses
  * ({@link OperandScratch}) and the result back: user operations pay a copy per call, as Open MPI's Java bindings
  * did.
  */
@@ -60,9 +61,9 @@ final class UserOps {
             unit = null == whole ? type.wire : whole;
             per = null == whole ? type.wirePerItem : 1;
         }
-        final dev.tutti.Op t = op.perType.computeIfAbsent(type, k -> dev.tutti.Op.user("user op on " + k,
-            commutative(op, per), (final dev.tutti.Datatype tt, final MemorySegment in, final MemorySegment io,
-                final int n) -> call(op.function, k, in, io, n / per)));
+        final dev.tutti.Op t = op.perType.computeIfAbsent(type, k -> core(op, k, per,
+            (final dev.tutti.Datatype tt, final MemorySegment in, final MemorySegment io, final int n) ->
+                call(op.function, k, in, io, n / per)));
         return new Reductions.Plan(t, unit, per);
     }
 
@@ -75,15 +76,20 @@ final class UserOps {
                 + " bytes): its data reaches outside its extent, which no buffer of count * extent bytes can show");
         }
         final int per = type.wirePerItem;
-        final dev.tutti.Op t = op.perType.computeIfAbsent(type, k -> dev.tutti.Op.user("user op on " + k,
-            commutative(op, per), (final dev.tutti.Datatype tt, final MemorySegment in, final MemorySegment io,
-                final int n) -> callScattered(op.function, k, in, io, n / per)));
+        final dev.tutti.Op t = op.perType.computeIfAbsent(type, k -> core(op, k, per,
+            (final dev.tutti.Datatype tt, final MemorySegment in, final MemorySegment io, final int n) ->
+                callScattered(op.function, k, in, io, n / per)));
         return new Reductions.Plan(t, type.wire, per);
     }
 
-    /** @return whether Tutti may treat the operation as commutative: only if it is, and an item is one unit */
-    private static boolean commutative(final Op op, final int per) {
-        return op.isCommutative() && 1 == per;
+    /**
+     * The core operation of {@code op} on {@code type}: as commutative as the MPI op, its item the {@code per} units
+     * of one MPI item, so that Tutti cuts a vector only between MPI items (MPI applies a user function to whole items
+     * of its datatype, any number of them at a time).
+     */
+    private static dev.tutti.Op core(final Op op, final Datatype type, final int per,
+        final dev.tutti.Op.SegmentFunction f) {
+        return dev.tutti.Op.builder("user op on " + type, op.isCommutative()).items(per).segments(f).build();
     }
 
     /** Calls the function on plain items: both operands copied into direct buffers, the result copied back. */

@@ -56,7 +56,10 @@ import java.lang.foreign.MemorySegment;
  * operand. It is declared commutative or not. A non-commutative operation is applied to whole operands in rank
  * order, never to a part of a vector, so it may group elements freely (for example treat every 4 doubles as a 2x2
  * matrix) as long as the count is a multiple of the group; a commutative one may be applied to any run of whole
- * elements (algorithms that split a vector among the ranks do), so it must not group them:
+ * elements (algorithms that split a vector among the ranks do), so it must not group them. An operation that combines
+ * items of k consecutive elements and nothing coarser may say so ({@link Builder#items}): it is then applied to runs
+ * of whole items only, commutative or not, and a large reduction among the ranks of one host may split its vector at
+ * item boundaries (each share still folded in rank order), which an operation applied to whole operands never allows:
  * <pre>{@code
  * Op absMax = Op.user("absMax", true, (double[] in, double[] inout, int count) -> {
  *     for (int i = 0; i < count; i++) {
@@ -119,6 +122,15 @@ public sealed interface Op permits Op.Predefined, Op.User {
      * @return true if {@code a (op) b == b (op) a}
      */
     boolean isCommutative();
+
+    /**
+     * Returns how many consecutive elements make one item of this operation, the unit a collective may split a vector
+     * into: 1 for a predefined operation; for a user operation the count given to {@link Builder#items}, else 1 if it
+     * is commutative and 0 if not (it is applied to whole operands only, see {@link Op}).
+     *
+     * @return elements per item, or 0 for whole operands only
+     */
+    int itemElements();
 
     /**
      * Tells whether this is one of the twelve predefined operations.
@@ -435,6 +447,11 @@ public sealed interface Op permits Op.Predefined, Op.User {
         }
 
         @Override
+        public int itemElements() {
+            return 1;
+        }
+
+        @Override
         public boolean isPredefined() {
             return true;
         }
@@ -452,6 +469,7 @@ public sealed interface Op permits Op.Predefined, Op.User {
     final class User implements Op {
         private final String name;
         private final boolean commutative;
+        private final int items;
         private final ByteFunction byteFunction;
         private final ShortFunction shortFunction;
         private final CharFunction charFunction;
@@ -464,6 +482,7 @@ public sealed interface Op permits Op.Predefined, Op.User {
         private User(final Builder b) {
             this.name = b.name;
             this.commutative = b.commutative;
+            this.items = b.items > 0 ? b.items : b.commutative ? 1 : 0;
             this.byteFunction = b.byteFunction;
             this.shortFunction = b.shortFunction;
             this.charFunction = b.charFunction;
@@ -482,6 +501,11 @@ public sealed interface Op permits Op.Predefined, Op.User {
         @Override
         public boolean isCommutative() {
             return commutative;
+        }
+
+        @Override
+        public int itemElements() {
+            return items;
         }
 
         @Override
@@ -566,10 +590,11 @@ public sealed interface Op permits Op.Predefined, Op.User {
             return segmentFunction;
         }
 
-        /** @return {@code name(user)} or {@code name(user, non-commutative)} */
+        /** @return {@code name(user)}, {@code name(user, non-commutative)}, with {@code , items of k} if declared */
         @Override
         public String toString() {
-            return name + (commutative ? "(user)" : "(user, non-commutative)");
+            return name + "(user" + (commutative ? "" : ", non-commutative") + (items > 1 ? ", items of " + items : "")
+                + ")";
         }
     }
 
@@ -580,6 +605,7 @@ public sealed interface Op permits Op.Predefined, Op.User {
     final class Builder {
         private final String name;
         private final boolean commutative;
+        private int items;
         private ByteFunction byteFunction;
         private ShortFunction shortFunction;
         private CharFunction charFunction;
@@ -688,6 +714,22 @@ public sealed interface Op permits Op.Predefined, Op.User {
          */
         public Builder segments(final SegmentFunction f) {
             segmentFunction = UserFunctions.once(name, segmentFunction, f, "segments");
+            return this;
+        }
+
+        /**
+         * Declares that the functions combine items of {@code elements} consecutive elements each and nothing coarser
+         * (a 2x2 matrix of 4 doubles, a struct of 3 ints): a collective then applies them to runs of whole items only,
+         * every count a multiple of {@code elements}, and may split a large vector at item boundaries whether the
+         * operation commutes or not (among the ranks of one host, each share still folded in rank order). Without it
+         * a commutative operation's item is one element and a non-commutative one is applied to whole operands.
+         *
+         * @param elements elements per item, at least 1
+         * @return this builder
+         * @throws TuttiException of class {@link ErrorClass#ARG} if {@code elements} is below 1
+         */
+        public Builder items(final int elements) {
+            items = UserFunctions.checkItems(name, elements);
             return this;
         }
 

@@ -80,6 +80,25 @@ class OpTest {
         assertFalse(op.isDefinedFor(Datatype.SHORT));
     }
 
+    /** An op's item: 1 for the predefined ones and commutative user ones, 0 (whole operands) else, or declared. */
+    @Test
+    void shouldTellTheElementsOfAnItem() {
+        assertEquals(1, Op.SUM.itemElements());
+        final Op.IntFunction f = (in, inout, count) -> { };
+        assertEquals(1, Op.builder("c", true).ints(f).build().itemElements());
+        assertEquals(0, Op.builder("n", false).ints(f).build().itemElements());
+        final Op.User matrix = Op.builder("m", false).items(4).ints(f).build();
+        assertEquals(4, matrix.itemElements());
+        assertFalse(matrix.isCommutative());
+        assertEquals("m(user, non-commutative, items of 4)", matrix.toString());
+        assertEquals(3, Op.builder("s", true).items(3).ints(f).build().itemElements());
+        assertEquals("s(user, items of 3)", Op.builder("s", true).items(3).ints(f).build().toString());
+        assertEquals("e(user, non-commutative)", Op.builder("e", false).items(1).ints(f).build().toString());
+        final TuttiException zero = assertThrows(TuttiException.class, () -> Op.builder("m", false).items(0));
+        assertEquals(ErrorClass.ARG, zero.errorClass());
+        assertEquals("Op.user(name=m): items=0, expected at least 1 element per item", zero.getMessage());
+    }
+
     @Test
     void shouldRefuseBadUserOpArguments() {
         final TuttiException blank = assertThrows(TuttiException.class, () -> Op.builder(" ", true));

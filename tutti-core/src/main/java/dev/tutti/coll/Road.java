@@ -43,6 +43,9 @@ import java.util.function.BooleanSupplier;
  * once per request, when its lanes have agreed; {@link #lean} once per start, inlined into it.
  */
 public final class Road {
+    /** The largest item of a reduction through the chunks: 1/64 of a chunk. */
+    static final long CHUNK_ITEM_BYTES = 2048;
+
     private Road() {
     }
 
@@ -65,8 +68,9 @@ public final class Road {
      *   reduce                           cells            as bcast, but at 2 ranks and tutti.coll.hostChunks
      *                                                     auto: messages
      *   reduce, allreduce with an op     cells            messages: the chunks fold a share of each chunk
-     *   that does not commute                             on each rank, where such an op is applied to whole
-     *                                                     operands (an item may span several elements)
+     *   applied to whole operands (one                    on each rank, which would cut an operand (such an
+     *   that does not commute and has                     op may group elements freely), or an item
+     *   no items), or an item over 2 KiB
      * </pre>
      * The limit is the direct memory's measured default or the setting {@code tutti.coll.hostLimit}. Chunks have no
      * upper bound: a larger call only adds chunks to the same pipeline (bench/RESULTS.md, its on-host section,
@@ -87,9 +91,19 @@ public final class Road {
         return switch (call.kind()) {
             case BARRIER -> true;
             case BCAST, GATHER, ALLGATHER, SCATTER, ALLTOALL -> fitsCells(call, limit) || chunks;
-            case REDUCE, ALLREDUCE -> fitsCells(call, limit) || chunks && call.op().isCommutative();
+            case REDUCE, ALLREDUCE -> fitsCells(call, limit) || chunks && cutsAtItems(call);
             default -> false;
         };
+    }
+
+    /**
+     * Tells whether a reduction may go through the chunks, which fold a share of each chunk on each rank in rank
+     * order: its op has items ({@link Operands#itemBytes}), of at most {@value #CHUNK_ITEM_BYTES} bytes, so that each
+     * share of a chunk holds whole items with room to spare.
+     */
+    private static boolean cutsAtItems(final CollCall call) {
+        final long item = Operands.itemBytes(call.op(), call.sendType());
+        return item > 0 && item <= CHUNK_ITEM_BYTES;
     }
 
     /**

@@ -138,8 +138,9 @@ public final class Settings {
             + "`off`: through the message layer; `auto`: each of these through the chunks but a reduce of 2 ranks, "
             + "which takes the message layer (its non-root returns without waiting for the root there), and but every "
             + "call between threads of one JVM that outnumber its cores (the message layer beats the chunks there); "
-            + "either way a reduction whose op does not commute takes the message layer (the chunks would split its "
-            + "operands); read when the region is made, and every rank must use the same");
+            + "either way a reduction whose op is applied to whole operands (one that does not commute, unless it "
+            + "declares its items: `Op.Builder.items`) takes the message layer, since the chunks cut the operands; "
+            + "read when the region is made, and every rank must use the same");
     /** The least severe log record passed on. */
     public static final Setting LOG_LEVEL = choice("tutti.log.level", "warning", List.of("off", "error", "warning",
         "info", "debug", "trace"), ReadAt.EACH_CALL, "The least severe of Tutti's own log records that is passed on "

@@ -75,6 +75,22 @@ public final class UserFunctions {
     }
 
     /**
+     * Checks the elements per item given to {@link Op.Builder#items}.
+     *
+     * @param name     the operation's name
+     * @param elements the elements per item
+     * @return {@code elements}
+     * @throws TuttiException of class {@link ErrorClass#ARG} if {@code elements} is below 1
+     */
+    public static int checkItems(final String name, final int elements) {
+        if (elements < 1) {
+            throw Errors.argument(ErrorClass.ARG, head(name), null, "items", elements,
+                "at least 1 element per item");
+        }
+        return elements;
+    }
+
+    /**
      * Checks that a builder was given a function before it builds.
      *
      * @param name the operation's name

@@ -158,6 +158,16 @@ class CollNoncommutativeTest {
             assertEquals(ErrorClass.OP, e.errorClass(), e.getMessage());
             assertTrue(e.getMessage().contains(id.shortName()) && e.getMessage().contains(MATMUL.name()),
                 e.getMessage());
+            // A commutative op whose item is several elements may be reordered but not cut anywhere: refused too.
+            final Op grouped = Op.builder("sum of 4", true).items(4).longs((in, io, n) -> {
+                for (int i = 0; i < n; i++) {
+                    io[i] += in[i];
+                }
+            }).build();
+            final TuttiException g = assertThrows(TuttiException.class,
+                () -> new Fixture(p, 1, 7, SUM_SEQ).run(id.kind(), world, grouped, 0, false));
+            assertEquals(ErrorClass.OP, g.errorClass(), g.getMessage());
+            assertTrue(g.getMessage().contains("op=sum of 4 combines items of 4 elements"), g.getMessage());
             // Refused by a local check: if it had sent a message or used up a call number on some ranks only,
             // the collectives below would mismatch.
             if (0 == world.rank() % 2) {

@@ -7,6 +7,7 @@ import dev.tutti.coll.CollArgs;
 import dev.tutti.coll.CollComm;
 import dev.tutti.coll.CollKind;
 import dev.tutti.coll.HostMap;
+import dev.tutti.coll.Operands;
 import dev.tutti.coll.Schedule;
 import dev.tutti.coll.ScheduleBuilder;
 import dev.tutti.coll.Scratch;
@@ -107,8 +108,8 @@ public final class Hierarchical {
         void among(final Phases ph, final CollKind kind, final CollArgs a, final long bytes, final int[] group,
             final int me) {
             final CollComm sub = comm.subgroup(me, group);
-            final AlgorithmId id = SelectionTable.flat(kind, group.length, bytes, a.count(), commutative(a),
-                sub.network());
+            final AlgorithmId id = SelectionTable.flat(kind, group.length, bytes, a.count(),
+                Operands.free(a.reduceOp()), sub.network());
             ph.add(Algorithms.build(id, sub, a), group);
         }
 
@@ -120,10 +121,6 @@ public final class Hierarchical {
                 }
             }
             return true;
-        }
-
-        private static boolean commutative(final CollArgs a) {
-            return null == a.reduceOp() || a.reduceOp().isCommutative();
         }
     }
 
@@ -229,7 +226,7 @@ public final class Hierarchical {
         }
         final int k = at.members.length;
         if (a.bytes() > BLOCKS_MIN_BYTES && a.count() >= k && k > 1 && at.leaders.length > 1
-            && a.reduceOp().isCommutative() && at.evenHosts()) {
+            && Operands.free(a.reduceOp()) && at.evenHosts()) {
             return allreduceByBlocks(at, a);
         }
         final Phases ph = new Phases(a.op());

@@ -18,6 +18,7 @@ import dev.tutti.coll.CollTrace;
 import dev.tutti.coll.HostState;
 import dev.tutti.coll.InterArgs;
 import dev.tutti.coll.InterComm;
+import dev.tutti.coll.Operands;
 import dev.tutti.coll.PersistentRun;
 import dev.tutti.coll.Schedule;
 import dev.tutti.coll.ScheduleCache;
@@ -316,13 +317,15 @@ public final class CollDoor {
             return chosen;
         }
         final dev.tutti.Op o = c.op();
-        final boolean commutative = null == o || o.isCommutative();
+        final boolean free = Operands.free(o);
         final CollComm comm = c.comm();
         final AlgorithmId id = comm.selection().select(c.kind(), comm.size(), c.selectBytes(), c.selectCount(),
-            commutative, comm.hosts(), comm.network());
-        if (id.commutativeOnly() && !commutative) {
+            free, comm.hosts(), comm.network());
+        if (id.commutativeOnly() && !free) {
             throw Errors.invalid(ErrorClass.OP, c.kind().mpiName(), c.where(), "algorithm=" + id.shortName()
-                + " reorders operands but op=" + o.name() + " is not commutative; expected a commutative op or an "
+                + " reorders operands but op=" + o.name() + (o.isCommutative() ? " combines items of "
+                + o.itemElements() + " elements, which it may cut; expected an op whose item is one element or an "
+                : " is not commutative; expected a commutative op or an ")
                 + "order-preserving algorithm (e.g. linear, binomial, recursive_doubling)");
         }
         c.algorithm(id);

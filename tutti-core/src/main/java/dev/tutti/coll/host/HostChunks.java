@@ -23,7 +23,8 @@ import java.lang.invoke.VarHandle;
  * transport's eager limit, where its messages too are copied once) copies nothing in: its readers copy out of its
  * buffer. A reduce or allreduce is cut into chunks of
  * {@link HostLayout#CHUNK} bytes, numbered on from the communicator's last chunk, and each chunk into one segment per
- * rank; for each chunk every rank
+ * rank (chunks and segments whole numbers of the op's items, {@code Op.itemElements}, so that no fold cuts an item);
+ * for each chunk every rank
  * <ol>
  * <li>copies its operand's chunk into its slot (but for its own segment, which it folds from the operand itself,
  * unless it reduces in place) and raises {@code in};</li>
@@ -124,7 +125,10 @@ final class HostChunks {
     private MemorySegment[] direct;
     /* A reduction's shape (see reduce). */
     private int bytes;
+    /** Elements per chunk, a whole number of the op's items. */
     private long per;
+    /** Elements a segment is a multiple of: whole lines and whole items of the op ({@link #segment}). */
+    private long unit;
     private long count;
     private boolean receives;
     private MemorySegment in;
@@ -167,7 +171,9 @@ final class HostChunks {
         reduction = true;
         final Datatype type = c.sendType();
         bytes = type.sizeBytes();
-        per = HostLayout.CHUNK / bytes;
+        final long item = c.op().itemElements(); // at least 1 here (Road.onHost)
+        per = HostLayout.CHUNK / bytes / item * item;
+        unit = lcm(HostLayout.LINE / bytes, item);
         count = c.sendCount();
         m = (count + per - 1) / per;
         in = null != c.send() ? c.send() : c.recv();
@@ -284,7 +290,7 @@ final class HostChunks {
                     final long g = first + j;
                     final long from = j * per;
                     final long n = Math.min(per, count - from);
-                    final long seg = segment(n, bytes);
+                    final long seg = segment(n);
                     final long a = Math.min(n, rank * seg);
                     final long b = Math.min(n, (rank + 1) * seg);
                     if (b > a && !every(HostLayout.IN, g)) {
@@ -508,10 +514,24 @@ final class HostChunks {
         return false;
     }
 
-    /** @return elements per segment of a chunk of {@code n}: a {@code 1/p} share, rounded up to whole lines */
-    private long segment(final long n, final int b) {
-        final long line = HostLayout.LINE / b;
-        return ((n + size - 1) / size + line - 1) / line * line;
+    /**
+     * @return elements per segment of a chunk of {@code n}: a {@code 1/p} share, rounded up to whole lines and whole
+     * items ({@code unit}), so that no segment ends inside an item
+     */
+    private long segment(final long n) {
+        return ((n + size - 1) / size + unit - 1) / unit * unit;
+    }
+
+    /** @return the least common multiple of {@code a} and {@code b}, both at least 1 */
+    private static long lcm(final long a, final long b) {
+        long x = a;
+        long y = b;
+        while (0 != y) {
+            final long t = x % y;
+            x = y;
+            y = t;
+        }
+        return a / x * b;
     }
 
     /**
@@ -521,7 +541,7 @@ final class HostChunks {
     private void copyIn(final long g, final long from, final long n) {
         final long slot = HostLayout.slotAt(g);
         if (null != own) {
-            final long seg = segment(n, bytes);
+            final long seg = segment(n);
             final long a = Math.min(n, rank * seg);
             final long b = Math.min(n, (rank + 1) * seg);
             SegmentCopy.copy(in, from * bytes, mine, slot, a * bytes);
@@ -571,7 +591,7 @@ final class HostChunks {
     private boolean copyOut(final long g, final long to, final long n) {
         final MemorySegment recv = call.recv();
         final boolean only = 2 == size || CollKind.REDUCE == call.kind(); // no other rank reads the reduced segments
-        final long seg = segment(n, bytes);
+        final long seg = segment(n);
         final long slot = HostLayout.slotAt(g);
         for (; i < size; i++) {
             final int r = (rank + i) % size;

@@ -7,6 +7,7 @@ import dev.tutti.coll.CollArgs;
 import dev.tutti.coll.CollKind;
 import dev.tutti.coll.InterArgs;
 import dev.tutti.coll.InterComm;
+import dev.tutti.coll.Operands;
 import dev.tutti.coll.Schedule;
 import dev.tutti.coll.Scratch;
 import dev.tutti.coll.algo.Algorithms;
@@ -376,10 +377,10 @@ public final class InterAlgorithms {
     /** Builds an in-group phase with the algorithm the selection table picks for the local group. */
     private static Schedule local(final InterComm ic, final CollKind kind, final CollArgs args, final long bytes,
         final long count, final Op o) {
-        final boolean commutative = null == o || o.isCommutative();
-        AlgorithmId id = ic.union().selection().select(kind, ic.localSize(), bytes, count, commutative,
+        final boolean free = Operands.free(o);
+        AlgorithmId id = ic.union().selection().select(kind, ic.localSize(), bytes, count, free,
             ic.local().network());
-        if (id.commutativeOnly() && !commutative) {
+        if (id.commutativeOnly() && !free) {
             id = AlgorithmId.REDUCE_BINOMIAL;
         }
         return Algorithms.build(id, ic.local(), args);

@@ -30,6 +30,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
@@ -462,15 +463,17 @@ class HostChunksTest {
     }
 
     /**
-     * A non-commutative op past the cells takes the message layer, which applies it to whole operands: its function
-     * may treat several elements as one item (here 3 ints, an upper triangular 2x2 matrix, whose product is
-     * associative and does not commute), and no chunk split an item. allreduce and reduce give the product in rank
-     * order at group sizes 2 to 5; no chunk moved.
+     * A non-commutative op past the cells is applied to whole items in rank order: its function treats 3 ints as one
+     * item (an upper triangular 2x2 matrix, whose product is associative and does not commute). Without declared
+     * items it takes the message layer, which applies it to whole operands, and no chunk moves; declared with
+     * {@code items(3)} it takes the chunks, whose chunks and segments hold whole items (the function asserts that
+     * every count it gets is a multiple of 3), at a size of two chunks, the first cut where a chunk of ints would
+     * end mid-item. allreduce and reduce give the product in rank order at group sizes 2 to 5.
      */
     @ParameterizedTest(name = "{0} p={1}")
     @MethodSource("regions")
-    void shouldApplyANonCommutativeOpToWholeOperandsPastTheCells(final String how, final int p) {
-        final Op triangular = Op.user("upper triangular product", false, (int[] in, int[] io, int count) -> {
+    void shouldApplyANonCommutativeOpToWholeItemsPastTheCells(final String how, final int p) {
+        final Op.IntFunction product = (int[] in, int[] io, int count) -> {
             assertTrue(0 == count % 3, "an item split: count " + count);
             for (int i = 0; i < count; i += 3) {
                 final int a = in[i] * io[i];
@@ -479,33 +482,39 @@ class HostChunksTest {
                 io[i] = a;
                 io[i + 1] = b;
             }
-        });
+        };
+        final Op whole = Op.user("upper triangular product", false, product);
+        final Op items = Op.builder("upper triangular product", false).items(3).ints(product).build();
         HostCollectivesTest.job(how, p, (world, shm) -> {
             final Communicator w = world.dup();
             final int me = w.rank();
-            final int n = 3 * 1501; // 18 KiB: past the cells, 12-byte items across every 64-byte line
-            final int[] x = new int[n];
-            Arrays.setAll(x, i -> 1 + (me * 7 + i) % 5);
-            final int[] want = x.clone();
-            final int[] ref = new int[n]; // x0 . (x1 . (... . x(p-1))), folded from the right, whole
-            Arrays.setAll(ref, i -> 1 + ((p - 1) * 7 + i) % 5);
-            for (int r = p - 2; r >= 0; r--) {
-                final int[] xr = new int[n];
-                final int q = r;
-                Arrays.setAll(xr, i -> 1 + (q * 7 + i) % 5);
-                triangular.reduce(Datatype.INT, MemorySegment.ofArray(xr), MemorySegment.ofArray(ref), n);
+            for (final int n : new int[] {3 * 1501, 3 * 15001}) { // 18 KiB, and 176 KiB: two chunks of whole items
+                final int[] x = new int[n];
+                Arrays.setAll(x, i -> 1 + (me * 7 + i) % 5);
+                final int[] want = x.clone();
+                final int[] ref = new int[n]; // x0 . (x1 . (... . x(p-1))), folded from the right, whole
+                Arrays.setAll(ref, i -> 1 + ((p - 1) * 7 + i) % 5);
+                for (int r = p - 2; r >= 0; r--) {
+                    final int[] xr = new int[n];
+                    final int q = r;
+                    Arrays.setAll(xr, i -> 1 + (q * 7 + i) % 5);
+                    whole.reduce(Datatype.INT, MemorySegment.ofArray(xr), MemorySegment.ofArray(ref), n);
+                }
+                for (final Op op : new Op[] {whole, items}) {
+                    final long before = chunksRun(w);
+                    final int[] all = new int[n];
+                    w.allreduce(Buf.of(x), Buf.of(all), op);
+                    assertArrayEquals(ref, all, "allreduce " + op + " of " + n);
+                    final int[] red = new int[n];
+                    w.reduce(Buf.of(x), me == p - 1 ? Buf.of(red) : null, op, p - 1);
+                    if (me == p - 1) {
+                        assertArrayEquals(ref, red, "reduce " + op + " of " + n);
+                    }
+                    final boolean chunked = chunksRun(w) > before;
+                    assertEquals(op == items, chunked, op + " of " + n + ": " + HostCollectivesTest.region(w));
+                    assertArrayEquals(want, x, "the operand changed");
+                }
             }
-            final long before = chunksRun(w);
-            final int[] all = new int[n];
-            w.allreduce(Buf.of(x), Buf.of(all), triangular);
-            assertArrayEquals(ref, all, "allreduce");
-            final int[] red = new int[n];
-            w.reduce(Buf.of(x), me == p - 1 ? Buf.of(red) : null, triangular, p - 1);
-            if (me == p - 1) {
-                assertArrayEquals(ref, red, "reduce");
-            }
-            assertTrue(before == chunksRun(w), "a chunk moved: " + HostCollectivesTest.region(w));
-            assertArrayEquals(want, x, "the operand changed");
             w.free();
         });
     }
