@@ -38,7 +38,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * shared memory (ranks wired as processes, {@link ShmJob}) and threads of one JVM, in place and not, at sizes inline
  * in a cell's first line, in its lines after, and above the limit (the message layer); a non-commutative op folds in
  * rank order; a mismatch fails with the message layer's text; many communicators run at once. The layer is forced on
- * with {@code tutti.coll.hostLimit} (threads have no region by default), hence {@link Isolated}.
+ * with {@code tutti.coll.hostLimit}, so that every JVM and test run takes the same cells, hence {@link Isolated}.
  */
 @Isolated("sets the system property tutti.coll.hostLimit")
 @Timeout(300)
