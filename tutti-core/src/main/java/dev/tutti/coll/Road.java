@@ -43,7 +43,7 @@ import java.util.function.BooleanSupplier;
  * once per request, when its lanes have agreed; {@link #lean} once per start, inlined into it.
  */
 public final class Road {
-    /** The largest item of a reduction through the chunks: 1/64 of a chunk. */
+    /** The largest item of a reduction through the chunks: 1/64 of a chunk ({@code coll.host.HostLayout.CHUNK}). */
     static final long CHUNK_ITEM_BYTES = 2048;
 
     private Road() {

@@ -322,10 +322,12 @@ public final class CollDoor {
         final AlgorithmId id = comm.selection().select(c.kind(), comm.size(), c.selectBytes(), c.selectCount(),
             free, comm.hosts(), comm.network());
         if (id.commutativeOnly() && !free) {
+            final String why = o.isCommutative()
+                ? " combines items of " + o.itemElements() + " elements, which it may cut; expected an op whose item "
+                    + "is one element or an "
+                : " is not commutative; expected a commutative op or an ";
             throw Errors.invalid(ErrorClass.OP, c.kind().mpiName(), c.where(), "algorithm=" + id.shortName()
-                + " reorders operands but op=" + o.name() + (o.isCommutative() ? " combines items of "
-                + o.itemElements() + " elements, which it may cut; expected an op whose item is one element or an "
-                : " is not commutative; expected a commutative op or an ")
+                + " reorders operands but op=" + o.name() + why
                 + "order-preserving algorithm (e.g. linear, binomial, recursive_doubling)");
         }
         c.algorithm(id);

@@ -21,7 +21,8 @@ import java.util.Arrays;
  * scatter and alltoall; {@code auto}, every one of these but a reduce of 2 ranks, whose non-root's
  * send returns at once on the message layer, where through the chunks each rank waits for the other's call before a
  * chunk moves (2-rank reduces of 16 KiB-4 MiB took 1.56 times as long through the chunks, 4-rank ones 0.65 times,
- * geometric means; bench/RESULTS.md). A scatter or alltoall of more than {@code CHUNK / LINE} ranks keeps the message
+ * geometric means; bench/RESULTS.md), and none where the ranks outnumber the cores ({@link DirectMemory#crowded}:
+ * threads of one JVM, whose message layer beats the chunks there). A scatter or alltoall of more than {@code CHUNK / LINE} ranks keeps the message
  * layer: a chunk holds a piece of every rank's block, each at least a line.
  *
  * <p>Protocol, through the region's cells: a call that goes here publishes its words, at the communicator's first such
@@ -91,7 +92,7 @@ final class HostChunkRoad {
         this.steps = steps;
         this.rank = comm.rank();
         this.size = comm.size();
-        this.declined = "off".equals(setting);
+        this.declined = "off".equals(setting) || "auto".equals(setting) && memory.crowded();
         this.reduces = "on".equals(setting);
         this.direct = new MemorySegment[size];
     }

@@ -248,6 +248,6 @@ public final class HostCollectives {
             blocks[r] = r == comm.rank() ? block
                 : memory.resolveDirect(comm.world(r), all[r * mine.length + 1], bytes);
         }
-        return new HostRegion(comm, memory, blocks, limit, memory.crowded());
+        return new HostRegion(comm, memory, blocks, limit);
     }
 }

@@ -133,15 +133,12 @@ final class HostRegion implements HostState {
     private long opWord;
 
     /**
-     * @param comm    the communicator
-     * @param memory  the direct memory its ranks share
-     * @param blocks  every rank's block, this rank's own at its rank
-     * @param limit   the most bytes a cell holds
-     * @param crowded whether its ranks outnumber the cores ({@link DirectMemory#crowded}): then calls past the cells
-     *                take the message layer unless {@code tutti.coll.hostChunks} is on
+     * @param comm   the communicator
+     * @param memory the direct memory its ranks share
+     * @param blocks every rank's block, this rank's own at its rank
+     * @param limit  the most bytes a cell holds
      */
-    HostRegion(final CollComm comm, final DirectMemory memory, final MemorySegment[] blocks, final long limit,
-        final boolean crowded) {
+    HostRegion(final CollComm comm, final DirectMemory memory, final MemorySegment[] blocks, final long limit) {
         this.comm = comm;
         this.engine = comm.engine();
         this.waits = new HostWait(comm);
@@ -151,9 +148,7 @@ final class HostRegion implements HostState {
         this.limit = limit;
         this.cells = new HostCells(rank, blocks, limit);
         this.steps = new HostSteps(rank, size, cells.views());
-        final String chunks = Settings.COLL_HOST_CHUNKS.choice();
-        this.chunkRoad = new HostChunkRoad(this, cells, comm, memory, steps,
-            crowded && "auto".equals(chunks) ? "off" : chunks);
+        this.chunkRoad = new HostChunkRoad(this, cells, comm, memory, steps, Settings.COLL_HOST_CHUNKS.choice());
     }
 
     /**
