@@ -15,7 +15,9 @@
 # cores Open MPI gets --mca mpi_yield_when_idle 1 (as Tutti switches to its oversubscribed idle strategy).
 # --wait-idle S: before each run, wait up to S seconds for the CPUs to be >= 90% idle over 2 s, and run again (at
 # most twice) if other processes took > 10% of the CPU during the run; each log notes both shares.
-# --impls: a comma-separated subset of openmpi-vader,openmpi-tcp,tutti-shm,tutti-inproc,tutti-tcp (default: all).
+# --impls: a comma-separated subset of openmpi-vader,openmpi-tcp,tutti-shm,tutti-inproc,tutti-tcp (default: all), and
+# openmpi-vader-mt, openmpi-tcp-mt: Open MPI initialized at MPI_THREAD_MULTIPLE, the guarantee Tutti always gives (any
+# thread may call at any time), where the plain ones run at MPI_Init's single-thread level (no locks taken).
 # Results go to DIR (default bench/results/<date-time>): one CSV and one log per run, merged.csv and summary.txt.
 # --plot DIR: also draws each op (per number of ranks) into DIR/OP-RANKS.png: one curve per implementation, log-log,
 # and the time ratio Tutti / Open MPI per size below (tutti bench plot); --plot FILE.png or .svg: all in one grid.
@@ -248,11 +250,14 @@ for ((rep = 1; rep <= REPEAT; rep++)); do
             pingpong|bandwidth) prog=("$BIN/$op") ;;
             *) prog=("$BIN/coll" "$op") ;;
         esac
-        for btl in vader tcp; do
-            [[ "$IMPLS" == *",openmpi-$btl,"* && "$op" != alltoall_channel ]] || continue
-            name="openmpi-$btl-$op$suffix"
-            run "$name" "$OUT/$name.log" "${MPIRUN[@]}" --mca btl "self,$btl" "${prog[@]}" \
-                ${COMMON[@]+"${COMMON[@]}"} --impl "openmpi-$btl" --csv "$OUT/$name.csv"
+        for variant in vader tcp vader-mt tcp-mt; do
+            [[ "$IMPLS" == *",openmpi-$variant,"* && "$op" != alltoall_channel ]] || continue
+            level=()
+            [[ "$variant" != *-mt ]] || level=(--thread-multiple)
+            name="openmpi-$variant-$op$suffix"
+            run "$name" "$OUT/$name.log" "${MPIRUN[@]}" --mca btl "self,${variant%-mt}" "${prog[@]}" \
+                ${COMMON[@]+"${COMMON[@]}"} ${level[@]+"${level[@]}"} --impl "openmpi-$variant" \
+                --csv "$OUT/$name.csv"
         done
         for transport in shm inproc tcp; do
             [[ "$IMPLS" == *",tutti-$transport,"* ]] || continue

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Merges benchmark CSVs (impl,op,ranks,bytes,avg_us) and prints one table per (op, ranks) with the ratios
-Tutti / Open MPI: tutti-shm and tutti-inproc vs openmpi-vader (shared memory), tutti-tcp vs openmpi-tcp; and for
+Tutti / Open MPI: tutti-shm and tutti-inproc vs openmpi-vader (shared memory), tutti-tcp vs openmpi-tcp, tutti-shm
+vs openmpi-vader-mt and tutti-tcp vs openmpi-tcp-mt (Open MPI at MPI_THREAD_MULTIPLE, Tutti's level); and for
 the mpi layer (tutti-mpi-inproc, -shm, -tcp, from tutti bench mpi-pingpong / mpi-allreduce) its overhead over
 Tutti's own API on the same transport (mpi/tutti for inproc, mpi-shm/shm, mpi-tcp/tcp), and mpi/vader, mpi-shm/vader.
 When a cell has several rows (repeated runs), the table shows their median and notes the spread. When the runs are
@@ -33,9 +34,10 @@ COLUMNS = ["impl", "op", "ranks", "bytes", "avg_us"]
 PAIRS = [("tutti-shm", "openmpi-vader", "shm/vader"), ("tutti-inproc", "openmpi-vader", "inproc/vader"),
          ("tutti-tcp", "openmpi-tcp", "tcp/tcp"), ("tutti-mpi-inproc", "tutti-inproc", "mpi/tutti"),
          ("tutti-mpi-inproc", "openmpi-vader", "mpi/vader"), ("tutti-mpi-shm", "tutti-shm", "mpi-shm/shm"),
-         ("tutti-mpi-shm", "openmpi-vader", "mpi-shm/vader"), ("tutti-mpi-tcp", "tutti-tcp", "mpi-tcp/tcp")]
-IMPL_ORDER = ["openmpi-vader", "tutti-shm", "tutti-mpi-shm", "tutti-inproc", "tutti-mpi-inproc", "openmpi-tcp",
-              "tutti-tcp", "tutti-mpi-tcp"]
+         ("tutti-mpi-shm", "openmpi-vader", "mpi-shm/vader"), ("tutti-mpi-tcp", "tutti-tcp", "mpi-tcp/tcp"),
+         ("tutti-shm", "openmpi-vader-mt", "shm/vader-mt"), ("tutti-tcp", "openmpi-tcp-mt", "tcp/tcp-mt")]
+IMPL_ORDER = ["openmpi-vader", "openmpi-vader-mt", "tutti-shm", "tutti-mpi-shm", "tutti-inproc", "tutti-mpi-inproc",
+              "openmpi-tcp", "openmpi-tcp-mt", "tutti-tcp", "tutti-mpi-tcp"]
 OP_ORDER = ["pingpong", "bandwidth", "barrier", "bcast", "gather", "gatherv", "scatter", "scatterv", "allgather",
             "allgatherv", "alltoall", "alltoallv", "alltoallw", "reduce", "allreduce", "reduce_scatter",
             "reduce_scatter_block", "scan", "exscan", "allreduce_init", "alltoall_init", "alltoall_channel"]

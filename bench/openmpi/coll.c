@@ -159,7 +159,7 @@ static void verify(op_t op, int rank, int size, long bytes, const unsigned char 
 }
 
 int main(int argc, char **argv) {
-    MPI_Init(&argc, &argv);
+    bench_init(&argc, &argv);
     int rank, size;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);

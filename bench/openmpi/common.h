@@ -5,7 +5,9 @@
  *
  * Options: -m [MIN:]MAX (bytes, powers of two, default 1:4194304), -i ITERS, -x WARMUP (per size, for every
  * size; default: the program's OSU defaults, small <= 8 KiB and large above), --csv FILE (overwritten),
- * --impl NAME (CSV impl column, default "openmpi").
+ * --impl NAME (CSV impl column, default "openmpi"), --thread-multiple (initialize with MPI_THREAD_MULTIPLE, the
+ * guarantee every Tutti rank gives: any thread may call at any time; without it, MPI_Init's single-thread level,
+ * under which Open MPI takes no locks).
  */
 #ifndef TUTTI_BENCH_COMMON_H
 #define TUTTI_BENCH_COMMON_H
@@ -41,6 +43,23 @@ static void die(const char *msg, const char *arg) {
     }
     MPI_Abort(MPI_COMM_WORLD, 2);
     exit(2);
+}
+
+/* MPI_Init, or MPI_Init_thread at MPI_THREAD_MULTIPLE when the command line says --thread-multiple. */
+static void bench_init(int *argc, char ***argv) {
+    int multiple = 0;
+    for (int i = 1; i < *argc; i++) {
+        multiple |= 0 == strcmp((*argv)[i], "--thread-multiple");
+    }
+    if (!multiple) {
+        MPI_Init(argc, argv);
+        return;
+    }
+    int provided = MPI_THREAD_SINGLE;
+    MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided);
+    if (MPI_THREAD_MULTIPLE != provided) {
+        die("--thread-multiple: this Open MPI does not provide MPI_THREAD_MULTIPLE", NULL);
+    }
 }
 
 static long parse_long(const char *s, const char *whole) {
@@ -96,6 +115,8 @@ static options_t parse_options(int argc, char **argv, int want_op) {
             o.csv = argv[++i];
         } else if (0 == strcmp(a, "--impl") && has_value) {
             o.impl = argv[++i];
+        } else if (0 == strcmp(a, "--thread-multiple")) {
+            /* bench_init's */
         } else if (want_op && NULL == o.op && '-' != a[0]) {
             o.op = a;
         } else {

@@ -9,7 +9,7 @@
 #define DATA_TAG 1
 
 int main(int argc, char **argv) {
-    MPI_Init(&argc, &argv);
+    bench_init(&argc, &argv);
     int rank, size;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
