@@ -15,9 +15,10 @@
 # cores Open MPI gets --mca mpi_yield_when_idle 1 (as Tutti switches to its oversubscribed idle strategy).
 # --wait-idle S: before each run, wait up to S seconds for the CPUs to be >= 90% idle over 2 s, and run again (at
 # most twice) if other processes took > 10% of the CPU during the run; each log notes both shares.
-# --impls: a comma-separated subset of openmpi-vader,openmpi-tcp,tutti-shm,tutti-inproc,tutti-tcp (default: all), and
-# openmpi-vader-mt, openmpi-tcp-mt: Open MPI initialized at MPI_THREAD_MULTIPLE, the guarantee Tutti always gives (any
-# thread may call at any time), where the plain ones run at MPI_Init's single-thread level (no locks taken).
+# --impls: a comma-separated subset of openmpi-vader,openmpi-tcp,tutti-shm,tutti-inproc,tutti-tcp (default: these
+# five), and of openmpi-vader-mt, openmpi-tcp-mt (only when named): Open MPI initialized at MPI_THREAD_MULTIPLE, the
+# guarantee Tutti always gives (any thread may call at any time); the plain ones run at MPI_Init's single-thread level,
+# under which Open MPI takes no locks.
 # Results go to DIR (default bench/results/<date-time>): one CSV and one log per run, merged.csv and summary.txt.
 # --plot DIR: also draws each op (per number of ranks) into DIR/OP-RANKS.png: one curve per implementation, log-log,
 # and the time ratio Tutti / Open MPI per size below (tutti bench plot); --plot FILE.png or .svg: all in one grid.
@@ -36,7 +37,7 @@ COMMON=()
 OPS=()
 COLLECTIVES=(barrier bcast reduce allreduce allgather alltoall)
 
-usage() { sed -n '2,26p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
+usage() { sed -n '2,29p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
 
 REPEAT=1
 PLOT=""
