@@ -30,9 +30,16 @@ final class HostWords {
             | c.variant().ordinal();
     }
 
-    /** @return a call's shape word: its count above, its element type's ordinal below */
+    /**
+     * @return a call's shape word: its count above, its element type's ordinal below; 0 for the vector forms
+     * (gatherv, scatterv, allgatherv, alltoallv, alltoallw), whose ranks pass counts and types of their own, so that
+     * no word of theirs is compared with a peer's
+     */
     static long shape(final CollCall c) {
-        return (long) c.sendCount() << Integer.SIZE | c.sendType().ordinal();
+        return switch (c.kind()) {
+            case GATHERV, SCATTERV, ALLGATHERV, ALLTOALLV, ALLTOALLW -> 0L;
+            default -> (long) c.sendCount() << Integer.SIZE | c.sendType().ordinal();
+        };
     }
 
     /**

@@ -124,6 +124,55 @@ class HostStallTest {
             + "but this rank passed count=4000 of type=INT"), e.getMessage());
     }
 
+    /**
+     * The vector forms' ranks pass counts of their own: a rank whose run stalls (its peer is late) and that reads two
+     * peers' published calls of other counts than its own goes on waiting. Three ranks, so that the two on time see
+     * each other's call while they wait for the third; before the vector forms published no counts, they failed.
+     */
+    @Test
+    void shouldWaitForALateRankOfVectorCollectivesWhoseCountsDiffer() {
+        assertTimeoutPreemptively(Duration.ofSeconds(30), () -> ShmJob.run(3, (w, shm) -> {
+            w.barrier();
+            final int p = w.size();
+            final int me = w.rank();
+            final int[] counts = new int[p];
+            final int[] displs = new int[p];
+            for (int r = 0; r < p; r++) {
+                counts[r] = r + 1;
+                displs[r] = r * (r + 1) / 2;
+            }
+            final int total = p * (p + 1) / 2;
+            final int[] mine = new int[me + 1];
+            Arrays.fill(mine, 100 + me);
+            final int[] gathered = new int[total];
+            if (0 == me) {
+                Thread.sleep(1500); // past the stall checks' first look
+            }
+            w.allgatherv(Buf.of(mine), Buf.of(gathered), counts, displs);
+            for (int r = 0; r < p; r++) {
+                assertEquals(100 + r, gathered[displs[r] + r], "allgatherv block of rank " + r);
+            }
+            // alltoallv: rank me sends me + 1 ints to every rank and receives r + 1 from rank r
+            final int[] sendCounts = new int[p];
+            final int[] sendDispls = new int[p];
+            for (int r = 0; r < p; r++) {
+                sendCounts[r] = me + 1;
+                sendDispls[r] = r * (me + 1);
+            }
+            final int[] send = new int[p * (me + 1)];
+            Arrays.fill(send, 200 + me);
+            final int[] recv = new int[total];
+            if (0 == me) {
+                Thread.sleep(1500);
+            }
+            w.alltoallv(Buf.of(send), sendCounts, sendDispls, Buf.of(recv), counts, displs);
+            for (int r = 0; r < p; r++) {
+                assertEquals(200 + r, recv[displs[r] + r], "alltoallv block of rank " + r);
+            }
+            assertNotNull(HostCollectivesTest.region(w));
+        }));
+    }
+
     /** The check reads only a peer's published call: a matching call that is merely late is not refused. */
     @Test
     void shouldWaitForALateRootOfAMessageLayerBcast() {
