@@ -24,7 +24,8 @@ package dev.tutti.coll.host;
  *   +-------+-------+-------+---------------------------+-------+-------------------------+
  *
  *   call   the call's header bits (kind, root: the bits its messages would carry) &lt;&lt; 32 | the road it took
- *   shape  count &lt;&lt; 32 | element type ordinal; 0 for the vector forms, whose ranks pass counts of their own
+ *   shape  count &lt;&lt; 32 | element type ordinal; 0 for the vector forms and
+ *          reduce_scatter, whose ranks pass counts of their own
  *   op     0, a predefined op's ordinal + 1, or 1 &lt;&lt; 32 | a user op's name hash
  *   seq    the number of the call this cell holds: the owner's k-th call on the communicator writes cell k &amp; 3,
  *          and stores k here last (release); a reader that loads k (acquire) finds the call and bytes above

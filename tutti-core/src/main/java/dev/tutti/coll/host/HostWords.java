@@ -32,12 +32,12 @@ final class HostWords {
 
     /**
      * @return a call's shape word: its count above, its element type's ordinal below; 0 for the vector forms
-     * (gatherv, scatterv, allgatherv, alltoallv, alltoallw), whose ranks pass counts and types of their own, so that
-     * no word of theirs is compared with a peer's
+     * (gatherv, scatterv, allgatherv, alltoallv, alltoallw, and reduce_scatter, whose count is this rank's share),
+     * whose ranks pass counts and types of their own, so that no word of theirs is compared with a peer's
      */
     static long shape(final CollCall c) {
         return switch (c.kind()) {
-            case GATHERV, SCATTERV, ALLGATHERV, ALLTOALLV, ALLTOALLW -> 0L;
+            case GATHERV, SCATTERV, ALLGATHERV, ALLTOALLV, ALLTOALLW, REDUCE_SCATTER -> 0L;
             default -> (long) c.sendCount() << Integer.SIZE | c.sendType().ordinal();
         };
     }

@@ -125,7 +125,7 @@ class HostStallTest {
     }
 
     /**
-     * The vector forms' ranks pass counts of their own: a rank whose run stalls (its peer is late) and that reads two
+     * The vector forms' ranks (and reduce_scatter's) pass counts of their own: a rank whose run stalls (its peer is late) and that reads two
      * peers' published calls of other counts than its own goes on waiting. Three ranks, so that the two on time see
      * each other's call while they wait for the third; before the vector forms published no counts, they failed.
      */
@@ -169,6 +169,15 @@ class HostStallTest {
             for (int r = 0; r < p; r++) {
                 assertEquals(200 + r, recv[displs[r] + r], "alltoallv block of rank " + r);
             }
+            // reduce_scatter: rank r keeps r + 1 sums, each 1 + 2 + ... + p
+            final int[] terms = new int[total];
+            Arrays.fill(terms, me + 1);
+            final int[] share = new int[me + 1];
+            if (0 == me) {
+                Thread.sleep(1500);
+            }
+            w.reduceScatter(Buf.of(terms), Buf.of(share), counts, Op.SUM);
+            assertEquals(total, share[me], "reduce_scatter share");
             assertNotNull(HostCollectivesTest.region(w));
         }));
     }
