@@ -136,8 +136,9 @@ public final class Settings {
             + "persistent one was made: 128 KiB chunks, pipelined; a copy's readers "
             + "copy out of the writers' chunks at once, and each rank reduces its share of each chunk in rank order); "
             + "`off`: through the message layer; `auto`: each of these through the chunks but a reduce of 2 ranks, "
-            + "which takes the message layer (its non-root returns without waiting for the root there), and but every "
-            + "call between threads of one JVM that outnumber its cores (the message layer beats the chunks there); "
+            + "which takes the message layer (its non-root returns without waiting for the root there), and except "
+            + "every call between threads of one JVM that outnumber its cores (the message layer beats the chunks "
+            + "there); "
             + "either way a reduction whose op is applied to whole operands (one that does not commute, unless it "
             + "declares its items: `Op.Builder.items`) takes the message layer, since the chunks cut the operands; "
             + "read when the region is made, and every rank must use the same");

@@ -146,8 +146,10 @@ class HostStallTest {
             final int[] mine = new int[me + 1];
             Arrays.fill(mine, 100 + me);
             final int[] gathered = new int[total];
+            // Rank 0 comes late to each call (it waits for nobody): the others' runs must stall past the stall
+            // checks' first look (200 ms), and no condition of theirs shows when that look has been made.
             if (0 == me) {
-                Thread.sleep(1500); // past the stall checks' first look
+                Thread.sleep(1500);
             }
             w.allgatherv(Buf.of(mine), Buf.of(gathered), counts, displs);
             for (int r = 0; r < p; r++) {
