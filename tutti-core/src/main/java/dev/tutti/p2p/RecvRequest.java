@@ -71,6 +71,12 @@ public final class RecvRequest extends AbstractRequest implements Inbound.Delive
     private int msgType;
     private byte[] staging;
     private TuttiException mismatch;
+    /**
+     * The status this reusable receive last returned ({@link #receivedStatus}): a record, so a receive whose message
+     * has the same source, tag, length and type returns it again instead of a new one, and a loop of like blocking
+     * receives allocates nothing (and makes no young collection pause its rank).
+     */
+    private Status lastStatus;
     /** The world rank whose message's header disagreed, or -1; written before the failing completion. */
     private int conflictSource = -1;
     private int conflictCode;
@@ -108,7 +114,8 @@ public final class RecvRequest extends AbstractRequest implements Inbound.Delive
     /**
      * Creates a receive that one thread reuses for its blocking receives into plain buffers
      * ({@link P2pEngine#recv}): {@link #prepare} before each use; it completes with {@link Status#EMPTY} and
-     * {@link #receivedStatus} builds the real status, so that a blocking receive allocates nothing.
+     * {@link #receivedStatus} gives the real status, a new one only when it differs from the last it gave, so that a
+     * loop of like blocking receives allocates nothing.
      *
      * <p>Reuse is safe only after a successful completion: every transport delivers a message exactly once and
      * touches the receive no more after its {@code delivered} call, and the matcher removed it when it matched.
@@ -161,7 +168,13 @@ public final class RecvRequest extends AbstractRequest implements Inbound.Delive
      * @return the status
      */
     Status receivedStatus() {
-        final Status s = new Status(view.toLocal(msgSource), msgTag, msgLength, TypeCode.datatype(msgType), false);
+        final int source = view.toLocal(msgSource);
+        final Datatype type = TypeCode.datatype(msgType);
+        Status s = lastStatus;
+        if (null == s || s.source() != source || s.tag() != msgTag || s.bytes() != msgLength || s.datatype() != type) {
+            s = new Status(source, msgTag, msgLength, type, false);
+            lastStatus = s;
+        }
         target = MemorySegment.NULL;
         view = null;
         return s;
