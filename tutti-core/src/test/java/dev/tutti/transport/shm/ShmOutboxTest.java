@@ -65,6 +65,34 @@ class ShmOutboxTest {
         }
     }
 
+    /**
+     * Eager records of every length around the lengths where the order of writing changes (the first line written
+     * last from {@link ShmOutbox#FIRST_LINE_LAST_FROM} payload bytes) and where the records gain a line hold the
+     * envelope and every payload byte where the layout says, whichever order wrote them.
+     */
+    @Test
+    void shouldWriteEagerRecordsOfEveryLengthAroundTheWritingOrdersBoundaryIntact() {
+        final int first = ShmOutbox.FIRST_LINE_LAST_FROM;
+        final int[] lengths = {0, 1, 39, 40, 41, 63, 64, 65, 103, 104, 105, first - 1, first, first + 1, first + 23,
+            first + 24, first + 25, first + 64, 500, 1000};
+        try (Arena arena = Arena.ofConfined()) {
+            final MemorySegment mem = arena.allocate(2 * RING_STRIDE, 4096);
+            final ShmOutbox outbox = new ShmOutbox(mem, SELF, rings(mem));
+            final ShmRing in = new ShmRing(mem, 0, CAPACITY);
+            for (int round = 0; round < 3; round++) { // the ring wraps: records land at every offset of it
+                for (final int n : lengths) {
+                    final MemorySegment payload = bytes(n);
+                    outbox.sendEager(0, new Message(5, n, 2, payload));
+                    final ByteBuffer image = envelope(1, ShmRecordDescriptor.EAGER_HEADER_BYTES + n, 5, n, 2);
+                    image.put(ShmRecordDescriptor.PAYLOAD_OFFSET, payload.toArray(ValueLayout.JAVA_BYTE));
+                    expect(in, mem, image);
+                    in.releaseConsumed();
+                }
+            }
+            assertEquals(0, in.peek(), "nothing else");
+        }
+    }
+
     @Test
     void shouldQueueBehindAFullRingInOrderAndCompleteEagerSendsWhenWritten() {
         try (Arena arena = Arena.ofConfined()) {
