@@ -4,7 +4,7 @@
 # processes), inproc (ranks as threads of one JVM) and tcp, merges the CSVs (impl,op,ranks,bytes,avg_us) and prints
 # one table per op with the ratios tutti/openmpi (shm vs vader, inproc vs vader, tcp vs tcp).
 #
-#   bench/compare.sh [-n RANKS] [-m [MIN:]MAX] [-i ITERS] [-x WARMUP] [--quick] [--repeat N]
+#   bench/compare.sh [-n RANKS] [-m [MIN:]MAX] [-i ITERS] [-x WARMUP] [--quick] [--repeat N] [--per-size]
 #                    [--wait-idle SECONDS] [--impls LIST] [--out DIR] [--plot DIR] [--no-build] [OP...]
 #
 # OP: pingpong bandwidth barrier bcast reduce allreduce allgather alltoall, "p2p" (the first two), "coll" (the six
@@ -13,6 +13,10 @@
 # --quick: sizes 8 B .. 1 MiB with 200 iterations after 20 warm-up ones (unless -m/-i/-x say otherwise).
 # --repeat N: runs every (impl, op) N times, round-robin, and reports the median per size. With more ranks than
 # cores Open MPI gets --mca mpi_yield_when_idle 1 (as Tutti switches to its oversubscribed idle strategy).
+# --per-size: every size of -m (MIN, then doubling up to MAX; MIN 1 when not given) in a job of its own, the
+# implementations one after the other per size: a JVM's JIT then compiles the paths of that size alone (in a sweep,
+# a size's compiled code is what the sizes before it left), and the two runs that a cell's ratio compares ran
+# seconds apart, mostly at the same one of the host's speed levels. Needs -m; -i/-x apply per job.
 # --wait-idle S: before each run, wait up to S seconds for the CPUs to be >= 90% idle over 2 s, and run again (at
 # most twice) if other processes took > 10% of the CPU during the run; each log notes both shares.
 # --impls: a comma-separated subset of openmpi-vader,openmpi-tcp,tutti-shm,tutti-inproc,tutti-tcp (default: these
@@ -37,9 +41,10 @@ COMMON=()
 OPS=()
 COLLECTIVES=(barrier bcast reduce allreduce allgather alltoall)
 
-usage() { sed -n '2,29p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
+usage() { sed -n '2,33p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
 
 REPEAT=1
+PER_SIZE=0
 PLOT=""
 WAIT_IDLE=0
 IMPLS=",openmpi-vader,openmpi-tcp,tutti-shm,tutti-inproc,tutti-tcp,"
@@ -55,6 +60,7 @@ while (($#)); do
         -x) WARMUP="$2"; shift 2 ;;
         --quick) QUICK=1; shift ;;
         --repeat) REPEAT="$2"; shift 2 ;;
+        --per-size) PER_SIZE=1; shift ;;
         --wait-idle) WAIT_IDLE="$2"; shift 2 ;;
         --impls) IMPLS=",$2,"; shift 2 ;;
         --out) OUT="$2"; shift 2 ;;
@@ -77,9 +83,23 @@ if ((QUICK)); then
     ITERS="${ITERS:-200}"
     WARMUP="${WARMUP:-20}"
 fi
+LOOP=()
+[[ -z "$ITERS" ]] || LOOP+=(-i "$ITERS")
+[[ -z "$WARMUP" ]] || LOOP+=(-x "$WARMUP")
 [[ -z "$SIZES" ]] || COMMON+=(-m "$SIZES")
-[[ -z "$ITERS" ]] || COMMON+=(-i "$ITERS")
-[[ -z "$WARMUP" ]] || COMMON+=(-x "$WARMUP")
+COMMON+=(${LOOP[@]+"${LOOP[@]}"})
+# The sizes of -m as the benchmarks step through them (0 is followed by 1, any other size by its double).
+SIZE_LIST=()
+if ((PER_SIZE)); then
+    [[ "$SIZES" =~ ^(([0-9]+):)?([0-9]+)$ ]] \
+        || { echo "compare.sh: --per-size needs -m [MIN:]MAX (got '${SIZES}')" >&2; exit 2; }
+    max="${BASH_REMATCH[3]}"
+    min="${BASH_REMATCH[2]:-$((max < 1 ? max : 1))}"
+    ((min <= max)) || { echo "compare.sh: -m $SIZES: MIN above MAX" >&2; exit 2; }
+    for ((s = min; s <= max; s = s == 0 ? 1 : 2 * s)); do
+        SIZE_LIST+=("$s")
+    done
+fi
 OUT="${OUT:-$ROOT/bench/results/$(date +%Y%m%d-%H%M%S)}"
 mkdir -p "$OUT"
 OUT="$(cd "$OUT" && pwd)"
@@ -241,8 +261,8 @@ MPIRUN+=(${MPIRUN_ARGS:-})
 # shellcheck disable=SC2206
 JAVA_OPTS=(${TUTTI_JAVA_OPTS:-})
 
-# One CSV and log per (impl, op, repetition); repetitions go round-robin so that a burst of load elsewhere
-# touches every implementation alike.
+# One CSV and log per (impl, op, repetition), and with --per-size per size too (IMPL-OP-sBYTES[-rN]); repetitions
+# go round-robin so that a burst of load elsewhere touches every implementation alike.
 for ((rep = 1; rep <= REPEAT; rep++)); do
     suffix=""
     ((REPEAT == 1)) || suffix="-r$rep"
@@ -251,21 +271,31 @@ for ((rep = 1; rep <= REPEAT; rep++)); do
             pingpong|bandwidth) prog=("$BIN/$op") ;;
             *) prog=("$BIN/coll" "$op") ;;
         esac
-        for variant in vader tcp vader-mt tcp-mt; do
-            [[ "$IMPLS" == *",openmpi-$variant,"* && "$op" != alltoall_channel ]] || continue
-            level=()
-            [[ "$variant" != *-mt ]] || level=(--thread-multiple)
-            name="openmpi-$variant-$op$suffix"
-            run "$name" "$OUT/$name.log" "${MPIRUN[@]}" --mca btl "self,${variant%-mt}" "${prog[@]}" \
-                ${COMMON[@]+"${COMMON[@]}"} ${level[@]+"${level[@]}"} --impl "openmpi-$variant" \
-                --csv "$OUT/$name.csv"
-        done
-        for transport in shm inproc tcp; do
-            [[ "$IMPLS" == *",tutti-$transport,"* ]] || continue
-            name="tutti-$transport-$op$suffix"
-            run "$name" "$OUT/$name.log" "$JAVA" ${JAVA_OPTS[@]+"${JAVA_OPTS[@]}"} \
-                -cp "$CP" dev.tutti.bench.osu.BenchCommand "$op" -n "$RANKS" --transport "$transport" \
-                ${COMMON[@]+"${COMMON[@]}"} --csv "$OUT/$name.csv"
+        jobs=("")
+        ((PER_SIZE == 0)) || [[ "$op" == barrier ]] || jobs=("${SIZE_LIST[@]}")
+        for size in "${jobs[@]}"; do
+            args=(${COMMON[@]+"${COMMON[@]}"})
+            tag=""
+            if [[ -n "$size" ]]; then
+                args=(-m "$size:$size" ${LOOP[@]+"${LOOP[@]}"})
+                tag="-s$size"
+            fi
+            for variant in vader tcp vader-mt tcp-mt; do
+                [[ "$IMPLS" == *",openmpi-$variant,"* && "$op" != alltoall_channel ]] || continue
+                level=()
+                [[ "$variant" != *-mt ]] || level=(--thread-multiple)
+                name="openmpi-$variant-$op$tag$suffix"
+                run "$name" "$OUT/$name.log" "${MPIRUN[@]}" --mca btl "self,${variant%-mt}" "${prog[@]}" \
+                    ${args[@]+"${args[@]}"} ${level[@]+"${level[@]}"} --impl "openmpi-$variant" \
+                    --csv "$OUT/$name.csv"
+            done
+            for transport in shm inproc tcp; do
+                [[ "$IMPLS" == *",tutti-$transport,"* ]] || continue
+                name="tutti-$transport-$op$tag$suffix"
+                run "$name" "$OUT/$name.log" "$JAVA" ${JAVA_OPTS[@]+"${JAVA_OPTS[@]}"} \
+                    -cp "$CP" dev.tutti.bench.osu.BenchCommand "$op" -n "$RANKS" --transport "$transport" \
+                    ${args[@]+"${args[@]}"} --csv "$OUT/$name.csv"
+            done
         done
     done
 done
@@ -276,7 +306,7 @@ for f in "$OUT"/*.csv; do
 done
 {
     echo "# finished $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(uname -n), $(nproc) cores; ranks=$RANKS; ${COMMON[*]:-OSU defaults};" \
-        "repeat=$REPEAT (median per size)"
+        "repeat=$REPEAT (median per size)$( ((PER_SIZE)) && echo "; a job per size")"
     echo "# mpirun: ${MPIRUN[*]}; java options: ${JAVA_OPTS[*]:-none}"
     echo "# java: $("$JAVA" -version 2>&1 | head -n 1); $(mpirun --version 2>&1 | head -n 1)"
     echo "# load average (1, 5, 15 min) at the start: $LOAD_START; at the end: $(cut -d' ' -f1-3 /proc/loadavg)"

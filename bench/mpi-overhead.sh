@@ -13,7 +13,7 @@
 #   TRANSPORT=inproc bench/mpi-overhead.sh pingpong
 #   SIZES=8:64 RUNS=1 BENCH_OPTS='-i 100 -x 10 --jit-warmup 0' bench/mpi-overhead.sh   # a smoke run
 #   STEADY=300000 SIZES=8:1024 bench/mpi-overhead.sh   # steady state: 300,000 timed iterations per size after
-#                                                      # 100,000 warm-up ones (as steady-pingpong.sh), every size
+#                                                      # 100,000 warm-up ones, every size
 #
 # Runs through bin/tutti (which finds a JDK 25 and builds tutti.jar if it is missing). Prints the load average
 # before and after: numbers from a busy machine say little.
