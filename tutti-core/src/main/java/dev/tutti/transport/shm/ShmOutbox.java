@@ -26,9 +26,9 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  * or more ({@link #FIRST_LINE_LAST_FROM}) is written from its second line on first, and its first line (envelope,
  * the payload's first bytes, header) last, in one burst: written first, that line would be taken back by the polling
  * receiver's reads while the later lines' stores wait for their own lines, and the header's store would then have to
- * take it once more, one more crossing between the cores per message (a 2-rank ping-pong of 192 B-2 KiB took 3-15 %
- * less time so, bench/RESULTS.md). Smaller records keep the plain order: for them the split copy costs more than
- * it saves.
+ * take it once more, one more crossing between the cores per message (so a 2-rank ping-pong of 192-512 B and 2 KiB
+ * took 7-17 % less time, of 1 KiB as long, bench/RESULTS.md). Smaller records keep the plain order: for them the
+ * split copy costs more than it saves.
  */
 final class ShmOutbox {
     /** Payload bytes in an eager record's first line, behind its header and envelope. */
