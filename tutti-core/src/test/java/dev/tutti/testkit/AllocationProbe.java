@@ -11,11 +11,8 @@ import java.lang.management.ManagementFactory;
  * call pays shows in every window and so in the answer; a burst now and then (a pool growing, compiled code replaced)
  * lands in some windows, not in all. In a collective test every rank calls this with the same counts, so every rank
  * runs the same number of calls.
- *
- * <p>History: one CI run measured 70 bytes per call in a single 2,000-call window of a checked allreduce on rank 0.
- * That one was real, not a burst: the checker's deadlock detector, on the coordinator (rank 0), copied every wait
- * into a list at each pass of a wait loop, so a checked call allocated as long as it waited (130-150 bytes per call
- * with a busy loop beside the test; {@code WaitRegistry.oldestMs} now allocates nothing, {@code WaitRegistryTest}).
+ * A cost paid per pass of a wait loop (one rank's, such as the checker's coordinator's) is a cost of every call that
+ * waits, so it shows in every window too, and more so on a loaded machine, where calls wait longer.
  */
 public final class AllocationProbe {
     /** Windows measured after the warm-up. */

@@ -119,8 +119,9 @@ final class HostCells {
     }
 
     /**
-     * Writes call {@code k}'s bytes (if any, but for the {@code hole} of an alltoall's own block) and words into its
-     * cell, then its number (release).
+     * Writes call {@code k}'s {@code n} bytes (if any) and words into its cell, then its number (release). With a
+     * {@code hole} (an alltoall's block), the source holds {@code n + hole} bytes, and this rank's own block, which no
+     * peer reads, is left out: the blocks before it and after it lie one behind the other in the cell.
      */
     void write(final long k, final MemorySegment from, final long offset, final long n, final long hole,
         final long call, final long shape, final long op) {
@@ -129,11 +130,14 @@ final class HostCells {
             final long to = at + HostLayout.bytesAt(n);
             if (0 == hole) {
                 SegmentCopy.copy(from, offset, mine, to, n);
-            } else { // an alltoall: every block but this rank's own, which no peer reads
-                final long skip = rank * hole;
-                final long after = skip + hole;
-                SegmentCopy.copy(from, offset, mine, to, skip);
-                SegmentCopy.copy(from, offset + after, mine, to + after, n - after);
+            } else {
+                final long before = rank * hole;
+                if (before > 0) {
+                    SegmentCopy.copy(from, offset, mine, to, before);
+                }
+                if (n > before) {
+                    SegmentCopy.copy(from, offset + before + hole, mine, to + before, n - before);
+                }
             }
         }
         LONG.set(mine, at + HostLayout.CALL, call);

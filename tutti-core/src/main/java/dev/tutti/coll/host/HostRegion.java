@@ -37,8 +37,9 @@ import java.util.List;
  * offers they publish with the call ({@link HostChunkRoad}).</li>
  * <li>gather, allgather: every rank publishes its block; the root (every rank) copies each out.</li>
  * <li>scatter: the root publishes all blocks; each rank copies its own. alltoall: every rank publishes its whole
- * send but its own block (no peer reads it), each copies its block out of every peer's cell and its own straight
- * from its send.</li>
+ * send but its own block (no peer reads it), the others one behind the other, so that at 2 ranks its cell holds one
+ * block, as an allgather's does; each rank copies its block out of every peer's cell and its own straight from its
+ * send.</li>
  * <li>Past the limit, a call of any of these but barrier goes through the chunk area or the message layer,
  * as for the reductions ({@link HostChunkRoad}, {@link HostChunks#move}).</li>
  * </ul>
@@ -111,9 +112,9 @@ final class HostRegion implements HostState {
     /**
      * Calls numbered but not yet published ({@link #enqueue}), oldest first, {@code queued} of them: per call
      * {@value #WORDS} longs in {@code waiting} (its number, call, shape and op words, where its bytes start in
-     * {@code from}, how many, and the own block left out of them, {@link HostSteps#hole}), the memory its bytes come
-     * from, and its run if it has one (a nonblocking call's or persistent start's through the region). Guarded by
-     * {@code lock}, as are {@code runs}, the runs not yet complete, oldest first, {@code running} of them.
+     * {@code from}, how many, and the own block left out of the source, {@link HostSteps#hole}), the memory its bytes
+     * come from, and its run if it has one (a nonblocking call's or persistent start's through the region). Guarded
+     * by {@code lock}, as are {@code runs}, the runs not yet complete, oldest first, {@code running} of them.
      */
     private long[] waiting = new long[WORDS * HostLayout.CELLS];
     private MemorySegment[] from = new MemorySegment[HostLayout.CELLS];

@@ -65,13 +65,19 @@ final class HostSteps {
         return CollKind.ALLTOALL == c.kind() ? block(c) : 0;
     }
 
-    /** @return how many bytes this rank publishes for a call: a block, or a scatter's or alltoall's p of them */
+    /**
+     * @return how many bytes this rank publishes for a call: a block, a scatter's p of them, or an alltoall's
+     * {@code p - 1} (all but its own, {@link #hole})
+     */
     long published(final CollCall c) {
         if (null == source(c)) {
             return 0;
         }
-        final CollKind kind = c.kind();
-        return CollKind.SCATTER == kind || CollKind.ALLTOALL == kind ? block(c) * size : block(c);
+        return switch (c.kind()) {
+            case SCATTER -> block(c) * size;
+            case ALLTOALL -> block(c) * (size - 1);
+            default -> block(c);
+        };
     }
 
     /**
@@ -124,10 +130,10 @@ final class HostSteps {
                     SegmentCopy.copy(c.send(), rank * n, recv, 0, n);
                 }
             }
-            case ALLTOALL -> {
+            case ALLTOALL -> { // rank r's cell holds its blocks for every rank but r, in rank order
                 for (int i = 1; i < size; i++) {
                     final int r = (rank + i) % size;
-                    SegmentCopy.copy(data(r, k, n * size), rank * n, recv, r * n, n);
+                    SegmentCopy.copy(data(r, k, n * (size - 1)), (rank < r ? rank : rank - 1) * n, recv, r * n, n);
                 }
                 if (null != c.send()) { // in place, the own block is in the receive buffer already
                     SegmentCopy.copy(c.send(), rank * n, recv, rank * n, n);
