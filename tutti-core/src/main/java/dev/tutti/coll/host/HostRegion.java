@@ -36,10 +36,10 @@ import java.util.List;
  * made the chunk area): through the chunk area or the message layer, as every rank decides alike from the words and
  * offers they publish with the call ({@link HostChunkRoad}).</li>
  * <li>gather, allgather: every rank publishes its block; the root (every rank) copies each out.</li>
- * <li>scatter: the root publishes all blocks; each rank copies its own. alltoall: every rank publishes its whole
- * send but its own block (no peer reads it), the others one behind the other, so that at 2 ranks its cell holds one
- * block, as an allgather's does; each rank copies its block out of every peer's cell and its own straight from its
- * send.</li>
+ * <li>scatter: the root publishes every block but its own; each rank copies its own. alltoall: every rank
+ * publishes its whole send but its own block; each copies its block out of every peer's cell and its own straight
+ * from its send. The own block, which no peer reads, is left out and the others lie one behind the other, so that
+ * at 2 ranks a cell holds one block, as a gather's does.</li>
  * <li>Past the limit, a call of any of these but barrier goes through the chunk area or the message layer,
  * as for the reductions ({@link HostChunkRoad}, {@link HostChunks#move}).</li>
  * </ul>
@@ -302,7 +302,7 @@ final class HostRegion implements HostState {
         publish(k, from, offset, n, 0, c);
     }
 
-    /** Publishes blocking call {@code k} as above, its bytes but for the {@code hole} of an alltoall's own block. */
+    /** Publishes blocking call {@code k} as above, its bytes but for the {@code hole} of its own block. */
     private void publish(final long k, final MemorySegment from, final long offset, final long n, final long hole,
         final CollCall c) {
         while (0 != pending) {

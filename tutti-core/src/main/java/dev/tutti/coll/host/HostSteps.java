@@ -60,24 +60,24 @@ final class HostSteps {
         return null == c.send() && (CollKind.GATHER == kind || CollKind.ALLGATHER == kind) ? rank * block(c) : 0;
     }
 
-    /** @return the bytes of this rank's own block that it leaves out of what it publishes: an alltoall's, else 0 */
+    /**
+     * @return the bytes of this rank's own block, which no peer reads, that it leaves out of what it publishes: a
+     * scatter's (its root's) and an alltoall's, else 0
+     */
     static long hole(final CollCall c) {
-        return CollKind.ALLTOALL == c.kind() ? block(c) : 0;
+        return CollKind.ALLTOALL == c.kind() || CollKind.SCATTER == c.kind() ? block(c) : 0;
     }
 
     /**
-     * @return how many bytes this rank publishes for a call: a block, a scatter's p of them, or an alltoall's
-     * {@code p - 1} (all but its own, {@link #hole})
+     * @return how many bytes this rank publishes for a call: a block, or a scatter's or alltoall's {@code p - 1} of
+     * them (all but its own, {@link #hole})
      */
     long published(final CollCall c) {
         if (null == source(c)) {
             return 0;
         }
-        return switch (c.kind()) {
-            case SCATTER -> block(c) * size;
-            case ALLTOALL -> block(c) * (size - 1);
-            default -> block(c);
-        };
+        final CollKind kind = c.kind();
+        return CollKind.SCATTER == kind || CollKind.ALLTOALL == kind ? block(c) * (size - 1) : block(c);
     }
 
     /**
@@ -124,8 +124,8 @@ final class HostSteps {
                 }
             }
             case SCATTER -> {
-                if (rank != root) {
-                    SegmentCopy.copy(data(root, k, n * size), rank * n, recv, 0, n);
+                if (rank != root) { // the root's cell holds its blocks for every rank but itself, in rank order
+                    SegmentCopy.copy(data(root, k, n * (size - 1)), (rank < root ? rank : rank - 1) * n, recv, 0, n);
                 } else if (null != recv) {
                     SegmentCopy.copy(c.send(), rank * n, recv, 0, n);
                 }
