@@ -120,8 +120,8 @@ final class HostCells {
 
     /**
      * Writes call {@code k}'s {@code n} bytes (if any) and words into its cell, then its number (release). With a
-     * {@code hole} (a scatter's or alltoall's block), the source holds {@code n + hole} bytes, and this rank's own block, which no
-     * peer reads, is left out: the blocks before it and after it lie one behind the other in the cell.
+     * {@code hole} (a scatter's or alltoall's block), the source holds {@code n + hole} bytes, and this rank's own
+     * block, which no peer reads, is left out: the blocks before it and after it lie one behind the other in the cell.
      */
     void write(final long k, final MemorySegment from, final long offset, final long n, final long hole,
         final long call, final long shape, final long op) {
