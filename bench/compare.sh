@@ -271,9 +271,9 @@ for ((rep = 1; rep <= REPEAT; rep++)); do
             pingpong|bandwidth) prog=("$BIN/$op") ;;
             *) prog=("$BIN/coll" "$op") ;;
         esac
-        jobs=("")
-        ((PER_SIZE == 0)) || [[ "$op" == barrier ]] || jobs=("${SIZE_LIST[@]}")
-        for size in "${jobs[@]}"; do
+        job_sizes=("")
+        ((PER_SIZE == 0)) || [[ "$op" == barrier ]] || job_sizes=("${SIZE_LIST[@]}")
+        for size in "${job_sizes[@]}"; do
             args=(${COMMON[@]+"${COMMON[@]}"})
             tag=""
             if [[ -n "$size" ]]; then

@@ -126,9 +126,8 @@ class HostStallTest {
 
     /**
      * The vector forms' ranks (and reduce_scatter's) pass counts of their own: a rank whose run stalls (its peer is
-     * late) and that reads two peers' published calls of other counts than its own goes on waiting. Three ranks, so
-     * that the two on time see each other's call while they wait for the third; before these forms published no
-     * counts, they failed.
+     * late) and that reads two peers' published calls of other counts than its own goes on waiting: these forms
+     * publish no count. Three ranks, so that the two on time see each other's call while they wait for the third.
      */
     @Test
     void shouldWaitForALateRankOfVectorCollectivesWhoseCountsDiffer() {
