@@ -301,6 +301,17 @@ public final class CollComm {
     }
 
     /**
+     * Returns the tag the next ordinary call will draw, without drawing it: a call whose road its ranks agree only
+     * once they see each other's calls (the on-host region's vector forms) looks for a peer's messages under it
+     * while it waits, and then draws it on the region or leaves it to the message layer.
+     *
+     * @return the next call's tag
+     */
+    public int peekTag() {
+        return seq.get() & SEQ_MASK;
+    }
+
+    /**
      * Returns what this rank remembers of its ordinary call {@code tag}: its {@link CollHeader#record()}, or
      * {@link Long#MIN_VALUE} if this rank has not made that call, {@link Long#MAX_VALUE} if it is too old to be
      * remembered, or {@link #FAILED_CALL} if it failed. Read after the calls are done (a report), so plain reads

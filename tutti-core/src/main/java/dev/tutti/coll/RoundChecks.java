@@ -66,9 +66,7 @@ final class RoundChecks {
 
     private static TuttiException mismatch(final Schedule schedule, final CollComm comm, final Schedule.CommStep s,
         final long got) {
-        final long size = s.type().sizeBytes();
-        return Errors.mismatch(ErrorClass.COUNT, schedule.op(), comm.describe(), s.peer(), "count=" + got / size
-            + " (bytes=" + got + ")", "expected count=" + s.segment().byteSize() / size + " (bytes="
-            + s.segment().byteSize() + ") of type=" + s.type(), "the ranks passed different counts or types");
+        return Errors.countMismatch(schedule.op(), comm.describe(), s.peer(), got, s.segment().byteSize(),
+            s.type());
     }
 }

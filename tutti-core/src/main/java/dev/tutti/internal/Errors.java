@@ -208,6 +208,25 @@ public final class Errors {
     }
 
     /**
+     * A call whose peer sent another number of bytes than this rank expects from it (on any road).
+     *
+     * @param op       the operation
+     * @param where    the communicator's description
+     * @param peer     the peer's rank in it
+     * @param got      the bytes the peer sent
+     * @param expected the bytes this rank expects from it
+     * @param type     the element type of this rank's buffer
+     * @return the exception, of class {@link ErrorClass#COUNT}
+     */
+    public static TuttiException countMismatch(final String op, final String where, final int peer, final long got,
+        final long expected, final dev.tutti.Datatype type) {
+        final long size = type.sizeBytes();
+        return mismatch(ErrorClass.COUNT, op, where, peer, "count=" + got / size + " (bytes=" + got + ")",
+            "expected count=" + expected / size + " (bytes=" + expected + ") of type=" + type,
+            "the ranks passed different counts or types");
+    }
+
+    /**
      * A point-to-point message that does not fit the receive that matched it:
      * {@code op (where): message from rank=source tag=tag has <has>, <clash>}.
      *

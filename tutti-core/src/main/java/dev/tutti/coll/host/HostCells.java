@@ -140,11 +140,30 @@ final class HostCells {
                 }
             }
         }
+        seal(k, call, shape, op);
+    }
+
+    /**
+     * Writes call {@code k}'s words into its cell, then its number (release): publishes the call, with the bytes
+     * written into the cell before.
+     */
+    void seal(final long k, final long call, final long shape, final long op) {
+        final long at = HostLayout.cellAt(k, cell);
         LONG.set(mine, at + HostLayout.CALL, call);
         LONG.set(mine, at + HostLayout.SHAPE, shape);
         LONG.set(mine, at + HostLayout.OP, op);
         LONG.setRelease(mine, at + HostLayout.SEQ, k);
         seen[rank] = k;
+    }
+
+    /** @return rank {@code r}'s call word of call {@code k}, published (read once its seq word is seen) */
+    long callOf(final int r, final long k) {
+        return (long) LONG.get(blocks[r], HostLayout.cellAt(k, cell) + HostLayout.CALL);
+    }
+
+    /** @return rank {@code r}'s shape word of call {@code k}, published (read once its seq word is seen) */
+    long shapeOf(final int r, final long k) {
+        return (long) LONG.get(blocks[r], HostLayout.cellAt(k, cell) + HostLayout.SHAPE);
     }
 
     /**
@@ -160,7 +179,7 @@ final class HostCells {
         final long theirCall = (long) LONG.get(b, at + HostLayout.CALL);
         final long theirShape = (long) LONG.get(b, at + HostLayout.SHAPE);
         final long theirOp = (long) LONG.get(b, at + HostLayout.OP);
-        if (theirCall == call && theirShape == shape && theirOp == op) {
+        if (HostWords.same(call, shape, op, theirCall, theirShape, theirOp)) {
             return null;
         }
         return HostWords.mismatch(comm, r, CollHeader.of(c.kind(), c.root(), c.sendCount()), c.kind().mpiName(), call,
@@ -195,7 +214,7 @@ final class HostCells {
             if ((long) LONG.getAcquire(mine, next) > k) {
                 return null; // this rank has gone on (a nonblocking call): the cell may be another call's now
             }
-            if (theirCall != ownCall || theirShape != ownShape || theirOp != ownOp) {
+            if (!HostWords.same(ownCall, ownShape, ownOp, theirCall, theirShape, theirOp)) {
                 return HostWords.mismatch(comm, r, header, op, ownCall, ownShape, ownOp, theirCall, theirShape,
                     theirOp);
             }

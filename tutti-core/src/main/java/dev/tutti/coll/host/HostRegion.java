@@ -109,6 +109,8 @@ final class HostRegion implements HostState {
     /** Its reductions past the limit: the chunk area, and whether a call takes it. */
     private final HostChunkRoad chunkRoad;
     private long calls;
+    /** Of those, the calls that took the message layer (its runs' and the tests' measure of the road taken). */
+    private long messages;
     /**
      * Calls numbered but not yet published ({@link #enqueue}), oldest first, {@code queued} of them: per call
      * {@value #WORDS} longs in {@code waiting} (its number, call, shape and op words, where its bytes start in
@@ -148,7 +150,7 @@ final class HostRegion implements HostState {
         this.size = comm.size();
         this.limit = limit;
         this.cells = new HostCells(rank, blocks, limit);
-        this.steps = new HostSteps(rank, size, cells.views());
+        this.steps = new HostSteps(rank, size, cells);
         this.chunkRoad = new HostChunkRoad(this, cells, comm, memory, steps, Settings.COLL_HOST_CHUNKS.choice());
     }
 
@@ -162,6 +164,12 @@ final class HostRegion implements HostState {
      */
     boolean run(final CollCall c, final int drawn) {
         final long k = ++calls;
+        if (Road.agreedAtCall(c)) {
+            if (!agreed(k, c)) {
+                return messages(k, c);
+            }
+            return done(k, c);
+        }
         final CollKind kind = c.kind();
         final boolean host = Road.onHost(c, limit, chunkRoad.open(kind));
         callWord = HostWords.call(c, host);
@@ -169,8 +177,7 @@ final class HostRegion implements HostState {
         opWord = HostWords.opCode(c.op());
         if (!host) {
             publish(k, null, 0, 0, c);
-            c.hostCall(k); // its run asks stalled(k) if it stalls
-            return false;
+            return messages(k, c);
         }
         tag = drawn >= 0 ? drawn : comm.drawTag((int) (callWord >>> Integer.SIZE), c.sendCount());
         if (comm.outranked(0)) {
@@ -178,8 +185,7 @@ final class HostRegion implements HostState {
         }
         if (!Road.fitsCells(c, limit)) {
             if (!chunkRoad.run(k, c, tag)) {
-                c.hostCall(k); // no chunk area: the message layer runs it (every rank decided so)
-                return false;
+                return messages(k, c); // no chunk area: the message layer runs it (every rank decided so)
             }
         } else {
             final boolean agrees = chunkRoad.agreesAt(c); // a wanted chunk area: this call carries the offers
@@ -207,6 +213,69 @@ final class HostRegion implements HostState {
             }
             steps.finish(k, c);
         }
+        return done(k, c);
+    }
+
+    /**
+     * Runs blocking vector call {@code k} (allgatherv, alltoallv, scatterv) through the cells if every rank it reads
+     * offers them: publishes its bytes if they fit its cell, and its words either way (the call word's offer bit,
+     * its bytes as the shape word), then waits for the offers it needs (every peer's, a scatterv's other ranks
+     * only their root's) and copies its blocks out. A rank that offers nothing, or sees a peer that offers nothing,
+     * goes on to the message layer at once, and every other rank then does too: each decides from the same offers.
+     *
+     * @return true if the call is done through the cells, false if the message layer runs it
+     */
+    private boolean agreed(final long k, final CollCall c) {
+        final long n = steps.vectorBytes(c);
+        final boolean offers = n <= limit;
+        callWord = HostWords.call(c, offers);
+        shapeWord = n;
+        opWord = 0;
+        tag = comm.peekTag(); // the call's messages carry it if it takes the message layer, which draws it then
+        if (comm.outranked(0)) {
+            engine.progress();
+        }
+        while (0 != pending) {
+            awaitRuns(c);
+        }
+        awaitCell(k, c);
+        if (offers && n > 0) {
+            steps.pack(c, steps.data(rank, k, n));
+        }
+        cells.seal(k, callWord, shapeWord, opWord);
+        if (!offers) {
+            return false;
+        }
+        if (CollKind.SCATTERV == c.kind()) {
+            if (rank != c.root()) {
+                awaitCall(c.root(), k, c);
+                if (0 == (cells.callOf(c.root(), k) & HostWords.HOST)) {
+                    return false;
+                }
+            }
+        } else {
+            for (int i = 1; i < size; i++) {
+                final int r = (rank + i) % size;
+                awaitCall(r, k, c);
+                if (0 == (cells.callOf(r, k) & HostWords.HOST)) {
+                    return false;
+                }
+            }
+        }
+        tag = comm.drawTag((int) (callWord >>> Integer.SIZE), c.sendCount());
+        steps.finishVector(k, c);
+        return true;
+    }
+
+    /** Hands blocking call {@code k}, published, to the message layer: its run asks stalled(k) if it stalls. */
+    private boolean messages(final long k, final CollCall c) {
+        c.hostCall(k);
+        messages++;
+        return false;
+    }
+
+    /** Ends blocking call {@code k}, done through the region: a pass of progress now and then, its finishers. */
+    private boolean done(final long k, final CollCall c) {
         if (0 == (k & (PROGRESS_EVERY - 1))) {
             engine.progress(); // MPI's progress rule, for a rank whose calls never wait (see the class note)
         }
@@ -256,6 +325,7 @@ final class HostRegion implements HostState {
         if (!host) {
             publishOrLater(k, call, shape, op);
             c.hostCall(k); // its run asks stalled(k) if it stalls
+            messages++;
             return null;
         }
         final int drawn = comm.drawTag((int) (call >>> Integer.SIZE), c.sendCount());
@@ -692,6 +762,6 @@ final class HostRegion implements HostState {
     @Override
     public String toString() {
         return "HostRegion(" + comm.describe() + ", " + size + " ranks, " + limit + " bytes a cell, " + calls
-            + " calls, " + chunkRoad + ")";
+            + " calls, " + messages + " through messages, " + chunkRoad + ")";
     }
 }

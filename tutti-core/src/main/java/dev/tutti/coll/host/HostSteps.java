@@ -1,13 +1,16 @@
 package dev.tutti.coll.host;
 
 import dev.tutti.Datatype;
+import dev.tutti.coll.CollArgs;
 import dev.tutti.coll.CollCall;
 import dev.tutti.coll.CollKind;
+import dev.tutti.internal.Errors;
 import dev.tutti.internal.Failures;
 import dev.tutti.internal.SegmentCopy;
 import dev.tutti.type.LocalReduction;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 
 /**
  * The on-host algorithms as one table, for every form of call (blocking, nonblocking, a persistent start): what a
@@ -19,15 +22,23 @@ import java.lang.foreign.MemorySegment;
  * calls published (acquire), so plain reads see their bytes. No allocation.
  */
 final class HostSteps {
+    private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
+
     private final int rank;
     private final int size;
+    /** Every rank's cells: the bytes a vector call's peer published are its shape word. */
+    private final HostCells cells;
     /** Per rank and cell: a view of the cell's bytes, inline ({@code 2c + 1}) and in the lines after ({@code 2c}). */
     private final MemorySegment[][] bytes;
+    /** The bytes of a vector call's table of where its blocks start: {@code p + 1} ints, in whole longs. */
+    private final long table;
 
-    HostSteps(final int rank, final int size, final MemorySegment[][] bytes) {
+    HostSteps(final int rank, final int size, final HostCells cells) {
         this.rank = rank;
         this.size = size;
-        this.bytes = bytes;
+        this.cells = cells;
+        this.bytes = cells.views();
+        this.table = (Integer.BYTES * (size + 1L) + Long.BYTES - 1) / Long.BYTES * Long.BYTES;
     }
 
     /** @return what a call waits for on this rank: {@link HostRun#NONE}, {@code ROOT} or {@code ALL} */
@@ -141,6 +152,125 @@ final class HostSteps {
             }
             default -> {
             }
+        }
+    }
+
+    /**
+     * @return the bytes this rank publishes for a call whose road its ranks agree at the call (allgatherv,
+     * alltoallv, scatterv; {@link dev.tutti.coll.Road#agreedAtCall}): an allgatherv's block, or the blocks an
+     * alltoallv or a scatterv's root sends its peers, one behind the other in rank order, after the table of where
+     * each starts; 0 for a scatterv's other ranks
+     */
+    long vectorBytes(final CollCall c) {
+        final CollArgs a = c.args();
+        final long e = c.sendType().sizeBytes();
+        return switch (c.kind()) {
+            case ALLGATHERV -> a.recvCounts()[rank] * e;
+            case ALLTOALLV -> table + sent(a.inPlace() ? a.recvCounts() : a.sendCounts(), e);
+            case SCATTERV -> rank == c.root() ? table + sent(a.sendCounts(), e) : 0;
+            default -> throw Failures.internal(c.kind().mpiName(), c.where(), "no on-host vector algorithm");
+        };
+    }
+
+    /** @return the bytes of the blocks this rank sends its peers, {@code counts} elements of {@code e} bytes each */
+    private long sent(final int[] counts, final long e) {
+        long n = 0;
+        for (int j = 0; j < size; j++) {
+            n += j == rank ? 0 : counts[j] * e;
+        }
+        return n;
+    }
+
+    /**
+     * Writes this rank's {@link #vectorBytes} of a vector call into {@code to}, a view of its cell: an allgatherv's
+     * block; or the table, int {@code j} the offset after it of the block for rank {@code j} (the last, {@code p},
+     * where they end; this rank's own block is left out, so its offset is the next one's), then the blocks.
+     */
+    void pack(final CollCall c, final MemorySegment to) {
+        final CollArgs a = c.args();
+        final long e = c.sendType().sizeBytes();
+        if (CollKind.ALLGATHERV == c.kind()) {
+            final long at = a.inPlace() ? a.recvDispls()[rank] * e : 0;
+            SegmentCopy.copy(a.inPlace() ? a.recv() : a.send(), at, to, 0, a.recvCounts()[rank] * e);
+            return;
+        }
+        final boolean inPlace = CollKind.ALLTOALLV == c.kind() && a.inPlace();
+        final MemorySegment from = inPlace ? a.recv() : a.send();
+        final int[] counts = inPlace ? a.recvCounts() : a.sendCounts();
+        final int[] displs = inPlace ? a.recvDispls() : a.sendDispls();
+        long off = 0;
+        for (int j = 0; j < size; j++) {
+            to.set(INT, (long) Integer.BYTES * j, (int) off);
+            if (j != rank) {
+                final long n = counts[j] * e;
+                SegmentCopy.copy(from, displs[j] * e, to, table + off, n);
+                off += n;
+            }
+        }
+        to.set(INT, (long) Integer.BYTES * size, (int) off);
+    }
+
+    /**
+     * Completes vector call {@code k} on this rank once the peers it reads have published it and every rank offered
+     * the cells: copies its block out of each peer's cell, after checking that the peer sent as many bytes as this
+     * rank expects from it (the message layer's check, and its failure, for the same fault).
+     */
+    void finishVector(final long k, final CollCall c) {
+        final CollArgs a = c.args();
+        final long e = c.sendType().sizeBytes();
+        final MemorySegment recv = c.recv();
+        switch (c.kind()) {
+            case ALLGATHERV -> {
+                final int[] counts = a.recvCounts();
+                final int[] displs = a.recvDispls();
+                for (int i = 1; i < size; i++) {
+                    final int r = (rank + i) % size;
+                    final long n = cells.shapeOf(r, k);
+                    expect(c, r, n, counts[r] * e);
+                    SegmentCopy.copy(data(r, k, n), 0, recv, displs[r] * e, n);
+                }
+                if (!a.inPlace()) {
+                    SegmentCopy.copy(a.send(), 0, recv, displs[rank] * e, counts[rank] * e);
+                }
+            }
+            case ALLTOALLV -> {
+                final int[] counts = a.recvCounts();
+                final int[] displs = a.recvDispls();
+                for (int i = 1; i < size; i++) {
+                    final int r = (rank + i) % size;
+                    copyBlock(c, r, k, counts[r] * e, recv, displs[r] * e);
+                }
+                if (!a.inPlace()) { // in place, the own block is in the receive buffer already
+                    final long n = a.sendCounts()[rank] * e;
+                    expect(c, rank, n, counts[rank] * e);
+                    SegmentCopy.copy(a.send(), a.sendDispls()[rank] * e, recv, displs[rank] * e, n);
+                }
+            }
+            case SCATTERV -> {
+                if (rank != c.root()) {
+                    copyBlock(c, c.root(), k, c.sendCount() * e, recv, 0);
+                } else if (null != recv) {
+                    SegmentCopy.copy(a.send(), a.sendDispls()[rank] * e, recv, 0, a.sendCounts()[rank] * e);
+                }
+            }
+            default -> throw Failures.internal(c.kind().mpiName(), c.where(), "no on-host vector algorithm");
+        }
+    }
+
+    /** Copies this rank's block out of rank {@code r}'s table and blocks of call {@code k}, {@code want} bytes. */
+    private void copyBlock(final CollCall c, final int r, final long k, final long want, final MemorySegment to,
+        final long at) {
+        final MemorySegment cell = data(r, k, cells.shapeOf(r, k));
+        final int from = cell.get(INT, (long) Integer.BYTES * rank);
+        final long n = cell.get(INT, (long) Integer.BYTES * (rank + 1)) - from;
+        expect(c, r, n, want);
+        SegmentCopy.copy(cell, table + from, to, at, n);
+    }
+
+    /** Fails the call if rank {@code r} sent {@code n} bytes to this rank where it expects {@code want}. */
+    private static void expect(final CollCall c, final int r, final long n, final long want) {
+        if (n != want) {
+            throw Errors.countMismatch(c.kind().mpiName(), c.comm().describe(), r, n, want, c.sendType());
         }
     }
 

@@ -65,7 +65,7 @@ final class HostWait {
                 throw Failures.wrap(gone, op, comm.describe(), "cannot complete"); // as on messages
             }
             if (0 == (iteration & (PROBE_EVERY - 1))) {
-                probeOtherRoad(r, op, drawn);
+                probeOtherRoad(r, b, at, k, op, drawn);
             }
             idle.idle(iteration++);
             if ((0 == (iteration & 255) || idle.mayPark(iteration)) && Thread.interrupted()) {
@@ -77,10 +77,13 @@ final class HostWait {
     }
 
     /**
-     * Fails the call if rank {@code r} sent a message on this call's tag, or a slot lane's agreement on it: the peer
-     * runs this call through the message layer or as a persistent start, so it will never publish it here.
+     * Fails the call if rank {@code r} sent a message on this call's tag, or a slot lane's agreement on it, and has
+     * not published the awaited word: the peer runs this call through the message layer or as a persistent start,
+     * so it will never publish it here. (A peer that publishes its call's words and then sends messages, as one
+     * whose road is agreed at the call does when it offers no cells, is found by the word, read again here.)
      */
-    private void probeOtherRoad(final int r, final String op, final int drawn) {
+    private void probeOtherRoad(final int r, final MemorySegment b, final long at, final long k, final String op,
+        final int drawn) {
         final int world = comm.world(r);
         final boolean sent;
         try {
@@ -91,7 +94,7 @@ final class HostWait {
             // this call): the wait's own check decides, after reading the flag again.
             return;
         }
-        if (sent) {
+        if (sent && (long) LONG.getAcquire(b, at) < k) {
             throw Errors.mismatch(ErrorClass.ARG, op, comm.describe(), r, "a message of another collective call "
                 + "(through the message layer or slots) for this one", "called " + op + " through the on-host "
                 + "region", "the ranks called different collectives, or run with different settings "

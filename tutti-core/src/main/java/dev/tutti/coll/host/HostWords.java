@@ -17,17 +17,42 @@ import dev.tutti.type.TypeCode;
  * same fault. Static functions, no state.
  */
 final class HostWords {
+    /** The call word's bit that says the call takes the region, or offers to ({@link #AGREED}). */
+    static final long HOST = 1L << 8;
+    /**
+     * The call word's bit of a call whose road its ranks agree from each other's words
+     * ({@link dev.tutti.coll.Road#agreedAtCall}):
+     * {@link #HOST} is then its rank's offer, which may differ between ranks, and its shape word the bytes it
+     * published.
+     */
+    static final long AGREED = 1L << 9;
+
     private HostWords() {
     }
 
     /**
-     * @return a call's call word: its header bits (kind, root) above, whether it takes the region (bit 8) and its
-     * form's ordinal below
+     * @return a call's call word: its header bits (kind, root) above, whether it takes the region (bit 8), whether
+     * its ranks agree their road at the call (bit 9) and its form's ordinal below
      */
     static long call(final CollCall c, final boolean host) {
         final CollKind kind = c.kind();
-        return (long) TypeCode.intraHeader(kind.ordinal() + 1, c.root()) << Integer.SIZE | (host ? 1L << 8 : 0L)
-            | c.variant().ordinal();
+        final boolean agreed = CollCall.Variant.BLOCKING == c.variant()
+            && (CollKind.ALLGATHERV == kind || CollKind.ALLTOALLV == kind || CollKind.SCATTERV == kind);
+        return (long) TypeCode.intraHeader(kind.ordinal() + 1, c.root()) << Integer.SIZE | (host ? HOST : 0L)
+            | (agreed ? AGREED : 0L) | c.variant().ordinal();
+    }
+
+    /**
+     * Tells whether a peer's call (its words {@code their...}) is this rank's (its words {@code own...}): the same
+     * words, but for a call whose road its ranks agree at the call ({@link #AGREED}), whose offers and bytes may
+     * differ.
+     */
+    static boolean same(final long ownCall, final long ownShape, final long ownOp, final long theirCall,
+        final long theirShape, final long theirOp) {
+        if (0 != (ownCall & AGREED)) {
+            return (ownCall | HOST) == (theirCall | HOST) && ownOp == theirOp;
+        }
+        return ownCall == theirCall && ownShape == theirShape && ownOp == theirOp;
     }
 
     /**
@@ -59,7 +84,7 @@ final class HostWords {
             return header.mismatch(op, comm, r, theirBits);
         }
         final String where = comm.describe();
-        if (theirShape != ownShape) {
+        if (theirShape != ownShape && 0 == (ownCall & AGREED)) {
             return Errors.mismatch(ErrorClass.COUNT, op, where, r, shape(theirShape), "passed " + shape(ownShape),
                 "the ranks passed different counts or types");
         }
@@ -88,7 +113,7 @@ final class HostWords {
 
     /** @return e.g. {@code nonblocking bcast through messages}: a call's form and road, from its call word */
     private static String road(final CollCall.Variant form, final String op, final long call) {
-        return form.name().toLowerCase(java.util.Locale.ROOT) + " " + op + (0 != (call & 1L << 8)
+        return form.name().toLowerCase(java.util.Locale.ROOT) + " " + op + (0 != (call & HOST)
             ? " through the on-host region" : " through messages");
     }
 
