@@ -1,7 +1,9 @@
 /*
  * Collective latency, as OSU's collective benchmarks and Tutti's `tutti bench <op>` (CollectiveBenchmark):
  *   coll OP [-m [MIN:]MAX] [-i ITERS] [-x WARMUP] [--csv FILE] [--impl NAME]
- * with OP one of barrier, bcast, reduce, allreduce, allgather, alltoall, and the persistent allreduce_init and
+ * with OP one of barrier, bcast, reduce, allreduce, allgather, alltoall, the vector forms allgatherv, alltoallv and
+ * scatterv (every count the same, as OSU's osu_allgatherv, osu_alltoallv and osu_scatterv), and the persistent
+ * allreduce_init and
  * alltoall_init (Open MPI 4.1 has MPI-4's persistent collectives as the extension MPIX_..._init, mpi-ext.h): the
  * request is built once per size, outside the timing, and each timed call is MPI_Start + MPI_Wait.
  *
@@ -12,16 +14,31 @@
  *
  * What "bytes" means, as in OSU: bcast the message (root 0); reduce/allreduce the vector of floats summed with
  * MPI_SUM (count = bytes / 4; sizes below 4 bytes are skipped; reduce to root 0); allgather the block each rank
- * contributes; alltoall the block each rank sends to each other rank; barrier runs one row, bytes = 0.
+ * contributes; alltoall the block each rank sends to each other rank; scatterv the block each rank receives from
+ * root 0; barrier runs one row, bytes = 0.
  */
 #include "common.h"
 
 #include <mpi-ext.h>
 
-typedef enum { BARRIER, BCAST, REDUCE, ALLREDUCE, ALLGATHER, ALLTOALL, ALLREDUCE_INIT, ALLTOALL_INIT } op_t;
+typedef enum {
+    BARRIER, BCAST, REDUCE, ALLREDUCE, ALLGATHER, ALLTOALL, ALLREDUCE_INIT, ALLTOALL_INIT, ALLGATHERV, ALLTOALLV,
+    SCATTERV
+} op_t;
 
 static const char *const OP_NAMES[] = {"barrier", "bcast", "reduce", "allreduce", "allgather", "alltoall",
-                                       "allreduce_init", "alltoall_init"};
+                                       "allreduce_init", "alltoall_init", "allgatherv", "alltoallv", "scatterv"};
+
+/* The counts and displacements of the vector forms: every block `bytes` long, one behind the other. */
+static int *vcounts;
+static int *vdispls;
+
+static void vector_shape(int size, long bytes) {
+    for (int r = 0; r < size; r++) {
+        vcounts[r] = (int) bytes;
+        vdispls[r] = (int) (r * bytes);
+    }
+}
 
 static op_t parse_op(const char *name) {
     for (int i = 0; i < (int) (sizeof OP_NAMES / sizeof OP_NAMES[0]); i++) {
@@ -29,8 +46,8 @@ static op_t parse_op(const char *name) {
             return (op_t) i;
         }
     }
-    die("coll: expected OP barrier, bcast, reduce, allreduce, allgather, alltoall, allreduce_init or "
-        "alltoall_init, got ", name ? name : "none");
+    die("coll: expected OP barrier, bcast, reduce, allreduce, allgather, alltoall, allreduce_init, alltoall_init, "
+        "allgatherv, alltoallv or scatterv, got ", name ? name : "none");
     return BARRIER;
 }
 
@@ -62,6 +79,7 @@ static void prepare(op_t op, int rank, int size, long bytes, unsigned char *sbuf
         break;
     }
     case ALLGATHER:
+    case ALLGATHERV:
         pattern_fill(sbuf, bytes, rank);
         for (int r = 0; r < size; r++) {
             pattern_poison(rbuf + (long) r * bytes, bytes, r);
@@ -69,10 +87,19 @@ static void prepare(op_t op, int rank, int size, long bytes, unsigned char *sbuf
         break;
     case ALLTOALL:
     case ALLTOALL_INIT:
+    case ALLTOALLV:
         for (int r = 0; r < size; r++) {
             pattern_fill(sbuf + (long) r * bytes, bytes, rank * size + r);
             pattern_poison(rbuf + (long) r * bytes, bytes, r * size + rank);
         }
+        break;
+    case SCATTERV:
+        for (int r = 0; r < size; r++) {
+            if (0 == rank) {
+                pattern_fill(sbuf + (long) r * bytes, bytes, r);
+            }
+        }
+        pattern_poison(rbuf, bytes, rank);
         break;
     }
 }
@@ -118,6 +145,15 @@ static void invoke(op_t op, long bytes, unsigned char *sbuf, unsigned char *rbuf
     case ALLTOALL:
         MPI_Alltoall(sbuf, (int) bytes, MPI_BYTE, rbuf, (int) bytes, MPI_BYTE, MPI_COMM_WORLD);
         break;
+    case ALLGATHERV:
+        MPI_Allgatherv(sbuf, (int) bytes, MPI_BYTE, rbuf, vcounts, vdispls, MPI_BYTE, MPI_COMM_WORLD);
+        break;
+    case ALLTOALLV:
+        MPI_Alltoallv(sbuf, vcounts, vdispls, MPI_BYTE, rbuf, vcounts, vdispls, MPI_BYTE, MPI_COMM_WORLD);
+        break;
+    case SCATTERV:
+        MPI_Scatterv(sbuf, vcounts, vdispls, MPI_BYTE, rbuf, (int) bytes, MPI_BYTE, 0, MPI_COMM_WORLD);
+        break;
     }
 }
 
@@ -145,15 +181,20 @@ static void verify(op_t op, int rank, int size, long bytes, const unsigned char 
         }
         break;
     case ALLGATHER:
+    case ALLGATHERV:
         for (int r = 0; r < size; r++) {
             pattern_check(name, rank, rbuf + (long) r * bytes, bytes, r);
         }
         break;
     case ALLTOALL:
     case ALLTOALL_INIT:
+    case ALLTOALLV:
         for (int r = 0; r < size; r++) {
             pattern_check(name, rank, rbuf + (long) r * bytes, bytes, r * size + rank);
         }
+        break;
+    case SCATTERV:
+        pattern_check(name, rank, rbuf, bytes, rank);
         break;
     }
 }
@@ -166,7 +207,13 @@ int main(int argc, char **argv) {
     const options_t o = parse_options(argc, argv, 1);
     const op_t op = parse_op(o.op);
     const defaults_t d = {1000, 100, 100, 10};
-    const long per_rank = (ALLGATHER == op || ALLTOALL == op || ALLTOALL_INIT == op) ? size : 1;
+    const long per_rank = (ALLGATHER == op || ALLTOALL == op || ALLTOALL_INIT == op || ALLGATHERV == op
+                           || ALLTOALLV == op || SCATTERV == op) ? size : 1;
+    vcounts = malloc(sizeof(int) * (size_t) size);
+    vdispls = malloc(sizeof(int) * (size_t) size);
+    if (NULL == vcounts || NULL == vdispls) {
+        die("coll: out of memory for ", "the vector counts");
+    }
     unsigned char *sbuf = alloc_bytes(o.max_bytes * per_rank);
     unsigned char *rbuf = alloc_bytes(o.max_bytes * size);
     report_t report;
@@ -179,6 +226,7 @@ int main(int argc, char **argv) {
         }
         const int iters = iterations_for(&o, &d, bytes);
         const int warmup = warmup_for(&o, &d, bytes);
+        vector_shape(size, bytes);
         prepare(op, rank, size, bytes, sbuf, rbuf);
         build_persistent(op, bytes, sbuf, rbuf);
         MPI_Barrier(MPI_COMM_WORLD);

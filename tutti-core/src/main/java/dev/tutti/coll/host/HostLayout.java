@@ -24,8 +24,13 @@ package dev.tutti.coll.host;
  *   +-------+-------+-------+---------------------------+-------+-------------------------+
  *
  *   call   the call's header bits (kind, root: the bits its messages would carry) &lt;&lt; 32 | the road it took
+ *          (bit 8) | whether its road is agreed at the call (bit 9: a blocking allgatherv, alltoallv or
+ *          scatterv, whose bit 8 is then its rank's offer of the cells) | its form
  *   shape  count &lt;&lt; 32 | element type ordinal; 0 for the vector forms and
- *          reduce_scatter, whose ranks pass counts of their own
+ *          reduce_scatter, whose ranks pass counts of their own, but the bytes a call of bit 9 published
+ *   bytes  the call's bytes; for an alltoallv or a scatterv's root, p + 1 ints (in whole longs), int j where
+ *          the block for rank j starts after them and int p where the blocks end, then the blocks in rank
+ *          order (the own block left out)
  *   op     0, a predefined op's ordinal + 1, or 1 &lt;&lt; 32 | a user op's name hash
  *   seq    the number of the call this cell holds: the owner's k-th call on the communicator writes cell k &amp; 3,
  *          and stores k here last (release); a reader that loads k (acquire) finds the call and bytes above

@@ -42,6 +42,13 @@ import java.util.List;
  * at 2 ranks a cell holds one block, as a gather's does.</li>
  * <li>Past the limit, a call of any of these but barrier goes through the chunk area or the message layer,
  * as for the reductions ({@link HostChunkRoad}, {@link HostChunks#move}).</li>
+ * <li>allgatherv, alltoallv, scatterv (blocking): as allgather, alltoall and scatter, but no rank knows every other's
+ * bytes, so none can tell alone whether the call fits the cells. Each publishes its call with its offer (its bytes
+ * fit its cell: then they are in it, with a table of where each peer's block starts) and its bytes' length; a rank
+ * that offers none goes on to the message layer at once, and one that does reads the offers it needs (every peer's,
+ * a scatterv's other ranks their root's) and takes the cells only if they all offered, else the message layer
+ * too: every rank goes the same way ({@link #agreed}). A peer whose block is not as long as this rank expects fails
+ * the call as the message layer would.</li>
  * </ul>
  * A rank that waits for a peer's call compares its words with its own: kind and root as a message header would, then
  * count and type, op, and whether the peer took the region too; a mismatch fails the call with the message layer's
