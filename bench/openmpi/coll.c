@@ -1,11 +1,11 @@
 /*
  * Collective latency, as OSU's collective benchmarks and Tutti's `tutti bench <op>` (CollectiveBenchmark):
  *   coll OP [-m [MIN:]MAX] [-i ITERS] [-x WARMUP] [--csv FILE] [--impl NAME]
- * with OP one of barrier, bcast, reduce, allreduce, allgather, alltoall, the vector forms allgatherv, alltoallv and
- * scatterv (every count the same, as OSU's osu_allgatherv, osu_alltoallv and osu_scatterv), and the persistent
- * allreduce_init and
- * alltoall_init (Open MPI 4.1 has MPI-4's persistent collectives as the extension MPIX_..._init, mpi-ext.h): the
- * request is built once per size, outside the timing, and each timed call is MPI_Start + MPI_Wait.
+ * with OP one of barrier, bcast, reduce, allreduce, allgather, alltoall, scan, exscan, reduce_scatter_block, the
+ * vector forms allgatherv, alltoallv and scatterv (every count the same, as OSU's osu_allgatherv, osu_alltoallv and
+ * osu_scatterv), and the persistent allreduce_init and alltoall_init (Open MPI 4.1 has MPI-4's persistent collectives
+ * as the extension MPIX_..._init, mpi-ext.h): the request is built once per size, outside the timing, and each timed
+ * call is MPI_Start + MPI_Wait.
  *
  * Method: per size a barrier, then each call is timed on its own and followed by an untimed barrier (except for
  * barrier itself, timed call after call); each rank averages its timed calls, and rank 0 gets the maximum over
@@ -13,7 +13,8 @@
  * After timing each rank checks its result of the last call (the inputs do not change between calls).
  *
  * What "bytes" means, as in OSU: bcast the message (root 0); reduce/allreduce the vector of floats summed with
- * MPI_SUM (count = bytes / 4; sizes below 4 bytes are skipped; reduce to root 0); allgather the block each rank
+ * MPI_SUM (count = bytes / 4; sizes below 4 bytes are skipped; reduce to root 0), and so scan, exscan and
+ * reduce_scatter_block (each rank's share count / p, below one float a rank skipped); allgather the block each rank
  * contributes; alltoall the block each rank sends to each other rank; scatterv the block each rank receives from
  * root 0; barrier runs one row, bytes = 0.
  */
@@ -23,15 +24,24 @@
 
 typedef enum {
     BARRIER, BCAST, REDUCE, ALLREDUCE, ALLGATHER, ALLTOALL, ALLREDUCE_INIT, ALLTOALL_INIT, ALLGATHERV, ALLTOALLV,
-    SCATTERV
+    SCATTERV, SCAN, EXSCAN, REDUCE_SCATTER_BLOCK
 } op_t;
 
 static const char *const OP_NAMES[] = {"barrier", "bcast", "reduce", "allreduce", "allgather", "alltoall",
-                                       "allreduce_init", "alltoall_init", "allgatherv", "alltoallv", "scatterv"};
+                                       "allreduce_init", "alltoall_init", "allgatherv", "alltoallv", "scatterv",
+                                       "scan", "exscan", "reduce_scatter_block"};
+
+/* The reductions: vectors of floats summed, count = bytes / 4 (reduce_scatter_block: each rank's share of it). */
+static int reduces(op_t op) {
+    return REDUCE == op || ALLREDUCE == op || ALLREDUCE_INIT == op || SCAN == op || EXSCAN == op
+           || REDUCE_SCATTER_BLOCK == op;
+}
 
 /* The counts and displacements of the vector forms: every block `bytes` long, one behind the other. */
 static int *vcounts;
 static int *vdispls;
+/* The group's size. */
+static int vsize;
 
 static void vector_shape(int size, long bytes) {
     for (int r = 0; r < size; r++) {
@@ -47,7 +57,7 @@ static op_t parse_op(const char *name) {
         }
     }
     die("coll: expected OP barrier, bcast, reduce, allreduce, allgather, alltoall, allreduce_init, alltoall_init, "
-        "allgatherv, alltoallv or scatterv, got ", name ? name : "none");
+        "allgatherv, alltoallv, scatterv, scan, exscan or reduce_scatter_block, got ", name ? name : "none");
     return BARRIER;
 }
 
@@ -69,7 +79,10 @@ static void prepare(op_t op, int rank, int size, long bytes, unsigned char *sbuf
         break;
     case REDUCE:
     case ALLREDUCE:
-    case ALLREDUCE_INIT: {
+    case ALLREDUCE_INIT:
+    case SCAN:
+    case EXSCAN:
+    case REDUCE_SCATTER_BLOCK: {
         float *in = (float *) sbuf;
         float *out = (float *) rbuf;
         for (long i = 0; i < bytes / 4; i++) {
@@ -151,6 +164,15 @@ static void invoke(op_t op, long bytes, unsigned char *sbuf, unsigned char *rbuf
     case ALLTOALLV:
         MPI_Alltoallv(sbuf, vcounts, vdispls, MPI_BYTE, rbuf, vcounts, vdispls, MPI_BYTE, MPI_COMM_WORLD);
         break;
+    case SCAN:
+        MPI_Scan(sbuf, rbuf, (int) (bytes / 4), MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+        break;
+    case EXSCAN:
+        MPI_Exscan(sbuf, rbuf, (int) (bytes / 4), MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+        break;
+    case REDUCE_SCATTER_BLOCK:
+        MPI_Reduce_scatter_block(sbuf, rbuf, (int) (bytes / 4 / vsize), MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+        break;
     case SCATTERV:
         MPI_Scatterv(sbuf, vcounts, vdispls, MPI_BYTE, rbuf, (int) bytes, MPI_BYTE, 0, MPI_COMM_WORLD);
         break;
@@ -168,18 +190,27 @@ static void verify(op_t op, int rank, int size, long bytes, const unsigned char 
     case REDUCE:
     case ALLREDUCE:
     case ALLREDUCE_INIT:
-        if (REDUCE == op && 0 != rank) {
-            break;
+    case SCAN:
+    case EXSCAN:
+    case REDUCE_SCATTER_BLOCK: {
+        if ((REDUCE == op && 0 != rank) || (EXSCAN == op && 0 == rank)) {
+            break; /* a reduce's non-roots, an exscan's rank 0: nothing to check */
         }
-        for (long i = 0; i < bytes / 4; i++) {
-            const float expected = (float) (size * (i % 97 + 1) + size * (size - 1) / 2);
-            if (((const float *) rbuf)[i] != expected) {
+        /* the result sums the inputs of ranks [0, n): every rank, or a prefix for scan and exscan */
+        const int n = SCAN == op ? rank + 1 : EXSCAN == op ? rank : size;
+        const long count = REDUCE_SCATTER_BLOCK == op ? bytes / 4 / size : bytes / 4;
+        const long first = REDUCE_SCATTER_BLOCK == op ? rank * count : 0;
+        for (long j = 0; j < count; j++) {
+            const long i = first + j;
+            const float expected = (float) (n * (i % 97 + 1) + (long) n * (n - 1) / 2);
+            if (((const float *) rbuf)[j] != expected) {
                 fprintf(stderr, "%s verify failed (rank=%d, bytes=%ld): element %ld is %g, expected %g\n", name,
-                        rank, bytes, i, ((const float *) rbuf)[i], expected);
+                        rank, bytes, j, ((const float *) rbuf)[j], expected);
                 MPI_Abort(MPI_COMM_WORLD, 1);
             }
         }
         break;
+    }
     case ALLGATHER:
     case ALLGATHERV:
         for (int r = 0; r < size; r++) {
@@ -209,6 +240,7 @@ int main(int argc, char **argv) {
     const defaults_t d = {1000, 100, 100, 10};
     const long per_rank = (ALLGATHER == op || ALLTOALL == op || ALLTOALL_INIT == op || ALLGATHERV == op
                            || ALLTOALLV == op || SCATTERV == op) ? size : 1;
+    vsize = size;
     vcounts = malloc(sizeof(int) * (size_t) size);
     vdispls = malloc(sizeof(int) * (size_t) size);
     if (NULL == vcounts || NULL == vdispls) {
@@ -221,7 +253,7 @@ int main(int argc, char **argv) {
         report = report_open(&o, OP_NAMES[op], "collective latency", size, 0);
     }
     for (long bytes = BARRIER == op ? 0 : o.min_bytes; bytes <= o.max_bytes; bytes = next_size(bytes)) {
-        if ((REDUCE == op || ALLREDUCE == op || ALLREDUCE_INIT == op) && bytes < 4) {
+        if (reduces(op) && bytes < 4L * (REDUCE_SCATTER_BLOCK == op ? size : 1)) {
             continue;
         }
         const int iters = iterations_for(&o, &d, bytes);

@@ -14,7 +14,8 @@ import java.util.function.BooleanSupplier;
  * else; {@link ScheduleRun} keeps what is decided for a run in its own fields and follows it.
  * <ul>
  * <li><b>On-host region</b>: a blocking or nonblocking call, or a persistent request's start, of barrier, bcast,
- * reduce, allreduce, gather, allgather, scatter or alltoall (regular forms) on a communicator that has a region
+ * reduce, allreduce, gather, allgather, scatter, alltoall, scan, exscan or reduce_scatter_block (regular forms) on a
+ * communicator that has a region
  * (every rank shares memory with every other, no hook; agreed at its first blocking barrier, allreduce, allgather or
  * alltoall that goes there), whose operation has no algorithm forced by the setting
  * {@code tutti.coll.<operation>}, and whose data per rank fits the region's cells ({@link #fitsCells}), or, for a
@@ -69,6 +70,9 @@ public final class Road {
      *   whole send)
      *   reduce                           cells            as bcast, but at 2 ranks and tutti.coll.hostChunks
      *                                                     auto: messages
+     *   scan, exscan,                    cells            messages
+     *   reduce_scatter_block (b: the
+     *   whole operand)
      *   reduce, allreduce with an op     cells            messages: the chunks fold a share of each chunk
      *   applied to whole operands (one                    on each rank, which would cut an operand (such an
      *   that does not commute and has                     op may group elements freely), or an item
@@ -96,6 +100,7 @@ public final class Road {
             case BARRIER -> true;
             case BCAST, GATHER, ALLGATHER, SCATTER, ALLTOALL -> fitsCells(call, limit) || chunks;
             case REDUCE, ALLREDUCE -> fitsCells(call, limit) || chunks && cutsAtItems(call);
+            case SCAN, EXSCAN, REDUCE_SCATTER_BLOCK -> fitsCells(call, limit);
             default -> false;
         };
     }
@@ -112,11 +117,9 @@ public final class Road {
      * @return true if the call may take the cells
      */
     public static boolean agreedAtCall(final CollCall call) {
-        if (CollCall.Variant.BLOCKING != call.variant() || null != call.comm().selection().override(call.kind())) {
-            return false;
-        }
         return switch (call.kind()) {
-            case ALLGATHERV, ALLTOALLV, SCATTERV -> true;
+            case ALLGATHERV, ALLTOALLV, SCATTERV -> CollCall.Variant.BLOCKING == call.variant()
+                && null == call.comm().selection().override(call.kind());
             default -> false;
         };
     }
@@ -142,7 +145,7 @@ public final class Road {
     public static boolean fitsCells(final CollCall call, final long limit) {
         final long block = (long) call.sendCount() * call.sendType().sizeBytes();
         return switch (call.kind()) {
-            case SCATTER, ALLTOALL -> block * call.comm().size() <= limit;
+            case SCATTER, ALLTOALL, REDUCE_SCATTER_BLOCK -> block * call.comm().size() <= limit;
             default -> block <= limit;
         };
     }

@@ -28,9 +28,9 @@ package dev.tutti.coll.host;
  *          scatterv, whose bit 8 is then its rank's offer of the cells) | its form
  *   shape  count &lt;&lt; 32 | element type ordinal; 0 for the vector forms and
  *          reduce_scatter, whose ranks pass counts of their own, but the bytes a call of bit 9 published
- *   bytes  the call's bytes; for an alltoallv or a scatterv's root, p + 1 ints (in whole longs), int j where
- *          the block for rank j starts after them and int p where the blocks end, then the blocks in rank
- *          order (the own block left out)
+ *   bytes  the call's bytes; for an alltoallv or a scatterv's root of more than 2 ranks, p + 1 ints (in whole
+ *          longs), int j where the block for rank j starts after them and int p where the blocks end, then
+ *          the blocks in rank order (the own block left out); of 2 ranks, the peer's block alone
  *   op     0, a predefined op's ordinal + 1, or 1 &lt;&lt; 32 | a user op's name hash
  *   seq    the number of the call this cell holds: the owner's k-th call on the communicator writes cell k &amp; 3,
  *          and stores k here last (release); a reader that loads k (acquire) finds the call and bytes above

@@ -36,6 +36,9 @@ import java.util.List;
  * made the chunk area): through the chunk area or the message layer, as every rank decides alike from the words and
  * offers they publish with the call ({@link HostChunkRoad}).</li>
  * <li>gather, allgather: every rank publishes its block; the root (every rank) copies each out.</li>
+ * <li>scan, exscan: every rank publishes its operand, and waits for the ranks before it and folds theirs (and for a
+ * scan its own) in rank order. reduce_scatter_block: every rank publishes its whole operand, waits for all, and
+ * folds its block of each in rank order.</li>
  * <li>scatter: the root publishes every block but its own; each rank copies its own. alltoall: every rank
  * publishes its whole send but its own block; each copies its block out of every peer's cell and its own straight
  * from its send. The own block, which no peer reads, is left out and the others lie one behind the other, so that
@@ -85,7 +88,7 @@ import java.util.List;
  * whose peers on this communicator always arrive first still moves its other operations on; a pass per call would
  * cost a small call a large share of its time), and a call makes one first when a registered run of a higher priority
  * is in flight. Cost per call: one copy in, the reads of the awaited peers' lines and one copy out per block read; no
- * allocation (the cells' data views are made once).
+ * allocation (the cells' data views are made once; a reduce_scatter_block slices its block out of each operand).
  */
 final class HostRegion implements HostState {
     private static final VarHandle PENDING;
@@ -207,6 +210,10 @@ final class HostRegion implements HostState {
                 } else if (HostRun.ALL == awaits) {
                     for (int i = 1; i < size; i++) {
                         awaitCall((rank + i) % size, k, c);
+                    }
+                } else if (HostRun.LOWER == awaits) {
+                    for (int r = 0; r < rank; r++) {
+                        awaitCall(r, k, c);
                     }
                 }
             } catch (final RuntimeException | Error e) {
@@ -518,9 +525,10 @@ final class HostRegion implements HostState {
                     return false;
                 }
                 check(root, k, run.call, run.callWord, run.shapeWord, run.opWord);
-            } else if (HostRun.ALL == run.awaits) {
-                for (; run.checked < size; run.checked++) {
-                    final int r = (rank + run.checked) % size;
+            } else if (HostRun.ALL == run.awaits || HostRun.LOWER == run.awaits) {
+                final boolean all = HostRun.ALL == run.awaits;
+                for (; all ? run.checked < size : run.checked <= rank; run.checked++) {
+                    final int r = all ? (rank + run.checked) % size : run.checked - 1;
                     if (!cells.published(r, k)) {
                         return false;
                     }
@@ -587,7 +595,11 @@ final class HostRegion implements HostState {
             }
             want = run.k;
             drawn = run.tag;
-            r = HostRun.ROOT == run.awaits ? run.call.root() : (rank + run.checked) % size;
+            r = switch (run.awaits) {
+                case HostRun.ROOT -> run.call.root();
+                case HostRun.LOWER -> run.checked - 1;
+                default -> (rank + run.checked) % size;
+            };
         }
         if (r < 0) {
             return;
@@ -626,6 +638,10 @@ final class HostRegion implements HostState {
         } else if (HostRun.ALL == run.awaits) {
             for (int i = 1; i < size; i++) {
                 final int r = (rank + i) % size;
+                waits.await(r, cells.block(r), seq, k, op, run.tag);
+            }
+        } else if (HostRun.LOWER == run.awaits) {
+            for (int r = 0; r < rank; r++) {
                 waits.await(r, cells.block(r), seq, k, op, run.tag);
             }
         }

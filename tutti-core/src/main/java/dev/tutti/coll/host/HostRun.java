@@ -24,10 +24,14 @@ import java.util.concurrent.TimeUnit;
  * at the start, one at the completion, no allocation for a persistent request.
  */
 final class HostRun implements RegionRun {
-    /** What a run waits for before it completes: nothing (a bcast's root), the root's call, or every peer's. */
+    /**
+     * What a run waits for before it completes: nothing (a bcast's root), the root's call, every peer's, or every
+     * lower rank's (a scan's).
+     */
     static final int NONE = 0;
     static final int ROOT = 1;
     static final int ALL = 2;
+    static final int LOWER = 3;
     /** Tests of a run still incomplete between two looks for a peer that is gone. */
     private static final int CHECK_EVERY = 256;
 
@@ -51,7 +55,10 @@ final class HostRun implements RegionRun {
     int awaits;
     /** Whether this rank's cell holds the call (its words may wait for a free cell first). */
     boolean published;
-    /** Peers (as offsets from this rank, 1 to size - 1) whose call has been seen and checked. */
+    /**
+     * Peers whose call has been seen and checked: as offsets from this rank, 1 to size - 1 ({@code ALL}), or ranks
+     * 0 to {@code checked - 2} ({@code LOWER}).
+     */
     int checked;
     /** Whether its bytes go through the region's chunk area, and whether they have begun to (under the lock). */
     boolean chunked;

@@ -30,7 +30,10 @@ final class HostSteps {
     private final HostCells cells;
     /** Per rank and cell: a view of the cell's bytes, inline ({@code 2c + 1}) and in the lines after ({@code 2c}). */
     private final MemorySegment[][] bytes;
-    /** The bytes of a vector call's table of where its blocks start: {@code p + 1} ints, in whole longs. */
+    /**
+     * The bytes of a vector call's table of where its blocks start: {@code p + 1} ints, in whole longs; none at 2
+     * ranks, whose cell holds one block (so that up to 32 bytes travel in the cell's first line, with its words).
+     */
     private final long table;
 
     HostSteps(final int rank, final int size, final HostCells cells) {
@@ -38,13 +41,17 @@ final class HostSteps {
         this.size = size;
         this.cells = cells;
         this.bytes = cells.views();
-        this.table = (Integer.BYTES * (size + 1L) + Long.BYTES - 1) / Long.BYTES * Long.BYTES;
+        this.table = 2 == size ? 0 : (Integer.BYTES * (size + 1L) + Long.BYTES - 1) / Long.BYTES * Long.BYTES;
     }
 
-    /** @return what a call waits for on this rank: {@link HostRun#NONE}, {@code ROOT} or {@code ALL} */
+    /**
+     * @return what a call waits for on this rank: {@link HostRun#NONE}, {@code ROOT}, {@code ALL} or {@code LOWER}
+     * (a scan's or exscan's ranks but the first: the ranks before them)
+     */
     int awaits(final CollCall c) {
         return switch (c.kind()) {
-            case BARRIER, ALLREDUCE, ALLGATHER, ALLTOALL -> HostRun.ALL;
+            case BARRIER, ALLREDUCE, ALLGATHER, ALLTOALL, REDUCE_SCATTER_BLOCK -> HostRun.ALL;
+            case SCAN, EXSCAN -> 0 == rank ? HostRun.NONE : HostRun.LOWER;
             case BCAST, SCATTER -> rank == c.root() ? HostRun.NONE : HostRun.ROOT;
             case REDUCE, GATHER -> rank == c.root() ? HostRun.ALL : HostRun.NONE;
             default -> throw Failures.internal(c.kind().mpiName(), c.where(), "no on-host algorithm");
@@ -60,7 +67,8 @@ final class HostSteps {
         return switch (c.kind()) {
             case BCAST -> rank == c.root() ? c.recv() : null;
             case SCATTER -> rank == c.root() ? c.send() : null;
-            case REDUCE, ALLREDUCE, GATHER, ALLGATHER, ALLTOALL -> null != c.send() ? c.send() : c.recv();
+            case REDUCE, ALLREDUCE, GATHER, ALLGATHER, ALLTOALL, SCAN, EXSCAN, REDUCE_SCATTER_BLOCK ->
+                null != c.send() ? c.send() : c.recv();
             default -> null;
         };
     }
@@ -80,15 +88,19 @@ final class HostSteps {
     }
 
     /**
-     * @return how many bytes this rank publishes for a call: a block, or a scatter's or alltoall's {@code p - 1} of
-     * them (all but its own, {@link #hole})
+     * @return how many bytes this rank publishes for a call: a block, a scatter's or alltoall's {@code p - 1} of
+     * them (all but its own, {@link #hole}), or a reduce_scatter_block's whole operand ({@code p} blocks: each rank
+     * folds its block of every operand, its own too, out of the cells, in rank order)
      */
     long published(final CollCall c) {
         if (null == source(c)) {
             return 0;
         }
-        final CollKind kind = c.kind();
-        return CollKind.SCATTER == kind || CollKind.ALLTOALL == kind ? block(c) * (size - 1) : block(c);
+        return switch (c.kind()) {
+            case SCATTER, ALLTOALL -> block(c) * (size - 1);
+            case REDUCE_SCATTER_BLOCK -> block(c) * size;
+            default -> block(c);
+        };
     }
 
     /**
@@ -120,6 +132,37 @@ final class HostSteps {
                         for (int r = size - 2; r >= 0; r--) {
                             LocalReduction.reduce(c.op(), c.sendType(), data(r, k, n), recv, c.sendCount());
                         }
+                    }
+                }
+            }
+            case SCAN, EXSCAN -> {
+                // scan: x0 op (x1 op (... op x_rank)), starting from the own operand; exscan: up to x_(rank-1)
+                final int last = CollKind.SCAN == c.kind() ? rank : rank - 1;
+                if (last < 0) {
+                    break; // an exscan's first rank: its receive buffer is not significant
+                }
+                if (last == rank) {
+                    if (null != c.send()) {
+                        SegmentCopy.copy(c.send(), 0, recv, 0, n);
+                    }
+                } else {
+                    SegmentCopy.copy(data(last, k, n), 0, recv, 0, n);
+                }
+                for (int r = last - 1; r >= 0; r--) {
+                    LocalReduction.reduce(c.op(), c.sendType(), data(r, k, n), recv, c.sendCount());
+                }
+            }
+            case REDUCE_SCATTER_BLOCK -> { // this rank's block of every operand, all in the cells, in rank order
+                final long at = rank * n;
+                if (ownFirst(c)) {
+                    SegmentCopy.copy(data(rank, k, n * size), at, recv, 0, n);
+                    for (int i = 1; i < size; i++) {
+                        reduce(c, data((rank + i) % size, k, n * size).asSlice(at, n), recv);
+                    }
+                } else {
+                    SegmentCopy.copy(data(size - 1, k, n * size), at, recv, 0, n);
+                    for (int r = size - 2; r >= 0; r--) {
+                        reduce(c, data(r, k, n * size).asSlice(at, n), recv);
                     }
                 }
             }
@@ -184,7 +227,8 @@ final class HostSteps {
     /**
      * Writes this rank's {@link #vectorBytes} of a vector call into {@code to}, a view of its cell: an allgatherv's
      * block; or the table, int {@code j} the offset after it of the block for rank {@code j} (the last, {@code p},
-     * where they end; this rank's own block is left out, so its offset is the next one's), then the blocks.
+     * where they end; this rank's own block is left out, so its offset is the next one's), then the blocks; at 2
+     * ranks, the peer's block alone.
      */
     void pack(final CollCall c, final MemorySegment to) {
         final CollArgs a = c.args();
@@ -198,6 +242,11 @@ final class HostSteps {
         final MemorySegment from = inPlace ? a.recv() : a.send();
         final int[] counts = inPlace ? a.recvCounts() : a.sendCounts();
         final int[] displs = inPlace ? a.recvDispls() : a.sendDispls();
+        if (0 == table) { // 2 ranks: the peer's block alone
+            final int peer = 1 - rank;
+            SegmentCopy.copy(from, displs[peer] * e, to, 0, counts[peer] * e);
+            return;
+        }
         long off = 0;
         for (int j = 0; j < size; j++) {
             to.set(INT, (long) Integer.BYTES * j, (int) off);
@@ -260,11 +309,17 @@ final class HostSteps {
     /** Copies this rank's block out of rank {@code r}'s table and blocks of call {@code k}, {@code want} bytes. */
     private void copyBlock(final CollCall c, final int r, final long k, final long want, final MemorySegment to,
         final long at) {
-        final MemorySegment cell = data(r, k, cells.shapeOf(r, k));
-        final int from = cell.get(INT, (long) Integer.BYTES * rank);
-        final long n = cell.get(INT, (long) Integer.BYTES * (rank + 1)) - from;
+        final long bytes = cells.shapeOf(r, k);
+        final MemorySegment cell = data(r, k, bytes);
+        final int from = 0 == table ? 0 : cell.get(INT, (long) Integer.BYTES * rank);
+        final long n = 0 == table ? bytes : cell.get(INT, (long) Integer.BYTES * (rank + 1)) - from;
         expect(c, r, n, want);
         SegmentCopy.copy(cell, table + from, to, at, n);
+    }
+
+    /** Folds {@code in} into {@code inout}: {@code inout = in op inout}, a block of the call's count. */
+    private static void reduce(final CollCall c, final MemorySegment in, final MemorySegment inout) {
+        LocalReduction.reduce(c.op(), c.sendType(), in, inout, c.sendCount());
     }
 
     /** Fails the call if rank {@code r} sent {@code n} bytes to this rank where it expects {@code want}. */

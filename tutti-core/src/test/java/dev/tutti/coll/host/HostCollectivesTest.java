@@ -197,10 +197,57 @@ class HostCollectivesTest {
                 assertArrayEquals(expect, got, "alltoall n=" + n);
                 w.alltoall(Buf.IN_PLACE, Buf.of(send));
                 assertArrayEquals(expect, send, "alltoall in place n=" + n);
+                scans(w, n);
                 w.barrier();
             }
             assertTrue(region(w).contains("HostRegion"), "the calls did not go through a region: " + region(w));
         });
+    }
+
+    /**
+     * scan, exscan and reduce_scatter_block of {@code n} ints a rank (a block), in place and not, and with a
+     * non-commutative op, whose result in rank order is the first rank's operand.
+     */
+    private static void scans(final Communicator w, final int n) {
+        final int me = w.rank();
+        final int p = w.size();
+        final int[] scan = new int[n];
+        w.scan(Buf.of(vals(me, n)), Buf.of(scan), Op.SUM);
+        assertArrayEquals(sums(me + 1, n), scan, "scan n=" + n);
+        final int[] scanIn = vals(me, n);
+        w.scan(Buf.IN_PLACE, Buf.of(scanIn), Op.SUM);
+        assertArrayEquals(sums(me + 1, n), scanIn, "scan in place n=" + n);
+        final int[] scanFirst = new int[n];
+        w.scan(Buf.of(vals(me, n)), Buf.of(scanFirst), FIRST);
+        assertArrayEquals(vals(0, n), scanFirst, "scan of a non-commutative op n=" + n);
+        final int[] ex = new int[n];
+        w.exscan(Buf.of(vals(me, n)), Buf.of(ex), Op.SUM);
+        final int[] exIn = vals(me, n);
+        w.exscan(Buf.IN_PLACE, Buf.of(exIn), Op.SUM);
+        final int[] exFirst = new int[n];
+        w.exscan(Buf.of(vals(me, n)), Buf.of(exFirst), FIRST);
+        if (me > 0) {
+            assertArrayEquals(sums(me, n), ex, "exscan n=" + n);
+            assertArrayEquals(sums(me, n), exIn, "exscan in place n=" + n);
+            assertArrayEquals(vals(0, n), exFirst, "exscan of a non-commutative op n=" + n);
+        }
+        final int[] operand = vals(me, p * n);
+        final int[] block = new int[n];
+        final int[] expect = new int[n];
+        final int[] first = new int[n];
+        for (int i = 0; i < n; i++) {
+            first[i] = val(0, me * n + i);
+            for (int r = 0; r < p; r++) {
+                expect[i] += val(r, me * n + i);
+            }
+        }
+        w.reduceScatterBlock(Buf.of(operand), Buf.of(block), Op.SUM);
+        assertArrayEquals(expect, block, "reduce_scatter_block n=" + n);
+        final int[] inPlace = vals(me, p * n);
+        w.reduceScatterBlock(Buf.IN_PLACE, Buf.of(inPlace), Op.SUM);
+        assertArrayEquals(expect, Arrays.copyOf(inPlace, n), "reduce_scatter_block in place n=" + n);
+        w.reduceScatterBlock(Buf.of(operand), Buf.of(block), FIRST);
+        assertArrayEquals(first, block, "reduce_scatter_block of a non-commutative op n=" + n);
     }
 
     /**
