@@ -128,8 +128,8 @@ public final class IntraBridge implements CollBridge {
             count = send.count();
             type = send.datatype();
         }
-        return call(CollKind.GATHERV, start, new CollArgs(op, inPlace ? null : sendMemory(send), r, type, count, root,
-            null, null, null, counts, displs, null, null, null, null), 0, 0, fin);
+        return callVector(CollKind.GATHERV, start, inPlace ? null : sendMemory(send), r, type, count, root, null, null,
+            null, counts, displs, 0, 0, fin);
     }
 
     @Override
@@ -185,9 +185,8 @@ public final class IntraBridge implements CollBridge {
             count = recv.count();
             type = recv.datatype();
         }
-        return call(CollKind.SCATTERV, start, new CollArgs(op, isRoot ? sendMemory(send) : null,
-            inPlace ? null : recvMemory(recv, fin), type, count, root, null, counts, displs, null, null, null, null,
-            null, null), 0, 0, fin);
+        return callVector(CollKind.SCATTERV, start, isRoot ? sendMemory(send) : null,
+            inPlace ? null : recvMemory(recv, fin), type, count, root, null, counts, displs, null, null, 0, 0, fin);
     }
 
     @Override
@@ -219,9 +218,8 @@ public final class IntraBridge implements CollBridge {
             check.capacity(op, "send", send, counts[rank()]);
         }
         final List<Runnable> fin = finishers(recv);
-        return call(CollKind.ALLGATHERV, start, new CollArgs(op, inPlace ? null : sendMemory(send),
-            recvMemory(recv, fin), recv.datatype(), counts[rank()], -1, null, null, null, counts, displs, null, null,
-            null, null), 0, 0, fin);
+        return callVector(CollKind.ALLGATHERV, start, inPlace ? null : sendMemory(send), recvMemory(recv, fin),
+            recv.datatype(), counts[rank()], -1, null, null, null, counts, displs, 0, 0, fin);
     }
 
     @Override
@@ -255,9 +253,8 @@ public final class IntraBridge implements CollBridge {
             check.vector(op, "sendCounts", "sendDispls", sendCounts, sendDispls, send);
         }
         final List<Runnable> fin = finishers(recv);
-        return call(CollKind.ALLTOALLV, start, new CollArgs(op, inPlace ? null : sendMemory(send),
-            recvMemory(recv, fin), recv.datatype(), 0, -1, null, sendCounts, sendDispls, recvCounts, recvDispls,
-            null, null, null, null), 0, 0, fin);
+        return callVector(CollKind.ALLTOALLV, start, inPlace ? null : sendMemory(send), recvMemory(recv, fin),
+            recv.datatype(), 0, -1, null, sendCounts, sendDispls, recvCounts, recvDispls, 0, 0, fin);
     }
 
     @Override
@@ -372,9 +369,9 @@ public final class IntraBridge implements CollBridge {
         }
         check.reducible(op, o, recv.datatype());
         final List<Runnable> fin = finishers(recv);
-        return call(CollKind.REDUCE_SCATTER, start, new CollArgs(op, inPlace ? null : sendMemory(send),
-            recvMemory(recv, fin), recv.datatype(), counts[rank()], -1, o, null, null, counts, null, null, null, null,
-            null), total * recv.datatype().sizeBytes(), total, fin);
+        return callVector(CollKind.REDUCE_SCATTER, start, inPlace ? null : sendMemory(send), recvMemory(recv, fin),
+            recv.datatype(), counts[rank()], -1, o, null, null, counts, null, total * recv.datatype().sizeBytes(),
+            total, fin);
     }
 
     // --------------------------------------------------------------------- symmetric forms: the two groups coincide
@@ -428,7 +425,19 @@ public final class IntraBridge implements CollBridge {
             finish);
     }
 
-    /** Fills in a collective whose arguments the cache cannot key (v-collectives, alltoallw). */
+    /**
+     * Fills in a v-collective, its counts and displacements the caller's arrays (as MPI, the caller leaves them
+     * alone until the call completes): its argument record is made only if a schedule is built for it.
+     */
+    private CollCall callVector(final CollKind kind, final CollStart start, final MemorySegment send,
+        final MemorySegment recv, final Datatype type, final int count, final int root, final Op o,
+        final int[] sendCounts, final int[] sendDispls, final int[] recvCounts, final int[] recvDispls,
+        final long bytes, final long selCount, final List<Runnable> finish) {
+        return descriptor(start).intraVector(coll, where, kind, start, send, recv, type, count, root, o, sendCounts,
+            sendDispls, recvCounts, recvDispls, bytes, selCount, finish);
+    }
+
+    /** Fills in a collective whose arguments the cache cannot key (alltoallw). */
     private CollCall call(final CollKind kind, final CollStart start, final CollArgs args, final long bytes,
         final long count, final List<Runnable> finish) {
         return descriptor(start).intra(coll, where, kind, start, args, bytes, count, finish);

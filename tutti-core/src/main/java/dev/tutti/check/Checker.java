@@ -162,7 +162,7 @@ public final class Checker implements CollHook, Agent {
             abandoned.clear(); // the rank has moved on: it no longer waits in the calls it gave up
         }
         final CommState state = state(comm);
-        if (CollCall.Variant.BLOCKING == call.variant() && !call.isInter() && null == call.vectorArgs()
+        if (CollCall.Variant.BLOCKING == call.variant() && !call.isInter() && !call.isVector()
             && state.roundBusy.compareAndSet(false, true)) {
             checkRegular(call, state, base);
             return;

@@ -67,7 +67,7 @@ final class OwnedBuffers {
      * @return the watch, or null if the call has nothing watched
      */
     static OwnedBuffers watch(final CollCall call, final String site, final BiConsumer<String, String> report) {
-        if (call.isInter() || null != call.vectorArgs() || call.staged()
+        if (call.isInter() || call.isVector() || call.staged()
             || CollCall.Variant.PERSISTENT == call.variant()) {
             return null;
         }

@@ -48,7 +48,13 @@ public final class CollCall {
     private int count;
     private int root;
     private Op op;
-    // intracommunicator, v-collectives and alltoallw
+    // intracommunicator, v-collectives and alltoallw: their counts and displacements as the caller passed them, and
+    // their argument record, made when first asked for (a call that the on-host region runs needs none)
+    private boolean vector;
+    private int[] sendCounts;
+    private int[] sendDispls;
+    private int[] recvCounts;
+    private int[] recvDispls;
     private CollArgs args;
     private long selectBytes;
     private long selectCount;
@@ -104,6 +110,7 @@ public final class CollCall {
         this.count = count;
         this.root = root;
         this.op = op;
+        vectors(false, null, null, null, null);
         this.args = null;
         this.selectBytes = selectBytes;
         this.selectCount = selectCount;
@@ -134,8 +141,51 @@ public final class CollCall {
         final CollArgs args, final long selectBytes, final long selectCount, final List<Runnable> finish) {
         intra(comm, where, kind, start, args.send(), args.recv(), args.type(), args.count(), args.root(),
             args.reduceOp(), selectBytes, selectCount, finish);
+        vectors(true, args.sendCounts(), args.sendDispls(), args.recvCounts(), args.recvDispls());
         this.args = args;
         return this;
+    }
+
+    /**
+     * Fills in an intracommunicator v-collective (gatherv, scatterv, allgatherv, alltoallv, reduce_scatter) in
+     * {@link CollArgs}' conventions, its counts and displacements as the caller passed them: its argument record is
+     * made only when a schedule is built for it ({@link #args()}), so that a call the on-host region runs allocates
+     * nothing.
+     *
+     * @param comm        the communicator
+     * @param where       its description, for messages
+     * @param kind        the operation
+     * @param start       how it starts
+     * @param send        send memory, or null (in place, not significant)
+     * @param recv        receive memory, or null (not significant)
+     * @param type        element type
+     * @param count       element count (this rank's block, see {@link CollArgs})
+     * @param root        the root, or -1
+     * @param op          the reduction, or null
+     * @param sendCounts  per-peer send counts, or null
+     * @param sendDispls  per-peer send displacements, or null
+     * @param recvCounts  per-peer receive counts, or null
+     * @param recvDispls  per-peer receive displacements, or null
+     * @param selectBytes bytes that select the algorithm
+     * @param selectCount elements that select the algorithm
+     * @param finish      steps after the schedule, empty if none
+     * @return this
+     */
+    public CollCall intraVector(final CollComm comm, final String where, final CollKind kind, final CollStart start,
+        final MemorySegment send, final MemorySegment recv, final Datatype type, final int count, final int root,
+        final Op op, final int[] sendCounts, final int[] sendDispls, final int[] recvCounts, final int[] recvDispls,
+        final long selectBytes, final long selectCount, final List<Runnable> finish) {
+        intra(comm, where, kind, start, send, recv, type, count, root, op, selectBytes, selectCount, finish);
+        vectors(true, sendCounts, sendDispls, recvCounts, recvDispls);
+        return this;
+    }
+
+    private void vectors(final boolean v, final int[] sc, final int[] sd, final int[] rc, final int[] rd) {
+        this.vector = v;
+        this.sendCounts = sc;
+        this.sendDispls = sd;
+        this.recvCounts = rc;
+        this.recvDispls = rd;
     }
 
     /**
@@ -165,6 +215,7 @@ public final class CollCall {
         this.count = null == a ? 0 : a.sendCount();
         this.root = null == a ? -1 : a.root();
         this.op = null == a ? null : a.reduceOp();
+        vectors(false, null, null, null, null);
         this.args = null;
         this.selectBytes = null == a ? 0 : Math.max((long) a.sendCount() * a.sendType().sizeBytes(),
             (long) a.recvCount() * a.recvType().sizeBytes());
@@ -261,7 +312,32 @@ public final class CollCall {
 
     /** @return the whole arguments of an intracommunicator v-collective or alltoallw, else null */
     public CollArgs vectorArgs() {
-        return args;
+        return args();
+    }
+
+    /** @return whether this is an intracommunicator v-collective or alltoallw (its arguments: {@link #args()}) */
+    public boolean isVector() {
+        return vector;
+    }
+
+    /** @return a v-collective's per-peer send counts, or null */
+    public int[] sendCounts() {
+        return sendCounts;
+    }
+
+    /** @return a v-collective's per-peer send displacements, or null */
+    public int[] sendDispls() {
+        return sendDispls;
+    }
+
+    /** @return a v-collective's per-peer receive counts, or null */
+    public int[] recvCounts() {
+        return recvCounts;
+    }
+
+    /** @return a v-collective's per-peer receive displacements, or null */
+    public int[] recvDispls() {
+        return recvDispls;
     }
 
     /** @return the intercommunicator of an intercommunicator call, else null */
@@ -379,7 +455,12 @@ public final class CollCall {
         return recv;
     }
 
+    /** @return the whole arguments of a v-collective or alltoallw (made at the first call), else null */
     public CollArgs args() {
+        if (vector && null == args) {
+            args = new CollArgs(kind.mpiName(), send, recv, type, count, root, op, sendCounts, sendDispls, recvCounts,
+                recvDispls, null, null, null, null);
+        }
         return args;
     }
 

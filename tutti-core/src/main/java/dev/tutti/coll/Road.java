@@ -92,7 +92,7 @@ public final class Road {
      */
     public static boolean onHost(final CollCall call, final long limit, final boolean chunks) {
         final CollCall.Variant form = call.variant();
-        if (CollCall.Variant.TAGGED == form || null != call.args()
+        if (CollCall.Variant.TAGGED == form || call.isVector()
             || null != call.comm().selection().override(call.kind())) {
             return false;
         }

@@ -4,6 +4,7 @@ import dev.tutti.Buf;
 import dev.tutti.Op;
 import dev.tutti.testkit.AllocationProbe;
 import dev.tutti.testkit.ShmJob;
+import dev.tutti.testkit.Worlds;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -65,6 +66,40 @@ class CollAllocationTest {
             }
             // The reused runs still compute: the sum of both ranks' x.
             assertArrayEquals(new float[] {3, 30}, y, 0f, Arrays.toString(y));
+        });
+    }
+
+    /**
+     * The vector forms, scans and reduce_scatter_block that the on-host region runs allocate nothing per call either:
+     * a v-collective's counts stay the caller's arrays (its argument record is made only for a schedule).
+     */
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void shouldAllocateNothingPerVectorFormOrScanOnTheRegion() {
+        ShmJob.run(2, (world, shm) -> {
+            final int[] x = {1 + world.rank(), 10 * (1 + world.rank())};
+            final int[] y = new int[4];
+            final Buf bx = Buf.of(x);
+            final Buf by = Buf.of(y);
+            final Buf one = Buf.of(x, 0, 1);
+            final Buf first = Buf.of(y, 0, 1);
+            final Buf two = Buf.of(y, 0, 2);
+            final int[] counts = {1, 1};
+            final int[] displs = {0, 1};
+            world.barrier();
+            final Runnable[] calls = {() -> world.allgatherv(one, two, counts, displs),
+                () -> world.alltoallv(bx, counts, displs, by, counts, displs),
+                () -> world.scatterv(0 == world.rank() ? bx : null, counts, displs, first, 0),
+                () -> world.scan(bx, by, Op.SUM), () -> world.exscan(bx, by, Op.SUM),
+                () -> world.reduceScatterBlock(bx, first, Op.SUM)};
+            final String[] names = {"allgatherv", "alltoallv", "scatterv", "scan", "exscan", "reduce_scatter_block"};
+            for (int c = 0; c < calls.length; c++) {
+                final double perCall = AllocationProbe.leastPerCall(calls[c], CALLS);
+                assertTrue(perCall < MAX_BYTES_PER_CALL, "rank " + world.rank() + ": blocking " + names[c]
+                    + " allocated " + perCall + " bytes per call, expected < " + MAX_BYTES_PER_CALL);
+            }
+            assertTrue(String.valueOf(Worlds.impl(world).collComm().hostState()).contains(" 0 through messages"),
+                "every call took the region: " + Worlds.impl(world).collComm().hostState());
         });
     }
 

@@ -285,7 +285,7 @@ public final class CollDoor {
      */
     private static CollCall build(final CollCall c) {
         final AlgorithmId id = c.isInter() ? null : select(c);
-        final boolean cacheable = null == c.args() && c.finish().isEmpty() && Datatype.BOOLEAN != c.sendType()
+        final boolean cacheable = !c.isVector() && c.finish().isEmpty() && Datatype.BOOLEAN != c.sendType()
             && (!c.isInter() || null == c.interArgs() || c.interArgs().isRegular())
             && ScheduleCache.covers(c.selectBytes());
         final ScheduleCache cache = c.comm().schedules();
@@ -306,7 +306,7 @@ public final class CollDoor {
             return buildInter(c.interComm(), c.kind(), c.interArgs(), c.finish());
         }
         final CollComm comm = c.comm();
-        return Algorithms.build(id, comm, null != c.args() ? c.args() : CollArgs.of(c.kind().mpiName(), c.send(),
+        return Algorithms.build(id, comm, c.isVector() ? c.args() : CollArgs.of(c.kind().mpiName(), c.send(),
             c.recv(), c.sendType(), c.sendCount(), c.root(), c.op()));
     }
 

@@ -88,7 +88,8 @@ import java.util.List;
  * whose peers on this communicator always arrive first still moves its other operations on; a pass per call would
  * cost a small call a large share of its time), and a call makes one first when a registered run of a higher priority
  * is in flight. Cost per call: one copy in, the reads of the awaited peers' lines and one copy out per block read; no
- * allocation (the cells' data views are made once; a reduce_scatter_block slices its block out of each operand).
+ * allocation (the cells' data views are made once; a reduce_scatter_block's views of its block in each operand once
+ * per size).
  */
 final class HostRegion implements HostState {
     private static final VarHandle PENDING;

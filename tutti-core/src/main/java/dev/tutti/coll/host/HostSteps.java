@@ -1,7 +1,6 @@
 package dev.tutti.coll.host;
 
 import dev.tutti.Datatype;
-import dev.tutti.coll.CollArgs;
 import dev.tutti.coll.CollCall;
 import dev.tutti.coll.CollKind;
 import dev.tutti.internal.Errors;
@@ -31,6 +30,11 @@ final class HostSteps {
     /** Per rank and cell: a view of the cell's bytes, inline ({@code 2c + 1}) and in the lines after ({@code 2c}). */
     private final MemorySegment[][] bytes;
     /**
+     * Per rank and cell: a view of this rank's block of the reduce_scatter_block operand there, of the last call's
+     * size, its byte size that size (so that repeated calls of one size make no view).
+     */
+    private final MemorySegment[][] blocks;
+    /**
      * The bytes of a vector call's table of where its blocks start: {@code p + 1} ints, in whole longs; none at 2
      * ranks, whose cell holds one block (so that up to 32 bytes travel in the cell's first line, with its words).
      */
@@ -41,6 +45,7 @@ final class HostSteps {
         this.size = size;
         this.cells = cells;
         this.bytes = cells.views();
+        this.blocks = new MemorySegment[size][HostLayout.CELLS];
         this.table = 2 == size ? 0 : (Integer.BYTES * (size + 1L) + Long.BYTES - 1) / Long.BYTES * Long.BYTES;
     }
 
@@ -153,16 +158,15 @@ final class HostSteps {
                 }
             }
             case REDUCE_SCATTER_BLOCK -> { // this rank's block of every operand, all in the cells, in rank order
-                final long at = rank * n;
                 if (ownFirst(c)) {
-                    SegmentCopy.copy(data(rank, k, n * size), at, recv, 0, n);
+                    SegmentCopy.copy(blockOf(rank, k, n), 0, recv, 0, n);
                     for (int i = 1; i < size; i++) {
-                        reduce(c, data((rank + i) % size, k, n * size).asSlice(at, n), recv);
+                        reduce(c, blockOf((rank + i) % size, k, n), recv);
                     }
                 } else {
-                    SegmentCopy.copy(data(size - 1, k, n * size), at, recv, 0, n);
+                    SegmentCopy.copy(blockOf(size - 1, k, n), 0, recv, 0, n);
                     for (int r = size - 2; r >= 0; r--) {
-                        reduce(c, data(r, k, n * size).asSlice(at, n), recv);
+                        reduce(c, blockOf(r, k, n), recv);
                     }
                 }
             }
@@ -205,12 +209,11 @@ final class HostSteps {
      * each starts; 0 for a scatterv's other ranks
      */
     long vectorBytes(final CollCall c) {
-        final CollArgs a = c.args();
         final long e = c.sendType().sizeBytes();
         return switch (c.kind()) {
-            case ALLGATHERV -> a.recvCounts()[rank] * e;
-            case ALLTOALLV -> table + sent(a.inPlace() ? a.recvCounts() : a.sendCounts(), e);
-            case SCATTERV -> rank == c.root() ? table + sent(a.sendCounts(), e) : 0;
+            case ALLGATHERV -> c.recvCounts()[rank] * e;
+            case ALLTOALLV -> table + sent(null == c.send() ? c.recvCounts() : c.sendCounts(), e);
+            case SCATTERV -> rank == c.root() ? table + sent(c.sendCounts(), e) : 0;
             default -> throw Failures.internal(c.kind().mpiName(), c.where(), "no on-host vector algorithm");
         };
     }
@@ -231,17 +234,16 @@ final class HostSteps {
      * ranks, the peer's block alone.
      */
     void pack(final CollCall c, final MemorySegment to) {
-        final CollArgs a = c.args();
         final long e = c.sendType().sizeBytes();
         if (CollKind.ALLGATHERV == c.kind()) {
-            final long at = a.inPlace() ? a.recvDispls()[rank] * e : 0;
-            SegmentCopy.copy(a.inPlace() ? a.recv() : a.send(), at, to, 0, a.recvCounts()[rank] * e);
+            final long at = null == c.send() ? c.recvDispls()[rank] * e : 0;
+            SegmentCopy.copy(null == c.send() ? c.recv() : c.send(), at, to, 0, c.recvCounts()[rank] * e);
             return;
         }
-        final boolean inPlace = CollKind.ALLTOALLV == c.kind() && a.inPlace();
-        final MemorySegment from = inPlace ? a.recv() : a.send();
-        final int[] counts = inPlace ? a.recvCounts() : a.sendCounts();
-        final int[] displs = inPlace ? a.recvDispls() : a.sendDispls();
+        final boolean inPlace = CollKind.ALLTOALLV == c.kind() && null == c.send();
+        final MemorySegment from = inPlace ? c.recv() : c.send();
+        final int[] counts = inPlace ? c.recvCounts() : c.sendCounts();
+        final int[] displs = inPlace ? c.recvDispls() : c.sendDispls();
         if (0 == table) { // 2 ranks: the peer's block alone
             final int peer = 1 - rank;
             SegmentCopy.copy(from, displs[peer] * e, to, 0, counts[peer] * e);
@@ -265,41 +267,40 @@ final class HostSteps {
      * rank expects from it (the message layer's check, and its failure, for the same fault).
      */
     void finishVector(final long k, final CollCall c) {
-        final CollArgs a = c.args();
         final long e = c.sendType().sizeBytes();
         final MemorySegment recv = c.recv();
         switch (c.kind()) {
             case ALLGATHERV -> {
-                final int[] counts = a.recvCounts();
-                final int[] displs = a.recvDispls();
+                final int[] counts = c.recvCounts();
+                final int[] displs = c.recvDispls();
                 for (int i = 1; i < size; i++) {
                     final int r = (rank + i) % size;
                     final long n = cells.shapeOf(r, k);
                     expect(c, r, n, counts[r] * e);
                     SegmentCopy.copy(data(r, k, n), 0, recv, displs[r] * e, n);
                 }
-                if (!a.inPlace()) {
-                    SegmentCopy.copy(a.send(), 0, recv, displs[rank] * e, counts[rank] * e);
+                if (null != c.send()) {
+                    SegmentCopy.copy(c.send(), 0, recv, displs[rank] * e, counts[rank] * e);
                 }
             }
             case ALLTOALLV -> {
-                final int[] counts = a.recvCounts();
-                final int[] displs = a.recvDispls();
+                final int[] counts = c.recvCounts();
+                final int[] displs = c.recvDispls();
                 for (int i = 1; i < size; i++) {
                     final int r = (rank + i) % size;
                     copyBlock(c, r, k, counts[r] * e, recv, displs[r] * e);
                 }
-                if (!a.inPlace()) { // in place, the own block is in the receive buffer already
-                    final long n = a.sendCounts()[rank] * e;
+                if (null != c.send()) { // in place, the own block is in the receive buffer already
+                    final long n = c.sendCounts()[rank] * e;
                     expect(c, rank, n, counts[rank] * e);
-                    SegmentCopy.copy(a.send(), a.sendDispls()[rank] * e, recv, displs[rank] * e, n);
+                    SegmentCopy.copy(c.send(), c.sendDispls()[rank] * e, recv, displs[rank] * e, n);
                 }
             }
             case SCATTERV -> {
                 if (rank != c.root()) {
                     copyBlock(c, c.root(), k, c.sendCount() * e, recv, 0);
                 } else if (null != recv) {
-                    SegmentCopy.copy(a.send(), a.sendDispls()[rank] * e, recv, 0, a.sendCounts()[rank] * e);
+                    SegmentCopy.copy(c.send(), c.sendDispls()[rank] * e, recv, 0, c.sendCounts()[rank] * e);
                 }
             }
             default -> throw Failures.internal(c.kind().mpiName(), c.where(), "no on-host vector algorithm");
@@ -315,6 +316,20 @@ final class HostSteps {
         final long n = 0 == table ? bytes : cell.get(INT, (long) Integer.BYTES * (rank + 1)) - from;
         expect(c, r, n, want);
         SegmentCopy.copy(cell, table + from, to, at, n);
+    }
+
+    /**
+     * @return a view of this rank's block, {@code n} bytes, of rank {@code r}'s reduce_scatter_block operand of call
+     * {@code k} ({@code p} blocks in its cell): the one of the cell's last call if it had that size
+     */
+    private MemorySegment blockOf(final int r, final long k, final long n) {
+        final int cell = (int) (k & (HostLayout.CELLS - 1));
+        MemorySegment v = blocks[r][cell];
+        if (null == v || v.byteSize() != n) { // a view's place follows from its size: the same size, the same view
+            v = data(r, k, n * size).asSlice(rank * n, n);
+            blocks[r][cell] = v;
+        }
+        return v;
     }
 
     /** Folds {@code in} into {@code inout}: {@code inout = in op inout}, a block of the call's count. */
