@@ -14,11 +14,15 @@ import java.lang.foreign.ValueLayout;
 /**
  * The on-host algorithms as one table, for every form of call (blocking, nonblocking, a persistent start): what a
  * rank publishes in its cell ({@link #source}, {@link #published}), whose calls it waits for ({@link #awaits}), and
- * what it does once they are there ({@link #finish}). {@link HostRegion} publishes, waits and calls these.
+ * what it does once they are there ({@link #finish}); and for the vector forms whose road is agreed at the call, what
+ * a rank publishes ({@link #vectorBytes}, {@link #pack}) and copies out ({@link #finishVector}). {@link HostRegion}
+ * publishes, waits and calls these.
  *
- * <p>Implementation notes. Immutable after construction: this rank, the group size, and the views of every rank's
- * cells, made once by the region. Reads the peers' cells only in {@link #finish}, after the region has seen their
- * calls published (acquire), so plain reads see their bytes. No allocation.
+ * <p>Implementation notes. This rank, the group size and the views of every rank's cells are made once by the
+ * region; the views of a reduce_scatter_block's blocks once per cell and size, by the thread that completes a call
+ * (one at a time, as the region's calls and runs). Reads the peers' cells only in {@link #finish} and
+ * {@link #finishVector}, after the region has seen their calls published (acquire), so plain reads see their bytes.
+ * No allocation per call.
  */
 final class HostSteps {
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
@@ -30,8 +34,8 @@ final class HostSteps {
     /** Per rank and cell: a view of the cell's bytes, inline ({@code 2c + 1}) and in the lines after ({@code 2c}). */
     private final MemorySegment[][] bytes;
     /**
-     * Per rank and cell: a view of this rank's block of the reduce_scatter_block operand there, of the last call's
-     * size, its byte size that size (so that repeated calls of one size make no view).
+     * Per rank and cell: a view of this rank's block of the reduce_scatter_block operand there, made for the cell's
+     * last such call, whose block size is its size (a call of that size uses it again).
      */
     private final MemorySegment[][] blocks;
     /**
@@ -154,7 +158,7 @@ final class HostSteps {
                     SegmentCopy.copy(data(last, k, n), 0, recv, 0, n);
                 }
                 for (int r = last - 1; r >= 0; r--) {
-                    LocalReduction.reduce(c.op(), c.sendType(), data(r, k, n), recv, c.sendCount());
+                    reduce(c, data(r, k, n), recv);
                 }
             }
             case REDUCE_SCATTER_BLOCK -> { // this rank's block of every operand, all in the cells, in rank order

@@ -70,24 +70,14 @@ class HostChunksTest {
 
     @BeforeAll
     static void forceOn() {
-        saved = System.getProperty(HostCollectivesTest.LIMIT);
-        savedChunks = System.getProperty(CHUNKS);
-        System.setProperty(HostCollectivesTest.LIMIT, "8192");
-        System.setProperty(CHUNKS, "on");
+        saved = HostCollectivesTest.force(HostCollectivesTest.LIMIT, "8192");
+        savedChunks = HostCollectivesTest.force(CHUNKS, "on");
     }
 
     @AfterAll
     static void restore() {
-        restore(HostCollectivesTest.LIMIT, saved);
-        restore(CHUNKS, savedChunks);
-    }
-
-    private static void restore(final String name, final String value) {
-        if (null == value) {
-            System.clearProperty(name);
-        } else {
-            System.setProperty(name, value);
-        }
+        HostCollectivesTest.restore(HostCollectivesTest.LIMIT, saved);
+        HostCollectivesTest.restore(CHUNKS, savedChunks);
     }
 
     static Stream<Arguments> jobs() {

@@ -55,16 +55,27 @@ class HostCollectivesTest {
 
     @BeforeAll
     static void forceOn() {
-        saved = System.getProperty(LIMIT);
-        System.setProperty(LIMIT, "8192");
+        saved = force(LIMIT, "8192");
     }
 
     @AfterAll
     static void restore() {
-        if (null == saved) {
-            System.clearProperty(LIMIT);
+        restore(LIMIT, saved);
+    }
+
+    /** Sets system property {@code name} to {@code value} and returns what it was (null: not set). */
+    static String force(final String name, final String value) {
+        final String was = System.getProperty(name);
+        System.setProperty(name, value);
+        return was;
+    }
+
+    /** Sets system property {@code name} back to {@code was}, what {@link #force} returned. */
+    static void restore(final String name, final String was) {
+        if (null == was) {
+            System.clearProperty(name);
         } else {
-            System.setProperty(LIMIT, saved);
+            System.setProperty(name, was);
         }
     }
 

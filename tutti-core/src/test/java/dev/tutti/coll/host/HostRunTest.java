@@ -44,17 +44,12 @@ class HostRunTest {
 
     @BeforeAll
     static void forceOn() {
-        saved = System.getProperty(HostCollectivesTest.LIMIT);
-        System.setProperty(HostCollectivesTest.LIMIT, "8192");
+        saved = HostCollectivesTest.force(HostCollectivesTest.LIMIT, "8192");
     }
 
     @AfterAll
     static void restore() {
-        if (null == saved) {
-            System.clearProperty(HostCollectivesTest.LIMIT);
-        } else {
-            System.setProperty(HostCollectivesTest.LIMIT, saved);
-        }
+        HostCollectivesTest.restore(HostCollectivesTest.LIMIT, saved);
     }
 
     static java.util.stream.Stream<org.junit.jupiter.params.provider.Arguments> jobs() {

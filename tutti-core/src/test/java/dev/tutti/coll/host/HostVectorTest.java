@@ -45,17 +45,12 @@ class HostVectorTest {
 
     @BeforeAll
     static void forceOn() {
-        saved = System.getProperty(HostCollectivesTest.LIMIT);
-        System.setProperty(HostCollectivesTest.LIMIT, String.valueOf(4 * CELL_INTS));
+        saved = HostCollectivesTest.force(HostCollectivesTest.LIMIT, String.valueOf(4 * CELL_INTS));
     }
 
     @AfterAll
     static void restore() {
-        if (null == saved) {
-            System.clearProperty(HostCollectivesTest.LIMIT);
-        } else {
-            System.setProperty(HostCollectivesTest.LIMIT, saved);
-        }
+        HostCollectivesTest.restore(HostCollectivesTest.LIMIT, saved);
     }
 
     static java.util.stream.Stream<org.junit.jupiter.params.provider.Arguments> jobs() {
@@ -229,12 +224,7 @@ class HostVectorTest {
         Arrays.setAll(rc, r -> count(r, me, round, inPlace));
         if (inPlace) {
             final int[] rd = displs(rc);
-            final int[] buf = gaps(end(rc, rd));
-            for (int j = 0; j < p; j++) {
-                for (int i = 0; i < rc[j]; i++) {
-                    buf[rd[j] + i] = sent(me, j, i);
-                }
-            }
+            final int[] buf = outgoing(me, rc, rd);
             w.alltoallv(Buf.IN_PLACE, null, null, Buf.of(buf), rc, rd);
             assertArrayEquals(expectExchanged(me, rc, rd), buf, "alltoallv in place round " + round);
         } else {
@@ -246,16 +236,22 @@ class HostVectorTest {
     private static void exchange(final Communicator w, final int[] sc, final int[] rc, final String what) {
         final int me = w.rank();
         final int[] sd = displs(sc);
-        final int[] send = gaps(end(sc, sd));
-        for (int j = 0; j < sc.length; j++) {
-            for (int i = 0; i < sc[j]; i++) {
-                send[sd[j] + i] = sent(me, j, i);
-            }
-        }
+        final int[] send = outgoing(me, sc, sd);
         final int[] rd = displs(rc);
         final int[] got = gaps(end(rc, rd));
         w.alltoallv(Buf.of(send), sc, sd, Buf.of(got), rc, rd);
         assertArrayEquals(expectExchanged(me, rc, rd), got, what);
+    }
+
+    /** What rank {@code r} sends: {@code counts[j]} ints for rank {@code j} at {@code displs[j]}, gaps between. */
+    private static int[] outgoing(final int r, final int[] counts, final int[] displs) {
+        final int[] send = gaps(end(counts, displs));
+        for (int j = 0; j < counts.length; j++) {
+            for (int i = 0; i < counts[j]; i++) {
+                send[displs[j] + i] = sent(r, j, i);
+            }
+        }
+        return send;
     }
 
     /** Int {@code i} of what rank {@code r} sends rank {@code j}. */
@@ -284,12 +280,7 @@ class HostVectorTest {
     private static void scatter(final Communicator w, final int[] counts, final int root, final String what) {
         final int me = w.rank();
         final int[] displs = displs(counts);
-        final int[] send = gaps(end(counts, displs));
-        for (int j = 0; j < counts.length; j++) {
-            for (int i = 0; i < counts[j]; i++) {
-                send[displs[j] + i] = sent(root, j, i);
-            }
-        }
+        final int[] send = outgoing(root, counts, displs);
         final int[] got = new int[counts[me]];
         final boolean isRoot = me == root;
         w.scatterv(isRoot ? Buf.of(send) : null, counts, displs, Buf.of(got), root);
