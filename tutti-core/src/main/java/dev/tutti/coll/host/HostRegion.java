@@ -250,10 +250,7 @@ final class HostRegion implements HostState {
         if (comm.outranked(0)) {
             engine.progress();
         }
-        while (0 != pending) {
-            awaitRuns(c);
-        }
-        awaitCell(k, c);
+        awaitTurn(k, c);
         if (offers && n > 0) {
             steps.pack(c, steps.data(rank, k, n));
         }
@@ -390,11 +387,19 @@ final class HostRegion implements HostState {
     /** Publishes blocking call {@code k} as above, its bytes but for the {@code hole} of its own block. */
     private void publish(final long k, final MemorySegment from, final long offset, final long n, final long hole,
         final CollCall c) {
+        awaitTurn(k, c);
+        cells.write(k, from, offset, n, hole, callWord, shapeWord, opWord);
+    }
+
+    /**
+     * Waits until this rank may publish blocking call {@code k}: every earlier run complete and every earlier call
+     * published, and its cell free.
+     */
+    private void awaitTurn(final long k, final CollCall c) {
         while (0 != pending) {
             awaitRuns(c);
         }
         awaitCell(k, c);
-        cells.write(k, from, offset, n, hole, callWord, shapeWord, opWord);
     }
 
     /**
