@@ -1,9 +1,9 @@
 /*
  * Collective latency, as OSU's collective benchmarks and Tutti's `tutti bench <op>` (CollectiveBenchmark):
  *   coll OP [-m [MIN:]MAX] [-i ITERS] [-x WARMUP] [--csv FILE] [--impl NAME]
- * with OP one of barrier, bcast, reduce, allreduce, allgather, alltoall, scan, exscan, reduce_scatter_block, the
- * vector forms allgatherv, alltoallv and scatterv (every count the same, as OSU's osu_allgatherv, osu_alltoallv and
- * osu_scatterv), and the persistent allreduce_init and alltoall_init (Open MPI 4.1 has MPI-4's persistent collectives
+ * with OP one of barrier, bcast, reduce, allreduce, gather, allgather, alltoall, scan, exscan, reduce_scatter_block,
+ * the vector forms gatherv, allgatherv, alltoallv and scatterv (every count the same, as OSU's osu_gatherv,
+ * osu_allgatherv, osu_alltoallv and osu_scatterv), and the persistent allreduce_init and alltoall_init (Open MPI 4.1 has MPI-4's persistent collectives
  * as the extension MPIX_..._init, mpi-ext.h): the request is built once per size, outside the timing, and each timed
  * call is MPI_Start + MPI_Wait.
  *
@@ -14,8 +14,8 @@
  *
  * What "bytes" means, as in OSU: bcast the message (root 0); reduce/allreduce the vector of floats summed with
  * MPI_SUM (count = bytes / 4; sizes below 4 bytes are skipped; reduce to root 0), and so scan, exscan and
- * reduce_scatter_block (each rank's share count / p, below one float a rank skipped); allgather the block each rank
- * contributes; alltoall the block each rank sends to each other rank; scatterv the block each rank receives from
+ * reduce_scatter_block (each rank's share count / p, below one float a rank skipped); gather (to root 0) and
+ * allgather the block each rank contributes; alltoall the block each rank sends to each other rank; scatterv the block each rank receives from
  * root 0; barrier runs one row, bytes = 0.
  */
 #include "common.h"
@@ -24,12 +24,12 @@
 
 typedef enum {
     BARRIER, BCAST, REDUCE, ALLREDUCE, ALLGATHER, ALLTOALL, ALLREDUCE_INIT, ALLTOALL_INIT, ALLGATHERV, ALLTOALLV,
-    SCATTERV, SCAN, EXSCAN, REDUCE_SCATTER_BLOCK
+    SCATTERV, SCAN, EXSCAN, REDUCE_SCATTER_BLOCK, GATHER, GATHERV
 } op_t;
 
 static const char *const OP_NAMES[] = {"barrier", "bcast", "reduce", "allreduce", "allgather", "alltoall",
                                        "allreduce_init", "alltoall_init", "allgatherv", "alltoallv", "scatterv",
-                                       "scan", "exscan", "reduce_scatter_block"};
+                                       "scan", "exscan", "reduce_scatter_block", "gather", "gatherv"};
 
 /* The reductions: vectors of floats summed, count = bytes / 4 (reduce_scatter_block: each rank's share of it). */
 static int reduces(op_t op) {
@@ -57,7 +57,8 @@ static op_t parse_op(const char *name) {
         }
     }
     die("coll: expected OP barrier, bcast, reduce, allreduce, allgather, alltoall, allreduce_init, alltoall_init, "
-        "allgatherv, alltoallv, scatterv, scan, exscan or reduce_scatter_block, got ", name ? name : "none");
+        "allgatherv, alltoallv, scatterv, scan, exscan, reduce_scatter_block, gather or gatherv, got ",
+        name ? name : "none");
     return BARRIER;
 }
 
@@ -91,6 +92,8 @@ static void prepare(op_t op, int rank, int size, long bytes, unsigned char *sbuf
         }
         break;
     }
+    case GATHER:
+    case GATHERV:
     case ALLGATHER:
     case ALLGATHERV:
         pattern_fill(sbuf, bytes, rank);
@@ -158,6 +161,12 @@ static void invoke(op_t op, long bytes, unsigned char *sbuf, unsigned char *rbuf
     case ALLTOALL:
         MPI_Alltoall(sbuf, (int) bytes, MPI_BYTE, rbuf, (int) bytes, MPI_BYTE, MPI_COMM_WORLD);
         break;
+    case GATHER:
+        MPI_Gather(sbuf, (int) bytes, MPI_BYTE, rbuf, (int) bytes, MPI_BYTE, 0, MPI_COMM_WORLD);
+        break;
+    case GATHERV:
+        MPI_Gatherv(sbuf, (int) bytes, MPI_BYTE, rbuf, vcounts, vdispls, MPI_BYTE, 0, MPI_COMM_WORLD);
+        break;
     case ALLGATHERV:
         MPI_Allgatherv(sbuf, (int) bytes, MPI_BYTE, rbuf, vcounts, vdispls, MPI_BYTE, MPI_COMM_WORLD);
         break;
@@ -211,6 +220,12 @@ static void verify(op_t op, int rank, int size, long bytes, const unsigned char 
         }
         break;
     }
+    case GATHER:
+    case GATHERV:
+        if (0 != rank) {
+            break; /* a gather's non-roots: nothing to check */
+        }
+        /* fall through */
     case ALLGATHER:
     case ALLGATHERV:
         for (int r = 0; r < size; r++) {

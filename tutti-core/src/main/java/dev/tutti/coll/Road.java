@@ -22,9 +22,9 @@ import java.util.function.BooleanSupplier;
  * blocking call, whatever its size, while the region may have its chunk area, and for a nonblocking call or
  * persistent start once it has ({@link #onHost}, the one table below). Every rank of a correct program decides the
  * same: the inputs are the call's kind, counts and type, the communicator's settings, and whether its ranks agreed a
- * chunk area (which every rank learns at the same call). Also a blocking allgatherv, alltoallv or scatterv whose
- * bytes fit the cells of every rank that publishes some, which the ranks learn from each other's words at the call
- * ({@link #agreedAtCall}).</li>
+ * chunk area (which every rank learns at the same call). Also a blocking gatherv, allgatherv, alltoallv or
+ * scatterv whose bytes fit the cells of every rank that publishes some, which the ranks learn from each other's words
+ * at the call ({@link #agreedAtCall}).</li>
  * <li><b>Messages</b>: every other run of a blocking, nonblocking or tagged call, and of the library's own
  * collectives (their peers and sizes hold for one call, and a lane of slots is agreed once for many). A persistent
  * run not on the region too when none of its peers shares direct memory with this rank or the setting
@@ -78,7 +78,7 @@ public final class Road {
      *   that does not commute and has                     op may group elements freely), or an item
      *   no items), or an item over 2 KiB
      * </pre>
-     * The vector forms allgatherv, alltoallv and scatterv, blocking, take the cells by a rule of their own
+     * The vector forms gatherv, allgatherv, alltoallv and scatterv, blocking, take the cells by a rule of their own
      * ({@link #agreedAtCall}), since no rank knows every other's bytes; their other forms take messages.
      * The limit is the direct memory's measured default or the setting {@code tutti.coll.hostLimit}. Chunks have no
      * upper bound: a larger call only adds chunks to the same pipeline (bench/RESULTS.md, its on-host section,
@@ -107,18 +107,19 @@ public final class Road {
 
     /**
      * Tells whether a blocking call may offer its communicator's on-host region, whose road its ranks agree only once
-     * they see each other's calls: allgatherv, alltoallv and scatterv, blocking, whose operation has no algorithm
-     * forced by the setting {@code tutti.coll.<operation>}. Each rank offers when its own bytes fit its cell; an
-     * allgatherv or alltoallv takes the cells when every rank offered, a scatterv when its root did (the others
-     * publish nothing), and messages otherwise, on every rank alike: each reads the offers it needs before it goes
-     * either way ({@code coll.host.HostRegion}).
+     * they see each other's calls: gatherv, allgatherv, alltoallv and scatterv, blocking, whose operation has no
+     * algorithm forced by the setting {@code tutti.coll.<operation>}. Each rank offers when its own bytes fit its
+     * cell (a gatherv's root: when every block it receives fits its sender's); an allgatherv or alltoallv takes the
+     * cells when every rank offered, a gatherv or scatterv when its root did (a scatterv's other ranks publish
+     * nothing), and messages otherwise, on every rank alike: each reads the offers it needs before it goes either way
+     * ({@code coll.host.HostRegion}).
      *
      * @param call the call, intracommunicator, with no hook
      * @return true if the call may take the cells
      */
     public static boolean agreedAtCall(final CollCall call) {
         return switch (call.kind()) {
-            case ALLGATHERV, ALLTOALLV, SCATTERV -> CollCall.Variant.BLOCKING == call.variant()
+            case GATHERV, ALLGATHERV, ALLTOALLV, SCATTERV -> CollCall.Variant.BLOCKING == call.variant()
                 && null == call.comm().selection().override(call.kind());
             default -> false;
         };

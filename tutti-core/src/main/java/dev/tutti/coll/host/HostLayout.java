@@ -24,8 +24,8 @@ package dev.tutti.coll.host;
  *   +-------+-------+-------+---------------------------+-------+-------------------------+
  *
  *   call   the call's header bits (kind, root: the bits its messages would carry) &lt;&lt; 32 | the road it took
- *          (bit 8) | whether its road is agreed at the call (bit 9: a blocking allgatherv, alltoallv or
- *          scatterv, whose bit 8 is then its rank's offer of the cells) | its form
+ *          (bit 8) | whether its road is agreed at the call (bit 9: a blocking gatherv, allgatherv,
+ *          alltoallv or scatterv, whose bit 8 is then its rank's offer of the cells) | its form
  *   shape  count &lt;&lt; 32 | element type ordinal; 0 for the vector forms and
  *          reduce_scatter, whose ranks pass counts of their own, but the bytes a call of bit 9 published
  *   bytes  the call's bytes; for an alltoallv or a scatterv's root of more than 2 ranks, p + 1 ints (in whole

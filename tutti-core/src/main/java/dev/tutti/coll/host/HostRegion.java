@@ -45,13 +45,15 @@ import java.util.List;
  * at 2 ranks a cell holds one block, as a gather's does.</li>
  * <li>Past the limit, a call of any of these but barrier goes through the chunk area or the message layer,
  * as for the reductions ({@link HostChunkRoad}, {@link HostChunks#move}).</li>
- * <li>allgatherv, alltoallv, scatterv (blocking): as allgather, alltoall and scatter, but no rank knows every other's
- * bytes, so none can tell alone whether the call fits the cells. Each publishes its call with its offer (its bytes
- * fit its cell: then they are in it, with a table of where each peer's block starts) and its bytes' length; a rank
- * that offers none goes on to the message layer at once, and one that does reads the offers it needs (every peer's,
- * a scatterv's other ranks their root's) and takes the cells only if they all offered, else the message layer
- * too: every rank goes the same way ({@link #agreed}). A peer whose block is not as long as this rank expects fails
- * the call as the message layer would.</li>
+ * <li>gatherv, allgatherv, alltoallv, scatterv (blocking): as gather, allgather, alltoall and scatter, but no rank
+ * knows every other's bytes, so none can tell alone whether the call fits the cells. Each publishes its call with
+ * its offer (its bytes fit its cell: then they are in it, with a table of where each peer's block starts; a
+ * gatherv's root: every block it receives fits its sender's cell) and its bytes' length; a rank that offers none
+ * goes on to the message layer at once, and one that does reads the offers it needs (every peer's, a gatherv's or
+ * scatterv's other ranks their root's) and takes the cells only if they all offered, else the message layer too:
+ * every rank goes the same way ({@link #agreed}). A gatherv's root, whose offer decides, fails the call when a peer
+ * offers none. A peer whose block is not as long as this rank expects fails the call as the message layer
+ * would.</li>
  * </ul>
  * A rank that waits for a peer's call compares its words with its own: kind and root as a message header would, then
  * count and type, op, and whether the peer took the region too; a mismatch fails the call with the message layer's
@@ -232,17 +234,15 @@ final class HostRegion implements HostState {
     }
 
     /**
-     * Runs blocking vector call {@code k} (allgatherv, alltoallv, scatterv) through the cells if every rank it reads
-     * offers them: publishes its bytes if they fit its cell, and its words either way (the call word's offer bit,
-     * its bytes as the shape word), then waits for the offers it needs (every peer's, a scatterv's other ranks
-     * only their root's) and copies its blocks out. A rank that offers nothing, or sees a peer that offers nothing,
-     * goes on to the message layer at once, and every other rank then does too: each decides from the same offers.
+     * Runs blocking vector call {@code k} through the cells if every rank it reads offers them (see the class note):
+     * publishes its words (the call word's offer bit, its bytes as the shape word) and its bytes if it offers, waits
+     * for the offers it needs and copies its blocks out.
      *
      * @return true if the call is done through the cells, false if the message layer runs it
      */
     private boolean agreed(final long k, final CollCall c) {
         final long n = steps.vectorBytes(c);
-        final boolean offers = n <= limit;
+        final boolean offers = steps.offers(c, n, limit);
         callWord = HostWords.call(c, offers);
         shapeWord = n;
         opWord = 0;
@@ -258,11 +258,21 @@ final class HostRegion implements HostState {
         if (!offers) {
             return false;
         }
-        if (CollKind.SCATTERV == c.kind()) {
+        final CollKind kind = c.kind();
+        if (CollKind.SCATTERV == kind || CollKind.GATHERV == kind) {
             if (rank != c.root()) {
                 awaitCall(c.root(), k, c);
                 if (0 == (cells.callOf(c.root(), k) & HostWords.HOST)) {
                     return false;
+                }
+            } else if (CollKind.GATHERV == kind) { // the others follow its offer: one that offers none is wrong
+                for (int i = 1; i < size; i++) {
+                    final int r = (rank + i) % size;
+                    awaitCall(r, k, c);
+                    if (0 == (cells.callOf(r, k) & HostWords.HOST) && cells.shapeOf(r, k) <= limit) {
+                        throw HostWords.mismatch(comm, r, CollHeader.of(kind, c.root(), c.sendCount()),
+                            kind.mpiName(), callWord, shapeWord, opWord, cells.callOf(r, k), shapeWord, opWord);
+                    }
                 }
             }
         } else {

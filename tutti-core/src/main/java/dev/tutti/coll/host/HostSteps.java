@@ -207,19 +207,41 @@ final class HostSteps {
     }
 
     /**
-     * @return the bytes this rank publishes for a call whose road its ranks agree at the call (allgatherv,
-     * alltoallv, scatterv; {@link dev.tutti.coll.Road#agreedAtCall}): an allgatherv's block, or the blocks an
-     * alltoallv or a scatterv's root sends its peers, one behind the other in rank order, after the table of where
-     * each starts; 0 for a scatterv's other ranks
+     * @return the bytes this rank publishes for a call whose road its ranks agree at the call (gatherv, allgatherv,
+     * alltoallv, scatterv; {@link dev.tutti.coll.Road#agreedAtCall}): a gatherv's or allgatherv's block, or the
+     * blocks an alltoallv or a scatterv's root sends its peers, one behind the other in rank order, after the table
+     * of where each starts; 0 for a gatherv's root and a scatterv's other ranks
      */
     long vectorBytes(final CollCall c) {
         final long e = c.sendType().sizeBytes();
         return switch (c.kind()) {
+            case GATHERV -> rank == c.root() ? 0 : c.sendCount() * e;
             case ALLGATHERV -> c.recvCounts()[rank] * e;
             case ALLTOALLV -> table + sent(null == c.send() ? c.recvCounts() : c.sendCounts(), e);
             case SCATTERV -> rank == c.root() ? table + sent(c.sendCounts(), e) : 0;
             default -> throw Failures.internal(c.kind().mpiName(), c.where(), "no on-host vector algorithm");
         };
+    }
+
+    /**
+     * Tells whether this rank may offer the cells for a vector call whose {@link #vectorBytes} are {@code n}: they fit
+     * its cell of {@code limit} bytes, and at a gatherv's root every block it receives fits its sender's cell (its
+     * offer is the call's road, which the other ranks follow).
+     */
+    boolean offers(final CollCall c, final long n, final long limit) {
+        if (n > limit) {
+            return false;
+        }
+        if (CollKind.GATHERV == c.kind() && rank == c.root()) {
+            final long e = c.sendType().sizeBytes();
+            final int[] counts = c.recvCounts();
+            for (int r = 0; r < size; r++) {
+                if (r != rank && counts[r] * e > limit) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     /** @return the bytes of the blocks this rank sends its peers, {@code counts} elements of {@code e} bytes each */
@@ -232,13 +254,17 @@ final class HostSteps {
     }
 
     /**
-     * Writes this rank's {@link #vectorBytes} of a vector call into {@code to}, a view of its cell: an allgatherv's
-     * block; or the table, int {@code j} the offset after it of the block for rank {@code j} (the last, {@code p},
-     * where they end; this rank's own block is left out, so its offset is the next one's), then the blocks; at 2
-     * ranks, the peer's block alone.
+     * Writes this rank's {@link #vectorBytes} of a vector call into {@code to}, a view of its cell: a gatherv's or
+     * allgatherv's block; or the table, int {@code j} the offset after it of the block for rank {@code j} (the last,
+     * {@code p}, where they end; this rank's own block is left out, so its offset is the next one's), then the
+     * blocks; at 2 ranks, the peer's block alone.
      */
     void pack(final CollCall c, final MemorySegment to) {
         final long e = c.sendType().sizeBytes();
+        if (CollKind.GATHERV == c.kind()) {
+            SegmentCopy.copy(c.send(), 0, to, 0, c.sendCount() * e);
+            return;
+        }
         if (CollKind.ALLGATHERV == c.kind()) {
             final long at = null == c.send() ? c.recvDispls()[rank] * e : 0;
             SegmentCopy.copy(null == c.send() ? c.recv() : c.send(), at, to, 0, c.recvCounts()[rank] * e);
@@ -274,7 +300,10 @@ final class HostSteps {
         final long e = c.sendType().sizeBytes();
         final MemorySegment recv = c.recv();
         switch (c.kind()) {
-            case ALLGATHERV -> {
+            case GATHERV, ALLGATHERV -> {
+                if (CollKind.GATHERV == c.kind() && rank != c.root()) {
+                    return; // its block is in its cell, which the root reads
+                }
                 final int[] counts = c.recvCounts();
                 final int[] displs = c.recvDispls();
                 for (int i = 1; i < size; i++) {

@@ -37,7 +37,8 @@ final class HostWords {
     static long call(final CollCall c, final boolean host) {
         final CollKind kind = c.kind();
         final boolean agreed = CollCall.Variant.BLOCKING == c.variant()
-            && (CollKind.ALLGATHERV == kind || CollKind.ALLTOALLV == kind || CollKind.SCATTERV == kind);
+            && (CollKind.GATHERV == kind || CollKind.ALLGATHERV == kind || CollKind.ALLTOALLV == kind
+            || CollKind.SCATTERV == kind);
         return (long) TypeCode.intraHeader(kind.ordinal() + 1, c.root()) << Integer.SIZE | (host ? HOST : 0L)
             | (agreed ? AGREED : 0L) | c.variant().ordinal();
     }

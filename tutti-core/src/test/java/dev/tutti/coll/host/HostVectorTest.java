@@ -25,7 +25,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * The on-host layer's vector forms (blocking allgatherv, alltoallv, scatterv), whose road the ranks agree at the call
+ * The on-host layer's vector forms (blocking gatherv, allgatherv, alltoallv, scatterv), whose road the ranks agree at
+ * the call
  * from each other's offers: uneven counts with zeros, displacements with gaps, in place and not, at every root, give
  * the sequential reference's results through the cells; one rank whose bytes do not fit its cell sends every rank of
  * the call to the message layer alike, with the same results; a peer that sends another count fails the call with
@@ -107,6 +108,9 @@ class HostVectorTest {
             w.barrier(); // the region, if the communicator has none yet
             final long before = messages(w);
             for (int round = 0; round < 6; round++) {
+                for (int root = 0; root < p; root++) {
+                    gatherv(w, round, root);
+                }
                 allgatherv(w, round);
                 alltoallv(w, round, false);
                 alltoallv(w, round, true);
@@ -120,8 +124,9 @@ class HostVectorTest {
 
     /**
      * A rank whose bytes do not fit its cell offers none, and then every rank takes the message layer for that call:
-     * an allgatherv whose last rank contributes more than a cell, an alltoallv whose rank 0 sends more than a cell
-     * in all, a scatterv (and the same in place at the root) whose root sends more. Results stay the reference's, and the calls after take the cells.
+     * an allgatherv whose last rank contributes more than a cell, and a gatherv to rank 0 (and the same in place at
+     * the root) where it does; an alltoallv whose rank 0 sends more than a cell in all, a scatterv (and the same in
+     * place at the root) whose root sends more. Results stay the reference's, and the calls after take the cells.
      */
     @ParameterizedTest(name = "{0} p={1}")
     @MethodSource("jobs")
@@ -140,6 +145,8 @@ class HostVectorTest {
             w.allgatherv(Buf.of(mine), Buf.of(got), big, displs);
             assertArrayEquals(expectGathered(big, displs), got, "allgatherv past the cell");
             assertEquals(before + 1, messages(w), "allgatherv took the message layer on rank " + me);
+            gather(w, big, 0, "gatherv past the cell");
+            assertEquals(before + 3, messages(w), "both gathervs took the message layer on rank " + me);
 
             final int[] sc = new int[p];
             final int[] rc = new int[p];
@@ -148,17 +155,18 @@ class HostVectorTest {
                 rc[j] = 0 == j ? CELL_INTS / (p - 1) + 1 : 2;
             }
             exchange(w, sc, rc, "alltoallv past the cell");
-            assertEquals(before + 2, messages(w), "alltoallv took the message layer on rank " + me);
+            assertEquals(before + 4, messages(w), "alltoallv took the message layer on rank " + me);
 
             final int[] sent = new int[p];
             Arrays.fill(sent, CELL_INTS / (p - 1) + 1);
             scatter(w, sent, 0, "scatterv past the cell");
-            assertEquals(before + 4, messages(w), "both scattervs took the message layer on rank " + me);
+            assertEquals(before + 6, messages(w), "both scattervs took the message layer on rank " + me);
 
+            gatherv(w, 1, p - 1);
             allgatherv(w, 1);
             alltoallv(w, 1, false);
             scatterv(w, 1, p - 1);
-            assertEquals(before + 4, messages(w), "the calls after took the cells on rank " + me);
+            assertEquals(before + 6, messages(w), "the calls after took the cells on rank " + me);
         });
     }
 
@@ -183,9 +191,46 @@ class HostVectorTest {
                 w.scatterv(null, null, null, Buf.of(new int[1]), 0);
             }
         }), ErrorClass.COUNT, "scatterv (comm=WORLD, rank=1): rank=0 sent count=2 (bytes=8) but this rank expected count=1");
+        for (final int sent : new int[] {2, CELL_INTS + 1}) { // within rank 1's cell, and past it: then it offers none
+            assertRefused(outcomes(2, w -> { // rank 1 contributes more ints than the root's counts say
+                final int me = w.rank();
+                w.gatherv(Buf.of(new int[0 == me ? 1 : sent]), Buf.of(new int[2]), new int[] {1, 1}, new int[] {0, 1},
+                    0);
+            }), ErrorClass.COUNT, "gatherv (comm=WORLD, rank=0): rank=1 sent count=" + sent + " (bytes=" + 4 * sent
+                + ") but this rank expected count=1 (bytes=4)");
+        }
     }
 
     // ------------------------------------------------------------------------------------------ the calls
+
+    private static void gatherv(final Communicator w, final int round, final int root) {
+        final int p = w.size();
+        final int[] counts = new int[p];
+        Arrays.setAll(counts, r -> count(r, root, round, false));
+        gather(w, counts, root, "gatherv round " + round + " root " + root);
+    }
+
+    /** A gatherv of {@code counts} ints to {@code root}, checked, and in place at the root. */
+    private static void gather(final Communicator w, final int[] counts, final int root, final String what) {
+        final int me = w.rank();
+        final boolean isRoot = me == root;
+        final int[] displs = displs(counts);
+        final int[] expect = expectGathered(counts, displs);
+        final int[] mine = new int[counts[me]];
+        Arrays.setAll(mine, i -> val(me, i));
+        final int[] got = gaps(expect.length);
+        w.gatherv(Buf.of(mine), isRoot ? Buf.of(got) : null, isRoot ? counts : null, isRoot ? displs : null, root);
+        if (isRoot) {
+            assertArrayEquals(expect, got, what);
+        }
+        final int[] in = gaps(expect.length);
+        System.arraycopy(mine, 0, in, displs[me], counts[me]);
+        w.gatherv(isRoot ? Buf.IN_PLACE : Buf.of(mine), isRoot ? Buf.of(in) : null, isRoot ? counts : null,
+            isRoot ? displs : null, root);
+        if (isRoot) {
+            assertArrayEquals(expect, in, what + " in place at the root");
+        }
+    }
 
     private static void allgatherv(final Communicator w, final int round) {
         final int me = w.rank();
