@@ -14,7 +14,7 @@ import java.util.function.BooleanSupplier;
  * else; {@link ScheduleRun} keeps what is decided for a run in its own fields and follows it.
  * <ul>
  * <li><b>On-host region</b>: a blocking or nonblocking call, or a persistent request's start, of barrier, bcast,
- * reduce, allreduce, gather, allgather, scatter, alltoall, scan, exscan or reduce_scatter_block (regular forms) on a
+ * reduce, allreduce, gather, allgather, scatter, alltoall, scan, exscan, reduce_scatter_block or reduce_scatter on a
  * communicator that has a region
  * (every rank shares memory with every other, no hook; agreed at its first blocking barrier, allreduce, allgather or
  * alltoall that goes there), whose operation has no algorithm forced by the setting
@@ -71,15 +71,17 @@ public final class Road {
      *   reduce                           cells            as bcast, but at 2 ranks and tutti.coll.hostChunks
      *                                                     auto: messages
      *   scan, exscan,                    cells            messages
-     *   reduce_scatter_block (b: the
-     *   whole operand)
+     *   reduce_scatter_block,
+     *   reduce_scatter (b: the whole
+     *   operand)
      *   reduce, allreduce with an op     cells            messages: the chunks fold a share of each chunk
      *   applied to whole operands (one                    on each rank, which would cut an operand (such an
      *   that does not commute and has                     op may group elements freely), or an item
      *   no items), or an item over 2 KiB
      * </pre>
      * The vector forms gatherv, allgatherv, alltoallv and scatterv, blocking, take the cells by a rule of their own
-     * ({@link #agreedAtCall}), since no rank knows every other's bytes; their other forms take messages.
+     * ({@link #agreedAtCall}), since no rank knows every other's bytes; their other forms take messages. A
+     * reduce_scatter's ranks all pass every rank's count, and so decide alone, in every form.
      * The limit is the direct memory's measured default or the setting {@code tutti.coll.hostLimit}. Chunks have no
      * upper bound: a larger call only adds chunks to the same pipeline (bench/RESULTS.md, its on-host section,
      * has the runs against the message layer and Open MPI).
@@ -92,7 +94,7 @@ public final class Road {
      */
     public static boolean onHost(final CollCall call, final long limit, final boolean chunks) {
         final CollCall.Variant form = call.variant();
-        if (CollCall.Variant.TAGGED == form || call.isVector()
+        if (CollCall.Variant.TAGGED == form || call.isVector() && CollKind.REDUCE_SCATTER != call.kind()
             || null != call.comm().selection().override(call.kind())) {
             return false;
         }
@@ -100,7 +102,7 @@ public final class Road {
             case BARRIER -> true;
             case BCAST, GATHER, ALLGATHER, SCATTER, ALLTOALL -> fitsCells(call, limit) || chunks;
             case REDUCE, ALLREDUCE -> fitsCells(call, limit) || chunks && cutsAtItems(call);
-            case SCAN, EXSCAN, REDUCE_SCATTER_BLOCK -> fitsCells(call, limit);
+            case SCAN, EXSCAN, REDUCE_SCATTER_BLOCK, REDUCE_SCATTER -> fitsCells(call, limit);
             default -> false;
         };
     }
@@ -137,7 +139,8 @@ public final class Road {
 
     /**
      * Tells whether a call of the on-host region's operations fits its cells of {@code limit} bytes: its block per
-     * rank does, or for a scatter or alltoall, whose rank publishes a block for every rank, its whole send.
+     * rank does, or for a scatter or alltoall, whose rank publishes a block for every rank, its whole send (a
+     * reduce_scatter(_block): its whole operand).
      *
      * @param call  the call
      * @param limit the region's cell bytes
@@ -147,6 +150,7 @@ public final class Road {
         final long block = (long) call.sendCount() * call.sendType().sizeBytes();
         return switch (call.kind()) {
             case SCATTER, ALLTOALL, REDUCE_SCATTER_BLOCK -> block * call.comm().size() <= limit;
+            case REDUCE_SCATTER -> call.selectBytes() <= limit;
             default -> block <= limit;
         };
     }

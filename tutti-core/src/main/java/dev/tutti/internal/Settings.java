@@ -117,10 +117,10 @@ public final class Settings {
             + "`...Init`, and every rank must use the same value");
     /** Collectives of a communicator on one host, every form but tagged: the largest block through its on-host region. */
     public static final Setting COLL_HOST_LIMIT = integer("tutti.coll.hostLimit", -1, ReadAt.COMMUNICATOR,
-        "barrier, bcast, reduce, allreduce, gather, allgather, scatter, alltoall, scan, exscan and "
-            + "reduce_scatter_block, blocking, nonblocking and persistent starts, on a communicator whose ranks all "
-            + "share memory: a call whose data per rank (a rank's whole send for scatter and alltoall, its whole "
-            + "operand for reduce_scatter_block) is at most this many bytes moves through the communicator's "
+        "barrier, bcast, reduce, allreduce, gather, allgather, scatter, alltoall, scan, exscan, "
+            + "reduce_scatter_block and reduce_scatter, blocking, nonblocking and persistent starts, on a communicator "
+            + "whose ranks all share memory: a call whose data per rank (a rank's whole send for scatter and "
+            + "alltoall, its whole operand for reduce_scatter_block and reduce_scatter) is at most this many bytes moves through the communicator's "
             + "on-host region (sequence flags and slots set up when a blocking creation makes the communicator, else "
             + "at its first blocking barrier, allreduce, allgather or alltoall; no messages); a blocking gatherv, "
             + "allgatherv, alltoallv or scatterv goes there too when every rank's published bytes (its block, or the "

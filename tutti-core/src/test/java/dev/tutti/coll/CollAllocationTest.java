@@ -70,8 +70,8 @@ class CollAllocationTest {
     }
 
     /**
-     * The vector forms, scans and reduce_scatter_block that the on-host region runs allocate nothing per call either:
-     * a v-collective's counts stay the caller's arrays (its argument record is made only for a schedule).
+     * The vector forms, scans and reduce_scatter(_block) that the on-host region runs allocate nothing per call
+     * either: a v-collective's counts stay the caller's arrays (its argument record is made only for a schedule).
      */
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -87,12 +87,14 @@ class CollAllocationTest {
             final int[] counts = {1, 1};
             final int[] displs = {0, 1};
             world.barrier();
-            final Runnable[] calls = {() -> world.allgatherv(one, two, counts, displs),
+            final Runnable[] calls = {() -> world.gatherv(one, 0 == world.rank() ? two : null, counts, displs, 0),
+                () -> world.allgatherv(one, two, counts, displs),
                 () -> world.alltoallv(bx, counts, displs, by, counts, displs),
                 () -> world.scatterv(0 == world.rank() ? bx : null, counts, displs, first, 0),
                 () -> world.scan(bx, by, Op.SUM), () -> world.exscan(bx, by, Op.SUM),
-                () -> world.reduceScatterBlock(bx, first, Op.SUM)};
-            final String[] names = {"allgatherv", "alltoallv", "scatterv", "scan", "exscan", "reduce_scatter_block"};
+                () -> world.reduceScatterBlock(bx, first, Op.SUM), () -> world.reduceScatter(bx, first, counts, Op.SUM)};
+            final String[] names = {"gatherv", "allgatherv", "alltoallv", "scatterv", "scan", "exscan",
+                "reduce_scatter_block", "reduce_scatter"};
             for (int c = 0; c < calls.length; c++) {
                 final double perCall = AllocationProbe.leastPerCall(calls[c], CALLS);
                 assertTrue(perCall < MAX_BYTES_PER_CALL, "rank " + world.rank() + ": blocking " + names[c]

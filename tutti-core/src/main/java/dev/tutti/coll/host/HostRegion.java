@@ -37,8 +37,9 @@ import java.util.List;
  * offers they publish with the call ({@link HostChunkRoad}).</li>
  * <li>gather, allgather: every rank publishes its block; the root (every rank) copies each out.</li>
  * <li>scan, exscan: every rank publishes its operand, and waits for the ranks before it and folds theirs (and for a
- * scan its own) in rank order. reduce_scatter_block: every rank publishes its whole operand, waits for all, and
- * folds its block of each in rank order.</li>
+ * scan its own) in rank order. reduce_scatter_block, reduce_scatter: every rank publishes its whole operand, waits
+ * for all, and folds its block of each in rank order (a reduce_scatter's ranks all pass every rank's count, and
+ * publish a digest of them as the shape word, so that ranks passing other counts fail the call).</li>
  * <li>scatter: the root publishes every block but its own; each rank copies its own. alltoall: every rank
  * publishes its whole send but its own block; each copies its block out of every peer's cell and its own straight
  * from its send. The own block, which no peer reads, is left out and the others lie one behind the other, so that

@@ -34,10 +34,12 @@ final class HostSteps {
     /** Per rank and cell: a view of the cell's bytes, inline ({@code 2c + 1}) and in the lines after ({@code 2c}). */
     private final MemorySegment[][] bytes;
     /**
-     * Per rank and cell: a view of this rank's block of the reduce_scatter_block operand there, made for the cell's
-     * last such call, whose block size is its size (a call of that size uses it again).
+     * Per rank and cell: a view of this rank's block of the reduce_scatter(_block) operand there, made for the cell's
+     * last such call, and where it starts and how long the operand is ({@code blockKeys}, {@code at << 32 | whole}):
+     * a call with the same block, start and operand uses it again.
      */
     private final MemorySegment[][] blocks;
+    private final long[][] blockKeys;
     /**
      * The bytes of a vector call's table of where its blocks start: {@code p + 1} ints, in whole longs; none at 2
      * ranks, whose cell holds one block (so that up to 32 bytes travel in the cell's first line, with its words).
@@ -50,6 +52,7 @@ final class HostSteps {
         this.cells = cells;
         this.bytes = cells.views();
         this.blocks = new MemorySegment[size][HostLayout.CELLS];
+        this.blockKeys = new long[size][HostLayout.CELLS];
         this.table = 2 == size ? 0 : (Integer.BYTES * (size + 1L) + Long.BYTES - 1) / Long.BYTES * Long.BYTES;
     }
 
@@ -59,7 +62,7 @@ final class HostSteps {
      */
     int awaits(final CollCall c) {
         return switch (c.kind()) {
-            case BARRIER, ALLREDUCE, ALLGATHER, ALLTOALL, REDUCE_SCATTER_BLOCK -> HostRun.ALL;
+            case BARRIER, ALLREDUCE, ALLGATHER, ALLTOALL, REDUCE_SCATTER_BLOCK, REDUCE_SCATTER -> HostRun.ALL;
             case SCAN, EXSCAN -> 0 == rank ? HostRun.NONE : HostRun.LOWER;
             case BCAST, SCATTER -> rank == c.root() ? HostRun.NONE : HostRun.ROOT;
             case REDUCE, GATHER -> rank == c.root() ? HostRun.ALL : HostRun.NONE;
@@ -76,8 +79,8 @@ final class HostSteps {
         return switch (c.kind()) {
             case BCAST -> rank == c.root() ? c.recv() : null;
             case SCATTER -> rank == c.root() ? c.send() : null;
-            case REDUCE, ALLREDUCE, GATHER, ALLGATHER, ALLTOALL, SCAN, EXSCAN, REDUCE_SCATTER_BLOCK ->
-                null != c.send() ? c.send() : c.recv();
+            case REDUCE, ALLREDUCE, GATHER, ALLGATHER, ALLTOALL, SCAN, EXSCAN, REDUCE_SCATTER_BLOCK,
+                REDUCE_SCATTER -> null != c.send() ? c.send() : c.recv();
             default -> null;
         };
     }
@@ -98,8 +101,8 @@ final class HostSteps {
 
     /**
      * @return how many bytes this rank publishes for a call: a block, a scatter's or alltoall's {@code p - 1} of
-     * them (all but its own, {@link #hole}), or a reduce_scatter_block's whole operand ({@code p} blocks: each rank
-     * folds its block of every operand, its own too, out of the cells, in rank order)
+     * them (all but its own, {@link #hole}), or a reduce_scatter(_block)'s whole operand ({@code p} blocks: each
+     * rank folds its block of every operand, its own too, out of the cells, in rank order)
      */
     long published(final CollCall c) {
         if (null == source(c)) {
@@ -108,6 +111,7 @@ final class HostSteps {
         return switch (c.kind()) {
             case SCATTER, ALLTOALL -> block(c) * (size - 1);
             case REDUCE_SCATTER_BLOCK -> block(c) * size;
+            case REDUCE_SCATTER -> c.selectBytes();
             default -> block(c);
         };
     }
@@ -161,16 +165,18 @@ final class HostSteps {
                     reduce(c, data(r, k, n), recv);
                 }
             }
-            case REDUCE_SCATTER_BLOCK -> { // this rank's block of every operand, all in the cells, in rank order
+            case REDUCE_SCATTER_BLOCK, REDUCE_SCATTER -> { // this rank's block of every operand, in rank order
+                final long at = CollKind.REDUCE_SCATTER_BLOCK == c.kind() ? rank * n : before(c);
+                final long whole = published(c);
                 if (ownFirst(c)) {
-                    SegmentCopy.copy(blockOf(rank, k, n), 0, recv, 0, n);
+                    SegmentCopy.copy(blockOf(rank, k, at, n, whole), 0, recv, 0, n);
                     for (int i = 1; i < size; i++) {
-                        reduce(c, blockOf((rank + i) % size, k, n), recv);
+                        reduce(c, blockOf((rank + i) % size, k, at, n, whole), recv);
                     }
                 } else {
-                    SegmentCopy.copy(blockOf(size - 1, k, n), 0, recv, 0, n);
+                    SegmentCopy.copy(blockOf(size - 1, k, at, n, whole), 0, recv, 0, n);
                     for (int r = size - 2; r >= 0; r--) {
-                        reduce(c, blockOf(r, k, n), recv);
+                        reduce(c, blockOf(r, k, at, n, whole), recv);
                     }
                 }
             }
@@ -352,17 +358,30 @@ final class HostSteps {
     }
 
     /**
-     * @return a view of this rank's block, {@code n} bytes, of rank {@code r}'s reduce_scatter_block operand of call
-     * {@code k} ({@code p} blocks in its cell): the one of the cell's last call if it had that size
+     * @return a view of this rank's block, {@code n} bytes from {@code at}, of rank {@code r}'s reduce_scatter(_block)
+     * operand of call {@code k} ({@code whole} bytes in its cell): the one of the cell's last such call if it had the
+     * same block, start and operand
      */
-    private MemorySegment blockOf(final int r, final long k, final long n) {
+    private MemorySegment blockOf(final int r, final long k, final long at, final long n, final long whole) {
         final int cell = (int) (k & (HostLayout.CELLS - 1));
+        final long key = at << Integer.SIZE | whole;
         MemorySegment v = blocks[r][cell];
-        if (null == v || v.byteSize() != n) { // a view's place follows from its size: the same size, the same view
-            v = data(r, k, n * size).asSlice(rank * n, n);
+        if (null == v || v.byteSize() != n || blockKeys[r][cell] != key) {
+            v = data(r, k, whole).asSlice(at, n);
             blocks[r][cell] = v;
+            blockKeys[r][cell] = key;
         }
         return v;
+    }
+
+    /** @return the bytes of a reduce_scatter's blocks before this rank's, in its operand */
+    private long before(final CollCall c) {
+        final int[] counts = c.recvCounts();
+        long n = 0;
+        for (int j = 0; j < rank; j++) {
+            n += counts[j];
+        }
+        return n * c.sendType().sizeBytes();
     }
 
     /** Folds {@code in} into {@code inout}: {@code inout = in op inout}, a block of the call's count. */

@@ -58,14 +58,29 @@ final class HostWords {
 
     /**
      * @return a call's shape word: its count above, its element type's ordinal below; 0 for the vector forms
-     * (gatherv, scatterv, allgatherv, alltoallv, alltoallw, and reduce_scatter, whose count is this rank's share),
-     * whose ranks pass counts and types of their own, so that no word of theirs is compared with a peer's
+     * (gatherv, scatterv, allgatherv, alltoallv, alltoallw), whose ranks pass counts and types of their own, so that
+     * no word of theirs is compared with a peer's; for a reduce_scatter, whose ranks all pass every rank's count, a
+     * digest of its counts and type ({@link #digest})
      */
     static long shape(final CollCall c) {
         return switch (c.kind()) {
-            case GATHERV, SCATTERV, ALLGATHERV, ALLTOALLV, ALLTOALLW, REDUCE_SCATTER -> 0L;
+            case GATHERV, SCATTERV, ALLGATHERV, ALLTOALLV, ALLTOALLW -> 0L;
+            case REDUCE_SCATTER -> digest(c.recvCounts(), c.sendType());
             default -> (long) c.sendCount() << Integer.SIZE | c.sendType().ordinal();
         };
+    }
+
+    /**
+     * @return a 64-bit digest of a reduce_scatter's counts and type (a multiply-xorshift mix per count, so that
+     * counts moved between ranks or swapped change it), never 0
+     */
+    static long digest(final int[] counts, final Datatype type) {
+        long h = 0x9E37_79B9_7F4A_7C15L * (type.ordinal() + 1);
+        for (final int n : counts) {
+            h = (h ^ n) * 0xBF58_476D_1CE4_E5B9L;
+            h ^= h >>> 31;
+        }
+        return 0 == h ? 1 : h;
     }
 
     /**
@@ -85,6 +100,11 @@ final class HostWords {
             return header.mismatch(op, comm, r, theirBits);
         }
         final String where = comm.describe();
+        if (theirShape != ownShape && CollKind.REDUCE_SCATTER.mpiName().equals(op)) {
+            return Errors.mismatch(ErrorClass.COUNT, op, where, r, "recvCounts or a type of digest "
+                + Long.toHexString(theirShape), "passed digest " + Long.toHexString(ownShape),
+                "the ranks passed different counts or types");
+        }
         if (theirShape != ownShape && 0 == (ownCall & AGREED)) {
             return Errors.mismatch(ErrorClass.COUNT, op, where, r, shape(theirShape), "passed " + shape(ownShape),
                 "the ranks passed different counts or types");

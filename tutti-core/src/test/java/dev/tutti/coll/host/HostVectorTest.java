@@ -3,6 +3,8 @@ package dev.tutti.coll.host;
 import dev.tutti.Buf;
 import dev.tutti.Communicator;
 import dev.tutti.ErrorClass;
+import dev.tutti.Op;
+import dev.tutti.PersistentRequest;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -16,6 +18,7 @@ import java.util.Arrays;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import static dev.tutti.coll.host.HostCollectivesTest.FIRST;
 import static dev.tutti.coll.host.HostCollectivesTest.assertRefused;
 import static dev.tutti.coll.host.HostCollectivesTest.job;
 import static dev.tutti.coll.host.HostCollectivesTest.outcomes;
@@ -26,11 +29,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * The on-host layer's vector forms (blocking gatherv, allgatherv, alltoallv, scatterv), whose road the ranks agree at
- * the call
- * from each other's offers: uneven counts with zeros, displacements with gaps, in place and not, at every root, give
- * the sequential reference's results through the cells; one rank whose bytes do not fit its cell sends every rank of
- * the call to the message layer alike, with the same results; a peer that sends another count fails the call with
- * the message layer's text. Processes' shared memory and threads of one JVM; the layer is forced on with
+ * the call from each other's offers: uneven counts with zeros, displacements with gaps, in place and not, at every
+ * root, give the sequential reference's results through the cells; one rank whose bytes do not fit its cell sends
+ * every rank of the call to the message layer alike, with the same results; a peer that sends another count fails
+ * the call with the message layer's text. reduce_scatter, whose ranks all pass every rank's count, goes through the
+ * cells in every form, with uneven counts, in place and with an op that does not commute; ranks that pass other
+ * counts fail it. Processes' shared memory and threads of one JVM; the layer is forced on with
  * {@code tutti.coll.hostLimit} (8192 bytes a cell), hence {@link Isolated}.
  */
 @Isolated("sets the system property tutti.coll.hostLimit")
@@ -170,6 +174,64 @@ class HostVectorTest {
         });
     }
 
+    /**
+     * reduce_scatter through the cells, blocking, nonblocking and persistent: uneven counts with zeros, in place and
+     * not, summed, and with an op that does not commute (the result in rank order is rank 0's operand); none of these
+     * calls takes the message layer.
+     */
+    @ParameterizedTest(name = "{0} p={1}")
+    @MethodSource("jobs")
+    void shouldReduceScatterThroughTheCellsInEveryForm(final String how, final int p) {
+        job(how, p, (w, shm) -> {
+            final int me = w.rank();
+            w.barrier();
+            final long before = messages(w);
+            for (int round = 0; round < 6; round++) {
+                final int[] counts = new int[p];
+                final int r0 = round;
+                Arrays.setAll(counts, r -> count(r, 0, r0, false));
+                final int total = Arrays.stream(counts).sum();
+                int at = 0;
+                for (int r = 0; r < me; r++) {
+                    at += counts[r];
+                }
+                final int[] operand = new int[total];
+                Arrays.setAll(operand, i -> val(me, i));
+                final int[] sum = new int[counts[me]];
+                final int[] first = new int[counts[me]];
+                for (int i = 0; i < sum.length; i++) {
+                    first[i] = val(0, at + i);
+                    for (int r = 0; r < p; r++) {
+                        sum[i] += val(r, at + i);
+                    }
+                }
+                final String what = "reduce_scatter round " + round;
+                final int[] got = gaps(counts[me] + 1);
+                w.reduceScatter(Buf.of(operand), Buf.of(got), counts, Op.SUM);
+                assertArrayEquals(sum, Arrays.copyOf(got, sum.length), what);
+                assertEquals(GAP, got[sum.length], what + ": past the block");
+                final int[] inPlace = operand.clone();
+                w.reduceScatter(Buf.IN_PLACE, Buf.of(inPlace), counts, Op.SUM);
+                assertArrayEquals(sum, Arrays.copyOf(inPlace, sum.length), what + " in place");
+                w.reduceScatter(Buf.of(operand), Buf.of(got), counts, FIRST);
+                assertArrayEquals(first, Arrays.copyOf(got, sum.length), what + " of a non-commutative op");
+                final int[] later = gaps(counts[me]);
+                w.ireduceScatter(Buf.of(operand), Buf.of(later), counts, Op.SUM).waitFor();
+                assertArrayEquals(sum, later, what + " nonblocking");
+                final int[] kept = gaps(counts[me]);
+                try (PersistentRequest req = w.reduceScatterInit(Buf.of(operand), Buf.of(kept), counts, FIRST)) {
+                    for (int s = 0; s < 3; s++) {
+                        Arrays.fill(kept, GAP);
+                        req.start();
+                        req.waitFor();
+                        assertArrayEquals(first, kept, what + " persistent, start " + s);
+                    }
+                }
+            }
+            assertEquals(before, messages(w), "calls that took the message layer, rank " + me + ": " + region(w));
+        });
+    }
+
     @Test
     void shouldFailAnotherCountWithTheMessageLayersText() {
         assertRefused(outcomes(2, w -> { // rank 1 sends rank 0 two ints, rank 0 expects one
@@ -199,6 +261,10 @@ class HostVectorTest {
             }), ErrorClass.COUNT, "gatherv (comm=WORLD, rank=0): rank=1 sent count=" + sent + " (bytes=" + 4 * sent
                 + ") but this rank expected count=1 (bytes=4)");
         }
+        assertRefused(outcomes(2, w -> { // the same total, split otherwise on each rank
+            final int[] counts = 0 == w.rank() ? new int[] {1, 2} : new int[] {2, 1};
+            w.reduceScatter(Buf.of(new int[3]), Buf.of(new int[2]), counts, Op.SUM);
+        }), ErrorClass.COUNT, "rank=1 sent recvCounts or a type of digest ");
     }
 
     // ------------------------------------------------------------------------------------------ the calls
