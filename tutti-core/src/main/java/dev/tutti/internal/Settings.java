@@ -117,19 +117,20 @@ public final class Settings {
             + "`...Init`, and every rank must use the same value");
     /** Collectives of a communicator on one host, every form but tagged: the largest block through its on-host region. */
     public static final Setting COLL_HOST_LIMIT = integer("tutti.coll.hostLimit", -1, ReadAt.COMMUNICATOR,
-        "barrier, bcast, reduce, allreduce, gather, allgather, scatter, alltoall, scan, exscan, "
-            + "reduce_scatter_block and reduce_scatter, blocking, nonblocking and persistent starts, on a communicator "
-            + "whose ranks all share memory: a call whose data per rank (a rank's whole send for scatter and "
-            + "alltoall, its whole operand for reduce_scatter_block and reduce_scatter) is at most this many bytes moves through the communicator's "
-            + "on-host region (sequence flags and slots set up when a blocking creation makes the communicator, else "
-            + "at its first blocking barrier, allreduce, allgather or alltoall; no messages); a blocking gatherv, "
-            + "allgatherv, alltoallv or scatterv goes there too when every rank's published bytes (its block, or the "
-            + "blocks it sends its peers) fit, else through the message layer on every rank alike; a larger blocking call "
-            + "may go through the region's chunk area (`tutti.coll.hostChunks`), and so may a larger nonblocking "
-            + "call or persistent start once a blocking one has; other larger calls (persistent ones through slots, "
-            + "`tutti.coll.directLimit`), tagged forms, forced algorithms (`tutti.coll.<operation>`) and a checked "
-            + "job take the message layer; -1: 8192 between processes over shared memory and between threads of one "
-            + "JVM; 0 turns it off; read there, and every rank must use the same value");
+        "barrier, bcast, reduce, allreduce, gather, allgather, scatter, alltoall, scan, exscan, reduce_scatter_block "
+            + "and reduce_scatter, blocking, nonblocking and persistent starts, on a communicator whose ranks all "
+            + "share memory: a call whose data per rank (a rank's whole send for scatter and alltoall, its whole "
+            + "operand for reduce_scatter_block and reduce_scatter) is at most this many bytes moves through the "
+            + "communicator's on-host region (sequence flags and slots set up when a blocking creation makes the "
+            + "communicator, else at its first blocking barrier, allreduce, allgather or alltoall; no messages); a "
+            + "blocking gatherv, allgatherv, alltoallv or scatterv goes there too when every rank's published bytes "
+            + "(its block, or the blocks it sends its peers) fit, else through the message layer on every rank "
+            + "alike; a larger blocking call may go through the region's chunk area (`tutti.coll.hostChunks`), and "
+            + "so may a larger nonblocking call or persistent start once a blocking one has; other larger calls "
+            + "(persistent ones through slots, `tutti.coll.directLimit`), tagged forms, forced algorithms "
+            + "(`tutti.coll.<operation>`) and a checked job take the message layer; -1: 8192 between processes over "
+            + "shared memory and between threads of one JVM; 0 turns it off; read there, and every rank must use the "
+            + "same value");
     /** On-host region: calls past its cells through its chunk area. */
     public static final Setting COLL_HOST_CHUNKS = choice("tutti.coll.hostChunks", "auto", List.of("auto", "off",
         "on"), ReadAt.COMMUNICATOR, "`on`: a blocking bcast, reduce, allreduce, gather, allgather, scatter or "

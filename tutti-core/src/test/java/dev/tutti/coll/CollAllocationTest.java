@@ -92,7 +92,8 @@ class CollAllocationTest {
                 () -> world.alltoallv(bx, counts, displs, by, counts, displs),
                 () -> world.scatterv(0 == world.rank() ? bx : null, counts, displs, first, 0),
                 () -> world.scan(bx, by, Op.SUM), () -> world.exscan(bx, by, Op.SUM),
-                () -> world.reduceScatterBlock(bx, first, Op.SUM), () -> world.reduceScatter(bx, first, counts, Op.SUM)};
+                () -> world.reduceScatterBlock(bx, first, Op.SUM),
+                () -> world.reduceScatter(bx, first, counts, Op.SUM)};
             final String[] names = {"gatherv", "allgatherv", "alltoallv", "scatterv", "scan", "exscan",
                 "reduce_scatter_block", "reduce_scatter"};
             for (int c = 0; c < calls.length; c++) {
