@@ -9,9 +9,9 @@
 #
 # OP: pingpong bandwidth barrier bcast reduce allreduce allgather alltoall, "p2p" (the first two), "coll" (the six
 # collectives) or "all" (default); also the build-once forms allreduce_init, alltoall_init (Open MPI: MPIX_..._init)
-# and alltoall_channel (Tutti only), compared with their per-call form in a table of their own; scan, exscan and
-# reduce_scatter_block; gather; and the vector forms gatherv, allgatherv, alltoallv and scatterv (every count the
-# same, as OSU's). -m/-i/-x are passed to both sides (default: each benchmark's OSU defaults).
+# and alltoall_channel (Tutti only), compared with their per-call form in a table of their own; scan, exscan,
+# reduce_scatter and reduce_scatter_block; gather; and the vector forms gatherv, allgatherv, alltoallv and scatterv
+# (every count the same, as OSU's). -m/-i/-x are passed to both sides (default: each benchmark's OSU defaults).
 # --quick: sizes 8 B .. 1 MiB with 200 iterations after 20 warm-up ones (unless -m/-i/-x say otherwise).
 # --repeat N: runs every (impl, op) N times, round-robin, and reports the median per size. With more ranks than
 # cores Open MPI gets --mca mpi_yield_when_idle 1 (as Tutti switches to its oversubscribed idle strategy).
@@ -74,7 +74,8 @@ while (($#)); do
         all) OPS+=(pingpong bandwidth "${COLLECTIVES[@]}"); shift ;;
         pingpong|bandwidth|barrier|bcast|reduce|allreduce|allgather|alltoall) OPS+=("$1"); shift ;;
         allreduce_init|alltoall_init|alltoall_channel) OPS+=("$1"); shift ;;
-        gather|gatherv|allgatherv|alltoallv|scatterv|scan|exscan|reduce_scatter_block) OPS+=("$1"); shift ;;
+        gather|gatherv|allgatherv|alltoallv|scatterv|scan|exscan|reduce_scatter|reduce_scatter_block)
+            OPS+=("$1"); shift ;;
         *) echo "compare.sh: unknown argument '$1'" >&2; usage 2 ;;
     esac
 done

@@ -1,11 +1,11 @@
 /*
  * Collective latency, as OSU's collective benchmarks and Tutti's `tutti bench <op>` (CollectiveBenchmark):
  *   coll OP [-m [MIN:]MAX] [-i ITERS] [-x WARMUP] [--csv FILE] [--impl NAME]
- * with OP one of barrier, bcast, reduce, allreduce, gather, allgather, alltoall, scan, exscan, reduce_scatter_block,
- * the vector forms gatherv, allgatherv, alltoallv and scatterv (every count the same, as OSU's osu_gatherv,
- * osu_allgatherv, osu_alltoallv and osu_scatterv), and the persistent allreduce_init and alltoall_init (Open MPI 4.1 has MPI-4's persistent collectives
- * as the extension MPIX_..._init, mpi-ext.h): the request is built once per size, outside the timing, and each timed
- * call is MPI_Start + MPI_Wait.
+ * with OP one of barrier, bcast, reduce, allreduce, gather, allgather, alltoall, scan, exscan, reduce_scatter,
+ * reduce_scatter_block, the vector forms gatherv, allgatherv, alltoallv and scatterv (every count the same, as OSU's
+ * osu_gatherv, osu_allgatherv, osu_alltoallv and osu_scatterv), and the persistent allreduce_init and alltoall_init
+ * (Open MPI 4.1 has MPI-4's persistent collectives as the extension MPIX_..._init, mpi-ext.h): the request is built
+ * once per size, outside the timing, and each timed call is MPI_Start + MPI_Wait.
  *
  * Method: per size a barrier, then each call is timed on its own and followed by an untimed barrier (except for
  * barrier itself, timed call after call); each rank averages its timed calls, and rank 0 gets the maximum over
@@ -13,10 +13,11 @@
  * After timing each rank checks its result of the last call (the inputs do not change between calls).
  *
  * What "bytes" means, as in OSU: bcast the message (root 0); reduce/allreduce the vector of floats summed with
- * MPI_SUM (count = bytes / 4; sizes below 4 bytes are skipped; reduce to root 0), and so scan, exscan and
+ * MPI_SUM (count = bytes / 4; sizes below 4 bytes are skipped; reduce to root 0), and so scan, exscan,
+ * reduce_scatter (rank r's share count / p, plus one for the first count % p ranks: OSU's split) and
  * reduce_scatter_block (each rank's share count / p, below one float a rank skipped); gather (to root 0) and
- * allgather the block each rank contributes; alltoall the block each rank sends to each other rank; scatterv the block each rank receives from
- * root 0; barrier runs one row, bytes = 0.
+ * allgather the block each rank contributes; alltoall the block each rank sends to each other rank; scatterv the
+ * block each rank receives from root 0; barrier runs one row, bytes = 0.
  */
 #include "common.h"
 
@@ -24,29 +25,38 @@
 
 typedef enum {
     BARRIER, BCAST, REDUCE, ALLREDUCE, ALLGATHER, ALLTOALL, ALLREDUCE_INIT, ALLTOALL_INIT, ALLGATHERV, ALLTOALLV,
-    SCATTERV, SCAN, EXSCAN, REDUCE_SCATTER_BLOCK, GATHER, GATHERV
+    SCATTERV, SCAN, EXSCAN, REDUCE_SCATTER_BLOCK, GATHER, GATHERV, REDUCE_SCATTER
 } op_t;
 
 static const char *const OP_NAMES[] = {"barrier", "bcast", "reduce", "allreduce", "allgather", "alltoall",
                                        "allreduce_init", "alltoall_init", "allgatherv", "alltoallv", "scatterv",
-                                       "scan", "exscan", "reduce_scatter_block", "gather", "gatherv"};
+                                       "scan", "exscan", "reduce_scatter_block", "gather", "gatherv",
+                                       "reduce_scatter"};
 
 /* The reductions: vectors of floats summed, count = bytes / 4 (reduce_scatter_block: each rank's share of it). */
 static int reduces(op_t op) {
     return REDUCE == op || ALLREDUCE == op || ALLREDUCE_INIT == op || SCAN == op || EXSCAN == op
-           || REDUCE_SCATTER_BLOCK == op;
+           || REDUCE_SCATTER_BLOCK == op || REDUCE_SCATTER == op;
 }
 
 /* The counts and displacements of the vector forms: every block `bytes` long, one behind the other. */
 static int *vcounts;
 static int *vdispls;
+/* A reduce_scatter's counts of floats per rank (OSU's split of bytes / 4), and where each rank's share starts. */
+static int *rcounts;
+static int *rstarts;
 /* The group's size. */
 static int vsize;
 
 static void vector_shape(int size, long bytes) {
+    const int count = (int) (bytes / 4);
+    int at = 0;
     for (int r = 0; r < size; r++) {
         vcounts[r] = (int) bytes;
         vdispls[r] = (int) (r * bytes);
+        rcounts[r] = count / size + (r < count % size ? 1 : 0);
+        rstarts[r] = at;
+        at += rcounts[r];
     }
 }
 
@@ -57,7 +67,7 @@ static op_t parse_op(const char *name) {
         }
     }
     die("coll: expected OP barrier, bcast, reduce, allreduce, allgather, alltoall, allreduce_init, alltoall_init, "
-        "allgatherv, alltoallv, scatterv, scan, exscan, reduce_scatter_block, gather or gatherv, got ",
+        "allgatherv, alltoallv, scatterv, scan, exscan, reduce_scatter_block, gather, gatherv or reduce_scatter, got ",
         name ? name : "none");
     return BARRIER;
 }
@@ -83,6 +93,7 @@ static void prepare(op_t op, int rank, int size, long bytes, unsigned char *sbuf
     case ALLREDUCE_INIT:
     case SCAN:
     case EXSCAN:
+    case REDUCE_SCATTER:
     case REDUCE_SCATTER_BLOCK: {
         float *in = (float *) sbuf;
         float *out = (float *) rbuf;
@@ -182,6 +193,9 @@ static void invoke(op_t op, long bytes, unsigned char *sbuf, unsigned char *rbuf
     case REDUCE_SCATTER_BLOCK:
         MPI_Reduce_scatter_block(sbuf, rbuf, (int) (bytes / 4 / vsize), MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
         break;
+    case REDUCE_SCATTER:
+        MPI_Reduce_scatter(sbuf, rbuf, rcounts, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+        break;
     case SCATTERV:
         MPI_Scatterv(sbuf, vcounts, vdispls, MPI_BYTE, rbuf, (int) bytes, MPI_BYTE, 0, MPI_COMM_WORLD);
         break;
@@ -201,14 +215,16 @@ static void verify(op_t op, int rank, int size, long bytes, const unsigned char 
     case ALLREDUCE_INIT:
     case SCAN:
     case EXSCAN:
+    case REDUCE_SCATTER:
     case REDUCE_SCATTER_BLOCK: {
         if ((REDUCE == op && 0 != rank) || (EXSCAN == op && 0 == rank)) {
             break; /* a reduce's non-roots, an exscan's rank 0: nothing to check */
         }
         /* the result sums the inputs of ranks [0, n): every rank, or a prefix for scan and exscan */
         const int n = SCAN == op ? rank + 1 : EXSCAN == op ? rank : size;
-        const long count = REDUCE_SCATTER_BLOCK == op ? bytes / 4 / size : bytes / 4;
-        const long first = REDUCE_SCATTER_BLOCK == op ? rank * count : 0;
+        const long count = REDUCE_SCATTER_BLOCK == op ? bytes / 4 / size
+                           : REDUCE_SCATTER == op ? rcounts[rank] : bytes / 4;
+        const long first = REDUCE_SCATTER_BLOCK == op ? rank * count : REDUCE_SCATTER == op ? rstarts[rank] : 0;
         for (long j = 0; j < count; j++) {
             const long i = first + j;
             const float expected = (float) (n * (i % 97 + 1) + (long) n * (n - 1) / 2);
@@ -258,7 +274,9 @@ int main(int argc, char **argv) {
     vsize = size;
     vcounts = malloc(sizeof(int) * (size_t) size);
     vdispls = malloc(sizeof(int) * (size_t) size);
-    if (NULL == vcounts || NULL == vdispls) {
+    rcounts = malloc(sizeof(int) * (size_t) size);
+    rstarts = malloc(sizeof(int) * (size_t) size);
+    if (NULL == vcounts || NULL == vdispls || NULL == rcounts || NULL == rstarts) {
         die("coll: out of memory for ", "the vector counts");
     }
     unsigned char *sbuf = alloc_bytes(o.max_bytes * per_rank);
