@@ -24,7 +24,7 @@ import java.util.function.BooleanSupplier;
  * same: the inputs are the call's kind, counts and type, the communicator's settings, and whether its ranks agreed a
  * chunk area (which every rank learns at the same call). Also a blocking gatherv, allgatherv, alltoallv or
  * scatterv whose bytes fit the cells of every rank that publishes some, which the ranks learn from each other's words
- * at the call ({@link #agreedAtCall}).</li>
+ * at the call ({@link #agreedAtCall}), and a nonblocking or persistent allgatherv whose largest block fits.</li>
  * <li><b>Messages</b>: every other run of a blocking, nonblocking or tagged call, and of the library's own
  * collectives (their peers and sizes hold for one call, and a lane of slots is agreed once for many). A persistent
  * run not on the region too when none of its peers shares direct memory with this rank or the setting
@@ -81,7 +81,8 @@ public final class Road {
      * </pre>
      * The vector forms gatherv, allgatherv, alltoallv and scatterv, blocking, take the cells by a rule of their own
      * ({@link #agreedAtCall}), since no rank knows every other's bytes; their other forms take messages. A
-     * reduce_scatter's ranks all pass every rank's count, and so decide alone, in every form.
+     * reduce_scatter's ranks all pass every rank's count, and so decide alone, in every form, as do a nonblocking or
+     * persistent allgatherv's (b: the largest block).
      * The limit is the direct memory's measured default or the setting {@code tutti.coll.hostLimit}. Chunks have no
      * upper bound: a larger call only adds chunks to the same pipeline (bench/RESULTS.md, its on-host section,
      * has the runs against the message layer and Open MPI).
@@ -94,7 +95,7 @@ public final class Road {
      */
     public static boolean onHost(final CollCall call, final long limit, final boolean chunks) {
         final CollCall.Variant form = call.variant();
-        if (CollCall.Variant.TAGGED == form || call.isVector() && CollKind.REDUCE_SCATTER != call.kind()
+        if (CollCall.Variant.TAGGED == form || call.isVector() && !everyCount(call)
             || null != call.comm().selection().override(call.kind())) {
             return false;
         }
@@ -102,9 +103,19 @@ public final class Road {
             case BARRIER -> true;
             case BCAST, GATHER, ALLGATHER, SCATTER, ALLTOALL -> fitsCells(call, limit) || chunks;
             case REDUCE, ALLREDUCE -> fitsCells(call, limit) || chunks && cutsAtItems(call);
-            case SCAN, EXSCAN, REDUCE_SCATTER_BLOCK, REDUCE_SCATTER -> fitsCells(call, limit);
+            case SCAN, EXSCAN, REDUCE_SCATTER_BLOCK, REDUCE_SCATTER, ALLGATHERV -> fitsCells(call, limit);
             default -> false;
         };
+    }
+
+    /**
+     * Tells whether a vector call's every rank passes every rank's count, as MPI requires them to agree: a
+     * reduce_scatter in every form, an allgatherv but a blocking one (whose road its ranks agree at the call, and
+     * whose cells then hold the bytes each rank published), so that each rank decides alone as for the regular forms.
+     */
+    private static boolean everyCount(final CollCall call) {
+        return CollKind.REDUCE_SCATTER == call.kind()
+            || CollKind.ALLGATHERV == call.kind() && CollCall.Variant.BLOCKING != call.variant();
     }
 
     /**
@@ -151,8 +162,17 @@ public final class Road {
         return switch (call.kind()) {
             case SCATTER, ALLTOALL, REDUCE_SCATTER_BLOCK -> block * call.comm().size() <= limit;
             case REDUCE_SCATTER -> call.selectBytes() <= limit;
+            case ALLGATHERV -> largest(call.recvCounts()) * call.sendType().sizeBytes() <= limit;
             default -> block <= limit;
         };
+    }
+
+    private static long largest(final int[] counts) {
+        long n = 0;
+        for (final int c : counts) {
+            n = Math.max(n, c);
+        }
+        return n;
     }
 
     /**

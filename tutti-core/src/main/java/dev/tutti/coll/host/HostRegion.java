@@ -46,15 +46,15 @@ import java.util.List;
  * at 2 ranks a cell holds one block, as a gather's does.</li>
  * <li>Past the limit, a call of any of these but barrier goes through the chunk area or the message layer,
  * as for the reductions ({@link HostChunkRoad}, {@link HostChunks#move}).</li>
- * <li>gatherv, allgatherv, alltoallv, scatterv (blocking): as gather, allgather, alltoall and scatter, but no rank
- * knows every other's bytes, so none can tell alone whether the call fits the cells. Each publishes its call with
- * its offer (its bytes fit its cell: then they are in it, with a table of where each peer's block starts; a
- * gatherv's root: every block it receives fits its sender's cell) and its bytes' length; a rank that offers none
- * goes on to the message layer at once, and one that does reads the offers it needs (every peer's, a gatherv's or
- * scatterv's other ranks their root's) and takes the cells only if they all offered, else the message layer too:
- * every rank goes the same way ({@link #agreed}). A gatherv's root, whose offer decides, fails the call when a peer
- * offers none. A peer whose block is not as long as this rank expects fails the call as the message layer
- * would.</li>
+ * <li>gatherv, allgatherv, alltoallv, scatterv (blocking): as their regular forms, but a rank may not know every
+ * other's bytes, so the ranks agree at the call ({@link #agreed}): each publishes its words with its offer (its bytes
+ * fit its cell, and are in it, after a table of where each peer's block starts; a gatherv's root: every block it
+ * receives fits) and its bytes' length; a rank that offers none goes on to the message layer at once, one that does
+ * reads the offers it needs (every peer's; a gatherv's or scatterv's other ranks their root's) and takes the cells
+ * only if all offered, else the message layer too. A gatherv's root, whose offer decides, fails the call when a peer
+ * offers none; a peer whose block is not as long as this rank expects fails it as the message layer would. A
+ * nonblocking or persistent allgatherv, whose ranks all pass every rank's count, decides alone (its largest block fits
+ * a cell) and publishes a digest of the counts as its shape word, so that ranks passing other counts fail it.</li>
  * </ul>
  * A rank that waits for a peer's call compares its words with its own: kind and root as a message header would, then
  * count and type, op, and whether the peer took the region too; a mismatch fails the call with the message layer's
@@ -86,13 +86,12 @@ import java.util.List;
  * The cells' reads and writes and their memory order are {@link HostCells}'s: a cell is reused only once no peer
  * reads it, and a cell's seq word only grows, so "has published call j" reads as "the cell of call j holds j or
  * more". A wait for a peer's flag is {@link HostWait}'s (the rank's idle strategy, the engine's progress, a gone peer
- * named). A call that finds every flag set waits for
- * nothing and runs no progress: one in {@link #PROGRESS_EVERY} makes one pass anyway (MPI's progress rule: a rank
- * whose peers on this communicator always arrive first still moves its other operations on; a pass per call would
- * cost a small call a large share of its time), and a call makes one first when a registered run of a higher priority
- * is in flight. Cost per call: one copy in, the reads of the awaited peers' lines and one copy out per block read; no
- * allocation (the cells' data views are made once; a reduce_scatter_block's views of its block in each operand once
- * per size).
+ * named). A call that finds every flag set waits for nothing and runs no progress: one in {@link #PROGRESS_EVERY}
+ * makes one pass anyway (MPI's progress rule: a rank whose peers on this communicator always arrive first still moves
+ * its other operations on; a pass per call would cost a small call a large share of its time), and a call makes one
+ * first when a registered run of a higher priority is in flight. Cost per call: one copy in, the reads of the awaited
+ * peers' lines and one copy out per block read; no allocation (the cells' data views are made once; a
+ * reduce_scatter's views of its block in each operand once per block).
  */
 final class HostRegion implements HostState {
     private static final VarHandle PENDING;
@@ -236,8 +235,7 @@ final class HostRegion implements HostState {
 
     /**
      * Runs blocking vector call {@code k} through the cells if every rank it reads offers them (see the class note):
-     * publishes its words (the call word's offer bit, its bytes as the shape word) and its bytes if it offers, waits
-     * for the offers it needs and copies its blocks out.
+     * publishes its words, and its bytes if it offers, then waits for the offers it needs and copies its blocks out.
      *
      * @return true if the call is done through the cells, false if the message layer runs it
      */
@@ -260,29 +258,24 @@ final class HostRegion implements HostState {
             return false;
         }
         final CollKind kind = c.kind();
-        if (CollKind.SCATTERV == kind || CollKind.GATHERV == kind) {
-            if (rank != c.root()) {
-                awaitCall(c.root(), k, c);
-                if (0 == (cells.callOf(c.root(), k) & HostWords.HOST)) {
-                    return false;
-                }
-            } else if (CollKind.GATHERV == kind) { // the others follow its offer: one that offers none is wrong
-                for (int i = 1; i < size; i++) {
-                    final int r = (rank + i) % size;
-                    awaitCall(r, k, c);
-                    if (0 == (cells.callOf(r, k) & HostWords.HOST) && cells.shapeOf(r, k) <= limit) {
-                        throw HostWords.mismatch(comm, r, CollHeader.of(kind, c.root(), c.sendCount()),
-                            kind.mpiName(), callWord, shapeWord, opWord, cells.callOf(r, k), shapeWord, opWord);
-                    }
-                }
+        final boolean rooted = CollKind.SCATTERV == kind || CollKind.GATHERV == kind;
+        if (rooted && rank != c.root()) { // its root's offer decides
+            awaitCall(c.root(), k, c);
+            if (0 == (cells.callOf(c.root(), k) & HostWords.HOST)) {
+                return false;
             }
-        } else {
+        } else if (CollKind.SCATTERV != kind) {
             for (int i = 1; i < size; i++) {
                 final int r = (rank + i) % size;
                 awaitCall(r, k, c);
-                if (0 == (cells.callOf(r, k) & HostWords.HOST)) {
+                final boolean offered = 0 != (cells.callOf(r, k) & HostWords.HOST);
+                if (!offered && !rooted) {
                     return false;
                 }
+                if (!offered && cells.shapeOf(r, k) <= limit) { // a gatherv's peer that offers none: other settings
+                    throw HostWords.mismatch(comm, r, CollHeader.of(kind, c.root(), c.sendCount()), kind.mpiName(),
+                        callWord, shapeWord, opWord, cells.callOf(r, k), shapeWord, opWord);
+                } // else its block is past its cell, and the root's count for it is not: finishVector names it
             }
         }
         tag = comm.drawTag((int) (callWord >>> Integer.SIZE), c.sendCount());

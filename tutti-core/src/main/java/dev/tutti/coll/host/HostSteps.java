@@ -62,7 +62,8 @@ final class HostSteps {
      */
     int awaits(final CollCall c) {
         return switch (c.kind()) {
-            case BARRIER, ALLREDUCE, ALLGATHER, ALLTOALL, REDUCE_SCATTER_BLOCK, REDUCE_SCATTER -> HostRun.ALL;
+            case BARRIER, ALLREDUCE, ALLGATHER, ALLGATHERV, ALLTOALL, REDUCE_SCATTER_BLOCK, REDUCE_SCATTER ->
+                HostRun.ALL;
             case SCAN, EXSCAN -> 0 == rank ? HostRun.NONE : HostRun.LOWER;
             case BCAST, SCATTER -> rank == c.root() ? HostRun.NONE : HostRun.ROOT;
             case REDUCE, GATHER -> rank == c.root() ? HostRun.ALL : HostRun.NONE;
@@ -79,7 +80,7 @@ final class HostSteps {
         return switch (c.kind()) {
             case BCAST -> rank == c.root() ? c.recv() : null;
             case SCATTER -> rank == c.root() ? c.send() : null;
-            case REDUCE, ALLREDUCE, GATHER, ALLGATHER, ALLTOALL, SCAN, EXSCAN, REDUCE_SCATTER_BLOCK,
+            case REDUCE, ALLREDUCE, GATHER, ALLGATHER, ALLGATHERV, ALLTOALL, SCAN, EXSCAN, REDUCE_SCATTER_BLOCK,
                 REDUCE_SCATTER -> null != c.send() ? c.send() : c.recv();
             default -> null;
         };
@@ -88,7 +89,11 @@ final class HostSteps {
     /** @return where in {@link #source} this rank's bytes start */
     long sourceAt(final CollCall c) {
         final CollKind kind = c.kind();
-        return null == c.send() && (CollKind.GATHER == kind || CollKind.ALLGATHER == kind) ? rank * block(c) : 0;
+        if (null != c.send()) {
+            return 0;
+        }
+        return CollKind.GATHER == kind || CollKind.ALLGATHER == kind ? rank * block(c)
+            : CollKind.ALLGATHERV == kind ? c.recvDispls()[rank] * c.sendType().sizeBytes() : 0;
     }
 
     /**
@@ -180,6 +185,7 @@ final class HostSteps {
                     }
                 }
             }
+            case ALLGATHERV -> gathered(c, k, false);
             case GATHER, ALLGATHER -> {
                 if (CollKind.ALLGATHER == c.kind() || rank == root) {
                     for (int i = 1; i < size; i++) {
@@ -307,19 +313,8 @@ final class HostSteps {
         final MemorySegment recv = c.recv();
         switch (c.kind()) {
             case GATHERV, ALLGATHERV -> {
-                if (CollKind.GATHERV == c.kind() && rank != c.root()) {
-                    return; // its block is in its cell, which the root reads
-                }
-                final int[] counts = c.recvCounts();
-                final int[] displs = c.recvDispls();
-                for (int i = 1; i < size; i++) {
-                    final int r = (rank + i) % size;
-                    final long n = cells.shapeOf(r, k);
-                    expect(c, r, n, counts[r] * e);
-                    SegmentCopy.copy(data(r, k, n), 0, recv, displs[r] * e, n);
-                }
-                if (null != c.send()) {
-                    SegmentCopy.copy(c.send(), 0, recv, displs[rank] * e, counts[rank] * e);
+                if (CollKind.ALLGATHERV == c.kind() || rank == c.root()) { // a gatherv's others: its root reads
+                    gathered(c, k, true);
                 }
             }
             case ALLTOALLV -> {
@@ -343,6 +338,28 @@ final class HostSteps {
                 }
             }
             default -> throw Failures.internal(c.kind().mpiName(), c.where(), "no on-host vector algorithm");
+        }
+    }
+
+    /**
+     * Copies every peer's block of (all)gatherv call {@code k} out of its cell, and its own out of its send: the
+     * bytes each peer published (its shape word), checked against this rank's count for it, when {@code published};
+     * else this rank's count for each, which its peers' words showed is theirs too (a digest of every count).
+     */
+    private void gathered(final CollCall c, final long k, final boolean published) {
+        final long e = c.sendType().sizeBytes();
+        final MemorySegment recv = c.recv();
+        final int[] counts = c.recvCounts();
+        final int[] displs = c.recvDispls();
+        for (int i = 1; i < size; i++) {
+            final int r = (rank + i) % size;
+            final long want = counts[r] * e;
+            final long n = published ? cells.shapeOf(r, k) : want;
+            expect(c, r, n, want);
+            SegmentCopy.copy(data(r, k, n), 0, recv, displs[r] * e, n);
+        }
+        if (null != c.send()) {
+            SegmentCopy.copy(c.send(), 0, recv, displs[rank] * e, counts[rank] * e);
         }
     }
 

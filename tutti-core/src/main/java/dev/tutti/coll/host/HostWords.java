@@ -59,19 +59,21 @@ final class HostWords {
     /**
      * @return a call's shape word: its count above, its element type's ordinal below; 0 for the vector forms
      * (gatherv, scatterv, allgatherv, alltoallv, alltoallw), whose ranks pass counts and types of their own, so that
-     * no word of theirs is compared with a peer's; for a reduce_scatter, whose ranks all pass every rank's count, a
-     * digest of its counts and type ({@link #digest})
+     * no word of theirs is compared with a peer's; for a reduce_scatter, and an allgatherv but a blocking one (whose
+     * ranks agree their road at the call), whose ranks all pass every rank's count, a digest of its counts and type
+     * ({@link #digest})
      */
     static long shape(final CollCall c) {
         return switch (c.kind()) {
-            case GATHERV, SCATTERV, ALLGATHERV, ALLTOALLV, ALLTOALLW -> 0L;
+            case GATHERV, SCATTERV, ALLTOALLV, ALLTOALLW -> 0L;
+            case ALLGATHERV -> CollCall.Variant.BLOCKING == c.variant() ? 0L : digest(c.recvCounts(), c.sendType());
             case REDUCE_SCATTER -> digest(c.recvCounts(), c.sendType());
             default -> (long) c.sendCount() << Integer.SIZE | c.sendType().ordinal();
         };
     }
 
     /**
-     * @return a 64-bit digest of a reduce_scatter's counts and type (a multiply-xorshift mix per count, so that
+     * @return a 64-bit digest of a call's counts and type (a multiply-xorshift mix per count, so that
      * counts moved between ranks or swapped change it), never 0
      */
     static long digest(final int[] counts, final Datatype type) {
@@ -100,7 +102,8 @@ final class HostWords {
             return header.mismatch(op, comm, r, theirBits);
         }
         final String where = comm.describe();
-        if (theirShape != ownShape && CollKind.REDUCE_SCATTER.mpiName().equals(op)) {
+        if (theirShape != ownShape && 0 == (ownCall & AGREED) && (CollKind.REDUCE_SCATTER.mpiName().equals(op)
+            || CollKind.ALLGATHERV.mpiName().equals(op))) {
             return Errors.mismatch(ErrorClass.COUNT, op, where, r, "recvCounts or a type of digest "
                 + Long.toHexString(theirShape), "passed digest " + Long.toHexString(ownShape),
                 "the ranks passed different counts or types");

@@ -265,6 +265,11 @@ class HostVectorTest {
             final int[] counts = 0 == w.rank() ? new int[] {1, 2} : new int[] {2, 1};
             w.reduceScatter(Buf.of(new int[3]), Buf.of(new int[2]), counts, Op.SUM);
         }), ErrorClass.COUNT, "rank=1 sent recvCounts or a type of digest ");
+        assertRefused(outcomes(2, w -> { // rank 1 contributes two ints, rank 0's counts say one
+            final int me = w.rank();
+            final int[] counts = 0 == me ? new int[] {1, 1} : new int[] {1, 2};
+            w.iallgatherv(Buf.of(new int[counts[me]]), Buf.of(new int[3]), counts, new int[] {0, 1}).waitFor();
+        }), ErrorClass.COUNT, "allgatherv (comm=WORLD, rank=0): rank=1 sent recvCounts or a type of digest ");
     }
 
     // ------------------------------------------------------------------------------------------ the calls
@@ -298,6 +303,7 @@ class HostVectorTest {
         }
     }
 
+    /** An allgatherv, blocking, nonblocking and persistent (three starts), each in place and not, checked. */
     private static void allgatherv(final Communicator w, final int round) {
         final int me = w.rank();
         final int p = w.size();
@@ -307,13 +313,37 @@ class HostVectorTest {
         final int[] expect = expectGathered(counts, displs);
         final int[] mine = new int[counts[me]];
         Arrays.setAll(mine, i -> val(me, i));
-        final int[] got = gaps(expect.length);
-        w.allgatherv(Buf.of(mine), Buf.of(got), counts, displs);
-        assertArrayEquals(expect, got, "allgatherv round " + round);
-        final int[] in = gaps(expect.length);
-        System.arraycopy(mine, 0, in, displs[me], counts[me]);
-        w.allgatherv(Buf.IN_PLACE, Buf.of(in), counts, displs);
-        assertArrayEquals(expect, in, "allgatherv in place round " + round);
+        for (final String form : new String[] {"blocking", "nonblocking", "persistent"}) {
+            for (final boolean inPlace : new boolean[] {false, true}) {
+                final int[] got = gaps(expect.length);
+                final Buf send = inPlace ? Buf.IN_PLACE : Buf.of(mine);
+                final Runnable reset = () -> {
+                    Arrays.fill(got, GAP);
+                    if (inPlace) {
+                        System.arraycopy(mine, 0, got, displs[me], counts[me]);
+                    }
+                };
+                final String what = form + " allgatherv round " + round + (inPlace ? " in place" : "");
+                reset.run();
+                switch (form) {
+                    case "blocking" -> w.allgatherv(send, Buf.of(got), counts, displs);
+                    case "nonblocking" -> w.iallgatherv(send, Buf.of(got), counts, displs).waitFor();
+                    default -> {
+                        try (PersistentRequest req = w.allgathervInit(send, Buf.of(got), counts, displs)) {
+                            for (int s = 0; s < 2; s++) {
+                                req.start();
+                                req.waitFor();
+                                assertArrayEquals(expect, got, what + ", start " + s);
+                                reset.run();
+                            }
+                            req.start();
+                            req.waitFor();
+                        }
+                    }
+                }
+                assertArrayEquals(expect, got, what);
+            }
+        }
     }
 
     private static int[] expectGathered(final int[] counts, final int[] displs) {
