@@ -1,14 +1,16 @@
 import dev.tutti.Buf;
 import dev.tutti.Communicator;
+import dev.tutti.PersistentRequest;
 import dev.tutti.Tutti;
 
 import java.util.Arrays;
 
 /**
- * What a vector form costs beside its regular form on the on-host region: allgather, allgatherv, alltoall and
- * alltoallv of N bytes a block (every count the same), in turn, 40 blocks of 20,000 calls each; rank 0 prints the
- * median block of each, µs per call, leaving out the first 10 (the JIT's warm-up). The four run in one job, so their
- * ratios compare calls at the same one of the host's speed levels.
+ * What a vector form costs beside its regular form on the on-host region: allgather, allgatherv (blocking, nonblocking
+ * started and waited for, persistent started and waited for), alltoall and alltoallv of N bytes a block (every count
+ * the same), in turn, 40 blocks of 20,000 calls each; rank 0 prints the median block of each, µs per call, leaving
+ * out the first 10 (the JIT's warm-up). The six run in one job, so their ratios compare calls at the same one of the
+ * host's speed levels.
  *
  * <pre>
  * javac -cp tutti-cli/target/tutti.jar -d /tmp/vb bench/repro/VectorBlocks.java
@@ -19,7 +21,8 @@ public final class VectorBlocks {
     private static final int BLOCKS = 40;
     private static final int WARM = 10;
     private static final int CALLS = 20000;
-    private static final String[] NAMES = {"allgather", "allgatherv", "alltoall", "alltoallv"};
+    private static final String[] NAMES = {"allgather", "allgatherv", "iallgatherv", "allgatherv_init", "alltoall",
+        "alltoallv"};
 
     private VectorBlocks() {
     }
@@ -40,6 +43,7 @@ public final class VectorBlocks {
                 displs[r] = r * n;
             }
             final double[][] us = new double[NAMES.length][BLOCKS];
+            final PersistentRequest kept = w.allgathervInit(block, got, counts, displs);
             for (int b = 0; b < BLOCKS; b++) {
                 for (int op = 0; op < NAMES.length; op++) {
                     w.barrier();
@@ -48,19 +52,25 @@ public final class VectorBlocks {
                         switch (op) {
                             case 0 -> w.allgather(block, got);
                             case 1 -> w.allgatherv(block, got, counts, displs);
-                            case 2 -> w.alltoall(all, got);
+                            case 2 -> w.iallgatherv(block, got, counts, displs).waitFor();
+                            case 3 -> {
+                                kept.start();
+                                kept.waitFor();
+                            }
+                            case 4 -> w.alltoall(all, got);
                             default -> w.alltoallv(all, counts, displs, got, counts, displs);
                         }
                     }
                     us[op][b] = (System.nanoTime() - t0) / 1e3 / CALLS;
                 }
             }
+            kept.close();
             if (0 == w.rank()) {
                 final StringBuilder line = new StringBuilder(bytes + " B:");
                 for (int op = 0; op < NAMES.length; op++) {
-                    final double[] kept = Arrays.copyOfRange(us[op], WARM, BLOCKS);
-                    Arrays.sort(kept);
-                    line.append(String.format(" %s %.3f", NAMES[op], kept[kept.length / 2]));
+                    final double[] warm = Arrays.copyOfRange(us[op], WARM, BLOCKS);
+                    Arrays.sort(warm);
+                    line.append(String.format(" %s %.3f", NAMES[op], warm[warm.length / 2]));
                 }
                 System.out.println(line);
             }
