@@ -27,8 +27,8 @@ package dev.tutti.coll.host;
  *          (bit 8) | whether its road is agreed at the call (bit 9: a blocking gatherv, allgatherv,
  *          alltoallv or scatterv, whose bit 8 is then its rank's offer of the cells) | its form
  *   shape  count &lt;&lt; 32 | element type ordinal; 0 for the vector forms, whose ranks pass counts
- *          of their own, but the bytes a call of bit 9 published; a reduce_scatter's: a digest of its
- *          counts and type
+ *          of their own, but the bytes a call of bit 9 published; a reduce_scatter's and a nonblocking
+ *          or persistent allgatherv's (whose ranks all pass every count): a digest of its counts and type
  *   bytes  the call's bytes; for an alltoallv or a scatterv's root of more than 2 ranks, p + 1 ints (in whole
  *          longs), int j where the block for rank j starts after them and int p where the blocks end, then
  *          the blocks in rank order (the own block left out); of 2 ranks, the peer's block alone
