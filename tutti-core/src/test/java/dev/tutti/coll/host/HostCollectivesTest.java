@@ -263,8 +263,8 @@ class HostCollectivesTest {
 
     /**
      * Many communicators at once: the halves of a split run different collectives on the main threads while three
-     * dups of the world each run a mix of collectives from a thread of their own, and short-lived dups are made,
-     * used and freed; every result is checked against its sum.
+     * dups of the world each run a mix of collectives (among them the vector forms the region runs) from a thread of
+     * their own, and short-lived dups are made, used and freed; every result is checked against its sum.
      */
     @ParameterizedTest(name = "{0}")
     @org.junit.jupiter.params.provider.ValueSource(strings = {"shm", "threads"})
@@ -390,13 +390,25 @@ class HostCollectivesTest {
     record Threads(List<Thread> threads, AtomicReferenceArray<Throwable> failed) {
     }
 
-    /** Waits for threads from {@link #inThreads} (two minutes each at most) and rethrows the first failure. */
+    /**
+     * Waits for threads from {@link #inThreads} (two minutes in all at most) and rethrows the first failure as soon as
+     * one thread has failed: this rank then fails, which ends the job at once, where the failed thread's peers on the
+     * other ranks would wait for it until their timeout.
+     */
     static void joined(final int me, final Threads started) throws InterruptedException {
+        final AtomicReferenceArray<Throwable> failed = started.failed();
+        final long end = System.nanoTime() + java.util.concurrent.TimeUnit.MINUTES.toNanos(2);
         for (final Thread th : started.threads()) {
-            th.join(120_000);
+            while (th.isAlive() && System.nanoTime() - end < 0) {
+                th.join(20);
+                for (int t = 0; t < failed.length(); t++) {
+                    if (null != failed.get(t)) {
+                        throw new AssertionError("rank " + me, failed.get(t));
+                    }
+                }
+            }
             assertTrue(!th.isAlive(), th.getName() + " hung");
         }
-        final AtomicReferenceArray<Throwable> failed = started.failed();
         for (int t = 0; t < failed.length(); t++) {
             if (null != failed.get(t)) {
                 throw new AssertionError("rank " + me, failed.get(t));
@@ -410,7 +422,7 @@ class HostCollectivesTest {
         final int p = c.size();
         for (int i = 0; i < calls; i++) {
             final int n = 1 + (i * 7 + salt) % 40;
-            switch (i % 4) {
+            switch (i % 7) {
                 case 0 -> {
                     final int[] s = new int[n];
                     c.allreduce(Buf.of(vals(me + i, n)), Buf.of(s), Op.SUM);
@@ -433,7 +445,53 @@ class HostCollectivesTest {
                     c.allgather(Buf.of(vals(me, n)), Buf.of(all));
                     assertArrayEquals(concat(p, n), all, "allgather " + i);
                 }
-                default -> c.barrier();
+                case 3 -> c.barrier();
+                default -> vectors(c, i, n);
+            }
+        }
+    }
+
+    /**
+     * Call {@code i} of {@link #mix} among the vector forms that the region runs: a gatherv to rank {@code i % p}, a
+     * nonblocking allgatherv and a reduce_scatter, rank r's block {@code (n + r) % 5} ints (some empty), checked.
+     */
+    private static void vectors(final Communicator c, final int i, final int n) {
+        final int me = c.rank();
+        final int p = c.size();
+        final int[] counts = new int[p];
+        final int[] displs = new int[p];
+        int total = 0;
+        for (int r = 0; r < p; r++) {
+            counts[r] = (n + r) % 5;
+            displs[r] = total;
+            total += counts[r];
+        }
+        final int[] expect = new int[total];
+        for (int r = 0; r < p; r++) {
+            System.arraycopy(vals(r, counts[r]), 0, expect, displs[r], counts[r]);
+        }
+        final int[] mine = vals(me, counts[me]);
+        final int[] all = new int[total];
+        switch (i % 7) {
+            case 4 -> {
+                final int root = i % p;
+                c.gatherv(Buf.of(mine), me == root ? Buf.of(all) : null, counts, displs, root);
+                if (me == root) {
+                    assertArrayEquals(expect, all, "gatherv " + i);
+                }
+            }
+            case 5 -> {
+                c.iallgatherv(Buf.of(mine), Buf.of(all), counts, displs).waitFor();
+                assertArrayEquals(expect, all, "iallgatherv " + i);
+            }
+            default -> {
+                final int[] sum = new int[counts[me]];
+                c.reduceScatter(Buf.of(vals(i, total)), Buf.of(sum), counts, Op.SUM);
+                final int[] want = new int[counts[me]];
+                for (int j = 0; j < want.length; j++) {
+                    want[j] = p * val(i, displs[me] + j);
+                }
+                assertArrayEquals(want, sum, "reduce_scatter " + i);
             }
         }
     }
