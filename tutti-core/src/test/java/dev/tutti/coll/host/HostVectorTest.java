@@ -32,9 +32,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * the call from each other's offers: uneven counts with zeros, displacements with gaps, in place and not, at every
  * root, give the sequential reference's results through the cells; one rank whose bytes do not fit its cell sends
  * every rank of the call to the message layer alike, with the same results; a peer that sends another count fails
- * the call with the message layer's text. reduce_scatter, whose ranks all pass every rank's count, goes through the
- * cells in every form, with uneven counts, in place and with an op that does not commute; ranks that pass other
- * counts fail it. Processes' shared memory and threads of one JVM; the layer is forced on with
+ * the call with the message layer's text. reduce_scatter, and allgatherv's nonblocking and persistent forms, whose
+ * ranks all pass every rank's count, go through the cells with each rank deciding alone: reduce_scatter in every
+ * form, with uneven counts, in place and with an op that does not commute; ranks that pass other counts fail them. Processes' shared memory and threads of one JVM; the layer is forced on with
  * {@code tutti.coll.hostLimit} (8192 bytes a cell), hence {@link Isolated}.
  */
 @Isolated("sets the system property tutti.coll.hostLimit")
@@ -128,8 +128,8 @@ class HostVectorTest {
 
     /**
      * A rank whose bytes do not fit its cell offers none, and then every rank takes the message layer for that call:
-     * an allgatherv whose last rank contributes more than a cell, and a gatherv to rank 0 (and the same in place at
-     * the root) where it does; an alltoallv whose rank 0 sends more than a cell in all, a scatterv (and the same in
+     * an allgatherv whose last rank contributes more than a cell, its nonblocking form (each rank decides alone from
+     * the counts), and a gatherv to rank 0 (and the same in place at the root) where it does; an alltoallv whose rank 0 sends more than a cell in all, a scatterv (and the same in
      * place at the root) whose root sends more. Results stay the reference's, and the calls after take the cells.
      */
     @ParameterizedTest(name = "{0} p={1}")
@@ -149,8 +149,12 @@ class HostVectorTest {
             w.allgatherv(Buf.of(mine), Buf.of(got), big, displs);
             assertArrayEquals(expectGathered(big, displs), got, "allgatherv past the cell");
             assertEquals(before + 1, messages(w), "allgatherv took the message layer on rank " + me);
+            final int[] later = gaps(end(big, displs));
+            w.iallgatherv(Buf.of(mine), Buf.of(later), big, displs).waitFor();
+            assertArrayEquals(expectGathered(big, displs), later, "iallgatherv past the cell");
+            assertEquals(before + 2, messages(w), "iallgatherv took the message layer on rank " + me);
             gather(w, big, 0, "gatherv past the cell");
-            assertEquals(before + 3, messages(w), "both gathervs took the message layer on rank " + me);
+            assertEquals(before + 4, messages(w), "both gathervs took the message layer on rank " + me);
 
             final int[] sc = new int[p];
             final int[] rc = new int[p];
@@ -159,18 +163,18 @@ class HostVectorTest {
                 rc[j] = 0 == j ? CELL_INTS / (p - 1) + 1 : 2;
             }
             exchange(w, sc, rc, "alltoallv past the cell");
-            assertEquals(before + 4, messages(w), "alltoallv took the message layer on rank " + me);
+            assertEquals(before + 5, messages(w), "alltoallv took the message layer on rank " + me);
 
             final int[] sent = new int[p];
             Arrays.fill(sent, CELL_INTS / (p - 1) + 1);
             scatter(w, sent, 0, "scatterv past the cell");
-            assertEquals(before + 6, messages(w), "both scattervs took the message layer on rank " + me);
+            assertEquals(before + 7, messages(w), "both scattervs took the message layer on rank " + me);
 
             gatherv(w, 1, p - 1);
             allgatherv(w, 1);
             alltoallv(w, 1, false);
             scatterv(w, 1, p - 1);
-            assertEquals(before + 6, messages(w), "the calls after took the cells on rank " + me);
+            assertEquals(before + 7, messages(w), "the calls after took the cells on rank " + me);
         });
     }
 
