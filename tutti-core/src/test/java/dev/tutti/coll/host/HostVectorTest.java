@@ -31,11 +31,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * The on-host layer's vector forms (blocking gatherv, allgatherv, alltoallv, scatterv), whose road the ranks agree at
  * the call from each other's offers: uneven counts with zeros, displacements with gaps, in place and not, at every
  * root, give the sequential reference's results through the cells; one rank whose bytes do not fit its cell sends
- * every rank of the call to the message layer alike, with the same results; a peer that sends another count fails
- * the call with the message layer's text. reduce_scatter, and allgatherv's nonblocking and persistent forms, whose
- * ranks all pass every rank's count, go through the cells with each rank deciding alone: reduce_scatter in every
- * form, with uneven counts, in place and with an op that does not commute; ranks that pass other counts fail them. Processes' shared memory and threads of one JVM; the layer is forced on with
- * {@code tutti.coll.hostLimit} (8192 bytes a cell), hence {@link Isolated}.
+ * every rank of the call to the message layer alike, with the same results; a peer that sends another count fails the
+ * call with the message layer's text. reduce_scatter, and allgatherv's nonblocking and persistent forms, whose ranks
+ * all pass every rank's count, go through the cells with each rank deciding alone: reduce_scatter in every form, with
+ * uneven counts, in place and with an op that does not commute; ranks that pass other counts fail them. Processes'
+ * shared memory and threads of one JVM; the layer is forced on with {@code tutti.coll.hostLimit} (8192 bytes a cell),
+ * hence {@link Isolated}.
  */
 @Isolated("sets the system property tutti.coll.hostLimit")
 @Timeout(300)
@@ -127,10 +128,11 @@ class HostVectorTest {
     }
 
     /**
-     * A rank whose bytes do not fit its cell offers none, and then every rank takes the message layer for that call:
-     * an allgatherv whose last rank contributes more than a cell, its nonblocking form (each rank decides alone from
-     * the counts), and a gatherv to rank 0 (and the same in place at the root) where it does; an alltoallv whose rank 0 sends more than a cell in all, a scatterv (and the same in
-     * place at the root) whose root sends more. Results stay the reference's, and the calls after take the cells.
+     * A rank whose bytes do not fit its cell offers none, and then every rank takes the message layer for that call: an
+     * allgatherv whose last rank contributes more than a cell, its nonblocking form (each rank decides alone from the
+     * counts), and a gatherv to rank 0 (and the same in place at the root) where it does; an alltoallv whose rank 0
+     * sends more than a cell in all, a scatterv (and the same in place at the root) whose root sends more. Results stay
+     * the reference's, and the calls after take the cells.
      */
     @ParameterizedTest(name = "{0} p={1}")
     @MethodSource("jobs")
