@@ -183,7 +183,7 @@ final class HostCells {
             return null;
         }
         return HostWords.mismatch(comm, r, CollHeader.of(c.kind(), c.root(), c.sendCount()), c.kind().mpiName(), call,
-            shape, op, theirCall, theirShape, theirOp);
+            shape, op, theirCall, theirShape, theirOp, c);
     }
 
     /**
@@ -216,7 +216,7 @@ final class HostCells {
             }
             if (!HostWords.same(ownCall, ownShape, ownOp, theirCall, theirShape, theirOp)) {
                 return HostWords.mismatch(comm, r, header, op, ownCall, ownShape, ownOp, theirCall, theirShape,
-                    theirOp);
+                    theirOp, null);
             }
         }
         return null;

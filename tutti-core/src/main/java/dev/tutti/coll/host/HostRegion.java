@@ -274,7 +274,7 @@ final class HostRegion implements HostState {
                 }
                 if (!offered && cells.shapeOf(r, k) <= limit) { // a gatherv's peer that offers none: other settings
                     throw HostWords.mismatch(comm, r, CollHeader.of(kind, c.root(), c.sendCount()), kind.mpiName(),
-                        callWord, shapeWord, opWord, cells.callOf(r, k), shapeWord, opWord);
+                        callWord, shapeWord, opWord, cells.callOf(r, k), shapeWord, opWord, c);
                 } // else its block is past its cell, and the root's count for it is not: finishVector names it
             }
         }

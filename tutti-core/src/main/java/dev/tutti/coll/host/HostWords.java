@@ -93,10 +93,11 @@ final class HostWords {
      * @param r      the peer
      * @param header this rank's call's header
      * @param op     the operation
+     * @param own    this rank's call, to name its counts when they differ by their digest, or null
      */
     static TuttiException mismatch(final CollComm comm, final int r, final CollHeader header, final String op,
         final long ownCall, final long ownShape, final long ownOp, final long theirCall, final long theirShape,
-        final long theirOp) {
+        final long theirOp, final CollCall own) {
         final int theirBits = (int) (theirCall >>> Integer.SIZE);
         if (theirBits != (int) (ownCall >>> Integer.SIZE)) {
             return header.mismatch(op, comm, r, theirBits);
@@ -105,8 +106,9 @@ final class HostWords {
         if (theirShape != ownShape && 0 == (ownCall & AGREED) && (CollKind.REDUCE_SCATTER.mpiName().equals(op)
             || CollKind.ALLGATHERV.mpiName().equals(op))) {
             return Errors.mismatch(ErrorClass.COUNT, op, where, r, "recvCounts or a type of digest "
-                + Long.toHexString(theirShape), "passed digest " + Long.toHexString(ownShape),
-                "the ranks passed different counts or types");
+                + Long.toHexString(theirShape), "passed " + (null == own ? "" : "recvCounts="
+                + java.util.Arrays.toString(own.recvCounts()) + " of type=" + own.sendType() + ", ") + "digest "
+                + Long.toHexString(ownShape), "the ranks passed different counts or types");
         }
         if (theirShape != ownShape && 0 == (ownCall & AGREED)) {
             return Errors.mismatch(ErrorClass.COUNT, op, where, r, shape(theirShape), "passed " + shape(ownShape),

@@ -549,18 +549,18 @@ class HostCollectivesTest {
         return new Outcomes(out, job);
     }
 
-    /** Asserts that some rank failed with {@code cls} and a message containing {@code text}, and none hung. */
-    static void assertRefused(final Outcomes o, final ErrorClass cls, final String text) {
+    /** Asserts that some rank failed with {@code cls} and a message holding every one of {@code texts}; none hung. */
+    static void assertRefused(final Outcomes o, final ErrorClass cls, final String... texts) {
         assertNotNull(o.job(), "every rank returned: the mismatch went unnoticed " + o.ranks());
         assertTrue(ErrorClass.TIMEOUT != o.job().errorClass(), "the job hung: " + o.job().getMessage());
         boolean named = false;
         for (int r = 0; r < o.ranks().length(); r++) {
             if (o.ranks().get(r) instanceof TuttiException e && cls == e.errorClass()
-                && e.getMessage().contains(text)) {
+                && java.util.Arrays.stream(texts).allMatch(e.getMessage()::contains)) {
                 named = true;
             }
         }
-        assertTrue(named, "no rank failed with " + cls + " '" + text + "': " + o.ranks());
+        assertTrue(named, "no rank failed with " + cls + " " + java.util.Arrays.toString(texts) + ": " + o.ranks());
     }
 
     @Test

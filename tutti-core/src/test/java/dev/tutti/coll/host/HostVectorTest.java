@@ -270,7 +270,8 @@ class HostVectorTest {
         assertRefused(outcomes(2, w -> { // the same total, split otherwise on each rank
             final int[] counts = 0 == w.rank() ? new int[] {1, 2} : new int[] {2, 1};
             w.reduceScatter(Buf.of(new int[3]), Buf.of(new int[2]), counts, Op.SUM);
-        }), ErrorClass.COUNT, "rank=1 sent recvCounts or a type of digest ");
+        }), ErrorClass.COUNT, "reduce_scatter (comm=WORLD, rank=0): rank=1 sent recvCounts or a type of digest ",
+            "but this rank passed recvCounts=[1, 2] of type=INT, digest ");
         assertRefused(outcomes(2, w -> { // rank 1 contributes two ints, rank 0's counts say one
             final int me = w.rank();
             final int[] counts = 0 == me ? new int[] {1, 1} : new int[] {1, 2};
