@@ -103,14 +103,15 @@ final class HostWords {
             return header.mismatch(op, comm, r, theirBits);
         }
         final String where = comm.describe();
-        if (theirShape != ownShape && 0 == (ownCall & AGREED) && (CollKind.REDUCE_SCATTER.mpiName().equals(op)
-            || CollKind.ALLGATHERV.mpiName().equals(op))) {
+        final boolean digest = 0 == (ownCall & AGREED) && (CollKind.REDUCE_SCATTER.mpiName().equals(op)
+            || CollKind.ALLGATHERV.mpiName().equals(op)); // its shape word is a digest of its counts
+        if (digest && theirShape != ownShape && (theirCall | HOST) == (ownCall | HOST)) { // other counts, any road
             return Errors.mismatch(ErrorClass.COUNT, op, where, r, "recvCounts or a type of digest "
                 + Long.toHexString(theirShape), "passed " + (null == own ? "" : "recvCounts="
                 + java.util.Arrays.toString(own.recvCounts()) + " of type=" + own.sendType() + ", ") + "digest "
                 + Long.toHexString(ownShape), "the ranks passed different counts or types");
         }
-        if (theirShape != ownShape && 0 == (ownCall & AGREED)) {
+        if (theirShape != ownShape && 0 == (ownCall & AGREED) && !digest) {
             return Errors.mismatch(ErrorClass.COUNT, op, where, r, shape(theirShape), "passed " + shape(ownShape),
                 "the ranks passed different counts or types");
         }

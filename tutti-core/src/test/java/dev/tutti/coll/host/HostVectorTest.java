@@ -272,6 +272,15 @@ class HostVectorTest {
             w.reduceScatter(Buf.of(new int[3]), Buf.of(new int[2]), counts, Op.SUM);
         }), ErrorClass.COUNT, "reduce_scatter (comm=WORLD, rank=0): rank=1 sent recvCounts or a type of digest ",
             "but this rank passed recvCounts=[1, 2] of type=INT, digest ");
+        assertRefused(outcomes(2, w -> { // the same counts, but rank 0 calls the nonblocking form
+            final int[] counts = {1, 1};
+            final Buf mine = Buf.of(new int[1]);
+            if (0 == w.rank()) {
+                w.iallgatherv(mine, Buf.of(new int[2]), counts, new int[] {0, 1}).waitFor();
+            } else {
+                w.allgatherv(mine, Buf.of(new int[2]), counts, new int[] {0, 1});
+            }
+        }), ErrorClass.ARG, "blocking and nonblocking collectives do not match");
         assertRefused(outcomes(2, w -> { // rank 1 contributes two ints, rank 0's counts say one
             final int me = w.rank();
             final int[] counts = 0 == me ? new int[] {1, 1} : new int[] {1, 2};
