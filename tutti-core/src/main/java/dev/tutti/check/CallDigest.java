@@ -82,7 +82,7 @@ record CallDigest(long seq, CollKind kind, CollCall.Variant variant, int tag, in
                 call.sendCount(), call.recvType(), call.recvCount(), false, null == a ? null : a.sendCounts(),
                 null == a ? null : a.recvCounts(), null, null, site);
         }
-        final CollArgs v = call.vectorArgs();
+        final CollArgs v = call.args();
         int[] sendCounts = null == v ? null : v.sendCounts();
         int[] recvCounts = null == v ? null : v.recvCounts();
         Datatype[] sendTypes = null;
@@ -140,7 +140,7 @@ record CallDigest(long seq, CollKind kind, CollCall.Variant variant, int tag, in
      * The {@link #hash()} of the digest of a regular blocking intracommunicator call (no v-form, no alltoallw),
      * without making the digest: what a checked repeated blocking call computes (allocates nothing).
      *
-     * @param call the call: blocking, on an intracommunicator, without {@link CollCall#vectorArgs()}
+     * @param call the call: blocking, on an intracommunicator, not a vector form ({@link CollCall#isVector()})
      * @return the hash of {@code of(call, seq, site)} for any seq and site
      */
     static long hashOf(final CollCall call) {

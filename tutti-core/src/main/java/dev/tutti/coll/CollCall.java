@@ -310,11 +310,6 @@ public final class CollCall {
         return comm;
     }
 
-    /** @return the whole arguments of an intracommunicator v-collective or alltoallw, else null */
-    public CollArgs vectorArgs() {
-        return args();
-    }
-
     /** @return whether this is an intracommunicator v-collective or alltoallw (its arguments: {@link #args()}) */
     public boolean isVector() {
         return vector;

@@ -111,9 +111,13 @@ public final class Road {
     /**
      * Tells whether a vector call's every rank passes every rank's count, as MPI requires them to agree: a
      * reduce_scatter in every form, an allgatherv but a blocking one (whose road its ranks agree at the call, and
-     * whose cells then hold the bytes each rank published), so that each rank decides alone as for the regular forms.
+     * whose cells then hold the bytes each rank published), so that each rank decides alone as for the regular forms
+     * (and publishes a digest of the counts, {@code coll.host.HostWords}).
+     *
+     * @param call a vector call
+     * @return true for a reduce_scatter, and for a nonblocking or persistent allgatherv
      */
-    private static boolean everyCount(final CollCall call) {
+    public static boolean everyCount(final CollCall call) {
         return CollKind.REDUCE_SCATTER == call.kind()
             || CollKind.ALLGATHERV == call.kind() && CollCall.Variant.BLOCKING != call.variant();
     }
@@ -131,9 +135,19 @@ public final class Road {
      * @return true if the call may take the cells
      */
     public static boolean agreedAtCall(final CollCall call) {
-        return switch (call.kind()) {
-            case GATHERV, ALLGATHERV, ALLTOALLV, SCATTERV -> CollCall.Variant.BLOCKING == call.variant()
-                && null == call.comm().selection().override(call.kind());
+        return agreedForm(call) && null == call.comm().selection().override(call.kind());
+    }
+
+    /**
+     * Tells whether a call is of the forms whose ranks agree their road at the call ({@link #agreedAtCall}), whatever
+     * its settings: a rank whose setting forces an algorithm publishes such a call's words as a refused offer.
+     *
+     * @param call the call
+     * @return true for a blocking gatherv, allgatherv, alltoallv or scatterv
+     */
+    public static boolean agreedForm(final CollCall call) {
+        return CollCall.Variant.BLOCKING == call.variant() && switch (call.kind()) {
+            case GATHERV, ALLGATHERV, ALLTOALLV, SCATTERV -> true;
             default -> false;
         };
     }

@@ -8,6 +8,7 @@ import dev.tutti.coll.CollCall;
 import dev.tutti.coll.CollComm;
 import dev.tutti.coll.CollHeader;
 import dev.tutti.coll.CollKind;
+import dev.tutti.coll.Road;
 import dev.tutti.internal.Errors;
 import dev.tutti.type.TypeCode;
 
@@ -35,12 +36,8 @@ final class HostWords {
      * its ranks agree their road at the call (bit 9) and its form's ordinal below
      */
     static long call(final CollCall c, final boolean host) {
-        final CollKind kind = c.kind();
-        final boolean agreed = CollCall.Variant.BLOCKING == c.variant()
-            && (CollKind.GATHERV == kind || CollKind.ALLGATHERV == kind || CollKind.ALLTOALLV == kind
-            || CollKind.SCATTERV == kind);
-        return (long) TypeCode.intraHeader(kind.ordinal() + 1, c.root()) << Integer.SIZE | (host ? HOST : 0L)
-            | (agreed ? AGREED : 0L) | c.variant().ordinal();
+        return (long) TypeCode.intraHeader(c.kind().ordinal() + 1, c.root()) << Integer.SIZE | (host ? HOST : 0L)
+            | (Road.agreedForm(c) ? AGREED : 0L) | c.variant().ordinal();
     }
 
     /**
@@ -60,16 +57,14 @@ final class HostWords {
      * @return a call's shape word: its count above, its element type's ordinal below; 0 for the vector forms
      * (gatherv, scatterv, allgatherv, alltoallv, alltoallw), whose ranks pass counts and types of their own, so that
      * no word of theirs is compared with a peer's; for a reduce_scatter, and an allgatherv but a blocking one (whose
-     * ranks agree their road at the call), whose ranks all pass every rank's count, a digest of its counts and type
-     * ({@link #digest})
+     * ranks agree their road at the call), whose ranks all pass every rank's count ({@link Road#everyCount}), a
+     * digest of its counts and type ({@link #digest})
      */
     static long shape(final CollCall c) {
-        return switch (c.kind()) {
-            case GATHERV, SCATTERV, ALLTOALLV, ALLTOALLW -> 0L;
-            case ALLGATHERV -> CollCall.Variant.BLOCKING == c.variant() ? 0L : digest(c.recvCounts(), c.sendType());
-            case REDUCE_SCATTER -> digest(c.recvCounts(), c.sendType());
-            default -> (long) c.sendCount() << Integer.SIZE | c.sendType().ordinal();
-        };
+        if (c.isVector()) {
+            return Road.everyCount(c) ? digest(c.recvCounts(), c.sendType()) : 0L;
+        }
+        return (long) c.sendCount() << Integer.SIZE | c.sendType().ordinal();
     }
 
     /**
