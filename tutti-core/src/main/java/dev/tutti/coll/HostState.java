@@ -34,16 +34,19 @@ public interface HostState {
 
     /**
      * Numbers a persistent request's start (or a nonblocking call) as the communicator's next call-ordered call, and
-     * starts it through the region if it goes there ({@link Road#onHost}); else publishes the call's words alone,
-     * sets its number ({@link CollCall#hostCall(long)}) and returns null, and the caller runs it on the message
-     * layer.
+     * starts it through the region if it goes there ({@link Road#onHost}), or may ({@link Road#agreedLater}: then,
+     * should a rank offer no cells, the run starts the call on the message layer through {@code fallback} and
+     * completes with it); else publishes the call's words alone, sets its number ({@link CollCall#hostCall(long)}) and
+     * returns null, and the caller runs it on the message layer.
      *
-     * @param call  the request's call, intracommunicator, with no hook
-     * @param reuse the request's run of an earlier start, complete, or null
+     * @param call     the request's call, intracommunicator, with no hook
+     * @param reuse    the request's run of an earlier start, complete, or null
+     * @param fallback how the call starts on the message layer under a drawn tag; null unless
+     *                 {@link Road#agreedLater}
      * @return the run, started, or null
      * @throws TuttiException never for a peer's call (a run reports those when it is tested or waited for)
      */
-    default RegionRun start(final CollCall call, final RegionRun reuse) {
+    default RegionRun start(final CollCall call, final RegionRun reuse, final MessageFallback fallback) {
         return null;
     }
 

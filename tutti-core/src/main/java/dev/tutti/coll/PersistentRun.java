@@ -2,8 +2,10 @@ package dev.tutti.coll;
 
 import dev.tutti.ErrorClass;
 import dev.tutti.PersistentRequest;
+import dev.tutti.Request;
 import dev.tutti.Status;
 import dev.tutti.internal.Errors;
+import dev.tutti.internal.Failures;
 import dev.tutti.trace.CollectiveEvent;
 import dev.tutti.trace.Trace;
 
@@ -25,7 +27,8 @@ import java.util.concurrent.TimeUnit;
  * inactive state); the owner thread drives starts, any thread may test or wait, one at a time (as for every
  * request). On a communicator with an on-host region a start may go there instead ({@link HostState#start}, as
  * {@link Road#onHost} decides): then the schedule's run is not started, its lease goes back at once, and the test or
- * wait asks the region's run ({@code onHost}, reused by the next start).
+ * wait asks the region's run ({@code onHost}, reused by the next start); a start whose road its ranks agree after it
+ * ({@link Road#agreedLater}) and that turns out to take messages leases it again for its run ({@link MessageFallback}).
  */
 public final class PersistentRun implements PersistentRequest {
     private static final VarHandle ACTIVE;
@@ -50,11 +53,17 @@ public final class PersistentRun implements PersistentRequest {
     private RegionRun onHost;
     /** The last run through the region, kept for the next start to reuse. */
     private RegionRun lastOnHost;
+    /**
+     * How a start whose road its ranks agree after it goes to the message layer ({@link Road#agreedLater}): this
+     * request's run, under the tag drawn at the start; null for the other operations.
+     */
+    private final MessageFallback fallback;
 
     public PersistentRun(final CollCall call, final Schedule schedule) {
         this.call = call;
         this.entry = ScheduleCache.Entry.standalone(schedule);
         this.run = ScheduleRun.persistent(schedule, call.comm(), entry, () -> freed || !isActive());
+        this.fallback = call.isInter() || !Road.agreedLater(call) ? null : this::startMessages;
         call.comm().activeRuns().addPersistent(run);
     }
 
@@ -91,15 +100,30 @@ public final class PersistentRun implements PersistentRequest {
         }
         started = true;
         final HostState host = null == hook ? call.comm().hostState() : null;
-        onHost = null == host ? null : host.start(call, lastOnHost);
-        if (null != onHost) {
-            lastOnHost = onHost;
-            entry.release(); // the schedule's run is not started: its lease goes back at once
-            active(true);
-            return;
+        onHost = null;
+        if (null != host) {
+            entry.release(); // a run through the region leases no schedule; one that falls back takes the lease
+            onHost = host.start(call, lastOnHost, fallback);
+            if (null != onHost) {
+                lastOnHost = onHost;
+                active(true);
+                return;
+            }
+            entry.tryClaimOwned(); // free: this thread gave it back above, and no run of this request has it
         }
         active(true);
         run.startPersistent(call.gate(), hook, call);
+    }
+
+    /**
+     * Starts this request's run on the message layer for a start through the region whose ranks found a rank that
+     * offered no cells ({@link MessageFallback}): the run takes the schedule's lease back, which the start gave up.
+     */
+    private Request startMessages(final CollCall c, final int tag, final long hostCall) {
+        if (!entry.tryClaimOwned()) {
+            throw Failures.internal(op("start"), c.where(), "the persistent request's schedule is leased");
+        }
+        return run.startPersistentDrawn(c.gate(), tag, hostCall);
     }
 
     /** @return the operation named in messages (built only for one) */

@@ -24,7 +24,9 @@ import java.util.function.BooleanSupplier;
  * same: the inputs are the call's kind, counts and type, the communicator's settings, and whether its ranks agreed a
  * chunk area (which every rank learns at the same call). Also a blocking gatherv, allgatherv, alltoallv or
  * scatterv whose bytes fit the cells of every rank that publishes some, which the ranks learn from each other's words
- * at the call ({@link #agreedAtCall}), and a nonblocking or persistent allgatherv whose largest block fits.</li>
+ * at the call ({@link #agreedAtCall}), a nonblocking or persistent gatherv, alltoallv or scatterv whose bytes fit
+ * likewise, which they learn after its start ({@link #agreedLater}), and a nonblocking or persistent allgatherv whose
+ * largest block fits.</li>
  * <li><b>Messages</b>: every other run of a blocking, nonblocking or tagged call, and of the library's own
  * collectives (their peers and sizes hold for one call, and a lane of slots is agreed once for many). A persistent
  * run not on the region too when none of its peers shares direct memory with this rank or the setting
@@ -80,7 +82,8 @@ public final class Road {
      *   no items), or an item over 2 KiB
      * </pre>
      * The vector forms gatherv, allgatherv, alltoallv and scatterv, blocking, take the cells by a rule of their own
-     * ({@link #agreedAtCall}), since no rank knows every other's bytes; their other forms take messages. A
+     * ({@link #agreedAtCall}), since no rank knows every other's bytes, and so do the nonblocking and persistent
+     * gatherv, alltoallv and scatterv ({@link #agreedLater}); alltoallw takes messages. A
      * reduce_scatter's ranks all pass every rank's count, and so decide alone, in every form, as do a nonblocking or
      * persistent allgatherv's (b: the largest block).
      * The limit is the direct memory's measured default or the setting {@code tutti.coll.hostLimit}. Chunks have no
@@ -135,19 +138,39 @@ public final class Road {
      * @return true if the call may take the cells
      */
     public static boolean agreedAtCall(final CollCall call) {
-        return agreedForm(call) && null == call.comm().selection().override(call.kind());
+        return CollCall.Variant.BLOCKING == call.variant() && agreedForm(call)
+            && null == call.comm().selection().override(call.kind());
     }
 
     /**
-     * Tells whether a call is of the forms whose ranks agree their road at the call ({@link #agreedAtCall}), whatever
-     * its settings: a rank whose setting forces an algorithm publishes such a call's words as a refused offer.
+     * Tells whether a nonblocking call or persistent start may offer its communicator's on-host region, whose road
+     * its ranks agree after the start: gatherv, alltoallv and scatterv, whose operation has no algorithm forced by the
+     * setting {@code tutti.coll.<operation>}. They offer as at a blocking call ({@link #agreedAtCall}), but a start
+     * never waits: a rank that offers none starts its messages at once, and one that offers publishes its bytes and
+     * learns the road when its run reads the offers it needs; if one is missing, it starts its messages then, under
+     * the tag drawn at its start ({@code coll.host.HostRegion}).
+     *
+     * @param call the call, intracommunicator, with no hook
+     * @return true if the call may take the cells
+     */
+    public static boolean agreedLater(final CollCall call) {
+        final CollCall.Variant form = call.variant();
+        return (CollCall.Variant.NONBLOCKING == form || CollCall.Variant.PERSISTENT == form) && agreedForm(call)
+            && null == call.comm().selection().override(call.kind());
+    }
+
+    /**
+     * Tells whether a call is of the forms whose ranks agree their road from each other's offers
+     * ({@link #agreedAtCall}, {@link #agreedLater}), whatever its settings: a rank whose setting forces an algorithm
+     * publishes such a call's words as a refused offer.
      *
      * @param call the call
-     * @return true for a blocking gatherv, allgatherv, alltoallv or scatterv
+     * @return true for a gatherv, alltoallv or scatterv but a tagged one, and a blocking allgatherv
      */
     public static boolean agreedForm(final CollCall call) {
-        return CollCall.Variant.BLOCKING == call.variant() && switch (call.kind()) {
-            case GATHERV, ALLGATHERV, ALLTOALLV, SCATTERV -> true;
+        return switch (call.kind()) {
+            case GATHERV, ALLTOALLV, SCATTERV -> CollCall.Variant.TAGGED != call.variant();
+            case ALLGATHERV -> CollCall.Variant.BLOCKING == call.variant();
             default -> false;
         };
     }

@@ -187,6 +187,26 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
         return begin(run);
     }
 
+    /**
+     * Starts a nonblocking run of an ordinary collective under the tag drawn at its start, for a call whose ranks
+     * agreed its road after the start ({@link MessageFallback}).
+     *
+     * @param schedule the schedule
+     * @param comm     the communicator
+     * @param lease    the cache entry of {@code schedule} leased to this run, or null
+     * @param gate     what holds the run's data back ({@link CollGate}), or null
+     * @param tag      the tag drawn at the call's start
+     * @param hostCall the call's number in the communicator's on-host region
+     * @return the started run
+     */
+    public static ScheduleRun startDrawn(final Schedule schedule, final CollComm comm, final ScheduleCache.Entry lease,
+        final CollGate gate, final int tag, final long hostCall) {
+        final ScheduleRun run = new ScheduleRun(schedule, comm, comm.context(), tag, null, -1, 0, true, lease)
+            .gatedBy(gate);
+        run.hostCall = hostCall;
+        return begin(run);
+    }
+
     private ScheduleRun gatedBy(final CollGate g) {
         this.gate = g; // published to other threads by begin()'s registration, like the rest of the run
         return this;
@@ -294,6 +314,7 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
             afterHook = null;
             notified = 0;
         }
+        hostCall = call.hostCall(); // this start's number in the region, if it published its words there
         leanNow = Road.lean(lean, g, hook, this);
         if (leanNow) {
             return startLean();
@@ -304,6 +325,31 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
             afterHook = hook;
         }
         restart(comm.nextTag(schedule.header()));
+        return begin(this);
+    }
+
+    /**
+     * Starts a persistent request's run under the tag drawn at the start, for a start whose ranks agreed its road
+     * after it ({@link MessageFallback}): as {@link #startPersistent}, without a hook (a start through the region has
+     * none) and never lean.
+     *
+     * @param g        what the run waits for before its data moves, or null
+     * @param tag      the tag drawn at the start
+     * @param hostCall the start's number in the communicator's on-host region
+     * @return this run
+     */
+    ScheduleRun startPersistentDrawn(final CollGate g, final int tag, final long hostCall) {
+        if (null != direct) {
+            direct.nextRun();
+        }
+        if (null != afterHook) {
+            afterHook = null;
+            notified = 0;
+        }
+        leanNow = false;
+        gate = g;
+        this.hostCall = hostCall;
+        restart(tag);
         return begin(this);
     }
 

@@ -18,8 +18,10 @@ import dev.tutti.coll.CollTrace;
 import dev.tutti.coll.HostState;
 import dev.tutti.coll.InterArgs;
 import dev.tutti.coll.InterComm;
+import dev.tutti.coll.MessageFallback;
 import dev.tutti.coll.Operands;
 import dev.tutti.coll.PersistentRun;
+import dev.tutti.coll.Road;
 import dev.tutti.coll.Schedule;
 import dev.tutti.coll.ScheduleCache;
 import dev.tutti.coll.ScheduleRun;
@@ -61,6 +63,9 @@ import java.util.concurrent.TimeUnit;
  * event of its own, another its start) when Tutti records; else the flag {@code Trace.ON} folds the recording away.
  */
 public final class CollDoor {
+    /** How a nonblocking call whose road its ranks agree after its start goes to the message layer. */
+    private static final MessageFallback LATER = CollDoor::startDrawn;
+
     private CollDoor() {
     }
 
@@ -129,7 +134,7 @@ public final class CollDoor {
         if (null == hook) {
             if (!call.isInter()) {
                 select(call); // a call refused by a local check is no call: its number must not be published
-                final Request r = HostCollectives.take(call);
+                final Request r = HostCollectives.take(call, Road.agreedLater(call) ? LATER : null);
                 if (null != r) {
                     return r;
                 }
@@ -270,6 +275,15 @@ public final class CollDoor {
 
     private static Request start(final CollCall c) {
         return c.start().start(c.schedule(), c.comm(), c.lease(), c.gate(), c.hostCall());
+    }
+
+    /**
+     * Starts a nonblocking call whose ranks agreed its road after its start on the message layer, under the tag
+     * drawn at the start ({@link MessageFallback}).
+     */
+    private static Request startDrawn(final CollCall c, final int tag, final long hostCall) {
+        build(c);
+        return ScheduleRun.startDrawn(c.schedule(), c.comm(), c.lease(), c.gate(), tag, hostCall);
     }
 
     private static <R extends Request> R notify(final R r, final CollHook hook, final CollCall c) {

@@ -10,6 +10,7 @@ import dev.tutti.coll.CollDone;
 import dev.tutti.coll.CollHeader;
 import dev.tutti.coll.Road;
 import dev.tutti.coll.HostState;
+import dev.tutti.coll.MessageFallback;
 import dev.tutti.coll.Schedule;
 import dev.tutti.coll.ScheduleRun;
 import dev.tutti.coll.algo.Algorithms;
@@ -66,17 +67,19 @@ public final class HostCollectives {
      * Runs a call through its communicator's on-host region if it goes there, else publishes it (the message layer
      * then runs it). The first call that can agrees the region first.
      *
-     * @param call a blocking or nonblocking intracommunicator call, with no hook
+     * @param call     a blocking or nonblocking intracommunicator call, with no hook
+     * @param fallback how a nonblocking call whose road its ranks agree after its start ({@link Road#agreedLater})
+     *                 starts on the message layer under a drawn tag, else null
      * @return the call's request: complete for a blocking call the region ran, the region's run of a nonblocking
      * one; null if the message layer runs the call
      * @throws dev.tutti.TuttiException if the call's peers made another call, or a peer is gone
      */
-    public static Request take(final CollCall call) {
+    public static Request take(final CollCall call, final MessageFallback fallback) {
         final CollComm comm = call.comm();
         HostState s = comm.hostState();
         if (s instanceof HostRegion region) {
             if (CollCall.Variant.BLOCKING != call.variant()) {
-                return region.start(call, null);
+                return region.start(call, null, fallback);
             }
             return region.run(call, -1) ? CollDone.REGION : null;
         }

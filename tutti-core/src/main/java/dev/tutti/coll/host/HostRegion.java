@@ -6,6 +6,7 @@ import dev.tutti.coll.CollComm;
 import dev.tutti.coll.CollHeader;
 import dev.tutti.coll.CollKind;
 import dev.tutti.coll.HostState;
+import dev.tutti.coll.MessageFallback;
 import dev.tutti.coll.RegionRun;
 import dev.tutti.coll.Road;
 import dev.tutti.internal.Failures;
@@ -19,49 +20,19 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * A communicator's on-host region on this rank, and the algorithms of the calls that go through it: every rank's
- * block ({@link HostLayout}), this rank's own to write, the others' to read. Each call-ordered call on the
- * communicator (blocking, nonblocking, or a persistent request's start) is numbered here and published in this rank's
- * cell for it: its header words, and for a call on the region its bytes; a call that takes the message layer publishes
- * its words alone, so that a peer on the region that waits for this rank finds out instead of waiting for ever, and its
- * run, if it stalls, reads its peers' words of the call ({@link #stalled}): a peer on the region that does not wait for
- * it (a bcast's root, a reduce's non-root) sends it nothing.
- * <ul>
- * <li>barrier: publish, then wait for every peer's call.</li>
- * <li>bcast: the root publishes its bytes; every other rank waits for the root's call and copies them out.</li>
- * <li>reduce, allreduce: every rank publishes its operand; the root (every rank) waits for all and folds them in
- * rank order, {@code x0 op (x1 op (... op x(p-1)))}, from the cells: a non-commutative op is right, and every rank
- * of an allreduce computes the same bits (a commutative op starts from the rank's own operand where the bits stay
- * the same, {@link HostSteps#ownFirst}). Past the limit (blocking calls, and the other forms once a blocking call has
- * made the chunk area): through the chunk area or the message layer, as every rank decides alike from the words and
- * offers they publish with the call ({@link HostChunkRoad}).</li>
- * <li>gather, allgather: every rank publishes its block; the root (every rank) copies each out.</li>
- * <li>scan, exscan: every rank publishes its operand, and waits for the ranks before it and folds theirs (and for a
- * scan its own) in rank order. reduce_scatter_block, reduce_scatter: every rank publishes its whole operand, waits
- * for all, and folds its block of each in rank order (a reduce_scatter's ranks all pass every rank's count, and
- * publish a digest of them as the shape word, so that ranks passing other counts fail the call).</li>
- * <li>scatter: the root publishes every block but its own; each rank copies its own. alltoall: every rank
- * publishes its whole send but its own block; each copies its block out of every peer's cell and its own straight
- * from its send. The own block, which no peer reads, is left out and the others lie one behind the other, so that
- * at 2 ranks a cell holds one block, as a gather's does.</li>
- * <li>Past the limit, a call of any of these but barrier goes through the chunk area or the message layer,
- * as for the reductions ({@link HostChunkRoad}, {@link HostChunks#move}).</li>
- * <li>gatherv, allgatherv, alltoallv, scatterv (blocking): as their regular forms, but a rank may not know every
- * other's bytes, so the ranks agree at the call ({@link #agreed}): each publishes its words with its offer (its bytes
- * fit its cell, and are in it, after a table of where each peer's block starts; a gatherv's root: every block it
- * receives fits) and its bytes' length; a rank that offers none goes on to the message layer at once, one that does
- * reads the offers it needs (every peer's; a gatherv's or scatterv's other ranks their root's) and takes the cells
- * only if all offered, else the message layer too. A gatherv's root, whose offer decides, fails the call when a peer
- * offers none; a peer whose block is not as long as this rank expects fails it as the message layer would. A
- * nonblocking or persistent allgatherv, whose ranks all pass every rank's count, decides alone (its largest block fits
- * a cell) and publishes a digest of the counts as its shape word, so that ranks passing other counts fail it.</li>
- * </ul>
- * A rank that waits for a peer's call compares its words with its own: kind and root as a message header would, then
- * count and type, op, and whether the peer took the region too; a mismatch fails the call with the message layer's
- * exception and text for the same fault. A call on the region draws its message tag as a message-layer call would
- * ({@link CollComm#drawTag}), so a rank waiting here also fails, naming the settings that differ, when the peer sent
- * a message under this call's tag (its call went through messages or a persistent request's slots and will never
- * be published). The block is given back when the communicator is retired ({@link #retired()}).
+ * A communicator's on-host region on this rank: every rank's block ({@link HostLayout}), this rank's own to write,
+ * the others' to read. Each call-ordered call on the communicator (blocking, nonblocking, or a persistent request's
+ * start) is numbered here and published in this rank's cell for it: its header words, and for a call on the region
+ * its bytes; a call that takes the message layer publishes its words alone, so that a peer on the region that waits
+ * for this rank finds out instead of waiting for ever, and its run, if it stalls, reads its peers' words of the call
+ * ({@link #stalled}): a peer on the region that does not wait for it (a bcast's root) sends it nothing. What each
+ * operation publishes, waits for and does is {@link HostSteps}'s table. A rank that waits for a peer's call compares
+ * its words with its own: kind and root as a message header would, then count and type, op, and whether the peer
+ * took the region too; a mismatch fails the call with the message layer's exception and text for the same fault. A
+ * call on the region draws its message tag as a message-layer call would ({@link CollComm#drawTag}), so a rank
+ * waiting here also fails, naming the settings that differ, when the peer sent a message under this call's tag (its
+ * call went through messages or a persistent request's slots and will never be published). The block is given back
+ * when the communicator is retired ({@link #retired()}).
  *
  * <p>A blocking call publishes, waits for the peers it needs and completes, all in the call. A nonblocking call or a
  * persistent start ({@link #start}) only publishes, and its run ({@link HostRun}, the request) completes when it is
@@ -77,6 +48,12 @@ import java.util.List;
  * area) publishes its words alone, waits for every peer's, and then completes only once its chunks have moved: each
  * test, wait or pass of progress moves them as far as its peers' flags allow ({@link HostChunkRoad#advance}), and a
  * wait waits for the flag that holds them.
+ *
+ * <p>A gatherv, alltoallv or scatterv agrees its road from the ranks' offers ({@link HostSteps#taken}): a blocking
+ * call at the call ({@link #agreed}), a nonblocking call or persistent start when its run completes
+ * ({@link #startLater}). There a rank that offers none starts its messages at once; a run that finds an offer missing
+ * is due ({@link HostQueue#due}), and the next thread to leave the lock starts its messages under the tag drawn at
+ * its start ({@link #startDue}), outside the lock, since that start sends and may run the rank's progress.
  *
  * <p>Implementation notes. Owned by the threads that make the communicator's collective calls, one at a time (MPI's
  * rule), so its fields are plain, but for the waiting calls and the incomplete runs: a lock guards them, since a
@@ -105,8 +82,6 @@ final class HostRegion implements HostState {
     }
     /** Calls between two passes of the rank's progress made by calls that did not wait (a power of 2). */
     private static final int PROGRESS_EVERY = 32;
-    /** Longs per call in {@code waiting}. */
-    private static final int WORDS = 7;
 
     private final CollComm comm;
     private final P2pEngine engine;
@@ -125,19 +100,13 @@ final class HostRegion implements HostState {
     /** Of those, the calls that took the message layer (its runs' and the tests' measure of the road taken). */
     private long messages;
     /**
-     * Calls numbered but not yet published ({@link #enqueue}), oldest first, {@code queued} of them: per call
-     * {@value #WORDS} longs in {@code waiting} (its number, call, shape and op words, where its bytes start in
-     * {@code from}, how many, and the own block left out of the source, {@link HostSteps#hole}), the memory its bytes
-     * come from, and its run if it has one (a nonblocking call's or persistent start's through the region). Guarded
-     * by {@code lock}, as are {@code runs}, the runs not yet complete, oldest first, {@code running} of them.
+     * Calls numbered but not yet published ({@link HostQueue}), guarded by {@code lock}, as are {@code runs}, the runs
+     * not yet complete, oldest first, {@code running} of them.
      */
-    private long[] waiting = new long[WORDS * HostLayout.CELLS];
-    private MemorySegment[] from = new MemorySegment[HostLayout.CELLS];
-    private HostRun[] owners = new HostRun[HostLayout.CELLS];
-    private int queued;
+    private final HostQueue queue;
     private HostRun[] runs = new HostRun[HostLayout.CELLS];
     private int running;
-    /** {@code queued + running}, stored under the lock and read without it: 0 lets a call skip the lock. */
+    /** {@code queue.size() + running}, stored under the lock and read without it: 0 lets a call skip the lock. */
     private volatile int pending;
     private final HostLock lock = new HostLock();
     /** Ends the registration of {@link #doWork} with the rank's progress; null until the region's first run. */
@@ -164,6 +133,7 @@ final class HostRegion implements HostState {
         this.limit = limit;
         this.cells = new HostCells(rank, blocks, limit);
         this.steps = new HostSteps(rank, size, cells);
+        this.queue = new HostQueue(cells);
         this.chunkRoad = new HostChunkRoad(this, cells, comm, memory, steps, Settings.COLL_HOST_CHUNKS.choice());
     }
 
@@ -207,18 +177,7 @@ final class HostRegion implements HostState {
             }
             try {
                 publish(k, steps.source(c), steps.sourceAt(c), steps.published(c), HostSteps.hole(c), c);
-                final int awaits = steps.awaits(c);
-                if (HostRun.ROOT == awaits) {
-                    awaitCall(c.root(), k, c);
-                } else if (HostRun.ALL == awaits) {
-                    for (int i = 1; i < size; i++) {
-                        awaitCall((rank + i) % size, k, c);
-                    }
-                } else if (HostRun.LOWER == awaits) {
-                    for (int r = 0; r < rank; r++) {
-                        awaitCall(r, k, c);
-                    }
-                }
+                awaitCalls(k, c, steps.awaits(c));
             } catch (final RuntimeException | Error e) {
                 if (agrees) {
                     chunkRoad.withdraw();
@@ -257,26 +216,9 @@ final class HostRegion implements HostState {
         if (!offers) {
             return false;
         }
-        final CollKind kind = c.kind();
-        final boolean rooted = CollKind.SCATTERV == kind || CollKind.GATHERV == kind;
-        if (rooted && rank != c.root()) { // its root's offer decides
-            awaitCall(c.root(), k, c);
-            if (0 == (cells.callOf(c.root(), k) & HostWords.HOST)) {
-                return false;
-            }
-        } else if (CollKind.SCATTERV != kind) {
-            for (int i = 1; i < size; i++) {
-                final int r = (rank + i) % size;
-                awaitCall(r, k, c);
-                final boolean offered = 0 != (cells.callOf(r, k) & HostWords.HOST);
-                if (!offered && !rooted) {
-                    return false;
-                }
-                if (!offered && cells.shapeOf(r, k) <= limit) { // a gatherv's peer that offers none: other settings
-                    throw HostWords.mismatch(comm, r, CollHeader.of(kind, c.root(), c.sendCount()), kind.mpiName(),
-                        callWord, shapeWord, opWord, cells.callOf(r, k), shapeWord, opWord, c);
-                } // else its block is past its cell, and the root's count for it is not: finishVector names it
-            }
+        awaitCalls(k, c, steps.awaits(c)); // a gatherv's or scatterv's other ranks: their root, whose offer decides
+        if (!steps.taken(k, c, callWord, shapeWord, limit, comm)) {
+            return false;
         }
         tag = comm.drawTag((int) (callWord >>> Integer.SIZE), c.sendCount());
         steps.finishVector(k, c);
@@ -327,8 +269,11 @@ final class HostRegion implements HostState {
      * after every earlier run ({@link #advance}).
      */
     @Override
-    public RegionRun start(final CollCall c, final RegionRun reuse) {
+    public RegionRun start(final CollCall c, final RegionRun reuse, final MessageFallback fallback) {
         final long k = ++calls;
+        if (null != fallback && Road.agreedLater(c)) {
+            return startLater(k, c, reuse, fallback);
+        }
         final boolean past = !Road.fitsCells(c, limit);
         final boolean chunked = past && chunkRoad.agreed(c.kind());
         final boolean host = Road.onHost(c, limit, chunked);
@@ -339,21 +284,62 @@ final class HostRegion implements HostState {
         final long shape = HostWords.shape(c);
         final long op = HostWords.opCode(c.op());
         if (!host) {
-            publishOrLater(k, call, shape, op);
-            c.hostCall(k); // its run asks stalled(k) if it stalls
-            messages++;
-            return null;
+            return messages(k, c, call, shape, op);
         }
         final int drawn = comm.drawTag((int) (call >>> Integer.SIZE), c.sendCount());
-        final HostRun run = reuse instanceof HostRun h && h.region() == this ? h : new HostRun(this);
+        final HostRun run = runFor(reuse);
         run.arm(c, k, drawn, call, shape, op, chunked ? HostRun.ALL : steps.awaits(c), chunked);
+        if (chunked) { // its words and where its bytes are read in place; the bytes go through the chunks
+            return launch(run, run.name(), run.nameBytes(), 0, 2 * Long.BYTES, 0);
+        }
+        return launch(run, null, steps.source(c), steps.sourceAt(c), steps.published(c), HostSteps.hole(c));
+    }
+
+    /**
+     * Starts a nonblocking or persistent gatherv, alltoallv or scatterv ({@link Road#agreedLater}): publishes its
+     * words, with its offer and, if it offers, its bytes (packed at the start: its buffers may change once the peers
+     * have read them, and the cell may be written later); a rank that offers none goes to the message layer at once.
+     * Its run reads the offers it needs when it completes, and if one is missing starts the call on the message layer
+     * through {@code fallback} ({@link #startDue}).
+     */
+    private RegionRun startLater(final long k, final CollCall c, final RegionRun reuse,
+        final MessageFallback fallback) {
+        final long n = steps.vectorBytes(c);
+        final long call = HostWords.call(c, steps.offers(c, n, limit));
+        if (0 == (call & HostWords.HOST)) {
+            return messages(k, c, call, n, 0);
+        }
+        final int drawn = comm.drawTag((int) (call >>> Integer.SIZE), c.sendCount());
+        final HostRun run = runFor(reuse);
+        run.arm(c, k, drawn, call, n, 0, steps.awaits(c), false);
+        final MemorySegment bytes = run.later(fallback, n);
+        if (n > 0) {
+            steps.pack(c, bytes);
+        }
+        return launch(run, null, bytes, 0, n, 0);
+    }
+
+
+    /** @return the request's run of an earlier start on this region, complete, or a new one */
+    private HostRun runFor(final RegionRun reuse) {
+        return reuse instanceof HostRun h && h.region() == this ? h : new HostRun(this);
+    }
+
+    /**
+     * Hands a run, armed, to the region: publishes its words and bytes ({@code n} of {@code from} at {@code offset},
+     * but its {@code hole}) or queues them, and completes it at once if it needs no peer or they are there.
+     *
+     * @param name what a run through the chunks publishes (its bytes are read in place), else null
+     */
+    private RegionRun launch(final HostRun run, final long[] name, final MemorySegment from, final long offset,
+        final long n, final long hole) {
         if (null == unregister) {
             unregister = comm.addHostWork(this::doWork);
         }
         lock.lock();
         try {
-            if (chunked) { // under the lock, as the loan's end (whichever thread completes the run)
-                chunkRoad.name(c, run.name());
+            if (null != name) { // under the lock, as the loan's end (whichever thread completes the run)
+                chunkRoad.name(run.call, name);
             }
             if (0 != pending) {
                 progress();
@@ -362,19 +348,15 @@ final class HostRegion implements HostState {
                 runs = Arrays.copyOf(runs, 2 * running);
             }
             runs[running++] = run;
-            if (chunked) { // its words and where its bytes are read in place; the bytes go through the chunks
-                enqueue(k, call, shape, op, run.nameBytes(), 0, 2 * Long.BYTES, 0, run);
-            } else {
-                enqueue(k, call, shape, op, steps.source(c), steps.sourceAt(c), steps.published(c), HostSteps.hole(c),
-                    run);
-            }
+            queue.offer(firstRun(), run.k, run.callWord, run.shapeWord, run.opWord, from, offset, n, hole, run);
             if (run.published && 1 == running && tryFinish(run)) { // it needs no peer, or they are there
                 runs[--running] = null;
             }
-            pending(queued + running);
+            pending();
         } finally {
             lock.unlock();
         }
+        startDue();
         return run;
     }
 
@@ -408,69 +390,47 @@ final class HostRegion implements HostState {
 
     /**
      * Publishes the words of nonblocking or persistent call {@code k}, which takes the message layer, or leaves them
-     * waiting ({@link #enqueue}).
+     * waiting ({@link HostQueue#offer}).
      * So a nonblocking call never waits here for its peers: MPI makes its start local, and a rank may start any
      * number of them before a peer starts the first (and then, say, send the message that the peer waits for before
      * it starts them).
+     *
+     * @return null: the caller runs the call on the message layer
      */
-    private void publishOrLater(final long k, final long call, final long shape, final long op) {
+    private RegionRun messages(final long k, final CollCall c, final long call, final long shape, final long op) {
         lock.lock();
         try {
             if (0 != pending) {
                 progress();
             }
-            enqueue(k, call, shape, op, null, 0, 0, 0, null);
-            pending(queued + running);
+            queue.offer(firstRun(), k, call, shape, op, null, 0, 0, 0, null);
+            pending();
         } finally {
             lock.unlock();
         }
-    }
-
-    /**
-     * Publishes call {@code k} at once if its cell is free and nothing earlier waits, else queues it: its words, and
-     * for a run ({@code owner}) where its bytes are. Under the lock, after {@link #progress}; the caller updates
-     * {@code pending}.
-     */
-    private void enqueue(final long k, final long call, final long shape, final long op, final MemorySegment bytes,
-        final long offset, final long n, final long hole, final HostRun owner) {
-        if (0 == queued && noRunBefore(k) && cells.free(k)) {
-            cells.write(k, bytes, offset, n, hole, call, shape, op);
-            if (null != owner) {
-                owner.published = true;
-            }
-            return;
-        }
-        if (queued == owners.length) {
-            waiting = Arrays.copyOf(waiting, 2 * waiting.length);
-            from = Arrays.copyOf(from, 2 * queued);
-            owners = Arrays.copyOf(owners, 2 * queued);
-        }
-        final int at = WORDS * queued;
-        waiting[at] = k;
-        waiting[at + 1] = call;
-        waiting[at + 2] = shape;
-        waiting[at + 3] = op;
-        waiting[at + 4] = offset;
-        waiting[at + 5] = n;
-        waiting[at + 6] = hole;
-        from[queued] = bytes;
-        owners[queued] = owner;
-        queued++;
+        startDue();
+        c.hostCall(k); // its run asks stalled(k) if it stalls
+        messages++;
+        return null;
     }
 
     /**
      * Stores {@code pending} (under the lock) with release semantics and only when it changes: readers take it as a
      * hint and then the lock, so no fence is needed on a start's path.
      */
-    private void pending(final int n) {
+    private void pending() {
+        final int n = queue.size() + running;
         if (n != pending) {
             PENDING.setRelease(this, n);
         }
     }
 
-    /** @return whether every run of a call before {@code k} is complete (under the lock) */
-    private boolean noRunBefore(final long k) {
-        return 0 == running || runs[0].k >= k;
+    /**
+     * @return the number of the oldest incomplete run, {@link Long#MAX_VALUE} if none (under the lock): a call up to
+     *         it has no incomplete run before it
+     */
+    private long firstRun() {
+        return 0 == running ? Long.MAX_VALUE : runs[0].k;
     }
 
     /**
@@ -492,28 +452,13 @@ final class HostRegion implements HostState {
                 work++;
                 moved = true;
             }
-            int w = 0;
-            while (w < queued && noRunBefore(waiting[WORDS * w]) && cells.free(waiting[WORDS * w])) {
-                final int at = WORDS * w;
-                cells.write(waiting[at], from[w], waiting[at + 4], waiting[at + 5], waiting[at + 6], waiting[at + 1],
-                    waiting[at + 2], waiting[at + 3]);
-                if (null != owners[w]) {
-                    owners[w].published = true;
-                }
-                w++;
-            }
+            final int w = queue.publish(firstRun());
             if (w > 0) {
-                System.arraycopy(waiting, WORDS * w, waiting, 0, WORDS * (queued - w));
-                System.arraycopy(from, w, from, 0, queued - w);
-                System.arraycopy(owners, w, owners, 0, queued - w);
-                Arrays.fill(from, queued - w, queued, null);
-                Arrays.fill(owners, queued - w, queued, null);
-                queued -= w;
                 work += w;
                 moved = true;
             }
         }
-        pending(queued + running);
+        pending();
         return work;
     }
 
@@ -545,7 +490,13 @@ final class HostRegion implements HostState {
                     check(r, k, run.call, run.callWord, run.shapeWord, run.opWord);
                 }
             }
-            if (run.chunked) { // through the chunks, after every earlier call (runs complete in call order)
+            if (run.later) { // its road: the cells if every offer it needs is there, else the message layer
+                if (!steps.taken(k, run.call, run.callWord, run.shapeWord, limit, comm)) {
+                    queue.due(run); // over here (it reads no cell); startDue starts its messages outside the lock
+                    return true;
+                }
+                steps.finishVector(k, run.call);
+            } else if (run.chunked) { // through the chunks, after every earlier call (runs complete in call order)
                 if (!run.begun) {
                     run.begun = true;
                     chunkRoad.start(k, run.call, run.name());
@@ -566,6 +517,29 @@ final class HostRegion implements HostState {
         return over(run, null);
     }
 
+    /**
+     * Starts the message runs of the runs left due ({@link HostQueue#due}), oldest first, outside the lock: called
+     * by every thread that leaves the lock after moving runs on, so that a rank waiting in any call starts them (its
+     * peers may wait for their messages).
+     */
+    private void startDue() {
+        while (0 != pending) {
+            final HostRun run;
+            lock.lock();
+            try {
+                run = queue.nextDue();
+                if (null == run) {
+                    return;
+                }
+                pending();
+            } finally {
+                lock.unlock();
+            }
+            messages++;
+            run.startMessages();
+        }
+    }
+
     /** Completes a run that is over on this rank, with its failure or null, ending the loan of its bytes if any. */
     private boolean over(final HostRun run, final TuttiException failure) {
         if (run.chunked) {
@@ -584,8 +558,8 @@ final class HostRegion implements HostState {
         int r = -1;
         long want = 0;
         int drawn = tag;
-        if (0 != queued && (0 == running || waiting[0] <= runs[0].k)) {
-            want = HostCells.frees(waiting[0]);
+        if (0 != queue.unpublished() && queue.oldest() <= firstRun()) {
+            want = HostCells.frees(queue.oldest());
             for (int i = 1; i < size && r < 0; i++) {
                 final int p = (rank + i) % size;
                 if (!cells.published(p, want)) {
@@ -604,7 +578,7 @@ final class HostRegion implements HostState {
                 return;
             }
             want = run.k;
-            drawn = run.tag;
+            drawn = run.later ? -1 : run.tag;
             r = switch (run.awaits) {
                 case HostRun.ROOT -> run.call.root();
                 case HostRun.LOWER -> run.checked - 1;
@@ -631,6 +605,7 @@ final class HostRegion implements HostState {
             } finally {
                 lock.unlock();
             }
+            startDue();
         }
     }
 
@@ -642,17 +617,18 @@ final class HostRegion implements HostState {
         final long k = run.k;
         final long seq = cells.seqAt(k);
         final String op = run.call.kind().mpiName();
+        final int drawn = run.later ? -1 : run.tag; // a peer of a call agreed later may send before it publishes
         if (HostRun.ROOT == run.awaits) {
             final int root = run.call.root();
-            waits.await(root, cells.block(root), seq, k, op, run.tag);
+            waits.await(root, cells.block(root), seq, k, op, drawn);
         } else if (HostRun.ALL == run.awaits) {
             for (int i = 1; i < size; i++) {
                 final int r = (rank + i) % size;
-                waits.await(r, cells.block(r), seq, k, op, run.tag);
+                waits.await(r, cells.block(r), seq, k, op, drawn);
             }
         } else if (HostRun.LOWER == run.awaits) {
             for (int r = 0; r < rank; r++) {
-                waits.await(r, cells.block(r), seq, k, op, run.tag);
+                waits.await(r, cells.block(r), seq, k, op, drawn);
             }
         }
     }
@@ -670,6 +646,7 @@ final class HostRegion implements HostState {
         } finally {
             lock.unlock();
         }
+        startDue();
     }
 
     /**
@@ -704,11 +681,14 @@ final class HostRegion implements HostState {
         if (0 == pending || !lock.tryLock()) {
             return 0;
         }
+        final int work;
         try {
-            return progress();
+            work = progress();
         } finally {
             lock.unlock();
         }
+        startDue();
+        return work;
     }
 
     /** Waits until this rank may write the cell of call {@code k} (see {@link HostCells#free}). */
@@ -720,6 +700,21 @@ final class HostRegion implements HostState {
                 if (!cells.seen(r, before)) {
                     await(r, before, c);
                 }
+            }
+        }
+    }
+
+    /** Waits for the calls {@code k} of the peers that blocking call {@code c} waits for ({@link HostRun#awaits}). */
+    private void awaitCalls(final long k, final CollCall c, final int awaits) {
+        if (HostRun.ROOT == awaits) {
+            awaitCall(c.root(), k, c);
+        } else if (HostRun.ALL == awaits) {
+            for (int i = 1; i < size; i++) {
+                awaitCall((rank + i) % size, k, c);
+            }
+        } else if (HostRun.LOWER == awaits) {
+            for (int r = 0; r < rank; r++) {
+                awaitCall(r, k, c);
             }
         }
     }
@@ -774,6 +769,7 @@ final class HostRegion implements HostState {
             } finally {
                 lock.unlock();
             }
+            startDue();
         }
         return cells.stalled(comm, k, header, op);
     }

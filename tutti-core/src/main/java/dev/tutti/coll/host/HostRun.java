@@ -1,8 +1,10 @@
 package dev.tutti.coll.host;
 
+import dev.tutti.Request;
 import dev.tutti.Status;
 import dev.tutti.TuttiException;
 import dev.tutti.coll.CollCall;
+import dev.tutti.coll.MessageFallback;
 import dev.tutti.coll.RegionRun;
 
 import java.lang.foreign.MemorySegment;
@@ -22,6 +24,11 @@ import java.util.concurrent.TimeUnit;
  * and read with acquire, so that a test of a completed run takes no lock. A wait first waits for the run's peers'
  * flags without the lock ({@link HostRegion#awaitPeers}), then completes the run under it. Cost per start: one lock
  * at the start, one at the completion, no allocation for a persistent request.
+ *
+ * <p>A call whose road its ranks agree after its start ({@code later}: {@link dev.tutti.coll.Road#agreedLater})
+ * packs its bytes at the start into {@code packed} (made once per request, as large as its largest start), and if
+ * the region finds an offer missing, the thread that starts its message run ({@link HostRegion}'s {@code startDue})
+ * stores that run in {@code messages} (volatile); tests and waits then ask it, and the run is done when it is.
  */
 final class HostRun implements RegionRun {
     /**
@@ -67,6 +74,12 @@ final class HostRun implements RegionRun {
     private long[] name;
     private MemorySegment nameBytes;
     TuttiException failure;
+    /** Whether the call's road is agreed after its start, and how it then starts on the message layer. */
+    boolean later;
+    private MessageFallback fallback;
+    private MemorySegment packed;
+    /** The call's run on the message layer, once its road turned out to be that; else null. */
+    private volatile Request messages;
     /** Set with a release store, read with acquire loads: a state flag, no fence on a start's path. */
     @SuppressWarnings("unused") // accessed through DONE
     private boolean done;
@@ -96,7 +109,39 @@ final class HostRun implements RegionRun {
         this.begun = false;
         this.failure = null;
         this.tests = 0;
+        this.later = false;
+        if (null != messages) {
+            messages = null;
+        }
         DONE.setRelease(this, false);
+    }
+
+    /**
+     * Makes the run one whose road its ranks agree after its start ({@link #later}).
+     *
+     * @param how its start on the message layer
+     * @param n   the bytes it publishes
+     * @return memory of at least {@code n} bytes (8-byte aligned) to pack them into, the run's own
+     */
+    MemorySegment later(final MessageFallback how, final long n) {
+        later = true;
+        fallback = how;
+        if (null == packed || packed.byteSize() < n) {
+            packed = MemorySegment.ofArray(new long[(int) ((n + Long.BYTES - 1) / Long.BYTES)]);
+        }
+        return packed;
+    }
+
+    /**
+     * Starts the call on the message layer under the tag drawn at its start, holding no lock of the region; a start
+     * that fails completes the run with its failure.
+     */
+    void startMessages() {
+        try {
+            messages = fallback.start(call, tag, k);
+        } catch (final TuttiException e) {
+            complete(e);
+        }
     }
 
     /** @return what a run through the chunks publishes (two longs, made at its first such start) */
@@ -123,6 +168,10 @@ final class HostRun implements RegionRun {
     public boolean test() {
         if (!isDone()) {
             region.advance();
+            final Request m = messages;
+            if (null != m) {
+                return m.test();
+            }
             if (!isDone()) {
                 region.progressOnce(); // MPI's progress rule: a test moves the rank's other operations on too
                 if (!isDone()) {
@@ -141,10 +190,14 @@ final class HostRun implements RegionRun {
 
     @Override
     public Status waitFor() {
-        if (!isDone()) {
+        if (!isDone() && null == messages) {
             region.awaitPeers(this);
         }
         while (!test()) {
+            final Request m = messages;
+            if (null != m) {
+                return m.waitFor();
+            }
             region.awaitRuns(call);
         }
         return Status.EMPTY;
@@ -176,6 +229,7 @@ final class HostRun implements RegionRun {
 
     @Override
     public String toString() {
-        return "HostRun(call " + k + " of " + region +  (isDone() ? ", done" : published ? ", published" : "") + ")";
+        return "HostRun(call " + k + " of " + region + (isDone() ? ", done" : null != messages ? ", on messages"
+            : published ? ", published" : "") + ")";
     }
 }

@@ -2,6 +2,8 @@ package dev.tutti.coll.host;
 
 import dev.tutti.Datatype;
 import dev.tutti.coll.CollCall;
+import dev.tutti.coll.CollComm;
+import dev.tutti.coll.CollHeader;
 import dev.tutti.coll.CollKind;
 import dev.tutti.internal.Errors;
 import dev.tutti.internal.Failures;
@@ -14,9 +16,42 @@ import java.lang.foreign.ValueLayout;
 /**
  * The on-host algorithms as one table, for every form of call (blocking, nonblocking, a persistent start): what a
  * rank publishes in its cell ({@link #source}, {@link #published}), whose calls it waits for ({@link #awaits}), and
- * what it does once they are there ({@link #finish}); and for the vector forms whose road is agreed at the call, what
- * a rank publishes ({@link #vectorBytes}, {@link #pack}) and copies out ({@link #finishVector}). {@link HostRegion}
+ * what it does once they are there ({@link #finish}); and for the vector forms whose road the ranks agree from their
+ * offers, what a rank publishes ({@link #vectorBytes}, {@link #pack}), whether the offers make the cells the road
+ * ({@link #taken}), and what it copies out ({@link #finishVector}). {@link HostRegion}
  * publishes, waits and calls these.
+ * <ul>
+ * <li>barrier: publish, then wait for every peer's call.</li>
+ * <li>bcast: the root publishes its bytes; every other rank waits for the root's call and copies them out.</li>
+ * <li>reduce, allreduce: every rank publishes its operand; the root (every rank) waits for all and folds them in
+ * rank order, {@code x0 op (x1 op (... op x(p-1)))}, from the cells: a non-commutative op is right, and every rank
+ * of an allreduce computes the same bits (a commutative op starts from the rank's own operand where the bits stay
+ * the same, {@link #ownFirst}). Past the limit (blocking calls, and the other forms once a blocking call has
+ * made the chunk area): through the chunk area or the message layer, as every rank decides alike from the words and
+ * offers they publish with the call ({@link HostChunkRoad}).</li>
+ * <li>gather, allgather: every rank publishes its block; the root (every rank) copies each out.</li>
+ * <li>scan, exscan: every rank publishes its operand, and waits for the ranks before it and folds theirs (and for a
+ * scan its own) in rank order. reduce_scatter_block, reduce_scatter: every rank publishes its whole operand, waits
+ * for all, and folds its block of each in rank order (a reduce_scatter's ranks all pass every rank's count, and
+ * publish a digest of them as the shape word, so that ranks passing other counts fail the call).</li>
+ * <li>scatter: the root publishes every block but its own; each rank copies its own. alltoall: every rank
+ * publishes its whole send but its own block; each copies its block out of every peer's cell and its own straight
+ * from its send. The own block, which no peer reads, is left out and the others lie one behind the other, so that
+ * at 2 ranks a cell holds one block, as a gather's does.</li>
+ * <li>Past the limit, a call of any of these but barrier goes through the chunk area or the message layer,
+ * as for the reductions ({@link HostChunkRoad}, {@link HostChunks#move}).</li>
+ * <li>gatherv, allgatherv, alltoallv, scatterv: as their regular forms, but a rank may not know every other's
+ * bytes, so the ranks agree the road from their offers: each publishes its words with its offer (its bytes fit its
+ * cell, and are in it, after a table of where each peer's block starts; a gatherv's root: every block it receives
+ * fits, {@link #offers}) and its bytes' length; a rank that offers none goes on to the message layer at once, one that
+ * does reads the offers it needs (every peer's; a gatherv's or scatterv's other ranks their root's) and takes the
+ * cells only if all offered, else the message layer too ({@link #taken}): a blocking call at the call, a nonblocking
+ * gatherv, alltoallv or scatterv or a persistent start when its run completes. A gatherv's root, whose offer decides,
+ * fails the call when a peer offers none; a peer whose block is not as long as this rank expects fails it as the
+ * message layer would. A nonblocking or persistent allgatherv, whose ranks all pass every rank's count, decides alone
+ * (its largest block fits a cell) and publishes a digest of the counts as its shape word, so that ranks passing
+ * other counts fail it.</li>
+ * </ul>
  *
  * <p>Implementation notes. This rank, the group size and the views of every rank's cells are made once by the
  * region; the views of a reduce_scatter_block's blocks once per cell and size, by the thread that completes a call
@@ -67,6 +102,9 @@ final class HostSteps {
             case SCAN, EXSCAN -> 0 == rank ? HostRun.NONE : HostRun.LOWER;
             case BCAST, SCATTER -> rank == c.root() ? HostRun.NONE : HostRun.ROOT;
             case REDUCE, GATHER -> rank == c.root() ? HostRun.ALL : HostRun.NONE;
+            case ALLTOALLV -> HostRun.ALL;
+            case GATHERV -> rank == c.root() ? HostRun.ALL : HostRun.ROOT; // its others: their root's offer
+            case SCATTERV -> rank == c.root() ? HostRun.NONE : HostRun.ROOT;
             default -> throw Failures.internal(c.kind().mpiName(), c.where(), "no on-host algorithm");
         };
     }
@@ -251,6 +289,43 @@ final class HostSteps {
                 if (r != rank && counts[r] * e > limit) {
                     return false;
                 }
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Tells whether vector call {@code k}, whose road its ranks agree from their offers, takes the cells: once the
+     * offers it needs are published and its words checked, when every rank offered (a gatherv's or scatterv's other
+     * ranks: when its root did; a scatterv's root offers for all).
+     *
+     * @param call  this rank's call word, for a failure's text
+     * @param shape its shape word (the bytes it published)
+     * @throws dev.tutti.TuttiException at a gatherv's root that offered, if a peer whose block fits its cell of
+     *                                   {@code limit} bytes offered none (it runs with other settings); a block past
+     *                                   its cell is named by the count check of {@link #finishVector}
+     */
+    boolean taken(final long k, final CollCall c, final long call, final long shape, final long limit,
+        final CollComm comm) {
+        final CollKind kind = c.kind();
+        final boolean rooted = CollKind.SCATTERV == kind || CollKind.GATHERV == kind;
+        if (rooted && rank != c.root()) {
+            return 0 != (cells.callOf(c.root(), k) & HostWords.HOST);
+        }
+        if (CollKind.SCATTERV == kind) {
+            return true;
+        }
+        for (int i = 1; i < size; i++) {
+            final int r = (rank + i) % size;
+            if (0 != (cells.callOf(r, k) & HostWords.HOST)) {
+                continue;
+            }
+            if (!rooted) {
+                return false;
+            }
+            if (cells.shapeOf(r, k) <= limit) {
+                throw HostWords.mismatch(comm, r, CollHeader.of(kind, c.root(), c.sendCount()), kind.mpiName(), call,
+                    shape, 0, cells.callOf(r, k), shape, 0, c);
             }
         }
         return true;

@@ -42,7 +42,8 @@ final class HostWait {
     /**
      * Waits until the word at {@code at} of rank {@code r}'s memory {@code b}, which only grows, holds {@code k} or
      * more (acquire), for the call of operation {@code op} drawn as {@code drawn} (whose messages would carry that
-     * tag): spinning, then the engine's progress and the idle strategy; fails once the peer is gone or has run this
+     * tag; -1 for a call whose road its ranks agree after its start, whose peer may send before it publishes):
+     * spinning, then the engine's progress and the idle strategy; fails once the peer is gone or has run this
      * call on another road, or the waiting thread is interrupted.
      */
     void await(final int r, final MemorySegment b, final long at, final long k, final String op, final int drawn) {
@@ -64,7 +65,7 @@ final class HostWait {
             if (null != gone && (long) LONG.getAcquire(b, at) < k) {
                 throw Failures.wrap(gone, op, comm.describe(), "cannot complete"); // as on messages
             }
-            if (0 == (iteration & (PROBE_EVERY - 1))) {
+            if (drawn >= 0 && 0 == (iteration & (PROBE_EVERY - 1))) {
                 probeOtherRoad(r, b, at, k, op, drawn);
             }
             idle.idle(iteration++);

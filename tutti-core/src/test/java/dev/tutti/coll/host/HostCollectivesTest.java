@@ -452,8 +452,9 @@ class HostCollectivesTest {
     }
 
     /**
-     * Call {@code i} of {@link #mix} among the vector forms that the region runs: a gatherv to rank {@code i % p}, a
-     * nonblocking allgatherv and a reduce_scatter, rank r's block {@code (n + r) % 5} ints (some empty), checked.
+     * Call {@code i} of {@link #mix} among the vector forms that the region runs: a gatherv to rank {@code i % p}
+     * (blocking or not), a nonblocking allgatherv or alltoallv, and a reduce_scatter, rank r's block
+     * {@code (n + r) % 5} ints (some empty), checked.
      */
     private static void vectors(final Communicator c, final int i, final int n) {
         final int me = c.rank();
@@ -475,14 +476,23 @@ class HostCollectivesTest {
         switch (i % 7) {
             case 4 -> {
                 final int root = i % p;
-                c.gatherv(Buf.of(mine), me == root ? Buf.of(all) : null, counts, displs, root);
+                final Buf recv = me == root ? Buf.of(all) : null;
+                if (0 == i / 7 % 2) {
+                    c.gatherv(Buf.of(mine), recv, counts, displs, root);
+                } else {
+                    c.igatherv(Buf.of(mine), recv, counts, displs, root).waitFor();
+                }
                 if (me == root) {
                     assertArrayEquals(expect, all, "gatherv " + i);
                 }
             }
             case 5 -> {
-                c.iallgatherv(Buf.of(mine), Buf.of(all), counts, displs).waitFor();
-                assertArrayEquals(expect, all, "iallgatherv " + i);
+                if (0 == i / 7 % 2) {
+                    c.iallgatherv(Buf.of(mine), Buf.of(all), counts, displs).waitFor();
+                    assertArrayEquals(expect, all, "iallgatherv " + i);
+                } else {
+                    exchanged(c, i, n);
+                }
             }
             default -> {
                 final int[] sum = new int[counts[me]];
@@ -494,6 +504,29 @@ class HostCollectivesTest {
                 assertArrayEquals(want, sum, "reduce_scatter " + i);
             }
         }
+    }
+
+    /** A nonblocking alltoallv: rank r sends rank j {@code (n + r + j) % 4} ints of its own, checked. */
+    private static void exchanged(final Communicator c, final int i, final int n) {
+        final int me = c.rank();
+        final int p = c.size();
+        final int[] counts = new int[p];
+        final int[] displs = new int[p];
+        int total = 0;
+        for (int j = 0; j < p; j++) {
+            counts[j] = (n + me + j) % 4; // what this rank sends rank j, and receives from it
+            displs[j] = total;
+            total += counts[j];
+        }
+        final int[] send = new int[total];
+        final int[] expect = new int[total];
+        for (int j = 0; j < p; j++) {
+            System.arraycopy(vals(100 * me + j + i, counts[j]), 0, send, displs[j], counts[j]);
+            System.arraycopy(vals(100 * j + me + i, counts[j]), 0, expect, displs[j], counts[j]);
+        }
+        final int[] got = new int[total];
+        c.ialltoallv(Buf.of(send), counts, displs, Buf.of(got), counts, displs).waitFor();
+        assertArrayEquals(expect, got, "ialltoallv " + i);
     }
 
     static String region(final Communicator w) {

@@ -5,6 +5,7 @@ import dev.tutti.Communicator;
 import dev.tutti.ErrorClass;
 import dev.tutti.Op;
 import dev.tutti.PersistentRequest;
+import dev.tutti.Request;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -113,14 +114,16 @@ class HostVectorTest {
             w.barrier(); // the region, if the communicator has none yet
             final long before = messages(w);
             for (int round = 0; round < 6; round++) {
-                for (int root = 0; root < p; root++) {
-                    gatherv(w, round, root);
-                }
                 allgatherv(w, round);
-                alltoallv(w, round, false);
-                alltoallv(w, round, true);
-                for (int root = 0; root < p; root++) {
-                    scatterv(w, round, root);
+                for (final Form form : Form.values()) {
+                    for (int root = 0; root < p; root++) {
+                        gatherv(w, round, root, form);
+                    }
+                    alltoallv(w, round, false, form);
+                    alltoallv(w, round, true, form);
+                    for (int root = 0; root < p; root++) {
+                        scatterv(w, round, root, form);
+                    }
                 }
             }
             assertEquals(before, messages(w), "calls that took the message layer, rank " + me + ": " + region(w));
@@ -155,29 +158,103 @@ class HostVectorTest {
             w.iallgatherv(Buf.of(mine), Buf.of(later), big, displs).waitFor();
             assertArrayEquals(expectGathered(big, displs), later, "iallgatherv past the cell");
             assertEquals(before + 2, messages(w), "iallgatherv took the message layer on rank " + me);
-            gather(w, big, 0, "gatherv past the cell");
-            assertEquals(before + 4, messages(w), "both gathervs took the message layer on rank " + me);
-
+            long taken = before + 2;
             final int[] sc = new int[p];
             final int[] rc = new int[p];
             for (int j = 0; j < p; j++) {
                 sc[j] = 0 == me ? CELL_INTS / (p - 1) + 1 : 2;
                 rc[j] = 0 == j ? CELL_INTS / (p - 1) + 1 : 2;
             }
-            exchange(w, sc, rc, "alltoallv past the cell");
-            assertEquals(before + 5, messages(w), "alltoallv took the message layer on rank " + me);
-
             final int[] sent = new int[p];
             Arrays.fill(sent, CELL_INTS / (p - 1) + 1);
-            scatter(w, sent, 0, "scatterv past the cell");
-            assertEquals(before + 7, messages(w), "both scattervs took the message layer on rank " + me);
+            for (final Form form : Form.values()) {
+                gather(w, big, 0, form + " gatherv past the cell", form);
+                taken += 2 * form.calls();
+                assertEquals(taken, messages(w), form + " gathervs took the message layer on rank " + me);
+                exchange(w, sc, rc, form + " alltoallv past the cell", form);
+                taken += form.calls();
+                assertEquals(taken, messages(w), form + " alltoallv took the message layer on rank " + me);
+                scatter(w, sent, 0, form + " scatterv past the cell", form);
+                taken += 2 * form.calls();
+                assertEquals(taken, messages(w), form + " scattervs took the message layer on rank " + me);
+            }
 
-            gatherv(w, 1, p - 1);
             allgatherv(w, 1);
-            alltoallv(w, 1, false);
-            scatterv(w, 1, p - 1);
-            assertEquals(before + 7, messages(w), "the calls after took the cells on rank " + me);
+            for (final Form form : Form.values()) {
+                gatherv(w, 1, p - 1, form);
+                alltoallv(w, 1, false, form);
+                scatterv(w, 1, p - 1, form);
+            }
+            assertEquals(taken, messages(w), "the calls after took the cells on rank " + me);
         });
+    }
+
+    /**
+     * A nonblocking alltoallv whose rank 0 offers no cells: rank 1, which offered, learns it while it waits in a
+     * receive that rank 0 sends only once its alltoallv is done, which needs rank 1's messages. So the pass of rank
+     * 1's progress that reads rank 0's offer starts its messages; the results are the reference's. The same with a
+     * persistent alltoallv and a gatherv whose root (rank 0) offers none.
+     */
+    @ParameterizedTest(name = "{0} p={1}")
+    @MethodSource("jobs")
+    void shouldStartTheMessagesOfACallAgreedLaterFromAnotherWait(final String how, final int p) {
+        job(how, p, (w, shm) -> {
+            final int me = w.rank();
+            w.barrier();
+            final long before = messages(w);
+            final int[] sc = new int[p];
+            final int[] rc = new int[p];
+            for (int j = 0; j < p; j++) {
+                sc[j] = 0 == me ? CELL_INTS / (p - 1) + 1 : 2;
+                rc[j] = 0 == j ? CELL_INTS / (p - 1) + 1 : 2;
+            }
+            final int[] sd = displs(sc);
+            final int[] rd = displs(rc);
+            final Buf send = Buf.of(outgoing(me, sc, sd));
+            final int[] got = gaps(end(rc, rd));
+            final int[] token = new int[1];
+            for (int s = 0; s < 2; s++) {
+                Arrays.fill(got, GAP);
+                final Request r = 0 == s ? w.ialltoallv(send, sc, sd, Buf.of(got), rc, rd)
+                    : w.alltoallvInit(send, sc, sd, Buf.of(got), rc, rd);
+                if (1 == s) {
+                    ((PersistentRequest) r).start();
+                }
+                meet(w, r, token);
+                assertArrayEquals(expectExchanged(me, rc, rd), got, (0 == s ? "ialltoallv" : "alltoallv_init"));
+                if (r instanceof PersistentRequest q) {
+                    q.free();
+                }
+            }
+            final int[] counts = new int[p];
+            Arrays.fill(counts, 3);
+            counts[p - 1] = CELL_INTS + 1; // the root offers none, and at 3 ranks or more rank 1 falls back
+            final int[] displs = displs(counts);
+            final int[] mine = new int[counts[me]];
+            Arrays.setAll(mine, i -> val(me, i));
+            final int[] gathered = gaps(end(counts, displs));
+            meet(w, w.igatherv(Buf.of(mine), 0 == me ? Buf.of(gathered) : null, counts, displs, 0), token);
+            if (0 == me) {
+                assertArrayEquals(expectGathered(counts, displs), gathered, "igatherv");
+            }
+            assertEquals(before + 3, messages(w), "the calls took the message layer on rank " + me);
+        });
+    }
+
+    /**
+     * Rank 1 waits for {@code r} only after a receive from rank 0, which rank 0 sends once its {@code r} is done; the
+     * other ranks wait for it at once.
+     */
+    private static void meet(final Communicator w, final Request r, final int[] token) {
+        if (1 == w.rank()) {
+            w.recv(Buf.of(token), 0, 5);
+            r.waitFor();
+        } else {
+            r.waitFor();
+            if (0 == w.rank()) {
+                w.send(Buf.of(token), 1, 5);
+            }
+        }
     }
 
     /**
@@ -240,12 +317,41 @@ class HostVectorTest {
 
     @Test
     void shouldFailAnotherCountWithTheMessageLayersText() {
-        assertRefused(outcomes(2, w -> { // rank 1 sends rank 0 two ints, rank 0 expects one
-            final boolean zero = 0 == w.rank();
-            w.alltoallv(Buf.of(new int[3]), zero ? new int[] {1, 1} : new int[] {2, 1}, zero ? new int[] {0, 1}
-                : new int[] {0, 2}, Buf.of(new int[2]), new int[] {1, 1}, new int[] {0, 1});
-        }), ErrorClass.COUNT, "alltoallv (comm=WORLD, rank=0): rank=1 sent count=2 (bytes=8) but this rank expected count=1 "
-            + "(bytes=4) of type=INT: the ranks passed different counts or types");
+        for (final Form form : new Form[] {Form.BLOCKING, Form.NONBLOCKING}) {
+            assertRefused(outcomes(2, w -> { // rank 1 sends rank 0 two ints, rank 0 expects one
+                final boolean zero = 0 == w.rank();
+                final int[] sc = zero ? new int[] {1, 1} : new int[] {2, 1};
+                final int[] sd = zero ? new int[] {0, 1} : new int[] {0, 2};
+                final Buf send = Buf.of(new int[3]);
+                final Buf recv = Buf.of(new int[2]);
+                final int[] rc = {1, 1};
+                final int[] rd = {0, 1};
+                form.make(() -> w.alltoallv(send, sc, sd, recv, rc, rd), () -> w.ialltoallv(send, sc, sd, recv, rc, rd),
+                    null, () -> { }, () -> { });
+            }), ErrorClass.COUNT, "alltoallv (comm=WORLD, rank=0): rank=1 sent count=2 (bytes=8) but this rank "
+                + "expected count=1 (bytes=4) of type=INT: the ranks passed different counts or types");
+            assertRefused(outcomes(2, w -> { // the root sends rank 1 two ints, rank 1 expects one
+                final boolean root = 0 == w.rank();
+                final Buf send = root ? Buf.of(new int[3]) : null;
+                final int[] sc = root ? new int[] {1, 2} : null;
+                final int[] sd = root ? new int[] {0, 1} : null;
+                final Buf recv = Buf.of(new int[1]);
+                form.make(() -> w.scatterv(send, sc, sd, recv, 0), () -> w.iscatterv(send, sc, sd, recv, 0), null,
+                    () -> { }, () -> { });
+            }), ErrorClass.COUNT, "scatterv (comm=WORLD, rank=1): rank=0 sent count=2 (bytes=8) but this rank "
+                + "expected count=1");
+            for (final int sent : new int[] {2, CELL_INTS + 1}) { // within rank 1's cell, and past it: no offer then
+                assertRefused(outcomes(2, w -> { // rank 1 contributes more ints than the root's counts say
+                    final Buf send = Buf.of(new int[0 == w.rank() ? 1 : sent]);
+                    final Buf recv = Buf.of(new int[2]);
+                    final int[] rc = {1, 1};
+                    final int[] rd = {0, 1};
+                    form.make(() -> w.gatherv(send, recv, rc, rd, 0), () -> w.igatherv(send, recv, rc, rd, 0), null,
+                        () -> { }, () -> { });
+                }), ErrorClass.COUNT, "gatherv (comm=WORLD, rank=0): rank=1 sent count=" + sent + " (bytes="
+                    + 4 * sent + ") but this rank expected count=1 (bytes=4)");
+            }
+        }
         assertRefused(outcomes(2, w -> { // rank 1 contributes two ints, rank 0's counts say one
             final int me = w.rank();
             final int[] counts = 0 == me ? new int[] {1, 1} : new int[] {1, 2};
@@ -290,15 +396,16 @@ class HostVectorTest {
 
     // ------------------------------------------------------------------------------------------ the calls
 
-    private static void gatherv(final Communicator w, final int round, final int root) {
+    private static void gatherv(final Communicator w, final int round, final int root, final Form form) {
         final int p = w.size();
         final int[] counts = new int[p];
         Arrays.setAll(counts, r -> count(r, root, round, false));
-        gather(w, counts, root, "gatherv round " + round + " root " + root);
+        gather(w, counts, root, form + " gatherv round " + round + " root " + root, form);
     }
 
-    /** A gatherv of {@code counts} ints to {@code root}, checked, and in place at the root. */
-    private static void gather(final Communicator w, final int[] counts, final int root, final String what) {
+    /** A gatherv of {@code counts} ints to {@code root} in {@code form}, checked, and in place at the root. */
+    private static void gather(final Communicator w, final int[] counts, final int root, final String what,
+        final Form form) {
         final int me = w.rank();
         final boolean isRoot = me == root;
         final int[] displs = displs(counts);
@@ -306,17 +413,26 @@ class HostVectorTest {
         final int[] mine = new int[counts[me]];
         Arrays.setAll(mine, i -> val(me, i));
         final int[] got = gaps(expect.length);
-        w.gatherv(Buf.of(mine), isRoot ? Buf.of(got) : null, isRoot ? counts : null, isRoot ? displs : null, root);
-        if (isRoot) {
-            assertArrayEquals(expect, got, what);
-        }
+        final Buf send = Buf.of(mine);
+        final Buf recv = isRoot ? Buf.of(got) : null;
+        final int[] rc = isRoot ? counts : null;
+        final int[] rd = isRoot ? displs : null;
+        form.make(() -> w.gatherv(send, recv, rc, rd, root), () -> w.igatherv(send, recv, rc, rd, root),
+            () -> w.gathervInit(send, recv, rc, rd, root), () -> Arrays.fill(got, GAP),
+            () -> assertArrayEquals(isRoot ? expect : gaps(expect.length), got, what));
         final int[] in = gaps(expect.length);
-        System.arraycopy(mine, 0, in, displs[me], counts[me]);
-        w.gatherv(isRoot ? Buf.IN_PLACE : Buf.of(mine), isRoot ? Buf.of(in) : null, isRoot ? counts : null,
-            isRoot ? displs : null, root);
-        if (isRoot) {
-            assertArrayEquals(expect, in, what + " in place at the root");
-        }
+        final Runnable reset = () -> {
+            Arrays.fill(in, GAP);
+            System.arraycopy(mine, 0, in, displs[me], counts[me]);
+        };
+        final Buf own = isRoot ? Buf.IN_PLACE : send;
+        final Buf into = isRoot ? Buf.of(in) : null;
+        form.make(() -> w.gatherv(own, into, rc, rd, root), () -> w.igatherv(own, into, rc, rd, root),
+            () -> w.gathervInit(own, into, rc, rd, root), reset, () -> {
+                if (isRoot) {
+                    assertArrayEquals(expect, in, what + " in place at the root");
+                }
+            });
     }
 
     /** An allgatherv, blocking, nonblocking and persistent (three starts), each in place and not, checked. */
@@ -372,7 +488,7 @@ class HostVectorTest {
         return expect;
     }
 
-    private static void alltoallv(final Communicator w, final int round, final boolean inPlace) {
+    private static void alltoallv(final Communicator w, final int round, final boolean inPlace, final Form form) {
         final int me = w.rank();
         final int p = w.size();
         final int[] sc = new int[p];
@@ -382,22 +498,29 @@ class HostVectorTest {
         if (inPlace) {
             final int[] rd = displs(rc);
             final int[] buf = outgoing(me, rc, rd);
-            w.alltoallv(Buf.IN_PLACE, null, null, Buf.of(buf), rc, rd);
-            assertArrayEquals(expectExchanged(me, rc, rd), buf, "alltoallv in place round " + round);
+            final Buf b = Buf.of(buf);
+            form.make(() -> w.alltoallv(Buf.IN_PLACE, null, null, b, rc, rd),
+                () -> w.ialltoallv(Buf.IN_PLACE, null, null, b, rc, rd),
+                () -> w.alltoallvInit(Buf.IN_PLACE, null, null, b, rc, rd),
+                () -> System.arraycopy(outgoing(me, rc, rd), 0, buf, 0, buf.length),
+                () -> assertArrayEquals(expectExchanged(me, rc, rd), buf, form + " alltoallv in place round " + round));
         } else {
-            exchange(w, sc, rc, "alltoallv round " + round);
+            exchange(w, sc, rc, form + " alltoallv round " + round, form);
         }
     }
 
-    /** An alltoallv of {@code sc} ints to each peer and {@code rc} from each, checked. */
-    private static void exchange(final Communicator w, final int[] sc, final int[] rc, final String what) {
+    /** An alltoallv of {@code sc} ints to each peer and {@code rc} from each in {@code form}, checked. */
+    private static void exchange(final Communicator w, final int[] sc, final int[] rc, final String what,
+        final Form form) {
         final int me = w.rank();
         final int[] sd = displs(sc);
-        final int[] send = outgoing(me, sc, sd);
+        final Buf send = Buf.of(outgoing(me, sc, sd));
         final int[] rd = displs(rc);
         final int[] got = gaps(end(rc, rd));
-        w.alltoallv(Buf.of(send), sc, sd, Buf.of(got), rc, rd);
-        assertArrayEquals(expectExchanged(me, rc, rd), got, what);
+        final Buf recv = Buf.of(got);
+        form.make(() -> w.alltoallv(send, sc, sd, recv, rc, rd), () -> w.ialltoallv(send, sc, sd, recv, rc, rd),
+            () -> w.alltoallvInit(send, sc, sd, recv, rc, rd), () -> Arrays.fill(got, GAP),
+            () -> assertArrayEquals(expectExchanged(me, rc, rd), got, what));
     }
 
     /** What rank {@code r} sends: {@code counts[j]} ints for rank {@code j} at {@code displs[j]}, gaps between. */
@@ -426,25 +549,70 @@ class HostVectorTest {
         return expect;
     }
 
-    private static void scatterv(final Communicator w, final int round, final int root) {
+    private static void scatterv(final Communicator w, final int round, final int root, final Form form) {
         final int p = w.size();
         final int[] counts = new int[p];
         Arrays.setAll(counts, j -> count(root, j, round, false));
-        scatter(w, counts, root, "scatterv round " + round + " root " + root);
+        scatter(w, counts, root, form + " scatterv round " + round + " root " + root, form);
     }
 
-    /** A scatterv of {@code counts} ints from {@code root}, checked, and in place at the root. */
-    private static void scatter(final Communicator w, final int[] counts, final int root, final String what) {
+    /** A scatterv of {@code counts} ints from {@code root} in {@code form}, checked, and in place at the root. */
+    private static void scatter(final Communicator w, final int[] counts, final int root, final String what,
+        final Form form) {
         final int me = w.rank();
         final int[] displs = displs(counts);
-        final int[] send = outgoing(root, counts, displs);
-        final int[] got = new int[counts[me]];
         final boolean isRoot = me == root;
-        w.scatterv(isRoot ? Buf.of(send) : null, counts, displs, Buf.of(got), root);
+        final Buf send = isRoot ? Buf.of(outgoing(root, counts, displs)) : null;
+        final int[] got = new int[counts[me]];
         final int[] expect = new int[counts[me]];
         Arrays.setAll(expect, i -> sent(root, me, i));
-        assertArrayEquals(expect, got, what);
-        w.scatterv(isRoot ? Buf.of(send) : null, counts, displs, isRoot ? Buf.IN_PLACE : Buf.of(got), root);
-        assertArrayEquals(expect, got, what + " in place at the root");
+        final Runnable reset = () -> Arrays.fill(got, GAP);
+        for (final Buf recv : new Buf[] {Buf.of(got), isRoot ? Buf.IN_PLACE : Buf.of(got)}) {
+            final String how = Buf.IN_PLACE == recv ? what + " in place at the root" : what;
+            form.make(() -> w.scatterv(send, counts, displs, recv, root),
+                () -> w.iscatterv(send, counts, displs, recv, root),
+                () -> w.scattervInit(send, counts, displs, recv, root), reset,
+                () -> assertArrayEquals(Buf.IN_PLACE == recv ? gaps(expect.length) : expect, got, how));
+        }
+    }
+
+    /**
+     * How a test makes a vector call: blocking, nonblocking (one call, waited for), or persistent (one request
+     * started three times, its receive buffer reset before each start).
+     */
+    enum Form {
+        BLOCKING, NONBLOCKING, PERSISTENT;
+
+        /** The calls of each form that one {@link #make} makes. */
+        int calls() {
+            return PERSISTENT == this ? 3 : 1;
+        }
+
+        /** Resets the receive buffer, makes the call in this form and checks its result after each start. */
+        void make(final Runnable blocking, final java.util.function.Supplier<Request> nonblocking,
+            final java.util.function.Supplier<PersistentRequest> init, final Runnable reset, final Runnable check) {
+            switch (this) {
+                case BLOCKING -> {
+                    reset.run();
+                    blocking.run();
+                    check.run();
+                }
+                case NONBLOCKING -> {
+                    reset.run();
+                    nonblocking.get().waitFor();
+                    check.run();
+                }
+                default -> {
+                    try (PersistentRequest req = init.get()) {
+                        for (int s = 0; s < calls(); s++) {
+                            reset.run();
+                            req.start();
+                            req.waitFor();
+                            check.run();
+                        }
+                    }
+                }
+            }
+        }
     }
 }
