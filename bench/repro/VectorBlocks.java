@@ -6,11 +6,11 @@ import dev.tutti.Tutti;
 import java.util.Arrays;
 
 /**
- * What a vector form costs beside its regular form on the on-host region: allgather, allgatherv (blocking, nonblocking
- * started and waited for, persistent started and waited for), alltoall and alltoallv of N bytes a block (every count
- * the same), in turn, 40 blocks of 20,000 calls each; rank 0 prints the median block of each, µs per call, leaving
- * out the first 10 (the JIT's warm-up). The six run in one job, so their ratios compare calls at the same one of the
- * host's speed levels.
+ * What a vector form costs beside its regular form on the on-host region: allgather, allgatherv, alltoall, alltoallv,
+ * gather and gatherv (to rank 0), the vector forms blocking, nonblocking (started and waited for) and persistent
+ * (started and waited for), of N bytes a block (every count the same), in turn, 40 blocks of 20,000 calls each; rank
+ * 0 prints the median block of each, µs per call, leaving out the first 10 (the JIT's warm-up). They run in one job,
+ * so their ratios compare calls at the same one of the host's speed levels.
  *
  * <pre>
  * javac -cp tutti-cli/target/tutti.jar -d /tmp/vb bench/repro/VectorBlocks.java
@@ -22,7 +22,7 @@ public final class VectorBlocks {
     private static final int WARM = 10;
     private static final int CALLS = 20000;
     private static final String[] NAMES = {"allgather", "allgatherv", "iallgatherv", "allgatherv_init", "alltoall",
-        "alltoallv"};
+        "alltoallv", "ialltoallv", "alltoallv_init", "gather", "gatherv", "igatherv", "gatherv_init"};
 
     private VectorBlocks() {
     }
@@ -44,6 +44,8 @@ public final class VectorBlocks {
             }
             final double[][] us = new double[NAMES.length][BLOCKS];
             final PersistentRequest kept = w.allgathervInit(block, got, counts, displs);
+            final PersistentRequest exchange = w.alltoallvInit(all, counts, displs, got, counts, displs);
+            final PersistentRequest gathered = w.gathervInit(block, got, counts, displs, 0);
             for (int b = 0; b < BLOCKS; b++) {
                 for (int op = 0; op < NAMES.length; op++) {
                     w.barrier();
@@ -58,13 +60,27 @@ public final class VectorBlocks {
                                 kept.waitFor();
                             }
                             case 4 -> w.alltoall(all, got);
-                            default -> w.alltoallv(all, counts, displs, got, counts, displs);
+                            case 5 -> w.alltoallv(all, counts, displs, got, counts, displs);
+                            case 6 -> w.ialltoallv(all, counts, displs, got, counts, displs).waitFor();
+                            case 7 -> {
+                                exchange.start();
+                                exchange.waitFor();
+                            }
+                            case 8 -> w.gather(block, got, 0);
+                            case 9 -> w.gatherv(block, got, counts, displs, 0);
+                            case 10 -> w.igatherv(block, got, counts, displs, 0).waitFor();
+                            default -> {
+                                gathered.start();
+                                gathered.waitFor();
+                            }
                         }
                     }
                     us[op][b] = (System.nanoTime() - t0) / 1e3 / CALLS;
                 }
             }
             kept.close();
+            exchange.close();
+            gathered.close();
             if (0 == w.rank()) {
                 final StringBuilder line = new StringBuilder(bytes + " B:");
                 for (int op = 0; op < NAMES.length; op++) {

@@ -123,14 +123,15 @@ public final class Settings {
             + "operand for reduce_scatter_block and reduce_scatter) is at most this many bytes moves through the "
             + "communicator's on-host region (sequence flags and slots set up when a blocking creation makes the "
             + "communicator, else at its first blocking barrier, allreduce, allgather or alltoall; no messages); a "
-            + "blocking gatherv, allgatherv, alltoallv or scatterv goes there too when every rank's published bytes "
-            + "(its block, or the blocks it sends its peers) fit, else through the message layer on every rank "
-            + "alike, and a nonblocking or persistent allgatherv whose largest block fits; a larger blocking call "
-            + "may go through the region's chunk area (`tutti.coll.hostChunks`), and so may a larger nonblocking "
-            + "call or persistent start once a blocking one has; other larger calls (persistent ones through slots, "
-            + "`tutti.coll.directLimit`), tagged forms, forced algorithms (`tutti.coll.<operation>`) and a checked "
-            + "job take the message layer; -1: 8192 between processes over shared memory and between threads of one "
-            + "JVM; 0 turns it off; read there, and every rank must use the same value");
+            + "gatherv, alltoallv or scatterv in any form but tagged, and a blocking allgatherv, goes there too when "
+            + "every rank's published bytes (its block, or the blocks it sends its peers) fit, else through the "
+            + "message layer on every rank alike, and a nonblocking or persistent allgatherv whose largest block fits; "
+            + "a larger blocking call may go through the region's chunk area (`tutti.coll.hostChunks`), and so may a "
+            + "larger nonblocking call or persistent start once a blocking one has; other larger calls (persistent "
+            + "ones through slots, `tutti.coll.directLimit`), tagged forms, forced algorithms "
+            + "(`tutti.coll.<operation>`) and a checked job take the message layer; -1: 8192 between processes over "
+            + "shared memory and between threads of one JVM; 0 turns it off; read there, and every rank must use the "
+            + "same value");
     /** On-host region: calls past its cells through its chunk area. */
     public static final Setting COLL_HOST_CHUNKS = choice("tutti.coll.hostChunks", "auto", List.of("auto", "off",
         "on"), ReadAt.COMMUNICATOR, "`on`: a blocking bcast, reduce, allreduce, gather, allgather, scatter or "
