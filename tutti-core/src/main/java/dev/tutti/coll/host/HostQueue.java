@@ -22,6 +22,7 @@ final class HostQueue {
     private static final int WORDS = 7;
 
     private final HostCells cells;
+    private final HostSteps steps;
     private long[] words = new long[WORDS * HostLayout.CELLS];
     private MemorySegment[] from = new MemorySegment[HostLayout.CELLS];
     private HostRun[] owners = new HostRun[HostLayout.CELLS];
@@ -29,8 +30,9 @@ final class HostQueue {
     private HostRun[] due = new HostRun[2];
     private int dues;
 
-    HostQueue(final HostCells cells) {
+    HostQueue(final HostCells cells, final HostSteps steps) {
         this.cells = cells;
+        this.steps = steps;
     }
 
     /** @return the calls waiting, to be published or started on the message layer */
@@ -98,6 +100,28 @@ final class HostQueue {
         from[queued] = bytes;
         owners[queued] = owner;
         queued++;
+    }
+
+    /**
+     * Publishes the {@code n} bytes of a run agreed after its start ({@link HostRun#later}), packed
+     * ({@link HostSteps#pack}), and its words as {@link #offer} does: packed straight into its cell, or into the
+     * run's own memory and queued (its buffers may change once the call is done, before the cell is written).
+     */
+    void offerPacked(final long bound, final HostRun run, final long n) {
+        final long k = run.k;
+        if (0 == queued && k <= bound && cells.free(k)) {
+            if (n > 0) {
+                steps.packInto(run.call, k, n);
+            }
+            cells.seal(k, run.callWord, run.shapeWord, run.opWord);
+            run.published = true;
+            return;
+        }
+        final MemorySegment bytes = run.packed(n);
+        if (n > 0) {
+            steps.pack(run.call, bytes);
+        }
+        offer(bound, k, run.callWord, run.shapeWord, run.opWord, bytes, 0, n, 0, run);
     }
 
     /**

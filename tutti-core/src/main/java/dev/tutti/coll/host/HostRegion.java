@@ -133,7 +133,7 @@ final class HostRegion implements HostState {
         this.limit = limit;
         this.cells = new HostCells(rank, blocks, limit);
         this.steps = new HostSteps(rank, size, cells);
-        this.queue = new HostQueue(cells);
+        this.queue = new HostQueue(cells, steps);
         this.chunkRoad = new HostChunkRoad(this, cells, comm, memory, steps, Settings.COLL_HOST_CHUNKS.choice());
     }
 
@@ -210,7 +210,7 @@ final class HostRegion implements HostState {
         }
         awaitTurn(k, c);
         if (offers && n > 0) {
-            steps.pack(c, steps.data(rank, k, n));
+            steps.packInto(c, k, n);
         }
         cells.seal(k, callWord, shapeWord, opWord);
         if (!offers) {
@@ -297,8 +297,8 @@ final class HostRegion implements HostState {
 
     /**
      * Starts a nonblocking or persistent gatherv, alltoallv or scatterv ({@link Road#agreedLater}): publishes its
-     * words, with its offer and, if it offers, its bytes (packed at the start: its buffers may change once the peers
-     * have read them, and the cell may be written later); a rank that offers none goes to the message layer at once.
+     * words, with its offer and, if it offers, its bytes ({@link HostQueue#offerPacked}); a rank that offers none goes to the
+     * message layer at once.
      * Its run reads the offers it needs when it completes, and if one is missing starts the call on the message layer
      * through {@code fallback} ({@link #startDue}).
      */
@@ -312,11 +312,8 @@ final class HostRegion implements HostState {
         final int drawn = comm.drawTag((int) (call >>> Integer.SIZE), c.sendCount());
         final HostRun run = runFor(reuse);
         run.arm(c, k, drawn, call, n, 0, steps.awaits(c), false);
-        final MemorySegment bytes = run.later(fallback, n);
-        if (n > 0) {
-            steps.pack(c, bytes);
-        }
-        return launch(run, null, bytes, 0, n, 0);
+        run.later(fallback);
+        return launch(run, null, null, 0, n, 0);
     }
 
 
@@ -348,7 +345,11 @@ final class HostRegion implements HostState {
                 runs = Arrays.copyOf(runs, 2 * running);
             }
             runs[running++] = run;
-            queue.offer(firstRun(), run.k, run.callWord, run.shapeWord, run.opWord, from, offset, n, hole, run);
+            if (run.later) {
+                queue.offerPacked(firstRun(), run, n);
+            } else {
+                queue.offer(firstRun(), run.k, run.callWord, run.shapeWord, run.opWord, from, offset, n, hole, run);
+            }
             if (run.published && 1 == running && tryFinish(run)) { // it needs no peer, or they are there
                 runs[--running] = null;
             }

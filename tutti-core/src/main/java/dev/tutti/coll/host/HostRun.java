@@ -26,9 +26,10 @@ import java.util.concurrent.TimeUnit;
  * at the start, one at the completion, no allocation for a persistent request.
  *
  * <p>A call whose road its ranks agree after its start ({@code later}: {@link dev.tutti.coll.Road#agreedLater})
- * packs its bytes at the start into {@code packed} (made once per request, as large as its largest start), and if
- * the region finds an offer missing, the thread that starts its message run ({@link HostRegion}'s {@code startDue})
- * stores that run in {@code messages} (volatile); tests and waits then ask it, and the run is done when it is.
+ * packs its bytes at the start into its cell, or into {@code packed} while the cell is not free (made at the first
+ * such start, as large as its largest); if the region finds an offer missing, the thread that starts its message run
+ * ({@link HostRegion}'s {@code startDue}) stores that run in {@code messages} (volatile), tests and waits then ask it,
+ * and the run is done when it is.
  */
 final class HostRun implements RegionRun {
     /**
@@ -120,12 +121,17 @@ final class HostRun implements RegionRun {
      * Makes the run one whose road its ranks agree after its start ({@link #later}).
      *
      * @param how its start on the message layer
-     * @param n   the bytes it publishes
-     * @return memory of at least {@code n} bytes (8-byte aligned) to pack them into, the run's own
      */
-    MemorySegment later(final MessageFallback how, final long n) {
+    void later(final MessageFallback how) {
         later = true;
         fallback = how;
+    }
+
+    /**
+     * @return memory of at least {@code n} bytes (8-byte aligned), the run's own, to pack a call agreed later into
+     *         while its cell is not free yet
+     */
+    MemorySegment packed(final long n) {
         if (null == packed || packed.byteSize() < n) {
             packed = MemorySegment.ofArray(new long[(int) ((n + Long.BYTES - 1) / Long.BYTES)]);
         }

@@ -340,6 +340,11 @@ final class HostSteps {
         return n;
     }
 
+    /** Writes this rank's {@code n} {@link #vectorBytes} of vector call {@code k} into its cell ({@link #pack}). */
+    void packInto(final CollCall c, final long k, final long n) {
+        pack(c, data(rank, k, n));
+    }
+
     /**
      * Writes this rank's {@link #vectorBytes} of a vector call into {@code to}, a view of its cell: a gatherv's or
      * allgatherv's block; or the table, int {@code j} the offset after it of the block for rank {@code j} (the last,

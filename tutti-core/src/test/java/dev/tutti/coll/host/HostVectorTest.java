@@ -242,6 +242,63 @@ class HostVectorTest {
     }
 
     /**
+     * Rank 0 starts twelve nonblocking alltoallvs and gathervs before its peers start any (they wait for its message):
+     * past the region's four cells its calls wait packed in its memory, and are published as the peers free the
+     * cells; every result is the reference's, through the cells.
+     */
+    @ParameterizedTest(name = "{0} p={1}")
+    @MethodSource("jobs")
+    void shouldQueueCallsAgreedLaterThatRunAheadOfAPeer(final String how, final int p) {
+        job(how, p, (w, shm) -> {
+            final int me = w.rank();
+            w.barrier();
+            final long before = messages(w);
+            final int calls = 12;
+            final Request[] started = new Request[calls];
+            final int[][] got = new int[calls][];
+            final int[][][] expect = new int[calls][][];
+            final int[] token = new int[1];
+            if (0 != me) {
+                w.recv(Buf.of(token), 0, 6);
+            }
+            for (int i = 0; i < calls; i++) {
+                final int round = i % 4;
+                if (0 == i % 2) {
+                    final int[] sc = new int[p];
+                    final int[] rc = new int[p];
+                    Arrays.setAll(sc, j -> count(me, j, round, false));
+                    Arrays.setAll(rc, r -> count(r, me, round, false));
+                    final int[] sd = displs(sc);
+                    final int[] rd = displs(rc);
+                    got[i] = gaps(end(rc, rd));
+                    expect[i] = new int[][] {expectExchanged(me, rc, rd)};
+                    started[i] = w.ialltoallv(Buf.of(outgoing(me, sc, sd)), sc, sd, Buf.of(got[i]), rc, rd);
+                } else {
+                    final int root = i % p;
+                    final int[] counts = new int[p];
+                    Arrays.setAll(counts, r -> count(r, root, round, false));
+                    final int[] displs = displs(counts);
+                    final int[] mine = new int[counts[me]];
+                    Arrays.setAll(mine, x -> val(me, x));
+                    got[i] = gaps(end(counts, displs));
+                    expect[i] = new int[][] {me == root ? expectGathered(counts, displs) : gaps(got[i].length)};
+                    started[i] = w.igatherv(Buf.of(mine), me == root ? Buf.of(got[i]) : null, counts, displs, root);
+                }
+            }
+            if (0 == me) {
+                for (int r = 1; r < p; r++) {
+                    w.send(Buf.of(token), r, 6);
+                }
+            }
+            for (int i = 0; i < calls; i++) {
+                started[i].waitFor();
+                assertArrayEquals(expect[i][0], got[i], "call " + i + " on rank " + me);
+            }
+            assertEquals(before, messages(w), "calls that took the message layer, rank " + me + ": " + region(w));
+        });
+    }
+
+    /**
      * Rank 1 waits for {@code r} only after a receive from rank 0, which rank 0 sends once its {@code r} is done; the
      * other ranks wait for it at once.
      */
