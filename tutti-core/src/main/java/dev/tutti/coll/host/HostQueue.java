@@ -29,6 +29,8 @@ final class HostQueue {
     private int queued;
     private HostRun[] due = new HostRun[2];
     private int dues;
+    /** The runs ever left due: calls through the region that took the message layer after their start. */
+    private long fellBack;
 
     HostQueue(final HostCells cells, final HostSteps steps) {
         this.cells = cells;
@@ -46,6 +48,12 @@ final class HostQueue {
             due = Arrays.copyOf(due, 2 * dues);
         }
         due[dues++] = run;
+        fellBack++;
+    }
+
+    /** @return the runs ever left {@link #due} */
+    long fellBack() {
+        return fellBack;
     }
 
     /** @return the oldest run left {@link #due}, taken out, or null if there is none */

@@ -97,7 +97,10 @@ final class HostRegion implements HostState {
     /** Its reductions past the limit: the chunk area, and whether a call takes it. */
     private final HostChunkRoad chunkRoad;
     private long calls;
-    /** Of those, the calls that took the message layer (its runs' and the tests' measure of the road taken). */
+    /**
+     * Of those, the calls that took the message layer at the call (its runs' and the tests' measure of the road
+     * taken, with {@link HostQueue#fellBack}, the calls that took it after their start).
+     */
     private long messages;
     /**
      * Calls numbered but not yet published ({@link HostQueue}), guarded by {@code lock}, as are {@code runs}, the runs
@@ -536,7 +539,6 @@ final class HostRegion implements HostState {
             } finally {
                 lock.unlock();
             }
-            messages++;
             run.startMessages();
         }
     }
@@ -792,6 +794,6 @@ final class HostRegion implements HostState {
     @Override
     public String toString() {
         return "HostRegion(" + comm.describe() + ", " + size + " ranks, " + limit + " bytes a cell, " + calls
-            + " calls, " + messages + " through messages, " + chunkRoad + ")";
+            + " calls, " + (messages + queue.fellBack()) + " through messages, " + chunkRoad + ")";
     }
 }
