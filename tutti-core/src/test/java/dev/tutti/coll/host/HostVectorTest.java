@@ -29,15 +29,16 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * The on-host layer's vector forms (blocking gatherv, allgatherv, alltoallv, scatterv), whose road the ranks agree at
- * the call from each other's offers: uneven counts with zeros, displacements with gaps, in place and not, at every
- * root, give the sequential reference's results through the cells; one rank whose bytes do not fit its cell sends
- * every rank of the call to the message layer alike, with the same results; a peer that sends another count fails the
- * call with the message layer's text. reduce_scatter, and allgatherv's nonblocking and persistent forms, whose ranks
- * all pass every rank's count, go through the cells with each rank deciding alone: reduce_scatter in every form, with
- * uneven counts, in place and with an op that does not commute; ranks that pass other counts fail them. Processes'
- * shared memory and threads of one JVM; the layer is forced on with {@code tutti.coll.hostLimit} (8192 bytes a cell),
- * hence {@link Isolated}.
+ * The on-host layer's vector forms (gatherv, alltoallv and scatterv, blocking, nonblocking and persistent, and the
+ * blocking allgatherv), whose road the ranks agree from each other's offers, at the call or when a run completes:
+ * uneven counts with zeros, displacements with gaps, in place and not, at every root, give the sequential reference's
+ * results through the cells; one rank whose bytes do not fit its cell sends every rank of the call to the message
+ * layer alike, with the same results, also when the others learn it while they wait in another call; calls started
+ * ahead of the peers wait packed; a peer that sends another count fails the call with the message layer's text.
+ * reduce_scatter, and allgatherv's nonblocking and persistent forms, whose ranks all pass every rank's count, go
+ * through the cells with each rank deciding alone: reduce_scatter in every form, with uneven counts, in place and
+ * with an op that does not commute; ranks that pass other counts fail them. Processes' shared memory and threads of
+ * one JVM; the layer is forced on with {@code tutti.coll.hostLimit} (8192 bytes a cell), hence {@link Isolated}.
  */
 @Isolated("sets the system property tutti.coll.hostLimit")
 @Timeout(300)
@@ -74,6 +75,18 @@ class HostVectorTest {
         final int b = symmetric ? Math.max(r, j) : j;
         final int base = (3 * a + 5 * b + round) % 7;
         return round >= 4 ? base * 60 : base;
+    }
+
+    /**
+     * An alltoallv's counts in which rank 0 sends more than a cell in all and the others 2 ints a peer: this rank's
+     * send counts, or its receive counts.
+     */
+    private static int[] pastRankZerosCell(final int me, final int p, final boolean send) {
+        final int[] counts = new int[p];
+        for (int j = 0; j < p; j++) {
+            counts[j] = 0 == (send ? me : j) ? CELL_INTS / (p - 1) + 1 : 2;
+        }
+        return counts;
     }
 
     /** Displacements of {@code counts}, in rank order with a gap of one int before each block. */
@@ -159,12 +172,8 @@ class HostVectorTest {
             assertArrayEquals(expectGathered(big, displs), later, "iallgatherv past the cell");
             assertEquals(before + 2, messages(w), "iallgatherv took the message layer on rank " + me);
             long taken = before + 2;
-            final int[] sc = new int[p];
-            final int[] rc = new int[p];
-            for (int j = 0; j < p; j++) {
-                sc[j] = 0 == me ? CELL_INTS / (p - 1) + 1 : 2;
-                rc[j] = 0 == j ? CELL_INTS / (p - 1) + 1 : 2;
-            }
+            final int[] sc = pastRankZerosCell(me, p, true);
+            final int[] rc = pastRankZerosCell(me, p, false);
             final int[] sent = new int[p];
             Arrays.fill(sent, CELL_INTS / (p - 1) + 1);
             for (final Form form : Form.values()) {
@@ -193,7 +202,8 @@ class HostVectorTest {
      * A nonblocking alltoallv whose rank 0 offers no cells: rank 1, which offered, learns it while it waits in a
      * receive that rank 0 sends only once its alltoallv is done, which needs rank 1's messages. So the pass of rank
      * 1's progress that reads rank 0's offer starts its messages; the results are the reference's. The same with a
-     * persistent alltoallv and a gatherv whose root (rank 0) offers none.
+     * persistent alltoallv, and with an igatherv to rank 0 whose last rank's block is past its cell (the root offers
+     * none; from 3 ranks on, rank 1 offers and learns it in its receive).
      */
     @ParameterizedTest(name = "{0} p={1}")
     @MethodSource("jobs")
@@ -202,12 +212,8 @@ class HostVectorTest {
             final int me = w.rank();
             w.barrier();
             final long before = messages(w);
-            final int[] sc = new int[p];
-            final int[] rc = new int[p];
-            for (int j = 0; j < p; j++) {
-                sc[j] = 0 == me ? CELL_INTS / (p - 1) + 1 : 2;
-                rc[j] = 0 == j ? CELL_INTS / (p - 1) + 1 : 2;
-            }
+            final int[] sc = pastRankZerosCell(me, p, true);
+            final int[] rc = pastRankZerosCell(me, p, false);
             final int[] sd = displs(sc);
             final int[] rd = displs(rc);
             final Buf send = Buf.of(outgoing(me, sc, sd));
