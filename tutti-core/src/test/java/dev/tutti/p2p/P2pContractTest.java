@@ -1,6 +1,7 @@
 package dev.tutti.p2p;
 
 import dev.tutti.Buf;
+import dev.tutti.Comm;
 import dev.tutti.Communicator;
 import dev.tutti.ErrorClass;
 import dev.tutti.Request;
@@ -16,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -49,6 +51,42 @@ public abstract class P2pContractTest {
                 }
                 world.send(Buf.of(a), 0, 8);
             }
+        });
+    }
+
+    /**
+     * A receiver far behind its sender: rank 1 sends 500 messages, each on a tag of its own, and a last one on tag
+     * 900; rank 0 first posts a receive for tag 900 (not sent yet), waits for a token, then receives the 500 in
+     * reverse tag order (all unexpected: each receive finds its message behind hundreds of others), the last with
+     * ANY_TAG, then waits for the tag 900 receive. Every message lands in its own receive, intact.
+     */
+    @Test
+    public void shouldMatchManyUnexpectedMessagesByTag() {
+        job(2, eager(), true, (world, abort) -> {
+            final int n = 500;
+            if (1 == world.rank()) {
+                for (int t = 0; t < n; t++) {
+                    world.send(Buf.of(new int[] {t, 3 * t}), 0, t);
+                }
+                world.send(Buf.of(new int[1]), 0, 1000); // the token: all 500 are out
+                world.send(Buf.of(new int[] {900, 2700}), 0, 900);
+                return;
+            }
+            final int[] last = new int[2];
+            final Request late = world.irecv(Buf.of(last), 1, 900);
+            world.recv(Buf.of(new int[1]), 1, 1000);
+            final boolean[] seen = new boolean[n];
+            for (int t = n - 1; t >= 0; t--) {
+                final int[] got = new int[2];
+                final Status s = world.recv(Buf.of(got), 1, 0 == t ? Comm.ANY_TAG : t);
+                final int tag = s.tag();
+                assertEquals(t, tag, "the tag received");
+                assertFalse(seen[tag], "tag " + tag + " twice");
+                seen[tag] = true;
+                assertArrayEquals(new int[] {tag, 3 * tag}, got, "message of tag " + tag);
+            }
+            late.waitFor();
+            assertArrayEquals(new int[] {900, 2700}, last, "the receive posted first");
         });
     }
 
