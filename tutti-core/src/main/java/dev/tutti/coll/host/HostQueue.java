@@ -56,6 +56,14 @@ final class HostQueue {
         return fellBack;
     }
 
+    /**
+     * @return whether a run is left {@link #due}: exact under the lock, a hint without it (a plain read, which the
+     *         thread that left it due sees)
+     */
+    boolean anyDue() {
+        return 0 != dues;
+    }
+
     /** @return the oldest run left {@link #due}, taken out, or null if there is none */
     HostRun nextDue() {
         if (0 == dues) {

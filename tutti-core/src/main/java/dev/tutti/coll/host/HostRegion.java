@@ -300,10 +300,9 @@ final class HostRegion implements HostState {
 
     /**
      * Starts a nonblocking or persistent gatherv, alltoallv or scatterv ({@link Road#agreedLater}): publishes its
-     * words, with its offer and, if it offers, its bytes ({@link HostQueue#offerPacked}); a rank that offers none goes to the
-     * message layer at once.
-     * Its run reads the offers it needs when it completes, and if one is missing starts the call on the message layer
-     * through {@code fallback} ({@link #startDue}).
+     * words, with its offer and, if it offers, its bytes ({@link HostQueue#offerPacked}); a rank that offers none
+     * goes to the message layer at once. Its run reads the offers it needs when it completes, and if one is missing
+     * starts the call on the message layer through {@code fallback} ({@link #startDue}).
      */
     private RegionRun startLater(final long k, final CollCall c, final RegionRun reuse,
         final MessageFallback fallback) {
@@ -318,7 +317,6 @@ final class HostRegion implements HostState {
         run.later(fallback);
         return launch(run, null, null, 0, n, 0);
     }
-
 
     /** @return the request's run of an earlier start on this region, complete, or a new one */
     private HostRun runFor(final RegionRun reuse) {
@@ -524,10 +522,12 @@ final class HostRegion implements HostState {
     /**
      * Starts the message runs of the runs left due ({@link HostQueue#due}), oldest first, outside the lock: called
      * by every thread that leaves the lock after moving runs on, so that a rank waiting in any call starts them (its
-     * peers may wait for their messages).
+     * peers may wait for their messages). Takes no lock when none is due.
      */
     private void startDue() {
-        while (0 != pending) {
+        // Read without the lock: the thread that leaves a run due calls this after; another may see it late, or see
+        // one that is already taken and find none under the lock.
+        while (queue.anyDue()) {
             final HostRun run;
             lock.lock();
             try {
