@@ -41,8 +41,8 @@ public interface HostState {
      *
      * @param call     the request's call, intracommunicator, with no hook
      * @param reuse    the request's run of an earlier start, complete, or null
-     * @param fallback how the call starts on the message layer under a drawn tag; null unless
-     *                 {@link Road#agreedLater}
+     * @param fallback how the call starts on the message layer under a drawn tag, if it is one whose ranks agree its
+     *                 road after its start ({@link Road#agreedLater})
      * @return the run, started, or null
      * @throws TuttiException never for a peer's call (a run reports those when it is tested or waited for)
      */

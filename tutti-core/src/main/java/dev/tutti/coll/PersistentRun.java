@@ -54,8 +54,8 @@ public final class PersistentRun implements PersistentRequest {
     /** The last run through the region, kept for the next start to reuse. */
     private RegionRun lastOnHost;
     /**
-     * How a start whose road its ranks agree after it goes to the message layer ({@link Road#agreedLater}): this
-     * request's run, under the tag drawn at the start; null for the other operations.
+     * How a start whose road its ranks agree after it ({@link Road#agreedLater}) goes to the message layer: this
+     * request's run, under the tag drawn at the start.
      */
     private final MessageFallback fallback;
 
@@ -63,7 +63,7 @@ public final class PersistentRun implements PersistentRequest {
         this.call = call;
         this.entry = ScheduleCache.Entry.standalone(schedule);
         this.run = ScheduleRun.persistent(schedule, call.comm(), entry, () -> freed || !isActive());
-        this.fallback = call.isInter() || !Road.agreedLater(call) ? null : this::startMessages;
+        this.fallback = this::startMessages;
         call.comm().activeRuns().addPersistent(run);
     }
 
@@ -123,7 +123,7 @@ public final class PersistentRun implements PersistentRequest {
         if (!entry.tryClaimOwned()) {
             throw Failures.internal(op("start"), c.where(), "the persistent request's schedule is leased");
         }
-        return run.startPersistentDrawn(c.gate(), tag, hostCall);
+        return run.startPersistentDrawn(c.gate(), c, tag, hostCall);
     }
 
     /** @return the operation named in messages (built only for one) */

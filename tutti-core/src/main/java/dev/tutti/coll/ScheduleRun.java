@@ -181,8 +181,13 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
      */
     static ScheduleRun start(final Schedule schedule, final CollComm comm, final boolean nonblocking,
         final ScheduleCache.Entry lease, final CollGate gate, final long hostCall) {
-        final ScheduleRun run = new ScheduleRun(schedule, comm, comm.context(), comm.nextTag(schedule.header()), null,
-            -1, 0, nonblocking, lease).gatedBy(gate);
+        return start(schedule, comm, comm.nextTag(schedule.header()), nonblocking, lease, gate, hostCall);
+    }
+
+    private static ScheduleRun start(final Schedule schedule, final CollComm comm, final int tag,
+        final boolean nonblocking, final ScheduleCache.Entry lease, final CollGate gate, final long hostCall) {
+        final ScheduleRun run = new ScheduleRun(schedule, comm, comm.context(), tag, null, -1, 0, nonblocking, lease)
+            .gatedBy(gate);
         run.hostCall = hostCall;
         return begin(run);
     }
@@ -201,10 +206,7 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
      */
     public static ScheduleRun startDrawn(final Schedule schedule, final CollComm comm, final ScheduleCache.Entry lease,
         final CollGate gate, final int tag, final long hostCall) {
-        final ScheduleRun run = new ScheduleRun(schedule, comm, comm.context(), tag, null, -1, 0, true, lease)
-            .gatedBy(gate);
-        run.hostCall = hostCall;
-        return begin(run);
+        return start(schedule, comm, tag, true, lease, gate, hostCall);
     }
 
     private ScheduleRun gatedBy(final CollGate g) {
@@ -307,6 +309,17 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
      * @return this run
      */
     ScheduleRun startPersistent(final CollGate g, final CollHook hook, final CollCall call) {
+        return startPersistentRun(g, hook, call, -1, call.hostCall());
+    }
+
+    /**
+     * Starts a persistent request's run, under the communicator's next collective tag ({@code drawn} -1), or under
+     * the tag drawn at a start through the region that fell back ({@link MessageFallback}), never lean then.
+     *
+     * @param hostCall the start's number in the communicator's on-host region, if it published its words there
+     */
+    private ScheduleRun startPersistentRun(final CollGate g, final CollHook hook, final CollCall call,
+        final int drawn, final long hostCall) {
         if (null != direct) {
             direct.nextRun();
         }
@@ -314,8 +327,8 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
             afterHook = null;
             notified = 0;
         }
-        hostCall = call.hostCall(); // this start's number in the region, if it published its words there
-        leanNow = Road.lean(lean, g, hook, this);
+        this.hostCall = hostCall;
+        leanNow = drawn < 0 && Road.lean(lean, g, hook, this);
         if (leanNow) {
             return startLean();
         }
@@ -324,7 +337,7 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
             afterCall = call;
             afterHook = hook;
         }
-        restart(comm.nextTag(schedule.header()));
+        restart(drawn < 0 ? comm.nextTag(schedule.header()) : drawn);
         return begin(this);
     }
 
@@ -334,23 +347,13 @@ public final class ScheduleRun extends AbstractRequest implements CollectiveHand
      * none) and never lean.
      *
      * @param g        what the run waits for before its data moves, or null
+     * @param call     the request's call
      * @param tag      the tag drawn at the start
      * @param hostCall the start's number in the communicator's on-host region
      * @return this run
      */
-    ScheduleRun startPersistentDrawn(final CollGate g, final int tag, final long hostCall) {
-        if (null != direct) {
-            direct.nextRun();
-        }
-        if (null != afterHook) {
-            afterHook = null;
-            notified = 0;
-        }
-        leanNow = false;
-        gate = g;
-        this.hostCall = hostCall;
-        restart(tag);
-        return begin(this);
+    ScheduleRun startPersistentDrawn(final CollGate g, final CollCall call, final int tag, final long hostCall) {
+        return startPersistentRun(g, null, call, tag, hostCall);
     }
 
     /**

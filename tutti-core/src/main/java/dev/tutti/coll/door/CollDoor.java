@@ -21,7 +21,6 @@ import dev.tutti.coll.InterComm;
 import dev.tutti.coll.MessageFallback;
 import dev.tutti.coll.Operands;
 import dev.tutti.coll.PersistentRun;
-import dev.tutti.coll.Road;
 import dev.tutti.coll.Schedule;
 import dev.tutti.coll.ScheduleCache;
 import dev.tutti.coll.ScheduleRun;
@@ -134,7 +133,7 @@ public final class CollDoor {
         if (null == hook) {
             if (!call.isInter()) {
                 select(call); // a call refused by a local check is no call: its number must not be published
-                final Request r = HostCollectives.take(call, Road.agreedLater(call) ? LATER : null);
+                final Request r = HostCollectives.take(call, LATER);
                 if (null != r) {
                     return r;
                 }

@@ -69,7 +69,7 @@ public final class HostCollectives {
      *
      * @param call     a blocking or nonblocking intracommunicator call, with no hook
      * @param fallback how a nonblocking call whose road its ranks agree after its start ({@link Road#agreedLater})
-     *                 starts on the message layer under a drawn tag, else null
+     *                 starts on the message layer under a drawn tag
      * @return the call's request: complete for a blocking call the region ran, the region's run of a nonblocking
      * one; null if the message layer runs the call
      * @throws dev.tutti.TuttiException if the call's peers made another call, or a peer is gone

@@ -274,7 +274,7 @@ final class HostRegion implements HostState {
     @Override
     public RegionRun start(final CollCall c, final RegionRun reuse, final MessageFallback fallback) {
         final long k = ++calls;
-        if (null != fallback && Road.agreedLater(c)) {
+        if (Road.agreedLater(c)) {
             return startLater(k, c, reuse, fallback);
         }
         final boolean past = !Road.fitsCells(c, limit);
