@@ -4,7 +4,6 @@ import dev.tutti.Status;
 import dev.tutti.transport.Inbound;
 import dev.tutti.type.TypeCode;
 
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -15,8 +14,10 @@ import java.util.List;
  * per rank, not per process, so ranks never contend with each other's matching). Arrivals are searched against
  * the PRQ in posting order and receives against the UMQ in arrival order, which together with per-pair in-order
  * transports gives MPI's non-overtaking rule. The matched pair is returned and the data moved outside the lock.
- * Cost: O(queue length) per operation, searched by position ({@link RingQueue}: no iterator object);
- * collectives keep their own context, so their traffic is matched exactly.
+ * Cost: an arrival searches the posted receives by position ({@link RingQueue}: no iterator object); a receive
+ * searches the unexpected messages from the oldest, and once such searches run deep, only those of its context and
+ * tag ({@link UnexpectedQueue}): collectives, whose calls each draw a tag of their own context, then search just the
+ * messages of their own call. A receive for any tag searches them all.
  *
  * <p>While searching, both operations also look for a collective receive that a message of its own call refuses
  * ({@link RecvRequest#refuses}: same context and tag, another source, a header that disagrees): such a message is
@@ -26,7 +27,7 @@ import java.util.List;
  */
 final class Matcher {
     private final RingQueue<RecvRequest> posted = new RingQueue<>();
-    private final RingQueue<Inbound> unexpected = new RingQueue<>();
+    private final UnexpectedQueue unexpected = new UnexpectedQueue();
     /*
      * A test-and-test-and-set spin lock rather than a monitor: the critical sections are a few dozen instructions,
      * and two threads (a sender matching and a receiver posting) contend constantly; a monitor inflates under that
@@ -70,7 +71,7 @@ final class Matcher {
             if (null != refused) {
                 posted.remove(refused);
             }
-            unexpected.addLast(m);
+            unexpected.add(m);
         } finally {
             unlock();
         }
@@ -105,12 +106,13 @@ final class Matcher {
      */
     Inbound post(final RecvRequest r) {
         Inbound refusal = null;
+        final int tag = r.tag;
         lock();
         try {
-            for (int i = 0; i < unexpected.size(); i++) {
-                final Inbound m = unexpected.get(i);
+            for (int n = unexpected.oldest(r.context, tag); n >= 0; n = unexpected.next(n, tag)) {
+                final Inbound m = unexpected.message(n);
                 if (r.matches(m)) {
-                    return unexpected.removeAt(i);
+                    return unexpected.remove(n);
                 }
                 if (null == refusal && r.refuses(m)) {
                     refusal = m;
@@ -134,10 +136,11 @@ final class Matcher {
      * @return its status, or null if none has arrived
      */
     Status peek(final RecvRequest r, final CommView view) {
+        final int tag = r.tag;
         lock();
         try {
-            for (int i = 0; i < unexpected.size(); i++) {
-                final Inbound m = unexpected.get(i);
+            for (int n = unexpected.oldest(r.context, tag); n >= 0; n = unexpected.next(n, tag)) {
+                final Inbound m = unexpected.message(n);
                 if (r.matches(m)) {
                     return new Status(view.toLocal(m.source), m.tag, m.lengthBytes, TypeCode.datatype(m.typeCode),
                         false);
@@ -156,8 +159,8 @@ final class Matcher {
     boolean holds(final int context, final int source, final int tag) {
         lock();
         try {
-            for (int i = 0; i < unexpected.size(); i++) {
-                final Inbound m = unexpected.get(i);
+            for (int n = unexpected.oldest(context, tag); n >= 0; n = unexpected.next(n, tag)) {
+                final Inbound m = unexpected.message(n);
                 if (m.context == context && m.source == source && m.tag == tag) {
                     return true;
                 }
@@ -193,18 +196,7 @@ final class Matcher {
                     return null;
                 }
             }
-            List<Inbound> taken = List.of();
-            for (int i = 0; i < unexpected.size(); i++) {
-                final Inbound m = unexpected.get(i);
-                if (m.context >= from && m.context < to) {
-                    unexpected.removeAt(i--);
-                    if (taken.isEmpty()) {
-                        taken = new ArrayList<>();
-                    }
-                    taken.add(m);
-                }
-            }
-            return taken;
+            return unexpected.removeContexts(from, to);
         } finally {
             unlock();
         }
