@@ -7,10 +7,10 @@ import java.util.Arrays;
 
 /**
  * What a vector form costs beside its regular form on the on-host region: allgather, allgatherv, alltoall, alltoallv,
- * gather and gatherv (to rank 0), the vector forms blocking, nonblocking (started and waited for) and persistent
- * (started and waited for), of N bytes a block (every count the same), in turn, 40 blocks of 20,000 calls each; rank
- * 0 prints the median block of each, µs per call, leaving out the first 10 (the JIT's warm-up). They run in one job,
- * so their ratios compare calls at the same one of the host's speed levels.
+ * gather and gatherv (to rank 0), alltoallw (an int block per peer), the vector forms blocking, nonblocking (started
+ * and waited for) and persistent (started and waited for), of N bytes a block (every count the same), in turn, 40
+ * blocks of 20,000 calls each; rank 0 prints the median block of each, µs per call, leaving out the first 10 (the JIT's
+ * warm-up). They run in one job, so their ratios compare calls at the same one of the host's speed levels.
  *
  * <pre>
  * javac -cp tutti-cli/target/tutti.jar -d /tmp/vb bench/repro/VectorBlocks.java
@@ -22,7 +22,8 @@ public final class VectorBlocks {
     private static final int WARM = 10;
     private static final int CALLS = 20000;
     private static final String[] NAMES = {"allgather", "allgatherv", "iallgatherv", "allgatherv_init", "alltoall",
-        "alltoallv", "ialltoallv", "alltoallv_init", "gather", "gatherv", "igatherv", "gatherv_init"};
+        "alltoallv", "ialltoallv", "alltoallv_init", "gather", "gatherv", "igatherv", "gatherv_init", "alltoallw",
+        "ialltoallw", "alltoallw_init"};
 
     private VectorBlocks() {
     }
@@ -46,6 +47,13 @@ public final class VectorBlocks {
             final PersistentRequest kept = w.allgathervInit(block, got, counts, displs);
             final PersistentRequest exchange = w.alltoallvInit(all, counts, displs, got, counts, displs);
             final PersistentRequest gathered = w.gathervInit(block, got, counts, displs, 0);
+            final Buf[] sendBlocks = new Buf[p];
+            final Buf[] recvBlocks = new Buf[p];
+            for (int r = 0; r < p; r++) {
+                sendBlocks[r] = Buf.of(new int[n]);
+                recvBlocks[r] = Buf.of(new int[n]);
+            }
+            final PersistentRequest typed = w.alltoallwInit(sendBlocks, recvBlocks);
             for (int b = 0; b < BLOCKS; b++) {
                 for (int op = 0; op < NAMES.length; op++) {
                     w.barrier();
@@ -69,9 +77,15 @@ public final class VectorBlocks {
                             case 8 -> w.gather(block, got, 0);
                             case 9 -> w.gatherv(block, got, counts, displs, 0);
                             case 10 -> w.igatherv(block, got, counts, displs, 0).waitFor();
-                            default -> {
+                            case 11 -> {
                                 gathered.start();
                                 gathered.waitFor();
+                            }
+                            case 12 -> w.alltoallw(sendBlocks, recvBlocks);
+                            case 13 -> w.ialltoallw(sendBlocks, recvBlocks).waitFor();
+                            default -> {
+                                typed.start();
+                                typed.waitFor();
                             }
                         }
                     }
@@ -81,6 +95,7 @@ public final class VectorBlocks {
             kept.close();
             exchange.close();
             gathered.close();
+            typed.close();
             if (0 == w.rank()) {
                 final StringBuilder line = new StringBuilder(bytes + " B:");
                 for (int op = 0; op < NAMES.length; op++) {

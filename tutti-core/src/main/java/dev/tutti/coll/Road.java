@@ -15,16 +15,15 @@ import java.util.function.BooleanSupplier;
  * <ul>
  * <li><b>On-host region</b>: a blocking or nonblocking call, or a persistent request's start, of barrier, bcast,
  * reduce, allreduce, gather, allgather, scatter, alltoall, scan, exscan, reduce_scatter_block or reduce_scatter on a
- * communicator that has a region
- * (every rank shares memory with every other, no hook; agreed at its first blocking barrier, allreduce, allgather or
- * alltoall that goes there), whose operation has no algorithm forced by the setting
+ * communicator that has a region (every rank shares memory with every other, no hook; agreed at its first blocking
+ * barrier, allreduce, allgather or alltoall that goes there), whose operation has no algorithm forced by the setting
  * {@code tutti.coll.<operation>}, and whose data per rank fits the region's cells ({@link #fitsCells}), or, for a
- * blocking call, whatever its size, while the region may have its chunk area, and for a nonblocking call or
- * persistent start once it has ({@link #onHost}, the one table below). Every rank of a correct program decides the
- * same: the inputs are the call's kind, counts and type, the communicator's settings, and whether its ranks agreed a
- * chunk area (which every rank learns at the same call). Also a blocking gatherv, allgatherv, alltoallv or
- * scatterv whose bytes fit the cells of every rank that publishes some, which the ranks learn from each other's words
- * at the call ({@link #agreedAtCall}), a nonblocking or persistent gatherv, alltoallv or scatterv whose bytes fit
+ * blocking call, whatever its size, while the region may have its chunk area, and for a nonblocking call or persistent
+ * start once it has ({@link #onHost}, the one table below). Every rank of a correct program decides the same: the
+ * inputs are the call's kind, counts and type, the communicator's settings, and whether its ranks agreed a chunk area
+ * (which every rank learns at the same call). Also a blocking gatherv, allgatherv, alltoallv, alltoallw or scatterv
+ * whose bytes fit the cells of every rank that publishes some, which the ranks learn from each other's words at the
+ * call ({@link #agreedAtCall}), a nonblocking or persistent gatherv, alltoallv, alltoallw or scatterv whose bytes fit
  * likewise, which they learn after its start ({@link #agreedLater}), and a nonblocking or persistent allgatherv whose
  * largest block fits.</li>
  * <li><b>Messages</b>: every other run of a blocking, nonblocking or tagged call, and of the library's own
@@ -81,9 +80,9 @@ public final class Road {
      *   that does not commute and has                     op may group elements freely), or an item
      *   no items), or an item over 2 KiB
      * </pre>
-     * The vector forms gatherv, allgatherv, alltoallv and scatterv, blocking, take the cells by a rule of their own
-     * ({@link #agreedAtCall}), since no rank knows every other's bytes, and so do the nonblocking and persistent
-     * gatherv, alltoallv and scatterv ({@link #agreedLater}); alltoallw takes messages. A
+     * The vector forms gatherv, allgatherv, alltoallv, alltoallw and scatterv, blocking, take the cells by a rule of
+     * their own ({@link #agreedAtCall}), since no rank knows every other's bytes, and so do the nonblocking and
+     * persistent gatherv, alltoallv, alltoallw and scatterv ({@link #agreedLater}). A
      * reduce_scatter's ranks all pass every rank's count, and so decide alone, in every form, as do a nonblocking or
      * persistent allgatherv's (b: the largest block).
      * The limit is the direct memory's measured default or the setting {@code tutti.coll.hostLimit}. Chunks have no
@@ -127,9 +126,9 @@ public final class Road {
 
     /**
      * Tells whether a blocking call may offer its communicator's on-host region, whose road its ranks agree only once
-     * they see each other's calls: gatherv, allgatherv, alltoallv and scatterv, blocking, whose operation has no
-     * algorithm forced by the setting {@code tutti.coll.<operation>}. Each rank offers when its own bytes fit its
-     * cell (a gatherv's root: when every block it receives fits its sender's); an allgatherv or alltoallv takes the
+     * they see each other's calls: gatherv, allgatherv, alltoallv, alltoallw and scatterv, blocking, whose operation
+     * has no algorithm forced by the setting {@code tutti.coll.<operation>}. Each rank offers when its own bytes fit
+     * its cell (a gatherv's root: when every block it receives fits its sender's); an allgatherv or alltoallv takes the
      * cells when every rank offered, a gatherv or scatterv when its root did (a scatterv's other ranks publish
      * nothing), and messages otherwise, on every rank alike: each reads the offers it needs before it goes either way
      * ({@code coll.host.HostRegion}).
@@ -143,11 +142,11 @@ public final class Road {
     }
 
     /**
-     * Tells whether a nonblocking call or persistent start may offer its communicator's on-host region, whose road
-     * its ranks agree after the start: gatherv, alltoallv and scatterv, whose operation has no algorithm forced by the
-     * setting {@code tutti.coll.<operation>}. They offer as at a blocking call ({@link #agreedAtCall}), but a start
-     * never waits: a rank that offers none starts its messages at once, and one that offers publishes its bytes and
-     * learns the road when its run reads the offers it needs; if one is missing, it starts its messages then, under
+     * Tells whether a nonblocking call or persistent start may offer its communicator's on-host region, whose road its
+     * ranks agree after the start: gatherv, alltoallv, alltoallw and scatterv, whose operation has no algorithm forced
+     * by the setting {@code tutti.coll.<operation>}. They offer as at a blocking call ({@link #agreedAtCall}), but a
+     * start never waits: a rank that offers none starts its messages at once, and one that offers publishes its bytes
+     * and learns the road when its run reads the offers it needs; if one is missing, it starts its messages then, under
      * the tag drawn at its start ({@code coll.host.HostRegion}).
      *
      * @param call the call, intracommunicator, with no hook
@@ -165,11 +164,11 @@ public final class Road {
      * publishes such a call's words as a refused offer.
      *
      * @param call the call
-     * @return true for a gatherv, alltoallv or scatterv but a tagged one, and a blocking allgatherv
+     * @return true for a gatherv, alltoallv, alltoallw or scatterv but a tagged one, and a blocking allgatherv
      */
     public static boolean agreedForm(final CollCall call) {
         return switch (call.kind()) {
-            case GATHERV, ALLTOALLV, SCATTERV -> CollCall.Variant.TAGGED != call.variant();
+            case GATHERV, ALLTOALLV, ALLTOALLW, SCATTERV -> CollCall.Variant.TAGGED != call.variant();
             case ALLGATHERV -> CollCall.Variant.BLOCKING == call.variant();
             default -> false;
         };

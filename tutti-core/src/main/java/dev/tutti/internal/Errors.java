@@ -227,6 +227,22 @@ public final class Errors {
     }
 
     /**
+     * A call whose peer sent a block of another type than this rank receives it as (neither is {@code BYTE}).
+     *
+     * @param op       the operation
+     * @param where    the communicator description
+     * @param peer     the rank (in the communicator) that sent the block
+     * @param sent     the block's type as its sender passed it
+     * @param expected the type this rank passed for it
+     * @return the exception
+     */
+    public static TuttiException typeMismatch(final String op, final String where, final int peer,
+        final dev.tutti.Datatype sent, final dev.tutti.Datatype expected) {
+        return mismatch(ErrorClass.TYPE, op, where, peer, "type=" + sent, "expected type=" + expected,
+            "the ranks passed different types");
+    }
+
+    /**
      * A point-to-point message that does not fit the receive that matched it:
      * {@code op (where): message from rank=source tag=tag has <has>, <clash>}.
      *

@@ -24,14 +24,17 @@ package dev.tutti.coll.host;
  *   +-------+-------+-------+---------------------------+-------+-------------------------+
  *
  *   call   the call's header bits (kind, root: the bits its messages would carry) &lt;&lt; 32 | the road it took
- *          (bit 8) | whether its road is agreed at the call (bit 9: a blocking gatherv, allgatherv,
- *          alltoallv or scatterv, whose bit 8 is then its rank's offer of the cells) | its form
+ *          (bit 8) | whether its ranks agree its road from their offers (bit 9: a gatherv, alltoallv,
+ *          alltoallw or scatterv but a tagged one, and a blocking allgatherv, whose bit 8 is then its rank's
+ *          offer of the cells) | its form
  *   shape  count &lt;&lt; 32 | element type ordinal; 0 for the vector forms, whose ranks pass counts
  *          of their own, but the bytes a call of bit 9 published; a reduce_scatter's and a nonblocking
  *          or persistent allgatherv's (whose ranks all pass every count): a digest of its counts and type
  *   bytes  the call's bytes; for an alltoallv or a scatterv's root of more than 2 ranks, p + 1 ints (in whole
  *          longs), int j where the block for rank j starts after them and int p where the blocks end, then
- *          the blocks in rank order (the own block left out); of 2 ranks, the peer's block alone
+ *          the blocks in rank order (the own block left out); of 2 ranks, the peer's block alone; for an
+ *          alltoallw of any size, those p + 1 ints and then the p blocks' type ordinals (in whole longs), then
+ *          the blocks
  *   op     0, a predefined op's ordinal + 1, or 1 &lt;&lt; 32 | a user op's name hash
  *   seq    the number of the call this cell holds: the owner's k-th call on the communicator writes cell k &amp; 3,
  *          and stores k here last (release); a reader that loads k (acquire) finds the call and bytes above

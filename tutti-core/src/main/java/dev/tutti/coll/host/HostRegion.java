@@ -49,11 +49,11 @@ import java.util.List;
  * test, wait or pass of progress moves them as far as its peers' flags allow ({@link HostChunkRoad#advance}), and a
  * wait waits for the flag that holds them.
  *
- * <p>A gatherv, alltoallv or scatterv agrees its road from the ranks' offers ({@link HostSteps#taken}): a blocking
- * call at the call ({@link #agreed}), a nonblocking call or persistent start when its run completes
+ * <p>A gatherv, alltoallv, alltoallw or scatterv agrees its road from the ranks' offers ({@link HostSteps#taken}): a
+ * blocking call at the call ({@link #agreed}), a nonblocking call or persistent start when its run completes
  * ({@link #startLater}). There a rank that offers none starts its messages at once; a run that finds an offer missing
- * is due ({@link HostQueue#due}), and the next thread to leave the lock starts its messages under the tag drawn at
- * its start ({@link #startDue}), outside the lock, since that start sends and may run the rank's progress.
+ * is due ({@link HostQueue#due}), and the next thread to leave the lock starts its messages under the tag drawn at its
+ * start ({@link #startDue}), outside the lock, since that start sends and may run the rank's progress.
  *
  * <p>Implementation notes. Owned by the threads that make the communicator's collective calls, one at a time (MPI's
  * rule), so its fields are plain, but for the waiting calls and the incomplete runs: a lock guards them, since a
@@ -299,10 +299,10 @@ final class HostRegion implements HostState {
     }
 
     /**
-     * Starts a nonblocking or persistent gatherv, alltoallv or scatterv ({@link Road#agreedLater}): publishes its
-     * words, with its offer and, if it offers, its bytes ({@link HostQueue#offerPacked}); a rank that offers none
-     * goes to the message layer at once. Its run reads the offers it needs when it completes, and if one is missing
-     * starts the call on the message layer through {@code fallback} ({@link #startDue}).
+     * Starts a nonblocking or persistent gatherv, alltoallv, alltoallw or scatterv ({@link Road#agreedLater}):
+     * publishes its words, with its offer and, if it offers, its bytes ({@link HostQueue#offerPacked}); a rank that
+     * offers none goes to the message layer at once. Its run reads the offers it needs when it completes, and if one is
+     * missing starts the call on the message layer through {@code fallback} ({@link #startDue}).
      */
     private RegionRun startLater(final long k, final CollCall c, final RegionRun reuse,
         final MessageFallback fallback) {

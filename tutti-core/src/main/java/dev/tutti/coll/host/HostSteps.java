@@ -1,6 +1,7 @@
 package dev.tutti.coll.host;
 
 import dev.tutti.Datatype;
+import dev.tutti.coll.CollArgs;
 import dev.tutti.coll.CollCall;
 import dev.tutti.coll.CollComm;
 import dev.tutti.coll.CollHeader;
@@ -9,6 +10,7 @@ import dev.tutti.internal.Errors;
 import dev.tutti.internal.Failures;
 import dev.tutti.internal.SegmentCopy;
 import dev.tutti.type.LocalReduction;
+import dev.tutti.type.TypeCode;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -40,17 +42,18 @@ import java.lang.foreign.ValueLayout;
  * at 2 ranks a cell holds one block, as a gather's does.</li>
  * <li>Past the limit, a call of any of these but barrier goes through the chunk area or the message layer,
  * as for the reductions ({@link HostChunkRoad}, {@link HostChunks#move}).</li>
- * <li>gatherv, allgatherv, alltoallv, scatterv: as their regular forms, but a rank may not know every other's
- * bytes, so the ranks agree the road from their offers: each publishes its words with its offer (its bytes fit its
- * cell, and are in it, after a table of where each peer's block starts; a gatherv's root: every block it receives
- * fits, {@link #offers}) and its bytes' length; a rank that offers none goes on to the message layer at once, one that
- * does reads the offers it needs (every peer's; a gatherv's or scatterv's other ranks their root's) and takes the
- * cells only if all offered, else the message layer too ({@link #taken}): a blocking call at the call, a nonblocking
- * gatherv, alltoallv or scatterv or a persistent start when its run completes. A gatherv's root, whose offer decides,
- * fails the call when a peer offers none; a peer whose block is not as long as this rank expects fails it as the
- * message layer would. A nonblocking or persistent allgatherv, whose ranks all pass every rank's count, decides alone
- * (its largest block fits a cell) and publishes a digest of the counts as its shape word, so that ranks passing
- * other counts fail it.</li>
+ * <li>gatherv, allgatherv, alltoallv, alltoallw, scatterv: as their regular forms (alltoallw as alltoallv, each
+ * block with its type), but a rank may not know every other's bytes, so the ranks agree the road from their offers:
+ * each publishes its words with its offer (its bytes fit its cell, and are in it, after a table of where each peer's
+ * block starts; a gatherv's root: every block it receives fits, {@link #offers}) and its bytes' length; a rank that
+ * offers none goes on to the message layer at once, one that does reads the offers it needs (every peer's; a gatherv's
+ * or scatterv's other ranks their root's) and takes the cells only if all offered, else the message layer too
+ * ({@link #taken}): a blocking call at the call, a nonblocking gatherv, alltoallv, alltoallw or scatterv or a
+ * persistent start when its run completes. A gatherv's root, whose offer decides, fails the call when a peer offers
+ * none; a peer whose block is not as long as this rank expects fails it as the message layer would, and so does an
+ * alltoallw's peer whose block has another type than this rank receives it as. A nonblocking or persistent allgatherv,
+ * whose ranks all pass every rank's count, decides alone (its largest block fits a cell) and publishes a digest of the
+ * counts as its shape word, so that ranks passing other counts fail it.</li>
  * </ul>
  *
  * <p>Implementation notes. This rank, the group size and the views of every rank's cells are made once by the
@@ -80,6 +83,11 @@ final class HostSteps {
      * ranks, whose cell holds one block (so that up to 32 bytes travel in the cell's first line, with its words).
      */
     private final long table;
+    /**
+     * The bytes of an alltoallw's table: {@code p + 1} ints of where its blocks start, then the type ordinals of the
+     * {@code p} blocks, in whole longs (at every group size: the receiver checks each block's type).
+     */
+    private final long typedTable;
 
     HostSteps(final int rank, final int size, final HostCells cells) {
         this.rank = rank;
@@ -89,6 +97,7 @@ final class HostSteps {
         this.blocks = new MemorySegment[size][HostLayout.CELLS];
         this.blockKeys = new long[size][HostLayout.CELLS];
         this.table = 2 == size ? 0 : (Integer.BYTES * (size + 1L) + Long.BYTES - 1) / Long.BYTES * Long.BYTES;
+        this.typedTable = (Integer.BYTES * (2L * size + 1) + Long.BYTES - 1) / Long.BYTES * Long.BYTES;
     }
 
     /**
@@ -102,7 +111,7 @@ final class HostSteps {
             case SCAN, EXSCAN -> 0 == rank ? HostRun.NONE : HostRun.LOWER;
             case BCAST, SCATTER -> rank == c.root() ? HostRun.NONE : HostRun.ROOT;
             case REDUCE, GATHER -> rank == c.root() ? HostRun.ALL : HostRun.NONE;
-            case ALLTOALLV -> HostRun.ALL;
+            case ALLTOALLV, ALLTOALLW -> HostRun.ALL;
             case GATHERV -> rank == c.root() ? HostRun.ALL : HostRun.ROOT; // its others: their root's offer
             case SCATTERV -> rank == c.root() ? HostRun.NONE : HostRun.ROOT;
             default -> throw Failures.internal(c.kind().mpiName(), c.where(), "no on-host algorithm");
@@ -258,8 +267,9 @@ final class HostSteps {
 
     /**
      * @return the bytes this rank publishes for a call whose road its ranks agree at the call (gatherv, allgatherv,
-     * alltoallv, scatterv; {@link dev.tutti.coll.Road#agreedAtCall}): a gatherv's or allgatherv's block, or the
-     * blocks an alltoallv or a scatterv's root sends its peers, one behind the other in rank order, after the table
+     * alltoallv, alltoallw, scatterv; {@link dev.tutti.coll.Road#agreedAtCall}): a gatherv's or allgatherv's block,
+     * or the blocks an alltoallv, an alltoallw or a scatterv's root sends its peers, one behind the other in rank
+     * order, after the table
      * of where each starts; 0 for a gatherv's root and a scatterv's other ranks
      */
     long vectorBytes(final CollCall c) {
@@ -268,6 +278,7 @@ final class HostSteps {
             case GATHERV -> rank == c.root() ? 0 : c.sendCount() * e;
             case ALLGATHERV -> c.recvCounts()[rank] * e;
             case ALLTOALLV -> table + sent(null == c.send() ? c.recvCounts() : c.sendCounts(), e);
+            case ALLTOALLW -> typedTable + sent(c.args().sendBlocks());
             case SCATTERV -> rank == c.root() ? table + sent(c.sendCounts(), e) : 0;
             default -> throw Failures.internal(c.kind().mpiName(), c.where(), "no on-host vector algorithm");
         };
@@ -340,6 +351,15 @@ final class HostSteps {
         return n;
     }
 
+    /** @return the bytes of the blocks this rank sends its peers, one segment each */
+    private long sent(final MemorySegment[] blocks) {
+        long n = 0;
+        for (int j = 0; j < size; j++) {
+            n += j == rank ? 0 : blocks[j].byteSize();
+        }
+        return n;
+    }
+
     /** Writes this rank's {@code n} {@link #vectorBytes} of vector call {@code k} into its cell ({@link #pack}). */
     void packInto(final CollCall c, final long k, final long n) {
         pack(c, data(rank, k, n));
@@ -349,9 +369,14 @@ final class HostSteps {
      * Writes this rank's {@link #vectorBytes} of a vector call into {@code to}, a view of its cell: a gatherv's or
      * allgatherv's block; or the table, int {@code j} the offset after it of the block for rank {@code j} (the last,
      * {@code p}, where they end; this rank's own block is left out, so its offset is the next one's), then the
-     * blocks; at 2 ranks, the peer's block alone.
+     * blocks; at 2 ranks, the peer's block alone. An alltoallw's table also holds each block's type ordinal (int
+     * {@code p + 1 + j} the one of rank {@code j}'s block), at every group size.
      */
     void pack(final CollCall c, final MemorySegment to) {
+        if (CollKind.ALLTOALLW == c.kind()) {
+            packTyped(c.args(), to);
+            return;
+        }
         final long e = c.sendType().sizeBytes();
         if (CollKind.GATHERV == c.kind()) {
             SegmentCopy.copy(c.send(), 0, to, 0, c.sendCount() * e);
@@ -377,6 +402,22 @@ final class HostSteps {
             if (j != rank) {
                 final long n = counts[j] * e;
                 SegmentCopy.copy(from, displs[j] * e, to, table + off, n);
+                off += n;
+            }
+        }
+        to.set(INT, (long) Integer.BYTES * size, (int) off);
+    }
+
+    private void packTyped(final CollArgs a, final MemorySegment to) {
+        final MemorySegment[] blocks = a.sendBlocks();
+        final Datatype[] types = a.sendTypes();
+        long off = 0;
+        for (int j = 0; j < size; j++) {
+            to.set(INT, (long) Integer.BYTES * j, (int) off);
+            to.set(INT, (long) Integer.BYTES * (size + 1 + j), types[j].ordinal());
+            if (j != rank) {
+                final long n = blocks[j].byteSize();
+                SegmentCopy.copy(blocks[j], 0, to, typedTable + off, n);
                 off += n;
             }
         }
@@ -409,6 +450,13 @@ final class HostSteps {
                     expect(c, rank, n, counts[rank] * e);
                     SegmentCopy.copy(c.send(), c.sendDispls()[rank] * e, recv, displs[rank] * e, n);
                 }
+            }
+            case ALLTOALLW -> {
+                final CollArgs a = c.args();
+                for (int i = 1; i < size; i++) {
+                    copyTyped(c, a, (rank + i) % size, k);
+                }
+                SegmentCopy.copy(a.sendBlocks()[rank], 0, a.recvBlocks()[rank], 0, a.sendBlocks()[rank].byteSize());
             }
             case SCATTERV -> {
                 if (rank != c.root()) {
@@ -452,6 +500,27 @@ final class HostSteps {
         final long n = 0 == table ? bytes : cell.get(INT, (long) Integer.BYTES * (rank + 1)) - from;
         expect(c, r, n, want);
         SegmentCopy.copy(cell, table + from, to, at, n);
+    }
+
+    /**
+     * Copies this rank's block of alltoallw call {@code k} out of rank {@code r}'s cell into its receive block from
+     * {@code r}, after checking its type and length as the message layer checks a message's: the types agree unless
+     * either is {@code BYTE}, and the lengths are the same.
+     */
+    private void copyTyped(final CollCall c, final CollArgs a, final int r, final long k) {
+        final MemorySegment cell = data(r, k, cells.shapeOf(r, k));
+        final int from = cell.get(INT, (long) Integer.BYTES * rank);
+        final long n = cell.get(INT, (long) Integer.BYTES * (rank + 1)) - from;
+        final Datatype sent = TypeCode.datatype(cell.get(INT, (long) Integer.BYTES * (size + 1 + rank)));
+        final Datatype type = a.recvTypes()[r];
+        final MemorySegment to = a.recvBlocks()[r];
+        if (sent != type && Datatype.BYTE != sent && Datatype.BYTE != type) {
+            throw Errors.typeMismatch(c.kind().mpiName(), c.comm().describe(), r, sent, type);
+        }
+        if (n != to.byteSize()) {
+            throw Errors.countMismatch(c.kind().mpiName(), c.comm().describe(), r, n, to.byteSize(), type);
+        }
+        SegmentCopy.copy(cell, typedTable + from, to, 0, n);
     }
 
     /**

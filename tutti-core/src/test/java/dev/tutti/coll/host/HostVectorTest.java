@@ -2,6 +2,7 @@ package dev.tutti.coll.host;
 
 import dev.tutti.Buf;
 import dev.tutti.Communicator;
+import dev.tutti.Datatype;
 import dev.tutti.ErrorClass;
 import dev.tutti.Op;
 import dev.tutti.PersistentRequest;
@@ -27,14 +28,17 @@ import static dev.tutti.coll.host.HostCollectivesTest.region;
 import static dev.tutti.coll.host.HostCollectivesTest.val;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The on-host layer's vector forms (gatherv, alltoallv and scatterv, blocking, nonblocking and persistent, and the
- * blocking allgatherv), whose road the ranks agree from each other's offers, at the call or when a run completes:
- * uneven counts with zeros, displacements with gaps, in place and not, at every root, give the sequential reference's
+ * The on-host layer's vector forms (gatherv, alltoallv, alltoallw and scatterv, blocking, nonblocking and persistent,
+ * and the blocking allgatherv), whose road the ranks agree from each other's offers, at the call or when a run
+ * completes: uneven counts with zeros, displacements with gaps, in place and not, at every root, an alltoallw's pairs
+ * of ranks each with a type of their own, give the sequential reference's
  * results through the cells; one rank whose bytes do not fit its cell sends every rank of the call to the message
  * layer alike, with the same results, also when the others learn it while they wait in another call; calls started
- * ahead of the peers wait packed; a peer that sends another count fails the call with the message layer's text.
+ * ahead of the peers wait packed; a peer that sends another count fails the call with the message layer's text, and
+ * an alltoallw's peer that sends another type fails it naming both types.
  * reduce_scatter, and allgatherv's nonblocking and persistent forms, whose ranks all pass every rank's count, go
  * through the cells with each rank deciding alone: reduce_scatter in every form, with uneven counts, in place and
  * with an op that does not commute; ranks that pass other counts fail them. Processes' shared memory and threads of
@@ -48,6 +52,8 @@ class HostVectorTest {
     /** What the receive buffers hold where no block lands. */
     private static final int GAP = -7;
     private static final Pattern MESSAGES = Pattern.compile(" (\\d+) through messages");
+    /** An alltoallw's types, a pair of ranks' by round. */
+    private static final Datatype[] TYPES = {Datatype.INT, Datatype.DOUBLE, Datatype.BYTE};
 
     private static String saved;
 
@@ -137,6 +143,7 @@ class HostVectorTest {
                     for (int root = 0; root < p; root++) {
                         scatterv(w, round, root, form);
                     }
+                    alltoallw(w, round, form);
                 }
             }
             assertEquals(before, messages(w), "calls that took the message layer, rank " + me + ": " + region(w));
@@ -186,6 +193,9 @@ class HostVectorTest {
                 scatter(w, sent, 0, form + " scatterv past the cell", form);
                 taken += 2 * form.calls();
                 assertEquals(taken, messages(w), form + " scattervs took the message layer on rank " + me);
+                exchangeTyped(w, sc, rc, (r, j) -> Datatype.INT, form + " alltoallw past the cell", form);
+                taken += form.calls();
+                assertEquals(taken, messages(w), form + " alltoallw took the message layer on rank " + me);
             }
 
             allgatherv(w, 1);
@@ -193,6 +203,7 @@ class HostVectorTest {
                 gatherv(w, 1, p - 1, form);
                 alltoallv(w, 1, false, form);
                 scatterv(w, 1, p - 1, form);
+                alltoallw(w, 1, form);
             }
             assertEquals(taken, messages(w), "the calls after took the cells on rank " + me);
         });
@@ -393,6 +404,20 @@ class HostVectorTest {
                     null, () -> { }, () -> { });
             }), ErrorClass.COUNT, "alltoallv (comm=WORLD, rank=0): rank=1 sent count=2 (bytes=8) but this rank "
                 + "expected count=1 (bytes=4) of type=INT: the ranks passed different counts or types");
+            assertRefused(outcomes(2, w -> { // rank 1 sends rank 0 two ints, rank 0 expects one
+                final boolean zero = 0 == w.rank();
+                final Buf[] send = {Buf.of(new int[zero ? 1 : 2]), Buf.of(new int[1])};
+                final Buf[] recv = {Buf.of(new int[1]), Buf.of(new int[1])};
+                form.make(() -> w.alltoallw(send, recv), () -> w.ialltoallw(send, recv), null, () -> { }, () -> { });
+            }), ErrorClass.COUNT, "alltoallw (comm=WORLD, rank=0): rank=1 sent count=2 (bytes=8) but this rank "
+                + "expected count=1 (bytes=4) of type=INT: the ranks passed different counts or types");
+            assertRefused(outcomes(2, w -> { // rank 0 sends rank 1 an int, rank 1 receives it as a float
+                final boolean zero = 0 == w.rank();
+                final Buf[] send = {Buf.of(new int[1]), Buf.of(new int[1])};
+                final Buf[] recv = {zero ? Buf.of(new int[1]) : Buf.of(new float[1]), Buf.of(new int[1])};
+                form.make(() -> w.alltoallw(send, recv), () -> w.ialltoallw(send, recv), null, () -> { }, () -> { });
+            }), ErrorClass.TYPE, "alltoallw (comm=WORLD, rank=1): rank=0 sent type=INT but this rank expected "
+                + "type=FLOAT: the ranks passed different types");
             assertRefused(outcomes(2, w -> { // the root sends rank 1 two ints, rank 1 expects one
                 final boolean root = 0 == w.rank();
                 final Buf send = root ? Buf.of(new int[3]) : null;
@@ -610,6 +635,79 @@ class HostVectorTest {
             }
         }
         return expect;
+    }
+
+    /**
+     * An alltoallw of {@link #count} elements from each rank to each, every pair of ranks with a type of its own
+     * (int, double or byte, by round), checked.
+     */
+    private static void alltoallw(final Communicator w, final int round, final Form form) {
+        final int me = w.rank();
+        final int p = w.size();
+        final int[] sc = new int[p];
+        final int[] rc = new int[p];
+        Arrays.setAll(sc, j -> count(me, j, round, false));
+        Arrays.setAll(rc, r -> count(r, me, round, false));
+        exchangeTyped(w, sc, rc, (r, j) -> TYPES[(r + 2 * j + round) % TYPES.length],
+            form + " alltoallw round " + round, form);
+    }
+
+    /**
+     * An alltoallw of {@code sc[j]} elements to each peer {@code j} and {@code rc[r]} from each peer {@code r}, the
+     * block from {@code r} to {@code j} of type {@code type(r, j)}, in {@code form}, checked.
+     */
+    private static void exchangeTyped(final Communicator w, final int[] sc, final int[] rc,
+        final java.util.function.BiFunction<Integer, Integer, Datatype> type, final String what, final Form form) {
+        final int me = w.rank();
+        final int p = w.size();
+        final Buf[] send = new Buf[p];
+        final Buf[] recv = new Buf[p];
+        final Object[] got = new Object[p];
+        for (int j = 0; j < p; j++) {
+            send[j] = buf(block(type.apply(me, j), me, j, sc[j]));
+            got[j] = block(type.apply(j, me), -1, me, rc[j]);
+            recv[j] = buf(got[j]);
+        }
+        form.make(() -> w.alltoallw(send, recv), () -> w.ialltoallw(send, recv), () -> w.alltoallwInit(send, recv),
+            () -> {
+                for (int r = 0; r < p; r++) {
+                    final Object gap = block(type.apply(r, me), -1, me, rc[r]);
+                    System.arraycopy(gap, 0, got[r], 0, rc[r]);
+                }
+            },
+            () -> {
+                for (int r = 0; r < p; r++) {
+                    final Object expect = block(type.apply(r, me), r, me, rc[r]);
+                    assertTrue(java.util.Objects.deepEquals(expect, got[r]), what + ": block from rank " + r);
+                }
+            });
+    }
+
+    /** {@code n} elements of {@code type} that rank {@code r} sends rank {@code j} ({@link #sent}); gaps if r < 0. */
+    private static Object block(final Datatype type, final int r, final int j, final int n) {
+        final int[] v = new int[n];
+        Arrays.setAll(v, i -> r < 0 ? GAP : sent(r, j, i));
+        return switch (type) {
+            case INT -> v;
+            case DOUBLE -> Arrays.stream(v).asDoubleStream().toArray();
+            case BYTE -> {
+                final byte[] b = new byte[n];
+                for (int i = 0; i < n; i++) {
+                    b[i] = (byte) v[i];
+                }
+                yield b;
+            }
+            default -> throw new IllegalArgumentException(String.valueOf(type));
+        };
+    }
+
+    private static Buf buf(final Object a) {
+        return switch (a) {
+            case int[] v -> Buf.of(v);
+            case double[] v -> Buf.of(v);
+            case byte[] v -> Buf.of(v);
+            default -> throw new IllegalArgumentException(String.valueOf(a));
+        };
     }
 
     private static void scatterv(final Communicator w, final int round, final int root, final Form form) {
