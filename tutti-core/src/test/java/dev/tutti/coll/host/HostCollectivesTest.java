@@ -453,7 +453,7 @@ class HostCollectivesTest {
 
     /**
      * Call {@code i} of {@link #mix} among the vector forms that the region runs: a gatherv to rank {@code i % p}
-     * (blocking or not), a nonblocking allgatherv or alltoallv, and a reduce_scatter, rank r's block
+     * (blocking or not), a nonblocking allgatherv, alltoallv or alltoallw, and a reduce_scatter, rank r's block
      * {@code (n + r) % 5} ints (some empty), checked.
      */
     private static void vectors(final Communicator c, final int i, final int n) {
@@ -506,7 +506,10 @@ class HostCollectivesTest {
         }
     }
 
-    /** A nonblocking alltoallv: rank r sends rank j {@code (n + r + j) % 4} ints of its own, checked. */
+    /**
+     * A nonblocking alltoallv, or every other time the same as an alltoallw: rank r sends rank j
+     * {@code (n + r + j) % 4} ints of its own, checked.
+     */
     private static void exchanged(final Communicator c, final int i, final int n) {
         final int me = c.rank();
         final int p = c.size();
@@ -525,8 +528,18 @@ class HostCollectivesTest {
             System.arraycopy(vals(100 * j + me + i, counts[j]), 0, expect, displs[j], counts[j]);
         }
         final int[] got = new int[total];
-        c.ialltoallv(Buf.of(send), counts, displs, Buf.of(got), counts, displs).waitFor();
-        assertArrayEquals(expect, got, "ialltoallv " + i);
+        if (0 == i / 14 % 2) {
+            c.ialltoallv(Buf.of(send), counts, displs, Buf.of(got), counts, displs).waitFor();
+        } else { // the same blocks, each a buffer of its own
+            final Buf[] sendBlocks = new Buf[p];
+            final Buf[] recvBlocks = new Buf[p];
+            for (int j = 0; j < p; j++) {
+                sendBlocks[j] = Buf.of(send, displs[j], counts[j]);
+                recvBlocks[j] = Buf.of(got, displs[j], counts[j]);
+            }
+            c.ialltoallw(sendBlocks, recvBlocks).waitFor();
+        }
+        assertArrayEquals(expect, got, "ialltoallv or ialltoallw " + i);
     }
 
     static String region(final Communicator w) {
