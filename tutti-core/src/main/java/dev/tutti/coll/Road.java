@@ -128,10 +128,10 @@ public final class Road {
      * Tells whether a blocking call may offer its communicator's on-host region, whose road its ranks agree only once
      * they see each other's calls: gatherv, allgatherv, alltoallv, alltoallw and scatterv, blocking, whose operation
      * has no algorithm forced by the setting {@code tutti.coll.<operation>}. Each rank offers when its own bytes fit
-     * its cell (a gatherv's root: when every block it receives fits its sender's); an allgatherv or alltoallv takes the
-     * cells when every rank offered, a gatherv or scatterv when its root did (a scatterv's other ranks publish
-     * nothing), and messages otherwise, on every rank alike: each reads the offers it needs before it goes either way
-     * ({@code coll.host.HostRegion}).
+     * its cell (a gatherv's root: when every block it receives fits its sender's); an allgatherv, alltoallv or
+     * alltoallw takes the cells when every rank offered, a gatherv or scatterv when its root did (a scatterv's other
+     * ranks publish nothing), and messages otherwise, on every rank alike: each reads the offers it needs before it
+     * goes either way ({@code coll.host.HostRegion}).
      *
      * @param call the call, intracommunicator, with no hook
      * @return true if the call may take the cells

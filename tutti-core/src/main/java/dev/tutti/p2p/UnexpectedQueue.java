@@ -173,7 +173,9 @@ final class UnexpectedQueue {
      */
     Inbound remove(final int n) {
         if (!indexed) {
-            return plain.removeAt(n);
+            final Inbound m = plain.removeAt(n);
+            deep &= 0 != plain.size();
+            return m;
         }
         final Inbound m = messages[n];
         if (NONE == prev[n]) {

@@ -269,8 +269,7 @@ final class HostSteps {
      * @return the bytes this rank publishes for a call whose road its ranks agree at the call (gatherv, allgatherv,
      * alltoallv, alltoallw, scatterv; {@link dev.tutti.coll.Road#agreedAtCall}): a gatherv's or allgatherv's block,
      * or the blocks an alltoallv, an alltoallw or a scatterv's root sends its peers, one behind the other in rank
-     * order, after the table
-     * of where each starts; 0 for a gatherv's root and a scatterv's other ranks
+     * order, after the table of where each starts; 0 for a gatherv's root and a scatterv's other ranks
      */
     long vectorBytes(final CollCall c) {
         final long e = c.sendType().sizeBytes();
